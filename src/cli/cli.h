@@ -1,0 +1,62 @@
+#ifndef BENCHDB_CLI_H
+#define BENCHDB_CLI_H
+#include <getopt.h>
+#include <sqlite3.h>
+
+#include "output/output.h"
+#include "store/store.h"
+#include "util/diag.h"
+
+/* What every command gets: the global options. */
+struct cli {
+    const char *db_path; /* --db, else $BENCHDB, else results.db */
+};
+
+/* One row of the command table (commands.c). run gets argv with argv[0]
+ * the command's name; it returns an exit code (enum exit_code). */
+struct command {
+    const char *name;
+    int (*run)(struct cli *cli, int argc, char **argv);
+    const char *summary;
+    const char *usage; /* full help text, printed by --help */
+};
+
+extern const struct command commands[];
+const struct command *command_find(const char *name);
+void command_print_help(const struct command *c, FILE *out);
+void commands_print_overview(FILE *out);
+
+/* getopt_long for a command, with benchdb's messages: returns the option
+ * character, -1 at the end, or '?' after printing a usage error (the
+ * caller returns EXIT_USAGE). */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* Resets option parsing before a command parses its arguments. */
+void cli_getopt_reset(void);
+
+/* Opens the store for a command, printing the error on failure. */
+int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
+
+/* A NAME=VALUE parameter from --param. */
+struct param {
+    char *name;
+    char *value;
+};
+struct params {
+    struct param *v;
+    int n;
+};
+/* Adds NAME=VALUE (replacing an earlier value of NAME); -1 if not NAME=VALUE. */
+int params_add(struct params *ps, const char *arg);
+const char *params_get(const struct params *ps, const char *name);
+void params_free(struct params *ps);
+/* Binds a text value to parameter i: an integer or a finite real when the
+ * whole text reads as one, else text. */
+int bind_param_value(sqlite3_stmt *st, int i, const char *value);
+
+/* Each command's entry point. */
+int cmd_help(struct cli *, int, char **);
+int cmd_init(struct cli *, int, char **);
+int cmd_migrate(struct cli *, int, char **);
+int cmd_sql(struct cli *, int, char **);
+
+#endif

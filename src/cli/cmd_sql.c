@@ -1,0 +1,211 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "util/strbuf.h"
+
+const char usage_sql[] =
+    "usage: benchdb [--db FILE] sql SQL [--param NAME=VALUE]... [--format FORMAT] [--write]\n"
+    "       benchdb [--db FILE] sql --file FILE [...]\n"
+    "\n"
+    "Run ad-hoc SQL against the store. Several statements run in order and the\n"
+    "last one's rows are printed. The store is opened read-only unless --write\n"
+    "is given. Parameters are bound as SQLite named parameters (:name, @name,\n"
+    "$name), never pasted into the text: a value that reads as an integer or a\n"
+    "finite number binds as a number, anything else as text.\n"
+    "\n"
+    "  -p, --param NAME=VALUE   bind VALUE to :NAME (repeatable)\n"
+    "  -f, --format FORMAT      table (default), csv, json or markdown\n"
+    "      --file FILE          read the SQL from FILE ('-' for standard input)\n"
+    "  -w, --write              open the store read-write\n"
+    "\n"
+    "Example:\n"
+    "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" --param p=calib% --format csv\n";
+
+/* True when s holds nothing but whitespace, comments and semicolons. */
+static int blank_sql(const char *s)
+{
+    while (*s) {
+        if (strchr(" \t\r\n;", *s))
+            s++;
+        else if (s[0] == '-' && s[1] == '-')
+            while (*s && *s != '\n')
+                s++;
+        else if (s[0] == '/' && s[1] == '*') {
+            const char *e = strstr(s + 2, "*/");
+            if (!e)
+                return 1;
+            s = e + 2;
+        } else
+            return 0;
+    }
+    return 1;
+}
+
+static char *read_all(const char *path, char **err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        bd_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct strbuf sb = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_append(&sb, buf, n);
+    int bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (bad) {
+        sb_free(&sb);
+        bd_fail(err, "%s: read error", path);
+        return NULL;
+    }
+    return sb_detach(&sb);
+}
+
+/* Reports an SQL error the way a user can act on it. */
+static void report_sql_error(sqlite3 *db, int rc, int write)
+{
+    int primary = rc & 0xff;
+    if (!write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
+        bd_error("sql: the store is opened read-only: %s (pass --write to change it)", sqlite3_errmsg(db));
+    else
+        bd_error("sql: %s", sqlite3_errmsg(db));
+}
+
+int cmd_sql(struct cli *cli, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"param", required_argument, 0, 'p'}, {"format", required_argument, 0, 'f'},
+        {"file", required_argument, 0, 'F'},  {"write", no_argument, 0, 'w'},
+        {0, 0, 0, 0},
+    };
+    struct params ps = {0};
+    enum out_format fmt = OUT_TABLE;
+    const char *file = NULL;
+    int write = 0, c, rc = EXIT_USAGE;
+    char *sql = NULL, *err = NULL;
+    sqlite3 *db = NULL;
+    cli_getopt_reset();
+    while ((c = cli_getopt("sql", argc, argv, "p:f:w", opts)) != -1) {
+        switch (c) {
+        case 'p':
+            if (params_add(&ps, optarg)) {
+                bd_usage_error("sql", "sql: --param '%s': expected NAME=VALUE", optarg);
+                goto out;
+            }
+            break;
+        case 'f':
+            if (out_format_parse(optarg, &fmt)) {
+                bd_usage_error("sql", "sql: --format '%s': expected one of %s", optarg, OUT_FORMAT_NAMES);
+                goto out;
+            }
+            break;
+        case 'F': file = optarg; break;
+        case 'w': write = 1; break;
+        default: goto out;
+        }
+    }
+    if (file) {
+        if (optind < argc) {
+            bd_usage_error("sql", "sql: unexpected argument '%s' with --file", argv[optind]);
+            goto out;
+        }
+        if (!(sql = read_all(file, &err))) {
+            bd_error("%s", err);
+            rc = EXIT_FAIL;
+            goto out;
+        }
+    } else {
+        if (optind >= argc) {
+            bd_usage_error("sql", "sql: missing the SQL text");
+            goto out;
+        }
+        if (optind + 1 < argc) {
+            bd_usage_error("sql", "sql: unexpected argument '%s' (quote the SQL as one argument)", argv[optind + 1]);
+            goto out;
+        }
+        sql = strdup(argv[optind]);
+    }
+    if (blank_sql(sql)) {
+        bd_usage_error("sql", "sql: the SQL text holds no statement");
+        goto out;
+    }
+
+    rc = EXIT_FAIL;
+    if (cli_open_store(cli, write ? STORE_WRITE : STORE_READ, &db))
+        goto out;
+
+    int *used = calloc((size_t)ps.n + 1, sizeof *used);
+    const char *pos = sql;
+    struct rowset rs = {0};
+    int ok = 1;
+    while (ok && !blank_sql(pos)) {
+        sqlite3_stmt *st = NULL;
+        const char *tail = NULL;
+        int prc = sqlite3_prepare_v2(db, pos, -1, &st, &tail);
+        if (prc != SQLITE_OK) {
+            report_sql_error(db, prc, write);
+            ok = 0;
+            break;
+        }
+        pos = tail;
+        if (!st)
+            continue;
+        for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
+            const char *name = sqlite3_bind_parameter_name(st, i);
+            if (!name) {
+                bd_usage_error("sql", "sql: positional parameter '?' has no value: use named parameters (:name)");
+                rc = EXIT_USAGE;
+                ok = 0;
+                break;
+            }
+            const char *value = NULL;
+            for (int k = 0; k < ps.n; k++)
+                if (strcmp(ps.v[k].name, name + 1) == 0) {
+                    value = ps.v[k].value;
+                    used[k] = 1;
+                }
+            if (!value) {
+                bd_usage_error("sql", "sql: parameter %s has no value (pass --param %s=VALUE)", name, name + 1);
+                rc = EXIT_USAGE;
+                ok = 0;
+                break;
+            }
+            bind_param_value(st, i, value);
+        }
+        if (ok) {
+            rowset_free(&rs);
+            int src = rowset_collect(&rs, st);
+            if (src != SQLITE_DONE) {
+                report_sql_error(db, src, write);
+                ok = 0;
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    for (int k = 0; ok && k < ps.n; k++)
+        if (!used[k]) {
+            bd_usage_error("sql", "sql: --param %s: the SQL has no parameter :%s", ps.v[k].name, ps.v[k].name);
+            rc = EXIT_USAGE;
+            ok = 0;
+        }
+    free(used);
+    if (ok) {
+        if (rowset_print(&rs, fmt, stdout))
+            bd_error("sql: cannot write the output");
+        else
+            rc = EXIT_OK;
+    }
+    rowset_free(&rs);
+out:
+    store_close(db);
+    params_free(&ps);
+    free(sql);
+    free(err);
+    return rc;
+}

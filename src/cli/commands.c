@@ -1,0 +1,49 @@
+/* The command table: one row per command, alphabetical. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+extern const char usage_help[], usage_init[], usage_migrate[], usage_sql[];
+
+const struct command commands[] = {
+    {"help", cmd_help, "Show help for benchdb or one command", usage_help},
+    {"init", cmd_init, "Create the store, or bring it up to the current schema", usage_init},
+    {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", usage_migrate},
+    {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only unless --write)", usage_sql},
+    {NULL, NULL, NULL, NULL},
+};
+
+const struct command *command_find(const char *name)
+{
+    for (const struct command *c = commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+void command_print_help(const struct command *c, FILE *out)
+{
+    fputs(c->usage, out);
+}
+
+void commands_print_overview(FILE *out)
+{
+    fputs("usage: benchdb [--db FILE] COMMAND [ARGS]\n"
+          "       benchdb help [COMMAND] | benchdb COMMAND --help | benchdb --version\n"
+          "\n"
+          "An embedded results database for benchmark runs.\n"
+          "\n"
+          "Commands:\n",
+          out);
+    for (const struct command *c = commands; c->name; c++)
+        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fputs("\n"
+          "Global options:\n"
+          "  --db FILE    the store (default: $BENCHDB, else results.db in the current directory)\n"
+          "  --version    print benchdb's version\n"
+          "  -h, --help   print this help\n"
+          "\n"
+          "Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
+          out);
+}

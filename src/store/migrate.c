@@ -1,0 +1,267 @@
+/* Schema migrations: migrations/NNNN_name.sql compiled into the binary and
+ * applied in order, each in its own exclusive transaction (Fossil's way:
+ * take the lock, re-read the version, apply, record, commit). */
+#include "store/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/diag.h"
+#include "util/embedded.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+int migrations_count(void) { return (int)embedded_migrations_count; }
+
+const char *migration_name(int i)
+{
+    if (i < 1 || i > migrations_count())
+        return NULL;
+    return embedded_migrations[i - 1].name;
+}
+
+const char *migration_text(int i)
+{
+    if (i < 1 || i > migrations_count())
+        return NULL;
+    return embedded_migrations[i - 1].data;
+}
+
+static int table_exists(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        found = 1;
+    else if (rc != SQLITE_DONE)
+        found = -1;
+    sqlite3_finalize(st);
+    return found;
+}
+
+int store_schema_version(sqlite3 *db, char **err)
+{
+    int has = table_exists(db, "schema_migration");
+    if (has < 0) {
+        if (sqlite3_errcode(db) == SQLITE_NOTADB)
+            return bd_fail(err, "not a benchdb store (the file is not an SQLite database)");
+        return bd_fail(err, "cannot read the schema: %s", sqlite3_errmsg(db));
+    }
+    if (!has) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL) != SQLITE_OK)
+            return bd_fail(err, "cannot read the schema: %s", sqlite3_errmsg(db));
+        int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+        sqlite3_finalize(st);
+        if (n != 0)
+            return bd_fail(err, "not a benchdb store (an SQLite database without benchdb's schema)");
+        return 0;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT coalesce(max(version), 0) FROM schema_migration", -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read the schema version: %s", sqlite3_errmsg(db));
+    int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (v < 0)
+        return bd_fail(err, "cannot read the schema version: %s", sqlite3_errmsg(db));
+    return v;
+}
+
+static const char *bookkeeping =
+    "CREATE TABLE IF NOT EXISTS schema_migration (\n"
+    "  version    INTEGER PRIMARY KEY,\n"
+    "  name       TEXT NOT NULL,\n"
+    "  sha256     TEXT NOT NULL,\n"
+    "  applied_at TEXT NOT NULL\n"
+    ")";
+
+static void now_rfc3339(char out[48])
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    snprintf(out, 48, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
+}
+
+static int apply_one(sqlite3 *db, int i, char **err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, &msg) != SQLITE_OK) {
+        bd_fail(err, "cannot lock the store to migrate: %s", msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    /* Another process may have migrated while we waited for the lock. */
+    int v = store_schema_version(db, err);
+    if (v < 0)
+        goto rollback;
+    if (v >= i) {
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        return 0;
+    }
+    if (v != i - 1) {
+        bd_fail(err, "migration %04d cannot apply: the store is at version %d", i, v);
+        goto rollback;
+    }
+    if (sqlite3_exec(db, bookkeeping, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(db, migration_text(i), NULL, NULL, &msg) != SQLITE_OK) {
+        bd_fail(err, "migration %s failed: %s", migration_name(i), msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        goto rollback;
+    }
+    char hex[65], when[48];
+    sha256_hex_of(migration_text(i), strlen(migration_text(i)), hex);
+    now_rfc3339(when);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "INSERT INTO schema_migration(version, name, sha256, applied_at) VALUES (?,?,?,?)",
+                           -1, &st, NULL) != SQLITE_OK) {
+        bd_fail(err, "cannot record migration %s: %s", migration_name(i), sqlite3_errmsg(db));
+        goto rollback;
+    }
+    sqlite3_bind_int(st, 1, i);
+    sqlite3_bind_text(st, 2, migration_name(i), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, hex, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, when, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        bd_fail(err, "cannot record migration %s: %s", migration_name(i), sqlite3_errmsg(db));
+        goto rollback;
+    }
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+        bd_fail(err, "cannot commit migration %s: %s", migration_name(i), msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        goto rollback;
+    }
+    return 1;
+rollback:
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+int store_migrate(sqlite3 *db, int target, char **err)
+{
+    int n = migrations_count();
+    if (target < 0 || target > n)
+        target = n;
+    int v = store_schema_version(db, err);
+    if (v < 0)
+        return -1;
+    if (v > n)
+        return bd_fail(err, "the store's schema is at version %d, newer than this benchdb knows (up to %d)", v, n);
+    int applied = 0;
+    for (int i = v + 1; i <= target; i++) {
+        int r = apply_one(db, i, err);
+        if (r < 0)
+            return -1;
+        applied += r;
+    }
+    return applied;
+}
+
+int store_check_migration_hashes(sqlite3 *db, void (*report)(int, const char *, void *), void *arg)
+{
+    sqlite3_stmt *st;
+    int bad = 0;
+    if (sqlite3_prepare_v2(db, "SELECT version, sha256 FROM schema_migration ORDER BY version", -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int i = sqlite3_column_int(st, 0);
+        const char *recorded = (const char *)sqlite3_column_text(st, 1);
+        const char *text = migration_text(i);
+        if (!text || !recorded)
+            continue;
+        char hex[65];
+        sha256_hex_of(text, strlen(text), hex);
+        if (strcmp(hex, recorded) != 0) {
+            bad++;
+            if (report)
+                report(i, migration_name(i), arg);
+        }
+    }
+    sqlite3_finalize(st);
+    return bad;
+}
+
+/* Drops comments, collapses whitespace, removes it around punctuation;
+ * quoted strings and identifiers are kept as they are. */
+char *sql_normalize(const char *s)
+{
+    struct strbuf sb = {0};
+    int pending_space = 0;
+    while (*s) {
+        if (s[0] == '-' && s[1] == '-') {
+            while (*s && *s != '\n')
+                s++;
+            pending_space = 1;
+            continue;
+        }
+        if (s[0] == '/' && s[1] == '*') {
+            const char *e = strstr(s + 2, "*/");
+            s = e ? e + 2 : s + strlen(s);
+            pending_space = 1;
+            continue;
+        }
+        if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+            pending_space = 1;
+            s++;
+            continue;
+        }
+        int punct = strchr("(),;=", *s) != NULL;
+        if (pending_space && sb.len && !punct && !strchr("(,=", sb.buf[sb.len - 1]))
+            sb_putc(&sb, ' ');
+        pending_space = 0;
+        if (*s == '\'' || *s == '"' || *s == '`' || *s == '[') {
+            char close = *s == '[' ? ']' : *s;
+            sb_putc(&sb, *s++);
+            while (*s) {
+                if (*s == close) {
+                    if (close != ']' && s[1] == close) {
+                        sb_append(&sb, s, 2);
+                        s += 2;
+                        continue;
+                    }
+                    break;
+                }
+                sb_putc(&sb, *s++);
+            }
+            if (*s)
+                sb_putc(&sb, *s++);
+            continue;
+        }
+        sb_putc(&sb, *s++);
+    }
+    while (sb.len && sb.buf[sb.len - 1] == ';')
+        sb.buf[--sb.len] = 0;
+    return sb_detach(&sb);
+}
+
+char *store_schema_describe(sqlite3 *db, char **err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT type, name, tbl_name, sql FROM sqlite_schema "
+                           "WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!' AND tbl_name <> 'schema_migration' "
+                           "AND sql IS NOT NULL ORDER BY type, name",
+                           -1, &st, NULL) != SQLITE_OK) {
+        bd_fail(err, "cannot read the schema: %s", sqlite3_errmsg(db));
+        return NULL;
+    }
+    struct strbuf sb = {0};
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char *norm = sql_normalize((const char *)sqlite3_column_text(st, 3));
+        sb_printf(&sb, "%s %s ON %s: %s\n", (const char *)sqlite3_column_text(st, 0),
+                  (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2), norm);
+        free(norm);
+    }
+    sqlite3_finalize(st);
+    return sb_detach(&sb);
+}

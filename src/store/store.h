@@ -1,0 +1,52 @@
+#ifndef BENCHDB_STORE_H
+#define BENCHDB_STORE_H
+#include <sqlite3.h>
+
+/* How a command opens the store. */
+enum store_mode {
+    STORE_READ,     /* must exist and be current; opened read-only, query_only */
+    STORE_WRITE,    /* must exist; pending migrations are applied first */
+    STORE_CREATE,   /* created when missing; pending migrations are applied */
+    STORE_INSPECT,  /* must exist; read-only, any schema version not newer than ours */
+    STORE_MIGRATE,  /* must exist; read-write, pending migrations left to the caller */
+};
+
+/* Opens the store at path in the given mode: WAL journal, foreign keys on,
+ * SQLITE_DBCONFIG_DEFENSIVE on, extension loading off, busy timeout set, and
+ * benchdb's SQL functions registered. Refuses a store whose schema is newer
+ * than this binary, a file that is not a benchdb store, and (in STORE_READ
+ * mode) a store with pending migrations. On failure returns -1 with a
+ * malloc'd message in *err and *out NULL. */
+int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err);
+void store_close(sqlite3 *db);
+
+/* Busy timeout in milliseconds used by store_open. */
+#define STORE_BUSY_TIMEOUT_MS 60000
+
+/* ---- migrations (migrate.c) ---- */
+
+/* The migrations compiled into this binary, numbered 1..count in order. */
+int migrations_count(void);
+/* Number and name of migration i (1-based); NULL when out of range. */
+const char *migration_name(int i);
+const char *migration_text(int i);
+
+/* Highest migration applied to the store (0 for an empty file), or -1 with
+ * *err set when the file holds tables but is not a benchdb store. */
+int store_schema_version(sqlite3 *db, char **err);
+/* Applies pending migrations up to target (or all with target < 0), each in
+ * its own exclusive transaction, recording number, name, SHA-256 and time.
+ * Returns how many were applied, or -1 with *err set. */
+int store_migrate(sqlite3 *db, int target, char **err);
+/* For each applied migration whose recorded SHA-256 differs from the text
+ * in this binary, calls report(number, name); returns how many differ. */
+int store_check_migration_hashes(sqlite3 *db, void (*report)(int, const char *, void *), void *arg);
+
+/* A canonical text description of the schema (every table, index, view and
+ * trigger, with its SQL normalised: comments dropped, whitespace collapsed),
+ * excluding SQLite's internal tables and schema_migration. malloc'd. */
+char *store_schema_describe(sqlite3 *db, char **err);
+/* Normalises one SQL text the way store_schema_describe does. malloc'd. */
+char *sql_normalize(const char *sql);
+
+#endif

@@ -1,0 +1,18 @@
+#ifndef BENCHDB_EMBEDDED_H
+#define BENCHDB_EMBEDDED_H
+#include <stddef.h>
+
+/* A text file compiled into the binary (see cmake/Embed.cmake). data is
+ * NUL-terminated; size excludes the terminator. */
+struct embedded_file {
+    const char *name;
+    const char *data;
+    size_t size;
+};
+
+extern const struct embedded_file embedded_migrations[];
+extern const size_t embedded_migrations_count;
+extern const struct embedded_file embedded_queries[];
+extern const size_t embedded_queries_count;
+
+#endif

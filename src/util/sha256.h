@@ -1,0 +1,22 @@
+#ifndef BENCHDB_SHA256_H
+#define BENCHDB_SHA256_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* SHA-256 (FIPS 180-4), streaming. */
+struct sha256 {
+    uint32_t h[8];
+    uint64_t len;          /* bytes hashed so far */
+    unsigned char buf[64];
+    size_t fill;
+};
+
+void sha256_init(struct sha256 *s);
+void sha256_update(struct sha256 *s, const void *data, size_t n);
+void sha256_final(struct sha256 *s, unsigned char out[32]);
+/* Lower-case hex of a digest: out holds 65 bytes. */
+void sha256_hex(const unsigned char digest[32], char out[65]);
+/* One-shot: hex digest of a buffer. */
+void sha256_hex_of(const void *data, size_t n, char out[65]);
+
+#endif

@@ -1,0 +1,99 @@
+#include "util/strbuf.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sb_grow(struct strbuf *sb, size_t extra)
+{
+    if (sb->len + extra + 1 <= sb->cap)
+        return 0;
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < sb->len + extra + 1)
+        cap *= 2;
+    char *p = realloc(sb->buf, cap);
+    if (!p)
+        return -1;
+    sb->buf = p;
+    sb->cap = cap;
+    return 0;
+}
+
+int sb_append(struct strbuf *sb, const void *data, size_t n)
+{
+    if (sb_grow(sb, n))
+        return -1;
+    if (n)
+        memcpy(sb->buf + sb->len, data, n);
+    sb->len += n;
+    sb->buf[sb->len] = 0;
+    return 0;
+}
+
+int sb_puts(struct strbuf *sb, const char *s) { return sb_append(sb, s, strlen(s)); }
+
+int sb_putc(struct strbuf *sb, char c) { return sb_append(sb, &c, 1); }
+
+int sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || sb_grow(sb, (size_t)n))
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb->len += (size_t)n;
+    return 0;
+}
+
+void sb_reset(struct strbuf *sb)
+{
+    sb->len = 0;
+    if (sb->buf)
+        sb->buf[0] = 0;
+}
+
+void sb_free(struct strbuf *sb)
+{
+    free(sb->buf);
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+    char *p = sb->buf;
+    if (!p) {
+        p = malloc(1);
+        if (p)
+            *p = 0;
+    }
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+    return p;
+}
+
+void fmt_double(char *buf, double x)
+{
+    if (isnan(x)) {
+        strcpy(buf, "nan");
+        return;
+    }
+    if (isinf(x)) {
+        strcpy(buf, x > 0 ? "inf" : "-inf");
+        return;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    /* Keep a real looking like a real: 3 -> 3.0, as SQLite's shell does. */
+    if (!strpbrk(buf, ".eE"))
+        strcat(buf, ".0");
+}

@@ -1,0 +1,27 @@
+#ifndef BENCHDB_STRBUF_H
+#define BENCHDB_STRBUF_H
+#include <stddef.h>
+
+/* A growable, always NUL-terminated byte buffer. Zero-initialise to start. */
+struct strbuf {
+    char *buf;
+    size_t len;
+    size_t cap;
+};
+
+/* Each returns 0, or -1 when memory ran out (the buffer is unchanged). */
+int sb_grow(struct strbuf *sb, size_t extra);
+int sb_append(struct strbuf *sb, const void *data, size_t n);
+int sb_puts(struct strbuf *sb, const char *s);
+int sb_putc(struct strbuf *sb, char c);
+int sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_reset(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+/* Hands the buffer to the caller (never NULL) and empties sb. */
+char *sb_detach(struct strbuf *sb);
+
+/* Shortest decimal text that reads back as exactly x ("%.15g" to "%.17g");
+ * buf holds at least 32 bytes. Non-finite values print as nan, inf, -inf. */
+void fmt_double(char *buf, double x);
+
+#endif
