@@ -6,6 +6,7 @@
 #include "output/output.h"
 #include "store/store.h"
 #include "util/diag.h"
+#include "util/params.h"
 
 /* What every command gets: the global options. */
 struct cli {
@@ -36,27 +37,14 @@ void cli_getopt_reset(void);
 /* Opens the store for a command, printing the error on failure. */
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
 
-/* A NAME=VALUE parameter from --param. */
-struct param {
-    char *name;
-    char *value;
-};
-struct params {
-    struct param *v;
-    int n;
-};
-/* Adds NAME=VALUE (replacing an earlier value of NAME); -1 if not NAME=VALUE. */
-int params_add(struct params *ps, const char *arg);
-const char *params_get(const struct params *ps, const char *name);
-void params_free(struct params *ps);
-/* Binds a text value to parameter i: an integer or a finite real when the
- * whole text reads as one, else text. */
-int bind_param_value(sqlite3_stmt *st, int i, const char *value);
-
 /* Each command's entry point. */
 int cmd_help(struct cli *, int, char **);
+int cmd_history(struct cli *, int, char **);
 int cmd_init(struct cli *, int, char **);
 int cmd_migrate(struct cli *, int, char **);
+int cmd_queries(struct cli *, int, char **);
+int cmd_query(struct cli *, int, char **);
+int cmd_rule(struct cli *, int, char **);
 int cmd_sql(struct cli *, int, char **);
 
 #endif

@@ -1,0 +1,32 @@
+-- name: cell-spread
+-- summary: Per group and cell, the largest over the smallest geometric-mean ratio across the group's runs, and its median over cells
+-- param: plan  the plan (plan.name)
+-- param: group_by = profile  run attribute that groups runs (runs without it form one group)
+-- judges: plan
+-- key: run_group, benchmark, params
+--
+-- spread = max / min over the group's runs of the cell's geometric-mean
+-- treatment/baseline ratio (run_cell.geomean_ratio); group_median_spread =
+-- the median of spread over the group's cells (the calibration report's
+-- 1.032 and 1.028).
+WITH
+runs AS MATERIALIZED (
+  SELECT r.id,
+         json_extract(r.attributes, '$."' || :group_by || '"') AS run_group
+  FROM plan p
+  JOIN run r ON r.plan_id = p.id
+  WHERE p.name = :plan
+),
+cells AS (
+  SELECT r.run_group, rc.benchmark_id, count(*) AS runs,
+         min(rc.geomean_ratio) AS min_ratio, max(rc.geomean_ratio) AS max_ratio
+  FROM runs r
+  JOIN run_cell rc ON rc.run_id = r.id
+  GROUP BY r.run_group, rc.benchmark_id
+)
+SELECT c.run_group, b.name AS benchmark, b.params, c.runs, c.min_ratio, c.max_ratio,
+       c.max_ratio / c.min_ratio AS spread,
+       median(c.max_ratio / c.min_ratio) OVER (PARTITION BY c.run_group) AS group_median_spread
+FROM cells c
+JOIN benchmark b ON b.id = c.benchmark_id
+ORDER BY c.run_group, b.name, b.params;

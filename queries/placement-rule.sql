@@ -1,0 +1,105 @@
+-- name: placement-rule
+-- summary: The placement-calibration rule: may variants of a plan run on separate hosts? One row per group, and the verdict
+-- param: plan  the calibration plan to judge (plan.name)
+-- param: level = 0.95  confidence level of each comparison's interval
+-- param: band_lo = 0.95  lower edge of the band a between-host estimate should fall in
+-- param: band_hi = 1.05  upper edge of the band
+-- param: direction = forward  forward: earlier run (or first host) over later; reverse: every ratio inverted
+-- choices: direction = forward, reverse
+-- param: group_by = profile  run attribute that groups runs (runs without it form one group)
+-- param: min_band_share = 0.95  condition 1: at least this share of between-host estimates inside the band
+-- param: margin = 0.05  condition 2: between-host exclusion share at most the within-host share plus this
+-- judges: plan
+-- outcome: verdict
+-- key: run_group
+--
+-- The rule of calibration-report.txt. Comparisons are those of the saved
+-- query `comparisons` (repeated here so that this rule's text, and so its
+-- SHA-256, covers everything it computes). For each group:
+--   band_pass     = between_in_band / between_n >= min_band_share
+--   interval_pass = between_excludes / between_n
+--                   <= within_excludes / within_n + margin
+--   pass          = band_pass AND interval_pass
+-- and separate-host placement is adopted only if every group passes.
+-- Shares are compared on the integer counts (a/b >= t as a >= t*b, and the
+-- interval condition cross-multiplied) with a tolerance of 1e-9 comparisons,
+-- far below one comparison, so that floating-point rounding can never flip
+-- an exact tie: the report's Protobuf 4, 18/240 against 3/120 + 0.05, passes.
+-- A group without both kinds of comparisons does not pass.
+WITH
+runs AS MATERIALIZED (
+  SELECT r.id, r.name, r.position, h.name AS host,
+         json_extract(r.attributes, '$."' || :group_by || '"') AS run_group
+  FROM plan p
+  JOIN run r ON r.plan_id = p.id
+  JOIN host h ON h.id = r.host_id
+  WHERE p.name = :plan
+),
+pairs AS (
+  SELECT 'within' AS kind, a.run_group, a.id AS a_id, b.id AS b_id
+  FROM runs a JOIN runs b
+    ON b.host = a.host AND b.run_group IS a.run_group AND a.position < b.position
+  UNION ALL
+  SELECT 'between', a.run_group, a.id, b.id
+  FROM runs a JOIN runs b
+    ON b.position = a.position AND b.run_group IS a.run_group AND a.host < b.host
+),
+ratios AS MATERIALIZED (
+  SELECT br.run_id, br.benchmark_id, br.log_ratio
+  FROM block_ratio br
+  WHERE br.run_id IN (SELECT id FROM runs)
+),
+intervals AS (
+  SELECT p.kind, p.run_group, x.benchmark_id,
+         pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level) AS ci
+  FROM pairs p
+  JOIN ratios x ON x.run_id IN (p.a_id, p.b_id)
+  GROUP BY p.kind, p.a_id, p.b_id, x.benchmark_id
+  HAVING sum(x.run_id = p.a_id) > 0 AND sum(x.run_id = p.b_id) > 0
+),
+comparisons AS (
+  SELECT kind, run_group,
+         CASE WHEN :direction = 'reverse' THEN ci_recip(ci_exp(ci)) ELSE ci_exp(ci) END AS rci
+  FROM intervals
+),
+counts AS (
+  SELECT run_group,
+         sum(kind = 'within') AS within_n,
+         sum(kind = 'between') AS between_n,
+         sum(kind = 'within' AND json_extract(rci, '$.estimate') BETWEEN :band_lo AND :band_hi) AS within_in_band,
+         sum(kind = 'between' AND json_extract(rci, '$.estimate') BETWEEN :band_lo AND :band_hi) AS between_in_band,
+         sum(kind = 'within' AND ci_excludes(rci, 1)) AS within_excludes,
+         sum(kind = 'between' AND ci_excludes(rci, 1)) AS between_excludes
+  FROM comparisons
+  GROUP BY run_group
+),
+judged AS (
+  SELECT c.*,
+         CASE WHEN between_n > 0 THEN 1.0 * between_in_band / between_n END AS between_band_share,
+         CASE WHEN within_n > 0 THEN 1.0 * within_excludes / within_n END AS within_exclude_share,
+         CASE WHEN between_n > 0 THEN 1.0 * between_excludes / between_n END AS between_exclude_share,
+         coalesce(between_n > 0 AND between_in_band >= :min_band_share * between_n - 1e-9, 0) AS band_pass,
+         coalesce(between_n > 0 AND within_n > 0 AND
+                  1.0 * between_excludes * within_n
+                    <= 1.0 * within_excludes * between_n + :margin * between_n * within_n + 1e-9, 0) AS interval_pass
+  FROM counts c
+),
+verdict AS (
+  SELECT min(band_pass AND interval_pass) AS adopt,
+         group_concat(coalesce(run_group, '(no ' || :group_by || ')') || ' fails the ' ||
+                      CASE WHEN NOT band_pass AND NOT interval_pass THEN 'band and interval conditions'
+                           WHEN NOT band_pass THEN 'band condition'
+                           ELSE 'interval condition' END, '; ')
+           FILTER (WHERE NOT (band_pass AND interval_pass)) AS failures
+  FROM judged
+)
+SELECT j.run_group, j.within_n, j.between_n, j.within_in_band, j.between_in_band,
+       j.within_excludes, j.between_excludes,
+       j.between_band_share, j.within_exclude_share, j.between_exclude_share,
+       j.band_pass, j.interval_pass, (j.band_pass AND j.interval_pass) AS pass,
+       v.adopt,
+       'separate-host placement ' ||
+         CASE WHEN v.adopt THEN 'adopted: every group passes both conditions'
+              ELSE 'not adopted: ' || v.failures END AS verdict
+FROM judged j, verdict v
+ORDER BY j.run_group;

@@ -1,0 +1,71 @@
+-- name: widest
+-- summary: The comparisons whose estimates lie farthest from 1 (in log terms) per group, with their intervals
+-- param: plan  the plan (plan.name)
+-- param: kind  which comparisons: within, between or all
+-- choices: kind = within, between, all
+-- param: limit = 5  how many per group
+-- param: level = 0.95  confidence level of each interval
+-- param: band_lo = 0.95  lower edge of the band
+-- param: band_hi = 1.05  upper edge of the band
+-- param: direction = forward  forward or reverse, as in comparisons
+-- choices: direction = forward, reverse
+-- param: group_by = profile  run attribute that groups runs
+-- judges: plan
+-- key: run_group, kind, benchmark, params, run_a, run_b
+--
+-- The comparisons of the saved query `comparisons` (repeated here), ranked
+-- per group by |ln estimate|, largest first (the report's widest between-VM
+-- estimate, 1.549 (1.042, 2.302) for Protobuf 3 text serialize).
+WITH
+runs AS MATERIALIZED (
+  SELECT r.id, r.name, r.position, h.name AS host,
+         json_extract(r.attributes, '$."' || :group_by || '"') AS run_group
+  FROM plan p
+  JOIN run r ON r.plan_id = p.id
+  JOIN host h ON h.id = r.host_id
+  WHERE p.name = :plan
+),
+pairs AS (
+  SELECT 'within' AS kind, a.run_group, a.id AS a_id, b.id AS b_id, a.name AS run_a, b.name AS run_b
+  FROM runs a JOIN runs b
+    ON b.host = a.host AND b.run_group IS a.run_group AND a.position < b.position
+  WHERE :kind IN ('within', 'all')
+  UNION ALL
+  SELECT 'between', a.run_group, a.id, b.id, a.name, b.name
+  FROM runs a JOIN runs b
+    ON b.position = a.position AND b.run_group IS a.run_group AND a.host < b.host
+  WHERE :kind IN ('between', 'all')
+),
+ratios AS MATERIALIZED (
+  SELECT br.run_id, br.benchmark_id, br.log_ratio
+  FROM block_ratio br
+  WHERE br.run_id IN (SELECT id FROM runs)
+),
+intervals AS (
+  SELECT p.kind, p.run_group, p.run_a, p.run_b, x.benchmark_id,
+         pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level) AS ci
+  FROM pairs p
+  JOIN ratios x ON x.run_id IN (p.a_id, p.b_id)
+  GROUP BY p.kind, p.a_id, p.b_id, x.benchmark_id
+  HAVING sum(x.run_id = p.a_id) > 0 AND sum(x.run_id = p.b_id) > 0
+),
+oriented AS (
+  SELECT i.*, CASE WHEN :direction = 'reverse' THEN ci_recip(ci_exp(i.ci)) ELSE ci_exp(i.ci) END AS rci
+  FROM intervals i
+),
+ranked AS (
+  SELECT o.*, json_extract(o.rci, '$.estimate') AS estimate,
+         row_number() OVER (PARTITION BY o.run_group
+                            ORDER BY abs(ln(json_extract(o.rci, '$.estimate'))) DESC, o.run_a, o.run_b) AS rank
+  FROM oriented o
+)
+SELECT k.run_group, k.rank, k.kind, b.name AS benchmark, b.params, k.run_a, k.run_b,
+       k.estimate,
+       json_extract(k.rci, '$.lo') AS lo,
+       json_extract(k.rci, '$.hi') AS hi,
+       (k.estimate BETWEEN :band_lo AND :band_hi) AS in_band,
+       ci_excludes(k.rci, 1) AS excludes_one
+FROM ranked k
+JOIN benchmark b ON b.id = k.benchmark_id
+WHERE k.rank <= :limit
+ORDER BY k.run_group, k.rank;

@@ -1,0 +1,69 @@
+#ifndef BENCHDB_SAVED_H
+#define BENCHDB_SAVED_H
+#include <stddef.h>
+
+/* A saved query: a file NAME.sql holding one SQL statement with named
+ * parameters, preceded by a header of comment lines:
+ *   -- name: NAME
+ *   -- summary: one line
+ *   -- param: NAME [= DEFAULT]  description      (no default: required)
+ *   -- choices: NAME = A, B, ...   (optional: the only values NAME accepts)
+ *   -- judges: PARAM      (optional: the parameter naming the judged plan)
+ *   -- outcome: COLUMN    (optional: the column whose first value sums up a result)
+ *   -- key: COL[, COL]... (optional: columns identifying a row, for history --diff)
+ * A default written `null` binds SQL NULL. */
+struct saved_param {
+    char *name;
+    char *def;        /* NULL when required */
+    int has_default;
+    char *description;
+    char **choices;   /* NULL: any value */
+    int nchoices;
+};
+
+struct saved_query {
+    char *name;
+    char *summary;
+    char *source;     /* "built-in" or the file's path */
+    char *text;       /* the whole file, as hashed and recorded */
+    const char *sql;  /* the statement: points into text, after the header */
+    struct saved_param *params;
+    int nparams;
+    char *judges;
+    char *outcome;
+    char **keys;
+    int nkeys;
+    int builtin;
+};
+
+/* Where saved queries come from, in lookup order: --queries entries
+ * (directories or .sql files), then $BENCHDB_QUERIES (':'-separated), then
+ * the queries compiled into the binary. The first query of a name wins. */
+struct query_path {
+    char **entries;
+    int n;
+};
+int query_path_add(struct query_path *qp, const char *entry);
+/* Adds $BENCHDB_QUERIES's entries. */
+void query_path_add_env(struct query_path *qp);
+void query_path_free(struct query_path *qp);
+
+/* Parses text (taking ownership) as a saved query from source. Returns NULL
+ * with *err set (naming source and line) when the header is malformed. */
+struct saved_query *saved_query_parse(char *text, const char *source, int builtin, char **err);
+void saved_query_free(struct saved_query *q);
+
+/* Finds a query by name, or by path when name ends in .sql. Returns NULL
+ * with *err set when there is none or it does not parse. */
+struct saved_query *saved_query_find(const struct query_path *qp, const char *name, char **err);
+
+/* Every saved query reachable through qp, sorted by name (first of a name
+ * wins). Returns the count, or -1 with *err set. */
+int saved_query_list(const struct query_path *qp, struct saved_query ***out, char **err);
+void saved_query_list_free(struct saved_query **v, int n);
+
+const struct saved_param *saved_query_param(const struct saved_query *q, const char *name);
+/* "plan (required), level = 0.95, ..." malloc'd. */
+char *saved_query_param_list(const struct saved_query *q);
+
+#endif
