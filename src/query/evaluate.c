@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -174,17 +175,29 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
         return -1;
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
-    if (sqlite3_prepare_v2(db, q->sql, -1, &st, &tail) != SQLITE_OK)
+    /* A saved query may come from anywhere: prepare it under the guard. */
+    store_guard_readonly(db, 1);
+    int prc = sqlite3_prepare_v2(db, q->sql, -1, &st, &tail);
+    if (prc != SQLITE_OK) {
+        store_guard_readonly(db, 0);
+        if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
+            return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
+                           q->source, sqlite3_errmsg(db));
         return bd_fail(err, "query %s (%s): %s", q->name, q->source, sqlite3_errmsg(db));
-    if (!st)
+    }
+    if (!st) {
+        store_guard_readonly(db, 0);
         return bd_fail(err, "query %s (%s): holds no SQL statement", q->name, q->source);
+    }
     if (!blank_tail(tail)) {
         sqlite3_finalize(st);
+        store_guard_readonly(db, 0);
         return bd_fail(err, "query %s (%s): holds more than one statement; a saved query is one statement", q->name,
                        q->source);
     }
     if (!sqlite3_stmt_readonly(st)) {
         sqlite3_finalize(st);
+        store_guard_readonly(db, 0);
         return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store", q->name,
                        q->source);
     }
@@ -227,6 +240,7 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
         const char *name = sqlite3_bind_parameter_name(st, i);
         if (!name) {
             sqlite3_finalize(st);
+            store_guard_readonly(db, 0);
             sb_free(&changed);
             return bd_fail(err, "query %s (%s): uses a positional parameter '?'; use named parameters (:name)",
                            q->name, q->source);
@@ -237,6 +251,7 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
                 break;
         if (k == q->nparams) {
             sqlite3_finalize(st);
+            store_guard_readonly(db, 0);
             sb_free(&changed);
             return bd_fail(err, "query %s (%s): uses %s, which its header does not declare (-- param: %s ...)",
                            q->name, q->source, name, name + 1);
@@ -254,6 +269,7 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
     int rc = rowset_collect(&ev->rows, st);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sqlite3_finalize(st);
+    store_guard_readonly(db, 0);
     ev->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (rc != SQLITE_DONE) {
         sb_free(&changed);

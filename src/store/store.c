@@ -83,6 +83,8 @@ int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err
         }
         if (exec(db, "PRAGMA query_only = ON", path, err))
             goto fail;
+        if (mode == STORE_READ)
+            store_guard_readonly(db, 1);
     } else {
         if (exec(db, "PRAGMA journal_mode = WAL", path, err))
             goto fail;

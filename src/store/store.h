@@ -20,6 +20,13 @@ enum store_mode {
 int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err);
 void store_close(sqlite3 *db);
 
+/* Installs (on = 1) or removes the read-only guard: an authorizer that
+ * refuses writes, schema changes, ATTACH/DETACH, state-changing PRAGMAs and
+ * load_extension. STORE_READ opens install it. Prepared statements are
+ * checked when prepared, so a statement prepared under the guard stays
+ * guarded. */
+void store_guard_readonly(sqlite3 *db, int on);
+
 /* Busy timeout in milliseconds used by store_open. */
 #define STORE_BUSY_TIMEOUT_MS 60000
 
