@@ -57,6 +57,7 @@ int bind_param_value(sqlite3_stmt *st, int i, const char *value);
 int cmd_help(struct cli *, int, char **);
 int cmd_init(struct cli *, int, char **);
 int cmd_migrate(struct cli *, int, char **);
+int cmd_simulate(struct cli *, int, char **);
 int cmd_sql(struct cli *, int, char **);
 
 #endif

@@ -5,11 +5,13 @@
 #include "cli/cli.h"
 
 extern const char usage_help[], usage_init[], usage_migrate[], usage_sql[];
+extern const char usage_simulate[];
 
 const struct command commands[] = {
     {"help", cmd_help, "Show help for benchdb or one command", usage_help},
     {"init", cmd_init, "Create the store, or bring it up to the current schema", usage_init},
     {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", usage_migrate},
+    {"simulate", cmd_simulate, "Write a simulated plan of run archives (deterministic for a seed)", usage_simulate},
     {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only unless --write)", usage_sql},
     {NULL, NULL, NULL, NULL},
 };
