@@ -176,9 +176,10 @@ static void cells_draw(const struct sim_config *cfg, int g, struct cell *cells)
     }
     for (int i = 0; i < m; i++)
         order[n++] = rest[i];
-    for (int k = 0; k < cfg->wide && k < n; k++)
+    int wide = cfg->wide < n ? cfg->wide : n; /* capped at the cell count */
+    for (int k = 0; k < wide; k++)
         cells[order[k]].sigma =
-            cfg->wide == 1 ? cfg->wide_hi : cfg->wide_hi * pow(cfg->wide_lo / cfg->wide_hi, (double)k / (cfg->wide - 1));
+            wide == 1 ? cfg->wide_hi : cfg->wide_hi * pow(cfg->wide_lo / cfg->wide_hi, (double)k / (wide - 1));
 }
 
 /* ---- runs -------------------------------------------------------------- */
@@ -516,7 +517,7 @@ int sim_config_check(const struct sim_config *cfg, char **err)
         check_int(err, "--forks", cfg->forks, 1, SIM_MAX_FORKS) ||
         check_int(err, "--iterations", cfg->iterations, 1, SIM_MAX_ITERATIONS) ||
         check_int(err, "--warmups", cfg->warmups, 0, SIM_MAX_WARMUPS) ||
-        check_int(err, "--wide", cfg->wide, 0, cfg->cells))
+        check_int(err, "--wide", cfg->wide, 0, SIM_MAX_CELLS))
         return -1;
     if (check_sd(err, "--spread", cfg->spread) || check_sd(err, "--host-offset", cfg->host_offset) ||
         check_sd(err, "--drift", cfg->drift) || check_sd(err, "--fork-sd", cfg->fork_sd) ||

@@ -103,6 +103,11 @@ PY
 zstd -dcq "$T/tiny/p3-vm-b-1.jsonl.zst" >"$T/tiny.jsonl"
 [ "$(wc -l <"$T/tiny.jsonl")" -eq $((3 + 3 * 2 * 2)) ] || fail "tiny plan: line count"
 grep -qF '"plan":"tiny"' "$T/tiny.jsonl" || fail "tiny plan: --plan"
+# A plan name that needs JSON escaping reads back as given.
+"$B" simulate -q --plan 'q"b\s é' --groups 1 --hosts 1 --positions 1 --cells 1 "$T/esc"
+zstd -dcq "$T/esc/p3-vm-a-1.jsonl.zst" | head -n 1 |
+    python3 -c 'import json, sys; assert json.loads(sys.stdin.read())["plan"] == "q\"b\\s \u00e9"' ||
+    fail "plan name escaping"
 grep -qF '"sim_seed":"18446744073709551615"' "$T/tiny.jsonl" || fail "tiny plan: --seed"
 ! grep -qF '"warmup"' "$T/tiny.jsonl" || fail "--warmups 0 still writes warmups"
 

@@ -152,9 +152,11 @@ static void config_checks(void **state)
     assert_int_equal(sim_config_check(&cfg, &err), -1);
     assert_string_equal(err, "--warmups: expected an integer from 0 to 10000, got -1");
     sim_config_defaults(&cfg);
-    cfg.cells = 2;
+    cfg.cells = 2; /* fewer cells than the default 3 wide ones: capped */
+    assert_int_equal(sim_config_check(&cfg, &err), 0);
+    cfg.wide = 121;
     assert_int_equal(sim_config_check(&cfg, &err), -1);
-    assert_string_equal(err, "--wide: expected an integer from 0 to 2, got 3");
+    assert_string_equal(err, "--wide: expected an integer from 0 to 120, got 121");
     sim_config_defaults(&cfg);
     cfg.drift = 1.5;
     assert_int_equal(sim_config_check(&cfg, &err), -1);
