@@ -38,6 +38,16 @@ for f in "$T"/a/*.jsonl.zst; do
 done
 [ "$n" -eq 12 ] || fail "expected 12 archives, got $n"
 
+# An effect restricted to host b of protobuf-3 changes only its two archives.
+"$B" simulate -q --seed 5 --effect 'large/serialize=1.5@p3-vm-b-*' "$T/e"
+for f in "$T"/a/*.jsonl.zst; do
+    name=$(basename "$f")
+    case $name in
+    p3-vm-b-*) ! cmp -s "$f" "$T/e/$name" || fail "--effect did not change $name" ;;
+    *) cmp -s "$f" "$T/e/$name" || fail "--effect changed $name" ;;
+    esac
+done
+
 # --- records ------------------------------------------------------------------
 python3 - "$T/a" <<'PY'
 import json, os, subprocess, sys
