@@ -8,7 +8,9 @@ For every plan and every group of runs (run attribute `profile`), it makes
 the comparisons of the seed report's Method section:
   block score  = mean of the non-warmup values over all forks of a
                  (run, cell, block, variant);
-  block ratio  = treatment score / baseline score (time units);
+  block ratio  = treatment score / baseline score, as times per operation
+                 (a throughput is inverted first); runs without a
+                 treatment/baseline pair are ignored;
   run x cell   = the block log ratios; geometric-mean ratio exp(mean);
   comparison   = run A over run B in one cell: estimate exp(mean_A - mean_B),
                  95% pooled two-sample Student-t interval on the two runs'
@@ -21,6 +23,7 @@ when at least 95% of between-host estimates are in the band, the interval
 condition when the between-host exclusion share is at most the within-host
 share plus 5 percentage points.
 """
+from fractions import Fraction
 import json
 import math
 import os
@@ -29,6 +32,14 @@ import sys
 
 TIME_UNITS = {"ns/op": 1e-9, "us/op": 1e-6, "ms/op": 1e-3, "s/op": 1.0,
               "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+THROUGHPUT_UNITS = {"ops/ns": 1e9, "ops/us": 1e6, "ops/ms": 1e3, "ops/s": 1.0, "ops/min": 1.0 / 60}
+
+
+def seconds_per_op(score, unit):
+    """A score as a time per operation (a throughput is inverted first)."""
+    if unit in TIME_UNITS:
+        return score * TIME_UNITS[unit]
+    return 1.0 / (score * THROUGHPUT_UNITS[unit])
 BAND = (0.95, 1.05)
 
 
@@ -96,13 +107,16 @@ def load(paths):
     """Runs as dicts: plan, run, host, position, group, ratios {cell: [log ratio by block]}."""
     runs = []
     for path in archive_files(paths):
-        run = None
+        run = {"scores": {}}
         for line in read_lines(path):
             if not line.strip():
                 continue
             rec = json.loads(line)
             kind = rec["record"]
             if kind == "run":
+                if "treatment" not in rec:
+                    run = {"scores": {}}  # no treatment/baseline pair: nothing to compare
+                    continue
                 run = {"plan": rec["plan"], "run": rec["run"], "host": rec["host"],
                        "position": rec.get("position", 1),
                        "group": str(rec.get("attributes", {}).get("profile", "")),
@@ -114,6 +128,7 @@ def load(paths):
                 acc = run["scores"].setdefault(key, [0.0, 0, rec["unit"]])
                 acc[0] += math.fsum(rec["values"])
                 acc[1] += len(rec["values"])
+    runs = [r for r in runs if "plan" in r]
     for run in runs:
         ratios = {}
         for (cell, block, variant), (total, n, unit) in run["scores"].items():
@@ -122,7 +137,7 @@ def load(paths):
             b = run["scores"].get((cell, block, run["baseline"]))
             if b is None:
                 continue
-            r = (total / n * TIME_UNITS[unit]) / (b[0] / b[1] * TIME_UNITS[b[2]])
+            r = seconds_per_op(total / n, unit) / seconds_per_op(b[0] / b[1], b[2])
             ratios.setdefault(cell, []).append((block, math.log(r)))
         run["ratios"] = {c: [x for _, x in sorted(v)] for c, v in ratios.items()}
         del run["scores"]
@@ -185,14 +200,15 @@ def analyse(runs):
             between = [(by[(h, p)], by[(k, p)]) for p in positions for i, h in enumerate(hosts)
                        for k in hosts[i + 1:] if (h, p) in by and (k, p) in by]
             w, b = tally(within), tally(between)
-            share = lambda x, k: x[k] / x["n"] if x["n"] else float("nan")
-            band_ok = share(b, "in_band") >= 0.95
-            excl_ok = share(b, "excluding") <= share(w, "excluding") + 0.05 + 1e-12
+            # Exact shares, so that "at most 5 points more" holds at equality.
+            share = lambda x, k: Fraction(x[k], x["n"]) if x["n"] else Fraction(0)
+            band_ok = b["n"] > 0 and share(b, "in_band") >= Fraction(95, 100)
+            excl_ok = share(b, "excluding") <= share(w, "excluding") + Fraction(5, 100)
             # Spread of each cell's geometric-mean ratio across the group's runs.
             cells = sorted(set.intersection(*(set(r["ratios"]) for r in rs)))
             spreads = sorted(math.exp(max(mean(r["ratios"][c]) for r in rs) - min(mean(r["ratios"][c]) for r in rs))
                              for c in cells)
-            sds = sorted(statistics_sd(r["ratios"][c]) for r in rs for c in cells)
+            sds = sorted(sd(r["ratios"][c]) for r in rs for c in cells)
             out.append({"plan": plan, "group": g, "runs": len(rs), "within": w, "between": b,
                         "band_condition": band_ok, "interval_condition": excl_ok,
                         "passes": band_ok and excl_ok,
@@ -200,7 +216,7 @@ def analyse(runs):
     return out
 
 
-def statistics_sd(xs):
+def sd(xs):
     if len(xs) < 2:
         return 0.0
     m = mean(xs)
