@@ -37,14 +37,24 @@ void cli_getopt_reset(void);
 /* Opens the store for a command, printing the error on failure. */
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
 
-/* Each command's entry point. */
+/* Each command's entry point and usage text (its --help). */
 int cmd_help(struct cli *, int, char **);
+extern const char usage_help[];
 int cmd_history(struct cli *, int, char **);
+extern const char usage_history[];
 int cmd_init(struct cli *, int, char **);
+extern const char usage_init[];
 int cmd_migrate(struct cli *, int, char **);
+extern const char usage_migrate[];
 int cmd_queries(struct cli *, int, char **);
+extern const char usage_queries[];
 int cmd_query(struct cli *, int, char **);
+extern const char usage_query[];
 int cmd_rule(struct cli *, int, char **);
+extern const char usage_rule[];
+int cmd_simulate(struct cli *, int, char **);
+extern const char usage_simulate[];
 int cmd_sql(struct cli *, int, char **);
+extern const char usage_sql[];
 
 #endif

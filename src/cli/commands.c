@@ -4,9 +4,6 @@
 
 #include "cli/cli.h"
 
-extern const char usage_help[], usage_history[], usage_init[], usage_migrate[], usage_queries[], usage_query[],
-    usage_rule[], usage_sql[];
-
 const struct command commands[] = {
     {"help", cmd_help, "Show help for benchdb or one command", usage_help},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", usage_history},
@@ -15,6 +12,7 @@ const struct command commands[] = {
     {"queries", cmd_queries, "List the saved queries with their parameters", usage_queries},
     {"query", cmd_query, "Run a saved query (a decision rule) and record its verdict", usage_query},
     {"rule", cmd_rule, "Register a rule before the plan it judges runs", usage_rule},
+    {"simulate", cmd_simulate, "Write a simulated plan of run archives (deterministic for a seed)", usage_simulate},
     {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only unless --write)", usage_sql},
     {NULL, NULL, NULL, NULL},
 };

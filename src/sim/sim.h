@@ -1,0 +1,67 @@
+#ifndef BENCHDB_SIM_SIM_H
+#define BENCHDB_SIM_SIM_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* The model behind 'benchdb simulate': a plan of runs of one unchanged
+ * tree, each run writing a benchdb-run/1 archive as JSON Lines. Plain C,
+ * no SQLite; docs/simulate.md gives the formulas. Every random quantity
+ * comes from its own keyed stream (sim/rng.h), so a seed gives the same
+ * text on every machine, and changing one option does not reshuffle the
+ * draws of quantities it does not touch. */
+
+/* --effect: the treatment of matching cells is multiplied by factor in
+ * the runs whose name matches runs (every run when runs is NULL). Each
+ * pattern is a shell glob (fnmatch); format defaults to "*". */
+struct sim_effect {
+    char *workload, *operation, *format, *runs;
+    double factor;
+};
+
+struct sim_config {
+    const char *plan;
+    int groups, hosts, positions, cells, blocks, forks, iterations, warmups;
+    uint64_t seed;
+    double spread;                /* median block-to-block log sd of an ordinary cell */
+    int wide;                     /* wide cells per group */
+    double wide_lo, wide_hi;      /* their block-to-block log sd range */
+    double host_offset;           /* host-offset scale (log sd) of large-record cells */
+    double drift;                 /* run-to-run drift of a cell's log ratio (sd) */
+    double fork_sd, iteration_sd; /* log sd of a fork's level and of one value */
+    struct sim_effect *effects;
+    int n_effects;
+};
+
+/* Limits of the options, checked by sim_config_check. */
+enum {
+    SIM_MAX_GROUPS = 8,
+    SIM_MAX_HOSTS = 26,
+    SIM_MAX_POSITIONS = 99,
+    SIM_MAX_CELLS = 120,
+    SIM_MAX_BLOCKS = 1000,
+    SIM_MAX_FORKS = 100,
+    SIM_MAX_ITERATIONS = 10000,
+    SIM_MAX_WARMUPS = 10000,
+};
+
+void sim_config_defaults(struct sim_config *cfg);
+/* 0, or -1 with *err (malloc'd) naming the option and what is wrong. */
+int sim_config_check(const struct sim_config *cfg, char **err);
+/* Parses WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS] into e; -1 with *err. */
+int sim_effect_parse(const char *arg, struct sim_effect *e, char **err);
+void sim_effect_free(struct sim_effect *e);
+
+int sim_run_count(const struct sim_config *cfg);
+/* The name of run i (0 <= i < sim_run_count), e.g. "p3-vm-a-1". */
+void sim_run_name(const struct sim_config *cfg, int i, char *buf, size_t size);
+
+/* Receives the archive text in pieces; returns 0, or nonzero to stop. */
+typedef int (*sim_emit_fn)(void *ctx, const char *data, size_t n);
+/* Writes run i's archive as JSON Lines through emit; returns 0 or the
+ * first nonzero value emit returned (-1 when memory ran out). */
+int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *ctx);
+
+/* Counts of what sim_write_run writes for one run. */
+long sim_samples_per_run(const struct sim_config *cfg);
+
+#endif
