@@ -7,8 +7,9 @@
  *       SELECT 'geomean-two', geomean(x) = 2.0 FROM (...);
  *  2. A statement preceded by a comment line "-- error: TEXT" must fail with
  *     exactly TEXT as its error message.
- *  3. Any other failure, a check other than 1, or a case id seen twice fails
- *     the file; every failing case is named on stderr. */
+ *  3. Any other failure, a check other than 1, a checking statement that
+ *     returns no rows, or a case id seen twice fails the file; every failing
+ *     case is named on stderr. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
     struct strbuf stmt = {0};
     int line = 1, stmt_line = 1;
     for (const char *p = text; *p; p++) {
-        if (stmt.len == 0)
+        if (stmt.len == 0 || strspn(stmt.buf, " \t\r\n") == stmt.len)
             stmt_line = line;
         sb_putc(&stmt, *p);
         if (*p == '\n')
@@ -86,12 +87,15 @@ int main(int argc, char **argv)
         char *want = expected_error(stmt.buf);
         sqlite3_stmt *st = NULL;
         int rc = sqlite3_prepare_v2(db, stmt.buf, -1, &st, NULL);
-        while (rc == SQLITE_OK && st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int rows = 0;
+        while (rc == SQLITE_OK && st && (rc = sqlite3_step(st)) == SQLITE_ROW && (rc = SQLITE_OK) == SQLITE_OK) {
             if (sqlite3_column_count(st) != 2) {
                 fprintf(stderr, "%s:%d: a checking statement must return (case id, check)\n", argv[1], stmt_line);
                 failures++;
+                rc = SQLITE_DONE;
                 break;
             }
+            rows++;
             const char *id = (const char *)sqlite3_column_text(st, 0);
             char key[512];
             snprintf(key, sizeof key, "\n%s\n", id ? id : "(null)");
@@ -107,6 +111,12 @@ int main(int argc, char **argv)
                         got ? got : "NULL");
                 failures++;
             }
+        }
+        if ((rc == SQLITE_OK || rc == SQLITE_DONE) && st && rows == 0 && sqlite3_column_count(st) == 2 &&
+            sqlite3_stmt_readonly(st)) {
+            /* A check that returns no row checks nothing. */
+            fprintf(stderr, "%s:%d: FAIL a checking statement returned no rows\n", argv[1], stmt_line);
+            failures++;
         }
         if (rc == SQLITE_OK || rc == SQLITE_DONE) {
             if (want) {

@@ -234,6 +234,17 @@ static int print_table(const struct rowset *rs, FILE *out, int markdown)
         for (int c = 0; c < rs->ncol; c++) {
             sqlite3_value *v = rowset_cell(rs, r, c);
             char *t = value_text(v);
+            if (!markdown && t && strpbrk(t, "\n\r\t")) {
+                /* One row per line on a terminal: show control characters escaped. */
+                struct strbuf esc = {0};
+                for (const char *p = t; *p; p++)
+                    if (*p == '\n') sb_puts(&esc, "\\n");
+                    else if (*p == '\r') sb_puts(&esc, "\\r");
+                    else if (*p == '\t') sb_puts(&esc, "\\t");
+                    else sb_putc(&esc, *p);
+                free(t);
+                t = sb_detach(&esc);
+            }
             if (markdown && t) {
                 /* Escaping widens the cell: measure what is printed. */
                 size_t extra = 0;
@@ -288,6 +299,8 @@ static int print_table(const struct rowset *rs, FILE *out, int markdown)
             if (markdown)
                 for (const char *p = t; *p; p++)
                     tw += *p == '|' ? 1 : *p == '\n' ? 3 : 0;
+            if (!markdown && c + 1 == rs->ncol && !numeric[c] && !*t)
+                break; /* no trailing blanks after an empty last cell */
             if (c)
                 fputs(sep, out);
             if (numeric[c])

@@ -1,0 +1,102 @@
+# The command frame: help, version, exit codes, --db and $BENCHDB, init, migrate.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+run bd --version
+expect_rc 0 "--version"
+expect_out_has "benchdb 0." "--version names the program and version"
+
+run bd help
+expect_rc 0 "help"
+for c in help init migrate sql; do
+    grep -q "^  $c " "$T/out" || fail "help lists '$c'"
+done
+
+# Every command has --help, on stdout, exit 0, starting with its usage line.
+for c in $(bd help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
+    run bd "$c" --help
+    expect_rc 0 "$c --help"
+    head -n 1 "$T/out" | grep -q "^usage: benchdb.* $c" || fail "$c --help starts with its usage line"
+    run bd help "$c"
+    expect_rc 0 "help $c"
+done
+
+run bd
+expect_rc 2 "no command"
+run bd frobnicate
+expect_rc 2 "unknown command"
+expect_err_has "error: 'frobnicate' is not a benchdb command" "unknown command message"
+run bd --bogus init
+expect_rc 2 "unknown global option"
+expect_err_has "error: unknown option '--bogus'" "unknown global option message"
+run bd init --bogus
+expect_rc 2 "unknown command option"
+expect_err_has "error: init: unknown option '--bogus'" "unknown command option message"
+run bd --db
+expect_rc 2 "--db without a value"
+run bd help nosuch
+expect_rc 2 "help for a missing command"
+
+# A store must exist before anything reads it.
+run bd sql "SELECT 1"
+expect_rc 1 "sql without a store"
+expect_err_has "error: results.db: no store here (run 'benchdb init' to create one, or pass --db FILE)" "missing store message"
+[ ! -e results.db ] || fail "a read command must not create the store"
+
+# init creates results.db in the current directory; a second init changes nothing.
+run bd init
+expect_rc 0 "init"
+expect_out "created store results.db (schema version 1)" "init message"
+[ -f results.db ] || fail "init creates results.db"
+run bd init
+expect_rc 0 "second init"
+expect_out "store results.db is up to date (schema version 1)" "second init message"
+
+# --db and $BENCHDB name another store; --db wins.
+run bd --db other.db init
+expect_rc 0 "init --db"
+[ -f other.db ] || fail "--db other.db creates other.db"
+BENCHDB=env.db run bd init
+[ -f env.db ] || fail "\$BENCHDB=env.db creates env.db"
+BENCHDB=env.db run bd --db=third.db init
+[ -f third.db ] || fail "--db wins over \$BENCHDB"
+
+# migrate
+run bd migrate
+expect_rc 0 "migrate on a current store"
+expect_out "store results.db is up to date (schema version 1)" "migrate message"
+run bd migrate --status
+expect_rc 0 "migrate --status"
+expect_out_has "0001    0001_initial.sql                 applied" "status lists the applied migration"
+
+# A modified migration is reported.
+bd sql --write "UPDATE schema_migration SET sha256 = 'x' WHERE version = 1" >/dev/null
+run bd migrate --status
+expect_out_has "modified" "status flags a modified migration"
+run bd init
+expect_err_has "warning: migration 0001 (0001_initial.sql) differs from the text recorded when it was applied" "init warns about a modified migration"
+
+# A store newer than this binary is refused and left untouched.
+bd --db new.db init >/dev/null
+bd --db new.db sql --write "INSERT INTO schema_migration VALUES (99, '0099_future.sql', 'x', 'now')" >/dev/null
+bd --db new.db sql --write "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null 2>&1
+sum_before=$(cksum <new.db)
+for c in "sql SELECT(1)" "init" "migrate" "migrate --status"; do
+    # shellcheck disable=SC2086
+    run bd --db new.db $c
+    expect_rc 1 "$c on a newer store"
+    expect_err_has "error: new.db: the store's schema is at version 99, newer than this benchdb knows (up to 1): use a newer benchdb; the store was left untouched" "$c newer-store message"
+done
+expect_eq "$(cksum <new.db)" "$sum_before" "a newer store is left byte for byte"
+
+# A file that is not a store.
+echo "hello, this is not a database file at all, only some plain text here" >notdb.db
+run bd --db notdb.db sql "SELECT 1"
+expect_rc 1 "sql on a text file"
+expect_err_has "error: notdb.db: not a benchdb store" "not-a-store message"
+
+# The three views exist.
+run bd sql "SELECT name FROM sqlite_schema WHERE type='view' ORDER BY 1" --format csv
+expect_rc 0 "list views"
+expect_out "$(printf 'name\r\nblock_ratio\r\nblock_score\r\nrun_cell\r')" "the three views"
+
+finish

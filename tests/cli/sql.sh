@@ -1,0 +1,125 @@
+# benchdb sql: output formats, read-only by default, --write, parameters,
+# several statements, --file, errors and exit codes.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+bd init >/dev/null
+bd sql --write "CREATE TABLE t(name TEXT, n INTEGER, x REAL, note TEXT);
+INSERT INTO t VALUES ('alpha', 1, 0.5, NULL), ('be,ta \"q\"', 22, -3.0, 'a|b'), ('gämma', 333, 1e-9, 'line1
+line2')" >/dev/null
+
+q="SELECT name, n, x, note FROM t ORDER BY n"
+
+run bd sql "$q"
+expect_rc 0 "table"
+expect_out "name         n      x  note
+---------  ---  -----  ------------
+alpha        1    0.5
+be,ta \"q\"   22   -3.0  a|b
+gämma      333  1e-09  line1\\nline2" "table output aligns columns, numbers to the right"
+
+run bd sql "$q" --format csv
+expect_rc 0 "csv"
+printf 'name,n,x,note\r\nalpha,1,0.5,\r\n"be,ta ""q""",22,-3.0,a|b\r\ngämma,333,1e-09,"line1\nline2"\r\n' >"$T/want"
+cmp -s "$T/out" "$T/want" || { fail "csv output follows RFC 4180"; diff "$T/want" "$T/out" >&2; }
+checks=$((checks + 1))
+
+run bd sql "$q" --format json
+expect_rc 0 "json"
+expect_out '[
+  {"name": "alpha", "n": 1, "x": 0.5, "note": null},
+  {"name": "be,ta \"q\"", "n": 22, "x": -3.0, "note": "a|b"},
+  {"name": "gämma", "n": 333, "x": 1e-09, "note": "line1\nline2"}
+]' "json output: array of objects, numbers as numbers, NULL as null"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[1]["n"] == 22 and d[0]["note"] is None' "$T/out" ||
+    fail "json output parses with Python"
+
+run bd sql "$q" --format markdown
+expect_rc 0 "markdown"
+expect_out '| name      | n   | x     | note           |
+| --------- | --: | ----: | -------------- |
+| alpha     |   1 |   0.5 |                |
+| be,ta "q" |  22 |  -3.0 | a\|b           |
+| gämma     | 333 | 1e-09 | line1<br>line2 |' "markdown pipe table"
+
+run bd sql "SELECT 1 AS one WHERE 0" --format json
+expect_out "[]" "an empty result in json"
+run bd sql "SELECT 1 AS one WHERE 0" --format csv
+expect_out "$(printf 'one\r')" "an empty result in csv has its header"
+
+# Read-only unless --write.
+run bd sql "DELETE FROM run"
+expect_rc 1 "a write without --write"
+expect_err_has "error: sql: the store is opened read-only" "read-only message"
+expect_err_has "(pass --write to change it)" "read-only message says how"
+run bd sql "INSERT INTO t VALUES ('x', 9, 9, 9)"
+expect_rc 1 "an insert without --write"
+run bd sql "SELECT count(*) FROM t" --format csv
+expect_out "$(printf 'count(*)\r\n3\r')" "nothing was written"
+run bd sql --write "INSERT INTO t VALUES ('delta', 4, 4.25, NULL)"
+expect_rc 0 "a write with --write"
+run bd sql "SELECT count(*) FROM t" --format csv
+expect_out "$(printf 'count(*)\r\n4\r')" "--write wrote"
+
+# Parameters are bound, never pasted: quotes and semicolons stay data.
+evil="x'); DROP TABLE t; --"
+run bd sql --write "INSERT INTO t(name) VALUES (:v)" --param "v=$evil"
+expect_rc 0 "insert a hostile value"
+run bd sql "SELECT name FROM t WHERE name = :v" --param "v=$evil" --format csv
+expect_out "$(printf 'name\r\n%s\r' "$evil")" "the hostile value came back as data"
+run bd sql "SELECT count(*) FROM t" --format csv
+expect_out "$(printf 'count(*)\r\n5\r')" "the table survived"
+run bd sql "SELECT typeof(:a), typeof(:b), typeof(:c), typeof(:d), :a + :b" -p a=42 -p b=2.5 -p c=abc -p d=0x10 --format csv
+expect_out "$(printf 'typeof(:a),typeof(:b),typeof(:c),typeof(:d),:a + :b\r\ninteger,real,text,text,44.5\r')" "numbers bind as numbers, the rest as text"
+run bd sql "SELECT :a" --param ':a=1' -p a=2 --format csv
+expect_out "$(printf ':a\r\n2\r')" "a later --param wins; :name accepted"
+run bd sql "SELECT :missing"
+expect_rc 2 "a parameter without a value"
+expect_err_has "error: sql: parameter :missing has no value (pass --param missing=VALUE)" "missing parameter message"
+run bd sql "SELECT 1" -p nosuch=1
+expect_rc 2 "an unused parameter"
+expect_err_has "error: sql: --param nosuch: the SQL has no parameter :nosuch" "unused parameter message"
+run bd sql "SELECT 1" -p novalue
+expect_rc 2 "a parameter without ="
+expect_err_has "error: sql: --param 'novalue': expected NAME=VALUE" "malformed parameter message"
+
+# Several statements run in order; the last one's rows print.
+run bd sql "SELECT 1 AS a; SELECT 2 AS b;  -- trailing comment" --format csv
+expect_out "$(printf 'b\r\n2\r')" "the last statement's rows"
+printf 'SELECT 10 AS ten;\n/* a comment */\nSELECT :p * 2 AS twice;\n' >q.sql
+run bd sql --file q.sql -p p=21 --format csv
+expect_rc 0 "--file"
+expect_out "$(printf 'twice\r\n42\r')" "--file runs the file"
+run sh -c "echo 'SELECT 7 AS seven' | '$BENCHDB_BIN' sql --file - --format csv"
+expect_out "$(printf 'seven\r\n7\r')" "--file - reads standard input"
+
+# Errors.
+run bd sql "SELEC 1"
+expect_rc 1 "a syntax error"
+expect_err_has 'error: sql: near "SELEC": syntax error' "syntax error message"
+run bd sql "SELECT 1; SELECT * FROM nosuch"
+expect_rc 1 "an error in a later statement"
+expect_err_has "error: sql: no such table: nosuch" "later error message"
+run bd sql ""
+expect_rc 2 "empty SQL"
+run bd sql
+expect_rc 2 "no SQL"
+expect_err_has "error: sql: missing the SQL text" "no SQL message"
+run bd sql "SELECT 1" "SELECT 2"
+expect_rc 2 "two SQL arguments"
+run bd sql "SELECT 1" --format xml
+expect_rc 2 "unknown format"
+expect_err_has "error: sql: --format 'xml': expected one of table, csv, json, markdown" "unknown format message"
+run bd sql --file nosuch.sql
+expect_rc 1 "a missing --file"
+expect_err_has "error: nosuch.sql: cannot open: No such file or directory" "missing file message"
+run bd sql "SELECT benchdb_version()" --format csv
+expect_out_has "0." "benchdb_version() is registered"
+
+# Output to a full disk is a failure, not a success.
+if [ -w /dev/full ]; then
+    bd sql "SELECT 1" >/dev/full 2>"$T/err"
+    rc=$?
+    expect_rc 1 "writing to a full disk"
+fi
+
+finish
