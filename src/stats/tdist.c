@@ -5,6 +5,7 @@
  * inverse fails beyond about 1e-20; hence this file.) Quantiles start from
  * GSL's inverse and are refined with Newton steps on these functions. */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 
@@ -21,9 +22,18 @@ static double upper_tail(double t, double df)
         double lval = -0.5 * df * (2 * log(t) - log(df)) - gsl_sf_lnbeta(0.5 * df, 0.5) - log(0.5 * df);
         return 0.5 * exp(lval);
     }
-    if (df > t * t)
-        return 0.5 * gsl_sf_beta_inc(0.5 * df, 0.5, df / (df + t * t));
-    return 0.5 * gsl_sf_beta_inc(0.5 * df, 0.5, 1.0 / nx);
+    /* I_x(df/2, 1/2) at x = df / (df + t^2). For large df, x is close to 1
+     * and its rounding alone would cost digits (R avoids forming it), so
+     * the rounding error of x is computed exactly and corrected for with
+     * the first-order term dx * dI/dx, the beta density. */
+    double s = t * t, e1 = fma(t, t, -s);
+    double d = df + s, bb = d - df, e2 = (df - (d - bb)) + (s - bb);
+    double x = df / d;
+    double dx = (fma(-x, d, df) - x * (e1 + e2)) / d;
+    double i = gsl_sf_beta_inc(0.5 * df, 0.5, x);
+    if (dx != 0)
+        i += dx * gsl_ran_beta_pdf(x, 0.5 * df, 0.5);
+    return 0.5 * i;
 }
 
 /* P(0 < T <= |t|): accurate in relative terms for small |t|. */
