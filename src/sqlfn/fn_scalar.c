@@ -72,7 +72,18 @@ static json_t *read_ci(sqlite3_context *ctx, sqlite3_value **argv, double v[3])
     json_t *root = NULL;
     if (sqlite3_value_type(argv[0]) == SQLITE_TEXT) {
         const char *text = (const char *)sqlite3_value_text(argv[0]);
-        root = text ? json_loads(text, JSON_REJECT_DUPLICATES, NULL) : NULL;
+        json_error_t err;
+        if (!text) {
+            sqlite3_result_error_nomem(ctx);
+            return NULL;
+        }
+        root = json_loads(text, JSON_REJECT_DUPLICATES, &err);
+        /* jansson leaves the error text empty when its lexer's first
+         * allocation fails and says "out of memory" for most others. */
+        if (!root && (err.text[0] == '\0' || json_error_code(&err) == json_error_out_of_memory)) {
+            sqlite3_result_error_nomem(ctx);
+            return NULL;
+        }
     }
     int ok = json_is_object(root);
     for (int i = 0; ok && i < 3; i++) {
