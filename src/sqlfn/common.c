@@ -89,27 +89,27 @@ void sqlfn_fmt_double(char *buf, size_t size, double x)
     }
 }
 
-void json_begin(struct json_out *j)
+void sqlfn_json_begin(struct sqlfn_json *j)
 {
     j->buf[0] = '{';
     j->len = 1;
 }
 
-static void json_key(struct json_out *j, const char *key)
+static void json_key(struct sqlfn_json *j, const char *key)
 {
     int n = snprintf(j->buf + j->len, sizeof j->buf - j->len, "%s\"%s\":", j->len > 1 ? "," : "", key);
     if (n > 0)
         j->len += (size_t)n;
 }
 
-static void json_raw(struct json_out *j, const char *text)
+static void json_raw(struct sqlfn_json *j, const char *text)
 {
     int n = snprintf(j->buf + j->len, sizeof j->buf - j->len, "%s", text);
     if (n > 0)
         j->len += (size_t)n;
 }
 
-void json_num(struct json_out *j, const char *key, double x)
+void sqlfn_json_num(struct sqlfn_json *j, const char *key, double x)
 {
     char num[40];
     json_key(j, key);
@@ -121,7 +121,7 @@ void json_num(struct json_out *j, const char *key, double x)
     json_raw(j, num);
 }
 
-void json_int(struct json_out *j, const char *key, int64_t x)
+void sqlfn_json_int(struct sqlfn_json *j, const char *key, int64_t x)
 {
     char num[32];
     snprintf(num, sizeof num, "%lld", (long long)x);
@@ -129,25 +129,25 @@ void json_int(struct json_out *j, const char *key, int64_t x)
     json_raw(j, num);
 }
 
-void json_bool(struct json_out *j, const char *key, int b)
+void sqlfn_json_bool(struct sqlfn_json *j, const char *key, int b)
 {
     json_key(j, key);
     json_raw(j, b ? "true" : "false");
 }
 
-void json_result(sqlite3_context *ctx, struct json_out *j)
+void sqlfn_json_result(sqlite3_context *ctx, struct sqlfn_json *j)
 {
     json_raw(j, "}");
     sqlite3_result_text(ctx, j->buf, (int)j->len, SQLITE_TRANSIENT);
     sqlite3_result_subtype(ctx, 'J');
 }
 
-int fifo_push(struct fifo *f, const void *elem)
+int sqlfn_fifo_push(struct sqlfn_fifo *f, const void *elem)
 {
     if (f->start + f->len == f->cap) {
         if (f->start > 0 && f->start >= f->len) {
             /* Mostly removed rows at the front: slide the live ones down. */
-            memmove(f->data, fifo_items(f), f->len * f->esize);
+            memmove(f->data, sqlfn_fifo_items(f), f->len * f->esize);
             f->start = 0;
         } else {
             size_t cap = f->cap ? f->cap * 2 : 64;
@@ -163,9 +163,9 @@ int fifo_push(struct fifo *f, const void *elem)
     return 0;
 }
 
-void fifo_remove(struct fifo *f, const void *elem)
+void sqlfn_fifo_remove(struct sqlfn_fifo *f, const void *elem)
 {
-    unsigned char *items = fifo_items(f);
+    unsigned char *items = sqlfn_fifo_items(f);
     if (f->len == 0)
         return;
     if (memcmp(items, elem, f->esize) == 0) {
@@ -184,8 +184,8 @@ void fifo_remove(struct fifo *f, const void *elem)
     }
 }
 
-void fifo_free(struct fifo *f)
+void sqlfn_fifo_free(struct sqlfn_fifo *f)
 {
     sqlite3_free(f->data);
-    *f = (struct fifo){0};
+    *f = (struct sqlfn_fifo){0};
 }

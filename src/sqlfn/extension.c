@@ -25,17 +25,19 @@ static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_text(ctx, BENCHDB_VERSION, -1, SQLITE_STATIC);
 }
 
+/* A scalar; an aggregate whose callbacks are sqlfn_PRE_step, _inverse,
+ * _final and _value (every aggregate is a window function). */
 #define SCALAR(name, n, fn) {name, n, fn, NULL, NULL, NULL, NULL, 0}
 #define WINDOW(name, n, pre, kind) \
-    {name, n, NULL, pre##_step, pre##_inverse, pre##_final, pre##_value, kind}
+    {name, n, NULL, sqlfn_##pre##_step, sqlfn_##pre##_inverse, sqlfn_##pre##_final, sqlfn_##pre##_value, kind}
 
 static const struct sqlfn_def functions[] = {
     SCALAR("benchdb_version", 0, fn_version),
-    {"geomean", 1, NULL, geomean_step, geomean_inverse, geomean_final, geomean_value_cb, 0},
-    {"variance", 1, NULL, moments_step, moments_inverse, moments_final, moments_value_cb, KIND_VARIANCE},
-    {"stddev", 1, NULL, moments_step, moments_inverse, moments_final, moments_value_cb, KIND_STDDEV},
-    {"t_ci", 1, NULL, moments_step, moments_inverse, moments_final, moments_value_cb, KIND_T_CI},
-    {"t_ci", 2, NULL, moments_step, moments_inverse, moments_final, moments_value_cb, KIND_T_CI},
+    WINDOW("geomean", 1, geomean, 0),
+    WINDOW("variance", 1, moments, KIND_VARIANCE),
+    WINDOW("stddev", 1, moments, KIND_STDDEV),
+    WINDOW("t_ci", 1, moments, KIND_T_CI),
+    WINDOW("t_ci", 2, moments, KIND_T_CI),
     WINDOW("band_share", 3, band, 0),
     WINDOW("pooled_t_ci", 2, two, KIND_POOLED),
     WINDOW("pooled_t_ci", 3, two, KIND_POOLED),
@@ -46,11 +48,11 @@ static const struct sqlfn_def functions[] = {
     WINDOW("trimmed_mean", 2, values, KIND_TRIMMED),
     WINDOW("spread", 1, values, KIND_SPREAD),
     WINDOW("mann_whitney", 2, mw, 0),
-    SCALAR("t_quantile", 2, fn_t_quantile),
-    SCALAR("t_cdf", 2, fn_t_cdf),
-    SCALAR("ci_exp", 1, fn_ci_exp),
-    SCALAR("ci_recip", 1, fn_ci_recip),
-    SCALAR("ci_excludes", 2, fn_ci_excludes),
+    SCALAR("t_quantile", 2, sqlfn_t_quantile),
+    SCALAR("t_cdf", 2, sqlfn_t_cdf),
+    SCALAR("ci_exp", 1, sqlfn_ci_exp),
+    SCALAR("ci_recip", 1, sqlfn_ci_recip),
+    SCALAR("ci_excludes", 2, sqlfn_ci_excludes),
 };
 
 int benchstats_register(sqlite3 *db)
@@ -77,8 +79,12 @@ int benchstats_register(sqlite3 *db)
 }
 
 #ifndef SQLITE_CORE
+/* The only exported symbol: the module is built with hidden visibility so
+ * that its internals cannot clash with the host's. */
 #ifdef _WIN32
 __declspec(dllexport)
+#else
+__attribute__((visibility("default")))
 #endif
 int sqlite3_benchstats_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi)
 {

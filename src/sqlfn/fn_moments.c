@@ -28,7 +28,7 @@ static int geomean_arg(sqlite3_context *ctx, sqlite3_value **argv, double *x)
     return ARG_OK;
 }
 
-void geomean_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_geomean_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     double x;
@@ -42,7 +42,7 @@ void geomean_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     geomean_add(g, x);
 }
 
-void geomean_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_geomean_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     double x;
@@ -60,8 +60,8 @@ static void geomean_compute(sqlite3_context *ctx)
         sqlite3_result_null(ctx);
 }
 
-void geomean_final(sqlite3_context *ctx) { geomean_compute(ctx); }
-void geomean_value_cb(sqlite3_context *ctx) { geomean_compute(ctx); }
+void sqlfn_geomean_final(sqlite3_context *ctx) { geomean_compute(ctx); }
+void sqlfn_geomean_value(sqlite3_context *ctx) { geomean_compute(ctx); }
 
 /* ---- variance, stddev, t_ci ---- */
 
@@ -85,7 +85,7 @@ static int read_level(sqlite3_context *ctx, int argc, sqlite3_value **argv, int 
     return sqlfn_same(ctx, argv, argi, v, have, level);
 }
 
-void moments_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_moments_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double x;
     if (sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) != ARG_OK)
@@ -100,7 +100,7 @@ void moments_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     moments_add(&s->m, x);
 }
 
-void moments_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_moments_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     double x;
@@ -131,20 +131,20 @@ static void moments_compute(sqlite3_context *ctx)
         sqlite3_result_null(ctx);
         return;
     }
-    struct json_out j;
-    json_begin(&j);
-    json_num(&j, "estimate", t.estimate);
-    json_num(&j, "lo", t.lo);
-    json_num(&j, "hi", t.hi);
-    json_num(&j, "se", t.se);
-    json_num(&j, "df", t.df);
-    json_int(&j, "n", t.n1);
-    json_num(&j, "level", t.level);
-    json_result(ctx, &j);
+    struct sqlfn_json j;
+    sqlfn_json_begin(&j);
+    sqlfn_json_num(&j, "estimate", t.estimate);
+    sqlfn_json_num(&j, "lo", t.lo);
+    sqlfn_json_num(&j, "hi", t.hi);
+    sqlfn_json_num(&j, "se", t.se);
+    sqlfn_json_num(&j, "df", t.df);
+    sqlfn_json_int(&j, "n", t.n1);
+    sqlfn_json_num(&j, "level", t.level);
+    sqlfn_json_result(ctx, &j);
 }
 
-void moments_final(sqlite3_context *ctx) { moments_compute(ctx); }
-void moments_value_cb(sqlite3_context *ctx) { moments_compute(ctx); }
+void sqlfn_moments_final(sqlite3_context *ctx) { moments_compute(ctx); }
+void sqlfn_moments_value(sqlite3_context *ctx) { moments_compute(ctx); }
 
 /* ---- band_share ---- */
 
@@ -176,7 +176,7 @@ static int band_row(sqlite3_context *ctx, sqlite3_value **argv)
     return lo <= x && x <= hi ? BAND_IN : BAND_OUT;
 }
 
-void band_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_band_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     int in = band_row(ctx, argv);
@@ -191,7 +191,7 @@ void band_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     s->in += in;
 }
 
-void band_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_band_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     struct band_state *s = sqlite3_aggregate_context(ctx, 0);
@@ -214,5 +214,5 @@ static void band_compute(sqlite3_context *ctx)
         sqlite3_result_double(ctx, (double)s->in / (double)s->n);
 }
 
-void band_final(sqlite3_context *ctx) { band_compute(ctx); }
-void band_value(sqlite3_context *ctx) { band_compute(ctx); }
+void sqlfn_band_final(sqlite3_context *ctx) { band_compute(ctx); }
+void sqlfn_band_value(sqlite3_context *ctx) { band_compute(ctx); }

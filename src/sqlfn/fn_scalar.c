@@ -36,7 +36,7 @@ static int read_df(sqlite3_context *ctx, sqlite3_value **argv, double *df)
     return 0;
 }
 
-void fn_t_quantile(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_t_quantile(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double p, df;
     if (any_null(argc, argv))
@@ -50,7 +50,7 @@ void fn_t_quantile(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_double(ctx, t_quantile(p, df));
 }
 
-void fn_t_cdf(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_t_cdf(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double t, df;
     if (any_null(argc, argv))
@@ -151,7 +151,7 @@ static void write_ci(sqlite3_context *ctx, json_t *root, const double v[3])
     sqlite3_result_subtype(ctx, 'J');
 }
 
-void fn_ci_exp(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_ci_exp(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double v[3];
     if (any_null(argc, argv))
@@ -164,7 +164,7 @@ void fn_ci_exp(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     json_decref(root);
 }
 
-void fn_ci_recip(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_ci_recip(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double v[3];
     if (any_null(argc, argv))
@@ -182,7 +182,7 @@ void fn_ci_recip(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     json_decref(root);
 }
 
-void fn_ci_excludes(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_ci_excludes(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double v[3], value;
     if (any_null(argc, argv))

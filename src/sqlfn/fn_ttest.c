@@ -22,7 +22,7 @@ struct two_state {
     double level;
 };
 
-void two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double x;
     if (sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) != ARG_OK)
@@ -48,7 +48,7 @@ void two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     two_sample_add(&s->s, x, first);
 }
 
-void two_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_two_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     struct two_state *s = sqlite3_aggregate_context(ctx, 0);
@@ -72,22 +72,22 @@ static void two_compute(sqlite3_context *ctx)
         sqlite3_result_null(ctx);
         return;
     }
-    struct json_out j;
-    json_begin(&j);
-    json_num(&j, "estimate", t.estimate);
-    json_num(&j, "lo", t.lo);
-    json_num(&j, "hi", t.hi);
-    json_num(&j, "se", t.se);
-    json_num(&j, "df", t.df);
-    json_num(&j, "t", t.t);
-    json_num(&j, "p", t.p);
-    json_int(&j, "n1", t.n1);
-    json_int(&j, "n2", t.n2);
-    json_num(&j, "mean1", t.mean1);
-    json_num(&j, "mean2", t.mean2);
-    json_num(&j, "level", t.level);
-    json_result(ctx, &j);
+    struct sqlfn_json j;
+    sqlfn_json_begin(&j);
+    sqlfn_json_num(&j, "estimate", t.estimate);
+    sqlfn_json_num(&j, "lo", t.lo);
+    sqlfn_json_num(&j, "hi", t.hi);
+    sqlfn_json_num(&j, "se", t.se);
+    sqlfn_json_num(&j, "df", t.df);
+    sqlfn_json_num(&j, "t", t.t);
+    sqlfn_json_num(&j, "p", t.p);
+    sqlfn_json_int(&j, "n1", t.n1);
+    sqlfn_json_int(&j, "n2", t.n2);
+    sqlfn_json_num(&j, "mean1", t.mean1);
+    sqlfn_json_num(&j, "mean2", t.mean2);
+    sqlfn_json_num(&j, "level", t.level);
+    sqlfn_json_result(ctx, &j);
 }
 
-void two_final(sqlite3_context *ctx) { two_compute(ctx); }
-void two_value(sqlite3_context *ctx) { two_compute(ctx); }
+void sqlfn_two_final(sqlite3_context *ctx) { two_compute(ctx); }
+void sqlfn_two_value(sqlite3_context *ctx) { two_compute(ctx); }

@@ -19,7 +19,7 @@
 #include "stats/stats.h"
 
 struct values_state {
-    struct fifo f;
+    struct sqlfn_fifo f;
     void *scratch; /* a copy for xValue, reused between rows */
     size_t scratch_bytes;
     int have_param;
@@ -42,7 +42,7 @@ static struct values_state *values_state(sqlite3_context *ctx, size_t esize)
 static void *values_items(sqlite3_context *ctx, struct values_state *s, int is_final)
 {
     if (is_final)
-        return fifo_items(&s->f);
+        return sqlfn_fifo_items(&s->f);
     size_t bytes = s->f.len * s->f.esize;
     if (bytes > s->scratch_bytes) {
         void *p = sqlite3_realloc64(s->scratch, bytes);
@@ -53,13 +53,13 @@ static void *values_items(sqlite3_context *ctx, struct values_state *s, int is_f
         s->scratch = p;
         s->scratch_bytes = bytes;
     }
-    memcpy(s->scratch, fifo_items(&s->f), bytes);
+    memcpy(s->scratch, sqlfn_fifo_items(&s->f), bytes);
     return s->scratch;
 }
 
 static void values_free(struct values_state *s)
 {
-    fifo_free(&s->f);
+    sqlfn_fifo_free(&s->f);
     sqlite3_free(s->scratch);
     s->scratch = NULL;
     s->scratch_bytes = 0;
@@ -82,7 +82,7 @@ static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, stru
     return sqlfn_same(ctx, argv, 1, v, &s->have_param, &s->param);
 }
 
-void values_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_values_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     int kind = sqlfn_kind(ctx);
     double x;
@@ -102,17 +102,17 @@ void values_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     if (argc > 1 && read_param(ctx, argv, kind, s))
         return;
-    if (fifo_push(&s->f, &x))
+    if (sqlfn_fifo_push(&s->f, &x))
         sqlite3_result_error_nomem(ctx);
 }
 
-void values_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_values_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     struct values_state *s = sqlite3_aggregate_context(ctx, 0);
     double x;
     if (s && sqlfn_number(argv[0], &x) == ARG_OK)
-        fifo_remove(&s->f, &x);
+        sqlfn_fifo_remove(&s->f, &x);
 }
 
 static void values_compute(sqlite3_context *ctx, int is_final)
@@ -125,7 +125,7 @@ static void values_compute(sqlite3_context *ctx, int is_final)
     if (n == 0 || (kind == KIND_TRIMMED && s->param * 2 >= (double)n))
         goto null;
     if (kind == KIND_SPREAD) {
-        const double *x = fifo_items(&s->f);
+        const double *x = sqlfn_fifo_items(&s->f);
         double lo = x[0], hi = x[0];
         for (size_t i = 1; i < n; i++) {
             lo = x[i] < lo ? x[i] : lo;
@@ -151,8 +151,8 @@ done:
         values_free(s);
 }
 
-void values_final(sqlite3_context *ctx) { values_compute(ctx, 1); }
-void values_value(sqlite3_context *ctx) { values_compute(ctx, 0); }
+void sqlfn_values_final(sqlite3_context *ctx) { values_compute(ctx, 1); }
+void sqlfn_values_value(sqlite3_context *ctx) { values_compute(ctx, 0); }
 
 /* ---- mann_whitney ---- */
 
@@ -177,24 +177,24 @@ static int mw_row(sqlite3_context *ctx, sqlite3_value **argv, struct mw_obs *o, 
     return ARG_OK;
 }
 
-void mw_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_mw_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     struct mw_obs o;
     if (mw_row(ctx, argv, &o, 1) != ARG_OK)
         return;
     struct values_state *s = values_state(ctx, sizeof o);
-    if (s && fifo_push(&s->f, &o))
+    if (s && sqlfn_fifo_push(&s->f, &o))
         sqlite3_result_error_nomem(ctx);
 }
 
-void mw_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void sqlfn_mw_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     struct values_state *s = sqlite3_aggregate_context(ctx, 0);
     struct mw_obs o;
     if (s && mw_row(ctx, argv, &o, 0) == ARG_OK)
-        fifo_remove(&s->f, &o);
+        sqlfn_fifo_remove(&s->f, &o);
 }
 
 static void mw_compute(sqlite3_context *ctx, int is_final)
@@ -211,19 +211,19 @@ static void mw_compute(sqlite3_context *ctx, int is_final)
         } else if (rc) {
             sqlite3_result_null(ctx);
         } else {
-            struct json_out j;
-            json_begin(&j);
-            json_num(&j, "u", r.u);
-            json_num(&j, "p", r.p);
-            json_int(&j, "n1", r.n1);
-            json_int(&j, "n2", r.n2);
-            json_bool(&j, "exact", r.exact);
-            json_result(ctx, &j);
+            struct sqlfn_json j;
+            sqlfn_json_begin(&j);
+            sqlfn_json_num(&j, "u", r.u);
+            sqlfn_json_num(&j, "p", r.p);
+            sqlfn_json_int(&j, "n1", r.n1);
+            sqlfn_json_int(&j, "n2", r.n2);
+            sqlfn_json_bool(&j, "exact", r.exact);
+            sqlfn_json_result(ctx, &j);
         }
     }
     if (s && is_final)
         values_free(s);
 }
 
-void mw_final(sqlite3_context *ctx) { mw_compute(ctx, 1); }
-void mw_value(sqlite3_context *ctx) { mw_compute(ctx, 0); }
+void sqlfn_mw_final(sqlite3_context *ctx) { mw_compute(ctx, 1); }
+void sqlfn_mw_value(sqlite3_context *ctx) { mw_compute(ctx, 0); }

@@ -110,17 +110,17 @@ static inline int sqlfn_flag(sqlite3_context *ctx, sqlite3_value **argv, int arg
 int sqlfn_same(sqlite3_context *ctx, sqlite3_value **argv, int argi, double value, int *have, double *stored);
 
 /* JSON object text in a fixed buffer (results here are small and bounded). */
-struct json_out {
+struct sqlfn_json {
     char buf[768];
     size_t len;
 };
-void json_begin(struct json_out *j);
+void sqlfn_json_begin(struct sqlfn_json *j);
 /* A number in shortest round-trip form; NaN and infinities as null. */
-void json_num(struct json_out *j, const char *key, double x);
-void json_int(struct json_out *j, const char *key, int64_t x);
-void json_bool(struct json_out *j, const char *key, int b);
+void sqlfn_json_num(struct sqlfn_json *j, const char *key, double x);
+void sqlfn_json_int(struct sqlfn_json *j, const char *key, int64_t x);
+void sqlfn_json_bool(struct sqlfn_json *j, const char *key, int b);
 /* Closes the object and makes it the result, with subtype 'J'. */
-void json_result(sqlite3_context *ctx, struct json_out *j);
+void sqlfn_json_result(sqlite3_context *ctx, struct sqlfn_json *j);
 /* The shortest "%.15g".."%.17g" text that reads back as x (finite x). */
 void sqlfn_fmt_double(char *buf, size_t size, double x);
 
@@ -128,49 +128,49 @@ void sqlfn_fmt_double(char *buf, size_t size, double x);
  * (median, percentile, trimmed_mean, spread, mann_whitney). SQLite's window
  * frames remove the oldest row first, so removal pops the front in O(1);
  * a value not at the front is searched for. */
-struct fifo {
+struct sqlfn_fifo {
     unsigned char *data;
     size_t esize, start, len, cap; /* in elements */
 };
 /* 0, or -1 when memory ran out. */
-int fifo_push(struct fifo *f, const void *elem);
-void fifo_remove(struct fifo *f, const void *elem);
-static inline void *fifo_items(const struct fifo *f)
+int sqlfn_fifo_push(struct sqlfn_fifo *f, const void *elem);
+void sqlfn_fifo_remove(struct sqlfn_fifo *f, const void *elem);
+static inline void *sqlfn_fifo_items(const struct sqlfn_fifo *f)
 {
     return f->data + f->start * f->esize;
 }
-void fifo_free(struct fifo *f);
+void sqlfn_fifo_free(struct sqlfn_fifo *f);
 
 /* Callbacks, one file per group. */
-void geomean_step(sqlite3_context *, int, sqlite3_value **);
-void geomean_inverse(sqlite3_context *, int, sqlite3_value **);
-void geomean_final(sqlite3_context *);
-void geomean_value_cb(sqlite3_context *);
-void moments_step(sqlite3_context *, int, sqlite3_value **);
-void moments_inverse(sqlite3_context *, int, sqlite3_value **);
-void moments_final(sqlite3_context *);
-void moments_value_cb(sqlite3_context *);
-void band_step(sqlite3_context *, int, sqlite3_value **);
-void band_inverse(sqlite3_context *, int, sqlite3_value **);
-void band_final(sqlite3_context *);
-void band_value(sqlite3_context *);
-void two_step(sqlite3_context *, int, sqlite3_value **);
-void two_inverse(sqlite3_context *, int, sqlite3_value **);
-void two_final(sqlite3_context *);
-void two_value(sqlite3_context *);
-void values_step(sqlite3_context *, int, sqlite3_value **);
-void values_inverse(sqlite3_context *, int, sqlite3_value **);
-void values_final(sqlite3_context *);
-void values_value(sqlite3_context *);
-void mw_step(sqlite3_context *, int, sqlite3_value **);
-void mw_inverse(sqlite3_context *, int, sqlite3_value **);
-void mw_final(sqlite3_context *);
-void mw_value(sqlite3_context *);
-void fn_t_quantile(sqlite3_context *, int, sqlite3_value **);
-void fn_t_cdf(sqlite3_context *, int, sqlite3_value **);
-void fn_ci_exp(sqlite3_context *, int, sqlite3_value **);
-void fn_ci_recip(sqlite3_context *, int, sqlite3_value **);
-void fn_ci_excludes(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_geomean_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_geomean_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_geomean_final(sqlite3_context *);
+void sqlfn_geomean_value(sqlite3_context *);
+void sqlfn_moments_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_moments_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_moments_final(sqlite3_context *);
+void sqlfn_moments_value(sqlite3_context *);
+void sqlfn_band_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_band_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_band_final(sqlite3_context *);
+void sqlfn_band_value(sqlite3_context *);
+void sqlfn_two_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_two_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_two_final(sqlite3_context *);
+void sqlfn_two_value(sqlite3_context *);
+void sqlfn_values_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_values_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_values_final(sqlite3_context *);
+void sqlfn_values_value(sqlite3_context *);
+void sqlfn_mw_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_mw_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_mw_final(sqlite3_context *);
+void sqlfn_mw_value(sqlite3_context *);
+void sqlfn_t_quantile(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_t_cdf(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_ci_exp(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_ci_recip(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_ci_excludes(sqlite3_context *, int, sqlite3_value **);
 
 /* kinds */
 enum {
