@@ -7,7 +7,7 @@
  *     geomean's x must also be > 0. level must be strictly between 0 and 1
  *     and the same on every row; lo and hi must be finite numbers.
  *  4. All are window functions: xInverse removes a row's contribution.
- *  Example: SELECT geomean(x) FROM (VALUES (1),(2),(4)) AS v(x) -- 2.0
+ *  Example: WITH v(x) AS (VALUES (1), (2), (4)) SELECT geomean(x) FROM v; -- 2.0
  */
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"

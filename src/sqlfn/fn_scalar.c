@@ -8,7 +8,7 @@
  *     pooled_t_ci(), welch_t_ci() and t_ci() return; ci_recip() also needs
  *     lo > 0. ci_exp() and ci_recip() return the object with estimate, lo
  *     and hi replaced and every other member as it was, subtype 'J'.
- *  Example: SELECT t_quantile(0.975, 8) -- 2.3060041350333709
+ *  Example: SELECT t_quantile(0.975, 8); -- 2.3060041352041662
  */
 #include <jansson.h>
 #include <string.h>

@@ -12,6 +12,7 @@
  *  5. Window functions: xInverse removes a row.
  *  Example: WITH v(x, g) AS (VALUES (1, 1), (2, 1), (4, 0), (5, 0))
  *           SELECT pooled_t_ci(x, g) FROM v;
+ *           -- {"estimate":-3,"lo":-6.042434922296655,"hi":0.04243492229665505,...}
  */
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"

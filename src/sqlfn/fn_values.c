@@ -11,7 +11,7 @@
  *     of its oldest row is O(1); the statistic is computed by selection,
  *     O(n) expected (median, percentile, trimmed_mean), or by sorting,
  *     O(n log n) (mann_whitney). xFinal works in place; xValue on a copy.
- *  Example: SELECT percentile(x, 25) FROM (VALUES (1),(2),(3),(4)) -- 1.75
+ *  Example: WITH v(x) AS (VALUES (1), (2), (3), (4)) SELECT percentile(x, 25) FROM v; -- 1.75
  */
 #include <string.h>
 
