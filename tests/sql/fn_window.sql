@@ -179,3 +179,13 @@ SELECT 'restart/variance/' || i, a IS b FROM (
 WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 50)
 SELECT 'offset/variance/' || i, variance(1e9 + i) OVER (ORDER BY i ROWS 3 PRECEDING) = 5.0 / 3 FROM c WHERE 1
 ORDER BY i LIMIT 47 OFFSET 3;
+
+-- EXCLUDE CURRENT ROW: SQLite recomputes such frames; the results must not change.
+CREATE TEMP TABLE e(i INTEGER PRIMARY KEY, x REAL, g INTEGER);
+WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 30) INSERT INTO e SELECT i, (i * 37) % 11 + 1, i % 2 FROM c;
+SELECT 'median/exclude/' || i, a IS b FROM (SELECT i, median(x) OVER (ORDER BY i ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW) AS a,
+  (SELECT median(x) FROM e t2 WHERE t2.i BETWEEN t.i - 2 AND t.i + 2 AND t2.i <> t.i) AS b FROM e AS t);
+SELECT 'mw/exclude/' || i, a IS b FROM (SELECT i, mann_whitney(x, g) OVER (ORDER BY i ROWS BETWEEN 4 PRECEDING AND 4 FOLLOWING EXCLUDE CURRENT ROW) AS a,
+  (SELECT mann_whitney(x, g) FROM e t2 WHERE t2.i BETWEEN t.i - 4 AND t.i + 4 AND t2.i <> t.i) AS b FROM e AS t);
+SELECT 'geomean/exclude/' || i, a IS b OR abs(a - b) <= 1e-13 * b FROM (SELECT i, geomean(x) OVER (ORDER BY i ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW) AS a,
+  (SELECT geomean(x) FROM e t2 WHERE t2.i BETWEEN t.i - 2 AND t.i + 2 AND t2.i <> t.i) AS b FROM e AS t);
