@@ -22,11 +22,8 @@ void moments_add(struct moments *m, double x)
 void moments_remove(struct moments *m, double x)
 {
     if (m->n <= 1) {
-        /* Back to empty: restart exactly, keeping the shift. */
-        m->n = 0;
-        m->sum = (struct ksum){0, 0};
-        m->mean = 0;
-        m->m2 = 0;
+        /* Back to empty: restart exactly; the next value is the new shift. */
+        *m = (struct moments){0};
         return;
     }
     double y = x - m->shift;
@@ -72,7 +69,15 @@ void two_sample_add(struct two_sample *s, double x, int first)
 
 void two_sample_remove(struct two_sample *s, double x, int first)
 {
-    moments_remove(first ? &s->a : &s->b, x);
+    struct moments *m = first ? &s->a : &s->b, *other = first ? &s->b : &s->a;
+    moments_remove(m, x);
+    if (m->n == 0 && other->n > 0) {
+        /* Keep the shift common while the other sample has values. */
+        m->shift = other->shift;
+        m->shifted = 1;
+    } else if (m->n == 0) {
+        other->shifted = 0;
+    }
 }
 
 void geomean_add(struct geomean_acc *g, double x)

@@ -61,6 +61,21 @@ static void test_moments_remove(void **state)
     moments_remove(&m, 7);
     assert_int_equal(m.n, 0);
     assert_true(isnan(moments_mean(&m)));
+    /* An emptied accumulator takes its next value as the new shift, so an
+     * old, distant shift (0.1) costs no precision: exactly (5/3)/16. */
+    moments_add(&m, 0.1);
+    moments_remove(&m, 0.1);
+    for (int i = 1; i <= 4; i++)
+        moments_add(&m, 1e9 + i / 4.0);
+    assert_true(moments_variance(&m) == 5.0 / 48);
+    /* Two samples keep one shift while either has values. */
+    struct two_sample s = {0};
+    two_sample_add(&s, 0.1, 1);
+    two_sample_add(&s, 5, 0);
+    two_sample_remove(&s, 0.1, 1);
+    assert_true(s.a.shifted && s.a.shift == s.b.shift);
+    two_sample_remove(&s, 5, 0);
+    assert_true(!s.a.shifted && !s.b.shifted);
 }
 
 static void test_geomean(void **state)
