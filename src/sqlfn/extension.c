@@ -1,6 +1,11 @@
 /* Registration table and the loadable-extension entry point. The same file
  * is compiled into the benchdb program (SQLITE_CORE defined) and into the
- * benchstats extension, loaded with: .load build/benchstats */
+ * benchstats extension, loaded with: .load build/benchstats
+ *
+ * Every function of docs/functions.md is one row of the table below; every
+ * aggregate is also a window function. Pure functions are deterministic and
+ * innocuous; benchdb_version() is constant for a given build, so it is too. */
+#include <gsl/gsl_errno.h>
 #include <stddef.h>
 
 #include "sqlfn/benchstats.h"
@@ -10,6 +15,7 @@
 SQLITE_EXTENSION_INIT1
 #endif
 
+#include "sqlfn/sqlfn.h"
 #include "version.h"
 
 static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -19,16 +25,66 @@ static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_text(ctx, BENCHDB_VERSION, -1, SQLITE_STATIC);
 }
 
+/* A scalar; an aggregate whose callbacks are sqlfn_PRE_step, _inverse,
+ * _final and _value (every aggregate is a window function). */
+#define SCALAR(name, n, fn) {name, n, fn, NULL, NULL, NULL, NULL, 0}
+#define WINDOW(name, n, pre, kind) \
+    {name, n, NULL, sqlfn_##pre##_step, sqlfn_##pre##_inverse, sqlfn_##pre##_final, sqlfn_##pre##_value, kind}
+
+static const struct sqlfn_def functions[] = {
+    SCALAR("benchdb_version", 0, fn_version),
+    WINDOW("geomean", 1, geomean, 0),
+    WINDOW("variance", 1, moments, KIND_VARIANCE),
+    WINDOW("stddev", 1, moments, KIND_STDDEV),
+    WINDOW("t_ci", 1, moments, KIND_T_CI),
+    WINDOW("t_ci", 2, moments, KIND_T_CI),
+    WINDOW("band_share", 3, band, 0),
+    WINDOW("pooled_t_ci", 2, two, KIND_POOLED),
+    WINDOW("pooled_t_ci", 3, two, KIND_POOLED),
+    WINDOW("welch_t_ci", 2, two, KIND_WELCH),
+    WINDOW("welch_t_ci", 3, two, KIND_WELCH),
+    WINDOW("median", 1, values, KIND_MEDIAN),
+    WINDOW("percentile", 2, values, KIND_PERCENTILE),
+    WINDOW("trimmed_mean", 2, values, KIND_TRIMMED),
+    WINDOW("spread", 1, values, KIND_SPREAD),
+    WINDOW("mann_whitney", 2, mw, 0),
+    SCALAR("t_quantile", 2, sqlfn_t_quantile),
+    SCALAR("t_cdf", 2, sqlfn_t_cdf),
+    SCALAR("ci_exp", 1, sqlfn_ci_exp),
+    SCALAR("ci_recip", 1, sqlfn_ci_recip),
+    SCALAR("ci_excludes", 2, sqlfn_ci_excludes),
+};
+
 int benchstats_register(sqlite3 *db)
 {
     static const int pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-    int rc = sqlite3_create_function(db, "benchdb_version", 0, pure, NULL, fn_version, NULL, NULL);
+    /* GSL's default error handler aborts the process; its functions return
+     * NaN or infinities instead, which the callers handle. */
+    gsl_set_error_handler_off();
+    int rc = SQLITE_OK;
+    for (size_t i = 0; rc == SQLITE_OK && i < sizeof functions / sizeof functions[0]; i++) {
+        const struct sqlfn_def *f = &functions[i];
+        /* The JSON results carry subtype 'J'; newer SQLite wants to be told. */
+        int flags = pure;
+#ifdef SQLITE_RESULT_SUBTYPE
+        flags |= SQLITE_RESULT_SUBTYPE;
+#endif
+        if (f->func)
+            rc = sqlite3_create_function(db, f->name, f->nargs, flags, (void *)f, f->func, NULL, NULL);
+        else
+            rc = sqlite3_create_window_function(db, f->name, f->nargs, flags, (void *)f, f->step, f->final,
+                                                f->value, f->inverse, NULL);
+    }
     return rc;
 }
 
 #ifndef SQLITE_CORE
+/* The only exported symbol: the module is built with hidden visibility so
+ * that its internals cannot clash with the host's. */
 #ifdef _WIN32
 __declspec(dllexport)
+#else
+__attribute__((visibility("default")))
 #endif
 int sqlite3_benchstats_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi)
 {

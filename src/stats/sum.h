@@ -1,5 +1,6 @@
 #ifndef BENCHDB_STATS_SUM_H
 #define BENCHDB_STATS_SUM_H
+#include <math.h>
 
 /* Compensated (Neumaier) summation: the sum of many doubles with an error
  * independent of their count. Zero-initialise, add, read with ksum_value. */
@@ -8,13 +9,14 @@ struct ksum {
     double comp;
 };
 
+/* Branch-free: both corrections are computed and one is selected, so that
+ * inputs of random sign or size cost no mispredicted branches (this runs
+ * once per row in geomean and the moments). */
 static inline void ksum_add(struct ksum *k, double x)
 {
-    double t = k->sum + x;
-    if ((k->sum >= 0 ? k->sum : -k->sum) >= (x >= 0 ? x : -x))
-        k->comp += (k->sum - t) + x;
-    else
-        k->comp += (x - t) + k->sum;
+    double s = k->sum, t = s + x;
+    double big_s = (s - t) + x, big_x = (x - t) + s;
+    k->comp += fabs(s) >= fabs(x) ? big_s : big_x;
     k->sum = t;
 }
 

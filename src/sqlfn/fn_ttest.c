@@ -1,0 +1,94 @@
+/* pooled_t_ci(x, first [, level]), welch_t_ci(x, first [, level])
+ *
+ *  1. Rows whose x or first is NULL are ignored. first is a boolean: rows
+ *     where it is true (nonzero) form sample 1, the others sample 2.
+ *  2. NULL when a sample is empty or df < 1 (pooled), or when a sample has
+ *     fewer than 2 values (Welch); NULL for no rows.
+ *  3. x must be a finite number, first a number, level strictly between 0
+ *     and 1 (default 0.95) and the same on every row.
+ *  4. A JSON object: estimate (mean1 - mean2), lo, hi, se, df, t, p
+ *     (two-sided), n1, n2, mean1, mean2, level. With a zero standard error,
+ *     lo = hi = estimate and t, p are null (Welch: df too).
+ *  5. Window functions: xInverse removes a row.
+ *  Example: WITH v(x, g) AS (VALUES (1, 1), (2, 1), (4, 0), (5, 0))
+ *           SELECT pooled_t_ci(x, g) FROM v;
+ *           -- {"estimate":-3,"lo":-6.042434922296655,"hi":0.04243492229665505,...}
+ */
+#include "sqlfn/sqlfn.h"
+#include "stats/stats.h"
+
+struct two_state {
+    struct two_sample s;
+    int have_level;
+    double level;
+};
+
+void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    double x;
+    if (sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) != ARG_OK)
+        return;
+    int first = sqlfn_flag(ctx, argv, 1);
+    if (first < 0 || first == ARG_NULL)
+        return;
+    struct two_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
+    if (!s) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (argc > 2) {
+        double level;
+        int rc = sqlfn_number(argv[2], &level);
+        if (rc != ARG_OK || !(level > 0 && level < 1)) {
+            sqlfn_arg_error(ctx, 2, "a confidence level strictly between 0 and 1", argv[2]);
+            return;
+        }
+        if (sqlfn_same(ctx, argv, 2, level, &s->have_level, &s->level))
+            return;
+    }
+    two_sample_add(&s->s, x, first);
+}
+
+void sqlfn_two_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    struct two_state *s = sqlite3_aggregate_context(ctx, 0);
+    double x, f;
+    if (s && sqlfn_number(argv[0], &x) == ARG_OK && sqlfn_number(argv[1], &f) == ARG_OK)
+        two_sample_remove(&s->s, x, f != 0);
+}
+
+static void two_compute(sqlite3_context *ctx)
+{
+    struct two_state *s = sqlite3_aggregate_context(ctx, 0);
+    struct t_interval t;
+    if (!s) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    double level = s->have_level ? s->level : 0.95;
+    int rc = sqlfn_kind(ctx) == KIND_POOLED ? t_interval_pooled(&s->s, level, &t)
+                                            : t_interval_welch(&s->s, level, &t);
+    if (rc) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    struct sqlfn_json j;
+    sqlfn_json_begin(&j);
+    sqlfn_json_num(&j, "estimate", t.estimate);
+    sqlfn_json_num(&j, "lo", t.lo);
+    sqlfn_json_num(&j, "hi", t.hi);
+    sqlfn_json_num(&j, "se", t.se);
+    sqlfn_json_num(&j, "df", t.df);
+    sqlfn_json_num(&j, "t", t.t);
+    sqlfn_json_num(&j, "p", t.p);
+    sqlfn_json_int(&j, "n1", t.n1);
+    sqlfn_json_int(&j, "n2", t.n2);
+    sqlfn_json_num(&j, "mean1", t.mean1);
+    sqlfn_json_num(&j, "mean2", t.mean2);
+    sqlfn_json_num(&j, "level", t.level);
+    sqlfn_json_result(ctx, &j);
+}
+
+void sqlfn_two_final(sqlite3_context *ctx) { two_compute(ctx); }
+void sqlfn_two_value(sqlite3_context *ctx) { two_compute(ctx); }

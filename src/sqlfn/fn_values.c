@@ -1,0 +1,229 @@
+/* median(x), percentile(x, p), trimmed_mean(x, k), spread(x),
+ * mann_whitney(x, first): the aggregates that keep their values.
+ *
+ *  1. Rows whose x (or first) is NULL are ignored.
+ *  2. NULL for no remaining values; trimmed_mean is NULL when 2k >= n;
+ *     mann_whitney is NULL when a sample is empty.
+ *  3. x must be a finite number (spread: a positive finite number); p a
+ *     number in [0, 100] and k a non-negative integer, each the same on
+ *     every row; first a number (nonzero: sample 1).
+ *  4. Values are kept in insertion order, so that a window frame's removal
+ *     of its oldest row is O(1); the statistic is computed by selection,
+ *     O(n) expected (median, percentile, trimmed_mean), or by sorting,
+ *     O(n log n) (mann_whitney). xFinal works in place; xValue on a copy.
+ *  Example: WITH v(x) AS (VALUES (1), (2), (3), (4)) SELECT percentile(x, 25) FROM v; -- 1.75
+ */
+#include <string.h>
+
+#include "sqlfn/sqlfn.h"
+#include "stats/stats.h"
+
+struct values_state {
+    struct sqlfn_fifo f;
+    void *scratch; /* a copy for xValue, reused between rows */
+    size_t scratch_bytes;
+    int have_param;
+    double param;
+};
+
+static struct values_state *values_state(sqlite3_context *ctx, size_t esize)
+{
+    struct values_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
+    if (!s) {
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
+    s->f.esize = esize;
+    return s;
+}
+
+/* The live elements, in place when final, else copied into the scratch
+ * buffer; NULL when memory ran out (error set). */
+static void *values_items(sqlite3_context *ctx, struct values_state *s, int is_final)
+{
+    if (is_final)
+        return sqlfn_fifo_items(&s->f);
+    size_t bytes = s->f.len * s->f.esize;
+    if (bytes > s->scratch_bytes) {
+        void *p = sqlite3_realloc64(s->scratch, bytes);
+        if (!p) {
+            sqlite3_result_error_nomem(ctx);
+            return NULL;
+        }
+        s->scratch = p;
+        s->scratch_bytes = bytes;
+    }
+    memcpy(s->scratch, sqlfn_fifo_items(&s->f), bytes);
+    return s->scratch;
+}
+
+static void values_free(struct values_state *s)
+{
+    sqlfn_fifo_free(&s->f);
+    sqlite3_free(s->scratch);
+    s->scratch = NULL;
+    s->scratch_bytes = 0;
+}
+
+/* ---- median, percentile, trimmed_mean, spread ---- */
+
+static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, struct values_state *s)
+{
+    double v;
+    int rc = sqlfn_number(argv[1], &v);
+    if (kind == KIND_PERCENTILE && (rc != ARG_OK || !(v >= 0 && v <= 100))) {
+        sqlfn_arg_error(ctx, 1, "a number between 0 and 100", argv[1]);
+        return -1;
+    }
+    if (kind == KIND_TRIMMED && (rc != ARG_OK || !(v >= 0 && v < 9e15) || v != floor(v))) {
+        sqlfn_arg_error(ctx, 1, "a non-negative integer", argv[1]);
+        return -1;
+    }
+    return sqlfn_same(ctx, argv, 1, v, &s->have_param, &s->param);
+}
+
+void sqlfn_values_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    int kind = sqlfn_kind(ctx);
+    double x;
+    int rc = sqlfn_number(argv[0], &x);
+    if (rc == ARG_NULL)
+        return;
+    if (kind == KIND_SPREAD && (rc != ARG_OK || !(x > 0) || isinf(x))) {
+        sqlfn_arg_error(ctx, 0, EXPECT_POSITIVE, argv[0]);
+        return;
+    }
+    if (rc != ARG_OK || !isfinite(x)) {
+        sqlfn_arg_error(ctx, 0, EXPECT_FINITE, argv[0]);
+        return;
+    }
+    struct values_state *s = values_state(ctx, sizeof x);
+    if (!s)
+        return;
+    if (argc > 1 && read_param(ctx, argv, kind, s))
+        return;
+    if (sqlfn_fifo_push(&s->f, &x))
+        sqlite3_result_error_nomem(ctx);
+}
+
+void sqlfn_values_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
+    double x;
+    if (s && sqlfn_number(argv[0], &x) == ARG_OK)
+        sqlfn_fifo_remove(&s->f, &x);
+}
+
+static void values_compute(sqlite3_context *ctx, int is_final)
+{
+    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
+    if (!s)
+        goto null;
+    size_t n = s->f.len;
+    int kind = sqlfn_kind(ctx);
+    if (n == 0 || (kind == KIND_TRIMMED && s->param * 2 >= (double)n))
+        goto null;
+    if (kind == KIND_SPREAD) {
+        const double *x = sqlfn_fifo_items(&s->f);
+        double lo = x[0], hi = x[0];
+        for (size_t i = 1; i < n; i++) {
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+        }
+        sqlite3_result_double(ctx, hi / lo);
+        goto done;
+    }
+    double *x = values_items(ctx, s, is_final);
+    if (!x)
+        goto done;
+    if (kind == KIND_MEDIAN)
+        sqlite3_result_double(ctx, stats_median(x, n));
+    else if (kind == KIND_PERCENTILE)
+        sqlite3_result_double(ctx, stats_quantile7(x, n, s->param / 100));
+    else
+        sqlite3_result_double(ctx, stats_trimmed_mean(x, n, (size_t)s->param));
+    goto done;
+null:
+    sqlite3_result_null(ctx);
+done:
+    if (s && is_final)
+        values_free(s);
+}
+
+void sqlfn_values_final(sqlite3_context *ctx) { values_compute(ctx, 1); }
+void sqlfn_values_value(sqlite3_context *ctx) { values_compute(ctx, 0); }
+
+/* ---- mann_whitney ---- */
+
+static int mw_row(sqlite3_context *ctx, sqlite3_value **argv, struct mw_obs *o, int report)
+{
+    double x;
+    int rc = report ? sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) : sqlfn_number(argv[0], &x);
+    if (rc != ARG_OK)
+        return rc;
+    int first = report ? sqlfn_flag(ctx, argv, 1) : 0;
+    if (!report) {
+        double f;
+        if (sqlfn_number(argv[1], &f) != ARG_OK)
+            return ARG_NULL;
+        first = f != 0;
+    }
+    if (first < 0 || first == ARG_NULL)
+        return first < 0 ? ARG_ERROR : ARG_NULL;
+    memset(o, 0, sizeof *o); /* padding too: the FIFO compares bytes */
+    o->x = x;
+    o->first = first;
+    return ARG_OK;
+}
+
+void sqlfn_mw_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    struct mw_obs o;
+    if (mw_row(ctx, argv, &o, 1) != ARG_OK)
+        return;
+    struct values_state *s = values_state(ctx, sizeof o);
+    if (s && sqlfn_fifo_push(&s->f, &o))
+        sqlite3_result_error_nomem(ctx);
+}
+
+void sqlfn_mw_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
+    struct mw_obs o;
+    if (s && mw_row(ctx, argv, &o, 0) == ARG_OK)
+        sqlfn_fifo_remove(&s->f, &o);
+}
+
+static void mw_compute(sqlite3_context *ctx, int is_final)
+{
+    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
+    struct mw_result r;
+    struct mw_obs *obs;
+    if (!s || s->f.len == 0) {
+        sqlite3_result_null(ctx);
+    } else if ((obs = values_items(ctx, s, is_final)) != NULL) {
+        int rc = stats_mann_whitney(obs, s->f.len, &r);
+        if (rc == -2) {
+            sqlite3_result_error_nomem(ctx);
+        } else if (rc) {
+            sqlite3_result_null(ctx);
+        } else {
+            struct sqlfn_json j;
+            sqlfn_json_begin(&j);
+            sqlfn_json_num(&j, "u", r.u);
+            sqlfn_json_num(&j, "p", r.p);
+            sqlfn_json_int(&j, "n1", r.n1);
+            sqlfn_json_int(&j, "n2", r.n2);
+            sqlfn_json_bool(&j, "exact", r.exact);
+            sqlfn_json_result(ctx, &j);
+        }
+    }
+    if (s && is_final)
+        values_free(s);
+}
+
+void sqlfn_mw_final(sqlite3_context *ctx) { mw_compute(ctx, 1); }
+void sqlfn_mw_value(sqlite3_context *ctx) { mw_compute(ctx, 0); }

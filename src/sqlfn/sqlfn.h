@@ -1,0 +1,182 @@
+#ifndef BENCHDB_SQLFN_H
+#define BENCHDB_SQLFN_H
+/* Shared by the SQL function files: the registration table's row type, the
+ * argument readers with benchdb's error texts, and the JSON writer.
+ *
+ * Error texts have one shape: "Nth argument to NAME() is not EXPECTED: GOT",
+ * where EXPECTED is fixed per argument (docs/functions.md lists them) and
+ * GOT is the value as SQLite prints it, text quoted, or NULL. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef SQLITE_CORE
+#include <sqlite3.h>
+#else
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#endif
+
+typedef void (*sqlfn_cb)(sqlite3_context *, int, sqlite3_value **);
+
+/* One row of the registration table; sqlite3_user_data() points at it. */
+struct sqlfn_def {
+    const char *name;
+    int nargs;
+    sqlfn_cb func;                         /* scalars */
+    sqlfn_cb step, inverse;                /* aggregates, all window-capable */
+    void (*final)(sqlite3_context *);
+    void (*value)(sqlite3_context *);
+    int kind;                              /* selects a variant of shared code */
+};
+
+static inline const char *sqlfn_name(sqlite3_context *ctx)
+{
+    return ((const struct sqlfn_def *)sqlite3_user_data(ctx))->name;
+}
+
+static inline int sqlfn_kind(sqlite3_context *ctx)
+{
+    return ((const struct sqlfn_def *)sqlite3_user_data(ctx))->kind;
+}
+
+/* Sets "Nth argument to NAME() is not EXPECTED: GOT"; argi is 0-based. */
+void sqlfn_arg_error(sqlite3_context *ctx, int argi, const char *expected, sqlite3_value *got);
+
+/* Expected-texts used by more than one function. */
+#define EXPECT_FINITE "a finite number"
+#define EXPECT_POSITIVE "a positive finite number"
+#define EXPECT_BOOLEAN "a boolean"
+#define EXPECT_SAME "the same for all rows"
+
+/* Distinct from the flags 0 and 1 that sqlfn_flag returns. */
+enum { ARG_OK = 0, ARG_NULL = 2, ARG_ERROR = -1 };
+
+/* Numeric text ('2.5') is read as its number, as SQLite's numeric affinity
+ * would; other text and blobs are not numbers. */
+int sqlfn_number_slow(sqlite3_value *v, double *out);
+
+/* Reads argv[argi] as a number: ARG_OK and *out, ARG_NULL, or ARG_ERROR for
+ * anything that is not a number (the caller reports it). Infinities pass. */
+static inline int sqlfn_number(sqlite3_value *v, double *out)
+{
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_FLOAT:
+        *out = sqlite3_value_double(v);
+        return ARG_OK;
+    case SQLITE_INTEGER:
+        *out = (double)sqlite3_value_int64(v);
+        return ARG_OK;
+    case SQLITE_NULL:
+        return ARG_NULL;
+    default:
+        return sqlfn_number_slow(v, out);
+    }
+}
+
+/* A finite number, NULL (ARG_NULL), or an error already set on ctx. */
+static inline int sqlfn_finite(sqlite3_context *ctx, sqlite3_value **argv, int argi, const char *expected,
+                               double *out)
+{
+    int rc = sqlfn_number(argv[argi], out);
+    if (rc == ARG_OK && !isfinite(*out))
+        rc = ARG_ERROR;
+    if (rc == ARG_ERROR)
+        sqlfn_arg_error(ctx, argi, expected, argv[argi]);
+    return rc;
+}
+
+/* A boolean flag (any number, nonzero is true): 1, 0, ARG_NULL, or ARG_ERROR
+ * with the error set. */
+static inline int sqlfn_flag(sqlite3_context *ctx, sqlite3_value **argv, int argi)
+{
+    sqlite3_value *v = argv[argi];
+    if (sqlite3_value_type(v) == SQLITE_INTEGER)
+        return sqlite3_value_int64(v) != 0;
+    double d;
+    int rc = sqlfn_number(v, &d);
+    if (rc == ARG_NULL)
+        return ARG_NULL;
+    if (rc == ARG_ERROR || isnan(d)) {
+        sqlfn_arg_error(ctx, argi, EXPECT_BOOLEAN, v);
+        return ARG_ERROR;
+    }
+    return d != 0;
+}
+
+/* A per-call constant argument (level, p, k): checks that every row gives
+ * the same value; have and stored live in the aggregate state. 0 or -1 with
+ * the error set. */
+int sqlfn_same(sqlite3_context *ctx, sqlite3_value **argv, int argi, double value, int *have, double *stored);
+
+/* JSON object text in a fixed buffer (results here are small and bounded). */
+struct sqlfn_json {
+    char buf[768];
+    size_t len;
+};
+void sqlfn_json_begin(struct sqlfn_json *j);
+/* A number in shortest round-trip form; NaN and infinities as null. */
+void sqlfn_json_num(struct sqlfn_json *j, const char *key, double x);
+void sqlfn_json_int(struct sqlfn_json *j, const char *key, int64_t x);
+void sqlfn_json_bool(struct sqlfn_json *j, const char *key, int b);
+/* Closes the object and makes it the result, with subtype 'J'. */
+void sqlfn_json_result(sqlite3_context *ctx, struct sqlfn_json *j);
+/* The shortest "%.15g".."%.17g" text that reads back as x (finite x). */
+void sqlfn_fmt_double(char *buf, size_t size, double x);
+
+/* A FIFO of fixed-size elements for the aggregates that keep their values
+ * (median, percentile, trimmed_mean, spread, mann_whitney). SQLite's window
+ * frames remove the oldest row first, so removal pops the front in O(1);
+ * a value not at the front is searched for. */
+struct sqlfn_fifo {
+    unsigned char *data;
+    size_t esize, start, len, cap; /* in elements */
+};
+/* 0, or -1 when memory ran out. */
+int sqlfn_fifo_push(struct sqlfn_fifo *f, const void *elem);
+void sqlfn_fifo_remove(struct sqlfn_fifo *f, const void *elem);
+static inline void *sqlfn_fifo_items(const struct sqlfn_fifo *f)
+{
+    return f->data + f->start * f->esize;
+}
+void sqlfn_fifo_free(struct sqlfn_fifo *f);
+
+/* Callbacks, one file per group. */
+void sqlfn_geomean_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_geomean_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_geomean_final(sqlite3_context *);
+void sqlfn_geomean_value(sqlite3_context *);
+void sqlfn_moments_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_moments_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_moments_final(sqlite3_context *);
+void sqlfn_moments_value(sqlite3_context *);
+void sqlfn_band_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_band_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_band_final(sqlite3_context *);
+void sqlfn_band_value(sqlite3_context *);
+void sqlfn_two_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_two_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_two_final(sqlite3_context *);
+void sqlfn_two_value(sqlite3_context *);
+void sqlfn_values_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_values_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_values_final(sqlite3_context *);
+void sqlfn_values_value(sqlite3_context *);
+void sqlfn_mw_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_mw_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_mw_final(sqlite3_context *);
+void sqlfn_mw_value(sqlite3_context *);
+void sqlfn_t_quantile(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_t_cdf(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_ci_exp(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_ci_recip(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_ci_excludes(sqlite3_context *, int, sqlite3_value **);
+
+/* kinds */
+enum {
+    KIND_VARIANCE = 1, KIND_STDDEV, KIND_T_CI,
+    KIND_POOLED, KIND_WELCH,
+    KIND_MEDIAN, KIND_PERCENTILE, KIND_TRIMMED, KIND_SPREAD
+};
+
+#endif
