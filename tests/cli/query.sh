@@ -1,0 +1,204 @@
+# Saved queries: pairing of comparisons, the placement rule on an exact tie,
+# parameters, verdict history and its diff, untrusted query files, rule
+# pre-registration.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+plans="$BENCHDB_SRC/tests/data/plans"
+
+bd init >/dev/null
+
+# --- queries lists every built-in query with its parameters.
+run bd queries --format csv
+expect_rc 0 "queries"
+for q in aggregations cell-spread comparisons placement-rule verdicts widest; do
+    grep -q "^$q," "$T/out" || fail "queries lists $q"
+done
+expect_out_has 'placement-rule,"The placement-calibration rule' "queries shows summaries"
+expect_out_has 'plan (required), level = 0.95, band_lo = 0.95, band_hi = 1.05, direction = forward' "queries shows parameters"
+
+# --- Pairing: three hosts x three positions, one cell. Offsets make each
+# estimate exp(0.2 * (3 hA + pA - 3 hB - pB)), so pairs and order show.
+bd sql --write --file "$plans/pairing.sql" >/dev/null
+run bd query comparisons -p plan=pairing --no-record --format csv
+expect_rc 0 "comparisons on the pairing plan"
+cut -d, -f2,5,6 "$T/out" | tr -d '\r' >"$T/pairs"
+expect_eq "$(cat "$T/pairs")" "kind,run_a,run_b
+within,h-a-1,h-a-2
+within,h-a-1,h-a-3
+within,h-a-2,h-a-3
+within,h-b-1,h-b-2
+within,h-b-1,h-b-3
+within,h-b-2,h-b-3
+within,h-c-1,h-c-2
+within,h-c-1,h-c-3
+within,h-c-2,h-c-3
+between,h-a-1,h-b-1
+between,h-a-1,h-c-1
+between,h-a-2,h-b-2
+between,h-a-2,h-c-2
+between,h-a-3,h-b-3
+between,h-a-3,h-c-3
+between,h-b-1,h-c-1
+between,h-b-2,h-c-2
+between,h-b-3,h-c-3" "within: every pair on a host, earlier over later; between: per position, host pairs by name"
+# h-a-1 over h-c-1: exp(0.2 * (1 - 7)) = exp(-1.2) = 0.30119421191220214
+run bd sql "SELECT 1" >/dev/null
+bd query comparisons -p plan=pairing --no-record --format json >"$T/cmp.json"
+python3 - "$T/cmp.json" <<'PY' || fail "comparison estimates and intervals"
+import json, math, sys
+rows = json.load(open(sys.argv[1]))
+off = lambda r: 0.2 * (3 * "abc".index(r[2]) + int(r[-1]))
+for r in rows:
+    want = math.exp(off(r["run_a"]) - off(r["run_b"]))
+    assert abs(r["estimate"] - want) <= 1e-12 * want, (r, want)
+    assert r["lo"] < r["estimate"] < r["hi"] and r["excludes_one"] == 1 and r["in_band"] == 0, r
+# Reversed, the same pairs read the other way round.
+PY
+bd query comparisons -p plan=pairing -p direction=reverse --no-record --format json >"$T/rev.json"
+python3 - "$T/cmp.json" "$T/rev.json" <<'PY' || fail "direction=reverse inverts estimates and swaps the interval"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert len(a) == len(b) == 18
+for x, y in zip(a, b):
+    assert (x["run_a"], x["run_b"]) == (y["run_a"], y["run_b"])
+    assert abs(y["estimate"] * x["estimate"] - 1) < 1e-12
+    assert abs(y["lo"] * x["hi"] - 1) < 1e-12 and abs(y["hi"] * x["lo"] - 1) < 1e-12
+PY
+
+# --- The rule on an exact tie: 32/40 between-host exclusions against 28/40
+# within plus a margin of 0.1 (0.7 + 0.1 is 0.7999999999999999 in floating
+# point), and 8/40 estimates in band against min_band_share 0.2.
+bd --db tie.db init >/dev/null
+bd --db tie.db sql --write --file "$plans/tie.sql" >/dev/null
+run bd --db tie.db query placement-rule -p plan=tie -p margin=0.1 -p min_band_share=0.2 --format csv
+expect_rc 0 "placement-rule on the tie plan"
+expect_out "$(printf '%s\r\n%s\r' \
+ 'run_group,within_n,between_n,within_in_band,between_in_band,within_excludes,between_excludes,between_band_share,within_exclude_share,between_exclude_share,band_pass,interval_pass,pass,adopt,verdict' \
+ 'g,40,40,12,8,28,32,0.2,0.7,0.8,1,1,1,1,separate-host placement adopted: every group passes both conditions')" \
+ "an exact tie on both conditions passes"
+run bd --db tie.db query placement-rule -p plan=tie -p margin=0.0999 -p min_band_share=0.2001 --format csv
+expect_out_has 'g,40,40,12,8,28,32,0.2,0.7,0.8,0,0,0,0,separate-host placement not adopted: g fails the band and interval conditions' \
+ "just past the tie both conditions fail"
+run bd --db tie.db query placement-rule -p plan=tie -p min_band_share=0.2 --format table
+expect_rc 0 "table output"
+expect_out_has "separate-host placement not adopted: g fails the interval condition" "the verdict in words after the table"
+expect_out_has "recorded as evaluation 3" "the evaluation is recorded"
+
+# --- History: every evaluation, and what changed between two.
+run bd --db tie.db history --format csv
+expect_rc 0 "history"
+expect_eq "$(tail -n +2 "$T/out" | wc -l)" 3 "history lists the three evaluations"
+expect_out_has ',placement-rule,' "history names the query"
+run bd --db tie.db history placement-rule --limit 1 --format csv
+expect_eq "$(tail -n +2 "$T/out" | cut -d, -f1)" 3 "history --limit 1 shows the last"
+run bd --db tie.db history --diff 1 2
+expect_rc 0 "history --diff"
+expect_out_has "rule text:  same" "diff: same text"
+expect_out_has "parameters: min_band_share: 0.2 -> 0.2001, margin: 0.1 -> 0.0999" "diff: the parameters that changed"
+expect_out_has "data:       same (1 archives" "diff: same data"
+expect_out_has "rows:       1 of 1 differ" "diff: rows that differ"
+run bd --db tie.db history --diff 1 2 --format csv
+expect_out "$(printf '%s\r\n' 'run_group,column,1,2' 'g,band_pass,1,0' 'g,interval_pass,1,0' 'g,pass,1,0' 'g,adopt,1,0' \
+  'g,verdict,separate-host placement adopted: every group passes both conditions,separate-host placement not adopted: g fails the band and interval conditions')" \
+  "diff rows: the changed columns of the changed group"
+run bd --db tie.db history --diff 1 99
+expect_rc 1 "diff with a missing evaluation"
+expect_err_has "error: history: no evaluation 99 in the store" "missing evaluation message"
+run bd --db tie.db history --diff 1
+expect_rc 2 "diff with one id"
+# New data changes the fingerprint, and the diff says so.
+bd --db tie.db sql --write "INSERT INTO archive(sha256, name, size, format, content_encoding, stored_size, ingested_at, tool_version) VALUES (printf('%064d', 2), 'more', 0, 'benchdb-run/1', 'identity', 0, 'now', 'x')" >/dev/null
+bd --db tie.db query placement-rule -p plan=tie -p min_band_share=0.2 >/dev/null
+run bd --db tie.db history --diff 3 4
+expect_out_has "data:       differs (1 -> 2 archives" "diff: the data changed"
+expect_out_has "rows:       0 of 1 differ" "diff: no row changed"
+run bd --db tie.db query placement-rule -p plan=tie --no-record
+run bd --db tie.db history --format csv
+expect_eq "$(tail -n +2 "$T/out" | wc -l)" 4 "--no-record records nothing"
+
+# --- Parameters.
+run bd query placement-rule
+expect_rc 2 "a missing required parameter"
+expect_err_has "error: query: query placement-rule needs the parameter 'plan' (--param plan=VALUE)" "missing parameter message"
+expect_err_has "plan (required)" "the usage error lists the parameters"
+expect_err_has "margin = 0.05" "the usage error lists defaults"
+run bd query placement-rule -p plan=x -p nosuch=1
+expect_rc 2 "an unknown parameter"
+expect_err_has "error: query: query placement-rule has no parameter 'nosuch'" "unknown parameter message"
+run bd query placement-rule -p plan=x -p direction=sideways
+expect_rc 2 "a value outside the choices"
+expect_err_has "error: query: query placement-rule: --param direction=sideways: expected one of forward, reverse" "choices message"
+run bd query nosuch
+expect_rc 1 "an unknown query"
+expect_err_has "error: query: no saved query named 'nosuch' (see 'benchdb queries')" "unknown query message"
+run bd query
+expect_rc 2 "no query name"
+
+# --- Queries from --queries and $BENCHDB_QUERIES, and a path to a file.
+mkdir mine
+cat >mine/top-cells.sql <<'SQL'
+-- name: top-cells
+-- summary: The cells with the largest geometric-mean ratio in a plan
+-- param: plan  the plan
+-- param: n = 2  how many
+SELECT b.name AS benchmark, max(rc.geomean_ratio) AS ratio
+FROM plan p JOIN run r ON r.plan_id = p.id JOIN run_cell rc ON rc.run_id = r.id
+JOIN benchmark b ON b.id = rc.benchmark_id
+WHERE p.name = :plan GROUP BY b.id ORDER BY ratio DESC, b.name LIMIT :n;
+SQL
+run bd --db tie.db query top-cells --queries mine -p plan=tie --format csv --no-record
+expect_rc 0 "a query from --queries"
+expect_eq "$(tail -n +2 "$T/out" | cut -d, -f1 | tr -d '\r' | tr '\n' ' ')" "cell00 cell01 " "the custom query's rows"
+BENCHDB_QUERIES="$T/mine" run bd --db tie.db query top-cells -p plan=tie -p n=1 --format csv --no-record
+expect_eq "$(tail -n +2 "$T/out" | wc -l)" 1 "a query from \$BENCHDB_QUERIES, n bound as a number"
+run bd --db tie.db query mine/top-cells.sql -p plan=tie --no-record
+expect_rc 0 "a query given as a path"
+run bd queries --queries mine --format csv
+expect_out_has "top-cells,The cells with the largest geometric-mean ratio in a plan,\"plan (required), n = 2\",mine/top-cells.sql" "queries lists a query from --queries"
+
+# Untrusted query files cannot write, and must be one declared statement.
+printf -- '-- name: evil\nDELETE FROM run;\n' >mine/evil.sql
+run bd --db tie.db query evil --queries mine
+expect_rc 1 "a query that writes"
+expect_err_has "error: query evil (mine/evil.sql): is not read-only; a saved query may only read the store" "write refused"
+run bd --db tie.db sql "SELECT count(*) FROM run" --format csv
+expect_out "$(printf 'count(*)\r\n4\r')" "nothing was deleted"
+printf -- '-- name: two\nSELECT 1; SELECT 2;\n' >mine/two.sql
+run bd --db tie.db query two --queries mine
+expect_rc 1 "two statements"
+expect_err_has "holds more than one statement" "two statements refused"
+printf -- '-- name: undeclared\nSELECT :x;\n' >mine/undeclared.sql
+run bd --db tie.db query undeclared --queries mine
+expect_rc 1 "an undeclared parameter"
+expect_err_has "error: query undeclared (mine/undeclared.sql): uses :x, which its header does not declare (-- param: x ...)" "undeclared parameter message"
+printf -- '-- summary: no name\nSELECT 1;\n' >mine/noname.sql
+run bd queries --queries mine
+expect_rc 1 "a query file without a name"
+expect_err_has "error: queries: mine/noname.sql: the header has no '-- name:' line" "no name message"
+rm mine/noname.sql mine/evil.sql mine/two.sql mine/undeclared.sql
+
+# --- Pre-registration. The tie plan's earliest run started 2026-10-21T04:00:00Z.
+run bd --db tie.db rule register placement-rule --published-at 2026-10-20T16:00:00Z --ref https://example.org/pull/111
+expect_rc 0 "rule register"
+expect_out_has "registered rule placement-rule (sha256 " "register message"
+run bd --db tie.db rule register placement-rule
+expect_out_has "is already registered as rule 1" "registering twice"
+run bd --db tie.db query placement-rule -p plan=tie
+expect_out_has "was fixed at 2026-10-20T16:00:00Z (https://example.org/pull/111), before plan tie began (2026-10-21T04:00:00Z): pre-registered" \
+  "a registered rule with its defaults is pre-registered"
+run bd --db tie.db query placement-rule -p plan=tie -p direction=reverse
+expect_out_has "but with other parameters (direction=reverse): applied retroactively" "other parameters make it retroactive"
+run bd --db tie.db history placement-rule --format csv
+expect_eq "$(tail -n 2 "$T/out" | cut -d, -f1 --complement | grep -o 'pre-registered\|retroactive' | tr '\n' ' ')" "pre-registered retroactive " \
+  "the history records registration"
+# A rule published after the plan began is retroactive.
+cp "$BENCHDB_SRC/queries/verdicts.sql" late.sql
+run bd --db tie.db rule register late.sql --published-at 2026-10-22T00:00:00Z
+run bd --db tie.db query late.sql -p plan=tie
+expect_out_has "after plan tie began (2026-10-21T04:00:00Z): applied retroactively" "published after the plan: retroactive"
+run bd --db tie.db rule register placement-rule --published-at yesterday
+expect_rc 2 "a bad --published-at"
+expect_err_has "expected an RFC 3339 time" "bad time message"
+run bd --db tie.db rule list --format csv
+expect_eq "$(tail -n +2 "$T/out" | wc -l)" 2 "rule list"
+
+finish
