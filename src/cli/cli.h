@@ -54,7 +54,9 @@ void params_free(struct params *ps);
 int bind_param_value(sqlite3_stmt *st, int i, const char *value);
 
 /* Each command's entry point. */
+int cmd_check(struct cli *, int, char **);
 int cmd_help(struct cli *, int, char **);
+int cmd_ingest(struct cli *, int, char **);
 int cmd_init(struct cli *, int, char **);
 int cmd_migrate(struct cli *, int, char **);
 int cmd_sql(struct cli *, int, char **);

@@ -5,9 +5,12 @@
 #include "cli/cli.h"
 
 extern const char usage_help[], usage_init[], usage_migrate[], usage_sql[];
+extern const char usage_check[], usage_ingest[];
 
 const struct command commands[] = {
+    {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", usage_check},
     {"help", cmd_help, "Show help for benchdb or one command", usage_help},
+    {"ingest", cmd_ingest, "Load run archives (benchdb-run/1) into the store", usage_ingest},
     {"init", cmd_init, "Create the store, or bring it up to the current schema", usage_init},
     {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", usage_migrate},
     {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only unless --write)", usage_sql},
