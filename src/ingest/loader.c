@@ -94,6 +94,7 @@ struct ingester {
     size_t n_replaced, cap_replaced;
     struct ingest_totals here; /* this archive's counts */
     uint64_t line;
+    int reader_failed; /* the error came from reading, not from a record */
 
     /* The run being loaded. */
     int64_t run_id;
@@ -681,8 +682,20 @@ static int record_line(struct ingester *g, const char *line, size_t len)
 {
     json_error_t je;
     json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
-    if (!rec)
-        return fail(g, NULL, "invalid JSON at column %d: %s", je.column, je.text);
+    if (!rec) {
+        /* jansson quotes the offending bytes: show control characters
+         * and non-ASCII bytes as \xNN so that the message stays one line. */
+        char text[4 * sizeof je.text];
+        size_t k = 0;
+        for (const unsigned char *p = (const unsigned char *)je.text; *p; p++) {
+            if (*p < 0x20 || *p >= 0x7f)
+                k += (size_t)snprintf(text + k, sizeof text - k, "\\x%02x", *p);
+            else
+                text[k++] = (char)*p;
+        }
+        text[k] = 0;
+        return fail(g, NULL, "invalid JSON at column %d: %s", je.column, text);
+    }
     int rc = -1;
     char got[96];
     static const char kinds[] = "\"run\", \"samples\", \"gate\" or \"event\"";
@@ -746,6 +759,34 @@ static void notice_skip(struct ingester *g, const char *sha, int64_t id, const c
               name ? name : "?", sha);
 }
 
+/* After an error in a stream read once (a pipe): reads the rest to learn
+ * its hash; an archive already stored is skipped, not refused, whatever
+ * its content would say now (e.g. its runs conflict with themselves). */
+static int stored_anyway(struct ingester *g)
+{
+    char *derr = NULL;
+    g->rd.sinking = 0; /* the bytes are not stored: the transaction rolls back */
+    if (!g->rd.in || reader_drain(&g->rd, &derr)) {
+        free(derr);
+        return 0;
+    }
+    char sha[65];
+    reader_digest(&g->rd, sha);
+    int64_t id;
+    char *name = NULL;
+    char *saved = g->err; /* find_archive may fail: keep the first error */
+    uint64_t saved_line = g->err_line;
+    g->err = NULL;
+    int found = find_archive(g, sha, &id, &name);
+    free(g->err);
+    g->err = saved;
+    g->err_line = saved_line;
+    if (found > 0)
+        notice_skip(g, sha, id, name);
+    free(name);
+    return found > 0;
+}
+
 static void now_rfc3339(char out[32])
 {
     time_t t = time(NULL);
@@ -785,6 +826,7 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
             g->hooks.progress(g->hooks.arg);
     }
     if (rc < 0) {
+        g->reader_failed = 1;
         g->line = rline;
         fail(g, NULL, "%s", rerr);
         free(rerr);
@@ -842,6 +884,7 @@ static void reset_archive_state(struct ingester *g)
     g->run_id = 0;
     g->archive_id = 0;
     g->n_replaced = 0;
+    g->reader_failed = 0;
     idmap_clear(&g->warned);
     idmap_clear(&g->runs_seen);
     idmap_clear(&g->series_seen);
@@ -909,8 +952,11 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         }
         free(name);
     }
-    if (rc == 0)
+    if (rc == 0) {
         rc = load(g, fd, path, seekable ? first_sha : NULL, first_size);
+        if (rc < 0 && !seekable && !g->reader_failed && stored_anyway(g))
+            rc = 1;
+    }
     if (rc == 0 && exec(g, "COMMIT"))
         rc = -1;
     if (rc != 0 && began) {

@@ -27,7 +27,7 @@ snapshot() {
 
 # expect_rows LABEL SQL EXPECTED: the query's CSV rows (no header) must equal EXPECTED.
 expect_rows() {
-    got=$(bd sql "$2" --format csv | tail -n +2)
+    got=$(bd sql "$2" --format csv | tail -n +2 | tr -d '\r')
     [ "$got" = "$3" ] || fail "$1: expected
 $3
 got
