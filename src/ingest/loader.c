@@ -1014,7 +1014,7 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
     g->variants = (struct names){S_VARIANT_GET, S_VARIANT_INSERT, {0}};
     /* WAL with synchronous=NORMAL keeps every commit atomic and the store
      * consistent; a power cut may lose the last commits, never half of one. */
-    if (sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768", NULL, NULL, NULL) != SQLITE_OK) {
+    if (sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8192", NULL, NULL, NULL) != SQLITE_OK) {
         bd_fail(err, "%s", sqlite3_errmsg(db));
         ingester_close(g);
         return NULL;
