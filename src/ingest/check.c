@@ -10,6 +10,7 @@
 #include "stats/sum.h"
 #include "util/diag.h"
 #include "util/sha256.h"
+#include "util/strbuf.h"
 
 static int pragma_rows(sqlite3 *db, FILE *out, const char *pragma, const char *what, int *problems)
 {
@@ -192,8 +193,8 @@ static int check_series(sqlite3 *db, FILE *out, int *problems)
             bad++;
         } else if (!(fabs(sum - total) <= 1e-12 * fmax(fabs(sum), fabs(total)))) {
             char a[32], b[32];
-            snprintf(a, sizeof a, "%.17g", total);
-            snprintf(b, sizeof b, "%.17g", sum);
+            fmt_double(a, total);
+            fmt_double(b, sum);
             bd_error("check: series %" PRId64 ": total is %s but its values add up to %s", id, a, b);
             bad++;
         }
