@@ -74,4 +74,7 @@ sed -e 's/"plan":"calibration-example","run":"vm-a-\([12]\)"/"plan":"other","run
 [ "$(cat "$T/err")" = "warning: unknown.jsonl:1: run.color: unknown key (kept in the stored archive bytes)
 warning: unknown.jsonl:4: samples.rig: unknown key (kept in the stored archive bytes)" ] || fail "warnings: $(cat "$T/err")"
 bd check >/dev/null || fail "check after ingest"
+# The example in docs/archive-format.md is this test's archive.
+sed -n '/^```jsonl$/,/^```$/p' "$BENCHDB_SRC/docs/archive-format.md" | sed '1d;$d' >"$T/doc.jsonl"
+cmp -s "$T/doc.jsonl" "$DATA/good/example.jsonl" || fail "docs/archive-format.md's example differs from $DATA/good/example.jsonl"
 echo ok
