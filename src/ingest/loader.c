@@ -964,9 +964,12 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         forget_ids(g);
     }
     reader_free(&g->rd);
+    memset(&g->rd, 0, sizeof g->rd); /* ingester_live: nothing in progress */
     if (!is_stdin)
         close(fd);
 
+    if (rc != 0)
+        memset(&g->here, 0, sizeof g->here); /* counted in totals only when loaded */
     if (rc < 0) {
         before_message(g);
         if (g->err_line)
@@ -992,6 +995,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
     g->totals.gates += g->here.gates;
     g->totals.events += g->here.events;
     g->totals.rows += g->here.rows;
+    memset(&g->here, 0, sizeof g->here);
     return INGEST_LOADED;
 }
 
