@@ -5,30 +5,28 @@
 
 #include "util/diag.h"
 
-int chunks_init(struct chunk_writer *w, sqlite3 *db, char **err)
+int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, char **err)
 {
     memset(w, 0, sizeof *w);
+    w->emit = emit;
+    w->arg = arg;
     w->buf = malloc(CHUNK_MAX);
     w->cctx = ZSTD_createCCtx();
     if (!w->buf || !w->cctx)
         return bd_fail(err, "out of memory");
-    if (sqlite3_prepare_v3(db, "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)", -1,
-                           SQLITE_PREPARE_PERSISTENT, &w->insert, NULL) != SQLITE_OK)
-        return bd_fail(err, "%s", sqlite3_errmsg(db));
     return 0;
 }
 
 void chunks_free(struct chunk_writer *w)
 {
-    sqlite3_finalize(w->insert);
     ZSTD_freeCCtx(w->cctx);
     free(w->buf);
     memset(w, 0, sizeof *w);
 }
 
-void chunks_begin(struct chunk_writer *w, int64_t archive_id, int compress)
+void chunks_begin(struct chunk_writer *w, int compress)
 {
-    w->archive_id = archive_id;
+    w->begun = 1;
     w->seq = 0;
     w->len = 0;
     w->stored = 0;
@@ -44,19 +42,16 @@ static int flush(struct chunk_writer *w, char **err)
 {
     if (w->len == 0)
         return 0;
-    sqlite3_stmt *st = w->insert;
-    sqlite3_bind_int64(st, 1, w->archive_id);
-    sqlite3_bind_int64(st, 2, w->seq);
-    sqlite3_bind_blob(st, 3, w->buf, (int)w->len, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (rc != SQLITE_DONE)
-        return bd_fail(err, "cannot store the archive's bytes: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
-    w->stored += w->len;
-    w->seq++;
+    unsigned char *next = malloc(CHUNK_MAX);
+    if (!next)
+        return bd_fail(err, "out of memory");
+    unsigned char *full = w->buf;
+    size_t len = w->len;
+    w->buf = next;
     w->len = 0;
-    return 0;
+    w->stored += len;
+    w->seq++;
+    return w->emit(w->arg, full, len, err);
 }
 
 int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, char **err)

@@ -1,21 +1,24 @@
 #ifndef BENCHDB_INGEST_CHUNKS_H
 #define BENCHDB_INGEST_CHUNKS_H
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <zstd.h>
 
-/* Writes an archive's stored bytes as archive_chunk rows of at most
- * CHUNK_MAX bytes, numbered from 0: either the original bytes unchanged
+/* Cuts an archive's stored bytes into pieces of at most CHUNK_MAX bytes
+ * (the archive_chunk rows, in order): either the original bytes unchanged
  * (content_encoding 'identity', for an original that already is zstd) or
- * the original compressed with zstd as it streams by ('zstd'). */
+ * the original compressed with zstd as it streams by ('zstd'). Each full
+ * piece goes to emit, which takes ownership of the malloc'd buffer. */
 #define CHUNK_MAX (1u << 20)
 #define CHUNK_ZSTD_LEVEL 1 /* on benchmark output level 1 compresses about as well as 3, twice as fast */
 
+typedef int (*chunk_emit_fn)(void *arg, unsigned char *buf, size_t len, char **err);
+
 struct chunk_writer {
-    sqlite3_stmt *insert; /* INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?) */
-    int64_t archive_id;
-    int64_t seq;
+    chunk_emit_fn emit;
+    void *arg;
+    int begun;
+    int64_t seq; /* pieces emitted */
     int compress;
     uint64_t stored; /* bytes written to chunks so far */
     ZSTD_CCtx *cctx;
@@ -23,10 +26,9 @@ struct chunk_writer {
     size_t len;
 };
 
-/* Prepares the writer once for a whole command. */
-int chunks_init(struct chunk_writer *w, sqlite3 *db, char **err);
+int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, char **err);
 /* Starts an archive; compress is decided by the caller from the first bytes. */
-void chunks_begin(struct chunk_writer *w, int64_t archive_id, int compress);
+void chunks_begin(struct chunk_writer *w, int compress);
 int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, char **err);
 /* Writes what is left (ends the zstd frame). */
 int chunks_finish(struct chunk_writer *w, char **err);

@@ -17,10 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ingest/chunks.h"
 #include "ingest/format.h"
 #include "ingest/idmap.h"
-#include "ingest/reader.h"
+#include "ingest/pipeline.h"
 #include "stats/sum.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -35,7 +34,7 @@ enum stmt_id {
     S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
     S_BENCH_GET, S_BENCH_INSERT,
     S_RUN_FIND, S_RUN_DELETE, S_RUN_INSERT, S_SERIES_INSERT, S_SAMPLE_INSERT, S_GATE_INSERT, S_EVENT_INSERT,
-    S_COUNT
+    S_CHUNK_INSERT, S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -63,6 +62,7 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_SAMPLE_INSERT] = "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?, ?, ?, ?)",
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail) VALUES (?, ?, ?, ?, ?)",
+    [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
 };
 
 /* A name table with its cache: plan, host, variant. */
@@ -76,14 +76,15 @@ struct ingester {
     struct ingest_options opt;
     struct ingest_hooks hooks;
     sqlite3_stmt *st[S_COUNT];
-    struct chunk_writer chunks;
     struct names plans, hosts, variants;
     struct idmap benchmarks; /* name NUL canonical-params -> id */
     struct ingest_totals totals;
 
     /* The archive being loaded. */
     const char *shown;   /* its name in messages */
-    struct reader rd;
+    struct pipeline pipe;
+    int pipe_started;
+    int64_t chunk_seq;
     int64_t archive_id;
     char *err;           /* "field: what" of the first error */
     uint64_t err_line;   /* the line it belongs to, or 0 */
@@ -670,32 +671,8 @@ static int record_event(struct ingester *g, json_t *rec)
     return 0;
 }
 
-static int is_blank(const char *s, size_t n)
+static int record_json(struct ingester *g, json_t *rec)
 {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\t')
-            return 0;
-    return 1;
-}
-
-static int record_line(struct ingester *g, const char *line, size_t len)
-{
-    json_error_t je;
-    json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
-    if (!rec) {
-        /* jansson quotes the offending bytes: show control characters
-         * and non-ASCII bytes as \xNN so that the message stays one line. */
-        char text[4 * sizeof je.text];
-        size_t k = 0;
-        for (const unsigned char *p = (const unsigned char *)je.text; *p; p++) {
-            if (*p < 0x20 || *p >= 0x7f)
-                k += (size_t)snprintf(text + k, sizeof text - k, "\\x%02x", *p);
-            else
-                text[k++] = (char)*p;
-        }
-        text[k] = 0;
-        return fail(g, NULL, "invalid JSON at column %d: %s", je.column, text);
-    }
     int rc = -1;
     char got[96];
     static const char kinds[] = "\"run\", \"samples\", \"gate\" or \"event\"";
@@ -719,19 +696,20 @@ static int record_line(struct ingester *g, const char *line, size_t len)
     } else {
         rc = warn_unknown_keys(g, k, rec, event_keys) ? -1 : record_event(g, rec);
     }
-    json_decref(rec);
     return rc;
 }
 
 /* ---- one archive ---- */
 
-static int sink(void *arg, const unsigned char *data, size_t n, char **err)
+static int insert_chunk(struct ingester *g, const unsigned char *buf, size_t len)
 {
-    struct ingester *g = arg;
-    if (g->chunks.archive_id == 0)
-        chunks_begin(&g->chunks, g->archive_id, !g->rd.zstd);
-    g->totals.bytes += n;
-    return chunks_write(&g->chunks, data, n, err);
+    sqlite3_stmt *st = g->st[S_CHUNK_INSERT];
+    sqlite3_bind_int64(st, 1, g->archive_id);
+    sqlite3_bind_int64(st, 2, g->chunk_seq++);
+    sqlite3_bind_blob(st, 3, buf, (int)len, SQLITE_STATIC);
+    int rc = step_done(g, st);
+    sqlite3_clear_bindings(st);
+    return rc;
 }
 
 /* Looks an archive up by its hash: 1 (with its id and name) when stored. */
@@ -765,13 +743,19 @@ static void notice_skip(struct ingester *g, const char *sha, int64_t id, const c
 static int stored_anyway(struct ingester *g)
 {
     char *derr = NULL;
-    g->rd.sinking = 0; /* the bytes are not stored: the transaction rolls back */
-    if (!g->rd.in || reader_drain(&g->rd, &derr)) {
-        free(derr);
+    if (!g->pipe_started || !g->pipe.rd.in)
         return 0;
-    }
+    pipeline_stop(&g->pipe); /* the reader is ours again */
     char sha[65];
-    reader_digest(&g->rd, sha);
+    if (g->pipe.sha[0]) { /* the producer had read it all */
+        memcpy(sha, g->pipe.sha, sizeof sha);
+    } else {
+        if (reader_drain(&g->pipe.rd, &derr)) {
+            free(derr);
+            return 0;
+        }
+        reader_digest(&g->pipe.rd, sha);
+    }
     int64_t id;
     char *name = NULL;
     char *saved = g->err; /* find_archive may fail: keep the first error */
@@ -809,42 +793,46 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
     if (step_done(g, st))
         return -1;
     g->archive_id = sqlite3_last_insert_rowid(g->db);
-    g->chunks.archive_id = 0;
+    g->chunk_seq = 0;
 
-    if (reader_init(&g->rd, fd, g->opt.max_line_bytes, g->opt.max_bytes, sink, g))
-        return fail(g, NULL, "out of memory");
-    const char *line;
-    size_t len;
-    char *rerr = NULL;
-    uint64_t rline;
-    int rc;
-    while ((rc = reader_next_line(&g->rd, &line, &len, &rerr, &rline)) > 0) {
-        g->line = g->rd.lineno;
-        if (!is_blank(line, len) && record_line(g, line, len))
+    char *perr = NULL;
+    if (pipeline_start(&g->pipe, fd, g->opt.max_line_bytes, g->opt.max_bytes, &perr)) {
+        g->pipe_started = 1;
+        fail(g, NULL, "%s", perr);
+        free(perr);
+        return -1;
+    }
+    g->pipe_started = 1;
+    for (;;) {
+        struct pipe_item it;
+        pipeline_next(&g->pipe, &it);
+        int rc = 0;
+        if (it.kind == PIPE_RECORD) {
+            g->line = it.line;
+            rc = record_json(g, it.rec);
+        } else if (it.kind == PIPE_CHUNK) {
+            rc = insert_chunk(g, it.buf, it.size);
+        } else if (it.kind == PIPE_ERROR) {
+            g->line = it.line;
+            g->reader_failed = it.reader_failed;
+            rc = fail(g, NULL, "%s", it.err);
+        }
+        json_decref(it.rec);
+        free(it.buf);
+        free(it.err);
+        if (rc)
             return -1;
+        if (it.kind == PIPE_END)
+            break;
         if (g->hooks.progress)
             g->hooks.progress(g->hooks.arg);
-    }
-    if (rc < 0) {
-        g->reader_failed = 1;
-        g->line = rline;
-        fail(g, NULL, "%s", rerr);
-        free(rerr);
-        return -1;
     }
     g->line = 0;
     if (g->run_id == 0)
         return fail(g, NULL, "no run record (an archive holds one or more runs, each opened by a run record)");
-    if (g->chunks.archive_id == 0)
-        chunks_begin(&g->chunks, g->archive_id, 1);
-    if (chunks_finish(&g->chunks, &rerr)) {
-        fail(g, NULL, "%s", rerr);
-        free(rerr);
-        return -1;
-    }
-    char sha[65];
-    reader_digest(&g->rd, sha);
-    if (first_sha && (strcmp(sha, first_sha) != 0 || g->rd.raw_bytes != first_size))
+    const char *sha = g->pipe.sha;
+    uint64_t raw = atomic_load(&g->pipe.raw_bytes);
+    if (first_sha && (strcmp(sha, first_sha) != 0 || raw != first_size))
         return fail(g, NULL, "changed while being read (its SHA-256 differs between two reads)");
     if (!first_sha) {
         int64_t id;
@@ -860,9 +848,9 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
     }
     st = g->st[S_ARCHIVE_UPDATE];
     sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)g->rd.raw_bytes);
-    sqlite3_bind_text(st, 3, g->chunks.compress ? "zstd" : "identity", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, (sqlite3_int64)g->chunks.stored);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)raw);
+    sqlite3_bind_text(st, 3, g->pipe.chunks.compress ? "zstd" : "identity", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)g->pipe.chunks.stored);
     sqlite3_bind_int64(st, 5, g->archive_id);
     if (step_done(g, st))
         return -1;
@@ -871,7 +859,7 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
         if (step_done(g, g->st[S_ARCHIVE_DELETE_EMPTY]))
             return -1;
     }
-    g->here.rows += 1 + (uint64_t)g->chunks.seq;
+    g->here.rows += 1 + (uint64_t)g->chunk_seq;
     return 0;
 }
 
@@ -898,7 +886,6 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
     int is_stdin = strcmp(path, "-") == 0;
     g->shown = is_stdin ? "<stdin>" : path;
     reset_archive_state(g);
-    memset(&g->rd, 0, sizeof g->rd);
 
     int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -963,8 +950,9 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         sqlite3_exec(g->db, "ROLLBACK", NULL, NULL, NULL);
         forget_ids(g);
     }
-    reader_free(&g->rd);
-    memset(&g->rd, 0, sizeof g->rd); /* ingester_live: nothing in progress */
+    if (g->pipe_started)
+        pipeline_free(&g->pipe);
+    g->pipe_started = 0; /* ingester_live: nothing in progress */
     if (!is_stdin)
         close(fd);
 
@@ -1029,10 +1017,7 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
             ingester_close(g);
             return NULL;
         }
-    if (chunks_init(&g->chunks, db, err)) {
-        ingester_close(g);
-        return NULL;
-    }
+    json_object_seed(0); /* once, before the producer threads parse objects */
     return g;
 }
 
@@ -1043,7 +1028,7 @@ const struct ingest_totals *ingester_totals(const struct ingester *g)
 
 void ingester_live(const struct ingester *g, uint64_t *bytes, uint64_t *rows)
 {
-    *bytes = g->rd.raw_bytes;
+    *bytes = g->pipe_started ? atomic_load(&g->pipe.raw_bytes) : 0;
     *rows = g->totals.rows + g->here.rows;
 }
 
@@ -1053,7 +1038,6 @@ void ingester_close(struct ingester *g)
         return;
     for (int i = 0; i < S_COUNT; i++)
         sqlite3_finalize(g->st[i]);
-    chunks_free(&g->chunks);
     idmap_free(&g->plans.cache);
     idmap_free(&g->hosts.cache);
     idmap_free(&g->variants.cache);

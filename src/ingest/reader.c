@@ -189,12 +189,15 @@ int reader_next_line(struct reader *r, const char **line, size_t *len, char **er
 
 int reader_drain(struct reader *r, char **err)
 {
-    for (;;) {
-        r->data_pos = r->data_len;
-        int rc = fill_data(r, err);
-        if (rc <= 0)
-            return rc;
+    r->sinking = 0;
+    r->zstd = 0; /* only the hash is wanted now: no decompression */
+    r->in_pos = r->in_len = 0;
+    while (!r->eof) {
+        if (read_raw(r, err) < 0)
+            return -1;
+        r->in_pos = r->in_len;
     }
+    return 0;
 }
 
 void reader_digest(struct reader *r, char hex[65])

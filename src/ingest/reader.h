@@ -51,7 +51,8 @@ int reader_init(struct reader *r, int fd, uint64_t max_line, uint64_t max_bytes,
  * the stream, or -1 with *err set. *err_line is set to the line an error
  * belongs to, or 0 when it belongs to no line (read or zstd errors). */
 int reader_next_line(struct reader *r, const char **line, size_t *len, char **err, uint64_t *err_line);
-/* Reads and discards whatever is left (so that the hash covers it all). */
+/* Reads and hashes whatever is left, without decompressing or passing it
+ * to the sink (for the hash of a stream that was refused half-way). */
 int reader_drain(struct reader *r, char **err);
 /* Hex SHA-256 of the original bytes; call once, after the end. */
 void reader_digest(struct reader *r, char hex[65]);

@@ -25,4 +25,12 @@ printf '{"record":"run","format":"benchdb-run/1","plan":"p","run":"r","host":"h"
 [ "$(cat "$T/err")" = 'error: <stdin>:2: gate.name: required field missing (expected a non-empty string)
 note: <stdin>: archive not stored (nothing from it was written)' ] || fail "stdin error: $(cat "$T/err")"
 [ "$(snapshot)" = "$before" ] || fail "refused stdin changed the store"
+# A stream larger than the loader's queue, sent again: refused at line 1
+# (its runs are stored), read to the end for its hash, then skipped.
+python3 "$LIB/gen_archive.py" "$T/mid.jsonl" --values 200000 --iterations 500 >/dev/null
+cat "$T/mid.jsonl" | bd ingest --quiet - || fail "mid-size stdin"
+before=$(snapshot)
+out=$(cat "$T/mid.jsonl" | bd ingest - 2>"$T/err") || fail "mid-size stdin again: $(cat "$T/err")"
+grep -q "^<stdin>: skipped: already stored as archive 2 " "$T/err" || fail "mid-size skip: $(cat "$T/err")"
+[ "$(snapshot)" = "$before" ] || fail "mid-size stdin re-ingest changed the store"
 echo ok
