@@ -394,6 +394,34 @@ static void test_reader_zstd_exact_buffer(void **state)
     free(data);
 }
 
+/* Drain after a refused line: the digest still covers every byte, without
+ * decompressing the rest (here the rest is not even valid zstd). */
+static void test_reader_drain(void **state)
+{
+    (void)state;
+    const char *a = "{\"a\":1}\nline two\n";
+    unsigned char z[256];
+    size_t za = zcompress(a, strlen(a), z, sizeof z);
+    memcpy(z + za, "not zstd", 8);
+    size_t n = za + 8;
+    FILE *f = file_of(z, n);
+    struct reader r;
+    assert_int_equal(reader_init(&r, fileno(f), 100, 1000, NULL, NULL), 0);
+    const char *line;
+    size_t len;
+    char *err = NULL;
+    uint64_t el;
+    assert_int_equal(reader_next_line(&r, &line, &len, &err, &el), 1);
+    assert_int_equal(reader_drain(&r, &err), 0);
+    char a_hex[65], b_hex[65];
+    reader_digest(&r, a_hex);
+    sha256_hex_of(z, n, b_hex);
+    assert_string_equal(a_hex, b_hex);
+    assert_int_equal(r.raw_bytes, n);
+    reader_free(&r);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,7 +429,7 @@ int main(void)
         cmocka_unit_test(test_describe),        cmocka_unit_test(test_idmap),
         cmocka_unit_test(test_units_match_store), cmocka_unit_test(test_reader_lines),
         cmocka_unit_test(test_reader_long_lines), cmocka_unit_test(test_reader_zstd),
-        cmocka_unit_test(test_reader_zstd_exact_buffer),
+        cmocka_unit_test(test_reader_zstd_exact_buffer), cmocka_unit_test(test_reader_drain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
