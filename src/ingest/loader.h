@@ -59,7 +59,7 @@ struct ingester {
     struct strbuf key, text; /* scratch */
 };
 
-/* Records the first error ("field: what", at the current line); returns -1. */
+/* Sets the error ("field: what", at the current line); returns -1. */
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The connection's last error as the error; returns -1. */
 int ingest_fail_sql(struct ingester *g);
