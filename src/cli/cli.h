@@ -38,10 +38,14 @@ void cli_getopt_reset(void);
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
 
 /* Each command's entry point and usage text (its --help). */
+int cmd_check(struct cli *, int, char **);
+extern const char usage_check[];
 int cmd_help(struct cli *, int, char **);
 extern const char usage_help[];
 int cmd_history(struct cli *, int, char **);
 extern const char usage_history[];
+int cmd_ingest(struct cli *, int, char **);
+extern const char usage_ingest[];
 int cmd_init(struct cli *, int, char **);
 extern const char usage_init[];
 int cmd_migrate(struct cli *, int, char **);

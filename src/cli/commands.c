@@ -5,8 +5,10 @@
 #include "cli/cli.h"
 
 const struct command commands[] = {
+    {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", usage_check},
     {"help", cmd_help, "Show help for benchdb or one command", usage_help},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", usage_history},
+    {"ingest", cmd_ingest, "Load run archives (benchdb-run/1) into the store", usage_ingest},
     {"init", cmd_init, "Create the store, or bring it up to the current schema", usage_init},
     {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", usage_migrate},
     {"queries", cmd_queries, "List the saved queries with their parameters", usage_queries},

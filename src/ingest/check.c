@@ -1,0 +1,245 @@
+#include "ingest/check.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "stats/sum.h"
+#include "util/diag.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+static int pragma_rows(sqlite3 *db, FILE *out, const char *pragma, const char *what, int *problems)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, pragma, -1, &st, NULL) != SQLITE_OK) {
+        bd_error("check: %s: %s", what, sqlite3_errmsg(db));
+        return -1;
+    }
+    int rows = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_count(st) == 1 && strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0)
+            continue;
+        rows++;
+        if (sqlite3_column_count(st) == 1) {
+            bd_error("check: %s: %s", what, sqlite3_column_text(st, 0));
+        } else { /* foreign_key_check: table, rowid, parent, fkid */
+            bd_error("check: %s: %s row %lld refers to a missing row of %s", what, sqlite3_column_text(st, 0),
+                     sqlite3_column_int64(st, 1), sqlite3_column_text(st, 2));
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        bd_error("check: %s: %s", what, sqlite3_errmsg(db));
+        return -1;
+    }
+    *problems += rows;
+    fprintf(out, "check: %s: %s\n", what, rows ? "PROBLEMS" : "ok");
+    return 0;
+}
+
+/* Re-reads one archive's chunks; returns 0 when they match its row. */
+static int check_archive(sqlite3 *db, sqlite3_stmt *chunks, int64_t id, const char *name, const char *sha,
+                         int64_t size, const char *encoding, int64_t stored_size, ZSTD_DCtx *dctx,
+                         unsigned char *out, size_t outsize)
+{
+    int zstd = strcmp(encoding, "zstd") == 0;
+    struct sha256 h;
+    sha256_init(&h);
+    int64_t seq = 0, stored = 0, data = 0;
+    size_t zret = 0;
+    int bad = 0, rc;
+    if (zstd)
+        ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+    sqlite3_bind_int64(chunks, 1, id);
+    while (!bad && (rc = sqlite3_step(chunks)) == SQLITE_ROW) {
+        if (sqlite3_column_int64(chunks, 0) != seq) {
+            bd_error("check: archive %" PRId64 " \"%s\": chunk %" PRId64 " missing", id, name, seq);
+            bad = 1;
+            break;
+        }
+        const void *p = sqlite3_column_blob(chunks, 1);
+        size_t n = (size_t)sqlite3_column_bytes(chunks, 1);
+        stored += (int64_t)n;
+        seq++;
+        if (!zstd) {
+            sha256_update(&h, p, n);
+            data += (int64_t)n;
+            continue;
+        }
+        ZSTD_inBuffer ib = {p, n, 0};
+        int full = 0;
+        while (ib.pos < ib.size || full) {
+            ZSTD_outBuffer ob = {out, outsize, 0};
+            zret = ZSTD_decompressStream(dctx, &ob, &ib);
+            if (ZSTD_isError(zret)) {
+                bd_error("check: archive %" PRId64 " \"%s\": stored bytes are not valid zstd: %s", id, name,
+                         ZSTD_getErrorName(zret));
+                bad = 1;
+                break;
+            }
+            sha256_update(&h, out, ob.pos);
+            data += (int64_t)ob.pos;
+            full = ob.pos == ob.size && zret != 0;
+        }
+    }
+    sqlite3_reset(chunks);
+    if (bad)
+        return 1;
+    if (rc != SQLITE_DONE) {
+        bd_error("check: archive %" PRId64 ": %s", id, sqlite3_errmsg(db));
+        return 1;
+    }
+    if (zstd && zret != 0) {
+        bd_error("check: archive %" PRId64 " \"%s\": stored zstd stream is truncated", id, name);
+        return 1;
+    }
+    if (stored != stored_size) {
+        bd_error("check: archive %" PRId64 " \"%s\": chunks hold %" PRId64 " bytes, stored_size says %" PRId64, id,
+                 name, stored, stored_size);
+        return 1;
+    }
+    unsigned char d[32];
+    char hex[65];
+    sha256_final(&h, d);
+    sha256_hex(d, hex);
+    if (data != size || strcmp(hex, sha) != 0) {
+        bd_error("check: archive %" PRId64 " \"%s\": stored bytes (%" PRId64 " bytes, sha256 %s) do not match "
+                 "the recorded size %" PRId64 " and sha256 %s",
+                 id, name, data, hex, size, sha);
+        return 1;
+    }
+    return 0;
+}
+
+static int check_archives(sqlite3 *db, FILE *out, int *problems)
+{
+    sqlite3_stmt *list = NULL, *chunks = NULL;
+    int rc = -1, count = 0, bad = 0;
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    size_t outsize = ZSTD_DStreamOutSize();
+    unsigned char *buf = malloc(outsize);
+    if (!dctx || !buf) {
+        bd_error("check: out of memory");
+        goto out;
+    }
+    if (sqlite3_prepare_v2(db, "SELECT id, name, sha256, size, content_encoding, stored_size FROM archive ORDER BY id",
+                           -1, &list, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT seq, data FROM archive_chunk WHERE archive_id = ? ORDER BY seq", -1, &chunks,
+                           NULL) != SQLITE_OK) {
+        bd_error("check: archives: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    int src;
+    while ((src = sqlite3_step(list)) == SQLITE_ROW) {
+        count++;
+        bad += check_archive(db, chunks, sqlite3_column_int64(list, 0), (const char *)sqlite3_column_text(list, 1),
+                             (const char *)sqlite3_column_text(list, 2), sqlite3_column_int64(list, 3),
+                             (const char *)sqlite3_column_text(list, 4), sqlite3_column_int64(list, 5), dctx, buf,
+                             outsize);
+    }
+    if (src != SQLITE_DONE) {
+        bd_error("check: archives: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    *problems += bad;
+    fprintf(out, "check: %d archive%s re-read and re-hashed: %s\n", count, count == 1 ? "" : "s",
+            bad ? "PROBLEMS" : "ok");
+    rc = 0;
+out:
+    sqlite3_finalize(list);
+    sqlite3_finalize(chunks);
+    ZSTD_freeDCtx(dctx);
+    free(buf);
+    return rc;
+}
+
+/* n and total of every series against its measured values: one ordered
+ * pass over series and one over sample, merged. */
+static int check_series(sqlite3 *db, FILE *out, int *problems)
+{
+    sqlite3_stmt *ser = NULL, *smp = NULL;
+    int rc = -1, bad = 0;
+    int64_t count = 0;
+    if (sqlite3_prepare_v2(db, "SELECT id, n, total FROM series ORDER BY id", -1, &ser, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT series_id, iteration, value FROM sample WHERE warmup = 0 "
+                               "ORDER BY series_id, warmup, iteration", -1, &smp, NULL) != SQLITE_OK) {
+        bd_error("check: series: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    int mrc = sqlite3_step(smp), src;
+    while ((src = sqlite3_step(ser)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(ser, 0), n = sqlite3_column_int64(ser, 1);
+        double total = sqlite3_column_double(ser, 2);
+        count++;
+        while (mrc == SQLITE_ROW && sqlite3_column_int64(smp, 0) < id)
+            mrc = sqlite3_step(smp); /* orphans: counted below */
+        struct ksum k = {0, 0};
+        int64_t m = 0;
+        int gaps = 0;
+        while (mrc == SQLITE_ROW && sqlite3_column_int64(smp, 0) == id) {
+            m++;
+            gaps |= sqlite3_column_int64(smp, 1) != m;
+            ksum_add(&k, sqlite3_column_double(smp, 2));
+            mrc = sqlite3_step(smp);
+        }
+        double sum = ksum_value(&k);
+        if (m != n || gaps) {
+            bd_error("check: series %" PRId64 ": n is %" PRId64 " but it has %" PRId64 " measured value%s%s", id, n, m,
+                     m == 1 ? "" : "s", gaps ? " (iterations not numbered 1..n)" : "");
+            bad++;
+        } else if (!(fabs(sum - total) <= 1e-12 * fmax(fabs(sum), fabs(total)))) {
+            char a[32], b[32];
+            fmt_double(a, total);
+            fmt_double(b, sum);
+            bd_error("check: series %" PRId64 ": total is %s but its values add up to %s", id, a, b);
+            bad++;
+        }
+    }
+    if (src != SQLITE_DONE || (mrc != SQLITE_ROW && mrc != SQLITE_DONE)) {
+        bd_error("check: series: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    *problems += bad;
+    fprintf(out, "check: %" PRId64 " series: n and total %s\n", count,
+            bad ? "do NOT match their values" : "match their values");
+    rc = 0;
+out:
+    sqlite3_finalize(ser);
+    sqlite3_finalize(smp);
+    return rc;
+}
+
+static int check_orphans(sqlite3 *db, FILE *out, int *problems)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT count(*), min(series_id) FROM sample "
+                               "WHERE series_id NOT IN (SELECT id FROM series)", -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
+        bd_error("check: orphan samples: %s", sqlite3_errmsg(db));
+        return -1;
+    }
+    int64_t n = sqlite3_column_int64(st, 0), first = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    if (n) {
+        bd_error("check: %" PRId64 " sample row%s belong to no series (the first to series %" PRId64 ")", n,
+                 n == 1 ? "" : "s", first);
+        (*problems)++;
+    }
+    fprintf(out, "check: orphan samples: %s\n", n ? "PROBLEMS" : "none");
+    return 0;
+}
+
+int store_check(sqlite3 *db, FILE *out)
+{
+    int problems = 0;
+    if (pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", &problems) ||
+        pragma_rows(db, out, "PRAGMA foreign_key_check", "foreign_key_check", &problems) ||
+        check_archives(db, out, &problems) || check_series(db, out, &problems) ||
+        check_orphans(db, out, &problems))
+        return -1;
+    return problems;
+}

@@ -1,0 +1,18 @@
+#ifndef BENCHDB_INGEST_CHECK_H
+#define BENCHDB_INGEST_CHECK_H
+#include <sqlite3.h>
+#include <stdio.h>
+
+/* 'benchdb check': verifies a store. Prints one line per check to out
+ * ("check: ...") and one "error: ..." line per problem to stderr; returns
+ * the number of problems, or -1 when the store could not be read at all.
+ *   1. PRAGMA integrity_check and PRAGMA foreign_key_check;
+ *   2. every archive's chunks: numbered 0, 1, ... without gaps, their sizes
+ *      adding up to stored_size, the bytes (decompressed when the
+ *      content_encoding is zstd) hashing to the archive's sha256 and size;
+ *   3. every series' n and total against its measured sample rows (count,
+ *      iterations 1..n, compensated sum equal within a relative 1e-12);
+ *   4. sample rows whose series does not exist. */
+int store_check(sqlite3 *db, FILE *out);
+
+#endif

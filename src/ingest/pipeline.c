@@ -1,0 +1,170 @@
+#include "ingest/pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+static void item_free(struct pipe_item *it)
+{
+    json_decref(it->rec);
+    free(it->buf);
+    free(it->err);
+    memset(it, 0, sizeof *it);
+}
+
+/* Queues an item (taking its contents); -1 when the consumer cancelled. */
+static int put(struct pipeline *p, struct pipe_item *it)
+{
+    pthread_mutex_lock(&p->mu);
+    while (!p->cancel && (p->count == PIPE_ITEMS || (p->count > 0 && p->bytes + it->size > PIPE_BYTES)))
+        pthread_cond_wait(&p->can_put, &p->mu);
+    if (p->cancel) {
+        pthread_mutex_unlock(&p->mu);
+        item_free(it);
+        return -1;
+    }
+    p->q[(p->head + p->count) % PIPE_ITEMS] = *it;
+    p->count++;
+    p->bytes += it->size;
+    pthread_cond_signal(&p->can_get);
+    pthread_mutex_unlock(&p->mu);
+    return 0;
+}
+
+static int emit_chunk(void *arg, unsigned char *buf, size_t len, char **err)
+{
+    struct pipe_item it = {.kind = PIPE_CHUNK, .buf = buf, .size = len};
+    if (put(arg, &it))
+        return bd_fail(err, "cancelled");
+    return 0;
+}
+
+static int sink(void *arg, const unsigned char *data, size_t n, char **err)
+{
+    struct pipeline *p = arg;
+    if (!p->chunks.begun)
+        chunks_begin(&p->chunks, !p->rd.zstd);
+    atomic_fetch_add(&p->raw_bytes, n);
+    return chunks_write(&p->chunks, data, n, err);
+}
+
+static int is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return 0;
+    return 1;
+}
+
+/* jansson quotes the offending bytes: control characters and non-ASCII
+ * bytes are shown as \xNN so that the message stays one line. */
+static char *json_error_text(const json_error_t *je)
+{
+    char text[4 * sizeof je->text];
+    size_t k = 0;
+    for (const unsigned char *c = (const unsigned char *)je->text; *c; c++) {
+        if (*c < 0x20 || *c >= 0x7f)
+            k += (size_t)snprintf(text + k, sizeof text - k, "\\x%02x", *c);
+        else
+            text[k++] = (char)*c;
+    }
+    text[k] = 0;
+    return bd_strdupf("invalid JSON at column %d: %s", je->column, text);
+}
+
+static void *produce(void *arg)
+{
+    struct pipeline *p = arg;
+    const char *line;
+    size_t len;
+    char *err = NULL;
+    uint64_t err_line;
+    int rc;
+    while ((rc = reader_next_line(&p->rd, &line, &len, &err, &err_line)) > 0) {
+        if (is_blank(line, len))
+            continue;
+        json_error_t je;
+        struct pipe_item it = {.kind = PIPE_RECORD, .line = p->rd.lineno, .size = len};
+        it.rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
+        if (!it.rec) {
+            it.kind = PIPE_ERROR;
+            it.err = json_error_text(&je);
+            it.size = 0;
+            put(p, &it);
+            return NULL;
+        }
+        if (put(p, &it))
+            return NULL;
+    }
+    if (rc == 0) {
+        if (!p->chunks.begun)
+            chunks_begin(&p->chunks, 1);
+        if (chunks_finish(&p->chunks, &err) == 0) {
+            reader_digest(&p->rd, p->sha);
+            struct pipe_item it = {.kind = PIPE_END};
+            put(p, &it);
+            return NULL;
+        }
+        err_line = 0;
+    }
+    struct pipe_item it = {.kind = PIPE_ERROR, .line = err_line, .err = err, .reader_failed = 1};
+    put(p, &it);
+    return NULL;
+}
+
+int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_bytes, char **err)
+{
+    memset(p, 0, sizeof *p);
+    atomic_init(&p->raw_bytes, 0);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->can_get, NULL);
+    pthread_cond_init(&p->can_put, NULL);
+    if (reader_init(&p->rd, fd, max_line, max_bytes, sink, p) || chunks_init(&p->chunks, emit_chunk, p, err))
+        return bd_fail(err, "out of memory");
+    if (pthread_create(&p->thread, NULL, produce, p) != 0)
+        return bd_fail(err, "cannot start a thread");
+    p->running = 1;
+    return 0;
+}
+
+void pipeline_next(struct pipeline *p, struct pipe_item *it)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->count == 0)
+        pthread_cond_wait(&p->can_get, &p->mu);
+    *it = p->q[p->head];
+    p->head = (p->head + 1) % PIPE_ITEMS;
+    p->count--;
+    p->bytes -= it->size;
+    pthread_cond_signal(&p->can_put);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void pipeline_stop(struct pipeline *p)
+{
+    if (!p->running)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->cancel = 1;
+    pthread_cond_broadcast(&p->can_put);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+    p->running = 0;
+    while (p->count > 0) {
+        item_free(&p->q[p->head]);
+        p->head = (p->head + 1) % PIPE_ITEMS;
+        p->count--;
+    }
+}
+
+void pipeline_free(struct pipeline *p)
+{
+    pipeline_stop(p);
+    reader_free(&p->rd);
+    chunks_free(&p->chunks);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->can_get);
+    pthread_cond_destroy(&p->can_put);
+}

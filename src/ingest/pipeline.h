@@ -1,0 +1,65 @@
+#ifndef BENCHDB_INGEST_PIPELINE_H
+#define BENCHDB_INGEST_PIPELINE_H
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest/chunks.h"
+#include "ingest/reader.h"
+
+/* The two halves of ingesting one archive run on two threads: a producer
+ * reads, hashes, decompresses, splits lines, parses JSON and compresses
+ * the original bytes into chunks; the caller (which owns the SQLite
+ * connection) validates records and inserts rows. A bounded queue between
+ * them keeps memory flat: at most PIPE_ITEMS items and, beyond the first,
+ * PIPE_BYTES bytes of line text and chunks in flight. */
+#define PIPE_ITEMS 64
+#define PIPE_BYTES (8u << 20)
+
+enum pipe_kind {
+    PIPE_RECORD, /* rec: a parsed line (the caller decrefs it) */
+    PIPE_CHUNK,  /* buf, len: the next stored piece (the caller frees it) */
+    PIPE_ERROR,  /* err: what went wrong, at line (0: at no line) */
+    PIPE_END,    /* the stream ended cleanly: see sha, raw_bytes, chunks */
+};
+
+struct pipe_item {
+    enum pipe_kind kind;
+    uint64_t line;
+    size_t size; /* bytes it counts against PIPE_BYTES */
+    json_t *rec;
+    unsigned char *buf;
+    char *err;
+    int reader_failed; /* PIPE_ERROR: from reading/decompressing, not from JSON */
+};
+
+struct pipeline {
+    struct reader rd;
+    struct chunk_writer chunks; /* compress, seq, stored: valid after PIPE_END */
+    char sha[65];               /* set before PIPE_END; "" until the stream was read to its end */
+    _Atomic uint64_t raw_bytes; /* original bytes read so far, for progress */
+
+    /* private */
+    pthread_t thread;
+    int running;
+    pthread_mutex_t mu;
+    pthread_cond_t can_get, can_put;
+    struct pipe_item q[PIPE_ITEMS];
+    size_t head, count, bytes;
+    int cancel;
+};
+
+/* Starts the producer on fd. Returns 0, or -1 with *err set. */
+int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_bytes, char **err);
+/* The next item, in stream order (blocks). After PIPE_ERROR or PIPE_END
+ * there are no more. */
+void pipeline_next(struct pipeline *p, struct pipe_item *it);
+/* Stops the producer (at once if it is still running), frees what is
+ * queued and waits for it. p->rd stays readable (reader_drain) until
+ * pipeline_free. */
+void pipeline_stop(struct pipeline *p);
+void pipeline_free(struct pipeline *p);
+
+#endif

@@ -1,0 +1,90 @@
+/* util/sha256 against the FIPS 180-4 example vectors (NIST CSRC "Examples
+ * with intermediate values", SHA-256), one-shot and fed in uneven pieces. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/sha256.h"
+
+static void check(const char *msg, size_t len, const char *expected)
+{
+    char hex[65];
+    sha256_hex_of(msg, len, hex);
+    assert_string_equal(hex, expected);
+    /* The same bytes fed 1, 2, 3, ... bytes at a time. */
+    struct sha256 s;
+    sha256_init(&s);
+    size_t off = 0, step = 1;
+    while (off < len) {
+        size_t k = step < len - off ? step : len - off;
+        sha256_update(&s, msg + off, k);
+        off += k;
+        step = step % 67 + 1;
+    }
+    unsigned char d[32];
+    sha256_final(&s, d);
+    sha256_hex(d, hex);
+    assert_string_equal(hex, expected);
+}
+
+static void test_empty(void **state)
+{
+    (void)state;
+    check("", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+static void test_abc(void **state)
+{
+    (void)state;
+    check("abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+static void test_two_blocks(void **state)
+{
+    (void)state;
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 448 bits */
+    check(m, strlen(m), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void test_896_bits(void **state)
+{
+    (void)state;
+    const char *m = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+    check(m, strlen(m), "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+}
+
+static void test_million_a(void **state)
+{
+    (void)state;
+    char *m = malloc(1000000);
+    assert_non_null(m);
+    memset(m, 'a', 1000000);
+    check(m, 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(m);
+}
+
+/* Padding edge cases: 55, 56 and 64 bytes (one more block or not). */
+static void test_padding_edges(void **state)
+{
+    (void)state;
+    char m[64];
+    memset(m, 'a', sizeof m);
+    check(m, 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+    check(m, 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+    check(m, 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty),       cmocka_unit_test(test_abc),
+        cmocka_unit_test(test_two_blocks),  cmocka_unit_test(test_896_bits),
+        cmocka_unit_test(test_million_a),   cmocka_unit_test(test_padding_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
