@@ -41,8 +41,18 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
 {
     (void)arg;
     (void)db;
-    (void)trigger;
     switch (action) {
+    case SQLITE_UPDATE:
+        /* Connecting a table-valued function (json_each, json_tree,
+         * pragma_table_info...) asks for SQLITE_UPDATE on the columns of
+         * the schema table while it declares the table; refusing that
+         * refused every table-valued function. A real update of the schema
+         * table stays impossible: SQLite refuses it without writable_schema,
+         * which the guard does not let anyone set, DEFENSIVE forbids it even
+         * then, and the connection is read-only or the statement must be. */
+        return trigger == NULL && a1 && (strcmp(a1, "sqlite_master") == 0 || strcmp(a1, "sqlite_temp_master") == 0)
+                   ? SQLITE_OK
+                   : SQLITE_DENY;
     case SQLITE_SELECT:
     case SQLITE_READ:
     case SQLITE_RECURSIVE:

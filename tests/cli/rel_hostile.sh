@@ -46,7 +46,8 @@ for stmt in \
     "PRAGMA writable_schema = ON" "PRAGMA foreign_keys = OFF" "PRAGMA wal_checkpoint" \
     "PRAGMA wal_checkpoint(TRUNCATE)" "PRAGMA incremental_vacuum" "PRAGMA optimize" "PRAGMA shrink_memory" \
     "SELECT load_extension('$BENCHDB_EXT')" "SELECT fts3_tokenizer('simple')" \
-    "BEGIN IMMEDIATE" "WITH x AS (SELECT 1) DELETE FROM run"; do
+    "BEGIN IMMEDIATE" "WITH x AS (SELECT 1) DELETE FROM run" "UPDATE sqlite_master SET sql = 'x'" \
+    "INSERT INTO sqlite_temp_master VALUES ('table', 'x', 'x', 0, 'CREATE TABLE x(a)')"; do
     refused "$stmt"
 done
 run bd sql "SELECT load_extension('/nonexistent')"
@@ -66,6 +67,15 @@ run bd sql "PRAGMA integrity_check" --format csv
 expect_out "$(printf 'integrity_check\r\nok\r')" "PRAGMA integrity_check"
 run bd sql "SELECT count(*) FROM sample" --format csv
 expect_rc 0 "a plain SELECT"
+# Table-valued functions (a regression: the guard refused them all, as
+# connecting one asks to update the schema table's columns).
+run bd sql "SELECT group_concat(value, ' ') AS v FROM json_each('[1,2,3]')" --format csv
+expect_out "$(printf 'v\r\n1 2 3\r')" "json_each under the guard"
+run bd sql "SELECT count(*) AS n FROM pragma_table_info('run') WHERE name = 'archive_id'" --format csv
+expect_out "$(printf 'n\r\n1\r')" "pragma_table_info() under the guard"
+printf -- '-- name: tvf\n-- summary: a table-valued function\n-- param: j = [1,[2]]\nSELECT count(*) AS n FROM json_tree(:j)\n' >q/tvf.sql
+run bd query --queries q tvf --no-record --format csv
+expect_out "$(printf 'n\r\n4\r')" "json_tree in a saved query"
 
 # --timeout: a runaway query is stopped, on both commands.
 loop="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
