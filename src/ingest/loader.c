@@ -70,6 +70,12 @@ int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...)
 
 int ingest_fail_sql(struct ingester *g)
 {
+    /* SQLITE_FULL: SQLite's "database or disk is full". The store has no
+     * page limit (max_page_count is not set, and does not persist), so it
+     * is the disk (or a quota); said plainly, SQLite's words kept. */
+    int sys = sqlite3_system_errno(g->db);
+    if ((sqlite3_errcode(g->db) & 0xff) == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+        return ingest_fail(g, NULL, "cannot store: the disk is full (%s)", sqlite3_errmsg(g->db));
     return ingest_fail(g, NULL, "cannot store: %s", sqlite3_errmsg(g->db));
 }
 
