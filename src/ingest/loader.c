@@ -123,7 +123,8 @@ static int find_archive(struct ingester *g, const char *sha, int64_t *id, char *
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         *id = sqlite3_column_int64(st, 0);
-        *name = strdup((const char *)sqlite3_column_text(st, 1));
+        const char *t = (const char *)sqlite3_column_text(st, 1); /* NULL when out of memory */
+        *name = t ? strdup(t) : NULL;
     }
     sqlite3_reset(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -421,6 +422,7 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
             return NULL;
         }
     json_object_seed(0); /* once, before the producer threads parse objects */
+    pipeline_json_checked();
     return g;
 }
 
