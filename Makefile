@@ -43,5 +43,12 @@ fuzz:
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
+# valgrind memcheck over the suite's representative part (tests/memcheck/run.sh).
+MEMCHECK_BUILD ?= build-memcheck
+memcheck:
+	@cmake -S . -B $(MEMCHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBENCHDB_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(MEMCHECK_BUILD) -j $(JOBS)
+	@tests/memcheck/run.sh $(MEMCHECK_BUILD)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MEMCHECK_BUILD)
