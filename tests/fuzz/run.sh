@@ -18,7 +18,10 @@ for t in $targets; do
     mkdir -p "$build/fuzz-corpus/$t" "$build/fuzz-crashes"
     log="$build/fuzz-$t.log"
     echo "fuzz $t: ${secs} s ..."
-    "$build/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 -close_fd_mask=3 \
+    dict=
+    [ -f "$src/$t.dict" ] && dict="-dict=$src/$t.dict"
+    # shellcheck disable=SC2086
+    "$build/fuzz_$t" $dict -max_total_time="$secs" -print_final_stats=1 -close_fd_mask=3 \
         -artifact_prefix="$build/fuzz-crashes/$t-" -rss_limit_mb=2048 \
         "$build/fuzz-corpus/$t" "$src/corpus/$t" >"$log" 2>&1
     rc=$?
