@@ -9,12 +9,13 @@
 -- git's perf suite reports the minimum, JMH the mean; trimmed_mean drops the
 -- smallest and the largest value and averages the rest. Warmup values are
 -- left out; the values of all blocks and forks of a variant are pooled.
--- spread = max / min.
+-- spread = max / min. mean is trimmed_mean(value, 0): a compensated sum, as
+-- R's mean(), where SQLite's avg() sums naively.
 SELECT r.name AS run, b.name AS benchmark, b.params, v.name AS variant, min(se.unit) AS unit,
        count(*) AS n,
        min(s.value) AS min,
        max(s.value) AS max,
-       avg(s.value) AS mean,
+       trimmed_mean(s.value, 0) AS mean,
        median(s.value) AS median,
        trimmed_mean(s.value, 1) AS trimmed_mean,
        spread(s.value) AS spread

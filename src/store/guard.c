@@ -40,6 +40,12 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
                       strcmp(a2, "edit") == 0 || strcmp(a2, "readfile") == 0)
                    ? SQLITE_DENY
                    : SQLITE_OK;
+    case SQLITE_UPDATE:
+        /* Declaring a virtual table's columns (json_each, pragma functions)
+         * makes SQLite check an update of sqlite_master; a real one is
+         * impossible here (read-only open, query_only, DEFENSIVE). */
+        return a1 && (strcmp(a1, "sqlite_master") == 0 || strcmp(a1, "sqlite_temp_master") == 0) ? SQLITE_OK
+                                                                                                  : SQLITE_DENY;
     case SQLITE_PRAGMA:
         /* a1 is the pragma, a2 its argument or value (NULL for a query). */
         if (in_list(inspect_pragmas, a1))
