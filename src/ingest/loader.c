@@ -47,12 +47,19 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_RUN_DELETE] = "DELETE FROM run WHERE id = ?",
     [S_RUN_INSERT] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, "
+                        "metric, member_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_SAMPLE_INSERT] = "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?, ?, ?, ?)",
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
+    [S_UNIT_KIND] = "SELECT kind FROM unit WHERE name = ?",
+    [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL)",
+    [S_SAMPLE_INSERT_COUNT] = "INSERT INTO sample(series_id, warmup, iteration, value, count) VALUES (?, ?, ?, ?, ?)",
+    [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?)",
+    [S_RUN_ATTRS_GET] = "SELECT attributes FROM run WHERE id = ?",
+    [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
+    [S_ARCHIVE_SET_FORMAT] = "UPDATE archive SET format = ? WHERE id = ?",
 };
 
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...)
@@ -274,6 +281,8 @@ static void reset_archive_state(struct ingester *g)
     idmap_clear(&g->runs_seen);
     idmap_clear(&g->series_seen);
     idmap_clear(&g->cell_unit);
+    ingest_forget_units(g);
+    g->member_id = 0;
     sb_reset(&g->notices);
     memset(&g->here, 0, sizeof g->here);
 }
@@ -446,6 +455,7 @@ void ingester_close(struct ingester *g)
     sb_free(&g->notices);
     sb_free(&g->key);
     sb_free(&g->text);
+    ingest_forget_units(g);
     free(g->replaced);
     free(g->err);
     free(g);

@@ -16,7 +16,10 @@ enum stmt_id {
     S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
     S_BENCH_GET, S_BENCH_INSERT,
     S_RUN_FIND, S_RUN_DELETE, S_RUN_INSERT, S_SERIES_INSERT, S_SAMPLE_INSERT, S_GATE_INSERT, S_EVENT_INSERT,
-    S_CHUNK_INSERT, S_COUNT
+    S_CHUNK_INSERT,
+    /* harness formats and containers (formats.c, container.c) */
+    S_UNIT_KIND, S_UNIT_ADD, S_SAMPLE_INSERT_COUNT, S_MEMBER_INSERT, S_RUN_ATTRS_GET, S_RUN_ATTRS_SET,
+    S_ARCHIVE_SET_FORMAT, S_COUNT
 };
 
 /* A name table with its cache: plan, host, variant. */
@@ -57,7 +60,35 @@ struct ingester {
     struct idmap cell_unit;   /* benchmark, variant -> line << 8 | unit index */
 
     struct strbuf key, text; /* scratch */
+
+    /* Harness formats and containers. */
+    int64_t member_id;  /* the archive_member the current values come from, or 0 */
+    char *xunits[256];  /* units beyond format_units seen in this archive */
+    int n_xunits;
 };
+
+/* One series as a harness adapter gives it (formats.c): validated and
+ * inserted as a samples record would be. */
+struct series_spec {
+    const char *benchmark;
+    const char *params;  /* canonical JSON ("{}" when none) */
+    long long block, fork;
+    const char *variant;
+    const char *metric;  /* NULL or "primary": the primary metric */
+    const char *unit;
+    const char *detail;  /* canonical JSON or NULL */
+    const char *field;   /* where the values are, for messages: FIELD[i] */
+};
+/* count may be NULL (every count 1). Returns 0, or -1 with the error set. */
+int ingest_series(struct ingester *g, const struct series_spec *s, const double *values, const int64_t *count,
+                  size_t n, const double *warmup, size_t n_warmup);
+/* An event of the current run; value and detail (canonical JSON) may be NULL. */
+int ingest_event(struct ingester *g, const char *name, const char *value, const char *detail);
+/* Adds attrs' keys that the current run does not have to its attributes
+ * (scalars as they are, arrays and objects as their canonical text). */
+int ingest_run_attributes(struct ingester *g, json_t *attrs);
+/* Forgets the units added for the archive. */
+void ingest_forget_units(struct ingester *g);
 
 /* Sets the error ("field: what", at the current line); returns -1. */
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
