@@ -65,6 +65,19 @@ struct ingester {
     int64_t member_id;  /* the archive_member the current values come from, or 0 */
     char *xunits[256];  /* units beyond format_units seen in this archive */
     int n_xunits;
+    struct idmap members;     /* path -> archive_member id, for this archive */
+    char *err_member;         /* the container member an error belongs to, or NULL */
+    /* While a container's run stream is read (container.c): its members.
+     * Returns 1 with the bytes (valid during the archive), 0 when there is
+     * no such member, -1 with the error set. */
+    int (*member_get)(void *arg, const char *path, const unsigned char **buf, size_t *len, int64_t *member_id);
+    void *member_arg;
+    const char *stream_dir;   /* the run stream member's directory ("" at the top) */
+    /* --format FORMAT on a bare file (results.c) */
+    const void *foreign;      /* const struct fmt_adapter *, or NULL */
+    json_t *foreign_run;      /* the run record built from the command line */
+    long long foreign_block;
+    const char *foreign_variant;
 };
 
 /* One series as a harness adapter gives it (formats.c): validated and
@@ -89,6 +102,34 @@ int ingest_event(struct ingester *g, const char *name, const char *value, const 
 int ingest_run_attributes(struct ingester *g, json_t *attrs);
 /* Forgets the units added for the archive. */
 void ingest_forget_units(struct ingester *g);
+
+/* The field checks of records.c, for results.c: see get_name, get_int. */
+int ingest_get_name(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, const char **out);
+int ingest_get_int(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, long long min,
+                   long long *out, int *present);
+int ingest_wrong(struct ingester *g, const char *rec, const char *key, const char *expected, const json_t *v);
+
+/* A results record (results.c): a harness file's values as samples of
+ * the current run. */
+int ingest_results_record(struct ingester *g, json_t *rec);
+/* Joins dir (NULL or "" for none) and a relative path, resolving "." and
+ * ".." lexically, into out: 0, or -1 for an absolute path or one that
+ * climbs above dir's top. */
+int ingest_join_path(const char *dir, const char *path, struct strbuf *out);
+/* Inserts the archive row of the archive being loaded (format as given). */
+int ingest_archive_row(struct ingester *g, const char *path, const char *sha, const char *format);
+/* Sets the archive row's hash, size and stored bytes and deletes archives
+ * left without runs by --replace; checks that the archive holds a run. */
+int ingest_archive_done(struct ingester *g, const char *sha, uint64_t size, int compressed, uint64_t stored);
+/* Inserts one stored piece of the archive's bytes. */
+int ingest_chunk(struct ingester *g, const unsigned char *buf, size_t len);
+/* Bodies of ingester_archive inside its transaction for a bare harness
+ * file (results.c) and a tar or zip container (container.c): 0 or -1. */
+int load_foreign(struct ingester *g, int fd, const char *path, const char *sha, uint64_t size);
+int load_container(struct ingester *g, int fd, const char *path, const char *sha, uint64_t size);
+/* True when the file on fd is a tar (plain or gzip, zstd, xz, bzip2
+ * compressed) or zip, judged by its first bytes; fd's offset is kept. */
+int container_sniff(int fd);
 
 /* Sets the error ("field: what", at the current line); returns -1. */
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

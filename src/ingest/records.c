@@ -90,6 +90,7 @@ static const char *const run_keys[] = {"record", "format", "plan", "run", "host"
                                        "started_at", "ended_at", "treatment", "baseline", "attributes", NULL};
 static const char *const samples_keys[] = {"record", "benchmark", "params", "block", "variant", "fork",
                                            "metric", "unit", "values", "warmup", NULL};
+static const char *const results_keys[] = {"record", "format", "block", "variant", "path", "data", NULL};
 static const char *const gate_keys[] = {"record", "name", "passed", "at", "detail", NULL};
 static const char *const event_keys[] = {"record", "name", "value", "at", "detail", NULL};
 
@@ -463,12 +464,16 @@ static int series_insert(struct ingester *g, const char *bench, const char *para
     if (mlen)
         memcpy(k + sizeof ks, metric, mlen);
     int64_t *dup = idmap_get(&g->series_seen, k, sizeof ks + mlen);
-    if (dup)
+    if (dup) {
+        char first[48] = "";
+        if (*dup) /* 0: from a harness file read for a results record or --format */
+            snprintf(first, sizeof first, " (first at line %lld)", (long long)*dup);
         return ingest_fail(g, field ? field : "samples",
                            "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld%s%s%s appears twice "
-                           "in this run (first at line %lld)",
+                           "in this run%s",
                            bench, params, block, variant, fork, primary ? "" : " metric \"", primary ? "" : metric,
-                           primary ? "" : "\"", (long long)*dup);
+                           primary ? "" : "\"", first);
+    }
     if (idmap_put(&g->series_seen, k, sizeof ks + mlen, (int64_t)g->line))
         return ingest_fail(g, NULL, "out of memory");
 
@@ -578,19 +583,21 @@ int ingest_series(struct ingester *g, const struct series_spec *s, const double 
     }
     if (n == 0)
         return ingest_fail(g, s->field, "no values");
-    /* The primary metric's values are times or throughputs: > 0; a further
-     * metric (allocations, bytes, counters) may be 0 or negative. */
+    /* The primary metric's values are times or throughputs: >= 0 (a
+     * harness's clock may read 0 for a very short command, and the value is
+     * kept as measured); a further metric (allocations, bytes, counters)
+     * may be anything finite. */
     struct ksum sum = {0, 0};
     int64_t total_n = 0;
     for (int w = 0; w < 2; w++) {
         const double *v = w ? warmup : values;
         size_t m = w ? n_warmup : n;
         for (size_t i = 0; i < m; i++) {
-            if (!isfinite(v[i]) || (!metric && !(v[i] > 0))) {
+            if (!isfinite(v[i]) || (!metric && v[i] < 0)) {
                 char d[32];
                 fmt_double(d, v[i]);
                 return ingest_fail(g, s->field, "%s[%zu]: expected a finite number%s, got %s", w ? "warmup" : "values",
-                                   i, metric ? "" : " > 0", d);
+                                   i, metric ? "" : " >= 0", d);
             }
             if (w)
                 continue;
@@ -763,7 +770,7 @@ int ingest_record(struct ingester *g, json_t *rec)
 {
     int rc = -1;
     char got[96];
-    static const char kinds[] = "\"run\", \"samples\", \"gate\" or \"event\"";
+    static const char kinds[] = "\"run\", \"samples\", \"results\", \"gate\" or \"event\"";
     json_t *kind = json_is_object(rec) ? json_object_get(rec, "record") : NULL;
     const char *k = json_is_string(kind) ? json_string_value(kind) : "";
     if (!json_is_object(rec)) {
@@ -773,16 +780,37 @@ int ingest_record(struct ingester *g, json_t *rec)
         ingest_fail(g, "record", "required field missing (expected %s)", kinds);
     } else if (strcmp(k, "run") == 0) {
         rc = warn_unknown_keys(g, k, rec, run_keys) ? -1 : record_run(g, rec);
-    } else if (strcmp(k, "samples") != 0 && strcmp(k, "gate") != 0 && strcmp(k, "event") != 0) {
+    } else if (strcmp(k, "samples") != 0 && strcmp(k, "gate") != 0 && strcmp(k, "event") != 0 &&
+               strcmp(k, "results") != 0) {
         wrong(g, "", "record", kinds, kind);
     } else if (g->run_id == 0) {
         ingest_fail(g, "record", "a \"%s\" record before any \"run\" record (a run record opens each run)", k);
     } else if (strcmp(k, "samples") == 0) {
         rc = warn_unknown_keys(g, k, rec, samples_keys) ? -1 : record_samples(g, rec);
+    } else if (strcmp(k, "results") == 0) {
+        rc = warn_unknown_keys(g, k, rec, results_keys) ? -1 : ingest_results_record(g, rec);
     } else if (strcmp(k, "gate") == 0) {
         rc = warn_unknown_keys(g, k, rec, gate_keys) ? -1 : record_gate(g, rec);
     } else {
         rc = warn_unknown_keys(g, k, rec, event_keys) ? -1 : record_event(g, rec);
     }
     return rc;
+}
+
+/* ---- for results.c ---- */
+
+int ingest_get_name(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, const char **out)
+{
+    return get_name(g, obj, rec, key, required, out);
+}
+
+int ingest_get_int(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, long long min,
+                   long long *out, int *present)
+{
+    return get_int(g, obj, rec, key, required, min, out, present);
+}
+
+int ingest_wrong(struct ingester *g, const char *rec, const char *key, const char *expected, const json_t *v)
+{
+    return wrong(g, rec, key, expected, v);
 }
