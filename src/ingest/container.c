@@ -67,20 +67,28 @@ int container_sniff(int fd)
         return 1;
     if (!(b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd))
         return 0;
-    /* zstd: a tar when its first 512 bytes decompress to a tar header. */
+    /* zstd: a tar when its first 512 bytes decompress to a tar header (a
+     * zstd block gives output only once whole: up to 128 KiB of input). */
     unsigned char in[16384], out[512];
-    ssize_t k = pread(fd, in, sizeof in, 0);
     ZSTD_DCtx *d = ZSTD_createDCtx();
-    if (!d || k <= 0) {
-        ZSTD_freeDCtx(d);
+    if (!d)
         return 0;
-    }
-    ZSTD_inBuffer ib = {in, (size_t)k, 0};
     ZSTD_outBuffer ob = {out, sizeof out, 0};
-    while (ob.pos < ob.size && ib.pos < ib.size) {
-        size_t r = ZSTD_decompressStream(d, &ob, &ib);
-        if (ZSTD_isError(r) || r == 0)
+    off_t off = 0;
+    int bad = 0;
+    while (!bad && ob.pos < ob.size && off < (1 << 20)) {
+        ssize_t k = pread(fd, in, sizeof in, off);
+        if (k <= 0)
             break;
+        off += k;
+        ZSTD_inBuffer ib = {in, (size_t)k, 0};
+        while (ob.pos < ob.size && ib.pos < ib.size) {
+            size_t r = ZSTD_decompressStream(d, &ob, &ib);
+            if (ZSTD_isError(r) || r == 0) {
+                bad = 1;
+                break;
+            }
+        }
     }
     ZSTD_freeDCtx(d);
     return ob.pos >= 262 && memcmp(out + 257, "ustar", 5) == 0;
