@@ -233,16 +233,18 @@ static int get_scalar_object(struct ingester *g, json_t *obj, const char *rec, c
 
 /* A series of values: non-empty unless optional, every value a finite
  * number > 0. Adds the values to *sum. */
-static int check_values(struct ingester *g, json_t *arr, const char *key, int required, struct ksum *sum)
+static int check_values(struct ingester *g, json_t *arr, const char *key, int required, int positive,
+                        struct ksum *sum)
 {
-    static const char each[] = "a finite number > 0";
+    /* a further metric (allocations, bytes...) may be 0 or negative */
+    const char *each = positive ? "a finite number > 0" : "a finite number";
     if (!json_is_array(arr) || (required && json_array_size(arr) == 0))
         return wrong(g, "samples", key, required ? "a non-empty array of numbers" : "an array of numbers", arr);
     size_t n = json_array_size(arr);
     for (size_t i = 0; i < n; i++) {
         json_t *x = json_array_get(arr, i);
         double d = json_is_integer(x) ? (double)json_integer_value(x) : json_is_real(x) ? json_real_value(x) : -1;
-        if (!json_is_number(x) || !(d > 0) || !isfinite(d)) {
+        if (!json_is_number(x) || (positive && !(d > 0)) || !isfinite(d)) {
             char field[64], got[96];
             snprintf(field, sizeof field, "samples.%s[%zu]", key, i);
             describe(x, got, sizeof got);
@@ -529,9 +531,9 @@ static int record_samples(struct ingester *g, json_t *rec)
     json_t *values, *warmup;
     struct ksum sum = {0, 0};
     if (get_field(g, rec, "samples", "values", 1, "a non-empty array of numbers", &values) < 0 ||
-        check_values(g, values, "values", 1, &sum))
+        check_values(g, values, "values", 1, !metric, &sum))
         return -1;
-    if (get_field(g, rec, "samples", "warmup", 0, "an array of numbers", &warmup) && check_values(g, warmup, "warmup", 0, NULL))
+    if (get_field(g, rec, "samples", "warmup", 0, "an array of numbers", &warmup) && check_values(g, warmup, "warmup", 0, !metric, NULL))
         return -1;
 
     size_t n = json_array_size(values);

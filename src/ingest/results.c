@@ -168,13 +168,10 @@ int ingest_results_record(struct ingester *g, json_t *rec)
         struct strbuf dir = {0};
         if (slash)
             sb_append(&dir, g->shown, (size_t)(slash - g->shown));
-        if (path[0] == '/') {
+        if (path[0] == '/' || !dir.buf)
             sb_puts(&full, path);
-        } else if (ingest_join_path(dir.buf, path, &full)) {
-            /* "../x" beside a stream in the working directory */
-            sb_reset(&full);
-            sb_printf(&full, "%s%s%s", dir.buf ? dir.buf : "", dir.buf ? "/" : "", path);
-        }
+        else
+            sb_printf(&full, "%s/%s", dir.buf, path);
         sb_free(&dir);
         char *err = NULL;
         FILE *f = fopen(full.buf, "rb");
@@ -187,8 +184,11 @@ int ingest_results_record(struct ingester *g, json_t *rec)
             free(err);
             buf = (const unsigned char *)(bytes.buf ? bytes.buf : "");
             len = bytes.len;
+            /* recorded as written, relative to the stream */
+            struct strbuf rel = {0};
             if (rc == 0)
-                rc = beside_member(g, full.buf, buf, len, &member);
+                rc = beside_member(g, ingest_join_path(NULL, path, &rel) ? path : rel.buf, buf, len, &member);
+            sb_free(&rel);
         }
     }
     if (rc == 0) {
