@@ -107,3 +107,30 @@ x.Y.z,"{""n"":""1""}",3,primary,ns/op,8.0,b.json'
 expect_rows attributes "SELECT attributes FROM run WHERE name = 'inline'" \
     '"{""caches"":""[{\""level\"":1}]"",""goos"":""linux"",""num_cpus"":4}"'
 bd check >/dev/null || fail "check"
+
+# Errors inside a container name the container, the member and the line;
+# limits against bombs; none of them changes the store.
+before=$(snapshot)
+mkdir -p "$T/e/run/jmh"
+printf '%s\n' '{"record":"run","format":"benchdb-run/1","plan":"c","run":"e","host":"h"}' \
+    '{"record":"results","format":"jmh","block":1,"variant":"v","path":"jmh/nan.json"}' >"$T/e/run/vm-a.jsonl"
+echo '[{"benchmark":"a","mode":"avgt","primaryMetric":{"scoreUnit":"ns/op","rawData":[[1.0,"NaN"]]}}]' >"$T/e/run/jmh/nan.json"
+(cd "$T/e" && tar -cf - run | zstd -q -o "$T/nan.tar.zst")
+(cd "$T" && bd ingest nan.tar.zst) >/dev/null 2>"$T/err" && fail "NaN raw value: loaded"
+[ "$(head -n 1 "$T/err")" = 'error: nan.tar.zst[run/vm-a.jsonl]:2: results[jmh/nan.json]: [0].primaryMetric.rawData[0][1]: expected a finite number, got "NaN"' ] ||
+    fail "NaN raw value: $(cat "$T/err")"
+printf '%s\n' '{"record":"run","format":"benchdb-run/1","plan":"c","run":"e","host":"h"}' '' \
+    '{"record":"samples","benchmark":"b","block":1,"variant":"v","unit":"ns/op","values":[1,-1]}' >"$T/e/run/vm-a.jsonl"
+(cd "$T/e" && tar -cf - run | zstd -q -o "$T/neg.tar.zst")
+(cd "$T" && bd ingest neg.tar.zst) >/dev/null 2>"$T/err" && fail "negative value: loaded"
+[ "$(head -n 1 "$T/err")" = 'error: neg.tar.zst[run/vm-a.jsonl]:3: samples.values[1]: expected a finite number > 0, got -1' ] ||
+    fail "negative value: $(cat "$T/err")"
+echo extra >"$T/t/extra.txt"
+(cd "$T/t" && tar -cf "$T/big.tar" run.jsonl jmh/a.json jmh/b.json notes.txt extra.txt)
+(cd "$T" && bd ingest --max-members 3 big.tar) >/dev/null 2>"$T/err" && fail "--max-members: loaded"
+[ "$(head -n 1 "$T/err")" = 'error: big.tar: more than 3 members (--max-members)' ] || fail "--max-members: $(cat "$T/err")"
+lim=$(($(wc -c <"$T/t/run.jsonl") + 1)) # the next member crosses it
+(cd "$T" && bd ingest --max-bytes $lim big.tar) >/dev/null 2>"$T/err" && fail "--max-bytes: loaded"
+[ "$(head -n 1 "$T/err")" = "error: big.tar[jmh/a.json]: the container holds more than $lim bytes after decompression (--max-bytes)" ] ||
+    fail "--max-bytes: $(cat "$T/err")"
+[ "$(snapshot)" = "$before" ] || fail "a refused container changed the store"
