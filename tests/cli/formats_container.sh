@@ -93,17 +93,22 @@ cat >"$T/b/inline.jsonl" <<'J'
 {"record":"results","format":"google-benchmark","block":1,"variant":"v","data":{"context":{"num_cpus":4,"caches":[{"level":1}]},"benchmarks":[{"name":"BM_a","iterations":10,"real_time":5,"cpu_time":4,"time_unit":"us","items_per_second":2e5}]}}
 {"record":"results","format":"go-bench","block":2,"variant":"v","data":"goos: linux\nBenchmarkA-4 \t 100\t 7 ns/op\t 0 B/op\n"}
 {"record":"results","format":"jmh","block":3,"variant":"v","path":"b.json"}
+{"record":"results","format":"jmh","block":4,"variant":"v","data":[{"benchmark":"h.S.m","mode":"sample","primaryMetric":{"score":2.1666666666666665,"scoreUnit":"us/op","rawDataHistogram":[[[[1.0,3],[2.0,1]],[[4.0,2]]],[[]]]}}]}
 J
 bd ingest -q "$T/b/inline.jsonl" || fail "inline"
 expect_rows inline "SELECT b.name, b.params, s.block, s.metric, s.unit, s.total, m.path FROM series s
                     JOIN benchmark b ON b.id = s.benchmark_id JOIN run r ON r.id = s.run_id
-                    LEFT JOIN archive_member m ON m.id = s.member_id WHERE r.name = 'inline' ORDER BY s.id" \
+                    LEFT JOIN archive_member m ON m.id = s.member_id WHERE r.name = 'inline' AND s.block < 4 ORDER BY s.id" \
 'BM_a,{},1,primary,us,5.0,
 BM_a,{},1,cpu_time,us,4.0,
 BM_a,{},1,items_per_second,items/s,200000.0,
 BenchmarkA,"{""procs"":4}",2,primary,ns/op,7.0,
 BenchmarkA,"{""procs"":4}",2,B/op,B/op,0.0,
 x.Y.z,"{""n"":""1""}",3,primary,ns/op,8.0,b.json'
+# sample mode: bins stored once with their counts; n and total count them
+expect_rows histogram "SELECT s.fork, s.n, s.total, (SELECT group_concat(value || 'x' || count, ' ') FROM sample
+                       WHERE series_id = s.id) AS bins, bs.score FROM series s JOIN block_score bs ON bs.run_id = s.run_id
+                       AND bs.block = s.block WHERE s.block = 4" "0,6,13.0,1.0x3 2.0x1 4.0x2,2.1666666666666665"
 expect_rows attributes "SELECT attributes FROM run WHERE name = 'inline'" \
     '"{""caches"":""[{\""level\"":1}]"",""goos"":""linux"",""num_cpus"":4}"'
 bd check >/dev/null || fail "check"
