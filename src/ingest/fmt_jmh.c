@@ -128,62 +128,58 @@ int fmt_jmh(struct fmt_ctx *c, json_t *doc)
 static int one_benchmark(struct fmt_ctx *c, json_t *doc, size_t i, json_t *seen, struct strbuf *key)
 {
     char path[64];
-    {
-        json_t *b = json_array_get(doc, i);
-        snprintf(path, sizeof path, "[%zu]", i);
-        if (!json_is_object(b))
-            return fmt_wrong(c, path, "an object", b);
-        json_t *name = json_object_get(b, "benchmark"), *mode = json_object_get(b, "mode");
-        json_t *params = json_object_get(b, "params");
-        snprintf(path, sizeof path, "[%zu].benchmark", i);
-        if (!json_is_string(name) || json_string_length(name) == 0)
-            return fmt_wrong(c, path, "a non-empty string", name);
-        snprintf(path, sizeof path, "[%zu].mode", i);
-        if (!json_is_string(mode))
-            return fmt_wrong(c, path, "a string (thrpt, avgt, sample, ss)", mode);
-        snprintf(path, sizeof path, "[%zu].params", i);
-        if (params && !json_is_null(params) && !json_is_object(params))
-            return fmt_wrong(c, path, "an object", params);
-        if (fmt_params(c, json_is_object(params) ? params : NULL))
-            return -1;
-        sb_reset(key);
-        if (sb_puts(key, json_string_value(name)) || sb_puts(key, " ") || sb_puts(key, c->params.buf))
-            return ingest_fail(c->g, NULL, "out of memory");
-        json_t *prev = json_object_get(seen, key->buf);
-        snprintf(path, sizeof path, "[%zu].mode", i);
-        long long fork0 = 0, forks = 0;
-        if (prev) {
-            const char *pmode = json_string_value(json_array_get(prev, 0));
-            if (strcmp(pmode, json_string_value(mode)) != 0)
-                return fmt_fail(c, path, "benchmark \"%s\" with these params is listed in mode \"%s\" and again in "
-                                         "mode \"%s\" (one mode per file)", json_string_value(name), pmode,
-                                json_string_value(mode));
-            fork0 = json_integer_value(json_array_get(prev, 1));
-        }
-        json_t *pm = json_object_get(b, "primaryMetric");
-        snprintf(path, sizeof path, "[%zu].primaryMetric", i);
-        if (!pm)
-            return fmt_fail(c, path, "required field missing");
-        if (metric_series(c, i, b, json_string_value(name), "primaryMetric", pm, NULL, fork0, &forks))
-            return -1;
-        json_t *sec = json_object_get(b, "secondaryMetrics");
-        if (sec && !json_is_null(sec)) {
-        snprintf(path, sizeof path, "[%zu].secondaryMetrics", i);
-        if (!json_is_object(sec))
-            return fmt_wrong(c, path, "an object", sec);
-        const char *k;
-        json_t *m;
-        json_object_foreach(sec, k, m) {
-            char mpath[300];
-            snprintf(mpath, sizeof mpath, "secondaryMetrics.%s", k);
-            if (strcmp(k, "primary") == 0)
-                return fmt_fail(c, path, "a secondary metric named \"primary\" (the primary metric's own name)");
-            if (metric_series(c, i, b, json_string_value(name), mpath, m, k, fork0, &forks))
-                return -1;
-        }
-        }
-        if (json_object_set_new(seen, key->buf, json_pack("[O,I]", mode, (json_int_t)(fork0 + forks))))
-            return ingest_fail(c->g, NULL, "out of memory");
+    json_t *b = json_array_get(doc, i);
+    snprintf(path, sizeof path, "[%zu]", i);
+    if (!json_is_object(b))
+        return fmt_wrong(c, path, "an object", b);
+    json_t *name = json_object_get(b, "benchmark"), *mode = json_object_get(b, "mode");
+    json_t *params = json_object_get(b, "params");
+    snprintf(path, sizeof path, "[%zu].benchmark", i);
+    if (!json_is_string(name) || json_string_length(name) == 0)
+        return fmt_wrong(c, path, "a non-empty string", name);
+    snprintf(path, sizeof path, "[%zu].mode", i);
+    if (!json_is_string(mode))
+        return fmt_wrong(c, path, "a string (thrpt, avgt, sample, ss)", mode);
+    snprintf(path, sizeof path, "[%zu].params", i);
+    if (params && !json_is_null(params) && !json_is_object(params))
+        return fmt_wrong(c, path, "an object", params);
+    if (fmt_params(c, json_is_object(params) ? params : NULL))
+        return -1;
+    sb_reset(key);
+    if (sb_puts(key, json_string_value(name)) || sb_puts(key, "\n") || sb_puts(key, c->params.buf))
+        return ingest_fail(c->g, NULL, "out of memory");
+    json_t *prev = json_object_get(seen, key->buf);
+    snprintf(path, sizeof path, "[%zu].mode", i);
+    long long fork0 = 0, forks = 0;
+    if (prev) {
+        const char *pmode = json_string_value(json_array_get(prev, 0));
+        if (strcmp(pmode, json_string_value(mode)) != 0)
+            return fmt_fail(c, path, "benchmark \"%s\" with these params is listed in mode \"%s\" and again in "
+                                     "mode \"%s\" (one mode per file)", json_string_value(name), pmode,
+                            json_string_value(mode));
+        fork0 = json_integer_value(json_array_get(prev, 1));
     }
+    json_t *pm = json_object_get(b, "primaryMetric");
+    snprintf(path, sizeof path, "[%zu].primaryMetric", i);
+    if (!pm)
+        return fmt_fail(c, path, "required field missing");
+    if (metric_series(c, i, b, json_string_value(name), "primaryMetric", pm, NULL, fork0, &forks))
+        return -1;
+    json_t *sec = json_object_get(b, "secondaryMetrics");
+    snprintf(path, sizeof path, "[%zu].secondaryMetrics", i);
+    if (sec && !json_is_null(sec) && !json_is_object(sec))
+        return fmt_wrong(c, path, "an object", sec);
+    const char *k;
+    json_t *m;
+    json_object_foreach(json_is_object(sec) ? sec : NULL, k, m) {
+        char mpath[300];
+        snprintf(mpath, sizeof mpath, "secondaryMetrics.%s", k);
+        if (strcmp(k, "primary") == 0)
+            return fmt_fail(c, path, "a secondary metric named \"primary\" (the primary metric's own name)");
+        if (metric_series(c, i, b, json_string_value(name), mpath, m, k, fork0, &forks))
+            return -1;
+    }
+    if (json_object_set_new(seen, key->buf, json_pack("[O,I]", mode, (json_int_t)(fork0 + forks))))
+        return ingest_fail(c->g, NULL, "out of memory");
     return 0;
 }
