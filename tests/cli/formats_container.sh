@@ -93,6 +93,7 @@ cat >"$T/b/inline.jsonl" <<'J'
 {"record":"results","format":"google-benchmark","block":1,"variant":"v","data":{"context":{"num_cpus":4,"caches":[{"level":1}]},"benchmarks":[{"name":"BM_a","iterations":10,"real_time":5,"cpu_time":4,"time_unit":"us","items_per_second":2e5}]}}
 {"record":"results","format":"go-bench","block":2,"variant":"v","data":"goos: linux\nBenchmarkA-4 \t 100\t 7 ns/op\t 0 B/op\n"}
 {"record":"results","format":"jmh","block":3,"variant":"v","path":"b.json"}
+{"record":"results","format":"go-bench","block":5,"variant":"v","data":"pkg: a\nBenchmarkA 10 1 ns/op\npkg: b\nBenchmarkA 10 2 ns/op\nBenchmarkA 20 3 ns/op\nPASS\n"}
 {"record":"results","format":"jmh","block":4,"variant":"v","data":[{"benchmark":"h.S.m","mode":"sample","primaryMetric":{"score":2.1666666666666665,"scoreUnit":"us/op","rawDataHistogram":[[[[1.0,3],[2.0,1]],[[4.0,2]]],[[]]]}}]}
 J
 bd ingest -q "$T/b/inline.jsonl" || fail "inline"
@@ -105,6 +106,10 @@ BM_a,{},1,items_per_second,items/s,200000.0,
 BenchmarkA,"{""procs"":4}",2,primary,ns/op,7.0,
 BenchmarkA,"{""procs"":4}",2,B/op,B/op,0.0,
 x.Y.z,"{""n"":""1""}",3,primary,ns/op,8.0,b.json'
+expect_rows go-pkg "SELECT b.params, s.n, s.total, s.detail FROM series s JOIN benchmark b ON b.id = s.benchmark_id
+                    WHERE s.block = 5 ORDER BY s.id" \
+'"{""pkg"":""a""}",1,1.0,"{""iterations"":[10]}"
+"{""pkg"":""b""}",2,5.0,"{""iterations"":[10,20]}"'
 # sample mode: bins stored once with their counts; n and total count them
 expect_rows histogram "SELECT s.fork, s.n, s.total, (SELECT group_concat(value || 'x' || count, ' ') FROM sample
                        WHERE series_id = s.id) AS bins, bs.score FROM series s JOIN block_score bs ON bs.run_id = s.run_id

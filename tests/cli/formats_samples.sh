@@ -44,6 +44,12 @@ for fmt in jmh google-benchmark hyperfine pyperf go-bench; do
     done
 done
 [ "$files" -ge 18 ] || fail "only $files sample files"
+# pyperf's .json.gz, recognised by its magic bytes
+gzip -c "$S/pyperf/pyperf_mult_list_py36.json" >"$T/mult.json.gz"
+bd ingest -q --format pyperf --plan bare --run gz --host h "$T/mult.json.gz" || fail "pyperf .json.gz"
+got=$(counts "r.name = 'gz'")
+want=$($COUNT pyperf "$T/mult.json.gz")
+[ "$got" = "$want" ] || fail "pyperf .json.gz: expected $want, got $got"
 (cd "$T/c" && tar -cf - run.jsonl samples) | zstd -q -o "$T/all.tar.zst"
 out=$(bd ingest "$T/all.tar.zst" 2>"$T/err") || fail "tar.zst: $(cat "$T/err")"
 [ ! -s "$T/err" ] || fail "tar.zst: unexpected stderr: $(cat "$T/err")"
