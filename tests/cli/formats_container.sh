@@ -71,6 +71,16 @@ tar+xz,4,6
 tar+gzip,4,6
 zip,4,6"
 
+# A zstd-compressed run stream in a subdirectory; paths relative to it.
+mk "$T/zs/run" zs
+(cd "$T/zs/run" && zstd -q --rm run.jsonl)
+(cd "$T/zs" && tar -cf "$T/zs.tar" run)
+bd ingest -q "$T/zs.tar" || fail "zstd stream member"
+expect_rows zstd-stream "SELECT m.path, count(*) FROM series s JOIN run r ON r.id = s.run_id
+                         JOIN archive_member m ON m.id = s.member_id WHERE r.name = 'zs' GROUP BY m.path ORDER BY m.path" \
+"run/jmh/a.json,4
+run/jmh/b.json,1"
+
 # A zip whose results record names a member it does not hold.
 mkdir -p "$T/z/jmh"
 printf '%s\n' '{"record":"run","format":"benchdb-run/1","plan":"c","run":"z","host":"h"}' \
