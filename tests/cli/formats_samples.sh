@@ -79,3 +79,7 @@ echo "$py" | while read -r bench score; do
                                 AND abs(bs.score - $score) <= 1e-12 * $score" "2"
 done
 bd check >/dev/null || fail "check after loading every sample"
+# Secondary metrics keep their names, non-ASCII included.
+expect_rows metric-names "SELECT count(DISTINCT s.metric) FROM series s JOIN run r ON r.id = s.run_id
+                          WHERE r.name = 'pg-client-concurrency-benchmark_sample-mode.json'
+                          AND s.metric IN ('jdbcBurstQuery·p0.50', 'reactiveBurstQuery·p0.9999')" "2"
