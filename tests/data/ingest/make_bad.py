@@ -39,8 +39,8 @@ E = lambda n, msg: "error: %s.jsonl:%d: %s" % ("{}", n, msg)
 FMT = 'expected a non-empty string'
 TIME = 'expected an RFC 3339 date-time such as "2026-10-21T03:57:00Z"'
 VAL = 'expected a finite number > 0'
-UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min"
-KINDS = '"run", "samples", "gate" or "event"'
+UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, sec/op, B/s, MB/s"
+KINDS = '"run", "samples", "results", "gate" or "event"'
 
 cases = {
     # every required field missing
