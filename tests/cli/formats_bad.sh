@@ -34,5 +34,5 @@ for args in "--format nope --plan p --run r --host h x.json" "--format jmh --run
     [ "$rc" = 2 ] || fail "ingest $args: exit status $rc, expected 2"
 done
 bd ingest --format nope --plan p --run r --host h x.json 2>&1 | head -1 | grep -qx \
-    "error: ingest: --format 'nope': expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench" ||
+    "error: ingest: --format 'nope': expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench (see 'benchdb ingest --help')" ||
     fail "unknown format message"
