@@ -2,28 +2,43 @@
 -- summary: Per run, cell and variant: count, min, max, mean, median, trimmed mean and spread of the measured values, side by side
 -- param: plan  the plan (plan.name)
 -- param: benchmark = null  only cells of this benchmark name (null: every cell)
+-- param: metric = primary  which metric's values (primary: the one block scores use)
 -- judges: plan
 -- key: run, benchmark, params, variant
 --
 -- How the choice of aggregation changes the picture (git-perf-aggregation.txt):
 -- git's perf suite reports the minimum, JMH the mean; trimmed_mean drops the
 -- smallest and the largest value and averages the rest. Warmup values are
--- left out; the values of all blocks and forks of a variant are pooled.
--- spread = max / min.
-SELECT r.name AS run, b.name AS benchmark, b.params, v.name AS variant, min(se.unit) AS unit,
+-- left out; the values of all blocks and forks of a variant are pooled, and
+-- a stored value with count k (a JMH sample-mode histogram bin) counts as k
+-- equal values. spread = max / min. mean is trimmed_mean(value, 0): a
+-- compensated sum, as R's mean(), where SQLite's avg() sums naively.
+WITH RECURSIVE
+base AS (
+  SELECT r.id AS run_id, se.benchmark_id, se.variant_id, se.unit, s.value, s.count
+  FROM plan p
+  JOIN run r ON r.plan_id = p.id
+  JOIN series se ON se.run_id = r.id AND se.metric = :metric
+  JOIN benchmark b ON b.id = se.benchmark_id
+  JOIN sample s ON s.series_id = se.id AND s.warmup = 0
+  WHERE p.name = :plan AND (:benchmark IS NULL OR b.name = :benchmark)
+),
+expanded(run_id, benchmark_id, variant_id, unit, value, k) AS (
+  SELECT run_id, benchmark_id, variant_id, unit, value, count FROM base
+  UNION ALL
+  SELECT run_id, benchmark_id, variant_id, unit, value, k - 1 FROM expanded WHERE k > 1
+)
+SELECT r.name AS run, b.name AS benchmark, b.params, v.name AS variant, min(e.unit) AS unit,
        count(*) AS n,
-       min(s.value) AS min,
-       max(s.value) AS max,
-       avg(s.value) AS mean,
-       median(s.value) AS median,
-       trimmed_mean(s.value, 1) AS trimmed_mean,
-       spread(s.value) AS spread
-FROM plan p
-JOIN run r ON r.plan_id = p.id
-JOIN series se ON se.run_id = r.id
-JOIN benchmark b ON b.id = se.benchmark_id
-JOIN variant v ON v.id = se.variant_id
-JOIN sample s ON s.series_id = se.id AND s.warmup = 0
-WHERE p.name = :plan AND (:benchmark IS NULL OR b.name = :benchmark)
-GROUP BY r.id, b.id, v.id
+       min(e.value) AS min,
+       max(e.value) AS max,
+       trimmed_mean(e.value, 0) AS mean,
+       median(e.value) AS median,
+       trimmed_mean(e.value, 1) AS trimmed_mean,
+       spread(e.value) AS spread
+FROM expanded e
+JOIN run r ON r.id = e.run_id
+JOIN benchmark b ON b.id = e.benchmark_id
+JOIN variant v ON v.id = e.variant_id
+GROUP BY e.run_id, e.benchmark_id, e.variant_id
 ORDER BY r.name, b.name, b.params, v.name;

@@ -1,4 +1,4 @@
--- benchdb: the full current schema (version 2). Applying every migration in
+-- benchdb: the full current schema (version 3). Applying every migration in
 -- migrations/ to an empty store must give exactly this schema (checked by
 -- the test unit/schema); change both together.
 
@@ -68,46 +68,75 @@ CREATE TABLE run (
 CREATE INDEX run_archive ON run(archive_id);
 CREATE INDEX run_host ON run(host_id);
 
--- Units the values may carry: a time per operation (factor = seconds per
--- unit) or a throughput (factor = operations per second per unit).
-CREATE TABLE unit (
-  name   TEXT PRIMARY KEY,
-  kind   TEXT NOT NULL CHECK (kind IN ('time', 'throughput')),
-  factor REAL NOT NULL CHECK (factor > 0)
+-- Units: a time per operation (factor = seconds per unit), a throughput of
+-- operations (factor = operations per second per unit), a throughput of
+-- bytes (factor = bytes per second per unit), or any other quantity
+-- (factor = 1 unless known: bytes per unit for sizes). direction: whether
+-- lower or higher values are better, NULL when unknown.
+CREATE TABLE "unit" (
+  name      TEXT PRIMARY KEY,
+  kind      TEXT NOT NULL CHECK (kind IN ('time', 'throughput', 'byte-throughput', 'other')),
+  factor    REAL NOT NULL CHECK (factor > 0),
+  direction TEXT CHECK (direction IN ('lower', 'higher'))
 ) WITHOUT ROWID;
-INSERT INTO unit(name, kind, factor) VALUES
-  ('ns/op', 'time', 1e-9), ('us/op', 'time', 1e-6), ('ms/op', 'time', 1e-3), ('s/op', 'time', 1),
-  ('ns', 'time', 1e-9), ('us', 'time', 1e-6), ('ms', 'time', 1e-3), ('s', 'time', 1),
-  ('ops/ns', 'throughput', 1e9), ('ops/us', 'throughput', 1e6), ('ops/ms', 'throughput', 1e3),
-  ('ops/s', 'throughput', 1), ('ops/min', 'throughput', 1.0 / 60);
+INSERT INTO "unit"(name, kind, factor, direction) VALUES
+  ('ns/op', 'time', 1e-9, 'lower'), ('us/op', 'time', 1e-6, 'lower'), ('ms/op', 'time', 1e-3, 'lower'),
+  ('s/op', 'time', 1, 'lower'), ('ns', 'time', 1e-9, 'lower'), ('us', 'time', 1e-6, 'lower'),
+  ('ms', 'time', 1e-3, 'lower'), ('s', 'time', 1, 'lower'),
+  ('ops/ns', 'throughput', 1e9, 'higher'), ('ops/us', 'throughput', 1e6, 'higher'),
+  ('ops/ms', 'throughput', 1e3, 'higher'), ('ops/s', 'throughput', 1, 'higher'),
+  ('ops/min', 'throughput', 1.0 / 60, 'higher');
+INSERT INTO "unit"(name, kind, factor, direction) VALUES
+  ('sec/op', 'time', 1, 'lower'),
+  ('B/s', 'byte-throughput', 1, 'higher'), ('MB/s', 'byte-throughput', 1e6, 'higher'),
+  ('B/op', 'other', 1, 'lower'), ('allocs/op', 'other', 1, 'lower'), ('bytes', 'other', 1, 'lower'),
+  ('1', 'other', 1, NULL);
 
--- One series of measured values: a run's cell, block, variant and fork, in
--- one unit. n and total are derived at ingest from the series' non-warmup
--- values (their count and compensated sum) so that block scores need not
--- re-read every value; 'benchdb check' verifies them against the values.
-CREATE TABLE series (
+-- The files inside a container archive (tar, zip): path, SHA-256 and size
+-- of each member as it was in the container.
+CREATE TABLE archive_member (
+  id         INTEGER PRIMARY KEY,
+  archive_id INTEGER NOT NULL REFERENCES archive(id) ON DELETE CASCADE,
+  path       TEXT NOT NULL,
+  sha256     TEXT NOT NULL CHECK (length(sha256) = 64),
+  size       INTEGER NOT NULL CHECK (size >= 0),
+  UNIQUE (archive_id, path)
+);
+
+-- A series now belongs to a metric: 'primary' (what block scores, ratios and
+-- the saved queries use) or the name a harness gives a further metric
+-- (cpu_time, B/op, gc.alloc.rate.norm...). member_id: the member of a
+-- container archive its values came from (NULL: the archive itself).
+-- detail: what the harness said about the series beyond its values (JMH's
+-- mode and summary fields as given, iterations...), as canonical JSON.
+CREATE TABLE "series" (
   id           INTEGER PRIMARY KEY,
   run_id       INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
   benchmark_id INTEGER NOT NULL REFERENCES benchmark(id),
   block        INTEGER NOT NULL CHECK (block >= 1),
   variant_id   INTEGER NOT NULL REFERENCES variant(id),
   fork         INTEGER NOT NULL DEFAULT 0 CHECK (fork >= 0),
-  unit         TEXT NOT NULL REFERENCES unit(name),
+  metric       TEXT NOT NULL DEFAULT 'primary' CHECK (length(metric) > 0),
+  unit         TEXT NOT NULL REFERENCES "unit"(name),
   n            INTEGER NOT NULL CHECK (n >= 1),
   total        REAL NOT NULL,
-  UNIQUE (run_id, benchmark_id, block, variant_id, fork)
+  member_id    INTEGER REFERENCES archive_member(id),
+  detail       TEXT CHECK (detail IS NULL OR json_valid(detail)),
+  UNIQUE (run_id, benchmark_id, block, variant_id, fork, metric)
 );
 CREATE INDEX series_benchmark ON series(benchmark_id);
+CREATE INDEX series_member ON series(member_id);
 
 -- Every measured value, in measurement order within its series; warmup
 -- values are numbered on their own and never enter a score. No foreign key
 -- on series_id: the loader writes series and values together, the trigger
--- below cascades deletes, and 'benchdb check' looks for orphans.
+-- below cascades deletes, and 'benchdb check' looks for orphans. A value
+-- with count k stands for k equal values (series.n sums the counts).
 CREATE TABLE sample (
   series_id INTEGER NOT NULL,
   warmup    INTEGER NOT NULL CHECK (warmup IN (0, 1)),
   iteration INTEGER NOT NULL CHECK (iteration >= 1),
-  value     REAL NOT NULL,
+  value     REAL NOT NULL, count INTEGER NOT NULL DEFAULT 1 CHECK (count >= 1),
   PRIMARY KEY (series_id, warmup, iteration)
 ) WITHOUT ROWID;
 CREATE TRIGGER series_delete_samples AFTER DELETE ON series BEGIN
@@ -134,18 +163,19 @@ CREATE TABLE event (
 );
 CREATE INDEX event_run ON event(run_id);
 
--- Per run, cell, block and variant: the mean of the measured (non-warmup)
--- values over all forks, JMH's convention, with their count and unit.
+-- Block scores, ratios and run cells read the primary metric only.
 CREATE VIEW block_score AS
 SELECT run_id, benchmark_id, block, variant_id,
        sum(total) / sum(n) AS score,
        sum(n) AS n,
        min(unit) AS unit
 FROM series
+WHERE metric = 'primary'
 GROUP BY run_id, benchmark_id, block, variant_id;
 
--- Per run, cell and block: treatment over baseline as a time ratio (a
--- throughput is turned into a time per operation first), and its log.
+-- A throughput (of operations or of bytes) is turned into a time per
+-- operation first; a ratio of a byte throughput to an operation throughput
+-- means nothing and is not formed.
 CREATE VIEW block_ratio AS
 SELECT run_id, benchmark_id, block, ratio, ln(ratio) AS log_ratio
 FROM (
@@ -158,10 +188,9 @@ FROM (
                     AND b.block = t.block AND b.variant_id = r.baseline_id
   JOIN unit ut ON ut.name = t.unit
   JOIN unit ub ON ub.name = b.unit
+  WHERE (ut.kind = 'byte-throughput') = (ub.kind = 'byte-throughput')
 );
 
--- Per run and cell: the number of blocks with a ratio, the mean and sample
--- standard deviation of their log ratios, and the geometric-mean ratio.
 CREATE VIEW run_cell AS
 SELECT run_id, benchmark_id,
        count(*) AS blocks,
@@ -175,8 +204,8 @@ FROM (
 )
 GROUP BY run_id, benchmark_id;
 
--- Version 2: verdict history and pre-registered rules.
-
+-- A decision rule fixed before the data it judges: its text and SHA-256,
+-- when it was registered here and, if given, when and where it was
 -- published (e.g. a pull request).
 CREATE TABLE rule (
   id            INTEGER PRIMARY KEY,

@@ -12,12 +12,22 @@
 #include "ingest/ingest.h"
 
 const char usage_ingest[] =
-    "usage: benchdb [--db FILE] ingest [--quiet] [--replace] [--max-line-bytes N] [--max-bytes N] ARCHIVE...\n"
+    "usage: benchdb [--db FILE] ingest [--quiet] [--replace] [--max-line-bytes N] [--max-bytes N]\n"
+    "                                  [--max-members N] ARCHIVE...\n"
+    "       benchdb [--db FILE] ingest --format FORMAT --plan P --run R --host H [--variant V]\n"
+    "                                  [--block N] [--position N] [--attr KEY=VALUE]... FILE\n"
     "\n"
     "Load benchdb-run/1 archives (JSON Lines, optionally zstd-compressed; see\n"
     "docs/archive-format.md) into the store. ARCHIVE is a file, a directory\n"
-    "(searched recursively for *.jsonl and *.jsonl.zst, in byte order of their\n"
-    "paths) or '-' for standard input.\n"
+    "(searched recursively for *.jsonl, *.jsonl.zst, *.tar, *.tar.gz, *.tgz,\n"
+    "*.tar.zst, *.tar.xz and *.zip, in byte order of their paths) or '-' for\n"
+    "standard input. A tar or zip (recognised by its content) is read with\n"
+    "every run stream inside it and the harness files its results records name.\n"
+    "\n"
+    "With --format, FILE is one harness output file (jmh, google-benchmark,\n"
+    "hyperfine, pyperf, go-bench; docs/formats.md) loaded as run R of plan P on\n"
+    "host H: its values are block N (default 1) of variant V (default\n"
+    "'default').\n"
     "\n"
     "Each archive is one transaction: an archive with any error stores nothing,\n"
     "and the error names its file, line and field; the other archives still\n"
@@ -28,6 +38,7 @@ const char usage_ingest[] =
     "  -r, --replace            replace runs already stored from other archives\n"
     "      --max-line-bytes N   refuse lines longer than N bytes (default 64M)\n"
     "      --max-bytes N        refuse archives of more than N bytes after decompression (default 64G)\n"
+    "      --max-members N      refuse a tar or zip of more than N files (default 100000)\n"
     "                           (N takes a suffix K, M, G or T: powers of 1024)\n"
     "\n"
     "On a terminal, a progress line is kept on stderr. At the end one summary\n"
@@ -97,7 +108,10 @@ static int walk(const char *dir, struct paths *out)
         if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
             rc = walk(p, out);
             free(p);
-        } else if ((has_suffix(e->d_name, ".jsonl") || has_suffix(e->d_name, ".jsonl.zst")) &&
+        } else if ((has_suffix(e->d_name, ".jsonl") || has_suffix(e->d_name, ".jsonl.zst") ||
+                    has_suffix(e->d_name, ".tar") || has_suffix(e->d_name, ".tar.gz") ||
+                    has_suffix(e->d_name, ".tgz") || has_suffix(e->d_name, ".tar.zst") ||
+                    has_suffix(e->d_name, ".tar.xz") || has_suffix(e->d_name, ".zip")) &&
                    stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
             if (paths_add(out, p)) {
                 free(p);
@@ -195,9 +209,23 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
         {"replace", no_argument, 0, 'r'},
         {"max-line-bytes", required_argument, 0, 'L'},
         {"max-bytes", required_argument, 0, 'B'},
+        {"max-members", required_argument, 0, 'M'},
+        {"format", required_argument, 0, 'F'},
+        {"plan", required_argument, 0, 'P'},
+        {"run", required_argument, 0, 'R'},
+        {"host", required_argument, 0, 'H'},
+        {"variant", required_argument, 0, 'V'},
+        {"block", required_argument, 0, 'K'},
+        {"position", required_argument, 0, 'O'},
+        {"attr", required_argument, 0, 'A'},
         {0, 0, 0, 0},
     };
-    struct ingest_options opt = {INGEST_DEFAULT_MAX_LINE, INGEST_DEFAULT_MAX_BYTES, 0, 0};
+    struct ingest_options opt = {INGEST_DEFAULT_MAX_LINE, INGEST_DEFAULT_MAX_BYTES, 0, 0, INGEST_DEFAULT_MAX_MEMBERS};
+    struct ingest_foreign fo = {0};
+    fo.variant = "default";
+    fo.block = 1;
+    char *attrs[256];
+    int context_given = 0;
     int c;
     cli_getopt_reset();
     while ((c = cli_getopt("ingest", argc, argv, "qr", opts)) != -1) {
@@ -211,11 +239,57 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
                                                 "optionally with K, M, G or T",
                                       c == 'L' ? "max-line-bytes" : "max-bytes", optarg);
             break;
+        case 'M':
+            if (parse_size(optarg, &opt.max_members))
+                return bd_usage_error("ingest", "ingest: --max-members '%s': expected a positive number", optarg);
+            break;
+        case 'F': fo.format = optarg; break;
+        case 'P': fo.plan = optarg; context_given = 1; break;
+        case 'R': fo.run = optarg; context_given = 1; break;
+        case 'H': fo.host = optarg; context_given = 1; break;
+        case 'V': fo.variant = optarg; context_given = 1; break;
+        case 'K':
+        case 'O': {
+            char *end;
+            errno = 0;
+            long long v = strtoll(optarg, &end, 10);
+            if (errno || *end || !*optarg || v < 1)
+                return bd_usage_error("ingest", "ingest: --%s '%s': expected an integer >= 1",
+                                      c == 'K' ? "block" : "position", optarg);
+            *(c == 'K' ? &fo.block : &fo.position) = v;
+            context_given = 1;
+            break;
+        }
+        case 'A':
+            if (!strchr(optarg, '=') || optarg[0] == '=')
+                return bd_usage_error("ingest", "ingest: --attr '%s': expected KEY=VALUE", optarg);
+            if (fo.n_attrs == sizeof attrs / sizeof attrs[0])
+                return bd_usage_error("ingest", "ingest: more than 256 --attr options");
+            attrs[fo.n_attrs++] = optarg;
+            context_given = 1;
+            break;
         default: return EXIT_USAGE;
         }
     }
+    fo.attrs = attrs;
     if (optind >= argc)
         return bd_usage_error("ingest", "ingest: no archive given (files, directories or '-')");
+    if (fo.format) {
+        if (!ingest_format_known(fo.format))
+            return bd_usage_error("ingest", "ingest: --format '%s': expected one of %s", fo.format,
+                                  ingest_format_names);
+        if (!fo.plan || !fo.run || !fo.host)
+            return bd_usage_error("ingest", "ingest: --format needs --plan, --run and --host");
+        if (argc - optind != 1 || strcmp(argv[optind], "-") == 0)
+            return bd_usage_error("ingest", "ingest: --format takes one FILE (a run's several harness files go "
+                                            "into a run stream's results records)");
+        struct stat st;
+        if (stat(argv[optind], &st) == 0 && !S_ISREG(st.st_mode))
+            return bd_usage_error("ingest", "ingest: --format: '%s' is not a regular file", argv[optind]);
+    } else if (context_given) {
+        return bd_usage_error("ingest", "ingest: --plan, --run, --host, --variant, --block, --position and --attr "
+                                        "go with --format");
+    }
 
     /* A name that cannot be opened stays in the list: the loader reports
      * it and counts it as failed. */
@@ -271,7 +345,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     }
     pr.g = g;
     for (size_t i = 0; i < list.n; i++) {
-        if (ingester_archive(g, list.v[i]) == INGEST_FAILED)
+        if ((fo.format ? ingester_foreign(g, list.v[i], &fo) : ingester_archive(g, list.v[i])) == INGEST_FAILED)
             rc = EXIT_FAIL;
         struct stat st;
         pr.done++;

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "query/saved.h"
 #include "util/sha256.h"
+#include "util/text.h"
 
 const char usage_rule[] =
     "usage: benchdb [--db FILE] rule register FILE.sql|NAME [--published-at TIME] [--ref TEXT]\n"
@@ -22,16 +23,6 @@ const char usage_rule[] =
     "  --ref TEXT            where it was published (e.g. a pull request URL)\n"
     "  -q, --queries DIR     also look for saved queries here (repeatable)\n"
     "  -f, --format FORMAT   for 'list': table (default), csv, json or markdown\n";
-
-static void now_rfc3339(char out[48])
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    snprintf(out, 48, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-             tm.tm_min, tm.tm_sec);
-}
 
 /* RFC 3339 date-time: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM) that SQLite can read. */
 static int valid_time(sqlite3 *db, const char *s)
@@ -129,9 +120,9 @@ int cmd_rule(struct cli *cli, int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
-    char sha[65], when[48];
+    char sha[65], when[TIME_TEXT_MAX];
     sha256_hex_of(q->text, strlen(q->text), sha);
-    now_rfc3339(when);
+    time_now_rfc3339(when, 0);
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db, "SELECT id, registered_at FROM rule WHERE sha256 = ?", -1, &st, NULL);
     sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "util/strbuf.h"
+#include "util/text.h"
 
 const char usage_sql[] =
     "usage: benchdb [--db FILE] sql SQL [--param NAME=VALUE]... [--format FORMAT] [--write]\n"
@@ -25,49 +25,6 @@ const char usage_sql[] =
     "\n"
     "Example:\n"
     "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" --param p=calib% --format csv\n";
-
-/* True when s holds nothing but whitespace, comments and semicolons. */
-static int blank_sql(const char *s)
-{
-    while (*s) {
-        if (strchr(" \t\r\n;", *s))
-            s++;
-        else if (s[0] == '-' && s[1] == '-')
-            while (*s && *s != '\n')
-                s++;
-        else if (s[0] == '/' && s[1] == '*') {
-            const char *e = strstr(s + 2, "*/");
-            if (!e)
-                return 1;
-            s = e + 2;
-        } else
-            return 0;
-    }
-    return 1;
-}
-
-static char *read_all(const char *path, char **err)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        bd_fail(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct strbuf sb = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_append(&sb, buf, n);
-    int bad = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (bad) {
-        sb_free(&sb);
-        bd_fail(err, "%s: read error", path);
-        return NULL;
-    }
-    return sb_detach(&sb);
-}
 
 /* Reports an SQL error the way a user can act on it. */
 static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_deadline *dl)
@@ -127,7 +84,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
             bd_usage_error("sql", "sql: unexpected argument '%s' with --file", argv[optind]);
             goto out;
         }
-        if (!(sql = read_all(file, &err))) {
+        if (!(sql = file_read_all(file, NULL, &err))) {
             bd_error("%s", err);
             rc = EXIT_FAIL;
             goto out;
@@ -143,7 +100,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
         }
         sql = strdup(argv[optind]);
     }
-    if (blank_sql(sql)) {
+    if (sql_is_blank(sql)) {
         bd_usage_error("sql", "sql: the SQL text holds no statement");
         goto out;
     }
@@ -158,7 +115,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     const char *pos = sql;
     struct rowset rs = {0};
     int ok = 1;
-    while (ok && !blank_sql(pos)) {
+    while (ok && !sql_is_blank(pos)) {
         sqlite3_stmt *st = NULL;
         const char *tail = NULL;
         int prc = sqlite3_prepare_v2(db, pos, -1, &st, &tail);

@@ -165,7 +165,7 @@ static int check_series(sqlite3 *db, FILE *out, int *problems)
     int rc = -1, bad = 0;
     int64_t count = 0;
     if (sqlite3_prepare_v2(db, "SELECT id, n, total FROM series ORDER BY id", -1, &ser, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT series_id, iteration, value FROM sample WHERE warmup = 0 "
+        sqlite3_prepare_v2(db, "SELECT series_id, iteration, value, count FROM sample WHERE warmup = 0 "
                                "ORDER BY series_id, warmup, iteration", -1, &smp, NULL) != SQLITE_OK) {
         bd_error("check: series: %s", sqlite3_errmsg(db));
         goto out;
@@ -178,12 +178,14 @@ static int check_series(sqlite3 *db, FILE *out, int *problems)
         while (mrc == SQLITE_ROW && sqlite3_column_int64(smp, 0) < id)
             mrc = sqlite3_step(smp); /* orphans: counted below */
         struct ksum k = {0, 0};
-        int64_t m = 0;
+        int64_t m = 0, rows = 0;
         int gaps = 0;
         while (mrc == SQLITE_ROW && sqlite3_column_int64(smp, 0) == id) {
-            m++;
-            gaps |= sqlite3_column_int64(smp, 1) != m;
-            ksum_add(&k, sqlite3_column_double(smp, 2));
+            int64_t c = sqlite3_column_int64(smp, 3); /* a value with count c stands for c values */
+            rows++;
+            m += c;
+            gaps |= sqlite3_column_int64(smp, 1) != rows;
+            ksum_add(&k, sqlite3_column_double(smp, 2) * (double)c);
             mrc = sqlite3_step(smp);
         }
         double sum = ksum_value(&k);

@@ -4,12 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Units a primary metric may have (time and throughput) first, then the
+ * other built-in units (index >= format_primary_unit_count). */
 const char *const format_units[] = {
     "ns/op", "us/op", "ms/op", "s/op", "ns", "us", "ms", "s",
-    "ops/ns", "ops/us", "ops/ms", "ops/s", "ops/min",
+    "ops/ns", "ops/us", "ops/ms", "ops/s", "ops/min", "sec/op", "B/s", "MB/s",
+    "B/op", "allocs/op", "bytes", "1",
 };
 const int format_unit_count = (int)(sizeof format_units / sizeof format_units[0]);
-const char format_unit_list[] = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min";
+const int format_primary_unit_count = 16;
+const char format_unit_list[] =
+    "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, sec/op, B/s, MB/s";
 
 int format_unit_index(const char *unit)
 {

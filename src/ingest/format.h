@@ -10,13 +10,16 @@
 
 #define ARCHIVE_FORMAT "benchdb-run/1"
 
-/* The accepted units, in the order error messages list them; the same set
- * as the store's unit table (a unit test compares them). */
+/* The built-in units, in the order error messages list them; the same set
+ * as the store's unit table (a unit test compares them). The first
+ * format_primary_unit_count are times and throughputs, which a primary
+ * metric must have; format_unit_list lists those. */
 extern const char *const format_units[];
 extern const int format_unit_count;
+extern const int format_primary_unit_count;
 /* Index of unit in format_units, or -1. */
 int format_unit_index(const char *unit);
-/* "ns/op, us/op, ..., ops/min" */
+/* "ns/op, us/op, ..., MB/s": the primary units */
 extern const char format_unit_list[];
 
 /* True when s is an RFC 3339 date-time (section 5.6): full-date "T"

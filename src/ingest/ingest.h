@@ -8,12 +8,14 @@
 
 #define INGEST_DEFAULT_MAX_LINE (64ull << 20)  /* 64 MiB */
 #define INGEST_DEFAULT_MAX_BYTES (64ull << 30) /* 64 GiB of data after decompression */
+#define INGEST_DEFAULT_MAX_MEMBERS 100000ull   /* files in a tar or zip */
 
 struct ingest_options {
     uint64_t max_line_bytes;
     uint64_t max_bytes;
     int replace; /* replace runs stored from other archives */
     int quiet;   /* no notices (skipped, replaced); warnings and errors stay */
+    uint64_t max_members; /* files a container may hold (0: the default) */
 };
 
 /* Counts over the whole command; rows counts every row written. */
@@ -43,6 +45,19 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
  * Prints its errors (file:line: field: what was expected, got what),
  * warnings and notices on stderr. */
 enum ingest_result ingester_archive(struct ingester *g, const char *path);
+/* --format: what the command line says about a bare harness file. */
+struct ingest_foreign {
+    const char *format; /* jmh, google-benchmark, hyperfine, pyperf, go-bench */
+    const char *plan, *run, *host, *variant;
+    long long block, position; /* position 0: none */
+    char **attrs;              /* "KEY=VALUE" */
+    size_t n_attrs;
+};
+/* True when name is a harness format; ingest_format_names lists them. */
+int ingest_format_known(const char *name);
+extern const char ingest_format_names[];
+/* Loads one bare harness file as one run (docs/formats.md). */
+enum ingest_result ingester_foreign(struct ingester *g, const char *path, const struct ingest_foreign *f);
 const struct ingest_totals *ingester_totals(const struct ingester *g);
 /* While loading (from a progress hook): original bytes of the current
  * archive read so far, and rows written by the command so far. */

@@ -47,12 +47,19 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_RUN_DELETE] = "DELETE FROM run WHERE id = ?",
     [S_RUN_INSERT] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, "
+                        "metric, member_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_SAMPLE_INSERT] = "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?, ?, ?, ?)",
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
+    [S_UNIT_KIND] = "SELECT kind FROM unit WHERE name = ?",
+    [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL)",
+    [S_SAMPLE_INSERT_COUNT] = "INSERT INTO sample(series_id, warmup, iteration, value, count) VALUES (?, ?, ?, ?, ?)",
+    [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?)",
+    [S_RUN_ATTRS_GET] = "SELECT attributes FROM run WHERE id = ?",
+    [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
+    [S_ARCHIVE_SET_FORMAT] = "UPDATE archive SET format = ? WHERE id = ?",
 };
 
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...)
@@ -183,6 +190,54 @@ static void now_rfc3339(char out[32])
     strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* ---- for the other kinds of archive (results.c, container.c) ---- */
+
+int ingest_chunk(struct ingester *g, const unsigned char *buf, size_t len)
+{
+    return insert_chunk(g, buf, len);
+}
+
+int ingest_archive_row(struct ingester *g, const char *path, const char *sha, const char *format)
+{
+    char when[32];
+    now_rfc3339(when);
+    sqlite3_stmt *st = g->st[S_ARCHIVE_INSERT];
+    sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, when, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, BENCHDB_VERSION, -1, SQLITE_STATIC);
+    if (ingest_step(g, st))
+        return -1;
+    g->archive_id = sqlite3_last_insert_rowid(g->db);
+    g->chunk_seq = 0;
+    st = g->st[S_ARCHIVE_SET_FORMAT];
+    sqlite3_bind_text(st, 1, format, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, g->archive_id);
+    return ingest_step(g, st);
+}
+
+int ingest_archive_done(struct ingester *g, const char *sha, uint64_t size, int compressed, uint64_t stored)
+{
+    g->line = 0;
+    if (g->here.runs == 0)
+        return ingest_fail(g, NULL, "no run record (an archive holds one or more runs, each opened by a run record)");
+    sqlite3_stmt *st = g->st[S_ARCHIVE_UPDATE];
+    sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
+    sqlite3_bind_text(st, 3, compressed ? "zstd" : "identity", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)stored);
+    sqlite3_bind_int64(st, 5, g->archive_id);
+    if (ingest_step(g, st))
+        return -1;
+    for (size_t i = 0; i < g->n_replaced; i++) {
+        sqlite3_bind_int64(g->st[S_ARCHIVE_DELETE_EMPTY], 1, g->replaced[i]);
+        if (ingest_step(g, g->st[S_ARCHIVE_DELETE_EMPTY]))
+            return -1;
+    }
+    g->here.rows += 1 + (uint64_t)g->chunk_seq;
+    return 0;
+}
+
 /* The body of ingester_archive inside the transaction: returns 0 loaded,
  * 1 skipped (stdin whose hash is stored), -1 failed. */
 static int load(struct ingester *g, int fd, const char *path, const char *first_sha, uint64_t first_size)
@@ -281,6 +336,13 @@ static void reset_archive_state(struct ingester *g)
     idmap_clear(&g->runs_seen);
     idmap_clear(&g->series_seen);
     idmap_clear(&g->cell_unit);
+    ingest_forget_units(g);
+    idmap_clear(&g->members);
+    g->member_id = 0;
+    free(g->err_member);
+    g->err_member = NULL;
+    g->member_get = NULL;
+    g->stream_dir = NULL;
     sb_reset(&g->notices);
     memset(&g->here, 0, sizeof g->here);
 }
@@ -343,7 +405,10 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         }
         free(name);
     }
-    if (rc == 0) {
+    if (rc == 0 && (g->foreign || (seekable && container_sniff(fd)))) {
+        rc = g->foreign ? load_foreign(g, fd, path, first_sha, first_size)
+                        : load_container(g, fd, path, first_sha, first_size);
+    } else if (rc == 0) {
         rc = load(g, fd, path, seekable ? first_sha : NULL, first_size);
         if (rc < 0 && !seekable && !g->reader_failed && stored_anyway(g))
             rc = 1;
@@ -364,7 +429,12 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         memset(&g->here, 0, sizeof g->here); /* counted in totals only when loaded */
     if (rc < 0) {
         ingest_before_message(g);
-        if (g->err_line)
+        if (g->err_member && g->err_line)
+            bd_error("%s[%s]:%llu: %s", g->shown, g->err_member, (unsigned long long)g->err_line,
+                     g->err ? g->err : "failed");
+        else if (g->err_member)
+            bd_error("%s[%s]: %s", g->shown, g->err_member, g->err ? g->err : "failed");
+        else if (g->err_line)
             bd_error("%s:%llu: %s", g->shown, (unsigned long long)g->err_line, g->err ? g->err : "failed");
         else
             bd_error("%s: %s", g->shown, g->err ? g->err : "failed");
@@ -451,9 +521,12 @@ void ingester_close(struct ingester *g)
     idmap_free(&g->runs_seen);
     idmap_free(&g->series_seen);
     idmap_free(&g->cell_unit);
+    idmap_free(&g->members);
+    free(g->err_member);
     sb_free(&g->notices);
     sb_free(&g->key);
     sb_free(&g->text);
+    ingest_forget_units(g);
     free(g->replaced);
     free(g->err);
     free(g);

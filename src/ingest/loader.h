@@ -16,7 +16,10 @@ enum stmt_id {
     S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
     S_BENCH_GET, S_BENCH_INSERT,
     S_RUN_FIND, S_RUN_DELETE, S_RUN_INSERT, S_SERIES_INSERT, S_SAMPLE_INSERT, S_GATE_INSERT, S_EVENT_INSERT,
-    S_CHUNK_INSERT, S_COUNT
+    S_CHUNK_INSERT,
+    /* harness formats and containers (formats.c, container.c) */
+    S_UNIT_KIND, S_UNIT_ADD, S_SAMPLE_INSERT_COUNT, S_MEMBER_INSERT, S_RUN_ATTRS_GET, S_RUN_ATTRS_SET,
+    S_ARCHIVE_SET_FORMAT, S_COUNT
 };
 
 /* A name table with its cache: plan, host, variant. */
@@ -57,7 +60,76 @@ struct ingester {
     struct idmap cell_unit;   /* benchmark, variant -> line << 8 | unit index */
 
     struct strbuf key, text; /* scratch */
+
+    /* Harness formats and containers. */
+    int64_t member_id;  /* the archive_member the current values come from, or 0 */
+    char *xunits[256];  /* units beyond format_units seen in this archive */
+    int n_xunits;
+    struct idmap members;     /* path -> archive_member id, for this archive */
+    char *err_member;         /* the container member an error belongs to, or NULL */
+    /* While a container's run stream is read (container.c): its members.
+     * Returns 1 with the bytes (valid during the archive), 0 when there is
+     * no such member, -1 with the error set. */
+    int (*member_get)(void *arg, const char *path, const unsigned char **buf, size_t *len, int64_t *member_id);
+    void *member_arg;
+    const char *stream_dir;   /* the run stream member's directory ("" at the top) */
+    /* --format FORMAT on a bare file (results.c) */
+    const void *foreign;      /* const struct fmt_adapter *, or NULL */
+    json_t *foreign_run;      /* the run record built from the command line */
+    long long foreign_block;
+    const char *foreign_variant;
 };
+
+/* One series as a harness adapter gives it (formats.c): validated and
+ * inserted as a samples record would be. */
+struct series_spec {
+    const char *benchmark;
+    const char *params;  /* canonical JSON ("{}" when none) */
+    long long block, fork;
+    const char *variant;
+    const char *metric;  /* NULL or "primary": the primary metric */
+    const char *unit;
+    const char *detail;  /* canonical JSON or NULL */
+    const char *field;   /* where the values are, for messages: FIELD[i] */
+};
+/* count may be NULL (every count 1). Returns 0, or -1 with the error set. */
+int ingest_series(struct ingester *g, const struct series_spec *s, const double *values, const int64_t *count,
+                  size_t n, const double *warmup, size_t n_warmup);
+/* An event of the current run; value and detail (canonical JSON) may be NULL. */
+int ingest_event(struct ingester *g, const char *name, const char *value, const char *detail);
+/* Adds attrs' keys that the current run does not have to its attributes
+ * (scalars as they are, arrays and objects as their canonical text). */
+int ingest_run_attributes(struct ingester *g, json_t *attrs);
+/* Forgets the units added for the archive. */
+void ingest_forget_units(struct ingester *g);
+
+/* The field checks of records.c, for results.c: see get_name, get_int. */
+int ingest_get_name(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, const char **out);
+int ingest_get_int(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, long long min,
+                   long long *out, int *present);
+int ingest_wrong(struct ingester *g, const char *rec, const char *key, const char *expected, const json_t *v);
+
+/* A results record (results.c): a harness file's values as samples of
+ * the current run. */
+int ingest_results_record(struct ingester *g, json_t *rec);
+/* Joins dir (NULL or "" for none) and a relative path, resolving "." and
+ * ".." lexically, into out: 0, or -1 for an absolute path or one that
+ * climbs above dir's top. */
+int ingest_join_path(const char *dir, const char *path, struct strbuf *out);
+/* Inserts the archive row of the archive being loaded (format as given). */
+int ingest_archive_row(struct ingester *g, const char *path, const char *sha, const char *format);
+/* Sets the archive row's hash, size and stored bytes and deletes archives
+ * left without runs by --replace; checks that the archive holds a run. */
+int ingest_archive_done(struct ingester *g, const char *sha, uint64_t size, int compressed, uint64_t stored);
+/* Inserts one stored piece of the archive's bytes. */
+int ingest_chunk(struct ingester *g, const unsigned char *buf, size_t len);
+/* Bodies of ingester_archive inside its transaction for a bare harness
+ * file (results.c) and a tar or zip container (container.c): 0 or -1. */
+int load_foreign(struct ingester *g, int fd, const char *path, const char *sha, uint64_t size);
+int load_container(struct ingester *g, int fd, const char *path, const char *sha, uint64_t size);
+/* True when the file on fd is a tar (plain or gzip, zstd, xz, bzip2
+ * compressed) or zip, judged by its first bytes; fd's offset is kept. */
+int container_sniff(int fd);
 
 /* Sets the error ("field: what", at the current line); returns -1. */
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

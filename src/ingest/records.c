@@ -12,6 +12,7 @@
 #include "ingest/loader.h"
 #include "stats/sum.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 
 /* ---- ids ---- */
 
@@ -88,7 +89,8 @@ void ingest_forget_ids(struct ingester *g)
 static const char *const run_keys[] = {"record", "format", "plan", "run", "host", "position", "source",
                                        "started_at", "ended_at", "treatment", "baseline", "attributes", NULL};
 static const char *const samples_keys[] = {"record", "benchmark", "params", "block", "variant", "fork",
-                                           "unit", "values", "warmup", NULL};
+                                           "metric", "unit", "values", "warmup", NULL};
+static const char *const results_keys[] = {"record", "format", "block", "variant", "path", "data", NULL};
 static const char *const gate_keys[] = {"record", "name", "passed", "at", "detail", NULL};
 static const char *const event_keys[] = {"record", "name", "value", "at", "detail", NULL};
 
@@ -231,16 +233,18 @@ static int get_scalar_object(struct ingester *g, json_t *obj, const char *rec, c
 
 /* A series of values: non-empty unless optional, every value a finite
  * number > 0. Adds the values to *sum. */
-static int check_values(struct ingester *g, json_t *arr, const char *key, int required, struct ksum *sum)
+static int check_values(struct ingester *g, json_t *arr, const char *key, int required, int positive,
+                        struct ksum *sum)
 {
-    static const char each[] = "a finite number > 0";
+    /* a further metric (allocations, bytes...) may be 0 or negative */
+    const char *each = positive ? "a finite number > 0" : "a finite number";
     if (!json_is_array(arr) || (required && json_array_size(arr) == 0))
         return wrong(g, "samples", key, required ? "a non-empty array of numbers" : "an array of numbers", arr);
     size_t n = json_array_size(arr);
     for (size_t i = 0; i < n; i++) {
         json_t *x = json_array_get(arr, i);
         double d = json_is_integer(x) ? (double)json_integer_value(x) : json_is_real(x) ? json_real_value(x) : -1;
-        if (!json_is_number(x) || !(d > 0) || !isfinite(d)) {
+        if (!json_is_number(x) || (positive && !(d > 0)) || !isfinite(d)) {
             char field[64], got[96];
             snprintf(field, sizeof field, "samples.%s[%zu]", key, i);
             describe(x, got, sizeof got);
@@ -375,54 +379,106 @@ static int record_run(struct ingester *g, json_t *rec)
     return 0;
 }
 
-static int record_samples(struct ingester *g, json_t *rec)
+/* ---- series ---- */
+
+static const char primary_metric[] = "primary";
+
+static const char *unit_name(const struct ingester *g, int ix)
 {
-    const char *bench, *variant, *unit;
-    long long block = 0, fork = 0;
-    int has;
-    if (get_name(g, rec, "samples", "benchmark", 1, &bench) || get_scalar_object(g, rec, "samples", "params") ||
-        get_int(g, rec, "samples", "block", 1, 1, &block, &has) ||
-        get_name(g, rec, "samples", "variant", 1, &variant) ||
-        get_int(g, rec, "samples", "fork", 0, 0, &fork, &has))
-        return -1;
-    json_t *u;
-    if (get_field(g, rec, "samples", "unit", 1, "a unit name", &u) < 0)
-        return -1;
-    int unit_ix = json_is_string(u) ? format_unit_index(json_string_value(u)) : -1;
-    if (unit_ix < 0)
-        return wrong(g, "samples", "unit", "one of " "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, "
-                                           "ops/ms, ops/s, ops/min", u);
-    unit = format_units[unit_ix];
-    json_t *values, *warmup;
-    struct ksum sum = {0, 0};
-    if (get_field(g, rec, "samples", "values", 1, "a non-empty array of numbers", &values) < 0 ||
-        check_values(g, values, "values", 1, &sum))
-        return -1;
-    if (get_field(g, rec, "samples", "warmup", 0, "an array of numbers", &warmup) && check_values(g, warmup, "warmup", 0, NULL))
-        return -1;
+    return ix < format_unit_count ? format_units[ix] : g->xunits[ix - format_unit_count];
+}
 
+void ingest_forget_units(struct ingester *g)
+{
+    for (int i = 0; i < g->n_xunits; i++)
+        free(g->xunits[i]);
+    g->n_xunits = 0;
+}
+
+/* The index of a unit of a further metric: a built-in one, or one added to
+ * the unit table (kind 'other') the first time an archive uses it. */
+static int other_unit(struct ingester *g, const char *unit, int *ix)
+{
+    *ix = format_unit_index(unit);
+    if (*ix >= 0)
+        return 0;
+    for (int k = 0; k < g->n_xunits; k++)
+        if (strcmp(g->xunits[k], unit) == 0) {
+            *ix = format_unit_count + k;
+            return 0;
+        }
+    if (format_unit_count + g->n_xunits >= 256)
+        return ingest_fail(g, NULL, "more than %d distinct units in one archive", 256 - format_unit_count);
+    sqlite3_stmt *st = g->st[S_UNIT_KIND];
+    sqlite3_bind_text(st, 1, unit, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return ingest_fail_sql(g);
+    if (rc == SQLITE_DONE) {
+        sqlite3_bind_text(g->st[S_UNIT_ADD], 1, unit, -1, SQLITE_STATIC);
+        if (ingest_step(g, g->st[S_UNIT_ADD]))
+            return -1;
+    }
+    char *copy = strdup(unit);
+    if (!copy)
+        return ingest_fail(g, NULL, "out of memory");
+    g->xunits[g->n_xunits] = copy;
+    *ix = format_unit_count + g->n_xunits++;
+    return 0;
+}
+
+/* Checks a series' cell, unit and uniqueness within the run and inserts
+ * its row; *series_id is the new row. params is canonical JSON. The unit
+ * of a cell and variant is checked per metric; a series is unique per
+ * (cell, block, variant, fork, metric). */
+static int series_insert(struct ingester *g, const char *bench, const char *params, long long block,
+                         const char *variant, long long fork, const char *metric, int unit_ix, int64_t n,
+                         double total, const char *detail, const char *field, int64_t *series_id)
+{
     int64_t bench_id = 0, variant_id = 0;
-    if (benchmark_id(g, bench, g->text.buf, &bench_id) || name_id(g, &g->variants, variant, &variant_id))
+    if (benchmark_id(g, bench, params, &bench_id) || name_id(g, &g->variants, variant, &variant_id))
         return -1;
+    int primary = metric == NULL;
+    size_t mlen = primary ? 0 : strlen(metric) + 1;
+    const char *unit = unit_name(g, unit_ix);
 
-    /* One unit per cell and variant, one series per cell, block, variant and fork. */
+    /* Keys: the ids, then (for a further metric) its name with its NUL, so
+     * that the primary metric's keys stay as short as they were. */
+    char k[4 * sizeof(int64_t) + 256];
+    if (mlen > 256)
+        return ingest_fail(g, field, "metric name longer than 255 bytes");
     int64_t ku[2] = {bench_id, variant_id};
-    int64_t *prev = idmap_get(&g->cell_unit, ku, sizeof ku);
-    if (prev && (*prev & 0xff) != unit_ix)
-        return ingest_fail(g, "samples.unit", "expected \"%s\" (the unit of this cell and variant at line %lld), got \"%s\"",
-                    format_units[*prev & 0xff], (long long)(*prev >> 8), unit);
-    if (!prev && idmap_put(&g->cell_unit, ku, sizeof ku, (int64_t)g->line << 8 | unit_ix))
+    memcpy(k, ku, sizeof ku);
+    if (mlen)
+        memcpy(k + sizeof ku, metric, mlen);
+    int64_t *prev = idmap_get(&g->cell_unit, k, sizeof ku + mlen);
+    if (prev && (*prev & 0xff) != unit_ix) {
+        char f[96];
+        snprintf(f, sizeof f, "%s%s", field ? field : "samples", field ? "" : ".unit");
+        return ingest_fail(g, f, "expected \"%s\" (the unit of this cell and variant at line %lld), got \"%s\"",
+                           unit_name(g, (int)(*prev & 0xff)), (long long)(*prev >> 8), unit);
+    }
+    if (!prev && idmap_put(&g->cell_unit, k, sizeof ku + mlen, (int64_t)g->line << 8 | unit_ix))
         return ingest_fail(g, NULL, "out of memory");
     int64_t ks[4] = {bench_id, block, variant_id, fork};
-    int64_t *dup = idmap_get(&g->series_seen, ks, sizeof ks);
-    if (dup)
-        return ingest_fail(g, "samples", "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld appears twice "
-                                  "in this run (first at line %lld)",
-                    bench, g->text.buf, block, variant, fork, (long long)*dup);
-    if (idmap_put(&g->series_seen, ks, sizeof ks, (int64_t)g->line))
+    memcpy(k, ks, sizeof ks);
+    if (mlen)
+        memcpy(k + sizeof ks, metric, mlen);
+    int64_t *dup = idmap_get(&g->series_seen, k, sizeof ks + mlen);
+    if (dup) {
+        char first[48] = "";
+        if (*dup) /* 0: from a harness file read for a results record or --format */
+            snprintf(first, sizeof first, " (first at line %lld)", (long long)*dup);
+        return ingest_fail(g, field ? field : "samples",
+                           "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld%s%s%s appears twice "
+                           "in this run%s",
+                           bench, params, block, variant, fork, primary ? "" : " metric \"", primary ? "" : metric,
+                           primary ? "" : "\"", first);
+    }
+    if (idmap_put(&g->series_seen, k, sizeof ks + mlen, (int64_t)g->line))
         return ingest_fail(g, NULL, "out of memory");
 
-    size_t n = json_array_size(values);
     sqlite3_stmt *st = g->st[S_SERIES_INSERT];
     sqlite3_bind_int64(st, 1, g->run_id);
     sqlite3_bind_int64(st, 2, bench_id);
@@ -430,14 +486,64 @@ static int record_samples(struct ingester *g, json_t *rec)
     sqlite3_bind_int64(st, 4, variant_id);
     sqlite3_bind_int64(st, 5, fork);
     sqlite3_bind_text(st, 6, unit, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, (sqlite3_int64)n);
-    sqlite3_bind_double(st, 8, ksum_value(&sum));
+    sqlite3_bind_int64(st, 7, n);
+    sqlite3_bind_double(st, 8, total);
+    sqlite3_bind_text(st, 9, primary ? primary_metric : metric, -1, SQLITE_STATIC);
+    if (g->member_id)
+        sqlite3_bind_int64(st, 10, g->member_id);
+    else
+        sqlite3_bind_null(st, 10);
+    bind_opt_text(st, 11, detail);
     if (ingest_step(g, st))
         return -1;
-    int64_t series_id = sqlite3_last_insert_rowid(g->db);
+    *series_id = sqlite3_last_insert_rowid(g->db);
+    return 0;
+}
+
+static int record_samples(struct ingester *g, json_t *rec)
+{
+    const char *bench, *variant, *metric;
+    long long block = 0, fork = 0;
+    int has;
+    if (get_name(g, rec, "samples", "benchmark", 1, &bench) || get_scalar_object(g, rec, "samples", "params") ||
+        get_int(g, rec, "samples", "block", 1, 1, &block, &has) ||
+        get_name(g, rec, "samples", "variant", 1, &variant) ||
+        get_int(g, rec, "samples", "fork", 0, 0, &fork, &has) ||
+        get_name(g, rec, "samples", "metric", 0, &metric))
+        return -1;
+    if (metric && strcmp(metric, primary_metric) == 0)
+        metric = NULL;
+    json_t *u;
+    if (get_field(g, rec, "samples", "unit", 1, "a unit name", &u) < 0)
+        return -1;
+    int unit_ix;
+    if (metric) {
+        if (!json_is_string(u) || json_string_length(u) == 0 || strlen(json_string_value(u)) != json_string_length(u))
+            return wrong(g, "samples", "unit", "a non-empty string", u);
+        if (other_unit(g, json_string_value(u), &unit_ix))
+            return -1;
+    } else {
+        unit_ix = json_is_string(u) ? format_unit_index(json_string_value(u)) : -1;
+        if (unit_ix < 0 || unit_ix >= format_primary_unit_count)
+            return wrong(g, "samples", "unit", "one of " "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, "
+                                               "ops/ms, ops/s, ops/min, sec/op, B/s, MB/s", u);
+    }
+    json_t *values, *warmup;
+    struct ksum sum = {0, 0};
+    if (get_field(g, rec, "samples", "values", 1, "a non-empty array of numbers", &values) < 0 ||
+        check_values(g, values, "values", 1, !metric, &sum))
+        return -1;
+    if (get_field(g, rec, "samples", "warmup", 0, "an array of numbers", &warmup) && check_values(g, warmup, "warmup", 0, !metric, NULL))
+        return -1;
+
+    size_t n = json_array_size(values);
+    int64_t series_id;
+    if (series_insert(g, bench, g->text.buf, block, variant, fork, metric, unit_ix, (int64_t)n, ksum_value(&sum),
+                      NULL, NULL, &series_id))
+        return -1;
 
     /* Measured values first, then warmups: the primary key's order. */
-    st = g->st[S_SAMPLE_INSERT];
+    sqlite3_stmt *st = g->st[S_SAMPLE_INSERT];
     sqlite3_bind_int64(st, 1, series_id);
     for (int w = 0; w < 2; w++) {
         json_t *arr = w ? warmup : values;
@@ -459,6 +565,131 @@ static int record_samples(struct ingester *g, json_t *rec)
     g->here.series++;
     g->here.rows++;
     return 0;
+}
+
+int ingest_series(struct ingester *g, const struct series_spec *s, const double *values, const int64_t *count,
+                  size_t n, const double *warmup, size_t n_warmup)
+{
+    const char *metric = s->metric && strcmp(s->metric, primary_metric) != 0 ? s->metric : NULL;
+    int unit_ix;
+    if (metric) {
+        if (!*s->unit)
+            return ingest_fail(g, s->field, "expected a unit, got an empty string");
+        if (other_unit(g, s->unit, &unit_ix))
+            return -1;
+    } else {
+        unit_ix = format_unit_index(s->unit);
+        if (unit_ix < 0 || unit_ix >= format_primary_unit_count)
+            return ingest_fail(g, s->field, "unit \"%s\" is not a time or throughput unit, which the primary metric "
+                                            "needs (one of %s)", s->unit, format_unit_list);
+    }
+    if (n == 0)
+        return ingest_fail(g, s->field, "no values");
+    /* The primary metric's values are times or throughputs: >= 0 (a
+     * harness's clock may read 0 for a very short command, and the value is
+     * kept as measured); a further metric (allocations, bytes, counters)
+     * may be anything finite. */
+    struct ksum sum = {0, 0};
+    int64_t total_n = 0;
+    for (int w = 0; w < 2; w++) {
+        const double *v = w ? warmup : values;
+        size_t m = w ? n_warmup : n;
+        for (size_t i = 0; i < m; i++) {
+            if (!isfinite(v[i]) || (!metric && v[i] < 0)) {
+                char d[32];
+                fmt_double(d, v[i]);
+                return ingest_fail(g, s->field, "%s[%zu]: expected a finite number%s, got %s", w ? "warmup" : "values",
+                                   i, metric ? "" : " >= 0", d);
+            }
+            if (w)
+                continue;
+            int64_t c = count ? count[i] : 1;
+            if (c < 1)
+                return ingest_fail(g, s->field, "values[%zu]: expected a count >= 1, got %lld", i, (long long)c);
+            ksum_add(&sum, v[i] * (double)c);
+            total_n += c;
+        }
+    }
+    int64_t series_id;
+    if (series_insert(g, s->benchmark, s->params, s->block, s->variant, s->fork, metric, unit_ix, total_n,
+                      ksum_value(&sum), s->detail, s->field, &series_id))
+        return -1;
+    sqlite3_stmt *st = g->st[S_SAMPLE_INSERT_COUNT];
+    sqlite3_bind_int64(st, 1, series_id);
+    for (int w = 0; w < 2; w++) {
+        const double *v = w ? warmup : values;
+        size_t m = w ? n_warmup : n;
+        sqlite3_bind_int(st, 2, w);
+        for (size_t i = 0; i < m; i++) {
+            sqlite3_bind_int64(st, 3, (sqlite3_int64)i + 1);
+            sqlite3_bind_double(st, 4, v[i]);
+            sqlite3_bind_int64(st, 5, !w && count ? count[i] : 1);
+            if (ingest_step(g, st))
+                return -1;
+        }
+        g->here.samples += m;
+        g->here.rows += m;
+    }
+    g->here.series++;
+    g->here.rows++;
+    return 0;
+}
+
+int ingest_event(struct ingester *g, const char *name, const char *value, const char *detail)
+{
+    sqlite3_stmt *st = g->st[S_EVENT_INSERT];
+    sqlite3_bind_int64(st, 1, g->run_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    bind_opt_text(st, 3, value);
+    sqlite3_bind_null(st, 4);
+    bind_opt_text(st, 5, detail);
+    if (ingest_step(g, st))
+        return -1;
+    g->here.events++;
+    g->here.rows++;
+    return 0;
+}
+
+int ingest_run_attributes(struct ingester *g, json_t *attrs)
+{
+    sqlite3_stmt *st = g->st[S_RUN_ATTRS_GET];
+    sqlite3_bind_int64(st, 1, g->run_id);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return ingest_fail_sql(g);
+    }
+    json_t *have = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+    sqlite3_reset(st);
+    if (!have)
+        return ingest_fail(g, NULL, "out of memory");
+    const char *key;
+    json_t *v;
+    int rc = 0;
+    json_object_foreach(attrs, key, v) {
+        if (json_object_get(have, key) || json_is_null(v))
+            continue;
+        json_t *val;
+        if (json_is_object(v) || json_is_array(v)) {
+            sb_reset(&g->text);
+            val = json_canonical(v, &g->text) ? NULL : json_stringn(g->text.buf, g->text.len);
+        } else {
+            val = json_incref(v);
+        }
+        if (!val || json_object_set_new(have, key, val)) {
+            rc = ingest_fail(g, NULL, "out of memory");
+            break;
+        }
+    }
+    sb_reset(&g->text);
+    if (rc == 0 && json_canonical(have, &g->text))
+        rc = ingest_fail(g, NULL, "out of memory");
+    json_decref(have);
+    if (rc)
+        return rc;
+    st = g->st[S_RUN_ATTRS_SET];
+    sqlite3_bind_text(st, 1, g->text.buf, (int)g->text.len, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, g->run_id);
+    return ingest_step(g, st);
 }
 
 /* detail: any JSON, stored as canonical text (NULL when absent). */
@@ -541,7 +772,7 @@ int ingest_record(struct ingester *g, json_t *rec)
 {
     int rc = -1;
     char got[96];
-    static const char kinds[] = "\"run\", \"samples\", \"gate\" or \"event\"";
+    static const char kinds[] = "\"run\", \"samples\", \"results\", \"gate\" or \"event\"";
     json_t *kind = json_is_object(rec) ? json_object_get(rec, "record") : NULL;
     const char *k = json_is_string(kind) ? json_string_value(kind) : "";
     if (!json_is_object(rec)) {
@@ -551,16 +782,37 @@ int ingest_record(struct ingester *g, json_t *rec)
         ingest_fail(g, "record", "required field missing (expected %s)", kinds);
     } else if (strcmp(k, "run") == 0) {
         rc = warn_unknown_keys(g, k, rec, run_keys) ? -1 : record_run(g, rec);
-    } else if (strcmp(k, "samples") != 0 && strcmp(k, "gate") != 0 && strcmp(k, "event") != 0) {
+    } else if (strcmp(k, "samples") != 0 && strcmp(k, "gate") != 0 && strcmp(k, "event") != 0 &&
+               strcmp(k, "results") != 0) {
         wrong(g, "", "record", kinds, kind);
     } else if (g->run_id == 0) {
         ingest_fail(g, "record", "a \"%s\" record before any \"run\" record (a run record opens each run)", k);
     } else if (strcmp(k, "samples") == 0) {
         rc = warn_unknown_keys(g, k, rec, samples_keys) ? -1 : record_samples(g, rec);
+    } else if (strcmp(k, "results") == 0) {
+        rc = warn_unknown_keys(g, k, rec, results_keys) ? -1 : ingest_results_record(g, rec);
     } else if (strcmp(k, "gate") == 0) {
         rc = warn_unknown_keys(g, k, rec, gate_keys) ? -1 : record_gate(g, rec);
     } else {
         rc = warn_unknown_keys(g, k, rec, event_keys) ? -1 : record_event(g, rec);
     }
     return rc;
+}
+
+/* ---- for results.c ---- */
+
+int ingest_get_name(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, const char **out)
+{
+    return get_name(g, obj, rec, key, required, out);
+}
+
+int ingest_get_int(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, long long min,
+                   long long *out, int *present)
+{
+    return get_int(g, obj, rec, key, required, min, out, present);
+}
+
+int ingest_wrong(struct ingester *g, const char *rec, const char *key, const char *expected, const json_t *v)
+{
+    return wrong(g, rec, key, expected, v);
 }

@@ -11,6 +11,7 @@
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "version.h"
 
 int evaluation_check_params(const struct saved_query *q, const struct params *given, char **err)
@@ -51,16 +52,6 @@ static const char *effective(const struct saved_query *q, const struct params *g
     return q->params[i].def;
 }
 
-static void now_rfc3339(char out[48])
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    snprintf(out, 48, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-             tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
-}
-
 int data_fingerprint(sqlite3 *db, char out[65], long long *count)
 {
     sqlite3_stmt *st;
@@ -81,25 +72,6 @@ int data_fingerprint(sqlite3 *db, char out[65], long long *count)
     if (count)
         *count = n;
     return 0;
-}
-
-static int blank_tail(const char *s)
-{
-    while (*s) {
-        if (strchr(" \t\r\n;", *s))
-            s++;
-        else if (s[0] == '-' && s[1] == '-')
-            while (*s && *s != '\n')
-                s++;
-        else if (s[0] == '/' && s[1] == '*') {
-            const char *e = strstr(s + 2, "*/");
-            if (!e)
-                return 1;
-            s = e + 2;
-        } else
-            return 0;
-    }
-    return 1;
 }
 
 /* Whether a registered rule with this text was fixed before the judged
@@ -189,7 +161,7 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
         store_guard_readonly(db, 0);
         return bd_fail(err, "query %s (%s): holds no SQL statement", q->name, q->source);
     }
-    if (!blank_tail(tail)) {
+    if (!sql_is_blank(tail)) {
         sqlite3_finalize(st);
         store_guard_readonly(db, 0);
         return bd_fail(err, "query %s (%s): holds more than one statement; a saved query is one statement", q->name,
@@ -250,7 +222,7 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
             if (strcmp(q->params[k].name, name + 1) == 0)
                 break;
         if (k == q->nparams) {
-            /* name belongs to st: the message first, then the finalize. */
+            /* name belongs to the statement: report before finalizing. */
             bd_fail(err, "query %s (%s): uses %s, which its header does not declare (-- param: %s ...)", q->name,
                     q->source, name, name + 1);
             sqlite3_finalize(st);
@@ -297,11 +269,11 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
 
     if (!record)
         return 0;
-    char fp[65], when[48];
+    char fp[65], when[TIME_TEXT_MAX];
     long long narch = 0;
     if (data_fingerprint(db, fp, &narch))
         return bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
-    now_rfc3339(when);
+    time_now_rfc3339(when, 1);
     struct strbuf rows = {0};
     rowset_json(&ev->rows, &rows);
     if (sqlite3_prepare_v2(db,

@@ -12,6 +12,7 @@
 #include "util/diag.h"
 #include "util/embedded.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 int query_path_add(struct query_path *qp, const char *entry)
 {
@@ -252,28 +253,6 @@ char *saved_query_param_list(const struct saved_query *q)
     return sb_detach(&sb);
 }
 
-static char *read_text(const char *path, char **err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        bd_fail(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct strbuf sb = {0};
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_append(&sb, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sb_free(&sb);
-        bd_fail(err, "%s: read error", path);
-        return NULL;
-    }
-    return sb_detach(&sb);
-}
-
 static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
@@ -282,7 +261,7 @@ static int ends_with(const char *s, const char *suffix)
 
 static struct saved_query *load_file(const char *path, char **err)
 {
-    char *text = read_text(path, err);
+    char *text = file_read_all(path, NULL, err);
     return text ? saved_query_parse(text, path, 0, err) : NULL;
 }
 

@@ -12,6 +12,7 @@
 #include "util/embedded.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 int migrations_count(void) { return (int)embedded_migrations_count; }
 
@@ -81,16 +82,6 @@ static const char *bookkeeping =
     "  applied_at TEXT NOT NULL\n"
     ")";
 
-static void now_rfc3339(char out[48])
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    snprintf(out, 48, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
-}
-
 static int apply_one(sqlite3 *db, int i, char **err)
 {
     char *msg = NULL;
@@ -117,9 +108,9 @@ static int apply_one(sqlite3 *db, int i, char **err)
         sqlite3_free(msg);
         goto rollback;
     }
-    char hex[65], when[48];
+    char hex[65], when[TIME_TEXT_MAX];
     sha256_hex_of(migration_text(i), strlen(migration_text(i)), hex);
-    now_rfc3339(when);
+    time_now_rfc3339(when, 1);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "INSERT INTO schema_migration(version, name, sha256, applied_at) VALUES (?,?,?,?)",
                            -1, &st, NULL) != SQLITE_OK) {

@@ -37,14 +37,17 @@ void bd_notice(const char *fmt, ...)
 
 int bd_usage_error(const char *cmd, const char *fmt, ...)
 {
+    /* One line: the message and where to read the usage. */
     va_list ap;
     va_start(ap, fmt);
-    vmsg("error: ", fmt, ap);
+    fflush(stdout);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
     va_end(ap);
     if (cmd)
-        fprintf(stderr, "(see 'benchdb %s --help')\n", cmd);
+        fprintf(stderr, " (see 'benchdb %s --help')\n", cmd);
     else
-        fputs("(see 'benchdb --help')\n", stderr);
+        fputs(" (see 'benchdb --help')\n", stderr);
     return EXIT_USAGE;
 }
 

@@ -59,7 +59,7 @@ damaged total "UPDATE series SET total = 3611.7500001 WHERE id = 1" \
     "error: check: series 1: total is 3611.7500001 but its values add up to 3611.75"
 damaged iteration "UPDATE sample SET iteration = 7 WHERE series_id = 1 AND warmup = 0 AND iteration = 3" \
     "error: check: series 1: n is 3 but it has 3 measured values (iterations not numbered 1..n)"
-damaged orphan "INSERT INTO sample VALUES (999, 0, 1, 1.0), (999, 0, 2, 1.0)" \
+damaged orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (999, 0, 1, 1.0), (999, 0, 2, 1.0)" \
     "error: check: 2 sample rows belong to no series (the first to series 999)"
 damaged foreign-key "PRAGMA foreign_keys = OFF; INSERT INTO gate(run_id, name, passed) VALUES (77, 'x', 1)" \
     "error: check: foreign_key_check: gate row 5 refers to a missing row of run"

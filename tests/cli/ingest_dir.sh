@@ -22,7 +22,7 @@ case "$out" in "ingest: 0 archives loaded, 4 skipped, 0 failed;"*) ;; *) fail "s
 # Usage errors exit 2 and change nothing.
 rc=0; bd ingest >/dev/null 2>&1 || rc=$?; [ "$rc" = 2 ] || fail "no argument: exit $rc"
 rc=0; bd ingest --max-line-bytes 12Q "$ex" 2>"$T/err" || rc=$?; [ "$rc" = 2 ] || fail "bad size: exit $rc"
-head -n 1 "$T/err" | grep -qx "error: ingest: --max-line-bytes '12Q': expected a positive number of bytes, optionally with K, M, G or T" ||
+head -n 1 "$T/err" | grep -qx "error: ingest: --max-line-bytes '12Q': expected a positive number of bytes, optionally with K, M, G or T (see 'benchdb ingest --help')" ||
     fail "bad size: $(cat "$T/err")"
 rc=0; bd ingest --bogus "$ex" 2>/dev/null || rc=$?; [ "$rc" = 2 ] || fail "unknown option: exit $rc"
 bd ingest --help | grep -q "^usage: benchdb \[--db FILE\] ingest" || fail "--help"

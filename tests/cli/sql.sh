@@ -63,12 +63,15 @@ expect_out "$(printf 'count(*)\r\n4\r')" "--write wrote"
 # The read-only guard: no route from a read-only sql to a change.
 for stmt in "ATTACH 'other.db' AS o" "PRAGMA journal_mode = DELETE" "PRAGMA query_only = 0" \
             "PRAGMA user_version = 7" "CREATE TEMP TABLE x(a)" \
-            "VACUUM INTO 'copy.db'" "REINDEX" "ANALYZE"; do
+            "VACUUM INTO 'copy.db'" "REINDEX" "ANALYZE" "PRAGMA writable_schema = ON"; do
     run bd sql "$stmt"
     expect_rc 1 "refused read-only: $stmt"
     expect_err_has "error: sql: the store is opened read-only" "read-only message for: $stmt"
 done
 [ ! -e other.db ] && [ ! -e copy.db ] || fail "no file was created by a read-only sql"
+run bd sql "UPDATE sqlite_master SET sql = ''"
+expect_rc 1 "the schema cannot be rewritten"
+expect_err_has "error: sql: table sqlite_master may not be modified" "schema write message"
 run bd sql "SELECT load_extension('/nonexistent')"
 expect_rc 1 "load_extension refused"
 expect_err_has "error: sql: not authorized to use function: load_extension" "load_extension message"
@@ -77,6 +80,8 @@ expect_rc 0 "inspection pragmas with an argument are allowed"
 expect_out_has "name,TEXT" "table_info works"
 run bd sql "PRAGMA journal_mode" --format csv
 expect_out "$(printf 'journal_mode\r\nwal\r')" "a pragma query is allowed"
+run bd sql "SELECT count(*) FROM json_each('[1,2,3]')" --format csv
+expect_out "$(printf 'count(*)\r\n3\r')" "table-valued functions (json_each) work read-only"
 run bd sql "PRAGMA integrity_check" --format csv
 expect_out "$(printf 'integrity_check\r\nok\r')" "integrity_check is allowed"
 

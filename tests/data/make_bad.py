@@ -42,8 +42,8 @@ E = lambda n, msg: "error: %s.jsonl:%d: %s" % ("{}", n, msg)
 FMT = 'expected a non-empty string'
 TIME = 'expected an RFC 3339 date-time such as "2026-10-21T03:57:00Z"'
 VAL = 'expected a finite number > 0'
-UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min"
-KINDS = '"run", "samples", "gate" or "event"'
+UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, sec/op, B/s, MB/s"
+KINDS = '"run", "samples", "results", "gate" or "event"'
 
 cases = {
     # every required field missing
@@ -168,7 +168,7 @@ cases.update({
     "nan-in-warmup": ([RUN, samples(['"warmup":[NaN]'])], 2, "invalid JSON at column 114: invalid token near 'NaN'"),
     "infinity-event-value": ([RUN, '{"record":"event","name":"x","value":Infinity}'], 2, "invalid JSON at column 45: invalid token near 'Infinity'"),
     # wrong types in the remaining fields
-    "run-record-null": (['{"record":null}'], 1, 'record: expected "run", "samples", "gate" or "event", got null'),
+    "run-record-null": (['{"record":null}'], 1, "record: expected %s, got null" % KINDS),
     "run-started-at-number": ([run('"started_at":1700000000')], 1, 'run.started_at: expected an RFC 3339 date-time such as "2026-10-21T03:57:00Z", got 1700000000'),
     "run-baseline-number": ([run('"treatment":"native","baseline":2')], 1, 'run.baseline: expected a non-empty string, got 2'),
     "run-attributes-null-value": ([run('"attributes":{"k":null}')], 1, 'run.attributes.k: expected a string, number or boolean, got null'),
@@ -189,7 +189,7 @@ cases.update({
     "only-samples": ([samples([])], 1, 'record: a "samples" record before any "run" record (a run record opens each run)'),
     # records after a bad record: the first error is reported, nothing stored
     "bad-then-good": ([RUN, samples([]), samples(["-unit", '"unit":"parsecs"'])] +
-                      [samples(['"fork":%d' % i]) for i in range(1, 200)], 3, 'samples.unit: expected one of ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, got "parsecs"'),
+                      [samples(['"fork":%d' % i]) for i in range(1, 200)], 3, "samples.unit: expected one of %s, got \"parsecs\"" % UNITS),
     "bad-second-run": ([RUN, samples([]), run(drop=["run"], extra='"run":"r2","position":-4'), samples([])], 3, 'run.position: expected an integer >= 1, got -4'),
 })
 

@@ -35,8 +35,8 @@ def plan_sql(plan, runs, cells, offset, group="g"):
             for k, e in enumerate(E, 1):
                 for variant, value in ((1, 100.0 * math.exp(m + e)), (2, 100.0)):
                     sid += 1
-                    out.append(f"INSERT INTO series VALUES ({sid}, {r}, {c + 1}, {k}, {variant}, 0, 'ns/op', 1, {value!r});")
-                    out.append(f"INSERT INTO sample VALUES ({sid}, 0, 1, {value!r});")
+                    out.append(f"INSERT INTO series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total) VALUES ({sid}, {r}, {c + 1}, {k}, {variant}, 0, 'ns/op', 1, {value!r});")
+                    out.append(f"INSERT INTO sample(series_id, warmup, iteration, value) VALUES ({sid}, 0, 1, {value!r});")
     return "\n".join(out) + "\n"
 
 
