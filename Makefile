@@ -1,6 +1,9 @@
 # A thin wrapper over CMake. The README's two commands:
 #   make run    install what is missing, build, load the examples, judge them
 #   make test   the whole suite with ctest, then again under ASan + UBSan
+# and two for reliability (docs/reliability.md):
+#   make fuzz       the libFuzzer targets, FUZZ_SECONDS each (clang)
+#   make memcheck   the suite's representative part under valgrind
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
