@@ -153,7 +153,7 @@ static int stored_anyway(struct ingester *g)
         }
         reader_digest(&g->pipe.rd, sha);
     }
-    int64_t id;
+    int64_t id = 0;
     char *name = NULL;
     char *saved = g->err; /* find_archive may fail: keep the first error */
     uint64_t saved_line = g->err_line;
@@ -232,7 +232,7 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
     if (first_sha && (strcmp(sha, first_sha) != 0 || raw != first_size))
         return ingest_fail(g, NULL, "changed while being read (its SHA-256 differs between two reads)");
     if (!first_sha) {
-        int64_t id;
+        int64_t id = 0;
         char *name = NULL;
         int found = find_archive(g, sha, &id, &name);
         if (found < 0)
@@ -308,7 +308,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         }
     }
     if (rc == 0 && seekable) {
-        int64_t id;
+        int64_t id = 0;
         char *name = NULL;
         int found = find_archive(g, first_sha, &id, &name);
         if (found > 0) {
@@ -325,7 +325,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
     }
     if (rc == 0 && seekable) {
         /* Another process may have stored it since the look-up above. */
-        int64_t id;
+        int64_t id = 0;
         char *name = NULL;
         int found = find_archive(g, first_sha, &id, &name);
         if (found > 0) {
