@@ -24,7 +24,7 @@
 
 /* The open flags of benchdb's store_open for writing (src/store/store.c). */
 #ifndef BARE_OPEN_FLAGS
-#define BARE_OPEN_FLAGS SQLITE_OPEN_EXRESCODE
+#define BARE_OPEN_FLAGS (SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX)
 #endif
 
 struct cell {
