@@ -250,11 +250,13 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
             if (strcmp(q->params[k].name, name + 1) == 0)
                 break;
         if (k == q->nparams) {
+            /* name belongs to st: the message first, then finalize. */
+            bd_fail(err, "query %s (%s): uses %s, which its header does not declare (-- param: %s ...)", q->name,
+                    q->source, name, name + 1);
             sqlite3_finalize(st);
             store_guard_readonly(db, 0);
             sb_free(&changed);
-            return bd_fail(err, "query %s (%s): uses %s, which its header does not declare (-- param: %s ...)",
-                           q->name, q->source, name, name + 1);
+            return -1;
         }
         int is_null;
         const char *v = effective(q, given, k, &is_null);
