@@ -243,6 +243,22 @@ static sqlite3_int64 map_get(const struct idmap *m, sqlite3_int64 id)
     return id >= 0 && id <= m->max ? m->v[id] : 0;
 }
 
+/* Values go in with statements of several rows, as benchdb's ingest
+ * inserts them (records.c): "VALUES (?1, ?2, ?3, ?4), (?1, ?2, ?3 + 1, ?5),
+ * ...", the largest that fits first. BARE_SINGLE=1 in the environment uses
+ * one row per statement instead. */
+#define NMULTI 3
+static size_t multi_rows[NMULTI] = {64, 8, 1};
+
+static char *sample_sql(size_t rows)
+{
+    char *sql = xmalloc(96 + rows * 40), *q = sql;
+    q += sprintf(q, "INSERT INTO sample(series_id, warmup, iteration, value) VALUES ");
+    for (size_t j = 0; j < rows; j++)
+        q += j ? sprintf(q, ", (?1, ?2, ?3 + %zu, ?%zu)", j, j + 4) : sprintf(q, "(?1, ?2, ?3, ?4)");
+    return sql;
+}
+
 /* One transaction per archive, as `benchdb ingest` commits: the names
  * (plan, host, variant, benchmark) with the first archive, then for each
  * archive its row, runs, gates, events, series, values and stored bytes.
@@ -257,13 +273,17 @@ static double insert_all(const char *path, struct table *tables, const struct sa
         die(db, path);
     exec(db, "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
              "PRAGMA cache_size = -8192");
-    sqlite3_stmt *st[NTABLES], *sample;
+    sqlite3_stmt *st[NTABLES];
     for (size_t i = 0; i < NTABLES; i++)
         if (sqlite3_prepare_v3(db, tables[i].insert_sql, -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) != SQLITE_OK)
             die(db, tables[i].insert_sql);
-    if (sqlite3_prepare_v3(db, "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?, ?, ?, ?)", -1,
-                           SQLITE_PREPARE_PERSISTENT, &sample, NULL) != SQLITE_OK)
-        die(db, "prepare sample");
+    sqlite3_stmt *multi[NMULTI];
+    for (int k = 0; k < NMULTI; k++) {
+        char *sql = sample_sql(multi_rows[k]);
+        if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &multi[k], NULL) != SQLITE_OK)
+            die(db, sql);
+        free(sql);
+    }
     size_t pos[NTABLES] = {0}, spos = 0;
     for (size_t a = 0; a < tables[T_ARCHIVE].nrow; a++) {
         sqlite3_int64 aid = col0(&tables[T_ARCHIVE], a);
@@ -287,14 +307,27 @@ static double insert_all(const char *path, struct table *tables, const struct sa
             insert_rows(st[t], x, pos[t], e);
             pos[t] = e;
         }
-        for (; spos < ns && map_get(series_archive, s[spos].series_id) == aid; spos++) {
-            sqlite3_bind_int64(sample, 1, s[spos].series_id);
-            sqlite3_bind_int(sample, 2, s[spos].warmup);
-            sqlite3_bind_int(sample, 3, s[spos].iteration);
-            sqlite3_bind_double(sample, 4, s[spos].value);
-            if (sqlite3_step(sample) != SQLITE_DONE)
-                die(db, "insert sample");
-            sqlite3_reset(sample);
+        while (spos < ns && map_get(series_archive, s[spos].series_id) == aid) {
+            /* A run of values of one series and kind, numbered on. */
+            size_t e2 = spos + 1;
+            while (e2 < ns && s[e2].series_id == s[spos].series_id && s[e2].warmup == s[spos].warmup &&
+                   s[e2].iteration == s[e2 - 1].iteration + 1)
+                e2++;
+            size_t at = spos;
+            for (int k = 0; k < NMULTI; k++) {
+                for (; e2 - at >= multi_rows[k]; at += multi_rows[k]) {
+                    sqlite3_stmt *m = multi[k];
+                    sqlite3_bind_int64(m, 1, s[at].series_id);
+                    sqlite3_bind_int(m, 2, s[at].warmup);
+                    sqlite3_bind_int(m, 3, s[at].iteration);
+                    for (size_t j = 0; j < multi_rows[k]; j++)
+                        sqlite3_bind_double(m, 4 + (int)j, s[at + j].value);
+                    if (sqlite3_step(m) != SQLITE_DONE)
+                        die(db, "insert sample");
+                    sqlite3_reset(m);
+                }
+            }
+            spos = e2;
         }
         e = pos[T_CHUNK];
         while (e < tables[T_CHUNK].nrow && col0(&tables[T_CHUNK], e) == aid)
@@ -305,7 +338,8 @@ static double insert_all(const char *path, struct table *tables, const struct sa
     }
     for (size_t i = 0; i < NTABLES; i++)
         sqlite3_finalize(st[i]);
-    sqlite3_finalize(sample);
+    for (int k = 0; k < NMULTI; k++)
+        sqlite3_finalize(multi[k]);
     if (sqlite3_close(db) != SQLITE_OK)
         die(db, "close");
     return now() - t0;
@@ -329,6 +363,8 @@ int main(int argc, char **argv)
     size_t ns;
     struct sample_row *samples = load_samples(src, &ns);
     sqlite3_close(src);
+    if (getenv("BARE_SINGLE") && strcmp(getenv("BARE_SINGLE"), "1") == 0)
+        multi_rows[0] = multi_rows[1] = 1;
     struct idmap run_archive = {0}, series_archive = {0};
     const struct table *run = &tables[T_RUN];
     for (size_t r = 0; r < run->nrow; r++)

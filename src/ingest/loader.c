@@ -55,6 +55,21 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
 };
 
+/* INSERT INTO sample ... VALUES for rows values of one series and kind
+ * numbered from ?3 on (see SAMPLE_SHAPES); malloc'd, NULL when out of memory. */
+static char *sample_insert_sql(int rows)
+{
+    struct strbuf b = {0};
+    int bad = sb_puts(&b, "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?1, ?2, ?3, ?4)");
+    for (int j = 1; j < rows && !bad; j++)
+        bad = sb_printf(&b, ", (?1, ?2, ?3 + %d, ?%d)", j, j + 4);
+    if (bad) {
+        sb_free(&b);
+        return NULL;
+    }
+    return sb_detach(&b);
+}
+
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...)
 {
     va_list ap;
@@ -408,12 +423,22 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
         ingester_close(g);
         return NULL;
     }
-    for (int i = 0; i < S_COUNT; i++)
-        if (sqlite3_prepare_v3(db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &g->st[i], NULL) != SQLITE_OK) {
+    for (int i = 0; i < S_COUNT; i++) {
+        int rows = i == S_SAMPLE_INSERT_8 ? 8 : i == S_SAMPLE_INSERT_64 ? 64 : 0;
+        char *multi = rows ? sample_insert_sql(rows) : NULL;
+        if (rows && !multi) {
+            bd_fail(err, "out of memory");
+            ingester_close(g);
+            return NULL;
+        }
+        int rc = sqlite3_prepare_v3(db, multi ? multi : stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &g->st[i], NULL);
+        free(multi);
+        if (rc != SQLITE_OK) {
             bd_fail(err, "%s", sqlite3_errmsg(db));
             ingester_close(g);
             return NULL;
         }
+    }
     json_object_seed(0); /* once, before the producer threads parse objects */
     return g;
 }
