@@ -17,7 +17,7 @@
 
 static const char *const queries[][2] = {
     {"geomean", "SELECT geomean(x) FROM r"},
-    {"pooled_t_ci", "SELECT pooled_t_ci(x, g, 0.95) FROM r"},
+    {"pooled_t_ci", "SELECT pooled_t_ci(x, g) FROM r"},
     {"band_share", "SELECT band_share(x, 1.2, 1.8) FROM r"},
     {"median", "SELECT median(x) FROM r"},
 };
