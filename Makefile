@@ -1,11 +1,13 @@
 # A thin wrapper over CMake. The README's two commands:
 #   make run    install what is missing, build, load the examples, judge them
 #   make test   the whole suite with ctest, then again under ASan + UBSan
+#   make bench  timings against the limits (bench/README.md); never part of make test
 # and two for reliability (docs/reliability.md):
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS each (clang)
 #   make memcheck   the suite's representative part under valgrind
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+BENCH_BUILD ?= build-bench
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
@@ -37,6 +39,12 @@ test-asan:
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
+bench: deps
+	@t0=$$(date +%s); \
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DBENCHDB_TESTS=OFF -DBENCHDB_BENCH=ON $(CMAKE_FLAGS) >/dev/null && \
+	cmake --build $(BENCH_BUILD) -j $(JOBS) && \
+	python3 bench/run.py $(BENCH_BUILD) --t0 $$t0
+
 # libFuzzer targets (tests/fuzz/, clang): each runs FUZZ_SECONDS; crashes
 # land in $(FUZZ_BUILD)/fuzz-crashes. 'make test' replays the corpora.
 FUZZ_BUILD   ?= build-fuzz
@@ -54,4 +62,4 @@ memcheck:
 	@tests/memcheck/run.sh $(MEMCHECK_BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MEMCHECK_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD) $(MEMCHECK_BUILD)

@@ -15,7 +15,10 @@
 --
 -- The rule of calibration-report.txt. Comparisons are those of the saved
 -- query `comparisons` (repeated here so that this rule's text, and so its
--- SHA-256, covers everything it computes). For each group:
+-- SHA-256, covers everything it computes), with ci_exp, ci_recip and
+-- ci_excludes written out in SQL on the interval's numbers: the same
+-- doubles (exp, 1.0 / exp), without formatting and re-parsing an interval
+-- object three times per comparison. For each group:
 --   band_pass     = between_in_band / between_n >= min_band_share
 --   interval_pass = between_excludes / between_n
 --                   <= within_excludes / within_n + margin
@@ -57,19 +60,26 @@ intervals AS (
   GROUP BY p.kind, p.a_id, p.b_id, x.benchmark_id
   HAVING sum(x.run_id = p.a_id) > 0 AND sum(x.run_id = p.b_id) > 0
 ),
-comparisons AS (
-  SELECT kind, run_group,
-         CASE WHEN :direction = 'reverse' THEN ci_recip(ci_exp(ci)) ELSE ci_exp(ci) END AS rci
+logs AS MATERIALIZED (
+  SELECT kind, run_group, json_extract(ci, '$.estimate') AS e, json_extract(ci, '$.lo') AS lo,
+         json_extract(ci, '$.hi') AS hi
   FROM intervals
+),
+comparisons AS MATERIALIZED (
+  SELECT kind, run_group,
+         CASE WHEN :direction = 'reverse' THEN 1.0 / exp(e) ELSE exp(e) END AS estimate,
+         CASE WHEN :direction = 'reverse' THEN 1.0 / exp(hi) ELSE exp(lo) END AS lo,
+         CASE WHEN :direction = 'reverse' THEN 1.0 / exp(lo) ELSE exp(hi) END AS hi
+  FROM logs
 ),
 counts AS (
   SELECT run_group,
          sum(kind = 'within') AS within_n,
          sum(kind = 'between') AS between_n,
-         sum(kind = 'within' AND json_extract(rci, '$.estimate') BETWEEN :band_lo AND :band_hi) AS within_in_band,
-         sum(kind = 'between' AND json_extract(rci, '$.estimate') BETWEEN :band_lo AND :band_hi) AS between_in_band,
-         sum(kind = 'within' AND ci_excludes(rci, 1)) AS within_excludes,
-         sum(kind = 'between' AND ci_excludes(rci, 1)) AS between_excludes
+         sum(kind = 'within' AND estimate BETWEEN :band_lo AND :band_hi) AS within_in_band,
+         sum(kind = 'between' AND estimate BETWEEN :band_lo AND :band_hi) AS between_in_band,
+         sum(kind = 'within' AND (1 < lo OR 1 > hi)) AS within_excludes,
+         sum(kind = 'between' AND (1 < lo OR 1 > hi)) AS between_excludes
   FROM comparisons
   GROUP BY run_group
 ),

@@ -215,6 +215,39 @@ out:
     return rc;
 }
 
+/* block_score_data (derived at ingest by triggers) against a fresh
+ * aggregate of series: rows missing, extra or different, compared exactly. */
+static int check_block_scores(sqlite3 *db, FILE *out, int *problems)
+{
+    static const char sql[] =
+        "WITH fresh AS (SELECT run_id, benchmark_id, block, variant_id, sum(total) / sum(n) AS score, "
+        "sum(n) AS n, min(unit) AS unit FROM series WHERE metric = 'primary' GROUP BY run_id, benchmark_id, block, variant_id), "
+        "diff AS (SELECT * FROM (SELECT * FROM block_score_data EXCEPT SELECT * FROM fresh) "
+        "UNION ALL SELECT * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM block_score_data)) "
+        "SELECT (SELECT count(*) FROM diff), (SELECT count(*) FROM block_score_data), "
+        "run_id, benchmark_id, block, variant_id FROM (SELECT 1) LEFT JOIN (SELECT * FROM diff LIMIT 1)";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+        bd_error("check: block scores: %s", sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        return -1;
+    }
+    int64_t bad = sqlite3_column_int64(st, 0), count = sqlite3_column_int64(st, 1);
+    if (bad) {
+        bd_error("check: block_score_data: %" PRId64 " row%s differ%s from its series (the first: run %" PRId64
+                 ", benchmark %" PRId64 ", block %" PRId64 ", variant %" PRId64 "); docs/schema.md shows how to "
+                 "rebuild it",
+                 bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "", (int64_t)sqlite3_column_int64(st, 2),
+                 (int64_t)sqlite3_column_int64(st, 3), (int64_t)sqlite3_column_int64(st, 4),
+                 (int64_t)sqlite3_column_int64(st, 5));
+        (*problems)++;
+    }
+    sqlite3_finalize(st);
+    fprintf(out, "check: %" PRId64 " block scores: %s\n", count,
+            bad ? "do NOT match their series" : "match their series");
+    return 0;
+}
+
 static int check_orphans(sqlite3 *db, FILE *out, int *problems)
 {
     sqlite3_stmt *st;
@@ -241,7 +274,7 @@ int store_check(sqlite3 *db, FILE *out)
     if (pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", &problems) ||
         pragma_rows(db, out, "PRAGMA foreign_key_check", "foreign_key_check", &problems) ||
         check_archives(db, out, &problems) || check_series(db, out, &problems) ||
-        check_orphans(db, out, &problems))
+        check_block_scores(db, out, &problems) || check_orphans(db, out, &problems))
         return -1;
     return problems;
 }

@@ -62,6 +62,21 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_ARCHIVE_SET_FORMAT] = "UPDATE archive SET format = ? WHERE id = ?",
 };
 
+/* INSERT INTO sample ... VALUES for rows values of one series and kind
+ * numbered from ?3 on (see SAMPLE_SHAPES); malloc'd, NULL when out of memory. */
+static char *sample_insert_sql(int rows)
+{
+    struct strbuf b = {0};
+    int bad = sb_puts(&b, "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?1, ?2, ?3, ?4)");
+    for (int j = 1; j < rows && !bad; j++)
+        bad = sb_printf(&b, ", (?1, ?2, ?3 + %d, ?%d)", j, j + 4);
+    if (bad) {
+        sb_free(&b);
+        return NULL;
+    }
+    return sb_detach(&b);
+}
+
 int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...)
 {
     va_list ap;
@@ -167,7 +182,7 @@ static int stored_anyway(struct ingester *g)
         }
         reader_digest(&g->pipe.rd, sha);
     }
-    int64_t id;
+    int64_t id = 0;
     char *name = NULL;
     char *saved = g->err; /* find_archive may fail: keep the first error */
     uint64_t saved_line = g->err_line;
@@ -294,7 +309,7 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
     if (first_sha && (strcmp(sha, first_sha) != 0 || raw != first_size))
         return ingest_fail(g, NULL, "changed while being read (its SHA-256 differs between two reads)");
     if (!first_sha) {
-        int64_t id;
+        int64_t id = 0;
         char *name = NULL;
         int found = find_archive(g, sha, &id, &name);
         if (found < 0)
@@ -377,7 +392,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         }
     }
     if (rc == 0 && seekable) {
-        int64_t id;
+        int64_t id = 0;
         char *name = NULL;
         int found = find_archive(g, first_sha, &id, &name);
         if (found > 0) {
@@ -394,7 +409,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
     }
     if (rc == 0 && seekable) {
         /* Another process may have stored it since the look-up above. */
-        int64_t id;
+        int64_t id = 0;
         char *name = NULL;
         int found = find_archive(g, first_sha, &id, &name);
         if (found > 0) {
@@ -485,12 +500,22 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
         ingester_close(g);
         return NULL;
     }
-    for (int i = 0; i < S_COUNT; i++)
-        if (sqlite3_prepare_v3(db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &g->st[i], NULL) != SQLITE_OK) {
+    for (int i = 0; i < S_COUNT; i++) {
+        int rows = i == S_SAMPLE_INSERT_8 ? 8 : i == S_SAMPLE_INSERT_64 ? 64 : 0;
+        char *multi = rows ? sample_insert_sql(rows) : NULL;
+        if (rows && !multi) {
+            bd_fail(err, "out of memory");
+            ingester_close(g);
+            return NULL;
+        }
+        int rc = sqlite3_prepare_v3(db, multi ? multi : stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &g->st[i], NULL);
+        free(multi);
+        if (rc != SQLITE_OK) {
             bd_fail(err, "%s", sqlite3_errmsg(db));
             ingester_close(g);
             return NULL;
         }
+    }
     json_object_seed(0); /* once, before the producer threads parse objects */
     pipeline_json_checked();
     return g;

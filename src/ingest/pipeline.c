@@ -52,8 +52,13 @@ static void item_free(struct pipe_item *it)
 static int put(struct pipeline *p, struct pipe_item *it)
 {
     pthread_mutex_lock(&p->mu);
-    while (!p->cancel && (p->count == PIPE_ITEMS || (p->count > 0 && p->bytes + it->size > PIPE_BYTES)))
+    while (!p->cancel && (p->count == PIPE_ITEMS || (p->count > 0 && p->bytes + it->size > PIPE_BYTES))) {
+        if (p->getter_waiting) /* whatever the batch size: never both waiting */
+            pthread_cond_signal(&p->can_get);
+        p->putter_waiting = 1;
         pthread_cond_wait(&p->can_put, &p->mu);
+    }
+    p->putter_waiting = 0;
     if (p->cancel) {
         pthread_mutex_unlock(&p->mu);
         item_free(it);
@@ -62,7 +67,9 @@ static int put(struct pipeline *p, struct pipe_item *it)
     p->q[(p->head + p->count) % PIPE_ITEMS] = *it;
     p->count++;
     p->bytes += it->size;
-    pthread_cond_signal(&p->can_get);
+    if (p->getter_waiting &&
+        (it->kind != PIPE_RECORD || p->count >= PIPE_WAKE_ITEMS || p->bytes >= PIPE_WAKE_BYTES))
+        pthread_cond_signal(&p->can_get);
     pthread_mutex_unlock(&p->mu);
     return 0;
 }
@@ -176,13 +183,20 @@ int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_b
 void pipeline_next(struct pipeline *p, struct pipe_item *it)
 {
     pthread_mutex_lock(&p->mu);
-    while (p->count == 0)
+    while (p->count == 0) {
+        if (p->putter_waiting)
+            pthread_cond_signal(&p->can_put);
+        p->getter_waiting = 1;
         pthread_cond_wait(&p->can_get, &p->mu);
+    }
+    p->getter_waiting = 0;
     *it = p->q[p->head];
     p->head = (p->head + 1) % PIPE_ITEMS;
     p->count--;
     p->bytes -= it->size;
-    pthread_cond_signal(&p->can_put);
+    /* A waiting producer resumes once the queue is half empty. */
+    if (p->putter_waiting && p->count <= PIPE_ITEMS / 2 && p->bytes <= PIPE_BYTES / 2)
+        pthread_cond_signal(&p->can_put);
     pthread_mutex_unlock(&p->mu);
 }
 

@@ -17,6 +17,12 @@
  * PIPE_BYTES bytes of line text and chunks in flight. */
 #define PIPE_ITEMS 64
 #define PIPE_BYTES (8u << 20)
+/* A waiting consumer is woken when this many items or bytes are queued (or
+ * at an end, an error, a chunk, or when the producer must wait itself), a
+ * waiting producer when the queue is half empty (or empty): waking either
+ * side for every small record cost a context switch per line. */
+#define PIPE_WAKE_ITEMS 16
+#define PIPE_WAKE_BYTES (1u << 20)
 
 enum pipe_kind {
     PIPE_RECORD, /* rec: a parsed line (the caller decrefs it) */
@@ -49,6 +55,7 @@ struct pipeline {
     struct pipe_item q[PIPE_ITEMS];
     size_t head, count, bytes;
     int cancel;
+    int getter_waiting, putter_waiting;
 };
 
 /* Starts the producer on fd. Returns 0, or -1 with *err set. */

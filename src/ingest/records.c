@@ -543,21 +543,29 @@ static int record_samples(struct ingester *g, json_t *rec)
         return -1;
 
     /* Measured values first, then warmups: the primary key's order. */
-    sqlite3_stmt *st = g->st[S_SAMPLE_INSERT];
-    sqlite3_bind_int64(st, 1, series_id);
+    sqlite3_stmt *st;
+    static const enum stmt_id shapes[SAMPLE_SHAPES] = {S_SAMPLE_INSERT_64, S_SAMPLE_INSERT_8, S_SAMPLE_INSERT};
+    static const size_t shape_rows[SAMPLE_SHAPES] = {64, 8, 1};
     for (int w = 0; w < 2; w++) {
         json_t *arr = w ? warmup : values;
-        size_t m = arr ? json_array_size(arr) : 0;
-        sqlite3_bind_int(st, 2, w);
-        for (size_t i = 0; i < m; i++) {
-            json_t *x = json_array_get(arr, i);
-            sqlite3_bind_int64(st, 3, (sqlite3_int64)i + 1);
-            sqlite3_bind_double(st, 4, json_is_integer(x) ? (double)json_integer_value(x) : json_real_value(x));
-            if (sqlite3_step(st) != SQLITE_DONE) {
+        size_t m = arr ? json_array_size(arr) : 0, i = 0;
+        for (int k = 0; k < SAMPLE_SHAPES; k++) {
+            st = g->st[shapes[k]];
+            for (; m - i >= shape_rows[k]; i += shape_rows[k]) {
+                sqlite3_bind_int64(st, 1, series_id);
+                sqlite3_bind_int(st, 2, w);
+                sqlite3_bind_int64(st, 3, (sqlite3_int64)i + 1);
+                for (size_t j = 0; j < shape_rows[k]; j++) {
+                    json_t *x = json_array_get(arr, i + j);
+                    sqlite3_bind_double(st, 4 + (int)j,
+                                        json_is_integer(x) ? (double)json_integer_value(x) : json_real_value(x));
+                }
+                if (sqlite3_step(st) != SQLITE_DONE) {
+                    sqlite3_reset(st);
+                    return ingest_fail_sql(g);
+                }
                 sqlite3_reset(st);
-                return ingest_fail_sql(g);
             }
-            sqlite3_reset(st);
         }
         g->here.samples += m;
         g->here.rows += m;

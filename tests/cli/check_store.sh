@@ -17,6 +17,7 @@ out=$(bd check 2>"$T/err") || fail "check on a sound store: $(cat "$T/err")"
 check: foreign_key_check: ok
 check: 2 archives re-read and re-hashed: ok
 check: 16 series: n and total match their values
+check: 16 block scores: match their series
 check: orphan samples: none
 check: ok" ] || fail "sound store: $out"
 [ ! -s "$T/err" ] || fail "sound store stderr: $(cat "$T/err")"
@@ -57,6 +58,8 @@ damaged missing-chunk "UPDATE archive_chunk SET seq = 1 WHERE archive_id = 1" \
 damaged n "UPDATE series SET n = 4 WHERE id = 1" "error: check: series 1: n is 4 but it has 3 measured values"
 damaged total "UPDATE series SET total = 3611.7500001 WHERE id = 1" \
     "error: check: series 1: total is 3611.7500001 but its values add up to 3611.75"
+damaged block-score "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
+    "error: check: block_score_data: 2 rows differ from its series (the first: run 1, benchmark 1, block 2, variant 2); docs/schema.md shows how to rebuild it"
 damaged iteration "UPDATE sample SET iteration = 7 WHERE series_id = 1 AND warmup = 0 AND iteration = 3" \
     "error: check: series 1: n is 3 but it has 3 measured values (iterations not numbered 1..n)"
 damaged orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (999, 0, 1, 1.0), (999, 0, 2, 1.0)" \

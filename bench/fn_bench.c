@@ -1,0 +1,97 @@
+/* fn_bench: benchdb's aggregate functions against SQLite's avg() on the
+ * same rows, for `make bench`.
+ *
+ *     fn_bench ROWS REPS
+ *
+ * Fills an in-memory table r(x REAL, g INTEGER) with ROWS rows (x uniform
+ * in [1, 2) from a fixed generator, g = rowid % 2), then REPS times, for each
+ * function in turn, times `SELECT avg(x) FROM r` and the function's query
+ * one right after the other (so both sides see the same machine state) and
+ * prints "NAME REP AVG_SECONDS FN_SECONDS". */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "sqlfn/benchstats.h"
+
+static const char *const queries[][2] = {
+    {"geomean", "SELECT geomean(x) FROM r"},
+    {"pooled_t_ci", "SELECT pooled_t_ci(x, g) FROM r"},
+    {"band_share", "SELECT band_share(x, 1.2, 1.8) FROM r"},
+    {"median", "SELECT median(x) FROM r"},
+};
+
+static void die(sqlite3 *db, const char *what)
+{
+    fprintf(stderr, "fn_bench: %s: %s\n", what, sqlite3_errmsg(db));
+    exit(1);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double run(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    double t0 = now();
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        die(db, sql);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        ;
+    if (sqlite3_finalize(st) != SQLITE_OK)
+        die(db, sql);
+    return now() - t0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: fn_bench ROWS REPS\n");
+        return 2;
+    }
+    long long rows = atoll(argv[1]);
+    int reps = atoi(argv[2]);
+    sqlite3 *db;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK || benchstats_register(db) != SQLITE_OK)
+        die(db, "open");
+    if (sqlite3_exec(db, "CREATE TABLE r(x REAL, g INTEGER); BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        die(db, "create");
+    sqlite3_stmt *ins;
+    if (sqlite3_prepare_v2(db, "INSERT INTO r(x, g) VALUES (?, ?)", -1, &ins, NULL) != SQLITE_OK)
+        die(db, "prepare");
+    unsigned long long s = 88172645463325252ull;
+    for (long long i = 0; i < rows; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        sqlite3_bind_double(ins, 1, 1.0 + (double)(s >> 11) * 0x1p-53);
+        sqlite3_bind_int(ins, 2, (int)(i % 2));
+        if (sqlite3_step(ins) != SQLITE_DONE)
+            die(db, "insert");
+        sqlite3_reset(ins);
+    }
+    sqlite3_finalize(ins);
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        die(db, "commit");
+    for (int rep = 0; rep < reps; rep++)
+        for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
+            /* Alternate which side goes first from one repetition to the next. */
+            double a, f;
+            if (rep % 2) {
+                f = run(db, queries[q][1]);
+                a = run(db, "SELECT avg(x) FROM r");
+            } else {
+                a = run(db, "SELECT avg(x) FROM r");
+                f = run(db, queries[q][1]);
+            }
+            printf("%s %d %.6f %.6f\n", queries[q][0], rep, a, f);
+            fflush(stdout);
+        }
+    sqlite3_close(db);
+    return 0;
+}

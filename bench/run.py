@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""The driver of `make bench`: measures benchdb against the limits and
+against what users would do instead (issue 8), prints one table and writes
+it to bench/results.md with the machine's description and bench/changes.md.
+
+    bench/run.py BUILD_DIR [--t0 EPOCH_SECONDS]
+
+BUILD_DIR holds an optimised benchdb and the bench/ programs (cmake
+-DCMAKE_BUILD_TYPE=Release -DBENCHDB_BENCH=ON). Data is generated under
+BUILD_DIR/bench-data, which is deleted at the end. Every
+timing is the median of REPS runs; every comparison is the median of ratios
+taken within one repetition, the sides alternating which goes first.
+Timings never fail: the exit status is 0 whatever the numbers say.
+"""
+import concurrent.futures
+import os
+import platform
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+# BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
+# its numbers mean nothing and it does not write bench/results.md.
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPS = 1 if QUICK else 5
+NPLANS = 20 if QUICK else 1000
+RSS_SIZES = (8 << 20, 32 << 20) if QUICK else (128 << 20, 1 << 30)
+# Seconds the whole-history figure may take after its first pass (each pass
+# evaluates every plan of the 1,000- and 100-plan stores).
+HISTORY_BUDGET = 60
+FN_ROWS = 100000 if QUICK else 10000000
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROWS = []  # (figure, case, measured, target, holds)
+
+
+def log(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def timed(cmd, stdin=None):
+    """Wall seconds of one command, its output discarded."""
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdin=stdin, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def fresh(template, path):
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+    shutil.copyfile(template, path)
+    return path
+
+
+def med(xs):
+    return statistics.median(xs)
+
+
+def row(figure, case, measured, target="", holds=None):
+    verdict = "" if holds is None else ("yes" if holds else "**no**")
+    ROWS.append((figure, case, measured, target, verdict))
+    log(f"{figure} | {case} | {measured} | {target} | {verdict}")
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = "?"
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal"):
+                mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    def pkg(name):
+        try:
+            return subprocess.run(["pkg-config", "--modversion", name], capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return "?"
+    cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    load = open("/proc/loadavg").read().split()[:3]
+    return [("CPU", cpu), ("cores", str(os.cpu_count())), ("memory", mem),
+            ("kernel", platform.release()), ("SQLite", pkg("sqlite3")), ("zstd", pkg("libzstd")),
+            ("jansson", pkg("jansson")), ("compiler", cc), ("Python", platform.python_version()),
+            ("load average at start (1, 5, 15 min)", " ".join(load))]
+
+
+def main():
+    build = os.path.abspath(sys.argv[1])
+    t0 = float(sys.argv[sys.argv.index("--t0") + 1]) if "--t0" in sys.argv else time.time()
+    bd = os.path.join(build, "benchdb")
+    prog = lambda name: os.path.join(build, "bench", name)
+    data = os.path.join(build, "bench-data")
+    shutil.rmtree(data, ignore_errors=True)
+    os.makedirs(data)
+    desc = machine()
+    empty = os.path.join(data, "empty.db")
+    run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
+
+    # ---- data: the default plan, 10x and 100x its values ----
+    sizes = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
+    refs = {}
+    for name, opts in sizes:
+        d = os.path.join(data, name)
+        t = timed([bd, "simulate", "-q", *opts, d])
+        jd = os.path.join(data, name + "-jsonl")
+        os.makedirs(jd)
+        raw = 0
+        for f in sorted(os.listdir(d)):
+            out = os.path.join(jd, f[:-4])
+            with open(out, "wb") as o:
+                run(["zstd", "-qdc", os.path.join(d, f)], stdout=o)
+            raw += os.path.getsize(out)
+        ref = fresh(empty, os.path.join(data, f"ref-{name}.db"))
+        run([bd, "--db", ref, "ingest", "-q", d])
+        with sqlite3.connect(ref) as c:
+            values, measured = c.execute("SELECT count(*), sum(warmup = 0) FROM sample").fetchone()
+        refs[name] = dict(dir=d, jsonl=jd, ref=ref, raw=raw, values=values, measured=measured, gen=t)
+        log(f"generated {name}: {values} values ({measured} measured), {raw / 1e6:.1f} MB in {t:.2f} s")
+    row("data", "generation (benchdb simulate)",
+        ", ".join(f"{n}: {refs[n]['values']:,} values, {refs[n]['raw'] / 1e6:.1f} MB, {refs[n]['gen']:.2f} s"
+                  for n, _ in sizes))
+
+    # ---- 1, 2: ingest against the bare-insert floor and a Python loader ----
+    for name, _ in sizes:
+        r = refs[name]
+        files = sorted(os.path.join(r["jsonl"], f) for f in os.listdir(r["jsonl"]))
+        bare = subprocess.Popen([prog("bare_insert"), r["ref"]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True)
+        assert bare.stdout.readline().startswith("ready")
+        tgt = os.path.join(data, "t.db")
+
+        def side_benchdb():
+            fresh(empty, tgt)
+            return timed([bd, "--db", tgt, "ingest", "-q", r["dir"]])
+
+        def side_bare():
+            fresh(empty, tgt)
+            bare.stdin.write(tgt + "\n")
+            bare.stdin.flush()
+            return float(bare.stdout.readline())
+
+        def side_python():
+            fresh(empty, tgt)
+            return timed([sys.executable, os.path.join(SRC, "bench", "py_loader.py"), tgt, *files])
+
+        sides = [("benchdb", side_benchdb), ("bare", side_bare), ("python", side_python)]
+        times = {k: [] for k, _ in sides}
+        for rep in range(REPS):
+            k = rep % len(sides)
+            for label, fn in sides[k:] + sides[:k]:
+                times[label].append(fn())
+        bare.stdin.close()
+        bare.wait()
+        ratio_bare = med([b / f for b, f in zip(times["benchdb"], times["bare"])])
+        ratio_py = med([p / b for p, b in zip(times["python"], times["benchdb"])])
+        tb = med(times["benchdb"])
+        row("1 ingest", f"{name}: throughput",
+            f"{r['values'] / tb / 1e6:.2f} M values/s, {r['raw'] / tb / 1e6:.1f} MB/s "
+            f"({tb:.3f} s; bare {med(times['bare']):.3f} s, Python {med(times['python']):.3f} s)")
+        row("1 ingest", f"{name}: benchdb / bare insert", f"{ratio_bare:.2f}", "<= 1.25", ratio_bare <= 1.25)
+        row("2 vs Python", f"{name}: Python loader / benchdb", f"{ratio_py:.2f}x", ">= 1.7x", ratio_py >= 1.7)
+
+    # ---- 3: peak RSS ingesting one archive streamed from a generator ----
+    rss = []
+    for size in RSS_SIZES:
+        tgt = fresh(empty, os.path.join(data, "rss.db"))
+        t = time.perf_counter()
+        gen = subprocess.Popen([prog("gen_archive"), str(size)], stdout=subprocess.PIPE)
+        ing = subprocess.Popen([bd, "--db", tgt, "ingest", "-q", "-"], stdin=gen.stdout, stdout=subprocess.DEVNULL)
+        gen.stdout.close()
+        _, status, usage = os.wait4(ing.pid, 0)
+        ing.returncode = os.waitstatus_to_exitcode(status)
+        gen.wait()
+        el = time.perf_counter() - t
+        if ing.returncode != 0:
+            raise SystemExit(f"ingest of the {size >> 20} MiB stream failed")
+        with sqlite3.connect(tgt) as c:
+            raw, nval = c.execute("SELECT size, (SELECT count(*) FROM sample) FROM archive").fetchone()
+        kb = usage.ru_maxrss
+        rss.append(kb)
+        row("3 memory", f"{raw / 2**20:.0f} MiB archive ({nval / 1e6:.1f} M values)",
+            f"peak RSS {kb / 1024:.1f} MiB ({el:.1f} s, {raw / el / 1e6:.1f} MB/s)", "< 64 MiB", kb < 64 * 1024)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(tgt + suffix):
+                os.remove(tgt + suffix)
+    row("3 memory", f"flat: peak RSS {RSS_SIZES[1] >> 20} MiB / {RSS_SIZES[0] >> 20} MiB", f"{rss[1] / rss[0]:.2f}", "<= 1.25", rss[1] / rss[0] <= 1.25)
+
+    # ---- 4, 5: rule evaluation in stores of 1, 100 and 1,000 plans ----
+    fill = os.path.join(data, "plans")
+    t = time.perf_counter()
+
+    def sim(i):
+        # A plan's 12 run archives concatenated into one archive (zstd frames
+        # concatenate; an archive may hold several runs): a twelfth of the
+        # per-archive work, the same rows but for the archive table.
+        d = os.path.join(fill, f"{i:04d}")
+        run([bd, "simulate", "-q", "--iterations", "1", "--warmups", "0", "--forks", "1", "--plan",
+             f"history-{i:04d}", "--seed", str(i + 1000), d])
+        with open(d + ".jsonl.zst", "wb") as out:
+            for f in sorted(os.listdir(d)):
+                with open(os.path.join(d, f), "rb") as src:
+                    out.write(src.read())
+        shutil.rmtree(d)
+
+    # Generation (one simulate process per plan, on a pool) overlaps the
+    # ingest of the batches already generated.
+    s1 = refs["1x"]["ref"]
+    s100 = fresh(s1, os.path.join(data, "s100.db"))
+    s1000 = None
+    ting = 0.0
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        futs = {i: ex.submit(sim, i) for i in range(1, NPLANS)}
+        for lo, hi in [(1, NPLANS // 10)] + [(b, min(b + NPLANS // 10, NPLANS))
+                                            for b in range(NPLANS // 10, NPLANS, NPLANS // 10)]:
+            for i in range(lo, hi):
+                futs[i].result()
+            if lo == NPLANS // 10:
+                s1000 = fresh(s100, os.path.join(data, "s1000.db"))
+            ti = time.perf_counter()
+            run([bd, "--db", s100 if s1000 is None else s1000, "ingest", "-q",
+                 *[os.path.join(fill, f"{i:04d}.jsonl.zst") for i in range(lo, hi)]])
+            ting += time.perf_counter() - ti
+    tgen = time.perf_counter() - t
+    with sqlite3.connect(s1000) as c:
+        nser, nsamp = c.execute("SELECT (SELECT count(*) FROM series), (SELECT count(*) FROM sample)").fetchone()
+    row("4 rule", "stores of 100 and 1,000 plans",
+        f"{NPLANS - 1} more plans (12 runs each in one archive, 1 fork x 1 value per block) generated and "
+        f"ingested in "
+        f"{tgen:.0f} s (of which ingest {ting:.0f} s); {NPLANS:,}-plan store: {nser:,} series, {nsamp:,} values")
+    stores = [("1 plan", s1), ("100 plans", s100), ("1,000 plans", s1000)]
+    qt = {k: [] for k, _ in stores}
+    for rep in range(REPS):
+        k = rep % 3
+        for label, s in stores[k:] + stores[:k]:
+            qt[label].append(timed([bd, "--db", s, "query", "placement-rule", "-p", "plan=calibration-sim"]))
+    for label, _ in stores:
+        m = med(qt[label])
+        row("4 rule", f"`benchdb query placement-rule`, {label}", f"{m * 1000:.1f} ms", "< 100 ms", m < 0.1)
+    flat = med([b / a for a, b in zip(qt["1 plan"], qt["1,000 plans"])])
+    row("4 rule", "flat: 1,000 plans / 1 plan", f"{flat:.2f}", "<= 1.25", flat <= 1.25)
+    eqp = subprocess.run([prog("rule_history"), s1000, os.path.join(SRC, "queries", "placement-rule.sql"),
+                          "--explain", "calibration-sim"], capture_output=True, text=True, check=True).stdout
+    scans = [l.split(" ", 2)[2] for l in eqp.splitlines() if re.search(r"\b(SCAN|SEARCH)\b", l)]
+    full = [l for l in scans if re.match(r"SCAN (series|sample|block_score_data|run|archive)\b", l)]
+    row("4 rule", "full scans of stored tables in its plan", "none" if not full else "; ".join(full), "none",
+        not full)
+
+    def history(store):
+        out = subprocess.run([prog("rule_history"), store, os.path.join(SRC, "queries", "placement-rule.sql")],
+                             capture_output=True, text=True, check=True).stdout
+        return [float(l.split()[1]) for l in out.splitlines()]
+
+    # As many passes as fit HISTORY_BUDGET after the first, up to REPS.
+    per = {"100": [], "1000": []}
+    totals = []
+    t = time.perf_counter()
+    first = 0.0
+    for rep in range(REPS):
+        order = [("100", s100), ("1000", s1000)] if rep % 2 == 0 else [("1000", s1000), ("100", s100)]
+        res = {}
+        for label, s in order:
+            res[label] = history(s)
+        per["100"].append(sum(res["100"]) / len(res["100"]))
+        per["1000"].append(sum(res["1000"]) / len(res["1000"]))
+        totals.append(sum(res["1000"]))
+        spent = time.perf_counter() - t
+        first = first if rep else spent
+        if spent + spent / (rep + 1) > first + HISTORY_BUDGET:
+            break
+    hn = len(totals)
+    lin = med([b / a for a, b in zip(per["100"], per["1000"])])
+    pp = med(per["1000"])
+    row("5 history", "placement-rule on all 1,000 plans, one after the other",
+        f"{med(totals):.2f} s total, {pp * 1000:.2f} ms per plan (median of {hn} pass{'es' if hn > 1 else ''})",
+        "< 10 ms per plan", pp < 0.010)
+    row("5 history", "linear: per-plan time, 1,000-plan / 100-plan store", f"{lin:.2f}", "<= 1.25", lin <= 1.25)
+
+    # ---- 6: functions over 10 million rows against avg() ----
+    out = subprocess.run([prog("fn_bench"), str(FN_ROWS), str(REPS)], capture_output=True, text=True,
+                         check=True).stdout
+    fns = {}
+    for line in out.splitlines():
+        name, _, a, f = line.split()
+        fns.setdefault(name, []).append((float(a), float(f)))
+    targets = {"geomean": 1.2, "pooled_t_ci": 1.5}
+    for name, pairs in fns.items():
+        ratio = med([f / a for a, f in pairs])
+        tg = targets.get(name)
+        row("6 functions", f"{name}(x) / avg(x), 10 M rows",
+            f"{ratio:.2f} ({med([f for _, f in pairs]):.3f} s vs {med([a for a, _ in pairs]):.3f} s)",
+            f"<= {tg}" if tg else "(reported)", (ratio <= tg) if tg else None)
+
+    # ---- 7: store size ----
+    for name, _ in sizes:
+        r = refs[name]
+        with sqlite3.connect(r["ref"]) as c:
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            pages = c.execute("PRAGMA page_count").fetchone()[0] * c.execute("PRAGMA page_size").fetchone()[0]
+            stored = c.execute("SELECT sum(stored_size) FROM archive").fetchone()[0]
+        row("7 store size", f"{name}: bytes per stored value",
+            f"{pages / r['values']:.1f} B/value (store {pages / 1e6:.1f} MB for {r['values']:,} values); "
+            f"archive bytes retained {stored / r['values']:.2f} B/value (zstd, {stored / r['raw'] * 100:.0f}% "
+            f"of {r['raw'] / 1e6:.1f} MB)")
+
+    shutil.rmtree(fill, ignore_errors=True)
+    for name, _ in sizes:
+        shutil.rmtree(refs[name]["jsonl"], ignore_errors=True)
+    # The stores (about 1.2 GB) are not kept.
+    shutil.rmtree(data, ignore_errors=True)
+    wall = time.time() - t0
+    row("wall", "whole `make bench` (build included)", f"{wall:.0f} s", "< 600 s", wall < 600)
+    report(desc, wall)
+
+
+def report(desc, wall):
+    lines = ["| figure | case | measured | target | holds |", "|---|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} | {d} | {e} |" for a, b, c, d, e in ROWS]
+    table = "\n".join(lines)
+    print(table)
+    md = ["# benchdb benchmark results", "",
+          f"Written by `make bench` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}); "
+          f"every timing is the median of {REPS} runs, every ratio the median of per-repetition ratios "
+          "with the sides alternating. What each figure measures and how: bench/README.md.", "",
+          "## Machine", ""]
+    md += [f"- {k}: {v}" for k, v in desc]
+    md += ["", "## Figures", "", table, ""]
+    changes = os.path.join(SRC, "bench", "changes.md")
+    if os.path.exists(changes):
+        md += [open(changes).read().rstrip("\n"), ""]
+    if QUICK:
+        return
+    with open(os.path.join(SRC, "bench", "results.md"), "w") as f:
+        f.write("\n".join(md))
+    log(f"wrote bench/results.md ({wall:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
