@@ -2,6 +2,9 @@
 #   make run    install what is missing, build, load the examples, judge them
 #   make test   the whole suite with ctest, then again under ASan + UBSan
 #   make bench  timings against the limits (bench/README.md); never part of make test
+# and two for reliability (docs/reliability.md):
+#   make fuzz       the libFuzzer targets, FUZZ_SECONDS each (clang)
+#   make memcheck   the suite's representative part under valgrind
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
@@ -42,5 +45,21 @@ bench: deps
 	cmake --build $(BENCH_BUILD) -j $(JOBS) && \
 	python3 bench/run.py $(BENCH_BUILD) --t0 $$t0
 
+# libFuzzer targets (tests/fuzz/, clang): each runs FUZZ_SECONDS; crashes
+# land in $(FUZZ_BUILD)/fuzz-crashes. 'make test' replays the corpora.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz:
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBENCHDB_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# valgrind memcheck over the suite's representative part (tests/memcheck/run.sh).
+MEMCHECK_BUILD ?= build-memcheck
+memcheck:
+	@cmake -S . -B $(MEMCHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBENCHDB_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(MEMCHECK_BUILD) -j $(JOBS)
+	@tests/memcheck/run.sh $(MEMCHECK_BUILD)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD) $(MEMCHECK_BUILD)

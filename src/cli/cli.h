@@ -36,6 +36,8 @@ void cli_getopt_reset(void);
 
 /* Opens the store for a command, printing the error on failure. */
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
+/* --timeout SECONDS: a finite number > 0 (e.g. 2 or 0.5); 0 or -1. */
+int cli_parse_seconds(const char *s, double *out);
 
 /* Each command's entry point and usage text (its --help). */
 int cmd_check(struct cli *, int, char **);

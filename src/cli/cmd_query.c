@@ -9,7 +9,7 @@
 
 const char usage_query[] =
     "usage: benchdb [--db FILE] query NAME|FILE.sql [--param NAME=VALUE]... [--format FORMAT]\n"
-    "                                [--no-record] [--queries DIR|FILE]...\n"
+    "                                [--no-record] [--queries DIR|FILE]... [--timeout SECONDS]\n"
     "\n"
     "Run a saved query: defaults fill the parameters not given, values are bound\n"
     "(never pasted into the SQL), and a value that reads as a number binds as one.\n"
@@ -22,6 +22,7 @@ const char usage_query[] =
     "      --no-record          do not record this evaluation\n"
     "  -q, --queries DIR|FILE   also look for saved queries here (repeatable;\n"
     "                           $BENCHDB_QUERIES adds ':'-separated entries)\n"
+    "      --timeout SECONDS    stop the query if still running after SECONDS (exit 1)\n"
     "\n"
     "Example:\n"
     "  benchdb query placement-rule --param plan=calibration-sim\n";
@@ -55,8 +56,10 @@ int cmd_query(struct cli *cli, int argc, char **argv)
     static const struct option opts[] = {
         {"param", required_argument, 0, 'p'},   {"format", required_argument, 0, 'f'},
         {"no-record", no_argument, 0, 'n'},     {"queries", required_argument, 0, 'q'},
-        {0, 0, 0, 0},
+        {"timeout", required_argument, 0, 'T'}, {0, 0, 0, 0},
     };
+    double timeout = 0;
+    struct store_deadline dl = {0};
     struct params ps = {0};
     struct query_path qp = {0};
     enum out_format fmt = OUT_TABLE;
@@ -82,6 +85,12 @@ int cmd_query(struct cli *cli, int argc, char **argv)
             break;
         case 'n': record = 0; break;
         case 'q': query_path_add(&qp, optarg); break;
+        case 'T':
+            if (cli_parse_seconds(optarg, &timeout)) {
+                bd_usage_error("query", "query: --timeout '%s': expected a number of seconds > 0", optarg);
+                goto out;
+            }
+            break;
         default: goto out;
         }
     }
@@ -109,8 +118,13 @@ int cmd_query(struct cli *cli, int argc, char **argv)
     rc = EXIT_FAIL;
     if (cli_open_store(cli, record ? STORE_WRITE : STORE_READ, &db))
         goto out;
+    if (timeout > 0)
+        store_set_timeout(db, &dl, timeout);
     if (evaluation_run(db, q, &ps, record, &ev, &err)) {
-        bd_error("%s", err);
+        if (dl.fired)
+            bd_error("query %s: stopped after %g s (--timeout)", q->name, dl.seconds);
+        else
+            bd_error("%s", err);
         goto out;
     }
     if (rowset_print(&ev.rows, fmt, stdout)) {

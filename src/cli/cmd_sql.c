@@ -8,6 +8,7 @@
 
 const char usage_sql[] =
     "usage: benchdb [--db FILE] sql SQL [--param NAME=VALUE]... [--format FORMAT] [--write]\n"
+    "                              [--timeout SECONDS]\n"
     "       benchdb [--db FILE] sql --file FILE [...]\n"
     "\n"
     "Run ad-hoc SQL against the store. Several statements run in order and the\n"
@@ -20,15 +21,18 @@ const char usage_sql[] =
     "  -f, --format FORMAT      table (default), csv, json or markdown\n"
     "      --file FILE          read the SQL from FILE ('-' for standard input)\n"
     "  -w, --write              open the store read-write\n"
+    "      --timeout SECONDS    stop a statement still running after SECONDS (exit 1)\n"
     "\n"
     "Example:\n"
     "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" --param p=calib% --format csv\n";
 
 /* Reports an SQL error the way a user can act on it. */
-static void report_sql_error(sqlite3 *db, int rc, int write)
+static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_deadline *dl)
 {
     int primary = rc & 0xff;
-    if (!write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
+    if (dl->fired && primary == SQLITE_INTERRUPT)
+        bd_error("sql: stopped after %g s (--timeout)", dl->seconds);
+    else if (!write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
         bd_error("sql: the store is opened read-only: %s (pass --write to change it)", sqlite3_errmsg(db));
     else
         bd_error("sql: %s", sqlite3_errmsg(db));
@@ -39,12 +43,14 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     static const struct option opts[] = {
         {"param", required_argument, 0, 'p'}, {"format", required_argument, 0, 'f'},
         {"file", required_argument, 0, 'F'},  {"write", no_argument, 0, 'w'},
-        {0, 0, 0, 0},
+        {"timeout", required_argument, 0, 'T'}, {0, 0, 0, 0},
     };
     struct params ps = {0};
     enum out_format fmt = OUT_TABLE;
     const char *file = NULL;
     int write = 0, c, rc = EXIT_USAGE;
+    double timeout = 0;
+    struct store_deadline dl = {0};
     char *sql = NULL, *err = NULL;
     sqlite3 *db = NULL;
     cli_getopt_reset();
@@ -64,6 +70,12 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
             break;
         case 'F': file = optarg; break;
         case 'w': write = 1; break;
+        case 'T':
+            if (cli_parse_seconds(optarg, &timeout)) {
+                bd_usage_error("sql", "sql: --timeout '%s': expected a number of seconds > 0", optarg);
+                goto out;
+            }
+            break;
         default: goto out;
         }
     }
@@ -96,6 +108,8 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     rc = EXIT_FAIL;
     if (cli_open_store(cli, write ? STORE_WRITE : STORE_READ, &db))
         goto out;
+    if (timeout > 0)
+        store_set_timeout(db, &dl, timeout);
 
     int *used = calloc((size_t)ps.n + 1, sizeof *used);
     const char *pos = sql;
@@ -106,7 +120,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
         const char *tail = NULL;
         int prc = sqlite3_prepare_v2(db, pos, -1, &st, &tail);
         if (prc != SQLITE_OK) {
-            report_sql_error(db, prc, write);
+            report_sql_error(db, prc, write, &dl);
             ok = 0;
             break;
         }
@@ -139,7 +153,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
             rowset_free(&rs);
             int src = rowset_collect(&rs, st);
             if (src != SQLITE_DONE) {
-                report_sql_error(db, src, write);
+                report_sql_error(db, src, write, &dl);
                 ok = 0;
             }
         }

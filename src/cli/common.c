@@ -45,3 +45,14 @@ int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db)
     return 0;
 }
 
+
+int cli_parse_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v) || v <= 0)
+        return -1;
+    *out = v;
+    return 0;
+}

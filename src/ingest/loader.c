@@ -92,6 +92,12 @@ int ingest_fail(struct ingester *g, const char *field, const char *fmt, ...)
 
 int ingest_fail_sql(struct ingester *g)
 {
+    /* SQLITE_FULL: SQLite's "database or disk is full". The store has no
+     * page limit (max_page_count is not set, and does not persist), so it
+     * is the disk (or a quota); said plainly, SQLite's words kept. */
+    int sys = sqlite3_system_errno(g->db);
+    if ((sqlite3_errcode(g->db) & 0xff) == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+        return ingest_fail(g, NULL, "cannot store: the disk is full (%s)", sqlite3_errmsg(g->db));
     return ingest_fail(g, NULL, "cannot store: %s", sqlite3_errmsg(g->db));
 }
 
@@ -139,7 +145,8 @@ static int find_archive(struct ingester *g, const char *sha, int64_t *id, char *
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         *id = sqlite3_column_int64(st, 0);
-        *name = strdup((const char *)sqlite3_column_text(st, 1));
+        const char *t = (const char *)sqlite3_column_text(st, 1); /* NULL when out of memory */
+        *name = t ? strdup(t) : NULL;
     }
     sqlite3_reset(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -510,6 +517,7 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
         }
     }
     json_object_seed(0); /* once, before the producer threads parse objects */
+    pipeline_json_checked();
     return g;
 }
 

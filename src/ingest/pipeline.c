@@ -6,6 +6,40 @@
 
 #include "util/diag.h"
 
+/* jansson 2.14 ignores a failed allocation while it collects a token's
+ * text (lex_save): the token is cut short and the line may parse, wrongly
+ * (e.g. 12345678901234567 as 12). Its allocator below notes every failure
+ * on the thread that met it, and a line parsed under a failure is refused
+ * as out of memory, whatever jansson returned. */
+static _Thread_local int json_alloc_failed;
+static void *(*json_inner_malloc)(size_t) = malloc;
+static void (*json_inner_free)(void *) = free;
+
+static void *json_checked_malloc(size_t n)
+{
+    void *p = json_inner_malloc(n);
+    if (!p)
+        json_alloc_failed = 1;
+    return p;
+}
+
+static void json_inner_free_(void *p)
+{
+    json_inner_free(p);
+}
+
+void pipeline_json_allocator(void *(*m)(size_t), void (*f)(void *))
+{
+    json_inner_malloc = m ? m : malloc;
+    json_inner_free = f ? f : free;
+    pipeline_json_checked();
+}
+
+void pipeline_json_checked(void)
+{
+    json_set_alloc_funcs(json_checked_malloc, json_inner_free_);
+}
+
 static void item_free(struct pipe_item *it)
 {
     json_decref(it->rec);
@@ -94,7 +128,17 @@ static void *produce(void *arg)
             continue;
         json_error_t je;
         struct pipe_item it = {.kind = PIPE_RECORD, .line = p->rd.lineno, .size = len};
+        json_alloc_failed = 0;
         it.rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
+        if (json_alloc_failed) {
+            json_decref(it.rec);
+            it.rec = NULL;
+            it.kind = PIPE_ERROR;
+            it.err = bd_strdupf("out of memory (parsing JSON)");
+            it.size = 0;
+            put(p, &it);
+            return NULL;
+        }
         if (!it.rec) {
             it.kind = PIPE_ERROR;
             it.err = json_error_text(&je);

@@ -69,4 +69,12 @@ void pipeline_next(struct pipeline *p, struct pipe_item *it);
 void pipeline_stop(struct pipeline *p);
 void pipeline_free(struct pipeline *p);
 
+/* jansson's allocator for every thread, wrapped so that a line parsed
+ * while an allocation failed is refused as out of memory (jansson alone
+ * may cut a token short and parse the line wrongly). pipeline_json_checked
+ * installs it (ingester_open does); pipeline_json_allocator also sets what
+ * it wraps: m and f, or malloc and free when NULL (tests inject faults). */
+void pipeline_json_checked(void);
+void pipeline_json_allocator(void *(*m)(size_t), void (*f)(void *));
+
 #endif

@@ -1,6 +1,7 @@
 #ifndef BENCHDB_STORE_H
 #define BENCHDB_STORE_H
 #include <sqlite3.h>
+#include <time.h>
 
 /* How a command opens the store. */
 enum store_mode {
@@ -26,6 +27,16 @@ void store_close(sqlite3 *db);
  * checked when prepared, so a statement prepared under the guard stays
  * guarded. */
 void store_guard_readonly(sqlite3 *db, int on);
+
+/* A time limit for statements run on db (--timeout): once the deadline
+ * passes, the running statement fails with SQLITE_INTERRUPT and fired is
+ * set. d must outlive the statements; seconds > 0. */
+struct store_deadline {
+    struct timespec end;
+    double seconds;
+    int fired;
+};
+void store_set_timeout(sqlite3 *db, struct store_deadline *d, double seconds);
 
 /* Busy timeout in milliseconds used by store_open. */
 #define STORE_BUSY_TIMEOUT_MS 60000

@@ -1,0 +1,266 @@
+/* Allocation failures during ingest (docs/reliability.md): the example
+ * archive is loaded into a fresh store with every allocation of SQLite
+ * (SQLITE_CONFIG_MALLOC) and jansson (through the loader's checked
+ * allocator) failing in turn: the 1st, the 2nd, ... until a load runs
+ * through without reaching the fault. Each run must end loaded with exactly
+ * the rows of a load without faults, or failed with an "out of memory"
+ * error and nothing stored; the store must pass integrity_check; and no
+ * run may crash or (under ASan) leak. The same for loading the archive a
+ * second time (skipped, or failed with nothing changed).
+ *
+ * One error is not "out of memory": SQLite 3.40's json_valid() answers 0
+ * when its own parse runs out of memory, so a CHECK (json_valid(...)) on a
+ * column benchdb filled with JSON it wrote itself fails as "CHECK
+ * constraint failed: json_valid(...)". The archive is refused and nothing
+ * stored, as it should be; only the message is SQLite's. Counted apart.
+ *
+ * Not injected: zstd's allocations and benchdb's own malloc calls (their
+ * results are checked in the code, but no test fails them). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "ingest/ingest.h"
+#include "ingest/pipeline.h"
+#include "store/store.h"
+#include "util/strbuf.h"
+
+/* ---- the faulty allocators: SQLite's on the loader's thread, jansson's
+ * on the producer thread, one countdown for both ---- */
+
+static sqlite3_mem_methods real;
+static atomic_long countdown = -1; /* allocations left before one fails; -1: never */
+static atomic_int failed;
+
+static int should_fail(void)
+{
+    if (atomic_load(&countdown) < 0)
+        return 0;
+    if (atomic_fetch_sub(&countdown, 1) == 0) {
+        atomic_store(&failed, 1);
+        return 1;
+    }
+    return 0;
+}
+
+static void *faulty_malloc(int n) { return should_fail() ? NULL : real.xMalloc(n); }
+static void *faulty_realloc(void *p, int n) { return should_fail() ? NULL : real.xRealloc(p, n); }
+static void *faulty_json_malloc(size_t n) { return should_fail() ? NULL : malloc(n); }
+
+/* ---- a store's whole content as text (archive times left out) ---- */
+
+static char *content(sqlite3 *db)
+{
+    static const char *const sql[] = {
+        "SELECT sha256, name, size, format, content_encoding, stored_size FROM archive ORDER BY id",
+        "SELECT * FROM archive_chunk ORDER BY archive_id, seq", "SELECT * FROM plan ORDER BY id",
+        "SELECT * FROM host ORDER BY id", "SELECT * FROM variant ORDER BY id", "SELECT * FROM benchmark ORDER BY id",
+        "SELECT * FROM run ORDER BY id", "SELECT * FROM series ORDER BY id", "SELECT * FROM sample ORDER BY 1, 2, 3",
+        "SELECT * FROM gate ORDER BY rowid", "SELECT * FROM event ORDER BY rowid",
+    };
+    struct strbuf sb = {0};
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, sql[i], -1, &st, NULL), SQLITE_OK);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(st); c++) {
+                const unsigned char *t = sqlite3_column_text(st, c);
+                sb_printf(&sb, "%s|", t ? (const char *)t : "NULL");
+            }
+            sb_putc(&sb, '\n');
+        }
+        sqlite3_finalize(st);
+    }
+    return sb_detach(&sb);
+}
+
+static long long count(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    long long n = -1;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+static char dir[64];
+static char tmpl[128], store[128], errfile[128], archive[512];
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    fclose(out);
+}
+
+/* Loads the archive with the n-th allocation failing (n < 0: none);
+ * returns the result, with the error text printed in *text. */
+static int load(sqlite3 *db, long n, char **text)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *ef = fopen(errfile, "w+");
+    assert_non_null(ef);
+    dup2(fileno(ef), 2);
+
+    struct ingest_options opt = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE, .max_bytes = INGEST_DEFAULT_MAX_BYTES,
+                                 .quiet = 1};
+    char *err = NULL;
+    atomic_store(&failed, 0);
+    atomic_store(&countdown, n);
+    int r = -1; /* ingester_open failed */
+    struct ingester *g = ingester_open(db, &opt, NULL, &err);
+    if (g) {
+        r = (int)ingester_archive(g, archive);
+        ingester_close(g);
+    }
+    atomic_store(&countdown, -1);
+
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    struct strbuf sb = {0};
+    if (err)
+        sb_printf(&sb, "%s\n", err);
+    free(err);
+    rewind(ef);
+    char buf[4096];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, ef)) > 0)
+        sb_append(&sb, buf, k);
+    fclose(ef);
+    *text = sb.buf ? sb_detach(&sb) : strdup("");
+    return r;
+}
+
+static void run_faults(int again)
+{
+    char *err = NULL;
+    sqlite3 *db;
+    /* The reference: a load without faults. */
+    copy_file(tmpl, store);
+    assert_int_equal(store_open(store, STORE_WRITE, &db, &err), 0);
+    char *text;
+    assert_int_equal(load(db, -1, &text), INGEST_LOADED);
+    free(text);
+    char *want = content(db);
+    store_close(db);
+    if (again)
+        copy_file(store, tmpl); /* from now on the archive is stored already */
+
+    long n;
+    int loaded = 0, refused = 0, json_valid = 0;
+    for (n = 0;; n++) {
+        copy_file(tmpl, store);
+        unlink(errfile);
+        assert_int_equal(store_open(store, STORE_WRITE, &db, &err), 0);
+        char *before = content(db);
+        int r = load(db, n, &text);
+        int hit = atomic_load(&failed);
+        if (count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
+            fail_msg("fault at allocation %ld: integrity_check failed", n);
+        char *got = content(db);
+        if (r == (again ? INGEST_SKIPPED : INGEST_LOADED)) {
+            if (strcmp(got, again ? before : want) != 0)
+                fail_msg("fault at allocation %ld: loaded, but the rows differ from a load without faults", n);
+            loaded++;
+        } else {
+            if (r != INGEST_FAILED && r != -1)
+                fail_msg("fault at allocation %ld: result %d", n, r);
+            if (hit && strstr(text, "cannot store: CHECK constraint failed: ") && strstr(text, "json_valid("))
+                json_valid++;
+            else if (!strstr(text, "out of memory"))
+                fail_msg("fault at allocation %ld: the error does not say out of memory: %s", n, text);
+            if (strcmp(got, before) != 0)
+                fail_msg("fault at allocation %ld: failed, but the store changed", n);
+            refused++;
+        }
+        free(before);
+        free(got);
+        free(text);
+        store_close(db);
+        if (!hit)
+            break; /* ran through without reaching the fault: done */
+    }
+    print_message("%s: %ld allocations failed in turn: %d runs recovered, %d refused (%d by SQLite's json_valid)\n",
+                  again ? "loading again" : "loading", n, loaded, refused, json_valid);
+    assert_true(n > 100);
+    free(want);
+}
+
+static void test_load(void **state)
+{
+    (void)state;
+    run_faults(0);
+}
+
+static void test_load_again(void **state)
+{
+    (void)state;
+    run_faults(1);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    /* In memory when /dev/shm is there: thousands of commits, no disk. */
+    snprintf(dir, sizeof dir, "%s/benchdb-oom.XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(tmpl, sizeof tmpl, "%s/tmpl.db", dir);
+    snprintf(store, sizeof store, "%s/store.db", dir);
+    snprintf(errfile, sizeof errfile, "%s/err", dir);
+    snprintf(archive, sizeof archive, "%s/tests/data/ingest/good/example.jsonl", TEST_SRC_DIR);
+    sqlite3 *db;
+    char *err = NULL;
+    if (store_open(tmpl, STORE_CREATE, &db, &err))
+        return -1;
+    store_close(db);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char path[160];
+    const char *names[] = {"tmpl.db", "tmpl.db-wal", "tmpl.db-shm", "store.db", "store.db-wal", "store.db-shm",
+                           "err"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    return 0;
+}
+
+int main(void)
+{
+    sqlite3_config(SQLITE_CONFIG_GETMALLOC, &real);
+    sqlite3_mem_methods faulty = real;
+    faulty.xMalloc = faulty_malloc;
+    faulty.xRealloc = faulty_realloc;
+    sqlite3_config(SQLITE_CONFIG_MALLOC, &faulty);
+    pipeline_json_allocator(faulty_json_malloc, free);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_load),
+        cmocka_unit_test(test_load_again),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
