@@ -111,37 +111,6 @@ void json_describe(const json_t *v, char *buf, size_t n)
     }
 }
 
-static int put_string(struct strbuf *sb, const char *s, size_t len)
-{
-    if (sb_putc(sb, '"'))
-        return -1;
-    size_t start = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        if (sb_append(sb, s + start, i - start))
-            return -1;
-        int rc;
-        switch (c) {
-        case '"': rc = sb_puts(sb, "\\\""); break;
-        case '\\': rc = sb_puts(sb, "\\\\"); break;
-        case '\n': rc = sb_puts(sb, "\\n"); break;
-        case '\r': rc = sb_puts(sb, "\\r"); break;
-        case '\t': rc = sb_puts(sb, "\\t"); break;
-        case '\b': rc = sb_puts(sb, "\\b"); break;
-        case '\f': rc = sb_puts(sb, "\\f"); break;
-        default: rc = sb_printf(sb, "\\u%04x", c); break;
-        }
-        if (rc)
-            return -1;
-        start = i + 1;
-    }
-    if (sb_append(sb, s + start, len - start))
-        return -1;
-    return sb_putc(sb, '"');
-}
-
 static int cmp_keys(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -159,7 +128,7 @@ int json_canonical(const json_t *v, struct strbuf *sb)
         fmt_double(d, json_real_value(v)); /* shortest round trip, "1.0" kept a real */
         return sb_puts(sb, d);
     }
-    case JSON_STRING: return put_string(sb, json_string_value(v), json_string_length(v));
+    case JSON_STRING: return sb_json_string(sb, json_string_value(v), json_string_length(v));
     case JSON_ARRAY: {
         if (sb_putc(sb, '['))
             return -1;
@@ -179,7 +148,7 @@ int json_canonical(const json_t *v, struct strbuf *sb)
         qsort(keys, n, sizeof *keys, cmp_keys);
         int rc = sb_putc(sb, '{');
         for (size_t i = 0; rc == 0 && i < n; i++) {
-            rc = (i && sb_putc(sb, ',')) || put_string(sb, keys[i], strlen(keys[i])) || sb_putc(sb, ':') ||
+            rc = (i && sb_putc(sb, ',')) || sb_json_string(sb, keys[i], strlen(keys[i])) || sb_putc(sb, ':') ||
                  json_canonical(json_object_get(v, keys[i]), sb);
         }
         free(keys);

@@ -100,28 +100,7 @@ char *value_text(sqlite3_value *v)
     }
 }
 
-int json_put_string(struct strbuf *sb, const char *s, size_t n)
-{
-    int rc = sb_putc(sb, '"');
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"': rc = sb_puts(sb, "\\\""); break;
-        case '\\': rc = sb_puts(sb, "\\\\"); break;
-        case '\n': rc = sb_puts(sb, "\\n"); break;
-        case '\r': rc = sb_puts(sb, "\\r"); break;
-        case '\t': rc = sb_puts(sb, "\\t"); break;
-        case '\b': rc = sb_puts(sb, "\\b"); break;
-        case '\f': rc = sb_puts(sb, "\\f"); break;
-        default:
-            if (c < 0x20)
-                rc = sb_printf(sb, "\\u%04x", c);
-            else
-                rc = sb_putc(sb, (char)c);
-        }
-    }
-    return rc ? rc : sb_putc(sb, '"');
-}
+int json_put_string(struct strbuf *sb, const char *s, size_t n) { return sb_json_string(sb, s, n); }
 
 int json_put_value(struct strbuf *sb, sqlite3_value *v)
 {

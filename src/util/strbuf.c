@@ -78,6 +78,37 @@ char *sb_detach(struct strbuf *sb)
     return p;
 }
 
+int sb_json_string(struct strbuf *sb, const char *s, size_t n)
+{
+    if (sb_putc(sb, '"'))
+        return -1;
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        if (sb_append(sb, s + start, i - start))
+            return -1;
+        int rc;
+        switch (c) {
+        case '"': rc = sb_puts(sb, "\\\""); break;
+        case '\\': rc = sb_puts(sb, "\\\\"); break;
+        case '\n': rc = sb_puts(sb, "\\n"); break;
+        case '\r': rc = sb_puts(sb, "\\r"); break;
+        case '\t': rc = sb_puts(sb, "\\t"); break;
+        case '\b': rc = sb_puts(sb, "\\b"); break;
+        case '\f': rc = sb_puts(sb, "\\f"); break;
+        default: rc = sb_printf(sb, "\\u%04x", c); break;
+        }
+        if (rc)
+            return -1;
+        start = i + 1;
+    }
+    if (sb_append(sb, s + start, n - start))
+        return -1;
+    return sb_putc(sb, '"');
+}
+
 void fmt_double(char *buf, double x)
 {
     if (isnan(x)) {

@@ -20,6 +20,10 @@ void sb_free(struct strbuf *sb);
 /* Hands the buffer to the caller (never NULL) and empties sb. */
 char *sb_detach(struct strbuf *sb);
 
+/* Appends s (n bytes) as a JSON string literal: quotes, backslashes and
+ * control characters escaped, everything else as it is. */
+int sb_json_string(struct strbuf *sb, const char *s, size_t n);
+
 /* Shortest decimal text that reads back as exactly x ("%.15g" to "%.17g");
  * buf holds at least 32 bytes. Non-finite values print as nan, inf, -inf. */
 void fmt_double(char *buf, double x);
