@@ -123,6 +123,16 @@ static char *row_key(json_t *row, char **keys, int nkeys)
     return sb_detach(&sb);
 }
 
+/* Binds a row's key values to the first nkeys parameters of ins. */
+static void bind_keys(sqlite3_stmt *ins, json_t *row, char **keys, int nkeys)
+{
+    for (int k = 0; k < nkeys; k++) {
+        char *t = jtext(json_object_get(row, keys[k]));
+        sqlite3_bind_text(ins, k + 1, t, -1, SQLITE_TRANSIENT);
+        free(t);
+    }
+}
+
 static json_t *find_row(json_t *rows, const char *key, char **keys, int nkeys)
 {
     size_t i;
@@ -211,11 +221,7 @@ static int diff(sqlite3 *db, long long id1, long long id2, enum out_format fmt)
         json_t *va;
         if (!rb || !nkeys) {
             if (!rb) {
-                for (int kk = 0; kk < nkeys; kk++) {
-                    char *t = jtext(json_object_get(ra, keys[kk]));
-                    sqlite3_bind_text(ins, kk + 1, t, -1, SQLITE_TRANSIENT);
-                    free(t);
-                }
+                bind_keys(ins, ra, keys, nkeys);
                 char *whole = json_dumps(ra, JSON_COMPACT);
                 sqlite3_bind_text(ins, nkeys + 1, "(row)", -1, SQLITE_STATIC);
                 sqlite3_bind_text(ins, nkeys + 2, whole, -1, SQLITE_TRANSIENT);
@@ -230,11 +236,7 @@ static int diff(sqlite3 *db, long long id1, long long id2, enum out_format fmt)
                 json_t *vb = json_object_get(rb, col);
                 if (vb && json_equal(va, vb))
                     continue;
-                for (int kk = 0; kk < nkeys; kk++) {
-                    char *t = jtext(json_object_get(ra, keys[kk]));
-                    sqlite3_bind_text(ins, kk + 1, t, -1, SQLITE_TRANSIENT);
-                    free(t);
-                }
+                bind_keys(ins, ra, keys, nkeys);
                 char *o = jtext(va), *n = jtext(vb);
                 sqlite3_bind_text(ins, nkeys + 1, col, -1, SQLITE_TRANSIENT);
                 sqlite3_bind_text(ins, nkeys + 2, o, -1, SQLITE_TRANSIENT);
@@ -254,11 +256,7 @@ static int diff(sqlite3 *db, long long id1, long long id2, enum out_format fmt)
     json_array_foreach(b.rows, i, rb) {
         char *key = row_key(rb, keys, nkeys);
         if (!find_row(a.rows, key, keys, nkeys)) {
-            for (int kk = 0; kk < nkeys; kk++) {
-                char *t = jtext(json_object_get(rb, keys[kk]));
-                sqlite3_bind_text(ins, kk + 1, t, -1, SQLITE_TRANSIENT);
-                free(t);
-            }
+            bind_keys(ins, rb, keys, nkeys);
             char *whole = json_dumps(rb, JSON_COMPACT);
             sqlite3_bind_text(ins, nkeys + 1, "(row)", -1, SQLITE_STATIC);
             sqlite3_bind_text(ins, nkeys + 2, "(absent)", -1, SQLITE_STATIC);
