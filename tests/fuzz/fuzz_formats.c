@@ -14,48 +14,9 @@
 
 #include "ingest/ingest.h"
 #include "store/store.h"
+#include "fuzz_store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int64_t count(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    int64_t n = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
-}
-
-/* A fresh store per input, copied from a template made once by store_open
- * (migrating a new store for every input would dominate the time). */
-static unsigned char *template_db;
-static sqlite3_int64 template_size;
-
-static sqlite3 *fresh_store(void)
-{
-    char *err = NULL;
-    sqlite3 *db;
-    if (!template_db) {
-        if (store_open(":memory:", STORE_CREATE, &db, &err))
-            abort();
-        template_db = sqlite3_serialize(db, "main", &template_size, 0);
-        store_close(db);
-        if (!template_db)
-            abort();
-    }
-    unsigned char *copy = sqlite3_malloc64((sqlite3_uint64)template_size);
-    if (!copy || sqlite3_open(":memory:", &db) != SQLITE_OK)
-        abort();
-    memcpy(copy, template_db, (size_t)template_size);
-    if (sqlite3_deserialize(db, "main", copy, template_size, template_size,
-                            SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
-        abort();
-    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
-    if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK)
-        abort();
-    return db;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -71,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 
-    sqlite3 *db = fresh_store();
+    sqlite3 *db = fuzz_fresh_store();
     char *err = NULL;
     /* Small limits: the fuzzer explores the limit checks instead of
      * spending its time decompressing bombs. */
@@ -82,10 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ingest_foreign f = {.format = format, .plan = "p", .run = "r", .host = "h", .variant = "default", .block = 1};
     enum ingest_result r = ingester_foreign(g, path, &f);
     ingester_close(g);
-    if (count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
+    if (fuzz_count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
         abort();
-    int64_t archives = count(db, "SELECT count(*) FROM archive");
-    int64_t runs = count(db, "SELECT count(*) FROM run");
+    int64_t archives = fuzz_count(db, "SELECT count(*) FROM archive");
+    int64_t runs = fuzz_count(db, "SELECT count(*) FROM run");
     if (r == INGEST_FAILED && (archives != 0 || runs != 0))
         abort(); /* a refused archive left rows behind */
     if (r == INGEST_LOADED && (archives != 1 || runs < 1))
