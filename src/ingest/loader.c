@@ -320,21 +320,8 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
             return 1;
         }
     }
-    st = g->st[S_ARCHIVE_UPDATE];
-    sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)raw);
-    sqlite3_bind_text(st, 3, g->pipe.chunks.compress ? "zstd" : "identity", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, (sqlite3_int64)g->pipe.chunks.stored);
-    sqlite3_bind_int64(st, 5, g->archive_id);
-    if (ingest_step(g, st))
-        return -1;
-    for (size_t i = 0; i < g->n_replaced; i++) {
-        sqlite3_bind_int64(g->st[S_ARCHIVE_DELETE_EMPTY], 1, g->replaced[i]);
-        if (ingest_step(g, g->st[S_ARCHIVE_DELETE_EMPTY]))
-            return -1;
-    }
-    g->here.rows += 1 + (uint64_t)g->chunk_seq;
-    return 0;
+    /* The same closing as a container member's stream (ingest_archive_done). */
+    return ingest_archive_done(g, sha, raw, g->pipe.chunks.compress, g->pipe.chunks.stored);
 }
 
 static void reset_archive_state(struct ingester *g)
