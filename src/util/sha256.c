@@ -1,8 +1,18 @@
-/* SHA-256 after FIPS 180-4, section 6.2. Plain and portable; the ingest
- * path hashes at a few hundred MB/s, well above the rate rows are stored. */
+/* SHA-256 after FIPS 180-4, section 6.2: a portable compression function,
+ * and on x86-64 processors with the SHA extensions (detected at run time
+ * with CPUID) the same rounds in their instructions, about 6 times faster:
+ * ingest hashes every archive twice (before reading it, to skip one already
+ * stored, and while streaming it), and the portable code was 2% of each of
+ * its two threads' instructions. */
 #include "util/sha256.h"
 
 #include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SHA256_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -41,6 +51,94 @@ static void compress(uint32_t h[8], const unsigned char *p)
     h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
+#ifdef SHA256_X86
+/* The 64 rounds of blocks of 64 bytes with SHA-NI: the state held as ABEF
+ * and CDGH, four rounds per group of four message words, the schedule
+ * W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16] kept four words at a
+ * time (sha256msg1 adds s0, alignr brings W[t-7], sha256msg2 adds s1). */
+__attribute__((target("sha,sse4.1,ssse3"))) static void compress_ni(uint32_t h[8], const unsigned char *p,
+                                                                    size_t blocks)
+{
+    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1); /* CDAB */
+    __m128i st1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1B); /* EFGH */
+    __m128i st0 = _mm_alignr_epi8(tmp, st1, 8);                                      /* ABEF */
+    st1 = _mm_blend_epi16(st1, tmp, 0xF0);                                          /* CDGH */
+    for (; blocks > 0; blocks--, p += 64) {
+        __m128i save0 = st0, save1 = st1, m[4];
+#pragma GCC unroll 16
+        for (int g = 0; g < 16; g++) {
+            if (g < 4) {
+                m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), swap);
+            } else {
+                __m128i x = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
+                x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
+                m[g & 3] = _mm_sha256msg2_epu32(x, m[(g + 3) & 3]);
+            }
+            __m128i msg = _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)&K[4 * g]));
+            st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
+            st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(msg, 0x0E));
+        }
+        st0 = _mm_add_epi32(st0, save0);
+        st1 = _mm_add_epi32(st1, save1);
+    }
+    tmp = _mm_shuffle_epi32(st0, 0x1B);     /* FEBA */
+    st1 = _mm_shuffle_epi32(st1, 0xB1);     /* DCHG */
+    st0 = _mm_blend_epi16(tmp, st1, 0xF0);  /* DCBA */
+    st1 = _mm_alignr_epi8(st1, tmp, 8);     /* HGFE */
+    _mm_storeu_si128((__m128i *)&h[0], st0);
+    _mm_storeu_si128((__m128i *)&h[4], st1);
+}
+
+static int cpu_has_sha(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSSE3) || !(c & bit_SSE4_1))
+        return 0;
+    if (__get_cpuid_max(0, NULL) < 7)
+        return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & bit_SHA) != 0;
+}
+#endif
+
+/* -1: not decided yet; 0: portable; 1: SHA extensions. */
+static _Atomic int use_ni = -1;
+
+int sha256_accelerated(void)
+{
+#ifdef SHA256_X86
+    if (use_ni < 0)
+        use_ni = cpu_has_sha();
+    return use_ni;
+#else
+    return 0;
+#endif
+}
+
+int sha256_use_accelerated(int on)
+{
+    int was = sha256_accelerated();
+#ifdef SHA256_X86
+    use_ni = on && cpu_has_sha();
+#else
+    (void)on;
+#endif
+    return was;
+}
+
+static void compress_blocks(uint32_t h[8], const unsigned char *p, size_t blocks)
+{
+#ifdef SHA256_X86
+    if (sha256_accelerated()) {
+        compress_ni(h, p, blocks);
+        return;
+    }
+#endif
+    for (; blocks > 0; blocks--, p += 64)
+        compress(h, p);
+}
+
 void sha256_init(struct sha256 *s)
 {
     static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -60,11 +158,12 @@ void sha256_update(struct sha256 *s, const void *data, size_t n)
         s->fill += take; p += take; n -= take;
         if (s->fill < 64)
             return;
-        compress(s->h, s->buf);
+        compress_blocks(s->h, s->buf, 1);
         s->fill = 0;
     }
-    for (; n >= 64; p += 64, n -= 64)
-        compress(s->h, p);
+    compress_blocks(s->h, p, n / 64);
+    p += n / 64 * 64;
+    n %= 64;
     memcpy(s->buf, p, n);
     s->fill = n;
 }

@@ -18,5 +18,12 @@ void sha256_final(struct sha256 *s, unsigned char out[32]);
 void sha256_hex(const unsigned char digest[32], char out[65]);
 /* One-shot: hex digest of a buffer. */
 void sha256_hex_of(const void *data, size_t n, char out[65]);
+/* 1 when the processor's SHA extensions do the rounds, 0 when the portable
+ * code does. sha256_use_accelerated(0) forces the portable code and (1)
+ * goes back to the extensions where there are some (tests compare the two);
+ * both return what was in use before. Not thread-safe: call them before
+ * hashing starts. */
+int sha256_accelerated(void);
+int sha256_use_accelerated(int on);
 
 #endif
