@@ -138,20 +138,38 @@ int json_canonical(const json_t *v, struct strbuf *sb)
         return sb_putc(sb, ']');
     }
     case JSON_OBJECT: {
+        /* A record's params and attributes have a few keys: those are
+         * sorted on the stack, by insertion. */
         size_t n = json_object_size(v), k = 0;
-        const char **keys = malloc((n ? n : 1) * sizeof *keys);
+        const char *few[16];
+        json_t *fewv[16];
+        const char **keys = n <= 16 ? few : malloc(n * sizeof *keys);
         if (!keys)
             return -1;
         const char *key;
         json_t *val;
-        json_object_foreach((json_t *)v, key, val) keys[k++] = key;
-        qsort(keys, n, sizeof *keys, cmp_keys);
+        json_object_foreach((json_t *)v, key, val) {
+            if (n > 16) {
+                keys[k++] = key;
+                continue;
+            }
+            size_t j = k++;
+            for (; j > 0 && strcmp(keys[j - 1], key) > 0; j--) {
+                keys[j] = keys[j - 1];
+                fewv[j] = fewv[j - 1];
+            }
+            keys[j] = key;
+            fewv[j] = val;
+        }
+        if (n > 16)
+            qsort(keys, n, sizeof *keys, cmp_keys);
         int rc = sb_putc(sb, '{');
         for (size_t i = 0; rc == 0 && i < n; i++) {
             rc = (i && sb_putc(sb, ',')) || sb_json_string(sb, keys[i], strlen(keys[i])) || sb_putc(sb, ':') ||
-                 json_canonical(json_object_get(v, keys[i]), sb);
+                 json_canonical(n <= 16 ? fewv[i] : json_object_get(v, keys[i]), sb);
         }
-        free(keys);
+        if (keys != few)
+            free(keys);
         return rc ? -1 : sb_putc(sb, '}');
     }
     }

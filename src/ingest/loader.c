@@ -49,7 +49,6 @@ static const char *const stmt_sql[S_COUNT] = {
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, "
                         "metric, member_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    [S_SAMPLE_INSERT] = "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?, ?, ?, ?)",
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
@@ -62,14 +61,15 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_ARCHIVE_SET_FORMAT] = "UPDATE archive SET format = ? WHERE id = ?",
 };
 
-/* INSERT INTO sample ... VALUES for rows values of one series and kind
- * numbered from ?3 on (see SAMPLE_SHAPES); malloc'd, NULL when out of memory. */
+/* INSERT INTO sample ... VALUES for rows values of one series, each with
+ * its warmup, iteration and value (see SAMPLE_SHAPES); malloc'd, NULL when
+ * out of memory. */
 static char *sample_insert_sql(int rows)
 {
     struct strbuf b = {0};
-    int bad = sb_puts(&b, "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (?1, ?2, ?3, ?4)");
-    for (int j = 1; j < rows && !bad; j++)
-        bad = sb_printf(&b, ", (?1, ?2, ?3 + %d, ?%d)", j, j + 4);
+    int bad = sb_puts(&b, "INSERT INTO sample(series_id, warmup, iteration, value) VALUES ");
+    for (int j = 0; j < rows && !bad; j++)
+        bad = sb_printf(&b, "%s(?1, ?%d, ?%d, ?%d)", j ? ", " : "", 3 * j + 2, 3 * j + 3, 3 * j + 4);
     if (bad) {
         sb_free(&b);
         return NULL;
@@ -283,6 +283,7 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
         int rc = 0;
         if (it.kind == PIPE_RECORD) {
             g->line = it.line;
+            pipeline_hold(&it);
             rc = ingest_record(g, it.rec);
         } else if (it.kind == PIPE_CHUNK) {
             rc = insert_chunk(g, it.buf, it.size);
@@ -291,12 +292,11 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
             g->reader_failed = it.reader_failed;
             rc = ingest_fail(g, NULL, "%s", it.err);
         }
-        json_decref(it.rec);
-        free(it.buf);
-        free(it.err);
+        enum pipe_kind kind = it.kind;
+        pipeline_release(&it);
         if (rc)
             return -1;
-        if (it.kind == PIPE_END)
+        if (kind == PIPE_END)
             break;
         if (g->hooks.progress)
             g->hooks.progress(g->hooks.arg);
@@ -488,7 +488,7 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
         return NULL;
     }
     for (int i = 0; i < S_COUNT; i++) {
-        int rows = i == S_SAMPLE_INSERT_8 ? 8 : i == S_SAMPLE_INSERT_64 ? 64 : 0;
+        int rows = i >= S_SAMPLE_ROWS_1 && i <= S_SAMPLE_ROWS_64 ? 1 << (i - S_SAMPLE_ROWS_1) : 0;
         char *multi = rows ? sample_insert_sql(rows) : NULL;
         if (rows && !multi) {
             bd_fail(err, "out of memory");

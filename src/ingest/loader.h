@@ -15,18 +15,24 @@ enum stmt_id {
     S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_DELETE_EMPTY,
     S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
     S_BENCH_GET, S_BENCH_INSERT,
-    S_RUN_FIND, S_RUN_DELETE, S_RUN_INSERT, S_SERIES_INSERT, S_SAMPLE_INSERT, S_SAMPLE_INSERT_8, S_SAMPLE_INSERT_64,
+    S_RUN_FIND, S_RUN_DELETE, S_RUN_INSERT, S_SERIES_INSERT,
+    S_SAMPLE_ROWS_1, S_SAMPLE_ROWS_2, S_SAMPLE_ROWS_4, S_SAMPLE_ROWS_8, S_SAMPLE_ROWS_16, S_SAMPLE_ROWS_32,
+    S_SAMPLE_ROWS_64,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT,
     /* harness formats and containers (formats.c, container.c) */
     S_UNIT_KIND, S_UNIT_ADD, S_SAMPLE_INSERT_COUNT, S_MEMBER_INSERT, S_RUN_ATTRS_GET, S_RUN_ATTRS_SET,
     S_ARCHIVE_SET_FORMAT, S_COUNT
 };
 
-/* Values are inserted by statements of 64, 8 and 1 rows, the largest that
- * fits first: "VALUES (?1, ?2, ?3, ?4), (?1, ?2, ?3 + 1, ?5), ...", so that
- * a series' values cost one bind each and SQLite's per-statement work
- * (step, halt, reset) is paid once per 64 of them. */
-#define SAMPLE_SHAPES 3
+/* A series' values and warmups are inserted together by statements of
+ * 64, 32, 16, 8, 4, 2 and 1 rows, the largest that fits first (the binary
+ * digits of their count): "VALUES (?1, ?2, ?3, ?4), (?1, ?5, ?6, ?7), ..."
+ * with the series id bound once and (warmup, iteration, value) per row, so
+ * that SQLite's per-statement work (step, halt, reset) is paid at most
+ * seven times per series: once for the 8 values of a series of 5 values
+ * and 3 warmups, 9 times with one row per statement. */
+#define SAMPLE_SHAPES 7
+#define SAMPLE_SHAPE_MAX 64
 
 /* A name table with its cache: plan, host, variant. */
 struct names {

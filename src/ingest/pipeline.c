@@ -15,9 +15,80 @@ static _Thread_local int json_alloc_failed;
 static void *(*json_inner_malloc)(size_t) = malloc;
 static void (*json_inner_free)(void *) = free;
 
+/* A record's arena: blocks taken from the inner allocator, the first sized
+ * from the line's length (a parsed tree is a few times its text), each
+ * next one twice the last. */
+struct arena_block {
+    struct arena_block *next;
+    size_t size, used;
+    max_align_t data[];
+};
+struct json_arena {
+    struct arena_block *head;
+};
+
+/* The arena jansson allocates from (the producer, while it parses), and
+ * the one whose nodes it frees as no-ops (the producer while it parses,
+ * the consumer while it holds a record). */
+static _Thread_local struct json_arena *alloc_arena, *held_arena;
+
+static void *arena_alloc(struct json_arena *a, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    struct arena_block *b = a->head;
+    if (!b || b->size - b->used < n) {
+        size_t size = b ? 2 * b->size : 0;
+        if (size < n)
+            size = n;
+        struct arena_block *nb = json_inner_malloc(sizeof *nb + size);
+        if (!nb)
+            return NULL;
+        *nb = (struct arena_block){b, size, 0};
+        a->head = b = nb;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+static int arena_owns(const struct json_arena *a, const void *p)
+{
+    for (const struct arena_block *b = a->head; b; b = b->next)
+        if ((const char *)p >= (const char *)b->data && (const char *)p < (const char *)b->data + b->size)
+            return 1;
+    return 0;
+}
+
+static struct json_arena *arena_new(size_t first)
+{
+    struct json_arena *a = json_inner_malloc(sizeof *a);
+    if (!a)
+        return NULL;
+    a->head = NULL;
+    struct arena_block *b = json_inner_malloc(sizeof *b + first);
+    if (!b) {
+        json_inner_free(a);
+        return NULL;
+    }
+    *b = (struct arena_block){NULL, first, 0};
+    a->head = b;
+    return a;
+}
+
+static void arena_free(struct json_arena *a)
+{
+    if (!a)
+        return;
+    for (struct arena_block *b = a->head, *next; b; b = next) {
+        next = b->next;
+        json_inner_free(b);
+    }
+    json_inner_free(a);
+}
+
 static void *json_checked_malloc(size_t n)
 {
-    void *p = json_inner_malloc(n);
+    void *p = alloc_arena ? arena_alloc(alloc_arena, n) : json_inner_malloc(n);
     if (!p)
         json_alloc_failed = 1;
     return p;
@@ -25,6 +96,8 @@ static void *json_checked_malloc(size_t n)
 
 static void json_inner_free_(void *p)
 {
+    if (p && held_arena && arena_owns(held_arena, p))
+        return;
     json_inner_free(p);
 }
 
@@ -40,12 +113,27 @@ void pipeline_json_checked(void)
     json_set_alloc_funcs(json_checked_malloc, json_inner_free_);
 }
 
-static void item_free(struct pipe_item *it)
+void pipeline_hold(struct pipe_item *it)
 {
-    json_decref(it->rec);
+    held_arena = it->arena;
+}
+
+void pipeline_release(struct pipe_item *it)
+{
+    if (held_arena && held_arena == it->arena)
+        held_arena = NULL;
+    if (it->arena)
+        arena_free(it->arena);
+    else
+        json_decref(it->rec);
     free(it->buf);
     free(it->err);
     memset(it, 0, sizeof *it);
+}
+
+static void item_free(struct pipe_item *it)
+{
+    pipeline_release(it);
 }
 
 /* Queues an item (taking its contents); -1 when the consumer cancelled. */
@@ -129,9 +217,13 @@ static void *produce(void *arg)
         json_error_t je;
         struct pipe_item it = {.kind = PIPE_RECORD, .line = p->rd.lineno, .size = len};
         json_alloc_failed = 0;
-        it.rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
-        if (json_alloc_failed) {
-            json_decref(it.rec);
+        it.arena = arena_new(4 * len + 1024);
+        alloc_arena = held_arena = it.arena;
+        it.rec = it.arena ? json_loadb(line, len, JSON_REJECT_DUPLICATES, &je) : NULL;
+        alloc_arena = held_arena = NULL;
+        if (!it.arena || json_alloc_failed) {
+            arena_free(it.arena);
+            it.arena = NULL;
             it.rec = NULL;
             it.kind = PIPE_ERROR;
             it.err = bd_strdupf("out of memory (parsing JSON)");
@@ -140,6 +232,8 @@ static void *produce(void *arg)
             return NULL;
         }
         if (!it.rec) {
+            arena_free(it.arena);
+            it.arena = NULL;
             it.kind = PIPE_ERROR;
             it.err = json_error_text(&je);
             it.size = 0;

@@ -99,12 +99,19 @@ static int warn_unknown_keys(struct ingester *g, const char *rec, json_t *obj, c
 {
     const char *key;
     json_t *v;
+    size_t nknown = 0, at = 0;
+    while (known[nknown])
+        nknown++;
     json_object_foreach(obj, key, v) {
-        const char *const *k = known;
-        while (*k && strcmp(*k, key) != 0)
-            k++;
-        if (*k)
+        /* Records mostly list their keys in the documented order: start
+         * where the last key was found. */
+        size_t i = 0;
+        while (i < nknown && strcmp(known[(at + i) % nknown], key) != 0)
+            i++;
+        if (i < nknown) {
+            at = (at + i + 1) % nknown;
             continue;
+        }
         sb_reset(&g->key);
         if (sb_printf(&g->key, "%s.%s", rec, key))
             return ingest_fail(g, NULL, "out of memory");
@@ -175,18 +182,19 @@ static int get_name(struct ingester *g, json_t *obj, const char *rec, const char
 static int get_int(struct ingester *g, json_t *obj, const char *rec, const char *key, int required, long long min,
                    long long *out, int *present)
 {
+    json_t *v = json_object_get(obj, key);
+    *present = 0;
+    if (json_is_integer(v) && json_integer_value(v) >= min) { /* the common case, without formatting */
+        *out = json_integer_value(v);
+        *present = 1;
+        return 0;
+    }
     char expected[48];
     snprintf(expected, sizeof expected, "an integer >= %lld", min);
-    json_t *v;
-    *present = 0;
     int rc = get_field(g, obj, rec, key, required, expected, &v);
     if (rc <= 0)
         return rc;
-    if (!json_is_integer(v) || json_integer_value(v) < min)
-        return wrong(g, rec, key, expected, v);
-    *out = json_integer_value(v);
-    *present = 1;
-    return 0;
+    return wrong(g, rec, key, expected, v);
 }
 
 static int get_time(struct ingester *g, json_t *obj, const char *rec, const char *key, const char **out)
@@ -543,33 +551,30 @@ static int record_samples(struct ingester *g, json_t *rec)
         return -1;
 
     /* Measured values first, then warmups: the primary key's order. */
-    sqlite3_stmt *st;
-    static const enum stmt_id shapes[SAMPLE_SHAPES] = {S_SAMPLE_INSERT_64, S_SAMPLE_INSERT_8, S_SAMPLE_INSERT};
-    static const size_t shape_rows[SAMPLE_SHAPES] = {64, 8, 1};
-    for (int w = 0; w < 2; w++) {
-        json_t *arr = w ? warmup : values;
-        size_t m = arr ? json_array_size(arr) : 0, i = 0;
-        for (int k = 0; k < SAMPLE_SHAPES; k++) {
-            st = g->st[shapes[k]];
-            for (; m - i >= shape_rows[k]; i += shape_rows[k]) {
-                sqlite3_bind_int64(st, 1, series_id);
-                sqlite3_bind_int(st, 2, w);
-                sqlite3_bind_int64(st, 3, (sqlite3_int64)i + 1);
-                for (size_t j = 0; j < shape_rows[k]; j++) {
-                    json_t *x = json_array_get(arr, i + j);
-                    sqlite3_bind_double(st, 4 + (int)j,
-                                        json_is_integer(x) ? (double)json_integer_value(x) : json_real_value(x));
-                }
-                if (sqlite3_step(st) != SQLITE_DONE) {
-                    sqlite3_reset(st);
-                    return ingest_fail_sql(g);
-                }
-                sqlite3_reset(st);
+    size_t nw = warmup ? json_array_size(warmup) : 0, total = n + nw, at = 0;
+    for (int k = SAMPLE_SHAPES - 1; k >= 0; k--) {
+        size_t rows = (size_t)1 << k;
+        sqlite3_stmt *st = g->st[S_SAMPLE_ROWS_1 + k];
+        for (; total - at >= rows; at += rows) {
+            sqlite3_bind_int64(st, 1, series_id);
+            for (size_t j = 0; j < rows; j++) {
+                size_t q = at + j;
+                int w = q >= n;
+                json_t *x = w ? json_array_get(warmup, q - n) : json_array_get(values, q);
+                int p = 3 * (int)j + 2;
+                sqlite3_bind_int(st, p, w);
+                sqlite3_bind_int64(st, p + 1, (sqlite3_int64)(w ? q - n : q) + 1);
+                sqlite3_bind_double(st, p + 2, json_is_integer(x) ? (double)json_integer_value(x) : json_real_value(x));
             }
+            if (sqlite3_step(st) != SQLITE_DONE) {
+                sqlite3_reset(st);
+                return ingest_fail_sql(g);
+            }
+            sqlite3_reset(st);
         }
-        g->here.samples += m;
-        g->here.rows += m;
     }
+    g->here.samples += total;
+    g->here.rows += total;
     g->here.series++;
     g->here.rows++;
     return 0;
