@@ -49,6 +49,8 @@ static const char *const stmt_sql[S_COUNT] = {
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, "
                         "metric, member_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [S_SERIES_FIND] = "SELECT id FROM series WHERE run_id = ? AND benchmark_id = ? AND block = ? AND variant_id = ? "
+                      "AND fork = ? AND metric = ?",
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail) VALUES (?, ?, ?, ?, ?)",
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
@@ -336,7 +338,7 @@ static void reset_archive_state(struct ingester *g)
     g->reader_failed = 0;
     idmap_clear(&g->warned);
     idmap_clear(&g->runs_seen);
-    idmap_clear(&g->series_seen);
+    g->n_series_lines = 0;
     idmap_clear(&g->cell_unit);
     ingest_forget_units(g);
     idmap_clear(&g->members);
@@ -531,7 +533,7 @@ void ingester_close(struct ingester *g)
     idmap_free(&g->benchmarks);
     idmap_free(&g->warned);
     idmap_free(&g->runs_seen);
-    idmap_free(&g->series_seen);
+    free(g->series_lines);
     idmap_free(&g->cell_unit);
     idmap_free(&g->members);
     free(g->err_member);

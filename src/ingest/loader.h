@@ -15,7 +15,7 @@ enum stmt_id {
     S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_DELETE_EMPTY,
     S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
     S_BENCH_GET, S_BENCH_INSERT,
-    S_RUN_FIND, S_RUN_DELETE, S_RUN_INSERT, S_SERIES_INSERT,
+    S_RUN_FIND, S_RUN_DELETE, S_RUN_INSERT, S_SERIES_INSERT, S_SERIES_FIND,
     S_SAMPLE_ROWS_1, S_SAMPLE_ROWS_2, S_SAMPLE_ROWS_4, S_SAMPLE_ROWS_8, S_SAMPLE_ROWS_16, S_SAMPLE_ROWS_32,
     S_SAMPLE_ROWS_64,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT,
@@ -68,7 +68,12 @@ struct ingester {
 
     /* The run being loaded. */
     int64_t run_id;
-    struct idmap series_seen; /* benchmark, block, variant, fork -> line */
+    /* The run's series as (id, line) in insert order: a duplicate is caught
+     * by the series table's UNIQUE key and named with the line of the first
+     * from here: 16 bytes a series, where a map of the keys took about 100
+     * and grew an ingest's peak memory with its archive. */
+    int64_t (*series_lines)[2];
+    size_t n_series_lines, cap_series_lines;
     struct idmap cell_unit;   /* benchmark, variant -> line << 8 | unit index */
 
     struct strbuf key, text; /* scratch */

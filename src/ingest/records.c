@@ -380,7 +380,7 @@ static int record_run(struct ingester *g, json_t *rec)
     if (ingest_step(g, st))
         return -1;
     g->run_id = sqlite3_last_insert_rowid(g->db);
-    idmap_clear(&g->series_seen);
+    g->n_series_lines = 0;
     idmap_clear(&g->cell_unit);
     g->here.runs++;
     g->here.rows++;
@@ -469,23 +469,14 @@ static int series_insert(struct ingester *g, const char *bench, const char *para
     }
     if (!prev && idmap_put(&g->cell_unit, k, sizeof ku + mlen, (int64_t)g->line << 8 | unit_ix))
         return ingest_fail(g, NULL, "out of memory");
-    int64_t ks[4] = {bench_id, block, variant_id, fork};
-    memcpy(k, ks, sizeof ks);
-    if (mlen)
-        memcpy(k + sizeof ks, metric, mlen);
-    int64_t *dup = idmap_get(&g->series_seen, k, sizeof ks + mlen);
-    if (dup) {
-        char first[48] = "";
-        if (*dup) /* 0: from a harness file read for a results record or --format */
-            snprintf(first, sizeof first, " (first at line %lld)", (long long)*dup);
-        return ingest_fail(g, field ? field : "samples",
-                           "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld%s%s%s appears twice "
-                           "in this run%s",
-                           bench, params, block, variant, fork, primary ? "" : " metric \"", primary ? "" : metric,
-                           primary ? "" : "\"", first);
+    if (g->n_series_lines == g->cap_series_lines) {
+        size_t cap = g->cap_series_lines ? 2 * g->cap_series_lines : 256;
+        void *p = realloc(g->series_lines, cap * sizeof *g->series_lines);
+        if (!p)
+            return ingest_fail(g, NULL, "out of memory");
+        g->series_lines = p;
+        g->cap_series_lines = cap;
     }
-    if (idmap_put(&g->series_seen, k, sizeof ks + mlen, (int64_t)g->line))
-        return ingest_fail(g, NULL, "out of memory");
 
     sqlite3_stmt *st = g->st[S_SERIES_INSERT];
     sqlite3_bind_int64(st, 1, g->run_id);
@@ -502,9 +493,45 @@ static int series_insert(struct ingester *g, const char *bench, const char *para
     else
         sqlite3_bind_null(st, 10);
     bind_opt_text(st, 11, detail);
-    if (ingest_step(g, st))
-        return -1;
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if ((rc & 0xff) == SQLITE_CONSTRAINT) {
+        /* The run's key (run, benchmark, block, variant, fork, metric) is
+         * taken: by which series, stored from which line? */
+        char said[256];
+        snprintf(said, sizeof said, "%s", sqlite3_errmsg(g->db));
+        sqlite3_stmt *q = g->st[S_SERIES_FIND];
+        sqlite3_bind_int64(q, 1, g->run_id);
+        sqlite3_bind_int64(q, 2, bench_id);
+        sqlite3_bind_int64(q, 3, block);
+        sqlite3_bind_int64(q, 4, variant_id);
+        sqlite3_bind_int64(q, 5, fork);
+        sqlite3_bind_text(q, 6, primary ? primary_metric : metric, -1, SQLITE_STATIC);
+        int found = sqlite3_step(q) == SQLITE_ROW;
+        int64_t id = found ? sqlite3_column_int64(q, 0) : 0;
+        sqlite3_reset(q);
+        if (!found) /* another constraint: say what SQLite said */
+            return ingest_fail(g, NULL, "cannot store: %s", said);
+        char first[48] = "";
+        for (size_t i = 0; i < g->n_series_lines; i++) {
+            if (g->series_lines[i][0] != id)
+                continue;
+            if (g->series_lines[i][1]) /* 0: from a harness file read for a results record or --format */
+                snprintf(first, sizeof first, " (first at line %lld)", (long long)g->series_lines[i][1]);
+            break;
+        }
+        return ingest_fail(g, field ? field : "samples",
+                           "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld%s%s%s appears twice "
+                           "in this run%s",
+                           bench, params, block, variant, fork, primary ? "" : " metric \"", primary ? "" : metric,
+                           primary ? "" : "\"", first);
+    }
+    if (rc != SQLITE_DONE)
+        return ingest_fail_sql(g);
     *series_id = sqlite3_last_insert_rowid(g->db);
+    g->series_lines[g->n_series_lines][0] = *series_id;
+    g->series_lines[g->n_series_lines][1] = (int64_t)g->line;
+    g->n_series_lines++;
     return 0;
 }
 
