@@ -1,7 +1,7 @@
 /* bare_insert: the practical limit of an ingest, for `make bench`.
  *
- *     bare_insert SRC.db            (then one DST path per line on stdin)
- *     bare_insert SRC.db DST.db
+ *     bare_insert [--one-row] SRC.db            (then one DST path per line on stdin)
+ *     bare_insert [--one-row] SRC.db DST.db
  *
  * Reads every row that `benchdb ingest` wrote into SRC (archive,
  * archive_chunk, plan, host, variant, benchmark, run, gate, event, series,
@@ -10,7 +10,9 @@
  * for each DST (an empty store made by `benchdb init`), it opens DST with
  * the settings benchdb's ingest uses (foreign keys on, WAL, synchronous =
  * NORMAL, cache_size = -8192), inserts all those rows with one prepared
- * statement per table, committing once per archive as benchdb does (one
+ * statement per table (with --one-row: the issue's floor, each executed
+ * once per row; without: values as benchdb inserts them, below),
+ * committing once per archive as benchdb does (one
  * transaction for everything was slower at 100x: the 8 MB cache spills),
  * and prints the seconds from open to close on one line of stdout. Nothing
  * is parsed, validated, hashed or looked up: what is left is SQLite's own
@@ -243,19 +245,20 @@ static sqlite3_int64 map_get(const struct idmap *m, sqlite3_int64 id)
     return id >= 0 && id <= m->max ? m->v[id] : 0;
 }
 
-/* Values go in with statements of several rows, as benchdb's ingest
- * inserts them (records.c): "VALUES (?1, ?2, ?3, ?4), (?1, ?2, ?3 + 1, ?5),
- * ...", the largest that fits first. BARE_SINGLE=1 in the environment uses
- * one row per statement instead. */
-#define NMULTI 3
-static size_t multi_rows[NMULTI] = {64, 8, 1};
+/* How the floor inserts values: the issue's floor, one prepared statement
+ * per table executed once per row (--one-row); or as benchdb does (the
+ * default, a stricter floor): a series' values and warmups together, by
+ * statements of 64, 32, ..., 1 rows, each row binding its warmup,
+ * iteration and value (src/ingest/loader.h, SAMPLE_SHAPES). */
+#define NSHAPES 7
+static int one_row;
 
 static char *sample_sql(size_t rows)
 {
     char *sql = xmalloc(96 + rows * 40), *q = sql;
     q += sprintf(q, "INSERT INTO sample(series_id, warmup, iteration, value) VALUES ");
     for (size_t j = 0; j < rows; j++)
-        q += j ? sprintf(q, ", (?1, ?2, ?3 + %zu, ?%zu)", j, j + 4) : sprintf(q, "(?1, ?2, ?3, ?4)");
+        q += sprintf(q, "%s(?1, ?%zu, ?%zu, ?%zu)", j ? ", " : "", 3 * j + 2, 3 * j + 3, 3 * j + 4);
     return sql;
 }
 
@@ -277,9 +280,9 @@ static double insert_all(const char *path, struct table *tables, const struct sa
     for (size_t i = 0; i < NTABLES; i++)
         if (sqlite3_prepare_v3(db, tables[i].insert_sql, -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) != SQLITE_OK)
             die(db, tables[i].insert_sql);
-    sqlite3_stmt *multi[NMULTI];
-    for (int k = 0; k < NMULTI; k++) {
-        char *sql = sample_sql(multi_rows[k]);
+    sqlite3_stmt *multi[NSHAPES];
+    for (int k = 0; k < NSHAPES; k++) {
+        char *sql = sample_sql((size_t)1 << k);
         if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &multi[k], NULL) != SQLITE_OK)
             die(db, sql);
         free(sql);
@@ -308,20 +311,21 @@ static double insert_all(const char *path, struct table *tables, const struct sa
             pos[t] = e;
         }
         while (spos < ns && map_get(series_archive, s[spos].series_id) == aid) {
-            /* A run of values of one series and kind, numbered on. */
+            /* The values and warmups of one series. */
             size_t e2 = spos + 1;
-            while (e2 < ns && s[e2].series_id == s[spos].series_id && s[e2].warmup == s[spos].warmup &&
-                   s[e2].iteration == s[e2 - 1].iteration + 1)
+            while (e2 < ns && s[e2].series_id == s[spos].series_id)
                 e2++;
             size_t at = spos;
-            for (int k = 0; k < NMULTI; k++) {
-                for (; e2 - at >= multi_rows[k]; at += multi_rows[k]) {
-                    sqlite3_stmt *m = multi[k];
+            for (int k = one_row ? 0 : NSHAPES - 1; k >= 0; k--) {
+                size_t rows = (size_t)1 << k;
+                sqlite3_stmt *m = multi[k];
+                for (; e2 - at >= rows; at += rows) {
                     sqlite3_bind_int64(m, 1, s[at].series_id);
-                    sqlite3_bind_int(m, 2, s[at].warmup);
-                    sqlite3_bind_int(m, 3, s[at].iteration);
-                    for (size_t j = 0; j < multi_rows[k]; j++)
-                        sqlite3_bind_double(m, 4 + (int)j, s[at + j].value);
+                    for (size_t j = 0; j < rows; j++) {
+                        sqlite3_bind_int(m, 3 * (int)j + 2, s[at + j].warmup);
+                        sqlite3_bind_int(m, 3 * (int)j + 3, s[at + j].iteration);
+                        sqlite3_bind_double(m, 3 * (int)j + 4, s[at + j].value);
+                    }
                     if (sqlite3_step(m) != SQLITE_DONE)
                         die(db, "insert sample");
                     sqlite3_reset(m);
@@ -338,7 +342,7 @@ static double insert_all(const char *path, struct table *tables, const struct sa
     }
     for (size_t i = 0; i < NTABLES; i++)
         sqlite3_finalize(st[i]);
-    for (int k = 0; k < NMULTI; k++)
+    for (int k = 0; k < NSHAPES; k++)
         sqlite3_finalize(multi[k]);
     if (sqlite3_close(db) != SQLITE_OK)
         die(db, "close");
@@ -347,10 +351,19 @@ static double insert_all(const char *path, struct table *tables, const struct sa
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--one-row") == 0) {
+        one_row = 1;
+        argv++;
+        argc--;
+    }
     if (argc != 2 && argc != 3) {
-        fprintf(stderr, "usage: bare_insert SRC.db [DST.db]  (without DST: one DST path per line on stdin)\n");
+        fprintf(stderr, "usage: bare_insert [--one-row] SRC.db [DST.db]  (without DST: one DST path per line on "
+                        "stdin)\n");
         return 2;
     }
+    /* The stricter floor also runs SQLite as benchdb does (src/main.c). */
+    if (!one_row)
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     sqlite3 *src;
     if (sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
         die(src, argv[1]);
@@ -363,8 +376,6 @@ int main(int argc, char **argv)
     size_t ns;
     struct sample_row *samples = load_samples(src, &ns);
     sqlite3_close(src);
-    if (getenv("BARE_SINGLE") && strcmp(getenv("BARE_SINGLE"), "1") == 0)
-        multi_rows[0] = multi_rows[1] = 1;
     struct idmap run_archive = {0}, series_archive = {0};
     const struct table *run = &tables[T_RUN];
     for (size_t r = 0; r < run->nrow; r++)

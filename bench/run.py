@@ -136,40 +136,53 @@ def main():
     for name, _ in sizes:
         r = refs[name]
         files = sorted(os.path.join(r["jsonl"], f) for f in os.listdir(r["jsonl"]))
-        bare = subprocess.Popen([prog("bare_insert"), r["ref"]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                text=True)
-        assert bare.stdout.readline().startswith("ready")
+        # The floor (one prepared statement per table, one row per
+        # execution) and a stricter one inserting values as benchdb does.
+        floors = {}
+        for label, opt in (("bare", ["--one-row"]), ("shaped", [])):
+            floors[label] = subprocess.Popen([prog("bare_insert"), *opt, r["ref"]], stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, text=True)
+            assert floors[label].stdout.readline().startswith("ready")
         tgt = os.path.join(data, "t.db")
 
         def side_benchdb():
             fresh(empty, tgt)
             return timed([bd, "--db", tgt, "ingest", "-q", r["dir"]])
 
-        def side_bare():
-            fresh(empty, tgt)
-            bare.stdin.write(tgt + "\n")
-            bare.stdin.flush()
-            return float(bare.stdout.readline())
+        def floor(label):
+            def side():
+                fresh(empty, tgt)
+                floors[label].stdin.write(tgt + "\n")
+                floors[label].stdin.flush()
+                return float(floors[label].stdout.readline())
+            return side
 
         def side_python():
             fresh(empty, tgt)
             return timed([sys.executable, os.path.join(SRC, "bench", "py_loader.py"), tgt, *files])
 
-        sides = [("benchdb", side_benchdb), ("bare", side_bare), ("python", side_python)]
+        sides = [("benchdb", side_benchdb), ("bare", floor("bare")), ("shaped", floor("shaped")),
+                 ("python", side_python)]
         times = {k: [] for k, _ in sides}
         for rep in range(REPS):
             k = rep % len(sides)
             for label, fn in sides[k:] + sides[:k]:
                 times[label].append(fn())
-        bare.stdin.close()
-        bare.wait()
+        for f in floors.values():
+            f.stdin.close()
+            f.wait()
         ratio_bare = med([b / f for b, f in zip(times["benchdb"], times["bare"])])
+        ratio_shaped = med([b / f for b, f in zip(times["benchdb"], times["shaped"])])
         ratio_py = med([p / b for p, b in zip(times["python"], times["benchdb"])])
         tb = med(times["benchdb"])
         row("1 ingest", f"{name}: throughput",
             f"{r['values'] / tb / 1e6:.2f} M values/s, {r['raw'] / tb / 1e6:.1f} MB/s "
-            f"({tb:.3f} s; bare {med(times['bare']):.3f} s, Python {med(times['python']):.3f} s)")
-        row("1 ingest", f"{name}: benchdb / bare insert", f"{ratio_bare:.2f}", "<= 1.25", ratio_bare <= 1.25)
+            f"({tb:.3f} s; bare {med(times['bare']):.3f} s, bare as benchdb inserts "
+            f"{med(times['shaped']):.3f} s, Python {med(times['python']):.3f} s)")
+        row("1 ingest", f"{name}: benchdb / bare insert (one statement per table, a row per step)",
+            f"{ratio_bare:.2f}", "<= 1.25", ratio_bare <= 1.25)
+        row("1 ingest", f"{name}: benchdb / bare insert of values as benchdb inserts them (stricter)",
+            f"{ratio_shaped:.2f}", "(reported)")
         row("2 vs Python", f"{name}: Python loader / benchdb", f"{ratio_py:.2f}x", ">= 1.7x", ratio_py >= 1.7)
 
     # ---- 3: peak RSS ingesting one archive streamed from a generator ----
