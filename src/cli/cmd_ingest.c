@@ -345,6 +345,8 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     }
     pr.g = g;
     for (size_t i = 0; i < list.n; i++) {
+        if (!fo.format)
+            ingester_next(g, i + 1 < list.n ? list.v[i + 1] : NULL);
         if ((fo.format ? ingester_foreign(g, list.v[i], &fo) : ingester_archive(g, list.v[i])) == INGEST_FAILED)
             rc = EXIT_FAIL;
         struct stat st;

@@ -90,7 +90,7 @@ int fmt_pyperf(struct fmt_ctx *c, json_t *doc)
             if (meta(run))
                 json_object_update(m, meta(run));
             json_t *u = json_object_get(m, "unit");
-            const char *unit, *metric;
+            const char *unit = "s", *metric = NULL;
             snprintf(path, sizeof path, "benchmarks[%zu].runs[%zu].metadata.unit", i, r);
             if (u && (!json_is_string(u) || map_unit(json_string_value(u), &unit, &metric))) {
                 rc = fmt_wrong(c, path, "\"second\", \"byte\" or \"integer\"", u);

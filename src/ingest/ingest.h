@@ -45,6 +45,11 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
  * Prints its errors (file:line: field: what was expected, got what),
  * warnings and notices on stderr. */
 enum ingest_result ingester_archive(struct ingester *g, const char *path);
+/* Names the archive ingester_archive will be given next (NULL: none), so
+ * that a regular file is hashed and its first lines parsed on another
+ * thread while the current one is stored. Messages and results stay in
+ * order: nothing of the next archive is judged before its turn. */
+void ingester_next(struct ingester *g, const char *path);
 /* --format: what the command line says about a bare harness file. */
 struct ingest_foreign {
     const char *format; /* jmh, google-benchmark, hyperfine, pyperf, go-bench */

@@ -171,18 +171,18 @@ static void notice_skip(struct ingester *g, const char *sha, int64_t id, const c
 static int stored_anyway(struct ingester *g)
 {
     char *derr = NULL;
-    if (!g->pipe_started || !g->pipe.rd.in)
+    if (!g->pipe_started || !g->pipe->rd.in)
         return 0;
-    pipeline_stop(&g->pipe); /* the reader is ours again */
+    pipeline_stop(g->pipe); /* the reader is ours again */
     char sha[65];
-    if (g->pipe.sha[0]) { /* the producer had read it all */
-        memcpy(sha, g->pipe.sha, sizeof sha);
+    if (g->pipe->sha[0]) { /* the producer had read it all */
+        memcpy(sha, g->pipe->sha, sizeof sha);
     } else {
-        if (reader_drain(&g->pipe.rd, &derr)) {
+        if (reader_drain(&g->pipe->rd, &derr)) {
             free(derr);
             return 0;
         }
-        reader_digest(&g->pipe.rd, sha);
+        reader_digest(&g->pipe->rd, sha);
     }
     int64_t id = 0;
     char *name = NULL;
@@ -255,6 +255,59 @@ int ingest_archive_done(struct ingester *g, const char *sha, uint64_t size, int 
     return 0;
 }
 
+/* ---- reading ahead: the next archive of the list ---- */
+
+void ingester_next(struct ingester *g, const char *path)
+{
+    free(g->next_path);
+    g->next_path = path ? strdup(path) : NULL; /* out of memory: no reading ahead, nothing else */
+}
+
+static void prefetch_cancel(struct ingester *g)
+{
+    if (!g->next_started)
+        return;
+    struct pipeline *other = g->pipe == &g->pipes[0] ? &g->pipes[1] : &g->pipes[0];
+    pipeline_free(other);
+    close(g->next_fd);
+    g->next_fd = -1;
+    g->next_started = 0;
+}
+
+/* A harness file (--format) is read by load_foreign, not by the producer. */
+static int foreign_file(int fd)
+{
+    (void)fd;
+    return 1;
+}
+
+/* Starts hashing and reading the next archive on the other pipeline, if it
+ * is a regular file (anything else is opened in its turn, as ever). */
+static void prefetch(struct ingester *g)
+{
+    if (g->next_started || !g->next_path || strcmp(g->next_path, "-") == 0)
+        return;
+    int fd = open(g->next_path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0)
+        return;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return;
+    }
+    struct pipeline *other = g->pipe == &g->pipes[0] ? &g->pipes[1] : &g->pipes[0];
+    char *perr = NULL;
+    other->sniff = container_sniff;
+    if (pipeline_start(other, fd, g->opt.max_line_bytes, g->opt.max_bytes, 1, &perr)) {
+        free(perr);
+        pipeline_free(other);
+        close(fd);
+        return;
+    }
+    g->next_fd = fd;
+    g->next_started = 1;
+}
+
 /* The body of ingester_archive inside the transaction: returns 0 loaded,
  * 1 skipped (stdin whose hash is stored), -1 failed. */
 static int load(struct ingester *g, int fd, const char *path, const char *first_sha, uint64_t first_size)
@@ -271,17 +324,22 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
     g->archive_id = sqlite3_last_insert_rowid(g->db);
     g->chunk_seq = 0;
 
-    char *perr = NULL;
-    if (pipeline_start(&g->pipe, fd, g->opt.max_line_bytes, g->opt.max_bytes, &perr)) {
+    if (g->pipe_started) { /* a regular file, hashed first: read on */
+        pipeline_go(g->pipe);
+    } else {
+        char *perr = NULL;
+        int started = pipeline_start(g->pipe, fd, g->opt.max_line_bytes, g->opt.max_bytes, 0, &perr);
         g->pipe_started = 1;
-        ingest_fail(g, NULL, "%s", perr);
-        free(perr);
-        return -1;
+        if (started) {
+            ingest_fail(g, NULL, "%s", perr);
+            free(perr);
+            return -1;
+        }
     }
-    g->pipe_started = 1;
+    prefetch(g);
     for (;;) {
         struct pipe_item it;
-        pipeline_next(&g->pipe, &it);
+        pipeline_next(g->pipe, &it);
         int rc = 0;
         if (it.kind == PIPE_RECORD) {
             g->line = it.line;
@@ -306,8 +364,8 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
     g->line = 0;
     if (g->run_id == 0)
         return ingest_fail(g, NULL, "no run record (an archive holds one or more runs, each opened by a run record)");
-    const char *sha = g->pipe.sha;
-    uint64_t raw = atomic_load(&g->pipe.raw_bytes);
+    const char *sha = g->pipe->sha;
+    uint64_t raw = atomic_load(&g->pipe->raw_bytes);
     if (first_sha && (strcmp(sha, first_sha) != 0 || raw != first_size))
         return ingest_fail(g, NULL, "changed while being read (its SHA-256 differs between two reads)");
     if (!first_sha) {
@@ -323,7 +381,7 @@ static int load(struct ingester *g, int fd, const char *path, const char *first_
         }
     }
     /* The same closing as a container member's stream (ingest_archive_done). */
-    return ingest_archive_done(g, sha, raw, g->pipe.chunks.compress, g->pipe.chunks.stored);
+    return ingest_archive_done(g, sha, raw, g->pipe->chunks.compress, g->pipe->chunks.stored);
 }
 
 static void reset_archive_state(struct ingester *g)
@@ -357,27 +415,60 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
     g->shown = is_stdin ? "<stdin>" : path;
     reset_archive_state(g);
 
-    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    /* The next archive, if its reading began while the last was stored. */
+    int ahead = g->next_started && strcmp(g->next_path, path) == 0;
+    if (!ahead)
+        prefetch_cancel(g);
+    int fd;
+    if (ahead) {
+        g->pipe = g->pipe == &g->pipes[0] ? &g->pipes[1] : &g->pipes[0];
+        g->pipe_started = 1;
+        fd = g->next_fd;
+        g->next_fd = -1;
+        g->next_started = 0;
+    } else {
+        fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    }
+    free(g->next_path);
+    g->next_path = NULL;
     if (fd < 0) {
         ingest_before_message(g);
         bd_error("%s: cannot open: %s", path, strerror(errno));
         g->totals.failed++;
         return INGEST_FAILED;
     }
-    /* A regular file is hashed first: a stored archive is skipped unread. */
+    /* A regular file is hashed first (by the producer, which also tells a
+     * container): a stored archive is skipped unread. */
     struct stat sb;
     char first_sha[65];
     uint64_t first_size = 0;
     int have_stat = !is_stdin && fstat(fd, &sb) == 0;
     int seekable = have_stat && S_ISREG(sb.st_mode);
-    int rc = 0, began = 0;
+    int rc = 0, began = 0, container = 0;
     if (have_stat && S_ISDIR(sb.st_mode)) {
         rc = ingest_fail(g, NULL, "is a directory");
     } else if (seekable) {
-        char *herr = NULL;
-        if (hash_fd(fd, first_sha, &first_size, &herr) || lseek(fd, 0, SEEK_SET) != 0) {
-            rc = ingest_fail(g, NULL, "%s", herr ? herr : strerror(errno));
-            free(herr);
+        char *perr = NULL;
+        if (!ahead) {
+            g->pipe->sniff = g->foreign ? foreign_file : container_sniff;
+            int started = pipeline_start(g->pipe, fd, g->opt.max_line_bytes, g->opt.max_bytes, 1, &perr);
+            g->pipe_started = 1;
+            if (started) {
+                rc = ingest_fail(g, NULL, "%s", perr);
+                free(perr);
+            }
+        }
+        if (rc == 0) {
+            struct pipe_item it;
+            pipeline_next(g->pipe, &it); /* PIPE_HASHED, the producer's first */
+            if (it.kind != PIPE_HASHED || g->pipe->pre_err) {
+                rc = ingest_fail(g, NULL, "%s", g->pipe->pre_err ? g->pipe->pre_err : it.err ? it.err : "read error");
+            } else {
+                memcpy(first_sha, g->pipe->pre_sha, sizeof first_sha);
+                first_size = g->pipe->pre_size;
+                container = g->pipe->container;
+            }
+            pipeline_release(&it);
         }
     }
     if (rc == 0 && seekable) {
@@ -409,9 +500,16 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         }
         free(name);
     }
-    if (rc == 0 && (g->foreign || (seekable && container_sniff(fd)))) {
-        rc = g->foreign ? load_foreign(g, fd, path, first_sha, first_size)
-                        : load_container(g, fd, path, first_sha, first_size);
+    if (rc == 0 && (g->foreign || container)) {
+        if (g->pipe_started) { /* the producer stopped after hashing: the file is read by load_* */
+            pipeline_free(g->pipe);
+            g->pipe_started = 0;
+            if (lseek(fd, 0, SEEK_SET) != 0)
+                rc = ingest_fail(g, NULL, "%s", strerror(errno));
+        }
+        if (rc == 0)
+            rc = g->foreign ? load_foreign(g, fd, path, first_sha, first_size)
+                            : load_container(g, fd, path, first_sha, first_size);
     } else if (rc == 0) {
         rc = load(g, fd, path, seekable ? first_sha : NULL, first_size);
         if (rc < 0 && !seekable && !g->reader_failed && stored_anyway(g))
@@ -424,7 +522,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         ingest_forget_ids(g);
     }
     if (g->pipe_started)
-        pipeline_free(&g->pipe);
+        pipeline_free(g->pipe);
     g->pipe_started = 0; /* ingester_live: nothing in progress */
     if (!is_stdin)
         close(fd);
@@ -475,6 +573,8 @@ struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, co
         bd_fail(err, "out of memory");
         return NULL;
     }
+    g->pipe = &g->pipes[0];
+    g->next_fd = -1;
     g->db = db;
     g->opt = *opt;
     if (hooks)
@@ -517,7 +617,7 @@ const struct ingest_totals *ingester_totals(const struct ingester *g)
 
 void ingester_live(const struct ingester *g, uint64_t *bytes, uint64_t *rows)
 {
-    *bytes = g->pipe_started ? atomic_load(&g->pipe.raw_bytes) : 0;
+    *bytes = g->pipe_started ? atomic_load(&g->pipe->raw_bytes) : 0;
     *rows = g->totals.rows + g->here.rows;
 }
 
@@ -525,6 +625,8 @@ void ingester_close(struct ingester *g)
 {
     if (!g)
         return;
+    prefetch_cancel(g);
+    free(g->next_path);
     for (int i = 0; i < S_COUNT; i++)
         sqlite3_finalize(g->st[i]);
     idmap_free(&g->plans.cache);

@@ -51,8 +51,13 @@ struct ingester {
 
     /* The archive being loaded. */
     const char *shown;   /* its name in messages */
-    struct pipeline pipe;
+    struct pipeline *pipe; /* one of pipes: the other may read ahead */
     int pipe_started;
+    struct pipeline pipes[2];
+    /* The archive after this one (ingester_next), once its reading began
+     * on the other pipeline (next_started): its path and descriptor. */
+    char *next_path;
+    int next_fd, next_started;
     int64_t chunk_seq;
     int64_t archive_id;
     char *err;           /* "field: what" of the first error */

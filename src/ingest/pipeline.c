@@ -1,8 +1,10 @@
 #include "ingest/pipeline.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/diag.h"
 
@@ -75,6 +77,14 @@ static struct json_arena *arena_new(size_t first)
     return a;
 }
 
+static size_t arena_bytes(const struct json_arena *a)
+{
+    size_t n = sizeof *a;
+    for (const struct arena_block *b = a->head; b; b = b->next)
+        n += sizeof *b + b->size;
+    return n;
+}
+
 static void arena_free(struct json_arena *a)
 {
     if (!a)
@@ -140,7 +150,8 @@ static void item_free(struct pipe_item *it)
 static int put(struct pipeline *p, struct pipe_item *it)
 {
     pthread_mutex_lock(&p->mu);
-    while (!p->cancel && (p->count == PIPE_ITEMS || (p->count > 0 && p->bytes + it->size > PIPE_BYTES))) {
+    while (!p->cancel && (p->count == (p->go ? PIPE_ITEMS : PIPE_WAKE_ITEMS) ||
+                          (p->count > 0 && p->bytes + it->size > (p->go ? PIPE_BYTES : PIPE_WAKE_BYTES)))) {
         if (p->getter_waiting) /* whatever the batch size: never both waiting */
             pthread_cond_signal(&p->can_get);
         p->putter_waiting = 1;
@@ -211,6 +222,15 @@ static void *produce(void *arg)
     char *err = NULL;
     uint64_t err_line;
     int rc;
+    if (p->hash_first) {
+        struct pipe_item it = {.kind = PIPE_HASHED};
+        if (hash_fd(p->rd.fd, p->pre_sha, &p->pre_size, &p->pre_err) == 0 && lseek(p->rd.fd, 0, SEEK_SET) != 0)
+            p->pre_err = bd_strdupf("%s", strerror(errno));
+        if (!p->pre_err && p->sniff)
+            p->container = p->sniff(p->rd.fd);
+        if (put(p, &it) || p->pre_err || p->container)
+            return NULL;
+    }
     while ((rc = reader_next_line(&p->rd, &line, &len, &err, &err_line)) > 0) {
         if (is_blank(line, len))
             continue;
@@ -240,6 +260,7 @@ static void *produce(void *arg)
             put(p, &it);
             return NULL;
         }
+        it.size += arena_bytes(it.arena); /* what it holds: the tree more than the text */
         if (put(p, &it))
             return NULL;
     }
@@ -259,9 +280,13 @@ static void *produce(void *arg)
     return NULL;
 }
 
-int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_bytes, char **err)
+int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_bytes, int hash_first, char **err)
 {
+    int (*sniff)(int) = p->sniff;
     memset(p, 0, sizeof *p);
+    p->sniff = sniff;
+    p->hash_first = hash_first;
+    p->go = !hash_first;
     atomic_init(&p->raw_bytes, 0);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->can_get, NULL);
@@ -272,6 +297,15 @@ int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_b
         return bd_fail(err, "cannot start a thread");
     p->running = 1;
     return 0;
+}
+
+void pipeline_go(struct pipeline *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->go = 1;
+    if (p->putter_waiting)
+        pthread_cond_signal(&p->can_put);
+    pthread_mutex_unlock(&p->mu);
 }
 
 void pipeline_next(struct pipeline *p, struct pipe_item *it)
@@ -316,6 +350,8 @@ void pipeline_free(struct pipeline *p)
     pipeline_stop(p);
     reader_free(&p->rd);
     chunks_free(&p->chunks);
+    free(p->pre_err);
+    p->pre_err = NULL;
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->can_get);
     pthread_cond_destroy(&p->can_put);

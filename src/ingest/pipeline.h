@@ -29,6 +29,9 @@ enum pipe_kind {
     PIPE_CHUNK,  /* buf, len: the next stored piece (the caller frees it) */
     PIPE_ERROR,  /* err: what went wrong, at line (0: at no line) */
     PIPE_END,    /* the stream ended cleanly: see sha, raw_bytes, chunks */
+    PIPE_HASHED, /* (hash_first) the file was read once and hashed: see pre_sha,
+                  * pre_size, container, pre_err; nothing follows when
+                  * pre_err or container is set */
 };
 
 struct json_arena;
@@ -49,6 +52,12 @@ struct pipeline {
     struct chunk_writer chunks; /* compress, seq, stored: valid after PIPE_END */
     char sha[65];               /* set before PIPE_END; "" until the stream was read to its end */
     _Atomic uint64_t raw_bytes; /* original bytes read so far, for progress */
+    /* hash_first: set before PIPE_HASHED */
+    char pre_sha[65];
+    uint64_t pre_size;
+    int container;              /* sniff(fd) said so: the caller reads it, the producer stopped */
+    char *pre_err;              /* reading failed (freed by pipeline_free) */
+    int (*sniff)(int fd);       /* set by the caller before pipeline_start */
 
     /* private */
     pthread_t thread;
@@ -59,10 +68,22 @@ struct pipeline {
     size_t head, count, bytes;
     int cancel;
     int getter_waiting, putter_waiting;
+    int hash_first, go;
 };
 
-/* Starts the producer on fd. Returns 0, or -1 with *err set. */
-int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_bytes, char **err);
+/* Starts the producer on fd. Returns 0, or -1 with *err set.
+ *
+ * hash_first (a regular file): the producer first reads the whole file to
+ * hash it, asks sniff whether it is a container, and queues PIPE_HASHED;
+ * then, for a stream, it reads it again from the start, but parses no more
+ * than PIPE_WAKE_ITEMS lines (or PIPE_WAKE_BYTES) until pipeline_go. So
+ * the next archive of a list is hashed and its first lines parsed while
+ * the caller still stores the current one (an archive found already stored
+ * costs its hash and those few lines), and no thread starts or reads while
+ * the inserting thread waits. */
+int pipeline_start(struct pipeline *p, int fd, uint64_t max_line, uint64_t max_bytes, int hash_first, char **err);
+/* Lets a hash_first producer read on (after PIPE_HASHED). */
+void pipeline_go(struct pipeline *p);
 /* The next item, in stream order (blocks). After PIPE_ERROR or PIPE_END
  * there are no more. */
 void pipeline_next(struct pipeline *p, struct pipe_item *it);
