@@ -18,7 +18,12 @@
 -- SHA-256, covers everything it computes), with ci_exp, ci_recip and
 -- ci_excludes written out in SQL on the interval's numbers: the same
 -- doubles (exp, 1.0 / exp), without formatting and re-parsing an interval
--- object three times per comparison. For each group:
+-- object three times per comparison. Each interval is one lookup of the
+-- two runs' log ratios of the cell, not a join of every pair with every
+-- ratio sorted for a GROUP BY. The ratios reach pooled_t_ci in the order
+-- the GROUP BY of `comparisons` gives them (the last bits of an interval
+-- depend on it): the lower run id's, then the other's, each in block order;
+-- see intervals below. For each group:
 --   band_pass     = between_in_band / between_n >= min_band_share
 --   interval_pass = between_excludes / between_n
 --                   <= within_excludes / within_n + margin
@@ -48,17 +53,28 @@ pairs AS (
     ON b.position = a.position AND b.run_group IS a.run_group AND a.host < b.host
 ),
 ratios AS MATERIALIZED (
-  SELECT br.run_id, br.benchmark_id, br.log_ratio
+  SELECT br.run_id, br.benchmark_id, br.block, br.log_ratio
   FROM block_ratio br
   WHERE br.run_id IN (SELECT id FROM runs)
 ),
-intervals AS (
-  SELECT p.kind, p.run_group, x.benchmark_id,
-         pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level) AS ci
+cells AS MATERIALIZED (
+  SELECT DISTINCT run_id, benchmark_id FROM ratios
+),
+-- One interval per pair and cell that both runs measured. The subquery's
+-- ORDER BY says the order of its rows, which its loops produce: o gives the
+-- lower run id, then the higher; the automatic index on x that SQLite
+-- builds for the lookup holds (run_id, benchmark_id, block, log_ratio),
+-- block before log_ratio because the ORDER BY uses it, so no sort is made.
+-- bench/verify_rule.py checks these intervals against the GROUP BY's.
+intervals AS MATERIALIZED (
+  SELECT p.kind, p.run_group,
+         (SELECT pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level)
+          FROM (SELECT min(p.a_id, p.b_id) AS run_id UNION ALL SELECT max(p.a_id, p.b_id)) AS o
+          CROSS JOIN ratios x ON x.run_id = o.run_id AND x.benchmark_id = c.benchmark_id
+          ORDER BY o.run_id, x.block) AS ci
   FROM pairs p
-  JOIN ratios x ON x.run_id IN (p.a_id, p.b_id)
-  GROUP BY p.kind, p.a_id, p.b_id, x.benchmark_id
-  HAVING sum(x.run_id = p.a_id) > 0 AND sum(x.run_id = p.b_id) > 0
+  CROSS JOIN cells c ON c.run_id = p.a_id
+  CROSS JOIN cells d ON d.run_id = p.b_id AND d.benchmark_id = c.benchmark_id
 ),
 logs AS MATERIALIZED (
   SELECT kind, run_group, json_extract(ci, '$.estimate') AS e, json_extract(ci, '$.lo') AS lo,
