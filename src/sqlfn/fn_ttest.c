@@ -23,7 +23,10 @@ struct two_state {
     double level;
 };
 
-void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* Rows that are not (REAL or INTEGER, INTEGER [, the level as before]):
+ * the general reading, with its errors. Not inlined, so that the common
+ * path below stays a leaf-like function without its register saves. */
+__attribute__((noinline)) static void two_step_slow(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double x;
     if (sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) != ARG_OK)
@@ -47,6 +50,25 @@ void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             return;
     }
     two_sample_add(&s->s, x, first);
+}
+
+/* Once per row: the common case (a finite REAL x, an INTEGER flag, the
+ * level already seen) reads each value once and adds; anything else goes
+ * the general way. */
+void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    int tx = sqlite3_value_type(argv[0]);
+    if ((tx == SQLITE_FLOAT || tx == SQLITE_INTEGER) && sqlite3_value_type(argv[1]) == SQLITE_INTEGER) {
+        double x = tx == SQLITE_FLOAT ? sqlite3_value_double(argv[0]) : (double)sqlite3_value_int64(argv[0]);
+        struct two_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
+        if (s && isfinite(x) &&
+            (argc == 2 || (s->have_level && sqlite3_value_type(argv[2]) == SQLITE_FLOAT &&
+                           sqlite3_value_double(argv[2]) == s->level))) {
+            two_sample_add(&s->s, x, sqlite3_value_int64(argv[1]) != 0);
+            return;
+        }
+    }
+    two_step_slow(ctx, argc, argv);
 }
 
 void sqlfn_two_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
