@@ -100,11 +100,19 @@ static void json_put(struct sqlfn_json *j, const char *text, size_t n)
 
 static void json_key(struct sqlfn_json *j, const char *key)
 {
+    size_t n = strlen(key);
+    if (n + 4 > sizeof j->buf - 1 - j->len)
+        return; /* cannot happen: the buffer holds every result whole */
+    char *o = j->buf + j->len;
     if (j->len > 1)
-        json_put(j, ",", 1);
-    json_put(j, "\"", 1);
-    json_put(j, key, strlen(key));
-    json_put(j, "\":", 2);
+        *o++ = ',';
+    *o++ = '"';
+    memcpy(o, key, n);
+    o += n;
+    *o++ = '"';
+    *o++ = ':';
+    *o = 0;
+    j->len = (size_t)(o - j->buf);
 }
 
 static void json_raw(struct sqlfn_json *j, const char *text)
@@ -114,12 +122,18 @@ static void json_raw(struct sqlfn_json *j, const char *text)
 
 void sqlfn_json_num(struct sqlfn_json *j, const char *key, double x)
 {
-    char num[40];
     json_key(j, key);
     if (!isfinite(x)) {
         json_raw(j, "null");
         return;
     }
+    if (sizeof j->buf - j->len > 40) {
+        /* Straight into the buffer (40 bytes hold any double's text). */
+        sqlfn_fmt_double(j->buf + j->len, 40, x);
+        j->len += strlen(j->buf + j->len);
+        return;
+    }
+    char num[40];
     sqlfn_fmt_double(num, sizeof num, x);
     json_raw(j, num);
 }

@@ -32,119 +32,140 @@ static const u128 pow10[23] = {
     (u128)10000000000000000000u * 1000u,
 };
 
-/* Writes "%.{p}g" of the decimal c 10^(x - p + 1), c having exactly p
- * digits, into out (room for 32 bytes); returns its length. */
-static size_t emit_g(char *out, int neg, uint64_t c, int p, int x)
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+
+/* The n decimal digits of v (v < 10^n, n even), two at a time. */
+static void put_digits(char *out, uint32_t v, int n)
 {
-    char dg[20];
-    for (int i = p - 1; i >= 0; i--) {
-        dg[i] = (char)('0' + c % 10);
-        c /= 10;
+    for (int i = n - 2; i >= 0; i -= 2) {
+        memcpy(out + i, pairs + 2 * (v % 100), 2);
+        v /= 100;
     }
+}
+
+/* Writes "%.{p}g" of the p digits dg, the first worth 10^x, into out (room
+ * for 32 bytes). */
+static void emit_g(char *out, int neg, const char *dg, int p, int x)
+{
     int nd = p; /* digits left after dropping trailing zeros, as %g does */
     while (nd > 1 && dg[nd - 1] == '0')
         nd--;
-    size_t n = 0;
+    char *o = out;
     if (neg)
-        out[n++] = '-';
+        *o++ = '-';
     if (x < -4 || x >= p) {
-        out[n++] = dg[0];
+        *o++ = dg[0];
         if (nd > 1) {
-            out[n++] = '.';
-            memcpy(out + n, dg + 1, (size_t)nd - 1);
-            n += (size_t)nd - 1;
+            *o++ = '.';
+            memcpy(o, dg + 1, 16);
+            o += nd - 1;
         }
-        out[n++] = 'e';
-        out[n++] = x < 0 ? '-' : '+';
+        *o++ = 'e';
+        *o++ = x < 0 ? '-' : '+';
         int ax = abs(x);
         if (ax >= 100)
-            out[n++] = (char)('0' + ax / 100);
-        out[n++] = (char)('0' + ax / 10 % 10);
-        out[n++] = (char)('0' + ax % 10);
+            *o++ = (char)('0' + ax / 100);
+        memcpy(o, pairs + 2 * (ax % 100), 2);
+        o += 2;
     } else if (x >= 0) {
-        memcpy(out + n, dg, (size_t)x + 1);
-        n += (size_t)x + 1;
+        memcpy(o, dg, 17);
+        o += x + 1;
         if (nd > x + 1) {
-            out[n++] = '.';
-            memcpy(out + n, dg + x + 1, (size_t)(nd - x - 1));
-            n += (size_t)(nd - x - 1);
+            *o++ = '.';
+            memcpy(o, dg + x + 1, 16);
+            o += nd - x - 1;
         }
     } else {
-        out[n++] = '0';
-        out[n++] = '.';
-        for (int i = -1; i > x; i--)
-            out[n++] = '0';
-        memcpy(out + n, dg, (size_t)nd);
-        n += (size_t)nd;
+        memcpy(o, "0.0000", 6);
+        o += 1 - x;
+        memcpy(o, dg, 17);
+        o += nd;
     }
-    out[n] = 0;
-    return n;
+    *o = 0;
 }
 
-/* The exact path; 0 when x is outside its range. */
+/* The exact path; 0 when x is outside its range. One product m 10^k gives
+ * the 17 digits q17 of x and the remainder r17 (x 10^k = q17 + r17 / 2^s);
+ * the 16- and 15-digit roundings are q17 with its last one or two digits
+ * rounded away, their distance from x follows from the same remainder. */
 static int fmt_fast(char *buf, size_t size, double x)
 {
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
     int neg = (int)(bits >> 63);
     int bexp = (int)(bits >> 52) & 0x7ff;
-    if (bexp == 0 || bexp == 0x7ff || size < 32)
+    if (bexp == 0 || bexp == 0x7ff || size < 40)
         return 0;
     uint64_t m = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
     int s = 1075 - bexp; /* x = m / 2^s */
-    if (s < 0 || s > 120)
+    if (s < 1 || s > 118)
         return 0;
-    /* E = floor(log10 |x|): estimated from the binary exponent, then made
-     * exact by the number of digits of floor(|x| 10^(16 - E)). */
-    int e10 = (int)((bexp - 1023) * 0.30102999566398120) - ((bexp - 1023) < 0);
-    u128 q17 = 0, r17 = 0;
+    /* floor(log10 |x|) is floor(e2 log10 2) or one more, e2 = bexp - 1023
+     * (1233 / 4096 is log10 2 closely enough for |e2| <= 118). */
+    int e10 = ((bexp - 1023) * 1233) >> 12;
+    u128 nm, q, r;
     for (int tries = 0;; tries++) {
         int k = 16 - e10;
-        if (tries == 3 || k < 0 || k > 22)
+        if (tries == 2 || k < 0 || k > 22)
             return 0;
-        u128 nm = (u128)m * pow10[k];
-        q17 = nm >> s;
-        r17 = nm - (q17 << s);
-        if (q17 < pow10[16])
-            e10--;
-        else if (q17 >= pow10[17])
-            e10++;
-        else
+        nm = (u128)m * pow10[k];
+        q = nm >> s;
+        r = nm - (q << s);
+        if (q < pow10[16])
+            return 0;
+        if (q < pow10[17])
             break;
+        e10++;
     }
     if (e10 < -6 || e10 > 14)
         return 0;
-    u128 half = s > 0 ? (u128)1 << (s - 1) : 0, one = (u128)1 << s;
+    uint64_t q17 = (uint64_t)q;
+    u128 r17 = r, half = (u128)1 << (s - 1), one = (u128)1 << s, unit = pow10[16 - e10];
     /* Below m 2^-s the gap is half as wide when m is a power of two. */
     int lower_mul = m == UINT64_C(1) << 52 && bexp > 1 ? 4 : 2, even = (m & 1) == 0;
+    char dg[40];
+    put_digits(dg, (uint32_t)(q17 / 1000000000u), 8);
+    dg[8] = (char)('0' + q17 / 100000000u % 10);
+    put_digits(dg + 9, (uint32_t)(q17 % 100000000u), 8);
+    memset(dg + 17, '0', sizeof dg - 17);
     for (int p = 15; p <= 17; p++) {
-        int k = p - 1 - e10;
-        u128 q = q17, r = r17;
-        if (p < 17) {
-            u128 nm = (u128)m * pow10[k];
-            q = nm >> s;
-            r = nm - (q << s);
-        }
-        int up = s > 0 && (r > half || (r == half && (q & 1)));
+        uint64_t pd = p == 15 ? 100 : p == 16 ? 10 : 1;
+        uint64_t c0 = q17 / pd, rem = q17 - c0 * pd;
+        int up;
+        if (pd == 1)
+            up = r17 > half || (r17 == half && (q17 & 1));
+        else
+            up = rem > pd / 2 || (rem == pd / 2 && (r17 > 0 || (c0 & 1)));
+        /* |decimal - x| in units of 10^-k 2^-s; within half a gap of x
+         * (10^k / 2 in those units) it reads back as x. */
         int ok;
-        if (r == 0) {
+        if (rem == 0 && r17 == 0) {
             ok = 1;
         } else if (up) {
-            u128 d = 2 * (one - r);
-            ok = d < pow10[k] || (d == pow10[k] && even);
+            u128 d = 2 * ((u128)(pd - rem) * one - r17);
+            ok = d < unit || (d == unit && even);
         } else {
-            u128 d = (u128)lower_mul * r;
-            ok = d < pow10[k] || (d == pow10[k] && even);
+            u128 d = (u128)lower_mul * ((u128)rem * one + r17);
+            ok = d < unit || (d == unit && even);
         }
         if (!ok)
             continue;
-        uint64_t c = (uint64_t)(q + (u128)up);
         int xe = e10;
-        if (c == (uint64_t)pow10[p]) {
-            c = (uint64_t)pow10[p - 1];
-            xe++;
+        if (up) {
+            int i = p - 1;
+            while (i >= 0 && dg[i] == '9')
+                dg[i--] = '0';
+            if (i >= 0) {
+                dg[i]++;
+            } else {
+                dg[0] = '1';
+                xe++;
+            }
         }
-        emit_g(buf, neg, c, p, xe);
+        memset(dg + p, '0', sizeof dg - (size_t)p);
+        emit_g(buf, neg, dg, p, xe);
         return 1;
     }
     return 0;
