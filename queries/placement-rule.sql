@@ -23,7 +23,9 @@
 -- ratio sorted for a GROUP BY. The ratios reach pooled_t_ci in the order
 -- the GROUP BY of `comparisons` gives them (the last bits of an interval
 -- depend on it): the lower run id's, then the other's, each in block order;
--- see intervals below. For each group:
+-- see intervals below. An interval object holds only the three members the
+-- rule reads (the same numbers; its p-value is not computed). For each
+-- group:
 --   band_pass     = between_in_band / between_n >= min_band_share
 --   interval_pass = between_excludes / between_n
 --                   <= within_excludes / within_n + margin
@@ -60,18 +62,21 @@ ratios AS MATERIALIZED (
 cells AS MATERIALIZED (
   SELECT DISTINCT run_id, benchmark_id FROM ratios
 ),
--- One interval per pair and cell that both runs measured. The subquery's
--- ORDER BY says the order of its rows, which its loops produce: o gives the
--- lower run id, then the higher; the automatic index on x that SQLite
--- builds for the lookup holds (run_id, benchmark_id, block, log_ratio),
--- block before log_ratio because the ORDER BY uses it, so no sort is made.
+-- One interval per pair and cell that both runs measured. Its rows come in
+-- the order of the subquery's loops: o gives the lower run id, then the
+-- higher; for each, the automatic index that SQLite builds on x for the
+-- lookup holds its equality columns, then the other columns the query uses
+-- in the CTE's column order, (run_id, benchmark_id, block, log_ratio), and
+-- so gives the run's ratios in block order. x.block IS NOT NULL (always
+-- true: block_ratio.block is never NULL) is there to make block one of the
+-- columns used: without it the index would order them by log_ratio.
 -- bench/verify_rule.py checks these intervals against the GROUP BY's.
 intervals AS MATERIALIZED (
   SELECT p.kind, p.run_group,
-         (SELECT pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level)
+         (SELECT pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level, 'estimate,lo,hi')
           FROM (SELECT min(p.a_id, p.b_id) AS run_id UNION ALL SELECT max(p.a_id, p.b_id)) AS o
           CROSS JOIN ratios x ON x.run_id = o.run_id AND x.benchmark_id = c.benchmark_id
-          ORDER BY o.run_id, x.block) AS ci
+                             AND x.block IS NOT NULL) AS ci
   FROM pairs p
   CROSS JOIN cells c ON c.run_id = p.a_id
   CROSS JOIN cells d ON d.run_id = p.b_id AND d.benchmark_id = c.benchmark_id

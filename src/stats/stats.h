@@ -108,6 +108,10 @@ struct t_interval {
 int t_interval_pooled(const struct two_sample *s, double level, struct t_interval *out);
 int t_interval_welch(const struct two_sample *s, double level, struct t_interval *out);
 int t_interval_one(const struct moments *m, double level, struct t_interval *out);
+/* The same, computing p only when with_p (else it is NaN): the t
+ * distribution function for p is most of an interval's cost. */
+int t_interval_pooled_p(const struct two_sample *s, double level, int with_p, struct t_interval *out);
+int t_interval_welch_p(const struct two_sample *s, double level, int with_p, struct t_interval *out);
 
 /* Student t distribution (GSL, Newton-refined to match R's pt/qt).
  * df > 0; p in [0, 1] (0 and 1 give -inf and +inf). */

@@ -174,6 +174,15 @@ static void test_pooled_done_when(void **state)
     assert_int_equal(t.n2, 5);
     assert_int_equal(t_interval_welch(&s, 0.95, &t), 0);
     assert_close(t.df, 7.8011293210301589, 1e-13);
+    /* Without p: the same interval to the bit, p not computed. */
+    struct t_interval u;
+    assert_int_equal(t_interval_pooled(&s, 0.95, &t), 0);
+    assert_int_equal(t_interval_pooled_p(&s, 0.95, 0, &u), 0);
+    assert_true(isnan(u.p) && u.estimate == t.estimate && u.lo == t.lo && u.hi == t.hi && u.se == t.se &&
+                u.df == t.df && u.t == t.t);
+    assert_int_equal(t_interval_welch(&s, 0.9, &t), 0);
+    assert_int_equal(t_interval_welch_p(&s, 0.9, 0, &u), 0);
+    assert_true(isnan(u.p) && u.lo == t.lo && u.hi == t.hi && u.df == t.df);
 }
 
 static void test_one_sample(void **state)
