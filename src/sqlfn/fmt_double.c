@@ -11,7 +11,8 @@
  * That decimal reads back as x exactly when it lies inside x's rounding
  * interval (half a gap to each neighbour; a closed interval when m is even,
  * as strtod rounds ties to even). Everything else (zero, subnormals,
- * infinities, NaN, other magnitudes) takes the printf loop.
+ * infinities, NaN, other magnitudes, a buffer under 40 bytes) takes the
+ * printf loop.
  * tests/unit/test_fmt_double.c compares both paths on millions of doubles. */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +23,7 @@
 
 __extension__ typedef unsigned __int128 u128;
 
-/* 10^k for k = 0..22; 10^22 < 2^75 keeps m 10^k (m < 2^53) below 2^128.
- * Doubles up to 1e22 are exact, so each entry is exact. */
+/* 10^k for k = 0..22: 10^22 < 2^74 keeps m 10^k (m < 2^53) below 2^128. */
 static const u128 pow10[23] = {
     1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
     10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
