@@ -70,7 +70,8 @@ cells AS MATERIALIZED (
 -- so gives the run's ratios in block order. x.block IS NOT NULL (always
 -- true: block_ratio.block is never NULL) is there to make block one of the
 -- columns used: without it the index would order them by log_ratio.
--- bench/verify_rule.py checks these intervals against the GROUP BY's.
+-- tests/cli/rule_comparisons.sh and bench/verify_rule.py check that the
+-- comparisons are those of the saved query, to the last bit.
 intervals AS MATERIALIZED (
   SELECT p.kind, p.run_group,
          (SELECT pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level, 'estimate,lo,hi')
