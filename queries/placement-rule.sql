@@ -18,7 +18,14 @@
 -- SHA-256, covers everything it computes), with ci_exp, ci_recip and
 -- ci_excludes written out in SQL on the interval's numbers: the same
 -- doubles (exp, 1.0 / exp), without formatting and re-parsing an interval
--- object three times per comparison. For each group:
+-- object three times per comparison. Each interval is one lookup of the
+-- two runs' log ratios of the cell, not a join of every pair with every
+-- ratio sorted for a GROUP BY. The ratios reach pooled_t_ci in the order
+-- the GROUP BY of `comparisons` gives them (the last bits of an interval
+-- depend on it): the lower run id's, then the other's, each in block order;
+-- see intervals below. An interval object holds only the three members the
+-- rule reads (the same numbers; its p-value is not computed). For each
+-- group:
 --   band_pass     = between_in_band / between_n >= min_band_share
 --   interval_pass = between_excludes / between_n
 --                   <= within_excludes / within_n + margin
@@ -48,17 +55,32 @@ pairs AS (
     ON b.position = a.position AND b.run_group IS a.run_group AND a.host < b.host
 ),
 ratios AS MATERIALIZED (
-  SELECT br.run_id, br.benchmark_id, br.log_ratio
+  SELECT br.run_id, br.benchmark_id, br.block, br.log_ratio
   FROM block_ratio br
   WHERE br.run_id IN (SELECT id FROM runs)
 ),
-intervals AS (
-  SELECT p.kind, p.run_group, x.benchmark_id,
-         pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level) AS ci
+cells AS MATERIALIZED (
+  SELECT DISTINCT run_id, benchmark_id FROM ratios
+),
+-- One interval per pair and cell that both runs measured. Its rows come in
+-- the order of the subquery's loops: o gives the lower run id, then the
+-- higher; for each, the automatic index that SQLite builds on x for the
+-- lookup holds its equality columns, then the other columns the query uses
+-- in the CTE's column order, (run_id, benchmark_id, block, log_ratio), and
+-- so gives the run's ratios in block order. x.block IS NOT NULL (always
+-- true: block_ratio.block is never NULL) is there to make block one of the
+-- columns used: without it the index would order them by log_ratio.
+-- tests/cli/rule_comparisons.sh and bench/verify_rule.py check that the
+-- comparisons are those of the saved query, to the last bit.
+intervals AS MATERIALIZED (
+  SELECT p.kind, p.run_group,
+         (SELECT pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level, 'estimate,lo,hi')
+          FROM (SELECT min(p.a_id, p.b_id) AS run_id UNION ALL SELECT max(p.a_id, p.b_id)) AS o
+          CROSS JOIN ratios x ON x.run_id = o.run_id AND x.benchmark_id = c.benchmark_id
+                             AND x.block IS NOT NULL) AS ci
   FROM pairs p
-  JOIN ratios x ON x.run_id IN (p.a_id, p.b_id)
-  GROUP BY p.kind, p.a_id, p.b_id, x.benchmark_id
-  HAVING sum(x.run_id = p.a_id) > 0 AND sum(x.run_id = p.b_id) > 0
+  CROSS JOIN cells c ON c.run_id = p.a_id
+  CROSS JOIN cells d ON d.run_id = p.b_id AND d.benchmark_id = c.benchmark_id
 ),
 logs AS MATERIALIZED (
   SELECT kind, run_group, json_extract(ci, '$.estimate') AS e, json_extract(ci, '$.lo') AS lo,

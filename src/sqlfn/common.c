@@ -80,43 +80,60 @@ int sqlfn_same(sqlite3_context *ctx, sqlite3_value **argv, int argi, double valu
     return -1;
 }
 
-void sqlfn_fmt_double(char *buf, size_t size, double x)
-{
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-}
-
 void sqlfn_json_begin(struct sqlfn_json *j)
 {
     j->buf[0] = '{';
     j->len = 1;
 }
 
+/* Appends n bytes, or as many as fit (the buffer is sized so that they
+ * always do: 12 members of at most about 40 bytes). */
+static void json_put(struct sqlfn_json *j, const char *text, size_t n)
+{
+    size_t room = sizeof j->buf - 1 - j->len;
+    if (n > room)
+        n = room;
+    memcpy(j->buf + j->len, text, n);
+    j->len += n;
+    j->buf[j->len] = 0;
+}
+
 static void json_key(struct sqlfn_json *j, const char *key)
 {
-    int n = snprintf(j->buf + j->len, sizeof j->buf - j->len, "%s\"%s\":", j->len > 1 ? "," : "", key);
-    if (n > 0)
-        j->len += (size_t)n;
+    size_t n = strlen(key);
+    if (n + 4 > sizeof j->buf - 1 - j->len)
+        return; /* cannot happen: the buffer holds every result whole */
+    char *o = j->buf + j->len;
+    if (j->len > 1)
+        *o++ = ',';
+    *o++ = '"';
+    memcpy(o, key, n);
+    o += n;
+    *o++ = '"';
+    *o++ = ':';
+    *o = 0;
+    j->len = (size_t)(o - j->buf);
 }
 
 static void json_raw(struct sqlfn_json *j, const char *text)
 {
-    int n = snprintf(j->buf + j->len, sizeof j->buf - j->len, "%s", text);
-    if (n > 0)
-        j->len += (size_t)n;
+    json_put(j, text, strlen(text));
 }
 
 void sqlfn_json_num(struct sqlfn_json *j, const char *key, double x)
 {
-    char num[40];
     json_key(j, key);
     if (!isfinite(x)) {
         json_raw(j, "null");
         return;
     }
+    if (sizeof j->buf - j->len > 40) {
+        /* Straight into the buffer (40 bytes hold any double's text). */
+        sqlfn_fmt_double(j->buf + j->len, 40, x);
+        j->len += strlen(j->buf + j->len);
+        return;
+    }
+    char num[40];
     sqlfn_fmt_double(num, sizeof num, x);
     json_raw(j, num);
 }

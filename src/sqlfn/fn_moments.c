@@ -32,8 +32,16 @@ void sqlfn_geomean_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     double x;
-    if (geomean_arg(ctx, argv, &x) != ARG_OK)
+    /* A positive finite REAL is the common case: read once, no switch. */
+    if (sqlite3_value_type(argv[0]) == SQLITE_FLOAT) {
+        x = sqlite3_value_double(argv[0]);
+        if (!(x > 0) || isinf(x)) {
+            sqlfn_arg_error(ctx, 0, EXPECT_POSITIVE, argv[0]);
+            return;
+        }
+    } else if (geomean_arg(ctx, argv, &x) != ARG_OK) {
         return;
+    }
     struct geomean_acc *g = sqlite3_aggregate_context(ctx, sizeof *g);
     if (!g) {
         sqlite3_result_error_nomem(ctx);

@@ -1,29 +1,72 @@
-/* pooled_t_ci(x, first [, level]), welch_t_ci(x, first [, level])
+/* pooled_t_ci(x, first [, level [, members]]),
+ * welch_t_ci(x, first [, level [, members]])
  *
  *  1. Rows whose x or first is NULL are ignored. first is a boolean: rows
  *     where it is true (nonzero) form sample 1, the others sample 2.
  *  2. NULL when a sample is empty or df < 1 (pooled), or when a sample has
  *     fewer than 2 values (Welch); NULL for no rows.
  *  3. x must be a finite number, first a number, level strictly between 0
- *     and 1 (default 0.95) and the same on every row.
+ *     and 1 (default 0.95) and the same on every row; members, text, the
+ *     same on every row too.
  *  4. A JSON object: estimate (mean1 - mean2), lo, hi, se, df, t, p
  *     (two-sided), n1, n2, mean1, mean2, level. With a zero standard error,
- *     lo = hi = estimate and t, p are null (Welch: df too).
+ *     lo = hi = estimate and t, p are null (Welch: df too). Given members,
+ *     a comma-separated list of some of these names ('estimate,lo,hi'),
+ *     only those, in the order above, with the same values (p is computed
+ *     only when asked for: it is most of an interval's cost).
  *  5. Window functions: xInverse removes a row.
  *  Example: WITH v(x, g) AS (VALUES (1, 1), (2, 1), (4, 0), (5, 0))
  *           SELECT pooled_t_ci(x, g) FROM v;
  *           -- {"estimate":-3,"lo":-6.042434922296655,"hi":0.04243492229665505,...}
  */
+#include <string.h>
+
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"
+
+#define EXPECT_LEVEL "a confidence level strictly between 0 and 1"
+#define EXPECT_MEMBERS "a comma-separated list of result members"
+
+/* The result's members, in output order; bit i of a mask stands for
+ * members[i]. */
+static const char *const members[] = {"estimate", "lo", "hi", "se", "df", "t",
+                                      "p", "n1", "n2", "mean1", "mean2", "level"};
+enum { N_MEMBERS = sizeof members / sizeof *members, ALL_MEMBERS = (1u << N_MEMBERS) - 1, P_MEMBER = 1u << 6 };
 
 struct two_state {
     struct two_sample s;
     int have_level;
     double level;
+    unsigned mask;      /* 0 until members is read: then never 0 */
+    char list[64];      /* members as given (a valid list is shorter) */
 };
 
-void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* The mask of a list such as "estimate,lo,hi": 0 unless every item is a
+ * member name, each at most once. */
+static unsigned parse_members(const char *text)
+{
+    unsigned mask = 0;
+    if (!text || strlen(text) >= sizeof ((struct two_state *)0)->list)
+        return 0;
+    for (const char *p = text;;) {
+        size_t n = strcspn(p, ",");
+        unsigned bit = 0;
+        for (int i = 0; i < N_MEMBERS; i++)
+            if (strlen(members[i]) == n && memcmp(members[i], p, n) == 0)
+                bit = 1u << i;
+        if (!bit || (mask & bit))
+            return 0;
+        mask |= bit;
+        if (p[n] == 0)
+            return mask;
+        p += n + 1;
+    }
+}
+
+/* Rows that are not (REAL or INTEGER, INTEGER [, the level as before]):
+ * the general reading, with its errors. Not inlined, so that the common
+ * path below stays a leaf-like function without its register saves. */
+__attribute__((noinline)) static void two_step_slow(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     double x;
     if (sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) != ARG_OK)
@@ -40,13 +83,51 @@ void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         double level;
         int rc = sqlfn_number(argv[2], &level);
         if (rc != ARG_OK || !(level > 0 && level < 1)) {
-            sqlfn_arg_error(ctx, 2, "a confidence level strictly between 0 and 1", argv[2]);
+            sqlfn_arg_error(ctx, 2, EXPECT_LEVEL, argv[2]);
             return;
         }
         if (sqlfn_same(ctx, argv, 2, level, &s->have_level, &s->level))
             return;
     }
+    if (argc > 3) {
+        const char *list = sqlite3_value_type(argv[3]) == SQLITE_TEXT ? (const char *)sqlite3_value_text(argv[3]) : NULL;
+        unsigned mask = parse_members(list);
+        if (!mask) {
+            sqlfn_arg_error(ctx, 3, EXPECT_MEMBERS, argv[3]);
+            return;
+        }
+        if (!s->mask) {
+            s->mask = mask;
+            strcpy(s->list, list);
+        } else if (strcmp(s->list, list) != 0) {
+            sqlfn_arg_error(ctx, 3, EXPECT_SAME, argv[3]);
+            return;
+        }
+    }
     two_sample_add(&s->s, x, first);
+}
+
+/* Once per row: the common case (a finite REAL x, an INTEGER flag, the
+ * level and members already seen) reads each value once and adds;
+ * anything else goes the general way. */
+void sqlfn_two_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    int tx = sqlite3_value_type(argv[0]);
+    if ((tx == SQLITE_FLOAT || tx == SQLITE_INTEGER) && sqlite3_value_type(argv[1]) == SQLITE_INTEGER) {
+        double x = tx == SQLITE_FLOAT ? sqlite3_value_double(argv[0]) : (double)sqlite3_value_int64(argv[0]);
+        struct two_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
+        const char *list = argc > 3 && s && s->mask && sqlite3_value_type(argv[3]) == SQLITE_TEXT
+                               ? (const char *)sqlite3_value_text(argv[3])
+                               : NULL;
+        if (s && isfinite(x) &&
+            (argc == 2 || (s->have_level && sqlite3_value_type(argv[2]) == SQLITE_FLOAT &&
+                           sqlite3_value_double(argv[2]) == s->level)) &&
+            (argc <= 3 || (list && strcmp(list, s->list) == 0))) {
+            two_sample_add(&s->s, x, sqlite3_value_int64(argv[1]) != 0);
+            return;
+        }
+    }
+    two_step_slow(ctx, argc, argv);
 }
 
 void sqlfn_two_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -67,26 +148,26 @@ static void two_compute(sqlite3_context *ctx)
         return;
     }
     double level = s->have_level ? s->level : 0.95;
-    int rc = sqlfn_kind(ctx) == KIND_POOLED ? t_interval_pooled(&s->s, level, &t)
-                                            : t_interval_welch(&s->s, level, &t);
+    unsigned mask = s->mask ? s->mask : ALL_MEMBERS;
+    int with_p = (mask & P_MEMBER) != 0;
+    int rc = sqlfn_kind(ctx) == KIND_POOLED ? t_interval_pooled_p(&s->s, level, with_p, &t)
+                                            : t_interval_welch_p(&s->s, level, with_p, &t);
     if (rc) {
         sqlite3_result_null(ctx);
         return;
     }
+    const double values[N_MEMBERS] = {t.estimate, t.lo, t.hi, t.se, t.df, t.t,
+                                      t.p, 0, 0, t.mean1, t.mean2, t.level};
     struct sqlfn_json j;
     sqlfn_json_begin(&j);
-    sqlfn_json_num(&j, "estimate", t.estimate);
-    sqlfn_json_num(&j, "lo", t.lo);
-    sqlfn_json_num(&j, "hi", t.hi);
-    sqlfn_json_num(&j, "se", t.se);
-    sqlfn_json_num(&j, "df", t.df);
-    sqlfn_json_num(&j, "t", t.t);
-    sqlfn_json_num(&j, "p", t.p);
-    sqlfn_json_int(&j, "n1", t.n1);
-    sqlfn_json_int(&j, "n2", t.n2);
-    sqlfn_json_num(&j, "mean1", t.mean1);
-    sqlfn_json_num(&j, "mean2", t.mean2);
-    sqlfn_json_num(&j, "level", t.level);
+    for (int i = 0; i < N_MEMBERS; i++) {
+        if (!(mask & 1u << i))
+            continue;
+        if (i == 7 || i == 8)
+            sqlfn_json_int(&j, members[i], i == 7 ? t.n1 : t.n2);
+        else
+            sqlfn_json_num(&j, members[i], values[i]);
+    }
     sqlfn_json_result(ctx, &j);
 }
 

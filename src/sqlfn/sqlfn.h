@@ -121,7 +121,9 @@ void sqlfn_json_int(struct sqlfn_json *j, const char *key, int64_t x);
 void sqlfn_json_bool(struct sqlfn_json *j, const char *key, int b);
 /* Closes the object and makes it the result, with subtype 'J'. */
 void sqlfn_json_result(sqlite3_context *ctx, struct sqlfn_json *j);
-/* The shortest "%.15g".."%.17g" text that reads back as x (finite x). */
+/* The shortest "%.15g".."%.17g" text that reads back as x (finite x),
+ * byte for byte; computed without printf for 1e-6 <= |x| < 1e15 when size
+ * is at least 40 (fmt_double.c). */
 void sqlfn_fmt_double(char *buf, size_t size, double x);
 
 /* A FIFO of fixed-size elements for the aggregates that keep their values

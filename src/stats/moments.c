@@ -5,20 +5,6 @@
 
 #include "stats/stats.h"
 
-void moments_add(struct moments *m, double x)
-{
-    if (!m->shifted) {
-        m->shift = x;
-        m->shifted = 1;
-    }
-    double y = x - m->shift;
-    m->n++;
-    ksum_add(&m->sum, y);
-    double delta = y - m->mean;
-    m->mean += delta / (double)m->n;
-    m->m2 += delta * (y - m->mean);
-}
-
 void moments_remove(struct moments *m, double x)
 {
     if (m->n <= 1) {
@@ -53,20 +39,6 @@ double moments_variance(const struct moments *m)
     return m->n >= 2 ? m->m2 / (double)(m->n - 1) : NAN;
 }
 
-static void two_sample_shift(struct two_sample *s, double x)
-{
-    if (!s->a.shifted) {
-        s->a.shift = s->b.shift = x;
-        s->a.shifted = s->b.shifted = 1;
-    }
-}
-
-void two_sample_add(struct two_sample *s, double x, int first)
-{
-    two_sample_shift(s, x);
-    moments_add(first ? &s->a : &s->b, x);
-}
-
 void two_sample_remove(struct two_sample *s, double x, int first)
 {
     struct moments *m = first ? &s->a : &s->b, *other = first ? &s->b : &s->a;
@@ -80,10 +52,13 @@ void two_sample_remove(struct two_sample *s, double x, int first)
     }
 }
 
-void geomean_add(struct geomean_acc *g, double x)
+/* Moves x's binary exponent into *exp2 (added when sign > 0, subtracted
+ * otherwise), leaving x in [0.5, 1): exact. */
+void geomean_renormalise(double *x, int64_t *exp2, int sign)
 {
-    g->n++;
-    ksum_add(&g->lsum, log(x));
+    int e;
+    *x = frexp(*x, &e);
+    *exp2 += sign > 0 ? e : -e;
 }
 
 void geomean_remove(struct geomean_acc *g, double x)
@@ -92,10 +67,22 @@ void geomean_remove(struct geomean_acc *g, double x)
         *g = (struct geomean_acc){0};
         return;
     }
-    ksum_add(&g->lsum, -log(x));
+    if (!(x >= GEOMEAN_LO && x <= GEOMEAN_HI))
+        geomean_renormalise(&x, &g->exp2, -1);
+    g->prod /= x;
+    if (!(g->prod >= GEOMEAN_LO && g->prod <= GEOMEAN_HI))
+        geomean_renormalise(&g->prod, &g->exp2, 1);
 }
 
 double geomean_value(const struct geomean_acc *g)
 {
-    return g->n > 0 ? exp(ksum_value(&g->lsum) / (double)g->n) : NAN;
+    if (g->n <= 0)
+        return NAN;
+    /* ln(prod 2^exp2) = ln(prod) + exp2 ln 2; exp2 is 0 unless the product
+     * ever left [2^-500, 2^500], and then the division by n makes the
+     * rounding of exp2 ln 2 one of about 2^-53 of the mean log. */
+    double lsum = log(g->prod);
+    if (g->exp2 != 0)
+        lsum += (double)g->exp2 * M_LN2;
+    return exp(lsum / (double)g->n);
 }

@@ -25,7 +25,20 @@ struct moments {
     double m2;       /* sum of squared deviations from the mean */
 };
 
-void moments_add(struct moments *m, double x);
+/* Adds x: inline, as SQL aggregates call it once per row. */
+static inline void moments_add(struct moments *m, double x)
+{
+    if (!m->shifted) {
+        m->shift = x;
+        m->shifted = 1;
+    }
+    double y = x - m->shift;
+    m->n++;
+    ksum_add(&m->sum, y);
+    double delta = y - m->mean;
+    m->mean += delta / (double)m->n;
+    m->m2 += delta * (y - m->mean);
+}
 void moments_remove(struct moments *m, double x);
 /* Mean of the values relative to the shift, accurate to the last bits. */
 double moments_mean_shifted(const struct moments *m);
@@ -38,15 +51,45 @@ double moments_variance(const struct moments *m);
 struct two_sample {
     struct moments a, b; /* sample 1 (first is true), sample 2 */
 };
-void two_sample_add(struct two_sample *s, double x, int first);
+static inline void two_sample_add(struct two_sample *s, double x, int first)
+{
+    if (!s->a.shifted) {
+        s->a.shift = s->b.shift = x;
+        s->a.shifted = s->b.shifted = 1;
+    }
+    moments_add(first ? &s->a : &s->b, x);
+}
 void two_sample_remove(struct two_sample *s, double x, int first);
 
-/* Geometric mean: compensated sum of ln x; x must be > 0 and finite. */
+/* Geometric mean: the running product of the values, x1 x2 ... xn =
+ * prod 2^exp2, with powers of two moved into exp2 whenever prod leaves
+ * [2^-500, 2^500] (and out of an x outside that range before it is
+ * multiplied in), so that it can neither overflow nor underflow. A
+ * multiplication per value instead of a log: each rounds by at most
+ * 2^-53 relative, so n of them put a relative error of at most about
+ * n 2^-53 into the product, an absolute one of n 2^-53 into the sum of
+ * logs, and 2^-53 into their mean: the accuracy of the compensated sum of
+ * logs this replaced. Removal divides. x must be > 0 and finite. */
 struct geomean_acc {
     int64_t n;
-    struct ksum lsum;
+    double prod;  /* 1 when n == 0 (read as such while zero-initialised) */
+    int64_t exp2;
 };
-void geomean_add(struct geomean_acc *g, double x);
+#define GEOMEAN_LO 0x1p-500
+#define GEOMEAN_HI 0x1p500
+void geomean_renormalise(double *x, int64_t *exp2, int sign);
+static inline void geomean_add(struct geomean_acc *g, double x)
+{
+    if (g->n++ == 0) {
+        g->prod = 1;
+        g->exp2 = 0;
+    }
+    if (!(x >= GEOMEAN_LO && x <= GEOMEAN_HI))
+        geomean_renormalise(&x, &g->exp2, 1);
+    g->prod *= x;
+    if (!(g->prod >= GEOMEAN_LO && g->prod <= GEOMEAN_HI))
+        geomean_renormalise(&g->prod, &g->exp2, 1);
+}
 void geomean_remove(struct geomean_acc *g, double x);
 /* NaN when n == 0. */
 double geomean_value(const struct geomean_acc *g);
@@ -65,6 +108,10 @@ struct t_interval {
 int t_interval_pooled(const struct two_sample *s, double level, struct t_interval *out);
 int t_interval_welch(const struct two_sample *s, double level, struct t_interval *out);
 int t_interval_one(const struct moments *m, double level, struct t_interval *out);
+/* The same, computing p only when with_p (else it is NaN): the t
+ * distribution function for p is most of an interval's cost. */
+int t_interval_pooled_p(const struct two_sample *s, double level, int with_p, struct t_interval *out);
+int t_interval_welch_p(const struct two_sample *s, double level, int with_p, struct t_interval *out);
 
 /* Student t distribution (GSL, Newton-refined to match R's pt/qt).
  * df > 0; p in [0, 1] (0 and 1 give -inf and +inf). */

@@ -6,8 +6,9 @@
 
 #include "stats/stats.h"
 
-/* Fills estimate, se, df into *out first; this finishes t, p, lo, hi. */
-static void finish(struct t_interval *out)
+/* Fills estimate, se, df into *out first; this finishes t, p, lo, hi (p
+ * only when with_p: its t distribution function is most of the cost). */
+static void finish(struct t_interval *out, int with_p)
 {
     double alpha = 1 - out->level;
     double q = t_quantile(1 - alpha / 2, out->df);
@@ -17,7 +18,7 @@ static void finish(struct t_interval *out)
         return;
     }
     out->t = out->estimate / out->se;
-    out->p = 2 * t_cdf(-fabs(out->t), out->df);
+    out->p = with_p ? 2 * t_cdf(-fabs(out->t), out->df) : NAN;
     out->lo = (out->t - q) * out->se;
     out->hi = (out->t + q) * out->se;
 }
@@ -32,7 +33,7 @@ static void fill_two(const struct two_sample *s, double level, struct t_interval
     out->level = level;
 }
 
-int t_interval_pooled(const struct two_sample *s, double level, struct t_interval *out)
+int t_interval_pooled_p(const struct two_sample *s, double level, int with_p, struct t_interval *out)
 {
     int64_t nx = s->a.n, ny = s->b.n;
     if (nx < 1 || ny < 1 || nx + ny - 2 < 1)
@@ -46,11 +47,11 @@ int t_interval_pooled(const struct two_sample *s, double level, struct t_interva
         v += (double)(ny - 1) * moments_variance(&s->b);
     v /= out->df;
     out->se = sqrt(v * (1 / (double)nx + 1 / (double)ny));
-    finish(out);
+    finish(out, with_p);
     return 0;
 }
 
-int t_interval_welch(const struct two_sample *s, double level, struct t_interval *out)
+int t_interval_welch_p(const struct two_sample *s, double level, int with_p, struct t_interval *out)
 {
     int64_t nx = s->a.n, ny = s->b.n;
     if (nx < 2 || ny < 2)
@@ -68,7 +69,7 @@ int t_interval_welch(const struct two_sample *s, double level, struct t_interval
         out->lo = out->hi = out->estimate;
         return 0;
     }
-    finish(out);
+    finish(out, with_p);
     return 0;
 }
 
@@ -83,6 +84,16 @@ int t_interval_one(const struct moments *m, double level, struct t_interval *out
     out->level = level;
     out->df = (double)(m->n - 1);
     out->se = sqrt(moments_variance(m) / (double)m->n);
-    finish(out);
+    finish(out, 1);
     return 0;
+}
+
+int t_interval_pooled(const struct two_sample *s, double level, struct t_interval *out)
+{
+    return t_interval_pooled_p(s, level, 1, out);
+}
+
+int t_interval_welch(const struct two_sample *s, double level, struct t_interval *out)
+{
+    return t_interval_welch_p(s, level, 1, out);
 }

@@ -92,6 +92,68 @@ static void test_geomean(void **state)
     assert_close(geomean_value(&g), 8.0, 1e-15);
 }
 
+/* The product accumulator against values whose product leaves the range of
+ * doubles many times over: it must neither overflow nor underflow, and stay
+ * within a few ulps of the known geometric mean. (exp of a mean log near
+ * +-690 is itself only good to about 690 * 2^-53 = 8e-14.) */
+static void test_geomean_range(void **state)
+{
+    (void)state;
+    struct geomean_acc g = {0};
+    for (int i = 0; i < 1000; i++)
+        geomean_add(&g, 1e300); /* product 1e300000 */
+    assert_close(geomean_value(&g), 1e300, 1e-13);
+    g = (struct geomean_acc){0};
+    for (int i = 0; i < 1000; i++)
+        geomean_add(&g, 1e-300);
+    assert_close(geomean_value(&g), 1e-300, 1e-13);
+    /* Subnormal and huge values one after the other (each alone outside
+     * [2^-500, 2^500]): 5e-324 = 2^-1074 exactly, 2^1000 * 2^74 = 2^1074. */
+    g = (struct geomean_acc){0};
+    for (int i = 0; i < 1001; i++) {
+        geomean_add(&g, 0x1p-1074);
+        geomean_add(&g, 0x1p1000);
+        geomean_add(&g, 0x1p74);
+    }
+    assert_close(geomean_value(&g), 1.0, 1e-15);
+    /* A window sliding over a million values of 1e200 and 1e-200 (the
+     * product swings by 2^665 each step): every frame of two is exactly 1,
+     * every frame of one is the value left. */
+    g = (struct geomean_acc){0};
+    geomean_add(&g, 1e200);
+    for (int i = 1; i < 1000000; i++) {
+        geomean_add(&g, i % 2 ? 1e-200 : 1e200);
+        geomean_remove(&g, i % 2 ? 1e200 : 1e-200);
+    }
+    assert_close(geomean_value(&g), 1e-200, 1e-12);
+    geomean_add(&g, 1e200);
+    assert_close(geomean_value(&g), 1.0, 1e-12);
+}
+
+/* Against a long double sum of logs, on a million values spread over 600
+ * orders of magnitude and on a million close to 1e9 (R's geomean/offset
+ * data are of this kind): relative agreement to 1e-14. */
+static void test_geomean_accuracy(void **state)
+{
+    (void)state;
+    uint64_t r = 12345;
+    for (int kind = 0; kind < 2; kind++) {
+        struct geomean_acc g = {0};
+        long double ls = 0;
+        const int n = 1000000;
+        for (int i = 0; i < n; i++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            double u = (double)(r >> 11) * 0x1p-53;
+            double x = kind == 0 ? pow(10, -300 + 600 * u) : 1e9 + u;
+            geomean_add(&g, x);
+            ls += logl((long double)x);
+        }
+        assert_close(geomean_value(&g), (double)expl(ls / n), 1e-14);
+    }
+}
+
 static void test_pooled_done_when(void **state)
 {
     (void)state;
@@ -112,6 +174,15 @@ static void test_pooled_done_when(void **state)
     assert_int_equal(t.n2, 5);
     assert_int_equal(t_interval_welch(&s, 0.95, &t), 0);
     assert_close(t.df, 7.8011293210301589, 1e-13);
+    /* Without p: the same interval to the bit, p not computed. */
+    struct t_interval u;
+    assert_int_equal(t_interval_pooled(&s, 0.95, &t), 0);
+    assert_int_equal(t_interval_pooled_p(&s, 0.95, 0, &u), 0);
+    assert_true(isnan(u.p) && u.estimate == t.estimate && u.lo == t.lo && u.hi == t.hi && u.se == t.se &&
+                u.df == t.df && u.t == t.t);
+    assert_int_equal(t_interval_welch(&s, 0.9, &t), 0);
+    assert_int_equal(t_interval_welch_p(&s, 0.9, 0, &u), 0);
+    assert_true(isnan(u.p) && u.lo == t.lo && u.hi == t.hi && u.df == t.df);
 }
 
 static void test_one_sample(void **state)
@@ -232,6 +303,8 @@ int main(void)
         cmocka_unit_test(test_moments_offset_exact),
         cmocka_unit_test(test_moments_remove),
         cmocka_unit_test(test_geomean),
+        cmocka_unit_test(test_geomean_range),
+        cmocka_unit_test(test_geomean_accuracy),
         cmocka_unit_test(test_pooled_done_when),
         cmocka_unit_test(test_one_sample),
         cmocka_unit_test(test_t_distribution),
