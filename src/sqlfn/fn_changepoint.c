@@ -94,7 +94,7 @@ static int read_params(sqlite3_context *ctx, int argc, sqlite3_value **argv, str
         double v;
         int ok = sqlfn_number(argv[i], &v) == ARG_OK;
         if (i == 2)
-            ok = ok && v >= 2 && v <= 9007199254740992.0 && v == floor(v);
+            ok = ok && isfinite(v) && v >= 2 && v == floor(v);
         else if (i == 3)
             ok = ok && v >= 0 && v <= 1;
         else
@@ -253,7 +253,7 @@ static void cp_compute(sqlite3_context *ctx, int is_final)
     double window = s->have[0] ? s->param[0] : 50;
     double max_p = s->have[1] ? s->param[1] : 0.001;
     double min_mag = s->have[2] ? s->param[2] : 0.0;
-    /* window is an integer in [2, 2^53]; beyond 2n it acts as 2n. */
+    /* window is a finite integer >= 2; beyond 2n it acts as 2n. */
     size_t w = window > 2.0 * (double)n ? 2 * n : (size_t)window;
     if (w < 2)
         w = 2;
