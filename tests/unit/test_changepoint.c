@@ -3,7 +3,8 @@
  *
  *  - tests/data/otava/change_point_cases.json (Otava's tests, copied): every
  *    case's change-point indexes must be exactly the ones Otava's tests
- *    expect;
+ *    expect, and where a case lists Otava's printed statistics
+ *    (report_test), ours must print the same;
  *  - tests/data/otava/change_points_ref.json (gen_reference.py: exact
  *    rationals and 50-digit mpmath): every reported mean, standard
  *    deviation, p-value, magnitude and forward change within 1e-9
@@ -14,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +92,56 @@ static void check_indexes(const char *name, const size_t *got, size_t m, json_t 
     }
 }
 
+/* Otava's report_test prints its change points' statistics with "%f" (the
+ * forward change with "%.0f"); where a case lists them, ours must print the
+ * same. */
+static int check_printed(json_t *c, const struct changepoint *cp, size_t m)
+{
+    json_t *es = json_object_get(c, "expected_stats");
+    if (!es)
+        return 0;
+    size_t k = 0;
+    while (k < m && (json_int_t)cp[k].index != json_integer_value(json_object_get(es, "index")))
+        k++;
+    assert_true(k < m);
+    const struct changepoint *p = &cp[k];
+    const struct {
+        const char *key, *fmt;
+        double value;
+    } f[] = {
+        {"mean_before", "%f", p->mean_before},       {"mean_after", "%f", p->mean_after},
+        {"stddev_before", "%f", p->stddev_before},   {"stddev_after", "%f", p->stddev_after},
+        {"pvalue", "%f", p->pvalue},                 {"magnitude", "%f", changepoint_magnitude(p)},
+        {"forward_change_percent", "%.0f", changepoint_forward_change(p) * 100},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        char got[64];
+        snprintf(got, sizeof got, f[i].fmt, f[i].value);
+        const char *want = json_string_value(json_object_get(es, f[i].key));
+        if (!want || strcmp(got, want) != 0) {
+            print_error("%s of change point %zu prints %s, Otava's test expects %s\n", f[i].key, p->index, got,
+                        want ? want : "?");
+            fail();
+        }
+    }
+    return 1;
+}
+
+/* The reference ran with Otava's parameters (or its defaults: window 50,
+ * max_pvalue 0.001, min_magnitude 0). */
+static void check_params(json_t *params, json_t *ref)
+{
+    json_t *w = json_object_get(params, "window_len"), *p = json_object_get(params, "max_pvalue");
+    json_t *m = json_object_get(params, "min_magnitude");
+    if (strcmp(json_string_value(json_object_get(ref, "mode")), "detector") == 0) {
+        assert_true(json_number_value(p) == json_number_value(json_object_get(ref, "max_pvalue")));
+        return;
+    }
+    assert_true((w ? json_integer_value(w) : 50) == json_integer_value(json_object_get(ref, "window")));
+    assert_true((p ? json_number_value(p) : 0.001) == json_number_value(json_object_get(ref, "max_pvalue")));
+    assert_true((m ? json_number_value(m) : 0.0) == json_number_value(json_object_get(ref, "min_magnitude")));
+}
+
 /* Otava's expected indexes for case i of change_point_cases.json. */
 static json_t *otava_expected(json_t *cases, size_t i)
 {
@@ -108,17 +160,21 @@ static void test_otava_cases(void **state)
     json_t *list = json_object_get(ref, "cases");
     size_t n_otava = json_array_size(json_object_get(cases, "cases"));
     assert_int_equal(n_otava, 23);
-    size_t checked = 0, stats = 0;
+    size_t checked = 0, stats = 0, printed = 0;
     for (size_t i = 0; i < json_array_size(list); i++) {
         json_t *c = json_array_get(list, i);
         const char *name = json_string_value(json_object_get(c, "name"));
         const char *mode = json_string_value(json_object_get(c, "mode"));
-        json_t *values = json_object_get(c, "series");
+        /* Otava's cases (the first ones, in the same order) with the
+         * series and parameters of change_point_cases.json itself. */
+        json_t *oc = i < n_otava ? json_array_get(json_object_get(cases, "cases"), i) : NULL;
+        json_t *values = json_object_get(oc ? oc : c, "series");
         if (json_is_string(values))
             values = json_object_get(tb, "values");
+        if (oc)
+            check_params(json_object_get(oc, "params"), c);
         size_t n;
         double *x = series(values, &n);
-        /* The first cases are Otava's, in the file's order. */
         json_t *want = i < n_otava ? otava_expected(cases, i) : json_object_get(c, "expected_indexes");
         size_t *idx = malloc((n ? n : 1) * sizeof *idx);
         assert_non_null(idx);
@@ -135,6 +191,8 @@ static void test_otava_cases(void **state)
             for (size_t k = 0; k < r.m; k++)
                 idx[k] = r.cp[k].index;
             check_indexes(name, idx, r.m, want);
+            if (i < n_otava)
+                printed += check_printed(json_array_get(json_object_get(cases, "cases"), i), r.cp, r.m);
             json_t *pts = json_object_get(c, "points");
             for (size_t k = 0; k < r.m; k++) {
                 json_t *p = json_array_get(pts, k);
@@ -166,6 +224,7 @@ static void test_otava_cases(void **state)
     }
     assert_true(checked >= n_otava);
     assert_true(stats >= 160);
+    assert_int_equal(printed, 2);
     json_decref(cases);
     json_decref(ref);
 }
