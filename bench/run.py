@@ -331,6 +331,21 @@ def main():
             f"archive bytes retained {stored / r['values']:.2f} B/value (zstd, {stored / r['raw'] * 100:.0f}% "
             f"of {r['raw'] / 1e6:.1f} MB)")
 
+    # ---- 8: change_points over 1,000 histories of 365 points ----
+    out = subprocess.run([prog("cp_bench"), "1000", "365", str(REPS)], capture_output=True, text=True,
+                         check=True).stdout
+    cpt = {"sql": [], "c": []}
+    found = set()
+    for line in out.splitlines():
+        kind, _, secs, n = line.split()
+        cpt[kind].append(float(secs))
+        found.add(int(n))
+    m = med(cpt["sql"])
+    row("8 change_points", "`SELECT hist, change_points(seq, x) FROM h GROUP BY hist`, 1,000 histories x 365 points "
+        "(window 50, p 0.001)",
+        f"{m:.3f} s ({'/'.join(str(f) for f in sorted(found))} change points; the C detector alone "
+        f"{med(cpt['c']):.3f} s)", "< 1 s", m < 1.0)
+
     shutil.rmtree(fill, ignore_errors=True)
     for name, _ in sizes:
         shutil.rmtree(refs[name]["jsonl"], ignore_errors=True)

@@ -55,6 +55,10 @@ static const struct sqlfn_def functions[] = {
     SCALAR("ci_exp", 1, sqlfn_ci_exp),
     SCALAR("ci_recip", 1, sqlfn_ci_recip),
     SCALAR("ci_excludes", 2, sqlfn_ci_excludes),
+    WINDOW("change_points", 2, cp, 0),
+    WINDOW("change_points", 3, cp, 0),
+    WINDOW("change_points", 4, cp, 0),
+    WINDOW("change_points", 5, cp, 0),
 };
 
 int benchstats_register(sqlite3 *db)

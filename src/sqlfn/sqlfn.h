@@ -181,4 +181,10 @@ enum {
     KIND_MEDIAN, KIND_PERCENTILE, KIND_TRIMMED, KIND_SPREAD
 };
 
+/* change_points (fn_changepoint.c) */
+void sqlfn_cp_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_cp_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_cp_final(sqlite3_context *);
+void sqlfn_cp_value(sqlite3_context *);
+
 #endif

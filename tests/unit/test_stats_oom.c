@@ -46,6 +46,9 @@ static const char *const queries[] = {
     "mann_whitney(i, i % 2) OVER (ORDER BY i ROWS 20 PRECEDING) AS w FROM c)",
     "SELECT ci_recip(ci_exp('{\"estimate\":0.01,\"lo\":-0.02,\"hi\":0.04,\"df\":8,\"name\":\"x\"}')) "
     "|| ci_excludes('{\"estimate\":1,\"lo\":0.5,\"hi\":2}', 3)",
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200) "
+    "SELECT change_points(i, (i > 120) + (i % 7) * 0.01, 30) || (SELECT group_concat(w) FROM "
+    "(SELECT change_points(i, i > 50, 10, 0.01) OVER (ORDER BY i ROWS 30 PRECEDING) AS w FROM c)) FROM c",
 };
 
 /* The query's text result with no fault, then under every fault. */
@@ -98,6 +101,7 @@ static void run_with_faults(const char *sql)
 static void test_aggregates(void **state) { (void)state; run_with_faults(queries[0]); }
 static void test_windows(void **state) { (void)state; run_with_faults(queries[1]); }
 static void test_scalars(void **state) { (void)state; run_with_faults(queries[2]); }
+static void test_change_points(void **state) { (void)state; run_with_faults(queries[3]); }
 
 int main(void)
 {
@@ -110,6 +114,7 @@ int main(void)
         cmocka_unit_test(test_aggregates),
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_change_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

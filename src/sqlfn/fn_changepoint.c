@@ -1,0 +1,284 @@
+/* change_points(seq, x [, window [, max_pvalue [, min_magnitude]]]):
+ * Apache Otava's change-point detection over the series x ordered by seq.
+ *
+ *  1. Rows whose seq or x is NULL are skipped: they take no position in the
+ *     series (Otava would fill a missing value with the previous one).
+ *  2. NULL when no row remains; otherwise a JSON array, '[]' when there is
+ *     no change point (as for fewer than 3 rows).
+ *  3. seq and x must be finite numbers. window must be an integer >= 2
+ *     (default 50), max_pvalue a number between 0 and 1 (default 0.001),
+ *     min_magnitude a non-negative finite number (default 0); each must be
+ *     the same on every row, and is not read on skipped rows.
+ *  4. The aggregate orders its rows itself, by seq, rows with equal seq by
+ *     x (then an integer seq before an equal real one), so the result does
+ *     not depend on the order rows arrive in (no ORDER BY needed, which
+ *     SQLite before 3.44 cannot put inside an aggregate call).
+ *  5. One object per change point, in seq order: seq (of the first row of
+ *     the new regime, as given), index (its 0-based position in the ordered
+ *     series), mean_before, mean_after, stddev_before, stddev_after
+ *     (population), pvalue, magnitude, forward_change_percent; non-finite
+ *     numbers as null.
+ *  6. Window function: xInverse removes a row; each row's value is
+ *     computed afresh from the frame's rows.
+ *  Example: WITH v(t, x) AS (VALUES (1, 1.02), (2, 0.95), (3, 0.99), (4, 1.0),
+ *             (5, 1.12), (6, 0.9), (7, 0.5), (8, 0.51), (9, 0.48), (10, 0.48), (11, 0.55))
+ *           SELECT change_points(t, x) FROM v;
+ *           -- [{"seq":7,"index":6,"mean_before":0.9966666666666667,...}]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlfn/sqlfn.h"
+#include "stats/changepoint.h"
+
+#define EXPECT_WINDOW "an integer of at least 2"
+#define EXPECT_PVALUE "a number between 0 and 1"
+#define EXPECT_MAGNITUDE "a non-negative finite number"
+
+/* A row as kept: seq as SQLite gave it (integer or real). No padding, as
+ * the FIFO finds a row to remove by its bytes. */
+struct cp_row {
+    double x;
+    double seq_real;
+    int64_t seq_int;
+    int64_t seq_is_int;
+};
+
+struct cp_state {
+    struct sqlfn_fifo f;
+    struct cp_row *scratch; /* xValue's copy of the frame */
+    size_t scratch_len;
+    int have[3];
+    double param[3]; /* window, max_pvalue, min_magnitude */
+};
+
+/* seq: ARG_OK, ARG_NULL, or ARG_ERROR (not a finite number). */
+static int read_seq(sqlite3_value *v, struct cp_row *r)
+{
+    int type = sqlite3_value_type(v);
+    if (type == SQLITE_TEXT)
+        type = sqlite3_value_numeric_type(v);
+    switch (type) {
+    case SQLITE_NULL:
+        return ARG_NULL;
+    case SQLITE_INTEGER:
+        r->seq_is_int = 1;
+        r->seq_int = sqlite3_value_int64(v);
+        return ARG_OK;
+    case SQLITE_FLOAT:
+        r->seq_real = sqlite3_value_double(v);
+        return isfinite(r->seq_real) ? ARG_OK : ARG_ERROR;
+    default:
+        return ARG_ERROR;
+    }
+}
+
+/* The row of argv: ARG_OK, ARG_NULL (skipped), or ARG_ERROR, with the error
+ * set when report is nonzero. */
+static int read_row(sqlite3_context *ctx, sqlite3_value **argv, struct cp_row *r, int report)
+{
+    memset(r, 0, sizeof *r);
+    int rc = read_seq(argv[0], r);
+    if (rc == ARG_ERROR && report)
+        sqlfn_arg_error(ctx, 0, EXPECT_FINITE, argv[0]);
+    if (rc != ARG_OK)
+        return rc;
+    return report ? sqlfn_finite(ctx, argv, 1, EXPECT_FINITE, &r->x) : sqlfn_number(argv[1], &r->x);
+}
+
+/* window, max_pvalue, min_magnitude: checked and the same on every row. */
+static int read_params(sqlite3_context *ctx, int argc, sqlite3_value **argv, struct cp_state *s)
+{
+    static const char *const expect[] = {EXPECT_WINDOW, EXPECT_PVALUE, EXPECT_MAGNITUDE};
+    for (int i = 2; i < argc; i++) {
+        double v;
+        int ok = sqlfn_number(argv[i], &v) == ARG_OK;
+        if (i == 2)
+            ok = ok && isfinite(v) && v >= 2 && v == floor(v);
+        else if (i == 3)
+            ok = ok && v >= 0 && v <= 1;
+        else
+            ok = ok && v >= 0 && isfinite(v);
+        if (!ok) {
+            sqlfn_arg_error(ctx, i, expect[i - 2], argv[i]);
+            return -1;
+        }
+        if (sqlfn_same(ctx, argv, i, v, &s->have[i - 2], &s->param[i - 2]))
+            return -1;
+    }
+    return 0;
+}
+
+void sqlfn_cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    struct cp_row r;
+    if (read_row(ctx, argv, &r, 1) != ARG_OK)
+        return;
+    struct cp_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
+    if (!s) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    s->f.esize = sizeof r;
+    if (read_params(ctx, argc, argv, s))
+        return;
+    if (sqlfn_fifo_push(&s->f, &r))
+        sqlite3_result_error_nomem(ctx);
+}
+
+void sqlfn_cp_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    struct cp_state *s = sqlite3_aggregate_context(ctx, 0);
+    struct cp_row r;
+    if (s && read_row(ctx, argv, &r, 0) == ARG_OK)
+        sqlfn_fifo_remove(&s->f, &r);
+}
+
+/* sign(d - i), exactly, for a finite d. */
+static int cmp_real_int(double d, int64_t i)
+{
+    if (d < -0x1p63)
+        return -1;
+    if (d >= 0x1p63)
+        return 1;
+    int64_t t = (int64_t)d; /* exact: |d| < 2^63, truncated toward 0 */
+    if (t != i)
+        return t < i ? -1 : 1;
+    double frac = d - (double)t;
+    return (frac > 0) - (frac < 0);
+}
+
+/* By seq (numerically, integers exactly), then x, then an integer seq
+ * before an equal real one, then bytes: a total order, so that the sorted
+ * series is the same whatever order qsort received the rows in. */
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const struct cp_row *a = pa, *b = pb;
+    int c;
+    if (a->seq_is_int && b->seq_is_int)
+        c = (a->seq_int > b->seq_int) - (a->seq_int < b->seq_int);
+    else if (!a->seq_is_int && !b->seq_is_int)
+        c = (a->seq_real > b->seq_real) - (a->seq_real < b->seq_real);
+    else
+        c = a->seq_is_int ? -cmp_real_int(b->seq_real, a->seq_int) : cmp_real_int(a->seq_real, b->seq_int);
+    if (c)
+        return c;
+    c = (a->x > b->x) - (a->x < b->x);
+    if (c)
+        return c;
+    if (a->seq_is_int != b->seq_is_int)
+        return a->seq_is_int ? -1 : 1;
+    return memcmp(a, b, sizeof *a);
+}
+
+static void put_num(sqlite3_str *out, const char *key, double x)
+{
+    sqlite3_str_appendf(out, ",\"%s\":", key);
+    if (!isfinite(x)) {
+        sqlite3_str_appendall(out, "null");
+        return;
+    }
+    char num[40];
+    sqlfn_fmt_double(num, sizeof num, x);
+    sqlite3_str_appendall(out, num);
+}
+
+/* The JSON array of the change points of rows[0..n) (sorted). */
+static void result_json(sqlite3_context *ctx, const struct cp_row *rows, const struct changepoint *cp, size_t m)
+{
+    sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    sqlite3_str_appendchar(out, 1, '[');
+    for (size_t i = 0; i < m; i++) {
+        const struct changepoint *c = &cp[i];
+        const struct cp_row *r = &rows[c->index];
+        sqlite3_str_appendall(out, i ? ",{\"seq\":" : "{\"seq\":");
+        if (r->seq_is_int) {
+            sqlite3_str_appendf(out, "%lld", (long long)r->seq_int);
+        } else {
+            char num[40];
+            sqlfn_fmt_double(num, sizeof num, r->seq_real);
+            sqlite3_str_appendall(out, num);
+        }
+        sqlite3_str_appendf(out, ",\"index\":%lld", (long long)c->index);
+        put_num(out, "mean_before", c->mean_before);
+        put_num(out, "mean_after", c->mean_after);
+        put_num(out, "stddev_before", c->stddev_before);
+        put_num(out, "stddev_after", c->stddev_after);
+        put_num(out, "pvalue", c->pvalue);
+        put_num(out, "magnitude", changepoint_magnitude(c));
+        put_num(out, "forward_change_percent", changepoint_forward_change(c) * 100);
+        sqlite3_str_appendchar(out, 1, '}');
+    }
+    sqlite3_str_appendchar(out, 1, ']');
+    int rc = sqlite3_str_errcode(out);
+    int len = sqlite3_str_length(out);
+    char *text = sqlite3_str_finish(out);
+    if (rc == SQLITE_NOMEM || (rc == SQLITE_OK && !text)) {
+        sqlite3_free(text);
+        sqlite3_result_error_nomem(ctx);
+    } else if (rc != SQLITE_OK) {
+        sqlite3_free(text);
+        sqlite3_result_error_toobig(ctx);
+    } else {
+        sqlite3_result_text(ctx, text, len, sqlite3_free);
+        sqlite3_result_subtype(ctx, 'J');
+    }
+}
+
+static void cp_compute(sqlite3_context *ctx, int is_final)
+{
+    struct cp_state *s = sqlite3_aggregate_context(ctx, 0);
+    if (!s || s->f.len == 0) {
+        sqlite3_result_null(ctx);
+        goto done;
+    }
+    size_t n = s->f.len;
+    struct cp_row *rows = sqlfn_fifo_items(&s->f);
+    if (!is_final) {
+        /* xValue must leave the frame as it is: sort a copy. */
+        if (n > s->scratch_len) {
+            struct cp_row *p = sqlite3_realloc64(s->scratch, (sqlite3_uint64)n * sizeof *p);
+            if (!p) {
+                sqlite3_result_error_nomem(ctx);
+                goto done;
+            }
+            s->scratch = p;
+            s->scratch_len = n;
+        }
+        memcpy(s->scratch, rows, n * sizeof *rows);
+        rows = s->scratch;
+    }
+    qsort(rows, n, sizeof *rows, cmp_rows);
+    double window = s->have[0] ? s->param[0] : 50;
+    double max_p = s->have[1] ? s->param[1] : 0.001;
+    double min_mag = s->have[2] ? s->param[2] : 0.0;
+    /* window is a finite integer >= 2; beyond 2n it acts as 2n. */
+    size_t w = window > 2.0 * (double)n ? 2 * n : (size_t)window;
+    if (w < 2)
+        w = 2;
+    /* One block: the values, the change points, the detector's workspace. */
+    size_t work = changepoint_work_size(n, w);
+    size_t bytes = n * sizeof(double) + n * sizeof(struct changepoint) + work;
+    double *x = sqlite3_malloc64(bytes);
+    if (!x) {
+        sqlite3_result_error_nomem(ctx);
+        goto done;
+    }
+    struct changepoint *cp = (struct changepoint *)(x + n);
+    for (size_t i = 0; i < n; i++)
+        x[i] = rows[i].x;
+    size_t m = changepoint_otava(x, n, w, max_p, min_mag, cp + n, cp);
+    result_json(ctx, rows, cp, m);
+    sqlite3_free(x);
+done:
+    if (s && is_final) {
+        sqlfn_fifo_free(&s->f);
+        sqlite3_free(s->scratch);
+        s->scratch = NULL;
+        s->scratch_len = 0;
+    }
+}
+
+void sqlfn_cp_final(sqlite3_context *ctx) { cp_compute(ctx, 1); }
+void sqlfn_cp_value(sqlite3_context *ctx) { cp_compute(ctx, 0); }
