@@ -96,23 +96,45 @@ nomem:
     sqlite3_result_error_nomem(ctx);
 }
 
-/* Removes the oldest row: SQLite's frames drop rows in arrival order, and
- * a NULL value was never added. */
+/* Removes a row's part: SQLite's frames drop rows in arrival order, so it
+ * is the first part, found at once; another one is searched for (the first
+ * of equal parts: which of them goes does not change the text). A NULL
+ * value was never added. */
 void sqlfn_string_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     struct agg_state *s = sqlite3_aggregate_context(ctx, 0);
     if (!s || sqlite3_value_type(argv[0]) == SQLITE_NULL || s->parts.len == 0)
         return;
-    const struct agg_part *front = sqlfn_fifo_items(&s->parts);
-    size_t n = front->dlen + front->vlen;
-    s->start += n;
-    s->len -= n;
-    s->parts.start++;
-    if (--s->parts.len == 0) {
-        s->parts.start = 0;
-        s->start = s->len = 0;
+    const char *d = (const char *)sqlite3_value_text(argv[1]);
+    size_t dlen = d ? (size_t)sqlite3_value_bytes(argv[1]) : 0;
+    const char *v = (const char *)sqlite3_value_text(argv[0]);
+    size_t vlen = v ? (size_t)sqlite3_value_bytes(argv[0]) : 0;
+    struct agg_part *parts = sqlfn_fifo_items(&s->parts);
+    size_t at = 0, k = 0;
+    for (; k < s->parts.len; k++) {
+        const char *p = s->text + s->start + at;
+        if (parts[k].dlen == dlen && parts[k].vlen == vlen && (!dlen || memcmp(p, d, dlen) == 0) &&
+            (!vlen || memcmp(p + dlen, v, vlen) == 0))
+            break;
+        at += parts[k].dlen + parts[k].vlen;
     }
+    if (k == s->parts.len)
+        k = 0, at = 0; /* not found (out of memory reading it): the oldest */
+    size_t n = parts[k].dlen + parts[k].vlen;
+    if (k == 0) {
+        s->start += n;
+    } else {
+        char *p = s->text + s->start + at;
+        memmove(p, p + n, s->len - at - n);
+    }
+    s->len -= n;
+    if (k == 0)
+        s->parts.start++;
+    else
+        memmove(parts + k, parts + k + 1, (s->parts.len - k - 1) * sizeof *parts);
+    if (--s->parts.len == 0)
+        s->parts.start = s->start = s->len = 0;
 }
 
 static void string_agg_compute(sqlite3_context *ctx, int is_final)
