@@ -10,7 +10,7 @@
  *  4. mann_whitney: {"u", "p", "n1", "n2", "exact"}; u is R's W, p the
  *     two-sided p-value (null when every value is tied, except with
  *     'exact', whose p is then 1). 'exact' is refused, with an error, when
- *     its cost would pass about 1e9 steps (two samples of 120 values).
+ *     its cost would pass about 5e9 steps (two samples of 188 values).
  *     hodges_lehmann: {"estimate", "lo", "hi", "level", "confidence",
  *     "n1", "n2", "exact"}, R's wilcox.test(conf.int = TRUE) estimate and
  *     interval; confidence is the achieved level in the exact case, null
@@ -27,7 +27,7 @@
  *     copy; a window frame gives what the plain aggregate of its rows
  *     gives.
  *  Example: WITH v(x, g) AS (VALUES (1, 1), (2, 1), (3, 1), (4, 0), (5, 0), (6, 0))
- *           SELECT mann_whitney(x, g, 'benchstat'); -- {"u":0,"p":0.1,"n1":3,"n2":3,"exact":true}
+ *           SELECT mann_whitney(x, g, 'benchstat') FROM v; -- {"u":0,"p":0.1,"n1":3,"n2":3,"exact":true}
  */
 #include <string.h>
 
@@ -147,7 +147,7 @@ static void mw_compute(sqlite3_context *ctx, int is_final)
             sqlite3_result_error_nomem(ctx);
         } else if (rc == -3) {
             char *msg = sqlite3_mprintf("%s(): samples of %lld and %lld values are too large for method 'exact' "
-                                        "(about 1e9 steps at most, two samples of 120); use 'r' or 'benchstat'",
+                                        "(two samples of 188 at most); use 'r' or 'benchstat'",
                                         sqlfn_name(ctx), (long long)r.n1, (long long)r.n2);
             if (msg)
                 sqlite3_result_error(ctx, msg, -1);
