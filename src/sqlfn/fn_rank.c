@@ -34,7 +34,6 @@
 #include "sqlfn/sqlfn.h"
 #include "stats/rank.h"
 
-#define EXPECT_LEVEL "a confidence level strictly between 0 and 1"
 #define EXPECT_METHOD "one of 'r', 'exact', 'benchstat'"
 
 static const char *const methods[] = {"r", "exact", "benchstat"}; /* enum mw_method order */
@@ -108,22 +107,36 @@ static void two_inverse(sqlite3_context *ctx, sqlite3_value **argv)
         sqlfn_fifo_remove(&s->f, &o);
 }
 
-/* The values to compute from, or NULL when the result is NULL or an error
- * was set (*state then still to release when final). */
-static void *compute_items(sqlite3_context *ctx, int is_final, struct sqlfn_values **state)
+/* xFinal (is_final) and xValue: result() computes from the live values
+ * (in place when final, else a copy) and sets the result; no values give
+ * NULL. */
+static void compute(sqlite3_context *ctx, int is_final,
+                    void (*result)(sqlite3_context *, const struct sqlfn_values *, void *items))
 {
-    struct sqlfn_values *s = *state = sqlite3_aggregate_context(ctx, 0);
-    if (!s || s->f.len == 0) {
+    struct sqlfn_values *s = sqlite3_aggregate_context(ctx, 0);
+    void *items;
+    if (!s || s->f.len == 0)
         sqlite3_result_null(ctx);
-        return NULL;
-    }
-    return sqlfn_values_items(ctx, s, is_final);
-}
-
-static void compute_done(struct sqlfn_values *s, int is_final)
-{
+    else if ((items = sqlfn_values_items(ctx, s, is_final)) != NULL)
+        result(ctx, s, items);
     if (s && is_final)
         sqlfn_values_release(s);
+}
+
+/* A two-sample result: out of memory (-2), NULL (other failures), or the
+ * JSON object json() writes. */
+static void two_result(sqlite3_context *ctx, int rc, void (*json)(struct sqlfn_json *, const void *), const void *r)
+{
+    if (rc == -2) {
+        sqlite3_result_error_nomem(ctx);
+    } else if (rc) {
+        sqlite3_result_null(ctx);
+    } else {
+        struct sqlfn_json j;
+        sqlfn_json_begin(&j);
+        json(&j, r);
+        sqlfn_json_result(ctx, &j);
+    }
 }
 
 /* ---- mann_whitney ---- */
@@ -135,43 +148,37 @@ void sqlfn_mw_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     two_inverse(ctx, argv);
 }
 
-static void mw_compute(sqlite3_context *ctx, int is_final)
+static void mw_json(struct sqlfn_json *j, const void *p)
 {
-    struct sqlfn_values *s;
-    struct mw_obs *obs = compute_items(ctx, is_final, &s);
-    if (obs) {
-        enum mw_method method = s->have_param ? (enum mw_method)s->param : MW_R;
-        struct mw_result r;
-        int rc = stats_mann_whitney_method(obs, s->f.len, method, &r);
-        if (rc == -2) {
-            sqlite3_result_error_nomem(ctx);
-        } else if (rc == -3) {
-            char *msg = sqlite3_mprintf("%s(): samples of %lld and %lld values are too large for method 'exact' "
-                                        "(two samples of 188 at most); use 'r' or 'benchstat'",
-                                        sqlfn_name(ctx), (long long)r.n1, (long long)r.n2);
-            if (msg)
-                sqlite3_result_error(ctx, msg, -1);
-            else
-                sqlite3_result_error_nomem(ctx);
-            sqlite3_free(msg);
-        } else if (rc) {
-            sqlite3_result_null(ctx);
-        } else {
-            struct sqlfn_json j;
-            sqlfn_json_begin(&j);
-            sqlfn_json_num(&j, "u", r.u);
-            sqlfn_json_num(&j, "p", r.p);
-            sqlfn_json_int(&j, "n1", r.n1);
-            sqlfn_json_int(&j, "n2", r.n2);
-            sqlfn_json_bool(&j, "exact", r.exact);
-            sqlfn_json_result(ctx, &j);
-        }
-    }
-    compute_done(s, is_final);
+    const struct mw_result *r = p;
+    sqlfn_json_num(j, "u", r->u);
+    sqlfn_json_num(j, "p", r->p);
+    sqlfn_json_int(j, "n1", r->n1);
+    sqlfn_json_int(j, "n2", r->n2);
+    sqlfn_json_bool(j, "exact", r->exact);
 }
 
-void sqlfn_mw_final(sqlite3_context *ctx) { mw_compute(ctx, 1); }
-void sqlfn_mw_value(sqlite3_context *ctx) { mw_compute(ctx, 0); }
+static void mw_result(sqlite3_context *ctx, const struct sqlfn_values *s, void *obs)
+{
+    enum mw_method method = s->have_param ? (enum mw_method)s->param : MW_R;
+    struct mw_result r;
+    int rc = stats_mann_whitney_method(obs, s->f.len, method, &r);
+    if (rc != -3) {
+        two_result(ctx, rc, mw_json, &r);
+        return;
+    }
+    char *msg = sqlite3_mprintf("%s(): samples of %lld and %lld values are too large for method 'exact' "
+                                "(two samples of 188 at most); use 'r' or 'benchstat'",
+                                sqlfn_name(ctx), (long long)r.n1, (long long)r.n2);
+    if (msg)
+        sqlite3_result_error(ctx, msg, -1);
+    else
+        sqlite3_result_error_nomem(ctx);
+    sqlite3_free(msg);
+}
+
+void sqlfn_mw_final(sqlite3_context *ctx) { compute(ctx, 1, mw_result); }
+void sqlfn_mw_value(sqlite3_context *ctx) { compute(ctx, 0, mw_result); }
 
 /* ---- hodges_lehmann ---- */
 
@@ -182,81 +189,51 @@ void sqlfn_hl_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     two_inverse(ctx, argv);
 }
 
-static void hl_compute(sqlite3_context *ctx, int is_final)
+static void hl_json(struct sqlfn_json *j, const void *p)
 {
-    struct sqlfn_values *s;
-    struct mw_obs *obs = compute_items(ctx, is_final, &s);
-    if (obs) {
-        struct hl_result r;
-        int rc = stats_hodges_lehmann(obs, s->f.len, s->have_param ? s->param : 0.95, &r);
-        if (rc == -2) {
-            sqlite3_result_error_nomem(ctx);
-        } else if (rc) {
-            sqlite3_result_null(ctx);
-        } else {
-            struct sqlfn_json j;
-            sqlfn_json_begin(&j);
-            sqlfn_json_num(&j, "estimate", r.estimate);
-            sqlfn_json_num(&j, "lo", r.lo);
-            sqlfn_json_num(&j, "hi", r.hi);
-            sqlfn_json_num(&j, "level", r.level);
-            sqlfn_json_num(&j, "confidence", r.confidence);
-            sqlfn_json_int(&j, "n1", r.n1);
-            sqlfn_json_int(&j, "n2", r.n2);
-            sqlfn_json_bool(&j, "exact", r.exact);
-            sqlfn_json_result(ctx, &j);
-        }
-    }
-    compute_done(s, is_final);
+    const struct hl_result *r = p;
+    sqlfn_json_num(j, "estimate", r->estimate);
+    sqlfn_json_num(j, "lo", r->lo);
+    sqlfn_json_num(j, "hi", r->hi);
+    sqlfn_json_num(j, "level", r->level);
+    sqlfn_json_num(j, "confidence", r->confidence);
+    sqlfn_json_int(j, "n1", r->n1);
+    sqlfn_json_int(j, "n2", r->n2);
+    sqlfn_json_bool(j, "exact", r->exact);
 }
 
-void sqlfn_hl_final(sqlite3_context *ctx) { hl_compute(ctx, 1); }
-void sqlfn_hl_value(sqlite3_context *ctx) { hl_compute(ctx, 0); }
+static void hl_result(sqlite3_context *ctx, const struct sqlfn_values *s, void *obs)
+{
+    struct hl_result r;
+    two_result(ctx, stats_hodges_lehmann(obs, s->f.len, s->have_param ? s->param : 0.95, &r), hl_json, &r);
+}
+
+void sqlfn_hl_final(sqlite3_context *ctx) { compute(ctx, 1, hl_result); }
+void sqlfn_hl_value(sqlite3_context *ctx) { compute(ctx, 0, hl_result); }
 
 /* ---- median_ci ---- */
 
-void sqlfn_mci_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* Its rows are median's (fn_values.c: x, and the level read as a
+ * parameter of kind KIND_MEDIAN_CI). */
+void sqlfn_mci_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) { sqlfn_values_step(ctx, argc, argv); }
+void sqlfn_mci_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) { sqlfn_values_inverse(ctx, argc, argv); }
+
+static void mci_result(sqlite3_context *ctx, const struct sqlfn_values *s, void *x)
 {
-    double x;
-    if (sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) != ARG_OK)
-        return;
-    struct sqlfn_values *s = sqlfn_values_state(ctx, sizeof x);
-    if (!s || (argc > 1 && read_level(ctx, argv, 1, s)))
-        return;
-    if (sqlfn_fifo_push(&s->f, &x))
-        sqlite3_result_error_nomem(ctx);
+    struct median_ci r;
+    stats_median_ci(x, s->f.len, s->have_param ? s->param : 0.95, &r);
+    struct sqlfn_json j;
+    sqlfn_json_begin(&j);
+    sqlfn_json_num(&j, "center", r.center);
+    sqlfn_json_num(&j, "lo", r.lo);
+    sqlfn_json_num(&j, "hi", r.hi);
+    sqlfn_json_int(&j, "lo_order", r.lo_order);
+    sqlfn_json_int(&j, "hi_order", r.hi_order);
+    sqlfn_json_num(&j, "confidence", r.confidence);
+    sqlfn_json_num(&j, "level", r.level);
+    sqlfn_json_int(&j, "n", r.n);
+    sqlfn_json_result(ctx, &j);
 }
 
-void sqlfn_mci_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    struct sqlfn_values *s = sqlite3_aggregate_context(ctx, 0);
-    double x;
-    if (s && sqlfn_number(argv[0], &x) == ARG_OK)
-        sqlfn_fifo_remove(&s->f, &x);
-}
-
-static void mci_compute(sqlite3_context *ctx, int is_final)
-{
-    struct sqlfn_values *s;
-    double *x = compute_items(ctx, is_final, &s);
-    if (x) {
-        struct median_ci r;
-        stats_median_ci(x, s->f.len, s->have_param ? s->param : 0.95, &r);
-        struct sqlfn_json j;
-        sqlfn_json_begin(&j);
-        sqlfn_json_num(&j, "center", r.center);
-        sqlfn_json_num(&j, "lo", r.lo);
-        sqlfn_json_num(&j, "hi", r.hi);
-        sqlfn_json_int(&j, "lo_order", r.lo_order);
-        sqlfn_json_int(&j, "hi_order", r.hi_order);
-        sqlfn_json_num(&j, "confidence", r.confidence);
-        sqlfn_json_num(&j, "level", r.level);
-        sqlfn_json_int(&j, "n", r.n);
-        sqlfn_json_result(ctx, &j);
-    }
-    compute_done(s, is_final);
-}
-
-void sqlfn_mci_final(sqlite3_context *ctx) { mci_compute(ctx, 1); }
-void sqlfn_mci_value(sqlite3_context *ctx) { mci_compute(ctx, 0); }
+void sqlfn_mci_final(sqlite3_context *ctx) { compute(ctx, 1, mci_result); }
+void sqlfn_mci_value(sqlite3_context *ctx) { compute(ctx, 0, mci_result); }

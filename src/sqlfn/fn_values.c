@@ -1,6 +1,6 @@
 /* median(x), percentile(x, p), trimmed_mean(x, k), spread(x): the
  * aggregates that keep their values (the rank-based ones, which keep them
- * the same way, are in fn_rank.c).
+ * the same way, are in fn_rank.c; median_ci's rows are read here too).
  *
  *  1. Rows whose x is NULL are ignored.
  *  2. NULL for no remaining values; trimmed_mean is NULL when 2k >= n.
@@ -55,7 +55,7 @@ void sqlfn_values_release(struct sqlfn_values *s)
     s->scratch_bytes = 0;
 }
 
-/* ---- median, percentile, trimmed_mean, spread ---- */
+/* ---- median, percentile, trimmed_mean, spread; median_ci's rows ---- */
 
 static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, struct sqlfn_values *s)
 {
@@ -67,6 +67,10 @@ static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, stru
     }
     if (kind == KIND_TRIMMED && (rc != ARG_OK || !(v >= 0 && v < 9e15) || v != floor(v))) {
         sqlfn_arg_error(ctx, 1, "a non-negative integer", argv[1]);
+        return -1;
+    }
+    if (kind == KIND_MEDIAN_CI && (rc != ARG_OK || !(v > 0 && v < 1))) {
+        sqlfn_arg_error(ctx, 1, EXPECT_LEVEL, argv[1]);
         return -1;
     }
     return sqlfn_same(ctx, argv, 1, v, &s->have_param, &s->param);

@@ -49,6 +49,7 @@ void sqlfn_arg_error(sqlite3_context *ctx, int argi, const char *expected, sqlit
 #define EXPECT_POSITIVE "a positive finite number"
 #define EXPECT_BOOLEAN "a boolean"
 #define EXPECT_SAME "the same for all rows"
+#define EXPECT_LEVEL "a confidence level strictly between 0 and 1"
 
 /* Distinct from the flags 0 and 1 that sqlfn_flag returns. */
 enum { ARG_OK = 0, ARG_NULL = 2, ARG_ERROR = -1 };
@@ -211,7 +212,7 @@ enum {
     KIND_VARIANCE = 1, KIND_STDDEV, KIND_T_CI,
     KIND_POOLED, KIND_WELCH,
     KIND_MEDIAN, KIND_PERCENTILE, KIND_TRIMMED, KIND_SPREAD,
-    KIND_LEAST, KIND_GREATEST
+    KIND_MEDIAN_CI, KIND_LEAST, KIND_GREATEST
 };
 
 #endif
