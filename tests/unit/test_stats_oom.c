@@ -44,16 +44,17 @@ static const char *const queries[] = {
     "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 120) "
     "SELECT sum(m) || group_concat(w) FROM (SELECT median(i) OVER (ORDER BY i ROWS 5 PRECEDING) AS m, "
     "mann_whitney(i, i % 2) OVER (ORDER BY i ROWS 20 PRECEDING) AS w FROM c)",
-    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 150) "
+    "SELECT ci_recip(ci_exp('{\"estimate\":0.01,\"lo\":-0.02,\"hi\":0.04,\"df\":8,\"name\":\"x\"}')) "
+    "|| ci_excludes('{\"estimate\":1,\"lo\":0.5,\"hi\":2}', 3)",
+    /* The rank aggregates and string_agg, least, greatest. */
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 40) "
     "SELECT median_ci(i) || hodges_lehmann(i, i % 3 = 0) || mann_whitney(i % 9, i % 2, 'exact') "
-    "|| mann_whitney(i % 9, i < 20, 'benchstat') || string_agg(i, ',') || least(i, 7) || greatest('a', i) FROM c",
-    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 80) "
+    "|| mann_whitney(i % 9, i < 12, 'benchstat') || string_agg(i, ',') || least(i, 7) || greatest('a', i) FROM c",
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 30) "
     "SELECT group_concat(h) || group_concat(m) || group_concat(s) FROM (SELECT "
     "hodges_lehmann(i, i % 2, 0.9) OVER (ORDER BY i ROWS 12 PRECEDING) AS h, "
     "median_ci(i) OVER (ORDER BY i ROWS 9 PRECEDING) AS m, "
     "string_agg(i, '-') OVER (ORDER BY i ROWS 5 PRECEDING) AS s FROM c)",
-    "SELECT ci_recip(ci_exp('{\"estimate\":0.01,\"lo\":-0.02,\"hi\":0.04,\"df\":8,\"name\":\"x\"}')) "
-    "|| ci_excludes('{\"estimate\":1,\"lo\":0.5,\"hi\":2}', 3)",
 };
 
 /* The query's text result with no fault, then under every fault. */
@@ -106,6 +107,8 @@ static void run_with_faults(const char *sql)
 static void test_aggregates(void **state) { (void)state; run_with_faults(queries[0]); }
 static void test_windows(void **state) { (void)state; run_with_faults(queries[1]); }
 static void test_scalars(void **state) { (void)state; run_with_faults(queries[2]); }
+static void test_rank(void **state) { (void)state; run_with_faults(queries[3]); }
+static void test_rank_windows(void **state) { (void)state; run_with_faults(queries[4]); }
 
 int main(void)
 {
@@ -118,6 +121,8 @@ int main(void)
         cmocka_unit_test(test_aggregates),
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_rank),
+        cmocka_unit_test(test_rank_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
