@@ -7,6 +7,7 @@
  * innocuous; benchdb_version() is constant for a given build, so it is too. */
 #include <gsl/gsl_errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "sqlfn/benchstats.h"
 
@@ -26,10 +27,16 @@ static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /* A scalar; an aggregate whose callbacks are sqlfn_PRE_step, _inverse,
- * _final and _value (every aggregate is a window function). */
-#define SCALAR(name, n, fn) {name, n, fn, NULL, NULL, NULL, NULL, 0}
+ * _final and _value (every aggregate is a window function); either of them
+ * registered only where the library lacks it (PORTABLE_...: the functions
+ * PostgreSQL has and SQLite 3.40 does not, fn_portable.c), which the probe
+ * tells by failing with "no such function". */
+#define SCALAR(name, n, fn) {name, n, fn, NULL, NULL, NULL, NULL, 0, NULL}
 #define WINDOW(name, n, pre, kind) \
-    {name, n, NULL, sqlfn_##pre##_step, sqlfn_##pre##_inverse, sqlfn_##pre##_final, sqlfn_##pre##_value, kind}
+    {name, n, NULL, sqlfn_##pre##_step, sqlfn_##pre##_inverse, sqlfn_##pre##_final, sqlfn_##pre##_value, kind, NULL}
+#define PORTABLE_SCALAR(name, n, fn, kind, probe) {name, n, fn, NULL, NULL, NULL, NULL, kind, probe}
+#define PORTABLE_WINDOW(name, n, pre, probe) \
+    {name, n, NULL, sqlfn_##pre##_step, sqlfn_##pre##_inverse, sqlfn_##pre##_final, sqlfn_##pre##_value, 0, probe}
 
 static const struct sqlfn_def functions[] = {
     SCALAR("benchdb_version", 0, fn_version),
@@ -50,6 +57,11 @@ static const struct sqlfn_def functions[] = {
     WINDOW("trimmed_mean", 2, values, KIND_TRIMMED),
     WINDOW("spread", 1, values, KIND_SPREAD),
     WINDOW("mann_whitney", 2, mw, 0),
+    WINDOW("mann_whitney", 3, mw, 0),
+    WINDOW("hodges_lehmann", 2, hl, 0),
+    WINDOW("hodges_lehmann", 3, hl, 0),
+    WINDOW("median_ci", 1, mci, KIND_MEDIAN_CI),
+    WINDOW("median_ci", 2, mci, KIND_MEDIAN_CI),
     SCALAR("t_quantile", 2, sqlfn_t_quantile),
     SCALAR("t_cdf", 2, sqlfn_t_cdf),
     SCALAR("ci_exp", 1, sqlfn_ci_exp),
@@ -59,7 +71,25 @@ static const struct sqlfn_def functions[] = {
     WINDOW("change_points", 3, cp, 0),
     WINDOW("change_points", 4, cp, 0),
     WINDOW("change_points", 5, cp, 0),
+    PORTABLE_WINDOW("string_agg", 2, string_agg, "SELECT string_agg('a', ',')"),
+    PORTABLE_SCALAR("least", -1, sqlfn_least_greatest, KIND_LEAST, "SELECT least(1, 2)"),
+    PORTABLE_SCALAR("greatest", -1, sqlfn_least_greatest, KIND_GREATEST, "SELECT greatest(1, 2)"),
 };
+
+/* Whether db already has the function that probe calls: SQLITE_OK when it
+ * does not (register ours), SQLITE_DONE when it does or when the probe
+ * fails otherwise (leave whatever is there alone), SQLITE_NOMEM. */
+static int missing(sqlite3 *db, const char *probe)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, probe, -1, &st, NULL);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_OK)
+        return SQLITE_DONE;
+    if ((rc & 0xff) == SQLITE_NOMEM)
+        return SQLITE_NOMEM;
+    return strncmp(sqlite3_errmsg(db), "no such function", 16) == 0 ? SQLITE_OK : SQLITE_DONE;
+}
 
 int benchstats_register(sqlite3 *db)
 {
@@ -70,6 +100,10 @@ int benchstats_register(sqlite3 *db)
     int rc = SQLITE_OK;
     for (size_t i = 0; rc == SQLITE_OK && i < sizeof functions / sizeof functions[0]; i++) {
         const struct sqlfn_def *f = &functions[i];
+        if (f->probe && (rc = missing(db, f->probe)) != SQLITE_OK) {
+            rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+            continue;
+        }
         /* The JSON results carry subtype 'J'; newer SQLite wants to be told. */
         int flags = pure;
 #ifdef SQLITE_RESULT_SUBTYPE

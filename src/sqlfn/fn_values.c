@@ -1,16 +1,16 @@
-/* median(x), percentile(x, p), trimmed_mean(x, k), spread(x),
- * mann_whitney(x, first): the aggregates that keep their values.
+/* median(x), percentile(x, p), trimmed_mean(x, k), spread(x): the
+ * aggregates that keep their values (the rank-based ones, which keep them
+ * the same way, are in fn_rank.c; median_ci's rows are read here too).
  *
- *  1. Rows whose x (or first) is NULL are ignored.
- *  2. NULL for no remaining values; trimmed_mean is NULL when 2k >= n;
- *     mann_whitney is NULL when a sample is empty.
+ *  1. Rows whose x is NULL are ignored.
+ *  2. NULL for no remaining values; trimmed_mean is NULL when 2k >= n.
  *  3. x must be a finite number (spread: a positive finite number); p a
  *     number in [0, 100] and k a non-negative integer, each the same on
- *     every row; first a number (nonzero: sample 1).
+ *     every row.
  *  4. Values are kept in insertion order, so that a window frame's removal
  *     of its oldest row is O(1); the statistic is computed by selection,
- *     O(n) expected (median, percentile, trimmed_mean), or by sorting,
- *     O(n log n) (mann_whitney). xFinal works in place; xValue on a copy.
+ *     O(n) expected (median, percentile, trimmed_mean). xFinal works in
+ *     place; xValue on a copy.
  *  Example: WITH v(x) AS (VALUES (1), (2), (3), (4)) SELECT percentile(x, 25) FROM v; -- 1.75
  */
 #include <string.h>
@@ -18,17 +18,9 @@
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"
 
-struct values_state {
-    struct sqlfn_fifo f;
-    void *scratch; /* a copy for xValue, reused between rows */
-    size_t scratch_bytes;
-    int have_param;
-    double param;
-};
-
-static struct values_state *values_state(sqlite3_context *ctx, size_t esize)
+struct sqlfn_values *sqlfn_values_state(sqlite3_context *ctx, size_t esize)
 {
-    struct values_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
+    struct sqlfn_values *s = sqlite3_aggregate_context(ctx, sizeof *s);
     if (!s) {
         sqlite3_result_error_nomem(ctx);
         return NULL;
@@ -37,9 +29,7 @@ static struct values_state *values_state(sqlite3_context *ctx, size_t esize)
     return s;
 }
 
-/* The live elements, in place when final, else copied into the scratch
- * buffer; NULL when memory ran out (error set). */
-static void *values_items(sqlite3_context *ctx, struct values_state *s, int is_final)
+void *sqlfn_values_items(sqlite3_context *ctx, struct sqlfn_values *s, int is_final)
 {
     if (is_final)
         return sqlfn_fifo_items(&s->f);
@@ -57,7 +47,7 @@ static void *values_items(sqlite3_context *ctx, struct values_state *s, int is_f
     return s->scratch;
 }
 
-static void values_free(struct values_state *s)
+void sqlfn_values_release(struct sqlfn_values *s)
 {
     sqlfn_fifo_free(&s->f);
     sqlite3_free(s->scratch);
@@ -65,9 +55,9 @@ static void values_free(struct values_state *s)
     s->scratch_bytes = 0;
 }
 
-/* ---- median, percentile, trimmed_mean, spread ---- */
+/* ---- median, percentile, trimmed_mean, spread; median_ci's rows ---- */
 
-static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, struct values_state *s)
+static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, struct sqlfn_values *s)
 {
     double v;
     int rc = sqlfn_number(argv[1], &v);
@@ -77,6 +67,10 @@ static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, stru
     }
     if (kind == KIND_TRIMMED && (rc != ARG_OK || !(v >= 0 && v < 9e15) || v != floor(v))) {
         sqlfn_arg_error(ctx, 1, "a non-negative integer", argv[1]);
+        return -1;
+    }
+    if (kind == KIND_MEDIAN_CI && (rc != ARG_OK || !(v > 0 && v < 1))) {
+        sqlfn_arg_error(ctx, 1, EXPECT_LEVEL, argv[1]);
         return -1;
     }
     return sqlfn_same(ctx, argv, 1, v, &s->have_param, &s->param);
@@ -97,7 +91,7 @@ void sqlfn_values_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlfn_arg_error(ctx, 0, EXPECT_FINITE, argv[0]);
         return;
     }
-    struct values_state *s = values_state(ctx, sizeof x);
+    struct sqlfn_values *s = sqlfn_values_state(ctx, sizeof x);
     if (!s)
         return;
     if (argc > 1 && read_param(ctx, argv, kind, s))
@@ -109,7 +103,7 @@ void sqlfn_values_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 void sqlfn_values_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
+    struct sqlfn_values *s = sqlite3_aggregate_context(ctx, 0);
     double x;
     if (s && sqlfn_number(argv[0], &x) == ARG_OK)
         sqlfn_fifo_remove(&s->f, &x);
@@ -117,7 +111,7 @@ void sqlfn_values_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 static void values_compute(sqlite3_context *ctx, int is_final)
 {
-    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
+    struct sqlfn_values *s = sqlite3_aggregate_context(ctx, 0);
     if (!s)
         goto null;
     size_t n = s->f.len;
@@ -134,7 +128,7 @@ static void values_compute(sqlite3_context *ctx, int is_final)
         sqlite3_result_double(ctx, hi / lo);
         goto done;
     }
-    double *x = values_items(ctx, s, is_final);
+    double *x = sqlfn_values_items(ctx, s, is_final);
     if (!x)
         goto done;
     if (kind == KIND_MEDIAN)
@@ -148,82 +142,8 @@ null:
     sqlite3_result_null(ctx);
 done:
     if (s && is_final)
-        values_free(s);
+        sqlfn_values_release(s);
 }
 
 void sqlfn_values_final(sqlite3_context *ctx) { values_compute(ctx, 1); }
 void sqlfn_values_value(sqlite3_context *ctx) { values_compute(ctx, 0); }
-
-/* ---- mann_whitney ---- */
-
-static int mw_row(sqlite3_context *ctx, sqlite3_value **argv, struct mw_obs *o, int report)
-{
-    double x;
-    int rc = report ? sqlfn_finite(ctx, argv, 0, EXPECT_FINITE, &x) : sqlfn_number(argv[0], &x);
-    if (rc != ARG_OK)
-        return rc;
-    int first = report ? sqlfn_flag(ctx, argv, 1) : 0;
-    if (!report) {
-        double f;
-        if (sqlfn_number(argv[1], &f) != ARG_OK)
-            return ARG_NULL;
-        first = f != 0;
-    }
-    if (first < 0 || first == ARG_NULL)
-        return first < 0 ? ARG_ERROR : ARG_NULL;
-    memset(o, 0, sizeof *o); /* padding too: the FIFO compares bytes */
-    o->x = x;
-    o->first = first;
-    return ARG_OK;
-}
-
-void sqlfn_mw_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    struct mw_obs o;
-    if (mw_row(ctx, argv, &o, 1) != ARG_OK)
-        return;
-    struct values_state *s = values_state(ctx, sizeof o);
-    if (s && sqlfn_fifo_push(&s->f, &o))
-        sqlite3_result_error_nomem(ctx);
-}
-
-void sqlfn_mw_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
-    struct mw_obs o;
-    if (s && mw_row(ctx, argv, &o, 0) == ARG_OK)
-        sqlfn_fifo_remove(&s->f, &o);
-}
-
-static void mw_compute(sqlite3_context *ctx, int is_final)
-{
-    struct values_state *s = sqlite3_aggregate_context(ctx, 0);
-    struct mw_result r;
-    struct mw_obs *obs;
-    if (!s || s->f.len == 0) {
-        sqlite3_result_null(ctx);
-    } else if ((obs = values_items(ctx, s, is_final)) != NULL) {
-        int rc = stats_mann_whitney(obs, s->f.len, &r);
-        if (rc == -2) {
-            sqlite3_result_error_nomem(ctx);
-        } else if (rc) {
-            sqlite3_result_null(ctx);
-        } else {
-            struct sqlfn_json j;
-            sqlfn_json_begin(&j);
-            sqlfn_json_num(&j, "u", r.u);
-            sqlfn_json_num(&j, "p", r.p);
-            sqlfn_json_int(&j, "n1", r.n1);
-            sqlfn_json_int(&j, "n2", r.n2);
-            sqlfn_json_bool(&j, "exact", r.exact);
-            sqlfn_json_result(ctx, &j);
-        }
-    }
-    if (s && is_final)
-        values_free(s);
-}
-
-void sqlfn_mw_final(sqlite3_context *ctx) { mw_compute(ctx, 1); }
-void sqlfn_mw_value(sqlite3_context *ctx) { mw_compute(ctx, 0); }

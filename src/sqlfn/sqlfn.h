@@ -28,6 +28,7 @@ struct sqlfn_def {
     void (*final)(sqlite3_context *);
     void (*value)(sqlite3_context *);
     int kind;                              /* selects a variant of shared code */
+    const char *probe;                     /* registered only when this SQL does not prepare */
 };
 
 static inline const char *sqlfn_name(sqlite3_context *ctx)
@@ -48,6 +49,7 @@ void sqlfn_arg_error(sqlite3_context *ctx, int argi, const char *expected, sqlit
 #define EXPECT_POSITIVE "a positive finite number"
 #define EXPECT_BOOLEAN "a boolean"
 #define EXPECT_SAME "the same for all rows"
+#define EXPECT_LEVEL "a confidence level strictly between 0 and 1"
 
 /* Distinct from the flags 0 and 1 that sqlfn_flag returns. */
 enum { ARG_OK = 0, ARG_NULL = 2, ARG_ERROR = -1 };
@@ -143,6 +145,24 @@ static inline void *sqlfn_fifo_items(const struct sqlfn_fifo *f)
 }
 void sqlfn_fifo_free(struct sqlfn_fifo *f);
 
+/* The state of the aggregates that keep their values (fn_values.c,
+ * fn_rank.c): the FIFO, a copy for xValue reused between rows, and one
+ * per-call parameter (p, k, level, method) that sqlfn_same checks. */
+struct sqlfn_values {
+    struct sqlfn_fifo f;
+    void *scratch;
+    size_t scratch_bytes;
+    int have_param;
+    double param;
+};
+/* The aggregate's state with its element size set; NULL when memory ran
+ * out (error set). */
+struct sqlfn_values *sqlfn_values_state(sqlite3_context *ctx, size_t esize);
+/* The live elements, in place when final, else copied into the scratch
+ * buffer; NULL when memory ran out (error set). */
+void *sqlfn_values_items(sqlite3_context *ctx, struct sqlfn_values *s, int is_final);
+void sqlfn_values_release(struct sqlfn_values *s);
+
 /* Callbacks, one file per group. */
 void sqlfn_geomean_step(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_geomean_inverse(sqlite3_context *, int, sqlite3_value **);
@@ -168,6 +188,19 @@ void sqlfn_mw_step(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_mw_inverse(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_mw_final(sqlite3_context *);
 void sqlfn_mw_value(sqlite3_context *);
+void sqlfn_hl_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_hl_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_hl_final(sqlite3_context *);
+void sqlfn_hl_value(sqlite3_context *);
+void sqlfn_mci_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_mci_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_mci_final(sqlite3_context *);
+void sqlfn_mci_value(sqlite3_context *);
+void sqlfn_string_agg_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_string_agg_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_string_agg_final(sqlite3_context *);
+void sqlfn_string_agg_value(sqlite3_context *);
+void sqlfn_least_greatest(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_t_quantile(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_t_cdf(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_ci_exp(sqlite3_context *, int, sqlite3_value **);
@@ -178,7 +211,8 @@ void sqlfn_ci_excludes(sqlite3_context *, int, sqlite3_value **);
 enum {
     KIND_VARIANCE = 1, KIND_STDDEV, KIND_T_CI,
     KIND_POOLED, KIND_WELCH,
-    KIND_MEDIAN, KIND_PERCENTILE, KIND_TRIMMED, KIND_SPREAD
+    KIND_MEDIAN, KIND_PERCENTILE, KIND_TRIMMED, KIND_SPREAD,
+    KIND_MEDIAN_CI, KIND_LEAST, KIND_GREATEST
 };
 
 /* change_points (fn_changepoint.c) */

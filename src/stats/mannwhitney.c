@@ -1,12 +1,19 @@
-/* Wilcoxon rank-sum / Mann-Whitney U test, following R's wilcox.test(x, y)
- * defaults: two-sided, exact null distribution when both samples are below
- * 50 values and there are no ties, else the normal approximation with tie
- * and continuity correction. */
+/* Wilcoxon rank-sum / Mann-Whitney U test, two-sided, with three choices of
+ * null distribution (stats/rank.h, enum mw_method):
+ *  - R's wilcox.test(x, y) defaults: exact when both samples are below 50
+ *    values and there are no ties (the counting recursion of R's cwilcox),
+ *    else the normal approximation with tie and continuity correction;
+ *  - the exact conditional distribution given the ties, at any size the
+ *    work allows;
+ *  - benchstat's policy (go-moremath MannWhitneyUTest): exact, with ties
+ *    too, up to 50 values without ties and 25 with, else normal.
+ * All methods report R's W = (rank sum of sample 1) - n1 (n1 + 1) / 2. */
+#include <float.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "stats/stats.h"
+#include "stats/rank.h"
 
 static int cmp_obs(const void *a, const void *b)
 {
@@ -89,7 +96,137 @@ double stats_pwilcox(double q, int m, int n, int lower_tail)
     return lower_tail ? p : 0.5 - p + 0.5;
 }
 
+int stats_qwilcox_lower(double p, int m, int n)
+{
+    double *c = wilcox_counts(m, n);
+    if (!c)
+        return -1;
+    double total = 0;
+    for (size_t k = 0; k <= (size_t)m * (size_t)n; k++)
+        total += c[k];
+    /* As R's qwilcox: the first q whose cumulated probability reaches p
+     * less 10 DBL_EPSILON. */
+    p -= 10 * DBL_EPSILON;
+    double acc = 0;
+    int q = 0;
+    for (;;) {
+        acc += c[q] / total;
+        if (acc >= p || q == m * n)
+            break;
+        q++;
+    }
+    free(c);
+    return q;
+}
+
+/* The exact conditional null distribution of 2U for a sample of nsel of the
+ * N observations, given their twice-mid-ranks score2[0..N) (ascending):
+ * c[k], k = 0 .. 2 nsel (N - nsel), counts the nsel-subsets whose twice
+ * rank sum less nsel (nsel + 1) is k. Subsets grow one observation at a
+ * time (Streitberg and Roehmel's shift algorithm, which gives a tie group
+ * of t the weights C(t, j) by itself): row j holds the j-subsets of the
+ * observations seen so far, indexed by 2 (rank sum) - j (j + 1), never
+ * negative (j mid-ranks sum to at least 1 + ... + j) and at most
+ * 2 j (N - j) <= 2 nsel (N - nsel) as nsel <= N / 2. Rows that can no
+ * longer reach nsel are skipped. Counts are integers, exact below 2^53.
+ * Returns NULL when memory ran out. */
+static double *cond_counts(const int64_t *score2, size_t N, size_t nsel)
+{
+    size_t width = 2 * nsel * (N - nsel) + 1;
+    double *c = calloc((nsel + 1) * width, sizeof *c);
+    size_t *lo = malloc((nsel + 1) * sizeof *lo), *hi = malloc((nsel + 1) * sizeof *hi);
+    double *out = malloc(width * sizeof *out);
+    if (!c || !lo || !hi || !out) {
+        free(c);
+        free(lo);
+        free(hi);
+        free(out);
+        return NULL;
+    }
+    c[0] = 1;
+    lo[0] = hi[0] = 0;
+    for (size_t j = 1; j <= nsel; j++) {
+        lo[j] = width; /* empty: lo > hi */
+        hi[j] = 0;
+    }
+    for (size_t i = 0; i < N; i++) {
+        size_t left = N - 1 - i; /* observations after this one */
+        size_t jmax = i + 1 < nsel ? i + 1 : nsel;
+        size_t jmin = nsel > left + 1 ? nsel - left : 1;
+        for (size_t j = jmax; j >= jmin; j--) {
+            if (lo[j - 1] > hi[j - 1])
+                continue;
+            /* 2 R + s - j (j + 1) = (2 R - (j - 1) j) + s - 2 j */
+            int64_t shift = score2[i] - 2 * (int64_t)j;
+            const double *from = c + (j - 1) * width;
+            double *to = c + j * width;
+            for (size_t k = lo[j - 1]; k <= hi[j - 1]; k++)
+                to[(int64_t)k + shift] += from[k];
+            size_t a = (size_t)((int64_t)lo[j - 1] + shift), b = (size_t)((int64_t)hi[j - 1] + shift);
+            if (lo[j] > hi[j]) {
+                lo[j] = a;
+                hi[j] = b;
+            } else {
+                lo[j] = a < lo[j] ? a : lo[j];
+                hi[j] = b > hi[j] ? b : hi[j];
+            }
+        }
+    }
+    for (size_t k = 0; k < width; k++)
+        out[k] = c[nsel * width + k];
+    free(c);
+    free(lo);
+    free(hi);
+    return out;
+}
+
+/* Two-sided p from the conditional distribution: MW_EXACT's
+ * min(1, 2 min(P(W <= u), P(W >= u))) or benchstat's 2 P(W <= min(u,
+ * n1 n2 - u)). score2 as for cond_counts. NaN when memory ran out. */
+static double cond_p(const int64_t *score2, int64_t n1, int64_t n2, double u, enum mw_method method)
+{
+    size_t N = (size_t)(n1 + n2), nsel = (size_t)(n1 <= n2 ? n1 : n2);
+    double *c = cond_counts(score2, N, nsel);
+    if (!c)
+        return NAN;
+    /* c counts 2U of the smaller sample; 2 W = 2 n1 n2 - 2U when that is
+     * sample 2. */
+    size_t width = 2 * nsel * (N - nsel) + 1;
+    int flip = n1 > n2;
+#define C1(k) (flip ? c[width - 1 - (k)] : c[(k)])
+    double total = 0;
+    for (size_t k = 0; k < width; k++)
+        total += c[k];
+    double p;
+    if (method == MW_BENCHSTAT) {
+        double m = (double)n1 * (double)n2;
+        double small = u < m - u ? u : m - u;
+        double le = 0;
+        for (size_t k = 0; k <= (size_t)(2 * small); k++)
+            le += C1(k);
+        p = le / total * 2;
+    } else {
+        size_t w2 = (size_t)(2 * u);
+        double le = 0, ge = 0;
+        for (size_t k = 0; k <= w2; k++)
+            le += C1(k);
+        for (size_t k = w2; k < width; k++)
+            ge += C1(k);
+        p = 2 * fmin(le, ge) / total;
+        if (p > 1)
+            p = 1;
+    }
+#undef C1
+    free(c);
+    return p;
+}
+
 int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
+{
+    return stats_mann_whitney_method(obs, n, MW_R, out);
+}
+
+int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method method, struct mw_result *out)
 {
     int64_t n1 = 0, n2 = 0;
     for (size_t i = 0; i < n; i++)
@@ -99,6 +236,7 @@ int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
     qsort(obs, n, sizeof *obs, cmp_obs);
     /* Mid-ranks; the rank sum of the first sample; sum of t^3 - t over ties. */
     double ranksum = 0, ties = 0;
+    size_t groups = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && obs[j].x == obs[i].x)
@@ -109,6 +247,7 @@ int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
                 ranksum += rank;
         double t = (double)(j - i);
         ties += t * t * t - t;
+        groups++;
         i = j;
     }
     double nx = (double)n1, ny = (double)n2;
@@ -116,8 +255,18 @@ int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
     out->u = w;
     out->n1 = n1;
     out->n2 = n2;
-    out->exact = n1 < 50 && n2 < 50 && ties == 0;
-    if (out->exact) {
+    switch (method) {
+    case MW_R:
+        out->exact = n1 < 50 && n2 < 50 && ties == 0;
+        break;
+    case MW_EXACT:
+        out->exact = 1;
+        break;
+    case MW_BENCHSTAT:
+        out->exact = ties == 0 ? n1 <= 50 && n2 <= 50 : n1 <= 25 && n2 <= 25;
+        break;
+    }
+    if (out->exact && method == MW_R) {
         double p;
         if (w > nx * ny / 2)
             p = stats_pwilcox(w - 1, (int)n1, (int)n2, 0);
@@ -127,6 +276,33 @@ int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
             return -2;
         out->p = fmin(2 * p, 1);
         return 0;
+    }
+    if (out->exact) {
+        if (method == MW_BENCHSTAT && groups == 1) {
+            out->p = NAN; /* go-moremath: "all samples are equal" */
+            return 0;
+        }
+        if (method == MW_BENCHSTAT && w == nx * ny - w) {
+            out->p = 1;
+            return 0;
+        }
+        double nsel = fmin(nx, ny);
+        if (method == MW_EXACT && (nx + ny) * nsel * (2 * nsel * (nx + ny - nsel) + 1) > MW_EXACT_WORK)
+            return -3;
+        int64_t *score2 = malloc(n * sizeof *score2);
+        if (!score2)
+            return -2;
+        for (size_t i = 0; i < n;) {
+            size_t j = i + 1;
+            while (j < n && obs[j].x == obs[i].x)
+                j++;
+            for (size_t k = i; k < j; k++)
+                score2[k] = (int64_t)(i + 1 + j);
+            i = j;
+        }
+        out->p = cond_p(score2, n1, n2, w, method);
+        free(score2);
+        return isnan(out->p) ? -2 : 0;
     }
     double z = w - nx * ny / 2;
     double sigma = sqrt((nx * ny / 12) * ((nx + ny + 1) - ties / ((nx + ny) * (nx + ny - 1))));

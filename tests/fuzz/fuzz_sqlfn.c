@@ -28,7 +28,9 @@ static const struct {
     {"pooled_t_ci", 3, 1},     {"welch_t_ci", 2, 1},  {"welch_t_ci", 3, 1},    {"median", 1, 1},
     {"percentile", 2, 1},      {"trimmed_mean", 2, 1}, {"spread", 1, 1},       {"mann_whitney", 2, 1},
     {"t_quantile", 2, 0},      {"t_cdf", 2, 0},       {"ci_exp", 1, 0},        {"ci_recip", 1, 0},
-    {"ci_excludes", 2, 0},
+    {"ci_excludes", 2, 0},     {"mann_whitney", 3, 1}, {"hodges_lehmann", 2, 1}, {"hodges_lehmann", 3, 1},
+    {"median_ci", 1, 1},       {"median_ci", 2, 1},   {"string_agg", 2, 1},    {"least", 3, 0},
+    {"greatest", 2, 0},
 };
 #define NFNS (sizeof fns / sizeof fns[0])
 

@@ -49,6 +49,15 @@ static const char *const queries[] = {
     "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200) "
     "SELECT change_points(i, (i > 120) + (i % 7) * 0.01, 30) || (SELECT group_concat(w) FROM "
     "(SELECT change_points(i, i > 50, 10, 0.01) OVER (ORDER BY i ROWS 30 PRECEDING) AS w FROM c)) FROM c",
+    /* The rank aggregates and string_agg, least, greatest. */
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 40) "
+    "SELECT median_ci(i) || hodges_lehmann(i, i % 3 = 0) || mann_whitney(i % 9, i % 2, 'exact') "
+    "|| mann_whitney(i % 9, i < 12, 'benchstat') || string_agg(i, ',') || least(i, 7) || greatest('a', i) FROM c",
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 30) "
+    "SELECT group_concat(h) || group_concat(m) || group_concat(s) FROM (SELECT "
+    "hodges_lehmann(i, i % 2, 0.9) OVER (ORDER BY i ROWS 12 PRECEDING) AS h, "
+    "median_ci(i) OVER (ORDER BY i ROWS 9 PRECEDING) AS m, "
+    "string_agg(i, '-') OVER (ORDER BY i ROWS 5 PRECEDING) AS s FROM c)",
 };
 
 /* The query's text result with no fault, then under every fault. */
@@ -102,6 +111,8 @@ static void test_aggregates(void **state) { (void)state; run_with_faults(queries
 static void test_windows(void **state) { (void)state; run_with_faults(queries[1]); }
 static void test_scalars(void **state) { (void)state; run_with_faults(queries[2]); }
 static void test_change_points(void **state) { (void)state; run_with_faults(queries[3]); }
+static void test_rank(void **state) { (void)state; run_with_faults(queries[4]); }
+static void test_rank_windows(void **state) { (void)state; run_with_faults(queries[5]); }
 
 int main(void)
 {
@@ -115,6 +126,8 @@ int main(void)
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_change_points),
+        cmocka_unit_test(test_rank),
+        cmocka_unit_test(test_rank_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

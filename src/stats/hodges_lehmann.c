@@ -1,0 +1,290 @@
+/* The Hodges-Lehmann shift of sample 1 against sample 2 and its
+ * distribution-free interval, as R's wilcox.test(x, y, conf.int = TRUE,
+ * conf.level = level) gives them. With the M = n1 n2 differences
+ * d = x[i] - y[j] sorted, d(1) <= ... <= d(M):
+ *
+ *  - estimate: the median of the d (R's median(diffs) in the exact case;
+ *    in the normal case R's uniroot() looks for the zero of
+ *    W(d) = (U(d) - M/2) / sigma(d), where U(d) = #{d > d0} + #{d = d0}/2,
+ *    which is zero between the two middle differences, or changes sign at
+ *    the middle one: the median again, which is what is returned here);
+ *  - exact case (no ties, both samples below 50 values): with
+ *    qu = qwilcox((1 - level)/2, n1, n2), at least 1, the interval is
+ *    [d(qu), d(M - qu + 1)] and its achieved confidence
+ *    1 - 2 pwilcox(qu - 1, n1, n2);
+ *  - otherwise R solves W(d) - 0.5 sign(...) = +-z with uniroot(), only
+ *    to its tolerance (1e-4). The exact solution is a difference: between
+ *    two consecutive distinct differences U(d) = M - j, where j counts the
+ *    differences below, so W there is
+ *        w(j) = (M/2 - j - 0.5 sign(M/2 - j)) / sigma0,
+ *    sigma0 being R's sigma with the ties within each sample only (ties
+ *    across the samples happen at the differences themselves). w falls
+ *    with j; the lower bound is d(J + 1) for the largest J with
+ *    w(J) > z(1 - alpha/2), the upper d(J + 1) for the largest J with
+ *    w(J) > z(alpha/2), clamped to d(1)..d(M). At a difference itself the
+ *    extra ties shrink sigma, which can push W across z at that one point
+ *    only; the bounds returned are those of the set of shifts the test
+ *    accepts, which such points do not move.
+ *
+ * No difference is ever stored: each d(k) is selected from the two sorted
+ * samples (stats_shift_kth), O(n1 + n2) memory and
+ * O((n1 log n1 + n2) log(n1 n2)) time, after an O(n log n) sort. */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/rank.h"
+
+/* ---- selection in the sorted matrix of differences ---- */
+
+/* Row i of the matrix is x[i] - yd[0..n2), yd being y descending, so that
+ * rows and columns both ascend (rounding is monotone, so the computed
+ * differences do too). The active part of row i is columns [lo[i], hi[i]). */
+struct shift_matrix {
+    const double *x, *y; /* y ascending; column j is y[n2 - 1 - j] */
+    size_t n1, n2;
+};
+
+static inline double cell(const struct shift_matrix *m, size_t i, size_t j)
+{
+    return m->x[i] - m->y[m->n2 - 1 - j];
+}
+
+/* count[i] = the number of columns of row i whose value is < p (strict) or
+ * <= p, by one staircase walk: the count never grows from a row to the
+ * next. O(n1 + n2). */
+static void count_below(const struct shift_matrix *m, double p, int strict, size_t *count)
+{
+    size_t c = m->n2;
+    for (size_t i = 0; i < m->n1; i++) {
+        while (c > 0 && (strict ? cell(m, i, c - 1) >= p : cell(m, i, c - 1) > p))
+            c--;
+        count[i] = c;
+    }
+}
+
+struct weighted {
+    double v;
+    size_t w;
+};
+
+static int cmp_weighted(const void *a, const void *b)
+{
+    double x = ((const struct weighted *)a)->v, y = ((const struct weighted *)b)->v;
+    return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Selection after Johnson and Mizoguchi: the pivot is the weighted median
+ * of the active rows' middle elements (weights: active lengths), so at
+ * least a quarter of the active elements lie on each side of it and each
+ * round drops a quarter or more; O(log(n1 n2)) rounds of O(n1 log n1 + n2).
+ * Once at most n1 + n2 remain they are gathered and selected directly. */
+static double shift_kth(const double *x, size_t n1, const double *y, size_t n2, uint64_t k)
+{
+    struct shift_matrix m = {x, y, n1, n2};
+    size_t *lo = calloc(n1, sizeof *lo), *hi = malloc(n1 * sizeof *hi);
+    size_t *lt = malloc(n1 * sizeof *lt), *le = malloc(n1 * sizeof *le);
+    struct weighted *mid = malloc(n1 * sizeof *mid);
+    double *buf = malloc((n1 + n2) * sizeof *buf);
+    double result = NAN;
+    if (!lo || !hi || !lt || !le || !mid || !buf)
+        goto done;
+    for (size_t i = 0; i < n1; i++)
+        hi[i] = n2;
+    for (;;) {
+        uint64_t total = 0;
+        for (size_t i = 0; i < n1; i++)
+            total += hi[i] - lo[i];
+        if (total <= n1 + n2) {
+            size_t t = 0;
+            for (size_t i = 0; i < n1; i++)
+                for (size_t j = lo[i]; j < hi[i]; j++)
+                    buf[t++] = cell(&m, i, j);
+            stats_select(buf, t, (size_t)(k - 1));
+            result = buf[k - 1];
+            break;
+        }
+        size_t rows = 0;
+        for (size_t i = 0; i < n1; i++)
+            if (hi[i] > lo[i])
+                mid[rows++] = (struct weighted){cell(&m, i, lo[i] + (hi[i] - lo[i] - 1) / 2), hi[i] - lo[i]};
+        qsort(mid, rows, sizeof *mid, cmp_weighted);
+        uint64_t acc = 0;
+        double pivot = mid[rows - 1].v;
+        for (size_t r = 0; r < rows; r++) {
+            acc += mid[r].w;
+            if (2 * acc >= total) {
+                pivot = mid[r].v;
+                break;
+            }
+        }
+        count_below(&m, pivot, 1, lt);
+        count_below(&m, pivot, 0, le);
+        uint64_t less = 0, leq = 0;
+        for (size_t i = 0; i < n1; i++) {
+            lt[i] = lt[i] < lo[i] ? lo[i] : lt[i] > hi[i] ? hi[i] : lt[i];
+            le[i] = le[i] < lo[i] ? lo[i] : le[i] > hi[i] ? hi[i] : le[i];
+            less += lt[i] - lo[i];
+            leq += le[i] - lo[i];
+        }
+        if (k <= less) {
+            memcpy(hi, lt, n1 * sizeof *hi);
+        } else if (k <= leq) {
+            result = pivot;
+            break;
+        } else {
+            k -= leq;
+            memcpy(lo, le, n1 * sizeof *lo);
+        }
+    }
+done:
+    free(lo);
+    free(hi);
+    free(lt);
+    free(le);
+    free(mid);
+    free(buf);
+    return result;
+}
+
+double stats_shift_kth(const double *x, size_t n1, const double *y, size_t n2, uint64_t k)
+{
+    if (n1 <= n2)
+        return shift_kth(x, n1, y, n2, k);
+    /* Rows over the smaller sample: x[i] - y[j] = (-y[j]) - (-x[i]), to the
+     * last bit, with -y and -x reversed to ascend. */
+    double *nx = malloc(n1 * sizeof *nx), *ny = malloc(n2 * sizeof *ny);
+    double r = NAN;
+    if (nx && ny) {
+        for (size_t i = 0; i < n1; i++)
+            nx[i] = -x[n1 - 1 - i];
+        for (size_t j = 0; j < n2; j++)
+            ny[j] = -y[n2 - 1 - j];
+        r = shift_kth(ny, n2, nx, n1, k);
+    }
+    free(nx);
+    free(ny);
+    return r;
+}
+
+/* ---- the interval ---- */
+
+/* The sum of t^3 - t over the tie groups of sorted v[0..n). */
+static double tie_sum(const double *v, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && v[j] == v[i])
+            j++;
+        double t = (double)(j - i);
+        s += t * t * t - t;
+        i = j;
+    }
+    return s;
+}
+
+/* The largest j in [0, M] with w(j) > z, or -1; w falls with j. */
+static int64_t last_above(uint64_t M, double sigma0, double z)
+{
+    double half = (double)M / 2;
+    int64_t a = -1, b = (int64_t)M + 1; /* w(a) > z (a = -1: by convention), w(b) <= z */
+    while (b - a > 1) {
+        int64_t j = a + (b - a) / 2;
+        double dz = half - (double)j;
+        double corr = dz > 0 ? 0.5 : dz < 0 ? -0.5 : 0;
+        if ((dz - corr) / sigma0 > z)
+            a = j;
+        else
+            b = j;
+    }
+    return a;
+}
+
+int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_result *out)
+{
+    size_t n1 = 0;
+    for (size_t i = 0; i < n; i++)
+        n1 += obs[i].first != 0;
+    size_t n2 = n - n1;
+    if (n1 == 0 || n2 == 0)
+        return -1;
+    double *x = malloc(n1 * sizeof *x), *y = malloc(n2 * sizeof *y);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return -2;
+    }
+    size_t a = 0, b = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].first)
+            x[a++] = obs[i].x;
+        else
+            y[b++] = obs[i].x;
+    }
+    qsort(x, n1, sizeof *x, cmp_double);
+    qsort(y, n2, sizeof *y, cmp_double);
+    /* Ties anywhere in the combined sample: within x, within y, or across. */
+    int ties = 0;
+    for (size_t i = 1; i < n1 && !ties; i++)
+        ties = x[i] == x[i - 1];
+    for (size_t j = 1; j < n2 && !ties; j++)
+        ties = y[j] == y[j - 1];
+    for (size_t i = 0, j = 0; i < n1 && j < n2 && !ties;) {
+        ties = x[i] == y[j];
+        if (x[i] < y[j])
+            i++;
+        else
+            j++;
+    }
+    uint64_t M = (uint64_t)n1 * n2;
+    double alpha = 1 - level;
+    out->n1 = (int64_t)n1;
+    out->n2 = (int64_t)n2;
+    out->level = level;
+    out->exact = n1 < 50 && n2 < 50 && !ties;
+    out->confidence = NAN;
+    int rc = -2;
+    uint64_t klo, khi;
+    if (out->exact) {
+        int qu = stats_qwilcox_lower(alpha / 2, (int)n1, (int)n2);
+        if (qu < 0)
+            goto done;
+        if (qu == 0)
+            qu = 1;
+        double p = stats_pwilcox(qu - 1, (int)n1, (int)n2, 1);
+        if (isnan(p))
+            goto done;
+        out->confidence = 1 - 2 * p;
+        klo = (uint64_t)qu;
+        khi = M - (uint64_t)qu + 1;
+    } else {
+        double nx = (double)n1, ny = (double)n2;
+        double sigma0 = sqrt((nx * ny / 12) * ((nx + ny + 1) - (tie_sum(x, n1) + tie_sum(y, n2)) / ((nx + ny) * (nx + ny - 1))));
+        int64_t jl = last_above(M, sigma0, gsl_cdf_ugaussian_Qinv(alpha / 2));
+        int64_t jh = last_above(M, sigma0, gsl_cdf_ugaussian_Pinv(alpha / 2));
+        klo = jl + 1 < 1 ? 1 : (uint64_t)(jl + 1) > M ? M : (uint64_t)(jl + 1);
+        khi = jh + 1 < 1 ? 1 : (uint64_t)(jh + 1) > M ? M : (uint64_t)(jh + 1);
+    }
+    out->lo = stats_shift_kth(x, n1, y, n2, klo);
+    out->hi = stats_shift_kth(x, n1, y, n2, khi);
+    double m1 = stats_shift_kth(x, n1, y, n2, (M + 1) / 2);
+    double m2 = M % 2 ? m1 : stats_shift_kth(x, n1, y, n2, M / 2 + 1);
+    if (isnan(out->lo) || isnan(out->hi) || isnan(m1) || isnan(m2))
+        goto done;
+    out->estimate = (m1 + m2) / 2;
+    if (isinf(out->estimate) && isfinite(m1) && isfinite(m2))
+        out->estimate = m1 / 2 + m2 / 2;
+    rc = 0;
+done:
+    free(x);
+    free(y);
+    return rc;
+}

@@ -1,0 +1,341 @@
+/* Unit tests of the rank and order-statistic methods (src/stats/rank.h):
+ * benchstat's order statistics and U-test examples as go-moremath computed
+ * them (tests/data/benchstat/quantileci_and_utest_probe.txt, read here),
+ * the exact conditional Mann-Whitney distribution against an enumeration
+ * of every split, and the selection of shift differences against sorting
+ * them all. R's numbers are checked by tests/sql/fn_rank_r.sql. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+
+#include "stats/rank.h"
+
+static void assert_close(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fmax(fabs(want), 1e-300))) {
+        print_error("got %.17g, want %.17g (relative tolerance %g)\n", got, want, rel);
+        fail();
+    }
+}
+
+static FILE *open_probe(void)
+{
+    FILE *f = fopen(TEST_SRC_DIR "/tests/data/benchstat/quantileci_and_utest_probe.txt", "r");
+    assert_non_null(f);
+    return f;
+}
+
+/* Where benchdb's exact binomial arithmetic chooses the other of two
+ * equally probable intervals than go-moremath, whose C(n, k) above n = 20
+ * is exp(lgamma(...)) and breaks the tie by its last bits. */
+static int lgamma_tie(double level, int n)
+{
+    return (level == 0.95 && n == 24) || (level == 0.99 && n == 28) || (level == 0.9 && (n == 22 || n == 29));
+}
+
+static void test_orders_probe(void **state)
+{
+    (void)state;
+    FILE *f = open_probe();
+    char line[512];
+    double level = 0;
+    int rows = 0, ties = 0;
+    while (fgets(line, sizeof line, f)) {
+        double lv;
+        if (sscanf(line, "# QuantileCI(n, 0.5, %lf)", &lv) == 1) {
+            level = lv;
+            continue;
+        }
+        int n, lo, hi;
+        double conf;
+        char amb[8];
+        if (line[0] == '#' || line[0] == '[' || level == 0 || sscanf(line, "%d %d %d %lf %7s", &n, &lo, &hi, &conf, amb) != 5)
+            continue;
+        if (strcmp(amb, "true") && strcmp(amb, "false"))
+            continue; /* the uTestMinP table */
+        int64_t l, r;
+        double c;
+        stats_median_orders(n, level, &l, &r, &c);
+        rows++;
+        if (lgamma_tie(level, n)) {
+            /* One to the left: by symmetry the same mass. */
+            ties++;
+            assert_int_equal(l, lo - 1);
+            assert_int_equal(r, hi - 1);
+            assert_close(c, conf, 1e-13);
+            continue;
+        }
+        assert_int_equal(l, lo);
+        assert_int_equal(r, hi);
+        if (n <= 20)
+            assert_true(c == conf); /* both exact */
+        else if (n <= 30)
+            assert_close(c, conf, 1e-13); /* Go: exp(lgamma), last bits */
+        /* Above 30 go-moremath reports its normal approximation's mass;
+         * benchdb the exact one (checked against pbinom in fn_rank_r.sql). */
+    }
+    fclose(f);
+    assert_int_equal(rows, 180);
+    assert_int_equal(ties, 4);
+    /* "need >= 6 samples for confidence interval at level 0.95" */
+    int64_t l, r;
+    double c;
+    stats_median_orders(5, 0.95, &l, &r, &c);
+    assert_true(l == 0 && r == 5);
+    stats_median_orders(6, 0.95, &l, &r, &c);
+    assert_true(l == 1 && r == 6);
+}
+
+/* "[1 2 2 3] vs [2 3 4 5]: U=2.5 P=0.2..." lines: benchstat's method. */
+static void test_utest_probe(void **state)
+{
+    (void)state;
+    FILE *f = open_probe();
+    char line[512];
+    int examples = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] != '[')
+            continue;
+        struct mw_obs obs[64];
+        size_t n = 0;
+        int first = 1, equal_err = strstr(line, "all samples are equal") != NULL;
+        char *p = line + (line[1] == '[' ? 2 : 1);
+        while (*p && *p != ':') {
+            if (*p == ']') {
+                first = 0;
+                p++;
+                continue;
+            }
+            char *end;
+            double x = strtod(p, &end);
+            if (end == p) {
+                p++;
+                continue;
+            }
+            assert_true(n < 64);
+            obs[n++] = (struct mw_obs){.x = x, .first = first};
+            p = end;
+        }
+        struct mw_result r;
+        assert_int_equal(stats_mann_whitney_method(obs, n, MW_BENCHSTAT, &r), 0);
+        examples++;
+        if (equal_err) {
+            assert_true(isnan(r.p));
+            continue;
+        }
+        double u, pv;
+        assert_int_equal(sscanf(strchr(line, ':'), ": U=%lf P=%lf", &u, &pv), 2);
+        assert_true(r.u == u);
+        /* Without ties go-moremath sums probabilities from a recurrence,
+         * benchdb divides exact counts: the last two bits may differ. */
+        assert_close(r.p, pv, 1e-15);
+    }
+    fclose(f);
+    assert_int_equal(examples, 6);
+}
+
+/* Every choice of which nsel of the N observations form sample 1: the
+ * conditional distribution by brute force. */
+static void enumerate(const double *v, int N, int n1, double u, double *le, double *ge, double *below_small)
+{
+    double rank[20];
+    for (int i = 0; i < N; i++) {
+        double below = 0, same = 0;
+        for (int j = 0; j < N; j++) {
+            below += v[j] < v[i];
+            same += v[j] == v[i];
+        }
+        rank[i] = below + (same + 1) / 2;
+    }
+    double m = (double)n1 * (N - n1), small = fmin(u, m - u);
+    double total = 0;
+    *le = *ge = *below_small = 0;
+    for (unsigned mask = 0; mask < 1u << N; mask++) {
+        if (__builtin_popcount(mask) != n1)
+            continue;
+        double rs = 0;
+        for (int i = 0; i < N; i++)
+            if (mask >> i & 1)
+                rs += rank[i];
+        double w = rs - n1 * (n1 + 1) / 2.0;
+        total++;
+        *le += w <= u;
+        *ge += w >= u;
+        *below_small += w <= small;
+    }
+    *le /= total;
+    *ge /= total;
+    *below_small /= total;
+}
+
+static void test_exact_conditional(void **state)
+{
+    (void)state;
+    srand(7);
+    for (int trial = 0; trial < 300; trial++) {
+        int N = 2 + rand() % 15, n1 = 1 + rand() % (N - 1), levels = 1 + rand() % 6;
+        double v[20];
+        struct mw_obs obs[20];
+        for (int i = 0; i < N; i++) {
+            v[i] = rand() % levels;
+            obs[i] = (struct mw_obs){.x = v[i], .first = i < n1};
+        }
+        struct mw_result r;
+        assert_int_equal(stats_mann_whitney_method(obs, (size_t)N, MW_EXACT, &r), 0);
+        double le, ge, small;
+        enumerate(v, N, n1, r.u, &le, &ge, &small);
+        assert_true(r.exact);
+        assert_close(r.p, fmin(1, 2 * fmin(le, ge)), 1e-14);
+        for (int i = 0; i < N; i++)
+            obs[i] = (struct mw_obs){.x = v[i], .first = i < n1};
+        assert_int_equal(stats_mann_whitney_method(obs, (size_t)N, MW_BENCHSTAT, &r), 0);
+        int one_group = 1;
+        for (int i = 1; i < N; i++)
+            one_group &= v[i] == v[0];
+        if (one_group)
+            assert_true(isnan(r.p));
+        else if (2 * r.u == (double)n1 * (N - n1))
+            assert_true(r.p == 1);
+        else
+            assert_close(r.p, 2 * small, 1e-14);
+    }
+}
+
+static void test_exact_limits(void **state)
+{
+    (void)state;
+    size_t n = 378;
+    struct mw_obs *obs = calloc(n, sizeof *obs);
+    for (size_t i = 0; i < n; i++)
+        obs[i] = (struct mw_obs){.x = (double)(i % 17), .first = i % 2};
+    struct mw_result r;
+    assert_int_equal(stats_mann_whitney_method(obs, n, MW_EXACT, &r), -3); /* 189 and 189 */
+    assert_int_equal(stats_mann_whitney_method(obs, n, MW_BENCHSTAT, &r), 0);
+    assert_false(r.exact); /* ties and more than 25: normal */
+    assert_int_equal(stats_mann_whitney_method(obs, 200, MW_EXACT, &r), 0); /* 100 and 100 */
+    assert_true(r.exact && r.p >= 0 && r.p <= 1);
+    free(obs);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_shift_kth(void **state)
+{
+    (void)state;
+    srand(11);
+    for (int trial = 0; trial < 200; trial++) {
+        size_t n1 = 1 + (size_t)(rand() % 40), n2 = 1 + (size_t)(rand() % 40);
+        int ties = rand() % 2;
+        double x[40], y[40], d[1600];
+        for (size_t i = 0; i < n1; i++)
+            x[i] = ties ? rand() % 7 : rand() / (double)RAND_MAX * 100;
+        for (size_t j = 0; j < n2; j++)
+            y[j] = ties ? rand() % 7 : rand() / (double)RAND_MAX * 100;
+        qsort(x, n1, sizeof *x, cmp_double);
+        qsort(y, n2, sizeof *y, cmp_double);
+        for (size_t i = 0; i < n1; i++)
+            for (size_t j = 0; j < n2; j++)
+                d[i * n2 + j] = x[i] - y[j];
+        qsort(d, n1 * n2, sizeof *d, cmp_double);
+        for (uint64_t k = 1; k <= n1 * n2; k++)
+            assert_true(stats_shift_kth(x, n1, y, n2, k) == d[k - 1]);
+    }
+}
+
+/* Large samples: the selected difference has at least k differences at or
+ * below it and fewer than k strictly below, counted by a merge walk. */
+static void test_shift_kth_large(void **state)
+{
+    (void)state;
+    size_t n1 = 20000, n2 = 30000;
+    double *x = malloc(n1 * sizeof *x), *y = malloc(n2 * sizeof *y);
+    srand(5);
+    for (size_t i = 0; i < n1; i++)
+        x[i] = floor(rand() / (double)RAND_MAX * 5000) / 8;
+    for (size_t j = 0; j < n2; j++)
+        y[j] = rand() / (double)RAND_MAX * 600;
+    qsort(x, n1, sizeof *x, cmp_double);
+    qsort(y, n2, sizeof *y, cmp_double);
+    uint64_t M = (uint64_t)n1 * n2, ks[] = {1, 2, M / 3, M / 2, M / 2 + 1, M - 1, M};
+    for (size_t t = 0; t < sizeof ks / sizeof *ks; t++) {
+        double v = stats_shift_kth(x, n1, y, n2, ks[t]);
+        uint64_t lt = 0, le = 0;
+        size_t a = 0, b = 0; /* of row i: differences < v, <= v */
+        for (size_t i = n1; i-- > 0;) {
+            /* x falls as i does, so each row has at least the previous
+             * row's count: a and b only grow. */
+            while (a < n2 && x[i] - y[n2 - 1 - a] < v)
+                a++;
+            while (b < n2 && x[i] - y[n2 - 1 - b] <= v)
+                b++;
+            lt += a;
+            le += b;
+        }
+        assert_true(lt < ks[t] && ks[t] <= le);
+    }
+    free(x);
+    free(y);
+}
+
+static void test_hodges_lehmann_small(void **state)
+{
+    (void)state;
+    /* wilcox.test(c(1, 3, 5, 7, 9), c(2, 4, 6, 8, 10), conf.int = TRUE):
+     * estimate -1, interval [-7, 5], exact. */
+    struct mw_obs obs[10];
+    for (int i = 0; i < 10; i++)
+        obs[i] = (struct mw_obs){.x = i + 1, .first = i % 2 == 0};
+    struct hl_result r;
+    assert_int_equal(stats_hodges_lehmann(obs, 10, 0.95, &r), 0);
+    assert_true(r.estimate == -1 && r.lo == -7 && r.hi == 5 && r.exact);
+    /* 1 - 2 pwilcox(qwilcox(0.025, 5, 5) - 1, 5, 5) */
+    assert_close(r.confidence, 0.96825396825396826, 1e-15);
+    struct mw_obs one[2] = {{.x = 1, .first = 1}, {.x = 2, .first = 1}};
+    assert_int_equal(stats_hodges_lehmann(one, 2, 0.95, &r), -1);
+}
+
+static void test_median_ci_values(void **state)
+{
+    (void)state;
+    double x[] = {9, 1, 8, 2, 7, 3, 6, 4, 5, 10};
+    struct median_ci m;
+    stats_median_ci(x, 10, 0.95, &m);
+    assert_true(m.center == 5.5 && m.lo == 2 && m.hi == 9 && m.lo_order == 2 && m.hi_order == 9);
+    assert_true(m.confidence == 0.978515625); /* ALGORITHMS.md: n = 10 */
+    double y[] = {3, 1, 2, 5, 4};
+    stats_median_ci(y, 5, 0.95, &m);
+    assert_true(m.center == 3 && isnan(m.lo) && m.hi == 5 && m.lo_order == 0 && m.hi_order == 5);
+    double z[] = {42};
+    stats_median_ci(z, 1, 0.5, &m);
+    assert_true(m.center == 42 && isnan(m.lo) && m.hi == 42 && m.lo_order == 0 && m.hi_order == 1 && m.confidence == 0.5);
+    stats_median_ci(z, 1, 0.95, &m);
+    assert_true(isnan(m.lo) && isnan(m.hi) && m.lo_order == 0 && m.hi_order == 2 && m.confidence == 1);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_orders_probe),
+        cmocka_unit_test(test_utest_probe),
+        cmocka_unit_test(test_exact_conditional),
+        cmocka_unit_test(test_exact_limits),
+        cmocka_unit_test(test_shift_kth),
+        cmocka_unit_test(test_shift_kth_large),
+        cmocka_unit_test(test_hodges_lehmann_small),
+        cmocka_unit_test(test_median_ci_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
