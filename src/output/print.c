@@ -138,17 +138,17 @@ static int print_envelope(const struct report *r, const struct rowset *rows, FIL
 {
     struct strbuf sb = {0};
     int rc = sb_putc(&sb, '{');
-    const char *sep = "\n  ";
+    const char *sep = "\n";
     if (rows) {
         rc |= sb_printf(&sb, "%s\"rows\": ", sep);
         rc |= rowset_json(rows, &sb, 1);
-        sep = ",\n  ";
+        sep = ",\n";
     }
     for (int i = 0; i < r->nfields; i++) {
         rc |= sb_puts(&sb, sep);
         rc |= json_put_string(&sb, r->fields[i].key, strlen(r->fields[i].key));
         rc |= sb_printf(&sb, ": %s", r->fields[i].json);
-        sep = ",\n  ";
+        sep = ",\n";
     }
     rc |= sb_printf(&sb, "%s\"notes\": [", sep);
     for (int i = 0; i < r->nnotes; i++) {

@@ -162,7 +162,32 @@ static void print_table(FILE *out, const struct grid *g)
         table_line(out, g, g->text + r * (size_t)g->ncol);
 }
 
-static void print_vertical(FILE *out, const struct grid *g)
+/* Prints t from column `at` on, wrapped at blanks so that no line passes
+ * width (0: no limit); continuation lines start at column `at`. A word
+ * longer than a line is cut. */
+static void print_wrapped(FILE *out, const char *t, size_t at, size_t width)
+{
+    size_t room = width > at + 10 ? width - at : 0;
+    while (room && text_width(t) > room) {
+        /* The last blank within room code points, else a hard cut. */
+        size_t cut = 0, w = 0, i = 0;
+        for (; t[i] && w < room; i++) {
+            if (((unsigned char)t[i] & 0xC0) != 0x80)
+                w++;
+            if (t[i] == ' ')
+                cut = i;
+        }
+        while (((unsigned char)t[i] & 0xC0) == 0x80)
+            i++; /* never split a character */
+        size_t end = cut ? cut : i;
+        fprintf(out, "%.*s\n", (int)end, t);
+        t += end + (cut ? 1 : 0);
+        pad(out, at);
+    }
+    fprintf(out, "%s\n", t);
+}
+
+static void print_vertical(FILE *out, const struct grid *g, size_t width)
 {
     size_t nw = 0;
     for (int c = 0; c < g->ncol; c++)
@@ -174,7 +199,8 @@ static void print_vertical(FILE *out, const struct grid *g)
         for (int c = 0; c < g->ncol; c++) {
             const char *t = g->text[r * (size_t)g->ncol + (size_t)c];
             pad(out, nw - text_width(g->head[c]));
-            fprintf(out, "%s = %s\n", g->head[c], t);
+            fprintf(out, "%s =%s", g->head[c], *t ? " " : "");
+            print_wrapped(out, t, nw + 3, width);
         }
     }
 }
@@ -222,7 +248,7 @@ int rowset_print_human(const struct rowset *rs, const struct out_opts *o, FILE *
     if (markdown)
         print_markdown(out, &g);
     else if (o->format == OUT_VERTICAL || (!o->wide && o->max_width > 0 && table_width(&g) > (size_t)o->max_width))
-        print_vertical(out, &g);
+        print_vertical(out, &g, (size_t)o->max_width);
     else
         print_table(out, &g);
     grid_free(&g);

@@ -204,7 +204,10 @@ static int set_type(struct header *h, const char *key, const char *val, const ch
     free(pname);
     if (!sp)
         return header_fail(h, key, "expected 'NAME = ...' naming a parameter declared above, got '%s'", val);
-    char *spec = bd_strdupf("%s%s", prefix, eq + 1), *why = NULL;
+    const char *given = eq + 1;
+    while (isspace((unsigned char)*given))
+        given++;
+    char *spec = bd_strdupf("%s%s", prefix, given), *why = NULL;
     struct param_type_spec t;
     int rc = param_type_parse(spec, &t, &why);
     if (rc)

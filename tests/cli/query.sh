@@ -17,7 +17,7 @@ expect_out_has 'plan (required), level = 0.95, band_lo = 0.95, band_hi = 1.05, d
 
 # --- Pairing: three hosts x three positions, one cell. Offsets make each
 # estimate exp(0.2 * (3 hA + pA - 3 hB - pB)), so pairs and order show.
-bd sql --write --file "$plans/pairing.sql" >/dev/null
+{ echo "BEGIN;"; cat "$plans/pairing.sql"; echo "COMMIT;"; } | bd sql --write --file - >/dev/null
 run bd query comparisons -p plan=pairing --no-record --format csv
 expect_rc 0 "comparisons on the pairing plan"
 cut -d, -f2,5,6 "$T/out" | tr -d '\r' >"$T/pairs"
@@ -68,7 +68,7 @@ PY
 # within plus a margin of 0.1 (0.7 + 0.1 is 0.7999999999999999 in floating
 # point), and 8/40 estimates in band against min_band_share 0.2.
 bd --db tie.db init >/dev/null
-bd --db tie.db sql --write --file "$plans/tie.sql" >/dev/null
+{ echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null
 run bd --db tie.db query placement-rule -p plan=tie -p margin=0.1 -p min_band_share=0.2 --format csv
 expect_rc 0 "placement-rule on the tie plan"
 expect_out "$(printf '%s\r\n%s\r' \
