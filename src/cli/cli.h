@@ -154,6 +154,10 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
 /* Resets option parsing before a command parses its arguments. */
 void cli_getopt_reset(void);
 
+/* One line on stdout for a person ("created store FILE"): printf, with
+ * control characters escaped (text_escape_controls), then a newline. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Opens the store for a command, printing the error on failure. */
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
 

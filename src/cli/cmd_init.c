@@ -42,10 +42,10 @@ int cmd_init(struct cli *cli, int argc, char **argv)
     store_check_migration_hashes(db, report_modified, NULL);
     store_close(db);
     if (!existed)
-        printf("created store %s (schema version %d)\n", cli->db_path, now);
+        cli_say("created store %s (schema version %d)", cli->db_path, now);
     else if (now != before)
-        printf("migrated store %s from schema version %d to %d\n", cli->db_path, before, now);
+        cli_say("migrated store %s from schema version %d to %d", cli->db_path, before, now);
     else
-        printf("store %s is up to date (schema version %d)\n", cli->db_path, now);
+        cli_say("store %s is up to date (schema version %d)", cli->db_path, now);
     return EXIT_OK;
 }

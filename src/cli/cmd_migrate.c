@@ -96,9 +96,9 @@ int cmd_migrate(struct cli *cli, int argc, char **argv)
         if (n < 0)
             bd_error("%s: %s", cli->db_path, err);
         else if (n == 0)
-            printf("store %s is up to date (schema version %d)\n", cli->db_path, now);
+            cli_say("store %s is up to date (schema version %d)", cli->db_path, now);
         else
-            printf("applied %d migration%s to %s: schema version %d to %d\n", n, n == 1 ? "" : "s", cli->db_path,
+            cli_say("applied %d migration%s to %s: schema version %d to %d", n, n == 1 ? "" : "s", cli->db_path,
                    before, now);
         rc = n < 0 ? EXIT_FAIL : EXIT_OK;
     }

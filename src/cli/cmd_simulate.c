@@ -254,7 +254,7 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
         if (write_archive(cfg, i, paths[i], cc))
             goto out;
     if (!a.quiet)
-        printf("simulate: wrote %d archives of plan %s (seed %llu, %ld samples records each) to %s\n", n_runs,
+        cli_say("simulate: wrote %d archives of plan %s (seed %llu, %ld samples records each) to %s", n_runs,
                cfg->plan, (unsigned long long)cfg->seed, sim_samples_per_run(cfg), outdir);
     rc = EXIT_OK;
 out:

@@ -1,11 +1,25 @@
 /* Helpers shared by the commands: opening the store, finding a saved
  * query, and getopt for a command without a spec (ingest). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "query/saved.h"
+#include "util/text.h"
+
+void cli_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = bd_vstrdupf(fmt, ap);
+    va_end(ap);
+    char *shown = text_escape_controls(msg);
+    printf("%s\n", shown);
+    free(shown);
+    free(msg);
+}
 
 void cli_getopt_reset(void)
 {

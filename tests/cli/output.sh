@@ -132,5 +132,7 @@ expect_out 'p
 a\rb' "a value's CR is escaped in a table"
 grep -q "$(printf '\033\\|\r')" "$T/out" "$T/err" && fail "a raw ESC or CR reached the terminal"
 checks=$((checks + 1))
+run bd simulate --groups 1 --hosts 1 --positions 1 --cells 1 --blocks 1 "$(printf 'sim\033[2J')"
+expect_out_has 'records each) to sim\x1b[2J' "a line for a person escapes what it quotes"
 
 finish
