@@ -3,8 +3,13 @@
 -- param: plan  the plan (plan.name)
 -- param: benchmark = null  only cells of this benchmark name (null: every cell)
 -- param: metric = primary  which metric's values (primary: the one block scores use)
+-- type: plan = text naming a plan
 -- judges: plan
 -- key: run, benchmark, params, variant
+-- needs: EXISTS (SELECT 1 FROM plan p JOIN run r ON r.plan_id = p.id JOIN series se ON se.run_id = r.id WHERE p.name = :plan AND se.metric = :metric)
+-- unmet: plan :plan has no values of metric ':metric'; aggregations aggregates the measured values of one metric
+-- needs: :benchmark IS NULL OR EXISTS (SELECT 1 FROM plan p JOIN run r ON r.plan_id = p.id JOIN series se ON se.run_id = r.id JOIN benchmark b ON b.id = se.benchmark_id WHERE p.name = :plan AND b.name = :benchmark)
+-- unmet: plan :plan has no benchmark named ':benchmark'
 --
 -- How the choice of aggregation changes the picture (git-perf-aggregation.txt):
 -- git's perf suite reports the minimum, JMH the mean; trimmed_mean drops the

@@ -2,8 +2,12 @@
 -- summary: Per group and cell, the largest over the smallest geometric-mean ratio across the group's runs, and its median over cells
 -- param: plan  the plan (plan.name)
 -- param: group_by = profile  run attribute that groups runs (runs without it form one group)
+-- type: plan = text naming a plan
+-- type: group_by = text naming an attribute
 -- judges: plan
 -- key: run_group, benchmark, params
+-- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
+-- unmet: plan :plan has no runs with a treatment and a baseline variant; cell-spread spreads the ratios of treatment over baseline within runs
 --
 -- spread = max / min over the group's runs of the cell's geometric-mean
 -- treatment/baseline ratio (run_cell.geomean_ratio); group_median_spread =

@@ -5,10 +5,19 @@
 -- param: band_lo = 0.95  lower edge of the band an estimate should fall in
 -- param: band_hi = 1.05  upper edge of the band
 -- param: direction = forward  forward: earlier run (or first host) over later; reverse: every ratio inverted
--- choices: direction = forward, reverse
 -- param: group_by = profile  run attribute that groups runs (runs without it form one group)
+-- type: plan = text naming a plan
+-- type: level = real in (0, 1)
+-- type: band_lo = real
+-- type: band_hi = real
+-- type: direction = choice of forward, reverse
+-- type: group_by = text naming an attribute
 -- judges: plan
 -- key: run_group, kind, benchmark, params, run_a, run_b
+-- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
+-- unmet: plan :plan has no runs with a treatment and a baseline variant; comparisons compares treatment over baseline within runs
+-- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
+-- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); comparisons judges such comparisons
 --
 -- Two runs A and B are compared per cell on the log ratios of their blocks
 -- (block_ratio): estimate = exp(mean of A's log ratios - mean of B's), and

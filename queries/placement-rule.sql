@@ -5,13 +5,26 @@
 -- param: band_lo = 0.95  lower edge of the band a between-host estimate should fall in
 -- param: band_hi = 1.05  upper edge of the band
 -- param: direction = forward  forward: earlier run (or first host) over later; reverse: every ratio inverted
--- choices: direction = forward, reverse
 -- param: group_by = profile  run attribute that groups runs (runs without it form one group)
 -- param: min_band_share = 0.95  condition 1: at least this share of between-host estimates inside the band
 -- param: margin = 0.05  condition 2: between-host exclusion share at most the within-host share plus this
+-- type: plan = text naming a plan
+-- type: level = real in (0, 1)
+-- type: band_lo = real
+-- type: band_hi = real
+-- type: direction = choice of forward, reverse
+-- type: group_by = text naming an attribute
+-- type: min_band_share = real in [0, 1]
+-- type: margin = real
 -- judges: plan
--- outcome: verdict
+-- outcome: adopt
+-- verdict: verdict
+-- show: run_group, between_band_share, within_exclude_share, between_exclude_share, pass
 -- key: run_group
+-- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
+-- unmet: plan :plan has no runs with a treatment and a baseline variant; placement-rule compares treatment over baseline within runs
+-- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
+-- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); placement-rule judges such comparisons
 --
 -- The rule of calibration-report.txt. Comparisons are those of the saved
 -- query `comparisons` (repeated here so that this rule's text, and so its

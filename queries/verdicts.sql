@@ -3,8 +3,13 @@
 -- param: plan  the plan (plan.name)
 -- param: level = 0.95  confidence level of each interval
 -- param: group_by = profile  run attribute that groups runs (runs without it form one group)
+-- type: plan = text naming a plan
+-- type: level = real in (0, 1)
+-- type: group_by = text naming an attribute
 -- judges: plan
 -- key: run_group, benchmark, params, run
+-- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
+-- unmet: plan :plan has no runs with a treatment and a baseline variant; verdicts judges treatment over baseline within runs
 --
 -- For each run and cell: the one-sample Student-t interval of the mean of
 -- the block log ratios, exponentiated into a ratio interval (the ADR-0004

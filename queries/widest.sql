@@ -2,16 +2,26 @@
 -- summary: The comparisons whose estimates lie farthest from 1 (in log terms) per group, with their intervals
 -- param: plan  the plan (plan.name)
 -- param: kind  which comparisons: within, between or all
--- choices: kind = within, between, all
 -- param: limit = 5  how many per group
 -- param: level = 0.95  confidence level of each interval
 -- param: band_lo = 0.95  lower edge of the band
 -- param: band_hi = 1.05  upper edge of the band
 -- param: direction = forward  forward or reverse, as in comparisons
--- choices: direction = forward, reverse
 -- param: group_by = profile  run attribute that groups runs
+-- type: plan = text naming a plan
+-- type: kind = choice of within, between, all
+-- type: limit = integer in [1, )
+-- type: level = real in (0, 1)
+-- type: band_lo = real
+-- type: band_hi = real
+-- type: direction = choice of forward, reverse
+-- type: group_by = text naming an attribute
 -- judges: plan
 -- key: run_group, kind, benchmark, params, run_a, run_b
+-- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
+-- unmet: plan :plan has no runs with a treatment and a baseline variant; widest ranks comparisons of treatment over baseline within runs
+-- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
+-- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); widest judges such comparisons
 --
 -- The comparisons of the saved query `comparisons` (repeated here), ranked
 -- per group by |ln estimate|, largest first (the report's widest between-VM

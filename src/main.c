@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     }
     const struct command *c = command_find(argv[i]);
     if (!c)
-        return bd_usage_error(NULL, "'%s' is not a benchdb command", argv[i]);
+        return command_unknown(argv[i]);
 
     int rc;
     if (wants_help(argc - i, argv + i)) {

@@ -1,6 +1,7 @@
 #ifndef BENCHDB_CLI_H
 #define BENCHDB_CLI_H
 #include <getopt.h>
+#include <stddef.h>
 #include <sqlite3.h>
 
 #include "output/output.h"
@@ -13,54 +14,197 @@ struct cli {
     const char *db_path; /* --db, else $BENCHDB, else results.db */
 };
 
-/* One row of the command table (commands.c). run gets argv with argv[0]
- * the command's name; it returns an exit code (enum exit_code). */
+/* ==== The option table ====
+ *
+ * A command describes its command line once, in a struct cli_spec: its
+ * synopsis, what it does, and a table of options. The table drives
+ * everything: cli_parse builds getopt_long's arguments from it, --help is
+ * printed from it (cli_print_help; every line within 80 columns, checked
+ * by the test cli/frame), and a mistyped option gets "did you mean". Each
+ * option stores what it parses into the command's own argument struct, at
+ * `offset`, through a parser: the shared ones below or the command's own.
+ *
+ *   struct history_args { struct out_opts out; int diff, limit; };
+ *   static const struct cli_opt history_opts[] = {
+ *       {"diff", 0, NULL, "compare two evaluations", cli_opt_flag, offsetof(struct history_args, diff)},
+ *       {"limit", 'n', "N", "only the last N evaluations", cli_opt_int,
+ *        offsetof(struct history_args, limit), 1, INT_MAX},
+ *       CLI_OUTPUT_OPTIONS(struct history_args, out),
+ *       {0},
+ *   };
+ *   const struct cli_spec spec_history = {
+ *       .name = "history", .store = 1, .opts = history_opts, .max_args = 1,
+ *       .synopsis = (const char *const[]){"history [OPTIONS] [NAME]", NULL},
+ *       .about = "List recorded evaluations ...\n",
+ *   };
+ *   int cmd_history(struct cli *cli, int argc, char **argv) {
+ *       struct history_args a = {.limit = -1};
+ *       out_opts_init(&a.out);
+ *       int first;
+ *       if (cli_parse(&spec_history, argc, argv, &a, &first))
+ *           return EXIT_USAGE;                 // the message is printed
+ *       ... argv[first .. argc) are the positional arguments ...
+ *   }
+ *
+ * Short options have one meaning across all commands: -f --format,
+ * -h --help, -n --limit, -p --param, -q --quiet, -r --replace, -w --write
+ * (the test unit/cli_options checks every table against this list). */
+
+struct cli_opt;
+/* Parses arg (NULL for a flag) into dst; returns 0, or -1 with *err set to
+ * what was expected ("expected a positive integer"; printed as
+ * "CMD: --NAME 'ARG': ERR"), or -2 with *err a whole message naming the
+ * option itself (printed as "CMD: ERR"). */
+typedef int (*cli_opt_parser)(const struct cli_opt *o, const char *arg, void *dst, char **err);
+
+struct cli_opt {
+    const char *name;      /* long name, without "--"; NULL with help set: a heading; {0} ends the table */
+    char short_name;       /* 0: none */
+    const char *metavar;   /* the value's name in help (FORMAT); NULL: a flag */
+    const char *help;      /* '\n' continues the help on another line */
+    cli_opt_parser parse;
+    size_t offset;         /* of the destination in the command's argument struct */
+    long long lo, hi;      /* cli_opt_int's range (when lo < hi) */
+};
+
+/* The shared parsers; each names what its destination is. */
+int cli_opt_flag(const struct cli_opt *o, const char *arg, void *dst, char **err);    /* int = 1 */
+int cli_opt_string(const struct cli_opt *o, const char *arg, void *dst, char **err);  /* const char * */
+int cli_opt_int(const struct cli_opt *o, const char *arg, void *dst, char **err);     /* int in [lo, hi] */
+int cli_opt_real(const struct cli_opt *o, const char *arg, void *dst, char **err);    /* finite double */
+int cli_opt_seconds(const struct cli_opt *o, const char *arg, void *dst, char **err); /* double > 0 */
+int cli_opt_format(const struct cli_opt *o, const char *arg, void *dst, char **err);  /* enum out_format */
+int cli_opt_param(const struct cli_opt *o, const char *arg, void *dst, char **err);   /* struct params; no repeats */
+int cli_opt_queries(const struct cli_opt *o, const char *arg, void *dst, char **err); /* struct query_path */
+
+/* The options of every command that prints rows (a struct out_opts member). */
+#define CLI_OUTPUT_OPTIONS(type, m)                                                                                   \
+    {"format", 'f', "FORMAT", "table (default), vertical, csv, json or markdown", cli_opt_format,                    \
+     offsetof(type, m.format), 0, 0},                                                                                 \
+    {"digits", 0, "N", "significant digits of reals in table, vertical and\nmarkdown output (1-17, default 4)",      \
+     cli_opt_int, offsetof(type, m.digits), 1, OUT_DIGITS_MAX},                                                       \
+    {"wide", 0, NULL, "keep a table wider than the terminal as a table\n(it prints as vertical otherwise)",          \
+     cli_opt_flag, offsetof(type, m.wide), 0, 0},                                                                     \
+    {"envelope", 0, NULL, "with --format json: one object with the rows and the\nnotes (which go to stderr otherwise)", \
+     cli_opt_flag, offsetof(type, m.envelope), 0, 0}
+#define CLI_OPT_PARAM(type, m, what)                                                                                  \
+    {"param", 'p', "NAME=VALUE", what, cli_opt_param, offsetof(type, m), 0, 0}
+#define CLI_OPT_TIMEOUT(type, m)                                                                                      \
+    {"timeout", 0, "SECONDS", "stop a statement still running after SECONDS (exit 1)", cli_opt_seconds,            \
+     offsetof(type, m), 0, 0}
+#define CLI_OPT_QUERIES(type, m)                                                                                      \
+    {"queries", 0, "DIR|FILE", "also look for saved queries here (repeatable;\n$BENCHDB_QUERIES adds ':'-separated entries)", \
+     cli_opt_queries, offsetof(type, m), 0, 0}
+
+/* A command's whole command line. */
+struct cli_spec {
+    const char *name;
+    /* Lines of the synopsis, after "usage: benchdb [--db FILE] " (without
+     * "[--db FILE] " unless store is set). NULL-terminated. */
+    const char *const *synopsis;
+    const char *about;   /* what the command does: paragraphs, within 80 columns */
+    const struct cli_opt *opts;
+    const char *more;    /* printed after the options (examples, exit status), or NULL */
+    int store;           /* the command uses the store (--db) */
+    int min_args;        /* positional arguments */
+    int max_args;        /* -1: no limit */
+    const char *missing; /* the usage error when fewer than min_args are given */
+};
+
+/* Parses argv (argv[0] is the command's name) into args by spec.opts;
+ * *first gets the index of the first positional argument. Returns
+ * EXIT_OK, or EXIT_USAGE after printing the usage error (an unknown
+ * option, with the nearest name; a missing or bad value; too few or too
+ * many arguments). */
+int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, int *first);
+/* The help text of a command, generated from its spec. */
+void cli_print_help(const struct cli_spec *spec, FILE *out);
+/* After cli_parse: --envelope only with --format json (a usage error
+ * otherwise), and the width a table must fit (out_terminal_width). */
+int cli_output_ready(const char *cmd, struct out_opts *o);
+
+/* A usage error whose hint is another command ("(see 'benchdb queries')"):
+ * prints "error: MESSAGE (see 'benchdb SEE')" and returns EXIT_USAGE. */
+int cli_usage_error_see(const char *see, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ==== The command table (commands.c) ==== */
+
+/* One row: run gets argv with argv[0] the command's name and returns an
+ * exit code (enum exit_code). A command has a spec; `ingest` still has a
+ * hand-written usage text and parses with cli_getopt (to be converted). */
 struct command {
     const char *name;
     int (*run)(struct cli *cli, int argc, char **argv);
     const char *summary;
-    const char *usage; /* full help text, printed by --help */
+    const struct cli_spec *spec;
+    const char *usage; /* when spec is NULL */
 };
 
 extern const struct command commands[];
 const struct command *command_find(const char *name);
+/* The usage error for a name that is no command, with the nearest one. */
+int command_unknown(const char *name);
 void command_print_help(const struct command *c, FILE *out);
 void commands_print_overview(FILE *out);
 
-/* getopt_long for a command, with benchdb's messages: returns the option
- * character, -1 at the end, or '?' after printing a usage error (the
- * caller returns EXIT_USAGE). */
+/* getopt_long for a command without a spec, with benchdb's messages:
+ * returns the option character, -1 at the end, or '?' after printing a
+ * usage error (the caller returns EXIT_USAGE). */
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
 /* Resets option parsing before a command parses its arguments. */
 void cli_getopt_reset(void);
 
+/* One line on stdout for a person ("created store FILE"): printf, with
+ * control characters escaped (text_escape_controls), then a newline. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Opens the store for a command, printing the error on failure. */
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
-/* --timeout SECONDS: a finite number > 0 (e.g. 2 or 0.5); 0 or -1. */
-int cli_parse_seconds(const char *s, double *out);
 
-/* Each command's entry point and usage text (its --help). */
-int cmd_check(struct cli *, int, char **);
-extern const char usage_check[];
-int cmd_help(struct cli *, int, char **);
-extern const char usage_help[];
-int cmd_history(struct cli *, int, char **);
-extern const char usage_history[];
+/* ==== Running a saved query (run_query.c) ====
+ *
+ * The path of `benchdb query`, for every command that runs a saved query
+ * and reports it the same way: parameters checked before anything runs,
+ * the store opened (read-write when recording), the query evaluated
+ * (query/evaluate.h), its rows printed to stdout in the chosen format
+ * (only its -- show: columns in a table unless all_columns), its verdict
+ * once, registration and evaluation id as notes on stderr (or in the
+ * --envelope), and the exit code: the gate's with gate, else EXIT_OK;
+ * EXIT_USAGE for a bad parameter, EXIT_NO_ROWS when its needs are unmet
+ * (nothing recorded), EXIT_FAIL on a failure. */
+struct saved_query;
+struct cli_query_run {
+    const char *cmd;                /* the command, for messages */
+    const struct saved_query *q;
+    const struct params *given;
+    int record;
+    int gate;
+    int all_columns;
+    double timeout;                 /* seconds; 0: none */
+    struct out_opts out;
+};
+int cli_query_run(struct cli *cli, const struct cli_query_run *r);
+
+/* Finds a saved query for a command; an unknown name is a usage error
+ * (with the nearest name), a file that cannot be read or parsed a failure.
+ * Returns NULL with *rc set (having printed the error). */
+struct query_path;
+struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp, const char *name, int *rc);
+
+/* Each command's entry point and spec. */
+#define CLI_COMMAND(n) int cmd_##n(struct cli *, int, char **); extern const struct cli_spec spec_##n
+CLI_COMMAND(check);
+CLI_COMMAND(help);
+CLI_COMMAND(history);
+CLI_COMMAND(init);
+CLI_COMMAND(migrate);
+CLI_COMMAND(queries);
+CLI_COMMAND(query);
+CLI_COMMAND(rule);
+CLI_COMMAND(simulate);
+CLI_COMMAND(sql);
+#undef CLI_COMMAND
 int cmd_ingest(struct cli *, int, char **);
 extern const char usage_ingest[];
-int cmd_init(struct cli *, int, char **);
-extern const char usage_init[];
-int cmd_migrate(struct cli *, int, char **);
-extern const char usage_migrate[];
-int cmd_queries(struct cli *, int, char **);
-extern const char usage_queries[];
-int cmd_query(struct cli *, int, char **);
-extern const char usage_query[];
-int cmd_rule(struct cli *, int, char **);
-extern const char usage_rule[];
-int cmd_simulate(struct cli *, int, char **);
-extern const char usage_simulate[];
-int cmd_sql(struct cli *, int, char **);
-extern const char usage_sql[];
 
 #endif

@@ -1,310 +1,128 @@
 /* benchdb history: the verdict history, and what changed between two
- * evaluations of one query. */
-#include <jansson.h>
+ * evaluations of one query (query/history.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "query/history.h"
 #include "query/saved.h"
-#include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/text.h"
 
-const char usage_history[] =
-    "usage: benchdb [--db FILE] history [NAME] [--limit N] [--format FORMAT]\n"
-    "       benchdb [--db FILE] history --diff ID1 ID2 [--format FORMAT]\n"
-    "\n"
-    "List recorded evaluations of saved queries, newest last: id, when, query,\n"
-    "the query text's short SHA-256, parameters, the one-line outcome and, for a\n"
-    "rule judging a plan, whether it was pre-registered.\n"
-    "With --diff, compare two evaluations of the same query: whether the rule\n"
-    "text, the parameters or the data (the archives in the store) changed, and\n"
-    "which result rows differ (rows are matched by the query's '-- key:' columns).\n"
-    "\n"
-    "  --diff ID1 ID2          compare two evaluations\n"
-    "  -n, --limit N           only the last N evaluations\n"
-    "  -f, --format FORMAT     table (default), csv, json or markdown\n";
-
-static int list(sqlite3 *db, const char *name, long long limit, enum out_format fmt)
-{
-    sqlite3_stmt *st;
-    const char *sql =
-        "SELECT * FROM (SELECT id, evaluated_at, query_name AS query, substr(query_sha256, 1, 12) AS sha256, "
-        "params, outcome, registration FROM evaluation WHERE (?1 IS NULL OR query_name = ?1) "
-        "ORDER BY id DESC LIMIT ?2) ORDER BY id";
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        bd_error("history: %s", sqlite3_errmsg(db));
-        return EXIT_FAIL;
-    }
-    if (name)
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, limit);
-    struct rowset rs = {0};
-    int rc = rowset_collect(&rs, st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        bd_error("history: %s", sqlite3_errmsg(db));
-        rowset_free(&rs);
-        return EXIT_FAIL;
-    }
-    rc = rowset_print(&rs, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
-    rowset_free(&rs);
-    return rc;
-}
-
-struct eval_rec {
-    long long id;
-    char *name, *sha, *text, *fp, *when;
-    long long archives;
-    json_t *params, *rows;
+struct history_args {
+    int diff, limit;
+    struct query_path path;
+    struct out_opts out;
 };
 
-static void eval_rec_free(struct eval_rec *e)
-{
-    free(e->name); free(e->sha); free(e->text); free(e->fp); free(e->when);
-    json_decref(e->params);
-    json_decref(e->rows);
-}
+static const struct cli_opt history_opts[] = {
+    {"diff", 0, NULL, "compare two evaluations, ID1 and ID2", cli_opt_flag, offsetof(struct history_args, diff), 0,
+     0},
+    {"limit", 'n', "N", "only the last N evaluations", cli_opt_int, offsetof(struct history_args, limit), 1,
+     2147483647LL},
+    CLI_OUTPUT_OPTIONS(struct history_args, out),
+    CLI_OPT_QUERIES(struct history_args, path),
+    {0},
+};
 
-static int load(sqlite3 *db, long long id, struct eval_rec *e)
-{
-    sqlite3_stmt *st;
-    memset(e, 0, sizeof *e);
-    e->id = id;
-    if (sqlite3_prepare_v2(db, "SELECT query_name, query_sha256, query_text, data_fingerprint, archive_count, params, "
-                               "rows, evaluated_at FROM evaluation WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int64(st, 1, id);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return -1;
-    }
-    e->name = strdup((const char *)sqlite3_column_text(st, 0));
-    e->sha = strdup((const char *)sqlite3_column_text(st, 1));
-    e->text = strdup((const char *)sqlite3_column_text(st, 2));
-    e->fp = strdup((const char *)sqlite3_column_text(st, 3));
-    e->archives = sqlite3_column_int64(st, 4);
-    e->params = json_loads((const char *)sqlite3_column_text(st, 5), JSON_DECODE_ANY, NULL);
-    e->rows = json_loads((const char *)sqlite3_column_text(st, 6), JSON_DECODE_ANY, NULL);
-    e->when = strdup((const char *)sqlite3_column_text(st, 7));
-    sqlite3_finalize(st);
-    return e->params && e->rows ? 0 : -1;
-}
+const struct cli_spec spec_history = {
+    .name = "history",
+    .store = 1,
+    .synopsis = (const char *const[]){"history [OPTIONS] [NAME]", "history --diff [OPTIONS] ID1 ID2", NULL},
+    .about = "List recorded evaluations of saved queries, newest last: id, when, query,\n"
+             "the query text's short SHA-256, parameters, the one-line outcome and, for a\n"
+             "rule judging a plan, whether it was pre-registered. NAME must be a saved\n"
+             "query or a query with recorded evaluations.\n"
+             "With --diff, compare two evaluations of the same query: whether the rule\n"
+             "text, the parameters or the data (the archives in the store) changed (on\n"
+             "stderr, or in the --envelope), and the result rows that differ (matched\n"
+             "by the query's '-- key:' columns).\n",
+    .opts = history_opts,
+    .max_args = 2,
+};
 
-/* A JSON value as a short text: numbers in shortest form, strings bare. */
-static char *jtext(json_t *v)
+/* NAME must be known: a saved query, or a query with evaluations; an
+ * unknown NAME is refused as query and rule refuse it. */
+static int check_name(sqlite3 *db, const struct query_path *qp, const char *name, struct report *rep)
 {
-    char buf[40];
-    if (!v)
-        return strdup("(absent)");
-    switch (json_typeof(v)) {
-    case JSON_NULL: return strdup("null");
-    case JSON_TRUE: return strdup("true");
-    case JSON_FALSE: return strdup("false");
-    case JSON_INTEGER: snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)); return strdup(buf);
-    case JSON_REAL: fmt_double(buf, json_real_value(v)); return strdup(buf);
-    case JSON_STRING: return strdup(json_string_value(v));
-    default: return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-    }
-}
-
-static char *row_key(json_t *row, char **keys, int nkeys)
-{
-    struct strbuf sb = {0};
-    if (!nkeys) {
-        char *all = json_dumps(row, JSON_COMPACT | JSON_SORT_KEYS);
-        sb_puts(&sb, all);
-        free(all);
-    }
-    for (int k = 0; k < nkeys; k++) {
-        char *t = jtext(json_object_get(row, keys[k]));
-        sb_printf(&sb, "%s%s", k ? "\x1f" : "", t);
-        free(t);
-    }
-    return sb_detach(&sb);
-}
-
-/* Binds a row's key values to the first nkeys parameters of ins. */
-static void bind_keys(sqlite3_stmt *ins, json_t *row, char **keys, int nkeys)
-{
-    for (int k = 0; k < nkeys; k++) {
-        char *t = jtext(json_object_get(row, keys[k]));
-        sqlite3_bind_text(ins, k + 1, t, -1, SQLITE_TRANSIENT);
-        free(t);
-    }
-}
-
-static json_t *find_row(json_t *rows, const char *key, char **keys, int nkeys)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(rows, i, r) {
-        char *k = row_key(r, keys, nkeys);
-        int same = strcmp(k, key) == 0;
-        free(k);
-        if (same)
-            return r;
-    }
-    return NULL;
-}
-
-static int diff(sqlite3 *db, long long id1, long long id2, enum out_format fmt)
-{
-    struct eval_rec a, b;
-    if (load(db, id1, &a)) {
-        bd_error("history: no evaluation %lld in the store", id1);
-        eval_rec_free(&a);
-        return EXIT_FAIL;
-    }
-    if (load(db, id2, &b)) {
-        bd_error("history: no evaluation %lld in the store", id2);
-        eval_rec_free(&a);
-        eval_rec_free(&b);
-        return EXIT_FAIL;
-    }
-    int rc = EXIT_FAIL;
-    if (strcmp(a.name, b.name) != 0) {
-        bd_error("history: evaluations %lld and %lld are of different queries (%s, %s); --diff compares one query's "
-                 "evaluations", id1, id2, a.name, b.name);
+    char *err = NULL, **recorded = NULL;
+    struct saved_query **saved = NULL;
+    int nrec = history_names(db, &recorded, &err), nsaved = 0, rc = EXIT_OK, known = 0;
+    if (nrec >= 0)
+        nsaved = saved_query_list(qp, &saved, &err);
+    if (nrec < 0 || nsaved < 0) {
+        bd_error("history: %s", err);
+        rc = EXIT_FAIL;
         goto out;
     }
-    /* The key columns come from the header of the later evaluation's text. */
-    char *err = NULL;
-    struct saved_query *q = saved_query_parse(strdup(b.text), "recorded query", 0, &err);
-    free(err);
-    char **keys = q ? q->keys : NULL;
-    int nkeys = q ? q->nkeys : 0;
-
-    int text_same = strcmp(a.sha, b.sha) == 0, data_same = strcmp(a.fp, b.fp) == 0;
-    struct strbuf pd = {0};
-    const char *k;
-    json_t *v;
-    json_object_foreach(b.params, k, v) {
-        json_t *old = json_object_get(a.params, k);
-        if (!old || !json_equal(old, v)) {
-            char *o = jtext(old), *n = jtext(v);
-            sb_printf(&pd, "%s%s: %s -> %s", pd.len ? ", " : "", k, o, n);
-            free(o);
-            free(n);
-        }
+    const char **names = calloc((size_t)(nrec + nsaved) + 1, sizeof *names);
+    int n = 0;
+    for (int i = 0; i < nsaved; i++) {
+        names[n++] = saved[i]->name;
+        known |= strcmp(saved[i]->name, name) == 0;
     }
-    json_object_foreach(a.params, k, v) {
-        if (!json_object_get(b.params, k))
-            sb_printf(&pd, "%s%s: removed", pd.len ? ", " : "", k);
+    for (int i = 0; i < nrec; i++) {
+        int dup = 0;
+        for (int k = 0; k < nsaved; k++)
+            dup |= strcmp(saved[k]->name, recorded[i]) == 0;
+        if (!dup)
+            names[n++] = recorded[i];
+        known |= 2 * (strcmp(recorded[i], name) == 0);
     }
-
-    sqlite3 *mem;
-    sqlite3_open(":memory:", &mem);
-    struct strbuf ddl = {0};
-    sb_puts(&ddl, "CREATE TABLE d(");
-    for (int i = 0; i < nkeys; i++)
-        sb_printf(&ddl, "\"%s\", ", keys[i]);
-    sb_printf(&ddl, "\"column\", \"%lld\", \"%lld\")", id1, id2);
-    sqlite3_exec(mem, ddl.buf, NULL, NULL, NULL);
-    sb_reset(&ddl);
-    sb_puts(&ddl, "INSERT INTO d VALUES (");
-    for (int i = 0; i < nkeys + 3; i++)
-        sb_puts(&ddl, i ? ",?" : "?");
-    sb_puts(&ddl, ")");
-    sqlite3_stmt *ins;
-    sqlite3_prepare_v2(mem, ddl.buf, -1, &ins, NULL);
-    sb_free(&ddl);
-
-    int changed_rows = 0;
-    size_t i;
-    json_t *ra;
-    /* Rows of the first evaluation: changed or gone. */
-    json_array_foreach(a.rows, i, ra) {
-        char *key = row_key(ra, keys, nkeys);
-        json_t *rb = find_row(b.rows, key, keys, nkeys);
-        int row_changed = 0;
-        const char *col;
-        json_t *va;
-        if (!rb || !nkeys) {
-            if (!rb) {
-                bind_keys(ins, ra, keys, nkeys);
-                char *whole = json_dumps(ra, JSON_COMPACT);
-                sqlite3_bind_text(ins, nkeys + 1, "(row)", -1, SQLITE_STATIC);
-                sqlite3_bind_text(ins, nkeys + 2, whole, -1, SQLITE_TRANSIENT);
-                sqlite3_bind_text(ins, nkeys + 3, "(absent)", -1, SQLITE_STATIC);
-                sqlite3_step(ins);
-                sqlite3_reset(ins);
-                free(whole);
-                row_changed = 1;
-            }
-        } else {
-            json_object_foreach(ra, col, va) {
-                json_t *vb = json_object_get(rb, col);
-                if (vb && json_equal(va, vb))
-                    continue;
-                bind_keys(ins, ra, keys, nkeys);
-                char *o = jtext(va), *n = jtext(vb);
-                sqlite3_bind_text(ins, nkeys + 1, col, -1, SQLITE_TRANSIENT);
-                sqlite3_bind_text(ins, nkeys + 2, o, -1, SQLITE_TRANSIENT);
-                sqlite3_bind_text(ins, nkeys + 3, n, -1, SQLITE_TRANSIENT);
-                sqlite3_step(ins);
-                sqlite3_reset(ins);
-                free(o);
-                free(n);
-                row_changed = 1;
-            }
-        }
-        changed_rows += row_changed;
-        free(key);
-    }
-    /* Rows only in the second evaluation. */
-    json_t *rb;
-    json_array_foreach(b.rows, i, rb) {
-        char *key = row_key(rb, keys, nkeys);
-        if (!find_row(a.rows, key, keys, nkeys)) {
-            bind_keys(ins, rb, keys, nkeys);
-            char *whole = json_dumps(rb, JSON_COMPACT);
-            sqlite3_bind_text(ins, nkeys + 1, "(row)", -1, SQLITE_STATIC);
-            sqlite3_bind_text(ins, nkeys + 2, "(absent)", -1, SQLITE_STATIC);
-            sqlite3_bind_text(ins, nkeys + 3, whole, -1, SQLITE_TRANSIENT);
-            sqlite3_step(ins);
-            sqlite3_reset(ins);
-            free(whole);
-            changed_rows++;
-        }
-        free(key);
-    }
-    sqlite3_finalize(ins);
-
-    if (fmt == OUT_TABLE || fmt == OUT_MARKDOWN) {
-        printf("evaluations %lld (%s) and %lld (%s) of %s\n", id1, a.when, id2, b.when, a.name);
-        if (text_same)
-            printf("rule text:  same (sha256 %.12s)\n", a.sha);
-        else
-            printf("rule text:  differs (sha256 %.12s -> %.12s)\n", a.sha, b.sha);
-        printf("parameters: %s\n", pd.len ? pd.buf : "same");
-        if (data_same)
-            printf("data:       same (%lld archives, fingerprint %.12s)\n", a.archives, a.fp);
-        else
-            printf("data:       differs (%lld -> %lld archives, fingerprint %.12s -> %.12s)\n", a.archives, b.archives,
-                   a.fp, b.fp);
-        printf("rows:       %d of %zu differ\n", changed_rows, json_array_size(b.rows) > json_array_size(a.rows)
-                                                                     ? json_array_size(b.rows)
-                                                                     : json_array_size(a.rows));
-        if (changed_rows)
-            putchar('\n');
-    }
-    sqlite3_stmt *sel;
-    sqlite3_prepare_v2(mem, "SELECT * FROM d", -1, &sel, NULL);
-    struct rowset rs = {0};
-    rowset_collect(&rs, sel);
-    sqlite3_finalize(sel);
-    if (changed_rows || (fmt != OUT_TABLE && fmt != OUT_MARKDOWN))
-        rc = rowset_print(&rs, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
-    else
-        rc = EXIT_OK;
-    rowset_free(&rs);
-    sqlite3_close(mem);
-    sb_free(&pd);
-    saved_query_free(q);
+    if (!known) {
+        char *m = suggest_unknown("saved query", "saved queries", name, names, (size_t)n);
+        rc = cli_usage_error_see("queries", "history: %s", m);
+        free(m);
+    } else if (!(known & 2))
+        report_note(rep, "no evaluation of %s is recorded", name);
+    free(names);
 out:
-    eval_rec_free(&a);
-    eval_rec_free(&b);
+    saved_query_list_free(saved, nsaved > 0 ? nsaved : 0);
+    history_names_free(recorded, nrec > 0 ? nrec : 0);
+    free(err);
     return rc;
+}
+
+static int list(sqlite3 *db, const struct history_args *a, const char *name)
+{
+    struct rowset rs = {0};
+    struct report rep = {0};
+    char *err = NULL;
+    int rc = name ? check_name(db, &a->path, name, &rep) : EXIT_OK;
+    if (rc == EXIT_OK && history_list(db, name, a->limit, &rs, &err)) {
+        bd_error("history: %s", err);
+        rc = EXIT_FAIL;
+    }
+    if (rc == EXIT_OK && report_print(&rep, &rs, &a->out, stdout, stderr))
+        rc = EXIT_FAIL;
+    rowset_free(&rs);
+    report_free(&rep);
+    free(err);
+    return rc;
+}
+
+static void describe_diff(const struct history_diff *d, struct report *rep)
+{
+    report_note(rep, "evaluations %lld (%s) and %lld (%s) of %s", d->id[0], d->when[0], d->id[1], d->when[1], d->query);
+    int text_same = strcmp(d->sha256[0], d->sha256[1]) == 0, data_same = strcmp(d->fingerprint[0], d->fingerprint[1]) == 0;
+    if (text_same)
+        report_note(rep, "rule text:  same (sha256 %.12s)", d->sha256[0]);
+    else
+        report_note(rep, "rule text:  differs (sha256 %.12s -> %.12s)", d->sha256[0], d->sha256[1]);
+    report_note(rep, "parameters: %s", *d->params_changes ? d->params_changes : "same");
+    if (data_same)
+        report_note(rep, "data:       same (%lld archives, fingerprint %.12s)", d->archives[0], d->fingerprint[0]);
+    else
+        report_note(rep, "data:       differs (%lld -> %lld archives, fingerprint %.12s -> %.12s)", d->archives[0],
+                    d->archives[1], d->fingerprint[0], d->fingerprint[1]);
+    report_note(rep, "rows:       %zu of %zu differ", d->rows_changed, d->rows_total);
+    report_field_text(rep, "query", d->query);
+    report_field_bool(rep, "text_same", text_same);
+    report_field_text(rep, "params_changed", *d->params_changes ? d->params_changes : NULL);
+    report_field_bool(rep, "data_same", data_same);
+    report_field_int(rep, "rows_changed", (long long)d->rows_changed);
+    report_field_int(rep, "rows_total", (long long)d->rows_total);
 }
 
 static int parse_id(const char *s, long long *out)
@@ -317,44 +135,57 @@ static int parse_id(const char *s, long long *out)
     return 0;
 }
 
+static int diff(sqlite3 *db, const struct history_args *a, long long id1, long long id2)
+{
+    struct history_diff d;
+    char *err = NULL;
+    int rc = history_diff(db, id1, id2, &d, &err);
+    if (rc != EXIT_OK)
+        bd_error("history: %s", err);
+    else {
+        struct report rep = {.notes_first = 1};
+        describe_diff(&d, &rep);
+        /* A table of no rows says nothing a person needs. */
+        int show_rows = d.rows_changed || (a->out.format != OUT_TABLE && a->out.format != OUT_VERTICAL);
+        if (report_print(&rep, show_rows || a->out.envelope ? &d.rows : NULL, &a->out, stdout, stderr))
+            rc = EXIT_FAIL;
+        report_free(&rep);
+    }
+    history_diff_free(&d);
+    free(err);
+    return rc;
+}
+
 int cmd_history(struct cli *cli, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"diff", no_argument, 0, 'd'}, {"limit", required_argument, 0, 'n'},
-        {"format", required_argument, 0, 'f'}, {0, 0, 0, 0},
-    };
-    enum out_format fmt = OUT_TABLE;
-    int do_diff = 0, c;
-    long long limit = -1;
-    cli_getopt_reset();
-    while ((c = cli_getopt("history", argc, argv, "n:f:", opts)) != -1) {
-        switch (c) {
-        case 'd': do_diff = 1; break;
-        case 'n':
-            if (parse_id(optarg, &limit))
-                return bd_usage_error("history", "history: --limit '%s': expected a positive integer", optarg);
-            break;
-        case 'f':
-            if (out_format_parse(optarg, &fmt))
-                return bd_usage_error("history", "history: --format '%s': expected one of %s", optarg, OUT_FORMAT_NAMES);
-            break;
-        default: return EXIT_USAGE;
-        }
-    }
+    struct history_args a = {.limit = -1};
+    out_opts_init(&a.out);
+    int first, rc = EXIT_USAGE;
     long long id1 = 0, id2 = 0;
-    if (do_diff) {
-        if (argc - optind != 2)
-            return bd_usage_error("history", "history: --diff needs two evaluation ids");
-        if (parse_id(argv[optind], &id1) || parse_id(argv[optind + 1], &id2))
-            return bd_usage_error("history", "history: --diff %s %s: expected two evaluation ids (positive integers)",
-                                  argv[optind], argv[optind + 1]);
-    } else if (argc - optind > 1) {
-        return bd_usage_error("history", "history: unexpected argument '%s'", argv[optind + 1]);
+    sqlite3 *db = NULL;
+    if (cli_parse(&spec_history, argc, argv, &a, &first) || cli_output_ready("history", &a.out))
+        goto out;
+    int nargs = argc - first;
+    if (a.diff && nargs != 2) {
+        bd_usage_error("history", "history: --diff needs two evaluation ids");
+        goto out;
     }
-    sqlite3 *db;
+    if (a.diff && (parse_id(argv[first], &id1) || parse_id(argv[first + 1], &id2) || id1 == id2)) {
+        bd_usage_error("history", "history: --diff %s %s: expected two different evaluation ids (positive integers)",
+                       argv[first], argv[first + 1]);
+        goto out;
+    }
+    if (!a.diff && nargs > 1) {
+        bd_usage_error("history", "history: unexpected argument '%s'", argv[first + 1]);
+        goto out;
+    }
+    query_path_add_env(&a.path);
+    rc = EXIT_FAIL;
     if (cli_open_store(cli, STORE_READ, &db))
-        return EXIT_FAIL;
-    int rc = do_diff ? diff(db, id1, id2, fmt) : list(db, optind < argc ? argv[optind] : NULL, limit, fmt);
+        goto out;
+    rc = a.diff ? diff(db, &a, id1, id2) : list(db, &a, nargs ? argv[first] : NULL);
+out:
     store_close(db);
+    query_path_free(&a.path);
     return rc;
 }

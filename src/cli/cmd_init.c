@@ -1,14 +1,18 @@
+/* benchdb init: create the store, or bring it up to date. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
 
-const char usage_init[] =
-    "usage: benchdb [--db FILE] init\n"
-    "\n"
-    "Create the store (results.db, or --db FILE, or $BENCHDB), or bring an\n"
-    "existing store up to the current schema by applying pending migrations.\n";
+const struct cli_spec spec_init = {
+    .name = "init",
+    .store = 1,
+    .synopsis = (const char *const[]){"init", NULL},
+    .about = "Create the store (results.db, or --db FILE, or $BENCHDB), or bring an\n"
+             "existing store up to the current schema by applying pending migrations.\n",
+    .opts = (const struct cli_opt[]){{0}},
+};
 
 static void report_modified(int version, const char *name, void *arg)
 {
@@ -18,13 +22,9 @@ static void report_modified(int version, const char *name, void *arg)
 
 int cmd_init(struct cli *cli, int argc, char **argv)
 {
-    static const struct option opts[] = {{0, 0, 0, 0}};
-    cli_getopt_reset();
-    if (cli_getopt("init", argc, argv, "", opts) == '?')
+    int first;
+    if (cli_parse(&spec_init, argc, argv, NULL, &first))
         return EXIT_USAGE;
-    if (optind < argc)
-        return bd_usage_error("init", "init: unexpected argument '%s'", argv[optind]);
-
     struct stat st;
     int existed = stat(cli->db_path, &st) == 0;
     int before = 0;
@@ -42,10 +42,10 @@ int cmd_init(struct cli *cli, int argc, char **argv)
     store_check_migration_hashes(db, report_modified, NULL);
     store_close(db);
     if (!existed)
-        printf("created store %s (schema version %d)\n", cli->db_path, now);
+        cli_say("created store %s (schema version %d)", cli->db_path, now);
     else if (now != before)
-        printf("migrated store %s from schema version %d to %d\n", cli->db_path, before, now);
+        cli_say("migrated store %s from schema version %d to %d", cli->db_path, before, now);
     else
-        printf("store %s is up to date (schema version %d)\n", cli->db_path, now);
+        cli_say("store %s is up to date (schema version %d)", cli->db_path, now);
     return EXIT_OK;
 }

@@ -1,3 +1,4 @@
+/* benchdb migrate: apply pending schema migrations, or list them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -5,79 +6,103 @@
 #include "cli/cli.h"
 #include "util/sha256.h"
 
-const char usage_migrate[] =
-    "usage: benchdb [--db FILE] migrate [--status]\n"
-    "\n"
-    "Apply the pending schema migrations to the store, each in its own\n"
-    "transaction, or with --status list every migration this benchdb knows:\n"
-    "applied (with when) or pending, and whether an applied migration's text\n"
-    "differs from the one in this binary.\n"
-    "\n"
-    "  --status   list migrations, change nothing\n";
+struct migrate_args {
+    int status;
+    struct out_opts out;
+};
 
-static int print_status(sqlite3 *db)
+static const struct cli_opt migrate_opts[] = {
+    {"status", 0, NULL, "list the migrations, change nothing", cli_opt_flag, offsetof(struct migrate_args, status),
+     0, 0},
+    CLI_OUTPUT_OPTIONS(struct migrate_args, out),
+    {0},
+};
+
+const struct cli_spec spec_migrate = {
+    .name = "migrate",
+    .store = 1,
+    .synopsis = (const char *const[]){"migrate [--status [OPTIONS]]", NULL},
+    .about = "Apply the pending schema migrations to the store, each in its own\n"
+             "transaction, or with --status list every migration this benchdb knows:\n"
+             "applied (with when) or pending, and whether an applied migration's text\n"
+             "differs from the one in this binary (modified).\n",
+    .opts = migrate_opts,
+};
+
+/* One row per migration this binary knows. */
+static int status_rows(sqlite3 *db, struct rowset *rs, char **err)
 {
-    int applied = store_schema_version(db, NULL);
-    printf("%-7s %-32s %-9s %s\n", "version", "name", "state", "applied_at");
-    for (int i = 1; i <= migrations_count(); i++) {
-        const char *state = i <= applied ? "applied" : "pending";
-        char when[64] = "";
-        if (i <= applied) {
-            sqlite3_stmt *st;
-            if (sqlite3_prepare_v2(db, "SELECT applied_at, sha256 FROM schema_migration WHERE version = ?", -1, &st, NULL) == SQLITE_OK) {
-                sqlite3_bind_int(st, 1, i);
-                if (sqlite3_step(st) == SQLITE_ROW) {
-                    snprintf(when, sizeof when, "%s", (const char *)sqlite3_column_text(st, 0));
-                    char hex[65];
-                    const char *text = migration_text(i);
-                    sha256_hex_of(text, strlen(text), hex);
-                    if (strcmp(hex, (const char *)sqlite3_column_text(st, 1)) != 0)
-                        state = "modified";
-                }
-                sqlite3_finalize(st);
-            }
-        }
-        printf("%04d    %-32s %-9s %s\n", i, migration_name(i), state, when);
+    static const char *const names[] = {"version", "name", "state", "applied_at"};
+    struct rowset_builder b;
+    rowset_builder_start(&b, rs, 4, names);
+    int applied = store_schema_version(db, err);
+    sqlite3_stmt *st = NULL;
+    if (applied < 0 ||
+        sqlite3_prepare_v2(db, "SELECT applied_at, sha256 FROM schema_migration WHERE version = ?", -1, &st, NULL)) {
+        if (applied >= 0)
+            bd_fail(err, "cannot read the migrations: %s", sqlite3_errmsg(db));
+        rowset_builder_finish(&b, NULL);
+        return -1;
     }
-    return EXIT_OK;
+    int rc = SQLITE_OK;
+    for (int i = 1; i <= migrations_count() && rc == SQLITE_OK; i++) {
+        char version[16];
+        snprintf(version, sizeof version, "%04d", i);
+        rb_text(&b, 0, version);
+        rb_text(&b, 1, migration_name(i));
+        rb_text(&b, 2, i <= applied ? "applied" : "pending");
+        if (i <= applied && (rc = sqlite3_bind_int(st, 1, i)) == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            rb_text(&b, 3, (const char *)sqlite3_column_text(st, 0));
+            char hex[65];
+            const char *text = migration_text(i);
+            sha256_hex_of(text, strlen(text), hex);
+            if (strcmp(hex, (const char *)sqlite3_column_text(st, 1)) != 0)
+                rb_text(&b, 2, "modified");
+        }
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+            rc = sqlite3_reset(st);
+        rb_row(&b);
+    }
+    if (rc != SQLITE_OK)
+        bd_fail(err, "cannot read the migrations: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    int brc = rowset_builder_finish(&b, rc == SQLITE_OK ? err : NULL);
+    return rc == SQLITE_OK && brc == 0 ? 0 : -1;
 }
 
 int cmd_migrate(struct cli *cli, int argc, char **argv)
 {
-    static const struct option opts[] = {{"status", no_argument, 0, 's'}, {0, 0, 0, 0}};
-    int status = 0, c;
-    cli_getopt_reset();
-    while ((c = cli_getopt("migrate", argc, argv, "", opts)) != -1) {
-        if (c == '?')
-            return EXIT_USAGE;
-        if (c == 's')
-            status = 1;
-    }
-    if (optind < argc)
-        return bd_usage_error("migrate", "migrate: unexpected argument '%s'", argv[optind]);
-
+    struct migrate_args a = {0};
+    out_opts_init(&a.out);
+    int first;
+    if (cli_parse(&spec_migrate, argc, argv, &a, &first) || cli_output_ready("migrate", &a.out))
+        return EXIT_USAGE;
     sqlite3 *db;
-    if (cli_open_store(cli, status ? STORE_INSPECT : STORE_MIGRATE, &db))
+    if (cli_open_store(cli, a.status ? STORE_INSPECT : STORE_MIGRATE, &db))
         return EXIT_FAIL;
-    if (status) {
-        int rc = print_status(db);
-        store_close(db);
-        return rc;
-    }
     char *err = NULL;
-    int before = store_schema_version(db, NULL);
-    int n = store_migrate(db, -1, &err);
-    if (n < 0) {
-        bd_error("%s: %s", cli->db_path, err);
-        free(err);
-        store_close(db);
-        return EXIT_FAIL;
+    int rc = EXIT_FAIL;
+    if (a.status) {
+        struct rowset rs = {0};
+        if (status_rows(db, &rs, &err) == 0)
+            rc = rowset_print(&rs, &a.out, stdout) ? EXIT_FAIL : EXIT_OK;
+        else
+            bd_error("migrate: %s", err);
+        rowset_free(&rs);
+    } else {
+        int before = store_schema_version(db, NULL);
+        int n = store_migrate(db, -1, &err);
+        int now = store_schema_version(db, NULL);
+        if (n < 0)
+            bd_error("%s: %s", cli->db_path, err);
+        else if (n == 0)
+            cli_say("store %s is up to date (schema version %d)", cli->db_path, now);
+        else
+            cli_say("applied %d migration%s to %s: schema version %d to %d", n, n == 1 ? "" : "s", cli->db_path,
+                   before, now);
+        rc = n < 0 ? EXIT_FAIL : EXIT_OK;
     }
-    int now = store_schema_version(db, NULL);
+    free(err);
     store_close(db);
-    if (n == 0)
-        printf("store %s is up to date (schema version %d)\n", cli->db_path, now);
-    else
-        printf("applied %d migration%s to %s: schema version %d to %d\n", n, n == 1 ? "" : "s", cli->db_path, before, now);
-    return EXIT_OK;
+    return rc;
 }

@@ -4,214 +4,183 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "query/evaluate.h"
 #include "query/saved.h"
 
-const char usage_query[] =
-    "usage: benchdb [--db FILE] query NAME|FILE.sql [--param NAME=VALUE]... [--format FORMAT]\n"
-    "                                [--no-record] [--queries DIR|FILE]... [--timeout SECONDS]\n"
-    "\n"
-    "Run a saved query: defaults fill the parameters not given, values are bound\n"
-    "(never pasted into the SQL), and a value that reads as a number binds as one.\n"
-    "The query only reads the store. Every run is recorded in the verdict history\n"
-    "(see 'benchdb history') unless --no-record is given. A query that judges a\n"
-    "plan also says whether its rule was registered before the plan ran.\n"
-    "\n"
-    "  -p, --param NAME=VALUE   set a parameter (repeatable)\n"
-    "  -f, --format FORMAT      table (default), csv, json or markdown\n"
-    "      --no-record          do not record this evaluation\n"
-    "  -q, --queries DIR|FILE   also look for saved queries here (repeatable;\n"
-    "                           $BENCHDB_QUERIES adds ':'-separated entries)\n"
-    "      --timeout SECONDS    stop the query if still running after SECONDS (exit 1)\n"
-    "\n"
-    "Example:\n"
-    "  benchdb query placement-rule --param plan=calibration-sim\n";
+struct query_args {
+    struct params params;
+    struct query_path path;
+    struct out_opts out;
+    int no_record, gate, all_columns;
+    double timeout;
+};
 
-const char usage_queries[] =
-    "usage: benchdb queries [--format FORMAT] [--queries DIR|FILE]...\n"
-    "\n"
-    "List every saved query: its name, summary, parameters (with defaults) and\n"
-    "where it comes from (built-in, or a file from --queries / $BENCHDB_QUERIES).\n"
-    "\n"
-    "  -f, --format FORMAT      table (default), csv, json or markdown\n"
-    "  -q, --queries DIR|FILE   also look for saved queries here (repeatable)\n";
+static const struct cli_opt query_opts[] = {
+    CLI_OPT_PARAM(struct query_args, params, "set a parameter (repeatable, once per NAME)"),
+    CLI_OUTPUT_OPTIONS(struct query_args, out),
+    {"all-columns", 0, NULL, "show every column in a table, not only the\nquery's -- show: columns", cli_opt_flag,
+     offsetof(struct query_args, all_columns), 0, 0},
+    {"gate", 0, NULL, "exit by the query's -- outcome: column: 0 when it\nholds in every row, 3 when not, "
+                      "4 without rows", cli_opt_flag, offsetof(struct query_args, gate), 0, 0},
+    {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct query_args, no_record), 0,
+     0},
+    CLI_OPT_QUERIES(struct query_args, path),
+    CLI_OPT_TIMEOUT(struct query_args, timeout),
+    {0},
+};
 
-static void print_params_help(const struct saved_query *q)
-{
-    fprintf(stderr, "parameters of %s:\n", q->name);
-    for (int i = 0; i < q->nparams; i++) {
-        char head[160];
-        if (q->params[i].has_default)
-            snprintf(head, sizeof head, "%s = %s", q->params[i].name, q->params[i].def);
-        else
-            snprintf(head, sizeof head, "%s (required)", q->params[i].name);
-        fprintf(stderr, "  %-28s %s\n", head, q->params[i].description);
-    }
-    if (!q->nparams)
-        fputs("  (none)\n", stderr);
-}
+const struct cli_spec spec_query = {
+    .name = "query",
+    .store = 1,
+    .synopsis = (const char *const[]){"query [OPTIONS] NAME|FILE.sql", NULL},
+    .about = "Run a saved query: defaults fill the parameters not given; each value is\n"
+             "checked against the parameter's declared type (and must name a plan, run,\n"
+             "host or attribute that exists, where the query says so) and bound, never\n"
+             "pasted into the SQL. 'benchdb queries NAME' lists the parameters. The\n"
+             "query only reads the store. Every run is recorded in the verdict history\n"
+             "('benchdb history') unless --no-record is given.\n"
+             "\n"
+             "Stdout holds the rows only, in the chosen format. The verdict (once), a\n"
+             "rule's registration (was it fixed before the plan ran?) and the\n"
+             "evaluation's id go to stderr, or into the object of --envelope.\n",
+    .opts = query_opts,
+    .more = "Exit status: 0 success; 1 failure; 2 usage error (parameters too);\n"
+            "with --gate 3 when the outcome does not hold in every row, 4 when there\n"
+            "are no rows; 4 when the data lacks what the query needs (it says what).\n"
+            "\n"
+            "Example:\n"
+            "  benchdb query placement-rule --param plan=calibration-sim --gate\n",
+    .min_args = 1,
+    .max_args = 1,
+    .missing = "missing the saved query's name (see 'benchdb queries')",
+};
 
 int cmd_query(struct cli *cli, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"param", required_argument, 0, 'p'},   {"format", required_argument, 0, 'f'},
-        {"no-record", no_argument, 0, 'n'},     {"queries", required_argument, 0, 'q'},
-        {"timeout", required_argument, 0, 'T'}, {0, 0, 0, 0},
-    };
-    double timeout = 0;
-    struct store_deadline dl = {0};
-    struct params ps = {0};
-    struct query_path qp = {0};
-    enum out_format fmt = OUT_TABLE;
-    int record = 1, c, rc = EXIT_USAGE;
+    struct query_args a = {0};
+    out_opts_init(&a.out);
     struct saved_query *q = NULL;
-    sqlite3 *db = NULL;
-    char *err = NULL;
-    struct evaluation ev = {0};
-    cli_getopt_reset();
-    while ((c = cli_getopt("query", argc, argv, "p:f:q:", opts)) != -1) {
-        switch (c) {
-        case 'p':
-            if (params_add(&ps, optarg)) {
-                bd_usage_error("query", "query: --param '%s': expected NAME=VALUE", optarg);
-                goto out;
-            }
-            break;
-        case 'f':
-            if (out_format_parse(optarg, &fmt)) {
-                bd_usage_error("query", "query: --format '%s': expected one of %s", optarg, OUT_FORMAT_NAMES);
-                goto out;
-            }
-            break;
-        case 'n': record = 0; break;
-        case 'q': query_path_add(&qp, optarg); break;
-        case 'T':
-            if (cli_parse_seconds(optarg, &timeout)) {
-                bd_usage_error("query", "query: --timeout '%s': expected a number of seconds > 0", optarg);
-                goto out;
-            }
-            break;
-        default: goto out;
-        }
-    }
-    if (optind >= argc) {
-        bd_usage_error("query", "query: missing the saved query's name (see 'benchdb queries')");
+    int first, rc = EXIT_USAGE;
+    if (cli_parse(&spec_query, argc, argv, &a, &first) || cli_output_ready("query", &a.out))
         goto out;
-    }
-    if (optind + 1 < argc) {
-        bd_usage_error("query", "query: unexpected argument '%s'", argv[optind + 1]);
+    query_path_add_env(&a.path);
+    if (!(q = cli_find_query("query", &a.path, argv[first], &rc)))
         goto out;
-    }
-    query_path_add_env(&qp);
-    q = saved_query_find(&qp, argv[optind], &err);
-    if (!q) {
-        bd_error("query: %s", err);
-        rc = EXIT_FAIL;
-        goto out;
-    }
-    if (evaluation_check_params(q, &ps, &err)) {
-        bd_error("query: %s", err);
-        print_params_help(q);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    rc = EXIT_FAIL;
-    if (cli_open_store(cli, record ? STORE_WRITE : STORE_READ, &db))
-        goto out;
-    if (timeout > 0)
-        store_set_timeout(db, &dl, timeout);
-    if (evaluation_run(db, q, &ps, record, &ev, &err)) {
-        if (dl.fired)
-            bd_error("query %s: stopped after %g s (--timeout)", q->name, dl.seconds);
-        else
-            bd_error("%s", err);
-        goto out;
-    }
-    if (rowset_print(&ev.rows, fmt, stdout)) {
-        bd_error("query: cannot write the output");
-        goto out;
-    }
-    if (fmt == OUT_TABLE || fmt == OUT_MARKDOWN) {
-        /* The verdict in words, for a reader; csv and json stay data only. */
-        printf("\n%s%s\n", q->outcome ? "" : "result: ", ev.outcome);
-        if (ev.registration_note)
-            printf("%s\n", ev.registration_note);
-        if (ev.id)
-            printf("recorded as evaluation %lld (see 'benchdb history %s')\n", ev.id, q->name);
-    }
-    rc = EXIT_OK;
+    struct cli_query_run r = {
+        .cmd = "query", .q = q, .given = &a.params, .record = !a.no_record, .gate = a.gate,
+        .all_columns = a.all_columns, .timeout = a.timeout, .out = a.out,
+    };
+    rc = cli_query_run(cli, &r);
 out:
-    evaluation_free(&ev);
     saved_query_free(q);
-    store_close(db);
-    params_free(&ps);
-    query_path_free(&qp);
-    free(err);
+    params_free(&a.params);
+    query_path_free(&a.path);
     return rc;
+}
+
+/* ---- queries ---- */
+
+struct queries_args {
+    struct query_path path;
+    struct out_opts out;
+};
+
+static const struct cli_opt queries_opts[] = {
+    CLI_OUTPUT_OPTIONS(struct queries_args, out),
+    CLI_OPT_QUERIES(struct queries_args, path),
+    {0},
+};
+
+const struct cli_spec spec_queries = {
+    .name = "queries",
+    .synopsis = (const char *const[]){"queries [OPTIONS] [NAME|FILE.sql]", NULL},
+    .about = "List every saved query: its name, summary, parameters (with defaults) and\n"
+             "where it comes from (built-in, or a file from --queries / $BENCHDB_QUERIES).\n"
+             "With NAME, list that query's parameters: type, default and description;\n"
+             "its summary, outcome and needs go to stderr (or into the --envelope).\n",
+    .opts = queries_opts,
+    .max_args = 1,
+};
+
+static int list_all(const struct queries_args *a, struct rowset *rs, char **err)
+{
+    struct saved_query **v;
+    int n = saved_query_list(&a->path, &v, err);
+    if (n < 0)
+        return -1;
+    static const char *const names[] = {"name", "summary", "parameters", "source"};
+    struct rowset_builder b;
+    rowset_builder_start(&b, rs, 4, names);
+    for (int i = 0; i < n; i++) {
+        char *pl = saved_query_param_list(v[i]);
+        rb_text(&b, 0, v[i]->name);
+        rb_text(&b, 1, v[i]->summary);
+        rb_text(&b, 2, pl);
+        rb_text(&b, 3, v[i]->source);
+        rb_row(&b);
+        free(pl);
+    }
+    saved_query_list_free(v, n);
+    return rowset_builder_finish(&b, err);
+}
+
+/* One query: a row per parameter, and what else its header says. */
+static int describe_one(const struct saved_query *q, struct rowset *rs, struct report *rep, char **err)
+{
+    static const char *const names[] = {"parameter", "type", "default", "description"};
+    struct rowset_builder b;
+    rowset_builder_start(&b, rs, 4, names);
+    for (int i = 0; i < q->nparams; i++) {
+        const struct saved_param *p = &q->params[i];
+        char *type = param_type_describe(&p->type);
+        rb_text(&b, 0, p->name);
+        rb_text(&b, 1, type);
+        rb_text(&b, 2, p->has_default ? p->def : "(required)");
+        rb_text(&b, 3, p->description);
+        rb_row(&b);
+        free(type);
+    }
+    report_note(rep, "%s: %s (%s)", q->name, q->summary, q->source);
+    report_field_text(rep, "name", q->name);
+    report_field_text(rep, "summary", q->summary);
+    report_field_text(rep, "source", q->source);
+    if (q->outcome)
+        report_note(rep, "outcome: %s (--gate exits 0 when it holds in every row)", q->outcome);
+    report_field_text(rep, "outcome", q->outcome);
+    if (q->verdict)
+        report_note(rep, "verdict: %s", q->verdict);
+    report_field_text(rep, "verdict", q->verdict);
+    for (int i = 0; i < q->nneeds; i++)
+        report_note(rep, "needs: %s", q->needs[i].check);
+    return rowset_builder_finish(&b, err);
 }
 
 int cmd_queries(struct cli *cli, int argc, char **argv)
 {
     (void)cli;
-    static const struct option opts[] = {
-        {"format", required_argument, 0, 'f'}, {"queries", required_argument, 0, 'q'}, {0, 0, 0, 0},
-    };
-    struct query_path qp = {0};
-    enum out_format fmt = OUT_TABLE;
-    int c, rc = EXIT_USAGE;
-    char *err = NULL;
-    cli_getopt_reset();
-    while ((c = cli_getopt("queries", argc, argv, "f:q:", opts)) != -1) {
-        switch (c) {
-        case 'f':
-            if (out_format_parse(optarg, &fmt)) {
-                bd_usage_error("queries", "queries: --format '%s': expected one of %s", optarg, OUT_FORMAT_NAMES);
-                goto out;
-            }
-            break;
-        case 'q': query_path_add(&qp, optarg); break;
-        default: goto out;
-        }
-    }
-    if (optind < argc) {
-        bd_usage_error("queries", "queries: unexpected argument '%s'", argv[optind]);
-        goto out;
-    }
-    query_path_add_env(&qp);
-    struct saved_query **v;
-    int n = saved_query_list(&qp, &v, &err);
-    if (n < 0) {
-        bd_error("queries: %s", err);
-        rc = EXIT_FAIL;
-        goto out;
-    }
-    /* Tabulate through an in-memory database so every output format works. */
-    sqlite3 *mem;
-    sqlite3_open(":memory:", &mem);
-    sqlite3_exec(mem, "CREATE TABLE q(name, summary, parameters, source)", NULL, NULL, NULL);
-    sqlite3_stmt *st;
-    sqlite3_prepare_v2(mem, "INSERT INTO q VALUES (?,?,?,?)", -1, &st, NULL);
-    for (int i = 0; i < n; i++) {
-        char *pl = saved_query_param_list(v[i]);
-        sqlite3_bind_text(st, 1, v[i]->name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, v[i]->summary, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, pl, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 4, v[i]->source, -1, SQLITE_STATIC);
-        sqlite3_step(st);
-        sqlite3_reset(st);
-        free(pl);
-    }
-    sqlite3_finalize(st);
-    saved_query_list_free(v, n);
+    struct queries_args a = {0};
+    out_opts_init(&a.out);
     struct rowset rs = {0};
-    sqlite3_prepare_v2(mem, "SELECT * FROM q", -1, &st, NULL);
-    rowset_collect(&rs, st);
-    sqlite3_finalize(st);
-    rc = rowset_print(&rs, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
-    rowset_free(&rs);
-    sqlite3_close(mem);
+    struct report rep = {0};
+    struct saved_query *q = NULL;
+    char *err = NULL;
+    int first, rc = EXIT_USAGE;
+    if (cli_parse(&spec_queries, argc, argv, &a, &first) || cli_output_ready("queries", &a.out))
+        goto out;
+    query_path_add_env(&a.path);
+    if (first < argc && !(q = cli_find_query("queries", &a.path, argv[first], &rc)))
+        goto out;
+    rc = EXIT_FAIL;
+    if (q ? describe_one(q, &rs, &rep, &err) : list_all(&a, &rs, &err))
+        bd_error("queries: %s", err);
+    else if (report_print(&rep, &rs, &a.out, stdout, stderr))
+        bd_error("queries: cannot write the output");
+    else
+        rc = EXIT_OK;
 out:
-    query_path_free(&qp);
+    rowset_free(&rs);
+    report_free(&rep);
+    saved_query_free(q);
+    query_path_free(&a.path);
     free(err);
     return rc;
 }

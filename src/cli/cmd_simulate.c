@@ -16,80 +16,99 @@
 /* Fixed so that a seed gives the same bytes (with the same libzstd). */
 #define SIM_ZSTD_LEVEL 9
 
-const char usage_simulate[] =
-    "usage: benchdb simulate [OPTIONS] OUTDIR\n"
-    "\n"
-    "Write a simulated plan: runs of one unchanged tree on several hosts, one\n"
-    "benchdb-run/1 archive per run as OUTDIR/RUN.jsonl.zst. The same options\n"
-    "and seed give the same bytes on every machine. The defaults reproduce the\n"
-    "shape of a real calibration plan: 2 groups (protobuf-3, protobuf-4) x 3\n"
-    "hosts x 2 positions = 12 runs, 40 cells, 5 blocks of native then chill\n"
-    "(the order alternating by block), 2 forks x 5 iterations after 3 warmups.\n"
-    "The noise model and every option are described in docs/simulate.md.\n"
-    "\n"
-    "Plan shape:\n"
-    "      --plan NAME          plan name (default calibration-sim)\n"
-    "      --groups N           groups, attribute profile protobuf-3, -4, ... (1-8, default 2)\n"
-    "      --hosts N            hosts per group (1-26, default 3)\n"
-    "      --positions N        runs in sequence on each host (1-99, default 2)\n"
-    "      --cells N            workload x operation cells (1-120, default 40)\n"
-    "      --blocks N           blocks per run (1-1000, default 5)\n"
-    "      --forks N            forks per block and variant (1-100, default 2)\n"
-    "      --iterations N       measured iterations per fork (1-10000, default 5)\n"
-    "      --warmups N          warmup iterations per fork (0-10000, default 3)\n"
-    "      --seed N             seed, 0 to 2^64-1 (default 1)\n"
-    "Noise (log standard deviations):\n"
-    "      --spread SD          median block-to-block spread of a cell's ratio (default 0.032)\n"
-    "      --wide N             cells per group with a wide spread (0-120, default 3;\n"
-    "                           capped at the cell count)\n"
-    "      --wide-spread LO:HI  their spread, widest first (default 0.06:0.34)\n"
-    "      --host-offset SD     scale of a host's offset of a cell's ratio: 0.4-1 x SD on\n"
-    "                           large-record cells, 0-0.25 x SD on others (default 0.01)\n"
-    "      --drift SD           run-to-run drift of a cell's ratio (default 0.002)\n"
-    "      --fork-sd SD         a fork's level (default 0.01)\n"
-    "      --iteration-sd SD    one iteration's value (default 0.015)\n"
-    "      --effect WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS]\n"
-    "                           multiply the treatment's time in matching cells by FACTOR,\n"
-    "                           in every run or in runs whose name matches RUNS; each part\n"
-    "                           is a shell pattern (repeatable), e.g. 'large/*=1.03@p3-vm-a-*'\n"
-    "Output:\n"
-    "      --force              overwrite existing archives\n"
-    "  -q, --quiet              no summary line\n"
-    "\n"
-    "Example:\n"
-    "  benchdb simulate --seed 7 sim/ && benchdb ingest sim/\n";
+struct simulate_args {
+    struct sim_config cfg;
+    int force, quiet;
+};
+#define SIM(m) offsetof(struct simulate_args, cfg.m)
 
-static int parse_int(const char *opt, const char *s, int *out)
+static int parse_seed(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
+    (void)o;
     char *end = NULL;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < INT_MIN || v > INT_MAX)
-        return bd_usage_error("simulate", "simulate: %s '%s': expected an integer", opt, s);
-    *out = (int)v;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (*arg < '0' || *arg > '9' || *end || errno)
+        return bd_fail(err, "expected an integer from 0 to 2^64-1");
+    *(uint64_t *)dst = (uint64_t)v;
     return 0;
 }
 
-static int parse_real(const char *opt, const char *s, double *out)
+/* LO:HI into cfg.wide_lo and the double after it, cfg.wide_hi. */
+static int parse_wide_spread(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
-    char *end = NULL;
-    double v = strtod(s, &end);
-    if (!*s || *end || !isfinite(v))
-        return bd_usage_error("simulate", "simulate: %s '%s': expected a number", opt, s);
-    *out = v;
+    struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
+    const char *colon = strchr(arg, ':');
+    char *lo = colon ? strndup(arg, (size_t)(colon - arg)) : NULL;
+    int rc = !lo ? bd_fail(err, "expected LO:HI")
+                 : cli_opt_real(o, lo, &cfg->wide_lo, err) || cli_opt_real(o, colon + 1, &cfg->wide_hi, err) ? -1 : 0;
+    free(lo);
+    return rc;
+}
+
+static int parse_effect(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
+    struct sim_effect *v = realloc(cfg->effects, ((size_t)cfg->n_effects + 1) * sizeof *v);
+    if (!v)
+        return bd_fail(err, "out of memory");
+    cfg->effects = v;
+    if (sim_effect_parse(arg, &cfg->effects[cfg->n_effects], err))
+        return -2; /* sim's message names --effect and its value */
+    cfg->n_effects++;
     return 0;
 }
 
-static int parse_seed(const char *s, uint64_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*s < '0' || *s > '9' || *end || errno)
-        return bd_usage_error("simulate", "simulate: --seed '%s': expected an integer from 0 to 2^64-1", s);
-    *out = (uint64_t)v;
-    return 0;
-}
+static const struct cli_opt simulate_opts[] = {
+    {NULL, 0, NULL, "Plan shape:", NULL, 0, 0, 0},
+    {"plan", 0, "NAME", "plan name (default calibration-sim)", cli_opt_string, SIM(plan), 0, 0},
+    {"groups", 0, "N", "groups, attribute profile protobuf-3, -4, ...\n(1-8, default 2)", cli_opt_int, SIM(groups), 0, 0},
+    {"hosts", 0, "N", "hosts per group (1-26, default 3)", cli_opt_int, SIM(hosts), 0, 0},
+    {"positions", 0, "N", "runs in sequence on each host (1-99, default 2)", cli_opt_int, SIM(positions), 0, 0},
+    {"cells", 0, "N", "workload x operation cells (1-120, default 40)", cli_opt_int, SIM(cells), 0, 0},
+    {"blocks", 0, "N", "blocks per run (1-1000, default 5)", cli_opt_int, SIM(blocks), 0, 0},
+    {"forks", 0, "N", "forks per block and variant (1-100, default 2)", cli_opt_int, SIM(forks), 0, 0},
+    {"iterations", 0, "N", "measured iterations per fork (1-10000, default 5)", cli_opt_int, SIM(iterations), 0, 0},
+    {"warmups", 0, "N", "warmup iterations per fork (0-10000, default 3)", cli_opt_int, SIM(warmups), 0, 0},
+    {"seed", 0, "N", "seed, 0 to 2^64-1 (default 1)", parse_seed, SIM(seed), 0, 0},
+    {NULL, 0, NULL, "Noise (log standard deviations):", NULL, 0, 0, 0},
+    {"spread", 0, "SD", "median block-to-block spread of a cell's ratio\n(default 0.032)", cli_opt_real, SIM(spread),
+     0, 0},
+    {"wide", 0, "N", "cells per group with a wide spread (0-120,\ndefault 3; capped at the cell count)", cli_opt_int,
+     SIM(wide), 0, 0},
+    {"wide-spread", 0, "LO:HI", "their spread, widest first (default 0.06:0.34)", parse_wide_spread, SIM(wide_lo), 0,
+     0},
+    {"host-offset", 0, "SD", "scale of a host's offset of a cell's ratio:\n0.4-1 x SD on large-record cells, "
+                             "0-0.25 x SD\non others (default 0.01)", cli_opt_real, SIM(host_offset), 0, 0},
+    {"drift", 0, "SD", "run-to-run drift of a cell's ratio (default 0.002)", cli_opt_real, SIM(drift), 0, 0},
+    {"fork-sd", 0, "SD", "a fork's level (default 0.01)", cli_opt_real, SIM(fork_sd), 0, 0},
+    {"iteration-sd", 0, "SD", "one iteration's value (default 0.015)", cli_opt_real, SIM(iteration_sd), 0, 0},
+    {"effect", 0, "WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS]",
+     "multiply the treatment's time in matching cells\nby FACTOR, in every run or in runs whose name\nmatches RUNS; "
+     "each part is a shell pattern\n(repeatable), e.g. 'large/*=1.03@p3-vm-a-*'", parse_effect, SIM(effects), 0, 0},
+    {NULL, 0, NULL, "Output:", NULL, 0, 0, 0},
+    {"force", 0, NULL, "overwrite existing archives", cli_opt_flag, offsetof(struct simulate_args, force), 0, 0},
+    {"quiet", 'q', NULL, "no summary line", cli_opt_flag, offsetof(struct simulate_args, quiet), 0, 0},
+    {0},
+};
+
+const struct cli_spec spec_simulate = {
+    .name = "simulate",
+    .synopsis = (const char *const[]){"simulate [OPTIONS] OUTDIR", NULL},
+    .about = "Write a simulated plan: runs of one unchanged tree on several hosts, one\n"
+             "benchdb-run/1 archive per run as OUTDIR/RUN.jsonl.zst. The same options\n"
+             "and seed give the same bytes on every machine. The defaults reproduce the\n"
+             "shape of a real calibration plan: 2 groups (protobuf-3, protobuf-4) x 3\n"
+             "hosts x 2 positions = 12 runs, 40 cells, 5 blocks of native then chill\n"
+             "(the order alternating by block), 2 forks x 5 iterations after 3 warmups.\n"
+             "The noise model and every option are described in docs/simulate.md.\n",
+    .opts = simulate_opts,
+    .more = "Example:\n"
+            "  benchdb simulate --seed 7 sim/ && benchdb ingest sim/\n",
+    .min_args = 1,
+    .max_args = 1,
+    .missing = "missing the output directory",
+};
 
 /* mkdir -p */
 static int make_dirs(const char *path)
@@ -190,118 +209,36 @@ out:
 
 int cmd_simulate(struct cli *cli, int argc, char **argv)
 {
-    enum { O_PLAN = 256, O_GROUPS, O_HOSTS, O_POSITIONS, O_CELLS, O_BLOCKS, O_FORKS, O_ITERATIONS, O_WARMUPS,
-           O_SEED, O_SPREAD, O_WIDE, O_WIDE_SPREAD, O_HOST_OFFSET, O_DRIFT, O_FORK_SD, O_ITERATION_SD, O_EFFECT,
-           O_FORCE };
-    static const struct option opts[] = {
-        {"plan", required_argument, 0, O_PLAN},
-        {"groups", required_argument, 0, O_GROUPS},
-        {"hosts", required_argument, 0, O_HOSTS},
-        {"positions", required_argument, 0, O_POSITIONS},
-        {"cells", required_argument, 0, O_CELLS},
-        {"blocks", required_argument, 0, O_BLOCKS},
-        {"forks", required_argument, 0, O_FORKS},
-        {"iterations", required_argument, 0, O_ITERATIONS},
-        {"warmups", required_argument, 0, O_WARMUPS},
-        {"seed", required_argument, 0, O_SEED},
-        {"spread", required_argument, 0, O_SPREAD},
-        {"wide", required_argument, 0, O_WIDE},
-        {"wide-spread", required_argument, 0, O_WIDE_SPREAD},
-        {"host-offset", required_argument, 0, O_HOST_OFFSET},
-        {"drift", required_argument, 0, O_DRIFT},
-        {"fork-sd", required_argument, 0, O_FORK_SD},
-        {"iteration-sd", required_argument, 0, O_ITERATION_SD},
-        {"effect", required_argument, 0, O_EFFECT},
-        {"force", no_argument, 0, O_FORCE},
-        {"quiet", no_argument, 0, 'q'},
-        {0, 0, 0, 0},
-    };
     (void)cli;
-    struct sim_config cfg;
-    sim_config_defaults(&cfg);
-    int force = 0, quiet = 0, c, rc = EXIT_USAGE, n_runs = 0;
+    struct simulate_args a = {0};
+    struct sim_config *cfg = &a.cfg;
+    sim_config_defaults(cfg);
+    int rc = EXIT_USAGE, n_runs = 0, first;
     char *err = NULL, **paths = NULL;
     ZSTD_CCtx *cc = NULL;
-    cli_getopt_reset();
-    while ((c = cli_getopt("simulate", argc, argv, "q", opts)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case O_PLAN: cfg.plan = optarg; break;
-        case O_GROUPS: bad = parse_int("--groups", optarg, &cfg.groups); break;
-        case O_HOSTS: bad = parse_int("--hosts", optarg, &cfg.hosts); break;
-        case O_POSITIONS: bad = parse_int("--positions", optarg, &cfg.positions); break;
-        case O_CELLS: bad = parse_int("--cells", optarg, &cfg.cells); break;
-        case O_BLOCKS: bad = parse_int("--blocks", optarg, &cfg.blocks); break;
-        case O_FORKS: bad = parse_int("--forks", optarg, &cfg.forks); break;
-        case O_ITERATIONS: bad = parse_int("--iterations", optarg, &cfg.iterations); break;
-        case O_WARMUPS: bad = parse_int("--warmups", optarg, &cfg.warmups); break;
-        case O_SEED: bad = parse_seed(optarg, &cfg.seed); break;
-        case O_SPREAD: bad = parse_real("--spread", optarg, &cfg.spread); break;
-        case O_WIDE: bad = parse_int("--wide", optarg, &cfg.wide); break;
-        case O_WIDE_SPREAD: {
-            const char *colon = strchr(optarg, ':');
-            char *lo = colon ? strndup(optarg, (size_t)(colon - optarg)) : NULL;
-            if (!lo)
-                bad = bd_usage_error("simulate", "simulate: --wide-spread '%s': expected LO:HI", optarg);
-            else
-                bad = parse_real("--wide-spread", lo, &cfg.wide_lo) ||
-                      parse_real("--wide-spread", colon + 1, &cfg.wide_hi);
-            free(lo);
-            break;
-        }
-        case O_HOST_OFFSET: bad = parse_real("--host-offset", optarg, &cfg.host_offset); break;
-        case O_DRIFT: bad = parse_real("--drift", optarg, &cfg.drift); break;
-        case O_FORK_SD: bad = parse_real("--fork-sd", optarg, &cfg.fork_sd); break;
-        case O_ITERATION_SD: bad = parse_real("--iteration-sd", optarg, &cfg.iteration_sd); break;
-        case O_EFFECT: {
-            struct sim_effect *v = realloc(cfg.effects, ((size_t)cfg.n_effects + 1) * sizeof *v);
-            if (!v) {
-                bad = 1;
-                break;
-            }
-            cfg.effects = v;
-            if (sim_effect_parse(optarg, &cfg.effects[cfg.n_effects], &err))
-                bad = bd_usage_error("simulate", "simulate: %s", err);
-            else
-                cfg.n_effects++;
-            break;
-        }
-        case O_FORCE: force = 1; break;
-        case 'q': quiet = 1; break;
-        default: bad = 1; break;
-        }
-        if (bad)
-            goto out;
-    }
-    if (optind >= argc) {
-        bd_usage_error("simulate", "simulate: missing the output directory");
+    if (cli_parse(&spec_simulate, argc, argv, &a, &first))
         goto out;
-    }
-    if (optind + 1 < argc) {
-        bd_usage_error("simulate", "simulate: unexpected argument '%s'", argv[optind + 1]);
-        goto out;
-    }
-    const char *outdir = argv[optind];
+    const char *outdir = argv[first];
     if (!*outdir) {
         bd_usage_error("simulate", "simulate: the output directory's name is empty");
         goto out;
     }
-    if (sim_config_check(&cfg, &err)) {
+    if (sim_config_check(cfg, &err)) {
         bd_usage_error("simulate", "simulate: %s", err);
         goto out;
     }
 
     /* Refuse before writing anything, so that a refused command changes nothing. */
     rc = EXIT_FAIL;
-    n_runs = sim_run_count(&cfg);
+    n_runs = sim_run_count(cfg);
     paths = calloc((size_t)n_runs, sizeof *paths);
     if (!paths)
         goto out;
     for (int i = 0; i < n_runs; i++) {
         char name[64];
-        sim_run_name(&cfg, i, name, sizeof name);
+        sim_run_name(cfg, i, name, sizeof name);
         paths[i] = bd_strdupf("%s%s%s.jsonl.zst", outdir, outdir[strlen(outdir) - 1] == '/' ? "" : "/", name);
-        if (!force && access(paths[i], F_OK) == 0) {
+        if (!a.force && access(paths[i], F_OK) == 0) {
             bd_error("simulate: %s exists (pass --force to overwrite)", paths[i]);
             goto out;
         }
@@ -314,20 +251,20 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < n_runs; i++)
-        if (write_archive(&cfg, i, paths[i], cc))
+        if (write_archive(cfg, i, paths[i], cc))
             goto out;
-    if (!quiet)
-        printf("simulate: wrote %d archives of plan %s (seed %llu, %ld samples records each) to %s\n", n_runs,
-               cfg.plan, (unsigned long long)cfg.seed, sim_samples_per_run(&cfg), outdir);
+    if (!a.quiet)
+        cli_say("simulate: wrote %d archives of plan %s (seed %llu, %ld samples records each) to %s", n_runs,
+               cfg->plan, (unsigned long long)cfg->seed, sim_samples_per_run(cfg), outdir);
     rc = EXIT_OK;
 out:
     ZSTD_freeCCtx(cc);
     for (int i = 0; paths && i < n_runs; i++)
         free(paths[i]);
     free(paths);
-    for (int k = 0; k < cfg.n_effects; k++)
-        sim_effect_free(&cfg.effects[k]);
-    free(cfg.effects);
+    for (int k = 0; k < cfg->n_effects; k++)
+        sim_effect_free(&cfg->effects[k]);
+    free(cfg->effects);
     free(err);
     return rc;
 }

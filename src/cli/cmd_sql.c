@@ -1,3 +1,4 @@
+/* benchdb sql: ad-hoc SQL against the store. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,25 +7,39 @@
 #include "cli/cli.h"
 #include "util/text.h"
 
-const char usage_sql[] =
-    "usage: benchdb [--db FILE] sql SQL [--param NAME=VALUE]... [--format FORMAT] [--write]\n"
-    "                              [--timeout SECONDS]\n"
-    "       benchdb [--db FILE] sql --file FILE [...]\n"
-    "\n"
-    "Run ad-hoc SQL against the store. Several statements run in order and the\n"
-    "last one's rows are printed. The store is opened read-only unless --write\n"
-    "is given. Parameters are bound as SQLite named parameters (:name, @name,\n"
-    "$name), never pasted into the text: a value that reads as an integer or a\n"
-    "finite number binds as a number, anything else as text.\n"
-    "\n"
-    "  -p, --param NAME=VALUE   bind VALUE to :NAME (repeatable)\n"
-    "  -f, --format FORMAT      table (default), csv, json or markdown\n"
-    "      --file FILE          read the SQL from FILE ('-' for standard input)\n"
-    "  -w, --write              open the store read-write\n"
-    "      --timeout SECONDS    stop a statement still running after SECONDS (exit 1)\n"
-    "\n"
-    "Example:\n"
-    "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" --param p=calib% --format csv\n";
+struct sql_args {
+    struct params params;
+    struct out_opts out;
+    const char *file;
+    int write;
+    double timeout;
+};
+
+static const struct cli_opt sql_opts[] = {
+    CLI_OPT_PARAM(struct sql_args, params, "bind VALUE to :NAME (repeatable, once per NAME)"),
+    CLI_OUTPUT_OPTIONS(struct sql_args, out),
+    {"file", 0, "FILE", "read the SQL from FILE ('-' for standard input)", cli_opt_string,
+     offsetof(struct sql_args, file), 0, 0},
+    {"write", 'w', NULL, "open the store read-write", cli_opt_flag, offsetof(struct sql_args, write), 0, 0},
+    CLI_OPT_TIMEOUT(struct sql_args, timeout),
+    {0},
+};
+
+const struct cli_spec spec_sql = {
+    .name = "sql",
+    .store = 1,
+    .synopsis = (const char *const[]){"sql [OPTIONS] SQL", "sql [OPTIONS] --file FILE", NULL},
+    .about = "Run ad-hoc SQL against the store. Several statements run in order and the\n"
+             "last one's rows are printed. The store is opened read-only unless --write\n"
+             "is given. Parameters are bound as SQLite named parameters (:name, @name,\n"
+             "$name), never pasted into the text. A value binds as a number when it is\n"
+             "written as a plain number (42, -3, 2.5, 1e-09); anything else binds as\n"
+             "text, so that 007, 1.10 or +3 keep their text.\n",
+    .opts = sql_opts,
+    .more = "Example:\n"
+            "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" -p p=calib% -f csv\n",
+    .max_args = -1,
+};
 
 /* Reports an SQL error the way a user can act on it. */
 static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_deadline *dl)
@@ -38,145 +53,118 @@ static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_
         bd_error("sql: %s", sqlite3_errmsg(db));
 }
 
-int cmd_sql(struct cli *cli, int argc, char **argv)
+/* The SQL text: --file's, else the one argument. */
+static char *sql_text(const struct sql_args *a, int nargs, char **args, int *rc)
 {
-    static const struct option opts[] = {
-        {"param", required_argument, 0, 'p'}, {"format", required_argument, 0, 'f'},
-        {"file", required_argument, 0, 'F'},  {"write", no_argument, 0, 'w'},
-        {"timeout", required_argument, 0, 'T'}, {0, 0, 0, 0},
-    };
-    struct params ps = {0};
-    enum out_format fmt = OUT_TABLE;
-    const char *file = NULL;
-    int write = 0, c, rc = EXIT_USAGE;
-    double timeout = 0;
-    struct store_deadline dl = {0};
-    char *sql = NULL, *err = NULL;
-    sqlite3 *db = NULL;
-    cli_getopt_reset();
-    while ((c = cli_getopt("sql", argc, argv, "p:f:w", opts)) != -1) {
-        switch (c) {
-        case 'p':
-            if (params_add(&ps, optarg)) {
-                bd_usage_error("sql", "sql: --param '%s': expected NAME=VALUE", optarg);
-                goto out;
-            }
-            break;
-        case 'f':
-            if (out_format_parse(optarg, &fmt)) {
-                bd_usage_error("sql", "sql: --format '%s': expected one of %s", optarg, OUT_FORMAT_NAMES);
-                goto out;
-            }
-            break;
-        case 'F': file = optarg; break;
-        case 'w': write = 1; break;
-        case 'T':
-            if (cli_parse_seconds(optarg, &timeout)) {
-                bd_usage_error("sql", "sql: --timeout '%s': expected a number of seconds > 0", optarg);
-                goto out;
-            }
-            break;
-        default: goto out;
-        }
-    }
-    if (file) {
-        if (optind < argc) {
-            bd_usage_error("sql", "sql: unexpected argument '%s' with --file", argv[optind]);
-            goto out;
-        }
-        if (!(sql = file_read_all(file, NULL, &err))) {
-            bd_error("%s", err);
-            rc = EXIT_FAIL;
-            goto out;
-        }
-    } else {
-        if (optind >= argc) {
-            bd_usage_error("sql", "sql: missing the SQL text");
-            goto out;
-        }
-        if (optind + 1 < argc) {
-            bd_usage_error("sql", "sql: unexpected argument '%s' (quote the SQL as one argument)", argv[optind + 1]);
-            goto out;
-        }
-        sql = strdup(argv[optind]);
-    }
-    if (sql_is_blank(sql)) {
+    char *err = NULL, *sql = NULL;
+    *rc = EXIT_USAGE;
+    if (a->file && nargs)
+        bd_usage_error("sql", "sql: unexpected argument '%s' with --file", args[0]);
+    else if (!a->file && !nargs)
+        bd_usage_error("sql", "sql: missing the SQL text");
+    else if (nargs > 1)
+        bd_usage_error("sql", "sql: unexpected argument '%s' (quote the SQL as one argument)", args[1]);
+    else if (a->file && !(sql = file_read_all(a->file, NULL, &err))) {
+        bd_error("%s", err);
+        *rc = EXIT_FAIL;
+    } else if (!a->file)
+        sql = strdup(args[0]);
+    free(err);
+    if (sql && sql_is_blank(sql)) {
         bd_usage_error("sql", "sql: the SQL text holds no statement");
-        goto out;
+        free(sql);
+        sql = NULL;
     }
+    return sql;
+}
 
-    rc = EXIT_FAIL;
-    if (cli_open_store(cli, write ? STORE_WRITE : STORE_READ, &db))
-        goto out;
-    if (timeout > 0)
-        store_set_timeout(db, &dl, timeout);
+/* Binds every parameter of st from --param values, marking those used. */
+static int bind_params(sqlite3_stmt *st, const struct params *ps, int *used)
+{
+    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
+        const char *name = sqlite3_bind_parameter_name(st, i);
+        if (!name)
+            return bd_usage_error("sql", "sql: positional parameter '?' has no value: use named parameters (:name)");
+        int k;
+        for (k = 0; k < ps->n; k++)
+            if (strcmp(ps->v[k].name, name + 1) == 0)
+                break;
+        if (k == ps->n)
+            return bd_usage_error("sql", "sql: parameter %s has no value (pass --param %s=VALUE)", name, name + 1);
+        used[k] = 1;
+        if (bind_plain_number_or_text(st, i, ps->v[k].value) != SQLITE_OK) {
+            bd_error("sql: cannot bind %s: %s", name, sqlite3_errmsg(sqlite3_db_handle(st)));
+            return EXIT_FAIL;
+        }
+    }
+    return EXIT_OK;
+}
 
-    int *used = calloc((size_t)ps.n + 1, sizeof *used);
-    const char *pos = sql;
-    struct rowset rs = {0};
-    int ok = 1;
-    while (ok && !sql_is_blank(pos)) {
+/* Runs the statements of sql in order, keeping the last one's rows. */
+static int run_all(sqlite3 *db, const char *sql, const struct sql_args *a, const struct store_deadline *dl,
+                   struct rowset *rs)
+{
+    int *used = calloc((size_t)a->params.n + 1, sizeof *used);
+    int rc = used ? EXIT_OK : EXIT_FAIL;
+    for (const char *pos = sql; rc == EXIT_OK && !sql_is_blank(pos);) {
         sqlite3_stmt *st = NULL;
-        const char *tail = NULL;
-        int prc = sqlite3_prepare_v2(db, pos, -1, &st, &tail);
+        int prc = sqlite3_prepare_v2(db, pos, -1, &st, &pos);
         if (prc != SQLITE_OK) {
-            report_sql_error(db, prc, write, &dl);
-            ok = 0;
+            report_sql_error(db, prc, a->write, dl);
+            rc = EXIT_FAIL;
             break;
         }
-        pos = tail;
         if (!st)
             continue;
-        for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
-            const char *name = sqlite3_bind_parameter_name(st, i);
-            if (!name) {
-                bd_usage_error("sql", "sql: positional parameter '?' has no value: use named parameters (:name)");
-                rc = EXIT_USAGE;
-                ok = 0;
-                break;
-            }
-            const char *value = NULL;
-            for (int k = 0; k < ps.n; k++)
-                if (strcmp(ps.v[k].name, name + 1) == 0) {
-                    value = ps.v[k].value;
-                    used[k] = 1;
-                }
-            if (!value) {
-                bd_usage_error("sql", "sql: parameter %s has no value (pass --param %s=VALUE)", name, name + 1);
-                rc = EXIT_USAGE;
-                ok = 0;
-                break;
-            }
-            bind_param_value(st, i, value);
-        }
-        if (ok) {
-            rowset_free(&rs);
-            int src = rowset_collect(&rs, st);
+        rc = bind_params(st, &a->params, used);
+        if (rc == EXIT_OK) {
+            rowset_free(rs);
+            int src = rowset_collect(rs, st);
             if (src != SQLITE_DONE) {
-                report_sql_error(db, src, write, &dl);
-                ok = 0;
+                report_sql_error(db, src, a->write, dl);
+                rc = EXIT_FAIL;
             }
         }
         sqlite3_finalize(st);
     }
-    for (int k = 0; ok && k < ps.n; k++)
-        if (!used[k]) {
-            bd_usage_error("sql", "sql: --param %s: the SQL has no parameter :%s", ps.v[k].name, ps.v[k].name);
-            rc = EXIT_USAGE;
-            ok = 0;
-        }
+    for (int k = 0; rc == EXIT_OK && k < a->params.n; k++)
+        if (!used[k])
+            rc = bd_usage_error("sql", "sql: --param %s: the SQL has no parameter :%s", a->params.v[k].name,
+                                a->params.v[k].name);
     free(used);
-    if (ok) {
-        if (rowset_print(&rs, fmt, stdout))
+    return rc;
+}
+
+int cmd_sql(struct cli *cli, int argc, char **argv)
+{
+    struct sql_args a = {0};
+    out_opts_init(&a.out);
+    struct store_deadline dl = {0};
+    sqlite3 *db = NULL;
+    char *sql = NULL;
+    int first, rc = EXIT_USAGE;
+    if (cli_parse(&spec_sql, argc, argv, &a, &first) || cli_output_ready("sql", &a.out))
+        goto out;
+    if (!(sql = sql_text(&a, argc - first, argv + first, &rc)))
+        goto out;
+    rc = EXIT_FAIL;
+    if (cli_open_store(cli, a.write ? STORE_WRITE : STORE_READ, &db))
+        goto out;
+    if (a.timeout > 0)
+        store_set_timeout(db, &dl, a.timeout);
+    struct rowset rs = {0};
+    rc = run_all(db, sql, &a, &dl, &rs);
+    if (rc == EXIT_OK) {
+        struct report rep = {0};
+        if (report_print(&rep, &rs, &a.out, stdout, stderr)) {
             bd_error("sql: cannot write the output");
-        else
-            rc = EXIT_OK;
+            rc = EXIT_FAIL;
+        }
     }
     rowset_free(&rs);
 out:
     store_close(db);
-    params_free(&ps);
+    params_free(&a.params);
     free(sql);
-    free(err);
     return rc;
 }

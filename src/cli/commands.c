@@ -3,20 +3,21 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/suggest.h"
 
 const struct command commands[] = {
-    {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", usage_check},
-    {"help", cmd_help, "Show help for benchdb or one command", usage_help},
-    {"history", cmd_history, "List recorded evaluations, or what changed between two", usage_history},
-    {"ingest", cmd_ingest, "Load run archives (benchdb-run/1) into the store", usage_ingest},
-    {"init", cmd_init, "Create the store, or bring it up to the current schema", usage_init},
-    {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", usage_migrate},
-    {"queries", cmd_queries, "List the saved queries with their parameters", usage_queries},
-    {"query", cmd_query, "Run a saved query (a decision rule) and record its verdict", usage_query},
-    {"rule", cmd_rule, "Register a rule before the plan it judges runs", usage_rule},
-    {"simulate", cmd_simulate, "Write a simulated plan of run archives (deterministic for a seed)", usage_simulate},
-    {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only unless --write)", usage_sql},
-    {NULL, NULL, NULL, NULL},
+    {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", &spec_check, NULL},
+    {"help", cmd_help, "Show help for benchdb or one command", &spec_help, NULL},
+    {"history", cmd_history, "List recorded evaluations, or what changed between two", &spec_history, NULL},
+    {"ingest", cmd_ingest, "Load run archives (benchdb-run/1) into the store", NULL, usage_ingest},
+    {"init", cmd_init, "Create the store, or bring it up to the current schema", &spec_init, NULL},
+    {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", &spec_migrate, NULL},
+    {"queries", cmd_queries, "List the saved queries, or one query's parameters", &spec_queries, NULL},
+    {"query", cmd_query, "Run a saved query (a decision rule), record its verdict", &spec_query, NULL},
+    {"rule", cmd_rule, "Register a rule before the plan it judges runs", &spec_rule, NULL},
+    {"simulate", cmd_simulate, "Write a simulated plan of run archives", &spec_simulate, NULL},
+    {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only by default)", &spec_sql, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct command *command_find(const char *name)
@@ -27,9 +28,24 @@ const struct command *command_find(const char *name)
     return NULL;
 }
 
+int command_unknown(const char *name)
+{
+    const char *names[sizeof commands / sizeof commands[0]];
+    size_t n = 0;
+    for (const struct command *c = commands; c->name; c++)
+        names[n++] = c->name;
+    const char *near = suggest_closest(name, names, n);
+    if (near)
+        return bd_usage_error(NULL, "'%s' is not a benchdb command; did you mean '%s'?", name, near);
+    return bd_usage_error(NULL, "'%s' is not a benchdb command", name);
+}
+
 void command_print_help(const struct command *c, FILE *out)
 {
-    fputs(c->usage, out);
+    if (c->spec)
+        cli_print_help(c->spec, out);
+    else
+        fputs(c->usage, out);
 }
 
 void commands_print_overview(FILE *out)
@@ -45,10 +61,15 @@ void commands_print_overview(FILE *out)
         fprintf(out, "  %-10s %s\n", c->name, c->summary);
     fputs("\n"
           "Global options:\n"
-          "  --db FILE    the store (default: $BENCHDB, else results.db in the current directory)\n"
+          "  --db FILE    the store (default: $BENCHDB, else results.db here)\n"
           "  --version    print benchdb's version\n"
           "  -h, --help   print this help\n"
           "\n"
-          "Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
+          "Exit status:\n"
+          "  0  success\n"
+          "  1  runtime failure (bad input, I/O, SQL error)\n"
+          "  2  usage error (options, arguments, query parameters)\n"
+          "  3  query --gate: the outcome does not hold in every row\n"
+          "  4  query --gate: no rows; any query: what it needs is missing\n",
           out);
 }

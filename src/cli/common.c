@@ -1,10 +1,25 @@
-/* Helpers shared by the commands: option parsing, opening the store. */
+/* Helpers shared by the commands: opening the store, finding a saved
+ * query, and getopt for a command without a spec (ingest). */
 #include <errno.h>
-#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "query/saved.h"
+#include "util/text.h"
+
+void cli_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = bd_vstrdupf(fmt, ap);
+    va_end(ap);
+    char *shown = text_escape_controls(msg);
+    printf("%s\n", shown);
+    free(shown);
+    free(msg);
+}
 
 void cli_getopt_reset(void)
 {
@@ -45,14 +60,17 @@ int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db)
     return 0;
 }
 
-
-int cli_parse_seconds(const char *s, double *out)
+struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp, const char *name, int *rc)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v) || v <= 0)
-        return -1;
-    *out = v;
-    return 0;
+    char *err = NULL;
+    int unknown = 0;
+    struct saved_query *q = saved_query_find(qp, name, &unknown, &err);
+    if (!q && unknown)
+        *rc = cli_usage_error_see("queries", "%s: %s", cmd, err);
+    else if (!q) {
+        bd_error("%s: %s", cmd, err);
+        *rc = EXIT_FAIL;
+    }
+    free(err);
+    return q;
 }

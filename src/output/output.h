@@ -5,11 +5,36 @@
 
 #include "util/strbuf.h"
 
-enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON, OUT_MARKDOWN };
+/* ---- the output options every command printing rows takes (format.c) ---- */
 
-/* Parses "table", "csv", "json" or "markdown"; returns -1 for anything else. */
+enum out_format { OUT_TABLE, OUT_VERTICAL, OUT_CSV, OUT_JSON, OUT_MARKDOWN };
+#define OUT_FORMAT_NAMES "table, vertical, csv, json, markdown"
+
+/* Parses a format's name (also "md" for markdown); -1 for anything else. */
 int out_format_parse(const char *s, enum out_format *f);
-#define OUT_FORMAT_NAMES "table, csv, json, markdown"
+
+#define OUT_DIGITS_DEFAULT 4
+#define OUT_DIGITS_MAX 17
+
+struct out_opts {
+    enum out_format format;
+    int digits;   /* significant digits of reals in table, vertical and Markdown (1-17) */
+    int wide;     /* table: keep the table however wide it is */
+    int envelope; /* json: one object with the rows and the notes */
+    int max_width;/* table: wider than this prints as vertical; 0: no limit */
+    /* Columns shown in table, vertical and Markdown output (NULL: all);
+     * CSV and JSON always hold every column. */
+    char *const *show;
+    int nshow;
+};
+/* Table, 4 digits, nothing else set. */
+void out_opts_init(struct out_opts *o);
+/* Where a table must fit: $COLUMNS when it is a positive number, else the
+ * terminal's width when fd is a terminal, else 0 (no limit: a pipe gets
+ * the table as it is). */
+int out_terminal_width(int fd);
+
+/* ---- rowsets (rowset.c) ---- */
 
 /* The rows of one result, kept so that a table can be aligned and a result
  * recorded as well as printed. Cells are copies (sqlite3_value_dup). */
@@ -29,17 +54,86 @@ static inline sqlite3_value *rowset_cell(const struct rowset *rs, size_t row, in
 {
     return rs->cells[row * (size_t)rs->ncol + (size_t)col];
 }
+/* The index of the column named name, or -1. */
+int rowset_column(const struct rowset *rs, const char *name);
 
-/* Prints rs to out in format f. Returns 0, or -1 on a write error. */
-int rowset_print(const struct rowset *rs, enum out_format f, FILE *out);
-/* Appends rs as a JSON array of objects (column name to value, numbers as
- * JSON numbers, NULL as null, blobs as hex strings). */
-int rowset_json(const struct rowset *rs, struct strbuf *sb);
-/* Appends one value as JSON. */
-int json_put_value(struct strbuf *sb, sqlite3_value *v);
+/* Rows made in C (a listing, a diff), typed as SQLite types them: the
+ * builder binds each row's values to "SELECT ?1, ..., ?N" on a private
+ * in-memory database and collects the result. Errors stick: the first
+ * one is kept and every later call does nothing, so a caller checks the
+ * result of rowset_builder_finish only. */
+struct rowset_builder {
+    struct rowset *rs;
+    sqlite3 *mem;
+    sqlite3_stmt *st;
+    int rc; /* SQLITE_OK until something failed */
+};
+/* Starts rs (zeroed) with ncol columns named names. */
+int rowset_builder_start(struct rowset_builder *b, struct rowset *rs, int ncol, const char *const *names);
+void rb_text(struct rowset_builder *b, int col, const char *s); /* NULL binds NULL */
+void rb_int(struct rowset_builder *b, int col, long long v);
+void rb_double(struct rowset_builder *b, int col, double v);
+/* Adds the row bound so far; unbound columns are NULL. */
+void rb_row(struct rowset_builder *b);
+/* Frees the builder; returns 0, or -1 with *err set if anything failed
+ * (rs then holds the rows added before the failure). */
+int rowset_builder_finish(struct rowset_builder *b, char **err);
+
+/* ---- values (value.c) ---- */
+
+/* The exact text of a value, as CSV shows it: integers in full, reals in
+ * the shortest form that reads back as the same double (3.0 stays 3.0),
+ * NULL as "", blobs as X'hex'. malloc'd. */
+char *value_text(sqlite3_value *v);
+/* The text a person reads in a table, vertical or Markdown output: a real
+ * rounded for display to `digits` significant digits in the shortest form
+ * (0.8916666666666667 -> 0.8917, 1234.5678 -> 1235: the integer part is
+ * never cut), except a whole real below 2^53, which shows in full as
+ * value_text does. Integers are never rounded; other values as value_text.
+ * Control characters are not escaped here. malloc'd. */
+char *value_display(sqlite3_value *v, int digits);
+/* The display form of a double (see value_display); buf holds >= 40 bytes. */
+void fmt_double_digits(char *buf, double x, int digits);
+
+/* Appends one value as JSON: numbers as JSON numbers in full precision
+ * (NaN and infinities as null), NULL as null, blobs as hex strings, text as
+ * a string; with nest_json, a text that is a JSON object or array (a
+ * benchmark's params, recorded parameters) is written as that JSON. */
+int json_put_value(struct strbuf *sb, sqlite3_value *v, int nest_json);
 /* Appends s as a JSON string literal. */
 int json_put_string(struct strbuf *sb, const char *s, size_t n);
-/* The text a value shows as in table, CSV and Markdown output: malloc'd. */
-char *value_text(sqlite3_value *v);
+/* Appends rs as a JSON array of objects, column name to value. */
+int rowset_json(const struct rowset *rs, struct strbuf *sb, int nest_json);
+
+/* ---- printing (print.c, table.c) ---- */
+
+/* Prints rs to out in the format of o. Returns 0, or -1 on a write error. */
+int rowset_print(const struct rowset *rs, const struct out_opts *o, FILE *out);
+
+/* What a command says beside its rows: one-line notes for a person (a
+ * verdict, the registration, the evaluation's id) and named fields for a
+ * program. Without --envelope the rows go to stdout and the notes to
+ * stderr (escaped), one line each, in every format; with --format json
+ * --envelope, stdout gets one object: {"rows": [...], FIELDS...,
+ * "notes": [...]} and stderr nothing. */
+struct report_field {
+    char *key;
+    char *json; /* the field's value as JSON text */
+};
+struct report {
+    int notes_first; /* print the notes before the rows (a summary) */
+    char **notes;
+    int nnotes;
+    struct report_field *fields;
+    int nfields;
+};
+void report_note(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void report_field_text(struct report *r, const char *key, const char *text); /* NULL: null */
+void report_field_int(struct report *r, const char *key, long long v);
+void report_field_bool(struct report *r, const char *key, int v);
+void report_field_json(struct report *r, const char *key, const char *json); /* NULL: null */
+/* Prints rows (may be NULL: no rows member, nothing on stdout) and notes. */
+int report_print(const struct report *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err);
+void report_free(struct report *r);
 
 #endif

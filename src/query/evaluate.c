@@ -1,71 +1,216 @@
-/* Evaluating a saved query: bind, run read-only, sum up, judge whether the
- * rule was fixed before the plan, record in the verdict history. */
+/* Evaluating a saved query: resolve and check its parameters, check its
+ * needs, run it read-only, sum up its outcome, judge whether the rule was
+ * fixed before the plan, record it in the verdict history. */
 #include "query/evaluate.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "query/param_check.h"
+#include "query/rules.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/text.h"
 #include "version.h"
 
-int evaluation_check_params(const struct saved_query *q, const struct params *given, char **err)
+/* ---- parameters ---- */
+
+static int unknown_param(const struct saved_query *q, const char *name, char **err)
 {
-    for (int i = 0; i < given->n; i++) {
-        const struct saved_param *sp = saved_query_param(q, given->v[i].name);
-        if (!sp)
-            return bd_fail(err, "query %s has no parameter '%s'", q->name, given->v[i].name);
-        int ok = sp->nchoices == 0;
-        for (int k = 0; k < sp->nchoices; k++)
-            ok |= strcmp(sp->choices[k], given->v[i].value) == 0;
-        if (!ok) {
-            struct strbuf sb = {0};
-            for (int k = 0; k < sp->nchoices; k++)
-                sb_printf(&sb, "%s%s", k ? ", " : "", sp->choices[k]);
-            bd_fail(err, "query %s: --param %s=%s: expected one of %s", q->name, sp->name, given->v[i].value, sb.buf);
-            sb_free(&sb);
-            return -1;
+    const char **names = calloc((size_t)q->nparams + 1, sizeof *names);
+    for (int i = 0; names && i < q->nparams; i++)
+        names[i] = q->params[i].name;
+    char *m = suggest_unknown("parameter", "parameters", name, names, names ? (size_t)q->nparams : 0);
+    bd_fail(err, "%s", m);
+    free(m);
+    free(names);
+    return EXIT_USAGE;
+}
+
+int evaluation_resolve(const struct saved_query *q, const struct params *given, struct resolved_params *rp,
+                       char **err)
+{
+    rp->n = q->nparams;
+    rp->v = calloc((size_t)q->nparams + 1, sizeof *rp->v);
+    if (!rp->v)
+        return bd_fail(err, "out of memory"), EXIT_FAIL;
+    for (int i = 0; i < given->n; i++)
+        if (!saved_query_param(q, given->v[i].name))
+            return unknown_param(q, given->v[i].name, err);
+    for (int i = 0; i < q->nparams; i++) {
+        const struct saved_param *p = &q->params[i];
+        const char *v = params_get(given, p->name);
+        if (!v && !p->has_default) {
+            bd_fail(err, "missing --param %s=VALUE: %s", p->name, p->description);
+            return EXIT_USAGE;
+        }
+        if (!v && strcmp(p->def, "null") == 0) {
+            param_value_null(&rp->v[i]);
+            continue;
+        }
+        char *why = NULL;
+        if (param_value_parse(&p->type, v ? v : p->def, &rp->v[i], &why)) {
+            bd_fail(err, "--param %s=%s: %s", p->name, v ? v : p->def, why);
+            free(why);
+            return EXIT_USAGE;
         }
     }
-    for (int i = 0; i < q->nparams; i++)
-        if (!q->params[i].has_default && !params_get(given, q->params[i].name))
-            return bd_fail(err, "query %s needs the parameter '%s' (--param %s=VALUE)", q->name, q->params[i].name,
-                           q->params[i].name);
+    return EXIT_OK;
+}
+
+void resolved_params_free(struct resolved_params *rp)
+{
+    free(rp->v);
+    rp->v = NULL;
+    rp->n = 0;
+}
+
+/* Binds every parameter of st by name; -1 with *err for one the header
+ * does not declare or a positional '?'. */
+static int bind_all(sqlite3_stmt *st, const struct saved_query *q, const struct resolved_params *rp, const char *what,
+                    char **err)
+{
+    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
+        const char *name = sqlite3_bind_parameter_name(st, i);
+        if (!name)
+            return bd_fail(err, "query %s (%s): %s uses a positional parameter '?'; use named parameters (:name)",
+                           q->name, q->source, what);
+        int k;
+        for (k = 0; k < q->nparams; k++)
+            if (strcmp(q->params[k].name, name + 1) == 0)
+                break;
+        if (k == q->nparams)
+            return bd_fail(err, "query %s (%s): %s uses %s, which its header does not declare (-- param: %s ...)",
+                           q->name, q->source, what, name, name + 1);
+        if (param_value_bind(st, i, &rp->v[k]) != SQLITE_OK)
+            return bd_fail(err, "query %s: cannot bind %s: %s", q->name, name, sqlite3_errmsg(sqlite3_db_handle(st)));
+    }
     return 0;
 }
 
-static const char *effective(const struct saved_query *q, const struct params *given, int i, int *is_null)
+/* Prepares one read-only statement of a saved query under the read-only
+ * guard (a saved query may come from anywhere); the guard stays on the
+ * statement. what names the part ("the query", "needs line 7"). */
+static int prepare_guarded(sqlite3 *db, const struct saved_query *q, const char *sql, const char *what,
+                           sqlite3_stmt **st, char **err)
 {
-    const char *v = params_get(given, q->params[i].name);
-    *is_null = 0;
-    if (v)
-        return v;
-    if (q->params[i].def && strcmp(q->params[i].def, "null") == 0) {
-        *is_null = 1;
-        return NULL;
+    const char *tail = NULL;
+    *st = NULL;
+    store_guard_readonly(db, 1);
+    int prc = sqlite3_prepare_v2(db, sql, -1, st, &tail);
+    store_guard_readonly(db, 0);
+    if (prc != SQLITE_OK) {
+        if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
+            return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
+                           q->source, sqlite3_errmsg(db));
+        return bd_fail(err, "query %s (%s): %s: %s", q->name, q->source, what, sqlite3_errmsg(db));
     }
-    return q->params[i].def;
+    const char *problem = !*st ? "holds no SQL statement"
+                          : !sql_is_blank(tail) ? "holds more than one statement; a saved query is one statement"
+                          : !sqlite3_stmt_readonly(*st) ? "is not read-only; a saved query may only read the store"
+                                                        : NULL;
+    if (problem) {
+        sqlite3_finalize(*st);
+        *st = NULL;
+        return bd_fail(err, "query %s (%s): %s", q->name, q->source, problem);
+    }
+    return 0;
 }
 
-int data_fingerprint(sqlite3 *db, char out[65], long long *count)
+/* ---- needs ---- */
+
+/* The unmet message with each :NAME of a parameter replaced by its value. */
+static char *unmet_message(const struct saved_query *q, const struct resolved_params *rp, const char *msg)
+{
+    struct strbuf sb = {0};
+    for (const char *p = msg; *p;) {
+        if (*p == ':' && (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+            size_t n = 1;
+            while (isalnum((unsigned char)p[n]) || p[n] == '_')
+                n++;
+            int k;
+            for (k = 0; k < q->nparams; k++)
+                if (strlen(q->params[k].name) == n - 1 && strncmp(q->params[k].name, p + 1, n - 1) == 0)
+                    break;
+            if (k < q->nparams) {
+                const struct param_value *v = &rp->v[k];
+                char buf[40];
+                if (v->sqlite_type == SQLITE_TEXT)
+                    sb_puts(&sb, v->s);
+                else if (v->sqlite_type == SQLITE_INTEGER)
+                    sb_printf(&sb, "%lld", v->i);
+                else if (v->sqlite_type == SQLITE_FLOAT)
+                    fmt_double(buf, v->d), sb_puts(&sb, buf);
+                else
+                    sb_puts(&sb, "null");
+                p += n;
+                continue;
+            }
+        }
+        sb_putc(&sb, *p++);
+    }
+    return sb_detach(&sb);
+}
+
+int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp, char **err)
+{
+    for (int i = 0; i < q->nneeds; i++) {
+        const struct saved_need *nd = &q->needs[i];
+        char *sql = bd_strdupf("SELECT (%s)", nd->check), *what = bd_strdupf("needs (line %d)", nd->line);
+        sqlite3_stmt *st;
+        int rc = prepare_guarded(db, q, sql, what, &st, err) ? -1 : bind_all(st, q, rp, what, err);
+        int met = 0;
+        if (rc == 0) {
+            int src = sqlite3_step(st);
+            if (src == SQLITE_ROW) {
+                int t = sqlite3_column_type(st, 0);
+                met = (t == SQLITE_INTEGER || t == SQLITE_FLOAT) && sqlite3_column_double(st, 0) != 0;
+            } else
+                rc = bd_fail(err, "query %s (%s): %s: %s", q->name, q->source, what, sqlite3_errmsg(db));
+        }
+        sqlite3_finalize(st);
+        free(sql);
+        free(what);
+        if (rc)
+            return EXIT_FAIL;
+        if (!met) {
+            char *m = unmet_message(q, rp, nd->message);
+            bd_fail(err, "%s", m);
+            free(m);
+            return EXIT_NO_ROWS;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* ---- running ---- */
+
+int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT sha256 FROM archive ORDER BY sha256", -1, &st, NULL) != SQLITE_OK)
-        return -1;
+        return bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
     struct sha256 h;
     sha256_init(&h);
     long long n = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         sha256_update(&h, sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0));
         sha256_update(&h, "\n", 1);
         n++;
     }
+    /* A fingerprint of part of the data would be a lie: fail instead. */
+    if (rc != SQLITE_DONE)
+        bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
     sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return -1;
     unsigned char d[32];
     sha256_final(&h, d);
     sha256_hex(d, out);
@@ -74,241 +219,233 @@ int data_fingerprint(sqlite3 *db, char out[65], long long *count)
     return 0;
 }
 
-/* Whether a registered rule with this text was fixed before the judged
- * plan's earliest run started. */
-static void judge_registration(sqlite3 *db, const struct saved_query *q, const char *sha, const char *plan,
-                               int defaults_only, const char *changed, struct evaluation *ev, long long *rule_id)
+/* The header's column names must be columns of the statement. */
+static int check_columns(const struct saved_query *q, sqlite3_stmt *st, char **err)
 {
-    sqlite3_stmt *st;
-    *rule_id = 0;
-    if (sqlite3_prepare_v2(db, "SELECT id, coalesce(published_at, registered_at), ref FROM rule WHERE sha256 = ?", -1,
-                           &st, NULL) != SQLITE_OK)
-        return;
-    sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
-    char fixed[64] = "", ref[256] = "";
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *rule_id = sqlite3_column_int64(st, 0);
-        snprintf(fixed, sizeof fixed, "%s", (const char *)sqlite3_column_text(st, 1));
-        if (sqlite3_column_type(st, 2) != SQLITE_NULL)
-            snprintf(ref, sizeof ref, " (%s)", (const char *)sqlite3_column_text(st, 2));
-    }
-    sqlite3_finalize(st);
-    if (!*rule_id) {
-        ev->registration = strdup("unregistered");
-        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) is not registered: 'benchdb rule register' fixes a rule before its data",
-                                           q->name, sha);
-        return;
-    }
-    char start[64] = "";
-    if (sqlite3_prepare_v2(db, "SELECT min(r.started_at) FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ?",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, plan, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-            snprintf(start, sizeof start, "%s", (const char *)sqlite3_column_text(st, 0));
-        sqlite3_finalize(st);
-    }
-    /* RFC 3339 times in UTC compare as text once normalised by julianday. */
-    int before = 0, known = *start != 0;
-    if (known && sqlite3_prepare_v2(db, "SELECT julianday(?) < julianday(?)", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, fixed, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, start, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            before = sqlite3_column_int(st, 0);
-        sqlite3_finalize(st);
-    }
-    if (!known) {
-        ev->registration = strdup("registered");
-        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s; plan %s records no start time, so "
-                                           "whether that preceded it is unknown",
-                                           q->name, sha, fixed, ref, plan);
-    } else if (!before) {
-        ev->registration = strdup("retroactive");
-        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, after plan %s began (%s): applied "
-                                           "retroactively",
-                                           q->name, sha, fixed, ref, plan, start);
-    } else if (!defaults_only) {
-        ev->registration = strdup("retroactive");
-        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, before plan %s began (%s), but with "
-                                           "other parameters (%s): applied retroactively",
-                                           q->name, sha, fixed, ref, plan, start, changed);
-    } else {
-        ev->registration = strdup("pre-registered");
-        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, before plan %s began (%s): "
-                                           "pre-registered",
-                                           q->name, sha, fixed, ref, plan, start);
-    }
+    int n = sqlite3_column_count(st);
+    const char **cols = calloc((size_t)n + 1, sizeof *cols);
+    if (!cols)
+        return bd_fail(err, "out of memory");
+    for (int c = 0; c < n; c++)
+        cols[c] = sqlite3_column_name(st, c);
+    struct {
+        const char *key;
+        char *const *names;
+        int n;
+    } lists[] = {
+        {"outcome", &q->outcome, q->outcome != NULL},
+        {"verdict", &q->verdict, q->verdict != NULL},
+        {"show", q->show, q->nshow},
+        {"key", q->keys, q->nkeys},
+    };
+    int rc = 0;
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0] && !rc; l++)
+        for (int i = 0; i < lists[l].n && !rc; i++) {
+            int found = 0;
+            for (int c = 0; c < n && !found; c++)
+                found = strcmp(cols[c], lists[l].names[i]) == 0;
+            if (!found) {
+                struct strbuf sb = {0};
+                sb_put_name_list(&sb, cols, (size_t)n, 40);
+                rc = bd_fail(err, "query %s (%s): %s: the query has no column '%s'; columns: %s", q->name, q->source,
+                             lists[l].key, lists[l].names[i], sb.buf);
+                sb_free(&sb);
+            }
+        }
+    free(cols);
+    return rc;
 }
 
-int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given, int record,
-                   struct evaluation *ev, char **err)
+/* Effective parameters as JSON, as bound; whether only defaults were given
+ * (the judged plan aside), and which were not. */
+static void describe_params(const struct saved_query *q, const struct params *given, const struct resolved_params *rp,
+                            struct evaluation *ev, int *defaults_only, struct strbuf *changed, const char **plan)
 {
-    memset(ev, 0, sizeof *ev);
-    if (evaluation_check_params(q, given, err))
-        return -1;
-    sqlite3_stmt *st = NULL;
-    const char *tail = NULL;
-    /* A saved query may come from anywhere: prepare it under the guard. */
-    store_guard_readonly(db, 1);
-    int prc = sqlite3_prepare_v2(db, q->sql, -1, &st, &tail);
-    if (prc != SQLITE_OK) {
-        store_guard_readonly(db, 0);
-        if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
-            return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
-                           q->source, sqlite3_errmsg(db));
-        return bd_fail(err, "query %s (%s): %s", q->name, q->source, sqlite3_errmsg(db));
-    }
-    if (!st) {
-        store_guard_readonly(db, 0);
-        return bd_fail(err, "query %s (%s): holds no SQL statement", q->name, q->source);
-    }
-    if (!sql_is_blank(tail)) {
-        sqlite3_finalize(st);
-        store_guard_readonly(db, 0);
-        return bd_fail(err, "query %s (%s): holds more than one statement; a saved query is one statement", q->name,
-                       q->source);
-    }
-    if (!sqlite3_stmt_readonly(st)) {
-        sqlite3_finalize(st);
-        store_guard_readonly(db, 0);
-        return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store", q->name,
-                       q->source);
-    }
-
-    /* Effective parameters, bound by name; recorded as JSON. */
     struct strbuf pj = {0};
     sb_putc(&pj, '{');
-    int defaults_only = 1;
-    struct strbuf changed = {0};
-    const char *plan = NULL;
+    *defaults_only = 1;
+    *plan = NULL;
     for (int i = 0; i < q->nparams; i++) {
-        int is_null;
-        const char *v = effective(q, given, i, &is_null);
+        const struct saved_param *p = &q->params[i];
+        const struct param_value *v = &rp->v[i];
         if (i)
             sb_puts(&pj, ", ");
-        json_put_string(&pj, q->params[i].name, strlen(q->params[i].name));
+        json_put_string(&pj, p->name, strlen(p->name));
         sb_puts(&pj, ": ");
-        if (q->judges && strcmp(q->judges, q->params[i].name) == 0)
-            plan = v;
-        else if (params_get(given, q->params[i].name) &&
-                 (!q->params[i].has_default || strcmp(v, q->params[i].def) != 0)) {
-            defaults_only = 0;
-            sb_printf(&changed, "%s%s=%s", changed.len ? ", " : "", q->params[i].name, v);
+        param_value_json(&pj, v);
+        if (q->judges && strcmp(q->judges, p->name) == 0) {
+            *plan = v->sqlite_type == SQLITE_TEXT ? v->s : NULL;
+            continue;
         }
-        /* Record each value as it binds: a number as a number, else text. */
-        sqlite3_stmt *tmp;
-        if (is_null) {
-            sb_puts(&pj, "null");
-        } else if (sqlite3_prepare_v2(db, "SELECT ?", -1, &tmp, NULL) == SQLITE_OK) {
-            bind_param_value(tmp, 1, v);
-            sqlite3_step(tmp);
-            json_put_value(&pj, sqlite3_column_value(tmp, 0));
-            sqlite3_finalize(tmp);
+        if (!params_get(given, p->name))
+            continue;
+        struct param_value def;
+        int same = 0;
+        if (p->has_default && strcmp(p->def, "null") != 0 && param_value_parse(&p->type, p->def, &def, NULL) == 0)
+            same = param_value_equal(&def, v);
+        if (!same) {
+            *defaults_only = 0;
+            sb_printf(changed, "%s%s=%s", changed->len ? ", " : "", p->name, params_get(given, p->name));
         }
     }
     sb_putc(&pj, '}');
     ev->params_json = sb_detach(&pj);
+}
 
-    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
-        const char *name = sqlite3_bind_parameter_name(st, i);
-        if (!name) {
-            sqlite3_finalize(st);
-            store_guard_readonly(db, 0);
-            sb_free(&changed);
-            return bd_fail(err, "query %s (%s): uses a positional parameter '?'; use named parameters (:name)",
-                           q->name, q->source);
-        }
-        int k;
-        for (k = 0; k < q->nparams; k++)
-            if (strcmp(q->params[k].name, name + 1) == 0)
-                break;
-        if (k == q->nparams) {
-            /* name belongs to the statement: report before finalizing. */
-            bd_fail(err, "query %s (%s): uses %s, which its header does not declare (-- param: %s ...)", q->name,
-                    q->source, name, name + 1);
-            sqlite3_finalize(st);
-            store_guard_readonly(db, 0);
-            sb_free(&changed);
-            return -1;
-        }
-        int is_null;
-        const char *v = effective(q, given, k, &is_null);
-        if (is_null)
-            sqlite3_bind_null(st, i);
-        else
-            bind_param_value(st, i, v);
+/* Whether a registered rule with this text was fixed before the judged
+ * plan's earliest run started. */
+static int judge_registration(sqlite3 *db, const struct saved_query *q, const char *sha, const char *plan,
+                              int defaults_only, const char *changed, struct evaluation *ev, long long *rule_id,
+                              char **err)
+{
+    char fixed[TIME_TEXT_MAX] = "", ref[256] = "", start[TIME_TEXT_MAX] = "", refp[264] = "";
+    int found = rule_find(db, sha, rule_id, fixed, ref, err);
+    if (found < 0)
+        return -1;
+    if (!found) {
+        *rule_id = 0;
+        ev->registration = strdup("unregistered");
+        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) is not registered: 'benchdb rule register' fixes a "
+                                           "rule before its data", q->name, sha);
+        return 0;
     }
+    if (*ref)
+        snprintf(refp, sizeof refp, " (%s)", ref);
+    int known = plan_first_start(db, plan, start, err);
+    int before = known == 1 ? time_precedes(db, fixed, start, err) : 0;
+    if (known < 0 || before < 0)
+        return -1;
+    if (!known) {
+        ev->registration = strdup("registered");
+        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s; plan %s records no start time, so "
+                                           "whether that preceded it is unknown", q->name, sha, fixed, refp, plan);
+    } else if (!before) {
+        ev->registration = strdup("retroactive");
+        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, after plan %s began (%s): applied "
+                                           "retroactively", q->name, sha, fixed, refp, plan, start);
+    } else if (!defaults_only) {
+        ev->registration = strdup("retroactive");
+        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, before plan %s began (%s), but with "
+                                           "other parameters (%s): applied retroactively",
+                                           q->name, sha, fixed, refp, plan, start, changed);
+    } else {
+        ev->registration = strdup("pre-registered");
+        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, before plan %s began (%s): "
+                                           "pre-registered", q->name, sha, fixed, refp, plan, start);
+    }
+    return 0;
+}
+
+/* The outcome column's rows that hold, and the one-line outcome. */
+static void sum_up(const struct saved_query *q, struct evaluation *ev)
+{
+    const struct rowset *rs = &ev->rows;
+    ev->outcome_column = q->outcome ? rowset_column(rs, q->outcome) : -1;
+    for (size_t r = 0; ev->outcome_column >= 0 && r < rs->nrow; r++) {
+        sqlite3_value *v = rowset_cell(rs, r, ev->outcome_column);
+        int t = sqlite3_value_type(v);
+        if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
+            ev->holding += sqlite3_value_double(v) != 0;
+        else if (t != SQLITE_NULL)
+            ev->outcome_text = 1;
+    }
+    int vc = q->verdict ? rowset_column(rs, q->verdict) : -1;
+    if (vc >= 0 && rs->nrow > 0 && sqlite3_value_type(rowset_cell(rs, 0, vc)) != SQLITE_NULL)
+        ev->verdict = value_text(rowset_cell(rs, 0, vc));
+    if (ev->verdict)
+        ev->outcome = strdup(ev->verdict);
+    else if (ev->outcome_column >= 0 && rs->nrow > 0 && ev->holding == rs->nrow)
+        ev->outcome = bd_strdupf("%s holds in all %zu row%s", q->outcome, rs->nrow, rs->nrow == 1 ? "" : "s");
+    else if (ev->outcome_column >= 0 && rs->nrow > 0)
+        ev->outcome = bd_strdupf("%s holds in %zu of %zu rows", q->outcome, ev->holding, rs->nrow);
+    else
+        ev->outcome = bd_strdupf("%zu row%s", rs->nrow, rs->nrow == 1 ? "" : "s");
+}
+
+static int record(sqlite3 *db, const struct saved_query *q, const char *sha, const char *plan, long long rule_id,
+                  struct evaluation *ev, char **err)
+{
+    char fp[65], when[TIME_TEXT_MAX];
+    long long narch = 0;
+    if (data_fingerprint(db, fp, &narch, err))
+        return -1;
+    time_now_rfc3339(when, 1);
+    struct strbuf rows = {0};
+    if (rowset_json(&ev->rows, &rows, 0))
+        return bd_fail(err, "cannot record the evaluation: out of memory");
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db,
+                                "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
+                                "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
+                                "judged_plan, registration, rule_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc |= sqlite3_bind_text(st, 1, q->name, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, 2, sha, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, 3, q->text, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, 4, ev->params_json, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, 5, rows.buf, (int)rows.len, SQLITE_STATIC);
+        rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)ev->rows.nrow);
+        rc |= sqlite3_bind_text(st, 7, ev->outcome, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, 8, when, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_double(st, 9, ev->ms);
+        rc |= sqlite3_bind_text(st, 10, BENCHDB_VERSION, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, 11, fp, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_int64(st, 12, narch);
+        rc |= plan ? sqlite3_bind_text(st, 13, plan, -1, SQLITE_STATIC) : SQLITE_OK;
+        rc |= ev->registration ? sqlite3_bind_text(st, 14, ev->registration, -1, SQLITE_STATIC) : SQLITE_OK;
+        rc |= rule_id ? sqlite3_bind_int64(st, 15, rule_id) : SQLITE_OK;
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    }
+    if (rc != SQLITE_OK)
+        bd_fail(err, "cannot record the evaluation: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    sb_free(&rows);
+    if (rc != SQLITE_OK)
+        return -1;
+    ev->id = sqlite3_last_insert_rowid(db);
+    return 0;
+}
+
+int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
+                   const struct resolved_params *rp, int rec, struct evaluation *ev, char **err)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->outcome_column = -1;
+    sqlite3_stmt *st;
+    if (prepare_guarded(db, q, q->sql, "the query", &st, err))
+        return -1;
+    if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err)) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    int defaults_only;
+    const char *plan;
+    struct strbuf changed = {0};
+    sb_puts(&changed, "");
+    describe_params(q, given, rp, ev, &defaults_only, &changed, &plan);
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = rowset_collect(&ev->rows, st);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sqlite3_finalize(st);
-    store_guard_readonly(db, 0);
     ev->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (rc != SQLITE_DONE) {
         sb_free(&changed);
-        return bd_fail(err, "query %s: %s", q->name, sqlite3_errmsg(db));
+        return bd_fail(err, "query %s: %s", q->name, rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
     }
-
-    /* The one-line outcome. */
-    int oc = -1;
-    for (int c = 0; q->outcome && c < ev->rows.ncol; c++)
-        if (strcmp(ev->rows.names[c], q->outcome) == 0)
-            oc = c;
-    if (oc >= 0 && ev->rows.nrow > 0)
-        ev->outcome = value_text(rowset_cell(&ev->rows, 0, oc));
-    else
-        ev->outcome = bd_strdupf("%zu row%s", ev->rows.nrow, ev->rows.nrow == 1 ? "" : "s");
+    sum_up(q, ev);
 
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
     long long rule_id = 0;
-    if (q->judges && plan)
-        judge_registration(db, q, sha, plan, defaults_only, changed.buf ? changed.buf : "", ev, &rule_id);
+    rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &rule_id, err) : 0;
     sb_free(&changed);
-
-    if (!record)
-        return 0;
-    char fp[65], when[TIME_TEXT_MAX];
-    long long narch = 0;
-    if (data_fingerprint(db, fp, &narch))
-        return bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
-    time_now_rfc3339(when, 1);
-    struct strbuf rows = {0};
-    rowset_json(&ev->rows, &rows);
-    if (sqlite3_prepare_v2(db,
-                           "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
-                           "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
-                           "judged_plan, registration, rule_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           -1, &st, NULL) != SQLITE_OK) {
-        sb_free(&rows);
-        return bd_fail(err, "cannot record the evaluation: %s", sqlite3_errmsg(db));
-    }
-    sqlite3_bind_text(st, 1, q->name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, sha, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, q->text, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, ev->params_json, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, rows.buf, (int)rows.len, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 6, (sqlite3_int64)ev->rows.nrow);
-    sqlite3_bind_text(st, 7, ev->outcome, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 8, when, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 9, ev->ms);
-    sqlite3_bind_text(st, 10, BENCHDB_VERSION, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 11, fp, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 12, narch);
-    if (plan)
-        sqlite3_bind_text(st, 13, plan, -1, SQLITE_STATIC);
-    if (ev->registration)
-        sqlite3_bind_text(st, 14, ev->registration, -1, SQLITE_STATIC);
-    if (rule_id)
-        sqlite3_bind_int64(st, 15, rule_id);
-    rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    sb_free(&rows);
-    if (rc != SQLITE_DONE)
-        return bd_fail(err, "cannot record the evaluation: %s", sqlite3_errmsg(db));
-    ev->id = sqlite3_last_insert_rowid(db);
-    return 0;
+    if (rc || !rec)
+        return rc;
+    return record(db, q, sha, plan, rule_id, ev, err);
 }
 
 void evaluation_free(struct evaluation *ev)
@@ -316,7 +453,36 @@ void evaluation_free(struct evaluation *ev)
     rowset_free(&ev->rows);
     free(ev->params_json);
     free(ev->outcome);
+    free(ev->verdict);
     free(ev->registration);
     free(ev->registration_note);
     memset(ev, 0, sizeof *ev);
+}
+
+int query_evaluate(sqlite3 *db, const struct saved_query *q, const struct params *given, int rec,
+                   struct evaluation *ev, char **err)
+{
+    struct resolved_params rp = {0};
+    memset(ev, 0, sizeof *ev);
+    int rc = evaluation_resolve(q, given, &rp, err);
+    if (rc == EXIT_OK)
+        rc = param_check_names(db, q, given, rp.v, err);
+    if (rc == EXIT_OK)
+        rc = evaluation_check_needs(db, q, &rp, err);
+    if (rc == EXIT_OK && evaluation_run(db, q, given, &rp, rec, ev, err))
+        rc = EXIT_FAIL;
+    resolved_params_free(&rp);
+    return rc;
+}
+
+int evaluation_gate(const struct saved_query *q, const struct evaluation *ev, char **err)
+{
+    if (!q->outcome)
+        return bd_fail(err, "query %s has no '-- outcome: COLUMN' header line to gate on", q->name), EXIT_USAGE;
+    if (ev->outcome_text)
+        return bd_fail(err, "query %s: --gate: the outcome column %s holds text; it must hold 1 (holds) or 0 (does "
+                            "not), or NULL", q->name, q->outcome), EXIT_FAIL;
+    if (!ev->rows.nrow)
+        return EXIT_NO_ROWS;
+    return ev->holding == ev->rows.nrow ? EXIT_OK : EXIT_NOT_HELD;
 }

@@ -2,36 +2,70 @@
 #define BENCHDB_EVALUATE_H
 #include <sqlite3.h>
 
-#include "util/params.h"
 #include "output/output.h"
 #include "query/saved.h"
+#include "util/params.h"
+
+/* Evaluating a saved query, in the steps query_evaluate takes in order:
+ * resolve the parameters (declared, typed, in range: a usage error
+ * otherwise), check the values that name things in the store
+ * (query/param_check.h), check the query's needs, run it read-only, sum
+ * up its outcome, judge its registration, record it. */
+
+/* Each declared parameter's value, given or default, checked against its
+ * type; in header order. Texts point into the query or the params given. */
+struct resolved_params {
+    int n;
+    struct param_value *v;
+};
+/* EXIT_OK, or EXIT_USAGE with *err: an undeclared or missing parameter, or
+ * a value not of its type ("--param band_lo=abc: expected a number").
+ * Messages here and in param_check name no query: the caller says which. */
+int evaluation_resolve(const struct saved_query *q, const struct params *given, struct resolved_params *rp,
+                       char **err);
+void resolved_params_free(struct resolved_params *rp);
+
+/* Checks the query's -- needs: lines in order: EXIT_OK; EXIT_NO_ROWS with
+ * *err the -- unmet: message of the first that is false (its :NAMEs
+ * replaced by the parameters' values); EXIT_FAIL with *err when a check
+ * cannot run. */
+int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp, char **err);
 
 /* One evaluation of a saved query. */
 struct evaluation {
     struct rowset rows;
     double ms;
     char *params_json;   /* the effective parameters, as bound */
-    char *outcome;       /* one line: the outcome column's first value, or "N rows" */
+    char *outcome;       /* one line, as recorded: the verdict, else how many rows the outcome holds in, else "N rows" */
+    char *verdict;       /* the -- verdict: column's first value, or NULL */
+    int outcome_column;  /* the -- outcome: column's index in rows, or -1 */
+    size_t holding;      /* rows whose outcome holds */
+    int outcome_text;    /* some outcome value is text: not a truth value */
     char *registration;  /* e.g. "pre-registered", "retroactive", "unregistered"; NULL if the query judges no plan */
     char *registration_note; /* a sentence explaining registration, or NULL */
     long long id;        /* the evaluation's id when recorded, else 0 */
 };
 
-/* Checks given parameters against the query's header: every given one is
- * declared, every required one given. Returns 0, or -1 with *err set (a
- * usage error: the caller exits 2 and lists the parameters). */
-int evaluation_check_params(const struct saved_query *q, const struct params *given, char **err);
-
-/* Runs q on db with the given parameters (defaults filled in, values bound,
- * never pasted). The query must be one read-only statement whose
- * parameters are all declared. With record, stores an `evaluation` row.
- * Returns 0, or -1 with *err set. */
-int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given, int record,
-                   struct evaluation *ev, char **err);
+/* Runs q on db with resolved parameters (values bound, never pasted). The
+ * query must be one read-only statement whose parameters are all declared
+ * and whose header names columns it has. With record, stores an
+ * `evaluation` row. Returns 0, or -1 with *err set. */
+int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
+                   const struct resolved_params *rp, int record, struct evaluation *ev, char **err);
 void evaluation_free(struct evaluation *ev);
 
+/* Every step: EXIT_OK, EXIT_USAGE (a parameter), EXIT_NO_ROWS (needs
+ * unmet: nothing run, nothing recorded) or EXIT_FAIL, with *err set. */
+int query_evaluate(sqlite3 *db, const struct saved_query *q, const struct params *given, int record,
+                   struct evaluation *ev, char **err);
+
+/* --gate: EXIT_OK when the outcome holds in every row, EXIT_NOT_HELD when
+ * not, EXIT_NO_ROWS when there are no rows; EXIT_USAGE with *err when the
+ * query has no -- outcome: column, EXIT_FAIL when a value of it is text. */
+int evaluation_gate(const struct saved_query *q, const struct evaluation *ev, char **err);
+
 /* SHA-256 over the sorted SHA-256s of the store's archives (hex, one per
- * line), and their count. */
-int data_fingerprint(sqlite3 *db, char out[65], long long *count);
+ * line), and their count. Returns 0, or -1 with *err set. */
+int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err);
 
 #endif

@@ -12,6 +12,7 @@
 #include "util/diag.h"
 #include "util/embedded.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 int query_path_add(struct query_path *qp, const char *entry)
@@ -45,6 +46,13 @@ void query_path_free(struct query_path *qp)
     qp->n = 0;
 }
 
+static void free_strv(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 void saved_query_free(struct saved_query *q)
 {
     if (!q)
@@ -53,20 +61,23 @@ void saved_query_free(struct saved_query *q)
         free(q->params[i].name);
         free(q->params[i].def);
         free(q->params[i].description);
-        for (int k = 0; k < q->params[i].nchoices; k++)
-            free(q->params[i].choices[k]);
-        free(q->params[i].choices);
+        param_type_free(&q->params[i].type);
     }
     free(q->params);
-    for (int i = 0; i < q->nkeys; i++)
-        free(q->keys[i]);
-    free(q->keys);
+    for (int i = 0; i < q->nneeds; i++) {
+        free(q->needs[i].check);
+        free(q->needs[i].message);
+    }
+    free(q->needs);
+    free_strv(q->keys, q->nkeys);
+    free_strv(q->show, q->nshow);
     free(q->name);
     free(q->summary);
     free(q->source);
     free(q->text);
     free(q->judges);
     free(q->outcome);
+    free(q->verdict);
     free(q);
 }
 
@@ -89,124 +100,224 @@ static int valid_ident(const char *s, int dashes)
     return 1;
 }
 
+/* Parsing one header line "-- KEY: VALUE". */
+struct header {
+    struct saved_query *q;
+    const char *source;
+    int line;
+    char **err;
+};
+
+static int header_fail(struct header *h, const char *key, const char *fmt, const char *arg)
+{
+    char *what = bd_strdupf(fmt, arg);
+    bd_fail(h->err, "%s:%d: %s: %s", h->source, h->line, key, what);
+    free(what);
+    return -1;
+}
+
+/* A single value: a repeated line replaces the earlier one. */
+static int set_once(char **slot, char *val)
+{
+    free(*slot);
+    *slot = strdup(val);
+    return 0;
+}
+
+/* "a, b, c" appended to a list. */
+static int split_list(const char *val, char ***v, int *n)
+{
+    char *list = strdup(val), *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *t = trimmed(tok, strlen(tok));
+        if (!*t) {
+            free(t);
+            continue;
+        }
+        *v = realloc(*v, (size_t)(*n + 1) * sizeof **v);
+        (*v)[(*n)++] = t;
+    }
+    free(list);
+    return 0;
+}
+
+static int h_name(struct header *h, char *val)
+{
+    set_once(&h->q->name, val);
+    return valid_ident(val, 1) ? 0 : header_fail(h, "name", "expected letters, digits, '_' or '-', got '%s'", val);
+}
+static int h_summary(struct header *h, char *val) { return set_once(&h->q->summary, val); }
+static int h_judges(struct header *h, char *val) { return set_once(&h->q->judges, val); }
+static int h_outcome(struct header *h, char *val) { return set_once(&h->q->outcome, val); }
+static int h_verdict(struct header *h, char *val) { return set_once(&h->q->verdict, val); }
+static int h_key(struct header *h, char *val) { return split_list(val, &h->q->keys, &h->q->nkeys); }
+static int h_show(struct header *h, char *val) { return split_list(val, &h->q->show, &h->q->nshow); }
+
+/* NAME [= DEFAULT]  description: the default ends at two spaces or a tab. */
+static int h_param(struct header *h, char *val)
+{
+    const char *s = val;
+    size_t nlen = strcspn(s, " \t=");
+    struct saved_param sp = {0};
+    sp.name = strndup(s, nlen);
+    sp.line = h->line;
+    s += nlen;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '=') {
+        s++;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        const char *end = strstr(s, "  ");
+        const char *tab = strchr(s, '\t');
+        if (!end || (tab && tab < end))
+            end = tab;
+        if (!end)
+            end = s + strlen(s);
+        sp.def = trimmed(s, (size_t)(end - s));
+        sp.has_default = 1;
+        s = end;
+    }
+    sp.description = trimmed(s, strlen(s));
+    int bad = 0;
+    if (!valid_ident(sp.name, 0))
+        bad = header_fail(h, "param", "expected a parameter name, got '%s'", sp.name);
+    else if (saved_query_param(h->q, sp.name))
+        bad = header_fail(h, "param", "'%s' is declared twice", sp.name);
+    if (bad) {
+        free(sp.name);
+        free(sp.def);
+        free(sp.description);
+        return -1;
+    }
+    h->q->params = realloc(h->q->params, (size_t)(h->q->nparams + 1) * sizeof *h->q->params);
+    h->q->params[h->q->nparams++] = sp;
+    return 0;
+}
+
+/* NAME = TYPE, for a parameter declared above (choices: NAME = A, B). */
+static int set_type(struct header *h, const char *key, const char *val, const char *prefix)
+{
+    const char *eq = strchr(val, '=');
+    char *pname = eq ? trimmed(val, (size_t)(eq - val)) : NULL;
+    struct saved_param *sp = pname ? (struct saved_param *)saved_query_param(h->q, pname) : NULL;
+    free(pname);
+    if (!sp)
+        return header_fail(h, key, "expected 'NAME = ...' naming a parameter declared above, got '%s'", val);
+    const char *given = eq + 1;
+    while (isspace((unsigned char)*given))
+        given++;
+    char *spec = bd_strdupf("%s%s", prefix, given), *why = NULL;
+    struct param_type_spec t;
+    int rc = param_type_parse(spec, &t, &why);
+    if (rc)
+        header_fail(h, key, "%s", why);
+    else {
+        param_type_free(&sp->type);
+        sp->type = t;
+    }
+    free(spec);
+    free(why);
+    return rc;
+}
+static int h_type(struct header *h, char *val) { return set_type(h, "type", val, ""); }
+static int h_choices(struct header *h, char *val) { return set_type(h, "choices", val, "choice of "); }
+
+static int h_needs(struct header *h, char *val)
+{
+    struct saved_query *q = h->q;
+    if (q->nneeds && !q->needs[q->nneeds - 1].message)
+        return header_fail(h, "needs", "the needs line above has no '-- unmet: MESSAGE' line%s", "");
+    if (!*val)
+        return header_fail(h, "needs", "expected an SQL expression that must be true%s", "");
+    q->needs = realloc(q->needs, (size_t)(q->nneeds + 1) * sizeof *q->needs);
+    q->needs[q->nneeds++] = (struct saved_need){strdup(val), NULL, h->line};
+    return 0;
+}
+
+static int h_unmet(struct header *h, char *val)
+{
+    struct saved_query *q = h->q;
+    if (!q->nneeds || q->needs[q->nneeds - 1].message)
+        return header_fail(h, "unmet", "expected right after a '-- needs:' line, got '%s'", val);
+    q->needs[q->nneeds - 1].message = strdup(val);
+    return 0;
+}
+
+static const struct {
+    const char *key;
+    int (*parse)(struct header *h, char *val);
+} header_keys[] = {
+    {"name", h_name},       {"summary", h_summary}, {"param", h_param},   {"type", h_type},
+    {"choices", h_choices}, {"judges", h_judges},   {"outcome", h_outcome}, {"verdict", h_verdict},
+    {"show", h_show},       {"key", h_key},         {"needs", h_needs},   {"unmet", h_unmet},
+};
+
+/* One header line (trimmed); lines that are not "-- KEY: VALUE" with a
+ * known KEY are free text. */
+static int header_line(struct header *h, const char *l)
+{
+    const char *c = l + 2;
+    while (*c == ' ')
+        c++;
+    const char *colon = strchr(c, ':');
+    if (!colon)
+        return 0;
+    char *key = trimmed(c, (size_t)(colon - c));
+    char *val = trimmed(colon + 1, strlen(colon + 1));
+    int rc = 0;
+    for (size_t i = 0; i < sizeof header_keys / sizeof header_keys[0]; i++)
+        if (strcmp(key, header_keys[i].key) == 0)
+            rc = header_keys[i].parse(h, val);
+    free(key);
+    free(val);
+    return rc;
+}
+
+/* What the header as a whole must satisfy. */
+static int header_check(struct saved_query *q, const char *source, char **err)
+{
+    if (!q->name)
+        return bd_fail(err, "%s: the header has no '-- name:' line", source);
+    if (q->judges && !saved_query_param(q, q->judges))
+        return bd_fail(err, "%s: judges: '%s' is not one of the query's parameters", source, q->judges);
+    if (q->nneeds && !q->needs[q->nneeds - 1].message)
+        return bd_fail(err, "%s:%d: needs: no '-- unmet: MESSAGE' line follows", source, q->needs[q->nneeds - 1].line);
+    for (int i = 0; i < q->nparams; i++) {
+        const struct saved_param *p = &q->params[i];
+        struct param_value v;
+        char *why = NULL;
+        if (p->has_default && strcmp(p->def, "null") != 0 && param_value_parse(&p->type, p->def, &v, &why)) {
+            bd_fail(err, "%s:%d: param: the default of %s, '%s': %s", source, p->line, p->name, p->def, why);
+            free(why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 struct saved_query *saved_query_parse(char *text, const char *source, int builtin, char **err)
 {
     struct saved_query *q = calloc(1, sizeof *q);
     q->text = text;
     q->source = strdup(source);
     q->builtin = builtin;
+    struct header h = {q, source, 0, err};
     const char *p = text;
-    int line = 0;
     for (;;) {
-        line++;
+        h.line++;
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
         char *l = trimmed(p, len);
-        if (strncmp(l, "--", 2) != 0) {
-            int blank = *l == 0;
-            free(l);
-            if (!blank || !eol)
-                break; /* the statement starts here */
-            p = eol + 1;
-            continue;
-        }
-        const char *c = l + 2;
-        while (*c == ' ')
-            c++;
-        const char *colon = strchr(c, ':');
-        char *key = colon ? trimmed(c, (size_t)(colon - c)) : NULL;
-        char *val = colon ? trimmed(colon + 1, strlen(colon + 1)) : NULL;
-        int bad = 0;
-        if (key && strcmp(key, "name") == 0) {
-            free(q->name);
-            q->name = val, val = NULL;
-            bad = !valid_ident(q->name, 1);
-            if (bad)
-                bd_fail(err, "%s:%d: name: expected letters, digits, '_' or '-', got '%s'", source, line, q->name);
-        } else if (key && strcmp(key, "summary") == 0) {
-            free(q->summary);
-            q->summary = val, val = NULL;
-        } else if (key && strcmp(key, "judges") == 0) {
-            free(q->judges);
-            q->judges = val, val = NULL;
-        } else if (key && strcmp(key, "outcome") == 0) {
-            free(q->outcome);
-            q->outcome = val, val = NULL;
-        } else if (key && strcmp(key, "key") == 0) {
-            char *save = NULL;
-            for (char *tok = strtok_r(val, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                q->keys = realloc(q->keys, (size_t)(q->nkeys + 1) * sizeof *q->keys);
-                q->keys[q->nkeys++] = trimmed(tok, strlen(tok));
-            }
-        } else if (key && strcmp(key, "choices") == 0) {
-            const char *eq = strchr(val, '=');
-            char *pname = eq ? trimmed(val, (size_t)(eq - val)) : NULL;
-            struct saved_param *sp = NULL;
-            for (int i = 0; pname && i < q->nparams; i++)
-                if (strcmp(q->params[i].name, pname) == 0)
-                    sp = &q->params[i];
-            if (!sp) {
-                bad = 1;
-                bd_fail(err, "%s:%d: choices: expected 'NAME = A, B, ...' naming a parameter declared above, got '%s'",
-                        source, line, val);
-            } else {
-                char *list = strdup(eq + 1), *save = NULL;
-                for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                    sp->choices = realloc(sp->choices, (size_t)(sp->nchoices + 1) * sizeof *sp->choices);
-                    sp->choices[sp->nchoices++] = trimmed(tok, strlen(tok));
-                }
-                free(list);
-            }
-            free(pname);
-        } else if (key && strcmp(key, "param") == 0) {
-            /* NAME [= DEFAULT]  description: the default ends at two spaces. */
-            const char *s = val;
-            size_t nlen = strcspn(s, " \t=");
-            struct saved_param sp = {0};
-            sp.name = strndup(s, nlen);
-            s += nlen;
-            while (*s == ' ' || *s == '\t')
-                s++;
-            if (*s == '=') {
-                s++;
-                while (*s == ' ' || *s == '\t')
-                    s++;
-                const char *end = strstr(s, "  ");
-                const char *tab = strchr(s, '\t');
-                if (!end || (tab && tab < end))
-                    end = tab;
-                if (!end)
-                    end = s + strlen(s);
-                sp.def = trimmed(s, (size_t)(end - s));
-                sp.has_default = 1;
-                s = end;
-            }
-            sp.description = trimmed(s, strlen(s));
-            if (!valid_ident(sp.name, 0)) {
-                bad = 1;
-                bd_fail(err, "%s:%d: param: expected a parameter name, got '%s'", source, line, sp.name);
-            }
-            for (int i = 0; !bad && i < q->nparams; i++)
-                if (strcmp(q->params[i].name, sp.name) == 0) {
-                    bad = 1;
-                    bd_fail(err, "%s:%d: param: '%s' is declared twice", source, line, sp.name);
-                }
-            if (bad) {
-                free(sp.name);
-                free(sp.def);
-                free(sp.description);
-            } else {
-                q->params = realloc(q->params, (size_t)(q->nparams + 1) * sizeof *q->params);
-                q->params[q->nparams++] = sp;
-            }
-        }
-        free(key);
-        free(val);
+        int is_header = strncmp(l, "--", 2) == 0, blank = *l == 0;
+        int rc = is_header ? header_line(&h, l) : 0;
         free(l);
-        if (bad) {
+        if (rc) {
             saved_query_free(q);
             return NULL;
         }
+        if (!is_header && (!blank || !eol))
+            break; /* the statement starts here */
         if (!eol) {
             p += len;
             break;
@@ -214,18 +325,12 @@ struct saved_query *saved_query_parse(char *text, const char *source, int builti
         p = eol + 1;
     }
     q->sql = p;
-    if (!q->name) {
-        bd_fail(err, "%s: the header has no '-- name:' line", source);
+    if (header_check(q, source, err)) {
         saved_query_free(q);
         return NULL;
     }
     if (!q->summary)
         q->summary = strdup("");
-    if (q->judges && !saved_query_param(q, q->judges)) {
-        bd_fail(err, "%s: judges: '%s' is not one of the query's parameters", source, q->judges);
-        saved_query_free(q);
-        return NULL;
-    }
     return q;
 }
 
@@ -295,13 +400,6 @@ static int entry_files(const char *entry, char ***out, char **err)
     return n;
 }
 
-static void free_strv(char **v, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 int saved_query_list(const struct query_path *qp, struct saved_query ***out, char **err)
 {
     struct saved_query **v = NULL;
@@ -366,8 +464,9 @@ void saved_query_list_free(struct saved_query **v, int n)
     free(v);
 }
 
-struct saved_query *saved_query_find(const struct query_path *qp, const char *name, char **err)
+struct saved_query *saved_query_find(const struct query_path *qp, const char *name, int *unknown, char **err)
 {
+    *unknown = 0;
     if (ends_with(name, ".sql") || strchr(name, '/'))
         return load_file(name, err);
     struct saved_query **v;
@@ -375,15 +474,22 @@ struct saved_query *saved_query_find(const struct query_path *qp, const char *na
     if (n < 0)
         return NULL;
     struct saved_query *found = NULL;
-    for (int i = 0; i < n; i++)
-        if (strcmp(v[i]->name, name) == 0) {
+    const char **names = calloc((size_t)n + 1, sizeof *names);
+    for (int i = 0; i < n; i++) {
+        names[i] = v[i]->name;
+        if (strcmp(v[i]->name, name) == 0)
             found = v[i];
-            v[i] = NULL;
-        }
+    }
+    if (!found) {
+        *unknown = 1;
+        char *m = suggest_unknown("saved query", "saved queries", name, names, (size_t)n);
+        bd_fail(err, "%s", m);
+        free(m);
+    }
+    free(names);
     for (int i = 0; i < n; i++)
-        saved_query_free(v[i]);
+        if (v[i] != found)
+            saved_query_free(v[i]);
     free(v);
-    if (!found)
-        bd_fail(err, "no saved query named '%s' (see 'benchdb queries')", name);
     return found;
 }

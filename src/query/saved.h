@@ -2,23 +2,41 @@
 #define BENCHDB_SAVED_H
 #include <stddef.h>
 
+#include "query/param_type.h"
+
 /* A saved query: a file NAME.sql holding one SQL statement with named
- * parameters, preceded by a header of comment lines:
+ * parameters, preceded by a header of comment lines (docs/queries.md):
  *   -- name: NAME
  *   -- summary: one line
  *   -- param: NAME [= DEFAULT]  description      (no default: required)
- *   -- choices: NAME = A, B, ...   (optional: the only values NAME accepts)
+ *   -- type: NAME = TYPE           (optional: see param_type.h; else text)
+ *   -- choices: NAME = A, B, ...   (the same as -- type: NAME = choice of A, B, ...)
  *   -- judges: PARAM      (optional: the parameter naming the judged plan)
- *   -- outcome: COLUMN    (optional: the column whose first value sums up a result)
+ *   -- outcome: COLUMN    (optional: the column that holds, 1, or fails, 0,
+ *                          in each row; --gate exits by it)
+ *   -- verdict: COLUMN    (optional: the column whose first value says the
+ *                          result in words, printed once)
+ *   -- show: COL[, COL]...(optional: the columns a table shows)
  *   -- key: COL[, COL]... (optional: columns identifying a row, for history --diff)
+ *   -- needs: SQL         (optional, repeatable: an expression on the
+ *                          parameters that must be true for the query to
+ *                          mean anything, e.g. EXISTS (SELECT ...))
+ *   -- unmet: MESSAGE     (what to say when the needs line above is false;
+ *                          :NAME stands for a parameter's value)
  * A default written `null` binds SQL NULL. */
 struct saved_param {
     char *name;
     char *def;        /* NULL when required */
     int has_default;
     char *description;
-    char **choices;   /* NULL: any value */
-    int nchoices;
+    struct param_type_spec type; /* PARAM_TEXT unless declared */
+    int line;         /* of its -- param: line */
+};
+
+struct saved_need {
+    char *check;
+    char *message;
+    int line;
 };
 
 struct saved_query {
@@ -31,8 +49,13 @@ struct saved_query {
     int nparams;
     char *judges;
     char *outcome;
+    char *verdict;
     char **keys;
     int nkeys;
+    char **show;
+    int nshow;
+    struct saved_need *needs;
+    int nneeds;
     int builtin;
 };
 
@@ -53,9 +76,11 @@ void query_path_free(struct query_path *qp);
 struct saved_query *saved_query_parse(char *text, const char *source, int builtin, char **err);
 void saved_query_free(struct saved_query *q);
 
-/* Finds a query by name, or by path when name ends in .sql. Returns NULL
- * with *err set when there is none or it does not parse. */
-struct saved_query *saved_query_find(const struct query_path *qp, const char *name, char **err);
+/* Finds a query by name, or by path when name ends in .sql or holds a '/'.
+ * Returns NULL with *err set when there is none (*unknown = 1: no query
+ * of that name; the message suggests the nearest name or lists them) or
+ * when it cannot be read or parsed (*unknown = 0). */
+struct saved_query *saved_query_find(const struct query_path *qp, const char *name, int *unknown, char **err);
 
 /* Every saved query reachable through qp, sorted by name (first of a name
  * wins). Returns the count, or -1 with *err set. */

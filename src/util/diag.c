@@ -3,12 +3,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/text.h"
+
+/* The message with its control characters escaped, then suffix. */
+static void put_escaped(const char *fmt, va_list ap, const char *suffix)
+{
+    char *msg = bd_vstrdupf(fmt, ap);
+    char *shown = text_escape_controls(msg);
+    fputs(shown, stderr);
+    fputs(suffix, stderr);
+    free(shown);
+    free(msg);
+}
+
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
     fflush(stdout);
     fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    put_escaped(fmt, ap, "\n");
 }
 
 void bd_error(const char *fmt, ...)
@@ -42,7 +54,7 @@ int bd_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     fflush(stdout);
     fputs("error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    put_escaped(fmt, ap, "");
     va_end(ap);
     if (cmd)
         fprintf(stderr, " (see 'benchdb %s --help')\n", cmd);

@@ -1,6 +1,7 @@
-/* NAME=VALUE parameters (--param) and how their values bind. */
+/* NAME=VALUE parameters (--param) and how `benchdb sql` binds them. */
 #include "util/params.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,17 +19,19 @@ int params_add(struct params *ps, const char *arg)
         nlen--;
     }
     for (int i = 0; i < ps->n; i++)
-        if (strlen(ps->v[i].name) == nlen && strncmp(ps->v[i].name, arg, nlen) == 0) {
-            free(ps->v[i].value);
-            ps->v[i].value = strdup(eq + 1);
-            return 0;
-        }
+        if (strlen(ps->v[i].name) == nlen && strncmp(ps->v[i].name, arg, nlen) == 0)
+            return -2;
     struct param *v = realloc(ps->v, (size_t)(ps->n + 1) * sizeof *v);
     if (!v)
         return -1;
     ps->v = v;
     ps->v[ps->n].name = strndup(arg, nlen);
     ps->v[ps->n].value = strdup(eq + 1);
+    if (!ps->v[ps->n].name || !ps->v[ps->n].value) {
+        free(ps->v[ps->n].name);
+        free(ps->v[ps->n].value);
+        return -1;
+    }
     ps->n++;
     return 0;
 }
@@ -52,17 +55,53 @@ void params_free(struct params *ps)
     ps->n = 0;
 }
 
-int bind_param_value(sqlite3_stmt *st, int i, const char *value)
+/* Digits at *p, advancing it; returns how many. */
+static size_t digits(const char **p)
 {
-    if (*value && !strchr(" \t\n", value[0])) {
-        char *end;
-        errno = 0;
+    size_t n = 0;
+    while (isdigit((unsigned char)**p))
+        (*p)++, n++;
+    return n;
+}
+
+/* 0: not a plain number; 1: a plain integer; 2: a plain real. */
+static int plain_number(const char *s)
+{
+    const char *p = s + (*s == '-');
+    const char *int_start = p;
+    size_t n = digits(&p);
+    if (!n || (n > 1 && *int_start == '0'))
+        return 0;
+    int real = 0;
+    if (*p == '.') {
+        p++;
+        if (!digits(&p) || p[-1] == '0')
+            return 0; /* "1." or a trailing zero: 1.10 stays text */
+        real = 1;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!digits(&p))
+            return 0;
+        real = 1;
+    }
+    return *p ? 0 : real ? 2 : 1;
+}
+
+int bind_plain_number_or_text(sqlite3_stmt *st, int i, const char *value)
+{
+    int kind = plain_number(value);
+    char *end;
+    errno = 0;
+    if (kind == 1) {
         long long ll = strtoll(value, &end, 10);
-        if (*end == 0 && errno == 0)
+        if (errno == 0)
             return sqlite3_bind_int64(st, i, ll);
-        errno = 0;
+    } else if (kind == 2) {
         double d = strtod(value, &end);
-        if (*end == 0 && errno == 0 && isfinite(d) && !strpbrk(value, "xXnN"))
+        if (errno == 0 && isfinite(d))
             return sqlite3_bind_double(st, i, d);
     }
     return sqlite3_bind_text(st, i, value, -1, SQLITE_TRANSIENT);

@@ -2,6 +2,8 @@
 #define BENCHDB_TEXT_H
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 /* Room for an RFC 3339 UTC time with milliseconds and its NUL. */
 #define TIME_TEXT_MAX 48
 
@@ -17,5 +19,26 @@ int sql_is_blank(const char *s);
  * *len (if not NULL) gets its size. NULL with *err set (naming the path)
  * when it cannot be read. */
 char *file_read_all(const char *path, size_t *len, char **err);
+
+/* ---- text for a terminal ----
+ * Everything benchdb shows a person (tables, Markdown, messages) goes
+ * through these, so that data can never drive the terminal: a run named
+ * with an ESC sequence prints as \x1b[2J, not as a cleared screen. CSV
+ * and JSON keep their bytes exact instead.
+ *   \n \r \t                  as those two-character escapes
+ *   other C0 controls, DEL    as \xNN
+ *   C1 controls U+0080-U+009F as \u00NN
+ *   bytes that are not UTF-8  as \xNN
+ * Everything else, including valid multibyte UTF-8, is kept. */
+int sb_put_escaped_controls(struct strbuf *sb, const char *s, size_t n);
+/* s with its control characters escaped, malloc'd (never NULL: aborts on
+ * out of memory, like bd_strdupf). */
+char *text_escape_controls(const char *s);
+/* Terminal columns of a text without control characters: its code points. */
+size_t text_width(const char *s);
+
+/* Appends up to max of the n names, ", "-separated, then ", ... (K more)"
+ * when some were left out; "(none)" when n is 0. */
+int sb_put_name_list(struct strbuf *sb, const char *const *names, size_t n, size_t max);
 
 #endif

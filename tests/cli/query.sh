@@ -17,7 +17,7 @@ expect_out_has 'plan (required), level = 0.95, band_lo = 0.95, band_hi = 1.05, d
 
 # --- Pairing: three hosts x three positions, one cell. Offsets make each
 # estimate exp(0.2 * (3 hA + pA - 3 hB - pB)), so pairs and order show.
-bd sql --write --file "$plans/pairing.sql" >/dev/null
+{ echo "BEGIN;"; cat "$plans/pairing.sql"; echo "COMMIT;"; } | bd sql --write --file - >/dev/null
 run bd query comparisons -p plan=pairing --no-record --format csv
 expect_rc 0 "comparisons on the pairing plan"
 cut -d, -f2,5,6 "$T/out" | tr -d '\r' >"$T/pairs"
@@ -42,7 +42,7 @@ between,h-b-2,h-c-2
 between,h-b-3,h-c-3" "within: every pair on a host, earlier over later; between: per position, host pairs by name"
 # h-a-1 over h-c-1: exp(0.2 * (1 - 7)) = exp(-1.2) = 0.30119421191220214
 run bd sql "SELECT 1" >/dev/null
-bd query comparisons -p plan=pairing --no-record --format json >"$T/cmp.json"
+bd query comparisons -p plan=pairing --no-record --format json >"$T/cmp.json" 2>/dev/null
 python3 - "$T/cmp.json" <<'PY' || fail "comparison estimates and intervals"
 import json, math, sys
 rows = json.load(open(sys.argv[1]))
@@ -53,7 +53,7 @@ for r in rows:
     assert r["lo"] < r["estimate"] < r["hi"] and r["excludes_one"] == 1 and r["in_band"] == 0, r
 # Reversed, the same pairs read the other way round.
 PY
-bd query comparisons -p plan=pairing -p direction=reverse --no-record --format json >"$T/rev.json"
+bd query comparisons -p plan=pairing -p direction=reverse --no-record --format json >"$T/rev.json" 2>/dev/null
 python3 - "$T/cmp.json" "$T/rev.json" <<'PY' || fail "direction=reverse inverts estimates and swaps the interval"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
@@ -68,7 +68,7 @@ PY
 # within plus a margin of 0.1 (0.7 + 0.1 is 0.7999999999999999 in floating
 # point), and 8/40 estimates in band against min_band_share 0.2.
 bd --db tie.db init >/dev/null
-bd --db tie.db sql --write --file "$plans/tie.sql" >/dev/null
+{ echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null
 run bd --db tie.db query placement-rule -p plan=tie -p margin=0.1 -p min_band_share=0.2 --format csv
 expect_rc 0 "placement-rule on the tie plan"
 expect_out "$(printf '%s\r\n%s\r' \
@@ -80,8 +80,12 @@ expect_out_has 'g,40,40,12,8,28,32,0.2,0.7,0.8,0,0,0,0,separate-host placement n
  "just past the tie both conditions fail"
 run bd --db tie.db query placement-rule -p plan=tie -p min_band_share=0.2 --format table
 expect_rc 0 "table output"
-expect_out_has "separate-host placement not adopted: g fails the interval condition" "the verdict in words after the table"
-expect_out_has "recorded as evaluation 3" "the evaluation is recorded"
+expect_out "run_group  between_band_share  within_exclude_share  between_exclude_share  pass
+---------  ------------------  --------------------  ---------------------  ----
+g                         0.2                   0.7                    0.8     0" "the table shows the -- show: columns"
+expect_err_has "separate-host placement not adopted: g fails the interval condition" "the verdict in words, on stderr"
+expect_eq "$(grep -c 'separate-host placement' "$T/err")" 1 "the verdict is said once"
+expect_err_has "recorded as evaluation 3 (see 'benchdb history placement-rule')" "the evaluation is recorded"
 
 # --- History: every evaluation, and what changed between two.
 run bd --db tie.db history --format csv
@@ -92,10 +96,11 @@ run bd --db tie.db history placement-rule --limit 1 --format csv
 expect_eq "$(tail -n +2 "$T/out" | cut -d, -f1)" 3 "history --limit 1 shows the last"
 run bd --db tie.db history --diff 1 2
 expect_rc 0 "history --diff"
-expect_out_has "rule text:  same" "diff: same text"
-expect_out_has "parameters: min_band_share: 0.2 -> 0.2001, margin: 0.1 -> 0.0999" "diff: the parameters that changed"
-expect_out_has "data:       same (1 archives" "diff: same data"
-expect_out_has "rows:       1 of 1 differ" "diff: rows that differ"
+expect_err_has "rule text:  same" "diff: same text"
+expect_err_has "parameters: min_band_share: 0.2 -> 0.2001, margin: 0.1 -> 0.0999" "diff: the parameters that changed"
+expect_err_has "data:       same (1 archives" "diff: same data"
+expect_err_has "rows:       1 of 1 differ" "diff: rows that differ"
+expect_out_has "g          band_pass      1" "diff: the changed rows on stdout"
 run bd --db tie.db history --diff 1 2 --format csv
 expect_out "$(printf '%s\r\n' 'run_group,column,1,2' 'g,band_pass,1,0' 'g,interval_pass,1,0' 'g,pass,1,0' 'g,adopt,1,0' \
   'g,verdict,separate-host placement adopted: every group passes both conditions,separate-host placement not adopted: g fails the band and interval conditions')" \
@@ -107,10 +112,11 @@ run bd --db tie.db history --diff 1
 expect_rc 2 "diff with one id"
 # New data changes the fingerprint, and the diff says so.
 bd --db tie.db sql --write "INSERT INTO archive(sha256, name, size, format, content_encoding, stored_size, ingested_at, tool_version) VALUES (printf('%064d', 2), 'more', 0, 'benchdb-run/1', 'identity', 0, 'now', 'x')" >/dev/null
-bd --db tie.db query placement-rule -p plan=tie -p min_band_share=0.2 >/dev/null
+bd --db tie.db query placement-rule -p plan=tie -p min_band_share=0.2 >/dev/null 2>&1
 run bd --db tie.db history --diff 3 4
-expect_out_has "data:       differs (1 -> 2 archives" "diff: the data changed"
-expect_out_has "rows:       0 of 1 differ" "diff: no row changed"
+expect_err_has "data:       differs (1 -> 2 archives" "diff: the data changed"
+expect_err_has "rows:       0 of 1 differ" "diff: no row changed"
+expect_eq "$(wc -c <"$T/out")" 0 "diff: no changed rows, no table"
 run bd --db tie.db query placement-rule -p plan=tie --no-record
 run bd --db tie.db history --format csv
 expect_eq "$(tail -n +2 "$T/out" | wc -l)" 4 "--no-record records nothing"
@@ -118,18 +124,20 @@ expect_eq "$(tail -n +2 "$T/out" | wc -l)" 4 "--no-record records nothing"
 # --- Parameters.
 run bd query placement-rule
 expect_rc 2 "a missing required parameter"
-expect_err_has "error: query: query placement-rule needs the parameter 'plan' (--param plan=VALUE)" "missing parameter message"
-expect_err_has "plan (required)" "the usage error lists the parameters"
-expect_err_has "margin = 0.05" "the usage error lists defaults"
+expect_err_has "error: query placement-rule: missing --param plan=VALUE: the calibration plan to judge (plan.name) (see 'benchdb queries placement-rule')" "missing parameter message"
 run bd query placement-rule -p plan=x -p nosuch=1
 expect_rc 2 "an unknown parameter"
-expect_err_has "error: query: query placement-rule has no parameter 'nosuch'" "unknown parameter message"
+expect_err_has "error: query placement-rule: no parameter named 'nosuch'; parameters: plan, level, band_lo, band_hi, direction, group_by, min_band_share, margin (see 'benchdb queries placement-rule')" "unknown parameter message"
+run bd query placement-rule -p plan=x -p marign=1
+expect_err_has "error: query placement-rule: no parameter named 'marign'; did you mean 'margin'?" "a mistyped parameter"
 run bd query placement-rule -p plan=x -p direction=sideways
 expect_rc 2 "a value outside the choices"
-expect_err_has "error: query: query placement-rule: --param direction=sideways: expected one of forward, reverse" "choices message"
+expect_err_has "error: query placement-rule: --param direction=sideways: expected one of forward, reverse" "choices message"
 run bd query nosuch
-expect_rc 1 "an unknown query"
-expect_err_has "error: query: no saved query named 'nosuch' (see 'benchdb queries')" "unknown query message"
+expect_rc 2 "an unknown query"
+expect_err_has "error: query: no saved query named 'nosuch'; saved queries: aggregations, cell-spread, comparisons, placement-rule, verdicts, widest (see 'benchdb queries')" "unknown query message"
+run bd query placment-rule
+expect_err_has "error: query: no saved query named 'placment-rule'; did you mean 'placement-rule'? (see 'benchdb queries')" "a mistyped query"
 run bd query
 expect_rc 2 "no query name"
 
@@ -140,6 +148,7 @@ cat >mine/top-cells.sql <<'SQL'
 -- summary: The cells with the largest geometric-mean ratio in a plan
 -- param: plan  the plan
 -- param: n = 2  how many
+-- type: n = integer in [1, )
 SELECT b.name AS benchmark, max(rc.geomean_ratio) AS ratio
 FROM plan p JOIN run r ON r.plan_id = p.id JOIN run_cell rc ON rc.run_id = r.id
 JOIN benchmark b ON b.id = rc.benchmark_id
@@ -169,7 +178,7 @@ expect_err_has "holds more than one statement" "two statements refused"
 printf -- '-- name: undeclared\nSELECT :x;\n' >mine/undeclared.sql
 run bd --db tie.db query undeclared --queries mine
 expect_rc 1 "an undeclared parameter"
-expect_err_has "error: query undeclared (mine/undeclared.sql): uses :x, which its header does not declare (-- param: x ...)" "undeclared parameter message"
+expect_err_has "error: query undeclared (mine/undeclared.sql): the query uses :x, which its header does not declare (-- param: x ...)" "undeclared parameter message"
 printf -- '-- summary: no name\nSELECT 1;\n' >mine/noname.sql
 run bd queries --queries mine
 expect_rc 1 "a query file without a name"
@@ -179,14 +188,20 @@ rm mine/noname.sql mine/evil.sql mine/two.sql mine/undeclared.sql
 # --- Pre-registration. The tie plan's earliest run started 2026-10-21T04:00:00Z.
 run bd --db tie.db rule register placement-rule --published-at 2026-10-20T16:00:00Z --ref https://example.org/pull/111
 expect_rc 0 "rule register"
-expect_out_has "registered rule placement-rule (sha256 " "register message"
+expect_err_has "registered rule placement-rule (sha256 " "register message"
+expect_eq "$(wc -c <"$T/out")" 0 "rule register prints nothing on stdout"
 run bd --db tie.db rule register placement-rule
-expect_out_has "is already registered as rule 1" "registering twice"
+expect_err_has "is already registered as rule 1" "registering twice"
+run bd --db tie.db rule register nosuch
+expect_rc 2 "registering an unknown query"
+expect_err_has "error: rule register: no saved query named 'nosuch'; saved queries: aggregations, cell-spread, comparisons, placement-rule, verdicts, widest (see 'benchdb queries')" "rule refuses an unknown name as query does"
 run bd --db tie.db query placement-rule -p plan=tie
-expect_out_has "was fixed at 2026-10-20T16:00:00Z (https://example.org/pull/111), before plan tie began (2026-10-21T04:00:00Z): pre-registered" \
+expect_err_has "was fixed at 2026-10-20T16:00:00Z (https://example.org/pull/111), before plan tie began (2026-10-21T04:00:00Z): pre-registered" \
   "a registered rule with its defaults is pre-registered"
+run bd --db tie.db query placement-rule -p plan=tie -p margin=0.050
+expect_err_has "before plan tie began (2026-10-21T04:00:00Z): pre-registered" "a default written otherwise is still the default"
 run bd --db tie.db query placement-rule -p plan=tie -p direction=reverse
-expect_out_has "but with other parameters (direction=reverse): applied retroactively" "other parameters make it retroactive"
+expect_err_has "but with other parameters (direction=reverse): applied retroactively" "other parameters make it retroactive"
 run bd --db tie.db history placement-rule --format csv
 expect_eq "$(tail -n 2 "$T/out" | cut -d, -f1 --complement | grep -o 'pre-registered\|retroactive' | tr '\n' ' ')" "pre-registered retroactive " \
   "the history records registration"
@@ -194,7 +209,7 @@ expect_eq "$(tail -n 2 "$T/out" | cut -d, -f1 --complement | grep -o 'pre-regist
 cp "$BENCHDB_SRC/queries/verdicts.sql" late.sql
 run bd --db tie.db rule register late.sql --published-at 2026-10-22T00:00:00Z
 run bd --db tie.db query late.sql -p plan=tie
-expect_out_has "after plan tie began (2026-10-21T04:00:00Z): applied retroactively" "published after the plan: retroactive"
+expect_err_has "after plan tie began (2026-10-21T04:00:00Z): applied retroactively" "published after the plan: retroactive"
 run bd --db tie.db rule register placement-rule --published-at yesterday
 expect_rc 2 "a bad --published-at"
 expect_err_has "expected an RFC 3339 time" "bad time message"

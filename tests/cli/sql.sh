@@ -95,8 +95,17 @@ run bd sql "SELECT count(*) FROM t" --format csv
 expect_out "$(printf 'count(*)\r\n5\r')" "the table survived"
 run bd sql "SELECT typeof(:a), typeof(:b), typeof(:c), typeof(:d), :a + :b" -p a=42 -p b=2.5 -p c=abc -p d=0x10 --format csv
 expect_out "$(printf 'typeof(:a),typeof(:b),typeof(:c),typeof(:d),:a + :b\r\ninteger,real,text,text,44.5\r')" "numbers bind as numbers, the rest as text"
+run bd sql "SELECT :a" --param ':a=1' --format csv
+expect_out "$(printf ':a\r\n1\r')" ":name accepted"
 run bd sql "SELECT :a" --param ':a=1' -p a=2 --format csv
-expect_out "$(printf ':a\r\n2\r')" "a later --param wins; :name accepted"
+expect_rc 2 "a repeated --param"
+expect_err_has "error: sql: --param 'a=2': a is given twice (give each parameter once)" "a repeated --param is refused"
+# A value binds as a number only when it is written as a plain number:
+# nothing of its text is lost by binding it so.
+run bd sql "SELECT typeof(:a), :a, typeof(:b), :b, typeof(:c), typeof(:d), typeof(:e), typeof(:f), typeof(:g)" \
+    -p a=007 -p b=1.10 -p c=+3 -p d=-0.5 -p e=1e-9 -p f=1. -p g=99999999999999999999 --format csv
+expect_out "$(printf '%s\r\n%s\r' 'typeof(:a),:a,typeof(:b),:b,typeof(:c),typeof(:d),typeof(:e),typeof(:f),typeof(:g)' \
+  'text,007,text,1.10,text,real,real,text,text')" "007, 1.10, +3, 1. and an integer out of range stay text"
 run bd sql "SELECT :missing"
 expect_rc 2 "a parameter without a value"
 expect_err_has "error: sql: parameter :missing has no value (pass --param missing=VALUE)" "missing parameter message"
@@ -133,7 +142,7 @@ run bd sql "SELECT 1" "SELECT 2"
 expect_rc 2 "two SQL arguments"
 run bd sql "SELECT 1" --format xml
 expect_rc 2 "unknown format"
-expect_err_has "error: sql: --format 'xml': expected one of table, csv, json, markdown" "unknown format message"
+expect_err_has "error: sql: --format 'xml': expected one of table, vertical, csv, json, markdown (see 'benchdb sql --help')" "unknown format message"
 run bd sql --file nosuch.sql
 expect_rc 1 "a missing --file"
 expect_err_has "error: nosuch.sql: cannot open: No such file or directory" "missing file message"

@@ -28,20 +28,32 @@ o="$T/out"
 expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed; 13 runs, 76830 samples" "step 1: ingest"
 expect_out_has "ingest: 0 archives loaded, 13 skipped, 0 failed" "step 1: a second ingest skips"
 expect_out_has "p4-vm-c-2  sim-p4-vm-c         2  protobuf-4" "step 1: runs, hosts, positions"
-expect_out_has "separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition" "step 2: the verdict"
-grep -q "^protobuf-3       120        240             104              214                5                23" "$o" ||
-    fail "step 2: protobuf-3's counts"
-expect_out_has "before plan calibration-sim began (2026-10-21T03:57:49Z): pre-registered" "step 2: pre-registered"
-expect_out_has "but with other parameters (direction=reverse): applied retroactively" "step 2: reverse is retroactive"
-expect_out_has "parameters: direction: forward -> reverse" "step 2: diff names the parameter"
+expect_err_has "separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition" "step 2: the verdict"
+grep -q "^protobuf-3              0.8917               0.04167                0.09583     0$" "$o" ||
+    fail "step 2: protobuf-3's shares, to four digits"
+grep -q "^protobuf-3,120,240,104,214,5,23,0.8916666666666667,0.041666666666666664,0.09583333333333334,0,0,0,0," "$o" ||
+    fail "step 2: protobuf-3's counts and shares in full in the CSV"
+expect_out_has "gate: exit 3" "step 2: --gate exits 3 on a rule that does not adopt"
+expect_err_has "gate: adopt does not hold in every row (exit 3)" "step 2: the gate says why"
+grep -A3 "^| run_group  | between_band_share" "$o" | tail -1 | grep -q "^| protobuf-4 |             0.9167 |" ||
+    fail "step 2: the Markdown comment"
+expect_err_has "before plan calibration-sim began (2026-10-21T03:57:49Z): pre-registered" "step 2: pre-registered"
+expect_err_has "but with other parameters (direction=reverse): applied retroactively" "step 2: reverse is retroactive"
+expect_err_has "parameters: direction: forward -> reverse" "step 2: diff names the parameter"
 expect_out_has "protobuf-3  within_in_band  104  105" "step 2: reversing moves one within-host estimate"
-expect_out_has "separate-host placement not adopted: protobuf-3 fails the interval condition" "step 2: the wider band"
+expect_err_has "separate-host placement not adopted: protobuf-3 fails the interval condition" "step 2: the wider band"
+expect_err_has "error: query placement-rule: plan 'calibraton-sim' does not exist; plans: calibration-sim, git-perf-p0001 (see 'benchdb queries placement-rule')" \
+    "step 2: a plan that does not exist"
+expect_out_has "exit 2" "step 2: ... is a usage error"
+expect_err_has "plan git-perf-p0001 has no runs with a treatment and a baseline variant; placement-rule compares treatment over baseline within runs" \
+    "step 2: a rule on data it does not fit says why"
+expect_out_has "exit 4" "step 2: ... and exits 4"
 expect_out_has "noisy-cells" "step 3: the custom rule is listed"
 expect_out_has "v2.18.0      s     10  3.022   4.58" "step 4: min and max"
 for v in "3.126" "3.30825" "3.17025"; do
     grep -Eq "^stolee-2018-08-23-git-git .* $v  " "$o" || fail "step 4: trimmed mean $v from the aggregations query"
 done
-expect_out_has "v2.18.0        3.022              3.1065               3.261     3.126" "step 4: ad-hoc aggregates"
+expect_out_has "v2.18.0        3.022  3.1065   3.261     3.126" "step 4: ad-hoc aggregates"
 if [ "$skip_ext" = 0 ]; then
     expect_out_has '"lo":-0.048155535246101736,"hi":0.0021555352461017424' "step 5: pooled_t_ci in the sqlite3 shell"
 fi

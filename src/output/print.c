@@ -1,0 +1,187 @@
+/* Printing a result: CSV (RFC 4180) and JSON keep every value exact; the
+ * formats for a person are in table.c. And the notes beside a result. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/human.h"
+#include "util/diag.h"
+#include "util/text.h"
+
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static int print_csv(const struct rowset *rs, FILE *out)
+{
+    if (!rs->ncol)
+        return 0;
+    for (int c = 0; c < rs->ncol; c++) {
+        if (c)
+            fputc(',', out);
+        csv_field(out, rs->names[c]);
+    }
+    fputs("\r\n", out);
+    for (size_t r = 0; r < rs->nrow; r++) {
+        for (int c = 0; c < rs->ncol; c++) {
+            if (c)
+                fputc(',', out);
+            char *t = value_text(rowset_cell(rs, r, c));
+            if (!t)
+                return -1;
+            csv_field(out, t);
+            free(t);
+        }
+        fputs("\r\n", out);
+    }
+    return 0;
+}
+
+static int print_json(const struct rowset *rs, FILE *out)
+{
+    struct strbuf sb = {0};
+    int rc = rowset_json(rs, &sb, 1);
+    if (!rc) {
+        fputs(sb.buf, out);
+        fputc('\n', out);
+    }
+    sb_free(&sb);
+    return rc;
+}
+
+int rowset_print(const struct rowset *rs, const struct out_opts *o, FILE *out)
+{
+    int rc;
+    switch (o->format) {
+    case OUT_CSV: rc = print_csv(rs, out); break;
+    case OUT_JSON: rc = print_json(rs, out); break;
+    default: rc = rowset_print_human(rs, o, out); break;
+    }
+    return rc || ferror(out) ? -1 : 0;
+}
+
+/* ---- notes and fields ---- */
+
+static void *grow(void *p, int n, size_t size)
+{
+    void *q = realloc(p, (size_t)(n + 1) * size);
+    if (!q) {
+        fputs("error: out of memory\n", stderr);
+        abort();
+    }
+    return q;
+}
+
+void report_note(struct report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    r->notes = grow(r->notes, r->nnotes, sizeof *r->notes);
+    r->notes[r->nnotes++] = bd_vstrdupf(fmt, ap);
+    va_end(ap);
+}
+
+void report_field_json(struct report *r, const char *key, const char *json)
+{
+    r->fields = grow(r->fields, r->nfields, sizeof *r->fields);
+    r->fields[r->nfields].key = bd_strdupf("%s", key);
+    r->fields[r->nfields].json = bd_strdupf("%s", json ? json : "null");
+    r->nfields++;
+}
+
+void report_field_text(struct report *r, const char *key, const char *text)
+{
+    if (!text) {
+        report_field_json(r, key, NULL);
+        return;
+    }
+    struct strbuf sb = {0};
+    json_put_string(&sb, text, strlen(text));
+    report_field_json(r, key, sb.buf ? sb.buf : "\"\"");
+    sb_free(&sb);
+}
+
+void report_field_int(struct report *r, const char *key, long long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", v);
+    report_field_json(r, key, buf);
+}
+
+void report_field_bool(struct report *r, const char *key, int v) { report_field_json(r, key, v ? "true" : "false"); }
+
+void report_free(struct report *r)
+{
+    for (int i = 0; i < r->nnotes; i++)
+        free(r->notes[i]);
+    for (int i = 0; i < r->nfields; i++) {
+        free(r->fields[i].key);
+        free(r->fields[i].json);
+    }
+    free(r->notes);
+    free(r->fields);
+    memset(r, 0, sizeof *r);
+}
+
+static int print_envelope(const struct report *r, const struct rowset *rows, FILE *out)
+{
+    struct strbuf sb = {0};
+    int rc = sb_putc(&sb, '{');
+    const char *sep = "\n";
+    if (rows) {
+        rc |= sb_printf(&sb, "%s\"rows\": ", sep);
+        rc |= rowset_json(rows, &sb, 1);
+        sep = ",\n";
+    }
+    for (int i = 0; i < r->nfields; i++) {
+        rc |= sb_puts(&sb, sep);
+        rc |= json_put_string(&sb, r->fields[i].key, strlen(r->fields[i].key));
+        rc |= sb_printf(&sb, ": %s", r->fields[i].json);
+        sep = ",\n";
+    }
+    rc |= sb_printf(&sb, "%s\"notes\": [", sep);
+    for (int i = 0; i < r->nnotes; i++) {
+        rc |= sb_puts(&sb, i ? ", " : "");
+        rc |= json_put_string(&sb, r->notes[i], strlen(r->notes[i]));
+    }
+    rc |= sb_puts(&sb, "]\n}\n");
+    if (!rc)
+        fputs(sb.buf, out);
+    sb_free(&sb);
+    return rc ? -1 : 0;
+}
+
+/* The notes, escaped, after what is on stdout so far. */
+static void print_notes(const struct report *r, FILE *out, FILE *err)
+{
+    fflush(out);
+    for (int i = 0; i < r->nnotes; i++) {
+        char *t = text_escape_controls(r->notes[i]);
+        fprintf(err, "%s\n", t);
+        free(t);
+    }
+}
+
+int report_print(const struct report *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err)
+{
+    if (o->format == OUT_JSON && o->envelope)
+        return print_envelope(r, rows, out) || ferror(out) ? -1 : 0;
+    if (r->notes_first)
+        print_notes(r, out, err);
+    if (rows && rowset_print(rows, o, out))
+        return -1;
+    if (!r->notes_first)
+        print_notes(r, out, err);
+    return ferror(out) ? -1 : 0;
+}

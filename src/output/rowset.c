@@ -1,0 +1,132 @@
+/* Rowsets: the rows of a result, collected from a statement or built in C. */
+#include "output/output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+static int set_names(struct rowset *rs, int ncol, const char *(*name)(const void *, int), const void *src)
+{
+    rs->ncol = ncol;
+    rs->names = calloc((size_t)ncol + 1, sizeof *rs->names);
+    if (!rs->names)
+        return SQLITE_NOMEM;
+    for (int c = 0; c < ncol; c++) {
+        const char *n = name(src, c);
+        rs->names[c] = strdup(n ? n : "");
+        if (!rs->names[c])
+            return SQLITE_NOMEM;
+    }
+    return SQLITE_OK;
+}
+
+static const char *stmt_name(const void *st, int c) { return sqlite3_column_name((sqlite3_stmt *)st, c); }
+static const char *list_name(const void *v, int c) { return ((const char *const *)v)[c]; }
+
+int rowset_collect(struct rowset *rs, sqlite3_stmt *st)
+{
+    if (!rs->names && set_names(rs, sqlite3_column_count(st), stmt_name, st) != SQLITE_OK)
+        return SQLITE_NOMEM;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (rs->nrow == rs->cap) {
+            size_t cap = rs->cap ? rs->cap * 2 : 16;
+            sqlite3_value **p = realloc(rs->cells, cap * (size_t)(rs->ncol ? rs->ncol : 1) * sizeof *p);
+            if (!p)
+                return SQLITE_NOMEM;
+            rs->cells = p;
+            rs->cap = cap;
+        }
+        for (int c = 0; c < rs->ncol; c++) {
+            sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(st, c));
+            if (!v) {
+                for (int k = 0; k < c; k++)
+                    sqlite3_value_free(rs->cells[rs->nrow * (size_t)rs->ncol + (size_t)k]);
+                return SQLITE_NOMEM;
+            }
+            rs->cells[rs->nrow * (size_t)rs->ncol + (size_t)c] = v;
+        }
+        rs->nrow++;
+    }
+    return rc;
+}
+
+void rowset_free(struct rowset *rs)
+{
+    for (size_t i = 0; i < rs->nrow * (size_t)rs->ncol; i++)
+        sqlite3_value_free(rs->cells[i]);
+    free(rs->cells);
+    if (rs->names)
+        for (int c = 0; c < rs->ncol; c++)
+            free(rs->names[c]);
+    free(rs->names);
+    memset(rs, 0, sizeof *rs);
+}
+
+int rowset_column(const struct rowset *rs, const char *name)
+{
+    for (int c = 0; c < rs->ncol; c++)
+        if (strcmp(rs->names[c], name) == 0)
+            return c;
+    return -1;
+}
+
+int rowset_builder_start(struct rowset_builder *b, struct rowset *rs, int ncol, const char *const *names)
+{
+    memset(b, 0, sizeof *b);
+    b->rs = rs;
+    b->rc = set_names(rs, ncol, list_name, names);
+    if (b->rc == SQLITE_OK)
+        b->rc = sqlite3_open_v2(":memory:", &b->mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL);
+    if (b->rc != SQLITE_OK)
+        return -1;
+    struct strbuf sql = {0};
+    int rc = sb_puts(&sql, "SELECT ");
+    for (int c = 0; c < ncol; c++)
+        rc |= sb_printf(&sql, "%s?%d", c ? ", " : "", c + 1);
+    if (!ncol)
+        rc |= sb_puts(&sql, "NULL WHERE 0");
+    b->rc = rc ? SQLITE_NOMEM : sqlite3_prepare_v2(b->mem, sql.buf, -1, &b->st, NULL);
+    sb_free(&sql);
+    return b->rc == SQLITE_OK ? 0 : -1;
+}
+
+void rb_text(struct rowset_builder *b, int col, const char *s)
+{
+    if (b->rc == SQLITE_OK)
+        b->rc = s ? sqlite3_bind_text(b->st, col + 1, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(b->st, col + 1);
+}
+
+void rb_int(struct rowset_builder *b, int col, long long v)
+{
+    if (b->rc == SQLITE_OK)
+        b->rc = sqlite3_bind_int64(b->st, col + 1, v);
+}
+
+void rb_double(struct rowset_builder *b, int col, double v)
+{
+    if (b->rc == SQLITE_OK)
+        b->rc = sqlite3_bind_double(b->st, col + 1, v);
+}
+
+void rb_row(struct rowset_builder *b)
+{
+    if (b->rc != SQLITE_OK)
+        return;
+    int rc = rowset_collect(b->rs, b->st);
+    b->rc = rc == SQLITE_DONE ? sqlite3_reset(b->st) : rc;
+    if (b->rc == SQLITE_OK)
+        b->rc = sqlite3_clear_bindings(b->st);
+}
+
+int rowset_builder_finish(struct rowset_builder *b, char **err)
+{
+    int rc = b->rc;
+    if (rc != SQLITE_OK)
+        bd_fail(err, "cannot tabulate the result: %s", sqlite3_errstr(rc));
+    sqlite3_finalize(b->st);
+    sqlite3_close(b->mem);
+    memset(b, 0, sizeof *b);
+    return rc == SQLITE_OK ? 0 : -1;
+}

@@ -1,0 +1,154 @@
+/* One value as text: exact (CSV), for reading (tables), or as JSON. */
+#include "output/output.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *hex_of_blob(const unsigned char *p, int n, int sql_literal)
+{
+    struct strbuf sb = {0};
+    if (sql_literal)
+        sb_puts(&sb, "X'");
+    for (int i = 0; i < n; i++)
+        sb_printf(&sb, "%02x", p[i]);
+    if (sql_literal)
+        sb_putc(&sb, '\'');
+    return sb_detach(&sb);
+}
+
+char *value_text(sqlite3_value *v)
+{
+    char buf[40];
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        return strdup("");
+    case SQLITE_INTEGER:
+        snprintf(buf, sizeof buf, "%lld", (long long)sqlite3_value_int64(v));
+        return strdup(buf);
+    case SQLITE_FLOAT:
+        fmt_double(buf, sqlite3_value_double(v));
+        return strdup(buf);
+    case SQLITE_BLOB:
+        return hex_of_blob(sqlite3_value_blob(v), sqlite3_value_bytes(v), 1);
+    default: {
+        const char *t = (const char *)sqlite3_value_text(v);
+        return strdup(t ? t : "");
+    }
+    }
+}
+
+/* Significant digits of a number's text (its mantissa, leading zeros left out). */
+static int significant_digits(const char *s)
+{
+    int n = 0, started = 0;
+    for (; *s && *s != 'e' && *s != 'E'; s++) {
+        if (*s < '0' || *s > '9')
+            continue;
+        started |= *s != '0';
+        n += started;
+    }
+    /* Trailing zeros of an integer part ("1200.5" has five) count; those
+     * of a fraction never reach here: the shortest form has none. */
+    return n;
+}
+
+void fmt_double_digits(char *buf, double x, int digits)
+{
+    fmt_double(buf, x);
+    if (!isfinite(x) || digits >= OUT_DIGITS_MAX)
+        return;
+    double ax = fabs(x);
+    if (ax == trunc(ax) && ax < 9007199254740992.0)
+        return; /* a whole number below 2^53: never rounded */
+    if (significant_digits(buf) <= digits)
+        return; /* already short: 0.95 stays 0.95 */
+    if (ax >= 1 && ax < 1e15) {
+        /* Round the fraction only: 1234.5678 to 4 digits is 1235, not 1.235e+03. */
+        char ip[40];
+        snprintf(ip, sizeof ip, "%.0f", trunc(ax));
+        int dec = digits - (int)strlen(ip);
+        snprintf(buf, 40, "%.*f", dec > 0 ? dec : 0, x);
+        if (strchr(buf, '.')) {
+            char *e = buf + strlen(buf) - 1;
+            while (*e == '0')
+                *e-- = 0;
+            if (*e == '.')
+                *e = 0;
+        }
+    } else {
+        snprintf(buf, 40, "%.*g", digits, x);
+    }
+}
+
+char *value_display(sqlite3_value *v, int digits)
+{
+    if (sqlite3_value_type(v) != SQLITE_FLOAT)
+        return value_text(v);
+    char buf[40];
+    fmt_double_digits(buf, sqlite3_value_double(v), digits);
+    return strdup(buf);
+}
+
+int json_put_string(struct strbuf *sb, const char *s, size_t n) { return sb_json_string(sb, s, n); }
+
+/* Whether text (n bytes) is a JSON object or array, to be nested as it is. */
+static int is_json_container(const char *t, size_t n)
+{
+    if (!n || (t[0] != '{' && t[0] != '['))
+        return 0;
+    json_t *j = json_loadb(t, n, JSON_DECODE_ANY, NULL);
+    int ok = j && (json_is_object(j) || json_is_array(j));
+    json_decref(j);
+    return ok;
+}
+
+int json_put_value(struct strbuf *sb, sqlite3_value *v, int nest_json)
+{
+    char buf[40];
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        return sb_puts(sb, "null");
+    case SQLITE_INTEGER:
+        return sb_printf(sb, "%lld", (long long)sqlite3_value_int64(v));
+    case SQLITE_FLOAT: {
+        double x = sqlite3_value_double(v);
+        if (!isfinite(x))
+            return sb_puts(sb, "null"); /* JSON has no NaN or infinity */
+        fmt_double(buf, x);
+        return sb_puts(sb, buf);
+    }
+    case SQLITE_BLOB: {
+        char *h = hex_of_blob(sqlite3_value_blob(v), sqlite3_value_bytes(v), 0);
+        int rc = json_put_string(sb, h, strlen(h));
+        free(h);
+        return rc;
+    }
+    default: {
+        const char *t = (const char *)sqlite3_value_text(v);
+        size_t n = (size_t)sqlite3_value_bytes(v);
+        if (nest_json && is_json_container(t, n))
+            return sb_append(sb, t, n);
+        return json_put_string(sb, t, n);
+    }
+    }
+}
+
+int rowset_json(const struct rowset *rs, struct strbuf *sb, int nest_json)
+{
+    int rc = sb_putc(sb, '[');
+    for (size_t r = 0; r < rs->nrow && rc == 0; r++) {
+        rc |= sb_puts(sb, r ? ",\n  {" : "\n  {");
+        for (int c = 0; c < rs->ncol; c++) {
+            if (c)
+                rc |= sb_puts(sb, ", ");
+            rc |= json_put_string(sb, rs->names[c], strlen(rs->names[c]));
+            rc |= sb_puts(sb, ": ");
+            rc |= json_put_value(sb, rowset_cell(rs, r, c), nest_json);
+        }
+        rc |= sb_putc(sb, '}');
+    }
+    rc |= sb_puts(sb, rs->nrow ? "\n]" : "]");
+    return rc ? -1 : 0;
+}

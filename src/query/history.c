@@ -1,0 +1,343 @@
+/* The verdict history: listing evaluations, and what changed between two. */
+#include "query/history.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/saved.h"
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+int history_list(sqlite3 *db, const char *name, long long limit, struct rowset *rs, char **err)
+{
+    sqlite3_stmt *st;
+    const char *sql =
+        "SELECT * FROM (SELECT id, evaluated_at, query_name AS query, substr(query_sha256, 1, 12) AS sha256, "
+        "params, outcome, registration FROM evaluation WHERE (?1 IS NULL OR query_name = ?1) "
+        "ORDER BY id DESC LIMIT ?2) ORDER BY id";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    int rc = name ? sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) : SQLITE_OK;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 2, limit);
+    if (rc == SQLITE_OK)
+        rc = rowset_collect(rs, st);
+    if (rc != SQLITE_DONE)
+        bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+void history_names_free(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int history_names(sqlite3 *db, char ***names, char **err)
+{
+    sqlite3_stmt *st;
+    *names = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT DISTINCT query_name FROM evaluation ORDER BY 1", -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char **v = realloc(*names, (size_t)(n + 1) * sizeof *v);
+        if (!v) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        *names = v;
+        v[n++] = strdup((const char *)sqlite3_column_text(st, 0));
+    }
+    if (rc != SQLITE_DONE) {
+        bd_fail(err, "cannot read the history: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+        history_names_free(*names, n);
+        *names = NULL;
+        n = -1;
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* ---- one evaluation, as recorded ---- */
+
+struct recorded {
+    char *name, *text;
+    json_t *params, *rows;
+};
+
+static void recorded_free(struct recorded *e)
+{
+    free(e->name);
+    free(e->text);
+    json_decref(e->params);
+    json_decref(e->rows);
+}
+
+static char *column_dup(sqlite3_stmt *st, int c)
+{
+    const char *t = (const char *)sqlite3_column_text(st, c);
+    return strdup(t ? t : "");
+}
+
+/* Loads evaluation i of d (d->id[i]). */
+static int load(sqlite3 *db, struct history_diff *d, int i, struct recorded *e, char **err)
+{
+    sqlite3_stmt *st;
+    memset(e, 0, sizeof *e);
+    if (sqlite3_prepare_v2(db, "SELECT query_name, query_sha256, query_text, data_fingerprint, archive_count, params, "
+                               "rows, evaluated_at FROM evaluation WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    int rc = sqlite3_bind_int64(st, 1, d->id[i]);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        sqlite3_finalize(st);
+        return bd_fail(err, "no evaluation %lld in the store", d->id[i]);
+    }
+    if (rc != SQLITE_ROW) {
+        bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        return -1;
+    }
+    e->name = column_dup(st, 0);
+    snprintf(d->sha256[i], sizeof d->sha256[i], "%s", (const char *)sqlite3_column_text(st, 1));
+    e->text = column_dup(st, 2);
+    snprintf(d->fingerprint[i], sizeof d->fingerprint[i], "%s", (const char *)sqlite3_column_text(st, 3));
+    d->archives[i] = sqlite3_column_int64(st, 4);
+    e->params = json_loads((const char *)sqlite3_column_text(st, 5), JSON_DECODE_ANY, NULL);
+    e->rows = json_loads((const char *)sqlite3_column_text(st, 6), JSON_DECODE_ANY, NULL);
+    d->when[i] = column_dup(st, 7);
+    sqlite3_finalize(st);
+    if (!json_is_object(e->params) || !json_is_array(e->rows))
+        return bd_fail(err, "evaluation %lld: its recorded parameters or rows are not valid JSON", d->id[i]);
+    return 0;
+}
+
+/* A JSON value as a short text: numbers in shortest form, strings bare. */
+static char *jtext(json_t *v)
+{
+    char buf[40];
+    if (!v)
+        return strdup("(absent)");
+    switch (json_typeof(v)) {
+    case JSON_NULL: return strdup("null");
+    case JSON_TRUE: return strdup("true");
+    case JSON_FALSE: return strdup("false");
+    case JSON_INTEGER: snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)); return strdup(buf);
+    case JSON_REAL: fmt_double(buf, json_real_value(v)); return strdup(buf);
+    case JSON_STRING: return strdup(json_string_value(v));
+    default: return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+    }
+}
+
+static char *params_changes(json_t *a, json_t *b)
+{
+    struct strbuf pd = {0};
+    const char *k;
+    json_t *v;
+    sb_puts(&pd, "");
+    json_object_foreach(b, k, v) {
+        json_t *old = json_object_get(a, k);
+        if (!old || !json_equal(old, v)) {
+            char *o = jtext(old), *n = jtext(v);
+            sb_printf(&pd, "%s%s: %s -> %s", pd.len ? ", " : "", k, o, n);
+            free(o);
+            free(n);
+        }
+    }
+    json_object_foreach(a, k, v) {
+        if (!json_object_get(b, k))
+            sb_printf(&pd, "%s%s: removed", pd.len ? ", " : "", k);
+    }
+    return sb_detach(&pd);
+}
+
+/* ---- rows matched by key ---- */
+
+struct keyed {
+    char **keys;
+    int nkeys;
+    struct rowset_builder b;
+};
+
+static char *row_key(const struct keyed *k, json_t *row)
+{
+    struct strbuf sb = {0};
+    if (!k->nkeys) {
+        char *all = json_dumps(row, JSON_COMPACT | JSON_SORT_KEYS);
+        sb_puts(&sb, all ? all : "");
+        free(all);
+    }
+    for (int i = 0; i < k->nkeys; i++) {
+        char *t = jtext(json_object_get(row, k->keys[i]));
+        sb_printf(&sb, "%s%s", i ? "\x1f" : "", t);
+        free(t);
+    }
+    return sb_detach(&sb);
+}
+
+static json_t *find_row(const struct keyed *k, json_t *rows, const char *key)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        char *rk = row_key(k, r);
+        int same = strcmp(rk, key) == 0;
+        free(rk);
+        if (same)
+            return r;
+    }
+    return NULL;
+}
+
+/* A recorded value as its SQLite type: a number stays a number (a table
+ * rounds it for display, CSV keeps it whole), the rest as jtext. */
+static void rb_json(struct rowset_builder *b, int col, json_t *v)
+{
+    if (json_is_integer(v))
+        rb_int(b, col, (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        rb_double(b, col, json_real_value(v));
+    else {
+        char *t = jtext(v);
+        rb_text(b, col, t);
+        free(t);
+    }
+}
+
+/* A whole row, as JSON, or "(absent)". */
+static void rb_row_text(struct rowset_builder *b, int col, json_t *row)
+{
+    char *t = row ? json_dumps(row, JSON_COMPACT) : NULL;
+    rb_text(b, col, row ? t : "(absent)");
+    free(t);
+}
+
+/* One difference: the row's keys, the column, its value in each evaluation
+ * (for "(row)": the row in each, or NULL where it is absent). */
+static void add_difference(struct keyed *k, json_t *row, const char *column, json_t *v1, json_t *v2)
+{
+    for (int i = 0; i < k->nkeys; i++)
+        rb_json(&k->b, i, json_object_get(row, k->keys[i]));
+    rb_text(&k->b, k->nkeys, column);
+    if (strcmp(column, "(row)") == 0) {
+        rb_row_text(&k->b, k->nkeys + 1, v1);
+        rb_row_text(&k->b, k->nkeys + 2, v2);
+    } else {
+        rb_json(&k->b, k->nkeys + 1, v1);
+        rb_json(&k->b, k->nkeys + 2, v2);
+    }
+    rb_row(&k->b);
+}
+
+/* The first candidate that is not one of the key columns' names. */
+static const char *free_name(const struct keyed *k, const char *a, const char *b)
+{
+    for (int i = 0; i < k->nkeys; i++)
+        if (strcmp(k->keys[i], a) == 0)
+            return b;
+    return a;
+}
+
+static int diff_rows(struct history_diff *d, struct keyed *k, json_t *ra, json_t *rb, char **err)
+{
+    char id1[32], id2[32], alt1[48], alt2[48];
+    snprintf(id1, sizeof id1, "%lld", d->id[0]);
+    snprintf(id2, sizeof id2, "%lld", d->id[1]);
+    snprintf(alt1, sizeof alt1, "evaluation %lld", d->id[0]);
+    snprintf(alt2, sizeof alt2, "evaluation %lld", d->id[1]);
+    const char **names = calloc((size_t)k->nkeys + 3, sizeof *names);
+    if (!names)
+        return bd_fail(err, "out of memory");
+    for (int i = 0; i < k->nkeys; i++)
+        names[i] = k->keys[i];
+    names[k->nkeys] = free_name(k, "column", "changed_column");
+    names[k->nkeys + 1] = free_name(k, id1, alt1);
+    names[k->nkeys + 2] = free_name(k, id2, alt2);
+    rowset_builder_start(&k->b, &d->rows, k->nkeys + 3, names);
+    free(names);
+
+    size_t i;
+    json_t *a;
+    /* Rows of the first evaluation: changed or gone. */
+    json_array_foreach(ra, i, a) {
+        char *key = row_key(k, a);
+        json_t *b = find_row(k, rb, key);
+        int changed = 0;
+        if (!b) {
+            add_difference(k, a, "(row)", a, NULL);
+            changed = 1;
+        } else if (k->nkeys) {
+            const char *col;
+            json_t *va;
+            json_object_foreach(a, col, va) {
+                json_t *vb = json_object_get(b, col);
+                if (vb && json_equal(va, vb))
+                    continue;
+                add_difference(k, a, col, va, vb);
+                changed = 1;
+            }
+        }
+        d->rows_changed += changed;
+        free(key);
+    }
+    /* Rows only in the second evaluation. */
+    json_t *b;
+    json_array_foreach(rb, i, b) {
+        char *key = row_key(k, b);
+        if (!find_row(k, ra, key)) {
+            add_difference(k, b, "(row)", NULL, b);
+            d->rows_changed++;
+        }
+        free(key);
+    }
+    size_t na = json_array_size(ra), nb = json_array_size(rb);
+    d->rows_total = na > nb ? na : nb;
+    return rowset_builder_finish(&k->b, err);
+}
+
+int history_diff(sqlite3 *db, long long id1, long long id2, struct history_diff *d, char **err)
+{
+    memset(d, 0, sizeof *d);
+    d->id[0] = id1;
+    d->id[1] = id2;
+    struct recorded e[2];
+    memset(e, 0, sizeof e);
+    int rc = EXIT_FAIL;
+    if (load(db, d, 0, &e[0], err) || load(db, d, 1, &e[1], err))
+        goto out;
+    if (strcmp(e[0].name, e[1].name) != 0) {
+        bd_fail(err, "evaluations %lld and %lld are of different queries (%s, %s); --diff compares one query's "
+                     "evaluations", id1, id2, e[0].name, e[1].name);
+        goto out;
+    }
+    d->query = strdup(e[1].name);
+    d->params_changes = params_changes(e[0].params, e[1].params);
+    /* The key columns come from the header of the later evaluation's text. */
+    char *perr = NULL;
+    struct saved_query *q = saved_query_parse(strdup(e[1].text), "recorded query", 0, &perr);
+    free(perr);
+    struct keyed k = {q ? q->keys : NULL, q ? q->nkeys : 0, {0}};
+    if (diff_rows(d, &k, e[0].rows, e[1].rows, err) == 0)
+        rc = EXIT_OK;
+    saved_query_free(q);
+out:
+    recorded_free(&e[0]);
+    recorded_free(&e[1]);
+    return rc;
+}
+
+void history_diff_free(struct history_diff *d)
+{
+    free(d->query);
+    free(d->when[0]);
+    free(d->when[1]);
+    free(d->params_changes);
+    rowset_free(&d->rows);
+    memset(d, 0, sizeof *d);
+}

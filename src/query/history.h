@@ -1,0 +1,41 @@
+#ifndef BENCHDB_HISTORY_H
+#define BENCHDB_HISTORY_H
+#include <sqlite3.h>
+
+#include "output/output.h"
+
+/* The verdict history: the `evaluation` table (docs/queries.md). */
+
+/* The last `limit` (< 0: all) evaluations of the query name (NULL: of
+ * every query), oldest first: id, evaluated_at, query, sha256 (short),
+ * params, outcome, registration. Returns 0, or -1 with *err. */
+int history_list(sqlite3 *db, const char *name, long long limit, struct rowset *rs, char **err);
+
+/* The names of the queries with recorded evaluations, sorted. Returns the
+ * count, or -1 with *err; free with history_names_free. */
+int history_names(sqlite3 *db, char ***names, char **err);
+void history_names_free(char **names, int n);
+
+/* What changed between two evaluations of one query. */
+struct history_diff {
+    long long id[2];
+    char *query;
+    char *when[2];
+    char sha256[2][65];
+    char fingerprint[2][65];
+    long long archives[2];
+    char *params_changes; /* "level: 0.95 -> 0.9, ..." or "" when the same */
+    size_t rows_changed;  /* rows of either evaluation that differ */
+    size_t rows_total;    /* the larger evaluation's row count */
+    /* The differing rows: the query's key columns (-- key:), the changed
+     * column ("(row)" for a row present in one evaluation only) and its
+     * value in each evaluation. Fixed columns are named column, ID1 and
+     * ID2, renamed when a key column has that name. */
+    struct rowset rows;
+};
+/* Returns EXIT_OK; EXIT_FAIL with *err when an evaluation does not exist,
+ * the two are of different queries, or on an SQL error. */
+int history_diff(sqlite3 *db, long long id1, long long id2, struct history_diff *d, char **err);
+void history_diff_free(struct history_diff *d);
+
+#endif

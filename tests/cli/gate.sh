@@ -1,0 +1,161 @@
+# Exit codes that follow the verdict (--gate), results that explain why
+# they are empty (-- needs:), and the placement rule's output on the example
+# plan: within 100 columns, four significant digits, and stdout that parses
+# as CSV, JSON and a Markdown table with nothing else on it.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+bd init >/dev/null
+bd ingest -q "$BENCHDB_SRC/examples/"
+evaluations() { bd sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r'; }
+
+# --- The example plan does not adopt: --gate exits 3.
+run bd query placement-rule --param plan=calibration-sim --gate
+expect_rc 3 "--gate on the example plan"
+expect_out "run_group   between_band_share  within_exclude_share  between_exclude_share  pass
+----------  ------------------  --------------------  ---------------------  ----
+protobuf-3              0.8917               0.04167                0.09583     0
+protobuf-4              0.9167                  0.05                0.07917     0" "the table: its -- show: columns, 4 digits"
+expect_eq "$(grep -c 'separate-host placement' "$T/err")" 1 "the verdict is said once"
+expect_err_has "gate: adopt does not hold in every row (exit 3)" "the gate says why it exits 3"
+for cols in 100 80 40; do
+    COLUMNS=$cols run bd query placement-rule --param plan=calibration-sim --no-record --all-columns
+    expect_eq "$(awk -v c=$cols 'length($0) > c' "$T/out" | wc -l)" 0 "every column fits COLUMNS=$cols (as records)"
+done
+COLUMNS=100 run bd query placement-rule --param plan=calibration-sim --no-record --all-columns
+expect_out_has "between_band_share = 0.8917" "all columns in 100: one record per block, 4 digits"
+# Nothing but the result on stdout, in each format.
+for f in csv json markdown; do
+    run bd query placement-rule --param plan=calibration-sim --no-record --format $f
+    cp "$T/out" "out.$f"
+done
+python3 - out.csv out.json out.markdown <<'PY' || fail "stdout parses as CSV, JSON and Markdown"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [r["run_group"] for r in rows] == ["protobuf-3", "protobuf-4"], rows
+assert rows[0]["between_band_share"] == "0.8916666666666667" and rows[0]["adopt"] == "0", rows[0]
+doc = json.load(open(sys.argv[2]))
+assert [r["adopt"] for r in doc] == [0, 0] and doc[1]["within_exclude_share"] == 0.05, doc
+md = open(sys.argv[3]).read().splitlines()
+assert len(md) == 4 and all(l.startswith("| ") and l.endswith(" |") for l in md), md
+assert md[1].replace("|", "").replace("-", "").replace(":", "").strip() == "", md[1]
+cells = [c.strip() for c in md[2].strip("|").split("|")]
+assert cells == ["protobuf-3", "0.8917", "0.04167", "0.09583", "0"], cells
+PY
+run bd query placement-rule --param plan=calibration-sim --no-record --format json --envelope --gate
+expect_rc 3 "--envelope --gate"
+expect_eq "$(wc -c <"$T/err")" 0 "with --envelope, stderr stays empty"
+python3 - "$T/out" <<'PY' || fail "the envelope holds rows, verdict, outcome, registration and notes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["rows"]) == 2 and d["query"] == "placement-rule", d
+assert d["verdict"].startswith("separate-host placement not adopted: protobuf-3 fails"), d["verdict"]
+assert d["holds"] is False and d["exit"] == 3 and d["evaluation"] is None and d["registration"] == "unregistered", d
+assert d["params"]["level"] == 0.95 and d["params"]["plan"] == "calibration-sim", d["params"]
+assert d["notes"][0] == d["verdict"] and any("not registered" in n for n in d["notes"]), d["notes"]
+PY
+
+# --- A plan simulated with little noise between hosts adopts: exit 0.
+bd simulate -q --plan quiet --seed 3 --cells 10 --blocks 5 --forks 1 --iterations 2 --warmups 0 \
+    --spread 0.003 --wide 0 --drift 0.0005 --host-offset 0.001 quiet
+bd ingest -q quiet
+run bd query placement-rule --param plan=quiet --gate --format csv
+expect_rc 0 "--gate on a plan that adopts"
+python3 - "$T/out" <<'PY' || fail "exit 0 goes with adopt = 1 in every row"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 2 and all(r["adopt"] == "1" and r["pass"] == "1" for r in rows), rows
+PY
+expect_err_has "separate-host placement adopted: every group passes both conditions" "the verdict"
+expect_err_has "gate: adopt holds in every row (exit 0)" "the gate says so"
+# The same plan judged strictly fails the band condition: exit 3.
+run bd query placement-rule --param plan=quiet --param band_lo=0.9999 --param band_hi=1.0001 --gate --no-record
+expect_rc 3 "a stricter band"
+
+# --- Empty results explain themselves: a rule on base/head data (no
+# treatment/baseline pairs) says why, exits 4, records nothing.
+printf 'goos: linux\nBenchmarkFoo-8   \t 1000000\t      1043 ns/op\nBenchmarkBar-8   \t 1000000\t      2043 ns/op\n' >base.txt
+printf 'goos: linux\nBenchmarkFoo-8   \t 1000000\t      1001 ns/op\nBenchmarkBar-8   \t 1000000\t      2101 ns/op\n' >head.txt
+bd ingest -q --format go-bench --plan pr-42 --run base --host ci --variant base base.txt
+bd ingest -q --format go-bench --plan pr-42 --run head --host ci --variant head head.txt
+before=$(evaluations)
+for q in comparisons verdicts cell-spread placement-rule widest; do
+    extra=""
+    [ "$q" = widest ] && extra="--param kind=all"
+    # shellcheck disable=SC2086
+    run bd query $q --param plan=pr-42 $extra
+    expect_rc 4 "$q on base/head data"
+    expect_eq "$(wc -c <"$T/out")" 0 "$q prints no empty table"
+    expect_err_has "plan pr-42 has no runs with a treatment and a baseline variant; $q " "$q says why"
+done
+run bd query placement-rule --param plan=pr-42
+expect_eq "$(cat "$T/err")" \
+    "plan pr-42 has no runs with a treatment and a baseline variant; placement-rule compares treatment over baseline within runs" \
+    "the exact message"
+expect_eq "$(evaluations)" "$before" "an unmet need records nothing"
+run bd query placement-rule --param plan=pr-42 --format json --envelope
+expect_rc 4 "unmet, in an envelope"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["rows"] == [] and d["exit"] == 4 and d["unmet"].startswith("plan pr-42 has no runs"), d' "$T/out" ||
+    fail "the envelope says what is unmet"
+run bd query aggregations --param plan=pr-42 --param benchmark=BenchmarkBaz
+expect_rc 4 "aggregations of a benchmark the plan lacks"
+expect_err_has "plan pr-42 has no benchmark named 'BenchmarkBaz'" "its reason"
+run bd query aggregations --param plan=pr-42 --param benchmark=BenchmarkFoo --no-record --format csv
+expect_rc 0 "aggregations of one the plan has"
+expect_eq "$(tail -n +2 "$T/out" | wc -l)" 2 "base and head"
+# One run per group on one host: nothing to compare.
+bd simulate -q --plan lonely --groups 1 --hosts 1 --positions 1 --cells 2 --blocks 2 --forks 1 --iterations 1 lonely
+bd ingest -q lonely
+run bd query placement-rule --param plan=lonely
+expect_rc 4 "a plan with nothing to compare"
+expect_err_has "plan lonely has no two runs of one profile to compare (one host at two positions, or one position on two hosts); placement-rule judges such comparisons" \
+    "it says so"
+
+# --- --gate by the outcome column: 0 in every row, 3 not, 4 no rows.
+mkdir mine
+cat >mine/ok.sql <<'SQL'
+-- name: ok
+-- param: n = 2  how many rows
+-- param: fail = 0  the row that fails (0: none)
+-- type: n = integer
+-- type: fail = integer
+-- outcome: ok
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < :n)
+SELECT i, CASE WHEN i = :fail THEN 0 ELSE 1 END AS ok FROM k WHERE :n > 0;
+SQL
+for case in "2 0 0 ok holds in every row" "3 2 3 ok does not hold in every row" "0 0 4 ok has no rows to hold in"; do
+    set -- $case
+    run bd query ok --queries mine --param n=$1 --param fail=$2 --gate --no-record
+    expect_rc $3 "gate with n=$1 fail=$2"
+    shift 3
+    expect_err_has "gate: $* (exit" "gate note for exit $3"
+done
+run bd query ok --queries mine --param n=3 --param fail=2 --no-record
+expect_rc 0 "without --gate the outcome does not set the exit status"
+expect_err_has "result: ok holds in 2 of 3 rows" "the outcome line without a verdict column"
+run bd query aggregations --param plan=git-perf-p0001 --gate
+expect_rc 2 "--gate without an outcome column"
+expect_err_has "error: query aggregations: --gate: the query has no '-- outcome: COLUMN' header line (see 'benchdb queries aggregations')" "its message"
+printf -- '-- name: text\n-- outcome: v\nSELECT %s AS v;\n' "'yes'" >mine/text.sql
+run bd query text --queries mine --gate --no-record
+expect_rc 1 "a text outcome cannot gate"
+expect_err_has "error: query text: --gate: the outcome column v holds text; it must hold 1 (holds) or 0 (does not), or NULL" "its message"
+
+# --- history --diff with a key column named like the diff's own column.
+cat >mine/keyed.sql <<'SQL'
+-- name: keyed
+-- param: x = 1  a value
+-- type: x = integer
+-- key: column
+SELECT 'c' AS column, :x AS value;
+SQL
+bd query keyed --queries mine >/dev/null 2>&1
+bd query keyed --queries mine --param x=2 >/dev/null 2>&1
+ids=$(bd history keyed --format csv | tail -n 2 | cut -d, -f1 | tr '\r\n' '  ')
+# shellcheck disable=SC2086
+set -- $ids
+run bd history --diff "$1" "$2" --format csv
+expect_rc 0 "diff of a query keyed by 'column'"
+expect_out "$(printf '%s\r\n%s\r' "column,changed_column,$1,$2" 'c,value,1,2')" "the changed row, under a renamed column"
+expect_err_has "rows:       1 of 1 differ" "the summary"
+
+finish
