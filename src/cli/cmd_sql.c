@@ -13,9 +13,12 @@ const char usage_sql[] =
     "\n"
     "Run ad-hoc SQL against the store. Several statements run in order and the\n"
     "last one's rows are printed. The store is opened read-only unless --write\n"
-    "is given. Parameters are bound as SQLite named parameters (:name, @name,\n"
-    "$name), never pasted into the text: a value that reads as an integer or a\n"
-    "finite number binds as a number, anything else as text.\n"
+    "is given; with --write each statement commits on its own, or the SQL's own\n"
+    "BEGIN ... COMMIT stores its statements together (a transaction left open is\n"
+    "rolled back and the command fails). Parameters are bound as SQLite named\n"
+    "parameters (:name, @name, $name), never pasted into the text: a value that\n"
+    "reads as an integer or a finite number binds as a number, anything else as\n"
+    "text.\n"
     "\n"
     "  -p, --param NAME=VALUE   bind VALUE to :NAME (repeatable)\n"
     "  -f, --format FORMAT      table (default), csv, json or markdown\n"
@@ -33,7 +36,8 @@ static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_
     if (dl->fired && primary == SQLITE_INTERRUPT)
         bd_error("sql: stopped after %g s (--timeout)", dl->seconds);
     else if (!write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
-        bd_error("sql: the store is opened read-only: %s (pass --write to change it)", sqlite3_errmsg(db));
+        bd_error("sql: the store is opened read-only: %s (pass --write to change it)",
+                 primary == SQLITE_AUTH && store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
     else
         bd_error("sql: %s", sqlite3_errmsg(db));
 }
@@ -166,6 +170,17 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
             ok = 0;
         }
     free(used);
+    /* With --write, statements between the SQL's own BEGIN and COMMIT are
+     * stored together or not at all; one left open is rolled back when the
+     * store closes, so it must not end in success. */
+    if (write && !sqlite3_get_autocommit(db)) {
+        if (ok)
+            bd_error("sql: the SQL leaves a transaction open (BEGIN or SAVEPOINT without COMMIT or RELEASE): "
+                     "rolled back, nothing of it was stored");
+        else
+            bd_error("sql: the transaction the SQL opened was rolled back: nothing of it was stored");
+        ok = 0;
+    }
     if (ok) {
         if (rowset_print(&rs, fmt, stdout))
             bd_error("sql: cannot write the output");

@@ -139,6 +139,14 @@ static void judge_registration(sqlite3 *db, const struct saved_query *q, const c
     }
 }
 
+/* The guard refused the query, when prepared or (a pragma_*() function) as
+ * it ran. */
+static int refused(sqlite3 *db, const struct saved_query *q, char **err)
+{
+    return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
+                   q->source, store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
+}
+
 int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given, int record,
                    struct evaluation *ev, char **err)
 {
@@ -153,8 +161,7 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
     if (prc != SQLITE_OK) {
         store_guard_readonly(db, 0);
         if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
-            return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
-                           q->source, sqlite3_errmsg(db));
+            return refused(db, q, err);
         return bd_fail(err, "query %s (%s): %s", q->name, q->source, sqlite3_errmsg(db));
     }
     if (!st) {
@@ -247,6 +254,9 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
     ev->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (rc != SQLITE_DONE) {
         sb_free(&changed);
+        /* A table-valued pragma_*() meets the guard as it runs. */
+        if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
+            return refused(db, q, err);
         return bd_fail(err, "query %s: %s", q->name, sqlite3_errmsg(db));
     }
 
@@ -274,6 +284,11 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
     if (data_fingerprint(db, fp, &narch))
         return bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
     time_now_rfc3339(when, 1);
+    /* The record must commit on its own (then SQLITE_DONE from its step
+     * means committed): inside a transaction something left open, it would
+     * be rolled back at close after being reported. */
+    if (!sqlite3_get_autocommit(db))
+        return bd_fail(err, "cannot record the evaluation: a transaction is open on the store; nothing was recorded");
     struct strbuf rows = {0};
     rowset_json(&ev->rows, &rows);
     if (sqlite3_prepare_v2(db,

@@ -22,11 +22,17 @@ int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err
 void store_close(sqlite3 *db);
 
 /* Installs (on = 1) or removes the read-only guard: an authorizer that
- * refuses writes, schema changes, ATTACH/DETACH, state-changing PRAGMAs and
- * load_extension. STORE_READ opens install it. Prepared statements are
- * checked when prepared, so a statement prepared under the guard stays
- * guarded. */
+ * refuses writes, schema changes, ATTACH/DETACH, transaction control, every
+ * PRAGMA but those known only to read (guard.c lists them; names compared
+ * without regard to case), and load_extension. STORE_READ opens install
+ * it. Prepared statements are checked when prepared, so a
+ * statement prepared under the guard stays guarded. */
 void store_guard_readonly(sqlite3 *db, int on);
+/* After a statement failed with SQLITE_AUTH: why the guard refused it when
+ * SQLite's message does not say ("PRAGMA optimize is not one of the
+ * PRAGMAs that only read", "transaction control (BEGIN) is refused"),
+ * else NULL. */
+const char *store_guard_refusal(void);
 
 /* A time limit for statements run on db (--timeout): once the deadline
  * passes, the running statement fails with SQLITE_INTERRUPT and fired is
