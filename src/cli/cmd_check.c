@@ -6,10 +6,12 @@
 const char usage_check[] =
     "usage: benchdb [--db FILE] check\n"
     "\n"
-    "Verify the store: SQLite's integrity and foreign-key checks; every stored\n"
-    "archive's bytes re-read (decompressed when stored as zstd) and re-hashed\n"
-    "against its recorded SHA-256 and size; every series' n and total\n"
-    "recomputed from its measured values; sample rows that belong to no series.\n"
+    "Verify the store: its schema version (migrations 1..N recorded); SQLite's\n"
+    "integrity and foreign-key checks; every stored archive's bytes re-read\n"
+    "(decompressed when stored as zstd) and re-hashed against its recorded\n"
+    "SHA-256 and size; every series' n and total recomputed from its measured\n"
+    "values; sample rows that belong to no series. A damaged store is opened\n"
+    "too, to say where.\n"
     "Prints one line per check on stdout and one error line per problem on\n"
     "stderr. The store is opened read-only.\n"
     "\n"
@@ -25,7 +27,7 @@ int cmd_check(struct cli *cli, int argc, char **argv)
     if (optind < argc)
         return bd_usage_error("check", "check: unexpected argument '%s'", argv[optind]);
     sqlite3 *db = NULL;
-    if (cli_open_store(cli, STORE_READ, &db))
+    if (cli_open_store(cli, STORE_CHECK, &db))
         return EXIT_FAIL;
     int problems = store_check(db, stdout);
     store_close(db);

@@ -35,6 +35,8 @@ static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_
     int primary = rc & 0xff;
     if (dl->fired && primary == SQLITE_INTERRUPT)
         bd_error("sql: stopped after %g s (--timeout)", dl->seconds);
+    else if (primary == SQLITE_CORRUPT)
+        bd_error("sql: the store is damaged (%s): " STORE_DAMAGED_ADVICE, sqlite3_errmsg(db));
     else if (!write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
         bd_error("sql: the store is opened read-only: %s (pass --write to change it)",
                  primary == SQLITE_AUTH && store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));

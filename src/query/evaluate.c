@@ -257,6 +257,9 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
         /* A table-valued pragma_*() meets the guard as it runs. */
         if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
             return refused(db, q, err);
+        if ((sqlite3_errcode(db) & 0xff) == SQLITE_CORRUPT)
+            return bd_fail(err, "query %s: the store is damaged (%s): " STORE_DAMAGED_ADVICE, q->name,
+                           sqlite3_errmsg(db));
         return bd_fail(err, "query %s: %s", q->name, sqlite3_errmsg(db));
     }
 
