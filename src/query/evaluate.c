@@ -260,7 +260,10 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
         if ((sqlite3_errcode(db) & 0xff) == SQLITE_CORRUPT)
             return bd_fail(err, "query %s: the store is damaged (%s): " STORE_DAMAGED_ADVICE, q->name,
                            sqlite3_errmsg(db));
-        return bd_fail(err, "query %s: %s", q->name, sqlite3_errmsg(db));
+        /* Bad JSON stored around the schema's CHECKs: check names the row. */
+        int json = strcmp(sqlite3_errmsg(db), "malformed JSON") == 0;
+        return bd_fail(err, "query %s: %s%s", q->name, sqlite3_errmsg(db),
+                       json ? " (a value in the store is not valid JSON: 'benchdb check' names its row)" : "");
     }
 
     /* The one-line outcome. */

@@ -106,12 +106,16 @@ char *store_schema_describe(sqlite3 *db, char **err);
 /* Normalises one SQL text the way store_schema_describe does. malloc'd. */
 char *sql_normalize(const char *sql);
 
-/* ---- checks for 'benchdb check' (check_schema.c) ----
+/* ---- checks for 'benchdb check' (check_schema.c, check_json.c) ----
  * Each prints one "check: ..." line to out and one error line per problem
  * on stderr, adds the problems to *problems, and returns 0, or -1 when the
  * store could not be read. */
 
 /* The schema version and its schema_migration rows (versions 1..N). */
 int store_check_schema(sqlite3 *db, FILE *out, int *problems);
+/* Every JSON column (each column the schema declares with json_valid in a
+ * CHECK constraint) holds valid JSON in every row; a bad value is named by
+ * table, id and column. */
+int store_check_json(sqlite3 *db, FILE *out, int *problems);
 
 #endif
