@@ -8,10 +8,13 @@ const struct cli_spec spec_check = {
     .name = "check",
     .store = 1,
     .synopsis = (const char *const[]){"check", NULL},
-    .about = "Verify the store: SQLite's integrity and foreign-key checks; every stored\n"
-             "archive's bytes re-read (decompressed when stored as zstd) and re-hashed\n"
-             "against its recorded SHA-256 and size; every series' n and total\n"
-             "recomputed from its measured values; sample rows that belong to no series.\n"
+    .about = "Verify the store: its schema version (migrations 1..N recorded); SQLite's\n"
+             "integrity and foreign-key checks; every stored archive's bytes re-read\n"
+             "(decompressed when stored as zstd) and re-hashed against its recorded\n"
+             "SHA-256 and size; every series' n and total recomputed from its measured\n"
+             "values; sample rows that belong to no series; valid JSON in every JSON\n"
+             "column (each bad value named by table, id and column). A damaged store is\n"
+             "opened too, to say where.\n"
              "Prints one line per check on stdout and one error line per problem on\n"
              "stderr. The store is opened read-only.\n",
     .opts = (const struct cli_opt[]){{0}},
@@ -25,7 +28,7 @@ int cmd_check(struct cli *cli, int argc, char **argv)
     if (cli_parse(&spec_check, argc, argv, NULL, &first))
         return EXIT_USAGE;
     sqlite3 *db = NULL;
-    if (cli_open_store(cli, STORE_READ, &db))
+    if (cli_open_store(cli, STORE_CHECK, &db))
         return EXIT_FAIL;
     int problems = store_check(db, stdout);
     store_close(db);

@@ -41,7 +41,7 @@ int cmd_init(struct cli *cli, int argc, char **argv)
     int now = store_schema_version(db, NULL);
     store_check_migration_hashes(db, report_modified, NULL);
     store_close(db);
-    if (!existed)
+    if (!existed || before == 0) /* an empty file is made a store */
         cli_say("created store %s (schema version %d)", cli->db_path, now);
     else if (now != before)
         cli_say("migrated store %s from schema version %d to %d", cli->db_path, before, now);

@@ -37,8 +37,10 @@ static int status_rows(sqlite3 *db, struct rowset *rs, char **err)
     rowset_builder_start(&b, rs, 4, names);
     int applied = store_schema_version(db, err);
     sqlite3_stmt *st = NULL;
+    /* An empty store (version 0) has no schema_migration table yet. */
     if (applied < 0 ||
-        sqlite3_prepare_v2(db, "SELECT applied_at, sha256 FROM schema_migration WHERE version = ?", -1, &st, NULL)) {
+        (applied > 0 &&
+         sqlite3_prepare_v2(db, "SELECT applied_at, sha256 FROM schema_migration WHERE version = ?", -1, &st, NULL))) {
         if (applied >= 0)
             bd_fail(err, "cannot read the migrations: %s", sqlite3_errmsg(db));
         rowset_builder_finish(&b, NULL);

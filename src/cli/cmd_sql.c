@@ -31,10 +31,12 @@ const struct cli_spec spec_sql = {
     .synopsis = (const char *const[]){"sql [OPTIONS] SQL", "sql [OPTIONS] --file FILE", NULL},
     .about = "Run ad-hoc SQL against the store. Several statements run in order and the\n"
              "last one's rows are printed. The store is opened read-only unless --write\n"
-             "is given. Parameters are bound as SQLite named parameters (:name, @name,\n"
-             "$name), never pasted into the text. A value binds as a number when it is\n"
-             "written as a plain number (42, -3, 2.5, 1e-09); anything else binds as\n"
-             "text, so that 007, 1.10 or +3 keep their text.\n",
+             "is given; with --write each statement commits on its own, or the SQL's own\n"
+             "BEGIN ... COMMIT stores its statements together (a transaction left open is\n"
+             "rolled back and the command fails). Parameters are bound as SQLite named\n"
+             "parameters (:name, @name, $name), never pasted into the text. A value binds\n"
+             "as a number when it is written as a plain number (42, -3, 2.5, 1e-09);\n"
+             "anything else binds as text, so that 007, 1.10 or +3 keep their text.\n",
     .opts = sql_opts,
     .more = "Example:\n"
             "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" -p p=calib% -f csv\n",
@@ -47,8 +49,11 @@ static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_
     int primary = rc & 0xff;
     if (dl->fired && primary == SQLITE_INTERRUPT)
         bd_error("sql: stopped after %g s (--timeout)", dl->seconds);
+    else if (primary == SQLITE_CORRUPT)
+        bd_error("sql: the store is damaged (%s): " STORE_DAMAGED_ADVICE, sqlite3_errmsg(db));
     else if (!write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
-        bd_error("sql: the store is opened read-only: %s (pass --write to change it)", sqlite3_errmsg(db));
+        bd_error("sql: the store is opened read-only: %s (pass --write to change it)",
+                 primary == SQLITE_AUTH && store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
     else
         bd_error("sql: %s", sqlite3_errmsg(db));
 }
@@ -132,6 +137,17 @@ static int run_all(sqlite3 *db, const char *sql, const struct sql_args *a, const
             rc = bd_usage_error("sql", "sql: --param %s: the SQL has no parameter :%s", a->params.v[k].name,
                                 a->params.v[k].name);
     free(used);
+    /* With --write, statements between the SQL's own BEGIN and COMMIT are
+     * stored together or not at all; one left open is rolled back when the
+     * store closes, so it must not end in success. */
+    if (a->write && !sqlite3_get_autocommit(db)) {
+        if (rc == EXIT_OK)
+            bd_error("sql: the SQL leaves a transaction open (BEGIN or SAVEPOINT without COMMIT or RELEASE): "
+                     "rolled back, nothing of it was stored");
+        else
+            bd_error("sql: the transaction the SQL opened was rolled back: nothing of it was stored");
+        rc = EXIT_FAIL;
+    }
     return rc;
 }
 

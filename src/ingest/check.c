@@ -8,6 +8,7 @@
 #include <zstd.h>
 
 #include "stats/sum.h"
+#include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -271,10 +272,12 @@ static int check_orphans(sqlite3 *db, FILE *out, int *problems)
 int store_check(sqlite3 *db, FILE *out)
 {
     int problems = 0;
-    if (pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", &problems) ||
+    if (store_check_schema(db, out, &problems) ||
+        pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", &problems) ||
         pragma_rows(db, out, "PRAGMA foreign_key_check", "foreign_key_check", &problems) ||
         check_archives(db, out, &problems) || check_series(db, out, &problems) ||
-        check_block_scores(db, out, &problems) || check_orphans(db, out, &problems))
+        check_block_scores(db, out, &problems) || check_orphans(db, out, &problems) ||
+        store_check_json(db, out, &problems))
         return -1;
     return problems;
 }

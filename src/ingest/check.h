@@ -12,7 +12,10 @@
  *      content_encoding is zstd) hashing to the archive's sha256 and size;
  *   3. every series' n and total against its measured sample rows (count,
  *      iterations 1..n, compensated sum equal within a relative 1e-12);
- *   4. sample rows whose series does not exist. */
+ *   4. sample rows whose series does not exist;
+ * and, from src/store, the schema version (a damaged schema_migration
+ * table) first and every JSON column last (store_check_schema,
+ * store_check_json). */
 int store_check(sqlite3 *db, FILE *out);
 
 #endif

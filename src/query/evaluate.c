@@ -94,9 +94,35 @@ static int bind_all(sqlite3_stmt *st, const struct saved_query *q, const struct 
     return 0;
 }
 
+/* The guard refused the query, when prepared or (a pragma_*() function) as
+ * it ran. */
+static int refused(sqlite3 *db, const struct saved_query *q, char **err)
+{
+    return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
+                   q->source, store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
+}
+
+/* A statement of q (the query or a needs check) failed as it ran. */
+static int run_failed(sqlite3 *db, const struct saved_query *q, int rc, char **err)
+{
+    if (rc == SQLITE_NOMEM)
+        return bd_fail(err, "query %s: out of memory", q->name);
+    /* A table-valued pragma_*() meets the guard as it runs. */
+    if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
+        return refused(db, q, err);
+    if ((sqlite3_errcode(db) & 0xff) == SQLITE_CORRUPT)
+        return bd_fail(err, "query %s: the store is damaged (%s): " STORE_DAMAGED_ADVICE, q->name,
+                       sqlite3_errmsg(db));
+    /* Bad JSON stored around the schema's CHECKs: check names the row. */
+    int json = strcmp(sqlite3_errmsg(db), "malformed JSON") == 0;
+    return bd_fail(err, "query %s: %s%s", q->name, sqlite3_errmsg(db),
+                   json ? " (a value in the store is not valid JSON: 'benchdb check' names its row)" : "");
+}
+
 /* Prepares one read-only statement of a saved query under the read-only
- * guard (a saved query may come from anywhere); the guard stays on the
- * statement. what names the part ("the query", "needs line 7"). */
+ * guard (a saved query may come from anywhere). On success the guard stays
+ * on, for a pragma_*() function meets it as the statement runs: the caller
+ * turns it off after finalizing. what names the part ("the query", "needs line 7"). */
 static int prepare_guarded(sqlite3 *db, const struct saved_query *q, const char *sql, const char *what,
                            sqlite3_stmt **st, char **err)
 {
@@ -104,11 +130,10 @@ static int prepare_guarded(sqlite3 *db, const struct saved_query *q, const char 
     *st = NULL;
     store_guard_readonly(db, 1);
     int prc = sqlite3_prepare_v2(db, sql, -1, st, &tail);
-    store_guard_readonly(db, 0);
     if (prc != SQLITE_OK) {
+        store_guard_readonly(db, 0);
         if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
-            return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
-                           q->source, sqlite3_errmsg(db));
+            return refused(db, q, err);
         return bd_fail(err, "query %s (%s): %s: %s", q->name, q->source, what, sqlite3_errmsg(db));
     }
     const char *problem = !*st ? "holds no SQL statement"
@@ -118,6 +143,7 @@ static int prepare_guarded(sqlite3 *db, const struct saved_query *q, const char 
     if (problem) {
         sqlite3_finalize(*st);
         *st = NULL;
+        store_guard_readonly(db, 0);
         return bd_fail(err, "query %s (%s): %s", q->name, q->source, problem);
     }
     return 0;
@@ -172,9 +198,10 @@ int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struc
                 int t = sqlite3_column_type(st, 0);
                 met = (t == SQLITE_INTEGER || t == SQLITE_FLOAT) && sqlite3_column_double(st, 0) != 0;
             } else
-                rc = bd_fail(err, "query %s (%s): %s: %s", q->name, q->source, what, sqlite3_errmsg(db));
+                rc = run_failed(db, q, src, err);
         }
         sqlite3_finalize(st);
+        store_guard_readonly(db, 0);
         free(sql);
         free(what);
         if (rc)
@@ -370,6 +397,11 @@ static int record(sqlite3 *db, const struct saved_query *q, const char *sha, con
     if (data_fingerprint(db, fp, &narch, err))
         return -1;
     time_now_rfc3339(when, 1);
+    /* The record must commit on its own (then SQLITE_DONE from its step
+     * means committed): inside a transaction something left open, it would
+     * be rolled back at close after being reported. */
+    if (!sqlite3_get_autocommit(db))
+        return bd_fail(err, "cannot record the evaluation: a transaction is open on the store; nothing was recorded");
     struct strbuf rows = {0};
     if (rowset_json(&ev->rows, &rows, 0))
         return bd_fail(err, "cannot record the evaluation: out of memory");
@@ -418,6 +450,7 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
         return -1;
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err)) {
         sqlite3_finalize(st);
+        store_guard_readonly(db, 0);
         return -1;
     }
     int defaults_only;
@@ -431,10 +464,11 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
     int rc = rowset_collect(&ev->rows, st);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sqlite3_finalize(st);
+    store_guard_readonly(db, 0);
     ev->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (rc != SQLITE_DONE) {
         sb_free(&changed);
-        return bd_fail(err, "query %s: %s", q->name, rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+        return run_failed(db, q, rc, err);
     }
     sum_up(q, ev);
 

@@ -3,23 +3,37 @@
  * (benchdb sql without --write, saved queries). It backs up the read-only
  * open and PRAGMA query_only, which alone do not stop ATTACH of another
  * file or a state-changing PRAGMA. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "store/store.h"
 
-/* PRAGMAs that only inspect, allowed with an argument (table_info(t)). */
+/* The PRAGMAs the guard lets through, by name, compared without regard to
+ * case (SQLite's own lookup ignores case) and whatever schema qualifies them
+ * (main.table_info(t)): an allow-list, so that a PRAGMA not named here (a
+ * new one, a debugging one, wal_checkpoint, optimize, shrink_memory,
+ * incremental_vacuum...) is refused.
+ *
+ * Inspecting PRAGMAs, allowed with an argument (table_info(t),
+ * integrity_check(10)): each reads the schema or the data and changes
+ * nothing whatever its argument. */
 static const char *const inspect_pragmas[] = {
     "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
     "foreign_key_check", "integrity_check", "quick_check", "function_list", "pragma_list", "module_list",
     "collation_list", "database_list", "compile_options", NULL,
 };
 
-/* PRAGMAs that act even without an argument: a checkpoint or a vacuum
- * writes the file, optimize may run ANALYZE, shrink_memory changes the
- * connection. */
-static const char *const acting_pragmas[] = {
-    "wal_checkpoint", "incremental_vacuum", "optimize", "shrink_memory", NULL,
+/* Setting PRAGMAs, allowed only without an argument: then each reports its
+ * value and does nothing else (with an argument each sets it). */
+static const char *const query_pragmas[] = {
+    "application_id", "auto_vacuum", "automatic_index", "busy_timeout", "cache_size", "cell_size_check",
+    "data_version", "defer_foreign_keys", "encoding", "foreign_keys", "freelist_count", "journal_mode",
+    "journal_size_limit", "locking_mode", "max_page_count", "page_count", "page_size", "query_only",
+    "recursive_triggers", "schema_version", "secure_delete", "synchronous", "temp_store", "trusted_schema",
+    "user_version", "wal_autocheckpoint", NULL,
 };
 
 /* Functions refused: file access (the CLI shell's), extension loading, and
@@ -32,9 +46,43 @@ static const char *const refused_functions[] = {
 static int in_list(const char *const *list, const char *s)
 {
     for (; s && *list; list++)
-        if (strcmp(*list, s) == 0)
+        if (strcasecmp(*list, s) == 0)
             return 1;
     return 0;
+}
+
+/* Why the guard last refused something on this thread (connections are
+ * used by the thread that opened them), for the caller's message; empty
+ * when SQLite's own message ("not authorized to use function: X") says
+ * it. Only a denial writes it, so after an SQLITE_AUTH error it explains
+ * that statement. */
+static _Thread_local char refusal[256];
+
+static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int refuse(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(refusal, sizeof refusal, fmt, ap);
+    va_end(ap);
+    return SQLITE_DENY;
+}
+
+const char *store_guard_refusal(void)
+{
+    return refusal[0] ? refusal : NULL;
+}
+
+/* The statement a transaction-control action comes from: SQLITE_TRANSACTION
+ * gives BEGIN, COMMIT or ROLLBACK; SQLITE_SAVEPOINT gives BEGIN, RELEASE or
+ * ROLLBACK with the savepoint's name. */
+static int refuse_transaction(int action, const char *op, const char *name)
+{
+    if (action == SQLITE_TRANSACTION)
+        return refuse("transaction control (%s) is refused", op ? op : "?");
+    const char *verb = op && strcmp(op, "ROLLBACK") == 0 ? "ROLLBACK TO" : op && strcmp(op, "RELEASE") == 0 ? "RELEASE"
+                                                                                                        : "SAVEPOINT";
+    return refuse("transaction control (%s %s) is refused", verb, name ? name : "?");
 }
 
 static int authorize(void *arg, int action, const char *a1, const char *a2, const char *db, const char *trigger)
@@ -50,28 +98,38 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
          * table stays impossible: SQLite refuses it without writable_schema,
          * which the guard does not let anyone set, DEFENSIVE forbids it even
          * then, and the connection is read-only or the statement must be. */
-        return trigger == NULL && a1 && (strcmp(a1, "sqlite_master") == 0 || strcmp(a1, "sqlite_temp_master") == 0)
-                   ? SQLITE_OK
-                   : SQLITE_DENY;
+        if (trigger == NULL && a1 && (strcmp(a1, "sqlite_master") == 0 || strcmp(a1, "sqlite_temp_master") == 0))
+            return SQLITE_OK;
+        refusal[0] = 0;
+        return SQLITE_DENY;
     case SQLITE_SELECT:
     case SQLITE_READ:
     case SQLITE_RECURSIVE:
+        return SQLITE_OK;
     case SQLITE_TRANSACTION:
     case SQLITE_SAVEPOINT:
-        return SQLITE_OK;
+        /* A BEGIN that nothing ends would hold back whatever benchdb
+         * writes next on the connection (the evaluation's record) until
+         * the close rolls it back. */
+        return refuse_transaction(action, a1, a2);
     case SQLITE_FUNCTION:
-        /* a2 is the function's name. */
-        return in_list(refused_functions, a2) ? SQLITE_DENY : SQLITE_OK;
-    case SQLITE_PRAGMA:
-        /* a1 is the pragma, a2 its argument or value (NULL for a query). */
-        if (in_list(inspect_pragmas, a1))
+        /* a2 is the function's name; SQLite's message names it. */
+        if (!in_list(refused_functions, a2))
             return SQLITE_OK;
-        if (in_list(acting_pragmas, a1))
-            return SQLITE_DENY;
-        return a2 == NULL && a1 && strcmp(a1, "query_only") != 0 ? SQLITE_OK : SQLITE_DENY;
+        refusal[0] = 0;
+        return SQLITE_DENY;
+    case SQLITE_PRAGMA:
+        /* a1 is the pragma (without its schema), a2 its argument or value
+         * (NULL for a query). */
+        if (in_list(inspect_pragmas, a1) || (a2 == NULL && in_list(query_pragmas, a1)))
+            return SQLITE_OK;
+        if (in_list(query_pragmas, a1))
+            return refuse("PRAGMA %s with a value (%s) would set it", a1, a2);
+        return refuse("PRAGMA %s is not one of the PRAGMAs that only read", a1 ? a1 : "?");
     default:
         /* INSERT, UPDATE, DELETE, CREATE/DROP/ALTER anything, ATTACH, DETACH,
          * REINDEX, ANALYZE, virtual tables: refused. */
+        refusal[0] = 0;
         return SQLITE_DENY;
     }
 }

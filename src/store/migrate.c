@@ -46,32 +46,82 @@ static int table_exists(sqlite3 *db, const char *name)
     return found;
 }
 
+/* The message for a failed read of the schema: damage named as damage. */
+static enum store_schema unreadable(sqlite3 *db, const char *what, char **err)
+{
+    int code = sqlite3_errcode(db) & 0xff;
+    if (code == SQLITE_NOTADB) {
+        bd_fail(err, "not a benchdb store (the file is not an SQLite database)");
+        return SCHEMA_FOREIGN;
+    }
+    if (code == SQLITE_CORRUPT) {
+        bd_fail(err, "the store is damaged (%s)", sqlite3_errmsg(db));
+        return SCHEMA_DAMAGED;
+    }
+    bd_fail(err, "cannot read the %s: %s", what, sqlite3_errmsg(db));
+    return SCHEMA_UNREADABLE;
+}
+
+/* One integer (or -1 when NULL) from a query without parameters. */
+static int query_int(sqlite3 *db, const char *sql, long long *out, int n)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(st);
+    for (int i = 0; rc == SQLITE_ROW && i < n; i++)
+        out[i] = sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
+enum store_schema store_schema_state(sqlite3 *db, int *version, char **err)
+{
+    *version = 0;
+    int has = table_exists(db, "schema_migration");
+    if (has < 0)
+        return unreadable(db, "schema", err);
+    long long v[3];
+    if (!has) {
+        if (query_int(db, "SELECT count(*) FROM sqlite_schema", v, 1))
+            return unreadable(db, "schema", err);
+        if (v[0] != 0) {
+            bd_fail(err, "not a benchdb store (an SQLite database without benchdb's schema)");
+            return SCHEMA_FOREIGN;
+        }
+        return SCHEMA_EMPTY;
+    }
+    /* Migrations are applied one by one, each recorded in the transaction
+     * that applies it (the first creates the table): the rows this binary
+     * knows of are exactly the versions 1..N. Anything else is damage, not
+     * an old schema. (Versions beyond ours are a newer benchdb's.) */
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FILTER (WHERE version <= %d), min(version), max(version) FROM schema_migration",
+             migrations_count());
+    if (query_int(db, sql, v, 3))
+        return unreadable(db, "schema version", err);
+    long long known = v[2] < migrations_count() ? v[2] : migrations_count();
+    if (v[0] == 0) {
+        bd_fail(err, "the store is damaged (its schema_migration table, which records every migration applied, "
+                     "is empty)");
+        return SCHEMA_DAMAGED;
+    }
+    if (v[1] != 1 || v[0] != known) {
+        bd_fail(err, "the store is damaged (its schema_migration table records %lld migrations from %lld to %lld, "
+                     "where they are numbered 1, 2, 3...)",
+                v[0], v[1], known);
+        return SCHEMA_DAMAGED;
+    }
+    *version = (int)v[2];
+    return SCHEMA_STORE;
+}
+
 int store_schema_version(sqlite3 *db, char **err)
 {
-    int has = table_exists(db, "schema_migration");
-    if (has < 0) {
-        if (sqlite3_errcode(db) == SQLITE_NOTADB)
-            return bd_fail(err, "not a benchdb store (the file is not an SQLite database)");
-        return bd_fail(err, "cannot read the schema: %s", sqlite3_errmsg(db));
-    }
-    if (!has) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL) != SQLITE_OK)
-            return bd_fail(err, "cannot read the schema: %s", sqlite3_errmsg(db));
-        int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-        sqlite3_finalize(st);
-        if (n != 0)
-            return bd_fail(err, "not a benchdb store (an SQLite database without benchdb's schema)");
-        return 0;
-    }
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT coalesce(max(version), 0) FROM schema_migration", -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot read the schema version: %s", sqlite3_errmsg(db));
-    int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-    sqlite3_finalize(st);
-    if (v < 0)
-        return bd_fail(err, "cannot read the schema version: %s", sqlite3_errmsg(db));
-    return v;
+    int v;
+    enum store_schema s = store_schema_state(db, &v, err);
+    return s == SCHEMA_STORE || s == SCHEMA_EMPTY ? v : -1;
 }
 
 static const char *bookkeeping =

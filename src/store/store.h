@@ -1,32 +1,58 @@
 #ifndef BENCHDB_STORE_H
 #define BENCHDB_STORE_H
 #include <sqlite3.h>
+#include <stdio.h>
 #include <time.h>
 
-/* How a command opens the store. */
+/* How a command opens the store. A store is a regular file holding
+ * benchdb's schema: a missing file, a directory, a device or a FIFO is
+ * refused in every mode, and an empty file (no tables) is a store only to
+ * STORE_CREATE (which makes it one) and STORE_INSPECT (version 0). */
 enum store_mode {
-    STORE_READ,     /* must exist and be current; opened read-only, query_only */
+    STORE_READ,     /* must exist and be current; opened read-only, query_only, guarded */
     STORE_WRITE,    /* must exist; pending migrations are applied first */
-    STORE_CREATE,   /* created when missing; pending migrations are applied */
+    STORE_CREATE,   /* created when missing or empty; pending migrations are applied */
     STORE_INSPECT,  /* must exist; read-only, any schema version not newer than ours */
     STORE_MIGRATE,  /* must exist; read-write, pending migrations left to the caller */
+    STORE_CHECK,    /* as STORE_READ, but a damaged store is opened too (benchdb check) */
 };
 
 /* Opens the store at path in the given mode: WAL journal, foreign keys on,
  * SQLITE_DBCONFIG_DEFENSIVE on, extension loading off, busy timeout set, and
  * benchdb's SQL functions registered. Refuses a store whose schema is newer
- * than this binary, a file that is not a benchdb store, and (in STORE_READ
- * mode) a store with pending migrations. On failure returns -1 with a
- * malloc'd message in *err and *out NULL. */
+ * than this binary, a file that is not a benchdb store, a damaged store
+ * (named as such, with what to do), and (in STORE_READ mode) a store with
+ * pending migrations. On failure returns -1 with a malloc'd message in
+ * *err and *out NULL.
+ *
+ * Read-only modes read wherever the file can be read: a hot journal or a
+ * write-ahead log needing recovery (left by a killed process) is first
+ * recovered by a brief read-write open, or the message says what to run;
+ * where SQLite cannot create the store's -shm file (a read-only directory
+ * or file system, a full disk) and no -wal holds changes, the file is read
+ * as immutable (no locks). Write modes refuse a store that cannot be
+ * written there, naming why and the commands that still read it. */
 int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err);
 void store_close(sqlite3 *db);
 
+/* What to do about a damaged store, after "the store is damaged (...)": for
+ * every message that meets SQLITE_CORRUPT. */
+#define STORE_DAMAGED_ADVICE                                                                                    \
+    "'benchdb check' shows what is damaged; restore the file from a backup, or ingest the archives again into a " \
+    "new store"
+
 /* Installs (on = 1) or removes the read-only guard: an authorizer that
- * refuses writes, schema changes, ATTACH/DETACH, state-changing PRAGMAs and
- * load_extension. STORE_READ opens install it. Prepared statements are
- * checked when prepared, so a statement prepared under the guard stays
- * guarded. */
+ * refuses writes, schema changes, ATTACH/DETACH, transaction control, every
+ * PRAGMA but those known only to read (guard.c lists them; names compared
+ * without regard to case), and load_extension. STORE_READ and STORE_CHECK
+ * opens install it. Prepared statements are checked when prepared, so a
+ * statement prepared under the guard stays guarded. */
 void store_guard_readonly(sqlite3 *db, int on);
+/* After a statement failed with SQLITE_AUTH: why the guard refused it when
+ * SQLite's message does not say ("PRAGMA optimize is not one of the
+ * PRAGMAs that only read", "transaction control (BEGIN) is refused"),
+ * else NULL. */
+const char *store_guard_refusal(void);
 
 /* A time limit for statements run on db (--timeout): once the deadline
  * passes, the running statement fails with SQLITE_INTERRUPT and fired is
@@ -50,8 +76,21 @@ const char *migration_name(int i);
 const char *migration_text(int i);
 
 /* Highest migration applied to the store (0 for an empty file), or -1 with
- * *err set when the file holds tables but is not a benchdb store. */
+ * *err set when the file holds tables but is not a benchdb store, or is a
+ * damaged one ("the store is damaged (...)"): SQLite finds it malformed, or
+ * its schema_migration rows are not the versions 1..N. */
 int store_schema_version(sqlite3 *db, char **err);
+/* What the file holds, for the callers that treat each case apart;
+ * *version as store_schema_version gives it, *err set but for the first
+ * two. */
+enum store_schema {
+    SCHEMA_STORE,      /* a benchdb store at *version >= 1 */
+    SCHEMA_EMPTY,      /* no tables at all (an empty file): *version 0 */
+    SCHEMA_FOREIGN,    /* not an SQLite database, or someone else's */
+    SCHEMA_DAMAGED,    /* "the store is damaged (...)" */
+    SCHEMA_UNREADABLE, /* any other failure to read (busy, I/O) */
+};
+enum store_schema store_schema_state(sqlite3 *db, int *version, char **err);
 /* Applies pending migrations up to target (or all with target < 0), each in
  * its own exclusive transaction, recording number, name, SHA-256 and time.
  * Returns how many were applied, or -1 with *err set. */
@@ -66,5 +105,17 @@ int store_check_migration_hashes(sqlite3 *db, void (*report)(int, const char *, 
 char *store_schema_describe(sqlite3 *db, char **err);
 /* Normalises one SQL text the way store_schema_describe does. malloc'd. */
 char *sql_normalize(const char *sql);
+
+/* ---- checks for 'benchdb check' (check_schema.c, check_json.c) ----
+ * Each prints one "check: ..." line to out and one error line per problem
+ * on stderr, adds the problems to *problems, and returns 0, or -1 when the
+ * store could not be read. */
+
+/* The schema version and its schema_migration rows (versions 1..N). */
+int store_check_schema(sqlite3 *db, FILE *out, int *problems);
+/* Every JSON column (each column the schema declares with json_valid in a
+ * CHECK constraint) holds valid JSON in every row; a bad value is named by
+ * table, id and column. */
+int store_check_json(sqlite3 *db, FILE *out, int *problems);
 
 #endif

@@ -12,13 +12,18 @@ fresh() {
     (cd "$T" && bd ingest --quiet "$ex" z.jsonl.zst)
 }
 fresh
+# The schema's version and JSON columns, from the sources.
+version=$(ls "$BENCHDB_SRC"/migrations/*.sql | wc -l)
+json_columns=$(grep -o 'json_valid([a-z_]*)' "$BENCHDB_SRC/schema/schema.sql" | wc -l)
 out=$(bd check 2>"$T/err") || fail "check on a sound store: $(cat "$T/err")"
-[ "$out" = "check: integrity_check: ok
+[ "$out" = "check: schema: version $version (migrations 1 to $version recorded): ok
+check: integrity_check: ok
 check: foreign_key_check: ok
 check: 2 archives re-read and re-hashed: ok
 check: 16 series: n and total match their values
 check: 16 block scores: match their series
 check: orphan samples: none
+check: $json_columns JSON columns: valid JSON in every row
 check: ok" ] || fail "sound store: $out"
 [ ! -s "$T/err" ] || fail "sound store stderr: $(cat "$T/err")"
 

@@ -99,8 +99,9 @@ static void test_migrations_from_every_version(void **state)
         assert_true(store_migrate(db, from, &err) >= 0);
         assert_int_equal(store_schema_version(db, &err), from);
         sqlite3_close(db);
-        /* Opening for writing brings it up to date. */
-        assert_int_equal(store_open(path, STORE_WRITE, &db, &err), 0);
+        /* Opening for writing brings it up to date; an empty file is a
+         * store only to init (STORE_CREATE). */
+        assert_int_equal(store_open(path, from ? STORE_WRITE : STORE_CREATE, &db, &err), 0);
         assert_int_equal(store_schema_version(db, &err), migrations_count());
         char *got = store_schema_describe(db, &err);
         assert_string_equal(got, want);
@@ -119,8 +120,7 @@ static void test_read_mode_refuses_pending_migrations(void **state)
     sqlite3 *db;
     char *err = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "CREATE TABLE schema_migration (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                                      "sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(store_migrate(db, 1, &err), 1);
     sqlite3_close(db);
     assert_int_equal(store_open(path, STORE_READ, &db, &err), -1);
     assert_null(db);
