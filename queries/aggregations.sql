@@ -5,6 +5,7 @@
 -- param: metric = primary  which metric's values (primary: the one block scores use)
 -- judges: plan
 -- key: run, benchmark, params, variant
+-- chart: forest group=run,unit label=benchmark,params,variant estimate=median lo=min hi=max ref=none log sort=none unit=unit xlabel="median with the range [min, max], log scale" title="Each run's values per cell and variant"
 --
 -- How the choice of aggregation changes the picture (git-perf-aggregation.txt):
 -- git's perf suite reports the minimum, JMH the mean; trimmed_mean drops the

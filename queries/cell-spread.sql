@@ -4,6 +4,7 @@
 -- param: group_by = profile  run attribute that groups runs (runs without it form one group)
 -- judges: plan
 -- key: run_group, benchmark, params
+-- chart: bar group=run_group label=benchmark,params value=spread line=group_median_spread log sort=value title="Spread of each cell's ratio across the runs of a group"
 --
 -- spread = max / min over the group's runs of the cell's geometric-mean
 -- treatment/baseline ratio (run_cell.geomean_ratio); group_median_spread =

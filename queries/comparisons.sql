@@ -9,6 +9,7 @@
 -- param: group_by = profile  run attribute that groups runs (runs without it form one group)
 -- judges: plan
 -- key: run_group, kind, benchmark, params, run_a, run_b
+-- chart: forest group=run_group colour=kind label=benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log title="Every comparison, per group"
 --
 -- Two runs A and B are compared per cell on the log ratios of their blocks
 -- (block_ratio): estimate = exp(mean of A's log ratios - mean of B's), and

@@ -12,6 +12,7 @@
 -- judges: plan
 -- outcome: verdict
 -- key: run_group
+-- chart: forest from=comparisons group=run_group colour=kind label=benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log title="Every comparison, per group"
 --
 -- The rule of calibration-report.txt. Comparisons are those of the saved
 -- query `comparisons` (repeated here so that this rule's text, and so its

@@ -5,6 +5,7 @@
 -- param: group_by = profile  run attribute that groups runs (runs without it form one group)
 -- judges: plan
 -- key: run_group, benchmark, params, run
+-- chart: forest group=run_group colour=verdict label=benchmark,params,run estimate=estimate lo=lo hi=hi log sort=none title="Each run's interval per cell, the runs of a cell side by side"
 --
 -- For each run and cell: the one-sample Student-t interval of the mean of
 -- the block log ratios, exponentiated into a ratio interval (the ADR-0004

@@ -12,6 +12,7 @@
 -- param: group_by = profile  run attribute that groups runs
 -- judges: plan
 -- key: run_group, kind, benchmark, params, run_a, run_b
+-- chart: forest group=run_group colour=kind label=rank,benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log sort=none title="The comparisons farthest from 1, per group"
 --
 -- The comparisons of the saved query `comparisons` (repeated here), ranked
 -- per group by |ln estimate|, largest first (the report's widest between-VM

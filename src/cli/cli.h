@@ -56,6 +56,8 @@ int cmd_queries(struct cli *, int, char **);
 extern const char usage_queries[];
 int cmd_query(struct cli *, int, char **);
 extern const char usage_query[];
+int cmd_report(struct cli *, int, char **);
+extern const char usage_report[];
 int cmd_rule(struct cli *, int, char **);
 extern const char usage_rule[];
 int cmd_simulate(struct cli *, int, char **);

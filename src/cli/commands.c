@@ -13,6 +13,7 @@ const struct command commands[] = {
     {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", usage_migrate},
     {"queries", cmd_queries, "List the saved queries with their parameters", usage_queries},
     {"query", cmd_query, "Run a saved query (a decision rule) and record its verdict", usage_query},
+    {"report", cmd_report, "Draw an evaluation as an HTML page with SVG charts (or one chart as SVG)", usage_report},
     {"rule", cmd_rule, "Register a rule before the plan it judges runs", usage_rule},
     {"simulate", cmd_simulate, "Write a simulated plan of run archives (deterministic for a seed)", usage_simulate},
     {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only unless --write)", usage_sql},

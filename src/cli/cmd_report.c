@@ -1,0 +1,310 @@
+/* benchdb report: an evaluation as an HTML page with SVG charts, or one
+ * chart as SVG (src/report/, docs/report.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "query/evaluate.h"
+#include "query/saved.h"
+#include "report/report.h"
+#include "util/sha256.h"
+
+const char usage_report[] =
+    "usage: benchdb [--db FILE] report (--evaluation ID | QUERY [--param NAME=VALUE]...)\n"
+    "                                 [-o FILE] [--format html|svg] [--queries DIR|FILE]...\n"
+    "\n"
+    "Draw a recorded evaluation as one self-contained HTML page: the rule's name,\n"
+    "text hash and parameters, the data fingerprint, whether the rule was\n"
+    "registered before its plan ran, the command that re-verifies it, the result\n"
+    "and SVG charts drawn from the evaluation's recorded rows. The page has no\n"
+    "script and fetches nothing. With QUERY, the saved query is run and recorded\n"
+    "first (as 'benchdb query' does), then drawn. The chart is chosen by the\n"
+    "query's '-- chart:' header line (docs/report.md); a query without one gets\n"
+    "its table.\n"
+    "\n"
+    "  -e, --evaluation ID      draw evaluation ID (see 'benchdb history')\n"
+    "  -p, --param NAME=VALUE   a parameter of QUERY (repeatable)\n"
+    "  -o, --output FILE        write to FILE (default: standard output)\n"
+    "  -f, --format FORMAT      html (default): the page; svg: the chart alone\n"
+    "  -q, --queries DIR|FILE   also look for saved queries here (repeatable;\n"
+    "                           $BENCHDB_QUERIES adds ':'-separated entries)\n"
+    "      --timeout SECONDS    stop a query still running after SECONDS (exit 1)\n"
+    "\n"
+    "Examples:\n"
+    "  benchdb report placement-rule --param plan=calibration-sim -o report.html\n"
+    "  benchdb report --evaluation 3 --format svg -o chart.svg\n";
+
+/* A word as the shell reads it back: bare when safe, else single-quoted. */
+static void shell_word(struct strbuf *sb, const char *s)
+{
+    int safe = *s != 0;
+    for (const char *p = s; *p; p++)
+        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("_./:=,+-@%", *p) != NULL;
+    if (safe) {
+        sb_puts(sb, s);
+        return;
+    }
+    sb_putc(sb, '\'');
+    for (const char *p = s; *p; p++)
+        sb_puts(sb, *p == '\'' ? "'\\''" : (char[2]){*p, 0});
+    sb_putc(sb, '\'');
+}
+
+/* benchdb query NAME with the parameters that differ from the defaults,
+ * then history --diff; or how to recover the recorded text when the saved
+ * query of that name now reads otherwise. */
+static char *verify_text(const struct report_eval *ev, const struct saved_query *now, const struct query_path *qp)
+{
+    struct strbuf sb = {0};
+    char sha[65] = "";
+    if (now)
+        sha256_hex_of(now->text, strlen(now->text), sha);
+    if (now && strcmp(sha, ev->sha256) == 0) {
+        sb_puts(&sb, "benchdb query ");
+        shell_word(&sb, ev->query_name);
+        if (!now->builtin)
+            for (int i = 0; i < qp->n; i++) {
+                sb_puts(&sb, " --queries ");
+                shell_word(&sb, qp->entries[i]);
+            }
+    } else {
+        sb_printf(&sb, "benchdb sql \"SELECT query_text FROM evaluation WHERE id = %lld\" --format csv  "
+                       "# the recorded text, saved as rule.sql\nbenchdb query rule.sql",
+                  ev->id);
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(ev->params, k, v) {
+        const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
+        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+        if (!sp || !sp->has_default || strcmp(sp->def, t) != 0) {
+            struct strbuf a = {0};
+            sb_printf(&a, "%s=%s", k, t);
+            sb_puts(&sb, " --param ");
+            shell_word(&sb, a.buf);
+            sb_free(&a);
+        }
+        free(t);
+    }
+    sb_printf(&sb, "\nbenchdb history --diff %lld NEW_ID   # NEW_ID: the evaluation the query records; same text, "
+                   "parameters and data fingerprint give the same rows",
+              ev->id);
+    return sb_detach(&sb);
+}
+
+static int write_out(const char *path, const struct strbuf *sb)
+{
+    if (!path) {
+        if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len) {
+            bd_error("report: cannot write to standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    /* Whole or not at all: a temporary file beside it, renamed into place. */
+    char *tmp = bd_strdupf("%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(sb->buf, 1, sb->len, f) == sb->len;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        bd_error("report: cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+int cmd_report(struct cli *cli, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"evaluation", required_argument, 0, 'e'}, {"param", required_argument, 0, 'p'},
+        {"output", required_argument, 0, 'o'},     {"format", required_argument, 0, 'f'},
+        {"queries", required_argument, 0, 'q'},    {"timeout", required_argument, 0, 'T'},
+        {0, 0, 0, 0},
+    };
+    struct params ps = {0};
+    struct query_path qp = {0};
+    long long eval_id = 0;
+    const char *out_path = NULL;
+    int svg = 0, c, rc = EXIT_USAGE;
+    double timeout = 0;
+    struct store_deadline dl = {0};
+    sqlite3 *db = NULL;
+    char *err = NULL, *reg = NULL, *verify = NULL;
+    struct saved_query *q = NULL, *parsed = NULL;
+    struct report_eval ev = {0}, cev = {0};
+    struct chart_spec spec = {0};
+    struct strbuf page = {0};
+    cli_getopt_reset();
+    while ((c = cli_getopt("report", argc, argv, "e:p:o:f:q:", opts)) != -1) {
+        switch (c) {
+        case 'e': {
+            char *end;
+            errno = 0;
+            eval_id = strtoll(optarg, &end, 10);
+            if (end == optarg || *end || errno || eval_id <= 0) {
+                bd_usage_error("report", "report: --evaluation '%s': expected an evaluation id (a number > 0)", optarg);
+                goto out;
+            }
+            break;
+        }
+        case 'p':
+            if (params_add(&ps, optarg)) {
+                bd_usage_error("report", "report: --param '%s': expected NAME=VALUE", optarg);
+                goto out;
+            }
+            break;
+        case 'o': out_path = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "html") == 0)
+                svg = 0;
+            else if (strcmp(optarg, "svg") == 0)
+                svg = 1;
+            else {
+                bd_usage_error("report", "report: --format '%s': expected html or svg", optarg);
+                goto out;
+            }
+            break;
+        case 'q': query_path_add(&qp, optarg); break;
+        case 'T':
+            if (cli_parse_seconds(optarg, &timeout)) {
+                bd_usage_error("report", "report: --timeout '%s': expected a number of seconds > 0", optarg);
+                goto out;
+            }
+            break;
+        default: goto out;
+        }
+    }
+    if (eval_id && optind < argc) {
+        bd_usage_error("report", "report: give either --evaluation ID or a query, not both");
+        goto out;
+    }
+    if (!eval_id && optind >= argc) {
+        bd_usage_error("report", "report: missing --evaluation ID or the saved query's name");
+        goto out;
+    }
+    if (optind + 1 < argc) {
+        bd_usage_error("report", "report: unexpected argument '%s'", argv[optind + 1]);
+        goto out;
+    }
+    if (eval_id && ps.n) {
+        bd_usage_error("report", "report: --param goes with a query; an evaluation has its parameters");
+        goto out;
+    }
+    if (out_path && !*out_path) {
+        bd_usage_error("report", "report: --output: the file name is empty");
+        goto out;
+    }
+    query_path_add_env(&qp);
+    if (!eval_id) {
+        q = saved_query_find(&qp, argv[optind], &err);
+        if (!q) {
+            bd_error("report: %s", err);
+            rc = EXIT_FAIL;
+            goto out;
+        }
+        if (evaluation_check_params(q, &ps, &err)) {
+            bd_error("report: %s", err);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        /* A malformed chart line is the query file's fault: say so before
+         * anything is run or recorded. */
+        struct chart_spec probe;
+        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0) {
+            bd_error("report: %s", err);
+            rc = EXIT_FAIL;
+            goto out;
+        }
+        chart_spec_free(&probe);
+    }
+    rc = EXIT_FAIL;
+    if (cli_open_store(cli, STORE_WRITE, &db))
+        goto out;
+    if (timeout > 0)
+        store_set_timeout(db, &dl, timeout);
+    if (q) {
+        struct evaluation e;
+        if (evaluation_run(db, q, &ps, 1, &e, &err)) {
+            if (dl.fired)
+                bd_error("report: query %s: stopped after %g s (--timeout)", q->name, dl.seconds);
+            else
+                bd_error("report: %s", err);
+            evaluation_free(&e);
+            goto out;
+        }
+        eval_id = e.id;
+        evaluation_free(&e);
+    }
+    if (report_eval_load(db, eval_id, &ev, &err)) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    char src[160];
+    snprintf(src, sizeof src, "evaluation %lld (%s)", ev.id, ev.query_name);
+    if (chart_spec_parse(ev.text, src, &spec, &err) < 0) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    parsed = saved_query_parse(strdup(ev.text), src, 0, &err);
+    free(err);
+    err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
+    const struct report_eval *chart_ev = &ev;
+    int ran = 0;
+    if (spec.from) {
+        long long cid;
+        if (report_companion(db, &qp, &ev, spec.from, &cid, &ran, &err) || report_eval_load(db, cid, &cev, &err)) {
+            if (dl.fired)
+                bd_error("report: query %s: stopped after %g s (--timeout)", spec.from, dl.seconds);
+            else
+                bd_error("report: %s", err);
+            goto out;
+        }
+        chart_ev = &cev;
+    }
+    reg = report_registration_text(db, &ev);
+    {
+        char *e2 = NULL;
+        struct saved_query *now = q ? NULL : saved_query_find(&qp, ev.query_name, &e2);
+        free(e2);
+        verify = verify_text(&ev, q ? q : now, &qp);
+        saved_query_free(now);
+    }
+    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify};
+    long long marks = svg ? report_svg(&page, &pg, &err) : report_html(&page, &pg, &err);
+    if (marks < 0) {
+        bd_error("%s", err);
+        goto out;
+    }
+    if (write_out(out_path, &page))
+        goto out;
+    if (out_path) {
+        fprintf(stderr, "report: wrote %s: evaluation %lld of %s", out_path, ev.id, ev.query_name);
+        if (spec.kind != CHART_TABLE)
+            fprintf(stderr, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
+        if (chart_ev != &ev)
+            fprintf(stderr, " from evaluation %lld of %s%s", cev.id, cev.query_name, ran ? " (recorded now)" : "");
+        fputc('\n', stderr);
+    }
+    rc = EXIT_OK;
+out:
+    sb_free(&page);
+    chart_spec_free(&spec);
+    report_eval_free(&ev);
+    report_eval_free(&cev);
+    saved_query_free(q);
+    saved_query_free(parsed);
+    store_close(db);
+    params_free(&ps);
+    query_path_free(&qp);
+    free(err);
+    free(reg);
+    free(verify);
+    return rc;
+}
