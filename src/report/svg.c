@@ -25,35 +25,48 @@ const char svg_css[] =
 
 void svg_esc(struct strbuf *sb, const char *s)
 {
-    for (; *s; s++) {
+    for (;;) {
+        /* the longest run that needs no escaping, then one character */
+        size_t n = 0;
+        while (s[n] && ((unsigned char)s[n] >= 0x20 || s[n] == '\n' || s[n] == '\t') && s[n] != '&' && s[n] != '<' &&
+               s[n] != '>' && s[n] != '"' && s[n] != '\'')
+            n++;
+        sb_append(sb, s, n);
+        s += n;
         switch (*s) {
+        case 0: return;
         case '&': sb_puts(sb, "&amp;"); break;
         case '<': sb_puts(sb, "&lt;"); break;
         case '>': sb_puts(sb, "&gt;"); break;
         case '"': sb_puts(sb, "&quot;"); break;
         case '\'': sb_puts(sb, "&#39;"); break;
-        default:
-            /* Control characters are not allowed in XML 1.0: shown as a space. */
-            if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-                sb_putc(sb, ' ');
-            else
-                sb_putc(sb, *s);
+        default: sb_putc(sb, ' '); /* a control character: not allowed in XML 1.0 */
         }
+        s++;
     }
 }
 
 void svg_num(struct strbuf *sb, double x)
 {
-    char buf[48];
-    if (!isfinite(x))
+    /* tenths, rounded half away from zero, without printf (a chart writes many) */
+    if (!isfinite(x) || fabs(x) > 1e15)
         x = 0;
-    snprintf(buf, sizeof buf, "%.1f", x);
-    size_t n = strlen(buf);
-    if (n > 2 && strcmp(buf + n - 2, ".0") == 0)
-        buf[n - 2] = 0;
-    if (strcmp(buf, "-0") == 0)
-        strcpy(buf, "0");
-    sb_puts(sb, buf);
+    long long t = llround(x * 10);
+    char buf[32], *p = buf + sizeof buf;
+    int neg = t < 0;
+    unsigned long long u = (unsigned long long)(neg ? -t : t);
+    if (u % 10) {
+        *--p = (char)('0' + u % 10);
+        *--p = '.';
+    }
+    u /= 10;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (neg)
+        *--p = '-';
+    sb_append(sb, p, (size_t)(buf + sizeof buf - p));
 }
 
 /* Decodes one UTF-8 character at s; returns its length (1 for a stray byte). */

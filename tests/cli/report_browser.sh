@@ -26,7 +26,7 @@ page() {
         sed 's/^/  /' "$T/err" >&2
         return
     fi
-    id=$("$BENCHDB_BIN" --db "$db" sql "SELECT max(id) FROM evaluation" --format csv | tail -n 1)
+    id=$("$BENCHDB_BIN" --db "$db" sql "SELECT max(id) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
     table=false
     grep -q 'class="chart"' "$out" || table=true
     printf '%s{"name": "%s", "file": "%s", "db": "%s", "evaluation": %s, "table": %s}\n' \
