@@ -203,24 +203,24 @@ static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, 
         json_t *obj = NULL;
         if (json_is_string(v) && json_string_value(v)[0] == '{')
             obj = json_loads(json_string_value(v), 0, NULL);
-        if (k)
-            sb_puts(&sb, sep);
+        struct strbuf part = {0};
         if (json_is_object(obj)) {
             const char *key;
             json_t *m;
-            int first = 1;
             json_object_foreach(obj, key, m) {
                 char *t = json_show(m, REPORT_DIGITS);
-                sb_printf(&sb, "%s%s", first ? "" : "/", t);
+                sb_printf(&part, "%s%s", part.len ? "/" : "", t);
                 free(t);
-                first = 0;
             }
         } else {
             char *t = json_show(v, REPORT_DIGITS);
-            sb_puts(&sb, t);
+            sb_puts(&part, t);
             free(t);
         }
         json_decref(obj);
+        if (part.len) /* a null (or empty) value adds nothing, not even a separator */
+            sb_printf(&sb, "%s%s", sb.len ? sep : "", part.buf);
+        sb_free(&part);
     }
     return sb_detach(&sb);
 }

@@ -27,19 +27,6 @@ static int cmp_value(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-static void vline(struct strbuf *sb, const char *cls, double x, double y0, double y1)
-{
-    sb_printf(sb, "<line class=\"%s\" x1=\"", cls);
-    svg_num(sb, x);
-    sb_puts(sb, "\" x2=\"");
-    svg_num(sb, x);
-    sb_puts(sb, "\" y1=\"");
-    svg_num(sb, y0);
-    sb_puts(sb, "\" y2=\"");
-    svg_num(sb, y1);
-    sb_puts(sb, "\"/>");
-}
-
 int chart_bar(struct chart_ctx *c)
 {
     const struct chart_spec *s = c->spec;
@@ -53,7 +40,20 @@ int chart_bar(struct chart_ctx *c)
     }
     if (!axis_ok(&probe, base))
         base = 1;
+    double band[2] = {0, 0};
+    int has_band = 0;
+    if (s->band[0]) {
+        if (chart_number(c, "band", s->band[0], &band[0]) || chart_number(c, "band", s->band[1], &band[1])) {
+            free(r);
+            return -1;
+        }
+        has_band = axis_ok(&probe, band[0]) && axis_ok(&probe, band[1]);
+    }
     double vmin = base, vmax = base;
+    if (has_band) {
+        vmin = fmin(vmin, band[0]);
+        vmax = fmax(vmax, band[1]);
+    }
     for (size_t i = 0; i < n; i++) {
         r[i].i = i;
         r[i].ok = json_num(report_cell(c->ev, i, s->value), &r[i].v) && axis_ok(&probe, r[i].v);
@@ -108,6 +108,14 @@ int chart_bar(struct chart_ctx *c)
                 char *t = bd_strdupf("bars start at %s", buf);
                 legend_add(&l, LEG_LINE, 0, NULL, 0, t);
                 free(t);
+                if (has_band) {
+                    char b0[48], b1[48];
+                    report_fmt_sig(b0, band[0], REPORT_DIGITS);
+                    report_fmt_sig(b1, band[1], REPORT_DIGITS);
+                    t = bd_strdupf("band [%s, %s]", b0, b1);
+                    legend_add(&l, LEG_BAND, 0, NULL, 0, t);
+                    free(t);
+                }
                 if (!isnan(line)) {
                     report_fmt_sig(buf, line, REPORT_DIGITS);
                     t = bd_strdupf("%s = %s", s->line_col, buf);
@@ -154,6 +162,8 @@ int chart_bar(struct chart_ctx *c)
             char *xl = bd_strdupf("%s%s%s%s%s", s->xlabel ? s->xlabel : s->value, s->log && !s->xlabel ? ", log scale" : "",
                                   unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
             free(unit);
+            if (has_band)
+                svg_band(sb, axis_pos(&ax, band[0]), axis_pos(&ax, band[1]), top, bottom);
             double axh = axis_draw_x(sb, &ax, bottom + 4, top, xl);
             free(xl);
             const char *rl[] = {"value", s->value, NULL};
@@ -188,9 +198,9 @@ int chart_bar(struct chart_ctx *c)
                     free(lf);
                 }
             }
-            vline(sb, "ref", x0, top, bottom + 4);
+            svg_vline(sb, "ref", x0, top, bottom + 4);
             if (!isnan(line))
-                vline(sb, "avg", axis_pos(&ax, line), top, bottom + 4);
+                svg_vline(sb, "avg", axis_pos(&ax, line), top, bottom + 4);
             p->marks = nb;
             c->out->marks += nb;
             p->h = bottom + 4 + axh + 6;

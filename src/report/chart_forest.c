@@ -86,19 +86,6 @@ static void hline(struct strbuf *sb, double x0, double x1, double y, const char 
     sb_puts(sb, "/>");
 }
 
-static void vline(struct strbuf *sb, const char *cls, double x, double y0, double y1)
-{
-    sb_printf(sb, "<line class=\"%s\" x1=\"", cls);
-    svg_num(sb, x);
-    sb_puts(sb, "\" x2=\"");
-    svg_num(sb, x);
-    sb_puts(sb, "\" y1=\"");
-    svg_num(sb, y0);
-    sb_puts(sb, "\" y2=\"");
-    svg_num(sb, y1);
-    sb_puts(sb, "\"/>");
-}
-
 /* One line per class of the group: how many, in the band, excluding ref. */
 static double class_lines(struct forest *f, struct strbuf *sb, struct frow **rows, size_t n, double y)
 {
@@ -313,16 +300,7 @@ static void panel(struct forest *f, const char *key, const char *title, struct f
     axis_ticks(&f->ax, 0);
     double top = y + 6, bottom = top + (double)n * pitch + (nsum ? 8 + 20.0 * (double)nsum : 0);
     if (f->has_band) {
-        double b0 = axis_pos(&f->ax, f->band[0]), b1 = axis_pos(&f->ax, f->band[1]);
-        sb_puts(sb, "<rect class=\"band\" x=\"");
-        svg_num(sb, b0);
-        sb_puts(sb, "\" y=\"");
-        svg_num(sb, top);
-        sb_puts(sb, "\" width=\"");
-        svg_num(sb, b1 - b0);
-        sb_puts(sb, "\" height=\"");
-        svg_num(sb, bottom - top);
-        sb_puts(sb, "\"/>");
+        svg_band(sb, axis_pos(&f->ax, f->band[0]), axis_pos(&f->ax, f->band[1]), top, bottom);
     }
     char *xl;
     char *unit = NULL;
@@ -342,7 +320,7 @@ static void panel(struct forest *f, const char *key, const char *title, struct f
     free(xl);
     free(unit);
     if (f->has_ref)
-        vline(sb, "ref", axis_pos(&f->ax, f->ref), top, bottom + 4);
+        svg_vline(sb, "ref", axis_pos(&f->ax, f->ref), top, bottom + 4);
     for (size_t j = 0; j < n; j++) {
         double yc = top + (double)j * pitch + pitch / 2;
         draw_mark(f, sb, rows[j], key, yc, pitch, compact);

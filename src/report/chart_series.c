@@ -281,16 +281,7 @@ static void panel(struct series *s, const char *key, const char *title, struct s
     /* change lines from the lanes down to the axis */
     for (size_t j = 0; j < n; j++)
         if (rows[j]->has_change && rows[j]->has_x) {
-            double cx = axis_pos(&xa, rows[j]->x);
-            sb_puts(sb, "<line class=\"chg\" x1=\"");
-            svg_num(sb, cx);
-            sb_puts(sb, "\" x2=\"");
-            svg_num(sb, cx);
-            sb_puts(sb, "\" y1=\"");
-            svg_num(sb, y + lanes_h);
-            sb_puts(sb, "\" y2=\"");
-            svg_num(sb, bottom);
-            sb_puts(sb, "\"/>");
+            svg_vline(sb, "chg", axis_pos(&xa, rows[j]->x), y + lanes_h, bottom);
         }
     /* a line per class, through its points in x order */
     int ncl = s->cl.n ? s->cl.n : 1;

@@ -187,16 +187,7 @@ int chart_strip(struct chart_ctx *c)
             axis_ticks(&ax, 0);
             double top = y + 6, bottom = top + (double)ns * pitch;
             if (has_band) {
-                double b0 = axis_pos(&ax, band[0]), b1 = axis_pos(&ax, band[1]);
-                sb_puts(sb, "<rect class=\"band\" x=\"");
-                svg_num(sb, b0);
-                sb_puts(sb, "\" y=\"");
-                svg_num(sb, top);
-                sb_puts(sb, "\" width=\"");
-                svg_num(sb, b1 - b0);
-                sb_puts(sb, "\" height=\"");
-                svg_num(sb, bottom - top);
-                sb_puts(sb, "\"/>");
+                svg_band(sb, axis_pos(&ax, band[0]), axis_pos(&ax, band[1]), top, bottom);
             }
             size_t *idx = malloc((g.nrows[k] ? g.nrows[k] : 1) * sizeof *idx);
             memcpy(idx, g.rows[k], g.nrows[k] * sizeof *idx);
@@ -208,28 +199,10 @@ int chart_strip(struct chart_ctx *c)
             double axh = axis_draw_x(sb, &ax, bottom + 4, top, xl);
             free(xl);
             if (has_ref) {
-                double x = axis_pos(&ax, ref);
-                sb_puts(sb, "<line class=\"ref\" x1=\"");
-                svg_num(sb, x);
-                sb_puts(sb, "\" x2=\"");
-                svg_num(sb, x);
-                sb_puts(sb, "\" y1=\"");
-                svg_num(sb, top);
-                sb_puts(sb, "\" y2=\"");
-                svg_num(sb, bottom + 4);
-                sb_puts(sb, "\"/>");
+                svg_vline(sb, "ref", axis_pos(&ax, ref), top, bottom + 4);
             }
             if (gn) {
-                double x = axis_pos(&ax, gmean);
-                sb_puts(sb, "<line class=\"avg\" x1=\"");
-                svg_num(sb, x);
-                sb_puts(sb, "\" x2=\"");
-                svg_num(sb, x);
-                sb_puts(sb, "\" y1=\"");
-                svg_num(sb, top);
-                sb_puts(sb, "\" y2=\"");
-                svg_num(sb, bottom + 4);
-                sb_puts(sb, "\"/>");
+                svg_vline(sb, "avg", axis_pos(&ax, gmean), top, bottom + 4);
             }
             const char *rl[] = {"value", s->value, NULL};
             for (size_t m = 0; m < ns; m++) {

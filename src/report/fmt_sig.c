@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void report_fmt_sig(char *buf, double x, int digits)
@@ -15,20 +16,16 @@ void report_fmt_sig(char *buf, double x, int digits)
         strcpy(buf, isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
         return;
     }
-    double ax = fabs(x);
-    if (ax != 0 && (ax < 1e-4 || ax >= 1e15)) {
+    /* printf's rounding to `digits` significant digits decides the
+     * magnitude (9.99996 is 10.00), and the magnitude the notation. */
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*e", digits - 1, x);
+    double r = strtod(tmp, NULL), ar = fabs(r);
+    if (ar != 0 && (ar < 1e-4 || ar >= 1e15)) {
         snprintf(buf, 40, "%.*g", digits, x);
         return;
     }
-    /* Fixed notation with exactly the decimals `digits` significant digits
-     * need, then the trailing zeros dropped. */
-    int mag = ax == 0 ? 0 : (int)floor(log10(ax));
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.*e", digits - 1, x); /* the rounding decides the magnitude */
-    double r;
-    sscanf(tmp, "%lf", &r);
-    if (r != 0)
-        mag = (int)floor(log10(fabs(r)));
+    int mag = ar == 0 ? 0 : (int)floor(log10(ar));
     int dec = digits - 1 - mag;
     if (dec < 0) {
         snprintf(buf, 40, "%.0f", r);

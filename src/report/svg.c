@@ -461,3 +461,29 @@ double svg_wrapped(struct strbuf *sb, double x, double y, const char *cls, const
     }
     return h;
 }
+
+void svg_band(struct strbuf *sb, double x0, double x1, double y0, double y1)
+{
+    sb_puts(sb, "<rect class=\"band\" x=\"");
+    svg_num(sb, x0 < x1 ? x0 : x1);
+    sb_puts(sb, "\" y=\"");
+    svg_num(sb, y0);
+    sb_puts(sb, "\" width=\"");
+    svg_num(sb, x0 < x1 ? x1 - x0 : x0 - x1);
+    sb_puts(sb, "\" height=\"");
+    svg_num(sb, y1 - y0);
+    sb_puts(sb, "\"/>");
+}
+
+void svg_vline(struct strbuf *sb, const char *cls, double x, double y0, double y1)
+{
+    sb_printf(sb, "<line class=\"%s\" x1=\"", cls);
+    svg_num(sb, x);
+    sb_puts(sb, "\" x2=\"");
+    svg_num(sb, x);
+    sb_puts(sb, "\" y1=\"");
+    svg_num(sb, y0);
+    sb_puts(sb, "\" y2=\"");
+    svg_num(sb, y1);
+    sb_puts(sb, "\"/>");
+}

@@ -77,6 +77,11 @@ void legend_add(struct legend *l, enum legend_kind kind, enum shape shape, const
 double legend_draw(struct strbuf *sb, const struct legend *l, double x, double y, double width);
 void legend_free(struct legend *l);
 
+/* The shaded band between x0 and x1, from y0 down to y1. */
+void svg_band(struct strbuf *sb, double x0, double x1, double y0, double y1);
+/* A vertical line of class cls (ref, avg, chg, grid...). */
+void svg_vline(struct strbuf *sb, const char *cls, double x, double y0, double y1);
+
 /* Lines of text wrapped at maxcols cells (at spaces where possible), drawn
  * from baseline y; returns the height used. */
 double svg_wrapped(struct strbuf *sb, double x, double y, const char *cls, const char *text, int maxcols);
