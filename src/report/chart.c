@@ -77,65 +77,82 @@ static char *group_key(const struct chart_ctx *c, size_t i)
     return sb_detach(&sb);
 }
 
-void groups_make(const struct chart_ctx *c, struct groups *g)
+static char *group_title(const struct chart_ctx *c, size_t i)
+{
+    return cols_label(c, i, c->spec->group, c->spec->ngroup, " \xc2\xb7 ");
+}
+
+struct run_start {
+    size_t first; /* the run's first row (rows ascend within a run) */
+    size_t at;    /* where the run starts in the sorted keys */
+};
+
+static int cmp_first(const void *a, const void *b)
+{
+    const struct run_start *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+void groups_split(const struct chart_ctx *c, const size_t *rows, size_t n,
+                  char *(*key)(const struct chart_ctx *, size_t), char *(*title)(const struct chart_ctx *, size_t),
+                  struct groups *g)
 {
     memset(g, 0, sizeof *g);
-    size_t n = report_nrows(c->ev);
-    if (!c->spec->ngroup || !n) {
-        g->n = 1;
-        g->keys = calloc(1, sizeof *g->keys);
-        g->titles = calloc(1, sizeof *g->titles);
-        g->rows = malloc(sizeof *g->rows);
-        g->nrows = malloc(sizeof *g->nrows);
-        g->rows[0] = malloc((n ? n : 1) * sizeof **g->rows);
-        for (size_t i = 0; i < n; i++)
-            g->rows[0][i] = i;
-        g->nrows[0] = n;
-        return;
-    }
-    struct keyed *k = malloc(n * sizeof *k);
+    struct keyed *k = malloc((n ? n : 1) * sizeof *k);
     for (size_t i = 0; i < n; i++)
-        k[i] = (struct keyed){group_key(c, i), i};
+        k[i] = (struct keyed){key(c, rows[i]), rows[i]};
     qsort(k, n, sizeof *k, cmp_keyed);
-    /* Runs of equal keys, then ordered by their first row. */
+    /* Runs of equal keys, then ordered by the row each starts with. */
     size_t ng = 0;
     for (size_t i = 0; i < n; i++)
         ng += i == 0 || strcmp(k[i].key, k[i - 1].key) != 0;
-    size_t *start = malloc((ng + 1) * sizeof *start), j = 0;
+    struct run_start *rs = malloc((ng + 1) * sizeof *rs);
+    size_t j = 0;
     for (size_t i = 0; i < n; i++)
-        if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0) {
-            start[j++] = i;
-        }
-    start[ng] = n;
-    /* Order the runs by the row each starts with (rows ascend within a run). */
-    size_t *order = malloc(ng * sizeof *order);
-    for (size_t i = 0; i < ng; i++)
-        order[i] = i;
-    for (size_t i = 1; i < ng; i++) /* insertion sort on a nearly sorted list */
-        for (size_t m = i; m > 0 && k[start[order[m - 1]]].row > k[start[order[m]]].row; m--) {
-            size_t t = order[m];
-            order[m] = order[m - 1];
-            order[m - 1] = t;
-        }
+        if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0)
+            rs[j++] = (struct run_start){k[i].row, i};
+    qsort(rs, ng, sizeof *rs, cmp_first);
     g->n = (int)ng;
-    g->keys = malloc(ng * sizeof *g->keys);
-    g->titles = malloc(ng * sizeof *g->titles);
-    g->rows = malloc(ng * sizeof *g->rows);
-    g->nrows = malloc(ng * sizeof *g->nrows);
+    g->keys = malloc((ng ? ng : 1) * sizeof *g->keys);
+    g->titles = malloc((ng ? ng : 1) * sizeof *g->titles);
+    g->rows = malloc((ng ? ng : 1) * sizeof *g->rows);
+    g->nrows = malloc((ng ? ng : 1) * sizeof *g->nrows);
     for (size_t i = 0; i < ng; i++) {
-        size_t r = order[i];
-        g->keys[i] = strdup(k[start[r]].key);
-        g->titles[i] = cols_label(c, k[start[r]].row, c->spec->group, c->spec->ngroup, " \xc2\xb7 ");
-        g->nrows[i] = start[r + 1] - start[r];
-        g->rows[i] = malloc(g->nrows[i] * sizeof **g->rows);
-        for (size_t m = 0; m < g->nrows[i]; m++)
-            g->rows[i][m] = k[start[r] + m].row;
+        size_t a = rs[i].at, b = a + 1;
+        while (b < n && strcmp(k[b].key, k[a].key) == 0)
+            b++;
+        g->keys[i] = strdup(k[a].key);
+        g->titles[i] = title ? title(c, k[a].row) : strdup(k[a].key);
+        g->nrows[i] = b - a;
+        g->rows[i] = malloc((b - a) * sizeof **g->rows);
+        for (size_t m = a; m < b; m++)
+            g->rows[i][m - a] = k[m].row;
     }
     for (size_t i = 0; i < n; i++)
         free((char *)k[i].key);
     free(k);
-    free(start);
-    free(order);
+    free(rs);
+}
+
+void groups_make(const struct chart_ctx *c, struct groups *g)
+{
+    size_t n = report_nrows(c->ev);
+    size_t *all = malloc((n ? n : 1) * sizeof *all);
+    for (size_t i = 0; i < n; i++)
+        all[i] = i;
+    if (c->spec->ngroup && n) {
+        groups_split(c, all, n, group_key, group_title, g);
+        free(all);
+        return;
+    }
+    memset(g, 0, sizeof *g);
+    g->n = 1;
+    g->keys = calloc(1, sizeof *g->keys);
+    g->titles = calloc(1, sizeof *g->titles);
+    g->rows = malloc(sizeof *g->rows);
+    g->nrows = malloc(sizeof *g->nrows);
+    g->rows[0] = all;
+    g->nrows[0] = n;
 }
 
 void groups_free(struct groups *g)
@@ -162,7 +179,7 @@ void classes_make(const struct chart_ctx *c, struct classes *cl)
     if (!c->spec->colour)
         return;
     for (size_t i = 0; i < n; i++) {
-        char *t = json_show(report_cell(c->ev, i, c->spec->colour), 17);
+        char *t = json_exact(report_cell(c->ev, i, c->spec->colour));
         int k;
         for (k = 0; k < cl->n; k++)
             if (strcmp(cl->names[k], t) == 0)
@@ -310,7 +327,7 @@ char *chart_unit(const struct chart_ctx *c, const size_t *rows, size_t n)
     struct strbuf sb = {0};
     int count = 0;
     for (size_t i = 0; i < n && count < 4; i++) {
-        char *t = json_show(report_cell(c->ev, rows[i], c->spec->unit), 17);
+        char *t = json_show(report_cell(c->ev, rows[i], c->spec->unit), REPORT_DIGITS);
         if (*t) {
             int seen = 0;
             const char *p = sb.buf;

@@ -63,6 +63,11 @@ struct groups {
     size_t *nrows;
 };
 void groups_make(const struct chart_ctx *c, struct groups *g);
+/* The given rows split by key(c, row) (malloc'd text), the same way; a
+ * group's title is title(c, its first row), or its key when title is NULL. */
+void groups_split(const struct chart_ctx *c, const size_t *rows, size_t n,
+                  char *(*key)(const struct chart_ctx *, size_t), char *(*title)(const struct chart_ctx *, size_t),
+                  struct groups *g);
 void groups_free(struct groups *g);
 
 /* The class of every row (chart option colour=): index into names, in order

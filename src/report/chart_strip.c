@@ -73,31 +73,25 @@ int chart_strip(struct chart_ctx *c)
     groups_make(c, &g);
     for (int k = 0; k < g.n; k++) {
         /* strips: the group's rows by label, in order of first appearance */
-        struct strip *st = NULL;
-        size_t nst = 0;
+        struct groups sg;
+        groups_split(c, g.rows[k], g.nrows[k], row_label, NULL, &sg);
+        size_t nst = (size_t)sg.n;
+        struct strip *st = calloc(nst ? nst : 1, sizeof *st);
         double gsum = 0;
         size_t gn = 0;
-        for (size_t j = 0; j < g.nrows[k]; j++) {
-            size_t i = g.rows[k][j];
-            char *l = row_label(c, i);
-            size_t m;
-            for (m = nst; m > 0; m--) /* recent strips first: rows usually come strip by strip */
-                if (strcmp(st[m - 1].label, l) == 0)
-                    break;
-            if (m == 0) {
-                st = realloc(st, (nst + 1) * sizeof *st);
-                memset(&st[nst], 0, sizeof *st);
-                st[nst].label = l;
-                st[nst].lo = INFINITY;
-                st[nst].hi = -INFINITY;
-                m = ++nst;
-            } else {
-                free(l);
-            }
-            struct strip *p = &st[m - 1];
-            p->rows = realloc(p->rows, (p->n + 1) * sizeof *p->rows);
-            p->rows[p->n++] = i;
-            if (ok[i]) {
+        for (size_t m = 0; m < nst; m++) {
+            struct strip *p = &st[m];
+            p->rows = sg.rows[m];
+            p->n = sg.nrows[m];
+            p->label = sg.keys[m];
+            sg.rows[m] = NULL;
+            sg.keys[m] = NULL;
+            p->lo = INFINITY;
+            p->hi = -INFINITY;
+            for (size_t d = 0; d < p->n; d++) {
+                size_t i = p->rows[d];
+                if (!ok[i])
+                    continue;
                 p->mean += tr(s->log, val[i]);
                 p->lo = fmin(p->lo, val[i]);
                 p->hi = fmax(p->hi, val[i]);
@@ -106,6 +100,7 @@ int chart_strip(struct chart_ctx *c)
                 gn++;
             }
         }
+        groups_free(&sg);
         for (size_t m = 0; m < nst; m++)
             if (st[m].nv)
                 st[m].mean = untr(s->log, st[m].mean / (double)st[m].nv);
