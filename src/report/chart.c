@@ -410,3 +410,50 @@ int chart_draw(const struct chart_spec *spec, const struct report_eval *ev, cons
         sb_puts(&out->roles, "{}");
     return rc;
 }
+
+struct row_layout rows_layout(struct strbuf *sb, struct axis *ax, int compact, int labcols, int numcols, size_t n,
+                              double min_pitch, double right, const char *note, double *y)
+{
+    struct row_layout l = {0};
+    if (!compact) {
+        l.labw = (labcols > LABEL_COLS ? LABEL_COLS : labcols) * CHAR_W;
+        l.numw = numcols * CHAR_W;
+        ax->p0 = 8 + l.labw + 14;
+        ax->p1 = CHART_W - 8 - l.numw - 14;
+        l.pitch = LINE_H;
+        return l;
+    }
+    ax->p0 = 16;
+    ax->p1 = CHART_W - right;
+    l.pitch = fmax(min_pitch, fmin(8, 900.0 / (double)(n ? n : 1)));
+    svg_text(sb, 8, *y + 12, "start", "tm", note);
+    *y += 18;
+    return l;
+}
+
+int panel_parts(size_t n) { return n ? (int)((n + PANEL_MAX_MARKS - 1) / PANEL_MAX_MARKS) : 1; }
+
+void panel_range(size_t n, int part, size_t *a, size_t *b)
+{
+    *a = (size_t)(part - 1) * PANEL_MAX_MARKS;
+    *b = *a + PANEL_MAX_MARKS < n ? *a + PANEL_MAX_MARKS : n;
+}
+
+int chart_band_ref(const struct chart_ctx *c, double dref, struct band_ref *br)
+{
+    const struct chart_spec *s = c->spec;
+    struct axis probe = {.log = s->log};
+    memset(br, 0, sizeof *br);
+    if (s->band[0]) {
+        if (chart_number(c, "band", s->band[0], &br->band[0]) || chart_number(c, "band", s->band[1], &br->band[1]))
+            return -1;
+        br->has_band = axis_ok(&probe, br->band[0]) && axis_ok(&probe, br->band[1]);
+    }
+    br->ref = dref;
+    if (s->ref && strcmp(s->ref, "none") == 0)
+        br->ref = NAN;
+    else if (s->ref && chart_number(c, "ref", s->ref, &br->ref))
+        return -1;
+    br->has_ref = axis_ok(&probe, br->ref);
+    return 0;
+}

@@ -105,6 +105,34 @@ double panel_title(struct strbuf *sb, const char *key, size_t n, const char *wha
 char *chart_unit(const struct chart_ctx *c, const size_t *rows, size_t n);
 void notes_add(struct chart_out *out, const char *text);
 
+/* Where a row chart (forest, strip, bar) puts things across a panel. */
+struct row_layout {
+    double pitch;      /* height of a row */
+    double labw, numw; /* widths of the label and numbers columns (0 when compact) */
+};
+#define LABEL_COLS 56 /* the widest label column, in characters (longer labels are cut) */
+/* Labelled (not compact): the label column (labcols characters, at most
+ * LABEL_COLS) left of the plot, the numbers column (numcols) right of it,
+ * a row per LINE_H. Compact: the plot from 16 px to `right` px short of the
+ * edge, `note` above it (*y moves past it), rows of 2 to 8 px by count but
+ * at least min_pitch. Sets ax->p0 and ax->p1. */
+struct row_layout rows_layout(struct strbuf *sb, struct axis *ax, int compact, int labcols, int numcols, size_t n,
+                              double min_pitch, double right, const char *note, double *y);
+/* The band= and ref= options of a row chart: each a number or a parameter
+ * of the evaluation. has_band / has_ref are 0 when absent or off the axis
+ * (a log axis needs values > 0); without ref=, the ref is dref (NAN: none);
+ * ref=none: none. Returns 0, or -1 with *err set. */
+struct band_ref {
+    double band[2], ref;
+    int has_band, has_ref;
+};
+int chart_band_ref(const struct chart_ctx *c, double dref, struct band_ref *br);
+
+/* How many panels n rows take (PANEL_MAX_MARKS each, at least one), and
+ * the rows [*a, *b) of panel `part` (1-based). */
+int panel_parts(size_t n);
+void panel_range(size_t n, int part, size_t *a, size_t *b);
+
 int chart_forest(struct chart_ctx *c);
 int chart_series(struct chart_ctx *c);
 int chart_strip(struct chart_ctx *c);

@@ -33,22 +33,13 @@ int chart_bar(struct chart_ctx *c)
     size_t n = report_nrows(c->ev);
     struct brow *r = calloc(n ? n : 1, sizeof *r);
     struct axis ax, probe = {.log = s->log};
-    double base = s->log ? 1 : 0;
-    if (s->ref && strcmp(s->ref, "none") != 0 && chart_number(c, "ref", s->ref, &base)) {
+    struct band_ref br;
+    if (chart_band_ref(c, s->log ? 1 : 0, &br)) {
         free(r);
         return -1;
     }
-    if (!axis_ok(&probe, base))
-        base = 1;
-    double band[2] = {0, 0};
-    int has_band = 0;
-    if (s->band[0]) {
-        if (chart_number(c, "band", s->band[0], &band[0]) || chart_number(c, "band", s->band[1], &band[1])) {
-            free(r);
-            return -1;
-        }
-        has_band = axis_ok(&probe, band[0]) && axis_ok(&probe, band[1]);
-    }
+    double base = br.has_ref ? br.ref : s->log ? 1 : 0, *band = br.band;
+    int has_band = br.has_band;
     double vmin = base, vmax = base;
     if (has_band) {
         vmin = fmin(vmin, band[0]);
@@ -87,9 +78,10 @@ int chart_bar(struct chart_ctx *c)
             if (json_num(report_cell(c->ev, rows[0]->i, s->line_col), &lv) && axis_ok(&probe, lv))
                 line = lv;
         }
-        int parts = m ? (int)((m + PANEL_MAX_MARKS - 1) / PANEL_MAX_MARKS) : 1;
+        int parts = panel_parts(m);
         for (int part = 1; part <= parts; part++) {
-            size_t a = (size_t)(part - 1) * PANEL_MAX_MARKS, b = a + PANEL_MAX_MARKS < m ? a + PANEL_MAX_MARKS : m;
+            size_t a, b;
+            panel_range(m, part, &a, &b);
             size_t nb = b - a;
             struct panel *p = panel_new(c->out);
             struct strbuf *sb = &p->svg;
@@ -125,33 +117,20 @@ int chart_bar(struct chart_ctx *c)
                 y += legend_draw(sb, &l, 8, y, CHART_W - 16);
                 legend_free(&l);
             }
-            double pitch, labw = 0, numw = 0;
-            if (!compact) {
-                int lc = 0, nc = 0;
-                for (size_t j = a; j < b; j++) {
-                    char *lb = row_label(c, rows[j]->i), nb2[48];
-                    report_fmt_sig(nb2, rows[j]->v, REPORT_DIGITS);
-                    int x1 = text_cols(lb), x2 = rows[j]->ok ? text_cols(nb2) : 8;
-                    lc = x1 > lc ? x1 : lc;
-                    nc = x2 > nc ? x2 : nc;
-                    free(lb);
-                }
-                lc = lc > 56 ? 56 : lc;
-                labw = lc * CHAR_W;
-                numw = nc * CHAR_W;
-                ax.p0 = 8 + labw + 14;
-                ax.p1 = CHART_W - 8 - numw - 14;
-                pitch = LINE_H;
-            } else {
-                ax.p0 = 16;
-                ax.p1 = CHART_W - 24;
-                pitch = fmax(2, fmin(8, 900.0 / (double)nb));
-                char *t = bd_strdupf("one bar per row (%zu here)%s; hover a bar for its numbers", nb,
-                                     s->sort == SORT_VALUE ? ", largest first" : "");
-                svg_text(sb, 8, y + 12, "start", "tm", t);
-                free(t);
-                y += 18;
+            int lc = 0, nc = 0;
+            for (size_t j = a; !compact && j < b; j++) {
+                char *lb = row_label(c, rows[j]->i), nb2[48];
+                report_fmt_sig(nb2, rows[j]->v, REPORT_DIGITS);
+                int x1 = text_cols(lb), x2 = rows[j]->ok ? text_cols(nb2) : 8;
+                lc = x1 > lc ? x1 : lc;
+                nc = x2 > nc ? x2 : nc;
+                free(lb);
             }
+            char *note = bd_strdupf("one bar per row (%zu here)%s; hover a bar for its numbers", nb,
+                                    s->sort == SORT_VALUE ? ", largest first" : "");
+            struct row_layout lay = rows_layout(sb, &ax, compact, lc, nc, nb, 2, 24, note, &y);
+            free(note);
+            double pitch = lay.pitch, labw = lay.labw, numw = lay.numw;
             axis_ticks(&ax, 0);
             double top = y + 6, bottom = top + (double)nb * pitch;
             size_t *idx = malloc((m ? m : 1) * sizeof *idx);

@@ -268,35 +268,22 @@ static void panel(struct forest *f, const char *key, const char *title, struct f
         y += class_lines(f, sb, all, nall, y);
         y += 4 + legend(f, sb, y + 4, compact);
     }
-    double pitch, labw = 0, numw = 0;
-    if (!compact) {
-        int lc = 0, nc = 0;
-        for (size_t pass = 0; pass < 2; pass++)
-            for (size_t j = 0; j < (pass ? nsum : n); j++) {
-                const struct frow *r = pass ? sums[j] : rows[j];
-                char *l = row_label(f->c, r->i), *t = numbers_text(f, r);
-                int a = text_cols(l), b = text_cols(t);
-                lc = a > lc ? a : lc;
-                nc = b > nc ? b : nc;
-                free(l);
-                free(t);
-            }
-        lc = lc > 56 ? 56 : lc;
-        labw = lc * CHAR_W;
-        numw = nc * CHAR_W;
-        f->ax.p0 = 8 + labw + 14;
-        f->ax.p1 = CHART_W - 8 - numw - 14;
-        pitch = LINE_H;
-    } else {
-        f->ax.p0 = 16;
-        f->ax.p1 = CHART_W - 40;
-        pitch = fmax(2, fmin(8, 900.0 / (double)n));
-        char *t = bd_strdupf("one line per row (%zu here), %s; hover a mark for its numbers", n,
-                             s->sort == SORT_NONE ? "in the evaluation's order" : "sorted by estimate");
-        svg_text(sb, 8, y + 12, "start", "tm", t);
-        free(t);
-        y += 18;
-    }
+    int lc = 0, nc = 0;
+    for (size_t pass = 0; !compact && pass < 2; pass++)
+        for (size_t j = 0; j < (pass ? nsum : n); j++) {
+            const struct frow *r = pass ? sums[j] : rows[j];
+            char *l = row_label(f->c, r->i), *t = numbers_text(f, r);
+            int a = text_cols(l), b = text_cols(t);
+            lc = a > lc ? a : lc;
+            nc = b > nc ? b : nc;
+            free(l);
+            free(t);
+        }
+    char *note = bd_strdupf("one line per row (%zu here), %s; hover a mark for its numbers", n,
+                            s->sort == SORT_NONE ? "in the evaluation's order" : "sorted by estimate");
+    struct row_layout lay = rows_layout(sb, &f->ax, compact, lc, nc, n, 2, 40, note, &y);
+    free(note);
+    double pitch = lay.pitch, labw = lay.labw, numw = lay.numw;
     axis_ticks(&f->ax, 0);
     double top = y + 6, bottom = top + (double)n * pitch + (nsum ? 8 + 20.0 * (double)nsum : 0);
     if (f->has_band) {
@@ -372,18 +359,13 @@ int chart_forest(struct chart_ctx *c)
 {
     const struct chart_spec *s = c->spec;
     struct forest f = {.c = c, .above = s->above, .below = s->below};
-    if (s->band[0] && (chart_number(c, "band", s->band[0], &f.band[0]) ||
-                       chart_number(c, "band", s->band[1], &f.band[1])))
+    struct band_ref br;
+    if (chart_band_ref(c, s->log ? 1 : 0, &br))
         return -1;
-    f.has_band = s->band[0] != NULL;
-    if (!s->ref) {
-        f.has_ref = 1;
-        f.ref = s->log ? 1 : 0;
-    } else if (strcmp(s->ref, "none") != 0) {
-        if (chart_number(c, "ref", s->ref, &f.ref))
-            return -1;
-        f.has_ref = 1;
-    }
+    memcpy(f.band, br.band, sizeof f.band);
+    f.ref = br.ref;
+    f.has_band = br.has_band;
+    f.has_ref = br.has_ref;
     size_t n = report_nrows(c->ev);
     f.r = calloc(n ? n : 1, sizeof *f.r);
     double vmin = INFINITY, vmax = -INFINITY;
@@ -413,18 +395,12 @@ int chart_forest(struct chart_ctx *c)
             free(t);
         }
     }
-    if (vmin > vmax && f.has_ref)
-        TAKE(f.ref);
-    if (f.has_band && axis_ok(&probe, f.band[0]) && axis_ok(&probe, f.band[1])) {
+    if (f.has_band) {
         TAKE(f.band[0]);
         TAKE(f.band[1]);
-    } else if (f.has_band) {
-        f.has_band = 0;
     }
-    if (f.has_ref && axis_ok(&probe, f.ref))
+    if (f.has_ref)
         TAKE(f.ref);
-    else
-        f.has_ref = 0;
 #undef TAKE
     axis_fit(&f.ax, vmin, vmax, s->log);
     roles_add(c->out, "estimate", s->estimate);
@@ -448,9 +424,10 @@ int chart_forest(struct chart_ctx *c)
         }
         if (s->sort != SORT_NONE)
             qsort(main, nm, sizeof *main, cmp_est);
-        int parts = nm ? (int)((nm + PANEL_MAX_MARKS - 1) / PANEL_MAX_MARKS) : 1;
+        int parts = panel_parts(nm);
         for (int part = 1; part <= parts; part++) {
-            size_t a = (size_t)(part - 1) * PANEL_MAX_MARKS, b = a + PANEL_MAX_MARKS < nm ? a + PANEL_MAX_MARKS : nm;
+            size_t a, b;
+            panel_range(nm, part, &a, &b);
             panel(&f, g.keys[k], g.titles[k], main + a, b - a, sums, part == parts ? ns : 0, all, m, part, parts);
         }
         free(all);

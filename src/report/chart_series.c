@@ -137,30 +137,10 @@ static void draw_x_axis(struct series *s, struct strbuf *sb, struct axis *ax, do
         }
         nt = ax->nt;
     }
-    for (int i = 0; i < nt; i++) {
-        double p = axis_pos(ax, ax->ticks[i]);
-        sb_puts(sb, "<line class=\"grid\" x1=\"");
-        svg_num(sb, p);
-        sb_puts(sb, "\" x2=\"");
-        svg_num(sb, p);
-        sb_puts(sb, "\" y1=\"");
-        svg_num(sb, top);
-        sb_puts(sb, "\" y2=\"");
-        svg_num(sb, y);
-        sb_puts(sb, "\"/>");
-    }
-    sb_puts(sb, "<path class=\"ax\" d=\"M");
-    svg_num(sb, ax->p0);
-    sb_putc(sb, ' ');
-    svg_num(sb, y);
-    sb_puts(sb, "H");
-    svg_num(sb, ax->p1);
-    sb_puts(sb, "\"/>");
+    const char *tl[40];
     for (int i = 0; i < nt; i++)
-        svg_text(sb, axis_pos(ax, ax->ticks[i]), y + 16, "middle", "t", lab[i]);
-    char *fit = text_fit(label, (int)((ax->p1 - ax->p0) / CHAR_W));
-    svg_text(sb, (ax->p0 + ax->p1) / 2, y + 32, "middle", "t", fit);
-    free(fit);
+        tl[i] = lab[i];
+    axis_draw_x_labelled(sb, ax, y, top, label, tl);
 }
 
 static char *change_text(const struct series *s, const struct srow *r)
@@ -398,9 +378,10 @@ int chart_series(struct chart_ctx *c)
         for (size_t j = 0; j < m; j++)
             rows[j] = &s.r[g.rows[k][j]];
         qsort(rows, m, sizeof *rows, cmp_x);
-        int parts = m ? (int)((m + PANEL_MAX_MARKS - 1) / PANEL_MAX_MARKS) : 1;
+        int parts = panel_parts(m);
         for (int part = 1; part <= parts; part++) {
-            size_t a = (size_t)(part - 1) * PANEL_MAX_MARKS, b = a + PANEL_MAX_MARKS < m ? a + PANEL_MAX_MARKS : m;
+            size_t a, b;
+            panel_range(m, part, &a, &b);
             panel(&s, g.keys[k], g.titles[k], rows + a, b - a, part, parts, k == 0 && part == 1);
         }
         free(rows);

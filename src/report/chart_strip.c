@@ -37,18 +37,12 @@ int chart_strip(struct chart_ctx *c)
     double *val = malloc((n ? n : 1) * sizeof *val);
     char *ok = calloc(n ? n : 1, 1);
     struct axis ax, probe = {.log = s->log};
-    double vmin = INFINITY, vmax = -INFINITY, ref = 0, band[2] = {0, 0};
-    int has_ref = 0, has_band = 0;
-    if (s->ref && strcmp(s->ref, "none") != 0) {
-        if (chart_number(c, "ref", s->ref, &ref))
-            goto fail;
-        has_ref = axis_ok(&probe, ref);
-    }
-    if (s->band[0]) {
-        if (chart_number(c, "band", s->band[0], &band[0]) || chart_number(c, "band", s->band[1], &band[1]))
-            goto fail;
-        has_band = axis_ok(&probe, band[0]) && axis_ok(&probe, band[1]);
-    }
+    double vmin = INFINITY, vmax = -INFINITY;
+    struct band_ref br;
+    if (chart_band_ref(c, NAN, &br))
+        goto fail;
+    double ref = br.ref, *band = br.band;
+    int has_ref = br.has_ref, has_band = br.has_band;
     for (size_t i = 0; i < n; i++) {
         ok[i] = json_num(report_cell(c->ev, i, s->value), &val[i]) && axis_ok(&probe, val[i]);
         if (ok[i]) {
@@ -107,9 +101,10 @@ int chart_strip(struct chart_ctx *c)
         if (s->sort == SORT_VALUE)
             qsort(st, nst, sizeof *st, cmp_mean);
         double gmean = gn ? untr(s->log, gsum / (double)gn) : NAN;
-        int parts = nst ? (int)((nst + PANEL_MAX_MARKS - 1) / PANEL_MAX_MARKS) : 1;
+        int parts = panel_parts(nst);
         for (int part = 1; part <= parts; part++) {
-            size_t a = (size_t)(part - 1) * PANEL_MAX_MARKS, b = a + PANEL_MAX_MARKS < nst ? a + PANEL_MAX_MARKS : nst;
+            size_t a, b;
+            panel_range(nst, part, &a, &b);
             size_t ns = b - a, marks = 0;
             for (size_t m = a; m < b; m++)
                 marks += st[m].n;
@@ -149,36 +144,23 @@ int chart_strip(struct chart_ctx *c)
                 y += legend_draw(sb, &l, 8, y, CHART_W - 16);
                 legend_free(&l);
             }
-            double pitch, labw = 0, numw = 0;
             char **nums = calloc(ns ? ns : 1, sizeof *nums);
-            if (!compact) {
-                int lc = 0, nc = 0;
-                for (size_t m = 0; m < ns; m++) {
-                    const struct strip *q = &st[a + m];
-                    char mb[48], sp[48];
-                    report_fmt_sig(mb, q->mean, REPORT_DIGITS);
-                    report_fmt_sig(sp, s->log ? q->hi / q->lo : q->hi - q->lo, REPORT_DIGITS);
-                    nums[m] = q->nv ? bd_strdupf("n %zu, mean %s, %s %s", q->nv, mb, s->log ? "max/min" : "range", sp)
-                                    : strdup("no values");
-                    int lcm = text_cols(q->label), ncm = text_cols(nums[m]);
-                    lc = lcm > lc ? lcm : lc;
-                    nc = ncm > nc ? ncm : nc;
-                }
-                lc = lc > 48 ? 48 : lc;
-                labw = lc * CHAR_W;
-                numw = nc * CHAR_W;
-                ax.p0 = 8 + labw + 14;
-                ax.p1 = CHART_W - 8 - numw - 14;
-                pitch = LINE_H;
-            } else {
-                ax.p0 = 16;
-                ax.p1 = CHART_W - 24;
-                pitch = fmax(3, fmin(8, 900.0 / (double)ns));
-                char *t = bd_strdupf("one strip per label (%zu here); hover a dot for its numbers", ns);
-                svg_text(sb, 8, y + 12, "start", "tm", t);
-                free(t);
-                y += 18;
+            int lc = 0, nc = 0;
+            for (size_t m = 0; !compact && m < ns; m++) {
+                const struct strip *q = &st[a + m];
+                char mb[48], sp[48];
+                report_fmt_sig(mb, q->mean, REPORT_DIGITS);
+                report_fmt_sig(sp, s->log ? q->hi / q->lo : q->hi - q->lo, REPORT_DIGITS);
+                nums[m] = q->nv ? bd_strdupf("n %zu, mean %s, %s %s", q->nv, mb, s->log ? "max/min" : "range", sp)
+                                : strdup("no values");
+                int lcm = text_cols(q->label), ncm = text_cols(nums[m]);
+                lc = lcm > lc ? lcm : lc;
+                nc = ncm > nc ? ncm : nc;
             }
+            char *note = bd_strdupf("one strip per label (%zu here); hover a dot for its numbers", ns);
+            struct row_layout lay = rows_layout(sb, &ax, compact, lc, nc, ns, 3, 24, note, &y);
+            free(note);
+            double pitch = lay.pitch, labw = lay.labw, numw = lay.numw;
             axis_ticks(&ax, 0);
             double top = y + 6, bottom = top + (double)ns * pitch;
             if (has_band) {

@@ -213,6 +213,12 @@ void axis_ticks(struct axis *a, int vertical)
 
 double axis_draw_x(struct strbuf *sb, const struct axis *a, double y, double y_top, const char *label)
 {
+    return axis_draw_x_labelled(sb, a, y, y_top, label, NULL);
+}
+
+double axis_draw_x_labelled(struct strbuf *sb, const struct axis *a, double y, double y_top, const char *label,
+                            const char *const *ticks)
+{
     for (int i = 0; y_top < y && i < a->nt; i++) {
         double p = axis_pos(a, a->ticks[i]);
         sb_puts(sb, "<line class=\"grid\" x1=\"");
@@ -242,7 +248,7 @@ double axis_draw_x(struct strbuf *sb, const struct axis *a, double y, double y_t
     for (int i = 0; i < a->nt; i++) {
         char buf[48];
         report_fmt_sig(buf, a->ticks[i], REPORT_DIGITS);
-        svg_text(sb, axis_pos(a, a->ticks[i]), y + 16, "middle", "t", buf);
+        svg_text(sb, axis_pos(a, a->ticks[i]), y + 16, "middle", "t", ticks ? ticks[i] : buf);
     }
     if (label) {
         char *fit = text_fit(label, (int)((a->p1 - a->p0) / CHAR_W));

@@ -45,6 +45,9 @@ void axis_ticks(struct axis *a, int vertical);
 /* A horizontal axis at y from p0 to p1: line, ticks, labels, label below;
  * grid lines up to y_top when y_top < y. Returns the height used. */
 double axis_draw_x(struct strbuf *sb, const struct axis *a, double y, double y_top, const char *label);
+/* The same with the ticks' labels given (times, names), one per tick. */
+double axis_draw_x_labelled(struct strbuf *sb, const struct axis *a, double y, double y_top, const char *label,
+                            const char *const *ticks);
 /* A vertical axis at x: ticks and labels to its left, label above. */
 void axis_draw_y(struct strbuf *sb, const struct axis *a, double x, double x_right, const char *label);
 /* Whether v is inside the axis range (finite, > 0 on a log axis). */
