@@ -10,6 +10,7 @@
 -- unmet: plan :plan has no values of metric ':metric'; aggregations aggregates the measured values of one metric
 -- needs: :benchmark IS NULL OR EXISTS (SELECT 1 FROM plan p JOIN run r ON r.plan_id = p.id JOIN series se ON se.run_id = r.id JOIN benchmark b ON b.id = se.benchmark_id WHERE p.name = :plan AND b.name = :benchmark)
 -- unmet: plan :plan has no benchmark named ':benchmark'
+-- chart: forest group=run,unit label=benchmark,params,variant estimate=median lo=min hi=max ref=none log sort=none unit=unit xlabel="median with the range [min, max], log scale" title="Each run's values per cell and variant"
 --
 -- How the choice of aggregation changes the picture (git-perf-aggregation.txt):
 -- git's perf suite reports the minimum, JMH the mean; trimmed_mean drops the

@@ -8,6 +8,7 @@
 -- key: run_group, benchmark, params
 -- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; cell-spread spreads the ratios of treatment over baseline within runs
+-- chart: bar group=run_group label=benchmark,params value=spread line=group_median_spread log sort=value title="Spread of each cell's ratio across the runs of a group"
 --
 -- spread = max / min over the group's runs of the cell's geometric-mean
 -- treatment/baseline ratio (run_cell.geomean_ratio); group_median_spread =

@@ -18,6 +18,7 @@
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; comparisons compares treatment over baseline within runs
 -- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); comparisons judges such comparisons
+-- chart: forest group=run_group colour=kind label=benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log title="Every comparison, per group"
 --
 -- Two runs A and B are compared per cell on the log ratios of their blocks
 -- (block_ratio): estimate = exp(mean of A's log ratios - mean of B's), and

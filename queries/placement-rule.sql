@@ -25,6 +25,7 @@
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; placement-rule compares treatment over baseline within runs
 -- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); placement-rule judges such comparisons
+-- chart: forest from=comparisons group=run_group colour=kind label=benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log title="Every comparison, per group"
 --
 -- The rule of calibration-report.txt. Comparisons are those of the saved
 -- query `comparisons` (repeated here so that this rule's text, and so its

@@ -22,6 +22,7 @@
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; widest ranks comparisons of treatment over baseline within runs
 -- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); widest judges such comparisons
+-- chart: forest group=run_group colour=kind label=rank,benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log sort=none title="The comparisons farthest from 1, per group"
 --
 -- The comparisons of the saved query `comparisons` (repeated here), ranked
 -- per group by |ln estimate|, largest first (the report's widest between-VM

@@ -47,7 +47,8 @@ struct cli {
  *   }
  *
  * Short options have one meaning across all commands: -f --format,
- * -h --help, -n --limit, -p --param, -q --quiet, -r --replace, -w --write
+ * -h --help, -n --limit, -o --output, -p --param, -q --quiet, -r --replace,
+ * -w --write
  * (the test unit/cli_options checks every table against this list). */
 
 struct cli_opt;
@@ -200,6 +201,7 @@ CLI_COMMAND(init);
 CLI_COMMAND(migrate);
 CLI_COMMAND(queries);
 CLI_COMMAND(query);
+CLI_COMMAND(report);
 CLI_COMMAND(rule);
 CLI_COMMAND(simulate);
 CLI_COMMAND(sql);

@@ -14,6 +14,7 @@ const struct command commands[] = {
     {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", &spec_migrate, NULL},
     {"queries", cmd_queries, "List the saved queries, or one query's parameters", &spec_queries, NULL},
     {"query", cmd_query, "Run a saved query (a decision rule), record its verdict", &spec_query, NULL},
+    {"report", cmd_report, "Draw an evaluation as an HTML page with SVG charts", &spec_report, NULL},
     {"rule", cmd_rule, "Register a rule before the plan it judges runs", &spec_rule, NULL},
     {"simulate", cmd_simulate, "Write a simulated plan of run archives", &spec_simulate, NULL},
     {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only by default)", &spec_sql, NULL},

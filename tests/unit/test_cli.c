@@ -27,6 +27,7 @@ static const char *short_meaning(char c)
     case 'f': return "format";
     case 'h': return "help";
     case 'n': return "limit";
+    case 'o': return "output";
     case 'p': return "param";
     case 'q': return "quiet";
     case 'r': return "replace";

@@ -1,0 +1,289 @@
+/* benchdb report: an evaluation as an HTML page with SVG charts, or one
+ * chart as SVG (src/report/, docs/report.md). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "query/evaluate.h"
+#include "query/saved.h"
+#include "report/report.h"
+#include "util/sha256.h"
+
+struct report_args {
+    struct params params;
+    struct query_path path;
+    int evaluation;
+    const char *output;
+    const char *format;
+    double timeout;
+};
+
+static const struct cli_opt report_opts[] = {
+    {"evaluation", 0, "ID", "draw evaluation ID (see 'benchdb history')", cli_opt_int,
+     offsetof(struct report_args, evaluation), 1, INT_MAX},
+    CLI_OPT_PARAM(struct report_args, params, "a parameter of QUERY (repeatable, once per NAME)"),
+    {"output", 'o', "FILE", "write to FILE (default: standard output)", cli_opt_string,
+     offsetof(struct report_args, output), 0, 0},
+    {"format", 'f', "FORMAT", "html (default): the page; svg: the chart alone", cli_opt_string,
+     offsetof(struct report_args, format), 0, 0},
+    CLI_OPT_QUERIES(struct report_args, path),
+    CLI_OPT_TIMEOUT(struct report_args, timeout),
+    {0},
+};
+
+const struct cli_spec spec_report = {
+    .name = "report",
+    .store = 1,
+    .synopsis = (const char *const[]){"report [OPTIONS] --evaluation ID", "report [OPTIONS] QUERY [--param NAME=VALUE]...",
+                                      NULL},
+    .about = "Draw a recorded evaluation as one self-contained HTML page: the rule's name,\n"
+             "text hash and parameters, the data fingerprint, whether the rule was\n"
+             "registered before its plan ran, the command that re-verifies it, the result\n"
+             "and SVG charts drawn from the evaluation's recorded rows. The page has no\n"
+             "script and fetches nothing. With QUERY, the saved query is run and recorded\n"
+             "first (as 'benchdb query' does), then drawn. The chart is chosen by the\n"
+             "query's '-- chart:' header line (docs/report.md); a query without one gets\n"
+             "its table.\n",
+    .opts = report_opts,
+    .more = "Examples:\n"
+            "  benchdb report placement-rule --param plan=calibration-sim -o report.html\n"
+            "  benchdb report --evaluation 3 --format svg -o chart.svg\n",
+    .max_args = 1,
+};
+
+/* A word as the shell reads it back: bare when safe, else single-quoted. */
+static void shell_word(struct strbuf *sb, const char *s)
+{
+    int safe = *s != 0;
+    for (const char *p = s; *p; p++)
+        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("_./:=,+-@%", *p) != NULL;
+    if (safe) {
+        sb_puts(sb, s);
+        return;
+    }
+    sb_putc(sb, '\'');
+    for (const char *p = s; *p; p++)
+        sb_puts(sb, *p == '\'' ? "'\\''" : (char[2]){*p, 0});
+    sb_putc(sb, '\'');
+}
+
+/* benchdb query NAME with the parameters that differ from the defaults,
+ * then history --diff; or how to recover the recorded text when the saved
+ * query of that name now reads otherwise. */
+static char *verify_text(const struct report_eval *ev, const struct saved_query *now, const struct query_path *qp)
+{
+    struct strbuf sb = {0};
+    char sha[65] = "";
+    if (now)
+        sha256_hex_of(now->text, strlen(now->text), sha);
+    if (now && strcmp(sha, ev->sha256) == 0) {
+        sb_puts(&sb, "benchdb query ");
+        shell_word(&sb, ev->query_name);
+        if (!now->builtin)
+            for (int i = 0; i < qp->n; i++) {
+                sb_puts(&sb, " --queries ");
+                shell_word(&sb, qp->entries[i]);
+            }
+    } else {
+        sb_printf(&sb, "benchdb sql \"SELECT query_text FROM evaluation WHERE id = %lld\" --format csv  "
+                       "# the recorded text, saved as rule.sql\nbenchdb query rule.sql",
+                  ev->id);
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(ev->params, k, v) {
+        const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
+        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+        if (!sp || !sp->has_default || strcmp(sp->def, t) != 0) {
+            struct strbuf a = {0};
+            sb_printf(&a, "%s=%s", k, t);
+            sb_puts(&sb, " --param ");
+            shell_word(&sb, a.buf);
+            sb_free(&a);
+        }
+        free(t);
+    }
+    sb_printf(&sb, "\nbenchdb history --diff %lld NEW_ID   # NEW_ID: the evaluation the query records; same text, "
+                   "parameters and data fingerprint give the same rows",
+              ev->id);
+    return sb_detach(&sb);
+}
+
+static int write_out(const char *path, const struct strbuf *sb)
+{
+    if (!path) {
+        if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len) {
+            bd_error("report: cannot write to standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    /* Whole or not at all: a temporary file beside it, renamed into place. */
+    char *tmp = bd_strdupf("%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(sb->buf, 1, sb->len, f) == sb->len;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        bd_error("report: cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+int cmd_report(struct cli *cli, int argc, char **argv)
+{
+    struct report_args a = {0};
+    int first, svg = 0, rc = EXIT_USAGE;
+    struct store_deadline dl = {0};
+    sqlite3 *db = NULL;
+    char *err = NULL, *reg = NULL, *verify = NULL;
+    struct saved_query *q = NULL, *parsed = NULL;
+    struct report_eval ev = {0}, cev = {0};
+    struct chart_spec spec = {0};
+    struct strbuf page = {0};
+    long long eval_id = 0;
+    if (cli_parse(&spec_report, argc, argv, &a, &first))
+        goto out;
+    eval_id = a.evaluation;
+    const char *out_path = a.output;
+    if (a.format && strcmp(a.format, "svg") == 0)
+        svg = 1;
+    else if (a.format && strcmp(a.format, "html") != 0) {
+        bd_usage_error("report", "report: --format '%s': expected html or svg", a.format);
+        goto out;
+    }
+    if (eval_id && first < argc) {
+        bd_usage_error("report", "report: give either --evaluation ID or a query, not both");
+        goto out;
+    }
+    if (!eval_id && first >= argc) {
+        bd_usage_error("report", "report: missing --evaluation ID or the saved query's name");
+        goto out;
+    }
+    if (eval_id && a.params.n) {
+        bd_usage_error("report", "report: --param goes with a query; an evaluation has its parameters");
+        goto out;
+    }
+    if (out_path && !*out_path) {
+        bd_usage_error("report", "report: --output: the file name is empty");
+        goto out;
+    }
+    query_path_add_env(&a.path);
+    if (!eval_id) {
+        if (!(q = cli_find_query("report", &a.path, argv[first], &rc)))
+            goto out;
+        struct resolved_params rsv = {0};
+        int bad = evaluation_resolve(q, &a.params, &rsv, &err);
+        resolved_params_free(&rsv);
+        if (bad) {
+            char *see = bd_strdupf("queries %s", q->name);
+            rc = cli_usage_error_see(see, "report %s: %s", q->name, err);
+            free(see);
+            goto out;
+        }
+        /* A malformed chart line is the query file's fault: say so before
+         * anything is run or recorded. */
+        struct chart_spec probe;
+        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0) {
+            bd_error("report: %s", err);
+            rc = EXIT_FAIL;
+            goto out;
+        }
+        chart_spec_free(&probe);
+    }
+    rc = EXIT_FAIL;
+    if (cli_open_store(cli, STORE_WRITE, &db))
+        goto out;
+    if (a.timeout > 0)
+        store_set_timeout(db, &dl, a.timeout);
+    if (q) {
+        struct evaluation e;
+        int erc = query_evaluate(db, q, &a.params, 1, &e, &err);
+        if (erc != EXIT_OK) {
+            rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
+            if (dl.fired)
+                bd_error("report: query %s: stopped after %g s (--timeout)", q->name, dl.seconds);
+            else
+                bd_error("report: %s", err);
+            evaluation_free(&e);
+            goto out;
+        }
+        eval_id = e.id;
+        evaluation_free(&e);
+    }
+    if (report_eval_load(db, eval_id, &ev, &err)) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    char src[160];
+    snprintf(src, sizeof src, "evaluation %lld (%s)", ev.id, ev.query_name);
+    if (chart_spec_parse(ev.text, src, &spec, &err) < 0) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    parsed = saved_query_parse(strdup(ev.text), src, 0, &err);
+    free(err);
+    err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
+    const struct report_eval *chart_ev = &ev;
+    int ran = 0;
+    if (spec.from) {
+        long long cid;
+        if (report_companion(db, &a.path, &ev, spec.from, &cid, &ran, &err) || report_eval_load(db, cid, &cev, &err)) {
+            if (dl.fired)
+                bd_error("report: query %s: stopped after %g s (--timeout)", spec.from, dl.seconds);
+            else
+                bd_error("report: %s", err);
+            goto out;
+        }
+        chart_ev = &cev;
+    }
+    reg = report_registration_text(db, &ev);
+    {
+        char *e2 = NULL;
+        int unknown = 0;
+        struct saved_query *now = q ? NULL : saved_query_find(&a.path, ev.query_name, &unknown, &e2);
+        free(e2);
+        verify = verify_text(&ev, q ? q : now, &a.path);
+        saved_query_free(now);
+    }
+    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify};
+    long long marks = svg ? report_svg(&page, &pg, &err) : report_html(&page, &pg, &err);
+    if (marks < 0) {
+        bd_error("%s", err);
+        goto out;
+    }
+    if (write_out(out_path, &page))
+        goto out;
+    if (out_path) {
+        fprintf(stderr, "report: wrote %s: evaluation %lld of %s", out_path, ev.id, ev.query_name);
+        if (spec.kind != CHART_TABLE)
+            fprintf(stderr, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
+        if (chart_ev != &ev)
+            fprintf(stderr, " from evaluation %lld of %s%s", cev.id, cev.query_name, ran ? " (recorded now)" : "");
+        fputc('\n', stderr);
+    }
+    rc = EXIT_OK;
+out:
+    sb_free(&page);
+    chart_spec_free(&spec);
+    report_eval_free(&ev);
+    report_eval_free(&cev);
+    saved_query_free(q);
+    saved_query_free(parsed);
+    store_close(db);
+    params_free(&a.params);
+    query_path_free(&a.path);
+
+    free(err);
+    free(reg);
+    free(verify);
+    return rc;
+}

@@ -1,0 +1,459 @@
+/* What the chart kinds share: panels, groups, classes, marks, checks. */
+#include "report/chart.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/fmt_sig.h"
+#include "report/svg.h"
+#include "util/diag.h"
+
+struct panel *panel_new(struct chart_out *out)
+{
+    out->v = realloc(out->v, (size_t)(out->n + 1) * sizeof *out->v);
+    struct panel *p = &out->v[out->n++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+void chart_out_free(struct chart_out *out)
+{
+    for (int i = 0; i < out->n; i++)
+        sb_free(&out->v[i].svg);
+    free(out->v);
+    for (int i = 0; i < out->nnotes; i++)
+        free(out->notes[i]);
+    free(out->notes);
+    sb_free(&out->roles);
+    memset(out, 0, sizeof *out);
+}
+
+void notes_add(struct chart_out *out, const char *text)
+{
+    for (int i = 0; i < out->nnotes; i++)
+        if (strcmp(out->notes[i], text) == 0)
+            return;
+    out->notes = realloc(out->notes, (size_t)(out->nnotes + 1) * sizeof *out->notes);
+    out->notes[out->nnotes++] = strdup(text);
+}
+
+void roles_add(struct chart_out *out, const char *role, const char *col)
+{
+    if (!col)
+        return;
+    sb_puts(&out->roles, out->roles.len ? ", " : "{");
+    sb_json_string(&out->roles, role, strlen(role));
+    sb_puts(&out->roles, ": ");
+    sb_json_string(&out->roles, col, strlen(col));
+}
+
+static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, int ncols, const char *sep);
+
+/* ---- groups ---- */
+
+struct keyed {
+    const char *key;
+    size_t row;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+static char *group_key(const struct chart_ctx *c, size_t i)
+{
+    struct strbuf sb = {0};
+    for (int k = 0; k < c->spec->ngroup; k++) {
+        char *t = json_exact(report_cell(c->ev, i, c->spec->group[k]));
+        sb_printf(&sb, "%s%s", k ? " \xc2\xb7 " : "", t);
+        free(t);
+    }
+    return sb_detach(&sb);
+}
+
+static char *group_title(const struct chart_ctx *c, size_t i)
+{
+    return cols_label(c, i, c->spec->group, c->spec->ngroup, " \xc2\xb7 ");
+}
+
+struct run_start {
+    size_t first; /* the run's first row (rows ascend within a run) */
+    size_t at;    /* where the run starts in the sorted keys */
+};
+
+static int cmp_first(const void *a, const void *b)
+{
+    const struct run_start *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+void groups_split(const struct chart_ctx *c, const size_t *rows, size_t n,
+                  char *(*key)(const struct chart_ctx *, size_t), char *(*title)(const struct chart_ctx *, size_t),
+                  struct groups *g)
+{
+    memset(g, 0, sizeof *g);
+    struct keyed *k = malloc((n ? n : 1) * sizeof *k);
+    for (size_t i = 0; i < n; i++)
+        k[i] = (struct keyed){key(c, rows[i]), rows[i]};
+    qsort(k, n, sizeof *k, cmp_keyed);
+    /* Runs of equal keys, then ordered by the row each starts with. */
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++)
+        ng += i == 0 || strcmp(k[i].key, k[i - 1].key) != 0;
+    struct run_start *rs = malloc((ng + 1) * sizeof *rs);
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0)
+            rs[j++] = (struct run_start){k[i].row, i};
+    qsort(rs, ng, sizeof *rs, cmp_first);
+    g->n = (int)ng;
+    g->keys = malloc((ng ? ng : 1) * sizeof *g->keys);
+    g->titles = malloc((ng ? ng : 1) * sizeof *g->titles);
+    g->rows = malloc((ng ? ng : 1) * sizeof *g->rows);
+    g->nrows = malloc((ng ? ng : 1) * sizeof *g->nrows);
+    for (size_t i = 0; i < ng; i++) {
+        size_t a = rs[i].at, b = a + 1;
+        while (b < n && strcmp(k[b].key, k[a].key) == 0)
+            b++;
+        g->keys[i] = strdup(k[a].key);
+        g->titles[i] = title ? title(c, k[a].row) : strdup(k[a].key);
+        g->nrows[i] = b - a;
+        g->rows[i] = malloc((b - a) * sizeof **g->rows);
+        for (size_t m = a; m < b; m++)
+            g->rows[i][m - a] = k[m].row;
+    }
+    for (size_t i = 0; i < n; i++)
+        free((char *)k[i].key);
+    free(k);
+    free(rs);
+}
+
+void groups_make(const struct chart_ctx *c, struct groups *g)
+{
+    size_t n = report_nrows(c->ev);
+    size_t *all = malloc((n ? n : 1) * sizeof *all);
+    for (size_t i = 0; i < n; i++)
+        all[i] = i;
+    if (c->spec->ngroup && n) {
+        groups_split(c, all, n, group_key, group_title, g);
+        free(all);
+        return;
+    }
+    memset(g, 0, sizeof *g);
+    g->n = 1;
+    g->keys = calloc(1, sizeof *g->keys);
+    g->titles = calloc(1, sizeof *g->titles);
+    g->rows = malloc(sizeof *g->rows);
+    g->nrows = malloc(sizeof *g->nrows);
+    g->rows[0] = all;
+    g->nrows[0] = n;
+}
+
+void groups_free(struct groups *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        free(g->keys[i]);
+        free(g->titles[i]);
+        free(g->rows[i]);
+    }
+    free(g->keys);
+    free(g->titles);
+    free(g->rows);
+    free(g->nrows);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---- classes ---- */
+
+void classes_make(const struct chart_ctx *c, struct classes *cl)
+{
+    memset(cl, 0, sizeof *cl);
+    size_t n = report_nrows(c->ev);
+    cl->of_row = calloc(n ? n : 1, sizeof *cl->of_row);
+    if (!c->spec->colour)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        char *t = json_exact(report_cell(c->ev, i, c->spec->colour));
+        int k;
+        for (k = 0; k < cl->n; k++)
+            if (strcmp(cl->names[k], t) == 0)
+                break;
+        if (k == cl->n && cl->n == PALETTE_N) {
+            k = PALETTE_N - 1;
+            free(cl->names[k]);
+            cl->names[k] = strdup("other");
+        } else if (k == cl->n) {
+            cl->names = realloc(cl->names, (size_t)(cl->n + 1) * sizeof *cl->names);
+            cl->names[cl->n++] = t;
+            t = NULL;
+        }
+        free(t);
+        cl->of_row[i] = k;
+    }
+}
+
+void classes_free(struct classes *cl)
+{
+    for (int i = 0; i < cl->n; i++)
+        free(cl->names[i]);
+    free(cl->names);
+    free(cl->of_row);
+    memset(cl, 0, sizeof *cl);
+}
+
+const char *class_colour(const struct classes *cl, int k) { return cl->n ? palette_colour(k) : palette_colour(0); }
+enum shape class_shape(int k) { return (enum shape)(k % SHAPE_N); }
+
+/* ---- marks ---- */
+
+static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, int ncols, const char *sep)
+{
+    struct strbuf sb = {0};
+    for (int k = 0; k < ncols; k++) {
+        json_t *v = report_cell(c->ev, i, cols[k]);
+        json_t *obj = NULL;
+        if (json_is_string(v) && json_string_value(v)[0] == '{')
+            obj = json_loads(json_string_value(v), 0, NULL);
+        struct strbuf part = {0};
+        if (json_is_object(obj)) {
+            const char *key;
+            json_t *m;
+            json_object_foreach(obj, key, m) {
+                char *t = json_show(m, REPORT_DIGITS);
+                sb_printf(&part, "%s%s", part.len ? "/" : "", t);
+                free(t);
+            }
+        } else {
+            char *t = json_show(v, REPORT_DIGITS);
+            sb_puts(&part, t);
+            free(t);
+        }
+        json_decref(obj);
+        if (part.len) /* a null (or empty) value adds nothing, not even a separator */
+            sb_printf(&sb, "%s%s", sb.len ? sep : "", part.buf);
+        sb_free(&part);
+    }
+    return sb_detach(&sb);
+}
+
+char *row_label(const struct chart_ctx *c, size_t i) { return cols_label(c, i, c->spec->label, c->spec->nlabel, " "); }
+
+static void attr(struct strbuf *sb, const char *name, const char *value)
+{
+    sb_printf(sb, " data-%s=\"", name);
+    svg_esc(sb, value);
+    sb_putc(sb, '"');
+}
+
+void mark_open(const struct chart_ctx *c, struct strbuf *sb, size_t i, const char *group, const char *cls,
+               const char *const *roles)
+{
+    sb_printf(sb, "<g class=\"mark\" data-row=\"%zu\"", i);
+    if (group)
+        attr(sb, "group", group);
+    if (cls)
+        attr(sb, "class", cls);
+    for (int k = 0; roles && roles[k]; k += 2) {
+        if (!roles[k + 1])
+            continue;
+        char *t = json_exact(report_cell(c->ev, i, roles[k + 1]));
+        attr(sb, roles[k], t);
+        free(t);
+    }
+    sb_puts(sb, "><title>");
+    json_t *row = json_array_get(c->ev->rows, i);
+    const char *key;
+    json_t *v;
+    int first = 1;
+    json_object_foreach(row, key, v) {
+        char *t = json_show(v, REPORT_DIGITS);
+        if (!first)
+            sb_putc(sb, '\n');
+        svg_esc(sb, key);
+        sb_puts(sb, ": ");
+        svg_esc(sb, t);
+        free(t);
+        first = 0;
+    }
+    sb_puts(sb, "</title>");
+}
+
+void mark_close(struct strbuf *sb) { sb_puts(sb, "</g>"); }
+
+int chart_number(const struct chart_ctx *c, const char *opt, const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(text, &end);
+    if (end != text && !*end && !errno && isfinite(x)) {
+        *out = x;
+        return 0;
+    }
+    json_t *v = json_object_get(c->params_ev->params, text);
+    if (!v)
+        v = json_object_get(c->ev->params, text);
+    if (v && json_num(v, out))
+        return 0;
+    return bd_fail(c->err, "evaluation %lld (%s): chart: %s: '%s' is neither a number nor a numeric parameter of "
+                           "the evaluation",
+                   c->params_ev->id, c->params_ev->query_name, opt, text);
+}
+
+double panel_title(struct strbuf *sb, const char *key, size_t n, const char *what, int part, int parts, double y)
+{
+    struct strbuf t = {0};
+    if (key && *key)
+        sb_printf(&t, "%s \xe2\x80\x94 ", key);
+    sb_printf(&t, "%zu %s", n, what);
+    if (parts > 1)
+        sb_printf(&t, " (part %d of %d)", part, parts);
+    char *fit = text_fit(t.buf, (int)((CHART_W - 16) / TITLE_CHAR_W));
+    svg_text(sb, 8, y + 14, "start", "tt", fit);
+    free(fit);
+    sb_free(&t);
+    return 22;
+}
+
+char *chart_unit(const struct chart_ctx *c, const size_t *rows, size_t n)
+{
+    if (!c->spec->unit)
+        return NULL;
+    struct strbuf sb = {0};
+    int count = 0;
+    for (size_t i = 0; i < n && count < 4; i++) {
+        char *t = json_show(report_cell(c->ev, rows[i], c->spec->unit), REPORT_DIGITS);
+        if (*t) {
+            int seen = 0;
+            const char *p = sb.buf;
+            size_t tl = strlen(t);
+            while (p && *p) {
+                const char *e = strstr(p, ", ");
+                size_t len = e ? (size_t)(e - p) : strlen(p);
+                seen |= len == tl && strncmp(p, t, tl) == 0;
+                p = e ? e + 2 : NULL;
+            }
+            if (!seen) {
+                sb_printf(&sb, "%s%s", sb.len ? ", " : "", t);
+                count++;
+            }
+        }
+        free(t);
+    }
+    if (!sb.len) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return sb_detach(&sb);
+}
+
+/* ---- dispatch ---- */
+
+static int check_col(const struct chart_ctx *c, const char *opt, const char *col)
+{
+    if (!col || report_has_col(c->ev, col))
+        return 0;
+    struct strbuf names = {0};
+    for (int i = 0; i < c->ev->ncol; i++)
+        sb_printf(&names, "%s%s", i ? ", " : "", c->ev->cols[i]);
+    bd_fail(c->err, "evaluation %lld (%s): chart: %s=%s: no such column (its columns: %s)", c->ev->id,
+            c->ev->query_name, opt, col, names.buf);
+    sb_free(&names);
+    return -1;
+}
+
+int chart_draw(const struct chart_spec *spec, const struct report_eval *ev, const struct report_eval *params_ev,
+               struct chart_out *out, char **err)
+{
+    memset(out, 0, sizeof *out);
+    struct chart_ctx c = {spec, ev, params_ev, out, err};
+    const struct { const char *opt, *col; } cols[] = {
+        {"colour", spec->colour}, {"estimate", spec->estimate}, {"lo", spec->lo},       {"hi", spec->hi},
+        {"x", spec->x},           {"y", spec->y},               {"value", spec->value}, {"change", spec->change},
+        {"revision", spec->revision}, {"alert", spec->alert},   {"summary", spec->summary}, {"note", spec->note},
+        {"line", spec->line_col}, {"unit", spec->unit},
+    };
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        if (check_col(&c, cols[i].opt, cols[i].col))
+            return -1;
+    for (int i = 0; i < spec->ngroup; i++)
+        if (check_col(&c, "group", spec->group[i]))
+            return -1;
+    for (int i = 0; i < spec->nlabel; i++)
+        if (check_col(&c, "label", spec->label[i]))
+            return -1;
+    if (spec->ngroup) { /* a mark's data-group: the group columns' exact values joined by " · " */
+        sb_puts(&out->roles, "{\"group\": [");
+        for (int i = 0; i < spec->ngroup; i++) {
+            if (i)
+                sb_puts(&out->roles, ", ");
+            sb_json_string(&out->roles, spec->group[i], strlen(spec->group[i]));
+        }
+        sb_putc(&out->roles, ']');
+    }
+    int rc;
+    switch (spec->kind) {
+    case CHART_FOREST: rc = chart_forest(&c); break;
+    case CHART_SERIES: rc = chart_series(&c); break;
+    case CHART_STRIP: rc = chart_strip(&c); break;
+    case CHART_BAR: rc = chart_bar(&c); break;
+    default: rc = bd_fail(err, "chart: a table is not drawn");
+    }
+    if (out->roles.len)
+        sb_putc(&out->roles, '}');
+    else
+        sb_puts(&out->roles, "{}");
+    return rc;
+}
+
+struct row_layout rows_layout(struct strbuf *sb, struct axis *ax, int compact, int labcols, int numcols, size_t n,
+                              double min_pitch, double right, const char *note, double *y)
+{
+    struct row_layout l = {0};
+    if (!compact) {
+        l.labw = (labcols > LABEL_COLS ? LABEL_COLS : labcols) * CHAR_W;
+        l.numw = numcols * CHAR_W;
+        ax->p0 = 8 + l.labw + 14;
+        ax->p1 = CHART_W - 8 - l.numw - 14;
+        l.pitch = LINE_H;
+        return l;
+    }
+    ax->p0 = 16;
+    ax->p1 = CHART_W - right;
+    l.pitch = fmax(min_pitch, fmin(8, 900.0 / (double)(n ? n : 1)));
+    svg_text(sb, 8, *y + 12, "start", "tm", note);
+    *y += 18;
+    return l;
+}
+
+int panel_parts(size_t n) { return n ? (int)((n + PANEL_MAX_MARKS - 1) / PANEL_MAX_MARKS) : 1; }
+
+void panel_range(size_t n, int part, size_t *a, size_t *b)
+{
+    *a = (size_t)(part - 1) * PANEL_MAX_MARKS;
+    *b = *a + PANEL_MAX_MARKS < n ? *a + PANEL_MAX_MARKS : n;
+}
+
+int chart_band_ref(const struct chart_ctx *c, double dref, struct band_ref *br)
+{
+    const struct chart_spec *s = c->spec;
+    struct axis probe = {.log = s->log};
+    memset(br, 0, sizeof *br);
+    if (s->band[0]) {
+        if (chart_number(c, "band", s->band[0], &br->band[0]) || chart_number(c, "band", s->band[1], &br->band[1]))
+            return -1;
+        br->has_band = axis_ok(&probe, br->band[0]) && axis_ok(&probe, br->band[1]);
+    }
+    br->ref = dref;
+    if (s->ref && strcmp(s->ref, "none") == 0)
+        br->ref = NAN;
+    else if (s->ref && chart_number(c, "ref", s->ref, &br->ref))
+        return -1;
+    br->has_ref = axis_ok(&probe, br->ref);
+    return 0;
+}

@@ -1,0 +1,161 @@
+/* Reading a recorded evaluation back for a report. */
+#include "report/evaldata.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/fmt_sig.h"
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+int report_eval_load(sqlite3 *db, long long id, struct report_eval *ev, char **err)
+{
+    memset(ev, 0, sizeof *ev);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT query_name, query_sha256, query_text, outcome, evaluated_at, tool_version, "
+                           "data_fingerprint, judged_plan, registration, archive_count, coalesce(rule_id, 0), "
+                           "row_count, params, rows FROM evaluation WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read evaluation %lld: %s", id, sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        if (rc == SQLITE_DONE)
+            return bd_fail(err, "there is no evaluation %lld (see 'benchdb history')", id);
+        return bd_fail(err, "cannot read evaluation %lld: %s", id, sqlite3_errmsg(db));
+    }
+    ev->id = id;
+    ev->query_name = col_dup(st, 0);
+    ev->sha256 = col_dup(st, 1);
+    ev->text = col_dup(st, 2);
+    ev->outcome = col_dup(st, 3);
+    ev->evaluated_at = col_dup(st, 4);
+    ev->tool_version = col_dup(st, 5);
+    ev->fingerprint = col_dup(st, 6);
+    ev->judged_plan = col_dup(st, 7);
+    ev->registration = col_dup(st, 8);
+    ev->archive_count = sqlite3_column_int64(st, 9);
+    ev->rule_id = sqlite3_column_int64(st, 10);
+    ev->row_count = sqlite3_column_int64(st, 11);
+    json_error_t je;
+    ev->params = json_loads((const char *)sqlite3_column_text(st, 12), JSON_DECODE_ANY, &je);
+    ev->rows = ev->params ? json_loads((const char *)sqlite3_column_text(st, 13), JSON_DECODE_ANY, &je) : NULL;
+    sqlite3_finalize(st);
+    if (!ev->params || !json_is_object(ev->params) || !ev->rows || !json_is_array(ev->rows)) {
+        report_eval_free(ev);
+        return bd_fail(err, "evaluation %lld: its recorded parameters or rows are not the JSON benchdb writes", id);
+    }
+    json_t *first = json_array_get(ev->rows, 0);
+    if (first) {
+        ev->cols = calloc(json_object_size(first) + 1, sizeof *ev->cols);
+        const char *k;
+        json_t *v;
+        json_object_foreach(first, k, v) ev->cols[ev->ncol++] = k;
+    }
+    return 0;
+}
+
+void report_eval_free(struct report_eval *ev)
+{
+    free(ev->query_name);
+    free(ev->sha256);
+    free(ev->text);
+    free(ev->outcome);
+    free(ev->evaluated_at);
+    free(ev->tool_version);
+    free(ev->fingerprint);
+    free(ev->judged_plan);
+    free(ev->registration);
+    free(ev->cols);
+    json_decref(ev->params);
+    json_decref(ev->rows);
+    memset(ev, 0, sizeof *ev);
+}
+
+int report_has_col(const struct report_eval *ev, const char *col)
+{
+    if (!ev->ncol)
+        return 1;
+    for (int i = 0; i < ev->ncol; i++)
+        if (strcmp(ev->cols[i], col) == 0)
+            return 1;
+    return 0;
+}
+
+int json_num(const json_t *v, double *out)
+{
+    if (json_is_number(v)) {
+        *out = json_number_value(v);
+        return 1;
+    }
+    if (json_is_boolean(v)) {
+        *out = json_is_true(v);
+        return 1;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        char *end;
+        errno = 0;
+        double x = strtod(s, &end);
+        if (end != s && !*end && !errno && isfinite(x)) {
+            *out = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+char *json_show(const json_t *v, int digits)
+{
+    char buf[64];
+    if (!v || json_is_null(v))
+        return strdup("");
+    if (json_is_integer(v)) {
+        snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
+        return strdup(buf);
+    }
+    if (json_is_real(v)) {
+        report_fmt_sig(buf, json_real_value(v), digits);
+        return strdup(buf);
+    }
+    if (json_is_string(v))
+        return strdup(json_string_value(v));
+    if (json_is_boolean(v))
+        return strdup(json_is_true(v) ? "true" : "false");
+    return json_dumps(v, JSON_COMPACT);
+}
+
+char *json_exact(const json_t *v)
+{
+    char buf[64];
+    if (!v || json_is_null(v))
+        return strdup("null");
+    if (json_is_real(v)) {
+        fmt_double(buf, json_real_value(v));
+        return strdup(buf);
+    }
+    return json_show(v, 17);
+}
+
+int json_truthy(const json_t *v)
+{
+    double x;
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        return *s && strcmp(s, "0") != 0 && strcmp(s, "false") != 0;
+    }
+    return json_num(v, &x) && x != 0;
+}

@@ -1,0 +1,45 @@
+#ifndef BENCHDB_EVALDATA_H
+#define BENCHDB_EVALDATA_H
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stddef.h>
+
+/* One recorded evaluation, read back from the `evaluation` table: what a
+ * report draws. Its rows are the JSON the evaluation recorded, so the
+ * picture and the verdict come from the same numbers. */
+struct report_eval {
+    long long id;
+    char *query_name, *sha256, *text, *outcome, *evaluated_at, *tool_version;
+    char *fingerprint, *judged_plan, *registration;
+    long long archive_count, rule_id, row_count;
+    json_t *params;   /* object: the effective parameters as bound */
+    json_t *rows;     /* array of objects */
+    const char **cols; /* the first row's column names, in order */
+    int ncol;
+};
+
+/* Loads evaluation id. Returns 0, or -1 with *err set. */
+int report_eval_load(sqlite3 *db, long long id, struct report_eval *ev, char **err);
+void report_eval_free(struct report_eval *ev);
+
+static inline size_t report_nrows(const struct report_eval *ev) { return json_array_size(ev->rows); }
+static inline json_t *report_cell(const struct report_eval *ev, size_t i, const char *col)
+{
+    return json_object_get(json_array_get(ev->rows, i), col);
+}
+/* Whether the rows have column col (true when there are no rows). */
+int report_has_col(const struct report_eval *ev, const char *col);
+
+/* A JSON value as a number: numbers, true/false as 1/0, text that reads
+ * wholly as a finite number. Returns 1, or 0 (null, other text). */
+int json_num(const json_t *v, double *out);
+/* A JSON value as text for a page (numbers as table output shows them,
+ * null as ""), malloc'd. digits: significant digits of reals. */
+char *json_show(const json_t *v, int digits);
+/* A JSON value exactly (reals in shortest round-trip form, null as
+ * "null"), malloc'd: for data attributes a test reads back. */
+char *json_exact(const json_t *v);
+/* Truthy: a non-zero number, true, or text other than "", "0", "false". */
+int json_truthy(const json_t *v);
+
+#endif

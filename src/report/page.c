@@ -1,0 +1,402 @@
+/* The report page: provenance, the rule, the verdict table, the chart and
+ * the rows, as one HTML file that needs nothing else; or the chart alone
+ * as one SVG file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/chart.h"
+#include "report/fmt_sig.h"
+#include "report/report.h"
+#include "report/svg.h"
+#include "util/diag.h"
+#include "version.h"
+
+static const char page_css[] =
+    "body{font:15px/1.45 system-ui,\"DejaVu Sans\",sans-serif;color:#1a1a1a;background:#fff;margin:0}"
+    "main{max-width:1200px;margin:0 auto;padding:12px 16px 40px}"
+    "h1{font-size:24px;margin:8px 0 2px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #ccc}"
+    "h3{font-size:16px;margin:18px 0 6px}"
+    ".summary{color:#444;margin:0 0 10px}"
+    ".outcome{font-size:17px;font-weight:600;border-left:5px solid #0072B2;background:#f2f6fa;padding:8px 12px;"
+    "margin:10px 0}"
+    "dl.meta{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:3px 14px;margin:8px 0;font-size:14px}"
+    "dl.meta dt{font-weight:600;color:#333}dl.meta dd{margin:0;overflow-wrap:anywhere}"
+    "code,pre{font-family:\"DejaVu Sans Mono\",monospace;font-size:13px}"
+    "pre{background:#f4f4f4;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}"
+    "table{border-collapse:collapse;font-size:13px;margin:6px 0;max-width:100%}"
+    "th,td{border:1px solid #d0d0d0;padding:2px 6px;vertical-align:top;overflow-wrap:break-word}"
+    "th{background:#f0f0f0;text-align:left;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;"
+    "white-space:nowrap}"
+    "td.long{min-width:14em}td.s{white-space:nowrap}div.tw{overflow-x:auto;max-width:100%}"
+    "tr.cond td{background:#fffbe6}"
+    "figure{margin:10px 0}figure svg{display:block;max-width:100%;height:auto}"
+    "figcaption{font-size:13px;color:#444}"
+    "details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
+    "ul.notes{background:#fff4e5;border-left:5px solid #E69F00;padding:6px 6px 6px 28px}"
+    "footer{margin-top:30px;font-size:12px;color:#666}";
+
+static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
+
+/* A column name in a header: may break after each '_'. */
+static void head_name(struct strbuf *sb, const char *s)
+{
+    for (; *s; s++) {
+        char c[2] = {*s, 0};
+        esc(sb, c);
+        if (*s == '_')
+            sb_puts(sb, "<wbr>");
+    }
+}
+
+static void rows_table(struct strbuf *sb, const struct report_eval *ev)
+{
+    size_t n = report_nrows(ev);
+    if (!n) {
+        sb_puts(sb, "<p>No rows.</p>\n");
+        return;
+    }
+    sb_puts(sb, "<div class=\"tw\"><table><thead><tr>");
+    for (int c = 0; c < ev->ncol; c++) {
+        sb_puts(sb, "<th>");
+        head_name(sb, ev->cols[c]);
+        sb_puts(sb, "</th>");
+    }
+    sb_puts(sb, "</tr></thead><tbody>\n");
+    for (size_t i = 0; i < n; i++) {
+        sb_puts(sb, "<tr>");
+        for (int c = 0; c < ev->ncol; c++) {
+            json_t *v = report_cell(ev, i, ev->cols[c]);
+            char *t = json_show(v, REPORT_DIGITS);
+            sb_puts(sb, json_is_number(v) ? "<td class=\"n\">" : strlen(t) > 40 ? "<td class=\"long\">" : strlen(t) <= 24 ? "<td class=\"s\">" : "<td>");
+            esc(sb, t);
+            sb_puts(sb, "</td>");
+            free(t);
+        }
+        sb_puts(sb, "</tr>\n");
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+}
+
+static const char *param_desc(const struct report_page *p, const char *name, const char **def)
+{
+    *def = NULL;
+    if (!p->query)
+        return "";
+    const struct saved_param *sp = saved_query_param(p->query, name);
+    if (!sp)
+        return "";
+    *def = sp->has_default ? sp->def : NULL;
+    return sp->description ? sp->description : "";
+}
+
+static int is_condition(const char *desc) { return strncmp(desc, "condition", 9) == 0; }
+
+static void provenance(struct strbuf *sb, const struct report_page *p)
+{
+    const struct report_eval *ev = p->ev;
+    sb_puts(sb, "<dl class=\"meta\">\n<dt>Rule</dt><dd><code>");
+    esc(sb, ev->query_name);
+    sb_puts(sb, "</code>, text SHA-256 <code>");
+    esc(sb, ev->sha256);
+    sb_puts(sb, "</code></dd>\n<dt>Parameters</dt><dd>");
+    const char *k;
+    json_t *v;
+    int first = 1;
+    json_object_foreach(ev->params, k, v) {
+        char *t = json_exact(v);
+        sb_puts(sb, first ? "<code>" : ", <code>");
+        esc(sb, k);
+        sb_puts(sb, "=");
+        esc(sb, t);
+        sb_puts(sb, "</code>");
+        free(t);
+        first = 0;
+    }
+    if (first)
+        sb_puts(sb, "none");
+    sb_printf(sb, "</dd>\n<dt>Evaluation</dt><dd>%lld, recorded ", ev->id);
+    esc(sb, ev->evaluated_at);
+    sb_printf(sb, ", %lld row%s</dd>\n<dt>Data fingerprint</dt><dd><code>", ev->row_count, ev->row_count == 1 ? "" : "s");
+    esc(sb, ev->fingerprint);
+    sb_printf(sb, "</code> (%lld archive%s)</dd>\n", ev->archive_count, ev->archive_count == 1 ? "" : "s");
+    if (p->chart_ev != ev) {
+        sb_printf(sb, "<dt>Chart drawn from</dt><dd>evaluation %lld of <code>", p->chart_ev->id);
+        esc(sb, p->chart_ev->query_name);
+        sb_puts(sb, "</code> (text SHA-256 <code>");
+        sb_append(sb, p->chart_ev->sha256, 12);
+        sb_puts(sb, "</code>): the same parameters on the same data fingerprint</dd>\n");
+    }
+    sb_puts(sb, "<dt>benchdb version</dt><dd>");
+    esc(sb, ev->tool_version);
+    sb_puts(sb, " (evaluation); " BENCHDB_VERSION " (this report)</dd>\n<dt>Registration</dt><dd>");
+    if (ev->registration) {
+        sb_puts(sb, "<strong>");
+        esc(sb, ev->registration);
+        sb_puts(sb, "</strong>");
+        if (p->registration) {
+            sb_puts(sb, ": ");
+            esc(sb, p->registration);
+        }
+    } else {
+        sb_puts(sb, "the query judges no plan");
+    }
+    sb_puts(sb, "</dd>\n<dt>Re-verify</dt><dd><pre>");
+    esc(sb, p->verify);
+    sb_puts(sb, "</pre></dd>\n</dl>\n");
+}
+
+static void conditions(struct strbuf *sb, const struct report_page *p)
+{
+    const struct report_eval *ev = p->ev;
+    /* The conditions in words: parameters whose description says "condition N: ...". */
+    int nc = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(ev->params, k, v) {
+        const char *def, *d = param_desc(p, k, &def);
+        if (!is_condition(d))
+            continue;
+        if (!nc++)
+            sb_puts(sb, "<h3>The rule's conditions</h3>\n<p>In the rule's own words, with the values this evaluation "
+                        "used:</p><ul>\n");
+        char *t = json_exact(v);
+        const char *colon = strchr(d, ':');
+        sb_puts(sb, "<li><strong>");
+        if (colon) {
+            struct strbuf h = {0};
+            sb_append(&h, d, (size_t)(colon - d));
+            h.buf[0] = (char)(h.buf[0] - ('a' - 'A'));
+            esc(sb, h.buf);
+            sb_free(&h);
+            sb_puts(sb, "</strong>:");
+            esc(sb, colon + 1);
+        } else {
+            esc(sb, d);
+            sb_puts(sb, "</strong>");
+        }
+        sb_puts(sb, " (<code>");
+        esc(sb, k);
+        sb_puts(sb, " = ");
+        esc(sb, t);
+        sb_puts(sb, "</code>)</li>\n");
+        free(t);
+    }
+    if (nc)
+        sb_puts(sb, "</ul>\n");
+}
+
+static void rule_section(struct strbuf *sb, const struct report_page *p)
+{
+    const struct report_eval *ev = p->ev;
+    const char *k;
+    json_t *v;
+    sb_puts(sb, "<h3>Parameters</h3>\n<table><thead><tr><th>parameter</th><th>value</th><th>default</th><th>meaning</th></tr></thead>"
+                "<tbody>\n");
+    json_object_foreach(ev->params, k, v) {
+        const char *def, *d = param_desc(p, k, &def);
+        char *t = json_exact(v);
+        sb_puts(sb, is_condition(d) ? "<tr class=\"cond\"><td><code>" : "<tr><td><code>");
+        esc(sb, k);
+        sb_puts(sb, "</code></td><td>");
+        esc(sb, t);
+        sb_puts(sb, "</td><td>");
+        esc(sb, def ? def : "(required)");
+        sb_puts(sb, "</td><td>");
+        esc(sb, d);
+        sb_puts(sb, "</td></tr>\n");
+        free(t);
+    }
+    sb_puts(sb, "</tbody></table>\n");
+}
+
+static void panel_svg(struct strbuf *sb, const struct panel *pn, double y, int nested)
+{
+    sb_puts(sb, "<svg class=\"panel\"");
+    if (nested) {
+        sb_puts(sb, " x=\"0\" y=\"");
+        svg_num(sb, y);
+        sb_putc(sb, '"');
+    } else {
+        sb_puts(sb, " xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"");
+    }
+    sb_printf(sb, " width=\"%d\" height=\"", (int)CHART_W);
+    svg_num(sb, pn->h);
+    sb_printf(sb, "\" viewBox=\"0 0 %d ", (int)CHART_W);
+    svg_num(sb, pn->h);
+    sb_puts(sb, "\">");
+    sb_append(sb, pn->svg.buf, pn->svg.len);
+    sb_puts(sb, "</svg>\n");
+}
+
+static const char *what_of(enum chart_kind k)
+{
+    switch (k) {
+    case CHART_FOREST: return "Each row's estimate and interval";
+    case CHART_SERIES: return "Values over time";
+    case CHART_STRIP: return "Spread of the values";
+    case CHART_BAR: return "Each row's value";
+    default: return "Rows";
+    }
+}
+
+long long report_html(struct strbuf *sb, const struct report_page *p, char **err)
+{
+    const struct report_eval *ev = p->ev;
+    struct chart_out co = {0};
+    int drawn = p->spec->kind != CHART_TABLE;
+    if (drawn && chart_draw(p->spec, p->chart_ev, ev, &co, err)) {
+        chart_out_free(&co);
+        return -1;
+    }
+    sb_puts(sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                "<meta name=\"generator\" content=\"benchdb " BENCHDB_VERSION "\">\n<title>");
+    esc(sb, ev->query_name);
+    if (ev->judged_plan) {
+        sb_puts(sb, " on ");
+        esc(sb, ev->judged_plan);
+    }
+    sb_printf(sb, " (evaluation %lld) \xe2\x80\x94 benchdb report</title>\n<style>%s%s</style>\n</head>\n<body><main>\n",
+              ev->id, page_css, svg_css);
+    sb_puts(sb, "<header><h1>");
+    esc(sb, ev->query_name);
+    if (ev->judged_plan) {
+        sb_puts(sb, " <small>on plan <code>");
+        esc(sb, ev->judged_plan);
+        sb_puts(sb, "</code></small>");
+    }
+    sb_puts(sb, "</h1>\n");
+    if (p->query && p->query->summary && *p->query->summary) {
+        sb_puts(sb, "<p class=\"summary\">");
+        esc(sb, p->query->summary);
+        sb_puts(sb, "</p>\n");
+    }
+    sb_puts(sb, "<p class=\"outcome\">");
+    esc(sb, ev->outcome);
+    sb_puts(sb, "</p>\n</header>\n");
+    if (drawn && p->chart_ev != ev) {
+        sb_puts(sb, "<h2>The verdict</h2>\n");
+        rows_table(sb, ev);
+    }
+    conditions(sb, p);
+    if (drawn) {
+        sb_puts(sb, "<h2>");
+        esc(sb, p->spec->title ? p->spec->title : what_of(p->spec->kind));
+        if (p->chart_ev != ev) {
+            sb_puts(sb, ": <code>");
+            esc(sb, p->chart_ev->query_name);
+            sb_puts(sb, "</code>");
+        }
+        sb_puts(sb, "</h2>\n");
+        sb_printf(sb, "<figure><div class=\"chart\" data-kind=\"%s\" data-evaluation=\"%lld\" data-rows=\"%zu\" data-marks=\"%zu\" data-roles=\"",
+                  chart_kind_name(p->spec->kind), p->chart_ev->id, report_nrows(p->chart_ev), co.marks);
+        esc(sb, co.roles.buf);
+        sb_puts(sb, "\">\n");
+        for (int i = 0; i < co.n; i++)
+            panel_svg(sb, &co.v[i], 0, 0);
+        sb_printf(sb, "</div><figcaption>%zu marks, one per row of evaluation %lld; hover a mark for its numbers.",
+                  co.marks, p->chart_ev->id);
+        if (co.n > 1)
+            sb_printf(sb, " %d panels: one per group, a group of more than %d rows continued in further panels.",
+                      co.n, PANEL_MAX_MARKS);
+        sb_puts(sb, "</figcaption></figure>\n");
+        if (co.nnotes) {
+            sb_puts(sb, "<h3>Warnings</h3><ul class=\"notes\">\n");
+            for (int i = 0; i < co.nnotes; i++) {
+                sb_puts(sb, "<li>");
+                esc(sb, co.notes[i]);
+                sb_puts(sb, "</li>\n");
+            }
+            sb_puts(sb, "</ul>\n");
+        }
+        sb_printf(sb, "<details><summary>The %zu rows the chart draws (evaluation %lld)</summary>\n",
+                  report_nrows(p->chart_ev), p->chart_ev->id);
+        rows_table(sb, p->chart_ev);
+        sb_puts(sb, "</details>\n");
+    } else {
+        sb_puts(sb, "<h2>The rows</h2>\n");
+        rows_table(sb, ev);
+    }
+    sb_puts(sb, "<h2>Where this comes from</h2>\n");
+    provenance(sb, p);
+    rule_section(sb, p);
+    sb_puts(sb, "<footer>Written by benchdb " BENCHDB_VERSION " from the recorded evaluation; numbers rounded to "
+                "4 significant digits, exact values in each mark's data attributes and in <code>benchdb history</code>."
+                "</footer>\n</main></body></html>\n");
+    long long marks = (long long)co.marks;
+    chart_out_free(&co);
+    return marks;
+}
+
+long long report_svg(struct strbuf *sb, const struct report_page *p, char **err)
+{
+    const struct report_eval *ev = p->ev;
+    if (p->spec->kind == CHART_TABLE) {
+        bd_fail(err, "report: query %s has no chart (its header has no '-- chart:' line, or a table view): "
+                     "--format svg needs one",
+                ev->query_name);
+        return -1;
+    }
+    struct chart_out co = {0};
+    if (chart_draw(p->spec, p->chart_ev, ev, &co, err)) {
+        chart_out_free(&co);
+        return -1;
+    }
+    /* A heading: what, which evaluation, which data; then the panels, stacked. */
+    struct strbuf head = {0};
+    double y = 0;
+    char *t = bd_strdupf("%s%s%s \xc2\xb7 evaluation %lld \xc2\xb7 rule sha256 %.12s \xc2\xb7 data %.12s \xc2\xb7 "
+                         "benchdb %s",
+                         ev->query_name, ev->judged_plan ? " on " : "", ev->judged_plan ? ev->judged_plan : "", ev->id,
+                         ev->sha256, ev->fingerprint, ev->tool_version);
+    char *fit = text_fit(t, (int)((CHART_W - 16) / TITLE_CHAR_W));
+    svg_text(&head, 8, 18, "start", "tt", fit);
+    free(fit);
+    free(t);
+    y = 24;
+    y += svg_wrapped(&head, 8, y + 12, "t", ev->outcome, (int)((CHART_W - 16) / CHAR_W));
+    if (p->chart_ev != ev) {
+        t = bd_strdupf("drawn from evaluation %lld of %s (same parameters, same data)", p->chart_ev->id,
+                       p->chart_ev->query_name);
+        y += svg_wrapped(&head, 8, y + 12, "tm", t, (int)((CHART_W - 16) / CHAR_W));
+        free(t);
+    }
+    y += 6;
+    double total = y;
+    for (int i = 0; i < co.n; i++)
+        total += co.v[i].h;
+    struct strbuf notes = {0};
+    double nh = 0;
+    for (int i = 0; i < co.nnotes; i++) {
+        char *w = bd_strdupf("warning: %s", co.notes[i]);
+        nh += svg_wrapped(&notes, 8, total + nh + 12, "t", w, (int)((CHART_W - 16) / CHAR_W));
+        free(w);
+    }
+    total += nh + (nh ? 8 : 0);
+    sb_printf(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+                  "height=\"",
+              (int)CHART_W);
+    svg_num(sb, total);
+    sb_printf(sb, "\" viewBox=\"0 0 %d ", (int)CHART_W);
+    svg_num(sb, total);
+    sb_printf(sb, "\" data-kind=\"%s\" data-evaluation=\"%lld\" data-rows=\"%zu\" data-marks=\"%zu\" data-roles=\"",
+              chart_kind_name(p->spec->kind), p->chart_ev->id, report_nrows(p->chart_ev), co.marks);
+    esc(sb, co.roles.buf);
+    sb_printf(sb, "\">\n<style>%s</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", svg_css);
+    sb_append(sb, head.buf, head.len);
+    sb_putc(sb, '\n');
+    for (int i = 0; i < co.n; i++) {
+        panel_svg(sb, &co.v[i], y, 1);
+        y += co.v[i].h;
+    }
+    if (notes.len)
+        sb_append(sb, notes.buf, notes.len);
+    sb_puts(sb, "</svg>\n");
+    sb_free(&head);
+    sb_free(&notes);
+    long long marks = (long long)co.marks;
+    chart_out_free(&co);
+    return marks;
+}

@@ -1,0 +1,181 @@
+// Drives Debian's Chromium headless (playwright-core, executablePath
+// /usr/bin/chromium) over benchdb's report pages: tests/cli/report_browser.sh
+// writes the pages and a manifest, this checks each one.
+//
+//   node check_pages.mjs MANIFEST.json SHOTS_DIR PROFILE_DIR
+//
+// MANIFEST: [{name, file, db, kind}], kind "html" or "svg". For each page:
+//  - it loads with no console error or page error, and requests nothing but
+//    itself (data: URIs inside it aside);
+//  - a chart has exactly one mark per row of the evaluation it names
+//    (data-evaluation), by count and by data-row, and each mark's data
+//    attributes hold the values of its row (read back from the store with
+//    `benchdb sql`); a table page has a table row per evaluation row;
+//  - no two text labels' bounding boxes overlap;
+//  - the page fits 1280 px wide without horizontal scrolling;
+//  - a screenshot is written to SHOTS_DIR for a person to look at.
+// Prints a line per check and "N passed, M failed"; exits 1 on any failure,
+// or when Chromium cannot start (with the reason).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdirSync, rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  console.error(`FAIL: cannot load playwright-core (${e.message}); run scripts/install-deps, which installs it ` +
+    'into tests/browser/node_modules with npm ci');
+  process.exit(1);
+}
+
+const [manifestPath, shots, profile] = process.argv.slice(2);
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+const bin = process.env.BENCHDB_BIN;
+mkdirSync(shots, { recursive: true });
+rmSync(profile, { recursive: true, force: true });
+
+let passed = 0, failed = 0;
+function check(ok, what, detail) {
+  if (ok) { passed++; console.log(`ok: ${what}`); }
+  else { failed++; console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`); }
+}
+
+const rowsCache = new Map();
+function evaluationRows(db, id) {
+  const key = `${db}#${id}`;
+  if (!rowsCache.has(key)) {
+    const out = execFileSync(bin, ['--db', db, 'sql', `SELECT rows FROM evaluation WHERE id = ${Number(id)}`,
+      '--format', 'json'], { maxBuffer: 1 << 30, env: { ...process.env, BENCHDB: '' } });
+    const res = JSON.parse(out);
+    if (res.length !== 1) throw new Error(`evaluation ${id} not found in ${db}`);
+    const rows = res[0].rows;
+    rowsCache.set(key, typeof rows === "string" ? JSON.parse(rows) : rows);
+  }
+  return rowsCache.get(key);
+}
+
+// Whether a mark's attribute text is exactly the row's value: numbers as
+// the shortest text that reads back to the same double, null as "null".
+function same(attr, v) {
+  if (attr === undefined || attr === null) return false;
+  if (v === null) return attr === 'null';
+  if (typeof v === 'number') return attr !== '' && Number(attr) === v;
+  if (typeof v === 'boolean') return attr === (v ? 'true' : 'false');
+  return attr === String(v);
+}
+
+let context;
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+} catch (e) {
+  console.error(`FAIL: Chromium (/usr/bin/chromium) cannot start: ${e.message.split('\n').slice(0, 6).join(' | ')}`);
+  process.exit(1);
+}
+
+try {
+  const page = context.pages()[0] || await context.newPage();
+  for (const p of manifest) {
+    const url = pathToFileURL(p.file).href;
+    const requests = [], errors = [];
+    const onReq = r => { if (r.url() !== url && !r.url().startsWith('data:')) requests.push(r.url()); };
+    const onCon = m => { if (m.type() === 'error') errors.push(m.text()); };
+    const onErr = e => errors.push(String(e));
+    page.on('request', onReq);
+    page.on('console', onCon);
+    page.on('pageerror', onErr);
+    await page.goto(url, { waitUntil: 'load' });
+    page.off('request', onReq);
+    page.off('console', onCon);
+    page.off('pageerror', onErr);
+    check(errors.length === 0, `${p.name}: no console error`, errors.slice(0, 3).join(' | '));
+    check(requests.length === 0, `${p.name}: no network request`, requests.slice(0, 3).join(' | '));
+
+    const info = await page.evaluate(() => {
+      const root = document.querySelector('[data-marks]');
+      const marks = [...document.querySelectorAll('.mark')].map(m => ({ ...m.dataset }));
+      // Every text label drawn: its box, and its text for the message.
+      const boxes = [...document.querySelectorAll('svg text')].map(t => {
+        const r = t.getBoundingClientRect();
+        return { x0: r.left, x1: r.right, y0: r.top + scrollY, y1: r.bottom + scrollY, t: t.textContent };
+      }).filter(b => b.x1 > b.x0 && b.y1 > b.y0);
+      const tables = [...document.querySelectorAll('main > h2 + div.tw table, details table')]
+        .map(t => t.tBodies[0] ? t.tBodies[0].rows.length : 0);
+      return {
+        root: root ? { ...root.dataset } : null, marks, boxes, tables,
+        width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
+        title: document.title,
+      };
+    });
+
+    if (p.table) {
+      const rows = evaluationRows(p.db, p.evaluation);
+      check(info.root === null && info.marks.length === 0, `${p.name}: the table view draws no chart`);
+      check(info.tables.includes(rows.length), `${p.name}: a table row per evaluation row (${rows.length})`,
+        `tables of ${info.tables.join(', ')} rows`);
+    } else {
+      check(info.root !== null, `${p.name}: has a chart`);
+      if (info.root) {
+        const rows = evaluationRows(p.db, info.root.evaluation);
+        const roles = JSON.parse(info.root.roles);
+        check(Number(info.root.rows) === rows.length && Number(info.root.marks) === rows.length,
+          `${p.name}: the chart says ${info.root.marks} marks for ${rows.length} rows`);
+        check(info.marks.length === rows.length,
+          `${p.name}: exactly one mark per row of evaluation ${info.root.evaluation} (${rows.length})`,
+          `${info.marks.length} marks`);
+        const seen = new Set();
+        let bad = [];
+        for (const m of info.marks) {
+          const i = Number(m.row);
+          if (!Number.isInteger(i) || i < 0 || i >= rows.length || seen.has(i)) { bad.push(`data-row ${m.row}`); continue; }
+          seen.add(i);
+          for (const [role, col] of Object.entries(roles)) {
+            if (role === 'group') {
+              const want = col.map(c => rows[i][c] === null ? 'null' : String(rows[i][c])).join(' \u00b7 ');
+              if (m.group !== want && !col.every((c, k) => same(m.group.split(' \u00b7 ')[k], rows[i][c])))
+                bad.push(`row ${i} group '${m.group}' != '${want}'`);
+            } else if (role === 'class') {
+              if (m.class !== String(rows[i][col]) && m.class !== 'other') bad.push(`row ${i} class '${m.class}'`);
+            } else if (!same(m[role], rows[i][col])) {
+              bad.push(`row ${i} ${role}=${m[role]} but ${col}=${JSON.stringify(rows[i][col])}`);
+            }
+          }
+        }
+        check(bad.length === 0 && seen.size === rows.length,
+          `${p.name}: every mark's data attributes match its row (${Object.keys(roles).join(', ')})`,
+          bad.slice(0, 5).join('; '));
+      }
+    }
+
+    // Text labels: sort by top, compare each with those starting above its bottom.
+    const b = info.boxes.sort((u, v) => u.y0 - v.y0);
+    const overlaps = [];
+    const eps = 0.5;
+    for (let i = 0; i < b.length && overlaps.length < 5; i++)
+      for (let j = i + 1; j < b.length && b[j].y0 < b[i].y1 - eps; j++)
+        if (b[j].x0 < b[i].x1 - eps && b[i].x0 < b[j].x1 - eps)
+          overlaps.push(`'${b[i].t}' and '${b[j].t}'`);
+    check(overlaps.length === 0, `${p.name}: no two of its ${b.length} text labels overlap`, overlaps.join('; '));
+    check(info.width <= 1280, `${p.name}: fits 1280 px wide (scroll width ${info.width})`);
+
+    const shot = join(shots, `${p.name}.png`);
+    // The page at its full height, up to 4000 px (a lone SVG document has no
+    // "full page" for the screenshot to scroll through: the viewport grows).
+    const full = info.height <= 4000;
+    await page.setViewportSize({ width: 1280, height: Math.max(200, Math.min(info.height, 4000)) });
+    await page.screenshot({ path: shot });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    console.log(`screenshot: ${shot}${full ? '' : ' (the first 4000 px)'}`);
+  }
+} finally {
+  await context.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

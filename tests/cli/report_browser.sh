@@ -1,0 +1,93 @@
+# benchdb report in a real browser: every page kind, on the example data and
+# on a generated plan of 200 cells (two profiles of 100), checked by
+# tests/browser/check_pages.mjs in headless Chromium (Debian's, driven by
+# playwright-core from npm; both installed by scripts/install-deps). Fails,
+# never skips, when node, playwright-core or Chromium is missing or cannot
+# start. Screenshots: $BENCHDB_BUILD/report-shots/.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+command -v node >/dev/null || { echo "FAIL: node is not installed (scripts/install-deps installs nodejs)" >&2; exit 1; }
+[ -x /usr/bin/chromium ] || { echo "FAIL: /usr/bin/chromium is missing (scripts/install-deps installs chromium)" >&2; exit 1; }
+[ -d "$BENCHDB_SRC/tests/browser/node_modules/playwright-core" ] ||
+    { echo "FAIL: tests/browser/node_modules/playwright-core is missing (scripts/install-deps runs npm ci there)" >&2; exit 1; }
+
+Q="$BENCHDB_SRC/tests/data/report"
+pages="$T/pages.json"
+echo "[" >"$pages"
+sep=""
+
+# page SET DB NAME REPORT-ARGS...: writes NAME.html and adds it to the manifest.
+page() {
+    set_=$1 db=$2 name=$3
+    shift 3
+    out="$T/$set_-$name.html"
+    if ! "$BENCHDB_BIN" --db "$db" report "$@" --queries "$Q" -o "$out" 2>"$T/err"; then
+        fail "$set_-$name: benchdb report $*"
+        sed 's/^/  /' "$T/err" >&2
+        return
+    fi
+    id=$("$BENCHDB_BIN" --db "$db" sql "SELECT max(id) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
+    table=false
+    grep -q 'class="chart"' "$out" || table=true
+    printf '%s{"name": "%s", "file": "%s", "db": "%s", "evaluation": %s, "table": %s}\n' \
+        "$sep" "$set_-$name" "$out" "$db" "$id" "$table" >>"$pages"
+    sep=","
+}
+
+# svg SET DB NAME REPORT-ARGS...: the chart alone, also checked in the browser.
+svg() {
+    set_=$1 db=$2 name=$3
+    shift 3
+    out="$T/$set_-$name.svg"
+    "$BENCHDB_BIN" --db "$db" report "$@" --queries "$Q" --format svg -o "$out" 2>"$T/err" ||
+        { fail "$set_-$name: benchdb report --format svg $*"; sed 's/^/  /' "$T/err" >&2; return; }
+    printf '%s{"name": "%s", "file": "%s", "db": "%s", "table": false}\n' "$sep" "$set_-$name" "$out" "$db" >>"$pages"
+    sep=","
+}
+
+pages_of() {
+    set_=$1 db=$2 plan=$3 git=$4 base=$5 head=$6
+    page "$set_" "$db" placement-rule placement-rule --param "plan=$plan"
+    svg "$set_" "$db" placement-rule-svg placement-rule --param "plan=$plan"
+    page "$set_" "$db" comparisons comparisons --param "plan=$plan"
+    page "$set_" "$db" widest widest --param "plan=$plan" --param kind=all
+    page "$set_" "$db" verdicts verdicts --param "plan=$plan"
+    page "$set_" "$db" cell-spread cell-spread --param "plan=$plan"
+    page "$set_" "$db" aggregations aggregations --param "plan=$git"
+    page "$set_" "$db" compare compare-test --param "plan=$plan" --param "base=$base" --param "head=$head"
+    svg "$set_" "$db" compare-svg compare-test --param "plan=$plan" --param "base=$base" --param "head=$head"
+    page "$set_" "$db" trend trend-test --param "plan=$plan"
+    page "$set_" "$db" variability variability-test --param "plan=$plan"
+    page "$set_" "$db" versions versions-test --param "plan=$plan"
+}
+
+# The example data, the rule registered before the plan ran.
+ex="$T/example.db"
+bd --db "$ex" init >/dev/null && bd --db "$ex" ingest --quiet "$BENCHDB_SRC/examples" &&
+    bd --db "$ex" rule register placement-rule --published-at 2026-10-20T16:00:00Z --ref "pull request #111" >/dev/null ||
+    fail "example store"
+pages_of example "$ex" calibration-sim git-perf-p0001 1 2
+
+# A generated plan of 200 cells: 2 profiles x 100 cells, 3 hosts, 4 runs each;
+# large-record cells 8% slower and small-record serialize 6% faster from the
+# third run on (change points, slower and faster cells).
+gen="$T/gen.db"
+bd simulate --quiet --plan gen200 --groups 2 --cells 100 --hosts 3 --positions 4 --blocks 5 --forks 1 \
+    --iterations 3 --warmups 0 --effect 'large/*=1.08@*-[34]' --effect 'small/serialize=0.94@*-[34]' "$T/gen" &&
+    bd --db "$gen" init >/dev/null && bd --db "$gen" ingest --quiet "$T/gen" || fail "generated store"
+pages_of gen200 "$gen" gen200 gen200 2 3
+# Paging: a group of more than 500 rows continues in further panels.
+grep -q '(part 2 of ' "$T/gen200-comparisons.html" || fail "gen200: 3000 comparisons per group are paged"
+# The generated effects show: slower and faster cells, change points, alerts.
+grep -q '\] slower</text>' "$T/gen200-compare.html" || fail "gen200: compare marks slower cells"
+grep -q '\] faster</text>' "$T/gen200-compare.html" || fail "gen200: compare marks faster cells"
+grep -q 'class="chg"' "$T/gen200-trend.html" || fail "gen200: trend marks change points"
+grep -q 'data-alert="1"' "$T/gen200-trend.html" || fail "gen200: trend marks gate alerts"
+echo "]" >>"$pages"
+
+cd "$BENCHDB_SRC/tests/browser" || exit 1
+node check_pages.mjs "$pages" "$BENCHDB_BUILD/report-shots" "$BENCHDB_BUILD/report-chromium-profile"
+rc=$?
+cd "$T" || exit 1
+expect_rc 0 "every page passes in Chromium"
+finish

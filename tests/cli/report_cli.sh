@@ -1,0 +1,163 @@
+# benchdb report on the command line: usage errors, the page's provenance,
+# picture and verdict from the same rows, the companion evaluation (reused,
+# run, or refused when the data changed), --format svg, the chart line's
+# errors, atomic output. (tests/cli/report_browser.sh checks the pages in
+# Chromium.)
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+Q="$BENCHDB_SRC/tests/data/report"
+db="$T/s.db"
+b() { bd --db "$db" "$@"; }
+b init >/dev/null
+b ingest --quiet "$BENCHDB_SRC/examples"
+b rule register placement-rule --published-at 2026-10-20T16:00:00Z --ref "pull request #111" >/dev/null
+nevals() { b sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r'; }
+
+# ---- usage errors: exit 2, nothing recorded ----
+run b report
+expect_rc 2 "no query and no evaluation"
+expect_err_has "missing --evaluation ID or the saved query's name" "names what is missing"
+run b report placement-rule --evaluation 1
+expect_rc 2 "both a query and an evaluation"
+run b report --evaluation x
+expect_rc 2 "a non-numeric evaluation id"
+expect_err_has "--evaluation 'x': expected an integer >= 1" "says what an id is"
+run b report placement-rule -p plan=calibration-sim --format pdf
+expect_rc 2 "an unknown format"
+expect_err_has "--format 'pdf': expected html or svg" "lists the formats"
+run b report placement-rule -p nope=1
+expect_rc 2 "an undeclared parameter"
+expect_err_has "report placement-rule: no parameter named 'nope'" "names the parameter"
+expect_eq "$(nevals)" 0 "usage errors record nothing"
+run b report --evaluation 99
+expect_rc 1 "an evaluation that does not exist"
+expect_err_has "there is no evaluation 99" "says so"
+
+# ---- the placement-rule page ----
+run b report placement-rule -p plan=calibration-sim -o pr.html
+expect_rc 0 "report placement-rule"
+expect_err_has "report: wrote pr.html: evaluation 1 of placement-rule, forest chart of 720 marks from evaluation 2 of comparisons (recorded now)" "says what it wrote"
+expect_eq "$(nevals)" 2 "the rule and its companion are recorded"
+sha=$(b sql "SELECT query_sha256 || ' ' || data_fingerprint FROM evaluation WHERE id = 1" --format csv | tail -n 1 | tr -d '\r')
+for want in "placement-rule" "${sha% *}" "${sha#* }" "<strong>pre-registered</strong>" \
+    "fixed at 2026-10-20T16:00:00Z (pull request #111); plan calibration-sim began 2026-10-21T03:57:49Z" \
+    "benchdb query placement-rule --param plan=calibration-sim" "benchdb history --diff 1 NEW_ID" \
+    "<code>margin=0.05</code>" "0.1.0 (evaluation)" \
+    "<strong>Condition 1</strong>: at least this share of between-host estimates inside the band" \
+    "separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition"; do
+    grep -qF -- "$want" pr.html || fail "the page carries '$want'"
+done
+# The verdict table has the table output's digits: 4 significant.
+grep -qF '<td class="n">0.8917</td>' pr.html || fail "shares to 4 significant digits"
+grep -qF '0.8916666' pr.html && fail "no share with all its digits"
+# Self-contained: no script, no external reference, a policy that forbids fetching.
+grep -qiE '<script|<link|<img|<iframe| src=| href=|@import|url\(' pr.html && fail "the page references nothing"
+grep -qF "default-src 'none'" pr.html || fail "a content security policy that forbids fetching"
+# One mark per comparison, and the picture agrees with the verdict: the
+# counts the chart states per group and kind are the rule's.
+expect_eq "$(grep -o 'class="mark"' pr.html | wc -l)" 720 "720 marks"
+b sql "SELECT rows FROM evaluation WHERE id = 1" --format json >verdict.json
+python3 - pr.html verdict.json <<'PY' || fail "the chart's counts are the verdict's"
+import html, json, re, sys
+page = html.unescape(open(sys.argv[1]).read())
+rows = json.load(open(sys.argv[2]))[0]["rows"]
+rows = json.loads(rows) if isinstance(rows, str) else rows
+for r in rows:
+    i = page.index(">%s \u2014 360 intervals<" % r["run_group"])
+    for kind in ("within", "between"):
+        m = re.search(r"kind = %s: (\d+) intervals \u00b7 (\d+) \([^)]*\) estimates in the band \[0\.95, 1\.05\] \u00b7 (\d+) \(" % kind, page[i:])
+        got = tuple(int(x) for x in m.groups())
+        want = (r[kind + "_n"], r[kind + "_in_band"], r[kind + "_excludes"])
+        if got != want:
+            sys.exit("%s %s: chart says %s, verdict %s" % (r["run_group"], kind, got, want))
+PY
+
+# From the record: the companion reused, nothing recorded.
+run b report --evaluation 1 -o pr2.html
+expect_rc 0 "report --evaluation 1"
+expect_err_has "from evaluation 2 of comparisons" "reuses the recorded comparisons"
+expect_eq "$(nevals)" 2 "nothing new recorded"
+# Re-judged with other parameters: the companion follows them.
+run b report placement-rule -p plan=calibration-sim -p direction=reverse -o rev.html
+expect_rc 0 "reverse"
+expect_err_has "from evaluation 4 of comparisons (recorded now)" "a companion with the same parameters"
+expect_eq "$(b sql "SELECT params ->> '\$.direction' FROM evaluation WHERE id = 4" --format csv | tail -n 1 | tr -d '\r')" reverse "the companion ran reversed"
+grep -qF "benchdb query placement-rule --param plan=calibration-sim --param direction=reverse" rev.html ||
+    fail "the re-verifying command names the changed parameter"
+grep -qF "<strong>retroactive</strong>" rev.html || fail "other parameters: retroactive"
+
+# ---- --format svg: the chart alone ----
+run b report --evaluation 1 --format svg -o pr.svg
+expect_rc 0 "--format svg"
+head -c 200 pr.svg | grep -qF '<?xml version="1.0" encoding="UTF-8"?>' || fail "an XML document"
+grep -qF '<svg xmlns="http://www.w3.org/2000/svg"' pr.svg || fail "an SVG root"
+expect_eq "$(grep -o 'class="mark"' pr.svg | wc -l)" 720 "the SVG has the 720 marks"
+grep -qF "separate-host placement not adopted" pr.svg || fail "the SVG states the verdict"
+python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" pr.svg || fail "the SVG is well-formed XML"
+run b report versions-test --queries "$Q" -p plan=calibration-sim --format svg
+expect_rc 1 "--format svg of a table view"
+expect_err_has "query versions-test has no chart" "says why"
+
+# ---- the table view ----
+run b report versions-test --queries "$Q" -p plan=calibration-sim
+expect_rc 0 "a query without a chart line, to standard output"
+expect_out_has "<td class=\"s\">p3-vm-a-1</td>" "its table"
+[ "$(grep -c '<tr><td' "$T/out")" -ge 12 ] || fail "a row per run"
+
+# ---- the chart line's errors: file and line, before anything is recorded ----
+mkdir bad
+before=$(nevals)
+for case in "forest label=benchmark|a forest chart needs estimate=COLUMN" \
+    "pie label=x|expected a kind (forest, series, strip, bar or table), got 'pie'" \
+    "bar label=x value=y bogus=1|'bogus' is not an option of a bar chart" \
+    "bar label=x value=y log=1|log: expected no value, got '1'" \
+    "strip label=x value=y title=\"open|title: the quoted value has no closing" \
+    "bar label=x value=y sort=sideways|sort: expected none or value, got 'sideways'" \
+    "forest label=a estimate=e lo=l hi=h band=lo|band: expected two values LO,HI"; do
+    line=${case%%|*}
+    printf -- '-- name: bad\n-- param: plan  the plan\n-- chart: %s\nSELECT 1 AS x WHERE :plan IS NOT NULL;\n' "$line" >bad/bad.sql
+    run b report bad --queries bad -p plan=p
+    expect_rc 1 "bad chart line: $line"
+    expect_err_has "bad/bad.sql:3: chart: ${case#*|}" "bad chart line: $line"
+done
+expect_eq "$(nevals)" "$before" "a bad chart line records nothing"
+# A column the rows lack is found once the rows exist.
+printf -- '-- name: nocol\n-- param: plan  the plan\n-- chart: bar label=x value=y\nSELECT 1 AS x WHERE :plan IS NOT NULL;\n' >bad/nocol.sql
+run b report nocol --queries bad -p plan=p
+expect_rc 1 "a chart naming a missing column"
+expect_err_has "chart: value=y: no such column (its columns: x)" "names the column and lists the columns"
+printf -- '-- name: nopar\n-- param: plan  the plan\n-- chart: bar label=x value=x band=lo,1\nSELECT 1 AS x WHERE :plan IS NOT NULL;\n' >bad/nopar.sql
+run b report nopar --queries bad -p plan=p
+expect_rc 1 "a band naming no parameter"
+expect_err_has "chart: band: 'lo' is neither a number nor a numeric parameter of the evaluation" "says so"
+
+# ---- output: whole or not at all ----
+run b report --evaluation 1 -o missing-dir/x.html
+expect_rc 1 "an output file that cannot be written"
+expect_err_has "report: cannot write missing-dir/x.html" "names it"
+[ -e missing-dir ] && fail "nothing left behind"
+
+# ---- the companion refused when the store no longer holds the data ----
+b query placement-rule -p plan=calibration-sim -p level=0.9 >/dev/null
+id=$(nevals)
+bd simulate --quiet --plan other --groups 1 --hosts 1 --positions 1 --cells 2 other
+b ingest --quiet other
+run b report --evaluation "$id" -o stale.html
+expect_rc 1 "the companion cannot be drawn from other data"
+expect_err_has "the store now holds" "says the data changed"
+[ -e stale.html ] && fail "no page for a stale companion"
+
+# ---- every chart kind writes, on the example data ----
+for q in compare-test variability-test trend-test; do
+    run b report "$q" --queries "$Q" -p plan=calibration-sim -o "$q.html"
+    expect_rc 0 "report $q"
+done
+expect_err_has "series chart of 480 marks" "trend: a mark per run and cell"
+grep -qF 'class="chg"' trend-test.html || fail "trend: change points drawn"
+grep -qF '>geometric mean</text>' compare-test.html || fail "compare: the geometric-mean row labelled"
+grep -qF '<h3>Warnings</h3>' compare-test.html || fail "compare: its warnings listed"
+grep -qF 'average of sim-p3-vm-a: ' variability-test.html || fail "variability: the host average"
+run b report cell-spread -p plan=calibration-sim -o cs.html
+expect_rc 0 "report cell-spread"
+grep -qF 'group_median_spread = 1.03' cs.html || fail "cell-spread: the group median line"
+finish
