@@ -96,17 +96,41 @@ const struct cli_spec spec_queries = {
     .about = "List every saved query: its name, summary, parameters (with defaults) and\n"
              "where it comes from (built-in, or a file from --queries / $BENCHDB_QUERIES).\n"
              "With NAME, list that query's parameters: type, default and description;\n"
-             "its summary, outcome and needs go to stderr (or into the --envelope).\n",
+             "its summary, outcome and needs go to stderr (or into the --envelope).\n"
+             "A file on the query path that cannot be used (not a regular file, more\n"
+             "than 1 MiB, a bad header) is skipped with a warning; named as FILE.sql,\n"
+             "it is an error.\n",
     .opts = queries_opts,
     .max_args = 1,
 };
 
-static int list_all(const struct queries_args *a, struct rowset *rs, char **err)
+/* The files skipped: warnings (notes), and the envelope's "skipped". */
+static void describe_skipped(const struct query_skips *sk, struct report *rep)
+{
+    struct strbuf js = {0};
+    sb_putc(&js, '[');
+    for (int i = 0; i < sk->n; i++) {
+        report_note(rep, "warning: %s; skipped (the other saved queries still work)", sk->v[i].why);
+        sb_puts(&js, i ? ", {\"file\": " : "{\"file\": ");
+        json_put_string(&js, sk->v[i].path, strlen(sk->v[i].path));
+        sb_puts(&js, ", \"why\": ");
+        json_put_string(&js, sk->v[i].why, strlen(sk->v[i].why));
+        sb_putc(&js, '}');
+    }
+    sb_putc(&js, ']');
+    report_field_json(rep, "skipped", js.buf);
+    sb_free(&js);
+}
+
+static int list_all(const struct queries_args *a, struct rowset *rs, struct report *rep, char **err)
 {
     struct saved_query **v;
-    int n = saved_query_list(&a->path, &v, err);
+    struct query_skips sk;
+    int n = saved_query_scan(&a->path, &v, &sk, err);
     if (n < 0)
         return -1;
+    describe_skipped(&sk, rep);
+    query_skips_free(&sk);
     static const char *const names[] = {"name", "summary", "parameters", "source"};
     struct rowset_builder b;
     rowset_builder_start(&b, rs, 4, names);
@@ -170,7 +194,7 @@ int cmd_queries(struct cli *cli, int argc, char **argv)
     if (first < argc && !(q = cli_find_query("queries", &a.path, argv[first], &rc)))
         goto out;
     rc = EXIT_FAIL;
-    if (q ? describe_one(q, &rs, &rep, &err) : list_all(&a, &rs, &err))
+    if (q ? describe_one(q, &rs, &rep, &err) : list_all(&a, &rs, &rep, &err))
         bd_error("queries: %s", err);
     else if (report_print(&rep, &rs, &a.out, stdout, stderr))
         bd_error("queries: cannot write the output");

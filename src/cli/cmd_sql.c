@@ -18,7 +18,7 @@ struct sql_args {
 static const struct cli_opt sql_opts[] = {
     CLI_OPT_PARAM(struct sql_args, params, "bind VALUE to :NAME (repeatable, once per NAME)"),
     CLI_OUTPUT_OPTIONS(struct sql_args, out),
-    {"file", 0, "FILE", "read the SQL from FILE ('-' for standard input)", cli_opt_string,
+    {"file", 0, "FILE", "read the SQL from FILE ('-' for standard input; a\nregular file of at most 16 MiB)", cli_opt_string,
      offsetof(struct sql_args, file), 0, 0},
     {"write", 'w', NULL, "open the store read-write", cli_opt_flag, offsetof(struct sql_args, write), 0, 0},
     CLI_OPT_TIMEOUT(struct sql_args, timeout),
@@ -58,6 +58,10 @@ static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_
         bd_error("sql: %s", sqlite3_errmsg(db));
 }
 
+/* The most --file reads: far more SQL than a person writes, far less
+ * memory than a device or an endless stream would take. */
+#define SQL_FILE_MAX_BYTES ((size_t)16 << 20)
+
 /* The SQL text: --file's, else the one argument. */
 static char *sql_text(const struct sql_args *a, int nargs, char **args, int *rc)
 {
@@ -69,7 +73,7 @@ static char *sql_text(const struct sql_args *a, int nargs, char **args, int *rc)
         bd_usage_error("sql", "sql: missing the SQL text");
     else if (nargs > 1)
         bd_usage_error("sql", "sql: unexpected argument '%s' (quote the SQL as one argument)", args[1]);
-    else if (a->file && !(sql = file_read_all(a->file, NULL, &err))) {
+    else if (a->file && !(sql = file_read_text(a->file, SQL_FILE_MAX_BYTES, "an SQL file (--file)", NULL, &err))) {
         bd_error("%s", err);
         *rc = EXIT_FAIL;
     } else if (!a->file)

@@ -14,22 +14,7 @@
 #include "sqlfn/benchstats.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
-
-/* What a store never is, by the kind of file given. */
-static const char *not_regular(mode_t m)
-{
-    if (S_ISDIR(m))
-        return "a directory";
-    if (S_ISFIFO(m))
-        return "a FIFO (named pipe)";
-    if (S_ISCHR(m))
-        return "a character device";
-    if (S_ISBLK(m))
-        return "a block device";
-    if (S_ISSOCK(m))
-        return "a socket";
-    return "not a regular file";
-}
+#include "util/text.h"
 
 /* Opens one connection with benchdb's settings (nothing read yet). */
 static int connect(const char *name, int flags, sqlite3 **out)
@@ -265,7 +250,7 @@ int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err
     /* A device or a FIFO is no store: SQLite would block on a FIFO and leave
      * /dev/null-journal beside /dev/null. */
     if (exists && !S_ISREG(st.st_mode))
-        return bd_fail(err, "%s: is %s, not a store (a store is a regular file)", path, not_regular(st.st_mode));
+        return bd_fail(err, "%s: is %s, not a store (a store is a regular file)", path, file_kind(st.st_mode));
 
     int readonly = mode == STORE_READ || mode == STORE_INSPECT || mode == STORE_CHECK;
     sqlite3 *db = NULL;
