@@ -5,13 +5,14 @@
 
 #include "cli/cli.h"
 #include "query/saved.h"
+#include "util/strbuf.h"
 
 struct query_args {
     struct params params;
     struct query_path path;
     struct out_opts out;
     int no_record, gate, all_columns;
-    double timeout;
+    struct cli_limits limits;
 };
 
 static const struct cli_opt query_opts[] = {
@@ -24,7 +25,7 @@ static const struct cli_opt query_opts[] = {
     {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct query_args, no_record), 0,
      0},
     CLI_OPT_QUERIES(struct query_args, path),
-    CLI_OPT_TIMEOUT(struct query_args, timeout),
+    CLI_OPT_LIMITS(struct query_args, limits),
     {0},
 };
 
@@ -37,13 +38,17 @@ const struct cli_spec spec_query = {
              "host or attribute that exists, where the query says so) and bound, never\n"
              "pasted into the SQL. 'benchdb queries NAME' lists the parameters. The\n"
              "query only reads the store. Every run is recorded in the verdict history\n"
-             "('benchdb history') unless --no-record is given.\n"
+             "('benchdb history') unless --no-record is given; when that fails (the\n"
+             "store locked by another process past the busy timeout, a full disk) the\n"
+             "result is printed all the same, and the error says why (exit 1). The\n"
+             "query runs within limits on time and result size (options below).\n"
              "\n"
              "Stdout holds the rows only, in the chosen format. The verdict (once), a\n"
              "rule's registration (was it fixed before the plan ran?) and the\n"
              "evaluation's id go to stderr, or into the object of --envelope.\n",
     .opts = query_opts,
-    .more = "Exit status: 0 success; 1 failure; 2 usage error (parameters too);\n"
+    .more = "Exit status: 0 success; 1 failure (a limit above passed; or the result\n"
+            "printed but not recorded, saying why); 2 usage error (parameters too);\n"
             "with --gate 3 when the outcome does not hold in every row, 4 when there\n"
             "are no rows; 4 when the data lacks what the query needs (it says what).\n"
             "\n"
@@ -67,7 +72,7 @@ int cmd_query(struct cli *cli, int argc, char **argv)
         goto out;
     struct cli_query_run r = {
         .cmd = "query", .q = q, .given = &a.params, .record = !a.no_record, .gate = a.gate,
-        .all_columns = a.all_columns, .timeout = a.timeout, .out = a.out,
+        .all_columns = a.all_columns, .limits = a.limits, .out = a.out,
     };
     rc = cli_query_run(cli, &r);
 out:

@@ -16,6 +16,19 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 
+int store_busy_timeout_ms(char **err)
+{
+    const char *env = getenv("BENCHDB_BUSY_TIMEOUT");
+    if (!env || !*env)
+        return STORE_BUSY_TIMEOUT_MS;
+    char *end;
+    double s = strtod(env, &end);
+    if (*end || !(s >= 0 && s <= STORE_TIMEOUT_MAX))
+        return bd_fail(err, "$BENCHDB_BUSY_TIMEOUT '%s': expected a number of seconds from 0 to %g (a week)", env,
+                       STORE_TIMEOUT_MAX);
+    return (int)(s * 1000 + 0.5);
+}
+
 /* Opens one connection with benchdb's settings (nothing read yet). */
 static int connect(const char *name, int flags, sqlite3 **out)
 {
@@ -26,7 +39,8 @@ static int connect(const char *name, int flags, sqlite3 **out)
     if (rc != SQLITE_OK)
         return rc;
     sqlite3 *db = *out;
-    sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+    int busy_ms = store_busy_timeout_ms(NULL); /* store_open checked it */
+    sqlite3_busy_timeout(db, busy_ms < 0 ? STORE_BUSY_TIMEOUT_MS : busy_ms);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
@@ -243,6 +257,8 @@ static int exec(sqlite3 *db, const char *sql, const char *path, char **err)
 int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err)
 {
     *out = NULL;
+    if (store_busy_timeout_ms(err) < 0)
+        return -1;
     struct stat st;
     int exists = stat(path, &st) == 0;
     if (!exists && mode != STORE_CREATE)
