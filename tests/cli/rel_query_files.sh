@@ -7,12 +7,7 @@
 # naming it and why, and the other queries still work; named explicitly,
 # or shadowing the query asked for, it is an error. 'sql --file' reads a
 # regular file (or standard input) of at most 16 MiB.
-. "$BENCHDB_SRC/tests/cli/lib/common.sh"
-. "$BENCHDB_SRC/tests/cli/lib/bounded.sh"
-B=$BENCHDB_BIN
-bd --db s.db init >/dev/null
-bd --db s.db ingest --quiet "$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
-export BENCHDB="$T/s.db"
+. "$BENCHDB_SRC/tests/cli/lib/rel_query.sh"
 sum=$(sha256sum <s.db)
 
 # The hostile directory, beside two good queries (one through a link).

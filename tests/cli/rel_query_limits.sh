@@ -6,13 +6,7 @@
 # passes 1 000 000 rows (--max-rows) or 256 MiB of memory
 # (--max-result-bytes), quickly and within a bounded memory, saying which
 # limit and how to raise it; nothing is recorded.
-. "$BENCHDB_SRC/tests/cli/lib/common.sh"
-. "$BENCHDB_SRC/tests/cli/lib/bounded.sh"
-B=$BENCHDB_BIN
-bd --db s.db init >/dev/null
-bd --db s.db ingest --quiet "$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
-export BENCHDB="$T/s.db"
-unset BENCHDB_TIMEOUT
+. "$BENCHDB_SRC/tests/cli/lib/rel_query.sh"
 c="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
 mkdir q
 printf -- '-- name: rows\n-- summary: endless rows\n%s SELECT x FROM c\n' "$c" >q/rows.sql
@@ -25,39 +19,30 @@ old_messages() {
     done
 }
 
-# 1. Endless rows, no option: the default row limit stops them, in a
-# bounded time and memory (1 000 000 rows of one integer: about 80 MiB).
-run_bounded 120 "$B" sql "$c SELECT x FROM c"
-expect_bounded "sql of endless rows" 60 400
-expect_rc 1 "sql of endless rows"
-expect_eq "$(cat "$T/err")" \
-    "error: sql: the result passed 1000000 rows (the default --max-rows; raise it with --max-rows N)" \
-    "sql of endless rows: message"
-expect_eq "$(cat "$T/out")" "" "sql of endless rows: no partial result"
-old_messages "sql of endless rows"
-run_bounded 120 "$B" query --queries q rows
-expect_bounded "a saved query of endless rows" 60 400
-expect_rc 1 "a saved query of endless rows"
-expect_eq "$(cat "$T/err")" \
-    "error: query rows: the result passed 1000000 rows (the default --max-rows; raise it with --max-rows N)" \
-    "a saved query of endless rows: message"
-old_messages "a saved query of endless rows"
+# stopped WHAT MAX_RSS_MIB MESSAGE CMD...: a limit stops CMD within a
+# minute and MAX_RSS_MIB of memory, with MESSAGE, no partial result and
+# none of the old messages.
+stopped() {
+    what=$1 max_rss=$2 message=$3
+    shift 3
+    run_bounded 120 "$@"
+    expect_bounded "$what" 60 "$max_rss"
+    expect_rc 1 "$what"
+    expect_eq "$(cat "$T/err")" "$message" "$what: message"
+    expect_eq "$(cat "$T/out")" "" "$what: no partial result"
+    old_messages "$what"
+}
+
+# 1. Endless rows, no option: the default row limit stops them (1 000 000
+# rows of one integer: about 80 MiB held).
+rows="the result passed 1000000 rows (the default --max-rows; raise it with --max-rows N)"
+stopped "sql of endless rows" 400 "error: sql: $rows" "$B" sql "$c SELECT x FROM c"
+stopped "a saved query of endless rows" 400 "error: query rows: $rows" "$B" query --queries q rows
 
 # 2. Endless megabytes: the default size limit stops them at 256 MiB held.
-run_bounded 120 "$B" sql "$c SELECT x, randomblob(1000000) FROM c"
-expect_bounded "sql of endless megabytes" 60 600
-expect_rc 1 "sql of endless megabytes"
-expect_eq "$(cat "$T/err")" \
-    "error: sql: the result took more than 256 MiB of memory (the default --max-result-bytes; raise it with --max-result-bytes SIZE)" \
-    "sql of endless megabytes: message"
-old_messages "sql of endless megabytes"
-run_bounded 120 "$B" query --queries q blobs
-expect_bounded "a saved query of endless megabytes" 60 600
-expect_rc 1 "a saved query of endless megabytes"
-expect_eq "$(cat "$T/err")" \
-    "error: query blobs: the result took more than 256 MiB of memory (the default --max-result-bytes; raise it with --max-result-bytes SIZE)" \
-    "a saved query of endless megabytes: message"
-old_messages "a saved query of endless megabytes"
+size="the result took more than 256 MiB of memory (the default --max-result-bytes; raise it with --max-result-bytes SIZE)"
+stopped "sql of endless megabytes" 600 "error: sql: $size" "$B" sql "$c SELECT x, randomblob(1000000) FROM c"
+stopped "a saved query of endless megabytes" 600 "error: query blobs: $size" "$B" query --queries q blobs
 
 # 3. The options lower and raise the limits (1500 rows of 1080 + 80 bytes:
 # about 1.7 MB).

@@ -6,13 +6,7 @@
 # ($BENCHDB_TIMEOUT changes that default: this test lowers it rather than
 # wait a minute), with a message saying how to raise the limit; a stopped
 # query records nothing.
-. "$BENCHDB_SRC/tests/cli/lib/common.sh"
-. "$BENCHDB_SRC/tests/cli/lib/bounded.sh"
-B=$BENCHDB_BIN
-bd --db s.db init >/dev/null
-bd --db s.db ingest --quiet "$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
-export BENCHDB="$T/s.db"
-unset BENCHDB_TIMEOUT
+. "$BENCHDB_SRC/tests/cli/lib/rel_query.sh"
 mkdir q
 endless="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c"
 finite="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) AS n FROM c"

@@ -6,13 +6,7 @@
 # recorded, and the next run records with the next id. The lock is held by
 # a second process (lib/hold_lock.py, BEGIN IMMEDIATE as an ingest takes
 # it), and $BENCHDB_BUSY_TIMEOUT lowers the 60 s busy timeout to 0.5 s.
-. "$BENCHDB_SRC/tests/cli/lib/common.sh"
-. "$BENCHDB_SRC/tests/cli/lib/bounded.sh"
-B=$BENCHDB_BIN
-bd --db s.db init >/dev/null
-bd --db s.db ingest --quiet "$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
-export BENCHDB="$T/s.db"
-unset BENCHDB_TIMEOUT BENCHDB_BUSY_TIMEOUT
+. "$BENCHDB_SRC/tests/cli/lib/rel_query.sh"
 mkdir q
 printf -- '-- name: n\n-- summary: counts values\n-- outcome: ok\nSELECT count(*) AS n, 1 AS ok FROM sample\n' >q/n.sql
 evaluations() { bd sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r'; }
