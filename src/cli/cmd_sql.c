@@ -72,10 +72,9 @@ static void report_sql_error(sqlite3 *db, int rc, const struct sql_run *run)
         bd_error("sql: the store is opened read-only: %s (pass --write to change it)",
                  primary == SQLITE_AUTH && store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
     else if (primary == SQLITE_BUSY) {
-        int ms = store_busy_timeout_ms(NULL);
-        bd_error("sql: another process held the store's write lock for longer than the busy timeout (%g s%s); "
-                 "nothing of this statement was stored", ms / 1000.0,
-                 getenv("BENCHDB_BUSY_TIMEOUT") ? ", from $BENCHDB_BUSY_TIMEOUT" : "");
+        char *why = store_busy_text();
+        bd_error("sql: %s; nothing of this statement was stored", why);
+        free(why);
     } else
         bd_error("sql: %s", sqlite3_errmsg(db));
 }

@@ -393,11 +393,7 @@ static void sum_up(const struct saved_query *q, struct evaluation *ev)
 static char *write_failure(sqlite3 *db, int rc)
 {
     switch (rc & 0xff) {
-    case SQLITE_BUSY: {
-        int ms = store_busy_timeout_ms(NULL);
-        return bd_strdupf("another process held the store's write lock for longer than the busy timeout (%g s%s)",
-                          ms / 1000.0, getenv("BENCHDB_BUSY_TIMEOUT") ? ", from $BENCHDB_BUSY_TIMEOUT" : "");
-    }
+    case SQLITE_BUSY: return store_busy_text();
     case SQLITE_FULL: return bd_strdupf("the disk is full (%s)", sqlite3_errstr(rc));
     case SQLITE_READONLY: return bd_strdupf("the store cannot be written (%s)", sqlite3_errmsg(db));
     case SQLITE_NOMEM: return bd_strdupf("out of memory");

@@ -29,6 +29,16 @@ int store_busy_timeout_ms(char **err)
     return (int)(s * 1000 + 0.5);
 }
 
+char *store_busy_text(void)
+{
+    int ms = store_busy_timeout_ms(NULL);
+    return bd_strdupf("another process held the store's write lock for longer than the busy timeout (%g s%s)",
+                      (ms < 0 ? STORE_BUSY_TIMEOUT_MS : ms) / 1000.0,
+                      ms >= 0 && getenv("BENCHDB_BUSY_TIMEOUT") && *getenv("BENCHDB_BUSY_TIMEOUT")
+                          ? ", from $BENCHDB_BUSY_TIMEOUT"
+                          : "");
+}
+
 /* Opens one connection with benchdb's settings (nothing read yet). */
 static int connect(const char *name, int flags, sqlite3 **out)
 {

@@ -78,6 +78,10 @@ void store_clear_timeout(sqlite3 *db);
  * STORE_BUSY_TIMEOUT_MS. -1 with *err (if err is not NULL) for a bad
  * value, which store_open refuses. */
 int store_busy_timeout_ms(char **err);
+/* Why a write failed with SQLITE_BUSY, for a person: "another process held
+ * the store's write lock for longer than the busy timeout (60 s)".
+ * malloc'd. */
+char *store_busy_text(void);
 
 /* ---- migrations (migrate.c) ---- */
 
