@@ -73,7 +73,8 @@ int cli_opt_flag(const struct cli_opt *o, const char *arg, void *dst, char **err
 int cli_opt_string(const struct cli_opt *o, const char *arg, void *dst, char **err);  /* const char * */
 int cli_opt_int(const struct cli_opt *o, const char *arg, void *dst, char **err);     /* int in [lo, hi] */
 int cli_opt_real(const struct cli_opt *o, const char *arg, void *dst, char **err);    /* finite double */
-int cli_opt_seconds(const struct cli_opt *o, const char *arg, void *dst, char **err); /* double > 0 */
+int cli_opt_seconds(const struct cli_opt *o, const char *arg, void *dst, char **err); /* double in (0, a week] */
+int cli_opt_bytes(const struct cli_opt *o, const char *arg, void *dst, char **err);   /* size_t >= 1, N[KMGT] */
 int cli_opt_format(const struct cli_opt *o, const char *arg, void *dst, char **err);  /* enum out_format */
 int cli_opt_param(const struct cli_opt *o, const char *arg, void *dst, char **err);   /* struct params; no repeats */
 int cli_opt_queries(const struct cli_opt *o, const char *arg, void *dst, char **err); /* struct query_path */
@@ -91,8 +92,16 @@ int cli_opt_queries(const struct cli_opt *o, const char *arg, void *dst, char **
 #define CLI_OPT_PARAM(type, m, what)                                                                                  \
     {"param", 'p', "NAME=VALUE", what, cli_opt_param, offsetof(type, m), 0, 0}
 #define CLI_OPT_TIMEOUT(type, m)                                                                                      \
-    {"timeout", 0, "SECONDS", "stop a statement still running after SECONDS (exit 1)", cli_opt_seconds,            \
-     offsetof(type, m), 0, 0}
+    {"timeout", 0, "SECONDS", "stop after SECONDS (default 60, or $BENCHDB_TIMEOUT;\nat most 604800: a week); exit 1", \
+     cli_opt_seconds, offsetof(type, m), 0, 0}
+/* The limits of every command running SQL on the store for a person (a
+ * struct cli_limits member): --timeout, --max-rows, --max-result-bytes. */
+#define CLI_OPT_LIMITS(type, m)                                                                                       \
+    CLI_OPT_TIMEOUT(type, m.timeout),                                                                                 \
+    {"max-rows", 0, "N", "stop when the result passes N rows (default\n1000000); exit 1", cli_opt_int,              \
+     offsetof(type, m.max_rows), 1, 2147483647LL},                                                                    \
+    {"max-result-bytes", 0, "SIZE", "stop when the result takes more than SIZE bytes\nof memory (suffix K, M or G; "  \
+     "default 256M); exit 1", cli_opt_bytes, offsetof(type, m.max_result_bytes), 0, 0}
 #define CLI_OPT_QUERIES(type, m)                                                                                      \
     {"queries", 0, "DIR|FILE", "also look for saved queries here (repeatable;\n$BENCHDB_QUERIES adds ':'-separated entries)", \
      cli_opt_queries, offsetof(type, m), 0, 0}
@@ -123,6 +132,26 @@ void cli_print_help(const struct cli_spec *spec, FILE *out);
 /* After cli_parse: --envelope only with --format json (a usage error
  * otherwise), and the width a table must fit (out_terminal_width). */
 int cli_output_ready(const char *cmd, struct out_opts *o);
+
+/* ==== Limits on analysis (docs/queries.md, "Limits") ====
+ * What one command running SQL for a person (sql, query, and every command
+ * running a saved query) may spend: time, and the size of the result it
+ * holds. As parsed, 0 in a field means its default. */
+struct cli_limits {
+    double timeout;          /* seconds; default $BENCHDB_TIMEOUT, else CLI_TIMEOUT_DEFAULT */
+    int max_rows;            /* default ROWSET_MAX_ROWS_DEFAULT */
+    size_t max_result_bytes; /* default ROWSET_MAX_BYTES_DEFAULT */
+};
+#define CLI_TIMEOUT_DEFAULT 60.0
+/* The limits in effect: given's, defaults filled in. EXIT_OK, or
+ * EXIT_USAGE after printing the error for a bad $BENCHDB_TIMEOUT. */
+int cli_limits_resolve(const char *cmd, const struct cli_limits *given, double *timeout, struct rowset_limits *rows);
+/* The error for a command a limit stopped: which is 0 for the time limit
+ * (seconds), else ROWSET_OVER_ROWS or ROWSET_OVER_BYTES. who names it
+ * ("sql", "query NAME"). Prints e.g. "error: query NAME: stopped after
+ * 60 s (the default time limit; raise it with --timeout SECONDS)". */
+void cli_limit_error(const char *who, const struct cli_limits *given, double timeout,
+                     const struct rowset_limits *rows, int which);
 
 /* A usage error whose hint is another command ("(see 'benchdb queries')"):
  * prints "error: MESSAGE (see 'benchdb SEE')" and returns EXIT_USAGE. */
@@ -172,7 +201,9 @@ int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
  * once, registration and evaluation id as notes on stderr (or in the
  * --envelope), and the exit code: the gate's with gate, else EXIT_OK;
  * EXIT_USAGE for a bad parameter, EXIT_NO_ROWS when its needs are unmet
- * (nothing recorded), EXIT_FAIL on a failure. */
+ * (nothing recorded), EXIT_FAIL on a failure: a limit passed (time, rows,
+ * result size), or an evaluation that ran but could not be recorded (its
+ * result is printed all the same, then why it was not recorded). */
 struct saved_query;
 struct cli_query_run {
     const char *cmd;                /* the command, for messages */
@@ -181,7 +212,7 @@ struct cli_query_run {
     int record;
     int gate;
     int all_columns;
-    double timeout;                 /* seconds; 0: none */
+    struct cli_limits limits;       /* as given: 0 in a field is its default */
     struct out_opts out;
 };
 int cli_query_run(struct cli *cli, const struct cli_query_run *r);

@@ -5,13 +5,14 @@
 
 #include "cli/cli.h"
 #include "query/saved.h"
+#include "util/strbuf.h"
 
 struct query_args {
     struct params params;
     struct query_path path;
     struct out_opts out;
     int no_record, gate, all_columns;
-    double timeout;
+    struct cli_limits limits;
 };
 
 static const struct cli_opt query_opts[] = {
@@ -24,7 +25,7 @@ static const struct cli_opt query_opts[] = {
     {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct query_args, no_record), 0,
      0},
     CLI_OPT_QUERIES(struct query_args, path),
-    CLI_OPT_TIMEOUT(struct query_args, timeout),
+    CLI_OPT_LIMITS(struct query_args, limits),
     {0},
 };
 
@@ -37,13 +38,17 @@ const struct cli_spec spec_query = {
              "host or attribute that exists, where the query says so) and bound, never\n"
              "pasted into the SQL. 'benchdb queries NAME' lists the parameters. The\n"
              "query only reads the store. Every run is recorded in the verdict history\n"
-             "('benchdb history') unless --no-record is given.\n"
+             "('benchdb history') unless --no-record is given; when that fails (the\n"
+             "store locked by another process past the busy timeout, a full disk) the\n"
+             "result is printed all the same, and the error says why (exit 1). The\n"
+             "query runs within limits on time and result size (options below).\n"
              "\n"
              "Stdout holds the rows only, in the chosen format. The verdict (once), a\n"
              "rule's registration (was it fixed before the plan ran?) and the\n"
              "evaluation's id go to stderr, or into the object of --envelope.\n",
     .opts = query_opts,
-    .more = "Exit status: 0 success; 1 failure; 2 usage error (parameters too);\n"
+    .more = "Exit status: 0 success; 1 failure (a limit above passed; or the result\n"
+            "printed but not recorded, saying why); 2 usage error (parameters too);\n"
             "with --gate 3 when the outcome does not hold in every row, 4 when there\n"
             "are no rows; 4 when the data lacks what the query needs (it says what).\n"
             "\n"
@@ -67,7 +72,7 @@ int cmd_query(struct cli *cli, int argc, char **argv)
         goto out;
     struct cli_query_run r = {
         .cmd = "query", .q = q, .given = &a.params, .record = !a.no_record, .gate = a.gate,
-        .all_columns = a.all_columns, .timeout = a.timeout, .out = a.out,
+        .all_columns = a.all_columns, .limits = a.limits, .out = a.out,
     };
     rc = cli_query_run(cli, &r);
 out:
@@ -96,17 +101,41 @@ const struct cli_spec spec_queries = {
     .about = "List every saved query: its name, summary, parameters (with defaults) and\n"
              "where it comes from (built-in, or a file from --queries / $BENCHDB_QUERIES).\n"
              "With NAME, list that query's parameters: type, default and description;\n"
-             "its summary, outcome and needs go to stderr (or into the --envelope).\n",
+             "its summary, outcome and needs go to stderr (or into the --envelope).\n"
+             "A file on the query path that cannot be used (not a regular file, more\n"
+             "than 1 MiB, a bad header) is skipped with a warning; named as FILE.sql,\n"
+             "it is an error.\n",
     .opts = queries_opts,
     .max_args = 1,
 };
 
-static int list_all(const struct queries_args *a, struct rowset *rs, char **err)
+/* The files skipped: warnings (notes), and the envelope's "skipped". */
+static void describe_skipped(const struct query_skips *sk, struct report *rep)
+{
+    struct strbuf js = {0};
+    sb_putc(&js, '[');
+    for (int i = 0; i < sk->n; i++) {
+        report_note(rep, "warning: %s; skipped (the other saved queries still work)", sk->v[i].why);
+        sb_puts(&js, i ? ", {\"file\": " : "{\"file\": ");
+        json_put_string(&js, sk->v[i].path, strlen(sk->v[i].path));
+        sb_puts(&js, ", \"why\": ");
+        json_put_string(&js, sk->v[i].why, strlen(sk->v[i].why));
+        sb_putc(&js, '}');
+    }
+    sb_putc(&js, ']');
+    report_field_json(rep, "skipped", js.buf);
+    sb_free(&js);
+}
+
+static int list_all(const struct queries_args *a, struct rowset *rs, struct report *rep, char **err)
 {
     struct saved_query **v;
-    int n = saved_query_list(&a->path, &v, err);
+    struct query_skips sk;
+    int n = saved_query_scan(&a->path, &v, &sk, err);
     if (n < 0)
         return -1;
+    describe_skipped(&sk, rep);
+    query_skips_free(&sk);
     static const char *const names[] = {"name", "summary", "parameters", "source"};
     struct rowset_builder b;
     rowset_builder_start(&b, rs, 4, names);
@@ -170,7 +199,7 @@ int cmd_queries(struct cli *cli, int argc, char **argv)
     if (first < argc && !(q = cli_find_query("queries", &a.path, argv[first], &rc)))
         goto out;
     rc = EXIT_FAIL;
-    if (q ? describe_one(q, &rs, &rep, &err) : list_all(&a, &rs, &err))
+    if (q ? describe_one(q, &rs, &rep, &err) : list_all(&a, &rs, &rep, &err))
         bd_error("queries: %s", err);
     else if (report_print(&rep, &rs, &a.out, stdout, stderr))
         bd_error("queries: cannot write the output");

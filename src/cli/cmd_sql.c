@@ -12,16 +12,16 @@ struct sql_args {
     struct out_opts out;
     const char *file;
     int write;
-    double timeout;
+    struct cli_limits limits;
 };
 
 static const struct cli_opt sql_opts[] = {
     CLI_OPT_PARAM(struct sql_args, params, "bind VALUE to :NAME (repeatable, once per NAME)"),
     CLI_OUTPUT_OPTIONS(struct sql_args, out),
-    {"file", 0, "FILE", "read the SQL from FILE ('-' for standard input)", cli_opt_string,
+    {"file", 0, "FILE", "read the SQL from FILE ('-' for standard input; a\nregular file of at most 16 MiB)", cli_opt_string,
      offsetof(struct sql_args, file), 0, 0},
     {"write", 'w', NULL, "open the store read-write", cli_opt_flag, offsetof(struct sql_args, write), 0, 0},
-    CLI_OPT_TIMEOUT(struct sql_args, timeout),
+    CLI_OPT_LIMITS(struct sql_args, limits),
     {0},
 };
 
@@ -36,27 +36,52 @@ const struct cli_spec spec_sql = {
              "rolled back and the command fails). Parameters are bound as SQLite named\n"
              "parameters (:name, @name, $name), never pasted into the text. A value binds\n"
              "as a number when it is written as a plain number (42, -3, 2.5, 1e-09);\n"
-             "anything else binds as text, so that 007, 1.10 or +3 keep their text.\n",
+             "anything else binds as text, so that 007, 1.10 or +3 keep their text.\n"
+             "\n"
+             "The SQL runs within limits on time and on the size of the result (which\n"
+             "is held whole); passing one stops the command (exit 1) with a message\n"
+             "naming the option that raises it.\n",
     .opts = sql_opts,
     .more = "Example:\n"
             "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" -p p=calib% -f csv\n",
     .max_args = -1,
 };
 
-/* Reports an SQL error the way a user can act on it. */
-static void report_sql_error(sqlite3 *db, int rc, int write, const struct store_deadline *dl)
+/* How a statement run stopped, for report_sql_error. */
+struct sql_run {
+    const struct sql_args *a;
+    const struct store_deadline *dl;
+    double timeout;
+    struct rowset_limits lim;
+};
+
+/* Reports an SQL error the way a user can act on it: rc is what failed
+ * (sqlite3_errmsg may be stale: a failure of ours, or after a row). */
+static void report_sql_error(sqlite3 *db, int rc, const struct sql_run *run)
 {
     int primary = rc & 0xff;
-    if (dl->fired && primary == SQLITE_INTERRUPT)
-        bd_error("sql: stopped after %g s (--timeout)", dl->seconds);
+    if (run->dl->fired && primary == SQLITE_INTERRUPT)
+        cli_limit_error("sql", &run->a->limits, run->timeout, &run->lim, 0);
+    else if (rc == ROWSET_OVER_ROWS || rc == ROWSET_OVER_BYTES)
+        cli_limit_error("sql", &run->a->limits, run->timeout, &run->lim, rc);
+    else if (primary == SQLITE_NOMEM)
+        bd_error("sql: out of memory");
     else if (primary == SQLITE_CORRUPT)
         bd_error("sql: the store is damaged (%s): " STORE_DAMAGED_ADVICE, sqlite3_errmsg(db));
-    else if (!write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
+    else if (!run->a->write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
         bd_error("sql: the store is opened read-only: %s (pass --write to change it)",
                  primary == SQLITE_AUTH && store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
-    else
+    else if (primary == SQLITE_BUSY) {
+        char *why = store_busy_text();
+        bd_error("sql: %s; nothing of this statement was stored", why);
+        free(why);
+    } else
         bd_error("sql: %s", sqlite3_errmsg(db));
 }
+
+/* The most --file reads: far more SQL than a person writes, far less
+ * memory than a device or an endless stream would take. */
+#define SQL_FILE_MAX_BYTES ((size_t)16 << 20)
 
 /* The SQL text: --file's, else the one argument. */
 static char *sql_text(const struct sql_args *a, int nargs, char **args, int *rc)
@@ -69,7 +94,7 @@ static char *sql_text(const struct sql_args *a, int nargs, char **args, int *rc)
         bd_usage_error("sql", "sql: missing the SQL text");
     else if (nargs > 1)
         bd_usage_error("sql", "sql: unexpected argument '%s' (quote the SQL as one argument)", args[1]);
-    else if (a->file && !(sql = file_read_all(a->file, NULL, &err))) {
+    else if (a->file && !(sql = file_read_text(a->file, SQL_FILE_MAX_BYTES, "an SQL file (--file)", NULL, &err))) {
         bd_error("%s", err);
         *rc = EXIT_FAIL;
     } else if (!a->file)
@@ -106,16 +131,16 @@ static int bind_params(sqlite3_stmt *st, const struct params *ps, int *used)
 }
 
 /* Runs the statements of sql in order, keeping the last one's rows. */
-static int run_all(sqlite3 *db, const char *sql, const struct sql_args *a, const struct store_deadline *dl,
-                   struct rowset *rs)
+static int run_all(sqlite3 *db, const char *sql, const struct sql_run *run, struct rowset *rs)
 {
+    const struct sql_args *a = run->a;
     int *used = calloc((size_t)a->params.n + 1, sizeof *used);
     int rc = used ? EXIT_OK : EXIT_FAIL;
     for (const char *pos = sql; rc == EXIT_OK && !sql_is_blank(pos);) {
         sqlite3_stmt *st = NULL;
         int prc = sqlite3_prepare_v2(db, pos, -1, &st, &pos);
         if (prc != SQLITE_OK) {
-            report_sql_error(db, prc, a->write, dl);
+            report_sql_error(db, prc, run);
             rc = EXIT_FAIL;
             break;
         }
@@ -124,9 +149,9 @@ static int run_all(sqlite3 *db, const char *sql, const struct sql_args *a, const
         rc = bind_params(st, &a->params, used);
         if (rc == EXIT_OK) {
             rowset_free(rs);
-            int src = rowset_collect(rs, st);
+            int src = rowset_collect_limited(rs, st, &run->lim);
             if (src != SQLITE_DONE) {
-                report_sql_error(db, src, a->write, dl);
+                report_sql_error(db, src, run);
                 rc = EXIT_FAIL;
             }
         }
@@ -163,13 +188,15 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
         goto out;
     if (!(sql = sql_text(&a, argc - first, argv + first, &rc)))
         goto out;
+    struct sql_run run = {.a = &a, .dl = &dl};
+    if ((rc = cli_limits_resolve("sql", &a.limits, &run.timeout, &run.lim)) != EXIT_OK)
+        goto out;
     rc = EXIT_FAIL;
     if (cli_open_store(cli, a.write ? STORE_WRITE : STORE_READ, &db))
         goto out;
-    if (a.timeout > 0)
-        store_set_timeout(db, &dl, a.timeout);
+    store_set_timeout(db, &dl, run.timeout);
     struct rowset rs = {0};
-    rc = run_all(db, sql, &a, &dl, &rs);
+    rc = run_all(db, sql, &run, &rs);
     if (rc == EXIT_OK) {
         struct report rep = {0};
         if (report_print(&rep, &rs, &a.out, stdout, stderr)) {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,9 +60,29 @@ int cli_opt_real(const struct cli_opt *o, const char *arg, void *dst, char **err
 int cli_opt_seconds(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
     double v;
-    if (cli_opt_real(o, arg, &v, err) || v <= 0)
-        return bd_fail(err, "expected a number of seconds > 0");
+    if (cli_opt_real(o, arg, &v, err) || v <= 0 || v > STORE_TIMEOUT_MAX)
+        return bd_fail(err, "expected a number of seconds > 0, at most %g (a week)", STORE_TIMEOUT_MAX);
     *(double *)dst = v;
+    return 0;
+}
+
+int cli_opt_bytes(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    (void)o;
+    char *end;
+    errno = 0;
+    unsigned long long v = *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
+    int shift = 0;
+    if (v) {
+        const char *units = "KMGT", *u = *end ? strchr(units, *end & ~0x20) : NULL;
+        if (u && *u) {
+            shift = 10 * (int)(u - units + 1);
+            end++;
+        }
+    }
+    if (!v || errno || *end || v > (SIZE_MAX >> shift))
+        return bd_fail(err, "expected a number of bytes >= 1, with an optional suffix K, M, G or T (256M)");
+    *(size_t *)dst = (size_t)v << shift;
     return 0;
 }
 

@@ -7,8 +7,10 @@
 #include "query/evaluate.h"
 #include "query/saved.h"
 
-/* The notes and envelope fields of an evaluation. */
-static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, struct report *rep)
+/* The notes and envelope fields of an evaluation (not_recorded: why it
+ * is not in the history, or NULL). */
+static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc,
+                     const char *not_recorded, struct report *rep)
 {
     const struct saved_query *q = r->q;
     report_field_text(rep, "query", q->name);
@@ -29,13 +31,17 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
         report_field_int(rep, "evaluation", ev->id);
     } else
         report_field_json(rep, "evaluation", NULL);
+    report_field_text(rep, "not_recorded", not_recorded);
     if (r->gate) {
         static const char *const what[] = {
             [EXIT_OK] = "holds in every row", [EXIT_NOT_HELD] = "does not hold in every row",
             [EXIT_NO_ROWS] = "has no rows to hold in"};
-        if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
+        /* Not recorded: the command fails whatever the gate says. */
+        if ((gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS) && not_recorded)
+            report_note(rep, "gate: %s %s (exit %d, but 1: not recorded)", q->outcome, what[gate_rc], gate_rc);
+        else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
             report_note(rep, "gate: %s %s (exit %d)", q->outcome, what[gate_rc], gate_rc);
-        report_field_int(rep, "exit", gate_rc);
+        report_field_int(rep, "exit", not_recorded ? EXIT_FAIL : gate_rc);
     }
 }
 
@@ -53,25 +59,55 @@ static int report_unmet(const struct cli_query_run *r, const char *why)
     return rc ? EXIT_FAIL : EXIT_NO_ROWS;
 }
 
+/* The rows, verdict and notes of an evaluation that ran (not_recorded:
+ * why it is not in the history, or NULL); the gate's exit code
+ * (EXIT_FAIL when the output cannot be written). */
+static int report_evaluation(const struct cli_query_run *r, const struct evaluation *ev, const char *not_recorded,
+                             char **err)
+{
+    const struct saved_query *q = r->q;
+    int gate_rc = EXIT_OK;
+    if (r->gate && (gate_rc = evaluation_gate(q, ev, err)) == EXIT_FAIL)
+        bd_error("%s", *err);
+    struct out_opts out = r->out;
+    if (!r->all_columns && q->nshow) {
+        out.show = q->show;
+        out.nshow = q->nshow;
+    }
+    struct report rep = {0};
+    describe(r, ev, gate_rc, not_recorded, &rep);
+    if (report_print(&rep, &ev->rows, &out, stdout, stderr)) {
+        bd_error("%s: cannot write the output", r->cmd);
+        gate_rc = EXIT_FAIL;
+    }
+    report_free(&rep);
+    return gate_rc;
+}
+
 int cli_query_run(struct cli *cli, const struct cli_query_run *r)
 {
     const struct saved_query *q = r->q;
     const char *cmd = r->cmd;
     char *err = NULL;
     char *see = bd_strdupf("queries %s", q->name);
+    char *who = bd_strdupf("%s %s", cmd, q->name);
+    double timeout;
+    struct rowset_limits lim;
     int rc;
     /* Usage errors before the store is opened or anything runs. */
     struct resolved_params rp = {0};
     rc = evaluation_resolve(q, r->given, &rp, &err);
     resolved_params_free(&rp);
     if (rc == EXIT_OK && r->gate && !q->outcome) {
-        rc = cli_usage_error_see(see, "%s %s: --gate: the query has no '-- outcome: COLUMN' header line", cmd, q->name);
+        rc = cli_usage_error_see(see, "%s: --gate: the query has no '-- outcome: COLUMN' header line", who);
         goto done;
     }
     if (rc != EXIT_OK) {
-        cli_usage_error_see(see, "%s %s: %s", cmd, q->name, err);
+        cli_usage_error_see(see, "%s: %s", who, err);
         goto done;
     }
+    if ((rc = cli_limits_resolve(cmd, &r->limits, &timeout, &lim)) != EXIT_OK)
+        goto done;
 
     sqlite3 *db = NULL;
     struct store_deadline dl = {0};
@@ -80,39 +116,34 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r)
         rc = EXIT_FAIL;
         goto done;
     }
-    if (r->timeout > 0)
-        store_set_timeout(db, &dl, r->timeout);
-    rc = query_evaluate(db, q, r->given, r->record, &ev, &err);
+    store_set_timeout(db, &dl, timeout);
+    rc = query_evaluate(db, q, r->given, r->record, &lim, &ev, &err);
     if (rc == EXIT_USAGE)
-        cli_usage_error_see(see, "%s %s: %s", cmd, q->name, err);
+        cli_usage_error_see(see, "%s: %s", who, err);
     else if (rc == EXIT_NO_ROWS)
         rc = report_unmet(r, err);
-    else if (rc != EXIT_OK && dl.fired)
-        bd_error("%s %s: stopped after %g s (--timeout)", cmd, q->name, dl.seconds);
-    else if (rc != EXIT_OK)
+    else if (rc == EXIT_OK)
+        rc = report_evaluation(r, &ev, NULL, &err);
+    else if (ev.record_failed) {
+        /* It ran: the result stands and is shown, then why it is not in
+         * the history, and the exit status says something failed. */
+        char *why = err;
+        err = NULL;
+        report_evaluation(r, &ev, why, &err);
+        bd_error("%s: ran, but %s; run it again to record it (--no-record runs it without recording)", who, why);
+        free(why);
+        rc = EXIT_FAIL;
+    } else if (dl.fired)
+        cli_limit_error(who, &r->limits, timeout, &lim, 0);
+    else if (ev.stopped)
+        cli_limit_error(who, &r->limits, timeout, &lim, ev.stopped);
+    else
         bd_error("%s", err);
-    if (rc == EXIT_OK) {
-        int gate_rc = EXIT_OK;
-        if (r->gate && (gate_rc = evaluation_gate(q, &ev, &err)) == EXIT_FAIL)
-            bd_error("%s", err);
-        struct out_opts out = r->out;
-        if (!r->all_columns && q->nshow) {
-            out.show = q->show;
-            out.nshow = q->nshow;
-        }
-        struct report rep = {0};
-        describe(r, &ev, gate_rc, &rep);
-        if (report_print(&rep, &ev.rows, &out, stdout, stderr)) {
-            bd_error("%s: cannot write the output", cmd);
-            gate_rc = EXIT_FAIL;
-        }
-        report_free(&rep);
-        rc = gate_rc;
-    }
     evaluation_free(&ev);
     store_close(db);
 done:
     free(see);
+    free(who);
     free(err);
     return rc;
 }

@@ -44,11 +44,37 @@ struct rowset {
     size_t nrow;
     size_t cap;
     sqlite3_value **cells; /* row-major, nrow * ncol */
+    size_t bytes;          /* its size as struct rowset_limits counts it */
 };
 
 /* Steps st to the end, collecting every row into rs (which must be zeroed).
- * Returns the last sqlite3_step result code: SQLITE_DONE on success. */
+ * Returns the last sqlite3_step result code: SQLITE_DONE on success;
+ * SQLITE_NOMEM also when rs could not grow (sqlite3_errmsg does not say
+ * so then: go by the code). */
 int rowset_collect(struct rowset *rs, sqlite3_stmt *st);
+
+/* How much of a result a command may hold (docs/queries.md, "Limits"): a
+ * result is held whole in memory (a table is aligned, an evaluation
+ * recorded), so an endless or huge one must stop with a clear message
+ * before memory runs out. Size counts what holding the result costs: each
+ * value's text or blob bytes plus ROWSET_VALUE_BYTES. 0: no limit. */
+struct rowset_limits {
+    size_t max_rows;
+    size_t max_bytes;
+};
+#define ROWSET_MAX_ROWS_DEFAULT ((size_t)1000000)
+#define ROWSET_MAX_BYTES_DEFAULT ((size_t)256 << 20)
+#define ROWSET_VALUE_BYTES 80
+/* rowset_collect within limits (NULL: none). Returns as rowset_collect,
+ * or ROWSET_OVER_ROWS / ROWSET_OVER_BYTES when the result passed a limit
+ * (rs then holds the rows up to it; the statement was not run to its end). */
+#define ROWSET_OVER_ROWS (-1)
+#define ROWSET_OVER_BYTES (-2)
+int rowset_collect_limited(struct rowset *rs, sqlite3_stmt *st, const struct rowset_limits *lim);
+/* What passed a limit, for a message: rc ROWSET_OVER_ROWS gives "the
+ * result passed 1000000 rows", ROWSET_OVER_BYTES "the result took more
+ * than 256 MiB of memory". malloc'd. */
+char *rowset_over_text(int rc, const struct rowset_limits *lim);
 void rowset_free(struct rowset *rs);
 static inline sqlite3_value *rowset_cell(const struct rowset *rs, size_t row, int col)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/text.h"
 
 static int set_names(struct rowset *rs, int ncol, const char *(*name)(const void *, int), const void *src)
 {
@@ -24,12 +25,23 @@ static int set_names(struct rowset *rs, int ncol, const char *(*name)(const void
 static const char *stmt_name(const void *st, int c) { return sqlite3_column_name((sqlite3_stmt *)st, c); }
 static const char *list_name(const void *v, int c) { return ((const char *const *)v)[c]; }
 
-int rowset_collect(struct rowset *rs, sqlite3_stmt *st)
+/* What holding v costs, as struct rowset_limits counts it. A zeroblob
+ * counts its whole length: printing or recording it makes the bytes. */
+static size_t value_bytes(sqlite3_value *v)
+{
+    int t = sqlite3_value_type(v);
+    return ROWSET_VALUE_BYTES + (t == SQLITE_TEXT || t == SQLITE_BLOB ? (size_t)sqlite3_value_bytes(v) : 0);
+}
+
+int rowset_collect_limited(struct rowset *rs, sqlite3_stmt *st, const struct rowset_limits *lim)
 {
     if (!rs->names && set_names(rs, sqlite3_column_count(st), stmt_name, st) != SQLITE_OK)
         return SQLITE_NOMEM;
+    size_t max_rows = lim ? lim->max_rows : 0, max_bytes = lim ? lim->max_bytes : 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (max_rows && rs->nrow >= max_rows)
+            return ROWSET_OVER_ROWS;
         if (rs->nrow == rs->cap) {
             size_t cap = rs->cap ? rs->cap * 2 : 16;
             sqlite3_value **p = realloc(rs->cells, cap * (size_t)(rs->ncol ? rs->ncol : 1) * sizeof *p);
@@ -38,6 +50,7 @@ int rowset_collect(struct rowset *rs, sqlite3_stmt *st)
             rs->cells = p;
             rs->cap = cap;
         }
+        size_t bytes = 0;
         for (int c = 0; c < rs->ncol; c++) {
             sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(st, c));
             if (!v) {
@@ -46,10 +59,25 @@ int rowset_collect(struct rowset *rs, sqlite3_stmt *st)
                 return SQLITE_NOMEM;
             }
             rs->cells[rs->nrow * (size_t)rs->ncol + (size_t)c] = v;
+            bytes += value_bytes(v);
         }
         rs->nrow++;
+        rs->bytes += bytes;
+        if (max_bytes && rs->bytes > max_bytes)
+            return ROWSET_OVER_BYTES;
     }
     return rc;
+}
+
+int rowset_collect(struct rowset *rs, sqlite3_stmt *st) { return rowset_collect_limited(rs, st, NULL); }
+
+char *rowset_over_text(int rc, const struct rowset_limits *lim)
+{
+    if (rc == ROWSET_OVER_ROWS)
+        return bd_strdupf("the result passed %zu rows", lim->max_rows);
+    char size[32];
+    size_text(size, lim->max_bytes);
+    return bd_strdupf("the result took more than %s of memory", size);
 }
 
 void rowset_free(struct rowset *rs)

@@ -389,49 +389,85 @@ static void sum_up(const struct saved_query *q, struct evaluation *ev)
         ev->outcome = bd_strdupf("%zu row%s", rs->nrow, rs->nrow == 1 ? "" : "s");
 }
 
+/* Why a write to the store failed (rc: the extended code), for a person. */
+static char *write_failure(sqlite3 *db, int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_BUSY: return store_busy_text();
+    case SQLITE_FULL: return bd_strdupf("the disk is full (%s)", sqlite3_errstr(rc));
+    case SQLITE_READONLY: return bd_strdupf("the store cannot be written (%s)", sqlite3_errmsg(db));
+    case SQLITE_NOMEM: return bd_strdupf("out of memory");
+    default: return bd_strdupf("%s", sqlite3_errmsg(db));
+    }
+}
+
+/* Records ev; -1 with *err "cannot record the evaluation: WHY". */
 static int record(sqlite3 *db, const struct saved_query *q, const char *sha, const char *plan, long long rule_id,
                   struct evaluation *ev, char **err)
 {
     char fp[65], when[TIME_TEXT_MAX];
     long long narch = 0;
-    if (data_fingerprint(db, fp, &narch, err))
+    char *why = NULL;
+    /* The time limit is the analysis's: recording is bounded work (the
+     * result's size is limited), and must not be cut halfway. */
+    store_clear_timeout(db);
+    if (data_fingerprint(db, fp, &narch, &why)) {
+        bd_fail(err, "cannot record the evaluation: %s", why);
+        free(why);
         return -1;
+    }
     time_now_rfc3339(when, 1);
     /* The record must commit on its own (then SQLITE_DONE from its step
      * means committed): inside a transaction something left open, it would
      * be rolled back at close after being reported. */
     if (!sqlite3_get_autocommit(db))
-        return bd_fail(err, "cannot record the evaluation: a transaction is open on the store; nothing was recorded");
+        return bd_fail(err, "cannot record the evaluation: a transaction is open on the store");
     struct strbuf rows = {0};
     if (rowset_json(&ev->rows, &rows, 0))
         return bd_fail(err, "cannot record the evaluation: out of memory");
+    int max = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
+    if (rows.len > (size_t)max) {
+        bd_fail(err, "cannot record the evaluation: its rows take %zu bytes as JSON, more than the store keeps in one "
+                     "value (%d)", rows.len, max);
+        sb_free(&rows);
+        return -1;
+    }
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db,
                                 "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
                                 "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
                                 "judged_plan, registration, rule_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                 -1, &st, NULL);
-    if (rc == SQLITE_OK) {
-        rc |= sqlite3_bind_text(st, 1, q->name, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_text(st, 2, sha, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_text(st, 3, q->text, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_text(st, 4, ev->params_json, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_text(st, 5, rows.buf, (int)rows.len, SQLITE_STATIC);
-        rc |= sqlite3_bind_int64(st, 6, (sqlite3_int64)ev->rows.nrow);
-        rc |= sqlite3_bind_text(st, 7, ev->outcome, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_text(st, 8, when, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_double(st, 9, ev->ms);
-        rc |= sqlite3_bind_text(st, 10, BENCHDB_VERSION, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_text(st, 11, fp, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_int64(st, 12, narch);
-        rc |= plan ? sqlite3_bind_text(st, 13, plan, -1, SQLITE_STATIC) : SQLITE_OK;
-        rc |= ev->registration ? sqlite3_bind_text(st, 14, ev->registration, -1, SQLITE_STATIC) : SQLITE_OK;
-        rc |= rule_id ? sqlite3_bind_int64(st, 15, rule_id) : SQLITE_OK;
-        if (rc == SQLITE_OK)
-            rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    /* Each bind's code is kept apart: or-ing codes makes a new one. */
+    int i = 0;
+    while (rc == SQLITE_OK && ++i <= 15) {
+        switch (i) {
+        case 1: rc = sqlite3_bind_text(st, i, q->name, -1, SQLITE_STATIC); break;
+        case 2: rc = sqlite3_bind_text(st, i, sha, -1, SQLITE_STATIC); break;
+        case 3: rc = sqlite3_bind_text(st, i, q->text, -1, SQLITE_STATIC); break;
+        case 4: rc = sqlite3_bind_text(st, i, ev->params_json, -1, SQLITE_STATIC); break;
+        case 5: rc = sqlite3_bind_text(st, i, rows.buf, (int)rows.len, SQLITE_STATIC); break;
+        case 6: rc = sqlite3_bind_int64(st, i, (sqlite3_int64)ev->rows.nrow); break;
+        case 7: rc = sqlite3_bind_text(st, i, ev->outcome, -1, SQLITE_STATIC); break;
+        case 8: rc = sqlite3_bind_text(st, i, when, -1, SQLITE_STATIC); break;
+        case 9: rc = sqlite3_bind_double(st, i, ev->ms); break;
+        case 10: rc = sqlite3_bind_text(st, i, BENCHDB_VERSION, -1, SQLITE_STATIC); break;
+        case 11: rc = sqlite3_bind_text(st, i, fp, -1, SQLITE_STATIC); break;
+        case 12: rc = sqlite3_bind_int64(st, i, narch); break;
+        case 13: rc = plan ? sqlite3_bind_text(st, i, plan, -1, SQLITE_STATIC) : SQLITE_OK; break;
+        case 14: rc = ev->registration ? sqlite3_bind_text(st, i, ev->registration, -1, SQLITE_STATIC) : SQLITE_OK; break;
+        case 15: rc = rule_id ? sqlite3_bind_int64(st, i, rule_id) : SQLITE_OK; break;
+        }
     }
-    if (rc != SQLITE_OK)
-        bd_fail(err, "cannot record the evaluation: %s", sqlite3_errmsg(db));
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : sqlite3_extended_errcode(db);
+    }
+    if (rc != SQLITE_OK) {
+        why = write_failure(db, rc);
+        bd_fail(err, "cannot record the evaluation: %s", why);
+        free(why);
+    }
     sqlite3_finalize(st);
     sb_free(&rows);
     if (rc != SQLITE_OK)
@@ -441,8 +477,10 @@ static int record(sqlite3 *db, const struct saved_query *q, const char *sha, con
 }
 
 int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
-                   const struct resolved_params *rp, int rec, struct evaluation *ev, char **err)
+                   const struct resolved_params *rp, int rec, const struct rowset_limits *lim, struct evaluation *ev,
+                   char **err)
 {
+    static const struct rowset_limits defaults = {ROWSET_MAX_ROWS_DEFAULT, ROWSET_MAX_BYTES_DEFAULT};
     memset(ev, 0, sizeof *ev);
     ev->outcome_column = -1;
     sqlite3_stmt *st;
@@ -461,11 +499,19 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = rowset_collect(&ev->rows, st);
+    int rc = rowset_collect_limited(&ev->rows, st, lim ? lim : &defaults);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sqlite3_finalize(st);
     store_guard_readonly(db, 0);
     ev->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    if (rc == ROWSET_OVER_ROWS || rc == ROWSET_OVER_BYTES) {
+        char *what = rowset_over_text(rc, lim ? lim : &defaults);
+        ev->stopped = rc;
+        bd_fail(err, "query %s: %s", q->name, what);
+        free(what);
+        sb_free(&changed);
+        return -1;
+    }
     if (rc != SQLITE_DONE) {
         sb_free(&changed);
         return run_failed(db, q, rc, err);
@@ -479,7 +525,11 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
     sb_free(&changed);
     if (rc || !rec)
         return rc;
-    return record(db, q, sha, plan, rule_id, ev, err);
+    if (record(db, q, sha, plan, rule_id, ev, err)) {
+        ev->record_failed = 1;
+        return -1;
+    }
+    return 0;
 }
 
 void evaluation_free(struct evaluation *ev)
@@ -494,7 +544,7 @@ void evaluation_free(struct evaluation *ev)
 }
 
 int query_evaluate(sqlite3 *db, const struct saved_query *q, const struct params *given, int rec,
-                   struct evaluation *ev, char **err)
+                   const struct rowset_limits *lim, struct evaluation *ev, char **err)
 {
     struct resolved_params rp = {0};
     memset(ev, 0, sizeof *ev);
@@ -503,7 +553,7 @@ int query_evaluate(sqlite3 *db, const struct saved_query *q, const struct params
         rc = param_check_names(db, q, given, rp.v, err);
     if (rc == EXIT_OK)
         rc = evaluation_check_needs(db, q, &rp, err);
-    if (rc == EXIT_OK && evaluation_run(db, q, given, &rp, rec, ev, err))
+    if (rc == EXIT_OK && evaluation_run(db, q, given, &rp, rec, lim, ev, err))
         rc = EXIT_FAIL;
     resolved_params_free(&rp);
     return rc;

@@ -44,20 +44,30 @@ struct evaluation {
     char *registration;  /* e.g. "pre-registered", "retroactive", "unregistered"; NULL if the query judges no plan */
     char *registration_note; /* a sentence explaining registration, or NULL */
     long long id;        /* the evaluation's id when recorded, else 0 */
+    int stopped;         /* ROWSET_OVER_ROWS or ROWSET_OVER_BYTES: a limit stopped it; else 0 */
+    int record_failed;   /* it ran (rows and outcome are whole) but could not be recorded */
 };
 
 /* Runs q on db with resolved parameters (values bound, never pasted). The
  * query must be one read-only statement whose parameters are all declared
- * and whose header names columns it has. With record, stores an
- * `evaluation` row. Returns 0, or -1 with *err set. */
+ * and whose header names columns it has; its result is held within lim
+ * (NULL: the defaults, ROWSET_MAX_*_DEFAULT). With record, stores an
+ * `evaluation` row, after removing any time limit on db
+ * (store_set_timeout: it limits the analysis, and recording is bounded).
+ * Returns 0, or -1 with *err set; ev->stopped says a limit stopped it,
+ * ev->record_failed that only recording failed (*err says why: the store
+ * stayed locked past the busy timeout, a full disk...): ev is whole then,
+ * and can be shown. */
 int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
-                   const struct resolved_params *rp, int record, struct evaluation *ev, char **err);
+                   const struct resolved_params *rp, int record, const struct rowset_limits *lim,
+                   struct evaluation *ev, char **err);
 void evaluation_free(struct evaluation *ev);
 
 /* Every step: EXIT_OK, EXIT_USAGE (a parameter), EXIT_NO_ROWS (needs
- * unmet: nothing run, nothing recorded) or EXIT_FAIL, with *err set. */
+ * unmet: nothing run, nothing recorded) or EXIT_FAIL, with *err set (and
+ * ev->stopped or ev->record_failed as evaluation_run sets them). */
 int query_evaluate(sqlite3 *db, const struct saved_query *q, const struct params *given, int record,
-                   struct evaluation *ev, char **err);
+                   const struct rowset_limits *lim, struct evaluation *ev, char **err);
 
 /* --gate: EXIT_OK when the outcome holds in every row, EXIT_NOT_HELD when
  * not, EXIT_NO_ROWS when there are no rows; EXIT_USAGE with *err when the

@@ -358,6 +358,11 @@ char *saved_query_param_list(const struct saved_query *q)
     return sb_detach(&sb);
 }
 
+static int cmp_query_name(const void *a, const void *b)
+{
+    return strcmp((*(struct saved_query *const *)a)->name, (*(struct saved_query *const *)b)->name);
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
@@ -366,33 +371,63 @@ static int ends_with(const char *s, const char *suffix)
 
 static struct saved_query *load_file(const char *path, char **err)
 {
-    char *text = file_read_all(path, NULL, err);
+    char *text = file_read_text(path, SAVED_QUERY_MAX_BYTES, "a saved query file", NULL, err);
     return text ? saved_query_parse(text, path, 0, err) : NULL;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The .sql files of a directory entry (or the entry itself), sorted. */
-static int entry_files(const char *entry, char ***out, char **err)
+/* Notes a file (or an entry) of the query path that was skipped. */
+static int skip(struct query_skips *sk, const char *path, int entry, char *why)
+{
+    struct query_skip *v = realloc(sk->v, (size_t)(sk->n + 1) * sizeof *v);
+    if (!v) {
+        free(why);
+        return -1;
+    }
+    sk->v = v;
+    sk->v[sk->n++] = (struct query_skip){strdup(path), why, entry};
+    return 0;
+}
+
+void query_skips_free(struct query_skips *sk)
+{
+    for (int i = 0; i < sk->n; i++) {
+        free(sk->v[i].path);
+        free(sk->v[i].why);
+    }
+    free(sk->v);
+    sk->v = NULL;
+    sk->n = 0;
+}
+
+/* The .sql files of a directory entry (or the entry itself), sorted; -1
+ * with *why when the entry cannot be read. */
+static int entry_files(const char *entry, char ***out, char **why)
 {
     struct stat st;
     *out = NULL;
     if (stat(entry, &st) != 0)
-        return bd_fail(err, "%s: cannot read the query path entry: %s", entry, strerror(errno));
+        return bd_fail(why, "%s: cannot read this query path entry: %s", entry, strerror(errno));
     if (!S_ISDIR(st.st_mode)) {
         *out = malloc(sizeof **out);
+        if (!*out)
+            return bd_fail(why, "out of memory");
         (*out)[0] = strdup(entry);
         return 1;
     }
     DIR *d = opendir(entry);
     if (!d)
-        return bd_fail(err, "%s: cannot open directory: %s", entry, strerror(errno));
+        return bd_fail(why, "%s: cannot open this query path directory: %s", entry, strerror(errno));
     int n = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.' || !ends_with(de->d_name, ".sql"))
             continue;
-        *out = realloc(*out, (size_t)(n + 1) * sizeof **out);
+        char **v = realloc(*out, (size_t)(n + 1) * sizeof *v);
+        if (!v)
+            break;
+        *out = v;
         (*out)[n++] = bd_strdupf("%s/%s", entry, de->d_name);
     }
     closedir(d);
@@ -400,60 +435,89 @@ static int entry_files(const char *entry, char ***out, char **err)
     return n;
 }
 
-int saved_query_list(const struct query_path *qp, struct saved_query ***out, char **err)
+/* Adds q to v unless a query of its name is there (the first wins). */
+static int add_query(struct saved_query ***v, int *n, struct saved_query *q)
+{
+    for (int k = 0; k < *n; k++)
+        if (strcmp((*v)[k]->name, q->name) == 0) {
+            saved_query_free(q);
+            return 0;
+        }
+    struct saved_query **nv = realloc(*v, (size_t)(*n + 1) * sizeof *nv);
+    if (!nv) {
+        saved_query_free(q);
+        return -1;
+    }
+    *v = nv;
+    (*v)[(*n)++] = q;
+    return 0;
+}
+
+static struct saved_query *builtin(size_t i, char **err)
+{
+    char *src = bd_strdupf("built-in %s", embedded_queries[i].name);
+    struct saved_query *q = saved_query_parse(strdup(embedded_queries[i].data), src, 1, err);
+    free(src);
+    if (q) {
+        free(q->source);
+        q->source = strdup("built-in");
+    }
+    return q;
+}
+
+int saved_query_scan(const struct query_path *qp, struct saved_query ***out, struct query_skips *sk, char **err)
 {
     struct saved_query **v = NULL;
-    int n = 0;
-    for (int e = 0; e <= qp->n; e++) {
-        char **files = NULL;
-        int nf;
-        if (e < qp->n) {
-            nf = entry_files(qp->entries[e], &files, err);
-            if (nf < 0) {
-                saved_query_list_free(v, n);
-                return -1;
-            }
-        } else {
-            nf = (int)embedded_queries_count;
+    int n = 0, oom = 0;
+    memset(sk, 0, sizeof *sk);
+    for (int e = 0; e < qp->n && !oom; e++) {
+        char **files = NULL, *why = NULL;
+        int nf = entry_files(qp->entries[e], &files, &why);
+        if (nf < 0) {
+            oom = skip(sk, qp->entries[e], e, why);
+            continue;
         }
         for (int i = 0; i < nf; i++) {
-            struct saved_query *q;
-            if (e < qp->n) {
-                q = load_file(files[i], err);
-            } else {
-                char *src = bd_strdupf("built-in %s", embedded_queries[i].name);
-                q = saved_query_parse(strdup(embedded_queries[i].data), src, 1, err);
-                free(src);
-                if (q) {
-                    free(q->source);
-                    q->source = strdup("built-in");
-                }
-            }
-            if (!q) {
-                free_strv(files, nf);
-                saved_query_list_free(v, n);
-                return -1;
-            }
-            int dup = 0;
-            for (int k = 0; k < n; k++)
-                if (strcmp(v[k]->name, q->name) == 0)
-                    dup = 1;
-            if (dup) {
-                saved_query_free(q);
-                continue;
-            }
-            v = realloc(v, (size_t)(n + 1) * sizeof *v);
-            v[n++] = q;
+            struct saved_query *q = oom ? NULL : load_file(files[i], &why);
+            if (!oom)
+                oom = q ? add_query(&v, &n, q) : skip(sk, files[i], e, why);
+            why = NULL;
         }
-        free_strv(files, e < qp->n ? nf : 0);
+        free_strv(files, nf);
     }
-    for (int i = 1; i < n; i++)
-        for (int k = i; k > 0 && strcmp(v[k - 1]->name, v[k]->name) > 0; k--) {
-            struct saved_query *t = v[k];
-            v[k] = v[k - 1];
-            v[k - 1] = t;
+    /* The built-in queries come last, and must parse: a failure is a bug. */
+    for (size_t i = 0; i < embedded_queries_count && !oom; i++) {
+        struct saved_query *q = builtin(i, err);
+        if (!q) {
+            saved_query_list_free(v, n);
+            query_skips_free(sk);
+            return -1;
         }
+        oom = add_query(&v, &n, q);
+    }
+    if (oom) {
+        saved_query_list_free(v, n);
+        query_skips_free(sk);
+        return bd_fail(err, "out of memory listing the saved queries");
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_query_name);
     *out = v;
+    return n;
+}
+
+/* Each skipped file, as a warning on stderr. */
+static void warn_skipped(const struct query_skips *sk)
+{
+    for (int i = 0; i < sk->n; i++)
+        bd_warning("%s; skipped (the other saved queries still work)", sk->v[i].why);
+}
+
+int saved_query_list(const struct query_path *qp, struct saved_query ***out, char **err)
+{
+    struct query_skips sk;
+    int n = saved_query_scan(qp, out, &sk, err);
+    warn_skipped(&sk);
+    query_skips_free(&sk);
     return n;
 }
 
@@ -464,29 +528,74 @@ void saved_query_list_free(struct saved_query **v, int n)
     free(v);
 }
 
+/* The file name of path without directory or ".sql": what the query in a
+ * file that cannot be read is most likely called. */
+static int stem_is(const char *path, const char *name)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (ends_with(base, ".sql"))
+        len -= 4;
+    return strlen(name) == len && strncmp(base, name, len) == 0;
+}
+
+/* Where in the query path a query was found: its entry's index, or
+ * qp->n for a built-in one. */
+static int entry_of(const struct query_path *qp, const struct saved_query *q)
+{
+    if (q->builtin)
+        return qp->n;
+    for (int e = 0; e < qp->n; e++) {
+        size_t len = strlen(qp->entries[e]);
+        if (strcmp(q->source, qp->entries[e]) == 0 ||
+            (strncmp(q->source, qp->entries[e], len) == 0 && q->source[len] == '/' && !strchr(q->source + len + 1, '/')))
+            return e;
+    }
+    return qp->n;
+}
+
 struct saved_query *saved_query_find(const struct query_path *qp, const char *name, int *unknown, char **err)
 {
     *unknown = 0;
     if (ends_with(name, ".sql") || strchr(name, '/'))
         return load_file(name, err);
     struct saved_query **v;
-    int n = saved_query_list(qp, &v, err);
+    struct query_skips sk;
+    int n = saved_query_scan(qp, &v, &sk, err);
     if (n < 0)
         return NULL;
     struct saved_query *found = NULL;
     const char **names = calloc((size_t)n + 1, sizeof *names);
     for (int i = 0; i < n; i++) {
-        names[i] = v[i]->name;
+        if (names)
+            names[i] = v[i]->name;
         if (strcmp(v[i]->name, name) == 0)
             found = v[i];
     }
-    if (!found) {
+    /* A file NAME.sql that cannot be read, where it would come before the
+     * query found (or none is): most likely the query asked for. Running
+     * another one of that name (a built-in it meant to replace) instead
+     * would be wrong, so it is an error, not a warning. */
+    const struct query_skip *meant = NULL;
+    int at = found ? entry_of(qp, found) : qp->n + 1;
+    for (int i = 0; i < sk.n && !meant; i++)
+        if (sk.v[i].entry <= at && stem_is(sk.v[i].path, name))
+            meant = &sk.v[i];
+    if (meant) {
+        found = NULL;
+        bd_fail(err, "%s (by its file name, the saved query %s asked for: fix the file or remove it)", meant->why,
+                name);
+    } else if (!found) {
         *unknown = 1;
-        char *m = suggest_unknown("saved query", "saved queries", name, names, (size_t)n);
+        char *m = suggest_unknown("saved query", "saved queries", name, names, names ? (size_t)n : 0);
         bd_fail(err, "%s", m);
         free(m);
     }
+    if (!meant)
+        warn_skipped(&sk);
     free(names);
+    query_skips_free(&sk);
     for (int i = 0; i < n; i++)
         if (v[i] != found)
             saved_query_free(v[i]);

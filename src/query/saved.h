@@ -76,14 +76,43 @@ void query_path_free(struct query_path *qp);
 struct saved_query *saved_query_parse(char *text, const char *source, int builtin, char **err);
 void saved_query_free(struct saved_query *q);
 
-/* Finds a query by name, or by path when name ends in .sql or holds a '/'.
- * Returns NULL with *err set when there is none (*unknown = 1: no query
- * of that name; the message suggests the nearest name or lists them) or
- * when it cannot be read or parsed (*unknown = 0). */
+/* A saved query file is untrusted input (docs/queries.md, "Where saved
+ * queries come from"): it is read only if it is a regular file (a symbolic
+ * link to one is fine; to /dev/zero or a FIFO is not) of at most this
+ * many bytes, holding no NUL byte, with a header that parses. */
+#define SAVED_QUERY_MAX_BYTES ((size_t)1 << 20)
+
+/* Finds a query by name, or by path when name ends in .sql or holds a '/'
+ * (such a file must be usable: its problem is the error). Returns NULL
+ * with *err set when there is none (*unknown = 1: no query of that name;
+ * the message suggests the nearest name or lists them) or when it cannot
+ * be read or parsed (*unknown = 0): a file named NAME.sql on the query
+ * path that cannot be used, unless a query NAME comes before it, is that
+ * error too. Other files that cannot be used are skipped with a warning
+ * on stderr. */
 struct saved_query *saved_query_find(const struct query_path *qp, const char *name, int *unknown, char **err);
 
+/* A file (or a query path entry) that could not be used, and why (the
+ * message names it). entry: its index in the query path. */
+struct query_skip {
+    char *path;
+    char *why;
+    int entry;
+};
+struct query_skips {
+    struct query_skip *v;
+    int n;
+};
+void query_skips_free(struct query_skips *sk);
+
 /* Every saved query reachable through qp, sorted by name (first of a name
- * wins). Returns the count, or -1 with *err set. */
+ * wins); a file or entry that cannot be used (unreadable, not a regular
+ * file, too large, a bad header) is skipped and noted in *sk (freed with
+ * query_skips_free; zeroed on failure), so that one bad file does not
+ * take the other queries with it. Returns the count, or -1 with *err set
+ * (out of memory). */
+int saved_query_scan(const struct query_path *qp, struct saved_query ***out, struct query_skips *sk, char **err);
+/* saved_query_scan, printing a warning on stderr for each file skipped. */
 int saved_query_list(const struct query_path *qp, struct saved_query ***out, char **err);
 void saved_query_list_free(struct saved_query **v, int n);
 

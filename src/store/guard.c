@@ -152,11 +152,17 @@ static int past_deadline(void *arg)
 void store_set_timeout(sqlite3 *db, struct store_deadline *d, double seconds)
 {
     memset(d, 0, sizeof *d);
+    /* Within (0, a week], so that converting to time_t cannot overflow
+     * (1e19 did: undefined, and in practice a deadline in the past). */
+    if (!(seconds > 0))
+        seconds = 1e-3;
+    if (seconds > STORE_TIMEOUT_MAX)
+        seconds = STORE_TIMEOUT_MAX;
     d->seconds = seconds;
     clock_gettime(CLOCK_MONOTONIC, &d->end);
-    double whole = (double)(time_t)seconds;
-    d->end.tv_sec += (time_t)seconds;
-    d->end.tv_nsec += (long)((seconds - whole) * 1e9);
+    long long whole = (long long)seconds;
+    d->end.tv_sec += (time_t)whole;
+    d->end.tv_nsec += (long)((seconds - (double)whole) * 1e9);
     if (d->end.tv_nsec >= 1000000000L) {
         d->end.tv_sec++;
         d->end.tv_nsec -= 1000000000L;
@@ -164,4 +170,9 @@ void store_set_timeout(sqlite3 *db, struct store_deadline *d, double seconds)
     /* Checked every 1000 virtual machine instructions: often enough to
      * stop within milliseconds, rarely enough to cost nothing. */
     sqlite3_progress_handler(db, 1000, past_deadline, d);
+}
+
+void store_clear_timeout(sqlite3 *db)
+{
+    sqlite3_progress_handler(db, 0, NULL, NULL);
 }

@@ -14,21 +14,29 @@
 #include "sqlfn/benchstats.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
-/* What a store never is, by the kind of file given. */
-static const char *not_regular(mode_t m)
+int store_busy_timeout_ms(char **err)
 {
-    if (S_ISDIR(m))
-        return "a directory";
-    if (S_ISFIFO(m))
-        return "a FIFO (named pipe)";
-    if (S_ISCHR(m))
-        return "a character device";
-    if (S_ISBLK(m))
-        return "a block device";
-    if (S_ISSOCK(m))
-        return "a socket";
-    return "not a regular file";
+    const char *env = getenv("BENCHDB_BUSY_TIMEOUT");
+    if (!env || !*env)
+        return STORE_BUSY_TIMEOUT_MS;
+    char *end;
+    double s = strtod(env, &end);
+    if (*end || !(s >= 0 && s <= STORE_TIMEOUT_MAX))
+        return bd_fail(err, "$BENCHDB_BUSY_TIMEOUT '%s': expected a number of seconds from 0 to %g (a week)", env,
+                       STORE_TIMEOUT_MAX);
+    return (int)(s * 1000 + 0.5);
+}
+
+char *store_busy_text(void)
+{
+    int ms = store_busy_timeout_ms(NULL);
+    return bd_strdupf("another process held the store's write lock for longer than the busy timeout (%g s%s)",
+                      (ms < 0 ? STORE_BUSY_TIMEOUT_MS : ms) / 1000.0,
+                      ms >= 0 && getenv("BENCHDB_BUSY_TIMEOUT") && *getenv("BENCHDB_BUSY_TIMEOUT")
+                          ? ", from $BENCHDB_BUSY_TIMEOUT"
+                          : "");
 }
 
 /* Opens one connection with benchdb's settings (nothing read yet). */
@@ -41,7 +49,8 @@ static int connect(const char *name, int flags, sqlite3 **out)
     if (rc != SQLITE_OK)
         return rc;
     sqlite3 *db = *out;
-    sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+    int busy_ms = store_busy_timeout_ms(NULL); /* store_open checked it */
+    sqlite3_busy_timeout(db, busy_ms < 0 ? STORE_BUSY_TIMEOUT_MS : busy_ms);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
@@ -258,6 +267,8 @@ static int exec(sqlite3 *db, const char *sql, const char *path, char **err)
 int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err)
 {
     *out = NULL;
+    if (store_busy_timeout_ms(err) < 0)
+        return -1;
     struct stat st;
     int exists = stat(path, &st) == 0;
     if (!exists && mode != STORE_CREATE)
@@ -265,7 +276,7 @@ int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err
     /* A device or a FIFO is no store: SQLite would block on a FIFO and leave
      * /dev/null-journal beside /dev/null. */
     if (exists && !S_ISREG(st.st_mode))
-        return bd_fail(err, "%s: is %s, not a store (a store is a regular file)", path, not_regular(st.st_mode));
+        return bd_fail(err, "%s: is %s, not a store (a store is a regular file)", path, file_kind(st.st_mode));
 
     int readonly = mode == STORE_READ || mode == STORE_INSPECT || mode == STORE_CHECK;
     sqlite3 *db = NULL;

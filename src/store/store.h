@@ -56,16 +56,32 @@ const char *store_guard_refusal(void);
 
 /* A time limit for statements run on db (--timeout): once the deadline
  * passes, the running statement fails with SQLITE_INTERRUPT and fired is
- * set. d must outlive the statements; seconds > 0. */
+ * set. d must outlive the statements; seconds > 0, at most
+ * STORE_TIMEOUT_MAX (a larger value is taken as that). */
 struct store_deadline {
     struct timespec end;
     double seconds;
     int fired;
 };
 void store_set_timeout(sqlite3 *db, struct store_deadline *d, double seconds);
+/* Removes the time limit (statements after this run to their end). */
+void store_clear_timeout(sqlite3 *db);
 
-/* Busy timeout in milliseconds used by store_open. */
+/* The longest time limit and busy timeout: a week, in seconds. */
+#define STORE_TIMEOUT_MAX 604800.0
+
+/* Busy timeout: how long a writer waits for another process's write lock
+ * before failing with "database is locked". */
 #define STORE_BUSY_TIMEOUT_MS 60000
+/* The busy timeout store_open sets, in milliseconds: $BENCHDB_BUSY_TIMEOUT
+ * seconds (0 to STORE_TIMEOUT_MAX, fractions allowed) when set, else
+ * STORE_BUSY_TIMEOUT_MS. -1 with *err (if err is not NULL) for a bad
+ * value, which store_open refuses. */
+int store_busy_timeout_ms(char **err);
+/* Why a write failed with SQLITE_BUSY, for a person: "another process held
+ * the store's write lock for longer than the busy timeout (60 s)".
+ * malloc'd. */
+char *store_busy_text(void);
 
 /* ---- migrations (migrate.c) ---- */
 

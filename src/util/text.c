@@ -2,10 +2,14 @@
 #include "util/text.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -42,34 +46,110 @@ int sql_is_blank(const char *s)
     return 1;
 }
 
-char *file_read_all(const char *path, size_t *len, char **err)
+const char *file_kind(unsigned mode)
 {
-    int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
+    if (S_ISREG(mode))
+        return "a regular file";
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+void size_text(char out[32], size_t n)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && n >= 1024 && n % 1024 == 0)
+        n /= 1024, u++;
+    snprintf(out, 32, "%zu %s", n, units[u]);
+}
+
+/* Reads fd to its end, refusing more than max bytes. */
+static char *read_fd(int fd, const char *path, size_t max, const char *what, size_t *len, char **err)
+{
+    struct strbuf sb = {0};
+    char buf[65536];
+    for (;;) {
+        size_t want = max - sb.len + 1 < sizeof buf ? max - sb.len + 1 : sizeof buf;
+        ssize_t n = read(fd, buf, want);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            bd_fail(err, "%s: cannot read: %s", path, strerror(errno));
+            break;
+        }
+        if (n == 0) {
+            if (len)
+                *len = sb.len;
+            if (sb_append(&sb, "", 0)) { /* an empty file: still a string */
+                bd_fail(err, "%s: out of memory reading it", path);
+                break;
+            }
+            return sb_detach(&sb);
+        }
+        if (sb.len + (size_t)n > max) {
+            char lim[32];
+            size_text(lim, max);
+            bd_fail(err, "%s: is larger than %s, the most %s may hold", path, lim, what);
+            break;
+        }
+        const char *nul = memchr(buf, 0, (size_t)n);
+        if (nul) {
+            bd_fail(err, "%s: holds a NUL byte (at byte %zu): not a text file", path, sb.len + (size_t)(nul - buf) + 1);
+            break;
+        }
+        if (sb_append(&sb, buf, (size_t)n)) {
+            bd_fail(err, "%s: out of memory reading it", path);
+            break;
+        }
+    }
+    sb_free(&sb);
+    return NULL;
+}
+
+char *file_read_text(const char *path, size_t max, const char *what, size_t *len, char **err)
+{
+    if (strcmp(path, "-") == 0)
+        return read_fd(STDIN_FILENO, "standard input", max, what, len, err);
+    /* Looked at before it is opened: opening a FIFO blocks until a writer
+     * comes, and opening a device can do things. */
+    struct stat st;
+    if (stat(path, &st) != 0) {
         bd_fail(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    struct strbuf sb = {0};
-    char buf[65536];
-    size_t n;
-    int nomem = 0;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        if (sb_append(&sb, buf, n)) {
-            nomem = 1;
-            break;
-        }
-    int bad = ferror(f);
-    if (!is_stdin)
-        fclose(f);
-    if (bad || nomem) {
-        sb_free(&sb);
-        bd_fail(err, "%s: %s", path, nomem ? "out of memory reading it" : "read error");
+    if (!S_ISREG(st.st_mode)) {
+        bd_fail(err, "%s: is %s, not a regular file", path, file_kind(st.st_mode));
         return NULL;
     }
-    if (len)
-        *len = sb.len;
-    return sb_detach(&sb);
+    /* O_NONBLOCK: if the path was replaced by a FIFO since, open does not
+     * wait; fstat then sees what was opened. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        bd_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    if (fstat(fd, &st) != 0)
+        bd_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        bd_fail(err, "%s: is %s, not a regular file", path, file_kind(st.st_mode));
+    else if ((uintmax_t)st.st_size > (uintmax_t)max) {
+        char lim[32];
+        size_text(lim, max);
+        bd_fail(err, "%s: is larger than %s, the most %s may hold", path, lim, what);
+    } else
+        text = read_fd(fd, path, max, what, len, err);
+    close(fd);
+    return text;
 }
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */

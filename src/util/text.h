@@ -15,10 +15,21 @@ void time_now_rfc3339(char out[TIME_TEXT_MAX], int millis);
  * no statement is left to run. */
 int sql_is_blank(const char *s);
 
-/* The whole of a file ("-": standard input), NUL-terminated, malloc'd;
- * *len (if not NULL) gets its size. NULL with *err set (naming the path)
- * when it cannot be read. */
-char *file_read_all(const char *path, size_t *len, char **err);
+/* The whole of a text file a user named ("-": standard input), of at
+ * most max bytes, NUL-terminated, malloc'd; *len (if not NULL) gets its
+ * size. A path must lead (symbolic links followed) to a regular file: a
+ * directory, a device (/dev/zero), a FIFO or a socket is refused before
+ * anything is read from it, so nothing blocks or runs without end. A
+ * file larger than max, or holding a NUL byte, is refused. NULL with
+ * *err set (naming the path, and `what` the file is, e.g. "a saved query
+ * file", in the message about max) when it cannot be read. */
+char *file_read_text(const char *path, size_t max, const char *what, size_t *len, char **err);
+/* What kind of file a mode is, for a message: "a directory", "a FIFO
+ * (named pipe)", "a character device", ...; "a regular file". */
+const char *file_kind(unsigned mode);
+/* A size for a person: "1 MiB", "16 MiB", "512 KiB", "1000 bytes"
+ * (whole units only). out holds >= 32 bytes. */
+void size_text(char out[32], size_t n);
 
 /* ---- text for a terminal ----
  * Everything benchdb shows a person (tables, Markdown, messages) goes

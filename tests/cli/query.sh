@@ -180,9 +180,14 @@ run bd --db tie.db query undeclared --queries mine
 expect_rc 1 "an undeclared parameter"
 expect_err_has "error: query undeclared (mine/undeclared.sql): the query uses :x, which its header does not declare (-- param: x ...)" "undeclared parameter message"
 printf -- '-- summary: no name\nSELECT 1;\n' >mine/noname.sql
+# (issue 20 item 4: skipped with a warning, the others still listed; named
+# explicitly, an error)
 run bd queries --queries mine
-expect_rc 1 "a query file without a name"
-expect_err_has "error: queries: mine/noname.sql: the header has no '-- name:' line" "no name message"
+expect_rc 0 "a query file without a name"
+expect_err_has "warning: mine/noname.sql: the header has no '-- name:' line; skipped" "no name message"
+run bd queries mine/noname.sql
+expect_rc 1 "a query file without a name, named"
+expect_err_has "error: queries: mine/noname.sql: the header has no '-- name:' line" "no name message, named"
 rm mine/noname.sql mine/evil.sql mine/two.sql mine/undeclared.sql
 
 # --- Pre-registration. The tie plan's earliest run started 2026-10-21T04:00:00Z.

@@ -81,11 +81,11 @@ expect_out "$(printf 'n\r\n4\r')" "json_tree in a saved query"
 loop="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 run timeout 120 "$BENCHDB_BIN" --db "$T/s.db" sql --timeout 1 "$loop"
 expect_rc 1 "sql --timeout stops a runaway query"
-expect_eq "$(cat "$T/err")" "error: sql: stopped after 1 s (--timeout)" "sql --timeout message"
+expect_eq "$(cat "$T/err")" "error: sql: stopped after 1 s (--timeout 1; raise it with --timeout SECONDS)" "sql --timeout message"
 printf -- '-- name: forever\n-- summary: never ends\n%s\n' "$loop" >q/forever.sql
 run timeout 120 "$BENCHDB_BIN" --db "$T/s.db" query --queries q forever --timeout 0.5
 expect_rc 1 "query --timeout stops a runaway saved query"
-expect_eq "$(cat "$T/err")" "error: query forever: stopped after 0.5 s (--timeout)" "query --timeout message"
+expect_eq "$(cat "$T/err")" "error: query forever: stopped after 0.5 s (--timeout 0.5; raise it with --timeout SECONDS)" "query --timeout message"
 run timeout 120 "$BENCHDB_BIN" --db "$T/s.db" sql --write --timeout 1 "$loop"
 expect_rc 1 "sql --write --timeout stops too"
 run bd sql --timeout 30 "SELECT count(*) FROM sample" --format csv
