@@ -19,7 +19,7 @@ struct report_args {
     int evaluation;
     const char *output;
     const char *format;
-    double timeout;
+    struct cli_limits limits;
 };
 
 static const struct cli_opt report_opts[] = {
@@ -31,7 +31,7 @@ static const struct cli_opt report_opts[] = {
     {"format", 'f', "FORMAT", "html (default): the page; svg: the chart alone", cli_opt_string,
      offsetof(struct report_args, format), 0, 0},
     CLI_OPT_QUERIES(struct report_args, path),
-    CLI_OPT_TIMEOUT(struct report_args, timeout),
+    CLI_OPT_LIMITS(struct report_args, limits),
     {0},
 };
 
@@ -150,6 +150,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     struct chart_spec spec = {0};
     struct strbuf page = {0};
     long long eval_id = 0;
+    double timeout = 0;
+    struct rowset_limits lim = {0};
     if (cli_parse(&spec_report, argc, argv, &a, &first))
         goto out;
     eval_id = a.evaluation;
@@ -199,18 +201,22 @@ int cmd_report(struct cli *cli, int argc, char **argv)
         }
         chart_spec_free(&probe);
     }
+    if ((rc = cli_limits_resolve("report", &a.limits, &timeout, &lim)) != EXIT_OK)
+        goto out;
     rc = EXIT_FAIL;
     if (cli_open_store(cli, STORE_WRITE, &db))
         goto out;
-    if (a.timeout > 0)
-        store_set_timeout(db, &dl, a.timeout);
+    store_set_timeout(db, &dl, timeout);
     if (q) {
         struct evaluation e;
-        int erc = query_evaluate(db, q, &a.params, 1, &e, &err);
+        int erc = query_evaluate(db, q, &a.params, 1, &lim, &e, &err);
         if (erc != EXIT_OK) {
             rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
-            if (dl.fired)
-                bd_error("report: query %s: stopped after %g s (--timeout)", q->name, dl.seconds);
+            if (dl.fired || e.stopped) {
+                char *who = bd_strdupf("report %s", q->name);
+                cli_limit_error(who, &a.limits, timeout, &lim, dl.fired ? 0 : e.stopped);
+                free(who);
+            }
             else
                 bd_error("report: %s", err);
             evaluation_free(&e);
@@ -237,8 +243,11 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     if (spec.from) {
         long long cid;
         if (report_companion(db, &a.path, &ev, spec.from, &cid, &ran, &err) || report_eval_load(db, cid, &cev, &err)) {
-            if (dl.fired)
-                bd_error("report: query %s: stopped after %g s (--timeout)", spec.from, dl.seconds);
+            if (dl.fired) {
+                char *who = bd_strdupf("report: query %s", spec.from);
+                cli_limit_error(who, &a.limits, timeout, &lim, 0);
+                free(who);
+            }
             else
                 bd_error("report: %s", err);
             goto out;

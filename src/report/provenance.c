@@ -140,7 +140,7 @@ int report_companion(sqlite3 *db, const struct query_path *qp, const struct repo
         goto out;
     }
     struct evaluation cev;
-    if (query_evaluate(db, q, &ps, 1, &cev, &e2) != EXIT_OK) {
+    if (query_evaluate(db, q, &ps, 1, NULL, &cev, &e2) != EXIT_OK) {
         bd_fail(err, "chart from=%s: %s", name, e2);
         evaluation_free(&cev);
         goto out;
