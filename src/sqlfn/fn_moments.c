@@ -125,13 +125,12 @@ static void moments_compute(sqlite3_context *ctx)
         return;
     }
     int kind = sqlfn_kind(ctx);
-    double var = moments_variance(&s->m);
     if (kind == KIND_VARIANCE) {
-        sqlite3_result_double(ctx, var);
+        sqlite3_result_double(ctx, moments_variance(&s->m));
         return;
     }
     if (kind == KIND_STDDEV) {
-        sqlite3_result_double(ctx, sqrt(var));
+        sqlite3_result_double(ctx, moments_stddev(&s->m));
         return;
     }
     struct t_interval t;

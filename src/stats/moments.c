@@ -1,88 +1,53 @@
-/* Running moments, two-sample moments and the geometric-mean accumulator.
- * All of them accept removal of a value added earlier, which is what SQL
- * window frames need. */
+/* Moments from exact sums. n sum x^2 - (sum x)^2 = n sum (x - mean)^2 is
+ * formed exactly (an exact product of the sums, stats/xacc.c) and rounded
+ * once to double-double; every result is then a few double-double
+ * operations from it, so variance and standard deviation are within an
+ * ulp or so of the exact values, for offsets of 1e9 and spreads of 1e-3
+ * as for values near 1e-300 or 1e300 (whose squares no double holds). */
 #include <math.h>
 
+#include "stats/moments.h"
 #include "stats/stats.h"
 
-void moments_remove(struct moments *m, double x)
+void moments_merge(struct moments *a, const struct moments *b)
 {
-    if (m->n <= 1) {
-        /* Back to empty: restart exactly; the next value is the new shift. */
-        *m = (struct moments){0};
-        return;
-    }
-    double y = x - m->shift;
-    m->n--;
-    ksum_add(&m->sum, -y);
-    double delta = y - m->mean;
-    m->mean -= delta / (double)m->n;
-    m->m2 -= delta * (y - m->mean);
-    /* Removal can leave rounding residue below zero, or any residue when
-     * one value remains (whose deviation is exactly 0). */
-    if (m->m2 < 0 || m->n == 1)
-        m->m2 = 0;
+    a->n += b->n;
+    xacc_merge(&a->s1, &b->s1);
+    xacc_merge(&a->s2, &b->s2);
 }
 
-double moments_mean_shifted(const struct moments *m)
+struct xdd moments_int(int64_t n) { return xdd_from_dd(dd_i64(n)); }
+
+struct xdd moments_ndev2(struct moments *m)
 {
-    return m->n ? ksum_value(&m->sum) / (double)m->n : NAN;
+    struct xacc d = {0};
+    xacc_add_mul_int(&d, &m->s2, m->n);
+    xacc_add_mul(&d, &m->s1, &m->s1, -1);
+    return xacc_value(&d);
 }
 
-double moments_mean(const struct moments *m)
+struct xdd moments_mean_xdd(struct moments *m)
 {
-    return m->n ? m->shift + moments_mean_shifted(m) : NAN;
+    return xdd_div(xacc_value(&m->s1), moments_int(m->n));
 }
 
-double moments_variance(const struct moments *m)
+double moments_mean(struct moments *m)
 {
-    return m->n >= 2 ? m->m2 / (double)(m->n - 1) : NAN;
+    return m->n > 0 ? xdd_double(moments_mean_xdd(m)) : NAN;
 }
 
-void two_sample_remove(struct two_sample *s, double x, int first)
+/* n sum (x - mean)^2 / (n (n - 1)) */
+static struct xdd variance_xdd(struct moments *m)
 {
-    struct moments *m = first ? &s->a : &s->b, *other = first ? &s->b : &s->a;
-    moments_remove(m, x);
-    if (m->n == 0 && other->n > 0) {
-        /* Keep the shift common while the other sample has values. */
-        m->shift = other->shift;
-        m->shifted = 1;
-    } else if (m->n == 0) {
-        other->shifted = 0;
-    }
+    return xdd_div(moments_ndev2(m), xdd_mul(moments_int(m->n), moments_int(m->n - 1)));
 }
 
-/* Moves x's binary exponent into *exp2 (added when sign > 0, subtracted
- * otherwise), leaving x in [0.5, 1): exact. */
-void geomean_renormalise(double *x, int64_t *exp2, int sign)
+double moments_variance(struct moments *m)
 {
-    int e;
-    *x = frexp(*x, &e);
-    *exp2 += sign > 0 ? e : -e;
+    return m->n >= 2 ? xdd_double(variance_xdd(m)) : NAN;
 }
 
-void geomean_remove(struct geomean_acc *g, double x)
+double moments_stddev(struct moments *m)
 {
-    if (--g->n <= 0) {
-        *g = (struct geomean_acc){0};
-        return;
-    }
-    if (!(x >= GEOMEAN_LO && x <= GEOMEAN_HI))
-        geomean_renormalise(&x, &g->exp2, -1);
-    g->prod /= x;
-    if (!(g->prod >= GEOMEAN_LO && g->prod <= GEOMEAN_HI))
-        geomean_renormalise(&g->prod, &g->exp2, 1);
-}
-
-double geomean_value(const struct geomean_acc *g)
-{
-    if (g->n <= 0)
-        return NAN;
-    /* ln(prod 2^exp2) = ln(prod) + exp2 ln 2; exp2 is 0 unless the product
-     * ever left [2^-500, 2^500], and then the division by n makes the
-     * rounding of exp2 ln 2 one of about 2^-53 of the mean log. */
-    double lsum = log(g->prod);
-    if (g->exp2 != 0)
-        lsum += (double)g->exp2 * M_LN2;
-    return exp(lsum / (double)g->n);
+    return m->n >= 2 ? xdd_double(xdd_sqrt(variance_xdd(m))) : NAN;
 }

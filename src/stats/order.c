@@ -124,11 +124,13 @@ double stats_trimmed_mean(double *x, size_t n, size_t k)
     size_t last = n - k - 1; /* keep the order statistics k..last */
     stats_select(x, n, k);
     stats_select(x + k, n - k, last - k);
-    /* The kept values are x[k..last], relative to their first for a
-     * compensated mean that keeps large offsets exact. */
-    double shift = x[k];
-    struct ksum s = {0, 0};
-    for (size_t i = k; i <= last; i++)
-        ksum_add(&s, x[i] - shift);
-    return shift + ksum_value(&s) / (double)(last - k + 1);
+    return stats_mean_exact(x + k, last - k + 1);
+}
+
+double stats_mean_exact(const double *x, size_t n)
+{
+    struct xacc s = {0};
+    for (size_t i = 0; i < n; i++)
+        xacc_add(&s, x[i], 1);
+    return xdd_double(xdd_div(xacc_value(&s), xdd_from_dd(dd_i64((int64_t)n))));
 }
