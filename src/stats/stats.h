@@ -37,7 +37,7 @@ static inline void moments_remove(struct moments *m, double x)
     xacc_add(&m->s1, x, -1);
     xacc_add_square(&m->s2, x, -1);
 }
-void moments_merge(struct moments *a, const struct moments *b);
+void moments_merge(struct moments *a, struct moments *b);
 /* The readers carry the sums in place (same value, same results). */
 double moments_mean(struct moments *m);     /* NaN when n == 0 */
 double moments_variance(struct moments *m); /* sample variance (n - 1); NaN when n < 2 */
@@ -113,8 +113,11 @@ double t_two_sided(dd t, dd df);
 /* Puts the k-th smallest (0-based) at x[k], smaller ones before it and
  * larger ones after. */
 void stats_select(double *x, size_t n, size_t k);
-/* R's quantile(x, prob, type = 7); prob in [0, 1]. */
+/* R's quantile(x, prob, type = 7); prob in [0, 1]. The index and the
+ * interpolation are computed exactly and rounded once. */
 double stats_quantile7(double *x, size_t n, double prob);
+/* The same at prob = pct / 100 exactly (pct in [0, 100]): percentile(). */
+double stats_percentile(double *x, size_t n, double pct);
 /* R's median(x). */
 double stats_median(double *x, size_t n);
 /* Mean after dropping the k smallest and k largest; NaN when 2k >= n.

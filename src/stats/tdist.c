@@ -82,15 +82,16 @@ static void tdf_init(struct tdf *f, dd nu)
 }
 
 /* The last few, per thread: a quantile evaluates dozens of points at one nu. */
-static _Thread_local struct tdf tdf_memo[2];
+#define TDF_MEMO 4
+static _Thread_local struct tdf tdf_memo[TDF_MEMO];
 static _Thread_local unsigned tdf_memo_next;
 
 static const struct tdf *tdf_get(dd nu)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < TDF_MEMO; i++)
         if (tdf_memo[i].nu.hi == nu.hi && tdf_memo[i].nu.lo == nu.lo && nu.hi > 0)
             return &tdf_memo[i];
-    struct tdf *f = &tdf_memo[tdf_memo_next++ % 2];
+    struct tdf *f = &tdf_memo[tdf_memo_next++ % TDF_MEMO];
     tdf_init(f, nu);
     return f;
 }
@@ -392,7 +393,7 @@ static double solve(const struct tdf *f, int mode, double target)
 /* Quantiles cost dozens of evaluations; intervals ask for the same
  * (level, df) over and over: the last few answers, per thread. A pure
  * function's memo: the results are bit for bit the same. */
-#define QUANTILE_MEMO 4
+#define QUANTILE_MEMO 16
 static _Thread_local struct {
     int mode;
     double target, df, q;

@@ -1,11 +1,33 @@
 /* The exact accumulator's carry pass, exact products, and its rounding to
- * double-double. Readers work on copies: a carried state has the same
- * value, so carrying the caller's in place is allowed, negating is not. */
+ * double-double. Readers carry the state they read in place (the value is
+ * unchanged) and read a negative value's magnitude from a negated copy of
+ * its chunks. */
 #include <math.h>
 
 #include "stats/xacc.h"
 
 #define TWO32 (INT64_C(1) << 32)
+
+/* 2^k for -1022 <= k <= 1023, exactly. */
+static inline double pow2i(int k)
+{
+    uint64_t u = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* x 2^k for any k, one rounding at most. */
+static double scale2(double x, int64_t k)
+{
+    if (k >= -1022 && k <= 1023)
+        return x * pow2i((int)k);
+    if (k > 4000)
+        k = 4000;
+    if (k < -4000)
+        k = -4000;
+    return ldexp(x, (int)k);
+}
 
 static void mark(struct xacc *a, int i, int end)
 {
@@ -20,33 +42,43 @@ static void mark(struct xacc *a, int i, int end)
     }
 }
 
-/* After the pass, every chunk in [lo, hi - 1) is in [0, 2^32) and the top
- * one, c[hi - 1], is nonzero and in (-2^32, 2^32): its sign is the value's. */
-void xacc_carry(struct xacc *a)
+/* Carries c[lo..hi) (and upward while needed); returns the new end of the
+ * nonzero range, *lo its new start (both 0 for zero). After it, chunks
+ * below the top are in [0, 2^32) and the top one is nonzero and in
+ * (-2^32, 2^32): its sign is the value's. */
+static int carry_chunks(int64_t *c, int *lo, int hi)
 {
-    a->adds = 0;
-    if (a->hi == 0)
-        return;
     int64_t carry = 0;
-    int i = a->lo;
+    int i = *lo;
     for (;; i++) {
-        int64_t v = a->c[i] + carry;
-        if ((i >= a->hi - 1 && v > -TWO32 && v < TWO32) || i == XACC_CHUNKS - 1) {
-            a->c[i] = v;
+        int64_t v = c[i] + carry;
+        if ((i >= hi - 1 && v > -TWO32 && v < TWO32) || i == XACC_CHUNKS - 1) {
+            c[i] = v;
             break;
         }
         /* floor(v / 2^32) and v mod 2^32, without shifting a negative. */
         int64_t low = (int64_t)((uint64_t)v & 0xffffffffu);
         carry = (v - low) / TWO32;
-        a->c[i] = low;
+        c[i] = low;
     }
-    int hi = i + 1, lo = a->lo;
-    while (hi > lo && a->c[hi - 1] == 0)
-        hi--;
-    while (lo < hi && a->c[lo] == 0)
-        lo++;
-    if (hi == lo)
-        lo = hi = 0;
+    int end = i + 1, start = *lo;
+    while (end > start && c[end - 1] == 0)
+        end--;
+    while (start < end && c[start] == 0)
+        start++;
+    if (end == start)
+        start = end = 0;
+    *lo = start;
+    return end;
+}
+
+void xacc_carry(struct xacc *a)
+{
+    a->adds = 0;
+    if (a->hi == 0)
+        return;
+    int lo = a->lo;
+    int hi = carry_chunks(a->c, &lo, a->hi);
     a->lo = (int16_t)lo;
     a->hi = (int16_t)hi;
 }
@@ -59,101 +91,96 @@ int xacc_sign(struct xacc *a)
     return a->c[a->hi - 1] > 0 ? 1 : -1;
 }
 
-void xacc_merge(struct xacc *a, const struct xacc *b)
+void xacc_merge(struct xacc *a, struct xacc *b)
 {
+    xacc_carry(b);
     if (b->hi == 0)
         return;
-    /* Both below 2^62 per chunk after their passes: the sum cannot overflow. */
+    /* Both carried: chunks below 2^32 in size, so the sums cannot overflow. */
     xacc_carry(a);
-    struct xacc t = *b;
-    xacc_carry(&t);
-    if (t.hi == 0)
-        return;
-    for (int i = t.lo; i < t.hi; i++)
-        a->c[i] += t.c[i];
-    mark(a, t.lo, t.hi);
+    for (int i = b->lo; i < b->hi; i++)
+        a->c[i] += b->c[i];
+    mark(a, b->lo, b->hi);
     xacc_carry(a);
 }
 
-/* A carried copy of b with its sign: the magnitude in out, every chunk in
- * [0, 2^32). Returns -1, 0 or 1. */
-static int magnitude(const struct xacc *b, struct xacc *out)
+/* The magnitude of a value: chunks c[lo..hi) in [0, 2^32), top nonzero. */
+struct mag {
+    int lo, hi, sign;
+    const int64_t *c; /* the state's own chunks, or buf */
+    int64_t buf[XACC_CHUNKS];
+};
+
+static int mag_of(struct xacc *b, struct mag *m)
 {
-    *out = *b;
-    xacc_carry(out);
-    if (out->hi == 0)
-        return 0;
-    if (out->c[out->hi - 1] > 0)
-        return 1;
-    for (int i = out->lo; i < out->hi; i++)
-        out->c[i] = -out->c[i];
-    xacc_carry(out);
-    return -1;
+    xacc_carry(b);
+    m->lo = b->lo;
+    m->hi = b->hi;
+    m->c = b->c;
+    if (b->hi == 0)
+        return m->sign = 0;
+    if (b->c[b->hi - 1] > 0)
+        return m->sign = 1;
+    /* Negative: -v fits in the same chunks (|v| < 2^(32 hi)), so the
+     * negated chunks carry without reaching past hi. */
+    for (int i = b->lo; i < b->hi; i++)
+        m->buf[i] = -b->c[i];
+    m->hi = carry_chunks(m->buf, &m->lo, b->hi);
+    m->c = m->buf;
+    return m->sign = -1;
 }
 
-/* a += v 2^(32 j + XACC_LOW), or -= when neg; v < 2^64. */
-static void add_u64(struct xacc *a, int j, uint64_t v, int neg)
+void xacc_add_mul_int(struct xacc *a, struct xacc *b, int64_t k)
 {
-    int64_t lo = (int64_t)(v & 0xffffffffu), hi = (int64_t)(v >> 32);
-    a->c[j] += neg ? -lo : lo;
-    a->c[j + 1] += neg ? -hi : hi;
-    mark(a, j, j + 2);
-    if (++a->adds >= XACC_ROOM)
-        xacc_carry(a);
-}
-
-void xacc_add_mul_int(struct xacc *a, const struct xacc *b, int64_t k)
-{
-    struct xacc m;
-    int sb = magnitude(b, &m);
+    struct mag m;
+    int sb = mag_of(b, &m);
     if (sb == 0 || k == 0)
         return;
-    int neg = (sb < 0) != (k < 0);
+    int64_t s = (sb < 0) != (k < 0) ? -1 : 1;
     uint64_t uk = k < 0 ? (uint64_t)0 - (uint64_t)k : (uint64_t)k;
     uint64_t k0 = uk & 0xffffffffu, k1 = uk >> 32;
+    /* Each chunk of a takes at most four additions below 2^32. */
+    xacc_carry(a);
+    mark(a, m.lo, m.hi + 2);
     for (int j = m.lo; j < m.hi; j++) {
-        uint64_t v = (uint64_t)m.c[j];
-        add_u64(a, j, v * k0, neg);
-        if (k1)
-            add_u64(a, j + 1, v * k1, neg);
+        uint64_t v = (uint64_t)m.c[j], p0 = v * k0, p1 = v * k1;
+        a->c[j] += s * (int64_t)(p0 & 0xffffffffu);
+        a->c[j + 1] += s * ((int64_t)(p0 >> 32) + (int64_t)(p1 & 0xffffffffu));
+        a->c[j + 2] += s * (int64_t)(p1 >> 32);
     }
+    xacc_carry(a);
 }
 
-void xacc_add_mul(struct xacc *a, const struct xacc *b, const struct xacc *c, int sign)
+void xacc_add_mul(struct xacc *a, struct xacc *b, struct xacc *c, int sign)
 {
-    struct xacc mb, mc;
-    int sb = magnitude(b, &mb), sc = magnitude(c, &mc);
+    struct mag mb, mc;
+    int sb = mag_of(b, &mb), sc = b == c ? sb : mag_of(c, &mc);
+    const struct mag *m2 = b == c ? &mb : &mc;
     if (sb == 0 || sc == 0)
         return;
-    int neg = (sb * sc * sign) < 0;
+    int64_t s = sb * sc * sign < 0 ? -1 : 1;
     /* chunk i times chunk j has weight 2^(32 (i + j) + 2 XACC_LOW), which is
-     * chunk i + j + XACC_LOW / 32 of a. */
-    for (int i = mb.lo; i < mb.hi; i++)
-        for (int j = mc.lo; j < mc.hi; j++)
-            add_u64(a, i + j + XACC_LOW / 32, (uint64_t)mb.c[i] * (uint64_t)mc.c[j], neg);
-}
-
-/* The 64 bits of the magnitude m from weight 2^e0 up, and whether any bit
- * below 2^e0 is set. */
-static uint64_t window(const struct xacc *m, int e0, int *sticky)
-{
-    int p = e0 - XACC_LOW;
-    int k = p >= 0 ? p >> 5 : -((-p + 31) >> 5);
-    int s = p - 32 * k;
-    uint64_t c0 = 0, c1 = 0, c2 = 0;
-    if (k >= m->lo && k < m->hi)
-        c0 = (uint64_t)m->c[k];
-    if (k + 1 >= m->lo && k + 1 < m->hi)
-        c1 = (uint64_t)m->c[k + 1];
-    if (k + 2 >= m->lo && k + 2 < m->hi)
-        c2 = (uint64_t)m->c[k + 2];
-    uint64_t low64 = c0 | (c1 << 32);
-    uint64_t w = (low64 >> s) | (s ? c2 << (64 - s) : 0);
-    int st = s && (c0 & ((UINT64_C(1) << s) - 1)) != 0;
-    for (int i = m->lo; !st && i < k && i < m->hi; i++)
-        st = m->c[i] != 0;
-    *sticky = st;
-    return w;
+     * chunk i + j + XACC_LOW / 32 of a. With a carried, each chunk of a
+     * takes at most 4 * 70 additions below 2^33: no overflow, one carry
+     * pass at the end. A square takes each cross product once, doubled. */
+    xacc_carry(a);
+    const int off = XACC_LOW / 32;
+    mark(a, mb.lo + m2->lo + off, mb.hi + m2->hi + off);
+    for (int i = mb.lo; i < mb.hi; i++) {
+        uint64_t bi = (uint64_t)mb.c[i];
+        int j0 = b == c ? i : m2->lo;
+        for (int j = j0; j < m2->hi; j++) {
+            uint64_t p = bi * (uint64_t)m2->c[j];
+            int64_t lo = (int64_t)(p & 0xffffffffu), hi = (int64_t)(p >> 32);
+            if (b == c && j != i) {
+                lo *= 2;
+                hi *= 2;
+            }
+            a->c[i + j + off] += s * lo;
+            a->c[i + j + off + 1] += s * hi;
+        }
+    }
+    xacc_carry(a);
 }
 
 static int msb32(uint64_t v)
@@ -164,56 +191,60 @@ static int msb32(uint64_t v)
     return b;
 }
 
-/* Rounds the magnitude m (carried, nonzero) to 53 bits: returns the
- * significand (2^52 <= mant < 2^53) and sets *e so that the result is
- * mant * 2^*e. */
-static uint64_t round53(const struct xacc *m, int *e)
+static uint64_t chunk(const struct mag *m, int k)
 {
-    int top = m->hi - 1;
-    int E = XACC_LOW + 32 * top + msb32((uint64_t)m->c[top]); /* weight of the leading bit */
-    int sticky;
-    uint64_t w = window(m, E - 63, &sticky);
-    uint64_t mant = w >> 11, rem = w & 0x7ff;
-    if (rem > 0x400 || (rem == 0x400 && (sticky || (mant & 1))))
-        mant++;
-    *e = E - 52;
-    if (mant >> 53) {
-        mant >>= 1;
-        (*e)++;
-    }
-    return mant;
+    return k >= m->lo && k < m->hi ? (uint64_t)m->c[k] : 0;
+}
+
+/* The 64 bits of the magnitude from weight 2^e0 up, and whether any bit
+ * below 2^e0 is set. */
+static uint64_t window(const struct mag *m, int e0, int *sticky)
+{
+    int p = e0 - XACC_LOW;
+    int k = p >= 0 ? p >> 5 : -((-p + 31) >> 5);
+    int s = p - 32 * k;
+    uint64_t c0 = chunk(m, k), c1 = chunk(m, k + 1), c2 = chunk(m, k + 2);
+    uint64_t w = ((c0 | (c1 << 32)) >> s) | (s ? c2 << (64 - s) : 0);
+    int st = s && (c0 & ((UINT64_C(1) << s) - 1)) != 0;
+    for (int i = m->lo; !st && i < k && i < m->hi; i++)
+        st = m->c[i] != 0;
+    *sticky = st;
+    return w;
 }
 
 struct xdd xacc_value(struct xacc *a)
 {
-    struct xacc m;
-    int s = magnitude(a, &m);
-    if (s == 0)
+    struct mag m;
+    int sign = mag_of(a, &m);
+    if (sign == 0)
         return (struct xdd){0, 0, 0};
-    int e;
-    uint64_t mant = round53(&m, &e);
-    struct xdd r = {(double)mant * 0x1p-52 * s, 0, e + 52};
-    /* The rest, m - mant 2^e, exactly; empty when m had at most 53 bits. */
-    if (e >= XACC_LOW) {
-        xacc_add_mant(&m, mant, e, -1);
-        struct xacc rest;
-        int s2 = magnitude(&m, &rest);
-        if (s2 != 0) {
-            int e2;
-            uint64_t mant2 = round53(&rest, &e2);
-            r.lo = ldexp((double)mant2 * s2 * s, e2 - e - 52 < -2000 ? -2000 : e2 - e - 52);
+    /* hi: the magnitude rounded to 53 bits at its leading bit E */
+    int top = m.hi - 1;
+    int E = XACC_LOW + 32 * top + msb32((uint64_t)m.c[top]);
+    int sticky;
+    uint64_t w = window(&m, E - 63, &sticky);
+    uint64_t mant = w >> 11, rem = w & 0x7ff;
+    int up = rem > 0x400 || (rem == 0x400 && (sticky || (mant & 1)));
+    int e = E - 52; /* weight of mant's last bit */
+    struct xdd r = {(double)(mant + up) * 0x1p-52 * sign, 0, E};
+    if (mant + up == UINT64_C(1) << 53) {
+        r.hi = sign;
+        r.e = E + 1;
+    }
+    /* lo: the rest, L - up 2^e with L the bits below 2^e, to about 53 bits
+     * (all a double-double needs): L from the three chunks below e. */
+    double L = 0;
+    if (rem || sticky) {
+        int p = e - XACC_LOW, k = p >= 0 ? p >> 5 : -1, s = p - 32 * k;
+        if (k >= 0) {
+            uint64_t part = chunk(&m, k) & ((UINT64_C(1) << s) - 1);
+            L = (double)part * scale2(1.0, (int64_t)XACC_LOW + 32 * k - r.e);
+            for (int i = k - 1; i >= k - 3 && i >= m.lo; i--)
+                L += (double)chunk(&m, i) * scale2(1.0, (int64_t)XACC_LOW + 32 * i - r.e);
         }
+        r.lo = (L - (up ? scale2(1.0, (int64_t)e - r.e) : 0)) * sign;
     }
     return r;
-}
-
-static double ldexp64(double x, int64_t e)
-{
-    if (e > 4000)
-        e = 4000;
-    if (e < -4000)
-        e = -4000;
-    return ldexp(x, (int)e);
 }
 
 double xdd_double(struct xdd a)
@@ -222,23 +253,31 @@ double xdd_double(struct xdd a)
         return 0.0;
     if (a.e < -1000) {
         /* Near or below the subnormal range: round hi + lo once. */
-        return ldexp64(a.hi + a.lo, a.e);
+        return scale2(a.hi + a.lo, a.e);
     }
-    return ldexp64(a.hi, a.e) + ldexp64(a.lo, a.e);
+    return scale2(a.hi, a.e) + scale2(a.lo, a.e);
 }
 
 double xacc_double(struct xacc *a) { return xdd_double(xacc_value(a)); }
 
-dd xdd_dd(struct xdd a) { return (dd){ldexp64(a.hi, a.e), ldexp64(a.lo, a.e)}; }
+dd xdd_dd(struct xdd a) { return (dd){scale2(a.hi, a.e), scale2(a.lo, a.e)}; }
 
 /* Brings hi into [1, 2). */
 static struct xdd norm(dd v, int64_t e)
 {
     if (v.hi == 0 || !isfinite(v.hi))
         return (struct xdd){v.hi, 0, v.hi == 0 ? 0 : e};
-    int k;
-    frexp(v.hi, &k);
-    return (struct xdd){ldexp(v.hi, 1 - k), ldexp(v.lo, 1 - k), e + k - 1};
+    uint64_t u;
+    memcpy(&u, &v.hi, sizeof u);
+    int be = (int)((u >> 52) & 0x7ff);
+    if (be == 0) {
+        int k;
+        frexp(v.hi, &k);
+        return (struct xdd){ldexp(v.hi, 1 - k), ldexp(v.lo, 1 - k), e + k - 1};
+    }
+    int k = be - 1023;
+    double f = pow2i(-k);
+    return (struct xdd){v.hi * f, v.lo * f, e + k};
 }
 
 struct xdd xdd_from_dd(dd v) { return norm(v, 0); }
@@ -267,7 +306,7 @@ struct xdd xdd_add(struct xdd a, struct xdd b)
     int64_t d = a.e - b.e;
     if (d > 2000)
         return a;
-    dd bs = {ldexp(b.hi, (int)-d), ldexp(b.lo, (int)-d)};
+    dd bs = {scale2(b.hi, -d), scale2(b.lo, -d)};
     return norm(dd_add(dd_make(a.hi, a.lo), bs), a.e);
 }
 

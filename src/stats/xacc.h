@@ -104,23 +104,24 @@ static inline void xacc_add_square(struct xacc *a, double x, int sign)
 #endif
 }
 
-/* a += b exactly (b is left as it was, carried). */
-void xacc_merge(struct xacc *a, const struct xacc *b);
+/* a += b exactly (b keeps its value; it is carried in place). */
+void xacc_merge(struct xacc *a, struct xacc *b);
 
 /* -1, 0 or 1. */
 int xacc_sign(struct xacc *a);
 
 /* a += k * b exactly, for an integer k (|k| < 2^63). */
-void xacc_add_mul_int(struct xacc *a, const struct xacc *b, int64_t k);
+void xacc_add_mul_int(struct xacc *a, struct xacc *b, int64_t k);
 
 /* a += sign * b * c exactly (sign is 1 or -1). b and c must be sums of
  * doubles (or their products with integers below 2^63), so that the
- * product stays in range. */
-void xacc_add_mul(struct xacc *a, const struct xacc *b, const struct xacc *c, int sign);
+ * product stays in range. b may be c (a square). */
+void xacc_add_mul(struct xacc *a, struct xacc *b, struct xacc *c, int sign);
 
-/* The value as (hi + lo) * 2^e with hi in [1, 2) (or hi == lo == 0 and
- * e == 0): hi is the value's correct rounding to 53 bits, lo that of the
- * rest, so hi + lo is good to 2^-106 relative. */
+/* The value as (hi + lo) * 2^e with |hi| in [1, 2) (or hi == lo == 0 and
+ * e == 0): hi is the value's correct rounding to 53 bits, lo the rest to
+ * about 53 bits of its own, so hi + lo is good to 2^-105 relative.
+ * Readers carry their argument in place (its value does not change). */
 struct xdd {
     double hi, lo;
     int64_t e;
