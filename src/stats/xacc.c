@@ -251,6 +251,8 @@ double xdd_double(struct xdd a)
 {
     if (a.hi == 0)
         return 0.0;
+    if (a.e > 1023)
+        return a.hi > 0 ? INFINITY : -INFINITY;
     if (a.e < -1000) {
         /* Near or below the subnormal range: round hi + lo once. */
         return scale2(a.hi + a.lo, a.e);
