@@ -12,21 +12,44 @@
 #include "stats/moments.h"
 #include "stats/stats.h"
 
+/* Makes the sums' ranges cover every chunk the raw additions touched and
+ * carries them: after it the xacc functions may read them. */
+void moments_sync(struct moments *m)
+{
+    m->rows = 0;
+    if (m->e_hi == 0)
+        return;
+    int elo = 1100 - m->e_lo, ehi = m->e_hi - 1100;
+    xacc_cover(&m->s1, xacc_chunk(elo), xacc_chunk(ehi) + 2);
+    xacc_cover(&m->s2, xacc_chunk(2 * elo), xacc_chunk(2 * ehi + 53) + 2);
+    xacc_carry(&m->s1);
+    xacc_carry(&m->s2);
+}
+
 void moments_merge(struct moments *a, struct moments *b)
 {
+    moments_sync(a);
+    moments_sync(b);
     a->n += b->n;
     xacc_merge(&a->s1, &b->s1);
     xacc_merge(&a->s2, &b->s2);
+    a->e_lo = a->e_lo > b->e_lo ? a->e_lo : b->e_lo;
+    a->e_hi = a->e_hi > b->e_hi ? a->e_hi : b->e_hi;
 }
 
 struct xdd moments_int(int64_t n) { return xdd_from_dd(dd_i64(n)); }
 
 struct xdd xdd_neg(struct xdd a) { return (struct xdd){-a.hi, -a.lo, a.e}; }
 
-struct xdd moments_sum(struct moments *m) { return xacc_value(&m->s1); }
+struct xdd moments_sum(struct moments *m)
+{
+    moments_sync(m);
+    return xacc_value(&m->s1);
+}
 
 struct xdd moments_ndev2_from(struct moments *m, struct xdd s1)
 {
+    moments_sync(m);
     struct xdd ns2 = xdd_mul(xacc_value(&m->s2), moments_int(m->n));
     struct xdd d = xdd_add(ns2, xdd_neg(xdd_mul(s1, s1)));
     /* ns2 and s1^2 are each within 2^-103 of their exact values, so d is

@@ -18,25 +18,38 @@
 #include "stats/sum.h"
 #include "stats/xacc.h"
 
-/* n, sum x and sum x^2, exactly. */
+/* n, sum x and sum x^2, exactly. Per row one split of x and three raw
+ * chunk additions; the chunks touched are known from the range of binary
+ * exponents seen, and the sums are carried every MOMENTS_ROWS rows. */
 struct moments {
     int64_t n;
     struct xacc s1, s2;
+    int32_t rows;          /* rows since the last carry */
+    int32_t e_lo, e_hi;    /* 1100 - (least exponent seen), 1100 + (greatest); 0: none */
 };
+#define MOMENTS_ROWS 256   /* a chunk grows by less than 2^53 a row */
+
+void moments_sync(struct moments *m);
+
+static inline void moments_step(struct moments *m, double x, int64_t sign)
+{
+    int e;
+    int64_t neg;
+    uint64_t hi, lo, mant = xacc_split(x, &e, &neg);
+    m->n += sign ? -1 : 1;
+    xacc_add_raw(&m->s1, mant, e, neg ^ sign);
+    xacc_square53(mant, &hi, &lo);
+    xacc_add_raw(&m->s2, lo, 2 * e, sign);
+    xacc_add_raw(&m->s2, hi, 2 * e + 53, sign);
+    m->e_lo = 1100 - e > m->e_lo ? 1100 - e : m->e_lo;
+    m->e_hi = 1100 + e > m->e_hi ? 1100 + e : m->e_hi;
+    if (++m->rows >= MOMENTS_ROWS)
+        moments_sync(m);
+}
 
 /* Inline: SQL aggregates call these once per row. x finite. */
-static inline void moments_add(struct moments *m, double x)
-{
-    m->n++;
-    xacc_add(&m->s1, x, 1);
-    xacc_add_square(&m->s2, x, 1);
-}
-static inline void moments_remove(struct moments *m, double x)
-{
-    m->n--;
-    xacc_add(&m->s1, x, -1);
-    xacc_add_square(&m->s2, x, -1);
-}
+static inline void moments_add(struct moments *m, double x) { moments_step(m, x, 0); }
+static inline void moments_remove(struct moments *m, double x) { moments_step(m, x, -1); }
 void moments_merge(struct moments *a, struct moments *b);
 /* The readers carry the sums in place (same value, same results). */
 double moments_mean(struct moments *m);     /* NaN when n == 0 */

@@ -42,6 +42,8 @@ static void mark(struct xacc *a, int i, int end)
     }
 }
 
+void xacc_cover(struct xacc *a, int lo, int hi) { mark(a, lo, hi); }
+
 /* Carries c[lo..hi) (and upward while needed); returns the new end of the
  * nonzero range, *lo its new start (both 0 for zero). After it, chunks
  * below the top are in [0, 2^32) and the top one is nonzero and in

@@ -37,9 +37,17 @@ struct xacc {
 
 void xacc_carry(struct xacc *a);
 
-/* Adds (neg == 0) or subtracts (neg == -1) mant * 2^e, mant < 2^53,
- * XACC_LOW <= e <= 2150. */
-static inline void xacc_add_mant(struct xacc *a, uint64_t mant, int e, int64_t neg)
+/* Widens [lo, hi) to cover chunks [lo, hi) too (for callers that add with
+ * xacc_add_raw and keep their own range). */
+void xacc_cover(struct xacc *a, int lo, int hi);
+
+/* The chunk that mant 2^e (mant < 2^53) starts in; it ends in the next. */
+static inline int xacc_chunk(int e) { return (e - XACC_LOW) >> 5; }
+
+/* mant 2^e added (neg == 0) or subtracted (neg == -1) with no range
+ * update and no count: the caller covers the chunks and carries in time
+ * (each addition grows a chunk by less than 2^52). */
+static inline void xacc_add_raw(struct xacc *a, uint64_t mant, int e, int64_t neg)
 {
     int pos = e - XACC_LOW;
     int i = pos >> 5, s = pos & 31;
@@ -47,6 +55,14 @@ static inline void xacc_add_mant(struct xacc *a, uint64_t mant, int e, int64_t n
     int64_t hi = (int64_t)(mant >> (32 - s));
     a->c[i] += (lo ^ neg) - neg;
     a->c[i + 1] += (hi ^ neg) - neg;
+}
+
+/* Adds (neg == 0) or subtracts (neg == -1) mant * 2^e, mant < 2^53,
+ * XACC_LOW <= e <= 2150. */
+static inline void xacc_add_mant(struct xacc *a, uint64_t mant, int e, int64_t neg)
+{
+    xacc_add_raw(a, mant, e, neg);
+    int i = xacc_chunk(e);
     if (a->hi == 0) {
         a->lo = (int16_t)i;
         a->hi = (int16_t)(i + 2);
@@ -80,28 +96,35 @@ static inline void xacc_add(struct xacc *a, double x, int sign)
     xacc_add_mant(a, mant, e, sign < 0 ? ~neg : neg);
 }
 
+/* mant^2 = hi 2^53 + lo with hi, lo < 2^53. */
+static inline void xacc_square53(uint64_t mant, uint64_t *hi, uint64_t *lo)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ unsigned __int128 p = (unsigned __int128)mant * mant;
+    *lo = (uint64_t)p & ((UINT64_C(1) << 53) - 1);
+    *hi = (uint64_t)(p >> 53);
+#else
+    /* mant = h 2^27 + l: mant^2 = h^2 2^54 + h l 2^28 + l^2 */
+    uint64_t h = mant >> 27, l = mant & ((UINT64_C(1) << 27) - 1);
+    uint64_t mid = h * l;         /* < 2^53, weight 2^28 */
+    uint64_t low = l * l;         /* < 2^54, weight 1 */
+    uint64_t lo = (low & ((UINT64_C(1) << 53) - 1)) + ((mid & ((UINT64_C(1) << 25) - 1)) << 28);
+    *hi = h * h * 2 + (mid >> 25) + (low >> 53) + (lo >> 53);
+    *lo = lo & ((UINT64_C(1) << 53) - 1);
+#endif
+}
+
 /* a += x^2 (sign > 0) or a -= x^2, exactly: the 106-bit square of the
  * significand as two 53-bit halves. */
 static inline void xacc_add_square(struct xacc *a, double x, int sign)
 {
     int e;
     int64_t neg;
-    uint64_t mant = xacc_split(x, &e, &neg);
+    uint64_t hi, lo, mant = xacc_split(x, &e, &neg);
     int64_t s = sign < 0 ? -1 : 0;
-#ifdef __SIZEOF_INT128__
-    __extension__ unsigned __int128 p = (unsigned __int128)mant * mant;
-    xacc_add_mant(a, (uint64_t)p & ((UINT64_C(1) << 53) - 1), 2 * e, s);
-    xacc_add_mant(a, (uint64_t)(p >> 53), 2 * e + 53, s);
-#else
-    /* mant = h 2^27 + l: mant^2 = h^2 2^54 + 2 h l 2^27 + l^2, each
-     * piece below 2^53 (l^2 in two). */
-    uint64_t h = mant >> 27, l = mant & ((UINT64_C(1) << 27) - 1);
-    xacc_add_mant(a, h * h, 2 * e + 54, s);
-    xacc_add_mant(a, h * l, 2 * e + 27, s);
-    xacc_add_mant(a, h * l, 2 * e + 27, s);
-    xacc_add_mant(a, (l * l) >> 1, 2 * e + 1, s);
-    xacc_add_mant(a, (l * l) & 1, 2 * e, s);
-#endif
+    xacc_square53(mant, &hi, &lo);
+    xacc_add_mant(a, lo, 2 * e, s);
+    xacc_add_mant(a, hi, 2 * e + 53, s);
 }
 
 /* a += b exactly (b keeps its value; it is carried in place). */

@@ -169,6 +169,7 @@ static void test_products(void **state)
     struct moments m = {0};
     for (int i = 1; i <= 4; i++)
         moments_add(&m, 1e9 + i);
+    moments_sync(&m); /* before reading the sums directly */
     struct xacc d = {0};
     xacc_add_mul_int(&d, &m.s2, m.n);
     xacc_add_mul(&d, &m.s1, &m.s1, -1);
