@@ -106,7 +106,14 @@ static inline dd dd_div(dd a, dd b)
     return dd_add_d(q, q3);
 }
 
-static inline dd dd_div_d(dd a, double b) { return dd_div(a, dd_d(b)); }
+/* a / b for a double b (Joldes et al.'s DWDivFP: relative error < 3.5u^2). */
+static inline dd dd_div_d(dd a, double b)
+{
+    double q = a.hi / b;
+    dd p = dd_two_prod(q, b);
+    double d = ((a.hi - p.hi) - p.lo + a.lo) / b;
+    return dd_fast_two_sum(q, d);
+}
 
 /* a * 2^k, exact barring overflow and underflow. */
 static inline dd dd_ldexp(dd a, int k) { return (dd){ldexp(a.hi, k), ldexp(a.lo, k)}; }

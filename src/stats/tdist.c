@@ -17,14 +17,19 @@
  *     c_n the coefficients of (sinh(s/2) / (s/2))^(-1/2); the leading
  *     incomplete gamma function is sqrt(pi) erfc(sqrt(u)), the others
  *     follow by the upward recurrence, all terms positive.
- *  3. x > 1/2, a < 15: I_x(a, 1/2) = I_x(a + K, 1/2) + sum_{k<K} of the
- *     positive terms sqrt(y) x^(a+k) / ((a + k) B(a + k, 1/2)), then 2.
+ *  3. x > 1/2, a < 15: I = 1 - C with C from its series below. There
+ *     I > I_{1/2}(15, 1/2) > 1e-5, so the subtraction costs at most five
+ *     of the series' 32 digits.
  *
- * Near the centre C comes from its own series,
- * C = 2a sqrt(y) x^a / (a B(a, 1/2)) sum_k (a + 1/2)_k / (3/2)_k y^k
- * (y <= 1/2), so that quantiles near p = 1/2 keep their relative
- * precision. ln(a B(a, 1/2)) = ln(Gamma(a + 1) sqrt(pi) / Gamma(a + 1/2))
- * comes from Stirling's series at a + K >= 16 and the recurrence below it.
+ * C = 2a sqrt(y) x^a / (a B(a, 1/2)) sum_k (a + 1/2)_k / (3/2)_k y^k for
+ * y <= 1/2, positive terms; near the centre it keeps the relative
+ * precision of quantiles near p = 1/2. Regimes 1 and 3 sum in
+ * double-double, so that their results are good to about 1e-30 and a
+ * quantile that moves many times as much as its tail (lo = estimate - q se
+ * near 0) stays within an ulp or so; regime 2 is as good as the
+ * library's erfc (an ulp or two). ln(a B(a, 1/2)) =
+ * ln(Gamma(a + 1) sqrt(pi) / Gamma(a + 1/2)) comes from Stirling's series
+ * at a + K >= 16 and the recurrence below it.
  *
  * Quantiles: safeguarded Newton steps on ln P as a function of ln q, the
  * iterate kept as q itself (q exp(-step)), started from the better of a
@@ -61,10 +66,9 @@ static dd lgratio(dd z)
 struct tdf {
     dd nu, a;    /* nu, nu / 2 */
     dd lab;      /* ln(a B(a, 1/2)) */
-    int shift;   /* K of regime 3 (0 when a >= 15) */
-    dd a2, lab2; /* a + K and its ln(a B) */
-    dd T;        /* a + K - 1/4 */
-    dd lnk0;     /* ln((a + K) sqrt(pi) / (exp(lab2) sqrt(T))) */
+    int big;     /* a >= 15: regime 2 */
+    dd T;        /* a - 1/4 */
+    dd lnk0;     /* ln(a sqrt(pi) / (exp(lab) sqrt(T))) */
     double ln_nu;
 };
 
@@ -73,11 +77,10 @@ static void tdf_init(struct tdf *f, dd nu)
     f->nu = nu;
     f->a = dd_ldexp(nu, -1);
     f->lab = dd_add(lgratio(f->a), DD_HALF_LN_PI);
-    f->shift = f->a.hi < A_BGRAT ? (int)ceil(A_BGRAT - f->a.hi) : 0;
-    f->a2 = f->shift ? dd_add_d(f->a, f->shift) : f->a;
-    f->lab2 = f->shift ? dd_add(lgratio(f->a2), DD_HALF_LN_PI) : f->lab;
-    f->T = dd_add_d(f->a2, -0.25);
-    f->lnk0 = dd_sub(dd_add(dd_log(f->a2), DD_HALF_LN_PI), dd_add(f->lab2, dd_ldexp(dd_log(f->T), -1)));
+    f->big = f->a.hi >= A_BGRAT;
+    f->T = dd_add_d(f->a, -0.25);
+    if (f->big)
+        f->lnk0 = dd_sub(dd_add(dd_log(f->a), DD_HALF_LN_PI), dd_add(f->lab, dd_ldexp(dd_log(f->T), -1)));
     f->ln_nu = log(nu.hi);
 }
 
@@ -99,7 +102,8 @@ static const struct tdf *tdf_get(dd nu)
 /* A point t >= 0. */
 struct tpt {
     dd ln1pw;        /* ln(1 + t^2 / nu) = -ln x */
-    double x, y, sy; /* nu / (nu + t^2), t^2 / (nu + t^2), sqrt(y) */
+    double x, y;     /* nu / (nu + t^2), t^2 / (nu + t^2) */
+    dd yd, syd;      /* y and sqrt(y) = t / sqrt(nu + t^2) */
 };
 
 static void tpt_init(struct tpt *p, dd t, const struct tdf *f)
@@ -109,39 +113,44 @@ static void tpt_init(struct tpt *p, dd t, const struct tdf *f)
         p->ln1pw = dd_log1p(w);
         p->x = 1 / (1 + w.hi);
         p->y = w.hi / (1 + w.hi);
-        p->sy = t.hi / sqrt(f->nu.hi) / sqrt(1 + w.hi); /* no underflow for tiny t */
+        p->syd = dd_div(t, dd_sqrt(dd_add(f->nu, dd_mul(t, t)))); /* no underflow for tiny t */
+        p->yd = dd_mul(p->syd, p->syd);
         return;
     }
     dd lnw = dd_sub(dd_ldexp(dd_log(t), 1), dd_log(f->nu));
     if (lnw.hi > 40) {
         p->ln1pw = dd_add_d(lnw, exp(-lnw.hi));
         p->x = exp(-p->ln1pw.hi);
-        p->y = p->sy = 1;
+        p->y = 1;
+        p->yd = p->syd = dd_d(1);
         return;
     }
     dd w = dd_exp(lnw);
     p->ln1pw = dd_log1p(w);
     p->x = 1 / (1 + w.hi);
     p->y = w.hi / (1 + w.hi);
-    p->sy = sqrt(p->y);
+    p->yd = dd_div(w, dd_add_d(w, 1));
+    p->syd = dd_sqrt(p->yd);
 }
 
-/* Regime 1: ln I for x <= 1/2. */
+/* Regime 1: ln I for x <= 1/2 (terms in double, summed in double-double:
+ * each is below 2^-k of the sum). */
 static dd lnI_series(const struct tdf *f, const struct tpt *p)
 {
-    double a = f->a.hi, r = 1, sum = 0;
+    double a = f->a.hi, r = 1;
+    dd sum = dd_d(0);
     for (int k = 1; k < 2000; k++) {
         r *= p->x * (k - 0.5) / k;
         double c = r * (a / (a + k));
-        sum += c;
-        if (c <= 1e-17 * sum)
+        sum = dd_add_d(sum, c);
+        if (c <= 1e-33 * sum.hi)
             break;
     }
     dd v = dd_sub(dd_neg(dd_mul(f->a, p->ln1pw)), f->lab);
-    return dd_add_d(v, log1p(sum));
+    return dd_add(v, dd_log1p(sum));
 }
 
-/* Regime 2: ln I_x(a + K, 1/2). */
+/* Regime 2: ln I_x(a, 1/2), a >= 15. */
 static dd lnI_bgrat(const struct tdf *f, const struct tpt *p)
 {
     dd u = dd_mul(f->T, p->ln1pw);
@@ -188,42 +197,38 @@ static dd lnI_bgrat(const struct tdf *f, const struct tpt *p)
     return dd_add_d(dd_add(f->lnk0, lnE), log1p(corr));
 }
 
+/* C = P(|T| < t) by its series, y <= 1/2, summed from the last term back
+ * (the number of terms found first in double), all in double-double. */
+static dd central(const struct tdf *f, const struct tpt *p)
+{
+    double a = f->a.hi, y = p->y, r = 1, sum = 1;
+    int n = 0;
+    while (n < 5000) {
+        r *= (a + 0.5 + n) / (1.5 + n) * y;
+        sum += r;
+        n++;
+        if (r <= 1e-33 * sum)
+            break;
+    }
+    /* S = 1 + c_0 y (1 + c_1 y (1 + ...)), c_k = (a + 1/2 + k) / (3/2 + k) */
+    dd s = dd_d(1);
+    for (int k = n - 1; k >= 0; k--)
+        s = dd_add_d(dd_div_d(dd_mul(dd_mul(s, p->yd), dd_add_d(f->a, 0.5 + k)), 1.5 + k), 1);
+    /* 2a x^a / (a B(a, 1/2)) = exp(ln 2a - a ln(1 + w) - lab) */
+    dd e = dd_sub(dd_sub(dd_log(dd_ldexp(f->a, 1)), dd_mul(f->a, p->ln1pw)), f->lab);
+    return dd_mul(dd_mul(dd_exp(e), p->syd), s);
+}
+
 /* I = I_x(a, 1/2) = 2 P(T > t), and its logarithm. */
 static double itail(const struct tdf *f, const struct tpt *p, dd *lnI)
 {
-    if (p->x <= 0.5) {
+    if (p->x <= 0.5)
         *lnI = lnI_series(f, p);
-        return dd_exp(*lnI).hi;
-    }
-    if (!f->shift) {
+    else if (f->big)
         *lnI = lnI_bgrat(f, p);
-        return dd_exp(*lnI).hi;
-    }
-    /* Regime 3: the terms from a up to a + K, then the expansion there. */
-    double a = f->a.hi, x = p->x;
-    double term = p->sy * dd_exp(dd_sub(dd_neg(dd_mul(f->a, p->ln1pw)), f->lab)).hi, sum = 0;
-    for (int k = 0; k < f->shift; k++) {
-        sum += term;
-        term *= x * (a + k + 0.5) / (a + k + 1);
-    }
-    double i = sum + dd_exp(lnI_bgrat(f, p)).hi;
-    *lnI = dd_log(dd_d(i));
-    return i;
-}
-
-/* C = P(|T| < t) by its series, y <= 1/2. */
-static double central(const struct tdf *f, const struct tpt *p)
-{
-    double a = f->a.hi, y = p->y, r = 1, sum = 1;
-    for (int k = 0; k < 5000; k++) {
-        r *= (a + 0.5 + k) / (1.5 + k) * y;
-        sum += r;
-        if (r <= 1e-17 * sum)
-            break;
-    }
-    /* 2a x^a / (a B(a, 1/2)) = exp(ln 2a - a ln(1 + w) - lab) */
-    dd e = dd_sub(dd_sub(dd_log(dd_ldexp(f->a, 1)), dd_mul(f->a, p->ln1pw)), f->lab);
-    return dd_exp(e).hi * p->sy * sum;
+    else
+        *lnI = dd_log1p(dd_neg(central(f, p))); /* regime 3 */
+    return dd_exp(*lnI).hi;
 }
 
 static double upper_two(const struct tdf *f, dd t)
@@ -277,7 +282,7 @@ static double objective(const struct tdf *f, int mode, dd target, double q, doub
     double lnqf = log(q) - (a + 0.5) * p.ln1pw.hi - 0.5 * f->ln_nu - f->lab.hi + log(a);
     dd lnP;
     if (mode == MODE_CENTRAL && p.y <= 0.5) {
-        lnP = dd_log(dd_d(central(f, &p)));
+        lnP = dd_log(central(f, &p));
     } else {
         dd lnI;
         itail(f, &p, &lnI);
