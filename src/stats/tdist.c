@@ -32,7 +32,7 @@
  * at a + K >= 16 and the recurrence below it.
  *
  * Quantiles: safeguarded Newton steps on ln P as a function of ln q, the
- * iterate kept as q itself (q exp(-step)), started from the better of a
+ * iterate kept as q itself (q + q expm1(-step), one rounding), started from the better of a
  * normal (Cornish-Fisher) and a heavy-tail guess. No GSL: its
  * gsl_sf_beta_inc drifts for large a (t_cdf(-1.96, 1e15) was 0.02535). */
 #include <float.h>
@@ -368,9 +368,9 @@ static double solve(const struct tdf *f, int mode, double target)
             hi = q;
         double step = g / slope, qn;
         if (fabs(step) < 1e-15)
-            return q * exp(-step); /* converged: the next step would be ~step^2 */
+            return q + q * expm1(-step); /* converged (the next step would be ~step^2); one rounding */
         if (isfinite(step) && fabs(step) < 700)
-            qn = q * exp(-step);
+            qn = q + q * expm1(-step);
         else
             qn = NAN;
         if (!(qn > lo && qn < hi)) {
