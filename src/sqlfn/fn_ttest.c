@@ -19,7 +19,7 @@
  *     order, any frame: the same bits).
  *  Example: WITH v(x, g) AS (VALUES (1, 1), (2, 1), (4, 0), (5, 0))
  *           SELECT pooled_t_ci(x, g) FROM v;
- *           -- {"estimate":-3,"lo":-6.042434922296655,"hi":0.04243492229665505,...}
+ *           -- {"estimate":-3,"lo":-6.042434922296654,"hi":0.042434922296654146,...}
  */
 #include <string.h>
 
