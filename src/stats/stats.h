@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats/sum.h"
 #include "stats/xacc.h"
 
 /* n, sum x and sum x^2, exactly. Per row one split of x and three raw
