@@ -286,14 +286,18 @@ static struct xdd norm(dd v, int64_t e)
 
 struct xdd xdd_from_dd(dd v) { return norm(v, 0); }
 
+/* A divisor or factor that is one double (a count below 2^53) takes the
+ * cheaper double-double operations. */
 struct xdd xdd_mul(struct xdd a, struct xdd b)
 {
-    return norm(dd_mul(dd_make(a.hi, a.lo), dd_make(b.hi, b.lo)), a.e + b.e);
+    dd x = dd_make(a.hi, a.lo);
+    return norm(b.lo == 0 ? dd_mul_d(x, b.hi) : dd_mul(x, dd_make(b.hi, b.lo)), a.e + b.e);
 }
 
 struct xdd xdd_div(struct xdd a, struct xdd b)
 {
-    return norm(dd_div(dd_make(a.hi, a.lo), dd_make(b.hi, b.lo)), a.e - b.e);
+    dd x = dd_make(a.hi, a.lo);
+    return norm(b.lo == 0 ? dd_div_d(x, b.hi) : dd_div(x, dd_make(b.hi, b.lo)), a.e - b.e);
 }
 
 struct xdd xdd_add(struct xdd a, struct xdd b)
