@@ -1,6 +1,7 @@
-/* Student's t distribution with nu > 0 degrees of freedom, to about 1e-15
- * relative in both tails, for any nu from 1e-300 to 1e300 and down to the
- * smallest doubles (tests/ref/ checks it against 50-digit mpmath).
+/* Student's t distribution with nu > 0 degrees of freedom, within a few
+ * 1e-16 relative in both tails, for nu from 1e-300 to 1e300 and down to
+ * the smallest doubles (tests/sql/fn_ref_tdist.sql checks it against
+ * 50-digit mpmath for nu from 1e-3 to 1e15).
  *
  * With a = nu/2, x = nu / (nu + t^2), y = 1 - x and I = I_x(a, 1/2) the
  * regularized incomplete beta function, P(T > |t|) = I / 2 and
@@ -32,9 +33,10 @@
  * at a + K >= 16 and the recurrence below it.
  *
  * Quantiles: safeguarded Newton steps on ln P as a function of ln q, the
- * iterate kept as q itself (q + q expm1(-step), one rounding), started from the better of a
- * normal (Cornish-Fisher) and a heavy-tail guess. No GSL: its
- * gsl_sf_beta_inc drifts for large a (t_cdf(-1.96, 1e15) was 0.02535). */
+ * iterate kept as q itself (q + q expm1(-step): one rounding), started
+ * from the better of a normal (Cornish-Fisher) and a heavy-tail guess. No
+ * GSL: its gsl_sf_beta_inc drifts for large a (t_cdf(-1.96, 1e15) was
+ * 0.02535). */
 #include <float.h>
 #include <math.h>
 
