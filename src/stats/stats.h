@@ -108,7 +108,7 @@ int t_interval_one(struct moments *m, double level, struct t_interval *out);
 int t_interval_pooled_p(struct two_sample *s, double level, int with_p, struct t_interval *out);
 int t_interval_welch_p(struct two_sample *s, double level, int with_p, struct t_interval *out);
 
-/* Student t distribution, to about 1e-15 relative for df from 1e-3 to
+/* Student t distribution, within a few 1e-16 relative for df from 1e-3 to
  * 1e300 and probabilities down to 1e-300 (tdist.c).
  * df > 0; p in [0, 1] (0 and 1 give -inf and +inf). */
 double t_cdf(double t, double df);       /* P(T <= t) */
