@@ -37,8 +37,8 @@ struct xacc {
 
 void xacc_carry(struct xacc *a);
 
-/* Widens [lo, hi) to cover chunks [lo, hi) too (for callers that add with
- * xacc_add_raw and keep their own range). */
+/* Widens a's range of possibly nonzero chunks to include [lo, hi), for
+ * callers that add with xacc_add_raw and keep their own range. */
 void xacc_cover(struct xacc *a, int lo, int hi);
 
 /* The chunk that mant 2^e (mant < 2^53) starts in; it ends in the next. */
