@@ -7,6 +7,9 @@
  *     geomean's x must also be > 0. level must be strictly between 0 and 1
  *     and the same on every row; lo and hi must be finite numbers.
  *  4. All are window functions: xInverse removes a row's contribution.
+ *  5. The state holds exact sums (stats.h), so a result depends on the
+ *     multiset of rows only: any row order, and any window frame, gives
+ *     the bits the plain aggregate gives on the same rows.
  *  Example: WITH v(x) AS (VALUES (1), (2), (4)) SELECT geomean(x) FROM v; -- 2.0
  */
 #include "sqlfn/sqlfn.h"
@@ -125,13 +128,12 @@ static void moments_compute(sqlite3_context *ctx)
         return;
     }
     int kind = sqlfn_kind(ctx);
-    double var = moments_variance(&s->m);
     if (kind == KIND_VARIANCE) {
-        sqlite3_result_double(ctx, var);
+        sqlite3_result_double(ctx, moments_variance(&s->m));
         return;
     }
     if (kind == KIND_STDDEV) {
-        sqlite3_result_double(ctx, sqrt(var));
+        sqlite3_result_double(ctx, moments_stddev(&s->m));
         return;
     }
     struct t_interval t;

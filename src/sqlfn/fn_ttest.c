@@ -14,10 +14,12 @@
  *     a comma-separated list of some of these names ('estimate,lo,hi'),
  *     only those, in the order above, with the same values (p is computed
  *     only when asked for: it is most of an interval's cost).
- *  5. Window functions: xInverse removes a row.
+ *  5. Window functions: xInverse removes a row. The state holds exact sums
+ *     per sample, so results depend on the multiset of rows only (any
+ *     order, any frame: the same bits).
  *  Example: WITH v(x, g) AS (VALUES (1, 1), (2, 1), (4, 0), (5, 0))
  *           SELECT pooled_t_ci(x, g) FROM v;
- *           -- {"estimate":-3,"lo":-6.042434922296655,"hi":0.04243492229665505,...}
+ *           -- {"estimate":-3,"lo":-6.042434922296654,"hi":0.042434922296654146,...}
  */
 #include <string.h>
 

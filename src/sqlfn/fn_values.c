@@ -11,6 +11,9 @@
  *     of its oldest row is O(1); the statistic is computed by selection,
  *     O(n) expected (median, percentile, trimmed_mean). xFinal works in
  *     place; xValue on a copy.
+ *  5. Results depend on the multiset of values only: -0.0 is kept as 0.0,
+ *     the percentile's index and interpolation are exact until rounded
+ *     once, trimmed_mean sums exactly (stats/order.c).
  *  Example: WITH v(x) AS (VALUES (1), (2), (3), (4)) SELECT percentile(x, 25) FROM v; -- 1.75
  */
 #include <string.h>
@@ -96,6 +99,8 @@ void sqlfn_values_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     if (argc > 1 && read_param(ctx, argv, kind, s))
         return;
+    if (x == 0)
+        x = 0; /* -0.0 too: equal values keep one representation */
     if (sqlfn_fifo_push(&s->f, &x))
         sqlite3_result_error_nomem(ctx);
 }
@@ -105,8 +110,11 @@ void sqlfn_values_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argc;
     struct sqlfn_values *s = sqlite3_aggregate_context(ctx, 0);
     double x;
-    if (s && sqlfn_number(argv[0], &x) == ARG_OK)
+    if (s && sqlfn_number(argv[0], &x) == ARG_OK) {
+        if (x == 0)
+            x = 0;
         sqlfn_fifo_remove(&s->f, &x);
+    }
 }
 
 static void values_compute(sqlite3_context *ctx, int is_final)
@@ -134,7 +142,7 @@ static void values_compute(sqlite3_context *ctx, int is_final)
     if (kind == KIND_MEDIAN)
         sqlite3_result_double(ctx, stats_median(x, n));
     else if (kind == KIND_PERCENTILE)
-        sqlite3_result_double(ctx, stats_quantile7(x, n, s->param / 100));
+        sqlite3_result_double(ctx, stats_percentile(x, n, s->param));
     else
         sqlite3_result_double(ctx, stats_trimmed_mean(x, n, (size_t)s->param));
     goto done;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats/dd.h"
 #include "stats/stats.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -83,26 +84,46 @@ static double min_of(const double *x, size_t n)
     return m;
 }
 
-double stats_quantile7(double *x, size_t n, double prob)
+/* R's type-7 quantile at the index (n - 1) prob = num / den, given exactly
+ * as num = (n - 1) * p (a double-double product) and den (1 or 100): the
+ * lower order statistic j = floor(num / den), h = num / den - j, and
+ * x(j) + h (x(j+1) - x(j)) in double-double, so that neither the index nor
+ * the interpolation rounds before the result does. */
+static double quantile_at(double *x, size_t n, double p, double den)
 {
-    /* As R: index = 1 + (n - 1) * prob; lo = floor; interpolate
-     * (1 - h) * x[lo] + h * x[hi] when index > lo and x[hi] != x[lo]. */
-    double index = (double)(n - 1) * prob;
-    double flo = floor(index);
-    size_t lo = (size_t)flo;
+    dd num = dd_two_prod((double)(n - 1), p);
+    double jd = floor(num.hi / den);
+    /* num - den j exactly (Sterbenz, then an exact two-sum); fix floor's
+     * rounding either way. */
+    dd rem = dd_two_sum(num.hi - den * jd, num.lo);
+    if (rem.hi < 0 || (rem.hi == 0 && rem.lo < 0)) {
+        jd -= 1;
+        rem = dd_add_d(rem, den);
+    } else if (rem.hi >= den) {
+        jd += 1;
+        rem = dd_add_d(rem, -den);
+    }
+    size_t lo = jd < 0 ? 0 : (size_t)jd;
     if (lo >= n)
         lo = n - 1;
     stats_select(x, n, lo);
     double q = x[lo];
-    if (index > flo && lo + 1 < n) {
+    if ((rem.hi > 0 || rem.lo > 0) && lo + 1 < n) {
         double up = min_of(x + lo + 1, n - lo - 1);
         if (up != q) {
-            double h = index - flo;
-            q = (1 - h) * q + h * up;
+            dd h = dd_div_d(rem, den);
+            double scale = fabs(q) > 0x1p1000 || fabs(up) > 0x1p1000 ? 0.25 : 1;
+            dd d = dd_two_sum(up * scale, -q * scale);
+            dd r = dd_add_d(dd_mul(h, d), q * scale);
+            q = (r.hi + r.lo) / scale;
         }
     }
     return q;
 }
+
+double stats_quantile7(double *x, size_t n, double prob) { return quantile_at(x, n, prob, 1); }
+
+double stats_percentile(double *x, size_t n, double pct) { return quantile_at(x, n, pct, 100); }
 
 double stats_median(double *x, size_t n)
 {
@@ -124,11 +145,13 @@ double stats_trimmed_mean(double *x, size_t n, size_t k)
     size_t last = n - k - 1; /* keep the order statistics k..last */
     stats_select(x, n, k);
     stats_select(x + k, n - k, last - k);
-    /* The kept values are x[k..last], relative to their first for a
-     * compensated mean that keeps large offsets exact. */
-    double shift = x[k];
-    struct ksum s = {0, 0};
-    for (size_t i = k; i <= last; i++)
-        ksum_add(&s, x[i] - shift);
-    return shift + ksum_value(&s) / (double)(last - k + 1);
+    return stats_mean_exact(x + k, last - k + 1);
+}
+
+double stats_mean_exact(const double *x, size_t n)
+{
+    struct xacc s = {0};
+    for (size_t i = 0; i < n; i++)
+        xacc_add(&s, x[i], 1);
+    return xdd_double(xdd_div(xacc_value(&s), xdd_from_dd(dd_i64((int64_t)n))));
 }

@@ -55,7 +55,7 @@ for v in "3.126" "3.30825" "3.17025"; do
 done
 expect_out_has "v2.18.0        3.022  3.1065   3.261     3.126" "step 4: ad-hoc aggregates"
 if [ "$skip_ext" = 0 ]; then
-    expect_out_has '"lo":-0.048155535246101736,"hi":0.0021555352461017424' "step 5: pooled_t_ci in the sqlite3 shell"
+    expect_out_has '"lo":-0.04815553524610174,"hi":0.0021555352461017415' "step 5: pooled_t_ci in the sqlite3 shell"
 fi
 grep -A2 "^plans  adopted  band_passes  interval_passes" "$o" | tail -1 | grep -Eq "^ +20 +0 +0 +[0-9]+$" ||
     fail "step 6: 20 plans judged, none adopted, no band pass"

@@ -4,7 +4,11 @@
 # after changing a data set or a case:
 #   Rscript tests/r/gen_fn_r.R        (from the source root)
 # Every number is printed with %.17g, which reads back as the same double.
-# A check passes when |actual - expected| <= 1e-12 * max(|expected|, 1e-12).
+# A check passes when |actual - expected| <= 1e-13 * max(|expected|, 1e-12):
+# R's own results are that close to the exact values here (benchdb's are
+# within 1e-14 of 50-digit references, tests/ref/gen_fn_ref.py). R's qt
+# near p = 0.5 is the exception: it loses digits (5e-13 relative at
+# p = 0.4999), and those checks keep 1e-12.
 
 out_dir <- "tests/sql"
 if (!dir.exists(out_dir)) stop("run from the source root")
@@ -48,9 +52,9 @@ insert_data <- function(names) {
 
 lines <- character()
 emit <- function(...) lines <<- c(lines, paste0(...))
-close_check <- function(id, actual, expected) {
+close_check <- function(id, actual, expected, tol = "1e-13") {
   e <- num(expected)
-  emit(sprintf("SELECT '%s', abs((%s) - %s) <= 1e-12 * max(abs(%s), 1e-12);", id, actual, e, e))
+  emit(sprintf("SELECT '%s', abs((%s) - %s) <= %s * max(abs(%s), 1e-12);", id, actual, e, tol, e))
 }
 exact_check <- function(id, actual, expected) emit(sprintf("SELECT '%s', (%s) = %s;", id, actual, expected))
 agg <- function(expr, name, where = "") sprintf("SELECT %s FROM d WHERE ds = '%s'%s", expr, name, where)
@@ -154,15 +158,17 @@ for (n in c("logratio", "done", "mid")) {
 }
 write_file("fn_r_twosample.sql", "Two-sample statistics against R: pooled_t_ci, welch_t_ci (t.test), mann_whitney (wilcox.test), ci_exp, ci_recip, ci_excludes.", names(ds))
 
-## The t distribution: qt and pt over a grid. Probabilities within 1e-4 of
-## 0.5 are left out: there R's qt loses digits (its relative error reaches
-## 1e-10 at p = 0.5000001) while benchdb stays exact.
-# Up to df = 1e4: beyond, GSL's incomplete beta function itself drifts from R
-# (relative 3e-12 at df = 1e6), see docs/functions.md.
+## The t distribution: qt and pt over a grid. Probabilities closer than 1e-4
+## to 0.5 are left out: there R's qt loses digits (its relative error
+## reaches 1e-10 at p = 0.5000001) while benchdb stays exact.
+# Up to df = 1e4: beyond, R's pt and qt switch to a normal approximation
+# (df > 4e5) and drift from the exact values; tests/ref/gen_fn_ref.py checks
+# df up to 1e15 against 50-digit mpmath.
 dfs <- c(1, 2, 3, 4.5, 8, 17.3, 30, 31, 48, 100, 1000, 1e4)
 for (df in dfs) {
   for (p in c(1e-15, 1e-12, 1e-6, 0.001, 0.025, 0.05, 0.1, 0.3, 0.4999, 0.7, 0.9, 0.975, 0.995, 1 - 1e-6, 1 - 1e-12))
-    close_check(sprintf("t_quantile/%s/%s", p, df), sprintf("SELECT t_quantile(%s, %s)", num(p), num(df)), qt(p, df))
+    close_check(sprintf("t_quantile/%s/%s", p, df), sprintf("SELECT t_quantile(%s, %s)", num(p), num(df)), qt(p, df),
+                if (abs(p - 0.5) < 0.01) "1e-12" else "1e-13")
   for (t in c(-300, -50, -8, -3, -1.5, -0.3, -1e-3, 0, 1e-3, 0.5, 2, 6, 40))
     close_check(sprintf("t_cdf/%s/%s", t, df), sprintf("SELECT t_cdf(%s, %s)", num(t), num(df)), pt(t, df))
 }
@@ -198,7 +204,12 @@ emit("  json_extract(pooled_t_ci(x, g), '$.p') AS pooled_p,")
 emit("  json_extract(welch_t_ci(x, g), '$.df') AS welch_df, json_extract(welch_t_ci(x, g), '$.p') AS welch_p,")
 emit("  json_extract(t_ci(x), '$.lo') AS t_lo,")
 emit("  json_extract(mann_whitney(x, g), '$.u') AS mw_u, json_extract(mann_whitney(x, g), '$.p') AS mw_p FROM v)")
-checks <- sprintf("SELECT 'million/%s', abs(%s - %s) <= 1e-12 * max(abs(%s), 1e-12) FROM r",
-                  names(expect), names(expect), num(unlist(expect)), num(unlist(expect)))
+# R's pt and qt use a normal approximation above df = 4e5: its pooled
+# interval and both p-values are off by 1.5e-13 to 2.3e-13 here, so they
+# keep 1e-12; tests/sql/fn_ref_million.sql checks the exact values at 1e-14.
+r_approx <- c("pooled_lo", "pooled_hi", "pooled_p", "welch_p")
+tols <- ifelse(names(expect) %in% r_approx, "1e-12", "1e-13")
+checks <- sprintf("SELECT 'million/%s', abs(%s - %s) <= %s * max(abs(%s), 1e-12) FROM r",
+                  names(expect), names(expect), num(unlist(expect)), tols, num(unlist(expect)))
 emit(paste(checks, collapse = "\nUNION ALL "), ";")
 write_file("fn_r_million.sql", "A million rows against R: every aggregate in one scan.", character())

@@ -17,7 +17,7 @@ CREATE TEMP TABLE want AS SELECT change_points(seq, x) AS j FROM a;
 -- The whole text of one result: numbers in shortest round-trip form, seq as
 -- given, Otava's report_test values (0.996667 -> 0.504, sd 0.067495 and
 -- 0.025768, magnitude 0.977513, forward change -49%).
-SELECT 'text/a', j = '[{"seq":70,"index":6,"mean_before":0.9966666666666667,"mean_after":0.504,"stddev_before":0.06749485577105532,"stddev_after":0.025768197453450273,"pvalue":9.470438654814014e-08,"magnitude":0.9775132275132277,"forward_change_percent":-49.4314381270903}]' FROM want;
+SELECT 'text/a', j = '[{"seq":70,"index":6,"mean_before":0.9966666666666667,"mean_after":0.504,"stddev_before":0.06749485577105532,"stddev_after":0.025768197453450273,"pvalue":9.470438654814032e-08,"magnitude":0.9775132275132277,"forward_change_percent":-49.4314381270903}]' FROM want;
 SELECT 'text/keys', (SELECT group_concat(key) FROM json_each(j, '$[0]')) = 'seq,index,mean_before,mean_after,stddev_before,stddev_after,pvalue,magnitude,forward_change_percent' FROM want;
 SELECT 'text/subtype', json_type(json_object('cp', change_points(seq, x)), '$.cp') = 'array' FROM a;
 SELECT 'group-by', group_concat(name || ':' || (j ->> '$[0].index'), ' ') = 'a:6 b:4'

@@ -8,7 +8,7 @@ INSERT INTO v(x, g) VALUES (0.01, 1), (0.03, 1), (-0.02, 1), (0.015, 1), (0.0, 1
                            (0.02, 0), (0.05, 0), (0.01, 0), (0.04, 0), (0.03, 0);
 
 SELECT 'members/text', pooled_t_ci(x, g, 0.95, 'estimate,lo,hi')
-  = '{"estimate":-0.022999999999999996,"lo":-0.048155535246101736,"hi":0.0021555352461017424}' FROM v;
+  = '{"estimate":-0.023,"lo":-0.04815553524610174,"hi":0.0021555352461017415}' FROM v;
 -- The order of the full object, whatever the list's order.
 SELECT 'members/order', (SELECT group_concat(key) FROM json_each(pooled_t_ci(v.x, v.g, 0.95, 'n2,hi,p,estimate')))
   = 'estimate,hi,p,n2' FROM v;

@@ -11,19 +11,19 @@ r AS MATERIALIZED (SELECT geomean(x) AS geomean, variance(x) AS variance, stddev
   json_extract(welch_t_ci(x, g), '$.df') AS welch_df, json_extract(welch_t_ci(x, g), '$.p') AS welch_p,
   json_extract(t_ci(x), '$.lo') AS t_lo,
   json_extract(mann_whitney(x, g), '$.u') AS mw_u, json_extract(mann_whitney(x, g), '$.p') AS mw_p FROM v)
-SELECT 'million/geomean', abs(geomean - 1.4715169375943318) <= 1e-12 * max(abs(1.4715169375943318), 1e-12) FROM r
-UNION ALL SELECT 'million/variance', abs(variance - 0.083332940108864856) <= 1e-12 * max(abs(0.083332940108864856), 1e-12) FROM r
-UNION ALL SELECT 'million/stddev', abs(stddev - 0.28867445350925125) <= 1e-12 * max(abs(0.28867445350925125), 1e-12) FROM r
-UNION ALL SELECT 'million/median', abs(median - 1.4999990000030001) <= 1e-12 * max(abs(1.4999990000030001), 1e-12) FROM r
-UNION ALL SELECT 'million/p90', abs(p90 - 1.8999974000077999) <= 1e-12 * max(abs(1.8999974000077999), 1e-12) FROM r
-UNION ALL SELECT 'million/trimmed', abs(trimmed - 1.4999990218005297) <= 1e-12 * max(abs(1.4999990218005297), 1e-12) FROM r
-UNION ALL SELECT 'million/band', abs(band - 0.30000100000000002) <= 1e-12 * max(abs(0.30000100000000002), 1e-12) FROM r
-UNION ALL SELECT 'million/spread', abs(spread - 1.999997000012) <= 1e-12 * max(abs(1.999997000012), 1e-12) FROM r
+SELECT 'million/geomean', abs(geomean - 1.4715169375943318) <= 1e-13 * max(abs(1.4715169375943318), 1e-12) FROM r
+UNION ALL SELECT 'million/variance', abs(variance - 0.083332940108864856) <= 1e-13 * max(abs(0.083332940108864856), 1e-12) FROM r
+UNION ALL SELECT 'million/stddev', abs(stddev - 0.28867445350925125) <= 1e-13 * max(abs(0.28867445350925125), 1e-12) FROM r
+UNION ALL SELECT 'million/median', abs(median - 1.4999990000030001) <= 1e-13 * max(abs(1.4999990000030001), 1e-12) FROM r
+UNION ALL SELECT 'million/p90', abs(p90 - 1.8999974000077999) <= 1e-13 * max(abs(1.8999974000077999), 1e-12) FROM r
+UNION ALL SELECT 'million/trimmed', abs(trimmed - 1.4999990218005297) <= 1e-13 * max(abs(1.4999990218005297), 1e-12) FROM r
+UNION ALL SELECT 'million/band', abs(band - 0.30000100000000002) <= 1e-13 * max(abs(0.30000100000000002), 1e-12) FROM r
+UNION ALL SELECT 'million/spread', abs(spread - 1.999997000012) <= 1e-13 * max(abs(1.999997000012), 1e-12) FROM r
 UNION ALL SELECT 'million/pooled_lo', abs(pooled_lo - -0.0011305612427652636) <= 1e-12 * max(abs(-0.0011305612427652636), 1e-12) FROM r
 UNION ALL SELECT 'million/pooled_hi', abs(pooled_hi - 0.0011326087566223924) <= 1e-12 * max(abs(0.0011326087566223924), 1e-12) FROM r
 UNION ALL SELECT 'million/pooled_p', abs(pooled_p - 0.99858519034729332) <= 1e-12 * max(abs(0.99858519034729332), 1e-12) FROM r
-UNION ALL SELECT 'million/welch_df', abs(welch_df - 999997.99999999139) <= 1e-12 * max(abs(999997.99999999139), 1e-12) FROM r
+UNION ALL SELECT 'million/welch_df', abs(welch_df - 999997.99999999139) <= 1e-13 * max(abs(999997.99999999139), 1e-12) FROM r
 UNION ALL SELECT 'million/welch_p', abs(welch_p - 0.99858519034729332) <= 1e-12 * max(abs(0.99858519034729332), 1e-12) FROM r
-UNION ALL SELECT 'million/t_lo', abs(t_lo - 1.4994332315399783) <= 1e-12 * max(abs(1.4994332315399783), 1e-12) FROM r
-UNION ALL SELECT 'million/mw_u', abs(mw_u - 125000255939.0) <= 1e-12 * max(abs(125000255939.0), 1e-12) FROM r
-UNION ALL SELECT 'million/mw_p', abs(mw_p - 0.99858519737881701) <= 1e-12 * max(abs(0.99858519737881701), 1e-12) FROM r;
+UNION ALL SELECT 'million/t_lo', abs(t_lo - 1.4994332315399783) <= 1e-13 * max(abs(1.4994332315399783), 1e-12) FROM r
+UNION ALL SELECT 'million/mw_u', abs(mw_u - 125000255939.0) <= 1e-13 * max(abs(125000255939.0), 1e-12) FROM r
+UNION ALL SELECT 'million/mw_p', abs(mw_p - 0.99858519737881701) <= 1e-13 * max(abs(0.99858519737881701), 1e-12) FROM r;

@@ -34,10 +34,12 @@ static void test_moments_offset_exact(void **state)
 static void test_moments_remove(void **state)
 {
     (void)state;
-    /* Sliding removal agrees with a fresh accumulator over the same values. */
+    /* Sliding removal gives exactly, to the bit, what a fresh accumulator
+     * over the same values gives, even after a value 1e12 times larger
+     * than the others has left the frame. */
     double x[200];
     for (int i = 0; i < 200; i++)
-        x[i] = 1e6 + sin(i * 0.7) * 1000 + (i % 13);
+        x[i] = 1e6 + sin(i * 0.7) * 1000 + (i % 13) + (i == 20 ? 1e18 : 0);
     struct moments slide = {0};
     for (int i = 0; i < 200; i++) {
         moments_add(&slide, x[i]);
@@ -45,37 +47,27 @@ static void test_moments_remove(void **state)
             moments_remove(&slide, x[i - 10]);
         if (i >= 9) {
             struct moments fresh = {0};
-            for (int j = i - 9; j <= i; j++)
+            for (int j = i; j >= i - 9; j--)
                 moments_add(&fresh, x[j]);
             assert_int_equal(slide.n, 10);
-            assert_close(moments_variance(&slide), moments_variance(&fresh), 1e-9);
-            assert_close(moments_mean(&slide), moments_mean(&fresh), 1e-15);
+            assert_true(moments_variance(&slide) == moments_variance(&fresh));
+            assert_true(moments_mean(&slide) == moments_mean(&fresh));
         }
     }
-    /* Down to one value and to none: exact restart. */
+    /* Down to one value and to none. */
     struct moments m = {0};
     moments_add(&m, 3);
     moments_add(&m, 7);
     moments_remove(&m, 3);
-    assert_true(m.m2 == 0 && isnan(moments_variance(&m)));
+    assert_true(isnan(moments_variance(&m)) && moments_mean(&m) == 7);
     moments_remove(&m, 7);
     assert_int_equal(m.n, 0);
     assert_true(isnan(moments_mean(&m)));
-    /* An emptied accumulator takes its next value as the new shift, so an
-     * old, distant shift (0.1) costs no precision: exactly (5/3)/16. */
     moments_add(&m, 0.1);
     moments_remove(&m, 0.1);
     for (int i = 1; i <= 4; i++)
         moments_add(&m, 1e9 + i / 4.0);
     assert_true(moments_variance(&m) == 5.0 / 48);
-    /* Two samples keep one shift while either has values. */
-    struct two_sample s = {0};
-    two_sample_add(&s, 0.1, 1);
-    two_sample_add(&s, 5, 0);
-    two_sample_remove(&s, 0.1, 1);
-    assert_true(s.a.shifted && s.a.shift == s.b.shift);
-    two_sample_remove(&s, 5, 0);
-    assert_true(!s.a.shifted && !s.b.shifted);
 }
 
 static void test_geomean(void **state)
@@ -166,10 +158,13 @@ static void test_pooled_done_when(void **state)
     }
     struct t_interval t;
     assert_int_equal(t_interval_pooled(&s, 0.95, &t), 0);
-    assert_close(t.lo, -0.048155535246101736, 1e-13);
-    assert_close(t.hi, 0.0021555352461017424, 1e-13);
+    /* 50-digit values (mpmath): estimate -0.023000000000000000999,
+     * lo -0.048155535246101742211, hi 0.0021555352461017402125 */
+    assert_true(t.estimate == -0.023);
+    assert_close(t.lo, -0.048155535246101742211, 1e-15);
+    assert_close(t.hi, 0.0021555352461017402125, 4e-15);
     assert_true(t.df == 8);
-    assert_close(t.p, 0.068041800251720899, 1e-12);
+    assert_close(t.p, 0.068041800251720921837, 1e-15);
     assert_int_equal(t.n1, 5);
     assert_int_equal(t.n2, 5);
     assert_int_equal(t_interval_welch(&s, 0.95, &t), 0);
@@ -258,9 +253,13 @@ static void test_select(void **state)
 static void test_quantiles(void **state)
 {
     (void)state;
-    /* quantile(c(10, 1, 7, 3, 5), c(0, .3, .5, .77, 1), type = 7) */
+    /* quantile(c(10, 1, 7, 3, 5), c(0, .3, .5, .77, 1), type = 7); R gives
+     * 3.4000000000000004 and 7.2400000000000002 (its (1 - h) x + h y rounds
+     * three times), the formula's exact values at these doubles are
+     * 3.3999999999999999112 and 7.2400000000000002132 (mpmath), whose
+     * nearest doubles are 3.4 and 7.24. */
     const double probs[] = {0, 0.3, 0.5, 0.77, 1};
-    const double want[] = {1, 3.4000000000000004, 5, 7.2400000000000002, 10};
+    const double want[] = {1, 3.4, 5, 7.24, 10};
     for (int i = 0; i < 5; i++) {
         double x[] = {10, 1, 7, 3, 5};
         assert_true(stats_quantile7(x, 5, probs[i]) == want[i]);
