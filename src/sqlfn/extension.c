@@ -52,6 +52,7 @@ static const struct sqlfn_def functions[] = {
     WINDOW("mann_whitney", 2, mw, 0),
     SCALAR("t_quantile", 2, sqlfn_t_quantile),
     SCALAR("t_cdf", 2, sqlfn_t_cdf),
+    SCALAR("normal_quantile", 1, sqlfn_normal_quantile),
     SCALAR("ci_exp", 1, sqlfn_ci_exp),
     SCALAR("ci_recip", 1, sqlfn_ci_recip),
     SCALAR("ci_excludes", 2, sqlfn_ci_excludes),
@@ -59,6 +60,7 @@ static const struct sqlfn_def functions[] = {
     WINDOW("change_points", 3, cp, 0),
     WINDOW("change_points", 4, cp, 0),
     WINDOW("change_points", 5, cp, 0),
+    WINDOW("lookback_baseline", 2, lookback, 0),
 };
 
 int benchstats_register(sqlite3 *db)
