@@ -20,58 +20,69 @@ CREATE TABLE history_point_data (
   position     INTEGER,
   series       INTEGER NOT NULL CHECK (series >= 1),
   n            INTEGER NOT NULL,
+  total        REAL NOT NULL,
   unit         TEXT NOT NULL,
   PRIMARY KEY (run_id, benchmark_id, variant_id, metric)
 ) WITHOUT ROWID;
 CREATE INDEX history_point_order ON history_point_data(host_id, benchmark_id, metric, variant_id, started, position);
 
-INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n, unit)
+-- The points of the series already stored, added series by series in the
+-- order they were stored, as the trigger below adds them.
+INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n,
+                               total, unit)
 SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, r.host_id,
        strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(r.started_at, 18, 2) = '60'
                                            THEN upper(substr(r.started_at, 1, 17) || '59' || substr(r.started_at, 20))
                                            ELSE upper(r.started_at) END),
-       r.position, count(*), sum(s.n), min(s.unit)
+       r.position, 1, s.n, s.total, s.unit
 FROM series AS s JOIN run AS r ON r.id = s.run_id
-GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric;
+ORDER BY s.id
+ON CONFLICT (run_id, benchmark_id, variant_id, metric)
+DO UPDATE SET series = series + 1, n = n + excluded.n, total = total + excluded.total;
 
--- A series adds to its point (creating it); a deleted one takes away, and
--- the point goes with its last series; an update is both. Counts only: the
--- score is summed from the series when read, in the series index's order.
+-- A series adds to its point (creating it): its count to n, its total to
+-- total, so the point's total is the sum of its series' totals in the order
+-- they were stored (an archive's order). A deleted one takes away, and the
+-- point goes with its last series; an update is both.
 CREATE TRIGGER series_insert_history AFTER INSERT ON series BEGIN
-  INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n, unit)
+  INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n,
+                                 total, unit)
   SELECT new.run_id, new.benchmark_id, new.variant_id, new.metric, r.host_id,
          strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(r.started_at, 18, 2) = '60'
                                              THEN upper(substr(r.started_at, 1, 17) || '59' || substr(r.started_at, 20))
                                              ELSE upper(r.started_at) END),
-         r.position, 1, new.n, new.unit
+         r.position, 1, new.n, new.total, new.unit
   FROM run AS r WHERE r.id = new.run_id
-  ON CONFLICT (run_id, benchmark_id, variant_id, metric) DO UPDATE SET series = series + 1, n = n + excluded.n;
+  ON CONFLICT (run_id, benchmark_id, variant_id, metric)
+  DO UPDATE SET series = series + 1, n = n + excluded.n, total = total + excluded.total;
 END;
 
 CREATE TRIGGER series_delete_history AFTER DELETE ON series BEGIN
   DELETE FROM history_point_data
   WHERE run_id = old.run_id AND benchmark_id = old.benchmark_id AND variant_id = old.variant_id
     AND metric = old.metric AND series = 1;
-  UPDATE history_point_data SET series = series - 1, n = n - old.n
+  UPDATE history_point_data SET series = series - 1, n = n - old.n, total = total - old.total
   WHERE run_id = old.run_id AND benchmark_id = old.benchmark_id AND variant_id = old.variant_id
     AND metric = old.metric;
 END;
 
-CREATE TRIGGER series_update_history AFTER UPDATE OF run_id, benchmark_id, variant_id, metric, n, unit ON series BEGIN
+CREATE TRIGGER series_update_history AFTER UPDATE OF run_id, benchmark_id, variant_id, metric, n, total, unit ON series BEGIN
   DELETE FROM history_point_data
   WHERE run_id = old.run_id AND benchmark_id = old.benchmark_id AND variant_id = old.variant_id
     AND metric = old.metric AND series = 1;
-  UPDATE history_point_data SET series = series - 1, n = n - old.n
+  UPDATE history_point_data SET series = series - 1, n = n - old.n, total = total - old.total
   WHERE run_id = old.run_id AND benchmark_id = old.benchmark_id AND variant_id = old.variant_id
     AND metric = old.metric;
-  INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n, unit)
+  INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n,
+                                 total, unit)
   SELECT new.run_id, new.benchmark_id, new.variant_id, new.metric, r.host_id,
          strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(r.started_at, 18, 2) = '60'
                                              THEN upper(substr(r.started_at, 1, 17) || '59' || substr(r.started_at, 20))
                                              ELSE upper(r.started_at) END),
-         r.position, 1, new.n, new.unit
+         r.position, 1, new.n, new.total, new.unit
   FROM run AS r WHERE r.id = new.run_id
-  ON CONFLICT (run_id, benchmark_id, variant_id, metric) DO UPDATE SET series = series + 1, n = n + excluded.n;
+  ON CONFLICT (run_id, benchmark_id, variant_id, metric)
+  DO UPDATE SET series = series + 1, n = n + excluded.n, total = total + excluded.total;
 END;
 
 -- A run's host, start time or position may be set after its series (a
@@ -95,10 +106,7 @@ CREATE VIEW history_point AS
 SELECT h.host_id, ho.name AS host, h.benchmark_id, b.name AS benchmark, b.params, h.metric,
        h.variant_id, v.name AS variant, h.unit, u.direction,
        h.run_id, r.name AS run, p.name AS plan, h.position, r.source AS revision, r.started_at, h.started,
-       h.n,
-       (SELECT sum(s.total) FROM series AS s
-        WHERE s.run_id = h.run_id AND s.benchmark_id = h.benchmark_id AND s.variant_id = h.variant_id
-          AND s.metric = h.metric) / h.n AS value
+       h.n, h.total / h.n AS value
 FROM history_point_data AS h
 JOIN run AS r ON r.id = h.run_id
 JOIN plan AS p ON p.id = r.plan_id
