@@ -23,6 +23,8 @@
 
 struct lookback_state {
     struct sqlfn_seq_rows rows;
+    double *work; /* the values and lookback_baseline's workspace: 3 per row */
+    size_t work_len;
 };
 
 void sqlfn_lookback_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -55,16 +57,20 @@ static void lookback_compute(sqlite3_context *ctx, int is_final)
     struct sqlfn_seq_row *rows = sqlfn_seq_rows_sorted(ctx, &s->rows, is_final);
     if (!rows)
         goto done;
-    double *x = sqlite3_malloc64((sqlite3_uint64)n * 4 * sizeof *x);
-    if (!x) {
-        sqlite3_result_error_nomem(ctx);
-        goto done;
+    if (n > s->work_len) {
+        double *w = sqlite3_realloc64(s->work, (sqlite3_uint64)n * 3 * sizeof *w);
+        if (!w) {
+            sqlite3_result_error_nomem(ctx);
+            goto done;
+        }
+        s->work = w;
+        s->work_len = n;
     }
+    double *x = s->work;
     for (size_t i = 0; i < n; i++)
         x[i] = rows[i].x;
     struct lookback lb;
     lookback_baseline(x, n, x + n, &lb);
-    sqlite3_free(x);
     struct sqlfn_json j;
     sqlfn_json_begin(&j);
     sqlfn_json_int(&j, "n", (int64_t)lb.n);
@@ -73,8 +79,12 @@ static void lookback_compute(sqlite3_context *ctx, int is_final)
     sqlfn_json_num(&j, "stddev", lb.stddev);
     sqlfn_json_result(ctx, &j);
 done:
-    if (s && is_final)
+    if (s && is_final) {
         sqlfn_seq_rows_free(&s->rows);
+        sqlite3_free(s->work);
+        s->work = NULL;
+        s->work_len = 0;
+    }
 }
 
 void sqlfn_lookback_final(sqlite3_context *ctx) { lookback_compute(ctx, 1); }

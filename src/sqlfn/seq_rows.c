@@ -93,6 +93,12 @@ struct sqlfn_seq_row *sqlfn_seq_rows_sorted(sqlite3_context *ctx, struct sqlfn_s
 {
     size_t n = s->f.len;
     struct sqlfn_seq_row *rows = sqlfn_fifo_items(&s->f);
+    /* A window frame's rows mostly arrive in order: then no copy, no sort. */
+    size_t i = 1;
+    while (i < n && cmp_rows(&rows[i - 1], &rows[i]) <= 0)
+        i++;
+    if (i == n)
+        return rows;
     if (!is_final) {
         /* xValue must leave the frame as it is: sort a copy. */
         if (n > s->scratch_len) {

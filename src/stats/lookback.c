@@ -7,16 +7,52 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats/stats.h"
 #include "stats/sum.h"
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (0-based) into *a and the next one into *b
+ * (*a again when k is the last). v may be reordered. Near either end, as
+ * for the 5% and 95% quantiles of a hundred diffs, one pass through a
+ * short sorted buffer; else selection. */
+static void order_pair(double *v, size_t n, size_t k, double *a, double *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    enum { SHORT = 16 };
+    double buf[SHORT] = {0};
+    size_t want = k + 1 < n ? 2 : 1;
+    int from_top = k + want > SHORT;
+    size_t cap = from_top ? n - k : k + want; /* the k-th is buf[cap - want] from its end */
+    if (cap > SHORT) {
+        stats_select(v, n, k);
+        *a = *b = v[k];
+        for (size_t i = k + 1; i < n; i++)
+            *b = i == k + 1 || v[i] < *b ? v[i] : *b;
+        return;
+    }
+    /* buf holds the cap smallest (or largest) so far, best first. */
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = from_top ? -v[i] : v[i];
+        if (len == cap && !(x < buf[cap - 1]))
+            continue;
+        size_t j = len < cap ? len++ : cap - 1;
+        while (j > 0 && x < buf[j - 1]) {
+            buf[j] = buf[j - 1];
+            j--;
+        }
+        buf[j] = x;
+    }
+    if (from_top) { /* the k-th smallest is the (n - 1 - k)-th largest */
+        *a = -buf[n - 1 - k];
+        *b = want == 2 ? -buf[n - 2 - k] : *a;
+    } else {
+        *a = buf[k];
+        *b = want == 2 ? buf[k + 1] : *a;
+    }
 }
 
-/* numpy.percentile(v, 100 q, method="linear") of sorted v[0..n), n >= 1. */
-static double np_quantile(const double *v, size_t n, double q)
+/* numpy.percentile(v, 100 q, method="linear") of v[0..n), n >= 1, which it
+ * may reorder. */
+static double np_quantile(double *v, size_t n, double q)
 {
     double vi = (double)n * q + (1 + q * (1 - 1 - 1)) - 1; /* alpha = beta = 1 */
     double prev = floor(vi);
@@ -24,26 +60,30 @@ static double np_quantile(const double *v, size_t n, double q)
     double hi = (double)(n - 1);
     double lo_i = prev < 0 ? 0 : prev > hi ? hi : prev;
     double hi_i = prev + 1 < 0 ? 0 : prev + 1 > hi ? hi : prev + 1;
-    double a = v[(size_t)lo_i], b = v[(size_t)hi_i];
+    double a, b;
+    order_pair(v, n, (size_t)lo_i, &a, &b);
+    if (hi_i == lo_i)
+        b = a;
     double diff = b - a;
     return gamma >= 0.5 ? b - diff * (1 - gamma) : a + diff * gamma;
 }
 
-/* Mean and sample sd (two passes, compensated) of the first n of v. */
-static void mean_sd(const double *v, size_t n, double *mean, double *sd)
+/* Sample sd of v[0..n) (two passes: a compensated mean, then compensated
+ * squared deviations with the first-order correction); NaN when n < 2. */
+static double sample_sd(const double *v, size_t n)
 {
+    if (n < 2)
+        return NAN;
     struct ksum s = {0};
     for (size_t i = 0; i < n; i++)
         ksum_add(&s, v[i]);
-    double m = ksum_value(&s) / (double)n;
-    struct ksum d = {0}, q = {0};
+    double m = ksum_value(&s) / (double)n, c = 0;
+    struct ksum q = {0};
     for (size_t i = 0; i < n; i++) {
-        ksum_add(&d, v[i] - m);
+        c += v[i] - m;
         ksum_add(&q, (v[i] - m) * (v[i] - m));
     }
-    double c = ksum_value(&d);
-    *mean = m + c / (double)n;
-    *sd = n < 2 ? NAN : sqrt(fmax(ksum_value(&q) - c * c / (double)n, 0) / (double)(n - 1));
+    return sqrt(fmax(ksum_value(&q) - c * c / (double)n, 0) / (double)(n - 1));
 }
 
 void lookback_baseline(const double *x, size_t n, double *work, struct lookback *out)
@@ -51,7 +91,7 @@ void lookback_baseline(const double *x, size_t n, double *work, struct lookback 
     *out = (struct lookback){.n = n, .mean = NAN, .stddev = NAN};
     if (n == 0)
         return;
-    double *sorted = work, *kept = work + n, *keep = work + 2 * n;
+    double *sorted = work, *keep = work + n;
     /* 1. Shifts, from the diffs: quantiles of all of them, then running
      * estimates from the ones within the quantiles. */
     size_t m = n - 1;
@@ -59,7 +99,6 @@ void lookback_baseline(const double *x, size_t n, double *work, struct lookback 
         sorted[i - 1] = x[i] - x[i - 1];
     double q05 = NAN, q95 = NAN;
     if (m > 0) {
-        qsort(sorted, m, sizeof *sorted, cmp_double);
         q05 = np_quantile(sorted, m, 0.05);
         q95 = np_quantile(sorted, m, 0.95);
     }
@@ -78,10 +117,12 @@ void lookback_baseline(const double *x, size_t n, double *work, struct lookback 
             wm += delta / (double)nk;
             wm2 += delta * (d - wm);
         }
+        /* |d - m| / s > 5, compared as squares (no square root or division
+         * per diff); s = 0 shifts on any d != m, as inf > 5 does. */
         int shift = 0;
         if (nk >= 2) {
-            double sd = sqrt(fmax(wm2, 0) / (double)(nk - 1)), dev = d - wm;
-            shift = sd > 0 ? fabs(dev / sd) > 5 : dev != 0;
+            double var = fmax(wm2, 0) / (double)(nk - 1), dev = d - wm;
+            shift = var > 0 ? dev * dev > 25 * var : dev != 0;
         }
         if (shift && prev_shift) {
             keep[i - 1] = 0;
@@ -103,10 +144,8 @@ void lookback_baseline(const double *x, size_t n, double *work, struct lookback 
         double y = x[i] - shift;
         res[k] = k == 0 ? 0 : y - ksum_value(&run) / (double)k;
         ksum_add(&run, y);
-        kept[k++] = y;
+        k++;
     }
-    double mean, sd;
-    mean_sd(kept, k, &mean, &sd);
-    out->mean = shift + mean;
-    mean_sd(res, k, &mean, &out->stddev);
+    out->mean = shift + ksum_value(&run) / (double)k;
+    out->stddev = sample_sd(res, k);
 }

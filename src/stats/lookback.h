@@ -20,13 +20,14 @@ struct lookback {
  *  1. Outliers: d[i] = x[i] - x[i-1] for i >= 1; the diffs outside
  *     [q05, q95] (numpy's linear quantiles of the diffs) are dropped for
  *     the estimates; m[i], s[i] = mean and sample sd of the kept diffs up
- *     to i; shift[i] = |d[i] - m[i]| / s[i] > 5 (false when s[i] is
- *     undefined, true for a nonzero d[i] - m[i] over s[i] = 0); x[i] is an
- *     outlier when shift[i] and shift[i+1] (a spike that comes back).
+ *     to i; shift[i] = |d[i] - m[i]| / s[i] > 5 (compared as squares;
+ *     false when s[i] is undefined, true for a nonzero d[i] - m[i] over
+ *     s[i] = 0); x[i] is an outlier when shift[i] and shift[i+1] (a spike
+ *     that comes back).
  *  2. Over the rest, in order: residual = x - mean of the earlier ones (0
  *     for the first); mean = their mean; stddev = sample sd of the
  *     residuals.
- * work: room for 3 n doubles. */
+ * work: room for 2 n doubles. */
 void lookback_baseline(const double *x, size_t n, double *work, struct lookback *out);
 
 #endif

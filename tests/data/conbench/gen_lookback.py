@@ -33,7 +33,10 @@ WINDOW = 100  # Config.DISTRIBUTION_COMMITS
 
 
 def conbench_pandas(values):
-    """Conbench's distribution stats of values (oldest first) as of the last."""
+    """Conbench's distribution stats of values (oldest first) as of the last,
+    with DISTRIBUTION_COMMITS = max(100, len(values)): the distribution is
+    all of the values given, as a gate's frame of `runs` rows is."""
+    WINDOW = max(100, len(values))
     df = pd.DataFrame({"svs": [float(v) for v in values]})
     # _detect_shifts_with_trimmed_estimators (one fingerprint, sorted by time)
     diff = df["svs"].diff()
@@ -106,6 +109,12 @@ def cases():
     for i in (12, 40, 41, 77):
         long[i] += 25
     out.append(("long", long))
+    # More than 100 results (a gate with runs = 400): the quantiles lie far
+    # from both ends of the sorted diffs.
+    very = [round(100 + rnd.gauss(0, 1.0), 3) for _ in range(400)]
+    for i in (50, 51, 200, 390):
+        very[i] += 30
+    out.append(("very-long", very))
     # Integer data: ties on the quantiles and among the diffs.
     out.append(("ties", [rnd.choice([10, 11, 12]) for _ in range(40)] + [30, 11, 12, 10]))
     # Values far from 0 with a small spread.
