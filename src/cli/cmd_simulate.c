@@ -192,7 +192,7 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
 {
     enum { O_PLAN = 256, O_GROUPS, O_HOSTS, O_POSITIONS, O_CELLS, O_BLOCKS, O_FORKS, O_ITERATIONS, O_WARMUPS,
            O_SEED, O_SPREAD, O_WIDE, O_WIDE_SPREAD, O_HOST_OFFSET, O_DRIFT, O_FORK_SD, O_ITERATION_SD, O_EFFECT,
-           O_FORCE };
+           O_FORCE, O_HISTORY, O_NOISE, O_STEP, O_STEPS };
     static const struct option opts[] = {
         {"plan", required_argument, 0, O_PLAN},
         {"groups", required_argument, 0, O_GROUPS},
@@ -213,6 +213,10 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
         {"iteration-sd", required_argument, 0, O_ITERATION_SD},
         {"effect", required_argument, 0, O_EFFECT},
         {"force", no_argument, 0, O_FORCE},
+        {"history", required_argument, 0, O_HISTORY},
+        {"noise", required_argument, 0, O_NOISE},
+        {"step", required_argument, 0, O_STEP},
+        {"steps", required_argument, 0, O_STEPS},
         {"quiet", no_argument, 0, 'q'},
         {0, 0, 0, 0},
     };
@@ -267,6 +271,27 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
             break;
         }
         case O_FORCE: force = 1; break;
+        case O_HISTORY:
+            bad = parse_int("--history", optarg, &cfg.history);
+            if (!bad && cfg.history < 1) /* 0 would mean no --history */
+                bad = bd_usage_error("simulate", "simulate: --history: expected an integer from 1 to %d, got %d",
+                                     SIM_MAX_HISTORY, cfg.history);
+            break;
+        case O_NOISE: bad = parse_real("--noise", optarg, &cfg.noise); break;
+        case O_STEPS: bad = parse_int("--steps", optarg, &cfg.random_steps); break;
+        case O_STEP: {
+            struct sim_step *v = realloc(cfg.steps, ((size_t)cfg.n_steps + 1) * sizeof *v);
+            if (!v) {
+                bad = 1;
+                break;
+            }
+            cfg.steps = v;
+            if (sim_step_parse(optarg, &cfg.steps[cfg.n_steps], &err))
+                bad = bd_usage_error("simulate", "simulate: %s", err);
+            else
+                cfg.n_steps++;
+            break;
+        }
         case 'q': quiet = 1; break;
         default: bad = 1; break;
         }
@@ -318,7 +343,7 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
             goto out;
     if (!quiet)
         printf("simulate: wrote %d archives of plan %s (seed %llu, %ld samples records each) to %s\n", n_runs,
-               cfg.plan, (unsigned long long)cfg.seed, sim_samples_per_run(&cfg), outdir);
+               sim_plan(&cfg), (unsigned long long)cfg.seed, sim_samples_per_run(&cfg), outdir);
     rc = EXIT_OK;
 out:
     ZSTD_freeCCtx(cc);
@@ -328,6 +353,9 @@ out:
     for (int k = 0; k < cfg.n_effects; k++)
         sim_effect_free(&cfg.effects[k]);
     free(cfg.effects);
+    for (int k = 0; k < cfg.n_steps; k++)
+        sim_step_free(&cfg.steps[k]);
+    free(cfg.steps);
     free(err);
     return rc;
 }
