@@ -40,6 +40,8 @@ int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
 int cli_parse_seconds(const char *s, double *out);
 
 /* Each command's entry point and usage text (its --help). */
+int cmd_backtest(struct cli *, int, char **);
+extern const char usage_backtest[];
 int cmd_check(struct cli *, int, char **);
 extern const char usage_check[];
 int cmd_help(struct cli *, int, char **);

@@ -5,6 +5,8 @@
 #include "cli/cli.h"
 
 const struct command commands[] = {
+    {"backtest", cmd_backtest, "Had a gate been in CI, what would it have flagged? (recall, precision, delay)",
+     usage_backtest},
     {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", usage_check},
     {"help", cmd_help, "Show help for benchdb or one command", usage_help},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", usage_history},
