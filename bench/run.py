@@ -346,6 +346,9 @@ def main():
         f"{m:.3f} s ({'/'.join(str(f) for f in sorted(found))} change points; the C detector alone "
         f"{med(cpt['c']):.3f} s)", "< 1 s", m < 1.0)
 
+    # ---- 9: back-testing a gate over 1,000 histories of 365 runs ----
+    backtest_figure(bd, data, empty)
+
     shutil.rmtree(fill, ignore_errors=True)
     for name, _ in sizes:
         shutil.rmtree(refs[name]["jsonl"], ignore_errors=True)
@@ -354,6 +357,46 @@ def main():
     wall = time.time() - t0
     row("wall", "whole `make bench` (build included)", f"{wall:.0f} s", "< 600 s", wall < 600)
     report(desc, wall)
+
+
+def backtest_figure(bd, data, empty):
+    """`benchdb backtest` over a simulated year of 10 hosts x 100 cells
+    (1,000 histories of 365 nightly runs, one series of 5 values each,
+    50 injected steps): the issue's gate-zscore REPS times, the other two
+    gates, tonight's gate-zscore and `regressions` once each."""
+    hosts, cells, nights = (2, 10, 60) if QUICK else (10, 100, 365)
+    d = os.path.join(data, "history")
+    t = timed([bd, "simulate", "-q", "--history", str(nights), "--hosts", str(hosts), "--cells", str(cells),
+               "--steps", str(hosts * cells // 20), "--seed", "1", d])
+    store = fresh(empty, os.path.join(data, "history.db"))
+    ti = timed([bd, "--db", store, "ingest", "-q", d])
+    shutil.rmtree(d, ignore_errors=True)
+    log(f"history store: {hosts * cells} histories x {nights} runs, simulated in {t:.1f} s, ingested in {ti:.1f} s")
+    label = f"{hosts * cells:,} histories x {nights} runs"
+
+    def once(args):
+        t = time.perf_counter()
+        out = subprocess.run([bd, "--db", store, *args], check=True, capture_output=True, text=True).stdout
+        return time.perf_counter() - t, out
+
+    times, sentence = [], ""
+    for _ in range(REPS):
+        s, out = once(["backtest", "gate-zscore"])
+        times.append(s)
+        sentence = [l for l in out.splitlines() if " would have raised " in l][0]
+    m = med(times)
+    row("9 backtest", f"`benchdb backtest gate-zscore` (recorded), {label}", f"{m:.2f} s ({sentence.split(': ', 1)[1]})",
+        "< 10 s", m < 10.0)
+    for gate in ("gate-ttest", "gate-percent"):
+        s, out = once(["backtest", gate, "--no-record"])
+        sentence = [l for l in out.splitlines() if " would have raised " in l][0]
+        row("9 backtest", f"`benchdb backtest {gate}`, {label} (one run)", f"{s:.2f} s ({sentence.split(': ', 1)[1]})")
+    s, _ = once(["query", "gate-zscore", "--no-record", "--format", "csv"])
+    row("9 backtest", f"`benchdb query gate-zscore` (tonight's verdict: the latest run of each history), {label}",
+        f"{s:.2f} s")
+    s, out = once(["query", "regressions", "--no-record", "--format", "csv"])
+    row("9 backtest", f"`benchdb query regressions` (change points of every history), {label}",
+        f"{s:.2f} s ({len(out.splitlines()) - 1} change points)")
 
 
 def report(desc, wall):

@@ -31,10 +31,9 @@ point AS (
          hp.run_id, hp.run, hp.plan, hp.revision, hp.started_at,
          row_number() OVER (PARTITION BY hp.host_id, hp.benchmark_id, hp.metric, hp.variant_id
                             ORDER BY hp.started NULLS LAST, hp.position NULLS LAST, hp.plan, hp.run) AS seq
-  FROM stepped AS k
-  JOIN history_point AS hp ON hp.host_id = k.host_id AND hp.benchmark_id = k.benchmark_id AND hp.metric = k.metric
-                          AND hp.variant_id = k.variant_id
-  WHERE (:host IS NULL OR hp.host = :host) AND (:plan IS NULL OR hp.plan = :plan)
+  FROM history_point AS hp
+  WHERE (hp.host_id, hp.benchmark_id, hp.metric, hp.variant_id) IN (SELECT * FROM stepped)
+    AND (:host IS NULL OR hp.host = :host) AND (:plan IS NULL OR hp.plan = :plan)
     AND (:metric IS NULL OR hp.metric = :metric)
 )
 SELECT p.host, p.benchmark, p.params, p.metric, p.variant, p.seq, p.run, p.plan, p.revision, p.started_at,

@@ -23,7 +23,7 @@ e = json.load(open("out"))
 assert len(e) == 1 and e[0]["query"] == "backtest-gate-zscore", e
 p = json.loads(e[0]["params"])
 assert p["within"] == 3 and p["scope"] == "every" and p["threshold"] == 5 and p["svs"] == "best", p
-assert e[0]["outcome"].endswith("in 120 runs of 4 histories"), e[0]["outcome"]
+assert e[0]["outcome"].endswith("in 120 runs judged"), e[0]["outcome"]
 ' || fail "history row: $(cat out)"
 checks=$((checks + 1))
 

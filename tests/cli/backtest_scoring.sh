@@ -76,7 +76,7 @@ total = [r for r in rows if r["kind"] == "total"]
 check("one total row, first", len(total) == 1 and rows[0]["kind"] == "total")
 counts(total[0], want["total"], "total")
 t = want["total"]
-check("summary %r" % total[0]["summary"], total[0]["summary"] == "%d of %d reference regressions detected; %d alerts, %d false, in %d runs of 4 histories"
+check("summary %r" % total[0]["summary"], total[0]["summary"] == "%d of %d reference regressions detected; %d alerts, %d false, in %d runs judged"
       % (t["detected"], t["events"], t["alerts"], t["false_alarms"], t["runs"]))
 for b in bad:
     print("FAIL", sys.argv[2], b)
