@@ -49,6 +49,10 @@ static const char *const queries[] = {
     "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200) "
     "SELECT change_points(i, (i > 120) + (i % 7) * 0.01, 30) || (SELECT group_concat(w) FROM "
     "(SELECT change_points(i, i > 50, 10, 0.01) OVER (ORDER BY i ROWS 30 PRECEDING) AS w FROM c)) FROM c",
+    /* Rows out of seq order in the frames, so that xValue sorts a copy. */
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 150) "
+    "SELECT lookback_baseline(i * 7 % 150, i % 11 + (i = 40) * 30) || normal_quantile(0.9) || (SELECT group_concat(w) "
+    "FROM (SELECT lookback_baseline(i * 7 % 150, i % 5) OVER (ORDER BY i ROWS 40 PRECEDING) AS w FROM c)) FROM c",
 };
 
 /* The query's text result with no fault, then under every fault. */
@@ -102,6 +106,7 @@ static void test_aggregates(void **state) { (void)state; run_with_faults(queries
 static void test_windows(void **state) { (void)state; run_with_faults(queries[1]); }
 static void test_scalars(void **state) { (void)state; run_with_faults(queries[2]); }
 static void test_change_points(void **state) { (void)state; run_with_faults(queries[3]); }
+static void test_lookback(void **state) { (void)state; run_with_faults(queries[4]); }
 
 int main(void)
 {
@@ -115,6 +120,7 @@ int main(void)
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_change_points),
+        cmocka_unit_test(test_lookback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
