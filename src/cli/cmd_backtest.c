@@ -143,7 +143,10 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
                                 named[k][0]);
             goto out;
         }
-        set_param(&ps, named[k][0], named[k][1]);
+        if (set_param(&ps, named[k][0], named[k][1])) {
+            bd_error("backtest: out of memory");
+            goto out;
+        }
     }
     if (evaluation_check_params(q, &ps, &err)) {
         char *list = saved_query_param_list(q);

@@ -355,11 +355,14 @@ static int pick(const struct rowset *rs, const char *a, const char *b, const cha
     for (size_t r = 0; r < rs->nrow; r++) {
         if (!row_kind_in(rs, r, a, b))
             continue;
+        sqlite3_value **row = out->cells + out->nrow * (size_t)ncols;
         for (int c = 0; c < ncols; c++) {
-            sqlite3_value *v = sqlite3_value_dup(rowset_cell(rs, r, idx[c]));
-            if (!v)
+            row[c] = sqlite3_value_dup(rowset_cell(rs, r, idx[c]));
+            if (!row[c]) {
+                while (c-- > 0) /* the row is not counted: free what it holds */
+                    sqlite3_value_free(row[c]);
                 return -1;
-            out->cells[out->nrow * (size_t)ncols + (size_t)c] = v;
+            }
         }
         out->nrow++;
     }
