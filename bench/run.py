@@ -352,6 +352,9 @@ def main():
     # ---- 9: benchdb report, an HTML page with SVG charts (issue 18) ----
     report_figure(bd, data, refs["1x"]["ref"])
 
+    # ---- 10: back-testing a gate over 1,000 histories of 365 runs ----
+    backtest_figure(bd, data, empty)
+
     shutil.rmtree(fill, ignore_errors=True)
     for name, _ in sizes:
         shutil.rmtree(refs[name]["jsonl"], ignore_errors=True)
@@ -396,6 +399,44 @@ def report_figure(bd, data, example):
         row("9 report", f"`benchdb report --evaluation`, {label}: drawn from the record",
             f"{d * 1000:.0f} ms", f"< {limit * 1000:.0f} ms", d < limit)
     shutil.rmtree(big, ignore_errors=True)
+def backtest_figure(bd, data, empty):
+    """`benchdb backtest` over a simulated year of 10 hosts x 100 cells
+    (1,000 histories of 365 nightly runs, one series of 5 values each,
+    50 injected steps): the issue's gate-zscore REPS times, the other two
+    gates, tonight's gate-zscore and `regressions` once each."""
+    hosts, cells, nights = (2, 10, 60) if QUICK else (10, 100, 365)
+    d = os.path.join(data, "history")
+    t = timed([bd, "simulate", "-q", "--history", str(nights), "--hosts", str(hosts), "--cells", str(cells),
+               "--steps", str(hosts * cells // 20), "--seed", "1", d])
+    store = fresh(empty, os.path.join(data, "history.db"))
+    ti = timed([bd, "--db", store, "ingest", "-q", d])
+    shutil.rmtree(d, ignore_errors=True)
+    log(f"history store: {hosts * cells} histories x {nights} runs, simulated in {t:.1f} s, ingested in {ti:.1f} s")
+    label = f"{hosts * cells:,} histories x {nights} runs"
+
+    def once(args):
+        t = time.perf_counter()
+        out = subprocess.run([bd, "--db", store, *args], check=True, capture_output=True, text=True).stdout
+        return time.perf_counter() - t, out
+
+    times, sentence = [], ""
+    for _ in range(REPS):
+        s, out = once(["backtest", "gate-zscore"])
+        times.append(s)
+        sentence = [l for l in out.splitlines() if " would have raised " in l][0]
+    m = med(times)
+    row("10 backtest", f"`benchdb backtest gate-zscore` (recorded), {label}", f"{m:.2f} s ({sentence.split(': ', 1)[1]})",
+        "< 10 s", m < 10.0)
+    for gate in ("gate-ttest", "gate-percent"):
+        s, out = once(["backtest", gate, "--no-record"])
+        sentence = [l for l in out.splitlines() if " would have raised " in l][0]
+        row("10 backtest", f"`benchdb backtest {gate}`, {label} (one run)", f"{s:.2f} s ({sentence.split(': ', 1)[1]})")
+    s, _ = once(["query", "gate-zscore", "--no-record", "--format", "csv"])
+    row("10 backtest", f"`benchdb query gate-zscore` (tonight's verdict: the latest run of each history), {label}",
+        f"{s:.2f} s")
+    s, out = once(["query", "regressions", "--no-record", "--format", "csv"])
+    row("10 backtest", f"`benchdb query regressions` (change points of every history), {label}",
+        f"{s:.2f} s ({len(out.splitlines()) - 1} change points)")
 
 
 def report(desc, wall):

@@ -225,6 +225,7 @@ struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp,
 
 /* Each command's entry point and spec. */
 #define CLI_COMMAND(n) int cmd_##n(struct cli *, int, char **); extern const struct cli_spec spec_##n
+CLI_COMMAND(backtest);
 CLI_COMMAND(check);
 CLI_COMMAND(help);
 CLI_COMMAND(history);

@@ -59,9 +59,23 @@ static int parse_effect(const struct cli_opt *o, const char *arg, void *dst, cha
     return 0;
 }
 
+static int parse_step(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
+    struct sim_step *v = realloc(cfg->steps, ((size_t)cfg->n_steps + 1) * sizeof *v);
+    if (!v)
+        return bd_fail(err, "out of memory");
+    cfg->steps = v;
+    if (sim_step_parse(arg, &cfg->steps[cfg->n_steps], err))
+        return -2; /* sim's message names --step and its value */
+    cfg->n_steps++;
+    return 0;
+}
+
 static const struct cli_opt simulate_opts[] = {
     {NULL, 0, NULL, "Plan shape:", NULL, 0, 0, 0},
-    {"plan", 0, "NAME", "plan name (default calibration-sim)", cli_opt_string, SIM(plan), 0, 0},
+    {"plan", 0, "NAME", "plan name (default calibration-sim, nightly-sim\nwith --history)", cli_opt_string, SIM(plan),
+     0, 0},
     {"groups", 0, "N", "groups, attribute profile protobuf-3, -4, ...\n(1-8, default 2)", cli_opt_int, SIM(groups), 0, 0},
     {"hosts", 0, "N", "hosts per group (1-26, default 3)", cli_opt_int, SIM(hosts), 0, 0},
     {"positions", 0, "N", "runs in sequence on each host (1-99, default 2)", cli_opt_int, SIM(positions), 0, 0},
@@ -86,6 +100,13 @@ static const struct cli_opt simulate_opts[] = {
     {"effect", 0, "WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS]",
      "multiply the treatment's time in matching cells\nby FACTOR, in every run or in runs whose name\nmatches RUNS; "
      "each part is a shell pattern\n(repeatable), e.g. 'large/*=1.03@p3-vm-a-*'", parse_effect, SIM(effects), 0, 0},
+    {NULL, 0, NULL, "Histories (nightly runs per host; docs/simulate.md):", NULL, 0, 0, 0},
+    {"history", 0, "N", "N nightly runs per host instead of a calibration\nplan (1-9999)", cli_opt_int, SIM(history), 1,
+     SIM_MAX_HISTORY},
+    {"noise", 0, "SD", "run-to-run log sd of a cell's level (default 0.01)", cli_opt_real, SIM(noise), 0, 0},
+    {"step", 0, "RUN:CELL:PCT", "from night RUN on, cells matching CELL are PCT\npercent slower (repeatable)",
+     parse_step, SIM(steps), 0, 0},
+    {"steps", 0, "K", "K random steps in K distinct histories", cli_opt_int, SIM(random_steps), 0, 0},
     {NULL, 0, NULL, "Output:", NULL, 0, 0, 0},
     {"force", 0, NULL, "overwrite existing archives", cli_opt_flag, offsetof(struct simulate_args, force), 0, 0},
     {"quiet", 'q', NULL, "no summary line", cli_opt_flag, offsetof(struct simulate_args, quiet), 0, 0},
@@ -255,7 +276,7 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
             goto out;
     if (!a.quiet)
         cli_say("simulate: wrote %d archives of plan %s (seed %llu, %ld samples records each) to %s", n_runs,
-               cfg->plan, (unsigned long long)cfg->seed, sim_samples_per_run(cfg), outdir);
+               sim_plan(cfg), (unsigned long long)cfg->seed, sim_samples_per_run(cfg), outdir);
     rc = EXIT_OK;
 out:
     ZSTD_freeCCtx(cc);
@@ -265,6 +286,9 @@ out:
     for (int k = 0; k < cfg->n_effects; k++)
         sim_effect_free(&cfg->effects[k]);
     free(cfg->effects);
+    for (int k = 0; k < cfg->n_steps; k++)
+        sim_step_free(&cfg->steps[k]);
+    free(cfg->steps);
     free(err);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "util/suggest.h"
 
 const struct command commands[] = {
+    {"backtest", cmd_backtest, "Back-test a gate: what would it have flagged, how well", &spec_backtest, NULL},
     {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", &spec_check, NULL},
     {"help", cmd_help, "Show help for benchdb or one command", &spec_help, NULL},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", &spec_history, NULL},

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/internal.h"
 #include "sim/rng.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -78,7 +79,7 @@ enum {
 void sim_config_defaults(struct sim_config *cfg)
 {
     *cfg = (struct sim_config){
-        .plan = "calibration-sim",
+        .plan = NULL,
         .groups = 2,
         .hosts = 3,
         .positions = 2,
@@ -96,7 +97,13 @@ void sim_config_defaults(struct sim_config *cfg)
         .drift = 0.002,
         .fork_sd = 0.01,
         .iteration_sd = 0.015,
+        .noise = 0.01,
     };
+}
+
+const char *sim_plan(const struct sim_config *cfg)
+{
+    return cfg->plan ? cfg->plan : cfg->history ? "nightly-sim" : "calibration-sim";
 }
 
 /* ---- cells ------------------------------------------------------------- */
@@ -123,6 +130,29 @@ static int effect_matches_cell(const struct sim_effect *e, const struct cell *c)
     return fnmatch(e->workload, workloads[c->workload], 0) == 0 &&
            fnmatch(e->operation, operations[c->operation], 0) == 0 &&
            fnmatch(e->format, formats[c->format], 0) == 0;
+}
+
+void sim_cell_names(int i, const char **workload, const char **operation, const char **format)
+{
+    struct cell c;
+    cell_place(i, &c);
+    *workload = workloads[c.workload];
+    *operation = operations[c.operation];
+    *format = formats[c.format];
+}
+
+double sim_cell_nominal_ns(int i)
+{
+    struct cell c;
+    cell_place(i, &c);
+    return workload_ns[c.workload] * operation_mult[c.operation] * format_mult[c.format];
+}
+
+int sim_cell_matches(int i, const char *workload, const char *operation, const char *format)
+{
+    const char *w, *o, *f;
+    sim_cell_names(i, &w, &o, &f);
+    return fnmatch(workload, w, 0) == 0 && fnmatch(operation, o, 0) == 0 && fnmatch(format, f, 0) == 0;
 }
 
 /* Draws group g's cells: their magnitudes, true ratios and spreads. */
@@ -186,6 +216,8 @@ static void cells_draw(const struct sim_config *cfg, int g, struct cell *cells)
 
 int sim_run_count(const struct sim_config *cfg)
 {
+    if (cfg->history)
+        return cfg->hosts * cfg->history;
     return cfg->groups * cfg->hosts * cfg->positions;
 }
 
@@ -204,18 +236,24 @@ static struct run_place run_place(const struct sim_config *cfg, int i)
 
 void sim_run_name(const struct sim_config *cfg, int i, char *buf, size_t size)
 {
+    if (cfg->history) {
+        sim_history_run_name(cfg, i, buf, size);
+        return;
+    }
     struct run_place p = run_place(cfg, i);
     snprintf(buf, size, "p%d-vm-%c-%d", 3 + p.group, 'a' + p.host, p.position + 1);
 }
 
 long sim_samples_per_run(const struct sim_config *cfg)
 {
+    if (cfg->history)
+        return cfg->cells;
     return (long)cfg->cells * cfg->blocks * 2 * cfg->forks;
 }
 
 /* ---- text -------------------------------------------------------------- */
 
-static void json_string(struct strbuf *sb, const char *s)
+void sim_json_string(struct strbuf *sb, const char *s)
 {
     sb_putc(sb, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -233,14 +271,14 @@ static void json_string(struct strbuf *sb, const char *s)
 
 /* Six significant digits: JMH-like precision that also hides last-ulp
  * differences between libm implementations. */
-static void json_value(struct strbuf *sb, double x)
+void sim_json_value(struct strbuf *sb, double x)
 {
     sb_printf(sb, "%.6g", x);
 }
 
 /* RFC 3339 UTC text of a time in seconds since 1970 (days_from_civil's
  * inverse, after H. Hinnant's public-domain algorithm). */
-static void json_time(struct strbuf *sb, long long t)
+void sim_json_time(struct strbuf *sb, long long t)
 {
     long long days = t / 86400, secs = t % 86400;
     long long z = days + 719468;
@@ -318,13 +356,13 @@ static void write_run_record(struct strbuf *sb, const struct sim_config *cfg, in
     char name[64];
     sim_run_name(cfg, i, name, sizeof name);
     sb_puts(sb, "{\"record\":\"run\",\"format\":\"benchdb-run/1\",\"plan\":");
-    json_string(sb, cfg->plan);
+    sim_json_string(sb, sim_plan(cfg));
     sb_printf(sb, ",\"run\":\"%s\",\"host\":\"sim-p%d-vm-%c\",\"position\":%d,\"source\":\"" SIM_SOURCE "\"", name,
               3 + p.group, 'a' + p.host, p.position + 1);
     sb_puts(sb, ",\"started_at\":");
-    json_time(sb, rt->start);
+    sim_json_time(sb, rt->start);
     sb_puts(sb, ",\"ended_at\":");
-    json_time(sb, rt->end);
+    sim_json_time(sb, rt->end);
     sb_puts(sb, ",\"treatment\":\"" TREATMENT "\",\"baseline\":\"" BASELINE "\",\"attributes\":{");
     sb_printf(sb, "\"profile\":\"protobuf-%d\"", 3 + p.group);
     sb_puts(sb, ",\"machine_type\":\"c3-standard-8\",\"zone\":\"asia-northeast1-b\""
@@ -337,9 +375,9 @@ static void write_run_record(struct strbuf *sb, const struct sim_config *cfg, in
     sb_printf(sb, ",\"simulated\":true,\"sim_seed\":\"%llu\"}}\n", (unsigned long long)cfg->seed);
 
     sb_puts(sb, "{\"record\":\"event\",\"name\":\"maintenance\",\"value\":\"TERMINATE\",\"at\":");
-    json_time(sb, rt->start);
+    sim_json_time(sb, rt->start);
     sb_puts(sb, "}\n{\"record\":\"gate\",\"name\":\"load\",\"passed\":true,\"at\":");
-    json_time(sb, rt->gate_at);
+    sim_json_time(sb, rt->gate_at);
     sb_puts(sb, ",\"detail\":{\"load1\":");
     sb_printf(sb, "%.2f", rt->load);
     sb_puts(sb, ",\"max\":0.5}}\n");
@@ -347,6 +385,8 @@ static void write_run_record(struct strbuf *sb, const struct sim_config *cfg, in
 
 int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *ctx)
 {
+    if (cfg->history)
+        return sim_history_write_run(cfg, i, emit, ctx);
     struct run_place p = run_place(cfg, i);
     struct cell cells[SIM_MAX_CELLS];
     cells_draw(cfg, p.group, cells);
@@ -377,7 +417,7 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
     /* The buffer is flushed once it holds 64 KiB, so it never holds more
      * than that plus one line: growing it once here means no later append
      * can fail. A line holds at most 16 bytes per value. */
-    size_t line_max = 4096 + 2 * strlen(cfg->plan) + 16 * ((size_t)cfg->warmups + (size_t)cfg->iterations);
+    size_t line_max = 4096 + 2 * strlen(sim_plan(cfg)) + 16 * ((size_t)cfg->warmups + (size_t)cfg->iterations);
     if (sb_grow(&o.sb, (1u << 16) + line_max))
         return -1;
     write_run_record(&o.sb, cfg, i, p, &rt);
@@ -423,7 +463,7 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
                         for (int w = 0; w < cfg->warmups; w++) {
                             if (w)
                                 sb_putc(sb, ',');
-                            json_value(sb, warm[w]);
+                            sim_json_value(sb, warm[w]);
                         }
                         sb_putc(sb, ']');
                     }
@@ -431,7 +471,7 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
                     for (int v = 0; v < cfg->iterations; v++) {
                         if (v)
                             sb_putc(sb, ',');
-                        json_value(sb, vals[v]);
+                        sim_json_value(sb, vals[v]);
                     }
                     sb_puts(sb, "]}\n");
                     out_flush(&o, 1 << 16);
@@ -488,14 +528,14 @@ int sim_effect_parse(const char *arg, struct sim_effect *e, char **err)
     return 0;
 }
 
-static int check_int(char **err, const char *opt, int v, int lo, int hi)
+int sim_check_int(char **err, const char *opt, int v, int lo, int hi)
 {
     if (v < lo || v > hi)
         return bd_fail(err, "%s: expected an integer from %d to %d, got %d", opt, lo, hi, v);
     return 0;
 }
 
-static int check_sd(char **err, const char *opt, double v)
+int sim_check_sd(char **err, const char *opt, double v)
 {
     if (!(v >= 0 && v <= 1))
         return bd_fail(err, "%s: expected a number from 0 to 1, got %g", opt, v);
@@ -504,24 +544,29 @@ static int check_sd(char **err, const char *opt, double v)
 
 int sim_config_check(const struct sim_config *cfg, char **err)
 {
-    if (!cfg->plan || !*cfg->plan || strlen(cfg->plan) > 200)
+    const char *plan = sim_plan(cfg);
+    if (!*plan || strlen(plan) > 200)
         return bd_fail(err, "--plan: expected a name of 1 to 200 bytes");
-    for (const unsigned char *s = (const unsigned char *)cfg->plan; *s; s++)
+    for (const unsigned char *s = (const unsigned char *)plan; *s; s++)
         if (*s < 0x20 || *s == 0x7f)
             return bd_fail(err, "--plan: the name holds a control character");
-    if (check_int(err, "--groups", cfg->groups, 1, SIM_MAX_GROUPS) ||
-        check_int(err, "--hosts", cfg->hosts, 1, SIM_MAX_HOSTS) ||
-        check_int(err, "--positions", cfg->positions, 1, SIM_MAX_POSITIONS) ||
-        check_int(err, "--cells", cfg->cells, 1, SIM_MAX_CELLS) ||
-        check_int(err, "--blocks", cfg->blocks, 1, SIM_MAX_BLOCKS) ||
-        check_int(err, "--forks", cfg->forks, 1, SIM_MAX_FORKS) ||
-        check_int(err, "--iterations", cfg->iterations, 1, SIM_MAX_ITERATIONS) ||
-        check_int(err, "--warmups", cfg->warmups, 0, SIM_MAX_WARMUPS) ||
-        check_int(err, "--wide", cfg->wide, 0, SIM_MAX_CELLS))
+    struct sim_config d;
+    sim_config_defaults(&d);
+    if (cfg->history || cfg->n_steps || cfg->random_steps || cfg->noise != d.noise)
+        return sim_history_check(cfg, err);
+    if (sim_check_int(err, "--groups", cfg->groups, 1, SIM_MAX_GROUPS) ||
+        sim_check_int(err, "--hosts", cfg->hosts, 1, SIM_MAX_HOSTS) ||
+        sim_check_int(err, "--positions", cfg->positions, 1, SIM_MAX_POSITIONS) ||
+        sim_check_int(err, "--cells", cfg->cells, 1, SIM_MAX_CELLS) ||
+        sim_check_int(err, "--blocks", cfg->blocks, 1, SIM_MAX_BLOCKS) ||
+        sim_check_int(err, "--forks", cfg->forks, 1, SIM_MAX_FORKS) ||
+        sim_check_int(err, "--iterations", cfg->iterations, 1, SIM_MAX_ITERATIONS) ||
+        sim_check_int(err, "--warmups", cfg->warmups, 0, SIM_MAX_WARMUPS) ||
+        sim_check_int(err, "--wide", cfg->wide, 0, SIM_MAX_CELLS))
         return -1;
-    if (check_sd(err, "--spread", cfg->spread) || check_sd(err, "--host-offset", cfg->host_offset) ||
-        check_sd(err, "--drift", cfg->drift) || check_sd(err, "--fork-sd", cfg->fork_sd) ||
-        check_sd(err, "--iteration-sd", cfg->iteration_sd))
+    if (sim_check_sd(err, "--spread", cfg->spread) || sim_check_sd(err, "--host-offset", cfg->host_offset) ||
+        sim_check_sd(err, "--drift", cfg->drift) || sim_check_sd(err, "--fork-sd", cfg->fork_sd) ||
+        sim_check_sd(err, "--iteration-sd", cfg->iteration_sd))
         return -1;
     if (!(cfg->wide_lo > 0 && cfg->wide_lo <= cfg->wide_hi && cfg->wide_hi <= 1))
         return bd_fail(err, "--wide-spread: expected LO:HI with 0 < LO <= HI <= 1, got %g:%g", cfg->wide_lo,

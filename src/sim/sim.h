@@ -18,8 +18,19 @@ struct sim_effect {
     double factor;
 };
 
+/* --step RUN:CELL:PCT (history mode): from the matching runs on, the
+ * matching cells' times are multiplied by 1 + percent/100. RUN is a night
+ * (1-based, on every host) or a shell pattern over run names; CELL is
+ * WORKLOAD/OPERATION[/FORMAT], shell patterns, FORMAT defaulting to "*". */
+struct sim_step {
+    int night;   /* 1..history, or 0 when runs is a pattern */
+    char *runs;  /* NULL when night is given */
+    char *workload, *operation, *format;
+    double percent;
+};
+
 struct sim_config {
-    const char *plan;
+    const char *plan;             /* NULL: calibration-sim, or nightly-sim with --history */
     int groups, hosts, positions, cells, blocks, forks, iterations, warmups;
     uint64_t seed;
     double spread;                /* median block-to-block log sd of an ordinary cell */
@@ -30,6 +41,13 @@ struct sim_config {
     double fork_sd, iteration_sd; /* log sd of a fork's level and of one value */
     struct sim_effect *effects;
     int n_effects;
+    /* History mode (--history N > 0; src/sim/history.c): N nightly runs per
+     * host of one branch, with injected steps. */
+    int history;
+    double noise;                 /* run-to-run log sd of a cell's level */
+    struct sim_step *steps;       /* --step, in the order given */
+    int n_steps;
+    int random_steps;             /* --steps K */
 };
 
 /* Limits of the options, checked by sim_config_check. */
@@ -42,14 +60,21 @@ enum {
     SIM_MAX_FORKS = 100,
     SIM_MAX_ITERATIONS = 10000,
     SIM_MAX_WARMUPS = 10000,
+    SIM_MAX_HISTORY = 9999,
+    SIM_MAX_RANDOM_STEPS = 1000,
 };
 
 void sim_config_defaults(struct sim_config *cfg);
+/* The plan's name: --plan, else the mode's default. */
+const char *sim_plan(const struct sim_config *cfg);
 /* 0, or -1 with *err (malloc'd) naming the option and what is wrong. */
 int sim_config_check(const struct sim_config *cfg, char **err);
 /* Parses WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS] into e; -1 with *err. */
 int sim_effect_parse(const char *arg, struct sim_effect *e, char **err);
 void sim_effect_free(struct sim_effect *e);
+/* Parses RUN:CELL:PCT into s; -1 with *err. */
+int sim_step_parse(const char *arg, struct sim_step *s, char **err);
+void sim_step_free(struct sim_step *s);
 
 int sim_run_count(const struct sim_config *cfg);
 /* The name of run i (0 <= i < sim_run_count), e.g. "p3-vm-a-1". */

@@ -64,6 +64,7 @@ static const struct sqlfn_def functions[] = {
     WINDOW("median_ci", 2, mci, KIND_MEDIAN_CI),
     SCALAR("t_quantile", 2, sqlfn_t_quantile),
     SCALAR("t_cdf", 2, sqlfn_t_cdf),
+    SCALAR("normal_quantile", 1, sqlfn_normal_quantile),
     SCALAR("ci_exp", 1, sqlfn_ci_exp),
     SCALAR("ci_recip", 1, sqlfn_ci_recip),
     SCALAR("ci_excludes", 2, sqlfn_ci_excludes),
@@ -74,6 +75,7 @@ static const struct sqlfn_def functions[] = {
     PORTABLE_WINDOW("string_agg", 2, string_agg, "SELECT string_agg('a', ',')"),
     PORTABLE_SCALAR("least", -1, sqlfn_least_greatest, KIND_LEAST, "SELECT least(1, 2)"),
     PORTABLE_SCALAR("greatest", -1, sqlfn_least_greatest, KIND_GREATEST, "SELECT greatest(1, 2)"),
+    WINDOW("lookback_baseline", 2, lookback, 0),
 };
 
 /* Whether db already has the function that probe calls: SQLITE_OK when it

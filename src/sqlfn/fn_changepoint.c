@@ -35,56 +35,11 @@
 #define EXPECT_PVALUE "a number between 0 and 1"
 #define EXPECT_MAGNITUDE "a non-negative finite number"
 
-/* A row as kept: seq as SQLite gave it (integer or real). No padding, as
- * the FIFO finds a row to remove by its bytes. */
-struct cp_row {
-    double x;
-    double seq_real;
-    int64_t seq_int;
-    int64_t seq_is_int;
-};
-
 struct cp_state {
-    struct sqlfn_fifo f;
-    struct cp_row *scratch; /* xValue's copy of the frame */
-    size_t scratch_len;
+    struct sqlfn_seq_rows rows;
     int have[3];
     double param[3]; /* window, max_pvalue, min_magnitude */
 };
-
-/* seq: ARG_OK, ARG_NULL, or ARG_ERROR (not a finite number). */
-static int read_seq(sqlite3_value *v, struct cp_row *r)
-{
-    int type = sqlite3_value_type(v);
-    if (type == SQLITE_TEXT)
-        type = sqlite3_value_numeric_type(v);
-    switch (type) {
-    case SQLITE_NULL:
-        return ARG_NULL;
-    case SQLITE_INTEGER:
-        r->seq_is_int = 1;
-        r->seq_int = sqlite3_value_int64(v);
-        return ARG_OK;
-    case SQLITE_FLOAT:
-        r->seq_real = sqlite3_value_double(v);
-        return isfinite(r->seq_real) ? ARG_OK : ARG_ERROR;
-    default:
-        return ARG_ERROR;
-    }
-}
-
-/* The row of argv: ARG_OK, ARG_NULL (skipped), or ARG_ERROR, with the error
- * set when report is nonzero. */
-static int read_row(sqlite3_context *ctx, sqlite3_value **argv, struct cp_row *r, int report)
-{
-    memset(r, 0, sizeof *r);
-    int rc = read_seq(argv[0], r);
-    if (rc == ARG_ERROR && report)
-        sqlfn_arg_error(ctx, 0, EXPECT_FINITE, argv[0]);
-    if (rc != ARG_OK)
-        return rc;
-    return report ? sqlfn_finite(ctx, argv, 1, EXPECT_FINITE, &r->x) : sqlfn_number(argv[1], &r->x);
-}
 
 /* window, max_pvalue, min_magnitude: checked and the same on every row. */
 static int read_params(sqlite3_context *ctx, int argc, sqlite3_value **argv, struct cp_state *s)
@@ -111,18 +66,17 @@ static int read_params(sqlite3_context *ctx, int argc, sqlite3_value **argv, str
 
 void sqlfn_cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    struct cp_row r;
-    if (read_row(ctx, argv, &r, 1) != ARG_OK)
+    struct sqlfn_seq_row r;
+    if (sqlfn_seq_row_read(ctx, argv, &r, 1) != ARG_OK)
         return;
     struct cp_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
     if (!s) {
         sqlite3_result_error_nomem(ctx);
         return;
     }
-    s->f.esize = sizeof r;
     if (read_params(ctx, argc, argv, s))
         return;
-    if (sqlfn_fifo_push(&s->f, &r))
+    if (sqlfn_seq_rows_push(&s->rows, &r))
         sqlite3_result_error_nomem(ctx);
 }
 
@@ -130,46 +84,8 @@ void sqlfn_cp_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     struct cp_state *s = sqlite3_aggregate_context(ctx, 0);
-    struct cp_row r;
-    if (s && read_row(ctx, argv, &r, 0) == ARG_OK)
-        sqlfn_fifo_remove(&s->f, &r);
-}
-
-/* sign(d - i), exactly, for a finite d. */
-static int cmp_real_int(double d, int64_t i)
-{
-    if (d < -0x1p63)
-        return -1;
-    if (d >= 0x1p63)
-        return 1;
-    int64_t t = (int64_t)d; /* exact: |d| < 2^63, truncated toward 0 */
-    if (t != i)
-        return t < i ? -1 : 1;
-    double frac = d - (double)t;
-    return (frac > 0) - (frac < 0);
-}
-
-/* By seq (numerically, integers exactly), then x, then an integer seq
- * before an equal real one, then bytes: a total order, so that the sorted
- * series is the same whatever order qsort received the rows in. */
-static int cmp_rows(const void *pa, const void *pb)
-{
-    const struct cp_row *a = pa, *b = pb;
-    int c;
-    if (a->seq_is_int && b->seq_is_int)
-        c = (a->seq_int > b->seq_int) - (a->seq_int < b->seq_int);
-    else if (!a->seq_is_int && !b->seq_is_int)
-        c = (a->seq_real > b->seq_real) - (a->seq_real < b->seq_real);
-    else
-        c = a->seq_is_int ? -cmp_real_int(b->seq_real, a->seq_int) : cmp_real_int(a->seq_real, b->seq_int);
-    if (c)
-        return c;
-    c = (a->x > b->x) - (a->x < b->x);
-    if (c)
-        return c;
-    if (a->seq_is_int != b->seq_is_int)
-        return a->seq_is_int ? -1 : 1;
-    return memcmp(a, b, sizeof *a);
+    if (s)
+        sqlfn_seq_rows_remove(ctx, &s->rows, argv);
 }
 
 static void put_num(sqlite3_str *out, const char *key, double x)
@@ -185,13 +101,13 @@ static void put_num(sqlite3_str *out, const char *key, double x)
 }
 
 /* The JSON array of the change points of rows[0..n) (sorted). */
-static void result_json(sqlite3_context *ctx, const struct cp_row *rows, const struct changepoint *cp, size_t m)
+static void result_json(sqlite3_context *ctx, const struct sqlfn_seq_row *rows, const struct changepoint *cp, size_t m)
 {
     sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
     sqlite3_str_appendchar(out, 1, '[');
     for (size_t i = 0; i < m; i++) {
         const struct changepoint *c = &cp[i];
-        const struct cp_row *r = &rows[c->index];
+        const struct sqlfn_seq_row *r = &rows[c->index];
         sqlite3_str_appendall(out, i ? ",{\"seq\":" : "{\"seq\":");
         if (r->seq_is_int) {
             sqlite3_str_appendf(out, "%lld", (long long)r->seq_int);
@@ -229,27 +145,14 @@ static void result_json(sqlite3_context *ctx, const struct cp_row *rows, const s
 static void cp_compute(sqlite3_context *ctx, int is_final)
 {
     struct cp_state *s = sqlite3_aggregate_context(ctx, 0);
-    if (!s || s->f.len == 0) {
+    if (!s || s->rows.f.len == 0) {
         sqlite3_result_null(ctx);
         goto done;
     }
-    size_t n = s->f.len;
-    struct cp_row *rows = sqlfn_fifo_items(&s->f);
-    if (!is_final) {
-        /* xValue must leave the frame as it is: sort a copy. */
-        if (n > s->scratch_len) {
-            struct cp_row *p = sqlite3_realloc64(s->scratch, (sqlite3_uint64)n * sizeof *p);
-            if (!p) {
-                sqlite3_result_error_nomem(ctx);
-                goto done;
-            }
-            s->scratch = p;
-            s->scratch_len = n;
-        }
-        memcpy(s->scratch, rows, n * sizeof *rows);
-        rows = s->scratch;
-    }
-    qsort(rows, n, sizeof *rows, cmp_rows);
+    size_t n = s->rows.f.len;
+    struct sqlfn_seq_row *rows = sqlfn_seq_rows_sorted(ctx, &s->rows, is_final);
+    if (!rows)
+        goto done;
     double window = s->have[0] ? s->param[0] : 50;
     double max_p = s->have[1] ? s->param[1] : 0.001;
     double min_mag = s->have[2] ? s->param[2] : 0.0;
@@ -272,12 +175,8 @@ static void cp_compute(sqlite3_context *ctx, int is_final)
     result_json(ctx, rows, cp, m);
     sqlite3_free(x);
 done:
-    if (s && is_final) {
-        sqlfn_fifo_free(&s->f);
-        sqlite3_free(s->scratch);
-        s->scratch = NULL;
-        s->scratch_len = 0;
-    }
+    if (s && is_final)
+        sqlfn_seq_rows_free(&s->rows);
 }
 
 void sqlfn_cp_final(sqlite3_context *ctx) { cp_compute(ctx, 1); }

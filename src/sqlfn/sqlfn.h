@@ -162,6 +162,36 @@ struct sqlfn_values *sqlfn_values_state(sqlite3_context *ctx, size_t esize);
  * buffer; NULL when memory ran out (error set). */
 void *sqlfn_values_items(sqlite3_context *ctx, struct sqlfn_values *s, int is_final);
 void sqlfn_values_release(struct sqlfn_values *s);
+/* A row of an aggregate over a sequence, (seq, x): seq as SQLite gave it
+ * (integer or real). No padding, as the FIFO finds a row to remove by its
+ * bytes. */
+struct sqlfn_seq_row {
+    double x;
+    double seq_real;
+    int64_t seq_int;
+    int64_t seq_is_int;
+};
+/* Reads seq (argv[0]) and x (argv[1]): ARG_OK, ARG_NULL (the row is
+ * skipped), or ARG_ERROR (not finite numbers), with the error set on ctx
+ * when report is nonzero. */
+int sqlfn_seq_row_read(sqlite3_context *ctx, sqlite3_value **argv, struct sqlfn_seq_row *r, int report);
+/* The rows of a group or window frame, put in order by the aggregate: by
+ * seq (integers compared exactly, integers with reals by exact value),
+ * rows with equal seq by x, then an integer seq before an equal real one.
+ * Zero-initialised in the aggregate state. */
+struct sqlfn_seq_rows {
+    struct sqlfn_fifo f;
+    struct sqlfn_seq_row *scratch; /* xValue's copy of the frame */
+    size_t scratch_len;
+};
+/* 0, or -1 when memory ran out. */
+int sqlfn_seq_rows_push(struct sqlfn_seq_rows *s, const struct sqlfn_seq_row *r);
+/* xInverse: removes the row of argv. */
+void sqlfn_seq_rows_remove(sqlite3_context *ctx, struct sqlfn_seq_rows *s, sqlite3_value **argv);
+/* The rows sorted (s->f.len of them): in place for xFinal, a copy for
+ * xValue; NULL when memory ran out (the error is set). */
+struct sqlfn_seq_row *sqlfn_seq_rows_sorted(sqlite3_context *ctx, struct sqlfn_seq_rows *s, int is_final);
+void sqlfn_seq_rows_free(struct sqlfn_seq_rows *s);
 
 /* Callbacks, one file per group. */
 void sqlfn_geomean_step(sqlite3_context *, int, sqlite3_value **);
@@ -203,6 +233,7 @@ void sqlfn_string_agg_value(sqlite3_context *);
 void sqlfn_least_greatest(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_t_quantile(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_t_cdf(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_normal_quantile(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_ci_exp(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_ci_recip(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_ci_excludes(sqlite3_context *, int, sqlite3_value **);
@@ -220,5 +251,11 @@ void sqlfn_cp_step(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_cp_inverse(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_cp_final(sqlite3_context *);
 void sqlfn_cp_value(sqlite3_context *);
+
+/* lookback_baseline (fn_lookback.c) */
+void sqlfn_lookback_step(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_lookback_inverse(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_lookback_final(sqlite3_context *);
+void sqlfn_lookback_value(sqlite3_context *);
 
 #endif

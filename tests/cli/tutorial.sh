@@ -60,4 +60,25 @@ fi
 grep -A2 "^plans  adopted  band_passes  interval_passes" "$o" | tail -1 | grep -Eq "^ +20 +0 +0 +[0-9]+$" ||
     fail "step 6: 20 plans judged, none adopted, no band pass"
 
+# Step 7: regressions finds each injected step at its run, and the
+# back-tests print the numbers the table gives.
+grep -Eq "^ci-b-0097 +a652e1dfbfc03067fb6dd82853e56d07e090d432 +2026-01-26T02:10:28Z +185.6$" "$o" ||
+    fail "step 7: the step in the history"
+for s in "ci-a collections 349" "ci-a text 235" "ci-b collections 102" "ci-b small 97" "ci-c large 253"; do
+    set -- $s
+    row="^$1 +serialize +\\{\"format\":\"binary\",\"workload\":\"$2\"\\} +primary +main +$3 +$1-0*$3 +nightly +[0-9a-f]{40} +[0-9TZ:-]+"
+    # regressions (defaults, then over 5%): before, after, change, p-value
+    [ "$(grep -cE -- "$row +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.e-]+ +regression$" "$o")" -eq 2 ] ||
+        fail "step 7: regressions at $s"
+    # injected-steps: the percent
+    [ "$(grep -cE -- "$row +[0-9.]+ +regression$" "$o")" -eq 1 ] || fail "step 7: injected-steps at $s"
+done
+expect_err_has "result: 7 rows" "step 7: seven change points with Otava's defaults"
+expect_err_has "result: 5 rows" "step 7: five over 5%"
+expect_err_has "gate-zscore would have raised 13 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.92), 1 false alarm (0.0228 per 100 runs), detected 0.2 runs late on average (at most 1)" "step 7: gate-zscore"
+expect_err_has "gate-ttest would have raised 81 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.31), 56 false alarms (1.28 per 100 runs)" "step 7: gate-ttest"
+expect_err_has "gate-percent would have raised 29 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.86), 4 false alarms (0.0913 per 100 runs)" "step 7: gate-percent"
+expect_err_has "gate-ttest would have raised 28 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.79), 6 false alarms" "step 7: boundary 0.999"
+expect_out_has "backtest-gate-percent" "step 7: history lists the back-tests"
+
 finish

@@ -58,6 +58,10 @@ static const char *const queries[] = {
     "hodges_lehmann(i, i % 2, 0.9) OVER (ORDER BY i ROWS 12 PRECEDING) AS h, "
     "median_ci(i) OVER (ORDER BY i ROWS 9 PRECEDING) AS m, "
     "string_agg(i, '-') OVER (ORDER BY i ROWS 5 PRECEDING) AS s FROM c)",
+    /* Rows out of seq order in the frames, so that xValue sorts a copy. */
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 150) "
+    "SELECT lookback_baseline(i * 7 % 150, i % 11 + (i = 40) * 30) || normal_quantile(0.9) || (SELECT group_concat(w) "
+    "FROM (SELECT lookback_baseline(i * 7 % 150, i % 5) OVER (ORDER BY i ROWS 40 PRECEDING) AS w FROM c)) FROM c",
 };
 
 /* The query's text result with no fault, then under every fault. */
@@ -113,6 +117,7 @@ static void test_scalars(void **state) { (void)state; run_with_faults(queries[2]
 static void test_change_points(void **state) { (void)state; run_with_faults(queries[3]); }
 static void test_rank(void **state) { (void)state; run_with_faults(queries[4]); }
 static void test_rank_windows(void **state) { (void)state; run_with_faults(queries[5]); }
+static void test_lookback(void **state) { (void)state; run_with_faults(queries[6]); }
 
 int main(void)
 {
@@ -128,6 +133,7 @@ int main(void)
         cmocka_unit_test(test_change_points),
         cmocka_unit_test(test_rank),
         cmocka_unit_test(test_rank_windows),
+        cmocka_unit_test(test_lookback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,97 @@
+-- name: gate-zscore
+-- summary: Conbench's lookback z-score: the latest run of each history against the distribution of up to 100 runs before it
+-- param: threshold = 5  a change is flagged when |z| exceeds this (Conbench's threshold_z)
+-- param: runs = 100  the distribution: up to this many runs before the one judged (Conbench's DISTRIBUTION_COMMITS)
+-- param: svs = best  a run's single value summary: best (its smallest measured value, the largest for a higher-is-better unit) or mean
+-- choices: svs = best, mean
+-- param: scope = latest  latest: each history's latest run; every: every run, each against the runs before it (what backtest reads)
+-- choices: scope = latest, every
+-- param: host = null  only this host's histories (null: every host)
+-- param: plan = null  only runs of this plan form the histories (null: every plan)
+-- param: metric = primary  only this metric (null: every metric)
+-- param: since = null  judge only runs started at or after this UTC time, written 2026-01-31 or 2026-01-31T00:00:00.000Z (earlier runs still form distributions)
+-- type: threshold = real in (0, )
+-- type: runs = integer in [1, )
+-- type: host = text naming a host
+-- type: plan = text naming a plan
+-- outcome: pass
+-- key: host, benchmark, params, metric, variant, seq
+--
+-- Conbench (conbench/conbench at 3af4a55, docs/pages/lookback_zscore.md):
+-- a run's single value summary (SVS) is compared with the distribution of
+-- the SVSs of the runs before it in its history, at most `runs` of them:
+-- lookback_baseline() leaves out spikes that came back (outliers), takes
+-- the mean of the rest and the standard deviation of their residuals (each
+-- SVS minus the mean of the ones before it). z = (SVS - mean) / stddev,
+-- negated when lower is better (times: a unit of unknown direction counts
+-- as lower-is-better, as in Conbench), so a negative z is a regression:
+-- alert 'regression' when -z > threshold, 'improvement' when z > threshold,
+-- none when the distribution has fewer than two runs or no spread. lower
+-- and upper are the values at which z reaches -threshold and threshold.
+-- statistic = z, limit = -threshold (a regression lies below it); pass = 0
+-- on a regression. One run per commit stands in for Conbench's commits.
+WITH
+point AS (
+  SELECT host_id, benchmark_id, metric, variant_id, run_id, started, direction, value,
+         row_number() OVER (PARTITION BY host_id, benchmark_id, metric, variant_id
+                            ORDER BY started NULLS LAST, position NULLS LAST, plan, run) AS seq
+  FROM history_point
+  WHERE (:host IS NULL OR host = :host) AND (:plan IS NULL OR plan = :plan)
+    AND (:metric IS NULL OR metric = :metric)
+),
+last AS (
+  SELECT host_id, benchmark_id, metric, variant_id, max(seq) AS points
+  FROM point
+  GROUP BY host_id, benchmark_id, metric, variant_id
+),
+judged AS (
+  SELECT p.*,
+         CASE WHEN :svs = 'mean' THEN p.value
+              WHEN p.direction IS NOT DISTINCT FROM 'higher' THEN
+                (SELECT max(sa.value) FROM series AS se JOIN sample AS sa ON sa.series_id = se.id AND sa.warmup = 0
+                 WHERE se.run_id = p.run_id AND se.benchmark_id = p.benchmark_id AND se.variant_id = p.variant_id
+                   AND se.metric = p.metric)
+              ELSE
+                (SELECT min(sa.value) FROM series AS se JOIN sample AS sa ON sa.series_id = se.id AND sa.warmup = 0
+                 WHERE se.run_id = p.run_id AND se.benchmark_id = p.benchmark_id AND se.variant_id = p.variant_id
+                   AND se.metric = p.metric)
+         END AS svs,
+         CASE WHEN p.direction IS NOT DISTINCT FROM 'higher' THEN 1 ELSE -1 END AS sign
+  FROM point AS p
+  WHERE :scope = 'every' OR p.seq > (SELECT l.points FROM last AS l
+                  WHERE l.host_id = p.host_id AND l.benchmark_id = p.benchmark_id AND l.metric = p.metric
+                    AND l.variant_id = p.variant_id) - :runs - 1
+),
+dist AS (
+  SELECT j.*,
+         lookback_baseline(j.seq, j.svs) OVER (PARTITION BY j.host_id, j.benchmark_id, j.metric, j.variant_id
+                                               ORDER BY j.seq ROWS BETWEEN :runs PRECEDING AND 1 PRECEDING) AS d
+  FROM judged AS j
+),
+stats AS (
+  SELECT d.*,
+         CAST(d.d ->> 'n' AS BIGINT) AS baseline_n,
+         CAST(d.d ->> 'outliers' AS BIGINT) AS outliers,
+         CAST(d.d ->> 'mean' AS DOUBLE PRECISION) AS mean,
+         CAST(d.d ->> 'stddev' AS DOUBLE PRECISION) AS stddev
+  FROM dist AS d
+),
+scored AS (
+  SELECT s.*, CASE WHEN s.stddev > 0 THEN s.sign * ((s.svs - s.mean) / s.stddev) END AS z
+  FROM stats AS s
+)
+SELECT h.host, h.benchmark, h.params, h.metric, h.variant, h.unit, s.seq, h.run, h.plan, h.revision, h.started_at,
+       s.svs AS value, s.baseline_n, s.outliers, s.mean, s.stddev, s.z,
+       s.mean - CAST(:threshold AS DOUBLE PRECISION) * s.stddev AS lower,
+       s.mean + CAST(:threshold AS DOUBLE PRECISION) * s.stddev AS upper,
+       s.z AS statistic, -CAST(:threshold AS DOUBLE PRECISION) AS "limit",
+       CASE WHEN -s.z > :threshold THEN 'regression' WHEN s.z > :threshold THEN 'improvement' END AS alert,
+       CASE WHEN -s.z > :threshold THEN 0 ELSE 1 END AS pass
+FROM scored AS s
+JOIN history_point AS h ON h.run_id = s.run_id AND h.benchmark_id = s.benchmark_id AND h.variant_id = s.variant_id
+                      AND h.metric = s.metric
+WHERE (:scope = 'every' OR s.seq = (SELECT l.points FROM last AS l
+                  WHERE l.host_id = s.host_id AND l.benchmark_id = s.benchmark_id AND l.metric = s.metric
+                    AND l.variant_id = s.variant_id))
+  AND (:since IS NULL OR s.started >= :since)
+ORDER BY h.host, h.benchmark, h.params, h.metric, h.variant, s.seq;

@@ -1,0 +1,174 @@
+/* benchdb backtest: a gate evaluated as of each past run, scored against a
+ * reference (src/query/backtest.c composes and scores; this file is
+ * options and output). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "query/backtest.h"
+#include "query/evaluate.h"
+#include "query/saved.h"
+
+struct backtest_args {
+    struct params params;
+    struct query_path path;
+    struct out_opts out;
+    struct cli_limits limits;
+    const char *plan, *host, *since, *reference;
+    int within, no_record;
+};
+
+static const struct cli_opt backtest_opts[] = {
+    CLI_OPT_PARAM(struct backtest_args, params, "a parameter of the gate or the reference\n(repeatable, once per NAME)"),
+    {"plan", 0, "P", "only runs of plan P form the histories", cli_opt_string, offsetof(struct backtest_args, plan),
+     0, 0},
+    {"host", 0, "H", "only host H's histories", cli_opt_string, offsetof(struct backtest_args, host), 0, 0},
+    {"since", 0, "TIME", "judge only runs started at or after TIME (a date or\nan RFC 3339 time); earlier runs "
+                         "still form the\nbaselines", cli_opt_string, offsetof(struct backtest_args, since), 0, 0},
+    {"reference", 0, "QUERY", "injected-steps or regressions (or a saved query\nwith host, benchmark, params, "
+                              "metric, variant,\nseq and kind)", cli_opt_string,
+     offsetof(struct backtest_args, reference), 0, 0},
+    {"within", 0, "N", "an alert up to N runs after a reference regression\n(counting its run) detects it "
+                       "(default 5)", cli_opt_int, offsetof(struct backtest_args, within), 1, 1000000},
+    {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct backtest_args, no_record),
+     0, 0},
+    CLI_OUTPUT_OPTIONS(struct backtest_args, out),
+    CLI_OPT_QUERIES(struct backtest_args, path),
+    CLI_OPT_LIMITS(struct backtest_args, limits),
+    {0},
+};
+
+const struct cli_spec spec_backtest = {
+    .name = "backtest",
+    .store = 1,
+    .synopsis = (const char *const[]){"backtest [OPTIONS] GATE", NULL},
+    .about = "Had GATE (gate-zscore, gate-ttest, gate-percent, or any saved query with a\n"
+             "'scope' parameter offering 'every') been in CI, what would it have flagged?\n"
+             "GATE judges every past run of every history against the runs before it\n"
+             "only; its regression alerts are scored against a reference: the steps\n"
+             "'benchdb simulate --history' injected (injected-steps, the default when\n"
+             "the store holds any) or the change points of 'regressions'. Prints the\n"
+             "total and each history's recall, precision, false alarms per 100 runs and\n"
+             "detection delay, then every alert (run, revision, statistic, limit) and\n"
+             "every missed regression. Recorded as an evaluation of the composed query\n"
+             "backtest-GATE (see 'benchdb history'), which can be re-run like any other.\n"
+             "The summary sentence goes to stderr (or into the --envelope).\n",
+    .opts = backtest_opts,
+    .more = "Example:\n"
+            "  benchdb backtest gate-zscore --since 2026-01-01\n",
+    .min_args = 1,
+    .max_args = 1,
+    .missing = "missing the gate (gate-zscore, gate-ttest, gate-percent, ...)",
+};
+
+static int set_param(struct params *ps, const char *name, const char *value)
+{
+    char *kv = bd_strdupf("%s=%s", name, value);
+    int rc = params_add(ps, kv);
+    free(kv);
+    return rc;
+}
+
+int cmd_backtest(struct cli *cli, int argc, char **argv)
+{
+    struct backtest_args a = {0};
+    out_opts_init(&a.out);
+    int first, rc = EXIT_USAGE;
+    struct saved_query *q = NULL;
+    sqlite3 *db = NULL;
+    char *err = NULL, *since_utc = NULL, *sentence = NULL, within[16] = "";
+    struct evaluation ev = {0};
+    struct report rep = {0};
+    struct store_deadline dl = {0};
+    struct rowset_limits lim;
+    double timeout;
+    if (cli_parse(&spec_backtest, argc, argv, &a, &first) || cli_output_ready("backtest", &a.out))
+        goto out;
+    const char *gate = argv[first];
+    if (a.within)
+        snprintf(within, sizeof within, "%d", a.within);
+    if ((rc = cli_limits_resolve("backtest", &a.limits, &timeout, &lim)) != EXIT_OK)
+        goto out;
+    rc = EXIT_FAIL;
+    if (cli_open_store(cli, a.no_record ? STORE_READ : STORE_WRITE, &db))
+        goto out;
+    store_set_timeout(db, &dl, timeout);
+    if (a.since) {
+        since_utc = backtest_normalize_time(db, a.since);
+        if (!since_utc) {
+            rc = bd_usage_error("backtest", "backtest: --since '%s': expected a date (2026-01-31) or an RFC 3339 time",
+                                a.since);
+            goto out;
+        }
+    }
+    query_path_add_env(&a.path);
+    const char *reference = a.reference ? a.reference : backtest_default_reference(db);
+    q = backtest_compose(&a.path, gate, reference, &err);
+    if (!q) {
+        bd_error("%s", err);
+        goto out;
+    }
+    /* The options are parameters of the composed query. */
+    const char *named[][2] = {{"plan", a.plan}, {"host", a.host}, {"since", since_utc}, {"within", *within ? within : NULL}};
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
+        if (!named[k][1])
+            continue;
+        if (!saved_query_param(q, named[k][0])) {
+            rc = bd_usage_error("backtest", "backtest: --%s: %s has no parameter '%s'", named[k][0], gate,
+                                named[k][0]);
+            goto out;
+        }
+        if (set_param(&a.params, named[k][0], named[k][1])) {
+            bd_error("backtest: out of memory");
+            goto out;
+        }
+    }
+    int erc = query_evaluate(db, q, &a.params, !a.no_record, &lim, &ev, &err);
+    if (erc == EXIT_USAGE) {
+        char *see = bd_strdupf("queries %s", gate);
+        rc = cli_usage_error_see(see, "backtest %s: %s", gate, err);
+        free(see);
+        goto out;
+    }
+    if (erc != EXIT_OK) {
+        if (dl.fired || ev.stopped) {
+            char *who = bd_strdupf("backtest %s", gate);
+            cli_limit_error(who, &a.limits, timeout, &lim, dl.fired ? 0 : ev.stopped);
+            free(who);
+        } else
+            bd_error("%s", err);
+        if (err && strstr(err, "no such column"))
+            bd_error("backtest: a gate returns host, benchmark, params, metric, variant, seq, run, revision, "
+                     "statistic, limit and alert; a reference host, benchmark, params, metric, variant, seq and kind");
+        rc = erc == EXIT_NO_ROWS ? EXIT_NO_ROWS : EXIT_FAIL;
+        goto out;
+    }
+    sentence = backtest_sentence(&ev.rows, gate);
+    report_note(&rep, "%s (reference: %s, within %s runs)", sentence, reference, *within ? within : "5");
+    report_field_text(&rep, "summary", sentence);
+    report_field_text(&rep, "reference", reference);
+    if (ev.id) {
+        report_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev.id, q->name);
+        report_field_int(&rep, "evaluation", ev.id);
+    }
+    if (a.out.envelope ? report_print(&rep, &ev.rows, &a.out, stdout, stderr)
+                       : backtest_print(&ev.rows, &a.out, stdout) || report_print(&rep, NULL, &a.out, stdout, stderr)) {
+        bd_error("backtest: cannot write the output");
+        goto out;
+    }
+    fflush(stdout);
+    rc = ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+out:
+    report_free(&rep);
+    evaluation_free(&ev);
+    saved_query_free(q);
+    store_close(db);
+    params_free(&a.params);
+    query_path_free(&a.path);
+    free(err);
+    free(since_utc);
+    free(sentence);
+    return rc;
+}

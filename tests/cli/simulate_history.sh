@@ -1,0 +1,119 @@
+#!/bin/sh
+# benchdb simulate --history: determinism, steps changing only the runs they
+# reach and by exactly their factor, the injected truth as event records,
+# random steps within their stated bounds, and option errors.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 1; }
+
+# --- determinism and names ----------------------------------------------
+run bd simulate --history 12 --hosts 2 --cells 3 --seed 4 a
+expect_rc 0 "simulate a history"
+expect_out "simulate: wrote 24 archives of plan nightly-sim (seed 4, 3 samples records each) to a" "summary line"
+bd simulate -q --history 12 --hosts 2 --cells 3 --seed 4 b
+bd simulate -q --history 12 --hosts 2 --cells 3 --seed 5 c
+n=0
+for f in a/*.jsonl.zst; do
+    name=$(basename "$f")
+    cmp -s "$f" "b/$name" || fail "seed 4 twice: $name differs"
+    ! cmp -s "$f" "c/$name" || fail "seeds 4 and 5: $name identical"
+    n=$((n + 1))
+done
+expect_eq "$n" 24 "archives written"
+expect_eq "$(ls a | head -1) $(ls a | tail -1)" "ci-a-0001.jsonl.zst ci-b-0012.jsonl.zst" "run names"
+zstd -dc a/ci-b-0003.jsonl.zst | head -1 >run.json
+expect_eq "$(grep -c '"run":"ci-b-0003","host":"ci-b","position":3,' run.json)" 1 "run record: name, host, position"
+expect_eq "$(grep -c '"started_at":"2025-10-24T02:0' run.json)" 1 "night 3 starts 2025-10-24 after 02:07"
+# The revision of a night is the same on every host.
+ra=$(zstd -dc a/ci-a-0003.jsonl.zst | head -1 | sed 's/.*"source":"\([0-9a-f]*\)".*/\1/')
+rb=$(zstd -dc a/ci-b-0003.jsonl.zst | head -1 | sed 's/.*"source":"\([0-9a-f]*\)".*/\1/')
+expect_eq "${#ra}" 40 "revision: 40 hex digits"
+expect_eq "$ra" "$rb" "one revision per night"
+
+# --- an explicit step ---------------------------------------------------
+run bd simulate -q --history 12 --hosts 2 --cells 3 --seed 4 --step 'ci-b-0007:large/serialize:+20' s
+expect_rc 0 "simulate with a step"
+for f in a/*.jsonl.zst; do
+    name=$(basename "$f")
+    case $name in
+    ci-b-0007* | ci-b-0008* | ci-b-0009* | ci-b-001*) ! cmp -s "$f" "s/$name" || fail "the step did not change $name" ;;
+    *) cmp -s "$f" "s/$name" || fail "the step changed $name" ;;
+    esac
+done
+zstd -dc s/ci-b-0007.jsonl.zst | grep '"record":"event"' >event.json
+at=$(zstd -dc s/ci-b-0007.jsonl.zst | head -1 | sed 's/.*"started_at":"\([^"]*\)".*/\1/')
+expect_eq "$(cat event.json)" '{"record":"event","name":"injected-step","value":20,"at":"'"$at"'","detail":{"benchmark":"serialize","metric":"primary","params":{"format":"binary","workload":"large"},"percent":20,"source":"--step","variant":"main"}}' "the truth: one event at the step's run"
+expect_eq "$(zstd -dc s/ci-b-0008.jsonl.zst | grep -c injected-step)" 0 "no event after the step's run"
+# Every value of the stepped cell is 1.2 times the unstepped one (to the
+# six printed digits), every other value the same.
+for night in 0007 0012; do
+    zstd -dc "a/ci-b-$night.jsonl.zst" | grep '"record":"samples"' >plain.txt
+    zstd -dc "s/ci-b-$night.jsonl.zst" | grep '"record":"samples"' >step.txt
+    awk -v night="$night" '
+        function values(line,   v) { sub(/.*"values":\[/, "", line); sub(/\].*/, "", line); return split(line, v, ",") }
+        NR == FNR { p[FNR] = $0; next }
+        {
+            n = values(p[FNR]); split(substr(p[FNR], index(p[FNR], "\"values\":[") + 10), a, ",")
+            values($0); split(substr($0, index($0, "\"values\":[") + 10), b, ",")
+            large = index($0, "\"workload\":\"large\"") > 0
+            for (i = 1; i <= n; i++) {
+                r = (b[i] + 0) / (a[i] + 0)
+                want = large ? 1.2 : 1
+                if (r < want * (1 - 1e-5) || r > want * (1 + 1e-5)) { printf "night %s line %d value %d: ratio %.9g, expected %g\n", night, FNR, i, r, want; bad = 1 }
+            }
+        }
+        END { exit bad }' plain.txt step.txt || fail "values of night $night are not the step's factor apart"
+done
+
+# --- random steps ------------------------------------------------------------
+run bd simulate -q --history 100 --hosts 3 --cells 4 --steps 6 --seed 9 r
+expect_rc 0 "random steps"
+for f in r/*.jsonl.zst; do zstd -dc "$f" | grep '"injected-step"'; done >events.txt
+expect_eq "$(wc -l <events.txt | tr -d ' ')" 6 "six events"
+expect_eq "$(grep -c '"source":"--steps"' events.txt)" 6 "all from --steps"
+# Distinct histories (host and cell), nights from 100/10 + 2 = 12 on, sizes
+# of 5 to 10 run-level sds: sigma = sqrt(0.01^2 + 0.015^2 / 5).
+for f in r/*.jsonl.zst; do
+    if zstd -dc "$f" | grep -q injected-step; then
+        zstd -dc "$f" | grep '"injected-step"' | sed "s|^|$(basename "$f" .jsonl.zst) |"
+    fi
+done | awk '
+    {
+        run = $1; host = substr(run, 1, 4); night = substr(run, 6) + 0
+        pct = $0; sub(/.*"percent":/, "", pct); sub(/,.*/, "", pct)
+        w = $0; sub(/.*"workload":"/, "", w); sub(/".*/, "", w)
+        key = host "/" w
+        if (key in seen) { print "two steps in " key; bad = 1 }
+        seen[key] = 1
+        sigma = sqrt(0.01 ^ 2 + 0.015 ^ 2 / 5)
+        size = log(1 + pct / 100) / sigma
+        if (night < 12 || night > 100) { print "night " night " out of range"; bad = 1 }
+        if (size < 5 - 1e-4 || size > 10 + 1e-4) { print "size " size " sds out of range"; bad = 1 }
+    }
+    END { exit bad }' || fail "random steps outside their bounds"
+
+# --- option errors (exit 2, nothing written) ---------------------------------
+expect_usage() {
+    want=$1
+    shift
+    run bd simulate -q "$@" none
+    expect_rc 2 "$*"
+    expect_err_has "$want" "$*: message"
+    [ ! -e none ] || fail "$*: wrote output"
+}
+expect_usage "--step: only with --history N" --step 3:large/serialize:+5
+expect_usage "--steps: only with --history N" --steps 2
+expect_usage "--noise: only with --history N" --noise 0.02
+expect_usage "--groups: not used with --history" --history 5 --groups 3
+expect_usage "--effect: not used with --history" --history 5 --effect 'large/*=1.1'
+expect_usage "--history '0': expected an integer from 1 to 9999" --history 0
+expect_usage "--step 'x': expected RUN:WORKLOAD/OPERATION[/FORMAT]:PERCENT" --history 5 --step x
+expect_usage "PERCENT: expected a number greater than -100" --history 5 --step 3:large/serialize:-100
+expect_usage "CELL: expected WORKLOAD/OPERATION[/FORMAT]" --history 5 --step 3:large:+5
+expect_usage "--step 9: there are only 5 runs per host (--history)" --history 5 --step 9:large/serialize:+5
+expect_usage "--step nope-*: matches none of the plan's run names" --history 5 --step 'nope-*:large/serialize:+5'
+expect_usage "--step huge/serialize/*: matches none of the plan's 40 cells" --history 5 --step 3:huge/serialize:+5
+expect_usage "--steps (one per history: hosts x cells): expected an integer from 0 to 2" --history 50 --hosts 1 --cells 2 --steps 3
+expect_usage "--history 1 is too short" --history 1 --steps 1
+expect_usage "--noise: expected a number from 0 to 1, got 2" --history 5 --noise 2
+
+finish
