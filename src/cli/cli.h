@@ -42,6 +42,8 @@ int cli_parse_seconds(const char *s, double *out);
 /* Each command's entry point and usage text (its --help). */
 int cmd_check(struct cli *, int, char **);
 extern const char usage_check[];
+int cmd_compare(struct cli *, int, char **);
+extern const char usage_compare[];
 int cmd_help(struct cli *, int, char **);
 extern const char usage_help[];
 int cmd_history(struct cli *, int, char **);

@@ -6,6 +6,7 @@
 
 const struct command commands[] = {
     {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", usage_check},
+    {"compare", cmd_compare, "Compare two runs (sources, variants) cell by cell, as benchstat does", usage_compare},
     {"help", cmd_help, "Show help for benchdb or one command", usage_help},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", usage_history},
     {"ingest", cmd_ingest, "Load run archives (benchdb-run/1) into the store", usage_ingest},

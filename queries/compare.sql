@@ -1,0 +1,359 @@
+-- name: compare
+-- summary: Two sides of a plan (runs, sources, variants or attribute values) compared per cell as benchstat does: medians, ±, change, p, verdict
+-- param: plan  the plan (plan.name)
+-- param: a  the baseline: a run name, a source, a variant or an attribute value (see by)
+-- param: b  the side compared with the baseline
+-- param: by = run  what a and b name: run, source (run.source), variant, or attr (the value of run attribute key)
+-- choices: by = run, source, variant, attr
+-- param: key = null  the run attribute a and b are values of, when by = attr
+-- param: metric = null  only this metric (primary, B/op, ...; null: every metric)
+-- param: sample = value  what one sample is: value (every measured value), run (one score per run) or block (one per run and block)
+-- choices: sample = value, run, block
+-- param: level = 0.95  confidence level of the median's and the change's intervals
+-- param: alpha = 0.05  significance level: a cell with p > alpha shows ~
+-- param: method = benchstat  how mann_whitney computes p: benchstat, exact or r
+-- choices: method = benchstat, exact, r
+-- param: adjust = none  multiple-comparison adjustment of p over every cell: none, holm or bh (R's p.adjust)
+-- choices: adjust = none, holm, bh
+-- param: threshold = 0  a cell significantly slower (or worse) by more than this many percent makes the outcome regressed
+-- param: exact_units = null  comma-separated units whose values are exact (benchstat's assume=exact): mode, min..max, no test
+-- judges: plan
+-- outcome: outcome
+-- key: kind, metric, unit, benchmark, params, variant
+--
+-- benchstat v2 (golang.org/x/perf/cmd/benchstat) on two sides of a plan.
+-- A cell is a benchmark and its params, per variant (unless by = variant)
+-- and metric; the values of side b are converted into the unit of side a
+-- where both units are of one kind (ns/op and us/op). Per side: n, the
+-- median and "±" = 100 max(hi/median - 1, 1 - lo/median), from the
+-- distribution-free interval of the median at `level` (median_ci; NULL when
+-- the interval is unbounded or crosses zero). Per cell: change = (median_b
+-- / median_a - 1) 100 (0 when equal, NULL when median_a = 0), p from
+-- mann_whitney(x, a, method) with a as sample 1 (1 when every value is
+-- equal), p_adjusted (R's p.adjust over every cell's p), change_lo and
+-- change_hi = the Hodges-Lehmann interval of ln(b) - ln(a) at `level` as a
+-- percentage, and verdict: ~ when p_adjusted > alpha, else from the sign
+-- of change and the unit: slower/faster (times, throughputs), worse/better
+-- (other units with a direction), higher/lower (no direction), same (equal
+-- medians), ? (median_a = 0). warnings holds benchstat's texts. A row
+-- kind = 'geomean' per metric and unit gives each side's geometric mean of
+-- medians and the geometric mean of per-cell ratios as change (benchstat
+-- v2's summary row). outcome: regressed when some cell is slower or worse
+-- by more than threshold percent, else no regression.
+WITH RECURSIVE
+-- exact_units split at commas, character by character (portable SQL has
+-- no common function that finds a character in a string).
+exact_chars(n, idx, item) AS (
+  SELECT 0, 1, CAST('' AS TEXT)
+  UNION ALL
+  SELECT n + 1,
+         CASE WHEN substr(:exact_units, n + 1, 1) = ',' THEN idx + 1 ELSE idx END,
+         CASE WHEN substr(:exact_units, n + 1, 1) = ',' THEN '' ELSE item || substr(:exact_units, n + 1, 1) END
+  FROM exact_chars WHERE n < length(:exact_units)
+),
+exact AS (
+  SELECT DISTINCT trim(e.item) AS unit FROM exact_chars e
+  WHERE e.n = (SELECT max(f.n) FROM exact_chars f WHERE f.idx = e.idx) AND trim(e.item) <> ''
+),
+runs AS MATERIALIZED (
+  SELECT r.id,
+         CASE :by WHEN 'run' THEN r.name WHEN 'source' THEN r.source
+                  WHEN 'attr' THEN CAST(r.attributes ->> :key AS TEXT) END AS side_name
+  FROM plan p
+  JOIN run r ON r.plan_id = p.id
+  WHERE p.name = :plan
+),
+-- Every series of either side; is_a = 1 for side a.
+series_side AS MATERIALIZED (
+  SELECT se.id, se.run_id, se.block, se.benchmark_id, se.metric, se.unit, se.n, se.total,
+         CASE WHEN :by = 'variant' THEN 0 ELSE se.variant_id END AS variant_key,
+         CASE WHEN (CASE WHEN :by = 'variant' THEN v.name ELSE r.side_name END) = CAST(:a AS TEXT)
+              THEN 1 ELSE 0 END AS is_a
+  FROM runs r
+  JOIN series se ON se.run_id = r.id
+  JOIN variant v ON v.id = se.variant_id
+  WHERE (CASE WHEN :by = 'variant' THEN v.name ELSE r.side_name END) IN (CAST(:a AS TEXT), CAST(:b AS TEXT))
+    AND (:metric IS NULL OR se.metric = :metric)
+),
+-- A cell's unit: side a's (its least unit name), else side b's.
+cells AS MATERIALIZED (
+  SELECT benchmark_id, variant_key, metric,
+         coalesce(min(unit) FILTER (WHERE is_a = 1), min(unit)) AS unit
+  FROM series_side
+  GROUP BY benchmark_id, variant_key, metric
+),
+-- Each series with the factor that turns its values into the cell's unit
+-- (NULL: a unit of another kind, whose values are left out).
+scaled AS MATERIALIZED (
+  SELECT s.id, s.run_id, s.block, s.benchmark_id, s.variant_key, s.metric, s.is_a, s.n, s.total,
+         CASE WHEN c.unit IN (SELECT unit FROM exact) THEN 1 ELSE 0 END AS is_exact,
+         -- the largest count a stored value of the series can have: its n
+         -- less its other stored values
+         s.n - (SELECT max(sa.iteration) FROM sample sa WHERE sa.series_id = s.id AND sa.warmup = 0) + 1 AS max_k,
+         CASE WHEN s.unit = c.unit THEN 1.0
+              WHEN us.kind = uc.kind AND us.kind <> 'other' THEN us.factor / uc.factor END AS f
+  FROM series_side s
+  JOIN cells c ON c.benchmark_id = s.benchmark_id AND c.variant_key = s.variant_key AND c.metric = s.metric
+  LEFT JOIN unit us ON us.name = s.unit
+  LEFT JOIN unit uc ON uc.name = c.unit
+),
+-- 1, 2, ... as many as the largest count of a stored value can need.
+copies(n) AS (
+  SELECT 1
+  UNION ALL
+  SELECT c.n + 1 FROM copies c, (SELECT max(max_k) AS k FROM scaled) m WHERE c.n < m.k
+),
+-- The samples: every measured value (a stored value with count k as k
+-- values), or one score per run and block, or per run (the mean of its
+-- values, as block_score).
+vals(benchmark_id, variant_key, metric, is_a, is_exact, x) AS NOT MATERIALIZED (
+  SELECT s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact, sa.value * s.f
+  FROM scaled s
+  JOIN sample sa ON sa.series_id = s.id AND sa.warmup = 0
+  JOIN copies c ON c.n <= sa.count
+  WHERE :sample = 'value'
+  UNION ALL
+  SELECT s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact, sum(s.total * s.f) / sum(s.n)
+  FROM scaled s
+  WHERE :sample = 'block'
+  GROUP BY s.run_id, s.block, s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact
+  UNION ALL
+  SELECT s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact, sum(s.total * s.f) / sum(s.n)
+  FROM scaled s
+  WHERE :sample = 'run'
+  GROUP BY s.run_id, s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact
+),
+-- Everything per cell in one pass: both sides' medians with their
+-- intervals, ranges and counts, the U test and the Hodges-Lehmann interval
+-- of the log values (b as sample 1: ln b - ln a).
+stats AS MATERIALIZED (
+  SELECT benchmark_id, variant_key, metric,
+         count(x) FILTER (WHERE is_a = 1) AS n_a, count(x) FILTER (WHERE is_a = 0) AS n_b,
+         count(*) - count(x) AS dropped,
+         median_ci(x, :level) FILTER (WHERE is_a = 1) AS ci_a,
+         median_ci(x, :level) FILTER (WHERE is_a = 0) AS ci_b,
+         min(x) FILTER (WHERE is_a = 1) AS min_a, max(x) FILTER (WHERE is_a = 1) AS max_a,
+         min(x) FILTER (WHERE is_a = 0) AS min_b, max(x) FILTER (WHERE is_a = 0) AS max_b,
+         mann_whitney(x, is_a, :method) AS mw,
+         hodges_lehmann(ln(CASE WHEN x > 0 THEN x END), 1 - is_a, :level) AS hl,
+         min(x) AS min_x
+  FROM vals
+  GROUP BY benchmark_id, variant_key, metric
+),
+-- benchstat's center for an exact unit: the most frequent value (the
+-- least of equally frequent ones).
+freq AS MATERIALIZED (
+  SELECT benchmark_id, variant_key, metric, is_a, x, count(*) AS c
+  FROM vals
+  WHERE EXISTS (SELECT 1 FROM exact) AND is_exact = 1 AND x IS NOT NULL
+  GROUP BY benchmark_id, variant_key, metric, is_a, x
+),
+modes AS (
+  SELECT f.benchmark_id, f.variant_key, f.metric, f.is_a, min(f.x) AS mode
+  FROM freq f
+  WHERE f.c = (SELECT max(g.c) FROM freq g
+               WHERE g.benchmark_id = f.benchmark_id AND g.variant_key = f.variant_key
+                 AND g.metric = f.metric AND g.is_a = f.is_a)
+  GROUP BY f.benchmark_id, f.variant_key, f.metric, f.is_a
+),
+-- The least n at which the median's interval at `level` is bounded, and
+-- the least n per sample at which the U test can reach alpha (benchstat's
+-- uTestMinP: 2 / C(2n, n)); NULL: more than 50 and 10.
+seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 50),
+need_ci AS (
+  SELECT min(t.n) AS n
+  FROM (SELECT k.n, median_ci(CAST(i.n AS DOUBLE PRECISION), :level) AS ci
+        FROM seq k JOIN seq i ON i.n <= k.n
+        WHERE k.n >= 2
+        GROUP BY k.n) t
+  WHERE CAST(t.ci ->> 'lo_order' AS BIGINT) > 0 AND CAST(t.ci ->> 'hi_order' AS BIGINT) <= t.n
+),
+u_min_p(n, p) AS (
+  VALUES (1, 1.0), (2, 0.3333333333333333), (3, 0.1), (4, 0.02857142857142857), (5, 0.007936507936507936),
+         (6, 0.0021645021645021645), (7, 0.0005827505827505828), (8, 0.0001554001554001554),
+         (9, 4.113533525298231e-05)
+),
+need_u AS (
+  SELECT min(n) AS n FROM u_min_p WHERE p <= :alpha
+),
+messages AS (
+  SELECT 'need ' || coalesce('>= ' || CAST(c.n AS TEXT), '> 50') || ' samples for confidence interval at level '
+           || CAST(:level AS TEXT) AS ci_msg,
+         'need ' || coalesce('>= ' || CAST(u.n AS TEXT), '> 10') || ' samples to detect a difference at alpha level '
+           || CAST(:alpha AS TEXT) AS u_msg,
+         coalesce(u.n, 11) AS u_n,
+         '
+' AS nl
+  FROM need_ci c, need_u u
+),
+-- Each side's center and interval: median_ci's, or for an exact unit the
+-- mode and the range.
+summaries AS MATERIALIZED (
+  SELECT s.benchmark_id, s.variant_key, s.metric, c.unit, ut.kind, ut.direction,
+         CASE WHEN c.unit IN (SELECT unit FROM exact) THEN 1 ELSE 0 END AS is_exact,
+         s.n_a, s.n_b, s.dropped, s.min_a, s.max_a, s.min_b, s.max_b, s.mw, s.hl, s.min_x,
+         coalesce(ma.mode, CAST(s.ci_a ->> 'center' AS DOUBLE PRECISION)) AS median_a,
+         CASE WHEN ma.mode IS NOT NULL THEN s.min_a ELSE CAST(s.ci_a ->> 'lo' AS DOUBLE PRECISION) END AS lo_a,
+         CASE WHEN ma.mode IS NOT NULL THEN s.max_a ELSE CAST(s.ci_a ->> 'hi' AS DOUBLE PRECISION) END AS hi_a,
+         coalesce(mb.mode, CAST(s.ci_b ->> 'center' AS DOUBLE PRECISION)) AS median_b,
+         CASE WHEN mb.mode IS NOT NULL THEN s.min_b ELSE CAST(s.ci_b ->> 'lo' AS DOUBLE PRECISION) END AS lo_b,
+         CASE WHEN mb.mode IS NOT NULL THEN s.max_b ELSE CAST(s.ci_b ->> 'hi' AS DOUBLE PRECISION) END AS hi_b
+  FROM stats s
+  JOIN cells c ON c.benchmark_id = s.benchmark_id AND c.variant_key = s.variant_key AND c.metric = s.metric
+  LEFT JOIN unit ut ON ut.name = c.unit
+  LEFT JOIN modes ma ON ma.benchmark_id = s.benchmark_id AND ma.variant_key = s.variant_key
+                    AND ma.metric = s.metric AND ma.is_a = 1
+  LEFT JOIN modes mb ON mb.benchmark_id = s.benchmark_id AND mb.variant_key = s.variant_key
+                    AND mb.metric = s.metric AND mb.is_a = 0
+  WHERE s.n_a > 0 OR s.n_b > 0
+),
+compared AS MATERIALIZED (
+  SELECT benchmark_id, variant_key, metric, unit, kind, direction, is_exact,
+         n_a, median_a, lo_a, hi_a, min_a, max_a, n_b, median_b, lo_b, hi_b, min_b, max_b, dropped,
+         CASE WHEN lo_a IS NULL OR hi_a IS NULL THEN NULL
+              WHEN sign(lo_a) <> sign(median_a) OR sign(hi_a) <> sign(median_a) THEN NULL
+              WHEN median_a = 0 THEN 0
+              ELSE 100 * greatest(hi_a / median_a - 1, 1 - lo_a / median_a) END AS pm_a,
+         CASE WHEN lo_b IS NULL OR hi_b IS NULL THEN NULL
+              WHEN sign(lo_b) <> sign(median_b) OR sign(hi_b) <> sign(median_b) THEN NULL
+              WHEN median_b = 0 THEN 0
+              ELSE 100 * greatest(hi_b / median_b - 1, 1 - lo_b / median_b) END AS pm_b,
+         CASE WHEN median_a IS NULL OR median_b IS NULL THEN NULL
+              WHEN median_b = median_a THEN 0
+              WHEN median_a = 0 THEN NULL
+              ELSE (median_b / median_a - 1) * 100 END AS change,
+         CASE WHEN is_exact = 0 AND min_x > 0 THEN (exp(CAST(hl ->> 'lo' AS DOUBLE PRECISION)) - 1) * 100 END AS change_lo,
+         CASE WHEN is_exact = 0 AND min_x > 0 THEN (exp(CAST(hl ->> 'hi' AS DOUBLE PRECISION)) - 1) * 100 END AS change_hi,
+         CASE WHEN is_exact = 0 AND mw IS NOT NULL THEN coalesce(CAST(mw ->> 'p' AS DOUBLE PRECISION), 1.0) END AS p,
+         CASE WHEN is_exact = 0 AND mw IS NOT NULL AND mw ->> 'p' IS NULL THEN 1 ELSE 0 END AS all_equal
+  FROM summaries
+),
+-- R's p.adjust over every p: i = the rank of p (ascending), m = how many
+-- (the rows without p come last and keep none).
+ranked AS MATERIALIZED (
+  SELECT c.*,
+         row_number() OVER (ORDER BY CASE WHEN c.p IS NULL THEN 1 ELSE 0 END, c.p,
+                                     c.benchmark_id, c.variant_key, c.metric) AS i,
+         count(c.p) OVER () AS m
+  FROM compared c
+),
+adjusted AS (
+  SELECT r.*,
+         CASE WHEN r.p IS NULL THEN NULL
+              WHEN :adjust = 'holm'
+                THEN least(1.0, max((r.m - r.i + 1) * r.p)
+                                  OVER (ORDER BY r.i ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
+              WHEN :adjust = 'bh'
+                THEN least(1.0, min(CAST(r.m AS DOUBLE PRECISION) / r.i * r.p)
+                                  OVER (ORDER BY r.i DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
+              ELSE r.p END AS p_adjusted
+  FROM ranked r
+),
+judged AS (
+  SELECT c.*,
+         CASE WHEN c.median_a IS NULL OR c.median_b IS NULL THEN NULL
+              WHEN c.is_exact = 0 AND c.p_adjusted > :alpha THEN '~'
+              WHEN c.change IS NULL THEN '?'
+              WHEN c.change = 0 THEN 'same'
+              WHEN c.kind = 'time' THEN CASE WHEN c.change > 0 THEN 'slower' ELSE 'faster' END
+              WHEN c.kind IN ('throughput', 'byte-throughput') THEN CASE WHEN c.change > 0 THEN 'faster' ELSE 'slower' END
+              WHEN c.direction = 'lower' THEN CASE WHEN c.change > 0 THEN 'worse' ELSE 'better' END
+              WHEN c.direction = 'higher' THEN CASE WHEN c.change > 0 THEN 'better' ELSE 'worse' END
+              ELSE CASE WHEN c.change > 0 THEN 'higher' ELSE 'lower' END END AS verdict
+  FROM adjusted c
+),
+-- A number as text for a message: an integer without a fraction.
+cell_rows AS (
+  SELECT 'cell' AS kind, j.metric, j.unit, j.benchmark_id, j.variant_key,
+         j.n_a, j.median_a, j.pm_a, j.n_b, j.median_b, j.pm_b, j.change, j.change_lo, j.change_hi,
+         j.p, j.p_adjusted, j.verdict,
+         nullif(substr(
+           coalesce(m.nl || CASE WHEN j.is_exact = 0 AND ((j.n_a > 0 AND (j.lo_a IS NULL OR j.hi_a IS NULL))
+                                                      OR (j.n_b > 0 AND (j.lo_b IS NULL OR j.hi_b IS NULL)))
+                                 THEN m.ci_msg END, '') ||
+           coalesce(m.nl || CASE WHEN j.is_exact = 1 AND j.min_a <> j.max_a
+                                 THEN 'exact distribution expected, but values range from '
+                                      || CASE WHEN abs(j.min_a) < 1e15 AND j.min_a = floor(j.min_a)
+                                              THEN CAST(CAST(j.min_a AS BIGINT) AS TEXT) ELSE CAST(j.min_a AS TEXT) END
+                                      || ' to '
+                                      || CASE WHEN abs(j.max_a) < 1e15 AND j.max_a = floor(j.max_a)
+                                              THEN CAST(CAST(j.max_a AS BIGINT) AS TEXT) ELSE CAST(j.max_a AS TEXT) END
+                                 END, '') ||
+           coalesce(m.nl || CASE WHEN j.is_exact = 1 AND j.min_b <> j.max_b
+                                      AND NOT (j.min_b = j.min_a AND j.max_b = j.max_a)
+                                 THEN 'exact distribution expected, but values range from '
+                                      || CASE WHEN abs(j.min_b) < 1e15 AND j.min_b = floor(j.min_b)
+                                              THEN CAST(CAST(j.min_b AS BIGINT) AS TEXT) ELSE CAST(j.min_b AS TEXT) END
+                                      || ' to '
+                                      || CASE WHEN abs(j.max_b) < 1e15 AND j.max_b = floor(j.max_b)
+                                              THEN CAST(CAST(j.max_b AS BIGINT) AS TEXT) ELSE CAST(j.max_b AS TEXT) END
+                                 END, '') ||
+           coalesce(m.nl || CASE WHEN j.all_equal = 1 THEN 'all samples are equal' END, '') ||
+           coalesce(m.nl || CASE WHEN j.all_equal = 0 AND j.p > :alpha AND j.n_a < m.u_n AND j.n_b < m.u_n
+                                 THEN m.u_msg END, '') ||
+           coalesce(m.nl || CASE WHEN j.dropped > 0
+                                 THEN CAST(j.dropped AS TEXT) || ' values in a unit that does not convert to '
+                                      || j.unit || ' left out' END, ''),
+           2), '') AS warnings
+  FROM judged j, messages m
+),
+-- benchstat's geomean row: each side's geometric mean of its medians, and
+-- the geometric mean of the ratios of the cells both sides have (1 when
+-- equal, also 0/0; undefined when median_a = 0 alone).
+ratios AS (
+  SELECT metric, unit, median_a, median_b,
+         CASE WHEN median_a IS NULL OR median_b IS NULL THEN NULL
+              WHEN median_b = median_a THEN 1.0
+              WHEN median_a = 0 THEN NULL
+              ELSE median_b / median_a END AS ratio,
+         CASE WHEN median_a IS NOT NULL AND median_b IS NOT NULL THEN 1 ELSE 0 END AS both_sides
+  FROM compared
+),
+geomeans AS (
+  SELECT metric, unit,
+         count(median_a) AS n_a, count(median_b) AS n_b, sum(both_sides) AS n_both,
+         count(*) FILTER (WHERE median_a <= 0) AS bad_a,
+         count(*) FILTER (WHERE median_b <= 0) AS bad_b,
+         count(*) FILTER (WHERE both_sides = 1 AND ratio IS NULL) AS undefined_ratios,
+         count(*) FILTER (WHERE ratio <= 0) AS bad_ratios,
+         geomean(CASE WHEN median_a > 0 THEN median_a END) AS gm_a,
+         geomean(CASE WHEN median_b > 0 THEN median_b END) AS gm_b,
+         geomean(CASE WHEN ratio > 0 THEN ratio END) AS gm_ratio
+  FROM ratios
+  GROUP BY metric, unit
+),
+geomean_rows AS (
+  SELECT 'geomean' AS kind, metric, unit, CAST(NULL AS BIGINT) AS benchmark_id, CAST(NULL AS BIGINT) AS variant_key,
+         n_a, CASE WHEN bad_a = 0 THEN gm_a END AS median_a, CAST(NULL AS DOUBLE PRECISION) AS pm_a,
+         n_b, CASE WHEN bad_b = 0 THEN gm_b END AS median_b, CAST(NULL AS DOUBLE PRECISION) AS pm_b,
+         CASE WHEN n_both > 0 AND undefined_ratios = 0 AND bad_ratios = 0 THEN (gm_ratio - 1) * 100 END AS change,
+         CAST(NULL AS DOUBLE PRECISION) AS change_lo, CAST(NULL AS DOUBLE PRECISION) AS change_hi,
+         CAST(NULL AS DOUBLE PRECISION) AS p, CAST(NULL AS DOUBLE PRECISION) AS p_adjusted,
+         CAST(NULL AS TEXT) AS verdict,
+         nullif(substr(
+           coalesce(m.nl || CASE WHEN bad_a > 0 OR bad_b > 0 THEN 'summaries must be >0 to compute geomean' END, '') ||
+           coalesce(m.nl || CASE WHEN bad_ratios > 0 THEN 'ratios must be >0 to compute geomean' END, '') ||
+           coalesce(m.nl || CASE WHEN n_both <> n_a OR n_both <> n_b
+                                 THEN 'benchmark set differs from baseline; geomeans may not be comparable' END, ''),
+           2), '') AS warnings
+  FROM geomeans, messages m
+),
+all_rows AS (
+  SELECT * FROM cell_rows
+  UNION ALL
+  SELECT * FROM geomean_rows
+),
+outcome AS (
+  SELECT CASE WHEN count(*) > 0 THEN 'regressed' ELSE 'no regression' END AS outcome
+  FROM cell_rows
+  WHERE verdict IN ('slower', 'worse') AND abs(change) > :threshold
+)
+SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.unit,
+       r.n_a, r.median_a, r.pm_a, r.n_b, r.median_b, r.pm_b,
+       r.change, r.change_lo, r.change_hi, r.p, r.p_adjusted, r.verdict, r.warnings, o.outcome
+FROM all_rows r
+CROSS JOIN outcome o
+LEFT JOIN benchmark b ON b.id = r.benchmark_id
+LEFT JOIN variant v ON v.id = r.variant_key
+ORDER BY CASE WHEN r.metric = 'primary' THEN 0 ELSE 1 END, r.metric, r.unit,
+         CASE WHEN r.kind = 'cell' THEN 0 ELSE 1 END, b.name, b.params, v.name;

@@ -1,0 +1,256 @@
+/* benchdb compare: the saved query `compare` (queries/compare.sql) with
+ * its parameters taken from a benchstat-like command line, printed as
+ * benchstat's tables (src/query/compare.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "query/compare.h"
+#include "query/evaluate.h"
+#include "query/saved.h"
+
+const char usage_compare[] =
+    "usage: benchdb [--db FILE] compare [--plan P] [--by run|source|variant|attr:KEY] A B [OPTIONS]\n"
+    "\n"
+    "Compare B with the baseline A, cell by cell, as Go's benchstat does: each\n"
+    "side's median and the spread of its confidence interval (\"± x%\"), the\n"
+    "change of the medians, its Hodges-Lehmann interval, the Mann-Whitney p and\n"
+    "a verdict (~ when p > alpha; else slower/faster, or worse/better for\n"
+    "other units), then a geomean row. A and B are runs of plan P (default),\n"
+    "sources, variants or values of a run attribute (--by). Without --plan the\n"
+    "one plan holding both is used. It runs the saved query 'compare' and\n"
+    "records the evaluation, like 'benchdb query compare'.\n"
+    "\n"
+    "  -P, --plan P             the plan (default: the only plan holding A and B)\n"
+    "  -b, --by WHAT            run (default), source, variant or attr:KEY\n"
+    "  -m, --metric M           only this metric (primary, B/op, ...; default: all)\n"
+    "  -s, --sample WHAT        one sample is a value (default), a run's mean or a block's\n"
+    "                           mean: value, run or block\n"
+    "  -l, --level L            confidence level of the intervals (default 0.95)\n"
+    "  -a, --alpha A            significance level (default 0.05)\n"
+    "      --method M           p of the U test: benchstat (default), exact or r\n"
+    "      --adjust M           adjust p for multiple comparisons: none (default), holm, bh\n"
+    "  -t, --threshold PCT      regressed only when slower by more than PCT percent (default 0)\n"
+    "      --exact-units U,...  units whose values are exact (benchstat's assume=exact)\n"
+    "  -f, --format FORMAT      table (default: benchstat's layout), csv, json or markdown\n"
+    "                           (csv, json and markdown give every column of the query)\n"
+    "      --gate               exit 3 when a cell regressed, 4 when nothing was compared\n"
+    "      --no-record          do not record this evaluation\n"
+    "\n"
+    "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 regressed,\n"
+    "4 no rows.\n"
+    "\n"
+    "Examples:\n"
+    "  benchdb compare --plan builds base head\n"
+    "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n";
+
+/* --gate's exit codes (as the shared gate of saved queries will have). */
+enum { EXIT_GATE_FAILS = 3, EXIT_GATE_NO_ROWS = 4 };
+
+/* What the gate says of an evaluation: 0 holds, 3 regressed, 4 no rows. */
+static int gate_status(const struct evaluation *ev)
+{
+    if (ev->rows.nrow == 0)
+        return EXIT_GATE_NO_ROWS;
+    return strcmp(ev->outcome, "regressed") == 0 ? EXIT_GATE_FAILS : EXIT_OK;
+}
+
+static int add_param(struct params *ps, const char *name, const char *value)
+{
+    char *kv = bd_strdupf("%s=%s", name, value);
+    int rc = params_add(ps, kv);
+    free(kv);
+    return rc;
+}
+
+static int one_of(const char *v, const char *const *choices)
+{
+    for (; *choices; choices++)
+        if (strcmp(v, *choices) == 0)
+            return 1;
+    return 0;
+}
+
+int cmd_compare(struct cli *cli, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"plan", required_argument, 0, 'P'},     {"by", required_argument, 0, 'b'},
+        {"metric", required_argument, 0, 'm'},   {"sample", required_argument, 0, 's'},
+        {"level", required_argument, 0, 'l'},    {"alpha", required_argument, 0, 'a'},
+        {"method", required_argument, 0, 'M'},   {"adjust", required_argument, 0, 'A'},
+        {"threshold", required_argument, 0, 't'}, {"exact-units", required_argument, 0, 'E'},
+        {"format", required_argument, 0, 'f'},   {"gate", no_argument, 0, 'g'},
+        {"no-record", no_argument, 0, 'n'},      {0, 0, 0, 0},
+    };
+    static const char *const bys[] = {"run", "source", "variant", NULL};
+    static const char *const samples[] = {"value", "run", "block", NULL};
+    static const char *const methods[] = {"benchstat", "exact", "r", NULL};
+    static const char *const adjusts[] = {"none", "holm", "bh", NULL};
+    struct params ps = {0};
+    struct query_path qp = {0};
+    struct compare_sides sides = {.by = "run"};
+    enum out_format fmt = OUT_TABLE;
+    const char *adjust = "none";
+    double level = 0.95;
+    int record = 1, gate = 0, c, rc = EXIT_USAGE;
+    char *plan = NULL, *key = NULL, *err = NULL;
+    struct saved_query *q = NULL;
+    sqlite3 *db = NULL;
+    struct evaluation ev = {0};
+    cli_getopt_reset();
+    while ((c = cli_getopt("compare", argc, argv, "P:b:m:s:l:a:t:f:", opts)) != -1) {
+        const char *name = NULL;
+        switch (c) {
+        case 'P':
+            free(plan);
+            plan = strdup(optarg);
+            break;
+        case 'b':
+            if (strncmp(optarg, "attr:", 5) == 0 && optarg[5]) {
+                free(key);
+                key = strdup(optarg + 5);
+                sides.by = "attr";
+            } else if (one_of(optarg, bys)) {
+                sides.by = strcmp(optarg, "run") == 0 ? "run" : strcmp(optarg, "source") == 0 ? "source" : "variant";
+            } else {
+                bd_usage_error("compare", "compare: --by '%s': expected run, source, variant or attr:KEY", optarg);
+                goto out;
+            }
+            break;
+        case 'm': name = "metric"; break;
+        case 's':
+            if (!one_of(optarg, samples)) {
+                bd_usage_error("compare", "compare: --sample '%s': expected value, run or block", optarg);
+                goto out;
+            }
+            name = "sample";
+            break;
+        case 'l': {
+            char *end;
+            level = strtod(optarg, &end);
+            if (!*optarg || *end || !(level > 0 && level < 1)) {
+                bd_usage_error("compare", "compare: --level '%s': expected a number between 0 and 1", optarg);
+                goto out;
+            }
+            name = "level";
+            break;
+        }
+        case 'a': {
+            char *end;
+            double alpha = strtod(optarg, &end);
+            if (!*optarg || *end || !(alpha >= 0 && alpha <= 1)) {
+                bd_usage_error("compare", "compare: --alpha '%s': expected a number from 0 to 1", optarg);
+                goto out;
+            }
+            name = "alpha";
+            break;
+        }
+        case 'M':
+            if (!one_of(optarg, methods)) {
+                bd_usage_error("compare", "compare: --method '%s': expected benchstat, exact or r", optarg);
+                goto out;
+            }
+            name = "method";
+            break;
+        case 'A':
+            if (!one_of(optarg, adjusts)) {
+                bd_usage_error("compare", "compare: --adjust '%s': expected none, holm or bh", optarg);
+                goto out;
+            }
+            adjust = strcmp(optarg, "holm") == 0 ? "holm" : strcmp(optarg, "bh") == 0 ? "bh" : "none";
+            name = "adjust";
+            break;
+        case 't': {
+            char *end;
+            double t = strtod(optarg, &end);
+            if (!*optarg || *end || !(t >= 0 && t < 1e300)) {
+                bd_usage_error("compare", "compare: --threshold '%s': expected a number of percent >= 0", optarg);
+                goto out;
+            }
+            name = "threshold";
+            break;
+        }
+        case 'E': name = "exact_units"; break;
+        case 'f':
+            if (out_format_parse(optarg, &fmt)) {
+                bd_usage_error("compare", "compare: --format '%s': expected one of %s", optarg, OUT_FORMAT_NAMES);
+                goto out;
+            }
+            break;
+        case 'g': gate = 1; break;
+        case 'n': record = 0; break;
+        default: goto out;
+        }
+        if (name && add_param(&ps, name, optarg)) {
+            bd_usage_error("compare", "compare: out of memory");
+            goto out;
+        }
+    }
+    if (argc - optind < 2) {
+        bd_usage_error("compare", "compare: expected the two sides A and B");
+        goto out;
+    }
+    if (argc - optind > 2) {
+        bd_usage_error("compare", "compare: unexpected argument '%s'", argv[optind + 2]);
+        goto out;
+    }
+    sides.a = argv[optind];
+    sides.b = argv[optind + 1];
+    sides.key = key;
+    if (strcmp(sides.a, sides.b) == 0) {
+        bd_usage_error("compare", "compare: A and B are both '%s'", sides.a);
+        goto out;
+    }
+
+    query_path_add_env(&qp);
+    q = saved_query_find(&qp, "compare", &err);
+    rc = EXIT_FAIL;
+    if (!q) {
+        bd_error("compare: %s", err);
+        goto out;
+    }
+    if (cli_open_store(cli, record ? STORE_WRITE : STORE_READ, &db))
+        goto out;
+    int found = compare_find_plan(db, &sides, &plan, &err);
+    if (found) {
+        bd_error("%s", err);
+        rc = found == -1 ? EXIT_USAGE : EXIT_FAIL;
+        goto out;
+    }
+    if (add_param(&ps, "plan", plan) || add_param(&ps, "a", sides.a) || add_param(&ps, "b", sides.b) ||
+        add_param(&ps, "by", sides.by) || (key && add_param(&ps, "key", key))) {
+        bd_error("compare: out of memory");
+        goto out;
+    }
+    if (evaluation_run(db, q, &ps, record, &ev, &err)) {
+        bd_error("%s", err);
+        goto out;
+    }
+    int prc = 1;
+    if (fmt == OUT_TABLE)
+        prc = compare_print(&ev.rows, &sides, adjust, level, 100, stdout);
+    if (prc == 1)
+        prc = rowset_print(&ev.rows, fmt, stdout);
+    if (prc || fflush(stdout) || ferror(stdout)) {
+        bd_error("compare: cannot write the output");
+        goto out;
+    }
+    /* The verdict and the record go to stderr: stdout stays the table. */
+    fprintf(stderr, "%s: %s\n", q->name, ev.outcome);
+    if (ev.registration_note && ev.registration && strcmp(ev.registration, "unregistered") != 0)
+        fprintf(stderr, "%s\n", ev.registration_note);
+    if (ev.id)
+        fprintf(stderr, "recorded as evaluation %lld (see 'benchdb history %s')\n", ev.id, q->name);
+    rc = gate ? gate_status(&ev) : EXIT_OK;
+out:
+    evaluation_free(&ev);
+    saved_query_free(q);
+    store_close(db);
+    params_free(&ps);
+    query_path_free(&qp);
+    free(plan);
+    free(key);
+    free(err);
+    return rc;
+}
