@@ -1,0 +1,62 @@
+# The saved query `compare` against R (tests/r/gen_compare_r.R wrote
+# tests/data/compare-r): with method r, every cell's p is wilcox.test's,
+# p_adjusted is p.adjust(p, "holm") and p.adjust(p, "BH") over all cells
+# (ties among the p-values included), change_lo and change_hi are the
+# Hodges-Lehmann interval of log(head) - log(base) from wilcox.test(...,
+# conf.int = TRUE) as percentages, and the medians are median()'s: each to
+# 1e-12 relative.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+D=$BENCHDB_SRC/tests/data/compare-r
+bd init >/dev/null
+bd ingest --quiet "$D/base.jsonl" "$D/head.jsonl" || fail "ingest"
+
+for adjust in none holm bh; do
+    run bd compare --method r --adjust "$adjust" --format csv --no-record base head
+    expect_rc 0 "compare --adjust $adjust"
+    cp "$T/out" "$T/$adjust.csv"
+done
+run python3 - "$D/expected.csv" "$T/none.csv" "$T/holm.csv" "$T/bh.csv" <<'PY'
+import csv, sys
+want = {r["benchmark"]: r for r in csv.DictReader(open(sys.argv[1]))}
+runs = {}
+for name, path in zip(("none", "holm", "bh"), sys.argv[2:]):
+    runs[name] = {r["benchmark"]: r for r in csv.DictReader(open(path, newline="")) if r["kind"] == "cell"}
+bad = checks = 0
+def close(what, got, exp):
+    global bad, checks
+    checks += 1
+    if got == "" or abs(float(got) - float(exp)) > 1e-12 * max(abs(float(exp)), 1e-300):
+        bad += 1
+        print("FAIL %s: %s, R %s" % (what, got, exp))
+for cell, w in want.items():
+    for adj in runs:
+        if cell not in runs[adj]:
+            bad += 1
+            print("FAIL %s: missing with --adjust %s" % (cell, adj))
+    if bad:
+        continue
+    r = runs["none"][cell]
+    close(cell + " p", r["p"], w["p"])
+    close(cell + " p_adjusted (none)", r["p_adjusted"], w["p"])
+    close(cell + " p_adjusted (holm)", runs["holm"][cell]["p_adjusted"], w["holm"])
+    close(cell + " p_adjusted (bh)", runs["bh"][cell]["p_adjusted"], w["bh"])
+    close(cell + " median_a", r["median_a"], w["median_a"])
+    close(cell + " median_b", r["median_b"], w["median_b"])
+    if w["lo"]:
+        close(cell + " change_lo", r["change_lo"], w["lo"])
+        close(cell + " change_hi", r["change_hi"], w["hi"])
+if len(runs["none"]) != len(want):
+    bad += 1
+    print("FAIL: %d cells, R has %d" % (len(runs["none"]), len(want)))
+print("%d checks, %d failed" % (checks, bad))
+sys.exit(1 if bad or checks < 200 else 0)
+PY
+expect_rc 0 "compare agrees with R"
+cat "$T/out"
+
+# The adjustment changes verdicts: fewer cells significant under Holm.
+sig() { awk -F, 'NR > 1 && $1 == "cell" && $18 != "~" && $18 != "" { n++ } END { print n + 0 }' "$T/$1.csv"; }
+[ "$(sig holm)" -lt "$(sig none)" ] || fail "holm leaves fewer significant cells ($(sig holm) of $(sig none))"
+checks=$((checks + 1))
+
+finish
