@@ -6,7 +6,7 @@
 -- param: by = run  what a and b name: run, source (run.source), variant, or attr (the value of run attribute key)
 -- choices: by = run, source, variant, attr
 -- param: key = null  the run attribute a and b are values of, when by = attr
--- param: metric = null  only this metric (primary, B/op, ...; null: every metric)
+-- param: metric = null  only this metric (primary, B/op, ...; null or *: every metric)
 -- param: sample = value  what one sample is: value (every measured value), run (one score per run) or block (one per run and block)
 -- choices: sample = value, run, block
 -- param: level = 0.95  confidence level of the median's and the change's intervals
@@ -73,7 +73,7 @@ series_side AS MATERIALIZED (
   JOIN series se ON se.run_id = r.id
   JOIN variant v ON v.id = se.variant_id
   WHERE (CASE WHEN :by = 'variant' THEN v.name ELSE r.side_name END) IN (CAST(:a AS TEXT), CAST(:b AS TEXT))
-    AND (:metric IS NULL OR se.metric = :metric)
+    AND (:metric IS NULL OR :metric = '*' OR se.metric = :metric)
 ),
 -- A cell's unit: side a's (its least unit name), else side b's.
 cells AS MATERIALIZED (
