@@ -52,6 +52,9 @@ const char usage_simulate[] =
     "                           multiply the treatment's time in matching cells by FACTOR,\n"
     "                           in every run or in runs whose name matches RUNS; each part\n"
     "                           is a shell pattern (repeatable), e.g. 'large/*=1.03@p3-vm-a-*'\n"
+    "      --host-noise HOSTS=FACTOR\n"
+    "                           multiply every run-to-run noise of the hosts matching HOSTS\n"
+    "                           (a shell pattern, e.g. '*-vm-b') by FACTOR, 0-100 (repeatable)\n"
     "Output:\n"
     "      --force              overwrite existing archives\n"
     "  -q, --quiet              no summary line\n"
@@ -192,7 +195,7 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
 {
     enum { O_PLAN = 256, O_GROUPS, O_HOSTS, O_POSITIONS, O_CELLS, O_BLOCKS, O_FORKS, O_ITERATIONS, O_WARMUPS,
            O_SEED, O_SPREAD, O_WIDE, O_WIDE_SPREAD, O_HOST_OFFSET, O_DRIFT, O_FORK_SD, O_ITERATION_SD, O_EFFECT,
-           O_FORCE };
+           O_FORCE, O_HOST_NOISE };
     static const struct option opts[] = {
         {"plan", required_argument, 0, O_PLAN},
         {"groups", required_argument, 0, O_GROUPS},
@@ -212,6 +215,7 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
         {"fork-sd", required_argument, 0, O_FORK_SD},
         {"iteration-sd", required_argument, 0, O_ITERATION_SD},
         {"effect", required_argument, 0, O_EFFECT},
+        {"host-noise", required_argument, 0, O_HOST_NOISE},
         {"force", no_argument, 0, O_FORCE},
         {"quiet", no_argument, 0, 'q'},
         {0, 0, 0, 0},
@@ -264,6 +268,19 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
                 bad = bd_usage_error("simulate", "simulate: %s", err);
             else
                 cfg.n_effects++;
+            break;
+        }
+        case O_HOST_NOISE: {
+            struct sim_host_noise *v = realloc(cfg.host_noise, ((size_t)cfg.n_host_noise + 1) * sizeof *v);
+            if (!v) {
+                bad = 1;
+                break;
+            }
+            cfg.host_noise = v;
+            if (sim_host_noise_parse(optarg, &cfg.host_noise[cfg.n_host_noise], &err))
+                bad = bd_usage_error("simulate", "simulate: %s", err);
+            else
+                cfg.n_host_noise++;
             break;
         }
         case O_FORCE: force = 1; break;
@@ -328,6 +345,9 @@ out:
     for (int k = 0; k < cfg.n_effects; k++)
         sim_effect_free(&cfg.effects[k]);
     free(cfg.effects);
+    for (int k = 0; k < cfg.n_host_noise; k++)
+        sim_host_noise_free(&cfg.host_noise[k]);
+    free(cfg.host_noise);
     free(err);
     return rc;
 }

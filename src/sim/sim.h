@@ -18,6 +18,13 @@ struct sim_effect {
     double factor;
 };
 
+/* --host-noise: every run-to-run noise of the hosts whose name matches
+ * hosts (a shell glob) is multiplied by factor. */
+struct sim_host_noise {
+    char *hosts;
+    double factor;
+};
+
 struct sim_config {
     const char *plan;
     int groups, hosts, positions, cells, blocks, forks, iterations, warmups;
@@ -30,6 +37,8 @@ struct sim_config {
     double fork_sd, iteration_sd; /* log sd of a fork's level and of one value */
     struct sim_effect *effects;
     int n_effects;
+    struct sim_host_noise *host_noise;
+    int n_host_noise;
 };
 
 /* Limits of the options, checked by sim_config_check. */
@@ -42,6 +51,7 @@ enum {
     SIM_MAX_FORKS = 100,
     SIM_MAX_ITERATIONS = 10000,
     SIM_MAX_WARMUPS = 10000,
+    SIM_MAX_HOST_NOISE = 100,
 };
 
 void sim_config_defaults(struct sim_config *cfg);
@@ -50,6 +60,16 @@ int sim_config_check(const struct sim_config *cfg, char **err);
 /* Parses WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS] into e; -1 with *err. */
 int sim_effect_parse(const char *arg, struct sim_effect *e, char **err);
 void sim_effect_free(struct sim_effect *e);
+
+/* Parses HOSTS=FACTOR into h (0 <= FACTOR <= SIM_MAX_HOST_NOISE); -1 with *err. */
+int sim_host_noise_parse(const char *arg, struct sim_host_noise *h, char **err);
+void sim_host_noise_free(struct sim_host_noise *h);
+/* 0, or -1 with *err when a pattern matches none of the plan's hosts. */
+int sim_host_noise_check(const struct sim_config *cfg, char **err);
+/* The product of the factors of the patterns matching host h of group g. */
+double sim_host_noise_factor(const struct sim_config *cfg, int group, int host);
+/* The name of host h of group g, e.g. "sim-p3-vm-a". */
+void sim_host_name(int group, int host, char *buf, size_t size);
 
 int sim_run_count(const struct sim_config *cfg);
 /* The name of run i (0 <= i < sim_run_count), e.g. "p3-vm-a-1". */
