@@ -66,6 +66,9 @@ runs AS MATERIALIZED (
 -- Every series of either side; is_a = 1 for side a.
 series_side AS MATERIALIZED (
   SELECT se.id, se.run_id, se.block, se.benchmark_id, se.metric, se.unit, se.n, se.total,
+         -- the largest count a stored value of the series can have: its n
+         -- less its other stored values
+         se.n - (SELECT max(sa.iteration) FROM sample sa WHERE sa.series_id = se.id AND sa.warmup = 0) + 1 AS max_k,
          CASE WHEN :by = 'variant' THEN 0 ELSE se.variant_id END AS variant_key,
          CASE WHEN (CASE WHEN :by = 'variant' THEN v.name ELSE r.side_name END) = CAST(:a AS TEXT)
               THEN 1 ELSE 0 END AS is_a
@@ -75,25 +78,29 @@ series_side AS MATERIALIZED (
   WHERE (CASE WHEN :by = 'variant' THEN v.name ELSE r.side_name END) IN (CAST(:a AS TEXT), CAST(:b AS TEXT))
     AND (:metric IS NULL OR :metric = '*' OR se.metric = :metric)
 ),
--- A cell's unit: side a's (its least unit name), else side b's.
-cells AS MATERIALIZED (
-  SELECT benchmark_id, variant_key, metric,
+-- The cells, each with one integer key (its least series id), and its unit:
+-- side a's (the least unit name), else side b's.
+cell_keys AS MATERIALIZED (
+  SELECT min(id) AS cell_id, benchmark_id, variant_key, metric,
          coalesce(min(unit) FILTER (WHERE is_a = 1), min(unit)) AS unit
   FROM series_side
   GROUP BY benchmark_id, variant_key, metric
 ),
--- Each series with the factor that turns its values into the cell's unit
--- (NULL: a unit of another kind, whose values are left out).
+cells AS MATERIALIZED (
+  SELECT k.*, u.kind, u.direction,
+         CASE WHEN :sample = 'value' AND k.unit IN (SELECT unit FROM exact) THEN 1 ELSE 0 END AS is_exact
+  FROM cell_keys k
+  LEFT JOIN unit u ON u.name = k.unit
+),
+-- Each series with its cell and the factor that turns its values into the
+-- cell's unit (NULL: a unit of another kind, whose values are left out).
 scaled AS MATERIALIZED (
-  SELECT s.id, s.run_id, s.block, s.benchmark_id, s.variant_key, s.metric, s.is_a, s.n, s.total,
-         CASE WHEN c.unit IN (SELECT unit FROM exact) THEN 1 ELSE 0 END AS is_exact,
-         -- the largest count a stored value of the series can have: its n
-         -- less its other stored values
-         s.n - (SELECT max(sa.iteration) FROM sample sa WHERE sa.series_id = s.id AND sa.warmup = 0) + 1 AS max_k,
+  SELECT s.id, s.run_id, s.block, c.cell_id, s.is_a, s.n, s.total,
+         CASE WHEN :sample = 'value' AND c.unit IN (SELECT unit FROM exact) THEN 1 ELSE 0 END AS is_exact,
          CASE WHEN s.unit = c.unit THEN 1.0
               WHEN us.kind = uc.kind AND us.kind <> 'other' THEN us.factor / uc.factor END AS f
   FROM series_side s
-  JOIN cells c ON c.benchmark_id = s.benchmark_id AND c.variant_key = s.variant_key AND c.metric = s.metric
+  JOIN cell_keys c ON c.benchmark_id = s.benchmark_id AND c.variant_key = s.variant_key AND c.metric = s.metric
   LEFT JOIN unit us ON us.name = s.unit
   LEFT JOIN unit uc ON uc.name = c.unit
 ),
@@ -101,60 +108,76 @@ scaled AS MATERIALIZED (
 copies(n) AS (
   SELECT 1
   UNION ALL
-  SELECT c.n + 1 FROM copies c, (SELECT max(max_k) AS k FROM scaled) m WHERE c.n < m.k
+  SELECT c.n + 1 FROM copies c, (SELECT max(max_k) AS k FROM series_side) m WHERE c.n < m.k
 ),
 -- The samples: every measured value (a stored value with count k as k
--- values), or one score per run and block, or per run (the mean of its
+-- values), or one score per run, or per run and block (the mean of its
 -- values, as block_score).
-vals(benchmark_id, variant_key, metric, is_a, is_exact, x) AS NOT MATERIALIZED (
-  SELECT s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact, sa.value * s.f
+vals(cell_id, is_a, x) AS (
+  SELECT s.cell_id, s.is_a, sa.value * s.f
   FROM scaled s
   JOIN sample sa ON sa.series_id = s.id AND sa.warmup = 0
-  JOIN copies c ON c.n <= sa.count
-  WHERE :sample = 'value'
+  JOIN copies k ON k.n <= sa.count
+  WHERE :sample = 'value' AND s.f IS NOT NULL
   UNION ALL
-  SELECT s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact, sum(s.total * s.f) / sum(s.n)
+  SELECT s.cell_id, s.is_a, sum(s.total * s.f) / sum(s.n)
   FROM scaled s
-  WHERE :sample = 'block'
-  GROUP BY s.run_id, s.block, s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact
-  UNION ALL
-  SELECT s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact, sum(s.total * s.f) / sum(s.n)
-  FROM scaled s
-  WHERE :sample = 'run'
-  GROUP BY s.run_id, s.benchmark_id, s.variant_key, s.metric, s.is_a, s.is_exact
+  WHERE :sample <> 'value' AND s.f IS NOT NULL
+  GROUP BY s.run_id, CASE WHEN :sample = 'block' THEN s.block END, s.cell_id, s.is_a
+),
+-- Per cell, the values left out for their unit.
+dropped AS MATERIALIZED (
+  SELECT cell_id, sum(n) AS n
+  FROM scaled
+  WHERE f IS NULL
+  GROUP BY cell_id
 ),
 -- Everything per cell in one pass: both sides' medians with their
 -- intervals, ranges and counts, the U test and the Hodges-Lehmann interval
--- of the log values (b as sample 1: ln b - ln a).
+-- of the log values (b as sample 1: ln b - ln a). A JSON result read for
+-- several members is one aggregate (SQLite and PostgreSQL compute an
+-- aggregate call written twice once).
 stats AS MATERIALIZED (
-  SELECT benchmark_id, variant_key, metric,
-         count(x) FILTER (WHERE is_a = 1) AS n_a, count(x) FILTER (WHERE is_a = 0) AS n_b,
-         count(*) - count(x) AS dropped,
-         median_ci(x, :level) FILTER (WHERE is_a = 1) AS ci_a,
-         median_ci(x, :level) FILTER (WHERE is_a = 0) AS ci_b,
-         min(x) FILTER (WHERE is_a = 1) AS min_a, max(x) FILTER (WHERE is_a = 1) AS max_a,
-         min(x) FILTER (WHERE is_a = 0) AS min_b, max(x) FILTER (WHERE is_a = 0) AS max_b,
-         mann_whitney(x, is_a, :method) AS mw,
-         hodges_lehmann(ln(CASE WHEN x > 0 THEN x END), 1 - is_a, :level) AS hl,
-         min(x) AS min_x
+  SELECT cell_id,
+         coalesce(CAST(median_ci(x, :level) FILTER (WHERE is_a = 1) ->> 'n' AS BIGINT), 0) AS n_a,
+         coalesce(CAST(median_ci(x, :level) FILTER (WHERE is_a = 0) ->> 'n' AS BIGINT), 0) AS n_b,
+         CAST(median_ci(x, :level) FILTER (WHERE is_a = 1) ->> 'center' AS DOUBLE PRECISION) AS median_a,
+         CAST(median_ci(x, :level) FILTER (WHERE is_a = 1) ->> 'lo' AS DOUBLE PRECISION) AS lo_a,
+         CAST(median_ci(x, :level) FILTER (WHERE is_a = 1) ->> 'hi' AS DOUBLE PRECISION) AS hi_a,
+         CAST(median_ci(x, :level) FILTER (WHERE is_a = 0) ->> 'center' AS DOUBLE PRECISION) AS median_b,
+         CAST(median_ci(x, :level) FILTER (WHERE is_a = 0) ->> 'lo' AS DOUBLE PRECISION) AS lo_b,
+         CAST(median_ci(x, :level) FILTER (WHERE is_a = 0) ->> 'hi' AS DOUBLE PRECISION) AS hi_b,
+         CASE WHEN mann_whitney(x, is_a, :method) IS NOT NULL THEN 1 ELSE 0 END AS tested,
+         CAST(mann_whitney(x, is_a, :method) ->> 'p' AS DOUBLE PRECISION) AS p_raw,
+         -- ln(x) of the positive values: the interval only when they are all
+         CAST(hodges_lehmann(ln(CASE WHEN x > 0 THEN x END), 1 - is_a, :level) ->> 'n1' AS BIGINT) AS hl_n_b,
+         CAST(hodges_lehmann(ln(CASE WHEN x > 0 THEN x END), 1 - is_a, :level) ->> 'n2' AS BIGINT) AS hl_n_a,
+         CAST(hodges_lehmann(ln(CASE WHEN x > 0 THEN x END), 1 - is_a, :level) ->> 'lo' AS DOUBLE PRECISION) AS hl_lo,
+         CAST(hodges_lehmann(ln(CASE WHEN x > 0 THEN x END), 1 - is_a, :level) ->> 'hi' AS DOUBLE PRECISION) AS hl_hi
   FROM vals
-  GROUP BY benchmark_id, variant_key, metric
+  GROUP BY cell_id
 ),
 -- benchstat's center for an exact unit: the most frequent value (the
--- least of equally frequent ones).
+-- least of equally frequent ones). Read from the values of the exact
+-- units' series only, so that a compare without exact units reads no
+-- value twice.
 freq AS MATERIALIZED (
-  SELECT benchmark_id, variant_key, metric, is_a, x, count(*) AS c
-  FROM vals
-  WHERE EXISTS (SELECT 1 FROM exact) AND is_exact = 1 AND x IS NOT NULL
-  GROUP BY benchmark_id, variant_key, metric, is_a, x
+  SELECT s.cell_id, s.is_a, sa.value * s.f AS x, count(*) AS c
+  FROM scaled s
+  JOIN sample sa ON sa.series_id = s.id AND sa.warmup = 0
+  JOIN copies k ON k.n <= sa.count
+  WHERE s.is_exact = 1 AND s.f IS NOT NULL
+  GROUP BY s.cell_id, s.is_a, sa.value * s.f
 ),
-modes AS (
-  SELECT f.benchmark_id, f.variant_key, f.metric, f.is_a, min(f.x) AS mode
-  FROM freq f
-  WHERE f.c = (SELECT max(g.c) FROM freq g
-               WHERE g.benchmark_id = f.benchmark_id AND g.variant_key = f.variant_key
-                 AND g.metric = f.metric AND g.is_a = f.is_a)
-  GROUP BY f.benchmark_id, f.variant_key, f.metric, f.is_a
+-- Per cell, each side's mode and range (exact units only).
+modes AS MATERIALIZED (
+  SELECT cell_id,
+         max(x) FILTER (WHERE is_a = 1 AND r = 1) AS mode_a, min(x) FILTER (WHERE is_a = 1) AS min_a,
+         max(x) FILTER (WHERE is_a = 1) AS max_a,
+         max(x) FILTER (WHERE is_a = 0 AND r = 1) AS mode_b, min(x) FILTER (WHERE is_a = 0) AS min_b,
+         max(x) FILTER (WHERE is_a = 0) AS max_b
+  FROM (SELECT f.*, row_number() OVER (PARTITION BY f.cell_id, f.is_a ORDER BY f.c DESC, f.x) AS r FROM freq f) t
+  GROUP BY cell_id
 ),
 -- The least n at which the median's interval at `level` is bounded, and
 -- the least n per sample at which the U test can reach alpha (benchstat's
@@ -186,30 +209,31 @@ messages AS (
 ' AS nl
   FROM need_ci c, need_u u
 ),
--- Each side's center and interval: median_ci's, or for an exact unit the
--- mode and the range.
-summaries AS MATERIALIZED (
-  SELECT s.benchmark_id, s.variant_key, s.metric, c.unit, ut.kind, ut.direction,
-         CASE WHEN c.unit IN (SELECT unit FROM exact) THEN 1 ELSE 0 END AS is_exact,
-         s.n_a, s.n_b, s.dropped, s.min_a, s.max_a, s.min_b, s.max_b, s.mw, s.hl, s.min_x,
-         coalesce(ma.mode, CAST(s.ci_a ->> 'center' AS DOUBLE PRECISION)) AS median_a,
-         CASE WHEN ma.mode IS NOT NULL THEN s.min_a ELSE CAST(s.ci_a ->> 'lo' AS DOUBLE PRECISION) END AS lo_a,
-         CASE WHEN ma.mode IS NOT NULL THEN s.max_a ELSE CAST(s.ci_a ->> 'hi' AS DOUBLE PRECISION) END AS hi_a,
-         coalesce(mb.mode, CAST(s.ci_b ->> 'center' AS DOUBLE PRECISION)) AS median_b,
-         CASE WHEN mb.mode IS NOT NULL THEN s.min_b ELSE CAST(s.ci_b ->> 'lo' AS DOUBLE PRECISION) END AS lo_b,
-         CASE WHEN mb.mode IS NOT NULL THEN s.max_b ELSE CAST(s.ci_b ->> 'hi' AS DOUBLE PRECISION) END AS hi_b
+-- Per cell: each side's center and interval (median_ci's; for an exact
+-- unit the mode and the range), "±", the change, p and its interval.
+summaries AS (
+  SELECT c.cell_id, c.benchmark_id, c.variant_key, c.metric, c.unit, c.kind, c.direction, c.is_exact,
+         s.n_a, s.n_b, coalesce(d.n, 0) AS dropped, m.min_a, m.max_a, m.min_b, m.max_b,
+         CASE WHEN c.is_exact = 1 THEN m.mode_a ELSE s.median_a END AS median_a,
+         CASE WHEN c.is_exact = 1 THEN m.min_a ELSE s.lo_a END AS lo_a,
+         CASE WHEN c.is_exact = 1 THEN m.max_a ELSE s.hi_a END AS hi_a,
+         CASE WHEN c.is_exact = 1 THEN m.mode_b ELSE s.median_b END AS median_b,
+         CASE WHEN c.is_exact = 1 THEN m.min_b ELSE s.lo_b END AS lo_b,
+         CASE WHEN c.is_exact = 1 THEN m.max_b ELSE s.hi_b END AS hi_b,
+         CASE WHEN c.is_exact = 0 AND s.hl_n_a = s.n_a AND s.hl_n_b = s.n_b THEN (exp(s.hl_lo) - 1) * 100 END
+           AS change_lo,
+         CASE WHEN c.is_exact = 0 AND s.hl_n_a = s.n_a AND s.hl_n_b = s.n_b THEN (exp(s.hl_hi) - 1) * 100 END
+           AS change_hi,
+         CASE WHEN c.is_exact = 0 AND s.tested = 1 THEN coalesce(s.p_raw, 1.0) END AS p,
+         CASE WHEN c.is_exact = 0 AND s.tested = 1 AND s.p_raw IS NULL THEN 1 ELSE 0 END AS all_equal
   FROM stats s
-  JOIN cells c ON c.benchmark_id = s.benchmark_id AND c.variant_key = s.variant_key AND c.metric = s.metric
-  LEFT JOIN unit ut ON ut.name = c.unit
-  LEFT JOIN modes ma ON ma.benchmark_id = s.benchmark_id AND ma.variant_key = s.variant_key
-                    AND ma.metric = s.metric AND ma.is_a = 1
-  LEFT JOIN modes mb ON mb.benchmark_id = s.benchmark_id AND mb.variant_key = s.variant_key
-                    AND mb.metric = s.metric AND mb.is_a = 0
+  JOIN cells c ON c.cell_id = s.cell_id
+  LEFT JOIN modes m ON m.cell_id = s.cell_id
+  LEFT JOIN dropped d ON d.cell_id = s.cell_id
   WHERE s.n_a > 0 OR s.n_b > 0
 ),
 compared AS MATERIALIZED (
-  SELECT benchmark_id, variant_key, metric, unit, kind, direction, is_exact,
-         n_a, median_a, lo_a, hi_a, min_a, max_a, n_b, median_b, lo_b, hi_b, min_b, max_b, dropped,
+  SELECT s.*,
          CASE WHEN lo_a IS NULL OR hi_a IS NULL THEN NULL
               WHEN sign(lo_a) <> sign(median_a) OR sign(hi_a) <> sign(median_a) THEN NULL
               WHEN median_a = 0 THEN 0
@@ -221,38 +245,37 @@ compared AS MATERIALIZED (
          CASE WHEN median_a IS NULL OR median_b IS NULL THEN NULL
               WHEN median_b = median_a THEN 0
               WHEN median_a = 0 THEN NULL
-              ELSE (median_b / median_a - 1) * 100 END AS change,
-         CASE WHEN is_exact = 0 AND min_x > 0 THEN (exp(CAST(hl ->> 'lo' AS DOUBLE PRECISION)) - 1) * 100 END AS change_lo,
-         CASE WHEN is_exact = 0 AND min_x > 0 THEN (exp(CAST(hl ->> 'hi' AS DOUBLE PRECISION)) - 1) * 100 END AS change_hi,
-         CASE WHEN is_exact = 0 AND mw IS NOT NULL THEN coalesce(CAST(mw ->> 'p' AS DOUBLE PRECISION), 1.0) END AS p,
-         CASE WHEN is_exact = 0 AND mw IS NOT NULL AND mw ->> 'p' IS NULL THEN 1 ELSE 0 END AS all_equal
-  FROM summaries
+              ELSE (median_b / median_a - 1) * 100 END AS change
+  FROM summaries s
 ),
--- R's p.adjust over every p: i = the rank of p (ascending), m = how many
--- (the rows without p come last and keep none).
+-- R's p.adjust over every p: i = the rank of p (ascending), m = how many.
 ranked AS MATERIALIZED (
-  SELECT c.*,
-         row_number() OVER (ORDER BY CASE WHEN c.p IS NULL THEN 1 ELSE 0 END, c.p,
-                                     c.benchmark_id, c.variant_key, c.metric) AS i,
-         count(c.p) OVER () AS m
-  FROM compared c
+  SELECT cell_id, p,
+         row_number() OVER (ORDER BY p, cell_id) AS i,
+         count(*) OVER () AS m
+  FROM compared
+  WHERE p IS NOT NULL AND :adjust <> 'none'
 ),
-adjusted AS (
-  SELECT r.*,
-         CASE WHEN r.p IS NULL THEN NULL
-              WHEN :adjust = 'holm'
-                THEN least(1.0, max((r.m - r.i + 1) * r.p)
-                                  OVER (ORDER BY r.i ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
-              WHEN :adjust = 'bh'
-                THEN least(1.0, min(CAST(r.m AS DOUBLE PRECISION) / r.i * r.p)
-                                  OVER (ORDER BY r.i DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
-              ELSE r.p END AS p_adjusted
-  FROM ranked r
+adjusted AS MATERIALIZED (
+  SELECT cell_id,
+         CASE WHEN :adjust = 'holm'
+                THEN least(1.0, max((m - i + 1) * p) OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
+              ELSE least(1.0, min(CAST(m AS DOUBLE PRECISION) / i * p)
+                                OVER (ORDER BY i DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END
+           AS p_adjusted
+  FROM ranked
+),
+-- The same rows as a plain table, which SQLite indexes for the join (it
+-- does not index the result of window functions).
+adjusted_by_cell AS MATERIALIZED (
+  SELECT cell_id, max(p_adjusted) AS p_adjusted
+  FROM adjusted
+  GROUP BY cell_id
 ),
 judged AS (
-  SELECT c.*,
+  SELECT c.*, a.p_adjusted,
          CASE WHEN c.median_a IS NULL OR c.median_b IS NULL THEN NULL
-              WHEN c.is_exact = 0 AND c.p_adjusted > :alpha THEN '~'
+              WHEN c.is_exact = 0 AND coalesce(a.p_adjusted, c.p) > :alpha THEN '~'
               WHEN c.change IS NULL THEN '?'
               WHEN c.change = 0 THEN 'same'
               WHEN c.kind = 'time' THEN CASE WHEN c.change > 0 THEN 'slower' ELSE 'faster' END
@@ -260,13 +283,14 @@ judged AS (
               WHEN c.direction = 'lower' THEN CASE WHEN c.change > 0 THEN 'worse' ELSE 'better' END
               WHEN c.direction = 'higher' THEN CASE WHEN c.change > 0 THEN 'better' ELSE 'worse' END
               ELSE CASE WHEN c.change > 0 THEN 'higher' ELSE 'lower' END END AS verdict
-  FROM adjusted c
+  FROM compared c
+  LEFT JOIN adjusted_by_cell a ON a.cell_id = c.cell_id
 ),
 -- A number as text for a message: an integer without a fraction.
 cell_rows AS (
   SELECT 'cell' AS kind, j.metric, j.unit, j.benchmark_id, j.variant_key,
          j.n_a, j.median_a, j.pm_a, j.n_b, j.median_b, j.pm_b, j.change, j.change_lo, j.change_hi,
-         j.p, j.p_adjusted, j.verdict,
+         j.p, CASE WHEN :adjust = 'none' THEN j.p ELSE j.p_adjusted END AS p_adjusted, j.verdict,
          nullif(substr(
            coalesce(m.nl || CASE WHEN j.is_exact = 0 AND ((j.n_a > 0 AND (j.lo_a IS NULL OR j.hi_a IS NULL))
                                                       OR (j.n_b > 0 AND (j.lo_b IS NULL OR j.hi_b IS NULL)))
@@ -342,17 +366,13 @@ all_rows AS (
   SELECT * FROM cell_rows
   UNION ALL
   SELECT * FROM geomean_rows
-),
-outcome AS (
-  SELECT CASE WHEN count(*) > 0 THEN 'regressed' ELSE 'no regression' END AS outcome
-  FROM cell_rows
-  WHERE verdict IN ('slower', 'worse') AND abs(change) > :threshold
 )
 SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.unit,
        r.n_a, r.median_a, r.pm_a, r.n_b, r.median_b, r.pm_b,
-       r.change, r.change_lo, r.change_hi, r.p, r.p_adjusted, r.verdict, r.warnings, o.outcome
+       r.change, r.change_lo, r.change_hi, r.p, r.p_adjusted, r.verdict, r.warnings,
+       CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold) OVER () > 0
+            THEN 'regressed' ELSE 'no regression' END AS outcome
 FROM all_rows r
-CROSS JOIN outcome o
 LEFT JOIN benchmark b ON b.id = r.benchmark_id
 LEFT JOIN variant v ON v.id = r.variant_key
 ORDER BY CASE WHEN r.metric = 'primary' THEN 0 ELSE 1 END, r.metric, r.unit,

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,6 +236,19 @@ static void fmt_num(char *buf, size_t size, double x)
     }
 }
 
+/* printf into a new string of at most 63 bytes (cells of the table:
+ * cheaper than bd_strdupf's two passes, a thousand rows at a time). */
+static char *cellf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *cellf(const char *fmt, ...)
+{
+    char buf[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return strdup(buf);
+}
+
 /* benchstat's superscript note marks. */
 static const char *const marks[] = {"¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
 
@@ -315,13 +329,21 @@ static int print_table(const struct view *v, size_t r0, size_t r1, const struct 
      * "Benchmark" shared by all is dropped, as benchstat does. */
     json_t *common = NULL;
     int strip = 1, seen_variant = 0, variants_differ = 0, same_n = 1;
-    const char *variant0 = NULL;
+    const char *variant0 = NULL, *params_text = NULL;
+    size_t params_row = 0;
     long long n0 = -1;
     for (size_t r = r0; r < r1; r++) {
         if (strcmp(text_at(v, r, C_KIND), "cell") != 0)
             continue;
         const char *name = text_at(v, r, C_BENCHMARK), *pj = text_at(v, r, C_PARAMS);
-        params[r - r0] = pj ? json_loads(pj, 0, NULL) : NULL;
+        /* Cells often share their params: parse a text once. */
+        if (pj && params_text && strcmp(pj, params_text) == 0)
+            params[r - r0] = json_incref(params[params_row]);
+        else {
+            params[r - r0] = pj ? json_loads(pj, 0, NULL) : NULL;
+            params_text = pj;
+            params_row = r - r0;
+        }
         if (!params[r - r0])
             params[r - r0] = json_object();
         if (!common) {
@@ -414,7 +436,7 @@ static int print_table(const struct view *v, size_t r0, size_t r1, const struct 
         const char *verdict = text_at(v, r, C_VERDICT);
         int both = !null_at(v, r, C_MEDIAN_A) && !null_at(v, r, C_MEDIAN_B);
         if (geomean)
-            c[T_CHANGE] = !null_at(v, r, C_CHANGE) ? bd_strdupf("%+.2f%%", num_at(v, r, C_CHANGE))
+            c[T_CHANGE] = !null_at(v, r, C_CHANGE) ? cellf("%+.2f%%", num_at(v, r, C_CHANGE))
                           : sqlite3_value_int64(at(v, r, C_N_A)) && sqlite3_value_int64(at(v, r, C_N_B)) ? strdup("?")
                                                                                                       : strdup("");
         else if (!both)
@@ -426,16 +448,16 @@ static int print_table(const struct view *v, size_t r0, size_t r1, const struct 
         else if (num_at(v, r, C_CHANGE) == 0)
             c[T_CHANGE] = strdup("0.00%");
         else
-            c[T_CHANGE] = bd_strdupf("%+.2f%%", num_at(v, r, C_CHANGE));
+            c[T_CHANGE] = cellf("%+.2f%%", num_at(v, r, C_CHANGE));
         if (!null_at(v, r, C_CHANGE_LO) && !null_at(v, r, C_CHANGE_HI))
-            c[T_CI] = bd_strdupf("[%+.1f, %+.1f]", num_at(v, r, C_CHANGE_LO), num_at(v, r, C_CHANGE_HI));
+            c[T_CI] = cellf("[%+.1f, %+.1f]", num_at(v, r, C_CHANGE_LO), num_at(v, r, C_CHANGE_HI));
         else
             c[T_CI] = strdup("");
         enum col pc = adjusted ? C_P_ADJUSTED : C_P;
-        c[T_P] = null_at(v, r, pc) ? strdup("") : bd_strdupf("%.3f", num_at(v, r, pc));
+        c[T_P] = null_at(v, r, pc) ? strdup("") : cellf("%.3f", num_at(v, r, pc));
         long long na = sqlite3_value_int64(at(v, r, C_N_A)), nb = sqlite3_value_int64(at(v, r, C_N_B));
-        c[T_N] = geomean || (!na && !nb) ? strdup("") : na == nb ? bd_strdupf("%lld", na)
-                                                                  : bd_strdupf("%lld+%lld", na, nb);
+        c[T_N] = geomean || (!na && !nb) ? strdup("") : na == nb ? cellf("%lld", na)
+                                                                  : cellf("%lld+%lld", na, nb);
         c[T_VERDICT] = strdup(verdict && strcmp(verdict, "~") != 0 && strcmp(verdict, "same") != 0 &&
                                       strcmp(verdict, "?") != 0
                                   ? verdict
