@@ -169,14 +169,33 @@ freq AS MATERIALIZED (
   WHERE s.is_exact = 1 AND s.f IS NOT NULL
   GROUP BY s.cell_id, s.is_a, sa.value * s.f
 ),
--- Per cell, each side's mode and range (exact units only).
+-- Per cell, each side's mode, range and the warning when the range is
+-- wider than one value (exact units only).
+sides_exact AS (
+  SELECT cell_id, is_a, max(x) FILTER (WHERE r = 1) AS mode, min(x) AS lo, max(x) AS hi
+  FROM (SELECT f.*, row_number() OVER (PARTITION BY f.cell_id, f.is_a ORDER BY f.c DESC, f.x) AS r FROM freq f) t
+  GROUP BY cell_id, is_a
+),
+ranges AS (
+  SELECT cell_id, is_a, mode, lo, hi,
+         -- a number as text: an integer without a fraction
+         CASE WHEN lo <> hi
+              THEN 'exact distribution expected, but values range from '
+                   || CASE WHEN abs(lo) < 1e15 AND lo = floor(lo) THEN CAST(CAST(lo AS BIGINT) AS TEXT)
+                           ELSE CAST(lo AS TEXT) END
+                   || ' to '
+                   || CASE WHEN abs(hi) < 1e15 AND hi = floor(hi) THEN CAST(CAST(hi AS BIGINT) AS TEXT)
+                           ELSE CAST(hi AS TEXT) END END AS range_warning
+  FROM sides_exact
+),
 modes AS MATERIALIZED (
   SELECT cell_id,
-         max(x) FILTER (WHERE is_a = 1 AND r = 1) AS mode_a, min(x) FILTER (WHERE is_a = 1) AS min_a,
-         max(x) FILTER (WHERE is_a = 1) AS max_a,
-         max(x) FILTER (WHERE is_a = 0 AND r = 1) AS mode_b, min(x) FILTER (WHERE is_a = 0) AS min_b,
-         max(x) FILTER (WHERE is_a = 0) AS max_b
-  FROM (SELECT f.*, row_number() OVER (PARTITION BY f.cell_id, f.is_a ORDER BY f.c DESC, f.x) AS r FROM freq f) t
+         max(CASE WHEN is_a = 1 THEN mode END) AS mode_a, max(CASE WHEN is_a = 0 THEN mode END) AS mode_b,
+         max(CASE WHEN is_a = 1 THEN lo END) AS min_a, max(CASE WHEN is_a = 0 THEN lo END) AS min_b,
+         max(CASE WHEN is_a = 1 THEN hi END) AS max_a, max(CASE WHEN is_a = 0 THEN hi END) AS max_b,
+         max(CASE WHEN is_a = 1 THEN range_warning END) AS range_a,
+         max(CASE WHEN is_a = 0 THEN range_warning END) AS range_b
+  FROM ranges
   GROUP BY cell_id
 ),
 -- The least n at which the median's interval at `level` is bounded, and
@@ -213,7 +232,7 @@ messages AS (
 -- unit the mode and the range), "±", the change, p and its interval.
 summaries AS (
   SELECT c.cell_id, c.benchmark_id, c.variant_key, c.metric, c.unit, c.kind, c.direction, c.is_exact,
-         s.n_a, s.n_b, coalesce(d.n, 0) AS dropped, m.min_a, m.max_a, m.min_b, m.max_b,
+         s.n_a, s.n_b, coalesce(d.n, 0) AS dropped, m.range_a, m.range_b,
          CASE WHEN c.is_exact = 1 THEN m.mode_a ELSE s.median_a END AS median_a,
          CASE WHEN c.is_exact = 1 THEN m.min_a ELSE s.lo_a END AS lo_a,
          CASE WHEN c.is_exact = 1 THEN m.max_a ELSE s.hi_a END AS hi_a,
@@ -286,7 +305,6 @@ judged AS (
   FROM compared c
   LEFT JOIN adjusted_by_cell a ON a.cell_id = c.cell_id
 ),
--- A number as text for a message: an integer without a fraction.
 cell_rows AS (
   SELECT 'cell' AS kind, j.metric, j.unit, j.benchmark_id, j.variant_key,
          j.n_a, j.median_a, j.pm_a, j.n_b, j.median_b, j.pm_b, j.change, j.change_lo, j.change_hi,
@@ -295,23 +313,8 @@ cell_rows AS (
            coalesce(m.nl || CASE WHEN j.is_exact = 0 AND ((j.n_a > 0 AND (j.lo_a IS NULL OR j.hi_a IS NULL))
                                                       OR (j.n_b > 0 AND (j.lo_b IS NULL OR j.hi_b IS NULL)))
                                  THEN m.ci_msg END, '') ||
-           coalesce(m.nl || CASE WHEN j.is_exact = 1 AND j.min_a <> j.max_a
-                                 THEN 'exact distribution expected, but values range from '
-                                      || CASE WHEN abs(j.min_a) < 1e15 AND j.min_a = floor(j.min_a)
-                                              THEN CAST(CAST(j.min_a AS BIGINT) AS TEXT) ELSE CAST(j.min_a AS TEXT) END
-                                      || ' to '
-                                      || CASE WHEN abs(j.max_a) < 1e15 AND j.max_a = floor(j.max_a)
-                                              THEN CAST(CAST(j.max_a AS BIGINT) AS TEXT) ELSE CAST(j.max_a AS TEXT) END
-                                 END, '') ||
-           coalesce(m.nl || CASE WHEN j.is_exact = 1 AND j.min_b <> j.max_b
-                                      AND NOT (j.min_b = j.min_a AND j.max_b = j.max_a)
-                                 THEN 'exact distribution expected, but values range from '
-                                      || CASE WHEN abs(j.min_b) < 1e15 AND j.min_b = floor(j.min_b)
-                                              THEN CAST(CAST(j.min_b AS BIGINT) AS TEXT) ELSE CAST(j.min_b AS TEXT) END
-                                      || ' to '
-                                      || CASE WHEN abs(j.max_b) < 1e15 AND j.max_b = floor(j.max_b)
-                                              THEN CAST(CAST(j.max_b AS BIGINT) AS TEXT) ELSE CAST(j.max_b AS TEXT) END
-                                 END, '') ||
+           coalesce(m.nl || CASE WHEN j.is_exact = 1 THEN j.range_a END, '') ||
+           coalesce(m.nl || CASE WHEN j.is_exact = 1 AND j.range_b IS DISTINCT FROM j.range_a THEN j.range_b END, '') ||
            coalesce(m.nl || CASE WHEN j.all_equal = 1 THEN 'all samples are equal' END, '') ||
            coalesce(m.nl || CASE WHEN j.all_equal = 0 AND j.p > :alpha AND j.n_a < m.u_n AND j.n_b < m.u_n
                                  THEN m.u_msg END, '') ||

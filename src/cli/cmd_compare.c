@@ -72,6 +72,56 @@ static int one_of(const char *v, const char *const *choices)
     return 0;
 }
 
+/* The options that become a parameter of the saved query as given, once
+ * checked: one of choices, or a number in [lo, hi] (open ends where said). */
+struct param_option {
+    int opt;
+    const char *name, *param;
+    const char *const *choices;
+    double lo, hi;
+    int lo_open, hi_open;
+    const char *expected;
+};
+
+static const char *const samples[] = {"value", "run", "block", NULL};
+static const char *const methods[] = {"benchstat", "exact", "r", NULL};
+static const char *const adjusts[] = {"none", "holm", "bh", NULL};
+static const struct param_option param_options[] = {
+    {'m', "--metric", "metric", NULL, 0, 0, 0, 0, NULL},
+    {'s', "--sample", "sample", samples, 0, 0, 0, 0, "value, run or block"},
+    {'l', "--level", "level", NULL, 0, 1, 1, 1, "a number between 0 and 1"},
+    {'a', "--alpha", "alpha", NULL, 0, 1, 0, 0, "a number from 0 to 1"},
+    {'M', "--method", "method", methods, 0, 0, 0, 0, "benchstat, exact or r"},
+    {'A', "--adjust", "adjust", adjusts, 0, 0, 0, 0, "none, holm or bh"},
+    {'t', "--threshold", "threshold", NULL, 0, 1e300, 0, 1, "a number of percent >= 0"},
+    {'E', "--exact-units", "exact_units", NULL, 0, 0, 0, 0, NULL},
+};
+
+/* Checks and adds the parameter of option c; 0, or EXIT_USAGE after the
+ * message; 1 when c is not such an option. */
+static int param_option(struct params *ps, int c, const char *arg)
+{
+    for (size_t i = 0; i < sizeof param_options / sizeof *param_options; i++) {
+        const struct param_option *o = &param_options[i];
+        if (o->opt != c)
+            continue;
+        int ok = 1;
+        if (o->choices)
+            ok = one_of(arg, o->choices);
+        else if (o->expected) {
+            char *end;
+            double v = strtod(arg, &end);
+            ok = *arg && !*end && (o->lo_open ? v > o->lo : v >= o->lo) && (o->hi_open ? v < o->hi : v <= o->hi);
+        }
+        if (!ok)
+            return bd_usage_error("compare", "compare: %s '%s': expected %s", o->name, arg, o->expected);
+        if (add_param(ps, o->param, arg))
+            return bd_usage_error("compare", "compare: out of memory");
+        return 0;
+    }
+    return 1;
+}
+
 int cmd_compare(struct cli *cli, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -84,15 +134,10 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
         {"no-record", no_argument, 0, 'n'},      {0, 0, 0, 0},
     };
     static const char *const bys[] = {"run", "source", "variant", NULL};
-    static const char *const samples[] = {"value", "run", "block", NULL};
-    static const char *const methods[] = {"benchstat", "exact", "r", NULL};
-    static const char *const adjusts[] = {"none", "holm", "bh", NULL};
     struct params ps = {0};
     struct query_path qp = {0};
     struct compare_sides sides = {.by = "run"};
     enum out_format fmt = OUT_TABLE;
-    const char *adjust = "none";
-    double level = 0.95;
     int record = 1, gate = 0, c, rc = EXIT_USAGE;
     char *plan = NULL, *key = NULL, *err = NULL;
     struct saved_query *q = NULL;
@@ -100,7 +145,11 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     struct evaluation ev = {0};
     cli_getopt_reset();
     while ((c = cli_getopt("compare", argc, argv, "P:b:m:s:l:a:t:f:", opts)) != -1) {
-        const char *name = NULL;
+        int prc = param_option(&ps, c, optarg);
+        if (prc == EXIT_USAGE)
+            goto out;
+        if (prc == 0)
+            continue;
         switch (c) {
         case 'P':
             free(plan);
@@ -118,60 +167,6 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
                 goto out;
             }
             break;
-        case 'm': name = "metric"; break;
-        case 's':
-            if (!one_of(optarg, samples)) {
-                bd_usage_error("compare", "compare: --sample '%s': expected value, run or block", optarg);
-                goto out;
-            }
-            name = "sample";
-            break;
-        case 'l': {
-            char *end;
-            level = strtod(optarg, &end);
-            if (!*optarg || *end || !(level > 0 && level < 1)) {
-                bd_usage_error("compare", "compare: --level '%s': expected a number between 0 and 1", optarg);
-                goto out;
-            }
-            name = "level";
-            break;
-        }
-        case 'a': {
-            char *end;
-            double alpha = strtod(optarg, &end);
-            if (!*optarg || *end || !(alpha >= 0 && alpha <= 1)) {
-                bd_usage_error("compare", "compare: --alpha '%s': expected a number from 0 to 1", optarg);
-                goto out;
-            }
-            name = "alpha";
-            break;
-        }
-        case 'M':
-            if (!one_of(optarg, methods)) {
-                bd_usage_error("compare", "compare: --method '%s': expected benchstat, exact or r", optarg);
-                goto out;
-            }
-            name = "method";
-            break;
-        case 'A':
-            if (!one_of(optarg, adjusts)) {
-                bd_usage_error("compare", "compare: --adjust '%s': expected none, holm or bh", optarg);
-                goto out;
-            }
-            adjust = strcmp(optarg, "holm") == 0 ? "holm" : strcmp(optarg, "bh") == 0 ? "bh" : "none";
-            name = "adjust";
-            break;
-        case 't': {
-            char *end;
-            double t = strtod(optarg, &end);
-            if (!*optarg || *end || !(t >= 0 && t < 1e300)) {
-                bd_usage_error("compare", "compare: --threshold '%s': expected a number of percent >= 0", optarg);
-                goto out;
-            }
-            name = "threshold";
-            break;
-        }
-        case 'E': name = "exact_units"; break;
         case 'f':
             if (out_format_parse(optarg, &fmt)) {
                 bd_usage_error("compare", "compare: --format '%s': expected one of %s", optarg, OUT_FORMAT_NAMES);
@@ -181,10 +176,6 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
         case 'g': gate = 1; break;
         case 'n': record = 0; break;
         default: goto out;
-        }
-        if (name && add_param(&ps, name, optarg)) {
-            bd_usage_error("compare", "compare: out of memory");
-            goto out;
         }
     }
     if (argc - optind < 2) {
@@ -228,8 +219,10 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
         goto out;
     }
     int prc = 1;
+    const char *level = params_get(&ps, "level");
     if (fmt == OUT_TABLE)
-        prc = compare_print(&ev.rows, &sides, adjust, level, 100, stdout);
+        prc = compare_print(&ev.rows, &sides, params_get(&ps, "adjust"), level ? strtod(level, NULL) : 0.95, 100,
+                            stdout);
     if (prc == 1)
         prc = rowset_print(&ev.rows, fmt, stdout);
     if (prc || fflush(stdout) || ferror(stdout)) {

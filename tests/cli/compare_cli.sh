@@ -120,18 +120,14 @@ run bd compare --format csv --no-record a b
 expect_rc 0 "compare values with counts"
 cp "$T/out" hist.csv
 
-run python3 - <<'PY'
-import csv, itertools, statistics
-bad = checks = 0
-def check(ok, what):
-    global bad, checks
-    checks += 1
-    if not ok:
-        bad += 1
-        print("FAIL " + what)
-
+run python3 - "$BENCHDB_SRC/tests/cli/lib" <<'PY'
+import csv, itertools, statistics, sys
+sys.path.insert(0, sys.argv.pop(1))
+from checks import Checks
+t = Checks()
+check = t.check
 def close(got, exp, what, rel=1e-12):
-    check(got != "" and abs(float(got) - exp) <= rel * abs(exp), "%s: %s, expected %r" % (what, got, exp))
+    t.close(got, exp, what, rel)
 
 def benchstat_p(a, b):
     # go-moremath's exact U test (the conditional distribution given the
@@ -223,8 +219,7 @@ b = [13.0] * 4 + [12.5] * 2 + [14.0]
 check(r["n_a"] == "6" and r["n_b"] == "7", "counts: n %s+%s" % (r["n_a"], r["n_b"]))
 close(r["median_a"], statistics.median(a), "counts: median_a")
 close(r["median_b"], statistics.median(b), "counts: median_b")
-print("%d checks, %d failed" % (checks, bad))
-raise SystemExit(1 if bad else 0)
+t.finish(least=40)
 PY
 expect_rc 0 "the numbers recomputed from the values"
 cat "$T/out"

@@ -15,25 +15,19 @@ for adjust in none holm bh; do
     expect_rc 0 "compare --adjust $adjust"
     cp "$T/out" "$T/$adjust.csv"
 done
-run python3 - "$D/expected.csv" "$T/none.csv" "$T/holm.csv" "$T/bh.csv" <<'PY'
+run python3 - "$BENCHDB_SRC/tests/cli/lib" "$D/expected.csv" "$T/none.csv" "$T/holm.csv" "$T/bh.csv" <<'PY'
 import csv, sys
+sys.path.insert(0, sys.argv.pop(1))
+from checks import Checks
+t = Checks()
 want = {r["benchmark"]: r for r in csv.DictReader(open(sys.argv[1]))}
 runs = {}
 for name, path in zip(("none", "holm", "bh"), sys.argv[2:]):
     runs[name] = {r["benchmark"]: r for r in csv.DictReader(open(path, newline="")) if r["kind"] == "cell"}
-bad = checks = 0
 def close(what, got, exp):
-    global bad, checks
-    checks += 1
-    if got == "" or abs(float(got) - float(exp)) > 1e-12 * max(abs(float(exp)), 1e-300):
-        bad += 1
-        print("FAIL %s: %s, R %s" % (what, got, exp))
+    t.close(got, float(exp), what)
 for cell, w in want.items():
-    for adj in runs:
-        if cell not in runs[adj]:
-            bad += 1
-            print("FAIL %s: missing with --adjust %s" % (cell, adj))
-    if bad:
+    if not all(t.check(cell in runs[adj], "%s: missing with --adjust %s" % (cell, adj)) for adj in runs):
         continue
     r = runs["none"][cell]
     close(cell + " p", r["p"], w["p"])
@@ -45,11 +39,8 @@ for cell, w in want.items():
     if w["lo"]:
         close(cell + " change_lo", r["change_lo"], w["lo"])
         close(cell + " change_hi", r["change_hi"], w["hi"])
-if len(runs["none"]) != len(want):
-    bad += 1
-    print("FAIL: %d cells, R has %d" % (len(runs["none"]), len(want)))
-print("%d checks, %d failed" % (checks, bad))
-sys.exit(1 if bad or checks < 200 else 0)
+t.check(len(runs["none"]) == len(want), "%d cells, R has %d" % (len(runs["none"]), len(want)))
+t.finish(least=200)
 PY
 expect_rc 0 "compare agrees with R"
 cat "$T/out"

@@ -39,18 +39,14 @@ for plan in quiet loud; do
         fail "values of $plan"
 done
 
-run python3 - "$T" <<'PY'
-import csv, math, statistics, sys
+run python3 - "$BENCHDB_SRC/tests/cli/lib" "$T" <<'PY'
+import csv, statistics, sys
+sys.path.insert(0, sys.argv.pop(1))
+from checks import Checks
 d = sys.argv[1]
-bad = checks = 0
+t = Checks()
 def close(what, got, exp, rel=1e-9):
-    global bad, checks
-    checks += 1
-    ok = (got == "" and exp is None) or (got != "" and exp is not None and
-                                         abs(float(got) - exp) <= rel * max(abs(exp), 1e-12))
-    if not ok:
-        bad += 1
-        print("FAIL %s: %r, expected %r" % (what, got, exp))
+    t.close(got, exp, what, rel)
 result = {}
 for plan in ("quiet", "loud"):
     values = {}
@@ -61,10 +57,7 @@ for plan in ("quiet", "loud"):
     cells = {(r["host"], r["benchmark"] + " " + r["params"], r["variant"]): r for r in rows if r["kind"] == "cell"}
     hosts = {r["host"]: r for r in rows if r["kind"] == "host"}
     per_host = {}
-    checks += 1
-    if set(cells) != set(values):
-        bad += 1
-        print("FAIL %s: cells %d, expected %d" % (plan, len(cells), len(values)))
+    t.check(set(cells) == set(values), "%s: cells %d, expected %d" % (plan, len(cells), len(values)))
     for key, runs in values.items():
         scores = [sum(v) / len(v) for v in runs.values()]
         mv = (max(scores) / min(scores) - 1) * 100
@@ -87,23 +80,14 @@ for plan in ("quiet", "loud"):
 # No run-to-run noise: exactly the same scores.
 for plan in result:
     a = result[plan]["sim-p3-vm-a"]
-    checks += 1
-    if float(a["max_variation"]) != 0 or float(a["cv"]) != 0:
-        bad += 1
-        print("FAIL %s: host a varies: %s %s" % (plan, a["max_variation"], a["cv"]))
+    t.check(float(a["max_variation"]) == 0 and float(a["cv"]) == 0,
+            "%s: host a varies: %s %s" % (plan, a["max_variation"], a["cv"]))
 # Three times the noise on host b: about three times its variation.
 ratio = float(result["loud"]["sim-p3-vm-b"]["cv"]) / float(result["quiet"]["sim-p3-vm-b"]["cv"])
-checks += 1
-if not 2.7 <= ratio <= 3.3:
-    bad += 1
-    print("FAIL host b's cv grew %.3f times with --host-noise 3" % ratio)
+t.check(2.7 <= ratio <= 3.3, "host b's cv grew %.3f times with --host-noise 3" % ratio)
 c = (result["loud"]["sim-p3-vm-c"]["cv"], result["quiet"]["sim-p3-vm-c"]["cv"])
-checks += 1
-if c[0] != c[1]:
-    bad += 1
-    print("FAIL host c changed: %s %s" % c)
-print("%d checks, %d failed (host b: cv x %.3f)" % (checks, bad, ratio))
-sys.exit(1 if bad or checks < 100 else 0)
+t.check(c[0] == c[1], "host c changed: %s %s" % c)
+t.finish(least=100, note=" (host b: cv x %.3f)" % ratio)
 PY
 expect_rc 0 "variability recomputed from the values"
 cat "$T/out"

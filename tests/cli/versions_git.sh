@@ -43,8 +43,12 @@ run bd query versions --param plan=git-perf-synthetic --param by=run --param ver
 expect_rc 0 "versions, sort = regression"
 cp "$T/out" "$T/regression.csv"
 
-run python3 - "$G/aggregate_examples.txt" "$T" <<'PY'
+run python3 - "$BENCHDB_SRC/tests/cli/lib" "$G/aggregate_examples.txt" "$T" <<'PY'
 import csv, re, sys
+sys.path.insert(0, sys.argv.pop(1))
+from checks import Checks
+ck = Checks()
+check = ck.check
 text = open(sys.argv[1]).read().splitlines()
 ours = {name: list(csv.DictReader(open("%s/%s.csv" % (sys.argv[2], name), newline="")))
         for name in ("base,tip", "tip,base", "regression")}
@@ -61,14 +65,6 @@ def human(n):
         n /= 1000
         suffix += 1
     return "%d" % n if suffix == 0 else "%.1f%s" % (n, "KMG"[suffix - 1])
-
-bad = checks = 0
-def check(ok, what):
-    global bad, checks
-    checks += 1
-    if not ok:
-        bad += 1
-        print("FAIL " + what)
 
 CELL = re.compile(r"(<missing>|[\d.]+\([\d.]+\+[\d.]+\)|[\d.]+[KMG]?)(?: (\+inf|=|[+-][\d.]+%))?")
 i = 0
@@ -130,8 +126,7 @@ check(order[:len(want)] == want, "regression order %s, benchdb %s" % (want, orde
 for pct, t in lines:
     test = "%s.%s" % (t[1:5], t.split(".")[1])
     check(steps.get(test) == pct, "step of %s: %s, benchdb %s" % (test, pct, steps.get(test)))
-print("%d checks, %d failed" % (checks, bad))
-sys.exit(1 if bad or checks < 30 else 0)
+ck.finish(least=30)
 PY
 expect_rc 0 "versions prints what aggregate.perl prints"
 cat "$T/out"
