@@ -95,7 +95,7 @@ cells AS MATERIALIZED (
 -- Each series with its cell and the factor that turns its values into the
 -- cell's unit (NULL: a unit of another kind, whose values are left out).
 scaled AS MATERIALIZED (
-  SELECT s.id, s.run_id, s.block, c.cell_id, s.is_a, s.n, s.total,
+  SELECT s.id, s.run_id, s.block, c.cell_id, s.is_a, s.n, s.total, s.max_k,
          CASE WHEN :sample = 'value' AND c.unit IN (SELECT unit FROM exact) THEN 1 ELSE 0 END AS is_exact,
          CASE WHEN s.unit = c.unit THEN 1.0
               WHEN us.kind = uc.kind AND us.kind <> 'other' THEN us.factor / uc.factor END AS f
@@ -111,14 +111,19 @@ copies(n) AS (
   SELECT c.n + 1 FROM copies c, (SELECT max(max_k) AS k FROM series_side) m WHERE c.n < m.k
 ),
 -- The samples: every measured value (a stored value with count k as k
--- values), or one score per run, or per run and block (the mean of its
--- values, as block_score).
+-- values; only series that have one are joined with copies), or one score
+-- per run, or per run and block (the mean of its values, as block_score).
 vals(cell_id, is_a, x) AS (
   SELECT s.cell_id, s.is_a, sa.value * s.f
   FROM scaled s
   JOIN sample sa ON sa.series_id = s.id AND sa.warmup = 0
+  WHERE :sample = 'value' AND s.f IS NOT NULL AND s.max_k = 1
+  UNION ALL
+  SELECT s.cell_id, s.is_a, sa.value * s.f
+  FROM scaled s
+  JOIN sample sa ON sa.series_id = s.id AND sa.warmup = 0
   JOIN copies k ON k.n <= sa.count
-  WHERE :sample = 'value' AND s.f IS NOT NULL
+  WHERE :sample = 'value' AND s.f IS NOT NULL AND s.max_k > 1
   UNION ALL
   SELECT s.cell_id, s.is_a, sum(s.total * s.f) / sum(s.n)
   FROM scaled s
