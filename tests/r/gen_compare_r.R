@@ -10,7 +10,11 @@
 #              as a change in percent: 100 (exp(bound) - 1); only for the
 #              cells without ties (R's exact case; with ties R's uniroot()
 #              stops at a tolerance of 1e-4, see gen_fn_rank.R);
-#   median_a, median_b  median().
+#   median_a, median_b  median();
+#   pm_a, pm_b  benchstat's "± x%", 100 max(hi/median - 1, 1 - lo/median),
+#              from the distribution-free interval of the median at 0.95:
+#              order statistics by the binomial search median_ci documents
+#              for n <= 30 (exact: choose(n, k) / 2^n are dyadic rationals).
 # CI has no R: the generated files are committed. Rerun from the source root:
 #   Rscript tests/r/gen_compare_r.R
 # Numbers are printed with %.17g, which reads back as the same double.
@@ -54,6 +58,26 @@ archive <- function(run, side) {
 archive("base", "a")
 archive("head", "b")
 
+# The orders (l, r) of the median's interval: from k = ceiling((n + 1)/2) - 1
+# add the more probable neighbour (the left one when equal) until the mass
+# reaches the level; x_(0) = -Inf, x_(n+1) = +Inf.
+median_orders <- function(n, level = 0.95) {
+  stopifnot(n <= 30)
+  pmf <- function(k) if (k < 0 || k > n) 0 else choose(n, k) / 2^n
+  x <- ceiling((n + 1) / 2) - 1
+  l <- x; r <- x + 1; acc <- pmf(x)
+  while (acc < level && (l > 0 || r <= n)) {
+    lp <- pmf(l - 1); rp <- pmf(r)
+    if (lp >= rp) { acc <- acc + lp; l <- l - 1 } else { acc <- acc + rp; r <- r + 1 }
+  }
+  c(l, r)
+}
+pm <- function(v) {
+  o <- median_orders(length(v)); s <- sort(v); m <- median(v)
+  if (o[1] < 1 || o[2] > length(v)) return(NA)
+  100 * max(s[o[2]] / m - 1, 1 - s[o[1]] / m)
+}
+
 p <- sapply(cells, function(cl) wilcox.test(cl$a, cl$b)$p.value)
 holm <- p.adjust(p, "holm")
 bh <- p.adjust(p, "BH")
@@ -64,7 +88,7 @@ for (n in names(cells)) {
   ci <- if (ties) c(NA, NA) else 100 * (exp(wilcox.test(log(cl$b), log(cl$a), conf.int = TRUE)$conf.int) - 1)
   rows <- c(rows, paste(n, num(p[[n]]), num(holm[[n]]), num(bh[[n]]),
                         if (ties) "" else num(ci[1]), if (ties) "" else num(ci[2]),
-                        num(median(cl$a)), num(median(cl$b)), sep = ","))
+                        num(median(cl$a)), num(median(cl$b)), num(pm(cl$a)), num(pm(cl$b)), sep = ","))
 }
-writeLines(c("benchmark,p,holm,bh,lo,hi,median_a,median_b", rows), file.path(out_dir, "expected.csv"))
+writeLines(c("benchmark,p,holm,bh,lo,hi,median_a,median_b,pm_a,pm_b", rows), file.path(out_dir, "expected.csv"))
 cat(sprintf("%s: %d cells\n", out_dir, length(cells)))
