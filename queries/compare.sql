@@ -17,8 +17,15 @@
 -- choices: adjust = none, holm, bh
 -- param: threshold = 0  a cell significantly slower (or worse) by more than this many percent makes the outcome regressed
 -- param: exact_units = null  comma-separated units whose values are exact (benchstat's assume=exact): mode, min..max, no test
+-- type: plan = text naming a plan
+-- type: key = text naming an attribute
+-- type: level = real in (0, 1)
+-- type: alpha = real in [0, 1]
+-- type: threshold = real in [0, )
 -- judges: plan
--- outcome: outcome
+-- outcome: no_regression
+-- verdict: summary
+-- show: kind, benchmark, params, variant, metric, unit, n_a, median_a, pm_a, n_b, median_b, pm_b, change, p, verdict, warnings
 -- key: kind, metric, unit, benchmark, params, variant
 --
 -- benchstat v2 (golang.org/x/perf/cmd/benchstat) on two sides of a plan.
@@ -38,8 +45,9 @@
 -- medians), ? (median_a = 0). warnings holds benchstat's texts. A row
 -- kind = 'geomean' per metric and unit gives each side's geometric mean of
 -- medians and the geometric mean of per-cell ratios as change (benchstat
--- v2's summary row). outcome: regressed when some cell is slower or worse
--- by more than threshold percent, else no regression.
+-- v2's summary row). no_regression, the outcome (--gate): 0 in a cell row
+-- slower or worse by more than threshold percent, else 1; summary, the
+-- verdict: 'regressed' when some row has 0, else 'no regression'.
 WITH RECURSIVE
 -- exact_units split at commas, character by character (portable SQL has
 -- no common function that finds a character in a string).
@@ -378,8 +386,9 @@ all_rows AS (
 SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.unit,
        r.n_a, r.median_a, r.pm_a, r.n_b, r.median_b, r.pm_b,
        r.change, r.change_lo, r.change_hi, r.p, r.p_adjusted, r.verdict, r.warnings,
+       CASE WHEN r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold THEN 0 ELSE 1 END AS no_regression,
        CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold) OVER () > 0
-            THEN 'regressed' ELSE 'no regression' END AS outcome
+            THEN 'regressed' ELSE 'no regression' END AS summary
 FROM all_rows r
 LEFT JOIN benchmark b ON b.id = r.benchmark_id
 LEFT JOIN variant v ON v.id = r.variant_key

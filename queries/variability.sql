@@ -3,6 +3,7 @@
 -- param: plan  the plan (plan.name)
 -- param: metric = primary  which metric's values (* or null: every metric)
 -- param: variant = null  only this variant (null: every variant)
+-- type: plan = text naming a plan
 -- key: kind, host, benchmark, params, variant, metric, unit
 --
 -- Andrew Hume's table of timing variability (timing-variability.txt): each

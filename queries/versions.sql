@@ -11,6 +11,10 @@
 -- param: metric = primary  only this metric (* or null: every metric)
 -- param: sort = test  test: by test, then version; regression: tests by their largest change between consecutive versions, as aggregate.perl --sort-by=regression
 -- choices: sort = test, regression
+-- type: plan = text naming a plan
+-- type: key = text naming an attribute
+-- type: k = integer in [0, )
+-- show: test, params, variant, metric, unit, version, n, value, change, note
 -- key: test, params, variant, metric, version
 --
 -- git's t/perf/aggregate.perl on benchdb's runs (ALGORITHMS.md, section 3).

@@ -45,15 +45,30 @@ const char usage_compare[] =
     "  benchdb compare --plan builds base head\n"
     "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n";
 
-/* --gate's exit codes (as the shared gate of saved queries will have). */
+/* --gate's exit codes, as the shared gate of saved queries has them. */
 enum { EXIT_GATE_FAILS = 3, EXIT_GATE_NO_ROWS = 4 };
 
-/* What the gate says of an evaluation: 0 holds, 3 regressed, 4 no rows. */
-static int gate_status(const struct evaluation *ev)
+/* The column of rows named name, or -1. */
+static int column_of(const struct rowset *rs, const char *name)
+{
+    for (int c = 0; c < rs->ncol; c++)
+        if (strcmp(rs->names[c], name) == 0)
+            return c;
+    return -1;
+}
+
+/* What the gate says of an evaluation: 0 when the outcome column
+ * (no_regression) holds, i.e. is nonzero, in every row; 3 when it does not
+ * in some row; 4 without rows (the shared gate's rule, --gate of `query`). */
+static int gate_status(const struct saved_query *q, const struct evaluation *ev)
 {
     if (ev->rows.nrow == 0)
         return EXIT_GATE_NO_ROWS;
-    return strcmp(ev->outcome, "regressed") == 0 ? EXIT_GATE_FAILS : EXIT_OK;
+    int c = q->outcome ? column_of(&ev->rows, q->outcome) : -1;
+    for (size_t r = 0; c >= 0 && r < ev->rows.nrow; r++)
+        if (sqlite3_value_double(rowset_cell(&ev->rows, r, c)) == 0)
+            return EXIT_GATE_FAILS;
+    return EXIT_OK;
 }
 
 static int add_param(struct params *ps, const char *name, const char *value)
@@ -229,13 +244,20 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
         bd_error("compare: cannot write the output");
         goto out;
     }
-    /* The verdict and the record go to stderr: stdout stays the table. */
-    fprintf(stderr, "%s: %s\n", q->name, ev.outcome);
+    /* The verdict (the summary column, the query's '-- verdict:') and the
+     * record go to stderr: stdout stays the table. */
+    int sc = column_of(&ev.rows, "summary");
+    if (sc >= 0 && ev.rows.nrow > 0) {
+        const unsigned char *t = sqlite3_value_text(rowset_cell(&ev.rows, 0, sc));
+        fprintf(stderr, "%s: %s\n", q->name, t ? (const char *)t : "");
+    } else {
+        fprintf(stderr, "%s: %s\n", q->name, ev.outcome);
+    }
     if (ev.registration_note && ev.registration && strcmp(ev.registration, "unregistered") != 0)
         fprintf(stderr, "%s\n", ev.registration_note);
     if (ev.id)
         fprintf(stderr, "recorded as evaluation %lld (see 'benchdb history %s')\n", ev.id, q->name);
-    rc = gate ? gate_status(&ev) : EXIT_OK;
+    rc = gate ? gate_status(q, &ev) : EXIT_OK;
 out:
     evaluation_free(&ev);
     saved_query_free(q);
