@@ -227,6 +227,7 @@ struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp,
 #define CLI_COMMAND(n) int cmd_##n(struct cli *, int, char **); extern const struct cli_spec spec_##n
 CLI_COMMAND(backtest);
 CLI_COMMAND(check);
+CLI_COMMAND(compare);
 CLI_COMMAND(help);
 CLI_COMMAND(history);
 CLI_COMMAND(init);

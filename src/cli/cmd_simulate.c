@@ -72,6 +72,19 @@ static int parse_step(const struct cli_opt *o, const char *arg, void *dst, char 
     return 0;
 }
 
+static int parse_host_noise(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
+    struct sim_host_noise *v = realloc(cfg->host_noise, ((size_t)cfg->n_host_noise + 1) * sizeof *v);
+    if (!v)
+        return bd_fail(err, "out of memory");
+    cfg->host_noise = v;
+    if (sim_host_noise_parse(arg, &cfg->host_noise[cfg->n_host_noise], err))
+        return -2; /* sim's message names --host-noise and its value */
+    cfg->n_host_noise++;
+    return 0;
+}
+
 static const struct cli_opt simulate_opts[] = {
     {NULL, 0, NULL, "Plan shape:", NULL, 0, 0, 0},
     {"plan", 0, "NAME", "plan name (default calibration-sim, nightly-sim\nwith --history)", cli_opt_string, SIM(plan),
@@ -97,6 +110,9 @@ static const struct cli_opt simulate_opts[] = {
     {"drift", 0, "SD", "run-to-run drift of a cell's ratio (default 0.002)", cli_opt_real, SIM(drift), 0, 0},
     {"fork-sd", 0, "SD", "a fork's level (default 0.01)", cli_opt_real, SIM(fork_sd), 0, 0},
     {"iteration-sd", 0, "SD", "one iteration's value (default 0.015)", cli_opt_real, SIM(iteration_sd), 0, 0},
+    {"host-noise", 0, "HOSTS=FACTOR", "multiply every run-to-run noise of the hosts whose\nname matches the shell "
+                                      "pattern HOSTS (e.g.\n'*-vm-b') by FACTOR, 0-100 (repeatable)",
+     parse_host_noise, SIM(host_noise), 0, 0},
     {"effect", 0, "WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS]",
      "multiply the treatment's time in matching cells\nby FACTOR, in every run or in runs whose name\nmatches RUNS; "
      "each part is a shell pattern\n(repeatable), e.g. 'large/*=1.03@p3-vm-a-*'", parse_effect, SIM(effects), 0, 0},
@@ -286,6 +302,9 @@ out:
     for (int k = 0; k < cfg->n_effects; k++)
         sim_effect_free(&cfg->effects[k]);
     free(cfg->effects);
+    for (int k = 0; k < cfg->n_host_noise; k++)
+        sim_host_noise_free(&cfg->host_noise[k]);
+    free(cfg->host_noise);
     for (int k = 0; k < cfg->n_steps; k++)
         sim_step_free(&cfg->steps[k]);
     free(cfg->steps);

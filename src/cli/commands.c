@@ -8,6 +8,7 @@
 const struct command commands[] = {
     {"backtest", cmd_backtest, "Back-test a gate: what would it have flagged, how well", &spec_backtest, NULL},
     {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", &spec_check, NULL},
+    {"compare", cmd_compare, "Compare two runs, sources or variants as benchstat does", &spec_compare, NULL},
     {"help", cmd_help, "Show help for benchdb or one command", &spec_help, NULL},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", &spec_history, NULL},
     {"ingest", cmd_ingest, "Load run archives (benchdb-run/1) into the store", NULL, usage_ingest},

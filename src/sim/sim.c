@@ -357,8 +357,10 @@ static void write_run_record(struct strbuf *sb, const struct sim_config *cfg, in
     sim_run_name(cfg, i, name, sizeof name);
     sb_puts(sb, "{\"record\":\"run\",\"format\":\"benchdb-run/1\",\"plan\":");
     sim_json_string(sb, sim_plan(cfg));
-    sb_printf(sb, ",\"run\":\"%s\",\"host\":\"sim-p%d-vm-%c\",\"position\":%d,\"source\":\"" SIM_SOURCE "\"", name,
-              3 + p.group, 'a' + p.host, p.position + 1);
+    char host[64];
+    sim_host_name(p.group, p.host, host, sizeof host);
+    sb_printf(sb, ",\"run\":\"%s\",\"host\":\"%s\",\"position\":%d,\"source\":\"" SIM_SOURCE "\"", name, host,
+              p.position + 1);
     sb_puts(sb, ",\"started_at\":");
     sim_json_time(sb, rt->start);
     sb_puts(sb, ",\"ended_at\":");
@@ -394,6 +396,10 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
     char name[64];
     sim_run_name(cfg, i, name, sizeof name);
 
+    /* --host-noise scales every quantity that varies from run to run on a
+     * host (its draws unchanged, so 1 gives the same text). */
+    const double noise = sim_host_noise_factor(cfg, p.group, p.host);
+
     /* Per cell: what acts on this run's ratio beyond the block noise. */
     double shift[SIM_MAX_CELLS];
     for (int c = 0; c < cfg->cells; c++) {
@@ -401,7 +407,7 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
         rng_stream(&r, cfg->seed, (uint64_t[]){TAG_HOSTCELL, g, h, (uint64_t)c}, 4);
         double offset = cells[c].host_sd * rng_normal(&r);
         rng_stream(&r, cfg->seed, (uint64_t[]){TAG_DRIFT, g, h, pos, (uint64_t)c}, 5);
-        double drift = cfg->drift * rng_normal(&r);
+        double drift = noise * cfg->drift * rng_normal(&r);
         double effect = 0;
         for (int k = 0; k < cfg->n_effects; k++) {
             const struct sim_effect *e = &cfg->effects[k];
@@ -429,8 +435,8 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
     for (int b = 0; b < cfg->blocks && o.rc == 0; b++) {
         struct rng r;
         rng_stream(&r, cfg->seed, (uint64_t[]){TAG_BLOCK, g, h, pos, (uint64_t)b}, 5);
-        double block_speed = speed * exp(BLOCK_SPEED_SD * rng_normal(&r)) *
-                             exp(rt.trend * (cfg->blocks > 1 ? (double)b / (cfg->blocks - 1) : 0));
+        double block_speed = speed * exp(noise * BLOCK_SPEED_SD * rng_normal(&r)) *
+                             exp(noise * rt.trend * (cfg->blocks > 1 ? (double)b / (cfg->blocks - 1) : 0));
         for (int k = 0; k < 2 && o.rc == 0; k++) {
             /* The treatment goes first in odd blocks, the baseline in even ones. */
             int native = (k == 0) == (b % 2 == 0);
@@ -439,19 +445,19 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
                 double t = cl->base_ns * block_speed;
                 if (native) {
                     rng_stream(&r, cfg->seed, (uint64_t[]){TAG_BLOCKCELL, g, h, pos, (uint64_t)c, (uint64_t)b}, 6);
-                    t *= exp(cl->mu + shift[c] + cl->sigma * rng_normal(&r));
+                    t *= exp(cl->mu + shift[c] + noise * cl->sigma * rng_normal(&r));
                 }
                 for (int f = 0; f < cfg->forks; f++) {
                     rng_stream(&r, cfg->seed,
                                (uint64_t[]){TAG_SERIES, g, h, pos, (uint64_t)c, (uint64_t)b, (uint64_t)native,
                                             (uint64_t)f},
                                8);
-                    double level = t * exp(cfg->fork_sd * rng_normal(&r)) / cl->unit_ns;
+                    double level = t * exp(noise * cfg->fork_sd * rng_normal(&r)) / cl->unit_ns;
                     double excess = WARMUP_EXCESS;
                     for (int w = 0; w < cfg->warmups; w++, excess *= WARMUP_DECAY)
-                        warm[w] = level * (1 + excess) * exp(cfg->iteration_sd * rng_normal(&r));
+                        warm[w] = level * (1 + excess) * exp(noise * cfg->iteration_sd * rng_normal(&r));
                     for (int v = 0; v < cfg->iterations; v++)
-                        vals[v] = level * exp(cfg->iteration_sd * rng_normal(&r));
+                        vals[v] = level * exp(noise * cfg->iteration_sd * rng_normal(&r));
 
                     struct strbuf *sb = &o.sb;
                     sb_printf(sb, "{\"record\":\"samples\",\"benchmark\":\"%s\",\"params\":{\"workload\":\"%s\","
@@ -571,6 +577,8 @@ int sim_config_check(const struct sim_config *cfg, char **err)
     if (!(cfg->wide_lo > 0 && cfg->wide_lo <= cfg->wide_hi && cfg->wide_hi <= 1))
         return bd_fail(err, "--wide-spread: expected LO:HI with 0 < LO <= HI <= 1, got %g:%g", cfg->wide_lo,
                        cfg->wide_hi);
+    if (sim_host_noise_check(cfg, err))
+        return -1;
     for (int k = 0; k < cfg->n_effects; k++) {
         const struct sim_effect *e = &cfg->effects[k];
         int cell_hit = 0, run_hit = !e->runs;

@@ -29,6 +29,13 @@ struct sim_step {
     double percent;
 };
 
+/* --host-noise: every run-to-run noise of the hosts whose name matches
+ * hosts (a shell glob) is multiplied by factor. */
+struct sim_host_noise {
+    char *hosts;
+    double factor;
+};
+
 struct sim_config {
     const char *plan;             /* NULL: calibration-sim, or nightly-sim with --history */
     int groups, hosts, positions, cells, blocks, forks, iterations, warmups;
@@ -48,6 +55,8 @@ struct sim_config {
     struct sim_step *steps;       /* --step, in the order given */
     int n_steps;
     int random_steps;             /* --steps K */
+    struct sim_host_noise *host_noise;
+    int n_host_noise;
 };
 
 /* Limits of the options, checked by sim_config_check. */
@@ -62,6 +71,7 @@ enum {
     SIM_MAX_WARMUPS = 10000,
     SIM_MAX_HISTORY = 9999,
     SIM_MAX_RANDOM_STEPS = 1000,
+    SIM_MAX_HOST_NOISE = 100,
 };
 
 void sim_config_defaults(struct sim_config *cfg);
@@ -75,6 +85,16 @@ void sim_effect_free(struct sim_effect *e);
 /* Parses RUN:CELL:PCT into s; -1 with *err. */
 int sim_step_parse(const char *arg, struct sim_step *s, char **err);
 void sim_step_free(struct sim_step *s);
+
+/* Parses HOSTS=FACTOR into h (0 <= FACTOR <= SIM_MAX_HOST_NOISE); -1 with *err. */
+int sim_host_noise_parse(const char *arg, struct sim_host_noise *h, char **err);
+void sim_host_noise_free(struct sim_host_noise *h);
+/* 0, or -1 with *err when a pattern matches none of the plan's hosts. */
+int sim_host_noise_check(const struct sim_config *cfg, char **err);
+/* The product of the factors of the patterns matching host h of group g. */
+double sim_host_noise_factor(const struct sim_config *cfg, int group, int host);
+/* The name of host h of group g, e.g. "sim-p3-vm-a". */
+void sim_host_name(int group, int host, char *buf, size_t size);
 
 int sim_run_count(const struct sim_config *cfg);
 /* The name of run i (0 <= i < sim_run_count), e.g. "p3-vm-a-1". */

@@ -132,7 +132,7 @@ expect_err_has "error: query bad (mine/bad.sql): show: the query has no column '
 rm mine/bad.sql
 
 # --- Unknown names: query, rule and history refuse them alike.
-list="saved queries: aggregations, cell-spread, comparisons, echo, gate-percent, gate-ttest, gate-zscore, injected-steps, placement-rule, regressions, runs, trend, ... (2 more) (see 'benchdb queries')"
+list="saved queries: aggregations, cell-spread, compare, comparisons, echo, gate-percent, gate-ttest, gate-zscore, injected-steps, placement-rule, regressions, runs, ... (5 more) (see 'benchdb queries')"
 for cmd in "query" "rule register" "history"; do
     # shellcheck disable=SC2086
     run bd $cmd nope --queries mine

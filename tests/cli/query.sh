@@ -135,7 +135,7 @@ expect_rc 2 "a value outside the choices"
 expect_err_has "error: query placement-rule: --param direction=sideways: expected one of forward, reverse" "choices message"
 run bd query nosuch
 expect_rc 2 "an unknown query"
-expect_err_has "error: query: no saved query named 'nosuch'; saved queries: aggregations, cell-spread, comparisons, gate-percent, gate-ttest, gate-zscore, injected-steps, placement-rule, regressions, trend, verdicts, widest (see 'benchdb queries')" "unknown query message"
+expect_err_has "error: query: no saved query named 'nosuch'; saved queries: aggregations, cell-spread, compare, comparisons, gate-percent, gate-ttest, gate-zscore, injected-steps, placement-rule, regressions, trend, variability, ... (3 more) (see 'benchdb queries')" "unknown query message"
 run bd query placment-rule
 expect_err_has "error: query: no saved query named 'placment-rule'; did you mean 'placement-rule'? (see 'benchdb queries')" "a mistyped query"
 run bd query
@@ -199,7 +199,7 @@ run bd --db tie.db rule register placement-rule
 expect_err_has "is already registered as rule 1" "registering twice"
 run bd --db tie.db rule register nosuch
 expect_rc 2 "registering an unknown query"
-expect_err_has "error: rule register: no saved query named 'nosuch'; saved queries: aggregations, cell-spread, comparisons, gate-percent, gate-ttest, gate-zscore, injected-steps, placement-rule, regressions, trend, verdicts, widest (see 'benchdb queries')" "rule refuses an unknown name as query does"
+expect_err_has "error: rule register: no saved query named 'nosuch'; saved queries: aggregations, cell-spread, compare, comparisons, gate-percent, gate-ttest, gate-zscore, injected-steps, placement-rule, regressions, trend, variability, ... (3 more) (see 'benchdb queries')" "rule refuses an unknown name as query does"
 run bd --db tie.db query placement-rule -p plan=tie
 expect_err_has "was fixed at 2026-10-20T16:00:00Z (https://example.org/pull/111), before plan tie began (2026-10-21T04:00:00Z): pre-registered" \
   "a registered rule with its defaults is pre-registered"

@@ -54,11 +54,22 @@ for v in "3.126" "3.30825" "3.17025"; do
     grep -Eq "^stolee-2018-08-23-git-git .* $v  " "$o" || fail "step 4: trimmed mean $v from the aggregations query"
 done
 expect_out_has "v2.18.0        3.022  3.1065   3.261     3.126" "step 4: ad-hoc aggregates"
+grep -Eq "v2\.19\.0-rc0 +10 +3\.259 +7\.842 " "$o" || fail "step 4: versions, git's min and +7.8%"
+grep -Eq "HEAD +10 +3\.17 +1\.416 " "$o" || fail "step 4: versions, trimmed mean and +1.4%"
 if [ "$skip_ext" = 0 ]; then
     expect_out_has '"lo":-0.04815553524610174,"hi":0.0021555352461017415' "step 5: pooled_t_ci in the sqlite3 shell"
 fi
 grep -A2 "^plans  adopted  band_passes  interval_passes" "$o" | tail -1 | grep -Eq "^ +20 +0 +0 +[0-9]+$" ||
     fail "step 6: 20 plans judged, none adopted, no band pass"
+expect_out_has "CRC32/poly=IEEE/size=15/align=0       46.55 ± 9%  44.40 ± 2%   -4.62%    [-8.2, -1.6]  0.008  faster" \
+    "step 7: a row as benchstat prints it, with the change's interval"
+expect_out_has "geomean                                    344.5       237.5  -31.05%" "step 7: the geomean row"
+expect_out_has "gate: exit status 3" "step 7: the gate fails"
+grep -q "p (holm)" "$o" && [ "$(grep -c 'slower$' "$o")" -ge 5 ] || fail "step 7: adjusted p"
+grep -A1 "p (holm)" "$o" | grep -q "Koopm.*+9.58%.*slower" || fail "step 7: Koopman 1kB survives Holm"
+expect_out_has "format: binary  n: 12 per side" "step 7: one sample per run"
+[ "$(grep -c '^host,sim-p3-vm-' "$o")" = 6 ] || fail "step 8: six host rows"
+grep -Eq '^host,sim-p3-vm-f,,,,,,3,30,0\.17' "$o" || fail "step 8: host f varies least"
 
 # Step 7: regressions finds each injected step at its run, and the
 # back-tests print the numbers the table gives.

@@ -209,6 +209,55 @@ static void test_exact_conditional(void **state)
     }
 }
 
+/* Without ties: benchstat's p from the plain counts of U (the fast path
+ * below 2^53 arrangements) is the enumeration's to the last bit, and R's
+ * exact p agrees. */
+static void test_exact_no_ties(void **state)
+{
+    (void)state;
+    srand(17);
+    for (int trial = 0; trial < 300; trial++) {
+        int N = 2 + rand() % 15, n1 = 1 + rand() % (N - 1);
+        double v[20];
+        struct mw_obs obs[20];
+        for (int i = 0; i < N; i++) {
+            v[i] = i + rand() / (RAND_MAX + 1.0); /* distinct */
+            obs[i] = (struct mw_obs){.x = v[i], .first = 0};
+        }
+        for (int k = 0; k < n1;) { /* exactly n1 in sample 1, placed at random */
+            int i = rand() % N;
+            if (!obs[i].first) {
+                obs[i].first = 1;
+                k++;
+            }
+        }
+        double w[20];
+        int first[20];
+        for (int i = 0; i < N; i++) {
+            w[i] = obs[i].x;
+            first[i] = obs[i].first;
+        }
+        struct mw_result r;
+        assert_int_equal(stats_mann_whitney_method(obs, (size_t)N, MW_BENCHSTAT, &r), 0);
+        /* enumerate() takes sample 1 to be the first n1 values. */
+        double sorted[20];
+        int a = 0, b = n1;
+        for (int i = 0; i < N; i++)
+            sorted[first[i] ? a++ : b++] = w[i];
+        double le, ge, small;
+        enumerate(sorted, N, n1, r.u, &le, &ge, &small);
+        assert_true(r.exact);
+        if (2 * r.u == (double)n1 * (N - n1))
+            assert_true(r.p == 1);
+        else
+            assert_true(r.p == 2 * small);
+        for (int i = 0; i < N; i++)
+            obs[i] = (struct mw_obs){.x = w[i], .first = first[i]};
+        assert_int_equal(stats_mann_whitney_method(obs, (size_t)N, MW_R, &r), 0);
+        assert_close(r.p, fmin(1, 2 * fmin(le, ge)), 1e-14);
+    }
+}
+
 static void test_exact_limits(void **state)
 {
     (void)state;
@@ -306,6 +355,38 @@ static void test_hodges_lehmann_small(void **state)
     assert_int_equal(stats_hodges_lehmann(one, 2, 0.95, &r), -1);
 }
 
+/* Up to 4096 differences the interval and the estimate come from sorting
+ * them all: the same order statistics as the selection's, at the orders R
+ * uses in the exact case (qwilcox). */
+static void test_hodges_lehmann_sorted(void **state)
+{
+    (void)state;
+    srand(23);
+    for (int trial = 0; trial < 200; trial++) {
+        size_t n1 = 1 + (size_t)(rand() % 49), n2 = 1 + (size_t)(rand() % 49);
+        double x[49], y[49];
+        struct mw_obs obs[98];
+        for (size_t i = 0; i < n1; i++)
+            obs[i] = (struct mw_obs){.x = x[i] = rand() / (double)RAND_MAX * 100 + 0.5 * (double)i, .first = 1};
+        for (size_t j = 0; j < n2; j++)
+            obs[n1 + j] = (struct mw_obs){.x = y[j] = rand() / (double)RAND_MAX * 100 - 0.25 * (double)j,
+                                          .first = 0};
+        qsort(x, n1, sizeof *x, cmp_double);
+        qsort(y, n2, sizeof *y, cmp_double);
+        struct hl_result r;
+        assert_int_equal(stats_hodges_lehmann(obs, n1 + n2, 0.95, &r), 0);
+        uint64_t M = (uint64_t)n1 * n2;
+        double m = (stats_shift_kth(x, n1, y, n2, (M + 1) / 2) + stats_shift_kth(x, n1, y, n2, M / 2 + 1)) / 2;
+        assert_true(r.estimate == m);
+        if (!r.exact)
+            continue; /* a tie across the samples: rare with these values */
+        int qu = stats_qwilcox_lower(0.025, (int)n1, (int)n2);
+        uint64_t klo = qu < 1 ? 1 : (uint64_t)qu;
+        assert_true(r.lo == stats_shift_kth(x, n1, y, n2, klo));
+        assert_true(r.hi == stats_shift_kth(x, n1, y, n2, M - klo + 1));
+    }
+}
+
 static void test_median_ci_values(void **state)
 {
     (void)state;
@@ -331,10 +412,12 @@ int main(void)
         cmocka_unit_test(test_orders_probe),
         cmocka_unit_test(test_utest_probe),
         cmocka_unit_test(test_exact_conditional),
+        cmocka_unit_test(test_exact_no_ties),
         cmocka_unit_test(test_exact_limits),
         cmocka_unit_test(test_shift_kth),
         cmocka_unit_test(test_shift_kth_large),
         cmocka_unit_test(test_hodges_lehmann_small),
+        cmocka_unit_test(test_hodges_lehmann_sorted),
         cmocka_unit_test(test_median_ci_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,66 +24,17 @@ prints the centers in full (Go's %v): they must be the same doubles. Values are 
 
 Run from the source root: /usr/bin/python3 tests/data/benchstat/gen_fn_benchstat.py
 """
-import re
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent.parent / "sql" / "fn_benchstat.sql"
 
+from benchstat_text import PREFIX, parse_golden, read_bench
+
 TIDY = {"ns/op": ("sec/op", "1e-9"), "MB/s": ("B/s", "1e6")}
-PREFIX = {"T": 1e12, "G": 1e9, "M": 1e6, "k": 1e3, "": 1, "m": 1e-3, "µ": 1e-6, "n": 1e-9,
-          "Ti": 2.0**40, "Gi": 2.0**30, "Mi": 2.0**20, "Ki": 2.0**10}
-
-
-def read_bench(path):
-    """(config dict at the line, name, unit, value text) per measurement."""
-    config = {}
-    rows = []
-    for line in (HERE / path).read_text().splitlines():
-        m = re.match(r"^([a-z][^\s:]*): (.*)$", line)
-        if m:
-            config[m.group(1)] = m.group(2)
-            continue
-        if not line.startswith("Benchmark"):
-            continue
-        f = line.split()
-        name = f[0][len("Benchmark"):]
-        for i in range(2, len(f) - 1, 2):
-            rows.append((dict(config), name, f[i + 1], f[i]))
-    return rows
-
-
-def parse_golden(path):
-    """Tables of the text golden: {(name, unit, column): cell dict}."""
-    cells = {}
-    lines = (HERE / path).read_text().splitlines()
-    i = 0
-    while i < len(lines):
-        if "│" not in lines[i]:
-            i += 1
-            continue
-        header, units = lines[i], lines[i + 1]
-        bars = [k for k, ch in enumerate(header) if ch == "│"]
-        cols = [header[bars[k] + 1:bars[k + 1]].strip() for k in range(len(bars) - 1)]
-        col_units = [units[bars[k] + 1:bars[k + 1]].split()[0] for k in range(len(bars) - 1)]
-        i += 2
-        while i < len(lines) and lines[i].strip() and "│" not in lines[i]:
-            line = lines[i]
-            i += 1
-            name = line.split()[0]
-            if name == "geomean" or line[0] in "¹²³⁴⁵":
-                continue
-            span = lambda pos: max(k for k in range(len(bars) - 1) if bars[k] <= pos)
-            for m in re.finditer(r"(-?[\d.]+)(Ti|Gi|Mi|Ki|[TGMkmµn]?) ± (\S+)", line):
-                c = span(m.start())
-                cells.setdefault((name, col_units[c], cols[c]), {}).update(
-                    center=m.group(1), prefix=m.group(2), pct=m.group(3))
-            for m in re.finditer(r"(~|[+-]?[\d.]+%|\?) +\(p=([\d.]+) n=([\d+]+)\)", line):
-                c = span(m.start())
-                cells.setdefault((name, col_units[c], cols[c]), {}).update(
-                    delta=m.group(1), p=m.group(2), n=m.group(3), base=cols[0])
-    return cells
 
 
 def parse_csv(path):

@@ -1,0 +1,227 @@
+# benchdb compare as a command: the plan found from the sides, usage
+# errors, --gate's exit codes, the table within 100 columns, and the
+# sides named by variant, source, attribute; one sample per value, run or
+# block; values with counts; units converted into side a's or left out.
+# Expected numbers are recomputed here from the values (Python), the
+# U test's p by enumerating every split of the two samples.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+D=$BENCHDB_SRC/tests/data/benchstat
+bd init >/dev/null
+gb() { bd ingest --quiet --format go-bench --plan "$1" --run "$2" --host h "$3" || fail "ingest $3"; }
+gb crc base "$D/crc-old.txt"
+gb crc head "$D/crc-new.txt"
+
+# ---- the table, the plan found, the gate ----
+run bd compare base head
+expect_rc 0 "compare without --plan: the one plan holding both"
+expect_out_has "pkg: hash/crc32  procs: 8  n: 10 per side" "params shared by every row go above the table"
+expect_out_has "CRC32/poly=IEEE/size=15/align=0       46.55 ± 9%  44.40 ± 2%   -4.62%" "a row as benchstat prints it"
+expect_out_has "geomean                                    344.5       237.5  -31.05%" "the geomean row"
+expect_err_has "compare: regressed" "the outcome on stderr"
+wide=$(python3 -c 'import sys
+for i, l in enumerate(open(sys.argv[1], encoding="utf-8")):
+    if len(l.rstrip("\n")) > 100: print(i + 1, len(l.rstrip("\n")))' "$T/out")
+expect_eq "$wide" "" "every line within 100 columns"
+grep -q "recorded as evaluation" "$T/out" && fail "stdout is the table only"
+
+run bd compare --gate base head
+expect_rc 3 "--gate: a cell significantly slower"
+run bd compare --gate --threshold 50 --no-record base head
+expect_rc 0 "--gate: none slower by more than 50%"
+expect_err_has "compare: no regression" "the outcome"
+run bd compare --gate --metric nosuch --no-record base head
+expect_rc 4 "--gate: nothing compared"
+run bd compare --gate --metric primary --no-record head base
+expect_rc 3 "--gate: the other way round, other cells are slower"
+
+# ---- usage errors ----
+run bd compare base
+expect_rc 2 "one side"
+expect_err_has "compare: expected the two sides A and B" "its message"
+run bd compare base base
+expect_rc 2 "the same side twice"
+run bd compare --by nothing base head
+expect_rc 2 "--by"
+run bd compare --sample forks base head
+expect_rc 2 "--sample"
+run bd compare --level 1 base head
+expect_rc 2 "--level"
+run bd compare --plan nope base head
+expect_rc 2 "no such plan"
+expect_err_has "compare: there is no plan 'nope'" "its message"
+run bd compare --plan crc base tip
+expect_rc 2 "no such run"
+expect_err_has "compare: plan 'crc' has no run 'tip'" "its message"
+gb crc2 base "$D/old.txt"
+gb crc2 head "$D/new.txt"
+run bd compare base head
+expect_rc 2 "two plans hold both"
+expect_err_has "compare: run 'base' and run 'head' are in 2 plans (crc, crc2): choose one with --plan" "its message"
+run bd compare --plan crc2 base head --format csv --no-record
+expect_rc 0 "--plan chooses"
+
+# ---- sides by variant: the git-perf versions, p by enumeration ----
+bd ingest --quiet "$BENCHDB_SRC/examples/git-perf" || fail "ingest git-perf"
+run bd compare --by variant --format csv --no-record v2.18.0 v2.19.0-rc0
+expect_rc 0 "--by variant"
+cp "$T/out" gitperf.csv
+bd sql "SELECT v.name, s.value FROM sample s JOIN series se ON se.id = s.series_id
+        JOIN variant v ON v.id = se.variant_id JOIN run r ON r.id = se.run_id JOIN plan p ON p.id = r.plan_id
+        WHERE p.name = 'git-perf-p0001' AND s.warmup = 0" --format csv >gitperf-values.csv
+
+# ---- sides by source and by attribute, one sample per run or block ----
+python3 - <<'PY'
+import json, random
+random.seed(3)
+with open("builds.jsonl", "w") as f:
+    for i, (src, build) in enumerate([("aaa", "base")] * 3 + [("bbb", "head")] * 3):
+        f.write(json.dumps({"record": "run", "format": "benchdb-run/1", "plan": "builds", "run": "r%d" % i,
+                            "host": "h", "source": src, "attributes": {"build": build}}) + "\n")
+        for block in (1, 2):
+            scale = 1.0 if src == "aaa" else 1.08
+            vals = [round(100 * scale * random.lognormvariate(0, 0.03), 3) for _ in range(4)]
+            f.write(json.dumps({"record": "samples", "benchmark": "parse", "block": block, "variant": "v",
+                                "unit": "ns/op", "values": vals}) + "\n")
+            # the same cell in us/op on side b (converted), in ops/s in
+            # one of its runs (a unit of another kind: left out)
+            unit, div = ("us/op", 1000.0) if src == "bbb" else ("ns/op", 1.0)
+            vals = [round(50 * scale * random.lognormvariate(0, 0.03), 3) / div for _ in range(4)]
+            if i == 5:
+                unit, vals = "ops/s", [1e7, 2e7]
+            f.write(json.dumps({"record": "samples", "benchmark": "mixed", "block": block, "variant": "v",
+                                "unit": unit, "values": vals}) + "\n")
+
+PY
+bd ingest --quiet builds.jsonl || fail "ingest builds.jsonl"
+for how in "value" "run" "block"; do
+    run bd compare --by source --sample "$how" --format csv --no-record aaa bbb
+    expect_rc 0 "--by source --sample $how"
+    cp "$T/out" "source-$how.csv"
+done
+run bd compare --by attr:build --format csv --no-record base head
+expect_rc 0 "--by attr:build"
+cp "$T/out" attr.csv
+cmp -s attr.csv source-value.csv || fail "--by attr:build gives what --by source gives"
+checks=$((checks + 1))
+bd sql "SELECT r.source, r.name AS run, se.block, b.name AS benchmark, se.unit, s.value, s.count
+        FROM sample s JOIN series se ON se.id = s.series_id JOIN run r ON r.id = se.run_id
+        JOIN benchmark b ON b.id = se.benchmark_id JOIN plan p ON p.id = r.plan_id
+        WHERE p.name = 'builds' AND s.warmup = 0" --format csv >builds-values.csv
+
+# ---- values with counts (JMH sample mode) ----
+jmh() { # FILE VALUES-BINS
+    printf '[{"benchmark":"b.Hist.run","mode":"sample","threads":1,"params":{},"primaryMetric":{"score":1,"scoreUnit":"ms/op","rawDataHistogram":[%s]},"secondaryMetrics":{}}]\n' "$2" >"$1"
+}
+jmh hist-a.json '[[[10.0,3],[12.0,1]],[[11.0,2]]]'
+jmh hist-b.json '[[[13.0,4]],[[12.5,2],[14.0,1]]]'
+bd ingest --quiet --format jmh --plan hist --run a --host h hist-a.json || fail "ingest hist-a"
+bd ingest --quiet --format jmh --plan hist --run b --host h hist-b.json || fail "ingest hist-b"
+run bd compare --format csv --no-record a b
+expect_rc 0 "compare values with counts"
+cp "$T/out" hist.csv
+
+run python3 - "$BENCHDB_SRC/tests/cli/lib" <<'PY'
+import csv, itertools, statistics, sys
+sys.path.insert(0, sys.argv.pop(1))
+from checks import Checks
+t = Checks()
+check = t.check
+def close(got, exp, what, rel=1e-12):
+    t.close(got, exp, what, rel)
+
+def benchstat_p(a, b):
+    # go-moremath's exact U test (the conditional distribution given the
+    # ties, by enumerating every split): 2 P(U <= min(u, n1 n2 - u))
+    allv = sorted(a + b)
+    rank = {}
+    for v in set(allv):
+        first = allv.index(v) + 1
+        rank[v] = first + (allv.count(v) - 1) / 2
+    ranks = [rank[v] for v in allv]
+    n1 = len(a)
+    u = sum(rank[v] for v in a) - n1 * (n1 + 1) / 2
+    m = n1 * len(b)
+    if u == m - u:
+        return 1.0
+    small = min(u, m - u)
+    if len(rank) == len(allv):
+        # no ties: the counts of U, c(k; i, j) = c(k - j; i - 1, j) + c(k; i, j - 1)
+        n2 = len(b)
+        c = [[[1] + [0] * m for _ in range(n2 + 1)]]
+        for i in range(1, n1 + 1):
+            row = [[1] + [0] * m]
+            for j in range(1, n2 + 1):
+                row.append([(c[i - 1][j][k - j] if k >= j else 0) + row[j - 1][k] for k in range(m + 1)])
+            c.append(row)
+        counts = c[n1][n2]
+        return sum(counts[:int(small) + 1]) / sum(counts) * 2
+    le = total = 0
+    for s in itertools.combinations(ranks, n1):
+        total += 1
+        le += sum(s) - n1 * (n1 + 1) / 2 <= small
+    return le / total * 2
+
+def rows(path):
+    return [r for r in csv.DictReader(open(path, newline="")) if r["kind"] == "cell"]
+
+# git-perf, by variant
+vals = {}
+for r in csv.DictReader(open("gitperf-values.csv", newline="")):
+    vals.setdefault(r["name"], []).append(float(r["value"]))
+(r,) = rows("gitperf.csv")
+a, b = vals["v2.18.0"], vals["v2.19.0-rc0"]
+close(r["median_a"], statistics.median(a), "git-perf median v2.18.0")
+close(r["median_b"], statistics.median(b), "git-perf median v2.19.0-rc0")
+close(r["change"], (statistics.median(b) / statistics.median(a) - 1) * 100, "git-perf change")
+close(r["p"], benchstat_p(a, b), "git-perf p (enumerated)")
+check(r["verdict"] == "slower", "git-perf verdict %r" % r["verdict"])
+check(r["variant"] == "", "by variant: no variant column value")
+
+# builds: by source, per value, run and block
+data = {}
+for r in csv.DictReader(open("builds-values.csv", newline="")):
+    v = float(r["value"]) * (1000.0 if r["unit"] == "us/op" else 1.0)
+    if r["unit"] == "ops/s":
+        continue
+    data.setdefault((r["benchmark"], r["source"]), []).append((r["run"], r["block"], v))
+for how in ("value", "run", "block"):
+    got = {r["benchmark"]: r for r in rows("source-%s.csv" % how)}
+    for bench in ("parse", "mixed"):
+        sides = []
+        for src in ("aaa", "bbb"):
+            obs = data[(bench, src)]
+            if how == "value":
+                xs = [v for _, _, v in obs]
+            else:
+                groups = {}
+                for run, block, v in obs:
+                    groups.setdefault(run if how == "run" else (run, block), []).append(v)
+                xs = [sum(g) / len(g) for g in groups.values()]
+            sides.append(xs)
+        r = got[bench]
+        check(int(r["n_a"]) == len(sides[0]) and int(r["n_b"]) == len(sides[1]),
+              "%s %s: n %s+%s, expected %d+%d" % (how, bench, r["n_a"], r["n_b"], len(sides[0]), len(sides[1])))
+        close(r["median_a"], statistics.median(sides[0]), "%s %s median_a" % (how, bench), 1e-9)
+        close(r["median_b"], statistics.median(sides[1]), "%s %s median_b" % (how, bench), 1e-9)
+        check(r["unit"] == "ns/op", "%s %s: side a's unit, got %s" % (how, bench, r["unit"]))
+        if how == "value":
+            close(r["p"], benchstat_p(sides[0], sides[1]), "%s %s p" % (how, bench))
+    warn = got["mixed"]["warnings"]
+    check("4 values in a unit that does not convert to ns/op left out" in warn,
+          "%s: the ops/s values are left out: %r" % (how, warn))
+    check("left out" not in got["parse"]["warnings"], "%s: parse has nothing left out" % how)
+check(int(rows("source-run.csv")[0]["n_a"]) == 3, "one sample per run: 3 runs")
+
+# values with counts: a = 10 x3, 12, 11 x2; b = 13 x4, 12.5 x2, 14
+(r,) = rows("hist.csv")
+a = [10.0] * 3 + [12.0] + [11.0] * 2
+b = [13.0] * 4 + [12.5] * 2 + [14.0]
+check(r["n_a"] == "6" and r["n_b"] == "7", "counts: n %s+%s" % (r["n_a"], r["n_b"]))
+close(r["median_a"], statistics.median(a), "counts: median_a")
+close(r["median_b"], statistics.median(b), "counts: median_b")
+t.finish(least=40)
+PY
+expect_rc 0 "the numbers recomputed from the values"
+cat "$T/out"
+
+finish
