@@ -26,6 +26,9 @@ import time
 # BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
 # its numbers mean nothing and it does not write bench/results.md.
 QUICK = os.environ.get("BENCH_QUICK") == "1"
+# BENCH_ONLY=ingest: the data and figures 1-3 only (ingest, Python, memory),
+# printed but not written to bench/results.md (a before/after check).
+ONLY = os.environ.get("BENCH_ONLY", "")
 REPS = 1 if QUICK else 5
 NPLANS = 20 if QUICK else 1000
 RSS_SIZES = (8 << 20, 32 << 20) if QUICK else (128 << 20, 1 << 30)
@@ -209,6 +212,10 @@ def main():
             if os.path.exists(tgt + suffix):
                 os.remove(tgt + suffix)
     row("3 memory", f"flat: peak RSS {RSS_SIZES[1] >> 20} MiB / {RSS_SIZES[0] >> 20} MiB", f"{rss[1] / rss[0]:.2f}", "<= 1.25", rss[1] / rss[0] <= 1.25)
+    if ONLY == "ingest":
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
 
     # ---- 4, 5: rule evaluation in stores of 1, 100 and 1,000 plans ----
     fill = os.path.join(data, "plans")
@@ -356,7 +363,7 @@ def report(desc, wall):
     changes = os.path.join(SRC, "bench", "changes.md")
     if os.path.exists(changes):
         md += [open(changes).read().rstrip("\n"), ""]
-    if QUICK:
+    if QUICK or ONLY:
         return
     with open(os.path.join(SRC, "bench", "results.md"), "w") as f:
         f.write("\n".join(md))
