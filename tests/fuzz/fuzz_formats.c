@@ -1,5 +1,6 @@
 /* libFuzzer target: one bare harness file (docs/formats.md: JMH, Google
- * Benchmark, hyperfine, pyperf, Go) through 'ingest --format' into an
+ * Benchmark, hyperfine, pyperf, Go) through 'ingest --format F --plan P
+ * --run R --host H FILE' into an
  * in-memory store. Byte 0 of the input picks the format; the rest is the
  * file. Whatever the input, ingest must not crash, leak or corrupt the
  * store: it passes PRAGMA integrity_check, and a refused file left no row
@@ -40,8 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ingester *g = ingester_open(db, &opt, NULL, &err);
     if (!g)
         abort();
-    struct ingest_foreign f = {.format = format, .plan = "p", .run = "r", .host = "h", .variant = "default", .block = 1};
-    enum ingest_result r = ingester_foreign(g, path, &f);
+    struct ingest_run run = {.plan = "p", .run = "r", .host = "h", .variant = "default", .block = 1, .format = format};
+    struct ingest_file f = {path, "input"};
+    enum ingest_result r = ingester_files(g, &run, &f, 1, path);
     ingester_close(g);
     if (fuzz_count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
         abort();

@@ -1,0 +1,288 @@
+/* The adapters' table and what they share: loading a file, field names for
+ * messages, params, checking values, collecting them. */
+#include "ingest/decoders/harness.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/jsontext.h"
+#include "ingest/core/rfc3339.h"
+#include "ingest/core/units.h"
+#include "ingest/sources/decode.h"
+#include "ingest/core/jsonparse.h"
+#include "ingest/sources/sniff.h"
+#include "util/diag.h"
+
+static const struct harness adapters[] = {
+    {"jmh", harness_jmh, NULL},
+    {"google-benchmark", harness_gbench, NULL},
+    {"hyperfine", harness_hyperfine, NULL},
+    {"pyperf", harness_pyperf, NULL},
+    {"go-bench", NULL, harness_gobench},
+};
+const char harness_names[] = "jmh, google-benchmark, hyperfine, pyperf, go-bench";
+
+const struct harness *harness_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof adapters / sizeof adapters[0]; i++)
+        if (strcmp(adapters[i].name, name) == 0)
+            return &adapters[i];
+    return NULL;
+}
+
+const char *harness_field(struct harness_ctx *c, const char *path)
+{
+    sb_reset(&c->field);
+    if (c->prefix && path && *path)
+        sb_printf(&c->field, "%s: %s", c->prefix, path);
+    else if (c->prefix)
+        sb_puts(&c->field, c->prefix);
+    else if (path)
+        sb_puts(&c->field, path);
+    return c->field.buf ? c->field.buf : "";
+}
+
+int harness_fail(struct harness_ctx *c, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = bd_vstrdupf(fmt, ap);
+    va_end(ap);
+    report_fail(c->rep, harness_field(c, path), "%s", what);
+    free(what);
+    return -1;
+}
+
+int harness_number(const json_t *v, double *out)
+{
+    if (json_is_integer(v))
+        *out = (double)json_integer_value(v);
+    else if (json_is_real(v))
+        *out = json_real_value(v);
+    else
+        return 0;
+    return 1;
+}
+
+int harness_wrong(struct harness_ctx *c, const char *path, const char *what, const json_t *v)
+{
+    char got[96];
+    if (v)
+        json_describe(v, got, sizeof got);
+    else
+        snprintf(got, sizeof got, "nothing (missing)");
+    return harness_fail(c, path, "expected %s, got %s", what, got);
+}
+
+int harness_params(struct harness_ctx *c, json_t *obj)
+{
+    sb_reset(&c->params);
+    if (obj ? json_canonical(obj, &c->params) : sb_puts(&c->params, "{}"))
+        return report_oom(c->rep);
+    return 0;
+}
+
+int harness_detail(struct harness_ctx *c, const char *path, json_t *d)
+{
+    int depth = json_depth(d);
+    if (depth > JSON_STORE_DEPTH_MAX)
+        return harness_fail(c, path, "nested %d levels deep, more than the %d the store's JSON columns hold", depth,
+                            JSON_STORE_DEPTH_MAX);
+    sb_reset(&c->detail);
+    if (json_canonical(d, &c->detail))
+        return report_oom(c->rep);
+    return 0;
+}
+
+int harness_series(struct harness_ctx *c, const char *path, const char *bench, long long fork, const char *metric,
+                   const char *unit, const char *detail, const double *v, const int64_t *count, size_t n,
+                   const double *warmup, size_t n_warmup)
+{
+    const char *field = harness_field(c, path);
+    int primary = !metric || strcmp(metric, "primary") == 0;
+    if (!primary && !*unit)
+        return report_fail(c->rep, field, "expected a unit, got an empty string");
+    if (primary) {
+        int ix = unit_index(unit);
+        if (ix < 0 || ix >= UNIT_PRIMARY_COUNT)
+            return report_fail(c->rep, field, "unit \"%s\" is not a time or throughput unit, which the primary metric "
+                                              "needs (one of %s)", unit, unit_primary_list);
+    }
+    if (n == 0)
+        return report_fail(c->rep, field, "no values");
+    /* The primary metric's values are times or throughputs: >= 0 (a
+     * harness's clock may read 0 for a very short command, and the value is
+     * kept as measured); a further metric (allocations, bytes, counters)
+     * may be anything finite. */
+    for (int w = 0; w < 2; w++) {
+        const double *x = w ? warmup : v;
+        size_t m = w ? n_warmup : n;
+        for (size_t i = 0; i < m; i++) {
+            if (!isfinite(x[i]) || (primary && x[i] < 0)) {
+                char d[32];
+                fmt_double(d, x[i]);
+                return report_fail(c->rep, field, "%s[%zu]: expected a finite number%s, got %s", w ? "warmup" : "values",
+                                   i, primary ? " >= 0" : "", d);
+            }
+            if (!w && count && count[i] < 1)
+                return report_fail(c->rep, field, "values[%zu]: expected a count >= 1, got %lld", i,
+                                   (long long)count[i]);
+        }
+    }
+    char *f = strdup(field);
+    if (!f)
+        return report_oom(c->rep);
+    struct sink_series x = {bench, c->params.buf ? c->params.buf : "{}", c->block, fork, c->variant, metric, unit,
+                            detail, f, c->member_id};
+    int rc = sink_series(c->sink, &x, v, count, n, warmup, n_warmup);
+    free(f);
+    if (rc == 0)
+        c->values += n;
+    return rc;
+}
+
+int harness_event(struct harness_ctx *c, const char *name, const char *value, const char *detail)
+{
+    struct sink_value sv = {.type = value ? SV_TEXT : SV_NULL, .text = value, .len = value ? strlen(value) : 0};
+    return sink_event(c->sink, name, &sv, NULL, detail);
+}
+
+int harness_attributes(struct harness_ctx *c, json_t *attrs)
+{
+    return sink_run_attributes(c->sink, attrs);
+}
+
+int harness_started_at(struct harness_ctx *c, const char *field, const char *when)
+{
+    if (sink_appending(c->sink) || sink_run_has_start(c->sink))
+        return 0;
+    (void)field;
+    /* A local time without its offset cannot be placed: it stays where
+     * the harness put it (attributes, detail) and the start unset. */
+    return rfc3339_valid(when) ? sink_run_started_at(c->sink, when) : 0;
+}
+
+int dvec_push(struct dvec *d, double v, int64_t count)
+{
+    if (d->n == d->cap) {
+        size_t ncap = d->cap ? 2 * d->cap : 16;
+        double *nv = realloc(d->v, ncap * sizeof *nv);
+        if (!nv)
+            return -1;
+        d->v = nv;
+        int64_t *nc = realloc(d->count, ncap * sizeof *nc);
+        if (!nc)
+            return -1;
+        d->count = nc;
+        d->cap = ncap;
+    }
+    d->v[d->n] = v;
+    d->count[d->n++] = count;
+    return 0;
+}
+
+void dvec_free(struct dvec *d)
+{
+    free(d->v);
+    free(d->count);
+    memset(d, 0, sizeof *d);
+}
+
+void harness_ctx_free(struct harness_ctx *c)
+{
+    sb_free(&c->field);
+    sb_free(&c->params);
+    sb_free(&c->detail);
+}
+
+/* ---- loading a file ---- */
+
+/* " (its content looks like ...)" when the content is not what h reads. */
+static void content_hint(const struct harness *h, const unsigned char *bytes, size_t len, char *out, size_t n)
+{
+    struct sniffed sn;
+    char *err = NULL;
+    out[0] = 0;
+    if (!bytes || sniff_buffer(bytes, len, &sn, &err)) {
+        free(err);
+        return;
+    }
+    if (sn.kind == kind_of_harness(h->name))
+        return;
+    if (sn.kind == KIND_EMPTY)
+        snprintf(out, n, " (the file is empty)");
+    else if (sn.kind == KIND_UNKNOWN || sn.kind == KIND_JSON)
+        snprintf(out, n, " (its content is not a format benchdb reads)");
+    else
+        snprintf(out, n, " (its content looks like %s)", kind_describe(sn.kind));
+}
+
+static int parse_and_run(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len)
+{
+    if (h->text)
+        return h->text(c, (const char *)bytes, len);
+    struct json_doc doc;
+    struct json_parse_error je;
+    if (json_parse((const char *)bytes, len, &doc, &je) != JSON_PARSED) {
+        char *msg = json_parse_message(&je, 1);
+        int rc = je.status == JSON_NO_MEMORY ? report_fail(c->rep, NULL, "%s", msg) : harness_fail(c, NULL, "%s", msg);
+        free(msg);
+        return rc;
+    }
+    json_doc_hold(&doc);
+    int rc = h->json(c, doc.root);
+    json_doc_free(&doc);
+    return rc;
+}
+
+int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc)
+{
+    c->values = c->aggregates = 0;
+    int rc;
+    struct strbuf plain = {0};
+    const unsigned char *raw = bytes;
+    size_t raw_len = len;
+    if (doc) {
+        rc = h->json ? h->json(c, doc) : harness_wrong(c, NULL, "a string (go-bench output is text)", doc);
+    } else {
+        rc = 0;
+        if (codec_of(bytes, len) != CODEC_NONE) {
+            char *err = NULL;
+            if (decode_buffer(bytes, len, c->budget, &plain, NULL, &err)) {
+                rc = harness_fail(c, NULL, "%s", err ? err : "cannot decompress");
+                free(err);
+            } else {
+                bytes = (const unsigned char *)(plain.buf ? plain.buf : "");
+                len = plain.len;
+            }
+        }
+        if (rc == 0)
+            rc = parse_and_run(c, h, bytes, len);
+    }
+    if (rc == 0 && c->values == 0) {
+        char hint[160];
+        content_hint(h, raw, raw_len, hint, sizeof hint);
+        if (c->aggregates)
+            rc = harness_fail(c, NULL,
+                              "only aggregate rows (mean, median, stddev...: %llu of them), no repetitions: each "
+                              "repetition's value is what benchdb stores; run the benchmark without "
+                              "--benchmark_report_aggregates_only (or --benchmark_display_aggregates_only) to keep them",
+                              (unsigned long long)c->aggregates);
+        else
+            rc = harness_fail(c, NULL, "no measured values read as %s%s", h->name, hint);
+    } else if (rc != 0 && c->rep->err && !doc) {
+        /* an error reading a file that is something else: say so */
+        char hint[160];
+        content_hint(h, raw, raw_len, hint, sizeof hint);
+        if (hint[0]) {
+            char *err = c->rep->err;
+            c->rep->err = bd_strdupf("%s; read as %s%s", err, h->name, hint);
+            free(err);
+        }
+    }
+    sb_free(&plain);
+    return rc;
+}

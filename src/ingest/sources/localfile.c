@@ -1,0 +1,67 @@
+#include "ingest/sources/localfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/diag.h"
+
+int localfile_read(const char *dir, const char *rel, struct budget *b, struct strbuf *out, char **err)
+{
+    const char *d = dir && *dir ? dir : ".";
+    char *top = realpath(d, NULL);
+    if (!top)
+        return bd_fail(err, "cannot open \"%s\": %s", rel, strerror(errno));
+    char *joined = bd_strdupf("%s/%s", d, rel);
+    char *real = realpath(joined, NULL);
+    int rc = 0;
+    if (!real) {
+        rc = bd_fail(err, "cannot open \"%s\": %s", rel, strerror(errno));
+    } else {
+        size_t n = strlen(top);
+        int inside = strcmp(top, "/") == 0 ? 1 : strncmp(real, top, n) == 0 && real[n] == '/';
+        if (!inside)
+            rc = bd_fail(err, "\"%s\" resolves to \"%s\", outside the stream's directory", rel, real);
+    }
+    int fd = -1;
+    if (rc == 0) {
+        /* O_NONBLOCK: a FIFO must not hang us; it is refused below */
+        fd = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0)
+            rc = bd_fail(err, "cannot open \"%s\": %s", rel, strerror(errno));
+        else if (fstat(fd, &st) != 0)
+            rc = bd_fail(err, "cannot read \"%s\": %s", rel, strerror(errno));
+        else if (!S_ISREG(st.st_mode))
+            rc = bd_fail(err, "\"%s\" is not a regular file", rel);
+    }
+    char buf[65536];
+    while (rc == 0) {
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            rc = bd_fail(err, "cannot read \"%s\": %s", rel, strerror(errno));
+            break;
+        }
+        if (k == 0)
+            break;
+        if (budget_take(b, (uint64_t)k)) {
+            rc = bd_fail(err, "\"%s\": the archive reads more than %llu bytes (the limit; raise it with --max-bytes)",
+                         rel, (unsigned long long)b->max);
+            break;
+        }
+        if (sb_append(out, buf, (size_t)k))
+            rc = bd_fail(err, "out of memory");
+    }
+    if (fd >= 0)
+        close(fd);
+    free(top);
+    free(joined);
+    free(real);
+    return rc;
+}
