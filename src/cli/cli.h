@@ -42,6 +42,8 @@ int cli_parse_seconds(const char *s, double *out);
 /* Each command's entry point and usage text (its --help). */
 int cmd_check(struct cli *, int, char **);
 extern const char usage_check[];
+int cmd_delete(struct cli *, int, char **);
+extern const char usage_delete[];
 int cmd_help(struct cli *, int, char **);
 extern const char usage_help[];
 int cmd_history(struct cli *, int, char **);
@@ -50,6 +52,8 @@ int cmd_ingest(struct cli *, int, char **);
 extern const char usage_ingest[];
 int cmd_init(struct cli *, int, char **);
 extern const char usage_init[];
+int cmd_list(struct cli *, int, char **);
+extern const char usage_list[];
 int cmd_migrate(struct cli *, int, char **);
 extern const char usage_migrate[];
 int cmd_queries(struct cli *, int, char **);

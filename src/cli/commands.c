@@ -6,10 +6,12 @@
 
 const struct command commands[] = {
     {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", usage_check},
+    {"delete", cmd_delete, "Remove a stored archive, run or plan with everything it stored", usage_delete},
     {"help", cmd_help, "Show help for benchdb or one command", usage_help},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", usage_history},
-    {"ingest", cmd_ingest, "Load run archives (benchdb-run/1) into the store", usage_ingest},
+    {"ingest", cmd_ingest, "Load run archives and harness output files into the store", usage_ingest},
     {"init", cmd_init, "Create the store, or bring it up to the current schema", usage_init},
+    {"list", cmd_list, "List the stored plans, runs or archives", usage_list},
     {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", usage_migrate},
     {"queries", cmd_queries, "List the saved queries with their parameters", usage_queries},
     {"query", cmd_query, "Run a saved query (a decision rule) and record its verdict", usage_query},

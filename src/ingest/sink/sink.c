@@ -1012,7 +1012,7 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     }
     double total = ksum_value(&sum);
     if (!isfinite(total))
-        return report_fail(s->rep, x->field, "the values add up to more than a double holds (about 1.8e308): a "
+        return report_fail(s->rep, strcmp(x->field, "samples") == 0 ? "samples.values" : x->field, "the values add up to more than a double holds (about 1.8e308): a "
                                              "series' total, from which its block scores come, cannot be stored");
     if (s->n_series_lines == s->cap_series_lines) {
         size_t cap = s->cap_series_lines ? 2 * s->cap_series_lines : 256;

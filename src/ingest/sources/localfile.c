@@ -25,7 +25,7 @@ int localfile_read(const char *dir, const char *rel, struct budget *b, struct st
         size_t n = strlen(top);
         int inside = strcmp(top, "/") == 0 ? 1 : strncmp(real, top, n) == 0 && real[n] == '/';
         if (!inside)
-            rc = bd_fail(err, "\"%s\" resolves to \"%s\", outside the stream's directory", rel, real);
+            rc = bd_fail(err, "\"%s\" leads outside the stream's directory (through a symbolic link)", rel);
     }
     int fd = -1;
     if (rc == 0) {

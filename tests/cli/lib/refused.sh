@@ -12,7 +12,7 @@
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 kind=$1 name=$2
 bd init >/dev/null
-bd ingest --quiet "$DATA/good/example.jsonl"
+(cd "$DATA/good" && bd ingest --quiet example.jsonl) # stored as "example.jsonl"
 before=$(snapshot)
 mkdir "$T/case"
 case $kind in
