@@ -199,8 +199,8 @@ char *json_parse_message(const struct json_parse_error *e, int with_line)
     if (e->status == JSON_NO_MEMORY)
         return bd_strdupf("out of memory (parsing JSON)");
     if (e->status == JSON_TOO_BIG)
-        return bd_strdupf("the parsed JSON needs more than %llu MiB of memory (the limit, about 3 million numbers "
-                          "at once: split it)",
+        return bd_strdupf("the parsed JSON needs more than %llu MiB of memory (the limit: about 2 million numbers "
+                          "in one record or file; split it)",
                           (unsigned long long)(JSON_TREES_MAX >> 20));
     /* jansson quotes the offending bytes: control characters and non-ASCII
      * bytes are shown as \xNN so that the message stays one line. */

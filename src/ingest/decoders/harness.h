@@ -4,8 +4,8 @@
  * pyperf JSON, Go benchmark text. Each adapter (decoders/NAME/NAME.c)
  * turns one file into series of the current run through harness_series,
  * which checks the values and hands them to the sink, the same path as a
- * samples record's. This file: the adapters' table, loading a file
- * (decompressed and parsed with sources/), and what adapters share. */
+ * samples record's. This file: what the adapters share (adapters.h: their
+ * table and loading a file). */
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,26 +35,6 @@ struct harness_ctx {
     struct strbuf detail; /* scratch: canonical detail */
 };
 
-typedef int (*harness_json_fn)(struct harness_ctx *c, json_t *doc);
-typedef int (*harness_text_fn)(struct harness_ctx *c, const char *text, size_t len);
-
-struct harness {
-    const char *name;     /* as in --format and results.format */
-    harness_json_fn json; /* one of the two */
-    harness_text_fn text;
-};
-
-/* The adapter named name, or NULL. */
-const struct harness *harness_find(const char *name);
-/* "jmh, google-benchmark, hyperfine, pyperf, go-bench" */
-extern const char harness_names[];
-
-/* Loads one harness file's bytes (decompressed first when they start with
- * zstd, gzip, xz or bzip2 magic bytes) or, for a JSON format, an already
- * parsed document (doc != NULL). A file that gives no measured value is
- * refused, saying what its content looks like when that is not the format
- * tried. 0, or -1 with the error set. */
-int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc);
 void harness_ctx_free(struct harness_ctx *c);
 
 /* ---- for the adapters ---- */
@@ -96,12 +76,5 @@ struct dvec {
 };
 int dvec_push(struct dvec *d, double v, int64_t count);
 void dvec_free(struct dvec *d);
-
-/* The adapters. */
-int harness_jmh(struct harness_ctx *c, json_t *doc);
-int harness_gbench(struct harness_ctx *c, json_t *doc);
-int harness_hyperfine(struct harness_ctx *c, json_t *doc);
-int harness_pyperf(struct harness_ctx *c, json_t *doc);
-int harness_gobench(struct harness_ctx *c, const char *text, size_t len);
 
 #endif

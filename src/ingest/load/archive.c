@@ -241,7 +241,7 @@ static int load_body(struct ingester *g, const char *name, const char *first_sha
     g->rep.member = NULL;
     if (container && g->streams == 0)
         return report_fail(&g->rep, NULL,
-                           "no run stream (a member named *.jsonl or *.jsonl.zst) in this container");
+                           "no run stream (a member named *.jsonl, optionally .zst, .gz, .xz or .bz2) in this container");
     if (!container && !g->dec.in_run)
         return report_fail(&g->rep, NULL,
                            "no run record (an archive holds one or more runs, each opened by a run record)");

@@ -17,7 +17,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/paths.h"
-#include "ingest/decoders/harness.h"
+#include "ingest/decoders/adapters.h"
 #include "ingest/load/loader.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
@@ -233,7 +233,7 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
         e[i].file = &files[i];
         e[i].display = strcmp(files[i].path, "-") == 0 ? "<stdin>" : files[i].path;
         /* a member named like a run stream would be read as one */
-        int streamlike = path_has_suffix(files[i].name, ".jsonl") || path_has_suffix(files[i].name, ".jsonl.zst");
+        int streamlike = strstr(files[i].name, ".jsonl") != NULL;
         e[i].member = bd_strdupf("files/%s%s", files[i].name, streamlike ? ".file" : "");
     }
     qsort(e, n, sizeof *e, by_member);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ingest/core/paths.h"
+#include "ingest/decoders/run/fields.h"
 #include "ingest/load/loader.h"
 #include "ingest/sources/localfile.h"
 #include "util/sha256.h"

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "ingest/core/rfc3339.h"
-#include "ingest/decoders/harness.h"
+#include "ingest/decoders/adapters.h"
 #include "ingest/load/loader.h"
 #include "ingest/sink/remove.h"
 #include "ingest/core/jsonparse.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -102,6 +103,7 @@ static int peek_next(void *self, const unsigned char **p, size_t *n, char **err)
 
 struct decode_layer {
     enum codec codec;
+    int window_log;
     struct blocks below;
     uint64_t in_bytes; /* taken from below, for messages */
     struct budget *budget;
@@ -151,6 +153,11 @@ static int zstd_next(void *self, const unsigned char **p, size_t *n, char **err)
         ZSTD_inBuffer ib = {L->ip, L->in_len, L->in_pos};
         ZSTD_outBuffer ob = {L->out, outsize, 0};
         L->zret = ZSTD_decompressStream(L->dctx, &ob, &ib);
+        if (ZSTD_isError(L->zret) && ZSTD_getErrorCode(L->zret) == ZSTD_error_frameParameter_windowTooLarge)
+            return bd_fail(err, "zstd stream needs a window of more than %d MiB (written with --long or --ultra?): "
+                                "the most benchdb gives a zstd frame here, which bounds its memory; recompress it "
+                                "without",
+                           1 << (L->window_log - 20));
         if (ZSTD_isError(L->zret))
             return bd_fail(err, "corrupt zstd stream (%s) within the first %llu bytes", ZSTD_getErrorName(L->zret),
                            (unsigned long long)L->in_bytes);
@@ -222,7 +229,7 @@ static void layer_free(struct decode_layer *L)
     free(L);
 }
 
-static struct decode_layer *layer_new(enum codec c, struct blocks below, struct budget *b, char **err)
+static struct decode_layer *layer_new(enum codec c, struct blocks below, struct budget *b, int window_log, char **err)
 {
     struct decode_layer *L = calloc(1, sizeof *L);
     if (!L) {
@@ -230,12 +237,14 @@ static struct decode_layer *layer_new(enum codec c, struct blocks below, struct 
         return NULL;
     }
     L->codec = c;
+    L->window_log = window_log;
     L->below = below;
     L->budget = b;
     if (c == CODEC_ZSTD) {
         L->dctx = ZSTD_createDCtx();
         L->out = malloc(ZSTD_DStreamOutSize());
-        if (!L->dctx || !L->out) {
+        if (!L->dctx || !L->out ||
+            ZSTD_isError(ZSTD_DCtx_setParameter(L->dctx, ZSTD_d_windowLogMax, window_log))) {
             layer_free(L);
             bd_fail(err, "out of memory");
             return NULL;
@@ -289,7 +298,8 @@ static int start(struct decoder *d, char **err)
         enum codec c = codec_of(h, n);
         if (c == CODEC_NONE || d->depth == DECODE_DEPTH_MAX)
             return 0;
-        struct decode_layer *L = layer_new(c, (struct blocks){peek_next, k}, d->budget, err);
+        int window_log = d->inner || d->depth > 0 ? DECODE_ZSTD_INNER_WINDOW_LOG : DECODE_ZSTD_WINDOW_LOG;
+        struct decode_layer *L = layer_new(c, (struct blocks){peek_next, k}, d->budget, window_log, err);
         if (!L)
             return -1;
         d->layer[d->depth] = L;
@@ -353,6 +363,7 @@ int decode_buffer(const unsigned char *p, size_t n, struct budget *budget, struc
     struct membuf m = {p, n, 0};
     struct decoder d;
     decoder_init(&d, (struct blocks){membuf_next, &m}, budget, 0);
+    d.inner = 1;
     struct blocks b = decoder_blocks(&d);
     const unsigned char *q;
     size_t k;

@@ -12,6 +12,14 @@
 #include "ingest/sources/blocks.h"
 
 #define DECODE_DEPTH_MAX 4
+/* The largest zstd window a frame may ask for: 128 MiB (zstd's own limit
+ * by default, which --long and --ultra reach) for the file's own
+ * compression, 8 MiB (what zstd's levels up to 19 use) for any layer
+ * further in (a .jsonl.zst in a .tar.zst, a compressed harness file, zstd
+ * inside gzip), so that all windows take at most 128 + 7 x 8 MiB
+ * (docs/reliability.md). */
+#define DECODE_ZSTD_WINDOW_LOG 27
+#define DECODE_ZSTD_INNER_WINDOW_LOG 23
 
 enum codec { CODEC_NONE, CODEC_ZSTD, CODEC_GZIP, CODEC_XZ, CODEC_BZIP2 };
 
@@ -36,6 +44,7 @@ struct peeker {
 struct decoder {
     struct budget *budget; /* NULL: no limit */
     int count_plain;       /* count the bytes even when no layer decompresses */
+    int inner;             /* what a file holds, not the file: the smaller zstd window */
     int depth;             /* decompression layers (0: plain), known after the first block */
     enum codec codecs[DECODE_DEPTH_MAX]; /* outermost first */
     uint64_t out_bytes;    /* bytes given out */
@@ -49,7 +58,7 @@ struct decoder {
 /* Prepares d to decode in. budget may be NULL; count_plain says whether
  * bytes that no layer decompressed count against it (the top of an
  * archive: yes; a container member, whose bytes the container counted
- * already: no). */
+ * already: no). Set d->inner before the first read for what a file holds. */
 void decoder_init(struct decoder *d, struct blocks in, struct budget *budget, int count_plain);
 /* The decoded bytes. The first call finds the layers. */
 struct blocks decoder_blocks(struct decoder *d);

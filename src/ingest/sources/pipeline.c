@@ -304,9 +304,16 @@ static void hashing_hex(struct hashing *h, char hex[65])
     sha256_hex(d, hex);
 }
 
+/* A container's run streams are its members named *.jsonl, optionally
+ * with a compression's suffix (what the content is decides how it is
+ * decompressed, not the suffix). */
 static int is_stream_name(const char *path)
 {
-    return path_has_suffix(path, ".jsonl") || path_has_suffix(path, ".jsonl.zst");
+    static const char *const suffixes[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".jsonl.xz", ".jsonl.bz2", NULL};
+    for (int i = 0; suffixes[i]; i++)
+        if (path_has_suffix(path, suffixes[i]))
+            return 1;
+    return 0;
 }
 
 /* Pass 1: every member's hash, size and (for results records) bytes. */
@@ -473,6 +480,7 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
         sha256_init(&h.sha);
         struct decoder inner;
         decoder_init(&inner, (struct blocks){hashing_next, &h}, &p->budget, 0);
+        inner.inner = 1;
         struct lines ln;
         lines_init(&ln, decoder_blocks(&inner), p->lim.max_line);
         rc = produce_records(p, &ln, ms->path);
@@ -540,6 +548,19 @@ static void *produce(void *arg)
         }
         job = p->pre_err ? JOB_NONE : pipe_job_for(p->sniffed.kind);
         if (put(p, &it) || job == JOB_NONE)
+            return NULL;
+        /* Read ahead, the file is hashed and sniffed; reading it on waits
+         * for its turn, so that at most one archive's lines, trees and
+         * decompression windows are in memory. */
+        pthread_mutex_lock(&p->mu);
+        while (!p->go && !p->cancel) {
+            p->putter_waiting = 1;
+            pthread_cond_wait(&p->can_put, &p->mu);
+        }
+        p->putter_waiting = 0;
+        int cancelled = p->cancel;
+        pthread_mutex_unlock(&p->mu);
+        if (cancelled)
             return NULL;
     }
     if (job == JOB_STREAM)

@@ -9,6 +9,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/units.h"
+#include "ingest/decoders/gbench/gbench.h"
 #include "ingest/decoders/harness.h"
 
 /* Keys of a row that are not counters. */

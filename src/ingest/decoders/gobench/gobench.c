@@ -14,6 +14,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/units.h"
+#include "ingest/decoders/gobench/gobench.h"
 #include "ingest/decoders/harness.h"
 
 struct gcell {

@@ -7,6 +7,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/units.h"
+#include "ingest/decoders/hyperfine/hyperfine.h"
 #include "ingest/decoders/harness.h"
 
 static int numbers(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d)

@@ -8,6 +8,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/units.h"
+#include "ingest/decoders/jmh/jmh.h"
 #include "ingest/decoders/harness.h"
 
 /* The summary of a metric as given (numbers or "NaN"/"+INF" strings) and

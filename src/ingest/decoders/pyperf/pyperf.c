@@ -8,6 +8,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/units.h"
+#include "ingest/decoders/pyperf/pyperf.h"
 #include "ingest/decoders/harness.h"
 
 /* pyperf's unit names: a time is the primary metric; bytes and integers

@@ -10,6 +10,7 @@
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
 #include "ingest/core/units.h"
+#include "ingest/decoders/run/fields.h"
 #include "ingest/decoders/run/run.h"
 
 void run_decoder_init(struct run_decoder *d, struct sink *sink, struct ingest_report *rep)
@@ -93,75 +94,12 @@ static int warn_unknown_keys(struct run_decoder *d, const char *rec, json_t *obj
     return 0;
 }
 
-static void field_name(char *buf, size_t n, const char *rec, const char *key)
-{
-    snprintf(buf, n, "%s%s%s", rec, *rec ? "." : "", key);
-}
-
-/* Fetches rec.key: returns 1 when present (and not null, for an optional
- * field), 0 when absent, -1 (error set) when required and absent. */
-static int get_field(struct run_decoder *d, json_t *obj, const char *rec, const char *key, int required,
-                     const char *expected, json_t **out)
-{
-    json_t *v = json_object_get(obj, key);
-    *out = v;
-    if (v && !(json_is_null(v) && !required))
-        return 1;
-    *out = NULL;
-    if (!required)
-        return 0;
-    char field[64];
-    field_name(field, sizeof field, rec, key);
-    if (v)
-        return report_fail(d->rep, field, "expected %s, got null", expected);
-    return report_fail(d->rep, field, "required field missing (expected %s)", expected);
-}
-
-int run_wrong(struct run_decoder *d, const char *rec, const char *key, const char *expected, const json_t *v)
-{
-    char field[64], got[96];
-    field_name(field, sizeof field, rec, key);
-    json_describe(v, got, sizeof got);
-    return report_fail(d->rep, field, "expected %s, got %s", expected, got);
-}
-
-int run_get_name(struct run_decoder *d, json_t *obj, const char *rec, const char *key, int required, const char **out)
-{
-    json_t *v;
-    *out = NULL;
-    int rc = get_field(d, obj, rec, key, required, "a non-empty string", &v);
-    if (rc <= 0)
-        return rc;
-    if (!json_is_string(v) || json_string_length(v) == 0 || strlen(json_string_value(v)) != json_string_length(v))
-        return run_wrong(d, rec, key, "a non-empty string", v);
-    *out = json_string_value(v);
-    return 0;
-}
-
-int run_get_int(struct run_decoder *d, json_t *obj, const char *rec, const char *key, int required, long long min,
-                long long *out, int *present)
-{
-    json_t *v = json_object_get(obj, key);
-    *present = 0;
-    if (json_is_integer(v) && json_integer_value(v) >= min) { /* the common case, without formatting */
-        *out = json_integer_value(v);
-        *present = 1;
-        return 0;
-    }
-    char expected[48];
-    snprintf(expected, sizeof expected, "an integer >= %lld", min);
-    int rc = get_field(d, obj, rec, key, required, expected, &v);
-    if (rc <= 0)
-        return rc;
-    return run_wrong(d, rec, key, expected, v);
-}
-
 static int get_time(struct run_decoder *d, json_t *obj, const char *rec, const char *key, const char **out)
 {
     static const char expected[] = "an RFC 3339 date-time such as \"2026-10-21T03:57:00Z\"";
     json_t *v;
     *out = NULL;
-    int rc = get_field(d, obj, rec, key, 0, expected, &v);
+    int rc = run_get_field(d, obj, rec, key, 0, expected, &v);
     if (rc <= 0)
         return rc;
     if (!json_is_string(v) || !rfc3339_valid(json_string_value(v)))
@@ -178,7 +116,7 @@ static int get_scalar_object(struct run_decoder *d, json_t *obj, const char *rec
     json_t *v;
     sb_reset(&d->text);
     *out = NULL;
-    int rc = get_field(d, obj, rec, key, 0, "an object", &v);
+    int rc = run_get_field(d, obj, rec, key, 0, "an object", &v);
     if (rc < 0)
         return rc;
     if (rc == 0)
@@ -237,7 +175,7 @@ static int get_detail(struct run_decoder *d, json_t *rec, const char *kind, cons
 {
     json_t *v;
     *out = NULL;
-    if (get_field(d, rec, "", "detail", 0, "", &v) <= 0)
+    if (run_get_field(d, rec, "", "detail", 0, "", &v) <= 0)
         return 0;
     int depth = json_depth(v);
     if (depth > JSON_STORE_DEPTH_MAX) {
@@ -258,7 +196,7 @@ static int get_detail(struct run_decoder *d, json_t *rec, const char *kind, cons
 static int record_run(struct run_decoder *d, json_t *rec)
 {
     json_t *fmt, *append;
-    if (get_field(d, rec, "run", "format", 1, "\"" RUN_STREAM_FORMAT "\"", &fmt) < 0)
+    if (run_get_field(d, rec, "run", "format", 1, "\"" RUN_STREAM_FORMAT "\"", &fmt) < 0)
         return -1;
     if (!json_is_string(fmt) || strcmp(json_string_value(fmt), RUN_STREAM_FORMAT) != 0)
         return run_wrong(d, "run", "format", "\"" RUN_STREAM_FORMAT "\" (the only format this build reads)", fmt);
@@ -269,7 +207,7 @@ static int record_run(struct run_decoder *d, json_t *rec)
         run_get_int(d, rec, "run", "position", 0, 1, &r.position, &has_position))
         return -1;
     json_t *src;
-    if (get_field(d, rec, "run", "source", 0, "a string", &src) && !json_is_string(src))
+    if (run_get_field(d, rec, "run", "source", 0, "a string", &src) && !json_is_string(src))
         return run_wrong(d, "run", "source", "a string", src);
     r.source = src ? json_string_value(src) : NULL;
     if (get_time(d, rec, "run", "started_at", &r.started_at) || get_time(d, rec, "run", "ended_at", &r.ended_at) ||
@@ -279,7 +217,7 @@ static int record_run(struct run_decoder *d, json_t *rec)
     if (!r.treatment != !r.baseline)
         return report_fail(d->rep, r.treatment ? "run.baseline" : "run.treatment",
                            "required field missing (treatment and baseline go together: both or neither)");
-    if (get_field(d, rec, "run", "append", 0, "true or false", &append) && !json_is_boolean(append))
+    if (run_get_field(d, rec, "run", "append", 0, "true or false", &append) && !json_is_boolean(append))
         return run_wrong(d, "run", "append", "true or false", append);
     r.append = json_is_true(append);
     if (get_scalar_object(d, rec, "run", "attributes", &r.attributes))
@@ -317,7 +255,7 @@ static int record_samples(struct run_decoder *d, json_t *rec)
     if (metric && strcmp(metric, "primary") == 0)
         metric = NULL;
     json_t *u;
-    if (get_field(d, rec, "samples", "unit", 1, "a unit name", &u) < 0)
+    if (run_get_field(d, rec, "samples", "unit", 1, "a unit name", &u) < 0)
         return -1;
     if (metric) {
         if (!json_is_string(u) || json_string_length(u) == 0 || strlen(json_string_value(u)) != json_string_length(u))
@@ -331,10 +269,10 @@ static int record_samples(struct run_decoder *d, json_t *rec)
         }
     }
     json_t *values, *warmup;
-    if (get_field(d, rec, "samples", "values", 1, "a non-empty array of numbers", &values) < 0 ||
+    if (run_get_field(d, rec, "samples", "values", 1, "a non-empty array of numbers", &values) < 0 ||
         get_values(d, values, "values", 1, !metric, &d->v, &d->cap_v))
         return -1;
-    if (get_field(d, rec, "samples", "warmup", 0, "an array of numbers", &warmup) &&
+    if (run_get_field(d, rec, "samples", "warmup", 0, "an array of numbers", &warmup) &&
         get_values(d, warmup, "warmup", 0, !metric, &d->w, &d->cap_w))
         return -1;
     struct sink_series x = {bench, d->text.buf, block, fork, variant, metric, json_string_value(u), NULL, "samples", 0};
@@ -346,7 +284,7 @@ static int record_gate(struct run_decoder *d, json_t *rec)
     const char *name, *at, *detail;
     json_t *passed;
     if (run_get_name(d, rec, "gate", "name", 1, &name) ||
-        get_field(d, rec, "gate", "passed", 1, "true or false", &passed) < 0)
+        run_get_field(d, rec, "gate", "passed", 1, "true or false", &passed) < 0)
         return -1;
     if (!json_is_boolean(passed))
         return run_wrong(d, "gate", "passed", "true or false", passed);
@@ -361,7 +299,7 @@ static int record_event(struct run_decoder *d, json_t *rec)
     json_t *value;
     if (run_get_name(d, rec, "event", "name", 1, &name))
         return -1;
-    if (get_field(d, rec, "event", "value", 0, "", &value) && !json_is_string(value) && !json_is_number(value) &&
+    if (run_get_field(d, rec, "event", "value", 0, "", &value) && !json_is_string(value) && !json_is_number(value) &&
         !json_is_boolean(value))
         return run_wrong(d, "event", "value", "a string, number, boolean or null", value);
     if (get_time(d, rec, "event", "at", &at) || get_detail(d, rec, "event", &detail))

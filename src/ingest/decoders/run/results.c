@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/decoders/adapters.h"
 #include "ingest/decoders/harness.h"
+#include "ingest/decoders/run/fields.h"
 #include "ingest/decoders/run/run.h"
 
 int run_results_record(struct run_decoder *d, json_t *rec)

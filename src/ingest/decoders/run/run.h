@@ -58,10 +58,4 @@ int run_decoder_record(struct run_decoder *d, json_t *rec);
 
 /* results records (results.c) */
 int run_results_record(struct run_decoder *d, json_t *rec);
-/* Field checks shared with results.c: a non-empty string; an integer >= min. */
-int run_get_name(struct run_decoder *d, json_t *obj, const char *rec, const char *key, int required, const char **out);
-int run_get_int(struct run_decoder *d, json_t *obj, const char *rec, const char *key, int required, long long min,
-                long long *out, int *present);
-int run_wrong(struct run_decoder *d, const char *rec, const char *key, const char *expected, const json_t *v);
-
 #endif
