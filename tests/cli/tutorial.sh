@@ -47,5 +47,13 @@ if [ "$skip_ext" = 0 ]; then
 fi
 grep -A2 "^plans  adopted  band_passes  interval_passes" "$o" | tail -1 | grep -Eq "^ +20 +0 +0 +[0-9]+$" ||
     fail "step 6: 20 plans judged, none adopted, no band pass"
+expect_out_has "ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 7 samples" "step 7: a build's file into a run"
+expect_out_has "ingest: 0 archives loaded, 1 skipped, 0 failed" "step 7: the same file again is skipped"
+grep -Eq "^pr-42 +build-7 +ci-1 +844fd45 +base,head +2 +14 +[0-9]+ *$" "$o" || fail "step 7: list runs"
+expect_out_has "ci/base/,files" "step 7: list archives"
+expect_out_has "ci/head/,files" "step 7: list archives, the appended one"
+expect_out_has "BenchmarkEncode  head         955.5" "step 7: the head build's score, (951 + 960) / 2"
+# 2 Benchmark lines x 3 units + 1, per build: 8 series, 14 values
+expect_out_has "delete: would remove 2 archives (4 members, 2 chunks of stored bytes), 1 run, 8 series, 14 sample rows, 0 gates, 0 events, 1 plan" "step 7: delete, dry run"
 
 finish
