@@ -380,7 +380,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
             if (!ingest_harness_known(optarg))
                 return bd_usage_error("ingest", "ingest: --format '%s': expected one of %s", optarg,
                                       ingest_harness_names);
-            run.format = optarg;
+            run.harness_format = optarg;
             run_option = "--format";
             break;
         case 'P': run.plan = optarg; break;

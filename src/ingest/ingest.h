@@ -64,7 +64,7 @@ struct ingest_run {
     size_t n_attrs;
     const char *variant; /* the values' variant */
     long long block;     /* and block */
-    const char *format;  /* every file read as this harness format; NULL: each file's own, as detected */
+    const char *harness_format; /* every file read as this harness format; NULL: each file's own, as detected */
     int append;          /* add to the stored run */
 };
 

@@ -140,8 +140,8 @@ static int read_file(const char *path, uint64_t *total, struct strbuf *out, char
 /* The format a file is read as: --format, or what its content is. */
 static int file_format(const struct ingest_run *run, const struct strbuf *bytes, const char **format, char **err)
 {
-    if (run->format) {
-        *format = run->format;
+    if (run->harness_format) {
+        *format = run->harness_format;
         return 0;
     }
     struct sniffed sn;
