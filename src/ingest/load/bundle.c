@@ -19,6 +19,7 @@
 #include "ingest/core/paths.h"
 #include "ingest/decoders/adapters.h"
 #include "ingest/load/loader.h"
+#include "ingest/sources/localfile.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
 
@@ -98,6 +99,16 @@ static int tar_end(FILE *f)
 
 /* ---- the files ---- */
 
+static int take_total(void *arg, size_t n, char **err)
+{
+    uint64_t *total = arg;
+    *total += n;
+    if (*total <= CONTAINER_KEEP_MAX)
+        return 0;
+    return bd_fail(err, "the files of one run hold more than %llu MiB together (the most held in memory while they load)",
+                   (unsigned long long)(CONTAINER_KEEP_MAX >> 20));
+}
+
 /* Reads a whole file given on the command line ("-": standard input),
  * together with the run's other files at most CONTAINER_KEEP_MAX bytes
  * (they are held in memory while loaded). */
@@ -111,27 +122,8 @@ static int read_file(const char *path, uint64_t *total, struct strbuf *out, char
     int rc = 0;
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
         rc = bd_fail(err, "is a directory");
-    char buf[65536];
-    while (rc == 0) {
-        ssize_t k = read(fd, buf, sizeof buf);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0) {
-            rc = bd_fail(err, "cannot read: %s", strerror(errno));
-            break;
-        }
-        if (k == 0)
-            break;
-        *total += (uint64_t)k;
-        if (*total > CONTAINER_KEEP_MAX) {
-            rc = bd_fail(err, "the files of one run hold more than %llu MiB together (the most held in memory while "
-                              "they load)",
-                         (unsigned long long)(CONTAINER_KEEP_MAX >> 20));
-            break;
-        }
-        if (sb_append(out, buf, (size_t)k))
-            rc = bd_fail(err, "out of memory");
-    }
+    if (rc == 0)
+        rc = read_to_end(fd, out, take_total, total, err);
     if (!is_stdin)
         close(fd);
     return rc;

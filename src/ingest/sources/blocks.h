@@ -17,4 +17,28 @@ static inline int blocks_next(struct blocks b, const unsigned char **p, size_t *
     return b.next(b.self, p, n, err);
 }
 
+/* Bytes held in memory, as one block. */
+struct membuf {
+    const unsigned char *p;
+    size_t n;
+    int done;
+};
+
+static inline int membuf_next(void *self, const unsigned char **p, size_t *n, char **err)
+{
+    (void)err;
+    struct membuf *m = self;
+    if (m->done || m->n == 0)
+        return 0;
+    m->done = 1;
+    *p = m->p;
+    *n = m->n;
+    return 1;
+}
+
+static inline struct blocks membuf_blocks(struct membuf *m)
+{
+    return (struct blocks){membuf_next, m};
+}
+
 #endif

@@ -340,29 +340,11 @@ void decoder_free(struct decoder *d)
 
 /* ---- a whole buffer ---- */
 
-struct membuf {
-    const unsigned char *p;
-    size_t n;
-    int done;
-};
-
-static int membuf_next(void *self, const unsigned char **p, size_t *n, char **err)
-{
-    (void)err;
-    struct membuf *m = self;
-    if (m->done || m->n == 0)
-        return 0;
-    m->done = 1;
-    *p = m->p;
-    *n = m->n;
-    return 1;
-}
-
 int decode_buffer(const unsigned char *p, size_t n, struct budget *budget, struct strbuf *out, int *depth, char **err)
 {
     struct membuf m = {p, n, 0};
     struct decoder d;
-    decoder_init(&d, (struct blocks){membuf_next, &m}, budget, 0);
+    decoder_init(&d, membuf_blocks(&m), budget, 0);
     d.inner = 1;
     struct blocks b = decoder_blocks(&d);
     const unsigned char *q;

@@ -10,6 +10,38 @@
 
 #include "util/diag.h"
 
+int read_to_end(int fd, struct strbuf *out, int (*take)(void *arg, size_t n, char **err), void *arg, char **err)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return bd_fail(err, "cannot read: %s", strerror(errno));
+        if (k == 0)
+            return 0;
+        if (take && take(arg, (size_t)k, err))
+            return -1;
+        if (sb_append(out, buf, (size_t)k))
+            return bd_fail(err, "out of memory");
+    }
+}
+
+struct take {
+    struct budget *b;
+    const char *rel;
+};
+
+static int take_budget(void *arg, size_t n, char **err)
+{
+    struct take *t = arg;
+    if (budget_take(t->b, n) == 0)
+        return 0;
+    return bd_fail(err, "\"%s\": the archive reads more than %llu bytes (the limit; raise it with --max-bytes)", t->rel,
+                   (unsigned long long)t->b->max);
+}
+
 int localfile_read(const char *dir, const char *rel, struct budget *b, struct strbuf *out, char **err)
 {
     const char *d = dir && *dir ? dir : ".";
@@ -39,25 +71,9 @@ int localfile_read(const char *dir, const char *rel, struct budget *b, struct st
         else if (!S_ISREG(st.st_mode))
             rc = bd_fail(err, "\"%s\" is not a regular file", rel);
     }
-    char buf[65536];
-    while (rc == 0) {
-        ssize_t k = read(fd, buf, sizeof buf);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0) {
-            rc = bd_fail(err, "cannot read \"%s\": %s", rel, strerror(errno));
-            break;
-        }
-        if (k == 0)
-            break;
-        if (budget_take(b, (uint64_t)k)) {
-            rc = bd_fail(err, "\"%s\": the archive reads more than %llu bytes (the limit; raise it with --max-bytes)",
-                         rel, (unsigned long long)b->max);
-            break;
-        }
-        if (sb_append(out, buf, (size_t)k))
-            rc = bd_fail(err, "out of memory");
-    }
+    struct take t = {b, rel};
+    if (rc == 0)
+        rc = read_to_end(fd, out, take_budget, &t, err);
     if (fd >= 0)
         close(fd);
     free(top);

@@ -13,4 +13,8 @@
  * rel and what is wrong. */
 int localfile_read(const char *dir, const char *rel, struct budget *b, struct strbuf *out, char **err);
 
+/* Reads fd to its end into out, offering each block's size to take first
+ * (NULL: none), which may refuse it (-1 with *err set). */
+int read_to_end(int fd, struct strbuf *out, int (*take)(void *arg, size_t n, char **err), void *arg, char **err);
+
 #endif

@@ -266,28 +266,10 @@ int sniff_fd(int fd, struct sniffed *out, char **err)
     return rc;
 }
 
-struct mem_src {
-    const unsigned char *p;
-    size_t n;
-    int done;
-};
-
-static int mem_next(void *self, const unsigned char **p, size_t *n, char **err)
-{
-    (void)err;
-    struct mem_src *m = self;
-    if (m->done || m->n == 0)
-        return 0;
-    m->done = 1;
-    *p = m->p;
-    *n = m->n;
-    return 1;
-}
-
 int sniff_buffer(const unsigned char *p, size_t n, struct sniffed *out, char **err)
 {
-    struct mem_src m = {p, n, 0};
-    return sniff_blocks((struct blocks){mem_next, &m}, out, err);
+    struct membuf m = {p, n, 0};
+    return sniff_blocks(membuf_blocks(&m), out, err);
 }
 
 /* ---- names ---- */
