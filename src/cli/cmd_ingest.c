@@ -175,7 +175,8 @@ static int add_directory(const char *dir, struct items *out, int files_mode, int
     size_t from = out->n;
     if (walk(dir, dir, out, &w))
         return -1;
-    qsort(out->v + from, out->n - from, sizeof *out->v, cmp_items);
+    if (out->n > from)
+        qsort(out->v + from, out->n - from, sizeof *out->v, cmp_items);
     if (w.taken)
         return 0;
     if (w.harness)
@@ -424,8 +425,8 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     run.attrs = attrs;
     int files_mode = run.plan || run.run || run.host;
     if (optind >= argc)
-        return bd_usage_error("ingest", "ingest: no %s given (%s or '-')", files_mode ? "file" : "archive",
-                              files_mode ? "files, directories" : "files, directories");
+        return bd_usage_error("ingest", "ingest: no %s given (files, directories or '-')",
+                              files_mode ? "harness file" : "archive");
     if (files_mode && (!run.plan || !run.run || !run.host))
         return bd_usage_error("ingest", "ingest: --plan, --run and --host go together (the run harness files load into)");
     if (!files_mode && run_option)

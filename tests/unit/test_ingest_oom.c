@@ -1,5 +1,6 @@
 /* Allocation failures during ingest (docs/reliability.md): an input is
- * loaded into a fresh store with every allocation of SQLite
+ * loaded into a fresh store (in memory, a copy of a template) with every
+ * allocation of SQLite
  * (SQLITE_CONFIG_MALLOC) and jansson (through the checked allocator of
  * sources/jsonparse.c) failing in turn: the 1st, the 2nd, ... until a load
  * runs through without reaching the fault. Each run must end loaded with
@@ -101,7 +102,7 @@ static long long count(sqlite3 *db, const char *sql)
 }
 
 static char dir[64];
-static char pristine[128], tmpl[128], store[128], errfile[128], archive[512];
+static char pristine[128], errfile[128], archive[512];
 
 /* What is loaded: an archive (ingester_archive) or, when harness is set,
  * one harness file of each format into one run (ingester_files, formats
@@ -112,19 +113,6 @@ static const char *const harness_files[] = {
     "pyperf/pyperf_track_memory.json", "go-bench/config_and_allocs.txt",
 };
 #define N_HARNESS (sizeof harness_files / sizeof *harness_files)
-
-static void copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    assert_non_null(in);
-    assert_non_null(out);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        assert_int_equal(fwrite(buf, 1, n, out), n);
-    fclose(in);
-    fclose(out);
-}
 
 /* Loads the archive with the n-th allocation failing (n < 0: none);
  * returns the result, with the error text printed in *text. */
@@ -177,34 +165,59 @@ static int load(sqlite3 *db, long n, char **text)
     return r;
 }
 
+/* Stores in memory, each a copy of a template image (a store_open'd
+ * empty store, or one holding an archive): thousands of runs without
+ * copying and opening files. */
+static unsigned char *pristine_img, *tmpl_img;
+static sqlite3_int64 pristine_size, tmpl_size;
+
+static sqlite3 *open_copy(const unsigned char *img, sqlite3_int64 size)
+{
+    sqlite3 *db;
+    unsigned char *copy = sqlite3_malloc64((sqlite3_uint64)size);
+    assert_non_null(copy);
+    memcpy(copy, img, (size_t)size);
+    copy[18] = copy[19] = 1; /* the image of a WAL store: read and written as a rollback-journal one in memory */
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_deserialize(db, "main", copy, size, size,
+                                         SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE),
+                     SQLITE_OK);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+    /* the schema read now, as store_open reads it, not under the faults */
+    assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL),
+                     SQLITE_OK);
+    return db;
+}
+
 static void run_faults(const char *what, int again)
 {
-    char *err = NULL;
-    sqlite3 *db;
+    sqlite3 *db = open_copy(pristine_img, pristine_size);
     /* The reference: a load without faults, into an empty store. */
-    copy_file(pristine, tmpl);
-    copy_file(tmpl, store);
-    assert_int_equal(store_open(store, STORE_WRITE, &db, &err), 0);
     char *text;
     int ref = load(db, -1, &text);
     if (ref != INGEST_LOADED)
         fail_msg("%s: not loaded without faults: %s", what, text);
     free(text);
     char *want = content(db);
-    store_close(db);
-    if (again)
-        copy_file(store, tmpl); /* from now on the archive is stored already */
+    sqlite3_free(tmpl_img);
+    if (again) { /* from now on the archive is stored already */
+        tmpl_img = sqlite3_serialize(db, "main", &tmpl_size, 0);
+        assert_non_null(tmpl_img);
+    } else {
+        tmpl_img = NULL;
+    }
+    sqlite3_close(db);
+    const unsigned char *img = again ? tmpl_img : pristine_img;
+    sqlite3_int64 size = again ? tmpl_size : pristine_size;
 
     long n;
     int loaded = 0, refused = 0, json_valid = 0;
-    copy_file(tmpl, store);
-    assert_int_equal(store_open(store, STORE_WRITE, &db, &err), 0);
+    db = open_copy(img, size);
     char *before = content(db); /* the template's, every run's start */
-    store_close(db);
+    sqlite3_close(db);
     for (n = 0;; n++) {
-        copy_file(tmpl, store);
         unlink(errfile);
-        assert_int_equal(store_open(store, STORE_WRITE, &db, &err), 0);
+        db = open_copy(img, size);
         int r = load(db, n, &text);
         int hit = atomic_load(&failed);
         if (count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
@@ -234,7 +247,7 @@ static void run_faults(const char *what, int again)
         }
         free(got);
         free(text);
-        store_close(db);
+        sqlite3_close(db);
         if (!hit)
             break; /* ran through without reaching the fault: done */
     }
@@ -291,8 +304,6 @@ static int setup(void **state)
     if (!mkdtemp(dir))
         return -1;
     snprintf(pristine, sizeof pristine, "%s/pristine.db", dir);
-    snprintf(tmpl, sizeof tmpl, "%s/tmpl.db", dir);
-    snprintf(store, sizeof store, "%s/store.db", dir);
     snprintf(errfile, sizeof errfile, "%s/err", dir);
     snprintf(example, sizeof example, "%s/tests/data/ingest/good/example.jsonl", TEST_SRC_DIR);
     /* The example and a run whose results record names a JMH file, in a
@@ -314,7 +325,10 @@ static int setup(void **state)
     char *err = NULL;
     if (store_open(pristine, STORE_CREATE, &db, &err))
         return -1;
+    pristine_img = sqlite3_serialize(db, "main", &pristine_size, 0);
     store_close(db);
+    if (!pristine_img)
+        return -1;
     return 0;
 }
 
@@ -322,7 +336,9 @@ static int teardown(void **state)
 {
     (void)state;
     char path[160];
-    const char *names[] = {"pristine.db", "pristine.db-wal", "pristine.db-shm", "tmpl.db", "tmpl.db-wal", "tmpl.db-shm", "store.db", "store.db-wal", "store.db-shm",
+    sqlite3_free(pristine_img);
+    sqlite3_free(tmpl_img);
+    const char *names[] = {"pristine.db", "pristine.db-wal", "pristine.db-shm",
                            "err", "c.tar", "c.zip", "c/jmh/sample_mode.json", "c/example.jsonl", "c/r.jsonl", "c/jmh",
                            "c"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {

@@ -135,11 +135,10 @@ int harness_attributes(struct harness_ctx *c, json_t *attrs)
     return sink_run_attributes(c->sink, attrs);
 }
 
-int harness_started_at(struct harness_ctx *c, const char *field, const char *when)
+int harness_started_at(struct harness_ctx *c, const char *when)
 {
     if (sink_appending(c->sink) || sink_run_has_start(c->sink))
         return 0;
-    (void)field;
     /* A local time without its offset cannot be placed: it stays where
      * the harness put it (attributes, detail) and the start unset. */
     return rfc3339_valid(when) ? sink_run_started_at(c->sink, when) : 0;

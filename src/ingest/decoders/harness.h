@@ -66,7 +66,7 @@ int harness_attributes(struct harness_ctx *c, json_t *attrs);
 /* When the harness recorded when it ran: the run's start time, if the run
  * has none (the earliest of the archive's files). A time without a UTC
  * offset cannot be placed and is left out. */
-int harness_started_at(struct harness_ctx *c, const char *field, const char *when);
+int harness_started_at(struct harness_ctx *c, const char *when);
 
 /* A growable array of doubles (and counts) for collecting values. */
 struct dvec {

@@ -336,6 +336,7 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
         if (r <= 0) {
             if (r < 0) {
                 put_error(p, err, 0, err_member, ERROR_READING);
+                free(err_member);
                 rc = -1;
             }
             break;

@@ -1,8 +1,9 @@
 /* Google Benchmark's JSON (--benchmark_out_format=json): iteration rows
  * become values (one per repetition) of the cell named by run_name (or
  * name), real_time the primary metric, cpu_time and user counters further
- * metrics; aggregate rows are skipped, errored rows become events, the
- * context object run attributes. docs/formats.md. */
+ * metrics; aggregate rows are skipped (a file of nothing else is refused),
+ * errored rows become events, the context object run attributes and its
+ * date (with its UTC offset) the run's start. docs/formats.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,7 @@ int harness_gbench(struct harness_ctx *c, json_t *doc)
     if (json_is_object(ctx) && harness_attributes(c, ctx))
         return -1;
     json_t *date = json_object_get(ctx, "date");
-    if (json_is_string(date) && harness_started_at(c, "context.date", json_string_value(date)))
+    if (json_is_string(date) && harness_started_at(c, json_string_value(date)))
         return -1;
 
     size_t nrows = json_array_size(rows), ncells = 0;
