@@ -157,6 +157,41 @@ static int produce_records(struct pipeline *p, struct lines *ln, const char *mem
     return 0;
 }
 
+/* ---- reading ahead ---- */
+
+/* Until pipeline_go, a file read ahead is read no further than
+ * PIPE_WAKE_BYTES of decoded bytes (so it holds no long line, no large
+ * decompression window, while the archive before it is stored). */
+struct gate {
+    struct blocks in;
+    struct pipeline *p;
+    uint64_t seen;
+};
+
+static int gate_next(void *self, const unsigned char **b, size_t *n, char **err)
+{
+    struct gate *g = self;
+    struct pipeline *p = g->p;
+    if (g->seen >= PIPE_WAKE_BYTES) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->go && !p->cancel) {
+            if (p->getter_waiting)
+                pthread_cond_signal(&p->can_get);
+            p->putter_waiting = 1;
+            pthread_cond_wait(&p->can_put, &p->mu);
+        }
+        p->putter_waiting = 0;
+        int cancelled = p->cancel;
+        pthread_mutex_unlock(&p->mu);
+        if (cancelled)
+            return bd_fail(err, "cancelled");
+    }
+    int rc = blocks_next(g->in, b, n, err);
+    if (rc > 0)
+        g->seen += *n;
+    return rc;
+}
+
 /* ---- a bare run stream ---- */
 
 static int tee_chunks(void *arg, const unsigned char *b, size_t n, char **err)
@@ -235,7 +270,8 @@ static void stream_job(struct pipeline *p)
 {
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&p->raw), &p->budget, 1);
-    struct blocks src = decoder_blocks(&dec);
+    struct gate gate = {decoder_blocks(&dec), p, 0};
+    struct blocks src = {gate_next, &gate};
     struct prefix x = {.in = src};
     char *err = NULL;
     struct lines ln;
@@ -323,12 +359,13 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
     chunks_begin(&p->chunks, plain_tar); /* a compressed container is kept as it is */
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&p->raw), &p->budget, 1);
+    struct gate gate = {decoder_blocks(&dec), p, 0};
     struct container c;
     char *err = NULL, *err_member = NULL;
     struct member_seen *m = NULL;
     size_t n = 0, cap = 0;
     uint64_t kept = 0;
-    int rc = container_open(&c, decoder_blocks(&dec), p->lim.max_members, 1, &err);
+    int rc = container_open(&c, (struct blocks){gate_next, &gate}, p->lim.max_members, 1, &err);
     if (rc)
         put_error(p, err, 0, NULL, ERROR_READING);
     while (rc == 0) {
@@ -549,19 +586,6 @@ static void *produce(void *arg)
         }
         job = p->pre_err ? JOB_NONE : pipe_job_for(p->sniffed.kind);
         if (put(p, &it) || job == JOB_NONE)
-            return NULL;
-        /* Read ahead, the file is hashed and sniffed; reading it on waits
-         * for its turn, so that at most one archive's lines, trees and
-         * decompression windows are in memory. */
-        pthread_mutex_lock(&p->mu);
-        while (!p->go && !p->cancel) {
-            p->putter_waiting = 1;
-            pthread_cond_wait(&p->can_put, &p->mu);
-        }
-        p->putter_waiting = 0;
-        int cancelled = p->cancel;
-        pthread_mutex_unlock(&p->mu);
-        if (cancelled)
             return NULL;
     }
     if (job == JOB_STREAM)

@@ -35,7 +35,8 @@
 #define PIPE_BYTES (8u << 20)
 /* A waiting consumer is woken when this many items or bytes are queued (or
  * at an end, an error, a chunk, or when the producer must wait itself), a
- * waiting producer when the queue is half empty. */
+ * waiting producer when the queue is half empty; before pipeline_go a
+ * read-ahead producer stops at these. */
 #define PIPE_WAKE_ITEMS 16
 #define PIPE_WAKE_BYTES (1u << 20)
 /* Bytes of a container's non-stream members kept in memory for results
@@ -106,9 +107,11 @@ enum pipe_job { JOB_NONE, JOB_STREAM, JOB_CONTAINER };
 enum pipe_job pipe_job_for(enum content_kind k);
 
 /* Starts the producer on fd. hash_first (a regular file): it first hashes
- * the whole file and sniffs it (PIPE_HASHED), then waits for pipeline_go
- * to do its job, so that the next archive of a list is hashed while the
- * current one is stored, and only one is read at a time. Without
+ * the whole file and sniffs it (PIPE_HASHED), then does its job, reading
+ * no more than PIPE_WAKE_BYTES of decoded bytes (and queueing no more than
+ * PIPE_WAKE_ITEMS items) until pipeline_go, so that the next archive of a
+ * list is hashed and its first lines parsed while the current one is
+ * stored, without holding a long line or a large window. Without
  * hash_first (standard input) the file is read once as a run stream.
  * 0, or -1 with *err. */
 int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err);

@@ -204,12 +204,16 @@ int sniff_blocks(struct blocks in, struct sniffed *out, char **err)
     struct decoder d;
     decoder_init(&d, in, &b, 0);
     struct blocks dec = decoder_blocks(&d);
-    unsigned char *buf = malloc(SNIFF_BYTES);
+    /* The first 64 KiB decide nearly always (a run record, a harness
+     * file's first keys); JSON or text that did not is read further, up to
+     * SNIFF_BYTES. */
+    size_t have = 0, cap = 64u * 1024u;
+    unsigned char *buf = malloc(cap);
     if (!buf)
         return bd_fail(err, "out of memory");
-    size_t have = 0;
     int rc = 0, whole = 0;
-    while (have < SNIFF_BYTES) {
+    enum content_kind kind = KIND_UNKNOWN;
+    for (;;) {
         const unsigned char *p;
         size_t n;
         rc = blocks_next(dec, &p, &n, err);
@@ -218,8 +222,27 @@ int sniff_blocks(struct blocks in, struct sniffed *out, char **err)
             break;
         }
         size_t take = n < SNIFF_BYTES - have ? n : SNIFF_BYTES - have;
+        if (have + take > cap) {
+            size_t ncap = cap * 4 < SNIFF_BYTES ? cap * 4 : SNIFF_BYTES;
+            unsigned char *nb = realloc(buf, ncap);
+            if (!nb) {
+                rc = bd_fail(err, "out of memory");
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+            if (have + take > cap)
+                take = cap - have;
+        }
         memcpy(buf + have, p, take);
         have += take;
+        if (have == SNIFF_BYTES)
+            break;
+        if (have >= 64u * 1024u) {
+            kind = sniff_content(buf, have, 0);
+            if (kind != KIND_JSON && kind != KIND_UNKNOWN && kind != KIND_EMPTY)
+                break;
+        }
     }
     if (rc >= 0) {
         out->kind = sniff_content(buf, have, whole);
