@@ -26,6 +26,9 @@ import time
 # BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
 # its numbers mean nothing and it does not write bench/results.md.
 QUICK = os.environ.get("BENCH_QUICK") == "1"
+# BENCH_ONLY=ingest: the data and figures 1-3 only (ingest, Python, memory),
+# printed but not written to bench/results.md (a before/after check).
+ONLY = os.environ.get("BENCH_ONLY", "")
 REPS = 1 if QUICK else 5
 NPLANS = 20 if QUICK else 1000
 RSS_SIZES = (8 << 20, 32 << 20) if QUICK else (128 << 20, 1 << 30)
@@ -209,6 +212,30 @@ def main():
             if os.path.exists(tgt + suffix):
                 os.remove(tgt + suffix)
     row("3 memory", f"flat: peak RSS {RSS_SIZES[1] >> 20} MiB / {RSS_SIZES[0] >> 20} MiB", f"{rss[1] / rss[0]:.2f}", "<= 1.25", rss[1] / rss[0] <= 1.25)
+    # ---- 3b: a container of 100,000 members (issue 20: duplicate paths looked
+    # up in a hash set, not compared with every earlier one) ----
+    import io
+    import tarfile
+    tarpath = os.path.join(data, "members.tar")
+    nmem = 10000 if QUICK else 99999
+    with tarfile.open(tarpath, "w") as t:
+        run_bytes = (b'{"record":"run","format":"benchdb-run/1","plan":"members","run":"r","host":"h"}\n'
+                     b'{"record":"samples","benchmark":"b","block":1,"variant":"v","unit":"ns","values":[1]}\n')
+        ti = tarfile.TarInfo("run.jsonl")
+        ti.size = len(run_bytes)
+        t.addfile(ti, io.BytesIO(run_bytes))
+        for k in range(nmem):
+            t.addfile(tarfile.TarInfo("m/%06d.txt" % k))
+    run(["zstd", "-q", "--rm", "-f", tarpath])
+    mt = []
+    for rep in range(REPS):
+        tgt = fresh(empty, os.path.join(data, "members.db"))
+        mt.append(timed([bd, "--db", tgt, "ingest", "-q", tarpath + ".zst"]))
+    row("3 containers", f"a tar.zst of {nmem + 1:,} members", f"{med(mt):.2f} s", "< 3 s", med(mt) < 3)
+    if ONLY == "ingest":
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
 
     # ---- 4, 5: rule evaluation in stores of 1, 100 and 1,000 plans ----
     fill = os.path.join(data, "plans")
@@ -481,7 +508,7 @@ def report(desc, wall):
     changes = os.path.join(SRC, "bench", "changes.md")
     if os.path.exists(changes):
         md += [open(changes).read().rstrip("\n"), ""]
-    if QUICK:
+    if QUICK or ONLY:
         return
     with open(os.path.join(SRC, "bench", "results.md"), "w") as f:
         f.write("\n".join(md))

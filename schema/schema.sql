@@ -1,4 +1,4 @@
--- benchdb: the full current schema (migrations 0001-0005).
+-- benchdb: the full current schema (migrations 0001-0006).
 -- Applying every migration in migrations/ to an empty store must give
 -- exactly this schema (checked by the test unit/schema); change both
 -- together.
@@ -94,13 +94,15 @@ INSERT INTO "unit"(name, kind, factor, direction) VALUES
   ('1', 'other', 1, NULL);
 
 -- The files inside a container archive (tar, zip): path, SHA-256 and size
--- of each member as it was in the container.
+-- of each member as it was in the container, and what it was loaded as
+-- (benchdb-run/1, jmh, ...; NULL when only stored).
 CREATE TABLE archive_member (
   id         INTEGER PRIMARY KEY,
   archive_id INTEGER NOT NULL REFERENCES archive(id) ON DELETE CASCADE,
   path       TEXT NOT NULL,
   sha256     TEXT NOT NULL CHECK (length(sha256) = 64),
   size       INTEGER NOT NULL CHECK (size >= 0),
+  format     TEXT,
   UNIQUE (archive_id, path)
 );
 
@@ -123,10 +125,14 @@ CREATE TABLE "series" (
   total        REAL NOT NULL,
   member_id    INTEGER REFERENCES archive_member(id),
   detail       TEXT CHECK (detail IS NULL OR json_valid(detail)),
+  archive_id   INTEGER REFERENCES archive(id) ON DELETE CASCADE,
   UNIQUE (run_id, benchmark_id, block, variant_id, fork, metric)
 );
 CREATE INDEX series_benchmark ON series(benchmark_id);
 CREATE INDEX series_member ON series(member_id);
+-- archive_id (series, gate, event): the archive that added the row to a run
+-- another archive opened (ingest --append); NULL for the run's own rows.
+CREATE INDEX series_archive ON series(archive_id) WHERE archive_id IS NOT NULL;
 
 -- Every measured value, in measurement order within its series; warmup
 -- values are numbered on their own and never enter a score. No foreign key
@@ -150,9 +156,11 @@ CREATE TABLE gate (
   name   TEXT NOT NULL,
   passed INTEGER NOT NULL CHECK (passed IN (0, 1)),
   at     TEXT,
-  detail TEXT CHECK (detail IS NULL OR json_valid(detail))
+  detail TEXT CHECK (detail IS NULL OR json_valid(detail)),
+  archive_id INTEGER REFERENCES archive(id) ON DELETE CASCADE
 );
 CREATE INDEX gate_run ON gate(run_id);
+CREATE INDEX gate_archive ON gate(archive_id) WHERE archive_id IS NOT NULL;
 
 CREATE TABLE event (
   id     INTEGER PRIMARY KEY,
@@ -160,9 +168,11 @@ CREATE TABLE event (
   name   TEXT NOT NULL,
   value,
   at     TEXT,
-  detail TEXT CHECK (detail IS NULL OR json_valid(detail))
+  detail TEXT CHECK (detail IS NULL OR json_valid(detail)),
+  archive_id INTEGER REFERENCES archive(id) ON DELETE CASCADE
 );
 CREATE INDEX event_run ON event(run_id);
+CREATE INDEX event_archive ON event(archive_id) WHERE archive_id IS NOT NULL;
 
 -- Per run, cell, block and variant: the mean of the measured (non-warmup)
 -- values of the primary metric over all forks, JMH's convention, with

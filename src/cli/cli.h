@@ -228,9 +228,11 @@ struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp,
 CLI_COMMAND(backtest);
 CLI_COMMAND(check);
 CLI_COMMAND(compare);
+CLI_COMMAND(delete);
 CLI_COMMAND(help);
 CLI_COMMAND(history);
 CLI_COMMAND(init);
+CLI_COMMAND(list);
 CLI_COMMAND(migrate);
 CLI_COMMAND(queries);
 CLI_COMMAND(query);

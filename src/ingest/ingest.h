@@ -1,10 +1,13 @@
 #ifndef BENCHDB_INGEST_INGEST_H
 #define BENCHDB_INGEST_INGEST_H
+/* Ingest, as the commands use it: loading run archives and harness files
+ * into the store (one transaction per archive), telling what a file
+ * holds, and removing what was stored. docs/architecture.md draws the
+ * layers behind it; docs/archive-format.md and docs/formats.md say what
+ * is read. */
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdint.h>
-
-/* The loader: reads benchdb-run/1 archives (docs/archive-format.md) into
- * the store, one transaction per archive. Used by 'benchdb ingest'. */
 
 #define INGEST_DEFAULT_MAX_LINE (64ull << 20)  /* 64 MiB */
 #define INGEST_DEFAULT_MAX_BYTES (64ull << 30) /* 64 GiB of data after decompression */
@@ -15,18 +18,17 @@ struct ingest_options {
     uint64_t max_bytes;
     int replace; /* replace runs stored from other archives */
     int quiet;   /* no notices (skipped, replaced); warnings and errors stay */
-    uint64_t max_members; /* files a container may hold (0: the default) */
+    uint64_t max_members; /* files a container may hold */
 };
 
 /* Counts over the whole command; rows counts every row written. */
 struct ingest_totals {
     uint64_t loaded, skipped, failed;
     uint64_t runs, series, samples, gates, events, rows;
-    uint64_t bytes; /* original bytes streamed (not counting the hash pass) */
 };
 
-/* Called by the loader: before printing a message (to clear a progress
- * line), and regularly while loading (to refresh it). */
+/* Called while loading: before printing a message (to clear a progress
+ * line), and regularly (to refresh it). */
 struct ingest_hooks {
     void (*before_message)(void *arg);
     void (*progress)(void *arg);
@@ -37,36 +39,81 @@ enum ingest_result { INGEST_LOADED, INGEST_SKIPPED, INGEST_FAILED };
 
 struct ingester;
 
-/* Prepares the statements and caches for a whole command on a store
- * opened with STORE_WRITE. Returns NULL with *err set on failure. */
+/* Prepares a whole command's statements and caches on a store opened
+ * with STORE_WRITE. NULL with *err set on failure. */
 struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
                                char **err);
-/* Loads one archive: path names a file, or is "-" for standard input.
- * Prints its errors (file:line: field: what was expected, got what),
- * warnings and notices on stderr. */
+void ingester_close(struct ingester *g);
+
+/* Loads one archive: path names a file (a run stream or a tar or zip of
+ * them), or is "-" for standard input. Prints its errors (file:line:
+ * field: what was expected, got what), warnings and notices on stderr. */
 enum ingest_result ingester_archive(struct ingester *g, const char *path);
 /* Names the archive ingester_archive will be given next (NULL: none), so
  * that a regular file is hashed and its first lines parsed on another
  * thread while the current one is stored. Messages and results stay in
- * order: nothing of the next archive is judged before its turn. */
+ * order. */
 void ingester_next(struct ingester *g, const char *path);
-/* --format: what the command line says about a bare harness file. */
-struct ingest_foreign {
-    const char *format; /* jmh, google-benchmark, hyperfine, pyperf, go-bench */
-    const char *plan, *run, *host, *variant;
-    long long block, position; /* position 0: none */
-    char **attrs;              /* "KEY=VALUE" */
+
+/* A run for harness files given on the command line. */
+struct ingest_run {
+    const char *plan, *run, *host;
+    const char *source, *started_at; /* NULL: none (started_at: RFC 3339) */
+    long long position;              /* 0: none */
+    const char *const *attrs;        /* "KEY=VALUE", keys distinct */
     size_t n_attrs;
+    const char *variant; /* the values' variant */
+    long long block;     /* and block */
+    const char *harness_format; /* every file read as this harness format; NULL: each file's own, as detected */
+    int append;          /* add to the stored run */
 };
-/* True when name is a harness format; ingest_format_names lists them. */
-int ingest_format_known(const char *name);
-extern const char ingest_format_names[];
-/* Loads one bare harness file as one run (docs/formats.md). */
-enum ingest_result ingester_foreign(struct ingester *g, const char *path, const struct ingest_foreign *f);
+
+/* One harness file: where it is ("-": standard input) and the name it is
+ * stored under in the archive (distinct within the run). */
+struct ingest_file {
+    const char *path;
+    const char *name;
+};
+
+/* Loads harness files into one run, as one archive that holds their bytes
+ * (docs/archive-format.md, "Harness files given on the command line").
+ * shown names the archive (the arguments as given). */
+enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *run, const struct ingest_file *files,
+                                  size_t n, const char *shown);
+
 const struct ingest_totals *ingester_totals(const struct ingester *g);
 /* While loading (from a progress hook): original bytes of the current
  * archive read so far, and rows written by the command so far. */
 void ingester_live(const struct ingester *g, uint64_t *bytes, uint64_t *rows);
-void ingester_close(struct ingester *g);
+
+/* ---- what a file holds ---- */
+
+enum ingest_kind {
+    INGEST_KIND_UNKNOWN,  /* nothing benchdb reads */
+    INGEST_KIND_ARCHIVE,  /* a run stream or a container of them */
+    INGEST_KIND_HARNESS,  /* harness output: *harness names it */
+};
+
+/* Sniffs the file at path by its content. -1 with *err when it cannot be
+ * read. */
+int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err);
+/* True when s is an RFC 3339 date-time (--started-at). */
+int ingest_time_valid(const char *s);
+/* True when name is a harness format; ingest_harness_names lists them. */
+int ingest_harness_known(const char *name);
+extern const char ingest_harness_names[];
+
+/* ---- removing ---- */
+
+struct ingest_removal {
+    long long archives, runs, series, samples, gates, events, members, chunks, plans;
+};
+
+/* Removes an archive (archive > 0), a run (plan and run) or a plan's runs
+ * (plan alone), with everything they stored; archives left with nothing go
+ * too. dry_run counts and changes nothing. 0, 1 when there is no such
+ * thing, -1 on a store error; *err says why. */
+int ingest_remove(sqlite3 *db, long long archive, const char *plan, const char *run, int dry_run,
+                  struct ingest_removal *out, char **err);
 
 #endif

@@ -143,7 +143,7 @@ char *backtest_normalize_time(sqlite3 *db, const char *time)
 {
     sqlite3_stmt *st;
     char *out = NULL;
-    /* As history_point_data.started is written (migration 0005). */
+    /* As history_point_data.started is written (migration 0006). */
     if (sqlite3_prepare_v2(db,
                            "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(?1, 18, 2) = '60' "
                            "THEN upper(substr(?1, 1, 17) || '59' || substr(?1, 20)) ELSE upper(?1) END)",

@@ -1,6 +1,7 @@
-# A run already stored from another archive is refused, naming it; with
-# --replace it is replaced with all its rows in the same transaction, and
-# an archive left without runs is removed.
+# A run already stored from another archive is refused, naming it (and
+# suggesting nothing that deletes); with --replace it is replaced with all
+# its rows in the same transaction, and an archive left without runs is
+# removed.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 bd init >/dev/null
 ex="$DATA/good/example.jsonl"
@@ -12,7 +13,7 @@ before=$(snapshot)
 rc=0
 (cd "$T" && bd ingest v2.jsonl) >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" = 1 ] || fail "conflict: exit $rc"
-[ "$(cat "$T/err")" = 'error: v2.jsonl:1: run.run: run "vm-a-2" of plan "calibration-example" is already stored from archive "v1.jsonl" (pass --replace to replace it)
+[ "$(cat "$T/err")" = 'error: v2.jsonl:1: run.run: run "vm-a-2" of plan "calibration-example" is already stored (archive 1 "v1.jsonl")
 note: v2.jsonl: archive not stored (nothing from it was written)' ] || fail "conflict: $(cat "$T/err")"
 [ "$(snapshot)" = "$before" ] || fail "refused conflict changed the store"
 

@@ -1,4 +1,4 @@
-# Values are inserted by statements of 64, 8 and 1 rows (records.c): every
+# Values are inserted by statements of 64, 8 and 1 rows (sink/values.c): every
 # value lands at its own iteration and kind whatever the series' length,
 # across the boundaries of those shapes (1, 7, 8, 9, 63, 64, 65, 75, 137).
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"

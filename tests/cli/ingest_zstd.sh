@@ -37,11 +37,13 @@ refused truncated.jsonl.zst "error: truncated.jsonl.zst: truncated zstd stream: 
 # Corrupt: garbage after a complete frame.
 { cat "$T/whole.zst"; printf 'not zstd at all'; } >"$T/trailing.jsonl.zst"
 refused trailing.jsonl.zst "error: trailing.jsonl.zst: corrupt zstd stream (Unknown frame descriptor) within the first $((n + 15)) bytes"
-# Garbage bytes that are not zstd: refused as JSON on line 1.
+# Bytes that are neither zstd nor JSON Lines (nor anything else benchdb
+# reads): refused for what they are, whatever the name says.
+notfmt="not a format benchdb reads: expected a benchdb-run/1 stream (JSON Lines, optionally compressed), a tar or zip holding them, or harness output (jmh, google-benchmark, hyperfine, pyperf, go-bench) with --plan, --run and --host"
 printf '\001\002\003garbage\n' >"$T/garbage.jsonl"
-refused garbage.jsonl "error: garbage.jsonl:1: invalid JSON at column 1: '[' or '{' expected near '\\x01'"
+refused garbage.jsonl "error: garbage.jsonl: $notfmt"
 printf '\377\376{"record":"run"}\n' >"$T/notutf8.jsonl"
-refused notutf8.jsonl "error: notutf8.jsonl:1: invalid JSON at column 0: unable to decode byte 0xff"
+refused notutf8.jsonl "error: notutf8.jsonl: $notfmt"
 head -c 4096 /dev/urandom >"$T/random.bin"
 rc=0
 bd ingest "$T/random.bin" >/dev/null 2>&1 || rc=$?

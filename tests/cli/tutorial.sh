@@ -91,5 +91,13 @@ expect_err_has "gate-ttest would have raised 81 alerts in 4380 runs: 5 of 5 refe
 expect_err_has "gate-percent would have raised 29 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.86), 4 false alarms (0.0913 per 100 runs)" "step 7: gate-percent"
 expect_err_has "gate-ttest would have raised 28 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.79), 6 false alarms" "step 7: boundary 0.999"
 expect_out_has "backtest-gate-percent" "step 7: history lists the back-tests"
+expect_out_has "ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 7 samples" "step 11: a build's file into a run"
+expect_out_has "ingest: 0 archives loaded, 1 skipped, 0 failed" "step 11: the same file again is skipped"
+grep -Eq "^pr-42 +build-7 +ci-1 +844fd45 +base,head +2 +14 +[0-9]+ *$" "$o" || fail "step 11: list runs"
+expect_out_has "ci/base/,files" "step 11: list archives"
+expect_out_has "ci/head/,files" "step 11: list archives, the appended one"
+expect_out_has "BenchmarkEncode  head         955.5" "step 11: the head build's score, (951 + 960) / 2"
+# 2 Benchmark lines x 3 units + 1, per build: 8 series, 14 values
+expect_out_has "delete: would remove 2 archives (4 members, 2 chunks of stored bytes), 1 run, 8 series, 14 sample rows, 0 gates, 0 events, 1 plan" "step 11: delete, dry run"
 
 finish

@@ -44,6 +44,9 @@ TIME = 'expected an RFC 3339 date-time such as "2026-10-21T03:57:00Z"'
 VAL = 'expected a finite number > 0'
 UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, sec/op, B/s, MB/s"
 KINDS = '"run", "samples", "results", "gate" or "event"'
+NOT_A_FORMAT = ("not a format benchdb reads: expected a benchdb-run/1 stream (JSON Lines, optionally compressed), a tar "
+                "or zip holding them, or harness output (jmh, google-benchmark, hyperfine, pyperf, go-bench) with "
+                "--plan, --run and --host")
 
 cases = {
     # every required field missing
@@ -138,7 +141,8 @@ cases.update({
     "utf8-surrogate": ([RUN, b'{"record":"event","name":"\xed\xa0\x80"}'], 2, 'invalid JSON at column 26: unable to decode byte 0xed near \'"\''),
     "utf8-escaped-lone-surrogate": ([RUN, '{"record":"event","name":"\\ud800"}'], 2, 'invalid JSON at column 33: invalid Unicode \'\\uD800\' near \'"\\ud800"\''),
     "utf8-in-key": ([b'{"record":"run","form\xffat":"benchdb-run/1"}'], 1, 'invalid JSON at column 21: unable to decode byte 0xff near \'"form\''),
-    "utf16-bom": ([b'\xff\xfe{\x00"\x00'], 1, 'invalid JSON at column 0: unable to decode byte 0xff'),
+    # not JSON Lines at all (nor anything else benchdb reads): refused as such
+    "utf16-bom": ([b'\xff\xfe{\x00"\x00'], 0, NOT_A_FORMAT),
     "utf8-nul-escape": ([RUN, '{"record":"event","name":"a\\u0000b"}'], 2, 'invalid JSON at column 35: \\u0000 is not allowed without JSON_ALLOW_NUL near \'"a\\u0000b"\''),
     # invalid JSON
     "json-trailing-garbage": ([RUN, GATE + ' x'], 2, "invalid JSON at column 47: end of file expected near 'x'"),

@@ -1,9 +1,9 @@
 /* libFuzzer target: one bare harness file (docs/formats.md: JMH, Google
- * Benchmark, hyperfine, pyperf, Go) through 'ingest --format' into an
- * in-memory store. Byte 0 of the input picks the format; the rest is the
- * file. Whatever the input, ingest must not crash, leak or corrupt the
- * store: it passes PRAGMA integrity_check, and a refused file left no row
- * behind. */
+ * Benchmark, hyperfine, pyperf, Go) through 'ingest --plan P --run R --host
+ * H [--format F] FILE' into an in-memory store. Byte 0 of the input picks
+ * the format, or none (the file's own, detected); the rest is the file.
+ * Whatever the input, ingest must not crash, leak or corrupt the store: it
+ * passes PRAGMA integrity_check, and a refused file left no row behind. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -21,10 +21,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int fd = memfd_create("archive", MFD_CLOEXEC);
-    static const char *const formats[] = {"jmh", "google-benchmark", "hyperfine", "pyperf", "go-bench"};
+    /* the last: no format given, each file's own detected */
+    static const char *const formats[] = {"jmh", "google-benchmark", "hyperfine", "pyperf", "go-bench", NULL};
     if (size < 1)
         return 0;
-    const char *format = formats[data[0] % 5];
+    const char *format = formats[data[0] % 6];
     data++;
     size--;
     if (fd < 0 || write(fd, data, size) != (ssize_t)size)
@@ -40,8 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ingester *g = ingester_open(db, &opt, NULL, &err);
     if (!g)
         abort();
-    struct ingest_foreign f = {.format = format, .plan = "p", .run = "r", .host = "h", .variant = "default", .block = 1};
-    enum ingest_result r = ingester_foreign(g, path, &f);
+    struct ingest_run run = {.plan = "p", .run = "r", .host = "h", .variant = "default", .block = 1, .harness_format = format};
+    struct ingest_file f = {path, "input"};
+    enum ingest_result r = ingester_files(g, &run, &f, 1, path);
     ingester_close(g);
     if (fuzz_count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
         abort();

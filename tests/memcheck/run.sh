@@ -6,7 +6,9 @@
 #    fuzz corpora replays, each under valgrind with --error-exitcode;
 #  - these CLI tests with BENCHDB_BIN a wrapper running benchdb under
 #    valgrind: sql, query, rel_hostile, ingest_basic, ingest_zstd,
-#    ingest_atomic, ingest_stdin, ingest_dir, check_store, ingest_bad.
+#    ingest_atomic, ingest_stdin, ingest_dir, check_store, ingest_bad,
+#    ingest_files, delete_list, and every refused input
+#    (tests/cli/lib/refused.sh: tests/data/bad, formats/bad, refused).
 # Any memory error or definite/indirect leak fails it; the logs of failing
 # runs are printed.
 # usage: tests/memcheck/run.sh BUILD
@@ -54,9 +56,19 @@ for t in "$build"/tests/fuzz/fuzz_*_replay; do
 done
 export MEMCHECK_BENCHDB="$build/benchdb" MEMCHECK_LOG="$logs/vg"
 export BENCHDB_BIN="$src/tests/memcheck/benchdb.sh"
-for name in sql query rel_hostile ingest_basic ingest_zstd ingest_atomic ingest_stdin ingest_dir check_store ingest_bad; do
+cases=""
+for f in "$src"/tests/data/bad/*.err; do cases="$cases archive:$(basename "$f" .err)"; done
+for f in "$src"/tests/data/formats/bad/*/*.err; do
+    cases="$cases harness:$(basename "$(dirname "$f")")/$(basename "$f" .err)"
+done
+for d in "$src"/tests/data/refused/*/; do cases="$cases case:$(basename "$d")"; done
+for name in sql query rel_hostile ingest_basic ingest_zstd ingest_atomic ingest_stdin ingest_dir check_store ingest_bad \
+            ingest_files delete_list $cases; do
     rm -f "$logs"/vg.*
-    sh "$src/tests/cli/$name.sh" >"$logs/cli-$name.out" 2>&1
+    case $name in
+    *:*) sh "$src/tests/cli/lib/refused.sh" "${name%%:*}" "${name#*:}" >"$logs/cli-refused.out" 2>&1 ;;
+    *) sh "$src/tests/cli/$name.sh" >"$logs/cli-$name.out" 2>&1 ;;
+    esac
     rc=$?
     # A memory error shows in the valgrind logs even where the test itself
     # expected a failure status.
@@ -64,7 +76,8 @@ for name in sql query rel_hostile ingest_basic ingest_zstd ingest_atomic ingest_
         cat "$logs"/vg.* | head -n 40
         rc=97
     fi
-    [ "$rc" = 0 ] || [ "$rc" = 97 ] || tail -n 30 "$logs/cli-$name.out"
+    case $name in *:*) out="$logs/cli-refused.out" ;; *) out="$logs/cli-$name.out" ;; esac
+    [ "$rc" = 0 ] || [ "$rc" = 97 ] || tail -n 30 "$out"
     check "cli/$name" "$rc"
 done
 echo "memcheck: $((n - failed)) of $n passed"

@@ -59,7 +59,7 @@ static void test_short_options(void **state)
                     fail_msg("%s: --%s twice", c->name, o->name);
         }
     }
-    assert_int_equal(tables, 13); /* every command but ingest */
+    assert_int_equal(tables, 15); /* every command but ingest */
 }
 
 static void test_suggest(void **state)

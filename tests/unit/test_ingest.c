@@ -15,11 +15,47 @@
 #include <cmocka.h>
 #include <zstd.h>
 
-#include "ingest/format.h"
-#include "ingest/idmap.h"
-#include "ingest/reader.h"
+#include "ingest/core/idmap.h"
+#include "ingest/core/jsontext.h"
+#include "ingest/core/rfc3339.h"
+#include "ingest/core/units.h"
+#include "ingest/sources/decode.h"
+#include "ingest/sources/lines.h"
+#include "ingest/sources/rawfile.h"
 #include "store/store.h"
 #include "util/sha256.h"
+
+/* The reading path of a bare stream, as the pipeline's producer builds it:
+ * file bytes (hashed, passed to a tee) -> decompression -> lines. */
+struct reader {
+    struct rawfile raw;
+    struct decoder dec;
+    struct lines ln;
+    struct budget budget;
+};
+
+static int reader_init(struct reader *r, int fd, uint64_t max_line, uint64_t max_bytes, rawfile_tee_fn tee, void *arg)
+{
+    memset(r, 0, sizeof *r);
+    budget_init(&r->budget, max_bytes);
+    if (rawfile_init(&r->raw, fd, tee, arg))
+        return -1;
+    decoder_init(&r->dec, rawfile_blocks(&r->raw), &r->budget, 1);
+    lines_init(&r->ln, decoder_blocks(&r->dec), max_line);
+    return 0;
+}
+
+static int reader_next_line(struct reader *r, const char **line, size_t *len, char **err, uint64_t *err_line)
+{
+    return lines_next(&r->ln, line, len, err, err_line);
+}
+
+static void reader_free(struct reader *r)
+{
+    lines_free(&r->ln);
+    decoder_free(&r->dec);
+    rawfile_free(&r->raw);
+}
 
 /* ---- RFC 3339 ---- */
 
@@ -165,17 +201,17 @@ static void test_units_match_store(void **state)
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *u = (const char *)sqlite3_column_text(st, 0);
-        if (format_unit_index(u) < 0)
+        if (unit_index(u) < 0)
             fail_msg("unit table has '%s', the loader does not", u);
         /* times and throughputs (a primary metric's units) first, and listed */
         int primary = sqlite3_column_int(st, 1);
-        assert_int_equal(format_unit_index(u) < format_primary_unit_count, primary);
+        assert_int_equal(unit_index(u) < UNIT_PRIMARY_COUNT, primary);
         if (primary)
-            assert_non_null(strstr(format_unit_list, u));
+            assert_non_null(strstr(unit_primary_list, u));
         n++;
     }
     sqlite3_finalize(st);
-    assert_int_equal(n, format_unit_count);
+    assert_int_equal(n, unit_count);
     store_close(db);
     unlink(path);
     char wal[80];
@@ -191,7 +227,7 @@ static void test_units_match_store(void **state)
 struct collected {
     unsigned char *buf;
     size_t len;
-    int first_zstd; /* r->zstd at the first sink call */
+    int first_zstd; /* the first bytes the tee saw are zstd's magic */
     int calls;
     struct reader *r;
 };
@@ -201,7 +237,7 @@ static int collect(void *arg, const unsigned char *data, size_t n, char **err)
     (void)err;
     struct collected *c = arg;
     if (c->calls++ == 0)
-        c->first_zstd = c->r->zstd;
+        c->first_zstd = codec_of(data, n) == CODEC_ZSTD;
     c->buf = realloc(c->buf, c->len + n);
     memcpy(c->buf + c->len, data, n);
     c->len += n;
@@ -236,7 +272,7 @@ static int read_lines(const void *data, size_t n, uint64_t max_line, uint64_t ma
     out[0] = 0;
     size_t k = 0;
     while ((rc = reader_next_line(&r, &line, &len, err, err_line)) > 0) {
-        k += (size_t)snprintf(out + k, outsize - k, "%s%llu:%.*s", k ? "|" : "", (unsigned long long)r.lineno,
+        k += (size_t)snprintf(out + k, outsize - k, "%s%llu:%.*s", k ? "|" : "", (unsigned long long)r.ln.lineno,
                               (int)len, line);
     }
     if (rc == 0) {
@@ -244,7 +280,7 @@ static int read_lines(const void *data, size_t n, uint64_t max_line, uint64_t ma
         assert_int_equal(c->len, n);
         assert_memory_equal(c->buf, data, n);
         char a[65], b[65];
-        reader_digest(&r, a);
+        rawfile_digest(&r.raw, a);
         sha256_hex_of(data, n, b);
         assert_string_equal(a, b);
     }
@@ -288,12 +324,12 @@ static void test_reader_lines(void **state)
 static void test_reader_long_lines(void **state)
 {
     (void)state;
-    size_t n = 3 * READER_IN_SIZE + 100;
+    size_t n = 3 * RAWFILE_BLOCK + 100;
     char *data = malloc(n);
     memset(data, 'x', n);
-    data[READER_IN_SIZE - 1] = '\r';
-    data[READER_IN_SIZE] = '\n';
-    data[2 * READER_IN_SIZE + 10] = '\n';
+    data[RAWFILE_BLOCK - 1] = '\r';
+    data[RAWFILE_BLOCK] = '\n';
+    data[2 * RAWFILE_BLOCK + 10] = '\n';
     data[n - 1] = '\n';
     FILE *f = file_of(data, n);
     struct reader r;
@@ -303,14 +339,14 @@ static void test_reader_long_lines(void **state)
     char *err = NULL;
     uint64_t el;
     assert_int_equal(reader_next_line(&r, &line, &len, &err, &el), 1);
-    assert_int_equal(len, READER_IN_SIZE - 1);
+    assert_int_equal(len, RAWFILE_BLOCK - 1);
     assert_int_equal(reader_next_line(&r, &line, &len, &err, &el), 1);
-    assert_int_equal(len, READER_IN_SIZE + 9);
+    assert_int_equal(len, RAWFILE_BLOCK + 9);
     assert_int_equal(reader_next_line(&r, &line, &len, &err, &el), 1);
-    assert_int_equal(len, n - 1 - (2 * READER_IN_SIZE + 11));
+    assert_int_equal(len, n - 1 - (2 * RAWFILE_BLOCK + 11));
     assert_int_equal(line[0], 'x');
     assert_int_equal(reader_next_line(&r, &line, &len, &err, &el), 0);
-    assert_int_equal(r.lineno, 3);
+    assert_int_equal(r.ln.lineno, 3);
     reader_free(&r);
     fclose(f);
     free(data);
@@ -391,7 +427,7 @@ static void test_reader_zstd_exact_buffer(void **state)
         total += len + 1;
     assert_int_equal(rc, 0);
     assert_int_equal(total, n);
-    assert_int_equal(r.data_bytes, n);
+    assert_int_equal(r.dec.out_bytes, n);
     reader_free(&r);
     fclose(f);
     free(z);
@@ -416,12 +452,12 @@ static void test_reader_drain(void **state)
     char *err = NULL;
     uint64_t el;
     assert_int_equal(reader_next_line(&r, &line, &len, &err, &el), 1);
-    assert_int_equal(reader_drain(&r, &err), 0);
+    assert_int_equal(rawfile_drain(&r.raw, &err), 0);
     char a_hex[65], b_hex[65];
-    reader_digest(&r, a_hex);
+    rawfile_digest(&r.raw, a_hex);
     sha256_hex_of(z, n, b_hex);
     assert_string_equal(a_hex, b_hex);
-    assert_int_equal(r.raw_bytes, n);
+    assert_int_equal(atomic_load(&r.raw.bytes), n);
     reader_free(&r);
     fclose(f);
 }

@@ -1,12 +1,18 @@
-/* Allocation failures during ingest (docs/reliability.md): the example
- * archive is loaded into a fresh store with every allocation of SQLite
- * (SQLITE_CONFIG_MALLOC) and jansson (through the loader's checked
- * allocator) failing in turn: the 1st, the 2nd, ... until a load runs
- * through without reaching the fault. Each run must end loaded with exactly
- * the rows of a load without faults, or failed with an "out of memory"
- * error and nothing stored; the store must pass integrity_check; and no
- * run may crash or (under ASan) leak. The same for loading the archive a
- * second time (skipped, or failed with nothing changed).
+/* Allocation failures during ingest (docs/reliability.md): an input is
+ * loaded into a fresh store (in memory, a copy of a template) with every
+ * allocation of SQLite
+ * (SQLITE_CONFIG_MALLOC) and jansson (through the checked allocator of
+ * sources/jsonparse.c) failing in turn: the 1st, the 2nd, ... until a load
+ * runs through without reaching the fault. Each run must end loaded with
+ * exactly the rows of a load without faults, or failed with an "out of
+ * memory" error and nothing stored; the store must pass integrity_check;
+ * and no run may crash or (under ASan) leak. The inputs: the example
+ * archive as a bare stream and in a plain tar (where a second copy of the
+ * line reader once mis-parsed under faults), a zip holding a run stream
+ * whose results record names a JMH file, and a harness file of each
+ * format given on the command line into one run. The stream and the tar
+ * are also loaded a second time (skipped, or failed with nothing
+ * changed).
  *
  * One error is not "out of memory": SQLite 3.40's json_valid() answers 0
  * when its own parse runs out of memory, so a CHECK (json_valid(...)) on a
@@ -30,7 +36,7 @@
 #include <sqlite3.h>
 
 #include "ingest/ingest.h"
-#include "ingest/pipeline.h"
+#include "ingest/core/jsonparse.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 
@@ -62,6 +68,7 @@ static char *content(sqlite3 *db)
 {
     static const char *const sql[] = {
         "SELECT sha256, name, size, format, content_encoding, stored_size FROM archive ORDER BY id",
+        "SELECT * FROM archive_member ORDER BY id",
         "SELECT * FROM archive_chunk ORDER BY archive_id, seq", "SELECT * FROM plan ORDER BY id",
         "SELECT * FROM host ORDER BY id", "SELECT * FROM variant ORDER BY id", "SELECT * FROM benchmark ORDER BY id",
         "SELECT * FROM run ORDER BY id", "SELECT * FROM series ORDER BY id", "SELECT * FROM sample ORDER BY 1, 2, 3",
@@ -95,20 +102,17 @@ static long long count(sqlite3 *db, const char *sql)
 }
 
 static char dir[64];
-static char tmpl[128], store[128], errfile[128], archive[512];
+static char pristine[128], errfile[128], archive[512];
 
-static void copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    assert_non_null(in);
-    assert_non_null(out);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        assert_int_equal(fwrite(buf, 1, n, out), n);
-    fclose(in);
-    fclose(out);
-}
+/* What is loaded: an archive (ingester_archive) or, when harness is set,
+ * one harness file of each format into one run (ingester_files, formats
+ * detected). */
+static const char *harness_format;
+static const char *const harness_files[] = {
+    "jmh/sample_mode.json", "google-benchmark/repetitions_with_date.json", "hyperfine/hyperfine-py_parameter_scan.json",
+    "pyperf/pyperf_track_memory.json", "go-bench/config_and_allocs.txt",
+};
+#define N_HARNESS (sizeof harness_files / sizeof *harness_files)
 
 /* Loads the archive with the n-th allocation failing (n < 0: none);
  * returns the result, with the error text printed in *text. */
@@ -128,7 +132,18 @@ static int load(sqlite3 *db, long n, char **text)
     int r = -1; /* ingester_open failed */
     struct ingester *g = ingester_open(db, &opt, NULL, &err);
     if (g) {
-        r = (int)ingester_archive(g, archive);
+        if (harness_format) {
+            struct ingest_run run = {.plan = "oom", .run = "r", .host = "h", .variant = "v", .block = 1};
+            struct ingest_file f[N_HARNESS];
+            char paths[N_HARNESS][512];
+            for (size_t i = 0; i < N_HARNESS; i++) {
+                snprintf(paths[i], sizeof paths[i], "%s/tests/data/harness/%s", TEST_SRC_DIR, harness_files[i]);
+                f[i] = (struct ingest_file){paths[i], strrchr(harness_files[i], '/') + 1};
+            }
+            r = (int)ingester_files(g, &run, f, N_HARNESS, "harness files");
+        } else {
+            r = (int)ingester_archive(g, archive);
+        }
         ingester_close(g);
     }
     atomic_store(&countdown, -1);
@@ -150,34 +165,72 @@ static int load(sqlite3 *db, long n, char **text)
     return r;
 }
 
-static void run_faults(int again)
+/* Stores in memory, each a copy of a template image (a store_open'd
+ * empty store, or one holding an archive): thousands of runs without
+ * copying and opening files. */
+static unsigned char *pristine_img, *tmpl_img;
+static sqlite3_int64 pristine_size, tmpl_size;
+
+static sqlite3 *open_copy(const unsigned char *img, sqlite3_int64 size)
 {
-    char *err = NULL;
     sqlite3 *db;
-    /* The reference: a load without faults. */
-    copy_file(tmpl, store);
-    assert_int_equal(store_open(store, STORE_WRITE, &db, &err), 0);
+    unsigned char *copy = sqlite3_malloc64((sqlite3_uint64)size);
+    assert_non_null(copy);
+    memcpy(copy, img, (size_t)size);
+    copy[18] = copy[19] = 1; /* the image of a WAL store: read and written as a rollback-journal one in memory */
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_deserialize(db, "main", copy, size, size,
+                                         SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE),
+                     SQLITE_OK);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+    /* the schema read now, as store_open reads it, not under the faults */
+    assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL),
+                     SQLITE_OK);
+    return db;
+}
+
+static void run_faults(const char *what, int again)
+{
+    sqlite3 *db = open_copy(pristine_img, pristine_size);
+    /* The reference: a load without faults, into an empty store. */
     char *text;
-    assert_int_equal(load(db, -1, &text), INGEST_LOADED);
+    int ref = load(db, -1, &text);
+    if (ref != INGEST_LOADED)
+        fail_msg("%s: not loaded without faults: %s", what, text);
     free(text);
     char *want = content(db);
-    store_close(db);
-    if (again)
-        copy_file(store, tmpl); /* from now on the archive is stored already */
+    sqlite3_free(tmpl_img);
+    if (again) { /* from now on the archive is stored already */
+        tmpl_img = sqlite3_serialize(db, "main", &tmpl_size, 0);
+        assert_non_null(tmpl_img);
+    } else {
+        tmpl_img = NULL;
+    }
+    sqlite3_close(db);
+    const unsigned char *img = again ? tmpl_img : pristine_img;
+    sqlite3_int64 size = again ? tmpl_size : pristine_size;
 
     long n;
     int loaded = 0, refused = 0, json_valid = 0;
+    db = open_copy(img, size);
+    char *before = content(db); /* the template's, every run's start */
+    sqlite3_close(db);
     for (n = 0;; n++) {
-        copy_file(tmpl, store);
         unlink(errfile);
-        assert_int_equal(store_open(store, STORE_WRITE, &db, &err), 0);
-        char *before = content(db);
+        db = open_copy(img, size);
         int r = load(db, n, &text);
         int hit = atomic_load(&failed);
         if (count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
             fail_msg("fault at allocation %ld: integrity_check failed", n);
         char *got = content(db);
         if (r == (again ? INGEST_SKIPPED : INGEST_LOADED)) {
+            if (strcmp(got, again ? before : want) != 0 && getenv("OOM_DUMP")) {
+                FILE *a = fopen("/tmp/oom_want.txt", "w"), *b = fopen("/tmp/oom_got.txt", "w");
+                fputs(again ? before : want, a);
+                fputs(got, b);
+                fclose(a);
+                fclose(b);
+            }
             if (strcmp(got, again ? before : want) != 0)
                 fail_msg("fault at allocation %ld: loaded, but the rows differ from a load without faults", n);
             loaded++;
@@ -192,29 +245,55 @@ static void run_faults(int again)
                 fail_msg("fault at allocation %ld: failed, but the store changed", n);
             refused++;
         }
-        free(before);
         free(got);
         free(text);
-        store_close(db);
+        sqlite3_close(db);
         if (!hit)
             break; /* ran through without reaching the fault: done */
     }
-    print_message("%s: %ld allocations failed in turn: %d runs recovered, %d refused (%d by SQLite's json_valid)\n",
-                  again ? "loading again" : "loading", n, loaded, refused, json_valid);
-    assert_true(n > 100);
+    print_message("%s%s: %ld allocations failed in turn: %d runs recovered, %d refused (%d by SQLite's json_valid)\n",
+                  what, again ? ", loaded again" : "", n, loaded, refused, json_valid);
+    assert_true(n > (again ? 20 : 500));
     free(want);
+    free(before);
 }
 
-static void test_load(void **state)
+static void use(const char *path, const char *format)
 {
-    (void)state;
-    run_faults(0);
+    snprintf(archive, sizeof archive, "%s", path);
+    harness_format = format;
 }
 
-static void test_load_again(void **state)
+static char example[512], tar_path[256], zip_path[256];
+
+static void test_stream(void **state)
 {
     (void)state;
-    run_faults(1);
+    use(example, NULL);
+    run_faults("bare stream", 0);
+    run_faults("bare stream", 1);
+}
+
+static void test_tar(void **state)
+{
+    (void)state;
+    use(tar_path, NULL);
+    run_faults("plain tar", 0);
+    run_faults("plain tar", 1);
+}
+
+static void test_zip(void **state)
+{
+    (void)state;
+    use(zip_path, NULL);
+    run_faults("zip", 0);
+}
+
+static void test_harness(void **state)
+{
+    (void)state;
+    use("harness files", "*");
+    run_faults("a JMH, a Google Benchmark, a hyperfine, a pyperf and a Go file into one run", 0);
 }
 
 static int setup(void **state)
@@ -224,15 +303,32 @@ static int setup(void **state)
     snprintf(dir, sizeof dir, "%s/benchdb-oom.XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
     if (!mkdtemp(dir))
         return -1;
-    snprintf(tmpl, sizeof tmpl, "%s/tmpl.db", dir);
-    snprintf(store, sizeof store, "%s/store.db", dir);
+    snprintf(pristine, sizeof pristine, "%s/pristine.db", dir);
     snprintf(errfile, sizeof errfile, "%s/err", dir);
-    snprintf(archive, sizeof archive, "%s/tests/data/ingest/good/example.jsonl", TEST_SRC_DIR);
+    snprintf(example, sizeof example, "%s/tests/data/ingest/good/example.jsonl", TEST_SRC_DIR);
+    /* The example and a run whose results record names a JMH file, in a
+     * plain tar and in a zip. */
+    char cmd[2048];
+    snprintf(tar_path, sizeof tar_path, "%s/c.tar", dir);
+    snprintf(zip_path, sizeof zip_path, "%s/c.zip", dir);
+    snprintf(cmd, sizeof cmd,
+             "set -e; cd %s; mkdir -p c/jmh; cp %s c/example.jsonl; cp %s/tests/data/harness/jmh/sample_mode.json c/jmh/;"
+             "printf '%%s\n' '{\"record\":\"run\",\"format\":\"benchdb-run/1\",\"plan\":\"c\",\"run\":\"r\",\"host\":\"h\"}'"
+             " '{\"record\":\"results\",\"format\":\"jmh\",\"block\":1,\"variant\":\"v\",\"path\":\"jmh/sample_mode.json\"}'"
+             " > c/r.jsonl; (cd c && tar -cf ../c.tar example.jsonl);"
+             "(cd c && python3 -c 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], \"w\", zipfile.ZIP_DEFLATED) as z:\n"
+             "    [z.write(p) for p in sys.argv[2:]]' ../c.zip r.jsonl jmh/sample_mode.json)",
+             dir, example, TEST_SRC_DIR);
+    if (system(cmd) != 0)
+        return -1;
     sqlite3 *db;
     char *err = NULL;
-    if (store_open(tmpl, STORE_CREATE, &db, &err))
+    if (store_open(pristine, STORE_CREATE, &db, &err))
         return -1;
+    pristine_img = sqlite3_serialize(db, "main", &pristine_size, 0);
     store_close(db);
+    if (!pristine_img)
+        return -1;
     return 0;
 }
 
@@ -240,27 +336,42 @@ static int teardown(void **state)
 {
     (void)state;
     char path[160];
-    const char *names[] = {"tmpl.db", "tmpl.db-wal", "tmpl.db-shm", "store.db", "store.db-wal", "store.db-shm",
-                           "err"};
+    sqlite3_free(pristine_img);
+    sqlite3_free(tmpl_img);
+    const char *names[] = {"pristine.db", "pristine.db-wal", "pristine.db-shm",
+                           "err", "c.tar", "c.zip", "c/jmh/sample_mode.json", "c/example.jsonl", "c/r.jsonl", "c/jmh",
+                           "c"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
+        if (unlink(path) != 0)
+            rmdir(path);
     }
     rmdir(dir);
     return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     sqlite3_config(SQLITE_CONFIG_GETMALLOC, &real);
     sqlite3_mem_methods faulty = real;
     faulty.xMalloc = faulty_malloc;
     faulty.xRealloc = faulty_realloc;
     sqlite3_config(SQLITE_CONFIG_MALLOC, &faulty);
-    pipeline_json_allocator(faulty_json_malloc, free);
+    json_checked_allocator(faulty_json_malloc, free);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_load),
-        cmocka_unit_test(test_load_again),
+        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_tar),
+        cmocka_unit_test(test_zip),
+        cmocka_unit_test(test_harness),
     };
+    /* One input (stream, tar, zip, harness) when named: ctest runs them side by side. */
+    if (argc > 1) {
+        static const char *const parts[] = {"stream", "tar", "zip", "harness"};
+        for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+            if (strcmp(argv[1], parts[i]) == 0)
+                return _cmocka_run_group_tests(argv[1], &tests[i], 1, setup, teardown);
+        fprintf(stderr, "usage: test_ingest_oom [stream|tar|zip|harness]\n");
+        return 2;
+    }
     return cmocka_run_group_tests(tests, setup, teardown);
 }

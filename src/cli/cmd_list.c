@@ -1,0 +1,108 @@
+/* benchdb list: what the store holds, plan by plan, run by run, archive by
+ * archive, through the rowset printer (table, CSV, JSON, Markdown). */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct list_args {
+    const char *plan;
+    struct out_opts out;
+};
+
+static const struct cli_opt list_opts[] = {
+    {"plan", 0, "PLAN", "runs and archives of this plan only", cli_opt_string, offsetof(struct list_args, plan), 0, 0},
+    CLI_OUTPUT_OPTIONS(struct list_args, out),
+    {0},
+};
+
+const struct cli_spec spec_list = {
+    .name = "list",
+    .store = 1,
+    .synopsis = (const char *const[]){"list [plans | runs | archives] [OPTIONS]", NULL},
+    .about = "List what the store holds (default: plans):\n"
+             "  plans     each plan: its runs, hosts, cells, measured values, first and\n"
+             "            last start time\n"
+             "  runs      each run: plan, run, host, position, source, start time, the\n"
+             "            variants it measured, cells, measured values, its archive's id\n"
+             "  archives  each archive: id, name, SHA-256, size, format, members (with\n"
+             "            what each was read as), runs, when it was loaded\n"
+             "A value counts once per measured value of every metric (warmups not).\n",
+    .opts = list_opts,
+    .more = "Examples:\n"
+            "  benchdb list runs --plan pr-42\n"
+            "  benchdb list archives --format csv\n",
+    .max_args = 1,
+};
+
+static const char sql_plans[] =
+    "SELECT p.name AS plan, count(DISTINCT r.id) AS runs, count(DISTINCT r.host_id) AS hosts,\n"
+    "       (SELECT count(DISTINCT s.benchmark_id) FROM series s JOIN run x ON x.id = s.run_id WHERE x.plan_id = p.id) AS cells,\n"
+    "       (SELECT coalesce(sum(s.n), 0) FROM series s JOIN run x ON x.id = s.run_id WHERE x.plan_id = p.id) AS \"values\",\n"
+    "       min(r.started_at) AS first_started_at, max(r.started_at) AS last_started_at\n"
+    "FROM plan p LEFT JOIN run r ON r.plan_id = p.id\n"
+    "WHERE ?1 IS NULL OR p.name = ?1\n"
+    "GROUP BY p.id ORDER BY p.name";
+
+static const char sql_runs[] =
+    "SELECT p.name AS plan, r.name AS run, h.name AS host, r.position, r.source, r.started_at,\n"
+    "       (SELECT group_concat(name, ',') FROM (SELECT DISTINCT v.name FROM series s JOIN variant v ON v.id = s.variant_id\n"
+    "        WHERE s.run_id = r.id ORDER BY v.name)) AS variants,\n"
+    "       (SELECT count(DISTINCT s.benchmark_id) FROM series s WHERE s.run_id = r.id) AS cells,\n"
+    "       (SELECT coalesce(sum(s.n), 0) FROM series s WHERE s.run_id = r.id) AS \"values\",\n"
+    "       r.archive_id AS archive\n"
+    "FROM run r JOIN plan p ON p.id = r.plan_id JOIN host h ON h.id = r.host_id\n"
+    "WHERE ?1 IS NULL OR p.name = ?1\n"
+    "ORDER BY p.name, r.position, r.name";
+
+static const char sql_archives[] =
+    "SELECT a.id, a.name, a.sha256, a.size, a.format,\n"
+    "       (SELECT group_concat(path || coalesce(' (' || format || ')', ''), ', ') FROM\n"
+    "        (SELECT path, format FROM archive_member m WHERE m.archive_id = a.id ORDER BY path)) AS members,\n"
+    "       (SELECT count(*) FROM run WHERE archive_id = a.id) AS runs, a.ingested_at AS loaded_at\n"
+    "FROM archive a\n"
+    "WHERE ?1 IS NULL OR a.id IN (SELECT r.archive_id FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1\n"
+    "                             UNION SELECT s.archive_id FROM series s JOIN run r ON r.id = s.run_id\n"
+    "                             JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1)\n"
+    "ORDER BY a.id";
+
+int cmd_list(struct cli *cli, int argc, char **argv)
+{
+    struct list_args a = {0};
+    out_opts_init(&a.out);
+    int first;
+    if (cli_parse(&spec_list, argc, argv, &a, &first) || cli_output_ready("list", &a.out))
+        return EXIT_USAGE;
+    const char *what = first < argc ? argv[first] : "plans", *plan = a.plan;
+    const char *sql = strcmp(what, "plans") == 0      ? sql_plans
+                      : strcmp(what, "runs") == 0     ? sql_runs
+                      : strcmp(what, "archives") == 0 ? sql_archives
+                                                      : NULL;
+    if (!sql)
+        return bd_usage_error("list", "list: '%s': expected plans, runs or archives", what);
+    sqlite3 *db = NULL;
+    if (cli_open_store(cli, STORE_READ, &db))
+        return EXIT_FAIL;
+    sqlite3_stmt *st = NULL;
+    int rc = EXIT_OK;
+    struct rowset rs = {0};
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        bd_error("list: %s", sqlite3_errmsg(db));
+        rc = EXIT_FAIL;
+    } else {
+        if (plan)
+            sqlite3_bind_text(st, 1, plan, -1, SQLITE_STATIC);
+        if (rowset_collect(&rs, st) != SQLITE_DONE) {
+            bd_error("list: %s", sqlite3_errmsg(db));
+            rc = EXIT_FAIL;
+        } else if (rowset_print(&rs, &a.out, stdout)) {
+            bd_error("list: cannot write the output");
+            rc = EXIT_FAIL;
+        }
+    }
+    rowset_free(&rs);
+    sqlite3_finalize(st);
+    store_close(db);
+    return rc;
+}

@@ -1,0 +1,58 @@
+#ifndef BENCHDB_INGEST_CORE_JSONPARSE_H
+#define BENCHDB_INGEST_CORE_JSONPARSE_H
+/* The one checked JSON parser, for every line of a run stream (bare or a
+ * container member) and every harness JSON file.
+ *
+ * jansson 2.14 ignores a failed allocation while it collects a token's
+ * text (lex_save drops the byte), so a line could parse *wrongly* under
+ * memory pressure ("a-rather-long-benchmark-name" as "a-rather-long-
+ * enchmark-name"). jansson's allocator is therefore wrapped: a failure is
+ * noted on the thread that met it, and a document parsed while one failed
+ * is refused as out of memory, whatever jansson returned.
+ *
+ * A document's tree lives in an arena of its own: its nodes are neither
+ * allocated nor freed one by one, and the tree is dropped whole. All the
+ * trees alive at once may take at most JSON_TREES_MAX bytes: a document
+ * whose tree would pass that is refused (JSON_TOO_BIG), which bounds the
+ * memory of any input (docs/reliability.md). */
+#include <jansson.h>
+#include <stddef.h>
+
+#define JSON_TREES_MAX (128ull << 20)
+
+struct json_arena;
+
+struct json_doc {
+    json_t *root;
+    struct json_arena *arena;
+    size_t bytes; /* the arena's size */
+};
+
+enum json_parse_status { JSON_PARSED, JSON_SYNTAX, JSON_NO_MEMORY, JSON_TOO_BIG };
+
+struct json_parse_error {
+    enum json_parse_status status;
+    int line, column;
+    char text[JSON_ERROR_TEXT_LENGTH];
+};
+
+/* Parses s (n bytes) strictly (duplicate keys refused) into doc. */
+enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc, struct json_parse_error *e);
+/* The error as benchdb says it: "invalid JSON at column 12: ..." for a
+ * line, "invalid JSON at line 3, column 12: ..." for a file (with_line);
+ * malloc'd. */
+char *json_parse_message(const struct json_parse_error *e, int with_line);
+/* While a thread works on a document (possibly parsed on another thread),
+ * it holds it: jansson freeing one of its nodes (a reference taken and
+ * dropped) is then a no-op. Up to four documents at once per thread. */
+void json_doc_hold(const struct json_doc *d);
+/* Drops the tree (and the hold); no reference into it may outlive this. */
+void json_doc_free(struct json_doc *d);
+
+/* Installs the checked allocator for jansson (once, before parsing). */
+void json_checked_install(void);
+/* The same, wrapping m and f instead of malloc and free (tests inject
+ * allocation failures with it). */
+void json_checked_allocator(void *(*m)(size_t), void (*f)(void *));
+
+#endif

@@ -1,0 +1,122 @@
+/* The adapters' table, and loading one harness file with one of them. */
+#include "ingest/decoders/adapters.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/jsonparse.h"
+#include "ingest/decoders/gbench/gbench.h"
+#include "ingest/decoders/gobench/gobench.h"
+#include "ingest/decoders/hyperfine/hyperfine.h"
+#include "ingest/decoders/jmh/jmh.h"
+#include "ingest/decoders/pyperf/pyperf.h"
+#include "ingest/sources/decode.h"
+#include "ingest/sources/sniff.h"
+#include "util/diag.h"
+
+static const struct harness adapters[] = {
+    {"jmh", harness_jmh, NULL},
+    {"google-benchmark", harness_gbench, NULL},
+    {"hyperfine", harness_hyperfine, NULL},
+    {"pyperf", harness_pyperf, NULL},
+    {"go-bench", NULL, harness_gobench},
+};
+const char harness_names[] = "jmh, google-benchmark, hyperfine, pyperf, go-bench";
+
+const struct harness *harness_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof adapters / sizeof adapters[0]; i++)
+        if (strcmp(adapters[i].name, name) == 0)
+            return &adapters[i];
+    return NULL;
+}
+
+/* ---- loading a file ---- */
+
+/* " (its content looks like ...)" when the content is not what h reads. */
+static void content_hint(const struct harness *h, const unsigned char *bytes, size_t len, char *out, size_t n)
+{
+    struct sniffed sn;
+    char *err = NULL;
+    out[0] = 0;
+    if (!bytes || sniff_buffer(bytes, len, &sn, &err)) {
+        free(err);
+        return;
+    }
+    if (sn.kind == kind_of_harness(h->name))
+        return;
+    if (sn.kind == KIND_EMPTY)
+        snprintf(out, n, " (the file is empty)");
+    else if (sn.kind == KIND_UNKNOWN || sn.kind == KIND_JSON)
+        snprintf(out, n, " (its content is not a format benchdb reads)");
+    else
+        snprintf(out, n, " (its content looks like %s)", kind_describe(sn.kind));
+}
+
+static int parse_and_run(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len)
+{
+    if (h->text)
+        return h->text(c, (const char *)bytes, len);
+    struct json_doc doc;
+    struct json_parse_error je;
+    if (json_parse((const char *)bytes, len, &doc, &je) != JSON_PARSED) {
+        char *msg = json_parse_message(&je, 1);
+        int rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg) : harness_fail(c, NULL, "%s", msg);
+        free(msg);
+        return rc;
+    }
+    json_doc_hold(&doc);
+    int rc = h->json(c, doc.root);
+    json_doc_free(&doc);
+    return rc;
+}
+
+int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc)
+{
+    c->values = c->aggregates = 0;
+    int rc;
+    struct strbuf plain = {0};
+    const unsigned char *raw = bytes;
+    size_t raw_len = len;
+    if (doc) {
+        rc = h->json ? h->json(c, doc) : harness_wrong(c, NULL, "a string (go-bench output is text)", doc);
+    } else {
+        rc = 0;
+        if (codec_of(bytes, len) != CODEC_NONE) {
+            char *err = NULL;
+            if (decode_buffer(bytes, len, c->budget, &plain, NULL, &err)) {
+                rc = harness_fail(c, NULL, "%s", err ? err : "cannot decompress");
+                free(err);
+            } else {
+                bytes = (const unsigned char *)(plain.buf ? plain.buf : "");
+                len = plain.len;
+            }
+        }
+        if (rc == 0)
+            rc = parse_and_run(c, h, bytes, len);
+    }
+    if (rc == 0 && c->values == 0) {
+        char hint[160];
+        content_hint(h, raw, raw_len, hint, sizeof hint);
+        if (c->aggregates)
+            rc = harness_fail(c, NULL,
+                              "only aggregate rows (mean, median, stddev...: %llu of them), no repetitions: each "
+                              "repetition's value is what benchdb stores; run the benchmark without "
+                              "--benchmark_report_aggregates_only (or --benchmark_display_aggregates_only) to keep them",
+                              (unsigned long long)c->aggregates);
+        else
+            rc = harness_fail(c, NULL, "no measured values read as %s%s", h->name, hint);
+    } else if (rc != 0 && c->rep->err && !doc) {
+        /* an error reading a file that is something else: say so */
+        char hint[160];
+        content_hint(h, raw, raw_len, hint, sizeof hint);
+        if (hint[0]) {
+            char *err = c->rep->err;
+            c->rep->err = bd_strdupf("%s; read as %s%s", err, h->name, hint);
+            free(err);
+        }
+    }
+    sb_free(&plain);
+    return rc;
+}

@@ -1,0 +1,33 @@
+#ifndef BENCHDB_INGEST_DECODERS_ADAPTERS_H
+#define BENCHDB_INGEST_DECODERS_ADAPTERS_H
+/* The harness adapters' table (one folder per adapter under decoders/),
+ * and loading one harness file with the adapter of its format: the file
+ * is decompressed and parsed with sources/ and core/, its values go through
+ * harness.h's checks to the sink. */
+#include <jansson.h>
+#include <stddef.h>
+
+#include "ingest/decoders/harness.h"
+
+typedef int (*harness_json_fn)(struct harness_ctx *c, json_t *doc);
+typedef int (*harness_text_fn)(struct harness_ctx *c, const char *text, size_t len);
+
+struct harness {
+    const char *name;     /* as in --format and results.format */
+    harness_json_fn json; /* one of the two */
+    harness_text_fn text;
+};
+
+/* The adapter named name, or NULL. */
+const struct harness *harness_find(const char *name);
+/* "jmh, google-benchmark, hyperfine, pyperf, go-bench" */
+extern const char harness_names[];
+
+/* Loads one harness file's bytes (decompressed first when they start with
+ * zstd, gzip, xz or bzip2 magic bytes) or, for a JSON format, an already
+ * parsed document (doc != NULL). A file that gives no measured value is
+ * refused, saying what its content looks like when that is not the format
+ * tried. 0, or -1 with the error set. */
+int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc);
+
+#endif

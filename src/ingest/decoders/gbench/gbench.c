@@ -1,0 +1,204 @@
+/* Google Benchmark's JSON (--benchmark_out_format=json): iteration rows
+ * become values (one per repetition) of the cell named by run_name (or
+ * name), real_time the primary metric, cpu_time and user counters further
+ * metrics; aggregate rows are skipped (a file of nothing else is refused),
+ * errored rows become events, the context object run attributes and its
+ * date (with its UTC offset) the run's start. docs/formats.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/jsontext.h"
+#include "ingest/core/units.h"
+#include "ingest/decoders/gbench/gbench.h"
+#include "ingest/decoders/harness.h"
+
+/* Keys of a row that are not counters. */
+static const char *const row_keys[] = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name",
+    "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity", NULL};
+
+static int is_row_key(const char *k)
+{
+    for (int i = 0; row_keys[i]; i++)
+        if (strcmp(row_keys[i], k) == 0)
+            return 1;
+    return 0;
+}
+
+/* A counter's unit: Google Benchmark's two named rates, else "1". */
+static const char *counter_unit(const char *k)
+{
+    if (strcmp(k, "bytes_per_second") == 0)
+        return "B/s";
+    if (strcmp(k, "items_per_second") == 0)
+        return "items/s";
+    return "1";
+}
+
+/* One cell's values as they are collected, in the order rows appear. */
+struct cell {
+    char *name;
+    const char *unit;
+    size_t first_row;
+    struct dvec real, cpu;
+    json_t *counters; /* name -> array of numbers */
+};
+
+static void cells_free(struct cell *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(cells[i].name);
+        dvec_free(&cells[i].real);
+        dvec_free(&cells[i].cpu);
+        json_decref(cells[i].counters);
+    }
+    free(cells);
+}
+
+int harness_gbench(struct harness_ctx *c, json_t *doc)
+{
+    if (!json_is_object(doc))
+        return harness_wrong(c, NULL, "a JSON object with \"benchmarks\"", doc);
+    json_t *rows = json_object_get(doc, "benchmarks"), *ctx = json_object_get(doc, "context");
+    if (!json_is_array(rows))
+        return harness_wrong(c, "benchmarks", "an array", rows);
+    if (ctx && !json_is_null(ctx) && !json_is_object(ctx))
+        return harness_wrong(c, "context", "an object", ctx);
+    if (json_is_object(ctx) && harness_attributes(c, ctx))
+        return -1;
+    json_t *date = json_object_get(ctx, "date");
+    if (json_is_string(date) && harness_started_at(c, json_string_value(date)))
+        return -1;
+
+    size_t nrows = json_array_size(rows), ncells = 0;
+    struct cell *cells = calloc(nrows ? nrows : 1, sizeof *cells);
+    if (!cells)
+        return ingest_report_oom(c->rep);
+    int rc = 0;
+    char path[96];
+    for (size_t i = 0; rc == 0 && i < nrows; i++) {
+        json_t *r = json_array_get(rows, i);
+        snprintf(path, sizeof path, "benchmarks[%zu]", i);
+        if (!json_is_object(r)) {
+            rc = harness_wrong(c, path, "an object", r);
+            break;
+        }
+        json_t *name = json_object_get(r, "run_name");
+        if (!json_is_string(name))
+            name = json_object_get(r, "name");
+        snprintf(path, sizeof path, "benchmarks[%zu].name", i);
+        if (!json_is_string(name) || json_string_length(name) == 0) {
+            rc = harness_wrong(c, path, "a non-empty string", name);
+            break;
+        }
+        json_t *type = json_object_get(r, "run_type");
+        if (json_is_string(type) && strcmp(json_string_value(type), "aggregate") == 0) {
+            c->aggregates++;
+            continue; /* mean, median, stddev...: recomputable from the iterations */
+        }
+        if (json_is_true(json_object_get(r, "error_occurred"))) {
+            json_t *d = json_pack("{s:O,s:O*}", "name", name, "error_message", json_object_get(r, "error_message"));
+            snprintf(path, sizeof path, "benchmarks[%zu].error_message", i);
+            if (!d)
+                rc = ingest_report_oom(c->rep);
+            else if ((rc = harness_detail(c, path, d)) == 0)
+                rc = harness_event(c, "benchmark-error", json_string_value(name), c->detail.buf);
+            json_decref(d);
+            if (rc)
+                break;
+            continue;
+        }
+        json_t *tu = json_object_get(r, "time_unit");
+        const char *unit = json_is_string(tu) ? json_string_value(tu) : "ns";
+        snprintf(path, sizeof path, "benchmarks[%zu].time_unit", i);
+        if (tu && (!json_is_string(tu) || unit_index(unit) < 0 || unit_index(unit) >= UNIT_TIME_COUNT)) {
+            rc = harness_wrong(c, path, "one of ns, us, ms, s", tu);
+            break;
+        }
+        struct cell *cell = NULL;
+        for (size_t k = 0; k < ncells; k++)
+            if (strcmp(cells[k].name, json_string_value(name)) == 0)
+                cell = &cells[k];
+        if (!cell) {
+            cell = &cells[ncells++];
+            cell->name = strdup(json_string_value(name));
+            cell->unit = unit;
+            cell->first_row = i;
+            cell->counters = json_object();
+            if (!cell->name || !cell->counters) {
+                rc = ingest_report_oom(c->rep);
+                break;
+            }
+        } else if (strcmp(cell->unit, unit) != 0) {
+            rc = harness_fail(c, path, "expected \"%s\" (the time_unit of benchmarks[%zu]), got \"%s\"", cell->unit,
+                          cell->first_row, unit);
+            break;
+        }
+        double real, cpu;
+        snprintf(path, sizeof path, "benchmarks[%zu].real_time", i);
+        if (!harness_number(json_object_get(r, "real_time"), &real)) {
+            rc = harness_wrong(c, path, "a number", json_object_get(r, "real_time"));
+            break;
+        }
+        snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", i);
+        json_t *jcpu = json_object_get(r, "cpu_time");
+        if (jcpu && !harness_number(jcpu, &cpu)) {
+            rc = harness_wrong(c, path, "a number", jcpu);
+            break;
+        }
+        if (dvec_push(&cell->real, real, 1) || (jcpu && dvec_push(&cell->cpu, cpu, 1))) {
+            rc = ingest_report_oom(c->rep);
+            break;
+        }
+        const char *key;
+        json_t *v;
+        json_object_foreach(r, key, v) {
+            if (is_row_key(key) || !json_is_number(v))
+                continue;
+            json_t *arr = json_object_get(cell->counters, key);
+            if (!arr) {
+                arr = json_array();
+                if (!arr || json_object_set_new(cell->counters, key, arr)) {
+                    rc = ingest_report_oom(c->rep);
+                    break;
+                }
+            }
+            if (json_array_append(arr, v)) {
+                rc = ingest_report_oom(c->rep);
+                break;
+            }
+        }
+    }
+    if (rc == 0)
+        rc = harness_params(c, NULL);
+    for (size_t k = 0; rc == 0 && k < ncells; k++) {
+        struct cell *cell = &cells[k];
+        snprintf(path, sizeof path, "benchmarks[%zu].real_time", cell->first_row);
+        rc = harness_series(c, path, cell->name, 0, NULL, cell->unit, NULL, cell->real.v, NULL, cell->real.n, NULL, 0);
+        snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", cell->first_row);
+        if (rc == 0 && cell->cpu.n)
+            rc = harness_series(c, path, cell->name, 0, "cpu_time", cell->unit, NULL, cell->cpu.v, NULL, cell->cpu.n,
+                            NULL, 0);
+        const char *key;
+        json_t *arr;
+        json_object_foreach(cell->counters, key, arr) {
+            if (rc)
+                break;
+            struct dvec d = {0};
+            for (size_t j = 0; rc == 0 && j < json_array_size(arr); j++) {
+                double v = 0;
+                harness_number(json_array_get(arr, j), &v);
+                if (dvec_push(&d, v, 1))
+                    rc = ingest_report_oom(c->rep);
+            }
+            snprintf(path, sizeof path, "benchmarks[%zu].%.60s", cell->first_row, key);
+            if (rc == 0)
+                rc = harness_series(c, path, cell->name, 0, key, counter_unit(key), NULL, d.v, NULL, d.n, NULL, 0);
+            dvec_free(&d);
+        }
+    }
+    cells_free(cells, ncells);
+    return rc;
+}

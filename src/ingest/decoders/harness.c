@@ -1,0 +1,179 @@
+/* What the adapters share: field names for messages, params, checking
+ * values, collecting them. */
+#include "ingest/decoders/harness.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/jsontext.h"
+#include "ingest/core/rfc3339.h"
+#include "ingest/core/units.h"
+#include "util/diag.h"
+
+const char *harness_field(struct harness_ctx *c, const char *path)
+{
+    sb_reset(&c->field);
+    if (c->prefix && path && *path)
+        sb_printf(&c->field, "%s: %s", c->prefix, path);
+    else if (c->prefix)
+        sb_puts(&c->field, c->prefix);
+    else if (path)
+        sb_puts(&c->field, path);
+    return c->field.buf ? c->field.buf : "";
+}
+
+int harness_fail(struct harness_ctx *c, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = bd_vstrdupf(fmt, ap);
+    va_end(ap);
+    ingest_report_fail(c->rep, harness_field(c, path), "%s", what);
+    free(what);
+    return -1;
+}
+
+int harness_number(const json_t *v, double *out)
+{
+    if (json_is_integer(v))
+        *out = (double)json_integer_value(v);
+    else if (json_is_real(v))
+        *out = json_real_value(v);
+    else
+        return 0;
+    return 1;
+}
+
+int harness_wrong(struct harness_ctx *c, const char *path, const char *what, const json_t *v)
+{
+    char got[96];
+    if (v)
+        json_describe(v, got, sizeof got);
+    else
+        snprintf(got, sizeof got, "nothing (missing)");
+    return harness_fail(c, path, "expected %s, got %s", what, got);
+}
+
+int harness_params(struct harness_ctx *c, json_t *obj)
+{
+    sb_reset(&c->params);
+    if (obj ? json_canonical(obj, &c->params) : sb_puts(&c->params, "{}"))
+        return ingest_report_oom(c->rep);
+    return 0;
+}
+
+int harness_detail(struct harness_ctx *c, const char *path, json_t *d)
+{
+    int depth = json_depth(d);
+    if (depth > JSON_STORE_DEPTH_MAX)
+        return harness_fail(c, path, "nested %d levels deep, more than the %d the store's JSON columns hold", depth,
+                            JSON_STORE_DEPTH_MAX);
+    sb_reset(&c->detail);
+    if (json_canonical(d, &c->detail))
+        return ingest_report_oom(c->rep);
+    return 0;
+}
+
+int harness_series(struct harness_ctx *c, const char *path, const char *bench, long long fork, const char *metric,
+                   const char *unit, const char *detail, const double *v, const int64_t *count, size_t n,
+                   const double *warmup, size_t n_warmup)
+{
+    const char *field = harness_field(c, path);
+    int primary = !metric || strcmp(metric, "primary") == 0;
+    if (!primary && !*unit)
+        return ingest_report_fail(c->rep, field, "expected a unit, got an empty string");
+    if (primary) {
+        int ix = unit_index(unit);
+        if (ix < 0 || ix >= UNIT_PRIMARY_COUNT)
+            return ingest_report_fail(c->rep, field, "unit \"%s\" is not a time or throughput unit, which the primary metric "
+                                              "needs (one of %s)", unit, unit_primary_list);
+    }
+    if (n == 0)
+        return ingest_report_fail(c->rep, field, "no values");
+    /* The primary metric's values are times or throughputs: >= 0 (a
+     * harness's clock may read 0 for a very short command, and the value is
+     * kept as measured); a further metric (allocations, bytes, counters)
+     * may be anything finite. */
+    for (int w = 0; w < 2; w++) {
+        const double *x = w ? warmup : v;
+        size_t m = w ? n_warmup : n;
+        for (size_t i = 0; i < m; i++) {
+            if (!isfinite(x[i]) || (primary && x[i] < 0)) {
+                char d[32];
+                fmt_double(d, x[i]);
+                return ingest_report_fail(c->rep, field, "%s[%zu]: expected a finite number%s, got %s", w ? "warmup" : "values",
+                                   i, primary ? " >= 0" : "", d);
+            }
+            if (!w && count && count[i] < 1)
+                return ingest_report_fail(c->rep, field, "values[%zu]: expected a count >= 1, got %lld", i,
+                                   (long long)count[i]);
+        }
+    }
+    char *f = strdup(field);
+    if (!f)
+        return ingest_report_oom(c->rep);
+    struct sink_series x = {bench, c->params.buf ? c->params.buf : "{}", c->block, fork, c->variant, metric, unit,
+                            detail, f, c->member_id};
+    int rc = sink_series(c->sink, &x, v, count, n, warmup, n_warmup);
+    free(f);
+    if (rc == 0)
+        c->values += n;
+    return rc;
+}
+
+int harness_event(struct harness_ctx *c, const char *name, const char *value, const char *detail)
+{
+    struct sink_value sv = {.type = value ? SV_TEXT : SV_NULL, .text = value, .len = value ? strlen(value) : 0};
+    return sink_event(c->sink, name, &sv, NULL, detail);
+}
+
+int harness_attributes(struct harness_ctx *c, json_t *attrs)
+{
+    return sink_run_attributes(c->sink, attrs);
+}
+
+int harness_started_at(struct harness_ctx *c, const char *when)
+{
+    if (sink_appending(c->sink) || sink_run_has_start(c->sink))
+        return 0;
+    /* A local time without its offset cannot be placed: it stays where
+     * the harness put it (attributes, detail) and the start unset. */
+    return rfc3339_valid(when) ? sink_run_started_at(c->sink, when) : 0;
+}
+
+int dvec_push(struct dvec *d, double v, int64_t count)
+{
+    if (d->n == d->cap) {
+        size_t ncap = d->cap ? 2 * d->cap : 16;
+        double *nv = realloc(d->v, ncap * sizeof *nv);
+        if (!nv)
+            return -1;
+        d->v = nv;
+        int64_t *nc = realloc(d->count, ncap * sizeof *nc);
+        if (!nc)
+            return -1;
+        d->count = nc;
+        d->cap = ncap;
+    }
+    d->v[d->n] = v;
+    d->count[d->n++] = count;
+    return 0;
+}
+
+void dvec_free(struct dvec *d)
+{
+    free(d->v);
+    free(d->count);
+    memset(d, 0, sizeof *d);
+}
+
+void harness_ctx_free(struct harness_ctx *c)
+{
+    sb_free(&c->field);
+    sb_free(&c->params);
+    sb_free(&c->detail);
+}
+

@@ -1,0 +1,80 @@
+#ifndef BENCHDB_INGEST_DECODERS_HARNESS_H
+#define BENCHDB_INGEST_DECODERS_HARNESS_H
+/* Harness output (docs/formats.md): JMH, Google Benchmark, hyperfine and
+ * pyperf JSON, Go benchmark text. Each adapter (decoders/NAME/NAME.c)
+ * turns one file into series of the current run through harness_series,
+ * which checks the values and hands them to the sink, the same path as a
+ * samples record's. This file: what the adapters share (adapters.h: their
+ * table and loading a file). */
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest/core/budget.h"
+#include "ingest/core/report.h"
+#include "ingest/sink/sink.h"
+#include "util/strbuf.h"
+
+/* What an adapter works in: the run is open; its values go to block and
+ * variant. Messages name fields as "PREFIX: PATH: what". */
+struct harness_ctx {
+    struct sink *sink;
+    struct ingest_report *rep;
+    struct budget *budget; /* for decompressing the file */
+    long long block;
+    const char *variant;
+    const char *prefix;   /* e.g. results[jmh/a.json], or NULL */
+    int64_t member_id;    /* the archive_member the values come from, or 0 */
+
+    /* what the adapter found */
+    uint64_t values;     /* measured values stored (every metric) */
+    uint64_t aggregates; /* Google Benchmark aggregate rows passed over */
+
+    struct strbuf field;  /* scratch: the field named in a message */
+    struct strbuf params; /* scratch: canonical params */
+    struct strbuf detail; /* scratch: canonical detail */
+};
+
+void harness_ctx_free(struct harness_ctx *c);
+
+/* ---- for the adapters ---- */
+
+/* Sets the error at PREFIX: path (printf-style); returns -1. */
+int harness_fail(struct harness_ctx *c, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The field name for path, in c->field (valid until the next call). */
+const char *harness_field(struct harness_ctx *c, const char *path);
+/* A JSON number's value: 1, or 0 when v is not a number. */
+int harness_number(const json_t *v, double *out);
+/* Fails with "PATH: expected WHAT, got V". */
+int harness_wrong(struct harness_ctx *c, const char *path, const char *what, const json_t *v);
+/* Canonical params text of an object (NULL: "{}") into c->params. */
+int harness_params(struct harness_ctx *c, json_t *obj);
+/* Canonical text of a detail object into c->detail (refused when it nests
+ * deeper than the store keeps). */
+int harness_detail(struct harness_ctx *c, const char *path, json_t *d);
+/* One series of the current run: the cell (name, c->params), fork, metric
+ * (NULL: primary), unit, detail (canonical text or NULL). Values of the
+ * primary metric must be finite and >= 0 with a time or throughput unit,
+ * others finite; counts >= 1. */
+int harness_series(struct harness_ctx *c, const char *path, const char *bench, long long fork, const char *metric,
+                   const char *unit, const char *detail, const double *v, const int64_t *count, size_t n,
+                   const double *warmup, size_t n_warmup);
+/* An event of the current run; value and detail (canonical JSON) may be NULL. */
+int harness_event(struct harness_ctx *c, const char *name, const char *value, const char *detail);
+/* The file's facts as run attributes (keys the run does not have). */
+int harness_attributes(struct harness_ctx *c, json_t *attrs);
+/* When the harness recorded when it ran: the run's start time, if the run
+ * has none (the earliest of the archive's files). A time without a UTC
+ * offset cannot be placed and is left out. */
+int harness_started_at(struct harness_ctx *c, const char *when);
+
+/* A growable array of doubles (and counts) for collecting values. */
+struct dvec {
+    double *v;
+    int64_t *count;
+    size_t n, cap;
+};
+int dvec_push(struct dvec *d, double v, int64_t count);
+void dvec_free(struct dvec *d);
+
+#endif

@@ -1,0 +1,278 @@
+/* Harness files given on the command line, loaded into one run as one
+ * archive: the files and a generated run stream naming them
+ * (benchdb-run.jsonl: the run record from the command line, one results
+ * record per file) are written into a tar, which is then loaded like any
+ * container. The tar is made the same way every time (sorted members,
+ * fixed headers), so its SHA-256, the archive's identity, changes exactly
+ * when a file's bytes, its name, the format it is read as or the run it
+ * goes to change: the same files into another run load again, the same
+ * command twice is skipped. docs/archive-format.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ingest/core/jsontext.h"
+#include "ingest/core/paths.h"
+#include "ingest/decoders/adapters.h"
+#include "ingest/load/loader.h"
+#include "ingest/sources/localfile.h"
+#include "ingest/sources/sniff.h"
+#include "util/diag.h"
+
+#define MANIFEST "benchdb-run.jsonl"
+
+/* ---- a tar written the same way every time ---- */
+
+static void octal(char *field, size_t width, unsigned long long v)
+{
+    snprintf(field, width, "%0*llo", (int)width - 1, v);
+}
+
+static int tar_block(FILE *f, const unsigned char *b)
+{
+    return fwrite(b, 1, 512, f) == 512 ? 0 : -1;
+}
+
+static int tar_header(FILE *f, const char *name, unsigned long long size, char type)
+{
+    unsigned char h[512];
+    memset(h, 0, sizeof h);
+    snprintf((char *)h, 100, "%s", name);
+    octal((char *)h + 100, 8, 0644);
+    octal((char *)h + 108, 8, 0);
+    octal((char *)h + 116, 8, 0);
+    octal((char *)h + 124, 12, size);
+    octal((char *)h + 136, 12, 0);
+    memset(h + 148, ' ', 8);
+    h[156] = (unsigned char)type;
+    memcpy(h + 257, "ustar", 6);
+    memcpy(h + 263, "00", 2);
+    unsigned sum = 0;
+    for (int i = 0; i < 512; i++)
+        sum += h[i];
+    snprintf((char *)h + 148, 8, "%06o", sum);
+    h[155] = ' ';
+    return tar_block(f, h);
+}
+
+static int tar_data(FILE *f, const void *p, size_t n)
+{
+    static const unsigned char zero[512];
+    if (n && fwrite(p, 1, n, f) != n)
+        return -1;
+    size_t pad = (512 - n % 512) % 512;
+    return pad && fwrite(zero, 1, pad, f) != pad ? -1 : 0;
+}
+
+/* A member; a path longer than ustar's 100 bytes goes in a pax header. */
+static int tar_member(FILE *f, const char *path, const void *p, size_t n)
+{
+    size_t len = strlen(path);
+    if (len >= 100) {
+        /* "LEN path=PATH\n", LEN counting its own digits */
+        size_t base = len + 7, total = 0;
+        char num[32];
+        for (size_t digits = 1; digits < 20; digits++) {
+            total = base + digits;
+            snprintf(num, sizeof num, "%zu", total);
+            if (strlen(num) == digits)
+                break;
+        }
+        char *rec = bd_strdupf("%s path=%s\n", num, path);
+        int rc = tar_header(f, "PaxHeader", strlen(rec), 'x') || tar_data(f, rec, strlen(rec));
+        free(rec);
+        if (rc)
+            return -1;
+    }
+    return tar_header(f, path, n, '0') || tar_data(f, p, n) ? -1 : 0;
+}
+
+static int tar_end(FILE *f)
+{
+    static const unsigned char zero[512];
+    return tar_block(f, zero) || tar_block(f, zero) ? -1 : 0;
+}
+
+/* ---- the files ---- */
+
+static int take_total(void *arg, size_t n, char **err)
+{
+    uint64_t *total = arg;
+    *total += n;
+    if (*total <= CONTAINER_KEEP_MAX)
+        return 0;
+    return bd_fail(err, "the files of one run hold more than %llu MiB together (the most held in memory while they load)",
+                   (unsigned long long)(CONTAINER_KEEP_MAX >> 20));
+}
+
+/* Reads a whole file given on the command line ("-": standard input),
+ * together with the run's other files at most CONTAINER_KEEP_MAX bytes
+ * (they are held in memory while loaded). */
+static int read_file(const char *path, uint64_t *total, struct strbuf *out, char **err)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return bd_fail(err, "cannot open: %s", strerror(errno));
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+        rc = bd_fail(err, "is a directory");
+    if (rc == 0)
+        rc = read_to_end(fd, out, take_total, total, err);
+    if (!is_stdin)
+        close(fd);
+    return rc;
+}
+
+/* The format a file is read as: --format, or what its content is. */
+static int file_format(const struct ingest_run *run, const struct strbuf *bytes, const char **format, char **err)
+{
+    if (run->harness_format) {
+        *format = run->harness_format;
+        return 0;
+    }
+    struct sniffed sn;
+    if (sniff_buffer((const unsigned char *)(bytes->buf ? bytes->buf : ""), bytes->len, &sn, err))
+        return -1;
+    *format = kind_harness(sn.kind);
+    if (*format)
+        return 0;
+    if (sn.kind == KIND_RUN_STREAM || sn.kind == KIND_TAR || sn.kind == KIND_ZIP)
+        return bd_fail(err, "%s carries its own runs: load it without --plan, --run and --host", kind_describe(sn.kind));
+    return bd_fail(err, "%s harness output benchdb reads (%s; --format reads it as one of them)",
+                   sn.kind == KIND_EMPTY ? "an empty file, no" : "not", harness_names);
+}
+
+struct entry {
+    const struct ingest_file *file;
+    char *member;  /* files/NAME */
+    const char *display;
+    const char *format;
+};
+
+static int by_member(const void *a, const void *b)
+{
+    return strcmp(((const struct entry *)a)->member, ((const struct entry *)b)->member);
+}
+
+/* The generated run stream: the run record, then a results record per file. */
+static int manifest(const struct ingest_run *run, const struct entry *e, size_t n, struct strbuf *out)
+{
+    json_t *rec = json_pack("{s:s,s:s,s:s,s:s,s:s}", "record", "run", "format", RUN_STREAM_FORMAT, "plan", run->plan,
+                            "run", run->run, "host", run->host);
+    int rc = rec ? 0 : -1;
+    if (rc == 0 && run->position)
+        rc = json_object_set_new(rec, "position", json_integer(run->position));
+    if (rc == 0 && run->source)
+        rc = json_object_set_new(rec, "source", json_string(run->source));
+    if (rc == 0 && run->started_at)
+        rc = json_object_set_new(rec, "started_at", json_string(run->started_at));
+    if (rc == 0 && run->append)
+        rc = json_object_set_new(rec, "append", json_true());
+    if (rc == 0 && run->n_attrs) {
+        json_t *attrs = json_object();
+        for (size_t i = 0; attrs && i < run->n_attrs; i++) {
+            const char *eq = strchr(run->attrs[i], '=');
+            char *key = strndup(run->attrs[i], eq ? (size_t)(eq - run->attrs[i]) : strlen(run->attrs[i]));
+            if (!key || json_object_set_new(attrs, key, json_string(eq ? eq + 1 : "")))
+                rc = -1;
+            free(key);
+        }
+        rc = rc || !attrs || json_object_set_new(rec, "attributes", attrs) ? -1 : 0;
+    }
+    if (rc == 0)
+        rc = json_canonical(rec, out) || sb_putc(out, '\n');
+    json_decref(rec);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        json_t *r = json_pack("{s:s,s:s,s:I,s:s,s:s}", "record", "results", "format", e[i].format, "block",
+                              (json_int_t)run->block, "variant", run->variant, "path", e[i].member);
+        rc = !r || json_canonical(r, out) || sb_putc(out, '\n') ? -1 : 0;
+        json_decref(r);
+    }
+    return rc;
+}
+
+static enum ingest_result refuse(struct ingester *g, const char *where, const char *what)
+{
+    g->rep.file = where;
+    ingest_report_fail(&g->rep, NULL, "%s", what);
+    ingest_report_print_error(&g->rep);
+    ingest_report_reset(&g->rep);
+    g->totals.failed++;
+    return INGEST_FAILED;
+}
+
+enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *run, const struct ingest_file *files,
+                                  size_t n, const char *shown)
+{
+    prefetch_cancel(g);
+    struct entry *e = calloc(n ? n : 1, sizeof *e);
+    FILE *tmp = tmpfile();
+    struct strbuf bytes = {0}, text = {0};
+    const char **paths = calloc(n ? n : 1, sizeof *paths), **displays = calloc(n ? n : 1, sizeof *displays);
+    char *err = NULL;
+    enum ingest_result r = INGEST_FAILED;
+    if (!e || !tmp || !paths || !displays) {
+        r = refuse(g, shown, tmp ? "out of memory" : "cannot create a temporary file");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        e[i].file = &files[i];
+        e[i].display = strcmp(files[i].path, "-") == 0 ? "<stdin>" : files[i].path;
+        /* a member named like a run stream would be read as one */
+        int streamlike = strstr(files[i].name, ".jsonl") != NULL;
+        e[i].member = bd_strdupf("files/%s%s", files[i].name, streamlike ? ".file" : "");
+    }
+    qsort(e, n, sizeof *e, by_member);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        sb_reset(&bytes);
+        if (i && strcmp(e[i].member, e[i - 1].member) == 0) {
+            r = refuse(g, e[i].display, "given twice (or under the same name as another file)");
+            goto out;
+        }
+        if (read_file(e[i].file->path, &total, &bytes, &err) || file_format(run, &bytes, &e[i].format, &err)) {
+            r = refuse(g, e[i].display, err);
+            goto out;
+        }
+        if (tar_member(tmp, e[i].member, bytes.buf, bytes.len)) {
+            r = refuse(g, shown, "cannot write a temporary file");
+            goto out;
+        }
+        paths[i] = e[i].member;
+        displays[i] = e[i].display;
+    }
+    if (manifest(run, e, n, &text)) {
+        r = refuse(g, shown, "out of memory");
+        goto out;
+    }
+    if (tar_member(tmp, MANIFEST, text.buf, text.len) || tar_end(tmp) || fflush(tmp) != 0 ||
+        lseek(fileno(tmp), 0, SEEK_SET) != 0) {
+        r = refuse(g, shown, "cannot write a temporary file");
+        goto out;
+    }
+    g->bundle_paths = paths;
+    g->bundle_displays = displays;
+    g->n_bundle = n;
+    sink_set_conflict_hint(g->sink, run->append ? NULL : "; to add these files to it, pass --append");
+    r = load_archive(g, shown, fileno(tmp), 0, 0, shown);
+    g->bundle_paths = g->bundle_displays = NULL;
+    g->n_bundle = 0;
+out:
+    for (size_t i = 0; e && i < n; i++)
+        free(e[i].member);
+    free(e);
+    free(paths);
+    free(displays);
+    free(err);
+    sb_free(&bytes);
+    sb_free(&text);
+    if (tmp)
+        fclose(tmp);
+    return r;
+}

@@ -1,0 +1,76 @@
+#ifndef BENCHDB_INGEST_LOAD_LOADER_H
+#define BENCHDB_INGEST_LOAD_LOADER_H
+/* The driver, inside: one ingest session (struct ingester) wires a source
+ * (sources/pipeline.h) to the record decoder (decoders/run) and the sink,
+ * one transaction per archive. */
+#include <sqlite3.h>
+
+#include "ingest/core/idmap.h"
+#include "ingest/core/report.h"
+#include "ingest/decoders/run/run.h"
+#include "ingest/ingest.h"
+#include "ingest/sink/sink.h"
+#include "ingest/sources/pipeline.h"
+#include "util/strbuf.h"
+
+/* A container's members as pass 1 found them, for results records. */
+struct member {
+    char *path;
+    unsigned char *data; /* when kept */
+    size_t len;
+    int64_t id;
+    int kept, stream;
+    char *display; /* a file given on the command line: its name as given */
+};
+
+struct members {
+    struct member *v;
+    size_t n, cap;
+    struct idmap index; /* path -> position in v */
+};
+
+struct ingester {
+    sqlite3 *db;
+    struct ingest_options opt;
+    struct ingest_hooks hooks;
+    struct ingest_report rep;
+    struct sink *sink;
+    struct run_decoder dec;
+    struct ingest_totals totals;
+
+    /* reading: the archive's pipeline, and the next one reading ahead */
+    struct pipeline pipes[2];
+    struct pipeline *pipe;
+    int pipe_started;
+    char *next_path;
+    int next_fd, next_started;
+
+    /* the archive being loaded */
+    const char *shown;        /* its name in messages */
+    char *stream_dir;         /* a container's stream member's directory, or a bare stream's on disk */
+    struct members members;   /* a container's */
+    int bundle;               /* files given on the command line (load/bundle.c) */
+    const char *const *bundle_paths, *const *bundle_displays; /* its members and the names given for them */
+    size_t n_bundle;
+    uint64_t streams;         /* run stream members read */
+    struct strbuf beside;     /* a file beside a bare stream, while a results record reads it */
+    struct idmap beside_ids;  /* its path -> archive_member id */
+};
+
+/* How results records find files: in a container, beside a bare stream. */
+struct run_files members_files(struct ingester *g);
+struct run_files beside_files(struct ingester *g);
+/* Adds a member as pass 1 reported it (its row too). */
+int members_add(struct ingester *g, struct pipe_item *it);
+/* Forgets the archive's members. */
+void members_clear(struct members *m);
+
+/* Loads the file on fd (path names it) as one archive: a run stream or
+ * a container; bundle_shown, when not NULL, says the file is a bundle of
+ * harness files (load/bundle.c) shown under that name. */
+enum ingest_result load_archive(struct ingester *g, const char *path, int fd, int is_stdin, int ahead,
+                                const char *bundle_shown);
+/* Stops reading the next archive ahead. */
+void prefetch_cancel(struct ingester *g);
+
+#endif

@@ -1,0 +1,155 @@
+/* One ingest session: what a command opens once and closes at its end. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ingest/core/rfc3339.h"
+#include "ingest/decoders/adapters.h"
+#include "ingest/load/loader.h"
+#include "ingest/sink/remove.h"
+#include "ingest/core/jsonparse.h"
+#include "ingest/sources/sniff.h"
+#include "util/diag.h"
+
+struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
+                               char **err)
+{
+    struct ingester *g = calloc(1, sizeof *g);
+    if (!g) {
+        bd_fail(err, "out of memory");
+        return NULL;
+    }
+    g->pipe = &g->pipes[0];
+    g->next_fd = -1;
+    g->db = db;
+    g->opt = *opt;
+    if (!g->opt.max_members)
+        g->opt.max_members = INGEST_DEFAULT_MAX_MEMBERS;
+    if (hooks)
+        g->hooks = *hooks;
+    g->rep.quiet = opt->quiet;
+    g->rep.before_message = g->hooks.before_message;
+    g->rep.hook_arg = g->hooks.arg;
+    g->sink = sink_open(db, &g->rep, err);
+    if (!g->sink) {
+        free(g);
+        return NULL;
+    }
+    sink_set_replace(g->sink, opt->replace);
+    run_decoder_init(&g->dec, g->sink, &g->rep);
+    json_object_seed(0); /* once, before the producer threads parse objects */
+    json_checked_install();
+    return g;
+}
+
+void ingester_close(struct ingester *g)
+{
+    if (!g)
+        return;
+    prefetch_cancel(g);
+    free(g->next_path);
+    sink_close(g->sink);
+    run_decoder_free(&g->dec);
+    members_clear(&g->members);
+    free(g->members.v);
+    idmap_free(&g->members.index);
+    idmap_free(&g->beside_ids);
+    sb_free(&g->beside);
+    free(g->stream_dir);
+    ingest_report_free(&g->rep);
+    free(g);
+}
+
+void ingester_next(struct ingester *g, const char *path)
+{
+    free(g->next_path);
+    g->next_path = path ? strdup(path) : NULL; /* out of memory: no reading ahead, nothing else */
+}
+
+enum ingest_result ingester_archive(struct ingester *g, const char *path)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    sink_set_conflict_hint(g->sink, NULL);
+    /* The next archive, if its reading began while the last was stored. */
+    int ahead = g->next_started && strcmp(g->next_path, path) == 0;
+    if (!ahead)
+        prefetch_cancel(g);
+    int fd;
+    if (ahead) {
+        g->pipe = g->pipe == &g->pipes[0] ? &g->pipes[1] : &g->pipes[0];
+        g->pipe_started = 1;
+        fd = g->next_fd;
+        g->next_fd = -1;
+        g->next_started = 0;
+    } else {
+        fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    }
+    free(g->next_path);
+    g->next_path = NULL;
+    if (fd < 0) {
+        ingest_report_before_message(&g->rep);
+        bd_error("%s: cannot open: %s", path, strerror(errno));
+        g->totals.failed++;
+        return INGEST_FAILED;
+    }
+    enum ingest_result r = load_archive(g, path, fd, is_stdin, ahead, NULL);
+    if (!is_stdin)
+        close(fd);
+    return r;
+}
+
+const struct ingest_totals *ingester_totals(const struct ingester *g)
+{
+    return &g->totals;
+}
+
+void ingester_live(const struct ingester *g, uint64_t *bytes, uint64_t *rows)
+{
+    *bytes = g->pipe_started ? atomic_load(&g->pipe->raw.bytes) : 0;
+    *rows = g->totals.rows + sink_rows(g->sink);
+}
+
+/* ---- what a file holds ---- */
+
+int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return bd_fail(err, "cannot open: %s", strerror(errno));
+    struct sniffed sn;
+    int rc = sniff_fd(fd, &sn, err);
+    close(fd);
+    if (rc)
+        return -1;
+    *harness = kind_harness(sn.kind);
+    int archive = sn.kind == KIND_RUN_STREAM || sn.kind == KIND_TAR || sn.kind == KIND_ZIP;
+    *kind = *harness ? INGEST_KIND_HARNESS : archive ? INGEST_KIND_ARCHIVE : INGEST_KIND_UNKNOWN;
+    return 0;
+}
+
+int ingest_time_valid(const char *s)
+{
+    return rfc3339_valid(s);
+}
+
+const char ingest_harness_names[] = "jmh, google-benchmark, hyperfine, pyperf, go-bench";
+
+int ingest_harness_known(const char *name)
+{
+    return harness_find(name) != NULL;
+}
+
+/* ---- removing ---- */
+
+int ingest_remove(sqlite3 *db, long long archive, const char *plan, const char *run, int dry_run,
+                  struct ingest_removal *out, char **err)
+{
+    struct removal_target t = {archive > 0 ? REMOVE_ARCHIVE : run ? REMOVE_RUN : REMOVE_PLAN, archive, plan, run};
+    struct removal r;
+    int rc = remove_stored(db, &t, dry_run, &r, err);
+    *out = (struct ingest_removal){r.archives, r.runs, r.series, r.samples, r.gates, r.events, r.members, r.chunks,
+                                   r.plans};
+    return rc;
+}

@@ -1,0 +1,102 @@
+#ifndef BENCHDB_INGEST_SINK_STATEMENTS_H
+#define BENCHDB_INGEST_SINK_STATEMENTS_H
+/* Inside the sink: its state and the helpers its files share
+ * (statements.c: statements, transactions, ids; archive.c: archive rows;
+ * runs.c: runs; values.c: series, values, gates, events). sink.h is its
+ * interface. */
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "ingest/core/idmap.h"
+#include "ingest/sink/sink.h"
+#include "util/strbuf.h"
+
+/* A series' values and warmups are inserted together by statements of
+ * 64, 32, 16, 8, 4, 2 and 1 rows, the largest that fits first (the binary
+ * digits of their count): "VALUES (?1, ?2, ?3, ?4), (?1, ?5, ?6, ?7), ..."
+ * with the series id bound once and (warmup, iteration, value[, count])
+ * per row, so that SQLite's per-statement work is paid at most seven times
+ * per series. Values with counts (JMH's histogram bins) use the same
+ * shapes with a count column. */
+#define SAMPLE_SHAPES 7
+
+enum stmt_id {
+    S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_FORMAT, S_ARCHIVE_DELETE_EMPTY,
+    S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
+    S_BENCH_GET, S_BENCH_INSERT,
+    S_RUN_FIND, S_RUN_APPENDED_BY, S_RUN_DELETE, S_RUN_INSERT, S_RUN_ATTRS_SET, S_RUN_START_SET,
+    S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
+    S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
+    S_UNIT_KIND, S_UNIT_ADD,
+    S_SAMPLES, /* SAMPLE_SHAPES statements without counts, then SAMPLE_SHAPES with */
+    S_COUNT = S_SAMPLES + 2 * SAMPLE_SHAPES
+};
+
+/* A name table with its cache: plan, host, variant. */
+struct names {
+    enum stmt_id get, insert;
+    struct idmap cache;
+};
+
+struct sink {
+    sqlite3 *db;
+    struct ingest_report *rep;
+    sqlite3_stmt *st[S_COUNT];
+    struct names plans, hosts, variants;
+    struct idmap benchmarks; /* name NUL canonical-params -> id */
+    int replace;
+    const char *conflict_hint;
+
+    /* the archive */
+    int64_t archive_id, chunk_seq;
+    struct sink_counts here;
+    int64_t *replaced; /* archives that lost a run to --replace */
+    size_t n_replaced, cap_replaced;
+    struct strbuf notices; /* printed after the commit */
+    char *xunits[256];     /* units beyond units.h seen in this archive */
+    int n_xunits;
+
+    /* the run */
+    int64_t run_id;
+    int appending;
+    json_t *attrs; /* the run's attributes as stored (its own copies: no reference into a parsed line) */
+    int start_given;   /* the run record (or the stored run) has started_at */
+    double start_best; /* the earliest start a harness file gave (seconds), when start_set */
+    int start_set;
+    /* The run's series as (id, line) in insert order: a duplicate is caught
+     * by the series table's UNIQUE key and named with the line of the first
+     * from here: 16 bytes a series. */
+    int64_t (*series_lines)[2];
+    size_t n_series_lines, cap_series_lines;
+    struct idmap cell_unit; /* benchmark, variant[, metric] -> line << 8 | unit index */
+
+    struct strbuf key, text; /* scratch */
+};
+
+extern const char sink_primary_metric[];
+
+
+/* Statement texts (statements.c). */
+extern const char *const sink_stmt_sql[S_SAMPLES];
+
+/* A statement, prepared the first time it is needed (and kept for the
+ * command); NULL with the error set. */
+sqlite3_stmt *sink_stmt(struct sink *s, int id);
+/* The connection's last error as the error ("the disk is full" said so);
+ * returns -1. */
+int sink_fail_sql(struct sink *s);
+/* Steps a statement whose row (if any) is not needed, and resets it: 0 or -1. */
+int sink_step(struct sink *s, sqlite3_stmt *st);
+void sink_bind_opt_text(sqlite3_stmt *st, int i, const char *t);
+/* The archive id column of rows added to a run this archive did not open. */
+void sink_bind_appender(struct sink *s, sqlite3_stmt *st, int i);
+/* A column's text, malloc'd (NULL when NULL or out of memory). */
+char *sink_column_dup(sqlite3_stmt *st, int i);
+/* Ids of a plan, host or variant name, and of a cell, inserted when new. */
+int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id);
+int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
+/* Forgets the units this archive added (values.c). */
+void sink_forget_units(struct sink *s);
+
+#endif

@@ -1,0 +1,293 @@
+/* Series and their values (the one path every value takes), units,
+ * gates and events. */
+#include "ingest/sink/statements.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/units.h"
+#include "stats/sum.h"
+
+void sink_forget_units(struct sink *s)
+{
+    for (int i = 0; i < s->n_xunits; i++)
+        free(s->xunits[i]);
+    s->n_xunits = 0;
+}
+
+/* ---- series ---- */
+
+static const char *unit_name(const struct sink *s, int ix)
+{
+    return ix < unit_count ? unit_names[ix] : s->xunits[ix - unit_count];
+}
+
+/* The index of a unit: a built-in one, or one added to the unit table
+ * (kind 'other') the first time an archive uses it. */
+static int unit_ix(struct sink *s, const char *unit, int *ix)
+{
+    *ix = unit_index(unit);
+    if (*ix >= 0)
+        return 0;
+    for (int k = 0; k < s->n_xunits; k++)
+        if (strcmp(s->xunits[k], unit) == 0) {
+            *ix = unit_count + k;
+            return 0;
+        }
+    if (unit_count + s->n_xunits >= 256)
+        return ingest_report_fail(s->rep, NULL, "more than %d distinct units in one archive", 256 - unit_count);
+    sqlite3_stmt *st = sink_stmt(s, S_UNIT_KIND);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, unit, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sink_fail_sql(s);
+    if (rc == SQLITE_DONE) {
+        sqlite3_stmt *add = sink_stmt(s, S_UNIT_ADD);
+        if (!add)
+            return -1;
+        sqlite3_bind_text(add, 1, unit, -1, SQLITE_STATIC);
+        if (sink_step(s, add))
+            return -1;
+    }
+    char *copy = strdup(unit);
+    if (!copy)
+        return ingest_report_oom(s->rep);
+    s->xunits[s->n_xunits] = copy;
+    *ix = unit_count + s->n_xunits++;
+    return 0;
+}
+
+/* A cell's unit is the same for a variant and metric within a run: against
+ * this archive's earlier series and, in a run appended to, the stored ones. */
+static int check_cell_unit(struct sink *s, const struct sink_series *x, int64_t bench_id, int64_t variant_id,
+                           const char *metric, int ix)
+{
+    char k[2 * sizeof(int64_t) + 256];
+    size_t mlen = metric ? strlen(metric) + 1 : 0;
+    if (mlen > 256)
+        return ingest_report_fail(s->rep, x->field, "metric name longer than 255 bytes");
+    int64_t ku[2] = {bench_id, variant_id};
+    memcpy(k, ku, sizeof ku);
+    if (mlen)
+        memcpy(k + sizeof ku, metric, mlen);
+    int64_t *prev = idmap_get(&s->cell_unit, k, sizeof ku + mlen);
+    char f[96];
+    snprintf(f, sizeof f, "%s%s", x->field, strcmp(x->field, "samples") == 0 ? ".unit" : "");
+    if (prev && (*prev & 0xff) != ix)
+        return ingest_report_fail(s->rep, f, "expected \"%s\" (the unit of this cell and variant at line %lld), got \"%s\"",
+                           unit_name(s, (int)(*prev & 0xff)), (long long)(*prev >> 8), unit_name(s, ix));
+    if (prev)
+        return 0;
+    if (s->appending) {
+        sqlite3_stmt *st = sink_stmt(s, S_SERIES_UNIT);
+        if (!st)
+            return -1;
+        sqlite3_bind_int64(st, 1, s->run_id);
+        sqlite3_bind_int64(st, 2, bench_id);
+        sqlite3_bind_int64(st, 3, variant_id);
+        sqlite3_bind_text(st, 4, metric ? metric : sink_primary_metric, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        char *stored = rc == SQLITE_ROW ? sink_column_dup(st, 0) : NULL;
+        sqlite3_reset(st);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return sink_fail_sql(s);
+        if (stored && strcmp(stored, unit_name(s, ix)) != 0) {
+            ingest_report_fail(s->rep, f, "expected \"%s\" (the unit this cell and variant have in the stored run), got \"%s\"",
+                        stored, unit_name(s, ix));
+            free(stored);
+            return -1;
+        }
+        free(stored);
+    }
+    if (idmap_put(&s->cell_unit, k, sizeof ku + mlen, (int64_t)s->rep->line << 8 | ix))
+        return ingest_report_oom(s->rep);
+    return 0;
+}
+
+/* The series key is taken: by a series of this archive (named by the line
+ * it came from) or one stored before (named by its archive). */
+static int duplicate(struct sink *s, const struct sink_series *x, int64_t bench_id, int64_t variant_id,
+                     const char *metric)
+{
+    char said[256];
+    snprintf(said, sizeof said, "%s", sqlite3_errmsg(s->db));
+    sqlite3_stmt *q = sink_stmt(s, S_SERIES_FIND);
+    if (!q)
+        return -1;
+    sqlite3_bind_int64(q, 1, s->run_id);
+    sqlite3_bind_int64(q, 2, bench_id);
+    sqlite3_bind_int64(q, 3, x->block);
+    sqlite3_bind_int64(q, 4, variant_id);
+    sqlite3_bind_int64(q, 5, x->fork);
+    sqlite3_bind_text(q, 6, metric ? metric : sink_primary_metric, -1, SQLITE_STATIC);
+    int found = sqlite3_step(q) == SQLITE_ROW;
+    int64_t id = found ? sqlite3_column_int64(q, 0) : 0, archive = found ? sqlite3_column_int64(q, 1) : 0;
+    char *archive_name = found ? sink_column_dup(q, 2) : NULL;
+    sqlite3_reset(q);
+    if (!found) /* another constraint: say what SQLite said */
+        return ingest_report_fail(s->rep, NULL, "cannot store: %s", said);
+    char where[300] = " in this run";
+    if (archive != s->archive_id) {
+        snprintf(where, sizeof where, " already stored in this run by archive %lld \"%s\"", (long long)archive,
+                 archive_name ? archive_name : "?");
+    } else {
+        for (size_t i = 0; i < s->n_series_lines; i++) {
+            if (s->series_lines[i][0] != id)
+                continue;
+            if (s->series_lines[i][1]) /* 0: from a harness file */
+                snprintf(where, sizeof where, " in this run (first at line %lld)", (long long)s->series_lines[i][1]);
+            break;
+        }
+    }
+    free(archive_name);
+    return ingest_report_fail(s->rep, x->field, "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld%s%s%s %s%s",
+                       x->benchmark, x->params, x->block, x->variant, x->fork, metric ? " metric \"" : "",
+                       metric ? metric : "", metric ? "\"" : "", archive != s->archive_id ? "is" : "appears twice",
+                       where);
+}
+
+static int insert_values(struct sink *s, int64_t series_id, const double *v, const int64_t *count, size_t n,
+                         const double *warmup, size_t nw)
+{
+    /* Measured values first, then warmups: the primary key's order. */
+    size_t total = n + nw, at = 0;
+    int counted = count != NULL, per = counted ? 4 : 3;
+    for (int k = SAMPLE_SHAPES - 1; k >= 0; k--) {
+        size_t rows = (size_t)1 << k;
+        sqlite3_stmt *st = sink_stmt(s, S_SAMPLES + (counted ? SAMPLE_SHAPES : 0) + k);
+        if (!st)
+            return -1;
+        for (; total - at >= rows; at += rows) {
+            sqlite3_bind_int64(st, 1, series_id);
+            for (size_t j = 0; j < rows; j++) {
+                size_t q = at + j;
+                int w = q >= n;
+                int p = per * (int)j + 2;
+                sqlite3_bind_int(st, p, w);
+                sqlite3_bind_int64(st, p + 1, (sqlite3_int64)(w ? q - n : q) + 1);
+                sqlite3_bind_double(st, p + 2, w ? warmup[q - n] : v[q]);
+                if (counted)
+                    sqlite3_bind_int64(st, p + 3, w ? 1 : count[q]);
+            }
+            if (sqlite3_step(st) != SQLITE_DONE) {
+                sqlite3_reset(st);
+                return sink_fail_sql(s);
+            }
+            sqlite3_reset(st);
+        }
+    }
+    s->here.samples += total;
+    s->here.rows += total;
+    return 0;
+}
+
+int sink_series(struct sink *s, const struct sink_series *x, const double *v, const int64_t *count, size_t n,
+                const double *warmup, size_t n_warmup)
+{
+    const char *metric = x->metric && strcmp(x->metric, sink_primary_metric) != 0 ? x->metric : NULL;
+    int64_t bench_id = 0, variant_id = 0;
+    int ix;
+    if (unit_ix(s, x->unit, &ix) || sink_benchmark_id(s, x->benchmark, x->params, &bench_id) ||
+        sink_name_id(s, &s->variants, x->variant, &variant_id) || check_cell_unit(s, x, bench_id, variant_id, metric, ix))
+        return -1;
+    /* n and the compensated sum of count x value, which must be a double */
+    struct ksum sum = {0, 0};
+    int64_t total_n = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t c = count ? count[i] : 1;
+        ksum_add(&sum, v[i] * (double)c);
+        total_n += c;
+    }
+    double total = ksum_value(&sum);
+    if (!isfinite(total))
+        return ingest_report_fail(s->rep, strcmp(x->field, "samples") == 0 ? "samples.values" : x->field, "the values add up to more than a double holds (about 1.8e308): a "
+                                             "series' total, from which its block scores come, cannot be stored");
+    if (s->n_series_lines == s->cap_series_lines) {
+        size_t cap = s->cap_series_lines ? 2 * s->cap_series_lines : 256;
+        void *p = realloc(s->series_lines, cap * sizeof *s->series_lines);
+        if (!p)
+            return ingest_report_oom(s->rep);
+        s->series_lines = p;
+        s->cap_series_lines = cap;
+    }
+    sqlite3_stmt *st = sink_stmt(s, S_SERIES_INSERT);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, s->run_id);
+    sqlite3_bind_int64(st, 2, bench_id);
+    sqlite3_bind_int64(st, 3, x->block);
+    sqlite3_bind_int64(st, 4, variant_id);
+    sqlite3_bind_int64(st, 5, x->fork);
+    sqlite3_bind_text(st, 6, unit_name(s, ix), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, total_n);
+    sqlite3_bind_double(st, 8, total);
+    sqlite3_bind_text(st, 9, metric ? metric : sink_primary_metric, -1, SQLITE_STATIC);
+    if (x->member_id)
+        sqlite3_bind_int64(st, 10, x->member_id);
+    else
+        sqlite3_bind_null(st, 10);
+    sink_bind_opt_text(st, 11, x->detail);
+    sink_bind_appender(s, st, 12);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        return duplicate(s, x, bench_id, variant_id, metric);
+    if (rc != SQLITE_DONE)
+        return sink_fail_sql(s);
+    int64_t series_id = sqlite3_last_insert_rowid(s->db);
+    s->series_lines[s->n_series_lines][0] = series_id;
+    s->series_lines[s->n_series_lines][1] = strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0;
+    s->n_series_lines++;
+    s->here.series++;
+    s->here.rows++;
+    return insert_values(s, series_id, v, count, n, warmup, n_warmup);
+}
+
+/* ---- gates and events ---- */
+
+int sink_gate(struct sink *s, const char *name, int passed, const char *at, const char *detail)
+{
+    sqlite3_stmt *st = sink_stmt(s, S_GATE_INSERT);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, s->run_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, passed);
+    sink_bind_opt_text(st, 4, at);
+    sink_bind_opt_text(st, 5, detail);
+    sink_bind_appender(s, st, 6);
+    if (sink_step(s, st))
+        return -1;
+    s->here.gates++;
+    s->here.rows++;
+    return 0;
+}
+
+int sink_event(struct sink *s, const char *name, const struct sink_value *value, const char *at, const char *detail)
+{
+    sqlite3_stmt *st = sink_stmt(s, S_EVENT_INSERT);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, s->run_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    switch (value ? value->type : SV_NULL) {
+    case SV_NULL: sqlite3_bind_null(st, 3); break;
+    case SV_TEXT: sqlite3_bind_text(st, 3, value->text, (int)value->len, SQLITE_STATIC); break;
+    case SV_INT: sqlite3_bind_int64(st, 3, value->i); break;
+    case SV_REAL: sqlite3_bind_double(st, 3, value->d); break;
+    }
+    sink_bind_opt_text(st, 4, at);
+    sink_bind_opt_text(st, 5, detail);
+    sink_bind_appender(s, st, 6);
+    if (sink_step(s, st))
+        return -1;
+    s->here.events++;
+    s->here.rows++;
+    return 0;
+}
+

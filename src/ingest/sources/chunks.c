@@ -1,0 +1,101 @@
+#include "ingest/sources/chunks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, char **err)
+{
+    memset(w, 0, sizeof *w);
+    w->emit = emit;
+    w->arg = arg;
+    w->buf = malloc(CHUNK_MAX);
+    w->cctx = ZSTD_createCCtx();
+    if (!w->buf || !w->cctx)
+        return bd_fail(err, "out of memory");
+    return 0;
+}
+
+void chunks_free(struct chunk_writer *w)
+{
+    ZSTD_freeCCtx(w->cctx);
+    free(w->buf);
+    memset(w, 0, sizeof *w);
+}
+
+void chunks_begin(struct chunk_writer *w, int compress)
+{
+    w->begun = 1;
+    w->seq = 0;
+    w->len = 0;
+    w->stored = 0;
+    w->compress = compress;
+    if (compress) {
+        ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_and_parameters);
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, CHUNK_ZSTD_LEVEL);
+        ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
+    }
+}
+
+static int flush(struct chunk_writer *w, char **err)
+{
+    if (w->len == 0)
+        return 0;
+    unsigned char *next = malloc(CHUNK_MAX);
+    if (!next)
+        return bd_fail(err, "out of memory");
+    unsigned char *full = w->buf;
+    size_t len = w->len;
+    w->buf = next;
+    w->len = 0;
+    w->stored += len;
+    w->seq++;
+    return w->emit(w->arg, full, len, err);
+}
+
+int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, char **err)
+{
+    if (!w->compress) {
+        while (n > 0) {
+            size_t k = CHUNK_MAX - w->len < n ? CHUNK_MAX - w->len : n;
+            memcpy(w->buf + w->len, data, k);
+            w->len += k;
+            data += k;
+            n -= k;
+            if (w->len == CHUNK_MAX && flush(w, err))
+                return -1;
+        }
+        return 0;
+    }
+    ZSTD_inBuffer in = {data, n, 0};
+    while (in.pos < in.size) {
+        ZSTD_outBuffer out = {w->buf, CHUNK_MAX, w->len};
+        size_t r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_continue);
+        if (ZSTD_isError(r))
+            return bd_fail(err, "zstd compression failed: %s", ZSTD_getErrorName(r));
+        w->len = out.pos;
+        if (w->len == CHUNK_MAX && flush(w, err))
+            return -1;
+    }
+    return 0;
+}
+
+int chunks_finish(struct chunk_writer *w, char **err)
+{
+    if (w->compress) {
+        ZSTD_inBuffer in = {NULL, 0, 0};
+        size_t r;
+        do {
+            ZSTD_outBuffer out = {w->buf, CHUNK_MAX, w->len};
+            r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
+            if (ZSTD_isError(r))
+                return bd_fail(err, "zstd compression failed: %s", ZSTD_getErrorName(r));
+            w->len = out.pos;
+            if ((w->len == CHUNK_MAX || r == 0) && flush(w, err))
+                return -1;
+        } while (r != 0);
+        return 0;
+    }
+    return flush(w, err);
+}

@@ -1,0 +1,37 @@
+#ifndef BENCHDB_INGEST_SOURCES_CHUNKS_H
+#define BENCHDB_INGEST_SOURCES_CHUNKS_H
+#include <stddef.h>
+#include <stdint.h>
+#include <zstd.h>
+
+/* Cuts an archive's stored bytes into pieces of at most CHUNK_MAX bytes
+ * (the archive_chunk rows, in order): either the original bytes unchanged
+ * (content_encoding 'identity', for an original that already is zstd) or
+ * the original compressed with zstd as it streams by ('zstd'). Each full
+ * piece goes to emit, which takes ownership of the malloc'd buffer. */
+#define CHUNK_MAX (1u << 20)
+#define CHUNK_ZSTD_LEVEL 1 /* on benchmark output level 1 compresses about as well as 3, twice as fast */
+
+typedef int (*chunk_emit_fn)(void *arg, unsigned char *buf, size_t len, char **err);
+
+struct chunk_writer {
+    chunk_emit_fn emit;
+    void *arg;
+    int begun;
+    int64_t seq; /* pieces emitted */
+    int compress;
+    uint64_t stored; /* bytes written to chunks so far */
+    ZSTD_CCtx *cctx;
+    unsigned char *buf;
+    size_t len;
+};
+
+int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, char **err);
+/* Starts an archive; compress is decided by the caller from the first bytes. */
+void chunks_begin(struct chunk_writer *w, int compress);
+int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, char **err);
+/* Writes what is left (ends the zstd frame). */
+int chunks_finish(struct chunk_writer *w, char **err);
+void chunks_free(struct chunk_writer *w);
+
+#endif

@@ -1,0 +1,141 @@
+#include "ingest/sources/container.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/paths.h"
+#include "util/diag.h"
+
+static la_ssize_t container_read(struct archive *a, void *arg, const void **buf)
+{
+    struct container *c = arg;
+    const unsigned char *p;
+    size_t n;
+    char *err = NULL;
+    int rc = blocks_next(c->in, &p, &n, &err);
+    if (rc < 0) {
+        archive_set_error(a, EIO, "%s", err ? err : "read error");
+        free(c->read_err); /* said as it is, not as libarchive's */
+        c->read_err = err;
+        return -1;
+    }
+    if (rc == 0)
+        return 0;
+    *buf = p;
+    return (la_ssize_t)n;
+}
+
+int container_open(struct container *c, struct blocks in, uint64_t max_members, int checks, char **err)
+{
+    memset(c, 0, sizeof *c);
+    c->in = in;
+    c->max_members = max_members;
+    c->checks = checks;
+    c->a = archive_read_new();
+    if (!c->a)
+        return bd_fail(err, "out of memory");
+    archive_read_support_format_tar(c->a);
+    archive_read_support_format_gnutar(c->a);
+    archive_read_support_format_zip(c->a);
+    if (archive_read_open(c->a, c, NULL, container_read, NULL) != ARCHIVE_OK)
+        return c->read_err ? bd_fail(err, "%s", c->read_err)
+                           : bd_fail(err, "not a tar or zip archive: %s", archive_error_string(c->a));
+    return 0;
+}
+
+static int member_fail(char **err, char **err_member, const char *member, const char *what)
+{
+    if (err_member)
+        *err_member = member ? strdup(member) : NULL;
+    return bd_fail(err, "%s", what);
+}
+
+int container_next(struct container *c, char **err, char **err_member)
+{
+    struct archive_entry *e;
+    if (err_member)
+        *err_member = NULL;
+    for (;;) {
+        int r = archive_read_next_header(c->a, &e);
+        if (r == ARCHIVE_EOF)
+            return 0;
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+            return c->read_err ? bd_fail(err, "%s", c->read_err)
+                               : bd_fail(err, "cannot read the container: %s", archive_error_string(c->a));
+        int zip = (archive_format(c->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
+        snprintf(c->format, sizeof c->format, "%s", zip ? "zip" : "tar");
+        if (archive_entry_filetype(e) != AE_IFREG)
+            continue;
+        c->data_eof = 0;
+        const char *name = archive_entry_pathname(e);
+        if (!name)
+            return member_fail(err, err_member, NULL, "a member without a readable path");
+        size_t len = strlen(name);
+        if (c->checks && len > CONTAINER_PATH_MAX) {
+            char shown[64];
+            snprintf(shown, sizeof shown, "%.40s...", name);
+            char *what = bd_strdupf("a member path of %zu bytes, more than the %d a path may have", len,
+                                    CONTAINER_PATH_MAX);
+            member_fail(err, err_member, shown, what);
+            free(what);
+            return -1;
+        }
+        while (*name == '/')
+            name++;
+        if (path_join_inside(NULL, name, &c->path))
+            return member_fail(err, err_member, name, "a member path that climbs out of the container");
+        c->members++;
+        if (!c->checks)
+            return 1;
+        if (idmap_get(&c->seen, c->path.buf, c->path.len))
+            return member_fail(err, err_member, c->path.buf, "the path appears twice in the container");
+        if (c->members > c->max_members)
+            return bd_fail(err, "more than %llu members (--max-members)", (unsigned long long)c->max_members);
+        if (idmap_put(&c->seen, c->path.buf, c->path.len, 1))
+            return bd_fail(err, "out of memory");
+        return 1;
+    }
+}
+
+static int member_next(void *self, const unsigned char **p, size_t *n, char **err)
+{
+    struct container *c = self;
+    if (c->data_eof)
+        return 0;
+    if (!c->buf && !(c->buf = malloc(CONTAINER_BLOCK)))
+        return bd_fail(err, "out of memory");
+    /* archive_read_data, not _block: a sparse member's holes read as zeros */
+    la_ssize_t k = archive_read_data(c->a, c->buf, CONTAINER_BLOCK);
+    if (k < 0)
+        return c->read_err ? bd_fail(err, "%s", c->read_err)
+                           : bd_fail(err, "cannot read: %s", archive_error_string(c->a));
+    if (k == 0) {
+        c->data_eof = 1;
+        return 0;
+    }
+    *p = c->buf;
+    *n = (size_t)k;
+    return 1;
+}
+
+struct blocks container_member(struct container *c)
+{
+    return (struct blocks){member_next, c};
+}
+
+void container_close(struct container *c)
+{
+    if (c->a)
+        archive_read_free(c->a);
+    c->a = NULL;
+    idmap_free(&c->seen);
+    sb_free(&c->path);
+    free(c->buf);
+    c->buf = NULL;
+    free(c->read_err);
+    c->read_err = NULL;
+}

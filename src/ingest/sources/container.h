@@ -1,0 +1,45 @@
+#ifndef BENCHDB_INGEST_SOURCES_CONTAINER_H
+#define BENCHDB_INGEST_SOURCES_CONTAINER_H
+/* Tar and zip containers, read with libarchive from decoded bytes (the
+ * compression of a .tar.zst or .tgz is undone by decode.h, which counts
+ * it): one regular file after another, never extracted to disk. Each
+ * member's path is checked: leading '/' and "./" dropped, no climbing out
+ * with "..", at most CONTAINER_PATH_MAX bytes, each path once, at most
+ * max_members of them. */
+#include <stdint.h>
+
+#include "ingest/core/idmap.h"
+#include "ingest/sources/blocks.h"
+#include "util/strbuf.h"
+
+#define CONTAINER_PATH_MAX 4096
+#define CONTAINER_BLOCK (64u * 1024u)
+
+struct archive;
+
+struct container {
+    uint64_t max_members;
+    int checks;          /* pass 1: check paths, duplicates and the count */
+    char format[8];      /* "tar" or "zip", once a member was read */
+    struct strbuf path;  /* the current member's path */
+    uint64_t members;    /* regular files so far */
+
+    /* private */
+    struct archive *a;
+    struct blocks in;
+    struct idmap seen;
+    int data_eof;
+    unsigned char *buf;
+    char *read_err; /* what went wrong reading the decoded bytes */
+};
+
+/* Opens a container on in. checks: see above. -1 with *err. */
+int container_open(struct container *c, struct blocks in, uint64_t max_members, int checks, char **err);
+/* The next regular file: 1 with c->path set, 0 after the last, -1 with
+ * *err set (and *err_member the member it concerns, malloc'd, or NULL). */
+int container_next(struct container *c, char **err, char **err_member);
+/* The current member's bytes. */
+struct blocks container_member(struct container *c);
+void container_close(struct container *c);
+
+#endif

@@ -1,0 +1,117 @@
+#include "ingest/sources/rawfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/diag.h"
+
+int rawfile_init(struct rawfile *r, int fd, rawfile_tee_fn tee, void *tee_arg)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    r->tee = tee;
+    r->tee_arg = tee_arg;
+    atomic_init(&r->bytes, 0);
+    sha256_init(&r->sha);
+    r->buf = malloc(RAWFILE_BLOCK);
+    return r->buf ? 0 : -1;
+}
+
+void rawfile_free(struct rawfile *r)
+{
+    free(r->buf);
+    r->buf = NULL;
+}
+
+/* One read() into buf + have: bytes read, 0 at the end, -1 on error. */
+static ssize_t read_some(struct rawfile *r, size_t have, char **err)
+{
+    ssize_t k;
+    do
+        k = read(r->fd, r->buf + have, RAWFILE_BLOCK - have);
+    while (k < 0 && errno == EINTR);
+    if (k < 0)
+        return bd_fail(err, "read error: %s", strerror(errno));
+    if (k == 0)
+        r->eof = 1;
+    return k;
+}
+
+static int next(void *self, const unsigned char **p, size_t *n, char **err)
+{
+    struct rawfile *r = self;
+    size_t have = 0;
+    /* The first block: at least 4 bytes (the zstd magic) unless the file is shorter. */
+    int first = atomic_load(&r->bytes) == 0;
+    while (!r->eof && (have == 0 || (first && have < 4))) {
+        ssize_t k = read_some(r, have, err);
+        if (k < 0)
+            return -1;
+        have += (size_t)k;
+    }
+    if (have == 0)
+        return 0;
+    sha256_update(&r->sha, r->buf, have);
+    atomic_fetch_add(&r->bytes, have);
+    if (r->tee && r->tee(r->tee_arg, r->buf, have, err))
+        return -1;
+    *p = r->buf;
+    *n = have;
+    return 1;
+}
+
+struct blocks rawfile_blocks(struct rawfile *r)
+{
+    return (struct blocks){next, r};
+}
+
+int rawfile_drain(struct rawfile *r, char **err)
+{
+    while (!r->eof) {
+        ssize_t k = read_some(r, 0, err);
+        if (k < 0)
+            return -1;
+        sha256_update(&r->sha, r->buf, (size_t)k);
+        atomic_fetch_add(&r->bytes, (uint64_t)k);
+    }
+    return 0;
+}
+
+void rawfile_digest(struct rawfile *r, char hex[65])
+{
+    unsigned char d[32];
+    sha256_final(&r->sha, d);
+    sha256_hex(d, hex);
+}
+
+int hash_fd(int fd, char hex[65], uint64_t *size, char **err)
+{
+    enum { BUF = 1 << 20 };
+    unsigned char *buf = malloc(BUF);
+    if (!buf)
+        return bd_fail(err, "out of memory");
+    struct sha256 s;
+    sha256_init(&s);
+    uint64_t total = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf, BUF);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            free(buf);
+            return bd_fail(err, "read error: %s", strerror(errno));
+        }
+        if (n == 0)
+            break;
+        sha256_update(&s, buf, (size_t)n);
+        total += (uint64_t)n;
+    }
+    free(buf);
+    unsigned char d[32];
+    sha256_final(&s, d);
+    sha256_hex(d, hex);
+    *size = total;
+    return 0;
+}

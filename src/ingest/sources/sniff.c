@@ -1,0 +1,339 @@
+#include "ingest/sources/sniff.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/diag.h"
+
+/* ---- the first keys of a JSON document ---- */
+
+/* Keys that tell the formats apart: at the top of an object (TOP_), in the
+ * first element of its "benchmarks" or "results" array (EL_), or in the
+ * first element of a top-level array (ARR_). */
+enum {
+    TOP_RECORD = 1 << 0, TOP_CONTEXT = 1 << 1, TOP_BENCHMARKS = 1 << 2, TOP_RESULTS = 1 << 3,
+    TOP_VERSION = 1 << 4, TOP_METADATA = 1 << 5,
+    EL_GBENCH = 1 << 6,  /* real_time, cpu_time, run_type, time_unit, iterations, run_name */
+    EL_PYPERF = 1 << 7,  /* runs */
+    EL_HYPERFINE = 1 << 8, /* command, times, mean */
+    ARR_JMH = 1 << 9,    /* benchmark, jmhVersion, primaryMetric, mode */
+    ARR_EMPTY = 1 << 10, /* [] */
+};
+
+static int key_is(const char *k, size_t n, const char *name)
+{
+    return strlen(name) == n && memcmp(k, name, n) == 0;
+}
+
+static int any_key(const char *k, size_t n, const char *const *names)
+{
+    for (; *names; names++)
+        if (key_is(k, n, *names))
+            return 1;
+    return 0;
+}
+
+#define PEEK_DEPTH 8
+
+/* Scans the first JSON value of p[0..n) for the keys above. */
+static unsigned json_peek(const unsigned char *p, size_t n)
+{
+    static const char *const gbench[] = {"real_time", "cpu_time", "run_type", "time_unit", "iterations",
+                                         "run_name", NULL};
+    static const char *const hyper[] = {"command", "times", "mean", NULL};
+    static const char *const jmh[] = {"benchmark", "jmhVersion", "primaryMetric", "mode", NULL};
+    struct frame {
+        char type;       /* '{' or '[' */
+        size_t index;    /* elements so far */
+        int want_key;    /* an object expecting a key */
+        int top_key;     /* at depth 1: the key whose value this is: 1 benchmarks, 2 results */
+    } st[PEEK_DEPTH];
+    int depth = 0, pending_top_key = 0;
+    unsigned found = 0;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = p[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ':') {
+            if (c == ',' && depth > 0 && depth <= PEEK_DEPTH) {
+                st[depth - 1].index++;
+                if (st[depth - 1].type == '{')
+                    st[depth - 1].want_key = 1;
+            }
+            i++;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (depth < PEEK_DEPTH) {
+                st[depth] = (struct frame){(char)c, 0, c == '{', depth == 1 ? pending_top_key : 0};
+                if (depth == 0 && c == '[') {
+                    size_t j = i + 1;
+                    while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r' || p[j] == '\n'))
+                        j++;
+                    if (j < n && p[j] == ']')
+                        found |= ARR_EMPTY;
+                }
+            }
+            depth++;
+            i++;
+            continue;
+        }
+        if (c == '}' || c == ']') {
+            if (depth == 0)
+                break;
+            depth--;
+            i++;
+            if (depth == 0)
+                break; /* the first value is complete */
+            continue;
+        }
+        if (c == '"') {
+            size_t start = ++i;
+            while (i < n && p[i] != '"')
+                i += p[i] == '\\' ? 2 : 1;
+            if (i >= n)
+                break;
+            const char *k = (const char *)p + start;
+            size_t len = i - start;
+            i++;
+            if (depth >= 1 && depth <= PEEK_DEPTH && st[depth - 1].type == '{' && st[depth - 1].want_key) {
+                st[depth - 1].want_key = 0;
+                if (depth == 1) {
+                    found |= key_is(k, len, "record") ? TOP_RECORD : 0;
+                    found |= key_is(k, len, "context") ? TOP_CONTEXT : 0;
+                    found |= key_is(k, len, "benchmarks") ? TOP_BENCHMARKS : 0;
+                    found |= key_is(k, len, "results") ? TOP_RESULTS : 0;
+                    found |= key_is(k, len, "version") ? TOP_VERSION : 0;
+                    found |= key_is(k, len, "metadata") ? TOP_METADATA : 0;
+                    pending_top_key = key_is(k, len, "benchmarks") ? 1 : key_is(k, len, "results") ? 2 : 0;
+                } else if (depth == 2 && st[0].type == '[' && st[0].index == 0) {
+                    found |= any_key(k, len, jmh) ? ARR_JMH : 0;
+                } else if (depth == 3 && st[0].type == '{' && st[1].type == '[' && st[1].index == 0) {
+                    if (st[1].top_key == 1) {
+                        found |= any_key(k, len, gbench) ? EL_GBENCH : 0;
+                        found |= key_is(k, len, "runs") ? EL_PYPERF : 0;
+                    } else if (st[1].top_key == 2) {
+                        found |= any_key(k, len, hyper) ? EL_HYPERFINE : 0;
+                    }
+                }
+            }
+            continue;
+        }
+        /* a number or literal */
+        while (i < n && !strchr(" \t\r\n,:]}", p[i]))
+            i++;
+    }
+    return found;
+}
+
+/* ---- Go benchmark text ---- */
+
+static int gobench_line(const unsigned char *s, size_t n)
+{
+    static const char *const config[] = {"goos:", "goarch:", "pkg:", "cpu:", NULL};
+    for (int k = 0; config[k]; k++) {
+        size_t m = strlen(config[k]);
+        if (n >= m && memcmp(s, config[k], m) == 0)
+            return 1;
+    }
+    /* BenchmarkName[-N] ITERATIONS VALUE UNIT */
+    if (n < 10 || memcmp(s, "Benchmark", 9) != 0 || islower(s[9]))
+        return 0;
+    size_t i = 9;
+    while (i < n && s[i] != ' ' && s[i] != '\t')
+        i++;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t d = i;
+    while (i < n && isdigit(s[i]))
+        i++;
+    return i > d && i < n && (s[i] == ' ' || s[i] == '\t');
+}
+
+static int looks_gobench(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        const unsigned char *nl = memchr(p + i, '\n', n - i);
+        size_t len = nl ? (size_t)(nl - (p + i)) : n - i;
+        if (gobench_line(p + i, len))
+            return 1;
+        i += len + 1;
+    }
+    return 0;
+}
+
+enum content_kind sniff_content(const unsigned char *p, size_t n, int whole)
+{
+    if (n >= 262 && memcmp(p + 257, "ustar", 5) == 0)
+        return KIND_TAR;
+    if (n >= 4 && (memcmp(p, "PK\x03\x04", 4) == 0 || memcmp(p, "PK\x05\x06", 4) == 0))
+        return KIND_ZIP;
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    if (i == n)
+        return whole || n == 0 ? KIND_EMPTY : KIND_UNKNOWN;
+    if (p[i] == '{') {
+        unsigned f = json_peek(p + i, n - i);
+        if (f & TOP_RECORD)
+            return KIND_RUN_STREAM;
+        if ((f & TOP_CONTEXT) || ((f & TOP_BENCHMARKS) && (f & EL_GBENCH)))
+            return KIND_GBENCH;
+        if ((f & TOP_BENCHMARKS) && ((f & EL_PYPERF) || (f & (TOP_VERSION | TOP_METADATA))))
+            return KIND_PYPERF;
+        if ((f & TOP_RESULTS) && (f & EL_HYPERFINE))
+            return KIND_HYPERFINE;
+        return KIND_JSON;
+    }
+    if (p[i] == '[') {
+        unsigned f = json_peek(p + i, n - i);
+        return f & (ARR_JMH | ARR_EMPTY) ? KIND_JMH : KIND_UNKNOWN;
+    }
+    return looks_gobench(p + i, n - i) ? KIND_GOBENCH : KIND_UNKNOWN;
+}
+
+/* ---- reading the first bytes ---- */
+
+int sniff_blocks(struct blocks in, struct sniffed *out, char **err)
+{
+    struct budget b;
+    budget_init(&b, UINT64_MAX); /* only SNIFF_BYTES are read */
+    struct decoder d;
+    decoder_init(&d, in, &b, 0);
+    struct blocks dec = decoder_blocks(&d);
+    /* The first 64 KiB decide nearly always (a run record, a harness
+     * file's first keys); JSON or text that did not is read further, up to
+     * SNIFF_BYTES. */
+    size_t have = 0, cap = 64u * 1024u;
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return bd_fail(err, "out of memory");
+    int rc = 0, whole = 0;
+    enum content_kind kind = KIND_UNKNOWN;
+    for (;;) {
+        const unsigned char *p;
+        size_t n;
+        rc = blocks_next(dec, &p, &n, err);
+        if (rc <= 0) {
+            whole = rc == 0;
+            break;
+        }
+        size_t take = n < SNIFF_BYTES - have ? n : SNIFF_BYTES - have;
+        if (have + take > cap) {
+            size_t ncap = cap * 4 < SNIFF_BYTES ? cap * 4 : SNIFF_BYTES;
+            unsigned char *nb = realloc(buf, ncap);
+            if (!nb) {
+                rc = bd_fail(err, "out of memory");
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+            if (have + take > cap)
+                take = cap - have;
+        }
+        memcpy(buf + have, p, take);
+        have += take;
+        if (have == SNIFF_BYTES)
+            break;
+        if (have >= 64u * 1024u) {
+            kind = sniff_content(buf, have, 0);
+            if (kind != KIND_JSON && kind != KIND_UNKNOWN && kind != KIND_EMPTY)
+                break;
+        }
+    }
+    if (rc >= 0) {
+        out->kind = sniff_content(buf, have, whole);
+        out->depth = d.depth;
+        out->outer = d.depth ? d.codecs[0] : CODEC_NONE;
+    }
+    free(buf);
+    decoder_free(&d);
+    return rc < 0 ? -1 : 0;
+}
+
+struct pread_src {
+    int fd;
+    off_t off;
+    unsigned char buf[65536];
+};
+
+static int pread_next(void *self, const unsigned char **p, size_t *n, char **err)
+{
+    struct pread_src *s = self;
+    ssize_t k;
+    do
+        k = pread(s->fd, s->buf, sizeof s->buf, s->off);
+    while (k < 0 && errno == EINTR);
+    if (k < 0)
+        return bd_fail(err, "read error: %s", strerror(errno));
+    if (k == 0)
+        return 0;
+    s->off += k;
+    *p = s->buf;
+    *n = (size_t)k;
+    return 1;
+}
+
+int sniff_fd(int fd, struct sniffed *out, char **err)
+{
+    struct pread_src *s = malloc(sizeof *s);
+    if (!s)
+        return bd_fail(err, "out of memory");
+    s->fd = fd;
+    s->off = 0;
+    int rc = sniff_blocks((struct blocks){pread_next, s}, out, err);
+    free(s);
+    return rc;
+}
+
+int sniff_buffer(const unsigned char *p, size_t n, struct sniffed *out, char **err)
+{
+    struct membuf m = {p, n, 0};
+    return sniff_blocks(membuf_blocks(&m), out, err);
+}
+
+/* ---- names ---- */
+
+static const struct {
+    enum content_kind kind;
+    const char *harness, *describe;
+} kinds[] = {
+    {KIND_UNKNOWN, NULL, "not a format benchdb reads"},
+    {KIND_EMPTY, NULL, "empty"},
+    {KIND_RUN_STREAM, NULL, "a benchdb-run/1 stream"},
+    {KIND_JSON, NULL, "JSON of no format benchdb reads"},
+    {KIND_TAR, NULL, "a tar archive"},
+    {KIND_ZIP, NULL, "a zip archive"},
+    {KIND_JMH, "jmh", "JMH results (jmh)"},
+    {KIND_GBENCH, "google-benchmark", "Google Benchmark results (google-benchmark)"},
+    {KIND_HYPERFINE, "hyperfine", "hyperfine results (hyperfine)"},
+    {KIND_PYPERF, "pyperf", "pyperf results (pyperf)"},
+    {KIND_GOBENCH, "go-bench", "Go benchmark output (go-bench)"},
+};
+
+const char *kind_harness(enum content_kind k)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (kinds[i].kind == k)
+            return kinds[i].harness;
+    return NULL;
+}
+
+enum content_kind kind_of_harness(const char *format)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (kinds[i].harness && strcmp(kinds[i].harness, format) == 0)
+            return kinds[i].kind;
+    return KIND_UNKNOWN;
+}
+
+const char *kind_describe(enum content_kind k)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (kinds[i].kind == k)
+            return kinds[i].describe;
+    return "?";
+}

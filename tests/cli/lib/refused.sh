@@ -1,0 +1,55 @@
+# One refused input, one ctest entry (tests/CMakeLists.txt registers each):
+#   refused.sh archive NAME   tests/data/bad/NAME.jsonl[.zst]: 'benchdb
+#                             ingest [NAME.args] FILE' prints NAME.err and
+#                             the not-stored note
+#   refused.sh harness FMT/NAME  tests/data/formats/bad/FMT/NAME.json|.txt:
+#                             'ingest --format FMT --plan p --run r --host h
+#                             FILE' prints exactly NAME.err
+#   refused.sh case NAME      tests/data/refused/NAME/: 'ingest ARGS' (the
+#                             words of NAME/args, run in NAME/) prints
+#                             exactly NAME/err
+# Each exits 1 and leaves a store holding the example archive unchanged.
+. "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
+kind=$1 name=$2
+bd init >/dev/null
+(cd "$DATA/good" && bd ingest --quiet example.jsonl) # stored as "example.jsonl"
+before=$(snapshot)
+mkdir "$T/case"
+case $kind in
+archive)
+    BAD="$BENCHDB_SRC/tests/data/bad"
+    f=$(ls "$BAD/$name".jsonl* 2>/dev/null | head -n 1)
+    [ -n "$f" ] || fail "$name: no archive beside $name.err"
+    file=$(basename "$f")
+    cp "$f" "$T/case/$file"
+    set -- $(cat "$BAD/$name.args" 2>/dev/null || true) "$file"
+    printf '%s\nnote: %s: archive not stored (nothing from it was written)\n' "$(cat "$BAD/$name.err")" "$file" >"$T/want"
+    ;;
+harness)
+    fmt=${name%%/*} base=${name#*/}
+    dir="$BENCHDB_SRC/tests/data/formats/bad/$fmt"
+    f=$(ls "$dir/$base".json "$dir/$base".txt 2>/dev/null | head -n 1)
+    [ -n "$f" ] || fail "$name: no file beside $base.err"
+    cp "$f" "$T/case/"
+    set -- -q --format "$fmt" --plan p --run r --host h "$(basename "$f")"
+    cp "$dir/$base.err" "$T/want"
+    ;;
+case)
+    dir="$BENCHDB_SRC/tests/data/refused/$name"
+    cp -R "$dir/." "$T/case/"
+    set -- $(cat "$dir/args")
+    cp "$dir/err" "$T/want"
+    ;;
+*) fail "unknown kind $kind" ;;
+esac
+rc=0
+# shellcheck disable=SC2086 # the options are words
+(cd "$T/case" && bd ingest "$@") >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" = 1 ] || fail "$name: exit status $rc, expected 1; stderr: $(cat "$T/err")"
+cmp -s "$T/err" "$T/want" || fail "$name: stderr differs
+--- expected
+$(cat "$T/want")
+--- got
+$(cat "$T/err")"
+[ "$(snapshot)" = "$before" ] || fail "$name: the store changed"
+echo "ok: $kind $name refused"

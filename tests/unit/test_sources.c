@@ -1,0 +1,199 @@
+/* The sources layer alone: paths inside an archive, content sniffing (every
+ * kind, through compression layers), decompression layers and their
+ * budget (each layer counts what it produces), and the tar a bundle of
+ * harness files is read from. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "ingest/core/paths.h"
+#include "ingest/sources/decode.h"
+#include "ingest/sources/sniff.h"
+#include "util/strbuf.h"
+
+static void join(const char *dir, const char *path, const char *want)
+{
+    struct strbuf sb = {0};
+    int rc = path_join_inside(dir, path, &sb);
+    if (!want) {
+        if (rc == 0)
+            fail_msg("'%s' + '%s': expected a refusal, got '%s'", dir ? dir : "(null)", path, sb.buf);
+    } else {
+        if (rc != 0)
+            fail_msg("'%s' + '%s': refused, expected '%s'", dir ? dir : "(null)", path, want);
+        assert_string_equal(sb.buf, want);
+    }
+    sb_free(&sb);
+}
+
+static void test_join_path(void **state)
+{
+    (void)state;
+    join(NULL, "a.json", "a.json");
+    join("", "jmh/a.json", "jmh/a.json");
+    join("run", "jmh/a.json", "run/jmh/a.json");
+    join("run", "./jmh//a.json", "run/jmh/a.json");
+    join("run", "../jmh/a.json", "jmh/a.json");
+    join("run/x", "../../a.json", "a.json");
+    join("run", "jmh/../../a.json", "a.json");
+    join("run", "../../a.json", NULL); /* above the top */
+    join(NULL, "../a.json", NULL);
+    join("run", "/etc/passwd", NULL); /* absolute */
+    join(NULL, ".", NULL);            /* names no file */
+    join("run", "..", NULL);
+}
+
+/* ---- sniffing ---- */
+
+static enum content_kind sniff(const void *p, size_t n)
+{
+    struct sniffed s;
+    char *err = NULL;
+    if (sniff_buffer(p, n, &s, &err))
+        fail_msg("sniff failed: %s", err);
+    return s.kind;
+}
+
+#define SNIFF(text) sniff(text, sizeof text - 1)
+
+static void test_sniff_kinds(void **state)
+{
+    (void)state;
+    unsigned char tar[1024] = "run.jsonl";
+    memcpy(tar + 257, "ustar", 5);
+    assert_int_equal(sniff(tar, sizeof tar), KIND_TAR);
+    assert_int_equal(SNIFF("PK\x03\x04rest"), KIND_ZIP);
+    assert_int_equal(SNIFF("PK\x05\x06"), KIND_ZIP);
+    assert_int_equal(SNIFF(""), KIND_EMPTY);
+    assert_int_equal(SNIFF(" \n\t\r\n"), KIND_EMPTY);
+    assert_int_equal(SNIFF("{\"record\":\"run\",\"format\":\"benchdb-run/1\"}\n{\"record\":\"gate\"}\n"), KIND_RUN_STREAM);
+    assert_int_equal(SNIFF("{\"plan\":\"p\",\"record\":\"run\"}"), KIND_RUN_STREAM); /* "record" anywhere at the top */
+    assert_int_equal(SNIFF("{\"x\":1}"), KIND_JSON);
+    assert_int_equal(SNIFF("{\"x\": 1"), KIND_JSON);
+    /* JMH: an array of results; JMH writes [] when nothing ran */
+    assert_int_equal(SNIFF("[\n  {\n    \"jmhVersion\" : \"1.29\",\n    \"benchmark\" : \"a.B.c\"}]"), KIND_JMH);
+    assert_int_equal(SNIFF("[{\"benchmark\":\"a\",\"mode\":\"avgt\"}]"), KIND_JMH);
+    assert_int_equal(SNIFF("[ ]"), KIND_JMH);
+    assert_int_equal(SNIFF("[1,2]"), KIND_UNKNOWN);
+    assert_int_equal(SNIFF("[{\"name\":\"x\"}]"), KIND_UNKNOWN);
+    /* Google Benchmark: context first, or the row keys */
+    assert_int_equal(SNIFF("{\"context\":{\"date\":\"x\"},\"benchmarks\":[]}"), KIND_GBENCH);
+    assert_int_equal(SNIFF("{\"benchmarks\":[{\"name\":\"BM_a\",\"real_time\":1}]}"), KIND_GBENCH);
+    /* pyperf: benchmarks with runs, or the suite's version and metadata */
+    assert_int_equal(SNIFF("{\"benchmarks\":[{\"metadata\":{\"name\":\"x\"},\"runs\":[]}],\"version\":\"1.0\"}"),
+                     KIND_PYPERF);
+    assert_int_equal(SNIFF("{\"version\":\"1.0\",\"benchmarks\":[]}"), KIND_PYPERF);
+    /* the keys of a later element or of a nested object do not count */
+    assert_int_equal(SNIFF("{\"benchmarks\":[{\"name\":\"a\"},{\"runs\":[]}]}"), KIND_JSON);
+    assert_int_equal(SNIFF("{\"a\":{\"record\":1}}"), KIND_JSON);
+    /* hyperfine */
+    assert_int_equal(SNIFF("{\"results\":[{\"command\":\"sleep 1\",\"times\":[1.0]}]}"), KIND_HYPERFINE);
+    assert_int_equal(SNIFF("{\"results\":[]}"), KIND_JSON);
+    /* Go benchmark text */
+    assert_int_equal(SNIFF("goos: linux\ngoarch: amd64\n"), KIND_GOBENCH);
+    assert_int_equal(SNIFF("PASS\nBenchmarkFib10-8   5000000   325 ns/op\nok\n"), KIND_GOBENCH);
+    assert_int_equal(SNIFF("Benchmarking is fun\n"), KIND_UNKNOWN);
+    assert_int_equal(SNIFF("BenchmarkX\n"), KIND_UNKNOWN); /* a name alone */
+    assert_int_equal(SNIFF("# README\n\nSome text.\n"), KIND_UNKNOWN);
+    assert_int_equal(SNIFF("\xff\xfe{\x00\"\x00"), KIND_UNKNOWN); /* UTF-16 */
+    /* strings with braces and escaped quotes do not confuse the scanner */
+    assert_int_equal(SNIFF("{\"s\":\"}{\\\"record\\\"\",\"results\":[{\"command\":\"x\"}]}"), KIND_HYPERFINE);
+}
+
+static void test_sniff_compressed(void **state)
+{
+    (void)state;
+    static const char gb[] = "{\"context\":{},\"benchmarks\":[]}";
+    unsigned char z[4096];
+    size_t zn = ZSTD_compress(z, sizeof z, gb, sizeof gb - 1, 1);
+    assert_false(ZSTD_isError(zn));
+    struct sniffed s;
+    char *err = NULL;
+    assert_int_equal(sniff_buffer(z, zn, &s, &err), 0);
+    assert_int_equal(s.kind, KIND_GBENCH);
+    assert_int_equal(s.depth, 1);
+    assert_int_equal(s.outer, CODEC_ZSTD);
+    /* a zstd-compressed tar is a tar */
+    unsigned char tar[1024] = "run.jsonl";
+    memcpy(tar + 257, "ustar", 5);
+    zn = ZSTD_compress(z, sizeof z, tar, sizeof tar, 1);
+    assert_int_equal(sniff_buffer(z, zn, &s, &err), 0);
+    assert_int_equal(s.kind, KIND_TAR);
+    /* corrupt data: an error, not a kind */
+    memcpy(z + 4, "garbage!", 8);
+    assert_int_equal(sniff_buffer(z, zn, &s, &err), -1);
+    assert_non_null(strstr(err, "corrupt zstd stream"));
+    free(err);
+}
+
+/* ---- decompression layers and the budget ---- */
+
+/* gzip of data, made with the gzip command. */
+static size_t gzip_of(const void *in, size_t n, unsigned char *out, size_t cap, int times)
+{
+    char path[] = "/tmp/benchdb-gz-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, in, n), (ssize_t)n);
+    close(fd);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "cat %s%s > %s.out", path, times == 2 ? " | gzip -c | gzip -c" : " | gzip -c", path);
+    assert_int_equal(system(cmd), 0);
+    char outp[64];
+    snprintf(outp, sizeof outp, "%s.out", path);
+    FILE *f = fopen(outp, "rb");
+    assert_non_null(f);
+    size_t k = fread(out, 1, cap, f);
+    fclose(f);
+    unlink(path);
+    unlink(outp);
+    return k;
+}
+
+static void test_decode_layers(void **state)
+{
+    (void)state;
+    static char big[200000];
+    memset(big, 'x', sizeof big);
+    unsigned char gz[8192];
+    size_t n = gzip_of(big, sizeof big, gz, sizeof gz, 2);
+    assert_true(n < sizeof gz);
+    struct strbuf out = {0};
+    int depth = 0;
+    char *err = NULL;
+    struct budget b;
+    budget_init(&b, 1u << 30);
+    assert_int_equal(decode_buffer(gz, n, &b, &out, &depth, &err), 0);
+    assert_int_equal(depth, 2); /* a gzip inside a gzip: both undone */
+    assert_int_equal(out.len, sizeof big);
+    assert_memory_equal(out.buf, big, sizeof big);
+    /* each layer counts what it produces: the inner gzip and the data */
+    uint64_t used = atomic_load(&b.used);
+    assert_true(used > sizeof big && used < sizeof big + n + 4096);
+    sb_free(&out);
+    /* a budget the data passes: refused while decompressing */
+    budget_init(&b, 100000);
+    assert_int_equal(decode_buffer(gz, n, &b, &out, &depth, &err), -1);
+    assert_string_equal(err, "more than 100000 bytes of data after decompression (the limit; raise it with --max-bytes)");
+    free(err);
+    sb_free(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_join_path),
+        cmocka_unit_test(test_sniff_kinds),
+        cmocka_unit_test(test_sniff_compressed),
+        cmocka_unit_test(test_decode_layers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
