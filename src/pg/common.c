@@ -208,6 +208,13 @@ MemoryContext bs_agg_context(FunctionCallInfo fcinfo, int *is_window)
     return cx;
 }
 
+void *bs_plain_state(FunctionCallInfo fcinfo, size_t size)
+{
+    if (!PG_ARGISNULL(0))
+        return PG_GETARG_POINTER(0);
+    return MemoryContextAllocZero(bs_agg_context(fcinfo, NULL), size);
+}
+
 void *bs_grow(void *ctx, void *old, size_t bytes)
 {
     if (!AllocSizeIsValid(bytes))

@@ -33,15 +33,11 @@ static int geomean_arg(FunctionCallInfo fcinfo, double *x)
 
 BS_FUNCTION(bs_geomean_step)
 {
-    MemoryContext cx = bs_agg_context(fcinfo, NULL);
-    struct geomean_acc *g = BS_STATE(struct geomean_acc, 0);
+    struct geomean_acc *g = bs_plain_state(fcinfo, sizeof *g);
     double x;
-    if (geomean_arg(fcinfo, &x) == ARG_OK) {
-        if (!g)
-            g = MemoryContextAllocZero(cx, sizeof *g);
+    if (geomean_arg(fcinfo, &x) == ARG_OK)
         geomean_add(g, x);
-    }
-    BS_RETURN_STATE(g);
+    PG_RETURN_POINTER(g);
 }
 
 BS_FUNCTION(bs_geomean_inverse)
@@ -81,12 +77,9 @@ struct moments_state {
 
 BS_FUNCTION(bs_moments_step)
 {
-    MemoryContext cx = bs_agg_context(fcinfo, NULL);
-    struct moments_state *s = BS_STATE(struct moments_state, 0);
+    struct moments_state *s = bs_plain_state(fcinfo, sizeof *s);
     double x;
     if (bs_finite(fcinfo, 1, 0, EXPECT_FINITE, &x) == ARG_OK) {
-        if (!s)
-            s = MemoryContextAllocZero(cx, sizeof *s);
         if (PG_NARGS() > 2) {
             double level;
             if (bs_number(fcinfo, 2, &level) != ARG_OK || fn_param_check(FN_LEVEL, level))
@@ -95,7 +88,7 @@ BS_FUNCTION(bs_moments_step)
         }
         moments_add(&s->m, x);
     }
-    BS_RETURN_STATE(s);
+    PG_RETURN_POINTER(s);
 }
 
 BS_FUNCTION(bs_moments_inverse)
@@ -145,8 +138,7 @@ struct band_state {
 
 BS_FUNCTION(bs_band_step)
 {
-    MemoryContext cx = bs_agg_context(fcinfo, NULL);
-    struct band_state *s = BS_STATE(struct band_state, 0);
+    struct band_state *s = bs_plain_state(fcinfo, sizeof *s);
     double x, lo, hi;
     if (bs_finite(fcinfo, 1, 0, EXPECT_FINITE, &x) == ARG_OK) {
         /* A bound of the band: NULL is an error too. */
@@ -154,12 +146,10 @@ BS_FUNCTION(bs_band_step)
             bs_arg_error(fcinfo, 2, 1, EXPECT_FINITE);
         if (bs_finite(fcinfo, 3, 2, EXPECT_FINITE, &hi) != ARG_OK)
             bs_arg_error(fcinfo, 3, 2, EXPECT_FINITE);
-        if (!s)
-            s = MemoryContextAllocZero(cx, sizeof *s);
         s->n++;
         s->in += lo <= x && x <= hi;
     }
-    BS_RETURN_STATE(s);
+    PG_RETURN_POINTER(s);
 }
 
 BS_FUNCTION(bs_band_inverse)

@@ -41,10 +41,9 @@ static int two_row(FunctionCallInfo fcinfo, struct mw_obs *o, int report)
 
 BS_FUNCTION(bs_rank_step)
 {
-    struct bs_keep *s = BS_STATE(struct bs_keep, 0);
+    struct bs_keep *s = bs_keep_state(fcinfo, sizeof(struct mw_obs), 2);
     struct mw_obs o;
     if (two_row(fcinfo, &o, 1) == ARG_OK) {
-        s = bs_keep_state(fcinfo, s, sizeof o, 2);
         if (PG_NARGS() > 3 && strcmp(bs_def(fcinfo)->name, "mann_whitney") == 0) {
             char *name = PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3));
             int m = fn_mw_method(name);
@@ -62,7 +61,7 @@ BS_FUNCTION(bs_rank_step)
         }
         bs_keep_push(s, &o);
     }
-    BS_RETURN_STATE(s);
+    PG_RETURN_POINTER(s);
 }
 
 BS_FUNCTION(bs_rank_inverse)

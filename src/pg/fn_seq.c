@@ -47,10 +47,9 @@ static int seq_row(FunctionCallInfo fcinfo, struct fn_seq_row *r, int report)
 BS_FUNCTION(bs_seq_step)
 {
     static const enum fn_param kinds[] = {FN_WINDOW, FN_PVALUE, FN_MAGNITUDE};
-    struct bs_keep *s = BS_STATE(struct bs_keep, 0);
+    struct bs_keep *s = bs_keep_state(fcinfo, sizeof(struct fn_seq_row), 2);
     struct fn_seq_row r;
     if (seq_row(fcinfo, &r, 1) == ARG_OK) {
-        s = bs_keep_state(fcinfo, s, sizeof r, 2);
         for (int i = 3; i < PG_NARGS(); i++) {
             double v;
             const char *bad = bs_number(fcinfo, i, &v) == ARG_OK ? fn_param_check(kinds[i - 3], v)
@@ -61,7 +60,7 @@ BS_FUNCTION(bs_seq_step)
         }
         bs_keep_push(s, &r);
     }
-    BS_RETURN_STATE(s);
+    PG_RETURN_POINTER(s);
 }
 
 BS_FUNCTION(bs_seq_inverse)

@@ -46,13 +46,10 @@ static void read_members(FunctionCallInfo fcinfo, int i, struct two_state *s)
 
 BS_FUNCTION(bs_two_step)
 {
-    MemoryContext cx = bs_agg_context(fcinfo, NULL);
-    struct two_state *s = BS_STATE(struct two_state, 0);
+    struct two_state *s = bs_plain_state(fcinfo, sizeof *s);
     double x;
     int first;
     if (bs_finite(fcinfo, 1, 0, EXPECT_FINITE, &x) == ARG_OK && (first = bs_flag(fcinfo, 2, 1)) != ARG_NULL) {
-        if (!s)
-            s = MemoryContextAllocZero(cx, sizeof *s);
         if (PG_NARGS() > 3) {
             double level;
             if (bs_number(fcinfo, 3, &level) != ARG_OK || fn_param_check(FN_LEVEL, level))
@@ -63,7 +60,7 @@ BS_FUNCTION(bs_two_step)
             read_members(fcinfo, 4, s);
         two_sample_add(&s->s, x, first);
     }
-    BS_RETURN_STATE(s);
+    PG_RETURN_POINTER(s);
 }
 
 BS_FUNCTION(bs_two_inverse)

@@ -35,11 +35,10 @@ static int read_x(FunctionCallInfo fcinfo, enum bs_kind kind, double *x)
 
 BS_FUNCTION(bs_values_step)
 {
-    struct bs_keep *s = BS_STATE(struct bs_keep, 0);
+    struct bs_keep *s = bs_keep_state(fcinfo, sizeof(double), 1);
     enum bs_kind kind = bs_def(fcinfo)->kind;
     double x;
     if (read_x(fcinfo, kind, &x) == ARG_OK) {
-        s = bs_keep_state(fcinfo, s, sizeof x, 1);
         if (PG_NARGS() > 2) {
             double v;
             enum fn_param p = kind == BS_PERCENTILE ? FN_PERCENT : kind == BS_TRIMMED ? FN_TRIM : FN_LEVEL;
@@ -50,7 +49,7 @@ BS_FUNCTION(bs_values_step)
         }
         bs_keep_push(s, &x);
     }
-    BS_RETURN_STATE(s);
+    PG_RETURN_POINTER(s);
 }
 
 BS_FUNCTION(bs_values_inverse)

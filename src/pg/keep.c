@@ -8,12 +8,12 @@
 
 #include <string.h>
 
-struct bs_keep *bs_keep_state(FunctionCallInfo fcinfo, struct bs_keep *s, size_t esize, int param_arg)
+struct bs_keep *bs_keep_state(FunctionCallInfo fcinfo, size_t esize, int param_arg)
 {
-    if (s)
-        return s;
+    if (!PG_ARGISNULL(0))
+        return (struct bs_keep *)PG_GETARG_POINTER(0);
     MemoryContext cx = bs_agg_context(fcinfo, NULL);
-    s = MemoryContextAllocZero(cx, sizeof *s);
+    struct bs_keep *s = MemoryContextAllocZero(cx, sizeof *s);
     s->cx = cx;
     s->f.esize = esize;
     s->param_arg = param_arg;

@@ -111,7 +111,12 @@ void *bs_deserial_plain(FunctionCallInfo fcinfo, size_t size);
  * aggregate's memory, or NULL). */
 int bs_combine_plain(FunctionCallInfo fcinfo, size_t size, void **s1, void **s2, Datum *result);
 
-/* The state argument of a transition or combine function, or NULL. */
+/* A transition's plain state of size bytes (argument 0), created zeroed
+ * in the aggregate's memory when NULL. A transition always returns a
+ * state, even for a row it ignores: the moving-aggregate form may not
+ * return NULL, and an empty state gives NULL as no state does. */
+void *bs_plain_state(FunctionCallInfo fcinfo, size_t size);
+/* The state argument of an inverse transition or combine function, or NULL. */
 #define BS_STATE(T, i) (PG_ARGISNULL(i) ? (T *)NULL : (T *)PG_GETARG_POINTER(i))
 /* Returns state s, or SQL NULL when there is none. */
 #define BS_RETURN_STATE(s)                                                                                             \
@@ -152,9 +157,9 @@ struct bs_keep {
     int have[3];
     double param[3];
 };
-/* The state (created, with elements of esize bytes and its constants from
- * argument param_arg on, when s is NULL). */
-struct bs_keep *bs_keep_state(FunctionCallInfo fcinfo, struct bs_keep *s, size_t esize, int param_arg);
+/* A transition's state (argument 0), created empty, with elements of
+ * esize bytes and its constants from argument param_arg on, when NULL. */
+struct bs_keep *bs_keep_state(FunctionCallInfo fcinfo, size_t esize, int param_arg);
 void bs_keep_push(struct bs_keep *s, const void *elem);
 /* The live elements: in place when not in a window (they may be
  * reordered: the state stays the same multiset), else a scratch copy. */
