@@ -198,15 +198,18 @@ FROM (
 
 -- Per run and cell: the number of blocks with a ratio, the mean and sample
 -- standard deviation of their log ratios, and the geometric-mean ratio.
+-- The sums in block order, the order SQLite reads the blocks in (its
+-- plain sums depend on the order; so the same doubles on both engines).
 CREATE VIEW run_cell AS
 SELECT run_id, benchmark_id,
        count(*) AS blocks,
-       avg(log_ratio) AS mean_log,
-       CASE WHEN count(*) > 1 THEN sqrt(sum(dev * dev) / (count(*) - 1)) END AS sd_log,
-       exp(avg(log_ratio)) AS geomean_ratio
+       avg(log_ratio ORDER BY block) AS mean_log,
+       CASE WHEN count(*) > 1 THEN sqrt(sum(dev * dev ORDER BY block) / (count(*) - 1)) END AS sd_log,
+       exp(avg(log_ratio ORDER BY block)) AS geomean_ratio
 FROM (
-  SELECT run_id, benchmark_id, log_ratio,
-         log_ratio - avg(log_ratio) OVER (PARTITION BY run_id, benchmark_id) AS dev
+  SELECT run_id, benchmark_id, block, log_ratio,
+         log_ratio - avg(log_ratio) OVER (PARTITION BY run_id, benchmark_id ORDER BY block
+                                          ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS dev
   FROM block_ratio
 ) AS devs
 GROUP BY run_id, benchmark_id;

@@ -140,6 +140,8 @@ def pg_value(v, typ):
         if isinstance(v, str):  # NaN, Infinity: benchdb prints null
             return None
         return float(v)
+    if typ == "bytea" and isinstance(v, str) and v.startswith("\\x"):
+        return v[2:]  # benchdb prints a blob as its hex digits
     if isinstance(v, str) and is_container_text(v):
         return ("json", load_json(v))
     if isinstance(v, list):
@@ -157,10 +159,12 @@ def sqlite_value(v):
 
 def describe(v):
     if isinstance(v, tuple) and len(v) == 2 and v[0] == "json":
-        return json.dumps(unpairs(v[1]))
-    if isinstance(v, float):
-        return "%r (real)" % v
-    return repr(v)
+        text = json.dumps(unpairs(v[1]))
+    elif isinstance(v, float):
+        text = "%r (real)" % v
+    else:
+        text = repr(v)
+    return text if len(text) <= 300 else text[:300] + "..."
 
 
 def unpairs(v):

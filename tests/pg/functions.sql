@@ -16,6 +16,11 @@ SELECT g, t_ci(x) AS ci, t_ci(x, 0.9) AS ci90, t_ci(xp, 0.999) AS ci999 FROM t G
 -- case: t_ci-members
 SELECT CAST(t_ci(x) ->> 'lo' AS DOUBLE PRECISION) AS lo, CAST(t_ci(x) ->> 'hi' AS DOUBLE PRECISION) AS hi,
        CAST(t_ci(x) ->> 'n' AS BIGINT) AS n FROM t;
+-- case: json-numbers-read-back
+SELECT CAST(t_ci(xp * 1e-310) ->> 'estimate' AS DOUBLE PRECISION) AS tiny, CAST(t_ci(xp * 1e-310) ->> 'se' AS DOUBLE PRECISION) AS tiny_se,
+       CAST(t_ci(xp * 1e300) ->> 'hi' AS DOUBLE PRECISION) AS huge, CAST(t_ci(x * 1e-7) ->> 'lo' AS DOUBLE PRECISION) AS small,
+       CAST(pooled_t_ci(x * 1e15, g) ->> 'estimate' AS DOUBLE PRECISION) AS big, CAST(median_ci(xp * 1e-30) ->> 'lo' AS DOUBLE PRECISION) AS mci
+FROM t;
 -- case: band_share
 SELECT g, band_share(x, -2, 3) AS b, band_share(x, 0, 0) AS zero, band_share(xp, 1, 1e9) AS all_in FROM t GROUP BY g ORDER BY g NULLS LAST;
 -- case: pooled_t_ci
