@@ -8,6 +8,7 @@
  * it, so that both give the same texts byte for byte. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "stats/changepoint.h"
 #include "stats/lookback.h"
@@ -89,6 +90,19 @@ void fn_json_hodges_lehmann(struct fn_json *j, const struct hl_result *r);
 void fn_json_median_ci(struct fn_json *j, const struct median_ci *r);
 void fn_json_lookback(struct fn_json *j, const struct lookback *lb);
 
+/* spread(x): the largest of x[0..n) over the smallest (n >= 1, x > 0). */
+double fn_spread(const double *x, size_t n);
+
+/* A row of the rank aggregates into *o, padding zeroed: the FIFO finds a
+ * row to remove by its bytes (and a struct assignment need not copy
+ * padding). */
+static inline void fn_mw_obs(struct mw_obs *o, double x, int first)
+{
+    memset(o, 0, sizeof *o);
+    o->x = x;
+    o->first = first;
+}
+
 /* The shortest "%.15g".."%.17g" text that reads back as x (finite x),
  * byte for byte; computed without printf for 1e-6 <= |x| < 1e15 when size
  * is at least 40 (fmt_double.c). */
@@ -133,6 +147,20 @@ int fn_seq_row_cmp(const void *a, const void *b);
 /* Whether rows[0..n) are already in that order (a window frame's mostly
  * are: no copy, no sort). */
 int fn_seq_rows_ordered(const struct fn_seq_row *rows, size_t n);
+
+/* change_points' computation over n sorted rows: its parameters (given:
+ * have[i] ? param[i] : the default, for window (50), max_pvalue (0.001)
+ * and min_magnitude (0)); fn_changepoints_setup returns the bytes of
+ * workspace fn_changepoints_find needs (aligned for a double). */
+struct fn_changepoints {
+    size_t n, window;
+    double max_pvalue, min_magnitude;
+};
+size_t fn_changepoints_setup(struct fn_changepoints *c, size_t n, const int have[3], const double param[3]);
+/* The change points of rows[0..c->n), in order, into *cp (pointing into
+ * work, room for n); returns their number. */
+size_t fn_changepoints_find(const struct fn_changepoints *c, const struct fn_seq_row *rows, void *work,
+                            struct changepoint **cp);
 
 /* change_points' result for the change points cp[0..m) of the sorted
  * rows: the JSON array's text into out, which has room for

@@ -33,9 +33,7 @@ static int two_row(FunctionCallInfo fcinfo, struct mw_obs *o, int report)
             return ARG_NULL;
         first = f != 0;
     }
-    memset(o, 0, sizeof *o); /* padding too: the FIFO compares bytes */
-    o->x = x;
-    o->first = first;
+    fn_mw_obs(o, x, first);
     return ARG_OK;
 }
 

@@ -93,23 +93,15 @@ BS_FUNCTION(bs_cp_final)
     if (n == 0)
         PG_RETURN_NULL();
     const struct fn_seq_row *rows = sorted_rows(fcinfo, s);
-    double window = s->have[0] ? s->param[0] : 50;
-    double max_p = s->have[1] ? s->param[1] : 0.001;
-    double min_mag = s->have[2] ? s->param[2] : 0.0;
-    /* window is a finite integer >= 2; beyond 2n it acts as 2n. */
-    size_t w = window > 2.0 * (double)n ? 2 * n : (size_t)window;
-    if (w < 2)
-        w = 2;
-    double *x = palloc(n * sizeof(double) + n * sizeof(struct changepoint) + changepoint_work_size(n, w));
-    struct changepoint *cp = (struct changepoint *)(x + n);
-    for (size_t i = 0; i < n; i++)
-        x[i] = rows[i].x;
-    size_t m = changepoint_otava(x, n, w, max_p, min_mag, cp + n, cp);
+    struct fn_changepoints c;
+    void *work = palloc(fn_changepoints_setup(&c, n, s->have, s->param));
+    struct changepoint *cp;
+    size_t m = fn_changepoints_find(&c, rows, work, &cp);
     char *json = palloc(fn_json_changepoints_size(m));
     fn_json_changepoints(json, rows, cp, m);
     Datum d = bs_jsonb(json);
     pfree(json);
-    pfree(x);
+    pfree(work);
     return d;
 }
 

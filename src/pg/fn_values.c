@@ -73,15 +73,8 @@ BS_FUNCTION(bs_values_final)
     enum bs_kind kind = bs_def(fcinfo)->kind;
     if (n == 0 || (kind == BS_TRIMMED && s->param[0] * 2 >= (double)n))
         PG_RETURN_NULL();
-    if (kind == BS_SPREAD) {
-        const double *x = fn_fifo_items(&s->f);
-        double lo = x[0], hi = x[0];
-        for (size_t i = 1; i < n; i++) {
-            lo = x[i] < lo ? x[i] : lo;
-            hi = x[i] > hi ? x[i] : hi;
-        }
-        BS_RETURN_DOUBLE(hi / lo);
-    }
+    if (kind == BS_SPREAD)
+        BS_RETURN_DOUBLE(fn_spread(fn_fifo_items(&s->f), n));
     double *x = bs_keep_items(fcinfo, s);
     if (kind == BS_MEDIAN)
         BS_RETURN_DOUBLE(stats_median(x, n));

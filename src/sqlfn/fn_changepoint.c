@@ -105,27 +105,16 @@ static void cp_compute(sqlite3_context *ctx, int is_final)
     struct fn_seq_row *rows = sqlfn_seq_rows_sorted(ctx, &s->rows, is_final);
     if (!rows)
         goto done;
-    double window = s->have[0] ? s->param[0] : 50;
-    double max_p = s->have[1] ? s->param[1] : 0.001;
-    double min_mag = s->have[2] ? s->param[2] : 0.0;
-    /* window is a finite integer >= 2; beyond 2n it acts as 2n. */
-    size_t w = window > 2.0 * (double)n ? 2 * n : (size_t)window;
-    if (w < 2)
-        w = 2;
-    /* One block: the values, the change points, the detector's workspace. */
-    size_t work = changepoint_work_size(n, w);
-    size_t bytes = n * sizeof(double) + n * sizeof(struct changepoint) + work;
-    double *x = sqlite3_malloc64(bytes);
-    if (!x) {
+    struct fn_changepoints c;
+    double *work = sqlite3_malloc64(fn_changepoints_setup(&c, n, s->have, s->param));
+    if (!work) {
         sqlite3_result_error_nomem(ctx);
         goto done;
     }
-    struct changepoint *cp = (struct changepoint *)(x + n);
-    for (size_t i = 0; i < n; i++)
-        x[i] = rows[i].x;
-    size_t m = changepoint_otava(x, n, w, max_p, min_mag, cp + n, cp);
+    struct changepoint *cp;
+    size_t m = fn_changepoints_find(&c, rows, work, &cp);
     result_json(ctx, rows, cp, m);
-    sqlite3_free(x);
+    sqlite3_free(work);
 done:
     if (s && is_final)
         sqlfn_seq_rows_free(&s->rows);

@@ -53,9 +53,7 @@ static int two_row(sqlite3_context *ctx, sqlite3_value **argv, struct mw_obs *o,
             return ARG_NULL;
         first = f != 0;
     }
-    memset(o, 0, sizeof *o); /* padding too: the FIFO compares bytes */
-    o->x = x;
-    o->first = first;
+    fn_mw_obs(o, x, first);
     return ARG_OK;
 }
 

@@ -121,13 +121,7 @@ static void values_compute(sqlite3_context *ctx, int is_final)
     if (n == 0 || (kind == KIND_TRIMMED && s->param * 2 >= (double)n))
         goto null;
     if (kind == KIND_SPREAD) {
-        const double *x = fn_fifo_items(&s->f);
-        double lo = x[0], hi = x[0];
-        for (size_t i = 1; i < n; i++) {
-            lo = x[i] < lo ? x[i] : lo;
-            hi = x[i] > hi ? x[i] : hi;
-        }
-        sqlite3_result_double(ctx, hi / lo);
+        sqlite3_result_double(ctx, fn_spread(fn_fifo_items(&s->f), n));
         goto done;
     }
     double *x = sqlfn_values_items(ctx, s, is_final);
