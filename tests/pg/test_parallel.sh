@@ -2,9 +2,9 @@
 # over 200,000 rows, in one group and in four, once with parallelism off
 # and once with a parallel plan forced (two workers, partial aggregates
 # combined by the aggregates' combine functions after their states went
-# through their serial and deserial functions). The plans are checked to
-# be what they should, and the results must be the same text, so the same
-# doubles.
+# through their serial and deserial functions), and the whole plan in one
+# worker with the scalars. The plans are checked to be what they
+# should, and the results must be the same text, so the same doubles.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_parallel
@@ -54,6 +54,27 @@ for grp in "" "GROUP BY k ORDER BY k"; do
     [ "$n" = 5 ] || fail "read $n statements of parallel.sql, expected 5"
 done
 
-[ -n "${KEEP:-}" ] || pg_dropdb "$db" >/dev/null
+[ -n "${KEEP:-}" ] || # The whole plan in one worker (force_parallel_mode, PostgreSQL 15's name):
+# the module loaded there, the aggregates and the scalars computed there.
+# (PostgreSQL 15 does not run window functions in a worker.)
+forced="SET force_parallel_mode = on;"
+scalars="SELECT i, t_quantile(0.975, i), t_cdf(x, i), normal_quantile(CAST(i AS DOUBLE PRECISION) / 3001),
+  ci_recip(ci_exp(CAST('{\"estimate\": 0.5, \"lo\": 0.25, \"hi\": 1, \"n\": 3}' AS jsonb))), benchdb_version()
+  FROM big WHERE i <= 3000 ORDER BY i"
+run pg -d "$db" -A -t -v grp= -c "$serial" -f "$BENCHDB_SRC/tests/pg/parallel.sql" -c "$scalars"
+expect_rc 0 "serial, with scalars"
+mv "$T/out" "$T/serial"
+run pg -d "$db" -A -t -v grp= -c "$forced" -f "$BENCHDB_SRC/tests/pg/parallel.sql" -c "$scalars"
+expect_rc 0 "in a worker"
+checks=$((checks + 1))
+cmp -s "$T/serial" "$T/out" || { fail "results computed in a worker differ:"; diff "$T/serial" "$T/out" | cut -c1-300 >&2; }
+[ "$(wc -l <"$T/out")" -ge 3005 ] || fail "too few results in a worker"
+for stmt in "$scalars" "SELECT median(x), mann_whitney(x, g), change_points(i, s) FROM big WHERE i <= 3000"; do
+    run pg -d "$db" -A -t -c "$forced" -c "EXPLAIN (COSTS OFF) $stmt"
+    checks=$((checks + 1))
+    grep -q "Single Copy: true" "$T/out" || { fail "not run in a worker: $stmt"; cat "$T/out" >&2; }
+done
+
+pg_dropdb "$db" >/dev/null
 [ "$failures" -eq 0 ] || exit 1
 echo "ok: $checks checks"
