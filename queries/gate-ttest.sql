@@ -73,7 +73,7 @@ limits AS (
          END AS baseline,
          CASE WHEN s.baseline_n < 2 OR s.baseline_n < :min_runs THEN NULL
               WHEN :model = 't_test' AND s.sd > 0
-                THEN s.mean + t_quantile(:boundary, s.baseline_n - 1) * (s.sd * sqrt(1 + 1.0 / s.baseline_n))
+                THEN s.mean + t_quantile(:boundary, s.baseline_n - 1) * (s.sd * sqrt(1 + CAST(1 AS DOUBLE PRECISION) / s.baseline_n))
               WHEN :model = 'z_score' AND s.sd > 0 THEN s.mean + normal_quantile(:boundary) * s.sd
               WHEN :model = 'log_normal' AND s.ln_n = s.baseline_n AND s.ln_sd > 0
                 THEN exp(s.ln_mean + normal_quantile(:boundary) * s.ln_sd)

@@ -31,10 +31,6 @@
 #include "sqlfn/sqlfn.h"
 #include "stats/changepoint.h"
 
-#define EXPECT_WINDOW "an integer of at least 2"
-#define EXPECT_PVALUE "a number between 0 and 1"
-#define EXPECT_MAGNITUDE "a non-negative finite number"
-
 struct cp_state {
     struct sqlfn_seq_rows rows;
     int have[3];
@@ -44,18 +40,13 @@ struct cp_state {
 /* window, max_pvalue, min_magnitude: checked and the same on every row. */
 static int read_params(sqlite3_context *ctx, int argc, sqlite3_value **argv, struct cp_state *s)
 {
-    static const char *const expect[] = {EXPECT_WINDOW, EXPECT_PVALUE, EXPECT_MAGNITUDE};
+    static const enum fn_param kinds[] = {FN_WINDOW, FN_PVALUE, FN_MAGNITUDE};
     for (int i = 2; i < argc; i++) {
         double v;
-        int ok = sqlfn_number(argv[i], &v) == ARG_OK;
-        if (i == 2)
-            ok = ok && isfinite(v) && v >= 2 && v == floor(v);
-        else if (i == 3)
-            ok = ok && v >= 0 && v <= 1;
-        else
-            ok = ok && v >= 0 && isfinite(v);
-        if (!ok) {
-            sqlfn_arg_error(ctx, i, expect[i - 2], argv[i]);
+        const char *bad = sqlfn_number(argv[i], &v) == ARG_OK ? fn_param_check(kinds[i - 2], v)
+                                                               : fn_param_check(kinds[i - 2], NAN);
+        if (bad) {
+            sqlfn_arg_error(ctx, i, bad, argv[i]);
             return -1;
         }
         if (sqlfn_same(ctx, argv, i, v, &s->have[i - 2], &s->param[i - 2]))
@@ -66,7 +57,7 @@ static int read_params(sqlite3_context *ctx, int argc, sqlite3_value **argv, str
 
 void sqlfn_cp_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    struct sqlfn_seq_row r;
+    struct fn_seq_row r;
     if (sqlfn_seq_row_read(ctx, argv, &r, 1) != ARG_OK)
         return;
     struct cp_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
@@ -88,58 +79,19 @@ void sqlfn_cp_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlfn_seq_rows_remove(ctx, &s->rows, argv);
 }
 
-static void put_num(sqlite3_str *out, const char *key, double x)
+/* The JSON array of the change points of rows[0..n) (sorted). */
+static void result_json(sqlite3_context *ctx, const struct fn_seq_row *rows, const struct changepoint *cp, size_t m)
 {
-    sqlite3_str_appendf(out, ",\"%s\":", key);
-    if (!isfinite(x)) {
-        sqlite3_str_appendall(out, "null");
+    char *text = sqlite3_malloc64(fn_json_changepoints_size(m));
+    if (!text) {
+        sqlite3_result_error_nomem(ctx);
         return;
     }
-    char num[40];
-    sqlfn_fmt_double(num, sizeof num, x);
-    sqlite3_str_appendall(out, num);
-}
-
-/* The JSON array of the change points of rows[0..n) (sorted). */
-static void result_json(sqlite3_context *ctx, const struct sqlfn_seq_row *rows, const struct changepoint *cp, size_t m)
-{
-    sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
-    sqlite3_str_appendchar(out, 1, '[');
-    for (size_t i = 0; i < m; i++) {
-        const struct changepoint *c = &cp[i];
-        const struct sqlfn_seq_row *r = &rows[c->index];
-        sqlite3_str_appendall(out, i ? ",{\"seq\":" : "{\"seq\":");
-        if (r->seq_is_int) {
-            sqlite3_str_appendf(out, "%lld", (long long)r->seq_int);
-        } else {
-            char num[40];
-            sqlfn_fmt_double(num, sizeof num, r->seq_real);
-            sqlite3_str_appendall(out, num);
-        }
-        sqlite3_str_appendf(out, ",\"index\":%lld", (long long)c->index);
-        put_num(out, "mean_before", c->mean_before);
-        put_num(out, "mean_after", c->mean_after);
-        put_num(out, "stddev_before", c->stddev_before);
-        put_num(out, "stddev_after", c->stddev_after);
-        put_num(out, "pvalue", c->pvalue);
-        put_num(out, "magnitude", changepoint_magnitude(c));
-        put_num(out, "forward_change_percent", changepoint_forward_change(c) * 100);
-        sqlite3_str_appendchar(out, 1, '}');
-    }
-    sqlite3_str_appendchar(out, 1, ']');
-    int rc = sqlite3_str_errcode(out);
-    int len = sqlite3_str_length(out);
-    char *text = sqlite3_str_finish(out);
-    if (rc == SQLITE_NOMEM || (rc == SQLITE_OK && !text)) {
-        sqlite3_free(text);
-        sqlite3_result_error_nomem(ctx);
-    } else if (rc != SQLITE_OK) {
-        sqlite3_free(text);
-        sqlite3_result_error_toobig(ctx);
-    } else {
-        sqlite3_result_text(ctx, text, len, sqlite3_free);
-        sqlite3_result_subtype(ctx, 'J');
-    }
+    size_t len = fn_json_changepoints(text, rows, cp, m);
+    /* Longer than SQLite's limit on a value: SQLite sets "string or blob
+     * too big" and frees text. */
+    sqlite3_result_text64(ctx, text, len, sqlite3_free, SQLITE_UTF8);
+    sqlite3_result_subtype(ctx, 'J');
 }
 
 static void cp_compute(sqlite3_context *ctx, int is_final)
@@ -150,30 +102,19 @@ static void cp_compute(sqlite3_context *ctx, int is_final)
         goto done;
     }
     size_t n = s->rows.f.len;
-    struct sqlfn_seq_row *rows = sqlfn_seq_rows_sorted(ctx, &s->rows, is_final);
+    struct fn_seq_row *rows = sqlfn_seq_rows_sorted(ctx, &s->rows, is_final);
     if (!rows)
         goto done;
-    double window = s->have[0] ? s->param[0] : 50;
-    double max_p = s->have[1] ? s->param[1] : 0.001;
-    double min_mag = s->have[2] ? s->param[2] : 0.0;
-    /* window is a finite integer >= 2; beyond 2n it acts as 2n. */
-    size_t w = window > 2.0 * (double)n ? 2 * n : (size_t)window;
-    if (w < 2)
-        w = 2;
-    /* One block: the values, the change points, the detector's workspace. */
-    size_t work = changepoint_work_size(n, w);
-    size_t bytes = n * sizeof(double) + n * sizeof(struct changepoint) + work;
-    double *x = sqlite3_malloc64(bytes);
-    if (!x) {
+    struct fn_changepoints c;
+    double *work = sqlite3_malloc64(fn_changepoints_setup(&c, n, s->have, s->param));
+    if (!work) {
         sqlite3_result_error_nomem(ctx);
         goto done;
     }
-    struct changepoint *cp = (struct changepoint *)(x + n);
-    for (size_t i = 0; i < n; i++)
-        x[i] = rows[i].x;
-    size_t m = changepoint_otava(x, n, w, max_p, min_mag, cp + n, cp);
+    struct changepoint *cp;
+    size_t m = fn_changepoints_find(&c, rows, work, &cp);
     result_json(ctx, rows, cp, m);
-    sqlite3_free(x);
+    sqlite3_free(work);
 done:
     if (s && is_final)
         sqlfn_seq_rows_free(&s->rows);

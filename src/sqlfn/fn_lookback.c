@@ -30,7 +30,7 @@ struct lookback_state {
 void sqlfn_lookback_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    struct sqlfn_seq_row r;
+    struct fn_seq_row r;
     if (sqlfn_seq_row_read(ctx, argv, &r, 1) != ARG_OK)
         return;
     struct lookback_state *s = sqlite3_aggregate_context(ctx, sizeof *s);
@@ -54,7 +54,7 @@ static void lookback_compute(sqlite3_context *ctx, int is_final)
         goto done;
     }
     size_t n = s->rows.f.len;
-    struct sqlfn_seq_row *rows = sqlfn_seq_rows_sorted(ctx, &s->rows, is_final);
+    struct fn_seq_row *rows = sqlfn_seq_rows_sorted(ctx, &s->rows, is_final);
     if (!rows)
         goto done;
     if (n > s->work_len) {
@@ -71,12 +71,8 @@ static void lookback_compute(sqlite3_context *ctx, int is_final)
         x[i] = rows[i].x;
     struct lookback lb;
     lookback_baseline(x, n, x + n, &lb);
-    struct sqlfn_json j;
-    sqlfn_json_begin(&j);
-    sqlfn_json_int(&j, "n", (int64_t)lb.n);
-    sqlfn_json_int(&j, "outliers", (int64_t)lb.outliers);
-    sqlfn_json_num(&j, "mean", lb.mean);
-    sqlfn_json_num(&j, "stddev", lb.stddev);
+    struct fn_json j;
+    fn_json_lookback(&j, &lb);
     sqlfn_json_result(ctx, &j);
 done:
     if (s && is_final) {

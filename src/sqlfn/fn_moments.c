@@ -15,8 +15,6 @@
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"
 
-#define EXPECT_LEVEL "a confidence level strictly between 0 and 1"
-
 /* ---- geomean ---- */
 
 static int geomean_arg(sqlite3_context *ctx, sqlite3_value **argv, double *x)
@@ -89,7 +87,7 @@ static int read_level(sqlite3_context *ctx, int argc, sqlite3_value **argv, int 
         return 0;
     double v;
     int rc = sqlfn_number(argv[argi], &v);
-    if (rc != ARG_OK || !(v > 0 && v < 1)) {
+    if (rc != ARG_OK || fn_param_check(FN_LEVEL, v)) {
         sqlfn_arg_error(ctx, argi, EXPECT_LEVEL, argv[argi]);
         return -1;
     }
@@ -141,15 +139,8 @@ static void moments_compute(sqlite3_context *ctx)
         sqlite3_result_null(ctx);
         return;
     }
-    struct sqlfn_json j;
-    sqlfn_json_begin(&j);
-    sqlfn_json_num(&j, "estimate", t.estimate);
-    sqlfn_json_num(&j, "lo", t.lo);
-    sqlfn_json_num(&j, "hi", t.hi);
-    sqlfn_json_num(&j, "se", t.se);
-    sqlfn_json_num(&j, "df", t.df);
-    sqlfn_json_int(&j, "n", t.n1);
-    sqlfn_json_num(&j, "level", t.level);
+    struct fn_json j;
+    fn_json_t_ci(&j, &t);
     sqlfn_json_result(ctx, &j);
 }
 

@@ -17,7 +17,7 @@ void sqlfn_normal_quantile(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (rc == ARG_NULL)
         return;
     if (rc != ARG_OK || !(p >= 0 && p <= 1)) {
-        sqlfn_arg_error(ctx, 0, "a number between 0 and 1", argv[0]);
+        sqlfn_arg_error(ctx, 0, EXPECT_PROBABILITY, argv[0]);
         return;
     }
     sqlite3_result_double(ctx, normal_quantile(p));

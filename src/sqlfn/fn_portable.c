@@ -32,7 +32,7 @@ struct agg_part {
 /* The text is every part in arrival order, delimiters included, from
  * start; the result skips the first part's delimiter. */
 struct agg_state {
-    struct sqlfn_fifo parts;
+    struct fn_fifo parts;
     char *text;
     size_t start, len, cap; /* live bytes are text[start, start + len) */
 };
@@ -110,7 +110,7 @@ void sqlfn_string_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **ar
     size_t dlen = d ? (size_t)sqlite3_value_bytes(argv[1]) : 0;
     const char *v = (const char *)sqlite3_value_text(argv[0]);
     size_t vlen = v ? (size_t)sqlite3_value_bytes(argv[0]) : 0;
-    struct agg_part *parts = sqlfn_fifo_items(&s->parts);
+    struct agg_part *parts = fn_fifo_items(&s->parts);
     size_t at = 0, k = 0;
     for (; k < s->parts.len; k++) {
         const char *p = s->text + s->start + at;
@@ -143,7 +143,7 @@ static void string_agg_compute(sqlite3_context *ctx, int is_final)
     if (!s || s->parts.len == 0) {
         sqlite3_result_null(ctx);
     } else {
-        const struct agg_part *front = sqlfn_fifo_items(&s->parts);
+        const struct agg_part *front = fn_fifo_items(&s->parts);
         sqlite3_result_text64(ctx, s->text + s->start + front->dlen, s->len - front->dlen, SQLITE_TRANSIENT,
                               SQLITE_UTF8);
     }

@@ -34,10 +34,6 @@
 #include "sqlfn/sqlfn.h"
 #include "stats/rank.h"
 
-#define EXPECT_METHOD "one of 'r', 'exact', 'benchstat'"
-
-static const char *const methods[] = {"r", "exact", "benchstat"}; /* enum mw_method order */
-
 /* Reads x and first: ARG_OK, ARG_NULL (an ignored row), or ARG_ERROR with
  * the error set when report (xStep); xInverse only recognises its row. */
 static int two_row(sqlite3_context *ctx, sqlite3_value **argv, struct mw_obs *o, int report)
@@ -57,9 +53,7 @@ static int two_row(sqlite3_context *ctx, sqlite3_value **argv, struct mw_obs *o,
             return ARG_NULL;
         first = f != 0;
     }
-    memset(o, 0, sizeof *o); /* padding too: the FIFO compares bytes */
-    o->x = x;
-    o->first = first;
+    fn_mw_obs(o, x, first);
     return ARG_OK;
 }
 
@@ -68,7 +62,7 @@ static int two_row(sqlite3_context *ctx, sqlite3_value **argv, struct mw_obs *o,
 static int read_level(sqlite3_context *ctx, sqlite3_value **argv, int argi, struct sqlfn_values *s)
 {
     double level;
-    if (sqlfn_number(argv[argi], &level) != ARG_OK || !(level > 0 && level < 1)) {
+    if (sqlfn_number(argv[argi], &level) != ARG_OK || fn_param_check(FN_LEVEL, level)) {
         sqlfn_arg_error(ctx, argi, EXPECT_LEVEL, argv[argi]);
         return -1;
     }
@@ -78,9 +72,9 @@ static int read_level(sqlite3_context *ctx, sqlite3_value **argv, int argi, stru
 static int read_method(sqlite3_context *ctx, sqlite3_value **argv, int argi, struct sqlfn_values *s)
 {
     const char *text = sqlite3_value_type(argv[argi]) == SQLITE_TEXT ? (const char *)sqlite3_value_text(argv[argi]) : NULL;
-    for (int m = 0; text && m < (int)(sizeof methods / sizeof *methods); m++)
-        if (strcmp(text, methods[m]) == 0)
-            return sqlfn_same(ctx, argv, argi, m, &s->have_param, &s->param);
+    int m = fn_mw_method(text);
+    if (m >= 0)
+        return sqlfn_same(ctx, argv, argi, m, &s->have_param, &s->param);
     sqlfn_arg_error(ctx, argi, EXPECT_METHOD, argv[argi]);
     return -1;
 }
@@ -104,7 +98,7 @@ static void two_inverse(sqlite3_context *ctx, sqlite3_value **argv)
     struct sqlfn_values *s = sqlite3_aggregate_context(ctx, 0);
     struct mw_obs o;
     if (s && two_row(ctx, argv, &o, 0) == ARG_OK)
-        sqlfn_fifo_remove(&s->f, &o);
+        fn_fifo_remove(&s->f, &o);
 }
 
 /* xFinal (is_final) and xValue: result() computes from the live values
@@ -125,15 +119,14 @@ static void compute(sqlite3_context *ctx, int is_final,
 
 /* A two-sample result: out of memory (-2), NULL (other failures), or the
  * JSON object json() writes. */
-static void two_result(sqlite3_context *ctx, int rc, void (*json)(struct sqlfn_json *, const void *), const void *r)
+static void two_result(sqlite3_context *ctx, int rc, void (*json)(struct fn_json *, const void *), const void *r)
 {
     if (rc == -2) {
         sqlite3_result_error_nomem(ctx);
     } else if (rc) {
         sqlite3_result_null(ctx);
     } else {
-        struct sqlfn_json j;
-        sqlfn_json_begin(&j);
+        struct fn_json j;
         json(&j, r);
         sqlfn_json_result(ctx, &j);
     }
@@ -148,15 +141,7 @@ void sqlfn_mw_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     two_inverse(ctx, argv);
 }
 
-static void mw_json(struct sqlfn_json *j, const void *p)
-{
-    const struct mw_result *r = p;
-    sqlfn_json_num(j, "u", r->u);
-    sqlfn_json_num(j, "p", r->p);
-    sqlfn_json_int(j, "n1", r->n1);
-    sqlfn_json_int(j, "n2", r->n2);
-    sqlfn_json_bool(j, "exact", r->exact);
-}
+static void mw_json(struct fn_json *j, const void *r) { fn_json_mann_whitney(j, r); }
 
 static void mw_result(sqlite3_context *ctx, const struct sqlfn_values *s, void *obs)
 {
@@ -189,18 +174,7 @@ void sqlfn_hl_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     two_inverse(ctx, argv);
 }
 
-static void hl_json(struct sqlfn_json *j, const void *p)
-{
-    const struct hl_result *r = p;
-    sqlfn_json_num(j, "estimate", r->estimate);
-    sqlfn_json_num(j, "lo", r->lo);
-    sqlfn_json_num(j, "hi", r->hi);
-    sqlfn_json_num(j, "level", r->level);
-    sqlfn_json_num(j, "confidence", r->confidence);
-    sqlfn_json_int(j, "n1", r->n1);
-    sqlfn_json_int(j, "n2", r->n2);
-    sqlfn_json_bool(j, "exact", r->exact);
-}
+static void hl_json(struct fn_json *j, const void *r) { fn_json_hodges_lehmann(j, r); }
 
 static void hl_result(sqlite3_context *ctx, const struct sqlfn_values *s, void *obs)
 {
@@ -222,16 +196,8 @@ static void mci_result(sqlite3_context *ctx, const struct sqlfn_values *s, void 
 {
     struct median_ci r;
     stats_median_ci(x, s->f.len, s->have_param ? s->param : 0.95, &r);
-    struct sqlfn_json j;
-    sqlfn_json_begin(&j);
-    sqlfn_json_num(&j, "center", r.center);
-    sqlfn_json_num(&j, "lo", r.lo);
-    sqlfn_json_num(&j, "hi", r.hi);
-    sqlfn_json_int(&j, "lo_order", r.lo_order);
-    sqlfn_json_int(&j, "hi_order", r.hi_order);
-    sqlfn_json_num(&j, "confidence", r.confidence);
-    sqlfn_json_num(&j, "level", r.level);
-    sqlfn_json_int(&j, "n", r.n);
+    struct fn_json j;
+    fn_json_median_ci(&j, &r);
     sqlfn_json_result(ctx, &j);
 }
 

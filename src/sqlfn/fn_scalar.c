@@ -16,9 +16,6 @@
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"
 
-#define EXPECT_DF "a positive finite number"
-#define EXPECT_CI "a JSON interval object with numeric estimate, lo and hi"
-
 static int any_null(int argc, sqlite3_value **argv)
 {
     for (int i = 0; i < argc; i++)
@@ -42,7 +39,7 @@ void sqlfn_t_quantile(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (any_null(argc, argv))
         return;
     if (sqlfn_number(argv[0], &p) != ARG_OK || !(p >= 0 && p <= 1)) {
-        sqlfn_arg_error(ctx, 0, "a number between 0 and 1", argv[0]);
+        sqlfn_arg_error(ctx, 0, EXPECT_PROBABILITY, argv[0]);
         return;
     }
     if (read_df(ctx, argv, &df))
@@ -56,7 +53,7 @@ void sqlfn_t_cdf(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (any_null(argc, argv))
         return;
     if (sqlfn_number(argv[0], &t) != ARG_OK) {
-        sqlfn_arg_error(ctx, 0, "a number", argv[0]);
+        sqlfn_arg_error(ctx, 0, EXPECT_NUMBER, argv[0]);
         return;
     }
     if (read_df(ctx, argv, &df))
@@ -174,7 +171,7 @@ void sqlfn_ci_recip(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     if (!(v[1] > 0)) {
         json_decref(root);
-        sqlfn_arg_error(ctx, 0, "an interval of positive numbers (lo > 0)", argv[0]);
+        sqlfn_arg_error(ctx, 0, EXPECT_CI_POSITIVE, argv[0]);
         return;
     }
     double r[3] = {1 / v[0], 1 / v[2], 1 / v[1]};
@@ -192,7 +189,7 @@ void sqlfn_ci_excludes(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     json_decref(root);
     if (sqlfn_number(argv[1], &value) != ARG_OK) {
-        sqlfn_arg_error(ctx, 1, "a number", argv[1]);
+        sqlfn_arg_error(ctx, 1, EXPECT_NUMBER, argv[1]);
         return;
     }
     sqlite3_result_int(ctx, value < v[1] || value > v[2]);

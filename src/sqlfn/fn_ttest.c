@@ -26,44 +26,13 @@
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"
 
-#define EXPECT_LEVEL "a confidence level strictly between 0 and 1"
-#define EXPECT_MEMBERS "a comma-separated list of result members"
-
-/* The result's members, in output order; bit i of a mask stands for
- * members[i]. */
-static const char *const members[] = {"estimate", "lo", "hi", "se", "df", "t",
-                                      "p", "n1", "n2", "mean1", "mean2", "level"};
-enum { N_MEMBERS = sizeof members / sizeof *members, ALL_MEMBERS = (1u << N_MEMBERS) - 1, P_MEMBER = 1u << 6 };
-
 struct two_state {
     struct two_sample s;
     int have_level;
     double level;
     unsigned mask;      /* 0 until members is read: then never 0 */
-    char list[64];      /* members as given (a valid list is shorter) */
+    char list[FN_CI_LIST_MAX]; /* members as given (a valid list is shorter) */
 };
-
-/* The mask of a list such as "estimate,lo,hi": 0 unless every item is a
- * member name, each at most once. */
-static unsigned parse_members(const char *text)
-{
-    unsigned mask = 0;
-    if (!text || strlen(text) >= sizeof ((struct two_state *)0)->list)
-        return 0;
-    for (const char *p = text;;) {
-        size_t n = strcspn(p, ",");
-        unsigned bit = 0;
-        for (int i = 0; i < N_MEMBERS; i++)
-            if (strlen(members[i]) == n && memcmp(members[i], p, n) == 0)
-                bit = 1u << i;
-        if (!bit || (mask & bit))
-            return 0;
-        mask |= bit;
-        if (p[n] == 0)
-            return mask;
-        p += n + 1;
-    }
-}
 
 /* Rows that are not (REAL or INTEGER, INTEGER [, the level as before]):
  * the general reading, with its errors. Not inlined, so that the common
@@ -84,7 +53,7 @@ __attribute__((noinline)) static void two_step_slow(sqlite3_context *ctx, int ar
     if (argc > 2) {
         double level;
         int rc = sqlfn_number(argv[2], &level);
-        if (rc != ARG_OK || !(level > 0 && level < 1)) {
+        if (rc != ARG_OK || fn_param_check(FN_LEVEL, level)) {
             sqlfn_arg_error(ctx, 2, EXPECT_LEVEL, argv[2]);
             return;
         }
@@ -93,7 +62,7 @@ __attribute__((noinline)) static void two_step_slow(sqlite3_context *ctx, int ar
     }
     if (argc > 3) {
         const char *list = sqlite3_value_type(argv[3]) == SQLITE_TEXT ? (const char *)sqlite3_value_text(argv[3]) : NULL;
-        unsigned mask = parse_members(list);
+        unsigned mask = fn_ci_members(list);
         if (!mask) {
             sqlfn_arg_error(ctx, 3, EXPECT_MEMBERS, argv[3]);
             return;
@@ -150,26 +119,16 @@ static void two_compute(sqlite3_context *ctx)
         return;
     }
     double level = s->have_level ? s->level : 0.95;
-    unsigned mask = s->mask ? s->mask : ALL_MEMBERS;
-    int with_p = (mask & P_MEMBER) != 0;
+    unsigned mask = s->mask ? s->mask : FN_CI_ALL;
+    int with_p = (mask & FN_CI_P) != 0;
     int rc = sqlfn_kind(ctx) == KIND_POOLED ? t_interval_pooled_p(&s->s, level, with_p, &t)
                                             : t_interval_welch_p(&s->s, level, with_p, &t);
     if (rc) {
         sqlite3_result_null(ctx);
         return;
     }
-    const double values[N_MEMBERS] = {t.estimate, t.lo, t.hi, t.se, t.df, t.t,
-                                      t.p, 0, 0, t.mean1, t.mean2, t.level};
-    struct sqlfn_json j;
-    sqlfn_json_begin(&j);
-    for (int i = 0; i < N_MEMBERS; i++) {
-        if (!(mask & 1u << i))
-            continue;
-        if (i == 7 || i == 8)
-            sqlfn_json_int(&j, members[i], i == 7 ? t.n1 : t.n2);
-        else
-            sqlfn_json_num(&j, members[i], values[i]);
-    }
+    struct fn_json j;
+    fn_json_two_sample(&j, &t, mask);
     sqlfn_json_result(ctx, &j);
 }
 

@@ -35,7 +35,7 @@ struct sqlfn_values *sqlfn_values_state(sqlite3_context *ctx, size_t esize)
 void *sqlfn_values_items(sqlite3_context *ctx, struct sqlfn_values *s, int is_final)
 {
     if (is_final)
-        return sqlfn_fifo_items(&s->f);
+        return fn_fifo_items(&s->f);
     size_t bytes = s->f.len * s->f.esize;
     if (bytes > s->scratch_bytes) {
         void *p = sqlite3_realloc64(s->scratch, bytes);
@@ -46,7 +46,7 @@ void *sqlfn_values_items(sqlite3_context *ctx, struct sqlfn_values *s, int is_fi
         s->scratch = p;
         s->scratch_bytes = bytes;
     }
-    memcpy(s->scratch, sqlfn_fifo_items(&s->f), bytes);
+    memcpy(s->scratch, fn_fifo_items(&s->f), bytes);
     return s->scratch;
 }
 
@@ -64,16 +64,10 @@ static int read_param(sqlite3_context *ctx, sqlite3_value **argv, int kind, stru
 {
     double v;
     int rc = sqlfn_number(argv[1], &v);
-    if (kind == KIND_PERCENTILE && (rc != ARG_OK || !(v >= 0 && v <= 100))) {
-        sqlfn_arg_error(ctx, 1, "a number between 0 and 100", argv[1]);
-        return -1;
-    }
-    if (kind == KIND_TRIMMED && (rc != ARG_OK || !(v >= 0 && v < 9e15) || v != floor(v))) {
-        sqlfn_arg_error(ctx, 1, "a non-negative integer", argv[1]);
-        return -1;
-    }
-    if (kind == KIND_MEDIAN_CI && (rc != ARG_OK || !(v > 0 && v < 1))) {
-        sqlfn_arg_error(ctx, 1, EXPECT_LEVEL, argv[1]);
+    enum fn_param p = kind == KIND_PERCENTILE ? FN_PERCENT : kind == KIND_TRIMMED ? FN_TRIM : FN_LEVEL;
+    const char *bad = rc != ARG_OK ? fn_param_check(p, NAN) : fn_param_check(p, v);
+    if (bad) {
+        sqlfn_arg_error(ctx, 1, bad, argv[1]);
         return -1;
     }
     return sqlfn_same(ctx, argv, 1, v, &s->have_param, &s->param);
@@ -113,7 +107,7 @@ void sqlfn_values_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (s && sqlfn_number(argv[0], &x) == ARG_OK) {
         if (x == 0)
             x = 0;
-        sqlfn_fifo_remove(&s->f, &x);
+        fn_fifo_remove(&s->f, &x);
     }
 }
 
@@ -127,13 +121,7 @@ static void values_compute(sqlite3_context *ctx, int is_final)
     if (n == 0 || (kind == KIND_TRIMMED && s->param * 2 >= (double)n))
         goto null;
     if (kind == KIND_SPREAD) {
-        const double *x = sqlfn_fifo_items(&s->f);
-        double lo = x[0], hi = x[0];
-        for (size_t i = 1; i < n; i++) {
-            lo = x[i] < lo ? x[i] : lo;
-            hi = x[i] > hi ? x[i] : hi;
-        }
-        sqlite3_result_double(ctx, hi / lo);
+        sqlite3_result_double(ctx, fn_spread(fn_fifo_items(&s->f), n));
         goto done;
     }
     double *x = sqlfn_values_items(ctx, s, is_final);

@@ -8,7 +8,7 @@
 #include "sqlfn/sqlfn.h"
 
 /* seq: ARG_OK, ARG_NULL, or ARG_ERROR (not a finite number). */
-static int read_seq(sqlite3_value *v, struct sqlfn_seq_row *r)
+static int read_seq(sqlite3_value *v, struct fn_seq_row *r)
 {
     int type = sqlite3_value_type(v);
     if (type == SQLITE_TEXT)
@@ -28,7 +28,7 @@ static int read_seq(sqlite3_value *v, struct sqlfn_seq_row *r)
     }
 }
 
-int sqlfn_seq_row_read(sqlite3_context *ctx, sqlite3_value **argv, struct sqlfn_seq_row *r, int report)
+int sqlfn_seq_row_read(sqlite3_context *ctx, sqlite3_value **argv, struct fn_seq_row *r, int report)
 {
     memset(r, 0, sizeof *r);
     int rc = read_seq(argv[0], r);
@@ -39,44 +39,7 @@ int sqlfn_seq_row_read(sqlite3_context *ctx, sqlite3_value **argv, struct sqlfn_
     return report ? sqlfn_finite(ctx, argv, 1, EXPECT_FINITE, &r->x) : sqlfn_number(argv[1], &r->x);
 }
 
-/* sign(d - i), exactly, for a finite d. */
-static int cmp_real_int(double d, int64_t i)
-{
-    if (d < -0x1p63)
-        return -1;
-    if (d >= 0x1p63)
-        return 1;
-    int64_t t = (int64_t)d; /* exact: |d| < 2^63, truncated toward 0 */
-    if (t != i)
-        return t < i ? -1 : 1;
-    double frac = d - (double)t;
-    return (frac > 0) - (frac < 0);
-}
-
-/* By seq (numerically, integers exactly), then x, then an integer seq
- * before an equal real one, then bytes: a total order, so that the sorted
- * series is the same whatever order qsort received the rows in. */
-static int cmp_rows(const void *pa, const void *pb)
-{
-    const struct sqlfn_seq_row *a = pa, *b = pb;
-    int c;
-    if (a->seq_is_int && b->seq_is_int)
-        c = (a->seq_int > b->seq_int) - (a->seq_int < b->seq_int);
-    else if (!a->seq_is_int && !b->seq_is_int)
-        c = (a->seq_real > b->seq_real) - (a->seq_real < b->seq_real);
-    else
-        c = a->seq_is_int ? -cmp_real_int(b->seq_real, a->seq_int) : cmp_real_int(a->seq_real, b->seq_int);
-    if (c)
-        return c;
-    c = (a->x > b->x) - (a->x < b->x);
-    if (c)
-        return c;
-    if (a->seq_is_int != b->seq_is_int)
-        return a->seq_is_int ? -1 : 1;
-    return memcmp(a, b, sizeof *a);
-}
-
-int sqlfn_seq_rows_push(struct sqlfn_seq_rows *s, const struct sqlfn_seq_row *r)
+int sqlfn_seq_rows_push(struct sqlfn_seq_rows *s, const struct fn_seq_row *r)
 {
     s->f.esize = sizeof *r;
     return sqlfn_fifo_push(&s->f, r);
@@ -84,25 +47,22 @@ int sqlfn_seq_rows_push(struct sqlfn_seq_rows *s, const struct sqlfn_seq_row *r)
 
 void sqlfn_seq_rows_remove(sqlite3_context *ctx, struct sqlfn_seq_rows *s, sqlite3_value **argv)
 {
-    struct sqlfn_seq_row r;
+    struct fn_seq_row r;
     if (sqlfn_seq_row_read(ctx, argv, &r, 0) == ARG_OK)
-        sqlfn_fifo_remove(&s->f, &r);
+        fn_fifo_remove(&s->f, &r);
 }
 
-struct sqlfn_seq_row *sqlfn_seq_rows_sorted(sqlite3_context *ctx, struct sqlfn_seq_rows *s, int is_final)
+struct fn_seq_row *sqlfn_seq_rows_sorted(sqlite3_context *ctx, struct sqlfn_seq_rows *s, int is_final)
 {
     size_t n = s->f.len;
-    struct sqlfn_seq_row *rows = sqlfn_fifo_items(&s->f);
+    struct fn_seq_row *rows = fn_fifo_items(&s->f);
     /* A window frame's rows mostly arrive in order: then no copy, no sort. */
-    size_t i = 1;
-    while (i < n && cmp_rows(&rows[i - 1], &rows[i]) <= 0)
-        i++;
-    if (i == n)
+    if (fn_seq_rows_ordered(rows, n))
         return rows;
     if (!is_final) {
         /* xValue must leave the frame as it is: sort a copy. */
         if (n > s->scratch_len) {
-            struct sqlfn_seq_row *p = sqlite3_realloc64(s->scratch, (sqlite3_uint64)n * sizeof *p);
+            struct fn_seq_row *p = sqlite3_realloc64(s->scratch, (sqlite3_uint64)n * sizeof *p);
             if (!p) {
                 sqlite3_result_error_nomem(ctx);
                 return NULL;
@@ -113,7 +73,7 @@ struct sqlfn_seq_row *sqlfn_seq_rows_sorted(sqlite3_context *ctx, struct sqlfn_s
         memcpy(s->scratch, rows, n * sizeof *rows);
         rows = s->scratch;
     }
-    qsort(rows, n, sizeof *rows, cmp_rows);
+    qsort(rows, n, sizeof *rows, fn_seq_row_cmp);
     return rows;
 }
 

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fnshared/fnshared.h"
+
 #ifdef SQLITE_CORE
 #include <sqlite3.h>
 #else
@@ -43,13 +45,6 @@ static inline int sqlfn_kind(sqlite3_context *ctx)
 
 /* Sets "Nth argument to NAME() is not EXPECTED: GOT"; argi is 0-based. */
 void sqlfn_arg_error(sqlite3_context *ctx, int argi, const char *expected, sqlite3_value *got);
-
-/* Expected-texts used by more than one function. */
-#define EXPECT_FINITE "a finite number"
-#define EXPECT_POSITIVE "a positive finite number"
-#define EXPECT_BOOLEAN "a boolean"
-#define EXPECT_SAME "the same for all rows"
-#define EXPECT_LEVEL "a confidence level strictly between 0 and 1"
 
 /* Distinct from the flags 0 and 1 that sqlfn_flag returns. */
 enum { ARG_OK = 0, ARG_NULL = 2, ARG_ERROR = -1 };
@@ -111,45 +106,21 @@ static inline int sqlfn_flag(sqlite3_context *ctx, sqlite3_value **argv, int arg
  * the error set. */
 int sqlfn_same(sqlite3_context *ctx, sqlite3_value **argv, int argi, double value, int *have, double *stored);
 
-/* JSON object text in a fixed buffer (results here are small and bounded). */
-struct sqlfn_json {
-    char buf[768];
-    size_t len;
-};
-void sqlfn_json_begin(struct sqlfn_json *j);
-/* A number in shortest round-trip form; NaN and infinities as null. */
-void sqlfn_json_num(struct sqlfn_json *j, const char *key, double x);
-void sqlfn_json_int(struct sqlfn_json *j, const char *key, int64_t x);
-void sqlfn_json_bool(struct sqlfn_json *j, const char *key, int b);
-/* Closes the object and makes it the result, with subtype 'J'. */
-void sqlfn_json_result(sqlite3_context *ctx, struct sqlfn_json *j);
-/* The shortest "%.15g".."%.17g" text that reads back as x (finite x),
- * byte for byte; computed without printf for 1e-6 <= |x| < 1e15 when size
- * is at least 40 (fmt_double.c). */
-void sqlfn_fmt_double(char *buf, size_t size, double x);
+/* Makes the closed object j (fnshared.h) the result, with subtype 'J'. */
+void sqlfn_json_result(sqlite3_context *ctx, struct fn_json *j);
+/* fn_fmt_double under the name its test knows. */
+static inline void sqlfn_fmt_double(char *buf, size_t size, double x) { fn_fmt_double(buf, size, x); }
 
-/* A FIFO of fixed-size elements for the aggregates that keep their values
- * (median, percentile, trimmed_mean, spread, mann_whitney). SQLite's window
- * frames remove the oldest row first, so removal pops the front in O(1);
- * a value not at the front is searched for. */
-struct sqlfn_fifo {
-    unsigned char *data;
-    size_t esize, start, len, cap; /* in elements */
-};
-/* 0, or -1 when memory ran out. */
-int sqlfn_fifo_push(struct sqlfn_fifo *f, const void *elem);
-void sqlfn_fifo_remove(struct sqlfn_fifo *f, const void *elem);
-static inline void *sqlfn_fifo_items(const struct sqlfn_fifo *f)
-{
-    return f->data + f->start * f->esize;
-}
-void sqlfn_fifo_free(struct sqlfn_fifo *f);
+/* The FIFO of fnshared.h on SQLite's allocator. */
+void *sqlfn_grow(void *ctx, void *old, size_t bytes);
+static inline int sqlfn_fifo_push(struct fn_fifo *f, const void *elem) { return fn_fifo_push(f, elem, sqlfn_grow, NULL); }
+void sqlfn_fifo_free(struct fn_fifo *f);
 
 /* The state of the aggregates that keep their values (fn_values.c,
  * fn_rank.c): the FIFO, a copy for xValue reused between rows, and one
  * per-call parameter (p, k, level, method) that sqlfn_same checks. */
 struct sqlfn_values {
-    struct sqlfn_fifo f;
+    struct fn_fifo f;
     void *scratch;
     size_t scratch_bytes;
     int have_param;
@@ -162,35 +133,24 @@ struct sqlfn_values *sqlfn_values_state(sqlite3_context *ctx, size_t esize);
  * buffer; NULL when memory ran out (error set). */
 void *sqlfn_values_items(sqlite3_context *ctx, struct sqlfn_values *s, int is_final);
 void sqlfn_values_release(struct sqlfn_values *s);
-/* A row of an aggregate over a sequence, (seq, x): seq as SQLite gave it
- * (integer or real). No padding, as the FIFO finds a row to remove by its
- * bytes. */
-struct sqlfn_seq_row {
-    double x;
-    double seq_real;
-    int64_t seq_int;
-    int64_t seq_is_int;
-};
 /* Reads seq (argv[0]) and x (argv[1]): ARG_OK, ARG_NULL (the row is
  * skipped), or ARG_ERROR (not finite numbers), with the error set on ctx
  * when report is nonzero. */
-int sqlfn_seq_row_read(sqlite3_context *ctx, sqlite3_value **argv, struct sqlfn_seq_row *r, int report);
-/* The rows of a group or window frame, put in order by the aggregate: by
- * seq (integers compared exactly, integers with reals by exact value),
- * rows with equal seq by x, then an integer seq before an equal real one.
- * Zero-initialised in the aggregate state. */
+int sqlfn_seq_row_read(sqlite3_context *ctx, sqlite3_value **argv, struct fn_seq_row *r, int report);
+/* The rows of a group or window frame, put in order by the aggregate
+ * (fn_seq_row_cmp). Zero-initialised in the aggregate state. */
 struct sqlfn_seq_rows {
-    struct sqlfn_fifo f;
-    struct sqlfn_seq_row *scratch; /* xValue's copy of the frame */
+    struct fn_fifo f;
+    struct fn_seq_row *scratch; /* xValue's copy of the frame */
     size_t scratch_len;
 };
 /* 0, or -1 when memory ran out. */
-int sqlfn_seq_rows_push(struct sqlfn_seq_rows *s, const struct sqlfn_seq_row *r);
+int sqlfn_seq_rows_push(struct sqlfn_seq_rows *s, const struct fn_seq_row *r);
 /* xInverse: removes the row of argv. */
 void sqlfn_seq_rows_remove(sqlite3_context *ctx, struct sqlfn_seq_rows *s, sqlite3_value **argv);
 /* The rows sorted (s->f.len of them): in place for xFinal, a copy for
  * xValue; NULL when memory ran out (the error is set). */
-struct sqlfn_seq_row *sqlfn_seq_rows_sorted(sqlite3_context *ctx, struct sqlfn_seq_rows *s, int is_final);
+struct fn_seq_row *sqlfn_seq_rows_sorted(sqlite3_context *ctx, struct sqlfn_seq_rows *s, int is_final);
 void sqlfn_seq_rows_free(struct sqlfn_seq_rows *s);
 
 /* Callbacks, one file per group. */

@@ -1,4 +1,4 @@
-/* sqlfn_fmt_double: the text of printf("%.15g"), "%.16g" or "%.17g",
+/* fn_fmt_double: the text of printf("%.15g"), "%.16g" or "%.17g",
  * whichever comes first that reads back (strtod) as the same double.
  *
  * glibc's printf and strtod do this exactly with multi-precision arithmetic,
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sqlfn/sqlfn.h"
+#include "fnshared/fnshared.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -171,7 +171,7 @@ static int fmt_fast(char *buf, size_t size, double x)
     return 0;
 }
 
-void sqlfn_fmt_double(char *buf, size_t size, double x)
+void fn_fmt_double(char *buf, size_t size, double x)
 {
     if (fmt_fast(buf, size, x))
         return;

@@ -1,0 +1,137 @@
+#!/bin/sh
+# cluster.sh start DIR | stop DIR
+#
+# A throwaway PostgreSQL cluster for the tests of tests/pg (ctest fixture
+# "pg": tests/CMakeLists.txt runs start before them and stop after them,
+# also when they fail). start runs initdb from build/pgroot (Debian's
+# server, with the benchstats extension beside it: tests/pg/pgroot.sh) into
+# DIR/data as an unprivileged user (the caller, or the `postgres` user when
+# run as root: PostgreSQL refuses to run as root), C locale and UTF-8, and
+# starts it with pg_ctl -w on a free loopback port, TCP only, trust
+# authentication for the user benchdb, durability off (a test cluster). It
+# writes DIR/env for the tests (tests/pg/lib.sh reads it). When the server
+# cannot start, it fails with the reason from the server's log, never
+# skips. stop stops it (fast) and removes what start made.
+#
+# When that user cannot reach the build directory (a checkout under a
+# home directory only root may enter), the server tree and the data go to a
+# directory of their own under $TMPDIR instead (DIR/base names it), so that
+# nothing above the build directory needs its permissions changed.
+#
+# Environment: BENCHDB_PGROOT (build/pgroot), set by ctest.
+set -u
+cmd=${1:-} dir=${2:-}
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR" >&2; exit 2; }
+root=${BENCHDB_PGROOT:?BENCHDB_PGROOT is not set}
+
+fail() {
+    echo "pg cluster: $*" >&2
+    exit 1
+}
+
+# The user that runs the server: ourselves, or postgres (another
+# unprivileged system user, created if need be) when we are root.
+if [ "$(id -u)" = 0 ]; then
+    user=postgres
+    if ! id "$user" >/dev/null 2>&1; then
+        user=benchdb-pg
+        id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user" ||
+            fail "cannot create an unprivileged user to run PostgreSQL (useradd $user failed)"
+    fi
+    as_user() { runuser -u "$user" -- "$@"; }
+else
+    user=$(id -un)
+    as_user() { "$@"; }
+fi
+
+# Where the server tree and the data are: in the build directory, or in
+# DIR/base's directory.
+locate() {
+    base=$dir
+    [ -f "$dir/base" ] && base=$(cat "$dir/base")
+    tree=$root
+    [ "$base" = "$dir" ] || tree=$base/pgroot
+    bin=$(echo "$tree"/lib/postgresql/*/bin)
+}
+
+stop_cluster() {
+    locate
+    if [ -f "$base/data/postmaster.pid" ]; then
+        as_user "$bin/pg_ctl" -D "$base/data" -m fast -w -t 30 stop >/dev/null 2>&1 ||
+            as_user "$bin/pg_ctl" -D "$base/data" -m immediate -w -t 30 stop >/dev/null 2>&1
+    fi
+    [ "$base" = "$dir" ] || rm -rf "$base"
+}
+
+case $cmd in
+stop)
+    [ -d "$dir" ] || exit 0
+    stop_cluster
+    rm -rf "$dir"
+    exit 0
+    ;;
+start) ;;
+*)
+    echo "usage: cluster.sh start|stop DIR" >&2
+    exit 2
+    ;;
+esac
+
+[ -x "$(echo "$root"/lib/postgresql/*/bin)/postgres" ] || fail "no server in $root (build the target pgroot: cmake --build build)"
+# A cluster left over by an interrupted run goes first.
+[ -d "$dir" ] && stop_cluster
+rm -rf "$dir"
+mkdir -p "$dir" || fail "cannot create $dir"
+if [ "$(id -u)" = 0 ]; then
+    chown "$user" "$dir" || fail "cannot give $dir to $user"
+    if ! as_user test -w "$dir" || ! as_user test -x "$(echo "$root"/lib/postgresql/*/bin)/postgres"; then
+        # The build directory is out of the user's reach: a directory of
+        # their own under $TMPDIR, with a copy of the server tree.
+        base=$(mktemp -d "${TMPDIR:-/tmp}/benchdb-pg.XXXXXX") || fail "cannot create a directory under ${TMPDIR:-/tmp}"
+        echo "$base" >"$dir/base"
+        chmod 755 "$base" && cp -a "$root" "$base/pgroot" && chown "$user" "$base" ||
+            fail "cannot copy the server tree to $base"
+    fi
+fi
+locate
+as_user test -w "$base" || fail "the user $user cannot write to $base"
+
+if ! as_user "$bin/initdb" -D "$base/data" -U benchdb -A trust -E UTF8 --locale=C --no-sync --no-instructions \
+        >"$dir/initdb.log" 2>&1; then
+    cat "$dir/initdb.log" >&2
+    fail "initdb failed (above)"
+fi
+cat >>"$base/data/postgresql.conf" <<EOF
+listen_addresses = '127.0.0.1'
+unix_socket_directories = ''
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+max_worker_processes = 8
+max_parallel_workers = 4
+EOF
+
+# A port no other server holds: random, retried when taken.
+log=$base/server.log
+tries=0
+while :; do
+    tries=$((tries + 1))
+    port=$(awk -v s="$$$tries" 'BEGIN { srand(s); print 20000 + int(rand() * 40000) }')
+    rm -f "$log"
+    if as_user "$bin/pg_ctl" -D "$base/data" -l "$log" -o "-p $port" -w -t 60 start >/dev/null 2>&1; then
+        break
+    fi
+    if [ "$tries" -lt 8 ] && grep -q "could not bind\|Address already in use" "$log"; then
+        continue
+    fi
+    echo "pg cluster: the server did not start; its log ($log):" >&2
+    tail -n 20 "$log" >&2
+    fail "PostgreSQL did not start (reason above)"
+done
+
+cat >"$dir/env" <<EOF
+PGHOST=127.0.0.1
+PGPORT=$port
+PGUSER=benchdb
+EOF
+echo "pg cluster: $("$bin/postgres" --version) on 127.0.0.1:$port (data in $base/data, run by $user)"

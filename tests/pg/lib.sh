@@ -1,0 +1,80 @@
+# Shared by the tests of tests/pg (sourced after tests/cli/lib/common.sh):
+# the throwaway cluster that the ctest fixture "pg" started
+# (tests/pg/cluster.sh) and databases in it. A test fails, never skips,
+# when the cluster is not there.
+: "${BENCHDB_PG_CLUSTER:?BENCHDB_PG_CLUSTER must name the cluster directory (run through ctest)}"
+: "${BENCHDB_PSQL:?BENCHDB_PSQL must name psql}"
+if [ ! -f "$BENCHDB_PG_CLUSTER/env" ]; then
+    echo "FAIL: no PostgreSQL cluster in $BENCHDB_PG_CLUSTER: the fixture pg/cluster-start failed (its output says why)" >&2
+    exit 1
+fi
+# Only the cluster's connection settings, none of the caller's.
+unset PGSERVICE PGSERVICEFILE PGOPTIONS PGDATABASE PGPASSWORD PGPASSFILE PGSSLMODE PGHOSTADDR PGAPPNAME
+set -a
+. "$BENCHDB_PG_CLUSTER/env"
+set +a
+export BENCHDB_PSQL
+
+# pg [PSQL ARGS...]: psql, quiet, stopping at the first error.
+pg() { "$BENCHDB_PSQL" -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+# pg_newdb NAME: a fresh database NAME as benchdb wants one (UTF-8, C
+# collation, benchstats before pg_catalog in search_path) with the
+# extension installed.
+pg_newdb() {
+    pg -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS \"$1\"" \
+        -c "CREATE DATABASE \"$1\" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
+        -c "ALTER DATABASE \"$1\" SET search_path = public, benchstats, pg_catalog" &&
+        pg -d "$1" -c "CREATE EXTENSION benchstats"
+}
+
+# pg_dropdb NAME
+pg_dropdb() { pg -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS \"$1\""; }
+
+# pg_migrate DB [TARGET]: applies migrations/postgresql in order up to
+# TARGET (default all), each in one transaction that takes the lock on
+# schema_migration, checks the version it starts from and records itself,
+# as benchdb records SQLite's (src/store/migrate.c).
+pg_migrate() {
+    for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
+        _v=$(basename "$_f" | cut -c1-4 | sed 's/^0*//')
+        [ "$_v" -le "${2:-9999}" ] || break
+        pg_migrate_one "$1" "$_f" || return 1
+    done
+}
+
+# pg_migrate_one DB FILE: one migration, version from its name.
+pg_migrate_one() {
+    _name=$(basename "$2")
+    _v=$(echo "$_name" | cut -c1-4 | sed 's/^0*//')
+    _sha=$(sha256sum "$2" | cut -c1-64)
+    {
+        echo "SET client_min_messages = warning;"
+        echo "BEGIN;"
+        echo "CREATE TABLE IF NOT EXISTS schema_migration (version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
+        echo "  sha256 TEXT NOT NULL, applied_at TEXT NOT NULL);"
+        echo "LOCK TABLE schema_migration IN EXCLUSIVE MODE;"
+        echo "DO \$\$ BEGIN IF (SELECT coalesce(max(version), 0) FROM schema_migration) <> $((_v - 1)) THEN"
+        echo "  RAISE EXCEPTION 'migration $_name cannot apply: the store is not at version $((_v - 1))'; END IF; END \$\$;"
+        cat "$2"
+        echo "INSERT INTO schema_migration VALUES ($_v, '$_name', '$_sha',"
+        echo "  to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'));"
+        echo "COMMIT;"
+    } | pg -d "$1" -f - >/dev/null
+}
+
+# pg_migrate_rest DB: the migrations after the database's version.
+pg_migrate_rest() {
+    _from=$(pg -d "$1" -A -t -c "SELECT coalesce(max(version), 0) FROM schema_migration" 2>/dev/null || echo 0)
+    for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
+        _v=$(basename "$_f" | cut -c1-4 | sed 's/^0*//')
+        [ "$_v" -le "$_from" ] || pg_migrate_one "$1" "$_f" || return 1
+    done
+}
+
+# pg_schema DB: the database's schema as pg_dump prints it, without
+# schema_migration, comments and blank lines.
+pg_schema() {
+    "$BENCHDB_PG_DUMP" --schema-only --no-owner --no-privileges -T schema_migration -d "$1" |
+        grep -v '^--' | grep -v '^$' | grep -v '^SET \|^SELECT pg_catalog.set_config\|^\\restrict \|^\\unrestrict '
+}

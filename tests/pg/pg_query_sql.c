@@ -1,0 +1,54 @@
+/* pg_query_sql [--positional] NAME [NAME=VALUE]...: prints the built-in
+ * saved query NAME as PostgreSQL runs it (src/query/pg_sql.c), with the
+ * parameters given (others at their defaults) written in as typed
+ * literals, or with --positional as $k (then one line per parameter
+ * follows the statement: "-- $k NAME"). For the tests of tests/pg, until
+ * benchdb itself runs queries on PostgreSQL. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/pg_sql.h"
+#include "util/params.h"
+
+int main(int argc, char **argv)
+{
+    int positional = argc > 1 && strcmp(argv[1], "--positional") == 0;
+    int first = 1 + positional;
+    if (argc <= first) {
+        fprintf(stderr, "usage: pg_query_sql [--positional] NAME [NAME=VALUE]...\n");
+        return 2;
+    }
+    struct query_path qp = {0};
+    int unknown;
+    char *err = NULL;
+    struct saved_query *q = saved_query_find(&qp, argv[first], &unknown, &err);
+    if (!q) {
+        fprintf(stderr, "pg_query_sql: %s\n", err);
+        return 1;
+    }
+    struct params given = {0};
+    for (int i = first + 1; i < argc; i++)
+        if (params_add(&given, argv[i])) {
+            fprintf(stderr, "pg_query_sql: bad parameter %s\n", argv[i]);
+            return 2;
+        }
+    struct strbuf sb = {0};
+    struct resolved_params rp = {0};
+    int rc = positional ? pg_sql_positional(q, &sb, &err)
+                        : evaluation_resolve(q, &given, &rp, &err) ? -1 : pg_sql_literal(q, &rp, &sb, &err);
+    if (rc) {
+        fprintf(stderr, "pg_query_sql: %s\n", err);
+        return 1;
+    }
+    fputs(sb.buf ? sb.buf : "", stdout);
+    if (positional)
+        for (int k = 0; k < q->nparams; k++)
+            printf("\n-- $%d %s", k + 1, q->params[k].name);
+    putchar('\n');
+    sb_free(&sb);
+    resolved_params_free(&rp);
+    params_free(&given);
+    saved_query_free(q);
+    return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""store.py copy|compare SQLITE_DB PG_DB
+
+copy: every row of a benchdb store on SQLite into a PostgreSQL database at
+the same schema version (migrations/postgresql), with psql's COPY, table by
+table in key order, ids kept (the identity sequences then moved past
+them). The derived tables (block_score_data, history_point_data) are not
+copied: PostgreSQL's triggers compute them as the series arrive, in the
+order SQLite stored them. The unit table is the migrations' own on both.
+(benchdb's own ingest into PostgreSQL is the next step of issue 19; this
+stands in for it.)
+
+compare: every table and view of both, in key order, must hold the same
+rows (engines.py's identity: reals bit for bit), json documents byte for
+byte as text; the derived tables included, so that PostgreSQL's triggers
+are shown to keep them as SQLite's do. An event's value, any type on SQLite,
+is text on PostgreSQL: a real compares with the double its text reads as.
+"""
+import sqlite3
+import subprocess
+import sys
+
+import engines
+
+# Base tables in an order their foreign keys allow, each with its key.
+TABLES = [
+    ("archive", "id"), ("archive_chunk", "archive_id, seq"), ("archive_member", "id"), ("plan", "id"),
+    ("host", "id"), ("variant", "id"), ("benchmark", "id"), ("run", "id"), ("series", "id"),
+    ("sample", "series_id, warmup, iteration"), ("gate", "id"), ("event", "id"), ("rule", "id"),
+    ("evaluation", "id"),
+]
+DERIVED = [("unit", "name"), ("block_score_data", "run_id, benchmark_id, block, variant_id"),
+           ("history_point_data", "run_id, benchmark_id, variant_id, metric"),
+           ("block_score", "run_id, benchmark_id, block, variant_id"), ("block_ratio", "run_id, benchmark_id, block"),
+           ("run_cell", "run_id, benchmark_id"), ("history_point", "run_id, benchmark_id, variant_id, metric")]
+
+
+def copy_field(v):
+    if v is None:
+        return "\\N"
+    if isinstance(v, bytes):
+        return "\\\\x" + v.hex()
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, int):
+        return str(v)
+    return v.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def copy(sqlite_db, pg_db, psql):
+    lite = sqlite3.connect("file:%s?mode=ro" % sqlite_db, uri=True)
+    script = ["\\set ON_ERROR_STOP 1", "BEGIN;"]
+    for table, key in TABLES:
+        cur = lite.execute('SELECT * FROM "%s" ORDER BY %s' % (table, key))
+        cols = [d[0] for d in cur.description]
+        script.append('COPY "%s" (%s) FROM STDIN;' % (table, ", ".join('"%s"' % c for c in cols)))
+        for row in cur:
+            script.append("\t".join(copy_field(v) for v in row))
+        script.append("\\.")
+        if key == "id":
+            script.append("SELECT setval(pg_get_serial_sequence('\"%s\"', 'id'), max(id)) FROM \"%s\" "
+                          "HAVING max(id) IS NOT NULL;" % (table, table))
+    script.append("COMMIT;")
+    p = subprocess.run(engines.psql_cmd(psql, pg_db) + ["-v", "ON_ERROR_STOP=1"], input="\n".join(script) + "\n",
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("copy into PostgreSQL failed: " + p.stderr.strip())
+
+
+def json_columns(psql, pg_db):
+    """{table: set of its json columns} on PostgreSQL."""
+    p = subprocess.run(engines.psql_cmd(psql, pg_db), capture_output=True, text=True,
+                       input="SELECT table_name, column_name FROM information_schema.columns "
+                             "WHERE table_schema = 'public' AND data_type = 'json';\n")
+    out = {}
+    for line in p.stdout.split("\n"):
+        if "|" in line:
+            t, c = line.split("|")
+            out.setdefault(t, set()).add(c)
+    return out
+
+
+def number_or_text(v):
+    for kind in (int, float):
+        try:
+            return kind(v)
+        except ValueError:
+            pass
+    return v
+
+
+def compare(sqlite_db, pg_db, psql, bench):
+    lite = sqlite3.connect("file:%s?mode=ro" % sqlite_db, uri=True)
+    jcols = json_columns(psql, pg_db)
+    statements = []
+    for table, key in TABLES + DERIVED:
+        cols = [r[1] for r in lite.execute('PRAGMA table_info("%s")' % table)]
+        sel = ", ".join("'=' || \"%s\" AS \"%s\"" % (c, c) if c in jcols.get(table, ()) else '"%s"' % c for c in cols)
+        statements.append((table, 'SELECT %s FROM "%s" ORDER BY %s' % (sel, table, key)))
+    pg = engines.run_psql_batch(psql, pg_db, [s for _, s in statements])
+    failures = 0
+    for (table, sql), (types, prows, perr) in zip(statements, pg):
+        srows, serr = engines.run_benchdb(bench, sqlite_db, ["sql", sql, "--max-rows", "10000000",
+                                                             "--max-result-bytes", "4G"])
+        if serr or perr:
+            problem = "SQLite: %s; PostgreSQL: %s" % (serr, perr)
+        else:
+            if table == "event":
+                for row in prows:
+                    for i, (k, v) in enumerate(row):
+                        if k == "value" and isinstance(v, str):
+                            row[i] = (k, number_or_text(v))
+            problem = engines.compare_rows(srows, types, prows)
+        n = len(srows or [])
+        if problem:
+            failures += 1
+            print("FAIL %s: %s" % (table, problem))
+        elif n == 0 and table not in ("archive_member", "gate", "rule"):
+            failures += 1
+            print("FAIL %s: no rows to compare" % table)
+        else:
+            print("ok   %s: %d rows" % (table, n))
+    sys.exit(1 if failures else 0)
+
+
+def main():
+    psql = engines.tool("BENCHDB_PSQL")
+    cmd, sqlite_db, pg_db = sys.argv[1:4]
+    if cmd == "copy":
+        copy(sqlite_db, pg_db, psql)
+    else:
+        compare(sqlite_db, pg_db, psql, engines.tool("BENCHDB_BIN"))
+
+
+if __name__ == "__main__":
+    main()

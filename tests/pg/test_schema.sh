@@ -1,0 +1,94 @@
+# The store's schema on PostgreSQL: the migrations of migrations/postgresql,
+# one for each of migrations/*.sql with the same name, applied to an empty
+# database give exactly schema/postgresql.sql (pg_dump --schema-only of
+# both); so do they from every version reached on the way; rows stored
+# before migrations 0003-0005 ran give the same derived tables
+# (block_score_data, history_point_data) as the same rows stored after them
+# (the migrations' rebuilds and backfills follow the triggers' rules); a
+# database without UTF-8 and the C collation, or without benchstats, is
+# refused with the reason.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/pg/lib.sh"
+
+# One PostgreSQL migration per SQLite one, with the same file name.
+ls "$BENCHDB_SRC"/migrations/*.sql | xargs -n1 basename >"$T/sqlite-migrations"
+ls "$BENCHDB_SRC"/migrations/postgresql/*.sql | xargs -n1 basename >"$T/pg-migrations"
+checks=$((checks + 1))
+if ! cmp -s "$T/sqlite-migrations" "$T/pg-migrations"; then
+    fail "migrations/postgresql does not match migrations/ one for one (< SQLite, > PostgreSQL):"
+    diff "$T/sqlite-migrations" "$T/pg-migrations" >&2
+fi
+last=$(wc -l <"$T/pg-migrations")
+
+pg_newdb benchdb_schema_file >/dev/null && pg -d benchdb_schema_file -f "$BENCHDB_SRC/schema/postgresql.sql" >/dev/null
+rc=$?
+expect_rc 0 "schema/postgresql.sql loads"
+pg_schema benchdb_schema_file >"$T/schema-file"
+[ "$(wc -l <"$T/schema-file")" -gt 300 ] || fail "pg_dump printed $(wc -l <"$T/schema-file") lines of schema"
+
+from=0
+while [ "$from" -le "$last" ]; do
+    db=benchdb_schema_$from
+    pg_newdb "$db" >/dev/null
+    run pg_migrate "$db" "$from"
+    expect_rc 0 "migrate to version $from"
+    run pg_migrate_rest "$db"
+    expect_rc 0 "migrate from version $from to the end"
+    pg_schema "$db" >"$T/got"
+    checks=$((checks + 1))
+    if ! cmp -s "$T/schema-file" "$T/got"; then
+        fail "migrations from version $from do not give schema/postgresql.sql (< schema file, > migrations):"
+        diff "$T/schema-file" "$T/got" | head -40 >&2
+    fi
+    run pg -d "$db" -A -t -c "SELECT string_agg(CAST(version AS TEXT), ',' ORDER BY version) FROM schema_migration"
+    expect_out "$(seq -s, 1 "$last")" "versions recorded after migrating from $from"
+    pg_dropdb "$db" >/dev/null
+    from=$((from + 1))
+done
+
+# The derived tables of rows stored at versions 2, 4 and 5.
+derived="SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id;
+SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric;
+SELECT * FROM block_ratio ORDER BY run_id, benchmark_id, block;"
+for at in 2 4 5; do
+    db=benchdb_schema_data_$at
+    pg_newdb "$db" >/dev/null
+    pg_migrate "$db" "$at" && pg -d "$db" -f "$BENCHDB_SRC/tests/pg/schema_data.sql" >/dev/null && pg_migrate_rest "$db"
+    rc=$?
+    expect_rc 0 "rows stored at version $at, then migrated"
+    pg -d "$db" -A -t -c "$derived" >"$T/derived-$at"
+    pg_dropdb "$db" >/dev/null
+done
+for at in 2 4; do
+    checks=$((checks + 1))
+    cmp -s "$T/derived-5" "$T/derived-$at" || {
+        fail "rows stored at version $at give other derived rows than at version 5 (< 5, > $at):"
+        diff "$T/derived-5" "$T/derived-$at" | head -20 >&2
+    }
+done
+n=$(wc -l <"$T/derived-5")
+[ "$n" -ge 60 ] || fail "only $n derived rows"
+grep -q '|2026-01-01T08:00:00.500Z|' "$T/derived-5" || fail "started of 2026-01-01T10:00:00.5+02:00 is not 2026-01-01T08:00:00.500Z"
+grep -q '|2026-01-02T00:00:59.000Z|' "$T/derived-5" || fail "started of 2026-01-02t00:00:60z is not 2026-01-02T00:00:59.000Z"
+
+# What benchdb needs of the database, refused with the reason.
+pg -d postgres -c "DROP DATABASE IF EXISTS benchdb_schema_locale" \
+    -c "CREATE DATABASE benchdb_schema_locale TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'" &&
+    pg -d benchdb_schema_locale -c "CREATE EXTENSION benchstats" >/dev/null
+run pg_migrate benchdb_schema_locale
+expect_rc 1 "a database with another collation"
+expect_err_has "benchdb needs a database with UTF-8 encoding and the C collation, which benchdb_schema_locale has not" \
+    "the collation's refusal"
+pg_dropdb benchdb_schema_locale >/dev/null
+pg -d postgres -c "DROP DATABASE IF EXISTS benchdb_schema_noext" \
+    -c "CREATE DATABASE benchdb_schema_noext TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null
+run pg_migrate benchdb_schema_noext
+expect_rc 1 "a database without benchstats"
+expect_err_has "benchdb needs the extension benchstats in database benchdb_schema_noext" "the extension's refusal"
+run pg -d benchdb_schema_noext -A -t -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+expect_out 0 "nothing created in a refused database"
+pg_dropdb benchdb_schema_noext >/dev/null
+pg_dropdb benchdb_schema_file >/dev/null
+
+[ "$failures" -eq 0 ] || exit 1
+echo "ok: $checks checks"
