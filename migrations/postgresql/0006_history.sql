@@ -1,4 +1,4 @@
--- benchdb schema on PostgreSQL, version 5 (migrations/0005_history.sql on
+-- benchdb schema on PostgreSQL, version 6 (migrations/0006_history.sql on
 -- SQLite): histories. history_point_data holds one row per (run, cell,
 -- variant, metric) with what ordering needs (the host, the start time
 -- normalised to UTC as SQLite's strftime gives it, the position), kept at
