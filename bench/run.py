@@ -36,6 +36,9 @@ RSS_SIZES = (8 << 20, 32 << 20) if QUICK else (128 << 20, 1 << 30)
 # evaluates every plan of the 1,000- and 100-plan stores).
 HISTORY_BUDGET = 60
 FN_ROWS = 100000 if QUICK else 10000000
+# BENCH_ONLY=rule: figures 4 and 5 alone (the placement rule), printed but
+# not written to bench/results.md.
+ONLY = os.environ.get("BENCH_ONLY", "")
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROWS = []  # (figure, case, measured, target, holds)
 
@@ -110,6 +113,16 @@ def main():
     desc = machine()
     empty = os.path.join(data, "empty.db")
     run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
+
+    if ONLY == "rule":
+        d = os.path.join(data, "1x")
+        run([bd, "simulate", "-q", d])
+        ref = fresh(empty, os.path.join(data, "ref-1x.db"))
+        run([bd, "--db", ref, "ingest", "-q", d])
+        rule_figures(bd, prog, data, ref)
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
 
     # ---- data: the default plan, 10x and 100x its values ----
     sizes = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
@@ -238,94 +251,7 @@ def main():
         return
 
     # ---- 4, 5: rule evaluation in stores of 1, 100 and 1,000 plans ----
-    fill = os.path.join(data, "plans")
-    t = time.perf_counter()
-
-    def sim(i):
-        # A plan's 12 run archives concatenated into one archive (zstd frames
-        # concatenate; an archive may hold several runs): a twelfth of the
-        # per-archive work, the same rows but for the archive table.
-        d = os.path.join(fill, f"{i:04d}")
-        run([bd, "simulate", "-q", "--iterations", "1", "--warmups", "0", "--forks", "1", "--plan",
-             f"history-{i:04d}", "--seed", str(i + 1000), d])
-        with open(d + ".jsonl.zst", "wb") as out:
-            for f in sorted(os.listdir(d)):
-                with open(os.path.join(d, f), "rb") as src:
-                    out.write(src.read())
-        shutil.rmtree(d)
-
-    # Generation (one simulate process per plan, on a pool) overlaps the
-    # ingest of the batches already generated.
-    s1 = refs["1x"]["ref"]
-    s100 = fresh(s1, os.path.join(data, "s100.db"))
-    s1000 = None
-    ting = 0.0
-    with concurrent.futures.ThreadPoolExecutor(2) as ex:
-        futs = {i: ex.submit(sim, i) for i in range(1, NPLANS)}
-        for lo, hi in [(1, NPLANS // 10)] + [(b, min(b + NPLANS // 10, NPLANS))
-                                            for b in range(NPLANS // 10, NPLANS, NPLANS // 10)]:
-            for i in range(lo, hi):
-                futs[i].result()
-            if lo == NPLANS // 10:
-                s1000 = fresh(s100, os.path.join(data, "s1000.db"))
-            ti = time.perf_counter()
-            run([bd, "--db", s100 if s1000 is None else s1000, "ingest", "-q",
-                 *[os.path.join(fill, f"{i:04d}.jsonl.zst") for i in range(lo, hi)]])
-            ting += time.perf_counter() - ti
-    tgen = time.perf_counter() - t
-    with sqlite3.connect(s1000) as c:
-        nser, nsamp = c.execute("SELECT (SELECT count(*) FROM series), (SELECT count(*) FROM sample)").fetchone()
-    row("4 rule", "stores of 100 and 1,000 plans",
-        f"{NPLANS - 1} more plans (12 runs each in one archive, 1 fork x 1 value per block) generated and "
-        f"ingested in "
-        f"{tgen:.0f} s (of which ingest {ting:.0f} s); {NPLANS:,}-plan store: {nser:,} series, {nsamp:,} values")
-    stores = [("1 plan", s1), ("100 plans", s100), ("1,000 plans", s1000)]
-    qt = {k: [] for k, _ in stores}
-    for rep in range(REPS):
-        k = rep % 3
-        for label, s in stores[k:] + stores[:k]:
-            qt[label].append(timed([bd, "--db", s, "query", "placement-rule", "-p", "plan=calibration-sim"]))
-    for label, _ in stores:
-        m = med(qt[label])
-        row("4 rule", f"`benchdb query placement-rule`, {label}", f"{m * 1000:.1f} ms", "< 100 ms", m < 0.1)
-    flat = med([b / a for a, b in zip(qt["1 plan"], qt["1,000 plans"])])
-    row("4 rule", "flat: 1,000 plans / 1 plan", f"{flat:.2f}", "<= 1.25", flat <= 1.25)
-    eqp = subprocess.run([prog("rule_history"), s1000, os.path.join(SRC, "queries", "placement-rule.sql"),
-                          "--explain", "calibration-sim"], capture_output=True, text=True, check=True).stdout
-    scans = [l.split(" ", 2)[2] for l in eqp.splitlines() if re.search(r"\b(SCAN|SEARCH)\b", l)]
-    full = [l for l in scans if re.match(r"SCAN (series|sample|block_score_data|run|archive)\b", l)]
-    row("4 rule", "full scans of stored tables in its plan", "none" if not full else "; ".join(full), "none",
-        not full)
-
-    def history(store):
-        out = subprocess.run([prog("rule_history"), store, os.path.join(SRC, "queries", "placement-rule.sql")],
-                             capture_output=True, text=True, check=True).stdout
-        return [float(l.split()[1]) for l in out.splitlines()]
-
-    # As many passes as fit HISTORY_BUDGET after the first, up to REPS.
-    per = {"100": [], "1000": []}
-    totals = []
-    t = time.perf_counter()
-    first = 0.0
-    for rep in range(REPS):
-        order = [("100", s100), ("1000", s1000)] if rep % 2 == 0 else [("1000", s1000), ("100", s100)]
-        res = {}
-        for label, s in order:
-            res[label] = history(s)
-        per["100"].append(sum(res["100"]) / len(res["100"]))
-        per["1000"].append(sum(res["1000"]) / len(res["1000"]))
-        totals.append(sum(res["1000"]))
-        spent = time.perf_counter() - t
-        first = first if rep else spent
-        if spent + spent / (rep + 1) > first + HISTORY_BUDGET:
-            break
-    hn = len(totals)
-    lin = med([b / a for a, b in zip(per["100"], per["1000"])])
-    pp = med(per["1000"])
-    row("5 history", "placement-rule on all 1,000 plans, one after the other",
-        f"{med(totals):.2f} s total, {pp * 1000:.2f} ms per plan (median of {hn} pass{'es' if hn > 1 else ''})",
-        "< 10 ms per plan", pp < 0.010)
-    row("5 history", "linear: per-plan time, 1,000-plan / 100-plan store", f"{lin:.2f}", "<= 1.25", lin <= 1.25)
+    rule_figures(bd, prog, data, refs["1x"]["ref"])
 
     # ---- 6: functions over 10 million rows against avg() ----
     # Judged on the thread's CPU time (the machine is shared: wall time
@@ -417,6 +343,101 @@ def main():
     wall = time.time() - t0
     row("wall", "whole `make bench` (build included)", f"{wall:.0f} s", "< 600 s", wall < 600)
     report(desc, wall)
+
+
+def rule_figures(bd, prog, data, s1):
+    """Figures 4 and 5: `benchdb query placement-rule` (a process, the
+    evaluation recorded) in stores of 1, 100 and 1,000 plans, and the rule
+    evaluated on every plan one after the other; s1 holds the example
+    plan alone."""
+    fill = os.path.join(data, "plans")
+    t = time.perf_counter()
+
+    def sim(i):
+        # A plan's 12 run archives concatenated into one archive (zstd frames
+        # concatenate; an archive may hold several runs): a twelfth of the
+        # per-archive work, the same rows but for the archive table.
+        d = os.path.join(fill, f"{i:04d}")
+        run([bd, "simulate", "-q", "--iterations", "1", "--warmups", "0", "--forks", "1", "--plan",
+             f"history-{i:04d}", "--seed", str(i + 1000), d])
+        with open(d + ".jsonl.zst", "wb") as out:
+            for f in sorted(os.listdir(d)):
+                with open(os.path.join(d, f), "rb") as src:
+                    out.write(src.read())
+        shutil.rmtree(d)
+
+    # Generation (one simulate process per plan, on a pool) overlaps the
+    # ingest of the batches already generated.
+    s100 = fresh(s1, os.path.join(data, "s100.db"))
+    s1000 = None
+    ting = 0.0
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        futs = {i: ex.submit(sim, i) for i in range(1, NPLANS)}
+        for lo, hi in [(1, NPLANS // 10)] + [(b, min(b + NPLANS // 10, NPLANS))
+                                            for b in range(NPLANS // 10, NPLANS, NPLANS // 10)]:
+            for i in range(lo, hi):
+                futs[i].result()
+            if lo == NPLANS // 10:
+                s1000 = fresh(s100, os.path.join(data, "s1000.db"))
+            ti = time.perf_counter()
+            run([bd, "--db", s100 if s1000 is None else s1000, "ingest", "-q",
+                 *[os.path.join(fill, f"{i:04d}.jsonl.zst") for i in range(lo, hi)]])
+            ting += time.perf_counter() - ti
+    tgen = time.perf_counter() - t
+    with sqlite3.connect(s1000) as c:
+        nser, nsamp = c.execute("SELECT (SELECT count(*) FROM series), (SELECT count(*) FROM sample)").fetchone()
+    row("4 rule", "stores of 100 and 1,000 plans",
+        f"{NPLANS - 1} more plans (12 runs each in one archive, 1 fork x 1 value per block) generated and "
+        f"ingested in "
+        f"{tgen:.0f} s (of which ingest {ting:.0f} s); {NPLANS:,}-plan store: {nser:,} series, {nsamp:,} values")
+    stores = [("1 plan", s1), ("100 plans", s100), ("1,000 plans", s1000)]
+    qt = {k: [] for k, _ in stores}
+    for rep in range(REPS):
+        k = rep % 3
+        for label, s in stores[k:] + stores[:k]:
+            qt[label].append(timed([bd, "--db", s, "query", "placement-rule", "-p", "plan=calibration-sim"]))
+    for label, _ in stores:
+        m = med(qt[label])
+        row("4 rule", f"`benchdb query placement-rule` (recorded), {label}", f"{m * 1000:.1f} ms", "< 20 ms", m < 0.02)
+    flat = med([b / a for a, b in zip(qt["1 plan"], qt["1,000 plans"])])
+    row("4 rule", "flat: 1,000 plans / 1 plan", f"{flat:.2f}", "<= 1.25", flat <= 1.25)
+    eqp = subprocess.run([prog("rule_history"), s1000, os.path.join(SRC, "queries", "placement-rule.sql"),
+                          "--explain", "calibration-sim"], capture_output=True, text=True, check=True).stdout
+    scans = [l.split(" ", 2)[2] for l in eqp.splitlines() if re.search(r"\b(SCAN|SEARCH)\b", l)]
+    full = [l for l in scans if re.match(r"SCAN (series|sample|block_score_data|run|archive)\b", l)]
+    row("4 rule", "full scans of stored tables in its plan", "none" if not full else "; ".join(full), "none",
+        not full)
+
+    def history(store):
+        out = subprocess.run([prog("rule_history"), store, os.path.join(SRC, "queries", "placement-rule.sql")],
+                             capture_output=True, text=True, check=True).stdout
+        return [float(l.split()[1]) for l in out.splitlines()]
+
+    # As many passes as fit HISTORY_BUDGET after the first, up to REPS.
+    per = {"100": [], "1000": []}
+    totals = []
+    t = time.perf_counter()
+    first = 0.0
+    for rep in range(REPS):
+        order = [("100", s100), ("1000", s1000)] if rep % 2 == 0 else [("1000", s1000), ("100", s100)]
+        res = {}
+        for label, s in order:
+            res[label] = history(s)
+        per["100"].append(sum(res["100"]) / len(res["100"]))
+        per["1000"].append(sum(res["1000"]) / len(res["1000"]))
+        totals.append(sum(res["1000"]))
+        spent = time.perf_counter() - t
+        first = first if rep else spent
+        if spent + spent / (rep + 1) > first + HISTORY_BUDGET:
+            break
+    hn = len(totals)
+    lin = med([b / a for a, b in zip(per["100"], per["1000"])])
+    pp = med(per["1000"])
+    row("5 history", "placement-rule on all 1,000 plans, one after the other",
+        f"{med(totals):.2f} s total, {pp * 1000:.2f} ms per plan (median of {hn} pass{'es' if hn > 1 else ''})",
+        "< 10 ms per plan", pp < 0.010)
+    row("5 history", "linear: per-plan time, 1,000-plan / 100-plan store", f"{lin:.2f}", "<= 1.25", lin <= 1.25)
+    shutil.rmtree(fill, ignore_errors=True)
 
 
 def report_figure(bd, data, example):

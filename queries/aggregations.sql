@@ -17,8 +17,8 @@
 -- smallest and the largest value and averages the rest. Warmup values are
 -- left out; the values of all blocks and forks of a variant are pooled, and
 -- a stored value with count k (a JMH sample-mode histogram bin) counts as k
--- equal values. spread = max / min. mean is trimmed_mean(value, 0): a
--- compensated sum, as R's mean(), where SQLite's avg() sums naively.
+-- equal values. spread = max / min. mean is benchdb's mean(): the exact
+-- sum divided once (SQLite's avg() sums in row order).
 WITH RECURSIVE
 base AS (
   SELECT r.id AS run_id, se.benchmark_id, se.variant_id, se.unit, s.value, s.count
@@ -38,7 +38,7 @@ SELECT r.name AS run, b.name AS benchmark, b.params, v.name AS variant, min(e.un
        count(*) AS n,
        min(e.value) AS min,
        max(e.value) AS max,
-       trimmed_mean(e.value, 0) AS mean,
+       mean(e.value) AS mean,
        median(e.value) AS median,
        trimmed_mean(e.value, 1) AS trimmed_mean,
        spread(e.value) AS spread
@@ -46,5 +46,5 @@ FROM expanded e
 JOIN run r ON r.id = e.run_id
 JOIN benchmark b ON b.id = e.benchmark_id
 JOIN variant v ON v.id = e.variant_id
-GROUP BY e.run_id, e.benchmark_id, e.variant_id
+GROUP BY r.id, b.id, v.id
 ORDER BY r.name, b.name, b.params, v.name;

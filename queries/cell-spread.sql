@@ -15,23 +15,17 @@
 -- the median of spread over the group's cells (the calibration report's
 -- 1.032 and 1.028).
 WITH
-runs AS MATERIALIZED (
-  SELECT r.id,
-         json_extract(r.attributes, '$."' || :group_by || '"') AS run_group
-  FROM plan p
-  JOIN run r ON r.plan_id = p.id
-  WHERE p.name = :plan
-),
 cells AS (
-  SELECT r.run_group, rc.benchmark_id, count(*) AS runs,
-         min(rc.geomean_ratio) AS min_ratio, max(rc.geomean_ratio) AS max_ratio
-  FROM runs r
-  JOIN run_cell rc ON rc.run_id = r.id
-  GROUP BY r.run_group, rc.benchmark_id
+  SELECT r.attributes ->> :group_by AS run_group, c.benchmark_id, count(*) AS runs,
+         min(c.geomean_ratio) AS min_ratio, max(c.geomean_ratio) AS max_ratio
+  FROM plan_run AS r
+  JOIN run_cell AS c ON c.run_id = r.run_id
+  WHERE r.plan = :plan
+  GROUP BY r.attributes ->> :group_by, c.benchmark_id
 )
 SELECT c.run_group, b.name AS benchmark, b.params, c.runs, c.min_ratio, c.max_ratio,
        c.max_ratio / c.min_ratio AS spread,
        median(c.max_ratio / c.min_ratio) OVER (PARTITION BY c.run_group) AS group_median_spread
-FROM cells c
-JOIN benchmark b ON b.id = c.benchmark_id
-ORDER BY c.run_group, b.name, b.params;
+FROM cells AS c
+JOIN benchmark AS b ON b.id = c.benchmark_id
+ORDER BY c.run_group NULLS FIRST, b.name, b.params;

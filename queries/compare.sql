@@ -133,7 +133,7 @@ vals(cell_id, is_a, x) AS (
   JOIN copies k ON k.n <= sa.count
   WHERE :sample = 'value' AND s.f IS NOT NULL AND s.max_k > 1
   UNION ALL
-  SELECT s.cell_id, s.is_a, sum(s.total * s.f) / sum(s.n)
+  SELECT s.cell_id, s.is_a, fsum(s.total * s.f) / sum(s.n)
   FROM scaled s
   WHERE :sample <> 'value' AND s.f IS NOT NULL
   GROUP BY s.run_id, CASE WHEN :sample = 'block' THEN s.block END, s.cell_id, s.is_a

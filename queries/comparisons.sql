@@ -16,65 +16,43 @@
 -- key: run_group, kind, benchmark, params, run_a, run_b
 -- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; comparisons compares treatment over baseline within runs
--- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
+-- needs: EXISTS (SELECT 1 FROM calibration_pair WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by))
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); comparisons judges such comparisons
 -- chart: forest group=run_group colour=kind label=benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log title="Every comparison, per group"
 --
 -- Two runs A and B are compared per cell on the log ratios of their blocks
 -- (block_ratio): estimate = exp(mean of A's log ratios - mean of B's), and
 -- lo, hi = the exponentiated pooled two-sample Student-t interval at `level`
--- (df = nA + nB - 2: 8 for five blocks each).
--- Within-host: every pair of runs on one host, the earlier position over the
--- later. Between-host: for each position, every pair of hosts (ordered by
--- host name) that both have a run there, the first host's run over the
+-- (df = nA + nB - 2: 8 for five blocks each), computed by pooled_t_ci_of
+-- from the two runs' stored summaries (run_cell_data.moments): the interval
+-- pooled_t_ci gives over the log ratios themselves, to the bit. With
+-- direction=reverse every ratio is inverted: 1 / estimate, and the interval
+-- [1 / hi, 1 / lo]. The pairs are those of the view calibration_pair:
+-- within-host, every pair of runs on one host, the earlier position over
+-- the later; between-host, for each position, every pair of hosts (ordered
+-- by host name) that both have a run there, the first host's run over the
 -- second's. Only runs of the same group are compared, and only cells that
--- both runs measured.
+-- both runs measured. With one block in both runs there is no interval
+-- (df = 0): estimate, lo, hi, in_band and excludes_one are null.
 WITH
-runs AS MATERIALIZED (
-  SELECT r.id, r.name, r.position, h.name AS host,
-         json_extract(r.attributes, '$."' || :group_by || '"') AS run_group
-  FROM plan p
-  JOIN run r ON r.plan_id = p.id
-  JOIN host h ON h.id = r.host_id
-  WHERE p.name = :plan
-),
-pairs AS (
-  SELECT 'within' AS kind, a.run_group, a.id AS a_id, b.id AS b_id, a.name AS run_a, b.name AS run_b
-  FROM runs a JOIN runs b
-    ON b.host = a.host AND b.run_group IS a.run_group AND a.position < b.position
-  UNION ALL
-  SELECT 'between', a.run_group, a.id, b.id, a.name, b.name
-  FROM runs a JOIN runs b
-    ON b.position = a.position AND b.run_group IS a.run_group AND a.host < b.host
-),
-ratios AS MATERIALIZED (
-  SELECT br.run_id, br.benchmark_id, br.log_ratio
-  FROM block_ratio br
-  WHERE br.run_id IN (SELECT id FROM runs)
-),
 intervals AS (
-  SELECT p.kind, p.run_group, p.run_a, p.run_b, x.benchmark_id,
-         pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level) AS ci
-  FROM pairs p
-  JOIN ratios x ON x.run_id IN (p.a_id, p.b_id)
-  GROUP BY p.kind, p.a_id, p.b_id, x.benchmark_id
-  HAVING sum(x.run_id = p.a_id) > 0 AND sum(x.run_id = p.b_id) > 0
+  SELECT kind, run_group, run_a, run_b, benchmark_id, CAST(ci ->> 'estimate' AS DOUBLE PRECISION) AS e,
+         CAST(ci ->> 'lo' AS DOUBLE PRECISION) AS lo, CAST(ci ->> 'hi' AS DOUBLE PRECISION) AS hi
+  FROM (SELECT kind, a_attributes ->> :group_by AS run_group, run_a, run_b, benchmark_id,
+               pooled_t_ci_of(a_moments, b_moments, :level, 'estimate,lo,hi') AS ci
+        FROM calibration_comparison
+        WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by)) AS c
 ),
-oriented AS (
-  SELECT i.*, CASE WHEN :direction = 'reverse' THEN ci_recip(ci_exp(i.ci)) ELSE ci_exp(i.ci) END AS rci
-  FROM intervals i
+comparisons AS (
+  SELECT kind, run_group, run_a, run_b, benchmark_id,
+         CASE WHEN :direction = 'reverse' THEN 1 / exp(e) ELSE exp(e) END AS estimate,
+         CASE WHEN :direction = 'reverse' THEN 1 / exp(hi) ELSE exp(lo) END AS lo,
+         CASE WHEN :direction = 'reverse' THEN 1 / exp(lo) ELSE exp(hi) END AS hi
+  FROM intervals
 )
-SELECT o.run_group,
-       o.kind,
-       b.name AS benchmark,
-       b.params,
-       o.run_a,
-       o.run_b,
-       json_extract(o.rci, '$.estimate') AS estimate,
-       json_extract(o.rci, '$.lo') AS lo,
-       json_extract(o.rci, '$.hi') AS hi,
-       (json_extract(o.rci, '$.estimate') BETWEEN :band_lo AND :band_hi) AS in_band,
-       ci_excludes(o.rci, 1) AS excludes_one
-FROM oriented o
-JOIN benchmark b ON b.id = o.benchmark_id
-ORDER BY o.run_group, o.kind DESC, o.run_a, o.run_b, b.name, b.params;
+SELECT c.run_group, c.kind, b.name AS benchmark, b.params, c.run_a, c.run_b, c.estimate, c.lo, c.hi,
+       CASE WHEN c.estimate BETWEEN :band_lo AND :band_hi THEN 1 WHEN c.estimate IS NOT NULL THEN 0 END AS in_band,
+       CASE WHEN c.lo > 1 OR c.hi < 1 THEN 1 WHEN c.lo IS NOT NULL THEN 0 END AS excludes_one
+FROM comparisons AS c
+JOIN benchmark AS b ON b.id = c.benchmark_id
+ORDER BY c.run_group NULLS FIRST, c.kind DESC, c.run_a, c.run_b, b.name, b.params;

@@ -52,10 +52,10 @@ last AS (
 sample AS (
   SELECT p.*,
          count(p.value) OVER w AS baseline_n,
-         avg(p.value) OVER w AS mean,
+         mean(p.value) OVER w AS mean,
          stddev(p.value) OVER w AS sd,
          count(CASE WHEN p.value > 0 THEN 1 END) OVER w AS ln_n,
-         avg(CASE WHEN p.value > 0 THEN ln(p.value) END) OVER w AS ln_mean,
+         mean(CASE WHEN p.value > 0 THEN ln(p.value) END) OVER w AS ln_mean,
          stddev(CASE WHEN p.value > 0 THEN ln(p.value) END) OVER w AS ln_sd
   FROM point AS p
   WHERE :scope = 'every' OR p.seq > (SELECT l.points FROM last AS l

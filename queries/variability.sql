@@ -25,7 +25,7 @@
 WITH
 scores AS MATERIALIZED (
   SELECT h.name AS host, r.id AS run_id, se.benchmark_id, se.variant_id, se.metric, se.unit,
-         sum(se.total) / sum(se.n) AS score
+         fsum(se.total) / sum(se.n) AS score
   FROM plan p
   JOIN run r ON r.plan_id = p.id
   JOIN host h ON h.id = r.host_id
@@ -40,7 +40,7 @@ cells AS MATERIALIZED (
   SELECT host, benchmark_id, variant_id, metric, unit,
          count(*) AS runs,
          CASE WHEN min(score) > 0 THEN (max(score) / min(score) - 1) * 100 END AS max_variation,
-         100 * stddev(score) / avg(score) AS cv
+         100 * stddev(score) / mean(score) AS cv
   FROM scores
   GROUP BY host, benchmark_id, variant_id, metric, unit
 ),
@@ -48,8 +48,8 @@ hosts AS (
   SELECT c.host,
          (SELECT count(DISTINCT s.run_id) FROM scores s WHERE s.host = c.host) AS runs,
          count(*) FILTER (WHERE c.runs >= 2) AS cells,
-         avg(c.max_variation) FILTER (WHERE c.runs >= 2) AS max_variation,
-         avg(c.cv) FILTER (WHERE c.runs >= 2) AS cv,
+         mean(c.max_variation) FILTER (WHERE c.runs >= 2) AS max_variation,
+         mean(c.cv) FILTER (WHERE c.runs >= 2) AS cv,
          max(c.max_variation) FILTER (WHERE c.runs >= 2) AS worst
   FROM cells c
   GROUP BY c.host

@@ -16,35 +16,31 @@
 -- the block log ratios, exponentiated into a ratio interval (the ADR-0004
 -- verdict of the calibration report): `established` when it excludes 1,
 -- else `inconclusive` (also when fewer than two blocks leave no interval).
--- group_agrees is 1 when every run of the group gives the cell the same
--- verdict.
+-- t_ci_of gives it from the run's stored summary (run_cell_data.moments):
+-- the interval t_ci gives over the log ratios themselves. group_agrees is 1
+-- when every run of the group gives the cell the same verdict.
 WITH
-runs AS MATERIALIZED (
-  SELECT r.id, r.name,
-         json_extract(r.attributes, '$."' || :group_by || '"') AS run_group
-  FROM plan p
-  JOIN run r ON r.plan_id = p.id
-  WHERE p.name = :plan
+intervals AS (
+  SELECT r.attributes ->> :group_by AS run_group, r.run, c.benchmark_id, c.blocks,
+         t_ci_of(c.moments, :level) AS ci
+  FROM plan_run AS r
+  JOIN run_cell_data AS c ON c.run_id = r.run_id
+  WHERE r.plan = :plan
 ),
-per_run AS (
-  SELECT r.run_group, r.name AS run, br.benchmark_id, count(*) AS blocks,
-         ci_exp(t_ci(br.log_ratio, :level)) AS ci
-  FROM runs r
-  JOIN block_ratio br ON br.run_id = r.id
-  GROUP BY r.id, br.benchmark_id
+ratios AS (
+  SELECT run_group, run, benchmark_id, blocks,
+         exp(CAST(ci ->> 'estimate' AS DOUBLE PRECISION)) AS estimate,
+         exp(CAST(ci ->> 'lo' AS DOUBLE PRECISION)) AS lo,
+         exp(CAST(ci ->> 'hi' AS DOUBLE PRECISION)) AS hi
+  FROM intervals
 ),
 judged AS (
-  SELECT p.*,
-         CASE WHEN coalesce(ci_excludes(p.ci, 1), 0) THEN 'established' ELSE 'inconclusive' END AS verdict
-  FROM per_run p
+  SELECT r.*, CASE WHEN r.lo > 1 OR r.hi < 1 THEN 'established' ELSE 'inconclusive' END AS verdict
+  FROM ratios AS r
 )
-SELECT j.run_group, b.name AS benchmark, b.params, j.run, j.blocks,
-       json_extract(j.ci, '$.estimate') AS estimate,
-       json_extract(j.ci, '$.lo') AS lo,
-       json_extract(j.ci, '$.hi') AS hi,
-       j.verdict,
-       (min(j.verdict) OVER cell = max(j.verdict) OVER cell) AS group_agrees
-FROM judged j
-JOIN benchmark b ON b.id = j.benchmark_id
+SELECT j.run_group, b.name AS benchmark, b.params, j.run, j.blocks, j.estimate, j.lo, j.hi, j.verdict,
+       CASE WHEN min(j.verdict) OVER cell = max(j.verdict) OVER cell THEN 1 ELSE 0 END AS group_agrees
+FROM judged AS j
+JOIN benchmark AS b ON b.id = j.benchmark_id
 WINDOW cell AS (PARTITION BY j.run_group, j.benchmark_id)
-ORDER BY j.run_group, b.name, b.params, j.run;
+ORDER BY j.run_group NULLS FIRST, b.name, b.params, j.run;

@@ -20,7 +20,7 @@
 -- key: run_group, kind, benchmark, params, run_a, run_b
 -- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; widest ranks comparisons of treatment over baseline within runs
--- needs: EXISTS (SELECT 1 FROM plan p JOIN run a ON a.plan_id = p.id JOIN run b ON b.plan_id = p.id AND a.id < b.id AND ((a.host_id = b.host_id AND a.position <> b.position) OR (a.position = b.position AND a.host_id <> b.host_id)) AND (a.attributes ->> :group_by) IS NOT DISTINCT FROM (b.attributes ->> :group_by) WHERE p.name = :plan)
+-- needs: EXISTS (SELECT 1 FROM calibration_pair WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by))
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); widest judges such comparisons
 -- chart: forest group=run_group colour=kind label=rank,benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log sort=none title="The comparisons farthest from 1, per group"
 --
@@ -28,55 +28,30 @@
 -- per group by |ln estimate|, largest first (the report's widest between-VM
 -- estimate, 1.549 (1.042, 2.302) for Protobuf 3 text serialize).
 WITH
-runs AS MATERIALIZED (
-  SELECT r.id, r.name, r.position, h.name AS host,
-         json_extract(r.attributes, '$."' || :group_by || '"') AS run_group
-  FROM plan p
-  JOIN run r ON r.plan_id = p.id
-  JOIN host h ON h.id = r.host_id
-  WHERE p.name = :plan
-),
-pairs AS (
-  SELECT 'within' AS kind, a.run_group, a.id AS a_id, b.id AS b_id, a.name AS run_a, b.name AS run_b
-  FROM runs a JOIN runs b
-    ON b.host = a.host AND b.run_group IS a.run_group AND a.position < b.position
-  WHERE :kind IN ('within', 'all')
-  UNION ALL
-  SELECT 'between', a.run_group, a.id, b.id, a.name, b.name
-  FROM runs a JOIN runs b
-    ON b.position = a.position AND b.run_group IS a.run_group AND a.host < b.host
-  WHERE :kind IN ('between', 'all')
-),
-ratios AS MATERIALIZED (
-  SELECT br.run_id, br.benchmark_id, br.log_ratio
-  FROM block_ratio br
-  WHERE br.run_id IN (SELECT id FROM runs)
-),
 intervals AS (
-  SELECT p.kind, p.run_group, p.run_a, p.run_b, x.benchmark_id,
-         pooled_t_ci(x.log_ratio, x.run_id = p.a_id, :level) AS ci
-  FROM pairs p
-  JOIN ratios x ON x.run_id IN (p.a_id, p.b_id)
-  GROUP BY p.kind, p.a_id, p.b_id, x.benchmark_id
-  HAVING sum(x.run_id = p.a_id) > 0 AND sum(x.run_id = p.b_id) > 0
+  SELECT kind, run_group, run_a, run_b, benchmark_id, CAST(ci ->> 'estimate' AS DOUBLE PRECISION) AS e,
+         CAST(ci ->> 'lo' AS DOUBLE PRECISION) AS lo, CAST(ci ->> 'hi' AS DOUBLE PRECISION) AS hi
+  FROM (SELECT kind, a_attributes ->> :group_by AS run_group, run_a, run_b, benchmark_id,
+               pooled_t_ci_of(a_moments, b_moments, :level, 'estimate,lo,hi') AS ci
+        FROM calibration_comparison
+        WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by)
+          AND :kind IN (kind, 'all')) AS c
 ),
-oriented AS (
-  SELECT i.*, CASE WHEN :direction = 'reverse' THEN ci_recip(ci_exp(i.ci)) ELSE ci_exp(i.ci) END AS rci
-  FROM intervals i
+comparisons AS (
+  SELECT kind, run_group, run_a, run_b, benchmark_id,
+         CASE WHEN :direction = 'reverse' THEN 1 / exp(e) ELSE exp(e) END AS estimate,
+         CASE WHEN :direction = 'reverse' THEN 1 / exp(hi) ELSE exp(lo) END AS lo,
+         CASE WHEN :direction = 'reverse' THEN 1 / exp(lo) ELSE exp(hi) END AS hi
+  FROM intervals
 ),
 ranked AS (
-  SELECT o.*, json_extract(o.rci, '$.estimate') AS estimate,
-         row_number() OVER (PARTITION BY o.run_group
-                            ORDER BY abs(ln(json_extract(o.rci, '$.estimate'))) DESC, o.run_a, o.run_b) AS rank
-  FROM oriented o
+  SELECT c.*, row_number() OVER (PARTITION BY run_group ORDER BY abs(ln(estimate)) DESC NULLS LAST, run_a, run_b) AS rank
+  FROM comparisons AS c
 )
-SELECT k.run_group, k.rank, k.kind, b.name AS benchmark, b.params, k.run_a, k.run_b,
-       k.estimate,
-       json_extract(k.rci, '$.lo') AS lo,
-       json_extract(k.rci, '$.hi') AS hi,
-       (k.estimate BETWEEN :band_lo AND :band_hi) AS in_band,
-       ci_excludes(k.rci, 1) AS excludes_one
-FROM ranked k
-JOIN benchmark b ON b.id = k.benchmark_id
+SELECT k.run_group, k.rank, k.kind, b.name AS benchmark, b.params, k.run_a, k.run_b, k.estimate, k.lo, k.hi,
+       CASE WHEN k.estimate BETWEEN :band_lo AND :band_hi THEN 1 WHEN k.estimate IS NOT NULL THEN 0 END AS in_band,
+       CASE WHEN k.lo > 1 OR k.hi < 1 THEN 1 WHEN k.lo IS NOT NULL THEN 0 END AS excludes_one
+FROM ranked AS k
+JOIN benchmark AS b ON b.id = k.benchmark_id
 WHERE k.rank <= :limit
-ORDER BY k.run_group, k.rank;
+ORDER BY k.run_group NULLS FIRST, k.rank;

@@ -7,29 +7,36 @@
 #include "cli/cli.h"
 #include "query/history.h"
 #include "query/saved.h"
+#include "query/verify.h"
 #include "util/suggest.h"
 #include "util/text.h"
 
 struct history_args {
-    int diff, limit;
+    int diff, verify, all, limit;
     struct query_path path;
+    struct cli_limits limits;
     struct out_opts out;
 };
 
 static const struct cli_opt history_opts[] = {
     {"diff", 0, NULL, "compare two evaluations, ID1 and ID2", cli_opt_flag, offsetof(struct history_args, diff), 0,
      0},
+    {"verify", 0, NULL, "run evaluations ID... again and compare them with\ntheir records (exit 0 only when all are "
+     "identical)", cli_opt_flag, offsetof(struct history_args, verify), 0, 0},
+    {"all", 0, NULL, "with --verify: every evaluation", cli_opt_flag, offsetof(struct history_args, all), 0, 0},
     {"limit", 'n', "N", "only the last N evaluations", cli_opt_int, offsetof(struct history_args, limit), 1,
      2147483647LL},
     CLI_OUTPUT_OPTIONS(struct history_args, out),
     CLI_OPT_QUERIES(struct history_args, path),
+    CLI_OPT_LIMITS(struct history_args, limits),
     {0},
 };
 
 const struct cli_spec spec_history = {
     .name = "history",
     .store = 1,
-    .synopsis = (const char *const[]){"history [OPTIONS] [NAME]", "history --diff [OPTIONS] ID1 ID2", NULL},
+    .synopsis = (const char *const[]){"history [OPTIONS] [NAME]", "history --diff [OPTIONS] ID1 ID2",
+                                      "history --verify [OPTIONS] ID...|--all", NULL},
     .about = "List recorded evaluations of saved queries, newest last: id, when, query,\n"
              "the query text's short SHA-256, parameters, the one-line outcome and, for a\n"
              "rule judging a plan, whether it was pre-registered. NAME must be a saved\n"
@@ -37,9 +44,19 @@ const struct cli_spec spec_history = {
              "With --diff, compare two evaluations of the same query: whether the rule\n"
              "text, the parameters or the data (the archives in the store) changed (on\n"
              "stderr, or in the --envelope), and the result rows that differ (matched\n"
-             "by the query's '-- key:' columns).\n",
+             "by the query's '-- key:' columns).\n"
+             "With --verify, run recorded evaluations again on the store as it is, from\n"
+             "their recorded text and parameters, and say per evaluation 'identical' or\n"
+             "what differs: the rows (which), the data (the archives it saw, by their\n"
+             "fingerprint), the schema it read (the definitions of its tables, views\n"
+             "and the triggers deriving them), the rule's text now (the saved query of\n"
+             "its name: --queries adds directories), benchdb's version. Each re-run\n"
+             "is held to the limits below.\n",
     .opts = history_opts,
-    .max_args = 2,
+    .more = "Exit status: 0, or with --verify 0 only when every evaluation is\n"
+            "identical and 1 when any differs or cannot be run again; 1 on a failure,\n"
+            "2 on a usage error.\n",
+    .max_args = -1,
 };
 
 /* NAME must be known: a saved query, or a query with evaluations; an
@@ -156,16 +173,71 @@ static int diff(sqlite3 *db, const struct history_args *a, long long id1, long l
     return rc;
 }
 
+static int verify(sqlite3 *db, const struct history_args *a, const long long *ids, int nids)
+{
+    double timeout;
+    struct rowset_limits lim;
+    int rc = cli_limits_resolve("history", &a->limits, &timeout, &lim);
+    if (rc != EXIT_OK)
+        return rc;
+    struct rowset rs = {0};
+    struct verify_counts n;
+    char *err = NULL;
+    if (history_verify(db, &a->path, ids, nids, a->all, timeout, &lim, &rs, &n, &err)) {
+        bd_error("history: %s", err);
+        free(err);
+        rowset_free(&rs);
+        return EXIT_FAIL;
+    }
+    struct report rep = {0};
+    report_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
+                n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
+    report_field_int(&rep, "identical", n.identical);
+    report_field_int(&rep, "differ", n.differ);
+    /* A table shows what a person reads first; CSV and JSON hold every
+     * comparison. */
+    static char *const shown[] = {"id", "query", "result", "differences"};
+    struct out_opts out = a->out;
+    out.show = shown;
+    out.nshow = 4;
+    rc = report_print(&rep, &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
+    report_free(&rep);
+    rowset_free(&rs);
+    return rc;
+}
+
 int cmd_history(struct cli *cli, int argc, char **argv)
 {
     struct history_args a = {.limit = -1};
     out_opts_init(&a.out);
     int first, rc = EXIT_USAGE;
-    long long id1 = 0, id2 = 0;
+    long long id1 = 0, id2 = 0, *ids = NULL;
     sqlite3 *db = NULL;
     if (cli_parse(&spec_history, argc, argv, &a, &first) || cli_output_ready("history", &a.out))
         goto out;
     int nargs = argc - first;
+    if (a.diff + a.verify > 1 || (a.all && !a.verify)) {
+        bd_usage_error("history", "history: %s", a.all && !a.verify ? "--all goes with --verify"
+                                                                   : "--diff and --verify go one at a time");
+        goto out;
+    }
+    if (a.verify && (a.all ? nargs > 0 : nargs == 0)) {
+        bd_usage_error("history", "history: --verify needs evaluation ids, or --all (not both)");
+        goto out;
+    }
+    if (a.verify && nargs) {
+        ids = calloc((size_t)nargs, sizeof *ids);
+        for (int i = 0; ids && i < nargs; i++)
+            if (parse_id(argv[first + i], &ids[i])) {
+                bd_usage_error("history", "history: --verify %s: expected an evaluation id (a positive integer)",
+                               argv[first + i]);
+                goto out;
+            }
+    }
+    if (!a.diff && !a.verify && nargs > 1) {
+        bd_usage_error("history", "history: unexpected argument '%s'", argv[first + 1]);
+        goto out;
+    }
     if (a.diff && nargs != 2) {
         bd_usage_error("history", "history: --diff needs two evaluation ids");
         goto out;
@@ -175,16 +247,15 @@ int cmd_history(struct cli *cli, int argc, char **argv)
                        argv[first], argv[first + 1]);
         goto out;
     }
-    if (!a.diff && nargs > 1) {
-        bd_usage_error("history", "history: unexpected argument '%s'", argv[first + 1]);
-        goto out;
-    }
     query_path_add_env(&a.path);
     rc = EXIT_FAIL;
     if (cli_open_store(cli, STORE_READ, &db))
         goto out;
-    rc = a.diff ? diff(db, &a, id1, id2) : list(db, &a, nargs ? argv[first] : NULL);
+    rc = a.verify ? verify(db, &a, ids, nargs)
+         : a.diff ? diff(db, &a, id1, id2)
+                  : list(db, &a, nargs ? argv[first] : NULL);
 out:
+    free(ids);
     store_close(db);
     query_path_free(&a.path);
     return rc;

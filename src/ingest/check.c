@@ -276,7 +276,8 @@ int store_check(sqlite3 *db, FILE *out)
         pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", &problems) ||
         pragma_rows(db, out, "PRAGMA foreign_key_check", "foreign_key_check", &problems) ||
         check_archives(db, out, &problems) || check_series(db, out, &problems) ||
-        check_block_scores(db, out, &problems) || check_orphans(db, out, &problems) ||
+        check_block_scores(db, out, &problems) || store_check_summaries(db, out, &problems) ||
+        check_orphans(db, out, &problems) ||
         store_check_json(db, out, &problems))
         return -1;
     return problems;

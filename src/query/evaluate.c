@@ -11,6 +11,7 @@
 
 #include "query/param_check.h"
 #include "query/rules.h"
+#include "query/schema_hash.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
@@ -122,13 +123,17 @@ static int run_failed(sqlite3 *db, const struct saved_query *q, int rc, char **e
 /* Prepares one read-only statement of a saved query under the read-only
  * guard (a saved query may come from anywhere). On success the guard stays
  * on, for a pragma_*() function meets it as the statement runs: the caller
- * turns it off after finalizing. what names the part ("the query", "needs line 7"). */
+ * turns it off after finalizing. what names the part ("the query", "needs line 7").
+ * reads (or NULL) hears of every table and view the statement reads. */
 static int prepare_guarded(sqlite3 *db, const struct saved_query *q, const char *sql, const char *what,
-                           sqlite3_stmt **st, char **err)
+                           const struct store_guard_reads *reads, sqlite3_stmt **st, char **err)
 {
     const char *tail = NULL;
     *st = NULL;
-    store_guard_readonly(db, 1);
+    if (reads)
+        store_guard_readonly_reporting(db, reads);
+    else
+        store_guard_readonly(db, 1);
     int prc = sqlite3_prepare_v2(db, sql, -1, st, &tail);
     if (prc != SQLITE_OK) {
         store_guard_readonly(db, 0);
@@ -190,7 +195,7 @@ int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struc
         const struct saved_need *nd = &q->needs[i];
         char *sql = bd_strdupf("SELECT (%s)", nd->check), *what = bd_strdupf("needs (line %d)", nd->line);
         sqlite3_stmt *st;
-        int rc = prepare_guarded(db, q, sql, what, &st, err) ? -1 : bind_all(st, q, rp, what, err);
+        int rc = prepare_guarded(db, q, sql, what, NULL, &st, err) ? -1 : bind_all(st, q, rp, what, err);
         int met = 0;
         if (rc == 0) {
             int src = sqlite3_step(st);
@@ -218,11 +223,13 @@ int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struc
 
 /* ---- running ---- */
 
-int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err)
+int data_fingerprint_first(sqlite3 *db, long long first, char out[65], long long *count, char **err)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT sha256 FROM archive ORDER BY sha256", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT sha256 FROM (SELECT sha256 FROM archive ORDER BY id LIMIT ?) ORDER BY sha256",
+                           -1, &st, NULL) != SQLITE_OK)
         return bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, first);
     struct sha256 h;
     sha256_init(&h);
     long long n = 0;
@@ -244,6 +251,11 @@ int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err)
     if (count)
         *count = n;
     return 0;
+}
+
+int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err)
+{
+    return data_fingerprint_first(db, -1, out, count, err);
 }
 
 /* The header's column names must be columns of the statement. */
@@ -436,11 +448,11 @@ static int record(sqlite3 *db, const struct saved_query *q, const char *sha, con
     int rc = sqlite3_prepare_v2(db,
                                 "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
                                 "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
-                                "judged_plan, registration, rule_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                "judged_plan, registration, rule_id, schema_sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                 -1, &st, NULL);
     /* Each bind's code is kept apart: or-ing codes makes a new one. */
     int i = 0;
-    while (rc == SQLITE_OK && ++i <= 15) {
+    while (rc == SQLITE_OK && ++i <= 16) {
         switch (i) {
         case 1: rc = sqlite3_bind_text(st, i, q->name, -1, SQLITE_STATIC); break;
         case 2: rc = sqlite3_bind_text(st, i, sha, -1, SQLITE_STATIC); break;
@@ -457,6 +469,7 @@ static int record(sqlite3 *db, const struct saved_query *q, const char *sha, con
         case 13: rc = plan ? sqlite3_bind_text(st, i, plan, -1, SQLITE_STATIC) : SQLITE_OK; break;
         case 14: rc = ev->registration ? sqlite3_bind_text(st, i, ev->registration, -1, SQLITE_STATIC) : SQLITE_OK; break;
         case 15: rc = rule_id ? sqlite3_bind_int64(st, i, rule_id) : SQLITE_OK; break;
+        case 16: rc = *ev->schema_sha256 ? sqlite3_bind_text(st, i, ev->schema_sha256, -1, SQLITE_STATIC) : SQLITE_OK; break;
         }
     }
     if (rc == SQLITE_OK) {
@@ -476,21 +489,30 @@ static int record(sqlite3 *db, const struct saved_query *q, const char *sha, con
     return 0;
 }
 
-int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
-                   const struct resolved_params *rp, int rec, const struct rowset_limits *lim, struct evaluation *ev,
-                   char **err)
+enum { RUN_RECORD = 1, RUN_SCHEMA = 2, RUN_RERUN = 4 };
+
+static int run_query(sqlite3 *db, const struct saved_query *q, const struct params *given,
+                     const struct resolved_params *rp, int how, const struct rowset_limits *lim, struct evaluation *ev,
+                     char **err)
 {
     static const struct rowset_limits defaults = {ROWSET_MAX_ROWS_DEFAULT, ROWSET_MAX_BYTES_DEFAULT};
     memset(ev, 0, sizeof *ev);
     ev->outcome_column = -1;
     sqlite3_stmt *st;
-    if (prepare_guarded(db, q, q->sql, "the query", &st, err))
-        return -1;
-    if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err)) {
+    struct schema_reads reads = {0};
+    const struct store_guard_reads notes = {schema_reads_note, &reads};
+    int want_schema = (how & (RUN_RECORD | RUN_SCHEMA)) != 0;
+    if (prepare_guarded(db, q, q->sql, "the query", want_schema ? &notes : NULL, &st, err))
+        return schema_reads_free(&reads), -1;
+    /* The schema the statement read, while the guard holds its names. */
+    if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
+        (want_schema && schema_hash(db, &reads, 1, ev->schema_sha256, err))) {
         sqlite3_finalize(st);
         store_guard_readonly(db, 0);
+        schema_reads_free(&reads);
         return -1;
     }
+    schema_reads_free(&reads);
     int defaults_only;
     const char *plan;
     struct strbuf changed = {0};
@@ -517,19 +539,37 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
         return run_failed(db, q, rc, err);
     }
     sum_up(q, ev);
+    if (how & RUN_RERUN) {
+        sb_free(&changed);
+        return 0;
+    }
 
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
     long long rule_id = 0;
     rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &rule_id, err) : 0;
     sb_free(&changed);
-    if (rc || !rec)
+    if (rc || !(how & RUN_RECORD))
         return rc;
     if (record(db, q, sha, plan, rule_id, ev, err)) {
         ev->record_failed = 1;
         return -1;
     }
     return 0;
+}
+
+int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
+                   const struct resolved_params *rp, int rec, const struct rowset_limits *lim, struct evaluation *ev,
+                   char **err)
+{
+    return run_query(db, q, given, rp, rec ? RUN_RECORD : 0, lim, ev, err);
+}
+
+int evaluation_rerun(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp,
+                     const struct rowset_limits *lim, struct evaluation *ev, char **err)
+{
+    const struct params none = {0};
+    return run_query(db, q, &none, rp, RUN_SCHEMA | RUN_RERUN, lim, ev, err);
 }
 
 void evaluation_free(struct evaluation *ev)

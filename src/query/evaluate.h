@@ -46,6 +46,7 @@ struct evaluation {
     long long id;        /* the evaluation's id when recorded, else 0 */
     int stopped;         /* ROWSET_OVER_ROWS or ROWSET_OVER_BYTES: a limit stopped it; else 0 */
     int record_failed;   /* it ran (rows and outcome are whole) but could not be recorded */
+    char schema_sha256[65]; /* what it read (query/schema_hash.h), when recorded or re-run; else "" */
 };
 
 /* Runs q on db with resolved parameters (values bound, never pasted). The
@@ -63,6 +64,14 @@ int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params
                    struct evaluation *ev, char **err);
 void evaluation_free(struct evaluation *ev);
 
+/* Runs a recorded evaluation's query again (history --verify): q parsed
+ * from the recorded text, rp the values as recorded; no needs checked,
+ * nothing recorded, no registration judged. Fills ev's rows, params_json,
+ * outcome and schema_sha256. Returns 0, or -1 with *err (ev->stopped when
+ * a limit stopped it). */
+int evaluation_rerun(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp,
+                     const struct rowset_limits *lim, struct evaluation *ev, char **err);
+
 /* Every step: EXIT_OK, EXIT_USAGE (a parameter), EXIT_NO_ROWS (needs
  * unmet: nothing run, nothing recorded) or EXIT_FAIL, with *err set (and
  * ev->stopped or ev->record_failed as evaluation_run sets them). */
@@ -77,5 +86,9 @@ int evaluation_gate(const struct saved_query *q, const struct evaluation *ev, ch
 /* SHA-256 over the sorted SHA-256s of the store's archives (hex, one per
  * line), and their count. Returns 0, or -1 with *err set. */
 int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err);
+/* The same over the first `first` archives by id (first < 0: all): those
+ * an evaluation that counted `first` archives saw, when none was deleted
+ * since. */
+int data_fingerprint_first(sqlite3 *db, long long first, char out[65], long long *count, char **err);
 
 #endif

@@ -301,6 +301,49 @@ static int diff_rows(struct history_diff *d, struct keyed *k, json_t *ra, json_t
     return rowset_builder_finish(&k->b, err);
 }
 
+int history_rows_differ(char **keys, int nkeys, json_t *was, json_t *now, size_t *changed, size_t *total,
+                        char **summary, int max, char **err)
+{
+    struct history_diff d;
+    memset(&d, 0, sizeof d);
+    d.id[0] = 1;
+    d.id[1] = 2;
+    struct keyed k = {keys, nkeys, {0}};
+    *summary = NULL;
+    if (diff_rows(&d, &k, was, now, err)) {
+        rowset_free(&d.rows);
+        return -1;
+    }
+    *changed = d.rows_changed;
+    *total = d.rows_total;
+    /* "KEY=V, ...: COLUMN WAS -> NOW" for the first max differences. */
+    struct strbuf sb = {0};
+    sb_puts(&sb, "");
+    for (size_t r = 0; r < d.rows.nrow && (int)r < max; r++) {
+        sb_puts(&sb, r ? "; " : "");
+        for (int c = 0; c < nkeys; c++) {
+            char *v = value_text(rowset_cell(&d.rows, r, c));
+            sb_printf(&sb, "%s%s=%s", c ? ", " : "", keys[c], v ? v : "null");
+            free(v);
+        }
+        char *col = value_text(rowset_cell(&d.rows, r, nkeys));
+        char *v1 = value_text(rowset_cell(&d.rows, r, nkeys + 1)), *v2 = value_text(rowset_cell(&d.rows, r, nkeys + 2));
+        if (col && strcmp(col, "(row)") == 0)
+            sb_printf(&sb, "%s%s", nkeys ? ": " : "", v1 && strcmp(v1, "(absent)") != 0 ? "a row no longer there"
+                                                                                        : "a row not there before");
+        else
+            sb_printf(&sb, "%s%s %s -> %s", nkeys ? ": " : "", col ? col : "?", v1 ? v1 : "null", v2 ? v2 : "null");
+        free(col);
+        free(v1);
+        free(v2);
+    }
+    if (d.rows.nrow > (size_t)max)
+        sb_printf(&sb, "; ...");
+    *summary = sb_detach(&sb);
+    rowset_free(&d.rows);
+    return 0;
+}
+
 int history_diff(sqlite3 *db, long long id1, long long id2, struct history_diff *d, char **err)
 {
     memset(d, 0, sizeof *d);

@@ -38,4 +38,13 @@ struct history_diff {
 int history_diff(sqlite3 *db, long long id1, long long id2, struct history_diff *d, char **err);
 void history_diff_free(struct history_diff *d);
 
+/* How the rows now differ from the rows recorded (JSON arrays of objects),
+ * matched by the key columns as --diff matches them: the rows of either
+ * that differ, the larger row count, and a summary of the first max
+ * differences ("run_group=protobuf-3: adopt 0 -> 1; ..."), malloc'd.
+ * Returns 0, or -1 with *err. */
+typedef struct json_t json_t;
+int history_rows_differ(char **keys, int nkeys, json_t *was, json_t *now, size_t *changed, size_t *total,
+                        char **summary, int max, char **err);
+
 #endif

@@ -16,6 +16,7 @@
 SQLITE_EXTENSION_INIT1
 #endif
 
+#include "sqlfn/fn_summary.h"
 #include "sqlfn/sqlfn.h"
 #include "version.h"
 
@@ -41,6 +42,8 @@ static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static const struct sqlfn_def functions[] = {
     SCALAR("benchdb_version", 0, fn_version),
     WINDOW("geomean", 1, geomean, 0),
+    WINDOW("mean", 1, summary, KIND_SUMMARY_MEAN),
+    WINDOW("fsum", 1, summary, KIND_SUMMARY_SUM),
     WINDOW("variance", 1, moments, KIND_VARIANCE),
     WINDOW("stddev", 1, moments, KIND_STDDEV),
     WINDOW("t_ci", 1, moments, KIND_T_CI),
@@ -76,6 +79,12 @@ static const struct sqlfn_def functions[] = {
     PORTABLE_SCALAR("least", -1, sqlfn_least_greatest, KIND_LEAST, "SELECT least(1, 2)"),
     PORTABLE_SCALAR("greatest", -1, sqlfn_least_greatest, KIND_GREATEST, "SELECT greatest(1, 2)"),
     WINDOW("lookback_baseline", 2, lookback, 0),
+    WINDOW("moments", 1, summary, 0),
+    SCALAR("pooled_t_ci_of", 2, sqlfn_pooled_t_ci_of),
+    SCALAR("pooled_t_ci_of", 3, sqlfn_pooled_t_ci_of),
+    SCALAR("pooled_t_ci_of", 4, sqlfn_pooled_t_ci_of),
+    SCALAR("t_ci_of", 1, sqlfn_t_ci_of),
+    SCALAR("t_ci_of", 2, sqlfn_t_ci_of),
 };
 
 /* Whether db already has the function that probe calls: SQLITE_OK when it

@@ -87,7 +87,6 @@ static int refuse_transaction(int action, const char *op, const char *name)
 
 static int authorize(void *arg, int action, const char *a1, const char *a2, const char *db, const char *trigger)
 {
-    (void)arg;
     (void)db;
     switch (action) {
     case SQLITE_UPDATE:
@@ -102,8 +101,14 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
             return SQLITE_OK;
         refusal[0] = 0;
         return SQLITE_DENY;
-    case SQLITE_SELECT:
     case SQLITE_READ:
+        /* a1: a table or view read (for a view, also each table under it). */
+        if (arg && a1) {
+            const struct store_guard_reads *r = arg;
+            r->read(r->arg, a1);
+        }
+        return SQLITE_OK;
+    case SQLITE_SELECT:
     case SQLITE_RECURSIVE:
         return SQLITE_OK;
     case SQLITE_TRANSACTION:
@@ -137,6 +142,11 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
 void store_guard_readonly(sqlite3 *db, int on)
 {
     sqlite3_set_authorizer(db, on ? authorize : NULL, NULL);
+}
+
+void store_guard_readonly_reporting(sqlite3 *db, const struct store_guard_reads *reads)
+{
+    sqlite3_set_authorizer(db, authorize, (void *)reads);
 }
 
 static int past_deadline(void *arg)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sqlfn/benchstats.h"
 #include "util/diag.h"
 #include "util/embedded.h"
 #include "util/sha256.h"
@@ -198,6 +199,10 @@ int store_migrate(sqlite3 *db, int target, char **err)
         return -1;
     if (v > n)
         return bd_fail(err, "the store's schema is at version %d, newer than this benchdb knows (up to %d)", v, n);
+    /* Migrations compute derived data with benchdb's functions (0007:
+     * moments() of the log ratios), whoever opened the connection. */
+    if (v < target && benchstats_register(db) != SQLITE_OK)
+        return bd_fail(err, "cannot register benchdb's SQL functions: %s", sqlite3_errmsg(db));
     int applied = 0;
     for (int i = v + 1; i <= target; i++) {
         int r = apply_one(db, i, err);

@@ -48,6 +48,16 @@ void store_close(sqlite3 *db);
  * opens install it. Prepared statements are checked when prepared, so a
  * statement prepared under the guard stays guarded. */
 void store_guard_readonly(sqlite3 *db, int on);
+/* The guard, also reporting to reads->read(reads->arg, NAME) every table
+ * and view a statement reads, as SQLite's authorizer names them while the
+ * statement is prepared (a view, and each table or view under it; a name
+ * may come more than once). reads must outlive the guard: until
+ * store_guard_readonly(db, 0) or another call replaces it. */
+struct store_guard_reads {
+    void (*read)(void *arg, const char *name);
+    void *arg;
+};
+void store_guard_readonly_reporting(sqlite3 *db, const struct store_guard_reads *reads);
 /* After a statement failed with SQLITE_AUTH: why the guard refused it when
  * SQLite's message does not say ("PRAGMA optimize is not one of the
  * PRAGMAs that only read", "transaction control (BEGIN) is refused"),
@@ -133,5 +143,8 @@ int store_check_schema(sqlite3 *db, FILE *out, int *problems);
  * CHECK constraint) holds valid JSON in every row; a bad value is named by
  * table, id and column. */
 int store_check_json(sqlite3 *db, FILE *out, int *problems);
+/* run_cell_data against a fresh aggregate of block_ratio, exactly
+ * (check_summaries.c). */
+int store_check_summaries(sqlite3 *db, FILE *out, int *problems);
 
 #endif

@@ -22,6 +22,7 @@ check: foreign_key_check: ok
 check: 2 archives re-read and re-hashed: ok
 check: 16 series: n and total match their values
 check: 16 block scores: match their series
+check: 6 run summaries: match their block ratios
 check: orphan samples: none
 check: $json_columns JSON columns: valid JSON in every row
 check: ok" ] || fail "sound store: $out"

@@ -128,9 +128,9 @@ run bd --db notdb.db sql "SELECT 1"
 expect_rc 1 "sql on a text file"
 expect_err_has "error: notdb.db: not a benchdb store" "not-a-store message"
 
-# The four views exist.
+# The views exist.
 run bd sql "SELECT name FROM sqlite_schema WHERE type='view' ORDER BY 1" --format csv
 expect_rc 0 "list views"
-expect_out "$(printf 'name\r\nblock_ratio\r\nblock_score\r\nhistory_point\r\nrun_cell\r')" "the four views"
+expect_out "$(printf 'name\r\nblock_ratio\r\nblock_score\r\ncalibration_comparison\r\ncalibration_pair\r\nhistory_point\r\nplan_run\r\nrun_cell\r')" "the views"
 
 finish

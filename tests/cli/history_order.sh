@@ -117,6 +117,15 @@ c.executescript("""
 DROP VIEW history_point; DROP TRIGGER run_update_history; DROP TRIGGER series_insert_history;
 DROP TRIGGER series_delete_history; DROP TRIGGER series_update_history; DROP TABLE history_point_data;
 """)
+# Migrations after it are taken back too: 0007_summaries.
+if c.execute("SELECT 1 FROM sqlite_schema WHERE name = 'run_cell_data'").fetchone():
+    c.executescript("""
+    DROP VIEW calibration_comparison; DROP VIEW calibration_pair; DROP VIEW plan_run; DROP VIEW run_cell;
+    DROP TRIGGER block_score_insert_run_cell; DROP TRIGGER block_score_delete_run_cell;
+    DROP TRIGGER block_score_update_run_cell; DROP TRIGGER run_update_run_cell; DROP TABLE run_cell_data;
+    CREATE VIEW run_cell AS SELECT run_id, benchmark_id, count(*) AS blocks FROM block_ratio GROUP BY 1, 2;
+    ALTER TABLE evaluation DROP COLUMN schema_sha256;
+    """)
 c.execute("DELETE FROM schema_migration WHERE version >= ?", (v,))
 c.commit()
 PY

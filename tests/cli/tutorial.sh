@@ -100,4 +100,12 @@ expect_out_has "BenchmarkEncode  head         955.5" "step 11: the head build's 
 # 2 Benchmark lines x 3 units + 1, per build: 8 series, 14 values
 expect_out_has "delete: would remove 2 archives (4 members, 2 chunks of stored bytes), 1 run, 8 series, 14 sample rows, 0 gates, 0 events, 1 plan" "step 11: delete, dry run"
 
+# Step 12: every evaluation the tutorial recorded re-verifies; an altered
+# row does not.
+grep -Eq "verified ([0-9]+) evaluations: \1 identical, 0 not" "$T/err" || fail "step 12: every evaluation identical"
+expect_out_has " 1  placement-rule         identical" "step 12: the table of evaluations"
+expect_err_has "verified 43 evaluations: 43 identical, 0 not" "step 12: all 43"
+expect_out_has "rows: 1 of 2 differ (run_group=protobuf-3: between_n 239 -> 240)" "step 12: the altered row"
+expect_out_has "exit 1" "step 12: ... exits 1"
+
 finish

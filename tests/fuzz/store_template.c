@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sqlfn/benchstats.h"
 #include "store/store.h"
 
 int64_t fuzz_count(sqlite3 *db, const char *sql)
@@ -39,7 +40,9 @@ sqlite3 *fuzz_fresh_store(void)
                             SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
         abort();
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
-    if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK)
+    /* The triggers keeping run_cell_data call benchdb's functions, as on
+     * a store store_open opened. */
+    if (benchstats_register(db) != SQLITE_OK || sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK)
         abort();
     return db;
 }

@@ -39,6 +39,7 @@ static int datasets(void)
 /* The aggregates, over t(i, x, p, g): p is a positive version of x. */
 static const char *const aggs[] = {
     "geomean(p)",
+    "mean(x)",
     "variance(x)",
     "stddev(x)",
     "t_ci(x)",

@@ -1,0 +1,370 @@
+/* The schema an evaluation read (query/schema_hash.h).
+ *
+ * SQLite's authorizer names, while a statement is prepared, every table
+ * and view it reads (a view, and each table or view under it), and the
+ * trigger or view on whose behalf it does (the innermost). The statement's
+ * own reads come from the read-only guard. What keeps derived tables
+ * (block_score_data, run_cell_data, history_point_data) is triggers, which
+ * a SELECT never names: preparing a write of a table codes the triggers it
+ * fires, nested ones too, so preparing an insert, an update of every
+ * column and a delete of each table that has triggers, under an authorizer
+ * that only takes notes, shows what each trigger writes and reads. Nothing
+ * prepared here is ever run.
+ *
+ * The set: the statement's reads; then, until nothing is added, every
+ * trigger writing a table of the set, with its table and what it reads,
+ * and what each view of the set reads. The hash: "benchdb-schema/1\n",
+ * then per object in name order "TYPE NAME\n" and its SQL normalised as
+ * store_schema_describe normalises it (comments dropped, whitespace
+ * collapsed) and "\n"; then, when `unit` is in the set, "unit rows\n" and
+ * one line "name|kind|factor|direction\n" per unit in name order (factor
+ * in shortest round-trip form, direction empty when NULL). */
+#include "query/schema_hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "store/store.h"
+#include "util/diag.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+/* ---- names ---- */
+
+static int has(char *const *names, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+void schema_reads_note(void *arg, const char *name)
+{
+    struct schema_reads *r = arg;
+    if (r->nomem || has(r->names, r->n, name))
+        return;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        char **v = realloc(r->names, cap * sizeof *v);
+        if (!v) {
+            r->nomem = 1;
+            return;
+        }
+        r->names = v;
+        r->cap = cap;
+    }
+    if (!(r->names[r->n] = strdup(name)))
+        r->nomem = 1;
+    else
+        r->n++;
+}
+
+void schema_reads_free(struct schema_reads *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->names[i]);
+    free(r->names);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- what triggers and views read and write ---- */
+
+/* One note of the authorizer: on behalf of ctx (a trigger or view), a
+ * read of name, or a write (insert, update, delete) of it. */
+struct edge {
+    char *ctx, *name;
+    int write;
+};
+
+struct edges {
+    struct edge *v;
+    size_t n, cap;
+    int nomem;
+};
+
+static void add_edge(struct edges *e, const char *ctx, const char *name, int write)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (e->v[i].write == write && strcasecmp(e->v[i].ctx, ctx) == 0 && strcasecmp(e->v[i].name, name) == 0)
+            return;
+    if (e->nomem)
+        return;
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 64;
+        struct edge *v = realloc(e->v, cap * sizeof *v);
+        if (!v) {
+            e->nomem = 1;
+            return;
+        }
+        e->v = v;
+        e->cap = cap;
+    }
+    struct edge *x = &e->v[e->n];
+    x->ctx = strdup(ctx);
+    x->name = strdup(name);
+    x->write = write;
+    if (!x->ctx || !x->name) {
+        free(x->ctx);
+        free(x->name);
+        e->nomem = 1;
+        return;
+    }
+    e->n++;
+}
+
+static void edges_free(struct edges *e)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        free(e->v[i].ctx);
+        free(e->v[i].name);
+    }
+    free(e->v);
+}
+
+static int take_notes(void *arg, int action, const char *a1, const char *a2, const char *db, const char *ctx)
+{
+    (void)a2;
+    (void)db;
+    if (!a1 || !ctx)
+        return SQLITE_OK;
+    if (action == SQLITE_READ)
+        add_edge(arg, ctx, a1, 0);
+    else if (action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE)
+        add_edge(arg, ctx, a1, 1);
+    return SQLITE_OK;
+}
+
+/* Prepares sql (made with sqlite3_mprintf; freed here) and throws it away. */
+static int prepare_only(sqlite3 *db, char *sql)
+{
+    if (!sql)
+        return SQLITE_NOMEM;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    sqlite3_finalize(st);
+    sqlite3_free(sql);
+    return rc;
+}
+
+/* The writes and reads of every trigger (and of the views they read),
+ * from writes of each table that has triggers. */
+static int trigger_edges(sqlite3 *db, struct edges *e, char **err)
+{
+    sqlite3_stmt *tables = NULL, *cols = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT DISTINCT tbl_name FROM sqlite_schema WHERE type = 'trigger' ORDER BY 1", -1,
+                                &tables, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?)", -1, &cols, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(tables)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        char *table = strdup((const char *)sqlite3_column_text(tables, 0));
+        struct strbuf set = {0};
+        sqlite3_bind_text(cols, 1, table, -1, SQLITE_STATIC);
+        while (table && sqlite3_step(cols) == SQLITE_ROW) {
+            char *c = sqlite3_mprintf("%s\"%w\" = \"%w\"", set.len ? ", " : "", sqlite3_column_text(cols, 0),
+                                      sqlite3_column_text(cols, 0));
+            if (c)
+                sb_puts(&set, c);
+            sqlite3_free(c);
+        }
+        sqlite3_reset(cols);
+        /* Whether these prepare is not the point (a table may refuse one
+         * form); what the authorizer saw while they were coded is. */
+        char *sql[3] = {NULL, NULL, NULL};
+        if (table && set.len) {
+            sql[0] = sqlite3_mprintf("INSERT INTO \"%w\" DEFAULT VALUES", table);
+            sql[1] = sqlite3_mprintf("UPDATE \"%w\" SET %s", table, set.buf);
+            sql[2] = sqlite3_mprintf("DELETE FROM \"%w\"", table);
+        }
+        for (int k = 0; k < 3; k++)
+            if (prepare_only(db, sql[k]) == SQLITE_NOMEM)
+                rc = SQLITE_NOMEM;
+        if (!table)
+            rc = SQLITE_NOMEM;
+        free(table);
+        sb_free(&set);
+    }
+    if (rc == SQLITE_DONE && e->nomem)
+        rc = SQLITE_NOMEM;
+    if (rc != SQLITE_DONE)
+        bd_fail(err, "cannot read the schema's triggers: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+    sqlite3_finalize(tables);
+    sqlite3_finalize(cols);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* ---- the set and its hash ---- */
+
+struct object {
+    char *type, *name, *table, *sql;
+    int in;
+};
+
+static void objects_free(struct object *o, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(o[i].type);
+        free(o[i].name);
+        free(o[i].table);
+        free(o[i].sql);
+    }
+    free(o);
+}
+
+static int load_objects(sqlite3 *db, struct object **out, size_t *n, char **err)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE type IN ('table', 'view', "
+                               "'trigger') AND sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name, type",
+                           -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read the schema: %s", sqlite3_errmsg(db));
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct object *v = realloc(*out, cap * sizeof *v);
+            if (!v) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            *out = v;
+        }
+        struct object *o = &(*out)[(*n)++];
+        o->type = strdup((const char *)sqlite3_column_text(st, 0));
+        o->name = strdup((const char *)sqlite3_column_text(st, 1));
+        o->table = strdup((const char *)sqlite3_column_text(st, 2));
+        o->sql = strdup((const char *)sqlite3_column_text(st, 3));
+        o->in = 0;
+        if (!o->type || !o->name || !o->table || !o->sql) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        bd_fail(err, "cannot read the schema: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+        objects_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* Marks the table or view name (and returns 1 when it was not yet). */
+static int mark(struct object *o, size_t n, const char *name)
+{
+    int added = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!o[i].in && strcmp(o[i].type, "trigger") != 0 && strcasecmp(o[i].name, name) == 0)
+            o[i].in = added = 1;
+    return added;
+}
+
+/* Whether table or view name is in the set. */
+static int marked(const struct object *o, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (o[i].in && strcmp(o[i].type, "trigger") != 0 && strcasecmp(o[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void close_set(struct object *o, size_t n, const struct edges *e)
+{
+    for (int more = 1; more;) {
+        more = 0;
+        for (size_t i = 0; i < n; i++) {
+            int trigger = strcmp(o[i].type, "trigger") == 0;
+            if (trigger && !o[i].in)
+                for (size_t k = 0; k < e->n; k++)
+                    if (e->v[k].write && strcasecmp(e->v[k].ctx, o[i].name) == 0 && marked(o, n, e->v[k].name)) {
+                        o[i].in = more = 1;
+                        mark(o, n, o[i].table);
+                        break;
+                    }
+            if (!o[i].in || (!trigger && strcmp(o[i].type, "view") != 0))
+                continue;
+            for (size_t k = 0; k < e->n; k++)
+                if (!e->v[k].write && strcasecmp(e->v[k].ctx, o[i].name) == 0)
+                    more |= mark(o, n, e->v[k].name);
+        }
+    }
+}
+
+static int hash_units(sqlite3 *db, struct sha256 *h, char **err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT name, kind, factor, direction FROM \"unit\" ORDER BY name", -1, &st, NULL) !=
+        SQLITE_OK)
+        return bd_fail(err, "cannot read the units: %s", sqlite3_errmsg(db));
+    sha256_update(h, "unit rows\n", 10);
+    struct strbuf sb = {0};
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char num[40];
+        fmt_double(num, sqlite3_column_double(st, 2));
+        const char *dir = (const char *)sqlite3_column_text(st, 3);
+        sb_reset(&sb);
+        sb_printf(&sb, "%s|%s|%s|%s\n", (const char *)sqlite3_column_text(st, 0),
+                  (const char *)sqlite3_column_text(st, 1), num, dir ? dir : "");
+        sha256_update(h, sb.buf, sb.len);
+    }
+    sb_free(&sb);
+    if (rc != SQLITE_DONE)
+        bd_fail(err, "cannot read the units: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], char **err)
+{
+    if (r->nomem)
+        return bd_fail(err, "out of memory");
+    struct edges e = {0};
+    struct object *o = NULL;
+    size_t n = 0;
+    sqlite3_set_authorizer(db, take_notes, &e);
+    int rc = trigger_edges(db, &e, err);
+    if (guard_on)
+        store_guard_readonly(db, 1);
+    else
+        sqlite3_set_authorizer(db, NULL, NULL);
+    if (rc == 0)
+        rc = load_objects(db, &o, &n, err);
+    if (rc == 0) {
+        for (size_t i = 0; i < r->n; i++)
+            mark(o, n, r->names[i]);
+        close_set(o, n, &e);
+        struct sha256 h;
+        sha256_init(&h);
+        sha256_update(&h, "benchdb-schema/1\n", 17);
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            if (!o[i].in)
+                continue;
+            char *norm = sql_normalize(o[i].sql);
+            if (!norm) {
+                rc = bd_fail(err, "out of memory");
+                break;
+            }
+            struct strbuf sb = {0};
+            sb_printf(&sb, "%s %s\n%s\n", o[i].type, o[i].name, norm);
+            sha256_update(&h, sb.buf, sb.len);
+            sb_free(&sb);
+            free(norm);
+        }
+        if (rc == 0 && marked(o, n, "unit"))
+            rc = hash_units(db, &h, err);
+        unsigned char d[32];
+        sha256_final(&h, d);
+        sha256_hex(d, out);
+    }
+    objects_free(o, n);
+    edges_free(&e);
+    return rc;
+}

@@ -1,0 +1,383 @@
+/* history --verify: recorded evaluations run again and compared with
+ * their records (query/verify.h). */
+#include "query/verify.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/backtest.h"
+#include "query/evaluate.h"
+#include "query/history.h"
+#include "store/store.h"
+#include "util/diag.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "version.h"
+
+/* Differences described per comparison, at most this many rows each. */
+enum { ROWS_SHOWN = 3 };
+
+struct record {
+    long long id, archives;
+    char *name, *sha, *text, *params, *rows, *fingerprint, *version, *schema, *when;
+};
+
+static void record_free(struct record *r)
+{
+    free(r->name);
+    free(r->sha);
+    free(r->text);
+    free(r->params);
+    free(r->rows);
+    free(r->fingerprint);
+    free(r->version);
+    free(r->schema);
+    free(r->when);
+    memset(r, 0, sizeof *r);
+}
+
+static char *col(sqlite3_stmt *st, int c)
+{
+    const char *t = (const char *)sqlite3_column_text(st, c);
+    return t ? strdup(t) : NULL;
+}
+
+/* 1 loaded, 0 no such evaluation, -1 error. */
+static int load(sqlite3 *db, long long id, struct record *r, char **err)
+{
+    sqlite3_stmt *st;
+    memset(r, 0, sizeof *r);
+    if (sqlite3_prepare_v2(db, "SELECT query_name, query_sha256, query_text, params, rows, data_fingerprint, "
+                               "archive_count, tool_version, schema_sha256, evaluated_at FROM evaluation WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        r->id = id;
+        r->name = col(st, 0);
+        r->sha = col(st, 1);
+        r->text = col(st, 2);
+        r->params = col(st, 3);
+        r->rows = col(st, 4);
+        r->fingerprint = col(st, 5);
+        r->archives = sqlite3_column_int64(st, 6);
+        r->version = col(st, 7);
+        r->schema = col(st, 8);
+        r->when = col(st, 9);
+    } else if (rc != SQLITE_DONE)
+        bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW && (!r->name || !r->sha || !r->text || !r->params || !r->rows || !r->fingerprint ||
+                             !r->version || !r->when)) {
+        record_free(r);
+        return bd_fail(err, "evaluation %lld: out of memory", id);
+    }
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The recorded values as bound (numbers as numbers, text as text, null
+ * as NULL); texts point into params. */
+static int recorded_values(const struct saved_query *q, json_t *params, struct resolved_params *rp, char **err)
+{
+    rp->n = q->nparams;
+    rp->v = calloc((size_t)q->nparams + 1, sizeof *rp->v);
+    if (!rp->v)
+        return bd_fail(err, "out of memory");
+    for (int i = 0; i < q->nparams; i++) {
+        json_t *v = json_object_get(params, q->params[i].name);
+        struct param_value *out = &rp->v[i];
+        if (!v)
+            return bd_fail(err, "its record has no value for the parameter %s", q->params[i].name);
+        switch (json_typeof(v)) {
+        case JSON_NULL: param_value_null(out); break;
+        case JSON_INTEGER: out->sqlite_type = SQLITE_INTEGER; out->i = (long long)json_integer_value(v); break;
+        case JSON_REAL: out->sqlite_type = SQLITE_FLOAT; out->d = json_real_value(v); break;
+        case JSON_TRUE: case JSON_FALSE: out->sqlite_type = SQLITE_INTEGER; out->i = json_is_true(v); break;
+        case JSON_STRING: out->sqlite_type = SQLITE_TEXT; out->s = json_string_value(v); break;
+        default: return bd_fail(err, "its record's value of %s is not a number, text or null", q->params[i].name);
+        }
+    }
+    return 0;
+}
+
+/* The name (or path, for a file) of the gate or reference a back-test's
+ * text names in its comment: after `lead`, "NAME (SOURCE, sha256 ...)". */
+static char *composed_from(const char *text, const char *lead)
+{
+    const char *p = strstr(text, lead);
+    if (!p)
+        return NULL;
+    p += strlen(lead);
+    const char *open = strstr(p, " ("), *comma = open ? strstr(open, ", sha256 ") : NULL;
+    if (!open || !comma || memchr(p, '\n', (size_t)(comma - p)))
+        return NULL;
+    const char *src = open + 2;
+    size_t n = (size_t)(comma - src);
+    if (n == strlen("built-in") && strncmp(src, "built-in", n) == 0)
+        return strndup(p, (size_t)(open - p));
+    return strndup(src, n);
+}
+
+/* The rule's text now: NULL with *why when there is none. */
+static char *text_now(const struct query_path *qp, const struct record *r, char **why)
+{
+    char *err = NULL, *text = NULL;
+    struct saved_query *q = NULL;
+    if (strncmp(r->name, "backtest-", 9) == 0) {
+        char *gate = composed_from(r->text, "-- Composed by 'benchdb backtest' from the saved queries ");
+        char *ref = composed_from(r->text, "\n-- and ");
+        if (gate && ref)
+            q = backtest_compose(qp, gate, ref, &err);
+        if (!q)
+            *why = bd_strdupf("cannot compose the back-test again: %s", err ? err : "its text names no gate and reference");
+        free(gate);
+        free(ref);
+    } else {
+        int unknown = 0;
+        q = saved_query_find(qp, r->name, &unknown, &err);
+        if (!q)
+            *why = unknown ? bd_strdupf("no saved query %s on the query path now (--queries DIR adds a directory)",
+                                        r->name)
+                           : bd_strdupf("%s", err);
+    }
+    if (q)
+        text = strdup(q->text);
+    saved_query_free(q);
+    free(err);
+    return text;
+}
+
+/* One comparison's outcome: "same" or what differs; adds to differences. */
+static void compare(struct strbuf *diffs, char **slot, int same, const char *what, char *how)
+{
+    if (same) {
+        *slot = how ? how : strdup("same");
+        return;
+    }
+    sb_printf(diffs, "%s%s: %s", diffs->len ? "; " : "", what, how);
+    *slot = how;
+}
+
+struct outcome {
+    char *result, *rows, *data, *schema, *text, *version;
+    struct strbuf diffs;
+};
+
+static void outcome_free(struct outcome *o)
+{
+    free(o->result);
+    free(o->rows);
+    free(o->data);
+    free(o->schema);
+    free(o->text);
+    free(o->version);
+    sb_free(&o->diffs);
+}
+
+static void compare_rows(const struct saved_query *q, const struct record *r, const struct evaluation *ev,
+                         struct outcome *o)
+{
+    struct strbuf now = {0};
+    if (rowset_json(&ev->rows, &now, 0)) {
+        compare(&o->diffs, &o->rows, 0, "rows", strdup("out of memory"));
+        return;
+    }
+    if (strcmp(now.buf, r->rows) == 0) {
+        compare(&o->diffs, &o->rows, 1, "rows", bd_strdupf("same (%zu)", ev->rows.nrow));
+        sb_free(&now);
+        return;
+    }
+    json_t *was = json_loads(r->rows, JSON_DECODE_ANY, NULL), *is = json_loads(now.buf, JSON_DECODE_ANY, NULL);
+    sb_free(&now);
+    size_t changed = 0, total = 0;
+    char *summary = NULL, *err = NULL;
+    if (!json_is_array(was) || !json_is_array(is))
+        compare(&o->diffs, &o->rows, 0, "rows", strdup("the recorded rows are not a JSON array"));
+    else if (history_rows_differ(q->keys, q->nkeys, was, is, &changed, &total, &summary, ROWS_SHOWN, &err))
+        compare(&o->diffs, &o->rows, 0, "rows", err), err = NULL;
+    else if (changed == 0)
+        compare(&o->diffs, &o->rows, 1, "rows", bd_strdupf("same (%zu)", total));
+    else
+        compare(&o->diffs, &o->rows, 0, "rows", bd_strdupf("%zu of %zu differ (%s)", changed, total, summary));
+    free(summary);
+    free(err);
+    json_decref(was);
+    json_decref(is);
+}
+
+static int compare_data(sqlite3 *db, const struct record *r, struct outcome *o, char **err)
+{
+    char now[65], prefix[65];
+    long long n = 0;
+    if (data_fingerprint(db, now, &n, err))
+        return -1;
+    if (strcmp(now, r->fingerprint) == 0) {
+        compare(&o->diffs, &o->data, 1, "data", bd_strdupf("same (%lld archives)", n));
+        return 0;
+    }
+    /* More archives now: still the same data for this evaluation when its
+     * archives are all there unchanged (the first ones it counted). */
+    if (n > r->archives && data_fingerprint_first(db, r->archives, prefix, NULL, err))
+        return -1;
+    if (n > r->archives && strcmp(prefix, r->fingerprint) == 0)
+        compare(&o->diffs, &o->data, 1, "data",
+                bd_strdupf("same (%lld archives; %lld ingested since)", r->archives, n - r->archives));
+    else
+        compare(&o->diffs, &o->data, 0, "data",
+                bd_strdupf("fingerprint %.12s -> %.12s (%lld -> %lld archives)", r->fingerprint, now, r->archives, n));
+    return 0;
+}
+
+/* One evaluation: its row of the result. -1 only when the store cannot
+ * be read. */
+static int verify_one(sqlite3 *db, const struct query_path *qp, const struct record *r, double timeout,
+                      const struct rowset_limits *lim, struct rowset_builder *b, struct verify_counts *counts,
+                      char **err)
+{
+    struct outcome o = {0};
+    sb_puts(&o.diffs, "");
+    char *why = NULL, *perr = NULL;
+    struct resolved_params rp = {0};
+    struct evaluation ev = {0};
+    json_t *params = json_loads(r->params, JSON_DECODE_ANY, NULL);
+    struct saved_query *q = saved_query_parse(strdup(r->text), "recorded query", 0, &perr);
+    if (!q)
+        why = bd_strdupf("its recorded text does not parse: %s", perr);
+    else if (!json_is_object(params))
+        why = strdup("its recorded parameters are not a JSON object");
+    else if (recorded_values(q, params, &rp, &perr))
+        why = strdup(perr);
+    else {
+        struct store_deadline dl;
+        store_set_timeout(db, &dl, timeout);
+        if (evaluation_rerun(db, q, &rp, lim, &ev, &perr))
+            why = dl.fired ? bd_strdupf("stopped after %g s (--timeout SECONDS raises the limit)", timeout)
+                           : strdup(perr);
+        store_clear_timeout(db);
+    }
+    int rc = 0;
+    if (why) {
+        o.result = bd_strdupf("cannot re-run: %s", why);
+        sb_puts(&o.diffs, why);
+    } else {
+        compare_rows(q, r, &ev, &o);
+        rc = compare_data(db, r, &o, err);
+        if (!r->schema)
+            compare(&o.diffs, &o.schema, 0, "schema", strdup("not recorded (evaluated before benchdb recorded it)"));
+        else
+            compare(&o.diffs, &o.schema, strcmp(r->schema, ev.schema_sha256) == 0, "schema",
+                    strcmp(r->schema, ev.schema_sha256) == 0
+                        ? NULL
+                        : bd_strdupf("sha256 %.12s -> %.12s", r->schema, ev.schema_sha256));
+        char *why_text = NULL, *now = text_now(qp, r, &why_text);
+        if (!now)
+            compare(&o.diffs, &o.text, 0, "rule text", why_text), why_text = NULL;
+        else if (strcmp(now, r->text) == 0)
+            compare(&o.diffs, &o.text, 1, "rule text", NULL);
+        else {
+            char sha[65];
+            sha256_hex_of(now, strlen(now), sha);
+            compare(&o.diffs, &o.text, 0, "rule text", bd_strdupf("sha256 %.12s -> %.12s", r->sha, sha));
+        }
+        free(now);
+        free(why_text);
+        int same = strcmp(r->version, BENCHDB_VERSION) == 0;
+        compare(&o.diffs, &o.version, same, "version", same ? NULL : bd_strdupf("%s -> %s", r->version, BENCHDB_VERSION));
+        o.result = strdup(o.diffs.len ? "differs" : "identical");
+    }
+    if (o.diffs.len || why)
+        counts->differ++;
+    else
+        counts->identical++;
+    rb_int(b, 0, r->id);
+    rb_text(b, 1, r->name);
+    rb_text(b, 2, r->when);
+    rb_text(b, 3, o.result);
+    rb_text(b, 4, o.diffs.buf);
+    rb_text(b, 5, o.rows);
+    rb_text(b, 6, o.data);
+    rb_text(b, 7, o.schema);
+    rb_text(b, 8, o.text);
+    rb_text(b, 9, o.version);
+    rb_row(b);
+    outcome_free(&o);
+    evaluation_free(&ev);
+    resolved_params_free(&rp);
+    saved_query_free(q);
+    json_decref(params);
+    free(why);
+    free(perr);
+    return rc;
+}
+
+/* Every evaluation's id, in order. */
+static int all_ids(sqlite3 *db, long long **ids, int *n, char **err)
+{
+    sqlite3_stmt *st;
+    *ids = NULL;
+    *n = 0;
+    if (sqlite3_prepare_v2(db, "SELECT id FROM evaluation ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    int rc, cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            long long *v = realloc(*ids, (size_t)cap * sizeof *v);
+            if (!v) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            *ids = v;
+        }
+        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+    }
+    if (rc != SQLITE_DONE)
+        bd_fail(err, "cannot read the history: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int history_verify(sqlite3 *db, const struct query_path *qp, const long long *ids, int nids, int all, double timeout,
+                   const struct rowset_limits *lim, struct rowset *out, struct verify_counts *counts, char **err)
+{
+    static const char *const names[] = {"id",   "query",  "evaluated_at", "result", "differences",
+                                        "rows", "data",   "schema",       "text",   "version"};
+    long long *every = NULL;
+    memset(counts, 0, sizeof *counts);
+    if (all) {
+        if (all_ids(db, &every, &nids, err))
+            return -1;
+        ids = every;
+    }
+    /* Every id must name an evaluation before any is run. */
+    struct record r;
+    int rc = 0;
+    for (int i = 0; i < nids && !rc && !all; i++) {
+        int found = load(db, ids[i], &r, err);
+        record_free(&r);
+        if (found == 0)
+            rc = bd_fail(err, "no evaluation %lld in the store", ids[i]);
+        else if (found < 0)
+            rc = -1;
+    }
+    struct rowset_builder b;
+    rowset_builder_start(&b, out, 10, names);
+    for (int i = 0; i < nids && !rc; i++) {
+        int found = load(db, ids[i], &r, err);
+        if (found < 0)
+            rc = -1;
+        else if (found > 0)
+            rc = verify_one(db, qp, &r, timeout, lim, &b, counts, err);
+        record_free(&r);
+    }
+    free(every);
+    char *berr = NULL;
+    if (rowset_builder_finish(&b, &berr) && !rc) {
+        bd_fail(err, "%s", berr);
+        rc = -1;
+    }
+    free(berr);
+    return rc;
+}
