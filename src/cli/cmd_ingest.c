@@ -128,20 +128,20 @@ const struct cli_spec spec_ingest = {
              "nothing, and the error names its file, line and field; the other\n"
              "archives still load. An archive already stored is skipped: the same\n"
              "bytes, or the same harness files read as the same formats into the same\n"
-             "run. An archive another process is storing is waited for (however long;\n"
-             "a progress line on a terminal says so), then skipped. A run already\n"
-             "stored is refused; --append adds the files to it (refusing any series it\n"
-             "already has), --replace replaces what the archive that stored it wrote\n"
-             "into it.\n",
+             "run. A file that another process is storing is waited for, however\n"
+             "long, then skipped. Other archives wait for another process's write lock\n"
+             "up to the busy timeout (60 s, or $BENCHDB_BUSY_TIMEOUT seconds), then\n"
+             "fail. A run already stored is refused; --append adds the files to it\n"
+             "(refusing any series it already has), --replace replaces what the\n"
+             "archive that stored it wrote into it.\n",
     .opts = ingest_opts,
     .more = "The result, one summary line (archives loaded, skipped and failed; runs,\n"
             "samples; seconds), goes to stdout, as delete's counts do. The progress\n"
-            "line (on a terminal), notices, warnings and errors go to stderr.\n"
+            "line (on a terminal; while waiting for another process, what for),\n"
+            "notices, warnings and errors go to stderr.\n"
             "\n"
             "Exit status: 0 when every archive was loaded or skipped, 1 when any\n"
-            "failed (one waiting longer than the busy timeout, 60 s or\n"
-            "$BENCHDB_BUSY_TIMEOUT, for another process's write lock too), 2 on a\n"
-            "usage error.\n"
+            "failed, 2 on a usage error.\n"
             "\n"
             "Examples:\n"
             "  benchdb ingest runs/ extra/vm-a-1.jsonl.zst\n"
@@ -381,6 +381,23 @@ static void progress_tick(void *arg)
     progress_show(arg, 0);
 }
 
+/* Instead of the progress line while another process stores the same
+ * archive (the notice above it names the archive). */
+static void progress_waiting(void *arg, long pid, double seconds)
+{
+    struct progress *p = arg;
+    double t = now();
+    if (!p->on || seconds < 0 || (p->shown && t - p->last < 0.25))
+        return;
+    p->last = t;
+    char who[48] = "another process";
+    if (pid)
+        snprintf(who, sizeof who, "process %ld", pid);
+    fprintf(stderr, "\r\033[Kingest: waiting %.0f s for %s to finish storing the same archive", seconds, who);
+    fflush(stderr);
+    p->shown = 1;
+}
+
 /* ---- the command ---- */
 
 /* The first option given that goes with --plan, --run and --host only. */
@@ -457,7 +474,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
         }
         pr.bytes += (uint64_t)st.st_size;
     }
-    struct ingest_hooks hooks = {progress_clear, progress_tick, &pr};
+    struct ingest_hooks hooks = {progress_clear, progress_tick, &pr, progress_waiting};
     char *err = NULL;
     struct ingester *g = ingester_open(db, &opt, &hooks, &err);
     if (!g) {

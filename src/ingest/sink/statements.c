@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store.h"
+#include "util/diag.h"
+
 const char sink_primary_metric[] = "primary";
 
 const char *const sink_stmt_sql[S_SAMPLES] = {
@@ -65,9 +68,16 @@ int sink_fail_sql(struct sink *s)
     /* SQLITE_FULL: SQLite's "database or disk is full". The store has no
      * page limit (max_page_count is not set, and does not persist), so it
      * is the disk (or a quota); said plainly, SQLite's words kept. */
-    int sys = sqlite3_system_errno(s->db);
-    if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+    int sys = sqlite3_system_errno(s->db), code = sqlite3_errcode(s->db) & 0xff;
+    if (code == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
         return ingest_report_fail(s->rep, NULL, "cannot store: the disk is full (%s)", sqlite3_errmsg(s->db));
+    /* SQLITE_BUSY: SQLite's "database is locked", after the busy timeout */
+    if (code == SQLITE_BUSY) {
+        int ms = store_busy_timeout_ms(NULL);
+        return ingest_report_fail(s->rep, NULL, "the store is busy: another process holds its write lock (waited %g "
+                                                "s; $BENCHDB_BUSY_TIMEOUT raises it)",
+                                  (ms < 0 ? STORE_BUSY_TIMEOUT_MS : ms) / 1000.0);
+    }
     return ingest_report_fail(s->rep, NULL, "cannot store: %s", sqlite3_errmsg(s->db));
 }
 
