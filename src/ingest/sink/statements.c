@@ -218,7 +218,8 @@ int sink_commit(struct sink *s)
         return -1;
     if (s->notices.len && !s->rep->quiet) {
         ingest_report_before_message(s->rep);
-        fputs(s->notices.buf, stderr);
+        for (size_t at = 0; at < s->notices.len; at += strlen(s->notices.buf + at) + 1)
+            bd_notice("%s", s->notices.buf + at); /* control characters escaped */
     }
     return 0;
 }

@@ -53,7 +53,7 @@ struct sink {
     struct sink_counts here;
     int64_t *replaced; /* archives that lost a run to --replace */
     size_t n_replaced, cap_replaced;
-    struct strbuf notices; /* printed after the commit */
+    struct strbuf notices; /* printed after the commit: each ends with a NUL */
     char *xunits[256];     /* units beyond units.h seen in this archive */
     int n_xunits;
 
