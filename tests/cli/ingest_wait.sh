@@ -61,7 +61,7 @@ expect_eq "$(archives)" "1 big.jsonl" "one copy stored"
 expect_eq "$(ls | grep -c '\.lock$')" 0 "no claim file left"
 
 # 2. A different archive under a held write lock: the busy timeout, then
-# a message that says what held it up.
+# a message that says what held it up (delete's too).
 bd --db s.db delete --plan big >/dev/null
 hold big.jsonl
 run env BENCHDB_BUSY_TIMEOUT=1 "$B" --db s.db ingest other.jsonl
@@ -69,6 +69,10 @@ expect_rc 1 "another archive under a held write lock"
 expect_eq "$(cat "$T/err")" "error: other.jsonl: the store is busy: another process holds its write lock (waited 1 s; \$BENCHDB_BUSY_TIMEOUT raises it)
 note: other.jsonl: archive not stored (nothing from it was written)" "the busy message"
 grep -q "^ingest: 0 archives loaded, 0 skipped, 1 failed;" "$T/out" || fail "busy summary: $(cat "$T/out")"
+run env BENCHDB_BUSY_TIMEOUT=1 "$B" --db s.db delete --plan big
+expect_rc 1 "delete under a held write lock"
+expect_eq "$(cat "$T/err")" "error: delete: the store is busy: another process holds its write lock (waited 1 s; \$BENCHDB_BUSY_TIMEOUT raises it)" \
+    "delete: the busy message"
 release
 expect_eq "$held_rc" 0 "the held ingest, released"
 expect_eq "$(archives)" "1 big.jsonl" "nothing of the refused archive stored"

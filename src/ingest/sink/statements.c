@@ -71,14 +71,21 @@ int sink_fail_sql(struct sink *s)
     int sys = sqlite3_system_errno(s->db), code = sqlite3_errcode(s->db) & 0xff;
     if (code == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
         return ingest_report_fail(s->rep, NULL, "cannot store: the disk is full (%s)", sqlite3_errmsg(s->db));
-    /* SQLITE_BUSY: SQLite's "database is locked", after the busy timeout */
-    if (code == SQLITE_BUSY) {
-        int ms = store_busy_timeout_ms(NULL);
-        return ingest_report_fail(s->rep, NULL, "the store is busy: another process holds its write lock (waited %g "
-                                                "s; $BENCHDB_BUSY_TIMEOUT raises it)",
-                                  (ms < 0 ? STORE_BUSY_TIMEOUT_MS : ms) / 1000.0);
+    if (code == SQLITE_BUSY) { /* SQLite's "database is locked", after the busy timeout */
+        char *busy = sink_busy_text();
+        ingest_report_fail(s->rep, NULL, "%s", busy);
+        free(busy);
+        return -1;
     }
     return ingest_report_fail(s->rep, NULL, "cannot store: %s", sqlite3_errmsg(s->db));
+}
+
+char *sink_busy_text(void)
+{
+    int ms = store_busy_timeout_ms(NULL);
+    return bd_strdupf("the store is busy: another process holds its write lock (waited %g s; $BENCHDB_BUSY_TIMEOUT "
+                      "raises it)",
+                      (ms < 0 ? STORE_BUSY_TIMEOUT_MS : ms) / 1000.0);
 }
 
 /* Steps a statement whose row (if any) is not needed, and resets it. */
