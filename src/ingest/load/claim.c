@@ -59,12 +59,15 @@ int claim_take(struct ingester *g, const char *sha, struct claim *c)
     if (!store || !*store) /* an in-memory store: no other process */
         return -1;
     c->path = bd_strdupf("%s-ingest-%s.lock", store, sha);
+    struct stat st;
+    mode_t mode = stat(store, &st) == 0 ? st.st_mode & 0666 : 0644;
     double t0 = seconds_now();
     int waited = 0;
     for (;;) {
-        int fd = open(c->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        int fd = open(c->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode);
         if (fd < 0)
             break;
+        (void)!fchmod(fd, mode); /* as the store's (as SQLite makes its -wal), whatever the umask */
         struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
         int failed = 0;
         while (!failed && fcntl(fd, F_SETLK, &fl) != 0) {
