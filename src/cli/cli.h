@@ -1,6 +1,5 @@
 #ifndef BENCHDB_CLI_H
 #define BENCHDB_CLI_H
-#include <getopt.h>
 #include <stddef.h>
 #include <sqlite3.h>
 
@@ -160,14 +159,12 @@ int cli_usage_error_see(const char *see, const char *fmt, ...) __attribute__((fo
 /* ==== The command table (commands.c) ==== */
 
 /* One row: run gets argv with argv[0] the command's name and returns an
- * exit code (enum exit_code). A command has a spec; `ingest` still has a
- * hand-written usage text and parses with cli_getopt (to be converted). */
+ * exit code (enum exit_code); spec is its command line (help, parsing). */
 struct command {
     const char *name;
     int (*run)(struct cli *cli, int argc, char **argv);
     const char *summary;
     const struct cli_spec *spec;
-    const char *usage; /* when spec is NULL */
 };
 
 extern const struct command commands[];
@@ -176,13 +173,6 @@ const struct command *command_find(const char *name);
 int command_unknown(const char *name);
 void command_print_help(const struct command *c, FILE *out);
 void commands_print_overview(FILE *out);
-
-/* getopt_long for a command without a spec, with benchdb's messages:
- * returns the option character, -1 at the end, or '?' after printing a
- * usage error (the caller returns EXIT_USAGE). */
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
-/* Resets option parsing before a command parses its arguments. */
-void cli_getopt_reset(void);
 
 /* One line on stdout for a person ("created store FILE"): printf, with
  * control characters escaped (text_escape_controls), then a newline. */
@@ -231,6 +221,7 @@ CLI_COMMAND(compare);
 CLI_COMMAND(delete);
 CLI_COMMAND(help);
 CLI_COMMAND(history);
+CLI_COMMAND(ingest);
 CLI_COMMAND(init);
 CLI_COMMAND(list);
 CLI_COMMAND(migrate);
@@ -241,7 +232,5 @@ CLI_COMMAND(rule);
 CLI_COMMAND(simulate);
 CLI_COMMAND(sql);
 #undef CLI_COMMAND
-int cmd_ingest(struct cli *, int, char **);
-extern const char usage_ingest[];
 
 #endif

@@ -1,6 +1,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,61 +13,144 @@
 #include "cli/cli.h"
 #include "ingest/ingest.h"
 
-const char usage_ingest[] =
-    "usage: benchdb [--db FILE] ingest [OPTIONS] ARCHIVE...\n"
-    "       benchdb [--db FILE] ingest --plan P --run R --host H [--source REV] [--started-at TIME]\n"
-    "                                  [--position N] [--attr KEY=VALUE]... [--variant V] [--block N]\n"
-    "                                  [--format FORMAT] [--append] [OPTIONS] FILE... | -\n"
-    "\n"
-    "Load run archives into the store. An ARCHIVE is a benchdb-run/1 stream\n"
-    "(JSON Lines, optionally zstd-, gzip-, xz- or bzip2-compressed; see\n"
-    "docs/archive-format.md) or a tar or zip holding such streams and the\n"
-    "harness files their results records name; '-' reads a stream from\n"
-    "standard input. What a file is comes from its content, never its name.\n"
-    "A directory is searched recursively (names starting with '.' left out)\n"
-    "and every archive in it is loaded, in byte order of the paths.\n"
-    "\n"
-    "With --plan, --run and --host, the FILEs are harness output (JMH, Google\n"
-    "Benchmark, hyperfine, pyperf, go test -bench; docs/formats.md), each\n"
-    "recognised by its content unless --format names the format for all, and\n"
-    "load together as one archive into run R of plan P on host H: all or\n"
-    "nothing. A directory gives every harness file in it; '-' reads one from\n"
-    "standard input. The values go to block N (default 1) of variant V\n"
-    "(default 'default'); the run's start time and attributes come from the\n"
-    "files where they record them, --source, --started-at, --position and\n"
-    "--attr from the command line.\n"
-    "\n"
-    "Each archive is one transaction: an archive with any error stores\n"
-    "nothing, and the error names its file, line and field; the other\n"
-    "archives still load. An archive already stored is skipped: the same\n"
-    "bytes, or the same harness files read as the same formats into the same\n"
-    "run. A run already stored is refused; --append adds the files to it\n"
-    "(refusing any series it already has), --replace replaces what the\n"
-    "archive that stored it wrote into it.\n"
-    "\n"
-    "  -q, --quiet              no progress line, notices or summary (errors and warnings stay)\n"
-    "  -r, --replace            replace runs already stored from other archives\n"
-    "      --append             add the harness files to the stored run R\n"
-    "      --format FORMAT      read every FILE as jmh, google-benchmark, hyperfine, pyperf or go-bench\n"
-    "      --source REV         the measured revision\n"
-    "      --started-at TIME    when the run started (RFC 3339, e.g. 2026-10-21T03:57:00Z)\n"
-    "      --position N         the run's position on its host (an integer >= 1)\n"
-    "      --attr KEY=VALUE     a run attribute (repeatable)\n"
-    "      --variant V          the variant the values measure (default 'default')\n"
-    "      --block N            the block they belong to (default 1)\n"
-    "      --max-line-bytes N   refuse lines longer than N bytes (default 64M)\n"
-    "      --max-bytes N        refuse archives producing more than N bytes when read (default 64G)\n"
-    "      --max-members N      refuse a tar or zip of more than N files (default 100000)\n"
-    "                           (N takes a suffix K, M, G or T: powers of 1024)\n"
-    "\n"
-    "On a terminal, a progress line is kept on stderr. At the end one summary\n"
-    "line goes to stdout. Exit status: 0 when every archive was loaded or\n"
-    "skipped, 1 when any failed, 2 on a usage error.\n"
-    "\n"
-    "Examples:\n"
-    "  benchdb ingest runs/ extra/vm-a-1.jsonl.zst\n"
-    "  benchdb ingest --plan pr-42 --run base --host ci-1 --source 844fd45 build/results/\n"
-    "  go test -bench . | benchdb ingest --plan pr-42 --run head --host ci-1 --format go-bench -\n";
+/* ---- the command line ---- */
+
+#define INGEST_MAX_ATTRS 256
+
+struct ingest_args {
+    int quiet, replace, append;
+    size_t max_line_bytes, max_bytes, max_members;
+    const char *plan, *run, *host;
+    const char *harness_format, *source, *started_at, *variant;
+    int position, block; /* 0: not given */
+    const char *attrs[INGEST_MAX_ATTRS];
+    size_t n_attrs;
+};
+#define A(m) offsetof(struct ingest_args, m)
+
+static int parse_harness_format(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    (void)o;
+    if (!ingest_harness_known(arg))
+        return bd_fail(err, "expected one of %s", ingest_harness_names);
+    *(const char **)dst = arg;
+    return 0;
+}
+
+static int parse_started_at(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    (void)o;
+    if (!ingest_time_valid(arg))
+        return bd_fail(err, "expected an RFC 3339 date-time such as 2026-10-21T03:57:00Z");
+    *(const char **)dst = arg;
+    return 0;
+}
+
+/* KEY=VALUE into attrs (repeatable, each key once). */
+static int parse_attr(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    struct ingest_args *a = (struct ingest_args *)((char *)dst - o->offset);
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return bd_fail(err, "expected KEY=VALUE");
+    size_t klen = (size_t)(eq - arg);
+    for (size_t i = 0; i < a->n_attrs; i++)
+        if (strncmp(a->attrs[i], arg, klen + 1) == 0)
+            return bd_fail(err, "%.*s is given twice (give each attribute once)", (int)klen, arg);
+    if (a->n_attrs == INGEST_MAX_ATTRS) {
+        bd_fail(err, "more than %d --attr options", INGEST_MAX_ATTRS);
+        return -2;
+    }
+    a->attrs[a->n_attrs++] = arg;
+    return 0;
+}
+
+/* A count with cli_opt_bytes' suffixes (--max-members 100K). */
+static int parse_count(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    if (cli_opt_bytes(o, arg, dst, err))
+        return bd_fail(err, "expected a number >= 1, with an optional suffix K, M, G or T");
+    return 0;
+}
+
+static const struct cli_opt ingest_opts[] = {
+    {NULL, 0, NULL, "The run harness FILEs load into (--plan, --run and --host go together):", NULL, 0, 0, 0},
+    {"plan", 0, "P", "the run's plan", cli_opt_string, A(plan), 0, 0},
+    {"run", 0, "R", "the run's name", cli_opt_string, A(run), 0, 0},
+    {"host", 0, "H", "the host it ran on", cli_opt_string, A(host), 0, 0},
+    {"append", 0, NULL, "add the files to run R, already stored", cli_opt_flag, A(append), 0, 0},
+    {"format", 0, "FORMAT", "read every FILE as jmh, google-benchmark,\nhyperfine, pyperf or go-bench",
+     parse_harness_format, A(harness_format), 0, 0},
+    {"source", 0, "REV", "the measured revision", cli_opt_string, A(source), 0, 0},
+    {"started-at", 0, "TIME", "when the run started (RFC 3339, e.g.\n2026-10-21T03:57:00Z)", parse_started_at,
+     A(started_at), 0, 0},
+    {"position", 0, "N", "the run's position on its host (an integer >= 1)", cli_opt_int, A(position), 1, INT_MAX},
+    {"attr", 0, "KEY=VALUE", "a run attribute (repeatable)", parse_attr, A(attrs), 0, 0},
+    {"variant", 0, "V", "the variant the values measure (default 'default')", cli_opt_string, A(variant), 0, 0},
+    {"block", 0, "N", "the block they belong to (default 1)", cli_opt_int, A(block), 1, INT_MAX},
+    {NULL, 0, NULL, "\nOptions:", NULL, 0, 0, 0},
+    {"quiet", 'q', NULL, "no progress line, notices or summary (errors and\nwarnings stay)", cli_opt_flag, A(quiet),
+     0, 0},
+    {"replace", 'r', NULL, "replace runs already stored from other archives", cli_opt_flag, A(replace), 0, 0},
+    {"max-line-bytes", 0, "SIZE", "refuse lines longer than SIZE (default 64M)", cli_opt_bytes, A(max_line_bytes), 0,
+     0},
+    {"max-bytes", 0, "SIZE", "refuse an archive that gives more than SIZE bytes\nwhen read (default 64G)",
+     cli_opt_bytes, A(max_bytes), 0, 0},
+    {"max-members", 0, "N", "refuse a tar or zip of more than N files (default\n100000); SIZE and N take a suffix K, "
+                            "M, G or T\n(powers of 1024)", parse_count, A(max_members), 0, 0},
+    {0},
+};
+
+const struct cli_spec spec_ingest = {
+    .name = "ingest",
+    .store = 1,
+    .synopsis = (const char *const[]){"ingest [OPTIONS] ARCHIVE...",
+                                      "ingest --plan P --run R --host H [OPTIONS] FILE...", NULL},
+    .about = "Load run archives into the store. An ARCHIVE is a benchdb-run/1 stream\n"
+             "(JSON Lines, optionally zstd-, gzip-, xz- or bzip2-compressed; see\n"
+             "docs/archive-format.md) or a tar or zip holding such streams and the\n"
+             "harness files their results records name; '-' reads a stream from\n"
+             "standard input. What a file is comes from its content, never its name.\n"
+             "A directory is searched recursively (names starting with '.' left out)\n"
+             "and every archive in it is loaded, in byte order of the paths.\n"
+             "\n"
+             "With --plan, --run and --host, the FILEs are harness output (JMH, Google\n"
+             "Benchmark, hyperfine, pyperf, go test -bench; docs/formats.md), each\n"
+             "recognised by its content unless --format names the format for all, and\n"
+             "load together as one archive into run R of plan P on host H: all or\n"
+             "nothing. A directory gives every harness file in it; '-' reads one from\n"
+             "standard input. The values go to block N (default 1) of variant V\n"
+             "(default 'default'); the run's start time and attributes come from the\n"
+             "files where they record them, --source, --started-at, --position and\n"
+             "--attr from the command line.\n"
+             "\n"
+             "Each archive is one transaction: an archive with any error stores\n"
+             "nothing, and the error names its file, line and field; the other\n"
+             "archives still load. An archive already stored is skipped: the same\n"
+             "bytes, or the same harness files read as the same formats into the same\n"
+             "run. A file that another process is storing is waited for, however\n"
+             "long, then skipped. Other archives wait for another process's write lock\n"
+             "up to the busy timeout (60 s, or $BENCHDB_BUSY_TIMEOUT seconds), then\n"
+             "fail. A run already stored is refused; --append adds the files to it\n"
+             "(refusing any series it already has), --replace replaces what the\n"
+             "archive that stored it wrote into it.\n",
+    .opts = ingest_opts,
+    .more = "The result, one summary line (archives loaded, skipped and failed; runs,\n"
+            "samples; seconds), goes to stdout, as delete's counts do. The progress\n"
+            "line (on a terminal; while waiting for another process, what for),\n"
+            "notices, warnings and errors go to stderr.\n"
+            "\n"
+            "Exit status: 0 when every archive was loaded or skipped, 1 when any\n"
+            "failed, 2 on a usage error.\n"
+            "\n"
+            "Examples:\n"
+            "  benchdb ingest runs/ extra/vm-a-1.jsonl.zst\n"
+            "  benchdb ingest --plan pr-42 --run base --host ci-1 --source 844fd45 \\\n"
+            "      build/results/\n"
+            "  go test -bench . |\n"
+            "      benchdb ingest --plan pr-42 --run head --host ci-1 --format go-bench -\n",
+    .max_args = -1,
+};
 
 /* ---- the list of files ---- */
 
@@ -244,29 +329,6 @@ static void name_files(struct items *l)
     }
 }
 
-static int parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return -1;
-    int shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
-    default: break;
-    }
-    if (*end || v == 0 || (shift && v > (UINT64_MAX >> shift)))
-        return -1;
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 /* ---- progress ---- */
 
 struct progress {
@@ -319,126 +381,66 @@ static void progress_tick(void *arg)
     progress_show(arg, 0);
 }
 
+/* Instead of the progress line while another process stores the same
+ * archive (the notice above it names the archive). */
+static void progress_waiting(void *arg, long pid, double seconds)
+{
+    struct progress *p = arg;
+    double t = now();
+    if (!p->on || seconds < 0 || (p->shown && t - p->last < 0.25))
+        return;
+    p->last = t;
+    char who[48] = "another process";
+    if (pid)
+        snprintf(who, sizeof who, "process %ld", pid);
+    fprintf(stderr, "\r\033[Kingest: waiting %.0f s for %s to finish storing the same archive", seconds, who);
+    fflush(stderr);
+    p->shown = 1;
+}
+
 /* ---- the command ---- */
 
-static int positive(const char *opt, const char *s, long long *out)
+/* The first option given that goes with --plan, --run and --host only. */
+static const char *run_option(const struct ingest_args *a)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || !*s || v < 1)
-        return bd_usage_error("ingest", "ingest: --%s '%s': expected an integer >= 1", opt, s);
-    *out = v;
-    return 0;
+    return a->append           ? "--append"
+           : a->harness_format ? "--format"
+           : a->source         ? "--source"
+           : a->started_at     ? "--started-at"
+           : a->position       ? "--position"
+           : a->n_attrs        ? "--attr"
+           : a->variant        ? "--variant"
+           : a->block          ? "--block"
+                               : NULL;
 }
 
 int cmd_ingest(struct cli *cli, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"quiet", no_argument, 0, 'q'},
-        {"replace", no_argument, 0, 'r'},
-        {"append", no_argument, 0, 'a'},
-        {"max-line-bytes", required_argument, 0, 'L'},
-        {"max-bytes", required_argument, 0, 'B'},
-        {"max-members", required_argument, 0, 'M'},
-        {"format", required_argument, 0, 'F'},
-        {"plan", required_argument, 0, 'P'},
-        {"run", required_argument, 0, 'R'},
-        {"host", required_argument, 0, 'H'},
-        {"variant", required_argument, 0, 'V'},
-        {"block", required_argument, 0, 'K'},
-        {"position", required_argument, 0, 'O'},
-        {"attr", required_argument, 0, 'A'},
-        {"source", required_argument, 0, 'S'},
-        {"started-at", required_argument, 0, 'T'},
-        {0, 0, 0, 0},
-    };
-    struct ingest_options opt = {INGEST_DEFAULT_MAX_LINE, INGEST_DEFAULT_MAX_BYTES, 0, 0, INGEST_DEFAULT_MAX_MEMBERS};
-    struct ingest_run run = {0};
-    run.variant = "default";
-    run.block = 1;
-    const char *attrs[256];
-    const char *run_option = NULL; /* one that goes with --plan, --run and --host */
-    int c;
-    cli_getopt_reset();
-    while ((c = cli_getopt("ingest", argc, argv, "qr", opts)) != -1) {
-        switch (c) {
-        case 'q': opt.quiet = 1; break;
-        case 'r': opt.replace = 1; break;
-        case 'a': run.append = 1; run_option = "--append"; break;
-        case 'L':
-        case 'B':
-            if (parse_size(optarg, c == 'L' ? &opt.max_line_bytes : &opt.max_bytes))
-                return bd_usage_error("ingest", "ingest: --%s '%s': expected a positive number of bytes, "
-                                                "optionally with K, M, G or T",
-                                      c == 'L' ? "max-line-bytes" : "max-bytes", optarg);
-            break;
-        case 'M':
-            if (parse_size(optarg, &opt.max_members))
-                return bd_usage_error("ingest", "ingest: --max-members '%s': expected a positive number", optarg);
-            break;
-        case 'F':
-            if (!ingest_harness_known(optarg))
-                return bd_usage_error("ingest", "ingest: --format '%s': expected one of %s", optarg,
-                                      ingest_harness_names);
-            run.harness_format = optarg;
-            run_option = "--format";
-            break;
-        case 'P': run.plan = optarg; break;
-        case 'R': run.run = optarg; break;
-        case 'H': run.host = optarg; break;
-        case 'V': run.variant = optarg; run_option = "--variant"; break;
-        case 'S': run.source = optarg; run_option = "--source"; break;
-        case 'T':
-            if (!ingest_time_valid(optarg))
-                return bd_usage_error("ingest", "ingest: --started-at '%s': expected an RFC 3339 date-time such as "
-                                                "2026-10-21T03:57:00Z", optarg);
-            run.started_at = optarg;
-            run_option = "--started-at";
-            break;
-        case 'K':
-            if (positive("block", optarg, &run.block))
-                return EXIT_USAGE;
-            run_option = "--block";
-            break;
-        case 'O':
-            if (positive("position", optarg, &run.position))
-                return EXIT_USAGE;
-            run_option = "--position";
-            break;
-        case 'A': {
-            const char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg)
-                return bd_usage_error("ingest", "ingest: --attr '%s': expected KEY=VALUE", optarg);
-            if (run.n_attrs == sizeof attrs / sizeof attrs[0])
-                return bd_usage_error("ingest", "ingest: more than 256 --attr options");
-            for (size_t i = 0; i < run.n_attrs; i++)
-                if (strncmp(attrs[i], optarg, (size_t)(eq - optarg) + 1) == 0)
-                    return bd_usage_error("ingest", "ingest: --attr %.*s given twice", (int)(eq - optarg), optarg);
-            attrs[run.n_attrs++] = optarg;
-            run_option = "--attr";
-            break;
-        }
-        default: return EXIT_USAGE;
-        }
-    }
-    run.attrs = attrs;
+    struct ingest_args a = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE,
+                            .max_bytes = INGEST_DEFAULT_MAX_BYTES,
+                            .max_members = INGEST_DEFAULT_MAX_MEMBERS};
+    int first;
+    if (cli_parse(&spec_ingest, argc, argv, &a, &first))
+        return EXIT_USAGE;
+    struct ingest_options opt = {a.max_line_bytes, a.max_bytes, a.replace, a.quiet, a.max_members};
+    struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
+                             a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append};
     int files_mode = run.plan || run.run || run.host;
-    if (optind >= argc)
+    if (first >= argc)
         return bd_usage_error("ingest", "ingest: no %s given (files, directories or '-')",
                               files_mode ? "harness file" : "archive");
     if (files_mode && (!run.plan || !run.run || !run.host))
         return bd_usage_error("ingest", "ingest: --plan, --run and --host go together (the run harness files load into)");
-    if (!files_mode && run_option)
+    if (!files_mode && run_option(&a))
         return bd_usage_error("ingest", "ingest: %s goes with --plan, --run and --host (a run archive names its own "
-                                        "runs)", run_option);
+                                        "runs)", run_option(&a));
     if (run.append && opt.replace)
         return bd_usage_error("ingest", "ingest: --append and --replace do not go together");
 
     /* A name that cannot be opened stays in the list: the loader reports it. */
     struct items list = {0};
     int rc = EXIT_OK, stdin_seen = 0;
-    for (int i = optind; i < argc; i++) {
+    for (int i = first; i < argc; i++) {
         struct stat st;
         if (strcmp(argv[i], "-") == 0) {
             if (stdin_seen++)
@@ -472,7 +474,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
         }
         pr.bytes += (uint64_t)st.st_size;
     }
-    struct ingest_hooks hooks = {progress_clear, progress_tick, &pr};
+    struct ingest_hooks hooks = {progress_clear, progress_tick, &pr, progress_waiting};
     char *err = NULL;
     struct ingester *g = ingester_open(db, &opt, &hooks, &err);
     if (!g) {
@@ -487,8 +489,8 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
         name_files(&list);
         struct ingest_file *files = calloc(list.n, sizeof *files);
         struct strbuf shown = {0};
-        for (int i = optind; i < argc; i++)
-            sb_printf(&shown, "%s%s", i > optind ? " " : "", argv[i]);
+        for (int i = first; i < argc; i++)
+            sb_printf(&shown, "%s%s", i > first ? " " : "", argv[i]);
         if (!files || !shown.buf) {
             bd_error("out of memory");
             rc = EXIT_FAIL;

@@ -6,23 +6,23 @@
 #include "util/suggest.h"
 
 const struct command commands[] = {
-    {"backtest", cmd_backtest, "Back-test a gate: what would it have flagged, how well", &spec_backtest, NULL},
-    {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", &spec_check, NULL},
-    {"compare", cmd_compare, "Compare two runs, sources or variants as benchstat does", &spec_compare, NULL},
-    {"delete", cmd_delete, "Remove a stored archive, run or plan with everything it stored", &spec_delete, NULL},
-    {"help", cmd_help, "Show help for benchdb or one command", &spec_help, NULL},
-    {"history", cmd_history, "List recorded evaluations, or what changed between two", &spec_history, NULL},
-    {"ingest", cmd_ingest, "Load run archives and harness output files into the store", NULL, usage_ingest},
-    {"init", cmd_init, "Create the store, or bring it up to the current schema", &spec_init, NULL},
-    {"list", cmd_list, "List the stored plans, runs or archives", &spec_list, NULL},
-    {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", &spec_migrate, NULL},
-    {"queries", cmd_queries, "List the saved queries, or one query's parameters", &spec_queries, NULL},
-    {"query", cmd_query, "Run a saved query (a decision rule), record its verdict", &spec_query, NULL},
-    {"report", cmd_report, "Draw an evaluation as an HTML page with SVG charts", &spec_report, NULL},
-    {"rule", cmd_rule, "Register a rule before the plan it judges runs", &spec_rule, NULL},
-    {"simulate", cmd_simulate, "Write a simulated plan of run archives", &spec_simulate, NULL},
-    {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only by default)", &spec_sql, NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    {"backtest", cmd_backtest, "Back-test a gate: what would it have flagged, how well", &spec_backtest},
+    {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", &spec_check},
+    {"compare", cmd_compare, "Compare two runs, sources or variants as benchstat does", &spec_compare},
+    {"delete", cmd_delete, "Remove a stored archive, run or plan with everything it stored", &spec_delete},
+    {"help", cmd_help, "Show help for benchdb or one command", &spec_help},
+    {"history", cmd_history, "List recorded evaluations, or what changed between two", &spec_history},
+    {"ingest", cmd_ingest, "Load run archives and harness output files into the store", &spec_ingest},
+    {"init", cmd_init, "Create the store, or bring it up to the current schema", &spec_init},
+    {"list", cmd_list, "List the stored plans, runs or archives", &spec_list},
+    {"migrate", cmd_migrate, "Apply pending schema migrations, or list them", &spec_migrate},
+    {"queries", cmd_queries, "List the saved queries, or one query's parameters", &spec_queries},
+    {"query", cmd_query, "Run a saved query (a decision rule), record its verdict", &spec_query},
+    {"report", cmd_report, "Draw an evaluation as an HTML page with SVG charts", &spec_report},
+    {"rule", cmd_rule, "Register a rule before the plan it judges runs", &spec_rule},
+    {"simulate", cmd_simulate, "Write a simulated plan of run archives", &spec_simulate},
+    {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only by default)", &spec_sql},
+    {NULL, NULL, NULL, NULL},
 };
 
 const struct command *command_find(const char *name)
@@ -47,10 +47,7 @@ int command_unknown(const char *name)
 
 void command_print_help(const struct command *c, FILE *out)
 {
-    if (c->spec)
-        cli_print_help(c->spec, out);
-    else
-        fputs(c->usage, out);
+    cli_print_help(c->spec, out);
 }
 
 void commands_print_overview(FILE *out)

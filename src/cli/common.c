@@ -1,5 +1,5 @@
-/* Helpers shared by the commands: opening the store, finding a saved
- * query, and getopt for a command without a spec (ingest). */
+/* Helpers shared by the commands: a line for a person, opening the store,
+ * finding a saved query. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -19,34 +19,6 @@ void cli_say(const char *fmt, ...)
     printf("%s\n", shown);
     free(shown);
     free(msg);
-}
-
-void cli_getopt_reset(void)
-{
-    optind = 0; /* glibc: 0 re-initialises getopt's internal state */
-    opterr = 0;
-}
-
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts)
-{
-    char spec[128];
-    snprintf(spec, sizeof spec, ":%s", shortopts); /* leading ':' reports missing arguments as ':' */
-    int prev = optind ? optind : 1;
-    int c = getopt_long(argc, argv, spec, longopts, NULL);
-    if (c == '?') {
-        const char *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-        if (optopt && !(prev < argc && strncmp(argv[prev], "--", 2) == 0))
-            bd_usage_error(cmd, "%s: unknown option '-%c'", cmd, optopt);
-        else
-            bd_usage_error(cmd, "%s: unknown option '%s'", cmd, bad);
-        return '?';
-    }
-    if (c == ':') {
-        const char *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-        bd_usage_error(cmd, "%s: option '%s' needs a value", cmd, bad);
-        return '?';
-    }
-    return c;
 }
 
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db)

@@ -1,6 +1,7 @@
 /* The option table (cli.h): parsing a command line by a command's spec,
  * printing its help, and the parsers the commands share. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>

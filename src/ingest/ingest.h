@@ -28,11 +28,14 @@ struct ingest_totals {
 };
 
 /* Called while loading: before printing a message (to clear a progress
- * line), and regularly (to refresh it). */
+ * line), and regularly (to refresh it); while waiting for another process
+ * storing the same archive, regularly with its pid (0: unknown) and the
+ * seconds waited so far, then once with seconds < 0 when the wait is over. */
 struct ingest_hooks {
     void (*before_message)(void *arg);
     void (*progress)(void *arg);
     void *arg;
+    void (*waiting)(void *arg, long pid, double seconds);
 };
 
 enum ingest_result { INGEST_LOADED, INGEST_SKIPPED, INGEST_FAILED };

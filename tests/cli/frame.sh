@@ -20,10 +20,8 @@ for c in $(bd help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
     expect_rc 0 "help $c"
 done
 
-# Every help text fits 80 columns (ingest's is still hand-written: not yet
-# on the option table).
+# Every help text fits 80 columns.
 for c in "" $(bd help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
-    [ "$c" = ingest ] && continue
     # shellcheck disable=SC2086
     bd help $c >"$T/help"
     wide=$(awk 'length($0) > 80' "$T/help" | head -n 1)

@@ -42,7 +42,7 @@ rc=0; (cd "$T" && bd ingest harness) >/dev/null 2>"$T/err" || rc=$?
 # Usage errors exit 2 and change nothing.
 rc=0; bd ingest >/dev/null 2>&1 || rc=$?; [ "$rc" = 2 ] || fail "no argument: exit $rc"
 rc=0; bd ingest --max-line-bytes 12Q "$ex" 2>"$T/err" || rc=$?; [ "$rc" = 2 ] || fail "bad size: exit $rc"
-head -n 1 "$T/err" | grep -qx "error: ingest: --max-line-bytes '12Q': expected a positive number of bytes, optionally with K, M, G or T (see 'benchdb ingest --help')" ||
+head -n 1 "$T/err" | grep -qx "error: ingest: --max-line-bytes '12Q': expected a number of bytes >= 1, with an optional suffix K, M, G or T (256M) (see 'benchdb ingest --help')" ||
     fail "bad size: $(cat "$T/err")"
 rc=0; bd ingest --bogus "$ex" 2>/dev/null || rc=$?; [ "$rc" = 2 ] || fail "unknown option: exit $rc"
 bd ingest --help | grep -q "^usage: benchdb \[--db FILE\] ingest" || fail "--help"

@@ -296,12 +296,19 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
         if (rc == 0)
             rc = stored_already(g, first_sha);
     }
+    /* Another process storing the same archive is waited for, however
+     * long, and the archive then looked up again. */
+    struct claim claim = {-1, NULL};
+    if (rc == 0 && seekable && claim_take(g, first_sha, &claim) == 1)
+        rc = stored_already(g, first_sha);
     if (rc == 0) {
         rc = sink_begin(g->sink);
         began = rc == 0;
     }
     if (rc == 0 && seekable) /* another process may have stored it since the look-up above */
         rc = stored_already(g, first_sha);
+    if (rc == 0)
+        claim_test_hold();
     if (rc == 0) {
         rc = load_body(g, bundle_shown ? bundle_shown : path, seekable ? first_sha : NULL, &reader_failed);
         if (rc < 0 && !seekable && !reader_failed && stored_anyway(g))
@@ -311,6 +318,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
         rc = -1;
     if (rc != 0 && began)
         sink_rollback(g->sink);
+    claim_release(&claim);
     if (g->pipe_started)
         pipeline_free(g->pipe);
     g->pipe_started = 0; /* ingester_live: nothing in progress */

@@ -73,4 +73,25 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
 /* Stops reading the next archive ahead. */
 void prefetch_cancel(struct ingester *g);
 
+/* An archive's claim (load/claim.c): a lock keyed by its SHA-256, held
+ * while it is stored, that another process storing the same archive
+ * waits for however long it takes. */
+struct claim {
+    int fd;
+    char *path;
+};
+/* Takes the claim on the archive g->shown with this SHA-256: 0 at once,
+ * 1 after waiting for another process (then look again whether it is
+ * stored: the other has stored it, unless it failed), -1 where no claim
+ * can be had (an in-memory store, no file locks): load without one. While
+ * it waits: a notice, and g->hooks.waiting. */
+int claim_take(struct ingester *g, const char *sha, struct claim *c);
+/* Lets go of the claim (if held) and removes its file. */
+void claim_release(struct claim *c);
+/* For tests only (tests/cli/ingest_wait.sh): with $BENCHDB_TEST_INGEST_HOLD
+ * set to a path, creates that file and waits until it is removed (at most
+ * 120 s). load_archive calls it inside each archive's transaction, so a
+ * test can hold an ingest there as long as it needs. */
+void claim_test_hold(void);
+
 #endif

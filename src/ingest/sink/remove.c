@@ -3,13 +3,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/sink/statements.h"
 #include "util/diag.h"
 
 static int run_sql(sqlite3 *db, const char *sql, char **err)
 {
-    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    if ((sqlite3_errcode(db) & 0xff) != SQLITE_BUSY)
         return bd_fail(err, "%s", sqlite3_errmsg(db));
-    return 0;
+    if (err) {
+        free(*err);
+        *err = sink_busy_text();
+    }
+    return -1;
 }
 
 static int count(sqlite3 *db, const char *sql, long long *out, char **err)

@@ -116,8 +116,9 @@ static int replace_run(struct sink *s, const struct sink_run *r, int64_t old_run
     size_t k = strlen(where);
     if (s->rep->line && k < sizeof where)
         snprintf(where + k, sizeof where - k, ":%llu", (unsigned long long)s->rep->line);
-    sb_printf(&s->notices, "%s: replaced run \"%s\" of plan \"%s\" stored from archive \"%s\"\n", where, r->name,
+    sb_printf(&s->notices, "%s: replaced run \"%s\" of plan \"%s\" stored from archive \"%s\"", where, r->name,
               r->plan, old_name ? old_name : "?");
+    sb_putc(&s->notices, '\0'); /* one notice ends */
     return 0;
 }
 

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store.h"
+#include "util/diag.h"
+
 const char sink_primary_metric[] = "primary";
 
 const char *const sink_stmt_sql[S_SAMPLES] = {
@@ -65,10 +68,24 @@ int sink_fail_sql(struct sink *s)
     /* SQLITE_FULL: SQLite's "database or disk is full". The store has no
      * page limit (max_page_count is not set, and does not persist), so it
      * is the disk (or a quota); said plainly, SQLite's words kept. */
-    int sys = sqlite3_system_errno(s->db);
-    if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+    int sys = sqlite3_system_errno(s->db), code = sqlite3_errcode(s->db) & 0xff;
+    if (code == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
         return ingest_report_fail(s->rep, NULL, "cannot store: the disk is full (%s)", sqlite3_errmsg(s->db));
+    if (code == SQLITE_BUSY) { /* SQLite's "database is locked", after the busy timeout */
+        char *busy = sink_busy_text();
+        ingest_report_fail(s->rep, NULL, "%s", busy);
+        free(busy);
+        return -1;
+    }
     return ingest_report_fail(s->rep, NULL, "cannot store: %s", sqlite3_errmsg(s->db));
+}
+
+char *sink_busy_text(void)
+{
+    int ms = store_busy_timeout_ms(NULL);
+    return bd_strdupf("the store is busy: another process holds its write lock (waited %g s; $BENCHDB_BUSY_TIMEOUT "
+                      "raises it)",
+                      (ms < 0 ? STORE_BUSY_TIMEOUT_MS : ms) / 1000.0);
 }
 
 /* Steps a statement whose row (if any) is not needed, and resets it. */
@@ -208,7 +225,8 @@ int sink_commit(struct sink *s)
         return -1;
     if (s->notices.len && !s->rep->quiet) {
         ingest_report_before_message(s->rep);
-        fputs(s->notices.buf, stderr);
+        for (size_t at = 0; at < s->notices.len; at += strlen(s->notices.buf + at) + 1)
+            bd_notice("%s", s->notices.buf + at); /* control characters escaped */
     }
     return 0;
 }

@@ -53,7 +53,7 @@ struct sink {
     struct sink_counts here;
     int64_t *replaced; /* archives that lost a run to --replace */
     size_t n_replaced, cap_replaced;
-    struct strbuf notices; /* printed after the commit */
+    struct strbuf notices; /* printed after the commit: each ends with a NUL */
     char *xunits[256];     /* units beyond units.h seen in this archive */
     int n_xunits;
 
@@ -83,9 +83,13 @@ extern const char *const sink_stmt_sql[S_SAMPLES];
 /* A statement, prepared the first time it is needed (and kept for the
  * command); NULL with the error set. */
 sqlite3_stmt *sink_stmt(struct sink *s, int id);
-/* The connection's last error as the error ("the disk is full" said so);
- * returns -1. */
+/* The connection's last error as the error ("the disk is full", "the
+ * store is busy" said so); returns -1. */
 int sink_fail_sql(struct sink *s);
+/* Why a write failed with SQLITE_BUSY once the busy timeout passed: "the
+ * store is busy: another process holds its write lock (waited 60 s;
+ * $BENCHDB_BUSY_TIMEOUT raises it)". malloc'd. */
+char *sink_busy_text(void);
 /* Steps a statement whose row (if any) is not needed, and resets it: 0 or -1. */
 int sink_step(struct sink *s, sqlite3_stmt *st);
 void sink_bind_opt_text(sqlite3_stmt *st, int i, const char *t);
