@@ -27,6 +27,7 @@
 -- verdict: summary
 -- show: kind, benchmark, params, variant, metric, unit, n_a, median_a, pm_a, n_b, median_b, pm_b, change, p, verdict, warnings
 -- key: kind, metric, unit, benchmark, params, variant
+-- chart: forest group=metric,unit colour=verdict label=benchmark,params,variant estimate=change lo=change_lo hi=change_hi ref=0 sort=none summary=is_geomean note=warnings xlabel="change in %, Hodges-Lehmann interval" title="Change per cell, B over A"
 --
 -- benchstat v2 (golang.org/x/perf/cmd/benchstat) on two sides of a plan.
 -- A cell is a benchmark and its params, per variant (unless by = variant)
@@ -47,7 +48,8 @@
 -- medians and the geometric mean of per-cell ratios as change (benchstat
 -- v2's summary row). no_regression, the outcome (--gate): 0 in a cell row
 -- slower or worse by more than threshold percent, else 1; summary (the
--- verdict) is 'regressed' when some row has 0, else 'no regression'.
+-- verdict) is 'regressed' when some row has 0, else 'no regression';
+-- is_geomean is 1 on the geomean rows (the report draws them as diamonds).
 WITH RECURSIVE
 -- exact_units split at commas, character by character (portable SQL has
 -- no common function that finds a character in a string).
@@ -388,7 +390,8 @@ SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.uni
        r.change, r.change_lo, r.change_hi, r.p, r.p_adjusted, r.verdict, r.warnings,
        CASE WHEN r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold THEN 0 ELSE 1 END AS no_regression,
        CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold) OVER () > 0
-            THEN 'regressed' ELSE 'no regression' END AS summary
+            THEN 'regressed' ELSE 'no regression' END AS summary,
+       CASE WHEN r.kind = 'geomean' THEN 1 ELSE 0 END AS is_geomean
 FROM all_rows r
 LEFT JOIN benchmark b ON b.id = r.benchmark_id
 LEFT JOIN variant v ON v.id = r.variant_key

@@ -12,6 +12,7 @@
 -- type: host = text naming a host
 -- type: plan = text naming a plan
 -- key: host, benchmark, params, metric, variant, seq
+-- chart: series from=trend group=host,benchmark,params,metric colour=variant x=started_at y=value change=change_percent revision=revision unit=unit title="Each history's scores over time, change points marked"
 --
 -- Per history (host, cell, metric and variant; docs/queries.md orders its
 -- runs), change_points(seq, value, window, max_pvalue, min_magnitude) over

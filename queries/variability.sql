@@ -5,6 +5,7 @@
 -- param: variant = null  only this variant (null: every variant)
 -- type: plan = text naming a plan
 -- key: kind, host, benchmark, params, variant, metric, unit
+-- chart: strip group=kind label=host value=max_variation title="Each cell's variation across runs, per host (a dot per cell; the tick: the host's average, Hume's figure)" xlabel="max variation across runs, %"
 --
 -- Andrew Hume's table of timing variability (timing-variability.txt): each
 -- benchmark run in several sets on each system, and per system the

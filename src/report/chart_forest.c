@@ -136,6 +136,16 @@ static double class_lines(struct forest *f, struct strbuf *sb, struct frow **row
     return h;
 }
 
+/* Whether some row of class k is drawn as a class mark (not a summary). */
+static int class_drawn(const struct forest *f, int k)
+{
+    size_t n = report_nrows(f->c->ev);
+    for (size_t i = 0; i < n; i++)
+        if (!f->r[i].summary && f->cl.of_row[i] == k)
+            return 1;
+    return 0;
+}
+
 static double legend(struct forest *f, struct strbuf *sb, double y, int compact)
 {
     const struct chart_spec *s = f->c->spec;
@@ -143,6 +153,8 @@ static double legend(struct forest *f, struct strbuf *sb, double y, int compact)
     char refs[48];
     fmt(refs, f->ref);
     for (int k = 0; k < f->cl.n; k++) {
+        if (!class_drawn(f, k))
+            continue; /* only summary rows have it: they are diamonds */
         char *t = bd_strdupf("%s = %s", s->colour, f->cl.names[k]);
         legend_add(&l, LEG_SHAPE, class_shape(k), class_colour(&f->cl, k), 1, t);
         free(t);
@@ -334,6 +346,10 @@ static void panel(struct forest *f, const char *key, const char *title, struct f
             double yc = ys + 4 + 20.0 * (double)j + 10;
             draw_mark(f, sb, sums[j], key, yc, 20, 0);
             char *l = row_label(f->c, sums[j]->i);
+            if (l && !*l) { /* a summary row without a label of its own (benchstat's geomean row) */
+                free(l);
+                l = strdup("summary");
+            }
             char *lf = text_fit(l, compact ? 40 : (int)(labw / CHAR_W));
             char *t = numbers_text(f, sums[j]);
             if (compact) {

@@ -43,10 +43,10 @@ BENCHDB=fwd.db bd ingest -q $(cat fwd.txt)
 # shellcheck disable=SC2046
 BENCHDB=rev.db bd ingest -q $(cat rev.txt)
 
-trend() { BENCHDB=$1 bd query trend --param benchmark=b --format csv --no-record | cut -d, -f6-9,11-13; }
+trend() { BENCHDB=$1 bd query trend --param benchmark=b --format csv --no-record | cut -d, -f6-9,11-13 | tr -d '\r'; }
 trend fwd.db >fwd.csv
 trend rev.db >rev.csv
-printf '%s\r\n' "seq,started_at,run,plan,n,value,unit" \
+printf '%s\n' "seq,started_at,run,plan,n,value,unit" \
     "1,2026-02-28T23:59:60Z,r-c,p,3,12.0,ns" \
     "2,2026-03-01t01:00:00z,r-b,p,3,11.0,ns" \
     "3,2026-03-01T03:00:00.5+02:00,r-a,p,3,10.0,ns" \

@@ -59,6 +59,9 @@ pages_of() {
     page "$set_" "$db" trend trend-test --param "plan=$plan"
     page "$set_" "$db" variability variability-test --param "plan=$plan"
     page "$set_" "$db" versions versions-test --param "plan=$plan"
+    # the shipped queries' own views (issues 16 and 17)
+    page "$set_" "$db" compare-shipped compare --param "plan=$plan" --param by=variant --param a=chill --param b=native --param sample=run
+    page "$set_" "$db" variability-shipped variability --param "plan=$plan"
 }
 
 # The example data, the rule registered before the plan ran.
@@ -83,6 +86,18 @@ grep -q '\] slower</text>' "$T/gen200-compare.html" || fail "gen200: compare mar
 grep -q '\] faster</text>' "$T/gen200-compare.html" || fail "gen200: compare marks faster cells"
 grep -q 'class="chg"' "$T/gen200-trend.html" || fail "gen200: trend marks change points"
 grep -q 'data-alert="1"' "$T/gen200-trend.html" || fail "gen200: trend marks gate alerts"
+
+# A simulated nightly history with two injected steps: the shipped trend
+# and regressions pages, the change points marked.
+hist="$T/hist.db"
+bd simulate --quiet --history 60 --hosts 2 --cells 2 --steps 2 --seed 4 --plan nightly "$T/hist" &&
+    bd --db "$hist" init >/dev/null && bd --db "$hist" ingest --quiet "$T/hist" || fail "history store"
+page history "$hist" regressions regressions --param plan=nightly
+page history "$hist" trend trend --param plan=nightly --param benchmark=serialize
+grep -q 'class="chg"' "$T/history-regressions.html" || fail "history: regressions marks change points"
+grep -q 'class="chg"' "$T/history-trend.html" || fail "history: trend marks change points"
+grep -q 'change point, labelled with its revision and change' "$T/history-regressions.html" ||
+    fail "history: the change points' legend"
 echo "]" >>"$pages"
 
 cd "$BENCHDB_SRC/tests/browser" || exit 1

@@ -100,11 +100,21 @@ expect_out_has "BenchmarkEncode  head         955.5" "step 11: the head build's 
 # 2 Benchmark lines x 3 units + 1, per build: 8 series, 14 values
 expect_out_has "delete: would remove 2 archives (4 members, 2 chunks of stored bytes), 1 run, 8 series, 14 sample rows, 0 gates, 0 events, 1 plan" "step 11: delete, dry run"
 
+# The report pages of steps 5, 8, 9 and 10: a chart each, versions a table.
+grep -q 'class="chg"' regressions.html || fail "step 8: the regressions page marks change points"
+expect_err_has "report: wrote regressions.html: evaluation" "step 8: the regressions page"
+expect_err_has "series chart of 4380 marks from evaluation" "step 8: drawn from trend, every point of the year"
+expect_err_has "report: wrote compare.html: evaluation" "step 9: the compare page"
+expect_err_has "forest chart of 37 marks" "step 9: 36 cells and the geomean"
+expect_err_has "strip chart of 186 marks" "step 10: 180 cells and 6 hosts"
+grep -q 'class="chart"' versions.html && fail "step 5: versions is a table"
+grep -q 'v2.19.0-rc0' versions.html || fail "step 5: the versions page"
+
 # Step 12: every evaluation the tutorial recorded re-verifies; an altered
 # row does not.
 grep -Eq "verified ([0-9]+) evaluations: \1 identical, 0 not" "$T/err" || fail "step 12: every evaluation identical"
 expect_out_has " 1  placement-rule         identical" "step 12: the table of evaluations"
-expect_err_has "verified 43 evaluations: 43 identical, 0 not" "step 12: all 43"
+expect_err_has "verified 48 evaluations: 48 identical, 0 not" "step 12: all 48"
 expect_out_has "rows: 1 of 2 differ (run_group=protobuf-3: between_n 239 -> 240)" "step 12: the altered row"
 expect_out_has "exit 1" "step 12: ... exits 1"
 
