@@ -294,8 +294,12 @@ struct saved_query *backtest_compose(const struct query_path *qp, const char *ga
                  "detects it\n"
                  "-- type: within = integer in [1, 1000000]\n"
                  "-- verdict: summary\n"
-                 "-- key: kind, host, benchmark, params, metric, variant, seq\n"
-                 "--\n");
+                 "-- key: kind, host, benchmark, params, metric, variant, seq\n");
+    /* The report's view: every judged run of every history, drawn from the
+     * gate itself (scope = every, the same parameters), its alerts marked. */
+    sb_printf(&sb, "-- chart: series from=%s group=host,benchmark,params,metric colour=variant x=started_at y=value "
+                   "alert=alert title=\"Each history as %s judged it, run by run, its alerts marked\"\n--\n",
+              g->name, g->name);
     sb_printf(&sb, "-- Composed by 'benchdb backtest' from the saved queries %s (%s, sha256 %s)\n", g->name, g->source,
               gsha);
     sb_printf(&sb, "-- and %s (%s, sha256 %s); docs/queries.md, \"Back-testing a gate\".\n", r->name, r->source, rsha);

@@ -98,6 +98,12 @@ grep -q 'class="chg"' "$T/history-regressions.html" || fail "history: regression
 grep -q 'class="chg"' "$T/history-trend.html" || fail "history: trend marks change points"
 grep -q 'change point, labelled with its revision and change' "$T/history-regressions.html" ||
     fail "history: the change points' legend"
+# A back-test's page: every judged run drawn from the gate, its alerts marked.
+bd --db "$hist" backtest gate-percent --plan nightly >/dev/null 2>&1 || fail "history: back-test gate-percent"
+bt=$(bd --db "$hist" sql "SELECT max(id) FROM evaluation WHERE query_name = 'backtest-gate-percent'" --format csv |
+    tail -n 1 | tr -d '\r')
+page history "$hist" backtest --evaluation "$bt"
+grep -q 'data-alert="regression"' "$T/history-backtest.html" || fail "history: the back-test's alerts marked"
 echo "]" >>"$pages"
 
 cd "$BENCHDB_SRC/tests/browser" || exit 1
