@@ -1,0 +1,23 @@
+# make run (scripts/run-demo): the whole job on the bundled examples in a
+# fresh directory, twice (the second run skips what is stored), then every
+# evaluation it recorded re-verified (issue 13: history --verify --all
+# reports identical for what make run records).
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+ln -s "$BENCHDB_SRC/examples" examples
+run sh "$BENCHDB_SRC/scripts/run-demo" "$BENCHDB_BIN"
+expect_rc 0 "make run"
+expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed" "make run: the examples loaded"
+expect_err_has "separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition" "make run: the verdict"
+expect_out_has "The report is $T/report.html" "make run: says where the report is"
+grep -q 'class="chart"' report.html || fail "make run: the report has its chart"
+
+run sh "$BENCHDB_SRC/scripts/run-demo" "$BENCHDB_BIN"
+expect_rc 0 "make run again"
+expect_out_has "ingest: 0 archives loaded, 13 skipped, 0 failed" "make run again: the examples skipped"
+
+run bd history --verify --all
+expect_rc 0 "history --verify --all"
+# placement-rule twice, and comparisons once: the second report reuses it (same data)
+expect_err_has "verified 3 evaluations: 3 identical, 0 not" "every evaluation make run recorded is identical"
+finish
