@@ -40,6 +40,8 @@ static int datasets(void)
 static const char *const aggs[] = {
     "geomean(p)",
     "mean(x)",
+    "fsum(x)",
+    "moments(x)",
     "variance(x)",
     "stddev(x)",
     "t_ci(x)",
@@ -56,6 +58,10 @@ static const char *const aggs[] = {
     "percentile(x, 90)",
     "spread(p)",
     "mann_whitney(x, g)",
+    "mann_whitney(x, g, 'exact')",
+    "hodges_lehmann(x, g)",
+    "median_ci(x)",
+    "median_ci(x, 0.9)",
 };
 #define NAGGS (sizeof aggs / sizeof *aggs)
 
@@ -123,7 +129,7 @@ static sqlite3_stmt *ins, *sel;
 /* One result value as comparable bytes. */
 struct val {
     int type;
-    char text[800];
+    char text[16384]; /* a JSON text, or moments()'s bytes (MOMENTS_BYTES_MAX) */
     size_t len;
 };
 
@@ -136,6 +142,11 @@ static void get(sqlite3_stmt *st, int col, struct val *v)
         v->len = sizeof d;
     } else if (v->type == SQLITE_NULL) {
         v->len = 0;
+    } else if (v->type == SQLITE_BLOB) { /* moments(): its bytes */
+        const void *b = sqlite3_column_blob(st, col);
+        v->len = (size_t)sqlite3_column_bytes(st, col);
+        assert_true(v->len < sizeof v->text);
+        memcpy(v->text, b, v->len);
     } else {
         const char *t = (const char *)sqlite3_column_text(st, col);
         v->len = strlen(t);
