@@ -279,9 +279,9 @@ FROM (
 -- pooled_t_ci_of() and t_ci_of() give the intervals pooled_t_ci() and
 -- t_ci() give over the ratios themselves. Derived data, kept by the
 -- triggers below with SQLite's rules whenever a block score of the cell,
--- or the run's treatment or baseline, changes. The functions that compute
--- it keep the search_path they were created with (benchstats before
--- pg_catalog: benchstats' stddev, not PostgreSQL's).
+-- or the run's treatment or baseline, changes. run_cell_refresh(), which
+-- computes a row, keeps the search_path it was created with (benchstats
+-- before pg_catalog: benchstats' stddev, not PostgreSQL's).
 CREATE TABLE run_cell_data (
   run_id       BIGINT NOT NULL,
   benchmark_id BIGINT NOT NULL,
@@ -337,15 +337,10 @@ CREATE TRIGGER block_score_update_run_cell AFTER UPDATE ON block_score_data
   FOR EACH ROW EXECUTE FUNCTION block_score_run_cell();
 
 -- A run's treatment or baseline changed: all its cells.
-CREATE FUNCTION run_update_run_cell() RETURNS trigger LANGUAGE plpgsql
-SET search_path FROM CURRENT AS $$
+CREATE FUNCTION run_update_run_cell() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM run_cell_data WHERE run_id = OLD.id OR run_id = NEW.id;
-  INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments)
-  SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), moments(log_ratio)
-  FROM block_ratio
-  WHERE run_id = NEW.id
-  GROUP BY run_id, benchmark_id;
+  PERFORM run_cell_refresh(NEW.id, benchmark_id) FROM block_score_data WHERE run_id = NEW.id GROUP BY benchmark_id;
   RETURN NULL;
 END $$;
 CREATE TRIGGER run_update_run_cell AFTER UPDATE OF treatment_id, baseline_id ON run

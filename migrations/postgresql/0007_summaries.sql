@@ -8,8 +8,8 @@
 
 -- The triggers' aggregates must be benchstats' (stddev is in pg_catalog
 -- too, with other bits): the database's search_path puts benchstats first
--- (docs/postgresql.md), and the trigger functions keep the search_path
--- they were created with.
+-- (docs/postgresql.md), and run_cell_refresh(), which computes the rows,
+-- keeps the search_path it was created with.
 DO $$
 BEGIN
   IF to_regprocedure('stddev(double precision)') IS DISTINCT FROM to_regprocedure('benchstats.stddev(double precision)') THEN
@@ -73,15 +73,10 @@ CREATE TRIGGER block_score_update_run_cell AFTER UPDATE ON block_score_data
   FOR EACH ROW EXECUTE FUNCTION block_score_run_cell();
 
 -- A run's treatment or baseline changed: all its cells.
-CREATE FUNCTION run_update_run_cell() RETURNS trigger LANGUAGE plpgsql
-SET search_path FROM CURRENT AS $$
+CREATE FUNCTION run_update_run_cell() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM run_cell_data WHERE run_id = OLD.id OR run_id = NEW.id;
-  INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments)
-  SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), moments(log_ratio)
-  FROM block_ratio
-  WHERE run_id = NEW.id
-  GROUP BY run_id, benchmark_id;
+  PERFORM run_cell_refresh(NEW.id, benchmark_id) FROM block_score_data WHERE run_id = NEW.id GROUP BY benchmark_id;
   RETURN NULL;
 END $$;
 CREATE TRIGGER run_update_run_cell AFTER UPDATE OF treatment_id, baseline_id ON run

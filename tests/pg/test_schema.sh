@@ -6,8 +6,9 @@
 # (block_score_data, history_point_data, run_cell_data) as the same rows
 # stored after them (the migrations' rebuilds and backfills follow the
 # triggers' rules), and run_cell_data follows later changes; a
-# database without UTF-8 and the C collation, or without benchstats, is
-# refused with the reason.
+# database without UTF-8 and the C collation, or without benchstats, or
+# whose search_path finds PostgreSQL's stddev before benchstats' (0007),
+# is refused with the reason.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 
@@ -112,6 +113,14 @@ expect_err_has "benchdb needs the extension benchstats in database benchdb_schem
 run pg -d benchdb_schema_noext -A -t -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
 expect_out 0 "nothing created in a refused database"
 pg_dropdb benchdb_schema_noext >/dev/null
+pg_newdb benchdb_schema_path >/dev/null && pg -d postgres -c "ALTER DATABASE benchdb_schema_path RESET search_path"
+run pg_migrate benchdb_schema_path
+expect_rc 1 "a database whose search_path finds PostgreSQL's stddev first"
+expect_err_has "benchdb needs benchstats before pg_catalog in search_path, which is" "the search_path's refusal"
+run pg -d benchdb_schema_path -A -t -c "SELECT max(version) FROM schema_migration" -c "SELECT to_regclass('run_cell_data') IS NULL"
+expect_out "6
+t" "migration 7 left nothing behind"
+pg_dropdb benchdb_schema_path >/dev/null
 pg_dropdb benchdb_schema_file >/dev/null
 
 [ "$failures" -eq 0 ] || exit 1
