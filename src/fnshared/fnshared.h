@@ -36,6 +36,7 @@
 #define EXPECT_WINDOW "an integer of at least 2"
 #define EXPECT_PVALUE "a number between 0 and 1"
 #define EXPECT_MAGNITUDE "a non-negative finite number"
+#define EXPECT_SUMMARY "a summary made by moments()"
 
 /* The message for argument argi (0-based) of function name, into msg. */
 void fn_arg_message(char *msg, size_t size, int argi, const char *name, const char *expected, const char *got);

@@ -215,6 +215,59 @@ CREATE AGGREGATE t_ci(double precision, double precision) (
   MSFUNC = t_ci_step, MINVFUNC = t_ci_inverse, MSTYPE = internal, MFINALFUNC = t_ci_final,
   PARALLEL = SAFE);
 
+-- moments(x), mean(x), fsum(x): variance's state (exact sums), their own final
+CREATE FUNCTION moments_step(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION moments_inverse(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION moments_final(internal) RETURNS bytea
+  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION moments_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE moments(double precision) (
+  SFUNC = moments_step, STYPE = internal, FINALFUNC = moments_final,
+  COMBINEFUNC = moments_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
+  MSFUNC = moments_step, MINVFUNC = moments_inverse, MSTYPE = internal, MFINALFUNC = moments_final,
+  PARALLEL = SAFE);
+CREATE FUNCTION mean_step(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION mean_inverse(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION mean_final(internal) RETURNS double precision
+  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION mean_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE mean(double precision) (
+  SFUNC = mean_step, STYPE = internal, FINALFUNC = mean_final,
+  COMBINEFUNC = mean_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
+  MSFUNC = mean_step, MINVFUNC = mean_inverse, MSTYPE = internal, MFINALFUNC = mean_final,
+  PARALLEL = SAFE);
+CREATE FUNCTION fsum_step(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION fsum_inverse(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION fsum_final(internal) RETURNS double precision
+  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fsum_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE fsum(double precision) (
+  SFUNC = fsum_step, STYPE = internal, FINALFUNC = fsum_final,
+  COMBINEFUNC = fsum_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
+  MSFUNC = fsum_step, MINVFUNC = fsum_inverse, MSTYPE = internal, MFINALFUNC = fsum_final,
+  PARALLEL = SAFE);
+
+-- pooled_t_ci_of(a, b [, level [, members]]), t_ci_of(m [, level]): intervals of summaries
+CREATE FUNCTION pooled_t_ci_of(bytea, bytea) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pooled_t_ci_of(bytea, bytea, double precision) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pooled_t_ci_of(bytea, bytea, double precision, text) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION t_ci_of(bytea) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION t_ci_of(bytea, double precision) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- band_share(x, lo, hi)
 CREATE FUNCTION band_share_step(internal, double precision, double precision, double precision) RETURNS internal
   AS 'MODULE_PATHNAME', 'bs_band_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;

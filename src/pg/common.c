@@ -30,7 +30,7 @@ static const struct {
     const char *name;
     enum bs_kind kind;
 } kinds[] = {
-    {"variance", BS_VARIANCE}, {"stddev", BS_STDDEV}, {"t_ci", BS_T_CI},
+    {"variance", BS_VARIANCE}, {"stddev", BS_STDDEV}, {"t_ci", BS_T_CI}, {"mean", BS_MEAN}, {"fsum", BS_FSUM},
     {"pooled_t_ci", BS_POOLED}, {"welch_t_ci", BS_WELCH},
     {"median", BS_MEDIAN}, {"percentile", BS_PERCENTILE}, {"trimmed_mean", BS_TRIMMED},
     {"spread", BS_SPREAD}, {"median_ci", BS_MEDIAN_CI},
@@ -84,6 +84,10 @@ static void describe(FunctionCallInfo fcinfo, int i, char *buf, size_t size)
     bool varlena;
     if (type == FLOAT8OID) {
         bs_describe_double(buf, size, PG_GETARG_FLOAT8(i));
+        return;
+    }
+    if (type == BYTEAOID) { /* SQLite's words for a blob */
+        strlcpy(buf, "a blob", size);
         return;
     }
     getTypeOutputInfo(type, &out, &varlena);

@@ -1,6 +1,7 @@
 /* geomean(x), variance(x), stddev(x), t_ci(x [, level]),
  * band_share(x, lo, hi) on PostgreSQL, as src/sqlfn/fn_moments.c on
- * SQLite (its numbered rules hold here too):
+ * SQLite, and moments(x), mean(x), fsum(x), as src/sqlfn/fn_summary.c
+ * (their numbered rules hold here too):
  *
  *  1. NULL values of x are ignored; with no non-NULL x (or fewer than a
  *     statistic needs) the result is NULL.
@@ -10,7 +11,11 @@
  *     bytes and merge exactly, so a parallel plan gives the bits of a
  *     serial one; the inverse transition removes a row exactly, so a
  *     moving window frame gives the plain aggregate of its rows.
- *  4. variance and stddev are declared for every numeric type, so that
+ *  4. moments, mean and fsum share variance's state: moments' result is
+ *     the bytea of stats/moments_bytes.h, byte for byte SQLite's blob;
+ *     mean's the exact sum / n rounded once, fsum's the exact sum rounded
+ *     once: the same in any order, window frame or parallel plan.
+ *  5. variance and stddev are declared for every numeric type, so that
  *     with benchstats before pg_catalog in search_path they, and not
  *     PostgreSQL's own, serve variance(x) whatever x's type.
  *  Example: SELECT geomean(x) FROM (VALUES (1), (2), (4)) AS v(x); -- 2
@@ -18,6 +23,9 @@
 #include "pg/pg.h"
 
 #include <math.h>
+
+#include "stats/moments.h"
+#include "stats/moments_bytes.h"
 
 /* ---- geomean ---- */
 
@@ -129,6 +137,26 @@ BS_FUNCTION(bs_moments_combine)
 }
 
 BS_PLAIN_SERIAL(bs_moments, struct moments_state)
+
+/* ---- moments, mean, fsum (the state of variance) ---- */
+
+BS_FUNCTION(bs_summary_final)
+{
+    struct moments_state *s = (struct moments_state *)PG_GETARG_POINTER(0);
+    if (s->m.n == 0)
+        PG_RETURN_NULL();
+    enum bs_kind kind = bs_def(fcinfo)->kind;
+    if (kind == BS_MEAN)
+        BS_RETURN_DOUBLE(moments_mean(&s->m));
+    if (kind == BS_FSUM)
+        BS_RETURN_DOUBLE(xdd_double(moments_sum(&s->m)));
+    unsigned char buf[MOMENTS_BYTES_MAX];
+    size_t n = moments_to_bytes(&s->m, buf);
+    bytea *b = palloc(VARHDRSZ + n);
+    SET_VARSIZE(b, VARHDRSZ + n);
+    memcpy(VARDATA(b), buf, n);
+    PG_RETURN_BYTEA_P(b);
+}
 
 /* ---- band_share ---- */
 

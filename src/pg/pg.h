@@ -40,7 +40,7 @@
 /* What an aggregate is, selecting a variant of shared code. */
 enum bs_kind {
     BS_PLAIN = 0,
-    BS_VARIANCE, BS_STDDEV, BS_T_CI,
+    BS_VARIANCE, BS_STDDEV, BS_T_CI, BS_MEAN, BS_FSUM,
     BS_POOLED, BS_WELCH,
     BS_MEDIAN, BS_PERCENTILE, BS_TRIMMED, BS_SPREAD, BS_MEDIAN_CI,
 };

@@ -40,8 +40,6 @@
 #include "stats/moments_bytes.h"
 #include "stats/stats.h"
 
-#define EXPECT_SUMMARY "a summary made by moments()"
-
 /* ---- moments(x), mean(x), fsum(x) ---- */
 
 void sqlfn_summary_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)

@@ -86,6 +86,29 @@ SELECT ci_exp(t_ci(x)) AS a, ci_recip(t_ci(xp)) AS b, ci_recip(ci_exp(pooled_t_c
 WITH v(x) AS (VALUES (800.0), (801.0), (802.0)) SELECT ci_exp(t_ci(x)) AS a FROM v;
 -- case: ci-on-members
 SELECT ci_exp(pooled_t_ci(x, g, 0.95, 'estimate,lo,hi,df')) AS a FROM t;
+-- case: moments-mean-fsum
+SELECT g, moments(x) AS m, mean(x) AS mx, fsum(x) AS sx, moments(xp) AS mp, mean(xp) AS mxp, fsum(xp) AS sxp,
+       mean(xp * 1e300) AS big, fsum(x * 1e-310) AS tiny, moments(i) AS mi, fsum(i) AS si
+FROM t GROUP BY g ORDER BY g NULLS LAST;
+-- case: moments-cancelling
+WITH v(x) AS (VALUES (1e300), (1.0), (-1e300), (1e-300), (2.5))
+SELECT moments(x) AS m, mean(x) AS mx, fsum(x) AS sx, t_ci_of(moments(x)) AS ci FROM v;
+-- case: t_ci_of
+SELECT g, t_ci_of(moments(x)) AS a, t_ci(x) AS a_rows, t_ci_of(moments(x), 0.9) AS b, t_ci(x, 0.9) AS b_rows,
+       t_ci_of(moments(xp), 0.999) AS c, t_ci(xp, 0.999) AS c_rows
+FROM t GROUP BY g ORDER BY g NULLS LAST;
+-- case: pooled_t_ci_of
+WITH s AS (SELECT moments(x) FILTER (WHERE g = 1) AS a, moments(x) FILTER (WHERE g = 0) AS b,
+                  moments(xp) FILTER (WHERE g = 1) AS pa, moments(xp) FILTER (WHERE g = 0) AS pb FROM t)
+SELECT pooled_t_ci_of(a, b) AS a, (SELECT pooled_t_ci(x, g) FROM t) AS a_rows,
+       pooled_t_ci_of(a, b, 0.9) AS b, (SELECT pooled_t_ci(x, g, 0.9) FROM t) AS b_rows,
+       pooled_t_ci_of(pa, pb, 0.99, 'p,n1,n2,level') AS c, (SELECT pooled_t_ci(xp, g, 0.99, 'p,n1,n2,level') FROM t) AS c_rows,
+       pooled_t_ci_of(b, a, 0.95, 'estimate,lo,hi') AS d
+FROM s;
+-- case: summary-members-cast
+SELECT CAST(t_ci_of(moments(x)) ->> 'lo' AS DOUBLE PRECISION) AS lo,
+       CAST(pooled_t_ci_of(moments(x) FILTER (WHERE g = 1), moments(x) FILTER (WHERE g = 0)) ->> 'p' AS DOUBLE PRECISION) AS p
+FROM t;
 -- case: benchdb_version
 SELECT benchdb_version() AS v;
 -- case: string_agg-least-greatest
@@ -101,6 +124,15 @@ SELECT geomean(xp) AS a, variance(x) AS b, stddev(x) AS c, t_ci(x) AS d, band_sh
 -- case: null-all-null
 SELECT geomean(CAST(NULL AS DOUBLE PRECISION)) AS a, variance(CAST(NULL AS DOUBLE PRECISION)) AS b,
        median(CAST(NULL AS DOUBLE PRECISION)) AS c, change_points(i, CAST(NULL AS DOUBLE PRECISION)) AS d FROM t;
+-- case: null-summaries
+SELECT moments(x) AS a, mean(x) AS b, fsum(x) AS c, t_ci_of(moments(x)) AS d, pooled_t_ci_of(moments(x), moments(xp)) AS e
+FROM t WHERE i < 0;
+-- case: null-summary-args
+SELECT t_ci_of(NULL) AS a, t_ci_of(moments(x), NULL) AS b, pooled_t_ci_of(moments(x), NULL) AS c,
+       pooled_t_ci_of(moments(x), moments(xp), 0.9, NULL) AS d, moments(CAST(NULL AS DOUBLE PRECISION)) AS e FROM t;
+-- case: null-summary-too-few
+SELECT t_ci_of(moments(x)) AS a, pooled_t_ci_of(moments(x), moments(xp)) AS b, mean(x) AS c, fsum(x) AS d, moments(x) AS e
+FROM t WHERE i = 1;
 -- case: null-too-few
 SELECT variance(x) AS a, stddev(x) AS b, t_ci(x) AS c, welch_t_ci(x, g) AS d, pooled_t_ci(x, 1) AS e,
        mann_whitney(x, 1) AS f, trimmed_mean(x, 1) AS h FROM t WHERE i = 1;
@@ -115,6 +147,11 @@ FROM t WHERE i <= 120;
 SELECT i, geomean(xp) OVER w AS gm, variance(x) OVER w AS v, stddev(x) OVER w AS sd, t_ci(x, 0.9) OVER w AS ci,
        band_share(x, -2, 3) OVER w AS b
 FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 6 PRECEDING AND CURRENT ROW) ORDER BY i;
+-- case: window-summaries
+SELECT i, moments(x) OVER w AS m, mean(x) OVER w AS mx, fsum(xp) OVER w AS s, t_ci_of(moments(x) OVER w) AS ci
+FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 6 PRECEDING AND 2 FOLLOWING) ORDER BY i;
+-- case: window-summaries-growing
+SELECT i, moments(xp) OVER w AS m, mean(x) OVER w AS mx, fsum(x) OVER w AS s FROM t WINDOW w AS (ORDER BY i) ORDER BY i;
 -- case: window-two-sample
 SELECT i, pooled_t_ci(x, g) OVER w AS p, welch_t_ci(x, g, 0.8, 'estimate,lo,hi,df') OVER w AS w8
 FROM t WINDOW w AS (ORDER BY i ROWS BETWEEN 10 PRECEDING AND 2 FOLLOWING) ORDER BY i;
@@ -194,6 +231,21 @@ SELECT change_points(i, x, 10, 1.5) FROM t;
 -- case: error-cp-magnitude
 -- error: 5th argument to change_points() is not a non-negative finite number: -0.5
 SELECT change_points(i, x, 10, 0.5, -0.5) FROM t;
+-- case: error-t_ci_of-blob
+-- error: 1st argument to t_ci_of() is not a summary made by moments(): a blob
+SELECT t_ci_of(substr(moments(x), 2)) FROM t;
+-- case: error-pooled_t_ci_of-blob
+-- error: 2nd argument to pooled_t_ci_of() is not a summary made by moments(): a blob
+SELECT pooled_t_ci_of(moments(x), substr(moments(x), 1, 9)) FROM t;
+-- case: error-t_ci_of-level
+-- error: 2nd argument to t_ci_of() is not a confidence level strictly between 0 and 1: 1.5
+SELECT t_ci_of(moments(x), 1.5) FROM t;
+-- case: error-pooled_t_ci_of-level
+-- error: 3rd argument to pooled_t_ci_of() is not a confidence level strictly between 0 and 1: 0
+SELECT pooled_t_ci_of(moments(x), moments(xp), 0) FROM t;
+-- case: error-pooled_t_ci_of-members
+-- error: 4th argument to pooled_t_ci_of() is not a comma-separated list of result members: 'estimate,nope'
+SELECT pooled_t_ci_of(moments(x), moments(xp), 0.95, 'estimate,nope') FROM t;
 -- case: error-t_quantile
 -- error: 1st argument to t_quantile() is not a number between 0 and 1: 1.5
 SELECT t_quantile(1.5, 3);

@@ -6,6 +6,8 @@ SELECT geomean(xp), variance(x), stddev(x), t_ci(x), t_ci(x, 0.9), band_share(x,
 FROM big :grp;
 SELECT pooled_t_ci(x, g), welch_t_ci(x, g = 1, 0.99), pooled_t_ci(x, g, 0.95, 'estimate,lo,hi,p')
 FROM big :grp;
+SELECT moments(x), mean(x), fsum(xp), moments(xp), t_ci_of(moments(x), 0.9)
+FROM big :grp;
 SELECT median(x), percentile(x, 12.5), trimmed_mean(x, 100), spread(xp), median_ci(x, 0.9)
 FROM big :grp;
 SELECT mann_whitney(x, g), hodges_lehmann(x, g, 0.9)

@@ -4,8 +4,8 @@
 copy: every row of a benchdb store on SQLite into a PostgreSQL database at
 the same schema version (migrations/postgresql), with psql's COPY, table by
 table in key order, ids kept (the identity sequences then moved past
-them). The derived tables (block_score_data, history_point_data) are not
-copied: PostgreSQL's triggers compute them as the series arrive, in the
+them). The derived tables (block_score_data, history_point_data,
+run_cell_data) are not copied: PostgreSQL's triggers compute them as the series arrive, in the
 order SQLite stored them. The unit table is the migrations' own on both.
 (benchdb's own ingest into PostgreSQL is the next step of issue 19; this
 stands in for it.)
@@ -32,7 +32,10 @@ TABLES = [
 DERIVED = [("unit", "name"), ("block_score_data", "run_id, benchmark_id, block, variant_id"),
            ("history_point_data", "run_id, benchmark_id, variant_id, metric"),
            ("block_score", "run_id, benchmark_id, block, variant_id"), ("block_ratio", "run_id, benchmark_id, block"),
-           ("run_cell", "run_id, benchmark_id"), ("history_point", "run_id, benchmark_id, variant_id, metric")]
+           ("run_cell_data", "run_id, benchmark_id"),
+           ("run_cell", "run_id, benchmark_id"), ("history_point", "run_id, benchmark_id, variant_id, metric"),
+           ("plan_run", "run_id"), ("calibration_pair", "a_id, b_id"),
+           ("calibration_comparison", "a_id, b_id, benchmark_id")]
 
 
 def copy_field(v):

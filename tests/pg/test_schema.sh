@@ -2,11 +2,13 @@
 # one for each of migrations/*.sql with the same name, applied to an empty
 # database give exactly schema/postgresql.sql (pg_dump --schema-only of
 # both); so do they from every version reached on the way; rows stored
-# before migrations 0003-0005 ran give the same derived tables
-# (block_score_data, history_point_data) as the same rows stored after them
-# (the migrations' rebuilds and backfills follow the triggers' rules); a
-# database without UTF-8 and the C collation, or without benchstats, is
-# refused with the reason.
+# before migrations 0003-0007 ran give the same derived tables
+# (block_score_data, history_point_data, run_cell_data) as the same rows
+# stored after them (the migrations' rebuilds and backfills follow the
+# triggers' rules), and run_cell_data follows later changes; a
+# database without UTF-8 and the C collation, or without benchstats, or
+# whose search_path finds PostgreSQL's stddev before benchstats' (0007),
+# is refused with the reason.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 
@@ -46,30 +48,53 @@ while [ "$from" -le "$last" ]; do
     from=$((from + 1))
 done
 
-# The derived tables of rows stored at versions 2, 4 and 5.
+# The derived tables of rows stored at versions 2, 4, 5 and 6 (the
+# migrations' backfills) and at the last one (the triggers alone).
 derived="SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id;
 SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric;
-SELECT * FROM block_ratio ORDER BY run_id, benchmark_id, block;"
-for at in 2 4 5; do
+SELECT * FROM block_ratio ORDER BY run_id, benchmark_id, block;
+SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id;"
+for at in 2 4 5 6 "$last"; do
     db=benchdb_schema_data_$at
     pg_newdb "$db" >/dev/null
     pg_migrate "$db" "$at" && pg -d "$db" -f "$BENCHDB_SRC/tests/pg/schema_data.sql" >/dev/null && pg_migrate_rest "$db"
     rc=$?
     expect_rc 0 "rows stored at version $at, then migrated"
     pg -d "$db" -A -t -c "$derived" >"$T/derived-$at"
-    pg_dropdb "$db" >/dev/null
+    [ "$at" = "$last" ] || pg_dropdb "$db" >/dev/null
 done
-for at in 2 4; do
+for at in 2 4 5 6; do
     checks=$((checks + 1))
-    cmp -s "$T/derived-5" "$T/derived-$at" || {
-        fail "rows stored at version $at give other derived rows than at version 5 (< 5, > $at):"
-        diff "$T/derived-5" "$T/derived-$at" | head -20 >&2
+    cmp -s "$T/derived-$last" "$T/derived-$at" || {
+        fail "rows stored at version $at give other derived rows than at version $last (< $last, > $at):"
+        diff "$T/derived-$last" "$T/derived-$at" | head -20 >&2
     }
 done
-n=$(wc -l <"$T/derived-5")
-[ "$n" -ge 60 ] || fail "only $n derived rows"
-grep -q '|2026-01-01T08:00:00.500Z|' "$T/derived-5" || fail "started of 2026-01-01T10:00:00.5+02:00 is not 2026-01-01T08:00:00.500Z"
-grep -q '|2026-01-02T00:00:59.000Z|' "$T/derived-5" || fail "started of 2026-01-02t00:00:60z is not 2026-01-02T00:00:59.000Z"
+n=$(wc -l <"$T/derived-$last")
+[ "$n" -ge 66 ] || fail "only $n derived rows"
+grep -q '|2026-01-01T08:00:00.500Z|' "$T/derived-$last" || fail "started of 2026-01-01T10:00:00.5+02:00 is not 2026-01-01T08:00:00.500Z"
+grep -q '|2026-01-02T00:00:59.000Z|' "$T/derived-$last" || fail "started of 2026-01-02t00:00:60z is not 2026-01-02T00:00:59.000Z"
+
+# run_cell_data follows changes as SQLite's triggers make it: series
+# updated (a total, a block, a variant), deleted, a run's treatment and
+# baseline swapped and another run's unset; then every row is what its block ratios
+# give afresh, and the cells without ratios have none.
+db=benchdb_schema_data_$last
+fresh="SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), moments(log_ratio)
+FROM block_ratio GROUP BY run_id, benchmark_id ORDER BY run_id, benchmark_id"
+run pg -d "$db" -A -t -c "UPDATE series SET total = total * 3 WHERE id = 5" -c "UPDATE series SET block = 4 WHERE id = 9" \
+    -c "UPDATE series SET variant_id = 1, fork = 7 WHERE id = 30" -c "DELETE FROM series WHERE id IN (2, 6, 10, 14, 18, 22)" \
+    -c "UPDATE run SET treatment_id = 1, baseline_id = 2 WHERE id = 1" -c "UPDATE run SET treatment_id = NULL, baseline_id = NULL WHERE id = 3" \
+    -c "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
+expect_rc 0 "changes under the triggers"
+mv "$T/out" "$T/kept"
+run pg -d "$db" -A -t -c "$fresh"
+checks=$((checks + 1))
+cmp -s "$T/out" "$T/kept" || { fail "run_cell_data after changes differs from its block ratios (< fresh, > kept):"; diff "$T/out" "$T/kept" >&2; }
+[ "$(wc -l <"$T/kept")" -ge 3 ] || fail "only $(wc -l <"$T/kept") run_cell_data rows after the changes"
+grep -q '^3|' "$T/kept" && fail "run 3 without a baseline keeps run_cell_data rows"
+grep -q '^1|' "$T/kept" || fail "run 1 swapped has no run_cell_data rows"
+pg_dropdb "$db" >/dev/null
 
 # What benchdb needs of the database, refused with the reason.
 pg -d postgres -c "DROP DATABASE IF EXISTS benchdb_schema_locale" \
@@ -88,6 +113,14 @@ expect_err_has "benchdb needs the extension benchstats in database benchdb_schem
 run pg -d benchdb_schema_noext -A -t -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
 expect_out 0 "nothing created in a refused database"
 pg_dropdb benchdb_schema_noext >/dev/null
+pg_newdb benchdb_schema_path >/dev/null && pg -d postgres -c "ALTER DATABASE benchdb_schema_path RESET search_path"
+run pg_migrate benchdb_schema_path
+expect_rc 1 "a database whose search_path finds PostgreSQL's stddev first"
+expect_err_has "benchdb needs benchstats before pg_catalog in search_path, which is" "the search_path's refusal"
+run pg -d benchdb_schema_path -A -t -c "SELECT max(version) FROM schema_migration" -c "SELECT to_regclass('run_cell_data') IS NULL"
+expect_out "6
+t" "migration 7 left nothing behind"
+pg_dropdb benchdb_schema_path >/dev/null
 pg_dropdb benchdb_schema_file >/dev/null
 
 [ "$failures" -eq 0 ] || exit 1

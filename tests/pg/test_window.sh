@@ -18,6 +18,9 @@ aggs='geomean|geomean(X.xp)
 variance|variance(X.x)
 stddev|stddev(X.x)
 t_ci|t_ci(X.x, 0.9)
+moments|moments(X.x)
+mean|mean(X.x)
+fsum|fsum(X.xp)
 band_share|band_share(X.x, -2, 3)
 pooled_t_ci|pooled_t_ci(X.x, X.g)
 welch_t_ci|welch_t_ci(X.x, X.g = 1, 0.8, '"'"'estimate,lo,hi,df,p'"'"')
@@ -59,7 +62,7 @@ run pg -d "$db" -A -t -F ' | ' -f "$T/checks.sql"
 expect_rc 0 "the window checks run"
 n=$(grep -c . "$T/out")
 checks=$((checks + n))
-[ "$n" = $((16 * 7)) ] || fail "$n checks ran, expected $((16 * 7))"
+[ "$n" = $((19 * 7)) ] || fail "$n checks ran, expected $((19 * 7))"
 awk -F ' [|] ' '$2 != 300 || $3 != 0 { bad++; print "FAIL: " $1 ": " $3 " of " $2 " rows differ from the plain aggregate of the frame" > "/dev/stderr" }
     END { exit bad > 0 }' "$T/out" || failures=$((failures + 1))
 
