@@ -75,9 +75,15 @@ int db_describe(struct db_stmt *st);
 int db_bind_int(struct db_stmt *st, int i, int v);
 int db_bind_int64(struct db_stmt *st, int i, sqlite3_int64 v);
 int db_bind_double(struct db_stmt *st, int i, double v);
-/* The text is copied (SQLITE_TRANSIENT). n < 0: up to the NUL. */
+/* n < 0: up to the NUL. Not copied on SQLite (SQLITE_STATIC: s stays
+ * valid while the statement runs, until it is reset or rebound); copied on
+ * PostgreSQL. */
 int db_bind_text(struct db_stmt *st, int i, const char *s, int n);
 int db_bind_null(struct db_stmt *st, int i);
+/* Bytes (a bytea on PostgreSQL). Not copied on SQLite (SQLITE_STATIC):
+ * p stays valid until the statement is reset and db_clear_bindings runs. */
+int db_bind_blob(struct db_stmt *st, int i, const void *p, int n);
+int db_clear_bindings(struct db_stmt *st);
 int db_bind_parameter_count(struct db_stmt *st);
 /* Names as SQLite gives them (":name"), NULL for a positional parameter. */
 const char *db_bind_parameter_name(struct db_stmt *st, int i);
@@ -114,6 +120,11 @@ int db_errcode(struct db *db); /* the primary code */
 const char *db_sqlstate(struct db *db);
 /* 1 when no transaction is open. */
 int db_autocommit(struct db *db);
+/* The id the last INSERT gave its row: SQLite's rowid; on PostgreSQL the
+ * session's lastval() (every id column takes its value from a sequence),
+ * 0 when it cannot be read. */
+sqlite3_int64 db_last_insert_id(struct db *db);
+
 /* Sets statement_timeout (ms, 0: none) on PostgreSQL: for the rest of the
  * transaction when one is open, else for the session. SQLITE_OK or an
  * error code. (SQLite's time limit is store_set_timeout's.) */

@@ -428,6 +428,21 @@ int db_pg_bind(struct db_stmt *st, int i, int type, sqlite3_int64 iv, double d, 
         s = buf;
         n = (int)strlen(buf);
         break;
+    case SQLITE_BLOB: { /* bytea's hex form */
+        static const char hex[] = "0123456789abcdef";
+        char *x = malloc(2 * (size_t)n + 3);
+        if (!x)
+            return SQLITE_NOMEM;
+        x[0] = '\\', x[1] = 'x';
+        for (int k = 0; k < n; k++) {
+            x[2 + 2 * k] = hex[((const unsigned char *)s)[k] >> 4];
+            x[3 + 2 * k] = hex[((const unsigned char *)s)[k] & 15];
+        }
+        x[2 + 2 * n] = '\0';
+        st->values[i - 1] = x;
+        st->types[i - 1] = OID_BYTEA;
+        return SQLITE_OK;
+    }
     case SQLITE_FLOAT:
         if (d != d) /* NaN binds NULL, as on SQLite */
             return SQLITE_OK;

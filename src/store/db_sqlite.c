@@ -83,11 +83,23 @@ int db_bind_text(struct db_stmt *st, int i, const char *s, int n)
     if (!s)
         return db_bind_null(st, i);
     return PG(st) ? db_pg_bind(st, i, SQLITE_TEXT, 0, 0, s, n < 0 ? (int)strlen(s) : n)
-                  : sqlite3_bind_text(st->lite, i, s, n, SQLITE_TRANSIENT);
+                  : sqlite3_bind_text(st->lite, i, s, n, SQLITE_STATIC);
 }
 int db_bind_null(struct db_stmt *st, int i)
 {
     return PG(st) ? db_pg_bind(st, i, SQLITE_NULL, 0, 0, NULL, 0) : sqlite3_bind_null(st->lite, i);
+}
+int db_bind_blob(struct db_stmt *st, int i, const void *p, int n)
+{
+    return PG(st) ? db_pg_bind(st, i, SQLITE_BLOB, 0, 0, p, n) : sqlite3_bind_blob(st->lite, i, p, n, SQLITE_STATIC);
+}
+int db_clear_bindings(struct db_stmt *st)
+{
+    if (!PG(st))
+        return sqlite3_clear_bindings(st->lite);
+    for (int i = 1; i <= st->nparams; i++)
+        db_pg_bind(st, i, SQLITE_NULL, 0, 0, NULL, 0);
+    return SQLITE_OK;
 }
 int db_bind_parameter_count(struct db_stmt *st)
 {
@@ -161,6 +173,18 @@ int db_autocommit(struct db *db)
 {
     return db->engine == DB_POSTGRESQL ? db_pg_autocommit(db) : sqlite3_get_autocommit(db->lite);
 }
+sqlite3_int64 db_last_insert_id(struct db *db)
+{
+    if (db->engine == DB_SQLITE)
+        return sqlite3_last_insert_rowid(db->lite);
+    struct db_stmt *st = NULL;
+    sqlite3_int64 id = 0;
+    if (db_prepare(db, "SELECT lastval()", &st) == SQLITE_OK && db_step(st) == SQLITE_ROW)
+        id = db_column_int64(st, 0);
+    db_finalize(st);
+    return id;
+}
+
 int db_pg_set_timeout(struct db *db, long long ms)
 {
     return db->engine == DB_POSTGRESQL ? db_pg_timeout(db, ms) : SQLITE_OK;

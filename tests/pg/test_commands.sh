@@ -9,7 +9,7 @@
 # diffs what was recorded; sql is read-only unless --write; a schema newer
 # than benchdb's is refused; --timeout stops a statement; a command that
 # does not work on a server yet says so, and so does init where the
-# extension cannot be installed.
+# extension cannot be installed. (ingest: test_ingest.sh.)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_commands
@@ -203,9 +203,12 @@ pg -d "$db" -c "DELETE FROM schema_migration WHERE version = 999"
 run bd --db "$uri" sql --timeout 0.3 "SELECT pg_sleep(5)"
 expect_rc 1 "--timeout stops a statement on PostgreSQL"
 expect_err_has "sql: stopped after 0.3 s" "and names the limit"
-run bd --db "$uri" ingest "$T/nightly"
-expect_rc 2 "ingest refuses a PostgreSQL store"
-expect_err_has "benchdb ingest does not work on a PostgreSQL store yet" "and says so"
+run bd --db "$uri" delete --plan nightly-sim
+expect_rc 2 "delete refuses a PostgreSQL store"
+expect_err_has "benchdb delete does not work on a PostgreSQL store yet" "and says so"
+run bd --db "$uri" ingest --replace "$T/nightly"
+expect_rc 2 "ingest --replace refuses a PostgreSQL store"
+expect_err_has "ingest: --replace does not work on a PostgreSQL store yet" "and says so"
 run bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/benchdb_no_such_db" sql "SELECT 1"
 expect_rc 1 "no such database"
 expect_err_has "cannot connect to the PostgreSQL store" "the connection's failure named"

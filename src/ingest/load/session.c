@@ -13,7 +13,7 @@
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
 
-struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
+struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
                                char **err)
 {
     struct ingester *g = calloc(1, sizeof *g);
