@@ -125,6 +125,11 @@ int db_autocommit(struct db *db);
  * 0 when it cannot be read. */
 sqlite3_int64 db_last_insert_id(struct db *db);
 
+/* PostgreSQL: runs sql (a COPY ... FROM STDIN) with the n bytes of data
+ * as its input. SQLITE_OK, or an error code (db_errmsg: the server's
+ * message). SQLITE_MISUSE on SQLite. */
+int db_copy_in(struct db *db, const char *sql, const void *data, size_t n);
+
 /* Sets statement_timeout (ms, 0: none) on PostgreSQL: for the rest of the
  * transaction when one is open, else for the session. SQLITE_OK or an
  * error code. (SQLite's time limit is store_set_timeout's.) */

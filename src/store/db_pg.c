@@ -208,6 +208,38 @@ int db_pg_exec(struct db *db, const char *sql, char **errmsg)
     return rc;
 }
 
+int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
+{
+    PGconn *c = conn(db);
+    PGresult *res = PQexec(c, sql);
+    if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
+        int rc = check_result(db, res);
+        PQclear(res);
+        return rc == SQLITE_OK ? SQLITE_ERROR : rc;
+    }
+    PQclear(res);
+    /* In pieces of at most 1 GiB (an int's worth for libpq). */
+    int ok = 1;
+    for (size_t at = 0; ok && at < n;) {
+        size_t piece = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
+        ok = PQputCopyData(c, (const char *)data + at, (int)piece) == 1;
+        at += piece;
+    }
+    ok = PQputCopyEnd(c, ok ? NULL : "benchdb could not send the data") == 1 && ok;
+    int rc = SQLITE_OK;
+    while ((res = PQgetResult(c))) {
+        int r = check_result(db, res);
+        if (rc == SQLITE_OK)
+            rc = r;
+        PQclear(res);
+    }
+    if (rc == SQLITE_OK && !ok) {
+        set_error(db, SQLITE_IOERR, "", PQerrorMessage(c));
+        rc = SQLITE_IOERR;
+    }
+    return rc;
+}
+
 int db_pg_autocommit(struct db *db) { return PQtransactionStatus(conn(db)) == PQTRANS_IDLE; }
 
 int db_pg_timeout(struct db *db, long long ms)

@@ -1,6 +1,8 @@
 # benchdb ingest into a store on PostgreSQL: the same archives give the
 # same rows as on SQLite (every table, every value bit for bit, the derived
-# tables the triggers keep); an archive ingested again is skipped; eight
+# tables the triggers keep); an archive ingested again is skipped; one
+# with a series twice, or a run twice, is refused with the same message as
+# on SQLite and leaves nothing; eight
 # ingests at once, four archives each given to two of them, store each
 # archive exactly once (one loads it, the other waits on its advisory lock
 # and skips it); a query during them sees whole archives only.
@@ -65,6 +67,20 @@ cmp -s "$T/out" "$T/pg-regressions" || fail "regressions differ between the engi
 run bd --db "$uri" ingest "$T/nightly/ci-a-0001.jsonl.zst"
 expect_rc 0 "an archive again"
 expect_err_has "skipped: already stored as archive" "is skipped"
+
+# Refused archives: the same message on both engines, nothing stored.
+cp "$BENCHDB_SRC/tests/data/bad/samples-duplicate-series.jsonl" "$BENCHDB_SRC/tests/data/bad/run-twice.jsonl" "$T/"
+before=$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")
+for f in samples-duplicate-series.jsonl run-twice.jsonl; do
+    run bd --db "$T/s.db" ingest "$f"
+    cp "$T/err" "$T/lite.err"
+    expect_rc 1 "$f refused on SQLite"
+    run bd --db "$uri" ingest "$f"
+    expect_rc 1 "$f refused on PostgreSQL"
+    checks=$((checks + 1))
+    cmp -s "$T/err" "$T/lite.err" || { fail "$f: another message on PostgreSQL"; diff "$T/lite.err" "$T/err" >&2; }
+done
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")" "$before" "nothing of them stored"
 
 # ---- eight at once ----
 db8=benchdb_ingest8

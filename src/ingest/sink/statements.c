@@ -71,6 +71,9 @@ const char *const sink_stmt_sql_pg[S_SAMPLES] = {
     [S_BENCH_INSERT] = "INSERT INTO benchmark(name, params) VALUES (?, ?) ON CONFLICT (name, params) DO NOTHING",
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
                    "ON CONFLICT (name) DO NOTHING",
+    [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, "
+                        "metric, member_id, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT DO NOTHING RETURNING id",
 };
 
 /* ---- failing ---- */
@@ -224,6 +227,7 @@ void sink_close(struct sink *s)
     sb_free(&s->notices);
     sb_free(&s->key);
     sb_free(&s->text);
+    sb_free(&s->copy);
     free(s);
 }
 
@@ -255,9 +259,19 @@ int sink_lock_archive(struct sink *s, const char *sha)
     return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
 }
 
+int sink_copy_flush(struct sink *s)
+{
+    if (!s->copy.len)
+        return 0;
+    int rc = db_copy_in(s->db, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN", s->copy.buf,
+                        s->copy.len);
+    sb_reset(&s->copy);
+    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
+}
+
 int sink_commit(struct sink *s)
 {
-    if (exec(s, "COMMIT"))
+    if (sink_copy_flush(s) || exec(s, "COMMIT"))
         return -1;
     if (s->notices.len && !s->rep->quiet) {
         ingest_report_before_message(s->rep);
@@ -270,6 +284,7 @@ int sink_commit(struct sink *s)
 void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
+    sb_reset(&s->copy);
     idmap_clear(&s->plans.cache);
     idmap_clear(&s->hosts.cache);
     idmap_clear(&s->variants.cache);

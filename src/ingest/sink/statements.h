@@ -72,6 +72,10 @@ struct sink {
     struct idmap cell_unit; /* benchmark, variant[, metric] -> line << 8 | unit index */
 
     struct strbuf key, text; /* scratch */
+    /* PostgreSQL: the archive's values as COPY's text rows (series_id,
+     * warmup, iteration, value, count), sent before the commit (nothing
+     * reads them before), or when they pass SINK_COPY_BYTES. */
+    struct strbuf copy;
 };
 
 extern const char sink_primary_metric[];
@@ -101,6 +105,9 @@ char *sink_column_dup(struct db_stmt *st, int i);
 /* Ids of a plan, host or variant name, and of a cell, inserted when new. */
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id);
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
+#define SINK_COPY_BYTES ((size_t)4 << 20)
+/* Sends the values in s->copy (PostgreSQL): 0 or -1. */
+int sink_copy_flush(struct sink *s);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
 

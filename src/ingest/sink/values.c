@@ -156,6 +156,19 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
 {
     /* Measured values first, then warmups: the primary key's order. */
     size_t total = n + nw, at = 0;
+    if (!db_sqlite(s->db)) { /* PostgreSQL: one COPY for the archive's values */
+        char num[40];
+        for (size_t q = 0; q < total; q++) {
+            int w = q >= n;
+            fmt_double(num, w ? warmup[q - n] : v[q]);
+            if (sb_printf(&s->copy, "%lld\t%d\t%lld\t%s\t%lld\n", (long long)series_id, w,
+                          (long long)(w ? q - n : q) + 1, num, (long long)(count && !w ? count[q] : 1)))
+                return ingest_report_oom(s->rep);
+        }
+        s->here.samples += total;
+        s->here.rows += total;
+        return s->copy.len > SINK_COPY_BYTES ? sink_copy_flush(s) : 0;
+    }
     int counted = count != NULL, per = counted ? 4 : 3;
     for (int k = SAMPLE_SHAPES - 1; k >= 0; k--) {
         size_t rows = (size_t)1 << k;
@@ -234,12 +247,16 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     sink_bind_opt_text(st, 11, x->detail);
     sink_bind_appender(s, st, 12);
     int rc = db_step(st);
+    /* PostgreSQL: ON CONFLICT DO NOTHING RETURNING id (a failed statement
+     * would end the transaction): no row is the duplicate. */
+    int64_t series_id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
     db_reset(st);
-    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+    if ((rc & 0xff) == SQLITE_CONSTRAINT || (!db_sqlite(s->db) && rc == SQLITE_DONE))
         return duplicate(s, x, bench_id, variant_id, metric);
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return sink_fail_sql(s);
-    int64_t series_id = db_last_insert_id(s->db);
+    if (db_sqlite(s->db))
+        series_id = db_last_insert_id(s->db);
     s->series_lines[s->n_series_lines][0] = series_id;
     s->series_lines[s->n_series_lines][1] = strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0;
     s->n_series_lines++;
