@@ -50,33 +50,11 @@ def copy_field(v):
     return v.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def pg_columns(psql, pg_db):
-    """{table: set of its columns} on PostgreSQL."""
-    p = subprocess.run(engines.psql_cmd(psql, pg_db), capture_output=True, text=True,
-                       input="SELECT table_name, column_name FROM information_schema.columns "
-                             "WHERE table_schema = 'public';\n")
-    out = {}
-    for line in p.stdout.split("\n"):
-        if "|" in line:
-            t, c = line.split("|")
-            out.setdefault(t, set()).add(c)
-    return out
-
-
 def copy(sqlite_db, pg_db, psql):
     lite = sqlite3.connect("file:%s?mode=ro" % sqlite_db, uri=True)
     script = ["\\set ON_ERROR_STOP 1", "BEGIN;"]
-    have = pg_columns(psql, pg_db)
     for table, key in TABLES:
-        # A column a later SQLite migration added that the PostgreSQL schema
-        # does not have yet is left out when it holds only NULL.
-        every = [d[1] for d in lite.execute('PRAGMA table_info("%s")' % table)]
-        for c in every:
-            if c not in have.get(table, set()) and lite.execute(
-                    'SELECT count(*) FROM "%s" WHERE "%s" IS NOT NULL' % (table, c)).fetchone()[0]:
-                raise SystemExit("copy into PostgreSQL: %s.%s holds values but PostgreSQL has no such column" % (table, c))
-        kept = [c for c in every if c in have.get(table, set())]
-        cur = lite.execute('SELECT %s FROM "%s" ORDER BY %s' % (", ".join('"%s"' % c for c in kept), table, key))
+        cur = lite.execute('SELECT * FROM "%s" ORDER BY %s' % (table, key))
         cols = [d[0] for d in cur.description]
         script.append('COPY "%s" (%s) FROM STDIN;' % (table, ", ".join('"%s"' % c for c in cols)))
         for row in cur:

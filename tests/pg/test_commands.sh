@@ -2,10 +2,11 @@
 # init makes the store (the extension, every migration of
 # migrations/postgresql, the same schema as the test harness's migrations
 # give) and the role benchdb_reader; init again and migrate change nothing;
-# the same data as an SQLite store (copied by store.py: ingest into
-# PostgreSQL is not there yet) gives identical stdout for sql, query and
-# compare on both engines, every number bit for bit, and an evaluation
-# recorded on each engine holds the same rows; history lists, shows and
+# the same data as an SQLite store (copied by store.py, so that this test
+# does not hang on ingest) gives identical stdout for sql, every shipped
+# query and compare on both engines, every number bit for bit; an
+# evaluation recorded on each engine holds the same rows and the same
+# registration against a rule registered on each; history lists, shows and
 # diffs what was recorded; sql is read-only unless --write; a schema newer
 # than benchdb's is refused; --timeout stops a statement; a command that
 # does not work on a server yet says so, and so does init where the
@@ -87,22 +88,6 @@ both() {
     fi
 }
 
-# The saved query compare sums with fsum, which PostgreSQL's benchstats
-# gains with migration 0007 (issue 19, the calibration views). Until then
-# compare fails there with that reason; from then on it must match SQLite.
-has_fsum=$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_proc WHERE proname = 'fsum'")
-both_compare() {
-    if [ "$has_fsum" -gt 0 ]; then
-        both "$@"
-        return
-    fi
-    what=$1
-    shift
-    run bd --db "$uri" "$@"
-    expect_rc 1 "$what: not yet on PostgreSQL"
-    expect_err_has "function fsum(double precision) does not exist" "$what: because fsum is not there yet"
-}
-
 both "sql: counts, sums and a mean, a LIKE parameter" sql "SELECT count(*) AS n, sum(value) AS s, avg(value) AS a, \
 min(p.name) AS p FROM sample JOIN series ON series.id = sample.series_id JOIN run ON run.id = series.run_id \
 JOIN plan p ON p.id = run.plan_id WHERE p.name LIKE :x" -p x=calib%
@@ -120,10 +105,14 @@ both "query gate-percent" query gate-percent --no-record -f csv
 both "query gate-zscore" query gate-zscore --no-record -f csv
 both "query regressions" query regressions --no-record -f json
 both "query injected-steps" query injected-steps --no-record
+for q in placement-rule comparisons verdicts cell-spread aggregations variability; do
+    both "query $q" query $q -p plan=calibration-sim --no-record -f csv --digits 17
+done
+both "query widest" query widest -p plan=calibration-sim -p kind=all --no-record -f csv --digits 17
 both "query: an unmet need" query versions -p plan=no-such-plan --no-record
-both_compare "compare by variant, run means" compare --plan calibration-sim --by variant chill native --metric primary \
+both "compare by variant, run means" compare --plan calibration-sim --by variant chill native --metric primary \
     --sample run --no-record
-both_compare "compare by variant, csv" compare --by variant chill native --metric primary --no-record -f csv --digits 17
+both "compare by variant, csv" compare --by variant chill native --metric primary --no-record -f csv --digits 17
 
 # ---- evaluations recorded on PostgreSQL ----
 both "query regressions, recorded" query regressions -f csv
@@ -156,10 +145,19 @@ expect_rc 2 "a bad --published-at is a usage error"
 run bd --db "$uri" rule list -f csv
 expect_out_has ",compare,$(sha256sum "$BENCHDB_SRC/queries/compare.sql" | cut -c1-12),"  "rule list on PostgreSQL"
 expect_out_has ",2020-01-01T00:00:00Z," "with its publication time"
-if [ "$has_fsum" -gt 0 ]; then
-    run bd --db "$uri" compare --plan calibration-sim --by variant chill native --metric primary
-    expect_err_has "pre-registered" "registration judged on PostgreSQL"
-fi
+run bd --db "$T/s.db" rule register compare --published-at 2020-01-01T00:00:00Z
+expect_rc 0 "the same rule on SQLite"
+both "compare judged against its rule" compare --plan calibration-sim --by variant chill native --metric primary
+expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same registration on both engines"
+cp "$T/pg.err" "$T/err"
+expect_err_has "before plan calibration-sim began (2026-10-21T03:57:49Z), but with other parameters" \
+    "registration judged on PostgreSQL"
+for d in "$T/s.db" "$uri"; do bd --db "$d" rule register placement-rule --published-at 2020-01-01T00:00:00Z \
+    >/dev/null 2>&1; done
+both "placement-rule with its own parameters, recorded" query placement-rule -p plan=calibration-sim
+expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
+cp "$T/pg.err" "$T/err"
+expect_err_has "pre-registered" "pre-registered on PostgreSQL"
 
 # ---- read-only unless --write ----
 run bd --db "$uri" sql "DELETE FROM evaluation"

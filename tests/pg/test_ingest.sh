@@ -56,6 +56,8 @@ same "gates and events" "SELECT 'gate' AS t, id, run_id, name, CAST(passed AS TE
 UNION ALL SELECT 'event', id, run_id, name, CAST(value AS TEXT), at, detail FROM event ORDER BY 1, 2"
 same "units" "SELECT * FROM unit ORDER BY name"
 same "block_score_data" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
+same "run_cell_data" "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
+same "run_cell" "SELECT * FROM run_cell ORDER BY run_id, benchmark_id"
 same "history_point_data" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
 same "a saved query over what was ingested" "SELECT 1 AS x" # the connection stays usable
 run bd --db "$uri" query regressions --no-record -f csv
