@@ -99,6 +99,13 @@ both "sql: several statements, the last one's rows" sql "SELECT 1 AS a; SELECT n
 WHERE position = :p ORDER BY name" -p p=2 -f json
 both "sql: benchstats functions" sql "SELECT se.id, geomean(s.value) AS g, median(s.value) AS m FROM sample s \
 JOIN series se ON se.id = s.series_id GROUP BY se.id ORDER BY se.id" --digits 17
+both "list plans" list
+both "list runs of a plan" list runs --plan calibration-sim -f csv
+both "list archives" list archives -f csv
+BENCHDB="$uri" bd sql "SELECT count(*) AS n FROM plan" >"$T/out" 2>&1
+rc=$?
+expect_rc 0 "\$BENCHDB names a PostgreSQL store"
+expect_out "$(bd --db "$T/s.db" sql "SELECT count(*) AS n FROM plan")" "the same store as --db"
 both "query versions" query versions -p plan=git-perf-p0001 -p versions=v2.18.0,v2.19.0-rc0,HEAD --no-record
 both "query trend" query trend -p benchmark=serialize --no-record -f csv
 both "query gate-percent" query gate-percent --no-record -f csv
@@ -201,9 +208,9 @@ pg -d "$db" -c "DELETE FROM schema_migration WHERE version = 999"
 run bd --db "$uri" sql --timeout 0.3 "SELECT pg_sleep(5)"
 expect_rc 1 "--timeout stops a statement on PostgreSQL"
 expect_err_has "sql: stopped after 0.3 s" "and names the limit"
-run bd --db "$uri" delete --plan nightly-sim
-expect_rc 2 "delete refuses a PostgreSQL store"
-expect_err_has "benchdb delete does not work on a PostgreSQL store yet" "and says so"
+run bd --db "$uri" check
+expect_rc 2 "check refuses a PostgreSQL store"
+expect_err_has "benchdb check does not work on a PostgreSQL store yet" "and says so"
 run bd --db "$uri" ingest --replace "$T/nightly"
 expect_rc 2 "ingest --replace refuses a PostgreSQL store"
 expect_err_has "ingest: --replace does not work on a PostgreSQL store yet" "and says so"

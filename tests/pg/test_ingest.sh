@@ -70,6 +70,13 @@ run bd --db "$uri" ingest "$T/nightly/ci-a-0001.jsonl.zst"
 expect_rc 0 "an archive again"
 expect_err_has "skipped: already stored as archive" "is skipped"
 
+# From standard input (no hash before reading): skipped once read, as on
+# SQLite.
+bd --db "$uri" ingest - <"$T/nightly/ci-b-0003.jsonl.zst" >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 0 "an archive again from standard input"
+expect_err_has "<stdin>: skipped: already stored as archive" "is skipped once read"
+
 # Refused archives: the same message on both engines, nothing stored.
 cp "$BENCHDB_SRC/tests/data/bad/samples-duplicate-series.jsonl" "$BENCHDB_SRC/tests/data/bad/run-twice.jsonl" "$T/"
 before=$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")
