@@ -208,6 +208,7 @@ static void panel(struct series *s, const char *key, const char *title, struct s
     }
     char *yl = bd_strdupf("%s%s%s%s%s", sp->ylabel ? sp->ylabel : sp->y, sp->log && !sp->ylabel ? ", log scale" : "",
                           unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
+    free(unit);
     char *ylf = text_fit(yl, (int)((CHART_W - 16) / CHAR_W));
     svg_text(sb, 8, y + 12, "start", "tm", ylf);
     free(ylf);
