@@ -1,7 +1,9 @@
 /* benchdb init: create the store, or bring it up to date. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/cli.h"
 
@@ -52,8 +54,22 @@ static int init_server(struct cli *cli)
     if (cli_connect_store(cli, STORE_CREATE, &db))
         return EXIT_FAIL;
     int now = store_version(db, NULL);
+    /* The role belongs to the cluster: another init (of another database)
+     * may be making or granting it at the same moment, which PostgreSQL
+     * reports as a conflict; the SQL runs as one transaction and is run
+     * again. */
     char *msg = NULL;
-    int role = db_exec(db, reader_role_sql, &msg);
+    int role = SQLITE_ERROR;
+    for (int attempt = 0; attempt < 10; attempt++) {
+        free(msg);
+        msg = NULL;
+        role = db_exec(db, reader_role_sql, &msg);
+        const char *state = db_sqlstate(db);
+        if (role == SQLITE_OK || !(strcmp(state, "XX000") == 0 || strcmp(state, "42710") == 0 ||
+                                   strcmp(state, "23505") == 0 || role == SQLITE_BUSY))
+            break;
+        nanosleep(&(struct timespec){0, 50000000}, NULL);
+    }
     db_close(db);
     if (before == 0)
         cli_say("created store %s (schema version %d)", name, now);
