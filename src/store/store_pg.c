@@ -48,6 +48,12 @@ int store_apply_migrations(struct db *db, int target, char **err)
     return db_engine(db) == DB_POSTGRESQL ? store_pg_migrate(db, target, err) : store_migrate(db_sqlite(db), target, err);
 }
 
+/* Serialises what changes the schema (the extension, each migration)
+ * among benchdb processes on one database: an advisory lock of the
+ * transaction, keyed by the database (advisory locks are per database),
+ * so that two inits at once do not both create schema_migration. */
+#define MIGRATE_LOCK "SELECT pg_advisory_xact_lock(7146405339181958401)"
+
 /* One row's first column as an integer, -1 with *err on failure. */
 static long long one_int(struct db *db, const char *sql, char **err)
 {
@@ -78,7 +84,7 @@ static int apply(struct db *db, int i, char **err)
     const char *text = pg_migration_text(i);
     sha256_hex_of(text, strlen(text), hex);
     char *msg = NULL;
-    if (db_exec(db, "BEGIN; CREATE TABLE IF NOT EXISTS schema_migration (version BIGINT PRIMARY KEY, "
+    if (db_exec(db, "BEGIN; " MIGRATE_LOCK "; CREATE TABLE IF NOT EXISTS schema_migration (version BIGINT PRIMARY KEY, "
                     "name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL); "
                     "LOCK TABLE schema_migration IN EXCLUSIVE MODE",
                 &msg) != SQLITE_OK)
@@ -140,8 +146,9 @@ int store_pg_migrate(struct db *db, int target, char **err)
 static int need_extension(struct db *db, const char *name, char **err)
 {
     char *msg = NULL;
-    if (db_exec(db, "CREATE EXTENSION IF NOT EXISTS benchstats", &msg) == SQLITE_OK)
+    if (db_exec(db, "BEGIN; " MIGRATE_LOCK "; CREATE EXTENSION IF NOT EXISTS benchstats; COMMIT", &msg) == SQLITE_OK)
         return 0;
+    db_exec(db, "ROLLBACK", NULL);
     bd_fail(err, "%s: the extension benchstats is not installed in this database and cannot be installed: %s "
                  "(as a superuser: CREATE EXTENSION benchstats; docs/postgresql.md)",
             name, msg);

@@ -8,7 +8,8 @@
 # evaluation recorded on each engine holds the same rows and the same
 # registration against a rule registered on each; history lists, shows and
 # diffs what was recorded; sql is read-only unless --write; a schema newer
-# than benchdb's is refused; --timeout stops a statement; a command that
+# than benchdb's is refused; --timeout stops a statement; four inits at
+# once make one store; a command that
 # does not work on a server yet says so, and so does init where the
 # extension cannot be installed. (ingest: test_ingest.sh.)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -219,6 +220,20 @@ expect_rc 1 "no such database"
 expect_err_has "cannot connect to the PostgreSQL store" "the connection's failure named"
 run bd --db "postgresql://$PGUSER:secret@$PGHOST:$PGPORT/$db" init
 expect_out_has "store postgresql://$PGUSER:***@$PGHOST:$PGPORT/$db is up to date" "a password is not printed"
+
+# Four inits of one new database at once: one makes the store, the others
+# wait for its migrations (an advisory lock) and find it made.
+pg_dropdb benchdb_commands_four >/dev/null
+pg -d postgres -c "CREATE DATABASE benchdb_commands_four TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+for i in 1 2 3 4; do
+    (bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/benchdb_commands_four" init >"$T/init$i.out" 2>&1
+        echo $? >"$T/init$i.rc") &
+done
+wait
+expect_eq "$(cat "$T"/init?.rc | tr -d '\n')" "0000" "four inits at once all succeed"
+expect_eq "$(pg -d benchdb_commands_four -A -t -c "SELECT count(*) || ' ' || max(version) FROM schema_migration")" \
+    "$known $known" "each migration applied once"
+pg_dropdb benchdb_commands_four >/dev/null
 
 # A database where the connecting role cannot install the extension.
 pg_dropdb benchdb_commands_noext >/dev/null
