@@ -118,7 +118,7 @@ struct ingest_removal {
  * (plan alone), with everything they stored; archives left with nothing go
  * too. dry_run counts and changes nothing. 0, 1 when there is no such
  * thing, -1 on a store error; *err says why. */
-int ingest_remove(sqlite3 *db, long long archive, const char *plan, const char *run, int dry_run,
+int ingest_remove(struct db *db, long long archive, const char *plan, const char *run, int dry_run,
                   struct ingest_removal *out, char **err);
 
 #endif

@@ -2,7 +2,7 @@
 # same rows as on SQLite (every table, every value bit for bit, the derived
 # tables the triggers keep); an archive ingested again is skipped; one
 # with a series twice, or a run twice, is refused with the same message as
-# on SQLite and leaves nothing; eight
+# on SQLite and leaves nothing; delete removes the same rows on both; eight
 # ingests at once, four archives each given to two of them, store each
 # archive exactly once (one loads it, the other waits on its advisory lock
 # and skips it); a query during them sees whole archives only.
@@ -127,6 +127,29 @@ expect_eq "$(pg -d "$db8" -A -t -c "SELECT count(DISTINCT sha256) FROM archive")
 lite8=$(bd --db "$T/s.db" sql "SELECT count(*) FROM sample s JOIN series se ON se.id = s.series_id \
 JOIN run r ON r.id = se.run_id WHERE r.name IN ('ci-a-0001', 'ci-a-0002', 'ci-b-0001', 'ci-b-0002')" -f csv | tail -n 1 | tr -d '\r')
 expect_eq "$(pg -d "$db8" -A -t -c "SELECT count(*) FROM sample")" "$lite8" "every value of the four, once"
+
+# ---- delete: the same rows removed on both engines ----
+both_delete() {
+    bd --db "$T/s.db" delete "$@" >"$T/lite.out" 2>&1
+    lrc=$?
+    bd --db "$uri" delete "$@" >"$T/pg.out" 2>&1
+    prc=$?
+    checks=$((checks + 1))
+    if [ "$lrc" != "$prc" ] || ! cmp -s "$T/lite.out" "$T/pg.out"; then
+        fail "delete $*: SQLite (exit $lrc) and PostgreSQL (exit $prc) differ"
+        diff "$T/lite.out" "$T/pg.out" >&2
+    fi
+}
+both_delete --run nightly-sim/ci-a-0002 --dry-run
+both_delete --run nightly-sim/ci-a-0002
+both_delete --archive 3
+both_delete --plan git-perf-p0001
+both_delete --run nightly-sim/no-such-run
+same "runs after the deletes" "SELECT id, name FROM run ORDER BY id"
+same "archives after the deletes" "SELECT id, name FROM archive ORDER BY id"
+same "values after the deletes" "SELECT count(*) AS n, sum(value) AS s FROM sample"
+same "derived rows after the deletes" "SELECT (SELECT count(*) FROM block_score_data) AS b, \
+(SELECT count(*) FROM history_point_data) AS h, (SELECT count(*) FROM run_cell_data) AS c"
 
 pg_dropdb "$db8" >/dev/null
 pg_dropdb "$db" >/dev/null

@@ -143,7 +143,7 @@ int ingest_harness_known(const char *name)
 
 /* ---- removing ---- */
 
-int ingest_remove(sqlite3 *db, long long archive, const char *plan, const char *run, int dry_run,
+int ingest_remove(struct db *db, long long archive, const char *plan, const char *run, int dry_run,
                   struct ingest_removal *out, char **err)
 {
     struct removal_target t = {archive > 0 ? REMOVE_ARCHIVE : run ? REMOVE_RUN : REMOVE_PLAN, archive, plan, run};
