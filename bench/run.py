@@ -124,6 +124,21 @@ def main():
         report(desc, time.time() - t0)
         return
 
+    if ONLY == "pg":  # BENCH_ONLY=pg: figure 11 alone, printed, not written
+        refs = {}
+        for name, opts in (("1x", []), ("10x", ["--iterations", "50"])):
+            d = os.path.join(data, name)
+            run([bd, "simulate", "-q", *opts, d])
+            ref = fresh(empty, os.path.join(data, f"ref-{name}.db"))
+            run([bd, "--db", ref, "ingest", "-q", d])
+            with sqlite3.connect(ref) as c:
+                refs[name] = dict(dir=d, values=c.execute("SELECT count(*) FROM sample").fetchone()[0])
+        compare_files(data)
+        pg_figures(bd, build, data, refs, None)
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
+
     # ---- data: the default plan, 10x and 100x its values ----
     sizes = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
     refs = {}
@@ -310,15 +325,7 @@ def main():
 
     # ---- 9: benchdb compare of two runs of 1,000 cells x 10 values ----
     cmp_db = fresh(empty, os.path.join(data, "compare.db"))
-    rnd = __import__("random").Random(9)
-    for side, shift in (("base", 1.0), ("head", 1.01)):
-        path = os.path.join(data, f"compare-{side}.txt")
-        with open(path, "w") as f:
-            f.write("goos: linux\ngoarch: amd64\npkg: example.com/bench\n")
-            for _ in range(10):
-                for i in range(1000):
-                    v = 1000 * (1 + i % 7) * shift * rnd.lognormvariate(0, 0.02)
-                    f.write(f"BenchmarkCell{i:04d}-8   1000000   {v:.1f} ns/op\n")
+    for side, path in compare_files(data):
         run([bd, "--db", cmp_db, "ingest", "-q", "--format", "go-bench", "--plan", "builds", "--run", side,
              "--host", "h", path])
     ct = {"--no-record": [], "recorded": []}
@@ -334,6 +341,9 @@ def main():
         "benchstat's table)", f"{m * 1000:.1f} ms", "< 50 ms", m < 0.05)
     row("9 compare", "the same, the evaluation recorded (2,002 result rows as JSON in the history)",
         f"{med(ct['recorded']) * 1000:.1f} ms", "(reported)")
+
+    # ---- 11: the same store on PostgreSQL over loopback (issue 19) ----
+    pg_figures(bd, build, data, refs, cmp_db)
 
     shutil.rmtree(fill, ignore_errors=True)
     for name, _ in sizes:
@@ -512,6 +522,80 @@ def backtest_figure(bd, data, empty):
     s, out = once(["query", "regressions", "--no-record", "--format", "csv"])
     row("10 backtest", f"`benchdb query regressions` (change points of every history), {label}",
         f"{s:.2f} s ({len(out.splitlines()) - 1} change points)")
+
+
+def compare_files(data):
+    """Two go test -bench outputs of 1,000 cells x 10 values, the second 1%
+    slower: [(side, path)]."""
+    rnd = __import__("random").Random(9)
+    out = []
+    for side, shift in (("base", 1.0), ("head", 1.01)):
+        path = os.path.join(data, f"compare-{side}.txt")
+        with open(path, "w") as f:
+            f.write("goos: linux\ngoarch: amd64\npkg: example.com/bench\n")
+            for _ in range(10):
+                for i in range(1000):
+                    v = 1000 * (1 + i % 7) * shift * rnd.lognormvariate(0, 0.02)
+                    f.write(f"BenchmarkCell{i:04d}-8   1000000   {v:.1f} ns/op\n")
+        out.append((side, path))
+    return out
+
+
+def pg_figures(bd, build, data, refs, cmp_db):
+    """Ingest into a PostgreSQL store on a throwaway cluster over loopback
+    against SQLite on the same archives, and compare of 1,000 cells there.
+    The cluster is the tests' (tests/pg/cluster.sh, build/pgroot)."""
+    cluster = os.path.join(data, "pg-cluster")
+    env = dict(os.environ, BENCHDB_PGROOT=os.path.join(build, "pgroot"))
+    run(["sh", os.path.join(SRC, "tests", "pg", "cluster.sh"), "start", cluster], env=env, stdout=subprocess.DEVNULL)
+    try:
+        conf = dict(line.strip().split("=", 1) for line in open(os.path.join(cluster, "env")) if "=" in line)
+        psql = [os.path.join(build, "pgroot", "lib", "postgresql", "15", "bin", "psql")]
+        if not os.path.exists(psql[0]):
+            psql = ["/usr/lib/postgresql/15/bin/psql"]
+        penv = dict(os.environ, **conf)
+
+        def newdb(name):
+            for sql in (f'DROP DATABASE IF EXISTS "{name}"', f"CREATE DATABASE \"{name}\" TEMPLATE template0 "
+                        "ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"):
+                run(psql + ["-X", "-q", "-d", "postgres", "-c", "SET client_min_messages = warning", "-c", sql],
+                    env=penv)
+            uri = f"postgresql://{conf['PGUSER']}@{conf['PGHOST']}:{conf['PGPORT']}/{name}"
+            run([bd, "--db", uri, "init"], stdout=subprocess.DEVNULL)
+            return uri
+
+        empty = os.path.join(data, "pg-empty.db")
+        run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
+        for name in ("1x", "10x"):
+            r = refs[name]
+            times = {"sqlite": [], "pg": []}
+            for rep in range(REPS):
+                sides = (("sqlite", "pg") if rep % 2 == 0 else ("pg", "sqlite"))
+                for side in sides:
+                    tgt = newdb("bench") if side == "pg" else fresh(empty, os.path.join(data, "pg-lite.db"))
+                    times[side].append(timed([bd, "--db", tgt, "ingest", "-q", r["dir"]]))
+            ratio = med([l / p for l, p in zip(times["sqlite"], times["pg"])])
+            tp = med(times["pg"])
+            row("11 PostgreSQL", f"{name}: ingest over loopback",
+                f"{r['values'] / tp / 1e6:.3f} M values/s ({tp:.2f} s; SQLite {med(times['sqlite']):.2f} s)")
+            row("11 PostgreSQL", f"{name}: ingest rate PostgreSQL / SQLite", f"{ratio:.2f}", ">= 0.5", ratio >= 0.5)
+        # compare of 1,000 cells: the store of figure 9, ingested again into PostgreSQL
+        uri = newdb("compare")
+        for side in ("base", "head"):
+            run([bd, "--db", uri, "ingest", "-q", "--format", "go-bench", "--plan", "builds", "--run", side,
+                 "--host", "h", os.path.join(data, f"compare-{side}.txt")])
+        ct = []
+        for rep in range(REPS):
+            t = time.perf_counter()
+            run([bd, "--db", uri, "compare", "--plan", "builds", "base", "head", "--no-record"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            ct.append(time.perf_counter() - t)
+        m = med(ct)
+        row("11 PostgreSQL", "`benchdb compare --no-record` of 1,000 cells x 10 values (whole process)",
+            f"{m * 1000:.1f} ms", "< 100 ms", m < 0.1)
+    finally:
+        run(["sh", os.path.join(SRC, "tests", "pg", "cluster.sh"), "stop", cluster], env=env,
+            stdout=subprocess.DEVNULL)
 
 
 def report(desc, wall):

@@ -115,6 +115,7 @@ struct cli_spec {
     const struct cli_opt *opts;
     const char *more;    /* printed after the options (examples, exit status), or NULL */
     int store;           /* the command uses the store (--db) */
+    int server;          /* it works on a store on a PostgreSQL server (--db postgresql://...) */
     int min_args;        /* positional arguments */
     int max_args;        /* -1: no limit */
     const char *missing; /* the usage error when fewer than min_args are given */
@@ -180,6 +181,22 @@ void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Opens the store for a command, printing the error on failure. */
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
+/* The same through the connection layer, on either engine
+ * (store_connect). */
+int cli_connect_store(struct cli *cli, enum store_mode mode, struct db **db);
+/* cli_connect_store with a time limit on the statements run for a person
+ * (--timeout): SQLite's store_set_timeout, PostgreSQL's statement_timeout.
+ * dl must outlive the connection. */
+int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, struct store_deadline *dl,
+                        struct db **db);
+/* After a failure: whether the time limit stopped it. */
+int cli_deadline_passed(struct db *db, const struct store_deadline *dl);
+/* The store's name for messages: --db as given, but a PostgreSQL URI's
+ * password shown as ***. Valid until the next call. */
+const char *cli_store_name(const struct cli *cli);
+/* The usage error for a command run on a PostgreSQL store that does not
+ * work there yet (its spec's server is 0): EXIT_USAGE. */
+int cli_server_unsupported(const struct cli_spec *spec);
 
 /* ==== Running a saved query (run_query.c) ====
  *

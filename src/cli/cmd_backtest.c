@@ -125,7 +125,9 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
             goto out;
         }
     }
-    int erc = query_evaluate(db, q, &a.params, !a.no_record, &lim, &ev, &err);
+    struct db *via = db_from_sqlite(db, 0); /* backtest runs on SQLite only */
+    int erc = via ? query_evaluate(via, q, &a.params, !a.no_record, &lim, &ev, &err) : EXIT_FAIL;
+    db_close(via);
     if (erc == EXIT_USAGE) {
         char *see = bd_strdupf("queries %s", gate);
         rc = cli_usage_error_see(see, "backtest %s: %s", gate, err);

@@ -150,6 +150,7 @@ const struct cli_spec spec_compare = {
             "Examples:\n"
             "  benchdb compare --plan builds base head\n"
             "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n",
+    .server = 1,
     .min_args = 2,
     .max_args = 2,
     .missing = "expected the two sides A and B",
@@ -162,7 +163,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     int first, rc = EXIT_USAGE;
     char *plan = NULL, *err = NULL;
     struct saved_query *q = NULL;
-    sqlite3 *db = NULL;
+    struct db *db = NULL;
     struct evaluation ev = {0};
     struct report rep = {0};
     struct store_deadline dl = {0};
@@ -183,9 +184,8 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     if (!(q = cli_find_query("compare", &a.path, "compare", &rc)))
         goto out;
     rc = EXIT_FAIL;
-    if (cli_open_store(cli, a.no_record ? STORE_READ : STORE_WRITE, &db))
+    if (cli_connect_limited(cli, a.no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
-    store_set_timeout(db, &dl, timeout);
     plan = a.plan ? strdup(a.plan) : NULL;
     int found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {
@@ -203,8 +203,8 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     if (erc != EXIT_OK) {
         if (erc == EXIT_USAGE)
             rc = cli_usage_error_see("queries compare", "compare: %s", err);
-        else if (dl.fired || ev.stopped)
-            cli_limit_error("compare", &a.limits, timeout, &lim, dl.fired ? 0 : ev.stopped);
+        else if (cli_deadline_passed(db, &dl) || ev.stopped)
+            cli_limit_error("compare", &a.limits, timeout, &lim, ev.stopped);
         else
             bd_error("%s", err);
         if (erc == EXIT_NO_ROWS)
@@ -243,7 +243,7 @@ out:
     report_free(&rep);
     evaluation_free(&ev);
     saved_query_free(q);
-    store_close(db);
+    db_close(db);
     params_free(&a.params);
     query_path_free(&a.path);
     free(plan);

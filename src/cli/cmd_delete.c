@@ -38,6 +38,7 @@ static const struct cli_opt delete_opts[] = {
 const struct cli_spec spec_delete = {
     .name = "delete",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"delete --archive ID [--dry-run]", "delete --run PLAN/RUN [--dry-run]",
                                       "delete --plan PLAN [--dry-run]", NULL},
     .about = "Remove what was stored, in one transaction: an archive (its runs with all\n"
@@ -59,22 +60,21 @@ const struct cli_spec spec_delete = {
 /* The (plan, run) that PLAN/RUN names: split at the slash where such a run
  * is stored (a plan name may hold slashes too). 0, 1 with *err when none
  * or several are stored. */
-static int split_run(sqlite3 *db, const char *arg, char **plan, char **run, char **err)
+static int split_run(struct db *db, const char *arg, char **plan, char **run, char **err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ? AND r.name = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "%s", sqlite3_errmsg(db));
+    struct db_stmt *st;
+    if (db_prepare(db, "SELECT count(*) FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ? AND r.name = ?", &st) != SQLITE_OK)
+        return bd_fail(err, "%s", db_errmsg(db));
     const char *at = strchr(arg, '/'); /* none stored: the first slash, for the message */
     int found = 0;
     for (const char *slash = at; slash; slash = strchr(slash + 1, '/')) {
-        sqlite3_bind_text(st, 1, arg, (int)(slash - arg), SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, slash + 1, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0 && found++ == 0)
+        db_bind_text(st, 1, arg, (int)(slash - arg));
+        db_bind_text(st, 2, slash + 1, -1);
+        if (db_step(st) == SQLITE_ROW && db_column_int(st, 0) > 0 && found++ == 0)
             at = slash;
-        sqlite3_reset(st);
+        db_reset(st);
     }
-    sqlite3_finalize(st);
+    db_finalize(st);
     if (found > 1) {
         bd_fail(err, "'%s' names more than one stored run (plans with '/' in their names): delete by --archive", arg);
         return 1;
@@ -84,14 +84,14 @@ static int split_run(sqlite3 *db, const char *arg, char **plan, char **run, char
     return *plan && *run ? 0 : bd_fail(err, "out of memory");
 }
 
-static long long evaluations(sqlite3 *db)
+static long long evaluations(struct db *db)
 {
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     long long n = 0;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM evaluation", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    if (db_prepare(db, "SELECT count(*) FROM evaluation", &st) == SQLITE_OK &&
+        db_step(st) == SQLITE_ROW)
+        n = db_column_int64(st, 0);
+    db_finalize(st);
     return n;
 }
 
@@ -111,8 +111,8 @@ int cmd_delete(struct cli *cli, int argc, char **argv)
     long long archive = a.archive;
     const char *run_arg = a.run, *plan_arg = a.plan;
     int dry = a.dry_run;
-    sqlite3 *db = NULL;
-    if (cli_open_store(cli, STORE_WRITE, &db))
+    struct db *db = NULL;
+    if (cli_connect_store(cli, STORE_WRITE, &db))
         return EXIT_FAIL;
     char *plan = NULL, *run = NULL, *err = NULL;
     int rc = 0;
@@ -126,7 +126,7 @@ int cmd_delete(struct cli *cli, int argc, char **argv)
         free(err);
         free(plan);
         free(run);
-        store_close(db);
+        db_close(db);
         return EXIT_FAIL;
     }
     printf("delete: %s %lld archive%s (%lld member%s, %lld chunk%s of stored bytes), %lld run%s, %lld series, "
@@ -141,6 +141,6 @@ int cmd_delete(struct cli *cli, int argc, char **argv)
                   ev, s_(ev));
     free(plan);
     free(run);
-    store_close(db);
+    db_close(db);
     return EXIT_OK;
 }

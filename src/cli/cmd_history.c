@@ -35,6 +35,7 @@ static const struct cli_opt history_opts[] = {
 const struct cli_spec spec_history = {
     .name = "history",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"history [OPTIONS] [NAME]", "history --diff [OPTIONS] ID1 ID2",
                                       "history --verify [OPTIONS] ID...|--all", NULL},
     .about = "List recorded evaluations of saved queries, newest last: id, when, query,\n"
@@ -61,7 +62,7 @@ const struct cli_spec spec_history = {
 
 /* NAME must be known: a saved query, or a query with evaluations; an
  * unknown NAME is refused as query and rule refuse it. */
-static int check_name(sqlite3 *db, const struct query_path *qp, const char *name, struct report *rep)
+static int check_name(struct db *db, const struct query_path *qp, const char *name, struct report *rep)
 {
     char *err = NULL, **recorded = NULL;
     struct saved_query **saved = NULL;
@@ -101,7 +102,7 @@ out:
     return rc;
 }
 
-static int list(sqlite3 *db, const struct history_args *a, const char *name)
+static int list(struct db *db, const struct history_args *a, const char *name)
 {
     struct rowset rs = {0};
     struct report rep = {0};
@@ -152,7 +153,7 @@ static int parse_id(const char *s, long long *out)
     return 0;
 }
 
-static int diff(sqlite3 *db, const struct history_args *a, long long id1, long long id2)
+static int diff(struct db *db, const struct history_args *a, long long id1, long long id2)
 {
     struct history_diff d;
     char *err = NULL;
@@ -212,7 +213,7 @@ int cmd_history(struct cli *cli, int argc, char **argv)
     out_opts_init(&a.out);
     int first, rc = EXIT_USAGE;
     long long id1 = 0, id2 = 0, *ids = NULL;
-    sqlite3 *db = NULL;
+    struct db *db = NULL;
     if (cli_parse(&spec_history, argc, argv, &a, &first) || cli_output_ready("history", &a.out))
         goto out;
     int nargs = argc - first;
@@ -247,16 +248,21 @@ int cmd_history(struct cli *cli, int argc, char **argv)
                        argv[first], argv[first + 1]);
         goto out;
     }
+    if (a.verify && db_is_server_name(cli->db_path)) {
+        bd_usage_error("history", "history: --verify does not work on a PostgreSQL store yet (it needs SQLite's "
+                                  "record of the tables a query read); list and --diff do");
+        goto out;
+    }
     query_path_add_env(&a.path);
     rc = EXIT_FAIL;
-    if (cli_open_store(cli, STORE_READ, &db))
+    if (cli_connect_store(cli, STORE_READ, &db))
         goto out;
-    rc = a.verify ? verify(db, &a, ids, nargs)
+    rc = a.verify ? verify(db_sqlite(db), &a, ids, nargs)
          : a.diff ? diff(db, &a, id1, id2)
                   : list(db, &a, nargs ? argv[first] : NULL);
 out:
     free(ids);
-    store_close(db);
+    db_close(db);
     query_path_free(&a.path);
     return rc;
 }

@@ -104,6 +104,7 @@ static const struct cli_opt ingest_opts[] = {
 const struct cli_spec spec_ingest = {
     .name = "ingest",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"ingest [OPTIONS] ARCHIVE...",
                                       "ingest --plan P --run R --host H [OPTIONS] FILE...", NULL},
     .about = "Load run archives into the store. An ARCHIVE is a benchdb-run/1 stream\n"
@@ -436,6 +437,9 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
                                         "runs)", run_option(&a));
     if (run.append && opt.replace)
         return bd_usage_error("ingest", "ingest: --append and --replace do not go together");
+    if ((run.append || opt.replace) && db_is_server_name(cli->db_path))
+        return bd_usage_error("ingest", "ingest: %s does not work on a PostgreSQL store yet",
+                              run.append ? "--append" : "--replace");
 
     /* A name that cannot be opened stays in the list: the loader reports it. */
     struct items list = {0};
@@ -457,8 +461,8 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
         }
     }
 
-    sqlite3 *db = NULL;
-    if ((files_mode && list.n == 0) || cli_open_store(cli, STORE_WRITE, &db)) {
+    struct db *db = NULL;
+    if ((files_mode && list.n == 0) || cli_connect_store(cli, STORE_WRITE, &db)) {
         items_free(&list);
         return EXIT_FAIL;
     }
@@ -480,7 +484,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     if (!g) {
         bd_error("ingest: %s", err);
         free(err);
-        store_close(db);
+        db_close(db);
         items_free(&list);
         return EXIT_FAIL;
     }
@@ -522,7 +526,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
                t->loaded, t->loaded == 1 ? "" : "s", t->skipped, t->failed, t->runs, t->runs == 1 ? "" : "s",
                t->samples, now() - pr.t0);
     ingester_close(g);
-    store_close(db);
+    db_close(db);
     items_free(&list);
     return rc;
 }

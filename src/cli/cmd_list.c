@@ -20,6 +20,7 @@ static const struct cli_opt list_opts[] = {
 const struct cli_spec spec_list = {
     .name = "list",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"list [plans | runs | archives] [OPTIONS]", NULL},
     .about = "List what the store holds (default: plans):\n"
              "  plans     each plan: its runs, hosts, cells, measured values, first and\n"
@@ -42,27 +43,27 @@ static const char sql_plans[] =
     "       (SELECT coalesce(sum(s.n), 0) FROM series s JOIN run x ON x.id = s.run_id WHERE x.plan_id = p.id) AS \"values\",\n"
     "       min(r.started_at) AS first_started_at, max(r.started_at) AS last_started_at\n"
     "FROM plan p LEFT JOIN run r ON r.plan_id = p.id\n"
-    "WHERE ?1 IS NULL OR p.name = ?1\n"
+    "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1\n"
     "GROUP BY p.id ORDER BY p.name";
 
 static const char sql_runs[] =
     "SELECT p.name AS plan, r.name AS run, h.name AS host, r.position, r.source, r.started_at,\n"
-    "       (SELECT group_concat(name, ',') FROM (SELECT DISTINCT v.name FROM series s JOIN variant v ON v.id = s.variant_id\n"
-    "        WHERE s.run_id = r.id ORDER BY v.name)) AS variants,\n"
+    "       (SELECT string_agg(name, ',') FROM (SELECT DISTINCT v.name FROM series s JOIN variant v ON v.id = s.variant_id\n"
+    "        WHERE s.run_id = r.id ORDER BY v.name) AS d) AS variants,\n"
     "       (SELECT count(DISTINCT s.benchmark_id) FROM series s WHERE s.run_id = r.id) AS cells,\n"
     "       (SELECT coalesce(sum(s.n), 0) FROM series s WHERE s.run_id = r.id) AS \"values\",\n"
     "       r.archive_id AS archive\n"
     "FROM run r JOIN plan p ON p.id = r.plan_id JOIN host h ON h.id = r.host_id\n"
-    "WHERE ?1 IS NULL OR p.name = ?1\n"
+    "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1\n"
     "ORDER BY p.name, r.position, r.name";
 
 static const char sql_archives[] =
     "SELECT a.id, a.name, a.sha256, a.size, a.format,\n"
-    "       (SELECT group_concat(path || coalesce(' (' || format || ')', ''), ', ') FROM\n"
-    "        (SELECT path, format FROM archive_member m WHERE m.archive_id = a.id ORDER BY path)) AS members,\n"
+    "       (SELECT string_agg(path || coalesce(' (' || format || ')', ''), ', ') FROM\n"
+    "        (SELECT path, format FROM archive_member m WHERE m.archive_id = a.id ORDER BY path) AS d) AS members,\n"
     "       (SELECT count(*) FROM run WHERE archive_id = a.id) AS runs, a.ingested_at AS loaded_at\n"
     "FROM archive a\n"
-    "WHERE ?1 IS NULL OR a.id IN (SELECT r.archive_id FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1\n"
+    "WHERE CAST(?1 AS TEXT) IS NULL OR a.id IN (SELECT r.archive_id FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1\n"
     "                             UNION SELECT s.archive_id FROM series s JOIN run r ON r.id = s.run_id\n"
     "                             JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1)\n"
     "ORDER BY a.id";
@@ -81,20 +82,20 @@ int cmd_list(struct cli *cli, int argc, char **argv)
                                                       : NULL;
     if (!sql)
         return bd_usage_error("list", "list: '%s': expected plans, runs or archives", what);
-    sqlite3 *db = NULL;
-    if (cli_open_store(cli, STORE_READ, &db))
+    struct db *db = NULL;
+    if (cli_connect_store(cli, STORE_READ, &db))
         return EXIT_FAIL;
-    sqlite3_stmt *st = NULL;
+    struct db_stmt *st = NULL;
     int rc = EXIT_OK;
     struct rowset rs = {0};
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        bd_error("list: %s", sqlite3_errmsg(db));
+    if (db_prepare(db, sql, &st) != SQLITE_OK) {
+        bd_error("list: %s", db_errmsg(db));
         rc = EXIT_FAIL;
     } else {
         if (plan)
-            sqlite3_bind_text(st, 1, plan, -1, SQLITE_STATIC);
-        if (rowset_collect(&rs, st) != SQLITE_DONE) {
-            bd_error("list: %s", sqlite3_errmsg(db));
+            db_bind_text(st, 1, plan, -1);
+        if (rowset_collect_db(&rs, st) != SQLITE_DONE) {
+            bd_error("list: %s", db_errmsg(db));
             rc = EXIT_FAIL;
         } else if (rowset_print(&rs, &a.out, stdout)) {
             bd_error("list: cannot write the output");
@@ -102,7 +103,7 @@ int cmd_list(struct cli *cli, int argc, char **argv)
         }
     }
     rowset_free(&rs);
-    sqlite3_finalize(st);
-    store_close(db);
+    db_finalize(st);
+    db_close(db);
     return rc;
 }

@@ -21,6 +21,7 @@ static const struct cli_opt migrate_opts[] = {
 const struct cli_spec spec_migrate = {
     .name = "migrate",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"migrate [--status [OPTIONS]]", NULL},
     .about = "Apply the pending schema migrations to the store, each in its own\n"
              "transaction, or with --status list every migration this benchdb knows:\n"
@@ -30,44 +31,44 @@ const struct cli_spec spec_migrate = {
 };
 
 /* One row per migration this binary knows. */
-static int status_rows(sqlite3 *db, struct rowset *rs, char **err)
+static int status_rows(struct db *db, struct rowset *rs, char **err)
 {
     static const char *const names[] = {"version", "name", "state", "applied_at"};
     struct rowset_builder b;
     rowset_builder_start(&b, rs, 4, names);
-    int applied = store_schema_version(db, err);
-    sqlite3_stmt *st = NULL;
+    int applied = store_version(db, err);
+    struct db_stmt *st = NULL;
     /* An empty store (version 0) has no schema_migration table yet. */
     if (applied < 0 ||
         (applied > 0 &&
-         sqlite3_prepare_v2(db, "SELECT applied_at, sha256 FROM schema_migration WHERE version = ?", -1, &st, NULL))) {
+         db_prepare(db, "SELECT applied_at, sha256 FROM schema_migration WHERE version = ?", &st))) {
         if (applied >= 0)
-            bd_fail(err, "cannot read the migrations: %s", sqlite3_errmsg(db));
+            bd_fail(err, "cannot read the migrations: %s", db_errmsg(db));
         rowset_builder_finish(&b, NULL);
         return -1;
     }
     int rc = SQLITE_OK;
-    for (int i = 1; i <= migrations_count() && rc == SQLITE_OK; i++) {
+    for (int i = 1; i <= store_migrations_known(db) && rc == SQLITE_OK; i++) {
         char version[16];
         snprintf(version, sizeof version, "%04d", i);
         rb_text(&b, 0, version);
-        rb_text(&b, 1, migration_name(i));
+        rb_text(&b, 1, store_migration_name(db, i));
         rb_text(&b, 2, i <= applied ? "applied" : "pending");
-        if (i <= applied && (rc = sqlite3_bind_int(st, 1, i)) == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-            rb_text(&b, 3, (const char *)sqlite3_column_text(st, 0));
+        if (i <= applied && (rc = db_bind_int(st, 1, i)) == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {
+            rb_text(&b, 3, (const char *)db_column_text(st, 0));
             char hex[65];
-            const char *text = migration_text(i);
+            const char *text = store_migration_text(db, i);
             sha256_hex_of(text, strlen(text), hex);
-            if (strcmp(hex, (const char *)sqlite3_column_text(st, 1)) != 0)
+            if (strcmp(hex, (const char *)db_column_text(st, 1)) != 0)
                 rb_text(&b, 2, "modified");
         }
         if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-            rc = sqlite3_reset(st);
+            rc = db_reset(st);
         rb_row(&b);
     }
     if (rc != SQLITE_OK)
-        bd_fail(err, "cannot read the migrations: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+        bd_fail(err, "cannot read the migrations: %s", db_errmsg(db));
+    db_finalize(st);
     int brc = rowset_builder_finish(&b, rc == SQLITE_OK ? err : NULL);
     return rc == SQLITE_OK && brc == 0 ? 0 : -1;
 }
@@ -79,8 +80,8 @@ int cmd_migrate(struct cli *cli, int argc, char **argv)
     int first;
     if (cli_parse(&spec_migrate, argc, argv, &a, &first) || cli_output_ready("migrate", &a.out))
         return EXIT_USAGE;
-    sqlite3 *db;
-    if (cli_open_store(cli, a.status ? STORE_INSPECT : STORE_MIGRATE, &db))
+    struct db *db;
+    if (cli_connect_store(cli, a.status ? STORE_INSPECT : STORE_MIGRATE, &db))
         return EXIT_FAIL;
     char *err = NULL;
     int rc = EXIT_FAIL;
@@ -92,19 +93,20 @@ int cmd_migrate(struct cli *cli, int argc, char **argv)
             bd_error("migrate: %s", err);
         rowset_free(&rs);
     } else {
-        int before = store_schema_version(db, NULL);
-        int n = store_migrate(db, -1, &err);
-        int now = store_schema_version(db, NULL);
+        const char *name = cli_store_name(cli);
+        int before = store_version(db, NULL);
+        int n = store_apply_migrations(db, -1, &err);
+        int now = store_version(db, NULL);
         if (n < 0)
-            bd_error("%s: %s", cli->db_path, err);
+            bd_error("%s: %s", name, err);
         else if (n == 0)
-            cli_say("store %s is up to date (schema version %d)", cli->db_path, now);
+            cli_say("store %s is up to date (schema version %d)", name, now);
         else
-            cli_say("applied %d migration%s to %s: schema version %d to %d", n, n == 1 ? "" : "s", cli->db_path,
-                   before, now);
+            cli_say("applied %d migration%s to %s: schema version %d to %d", n, n == 1 ? "" : "s", name, before,
+                    now);
         rc = n < 0 ? EXIT_FAIL : EXIT_OK;
     }
     free(err);
-    store_close(db);
+    db_close(db);
     return rc;
 }

@@ -209,7 +209,9 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     store_set_timeout(db, &dl, timeout);
     if (q) {
         struct evaluation e;
-        int erc = query_evaluate(db, q, &a.params, 1, &lim, &e, &err);
+        struct db *via = db_from_sqlite(db, 0); /* report runs on SQLite only */
+        int erc = via ? query_evaluate(via, q, &a.params, 1, &lim, &e, &err) : EXIT_FAIL;
+        db_close(via);
         if (erc != EXIT_OK) {
             rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
             if (dl.fired || e.stopped) {

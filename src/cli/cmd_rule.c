@@ -27,6 +27,7 @@ static const struct cli_opt rule_opts[] = {
 const struct cli_spec spec_rule = {
     .name = "rule",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"rule register [OPTIONS] NAME|FILE.sql", "rule list [OPTIONS]", NULL},
     .about = "Register a rule (a saved query) before the plan it will judge runs: its\n"
              "text and SHA-256 are stored with the time of registration and, if given,\n"
@@ -42,8 +43,8 @@ const struct cli_spec spec_rule = {
 
 static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
 {
-    sqlite3 *db;
-    if (cli_open_store(cli, STORE_READ, &db))
+    struct db *db;
+    if (cli_connect_store(cli, STORE_READ, &db))
         return EXIT_FAIL;
     struct rowset rs = {0};
     struct report rep = {0};
@@ -55,7 +56,7 @@ static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
         rc = EXIT_OK;
     rowset_free(&rs);
     free(err);
-    store_close(db);
+    db_close(db);
     return rc;
 }
 
@@ -63,7 +64,7 @@ static int rule_register_cmd(struct cli *cli, const struct rule_args *a, const c
 {
     int rc = EXIT_FAIL;
     char *err = NULL;
-    sqlite3 *db = NULL;
+    struct db *db = NULL;
     struct saved_query *q = cli_find_query("rule register", &a->path, name, &rc);
     if (!q)
         return rc;
@@ -72,7 +73,7 @@ static int rule_register_cmd(struct cli *cli, const struct rule_args *a, const c
     if (!q->judges)
         bd_warning("rule register: %s has no '-- judges: PARAM' header line, so no evaluation can say whether it "
                    "preceded its plan", q->name);
-    if (cli_open_store(cli, STORE_WRITE, &db))
+    if (cli_connect_store(cli, STORE_WRITE, &db))
         goto out;
     int valid = a->published ? rule_time_valid(db, a->published, &err) : 1;
     if (valid < 0) {
@@ -102,7 +103,7 @@ static int rule_register_cmd(struct cli *cli, const struct rule_args *a, const c
 out:
     report_free(&rep);
     saved_query_free(q);
-    store_close(db);
+    db_close(db);
     free(err);
     return rc;
 }

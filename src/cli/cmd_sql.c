@@ -28,6 +28,7 @@ static const struct cli_opt sql_opts[] = {
 const struct cli_spec spec_sql = {
     .name = "sql",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"sql [OPTIONS] SQL", "sql [OPTIONS] --file FILE", NULL},
     .about = "Run ad-hoc SQL against the store. Several statements run in order and the\n"
              "last one's rows are printed. The store is opened read-only unless --write\n"
@@ -57,26 +58,28 @@ struct sql_run {
 
 /* Reports an SQL error the way a user can act on it: rc is what failed
  * (sqlite3_errmsg may be stale: a failure of ours, or after a row). */
-static void report_sql_error(sqlite3 *db, int rc, const struct sql_run *run)
+static void report_sql_error(struct db *db, int rc, const struct sql_run *run)
 {
     int primary = rc & 0xff;
-    if (run->dl->fired && primary == SQLITE_INTERRUPT)
+    if (primary == SQLITE_INTERRUPT && cli_deadline_passed(db, run->dl))
         cli_limit_error("sql", &run->a->limits, run->timeout, &run->lim, 0);
     else if (rc == ROWSET_OVER_ROWS || rc == ROWSET_OVER_BYTES)
         cli_limit_error("sql", &run->a->limits, run->timeout, &run->lim, rc);
     else if (primary == SQLITE_NOMEM)
         bd_error("sql: out of memory");
     else if (primary == SQLITE_CORRUPT)
-        bd_error("sql: the store is damaged (%s): " STORE_DAMAGED_ADVICE, sqlite3_errmsg(db));
+        bd_error("sql: the store is damaged (%s): " STORE_DAMAGED_ADVICE, db_errmsg(db));
     else if (!run->a->write && (primary == SQLITE_READONLY || primary == SQLITE_AUTH))
         bd_error("sql: the store is opened read-only: %s (pass --write to change it)",
-                 primary == SQLITE_AUTH && store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
+                 primary == SQLITE_AUTH && store_guard_refusal() ? store_guard_refusal() : db_errmsg(db));
+    else if (primary == SQLITE_READONLY) /* PostgreSQL: a role without the grant */
+        bd_error("sql: the store refuses this change: %s (connect as a role that may write)", db_errmsg(db));
     else if (primary == SQLITE_BUSY) {
         char *why = store_busy_text();
         bd_error("sql: %s; nothing of this statement was stored", why);
         free(why);
     } else
-        bd_error("sql: %s", sqlite3_errmsg(db));
+        bd_error("sql: %s", db_errmsg(db));
 }
 
 /* The most --file reads: far more SQL than a person writes, far less
@@ -109,10 +112,10 @@ static char *sql_text(const struct sql_args *a, int nargs, char **args, int *rc)
 }
 
 /* Binds every parameter of st from --param values, marking those used. */
-static int bind_params(sqlite3_stmt *st, const struct params *ps, int *used)
+static int bind_params(struct db_stmt *st, const struct params *ps, int *used)
 {
-    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
-        const char *name = sqlite3_bind_parameter_name(st, i);
+    for (int i = 1; i <= db_bind_parameter_count(st); i++) {
+        const char *name = db_bind_parameter_name(st, i);
         if (!name)
             return bd_usage_error("sql", "sql: positional parameter '?' has no value: use named parameters (:name)");
         int k;
@@ -122,8 +125,14 @@ static int bind_params(sqlite3_stmt *st, const struct params *ps, int *used)
         if (k == ps->n)
             return bd_usage_error("sql", "sql: parameter %s has no value (pass --param %s=VALUE)", name, name + 1);
         used[k] = 1;
-        if (bind_plain_number_or_text(st, i, ps->v[k].value) != SQLITE_OK) {
-            bd_error("sql: cannot bind %s: %s", name, sqlite3_errmsg(sqlite3_db_handle(st)));
+        long long iv = 0;
+        double d = 0;
+        int type = plain_number_parse(ps->v[k].value, &iv, &d);
+        int rc = type == SQLITE_INTEGER ? db_bind_int64(st, i, iv)
+                 : type == SQLITE_FLOAT ? db_bind_double(st, i, d)
+                                        : db_bind_text(st, i, ps->v[k].value, -1);
+        if (rc != SQLITE_OK) {
+            bd_error("sql: cannot bind %s: %s", name, db_errmsg(db_stmt_db(st)));
             return EXIT_FAIL;
         }
     }
@@ -131,14 +140,14 @@ static int bind_params(sqlite3_stmt *st, const struct params *ps, int *used)
 }
 
 /* Runs the statements of sql in order, keeping the last one's rows. */
-static int run_all(sqlite3 *db, const char *sql, const struct sql_run *run, struct rowset *rs)
+static int run_all(struct db *db, const char *sql, const struct sql_run *run, struct rowset *rs)
 {
     const struct sql_args *a = run->a;
     int *used = calloc((size_t)a->params.n + 1, sizeof *used);
     int rc = used ? EXIT_OK : EXIT_FAIL;
     for (const char *pos = sql; rc == EXIT_OK && !sql_is_blank(pos);) {
-        sqlite3_stmt *st = NULL;
-        int prc = sqlite3_prepare_v2(db, pos, -1, &st, &pos);
+        struct db_stmt *st = NULL;
+        int prc = db_prepare_tail(db, pos, &st, &pos);
         if (prc != SQLITE_OK) {
             report_sql_error(db, prc, run);
             rc = EXIT_FAIL;
@@ -149,13 +158,13 @@ static int run_all(sqlite3 *db, const char *sql, const struct sql_run *run, stru
         rc = bind_params(st, &a->params, used);
         if (rc == EXIT_OK) {
             rowset_free(rs);
-            int src = rowset_collect_limited(rs, st, &run->lim);
+            int src = rowset_collect_db_limited(rs, st, &run->lim);
             if (src != SQLITE_DONE) {
                 report_sql_error(db, src, run);
                 rc = EXIT_FAIL;
             }
         }
-        sqlite3_finalize(st);
+        db_finalize(st);
     }
     for (int k = 0; rc == EXIT_OK && k < a->params.n; k++)
         if (!used[k])
@@ -165,7 +174,7 @@ static int run_all(sqlite3 *db, const char *sql, const struct sql_run *run, stru
     /* With --write, statements between the SQL's own BEGIN and COMMIT are
      * stored together or not at all; one left open is rolled back when the
      * store closes, so it must not end in success. */
-    if (a->write && !sqlite3_get_autocommit(db)) {
+    if (a->write && !db_autocommit(db)) {
         if (rc == EXIT_OK)
             bd_error("sql: the SQL leaves a transaction open (BEGIN or SAVEPOINT without COMMIT or RELEASE): "
                      "rolled back, nothing of it was stored");
@@ -181,7 +190,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     struct sql_args a = {0};
     out_opts_init(&a.out);
     struct store_deadline dl = {0};
-    sqlite3 *db = NULL;
+    struct db *db = NULL;
     char *sql = NULL;
     int first, rc = EXIT_USAGE;
     if (cli_parse(&spec_sql, argc, argv, &a, &first) || cli_output_ready("sql", &a.out))
@@ -192,9 +201,15 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     if ((rc = cli_limits_resolve("sql", &a.limits, &run.timeout, &run.lim)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;
-    if (cli_open_store(cli, a.write ? STORE_WRITE : STORE_READ, &db))
+    if (cli_connect_limited(cli, a.write ? STORE_WRITE : STORE_READ, run.timeout, &dl, &db))
         goto out;
-    store_set_timeout(db, &dl, run.timeout);
+    /* On PostgreSQL the SQL runs in one read-only transaction (one
+     * snapshot); a role without write grants is what no SQL can lift. */
+    if (!a.write && !db_sqlite(db) &&
+        db_exec(db, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL) != SQLITE_OK) {
+        bd_error("sql: %s", db_errmsg(db));
+        goto out;
+    }
     struct rowset rs = {0};
     rc = run_all(db, sql, &run, &rs);
     if (rc == EXIT_OK) {
@@ -206,7 +221,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     }
     rowset_free(&rs);
 out:
-    store_close(db);
+    db_close(db);
     params_free(&a.params);
     free(sql);
     return rc;

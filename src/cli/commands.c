@@ -63,7 +63,8 @@ void commands_print_overview(FILE *out)
         fprintf(out, "  %-10s %s\n", c->name, c->summary);
     fputs("\n"
           "Global options:\n"
-          "  --db FILE    the store (default: $BENCHDB, else results.db here)\n"
+          "  --db FILE    the store (default: $BENCHDB, else results.db here), or a\n"
+          "               postgresql:// URI naming a store on a server (docs/postgresql.md)\n"
           "  --version    print benchdb's version\n"
           "  -h, --help   print this help\n"
           "\n"

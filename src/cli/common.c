@@ -32,6 +32,58 @@ int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db)
     return 0;
 }
 
+int cli_connect_store(struct cli *cli, enum store_mode mode, struct db **db)
+{
+    char *err = NULL;
+    if (store_connect(cli->db_path, mode, db, &err) != 0) {
+        bd_error("%s", err);
+        free(err);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, struct store_deadline *dl,
+                        struct db **db)
+{
+    if (cli_connect_store(cli, mode, db))
+        return -1;
+    if (db_sqlite(*db))
+        store_set_timeout(db_sqlite(*db), dl, timeout);
+    else if (db_pg_set_timeout(*db, (long long)(timeout * 1000 + 0.5)) != SQLITE_OK) {
+        bd_error("cannot set the time limit: %s", db_errmsg(*db));
+        db_close(*db);
+        *db = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_deadline_passed(struct db *db, const struct store_deadline *dl)
+{
+    return dl->fired || (db && !db_sqlite(db) && db_errcode(db) == SQLITE_INTERRUPT);
+}
+
+const char *cli_store_name(const struct cli *cli)
+{
+    static char shown[1024];
+    const char *name = cli->db_path;
+    const char *scheme = db_is_server_name(name) ? strstr(name, "://") : NULL;
+    const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
+    const char *colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
+    if (!colon || strlen(name) + 4 > sizeof shown)
+        return name;
+    snprintf(shown, sizeof shown, "%.*s:***%s", (int)(colon - name), name, at);
+    return shown;
+}
+
+int cli_server_unsupported(const struct cli_spec *spec)
+{
+    return bd_usage_error(NULL, "benchdb %s does not work on a PostgreSQL store yet (docs/postgresql.md lists the "
+                                "commands that do); use an SQLite file with --db FILE",
+                          spec->name);
+}
+
 struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp, const char *name, int *rc)
 {
     char *err = NULL;

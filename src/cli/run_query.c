@@ -109,14 +109,13 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r)
     if ((rc = cli_limits_resolve(cmd, &r->limits, &timeout, &lim)) != EXIT_OK)
         goto done;
 
-    sqlite3 *db = NULL;
+    struct db *db = NULL;
     struct store_deadline dl = {0};
     struct evaluation ev = {0};
-    if (cli_open_store(cli, r->record ? STORE_WRITE : STORE_READ, &db)) {
+    if (cli_connect_limited(cli, r->record ? STORE_WRITE : STORE_READ, timeout, &dl, &db)) {
         rc = EXIT_FAIL;
         goto done;
     }
-    store_set_timeout(db, &dl, timeout);
     rc = query_evaluate(db, q, r->given, r->record, &lim, &ev, &err);
     if (rc == EXIT_USAGE)
         cli_usage_error_see(see, "%s: %s", who, err);
@@ -133,14 +132,14 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r)
         bd_error("%s: ran, but %s; run it again to record it (--no-record runs it without recording)", who, why);
         free(why);
         rc = EXIT_FAIL;
-    } else if (dl.fired)
+    } else if (cli_deadline_passed(db, &dl))
         cli_limit_error(who, &r->limits, timeout, &lim, 0);
     else if (ev.stopped)
         cli_limit_error(who, &r->limits, timeout, &lim, ev.stopped);
     else
         bd_error("%s", err);
     evaluation_free(&ev);
-    store_close(db);
+    db_close(db);
 done:
     free(see);
     free(who);

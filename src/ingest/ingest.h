@@ -6,6 +6,8 @@
  * layers behind it; docs/archive-format.md and docs/formats.md say what
  * is read. */
 #include <sqlite3.h>
+
+#include "store/db.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,7 +46,7 @@ struct ingester;
 
 /* Prepares a whole command's statements and caches on a store opened
  * with STORE_WRITE. NULL with *err set on failure. */
-struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
+struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
                                char **err);
 void ingester_close(struct ingester *g);
 
@@ -116,7 +118,7 @@ struct ingest_removal {
  * (plan alone), with everything they stored; archives left with nothing go
  * too. dry_run counts and changes nothing. 0, 1 when there is no such
  * thing, -1 on a store error; *err says why. */
-int ingest_remove(sqlite3 *db, long long archive, const char *plan, const char *run, int dry_run,
+int ingest_remove(struct db *db, long long archive, const char *plan, const char *run, int dry_run,
                   struct ingest_removal *out, char **err);
 
 #endif

@@ -71,6 +71,11 @@ struct rowset_limits {
 #define ROWSET_OVER_ROWS (-1)
 #define ROWSET_OVER_BYTES (-2)
 int rowset_collect_limited(struct rowset *rs, sqlite3_stmt *st, const struct rowset_limits *lim);
+/* The same from a statement of the connection layer (store/db.h), on
+ * either engine. */
+struct db_stmt;
+int rowset_collect_db(struct rowset *rs, struct db_stmt *st);
+int rowset_collect_db_limited(struct rowset *rs, struct db_stmt *st, const struct rowset_limits *lim);
 /* What passed a limit, for a message: rc ROWSET_OVER_ROWS gives "the
  * result passed 1000000 rows", ROWSET_OVER_BYTES "the result took more
  * than 256 MiB of memory". malloc'd. */

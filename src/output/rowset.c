@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/db.h"
+
 #include "util/diag.h"
 #include "util/text.h"
 
@@ -33,13 +35,30 @@ static size_t value_bytes(sqlite3_value *v)
     return ROWSET_VALUE_BYTES + (t == SQLITE_TEXT || t == SQLITE_BLOB ? (size_t)sqlite3_value_bytes(v) : 0);
 }
 
-int rowset_collect_limited(struct rowset *rs, sqlite3_stmt *st, const struct rowset_limits *lim)
+/* A statement of either kind, as rowset_collect reads it. */
+struct row_source {
+    void *st;
+    int (*count)(void *st);
+    const char *(*name)(const void *st, int c);
+    int (*step)(void *st);
+    sqlite3_value *(*value)(void *st, int c);
+};
+
+static int lite_count(void *st) { return sqlite3_column_count(st); }
+static int lite_step(void *st) { return sqlite3_step(st); }
+static sqlite3_value *lite_value(void *st, int c) { return sqlite3_column_value(st, c); }
+static int db_count(void *st) { return db_column_count(st); }
+static const char *db_name(const void *st, int c) { return db_column_name((struct db_stmt *)st, c); }
+static int db_step_(void *st) { return db_step(st); }
+static sqlite3_value *db_value(void *st, int c) { return db_column_value(st, c); }
+
+static int collect(struct rowset *rs, const struct row_source *src, const struct rowset_limits *lim)
 {
-    if (!rs->names && set_names(rs, sqlite3_column_count(st), stmt_name, st) != SQLITE_OK)
+    if (!rs->names && set_names(rs, src->count(src->st), src->name, src->st) != SQLITE_OK)
         return SQLITE_NOMEM;
     size_t max_rows = lim ? lim->max_rows : 0, max_bytes = lim ? lim->max_bytes : 0;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = src->step(src->st)) == SQLITE_ROW) {
         if (max_rows && rs->nrow >= max_rows)
             return ROWSET_OVER_ROWS;
         if (rs->nrow == rs->cap) {
@@ -52,7 +71,7 @@ int rowset_collect_limited(struct rowset *rs, sqlite3_stmt *st, const struct row
         }
         size_t bytes = 0;
         for (int c = 0; c < rs->ncol; c++) {
-            sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(st, c));
+            sqlite3_value *v = sqlite3_value_dup(src->value(src->st, c));
             if (!v) {
                 for (int k = 0; k < c; k++)
                     sqlite3_value_free(rs->cells[rs->nrow * (size_t)rs->ncol + (size_t)k]);
@@ -69,7 +88,21 @@ int rowset_collect_limited(struct rowset *rs, sqlite3_stmt *st, const struct row
     return rc;
 }
 
+int rowset_collect_limited(struct rowset *rs, sqlite3_stmt *st, const struct rowset_limits *lim)
+{
+    struct row_source src = {st, lite_count, stmt_name, lite_step, lite_value};
+    return collect(rs, &src, lim);
+}
+
 int rowset_collect(struct rowset *rs, sqlite3_stmt *st) { return rowset_collect_limited(rs, st, NULL); }
+
+int rowset_collect_db_limited(struct rowset *rs, struct db_stmt *st, const struct rowset_limits *lim)
+{
+    struct row_source src = {st, db_count, db_name, db_step_, db_value};
+    return collect(rs, &src, lim);
+}
+
+int rowset_collect_db(struct rowset *rs, struct db_stmt *st) { return rowset_collect_db_limited(rs, st, NULL); }
 
 char *rowset_over_text(int rc, const struct rowset_limits *lim)
 {

@@ -27,16 +27,16 @@ char *compare_side_text(const struct compare_sides *s, const char *name)
 static const char *plans_sql(const char *by)
 {
     if (strcmp(by, "run") == 0)
-        return "SELECT p.name FROM plan p WHERE (?3 IS NULL OR p.name = ?3) AND "
+        return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
                "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND r.name = ?1) ORDER BY p.name";
     if (strcmp(by, "source") == 0)
-        return "SELECT p.name FROM plan p WHERE (?3 IS NULL OR p.name = ?3) AND "
+        return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
                "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND r.source = ?1) ORDER BY p.name";
     if (strcmp(by, "attr") == 0)
-        return "SELECT p.name FROM plan p WHERE (?3 IS NULL OR p.name = ?3) AND "
-               "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND CAST(r.attributes ->> ?2 AS TEXT) = ?1) "
+        return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
+               "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND CAST(r.attributes ->> CAST(?2 AS TEXT) AS TEXT) = ?1) "
                "ORDER BY p.name";
-    return "SELECT p.name FROM plan p WHERE (?3 IS NULL OR p.name = ?3) AND "
+    return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
            "EXISTS (SELECT 1 FROM run r JOIN series se ON se.run_id = r.id JOIN variant v ON v.id = se.variant_id "
            "WHERE r.plan_id = p.id AND v.name = ?1) ORDER BY p.name";
 }
@@ -55,50 +55,50 @@ static void names_free(struct names *ns)
     ns->n = 0;
 }
 
-static int plans_with(sqlite3 *db, const struct compare_sides *s, const char *side, const char *plan,
+static int plans_with(struct db *db, const struct compare_sides *s, const char *side, const char *plan,
                       struct names *out, char **err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, plans_sql(s->by), -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "compare: %s", sqlite3_errmsg(db)) * 2;
-    sqlite3_bind_text(st, 1, side, -1, SQLITE_STATIC);
+    struct db_stmt *st;
+    if (db_prepare(db, plans_sql(s->by), &st) != SQLITE_OK)
+        return bd_fail(err, "compare: %s", db_errmsg(db)) * 2;
+    db_bind_text(st, 1, side, -1);
     if (s->key)
-        sqlite3_bind_text(st, 2, s->key, -1, SQLITE_STATIC);
+        db_bind_text(st, 2, s->key, -1);
     if (plan)
-        sqlite3_bind_text(st, 3, plan, -1, SQLITE_STATIC);
+        db_bind_text(st, 3, plan, -1);
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = db_step(st)) == SQLITE_ROW) {
         char **v = realloc(out->v, (out->n + 1) * sizeof *v);
-        if (!v || !(v[out->n] = strdup((const char *)sqlite3_column_text(st, 0)))) {
+        if (!v || !(v[out->n] = strdup((const char *)db_column_text(st, 0)))) {
             out->v = v ? v : out->v;
-            sqlite3_finalize(st);
+            db_finalize(st);
             return bd_fail(err, "compare: out of memory") * 2;
         }
         out->v = v;
         out->n++;
     }
-    sqlite3_finalize(st);
+    db_finalize(st);
     if (rc != SQLITE_DONE)
-        return bd_fail(err, "compare: %s", sqlite3_errmsg(db)) * 2;
+        return bd_fail(err, "compare: %s", db_errmsg(db)) * 2;
     return 0;
 }
 
-static int plan_exists(sqlite3 *db, const char *plan, char **err)
+static int plan_exists(struct db *db, const char *plan, char **err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM plan WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "compare: %s", sqlite3_errmsg(db)) * 2;
-    sqlite3_bind_text(st, 1, plan, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
+    struct db_stmt *st;
+    if (db_prepare(db, "SELECT 1 FROM plan WHERE name = ?", &st) != SQLITE_OK)
+        return bd_fail(err, "compare: %s", db_errmsg(db)) * 2;
+    db_bind_text(st, 1, plan, -1);
+    int rc = db_step(st);
+    db_finalize(st);
     if (rc == SQLITE_ROW)
         return 0;
     if (rc != SQLITE_DONE)
-        return bd_fail(err, "compare: %s", sqlite3_errmsg(db)) * 2;
+        return bd_fail(err, "compare: %s", db_errmsg(db)) * 2;
     return bd_fail(err, "compare: there is no plan '%s'", plan);
 }
 
-int compare_find_plan(sqlite3 *db, const struct compare_sides *s, char **plan, char **err)
+int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan, char **err)
 {
     struct names pa = {0}, pb = {0};
     int rc;

@@ -1,6 +1,8 @@
 #ifndef BENCHDB_COMPARE_H
 #define BENCHDB_COMPARE_H
 #include <sqlite3.h>
+
+#include "store/db.h"
 #include <stdio.h>
 
 #include "output/output.h"
@@ -25,7 +27,7 @@ char *compare_side_text(const struct compare_sides *s, const char *name);
  * 0; -1 with *err set when the sides are not found or several plans hold
  * them (a usage error: the user names something that is not there); -2
  * with *err set on a database error. */
-int compare_find_plan(sqlite3 *db, const struct compare_sides *s, char **plan, char **err);
+int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan, char **err);
 
 /* Prints the rows of the saved query `compare` as tables: per metric and
  * unit, a row per cell with each side's median and "± x%", the change of

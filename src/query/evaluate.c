@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "query/param_check.h"
+#include "query/pg_sql.h"
 #include "query/rules.h"
 #include "query/schema_hash.h"
 #include "store/store.h"
@@ -74,11 +75,18 @@ void resolved_params_free(struct resolved_params *rp)
 
 /* Binds every parameter of st by name; -1 with *err for one the header
  * does not declare or a positional '?'. */
-static int bind_all(sqlite3_stmt *st, const struct saved_query *q, const struct resolved_params *rp, const char *what,
+static int bind_all(struct db_stmt *st, const struct saved_query *q, const struct resolved_params *rp, const char *what,
                     char **err)
 {
-    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
-        const char *name = sqlite3_bind_parameter_name(st, i);
+    if (db_engine(db_stmt_db(st)) == DB_POSTGRESQL) { /* $k binds the k-th declared parameter (pg_sql.h) */
+        for (int i = 1; i <= db_bind_parameter_count(st); i++)
+            if (param_value_bind(st, i, &rp->v[i - 1]) != SQLITE_OK)
+                return bd_fail(err, "query %s: cannot bind %s: %s", q->name, q->params[i - 1].name,
+                               db_errmsg(db_stmt_db(st)));
+        return 0;
+    }
+    for (int i = 1; i <= db_bind_parameter_count(st); i++) {
+        const char *name = db_bind_parameter_name(st, i);
         if (!name)
             return bd_fail(err, "query %s (%s): %s uses a positional parameter '?'; use named parameters (:name)",
                            q->name, q->source, what);
@@ -90,33 +98,49 @@ static int bind_all(sqlite3_stmt *st, const struct saved_query *q, const struct 
             return bd_fail(err, "query %s (%s): %s uses %s, which its header does not declare (-- param: %s ...)",
                            q->name, q->source, what, name, name + 1);
         if (param_value_bind(st, i, &rp->v[k]) != SQLITE_OK)
-            return bd_fail(err, "query %s: cannot bind %s: %s", q->name, name, sqlite3_errmsg(sqlite3_db_handle(st)));
+            return bd_fail(err, "query %s: cannot bind %s: %s", q->name, name, db_errmsg(db_stmt_db(st)));
     }
     return 0;
 }
 
+/* The read-only guard around a saved query's statements: SQLite's
+ * authorizer (store_guard_readonly); on PostgreSQL a read-only
+ * transaction, begun with the guard and committed when it is lifted. */
+static void guard(struct db *db, int on, const struct store_guard_reads *reads)
+{
+    if (db_sqlite(db)) {
+        if (on && reads)
+            store_guard_readonly_reporting(db_sqlite(db), reads);
+        else
+            store_guard_readonly(db_sqlite(db), on);
+    } else if (on && db_autocommit(db))
+        db_exec(db, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL);
+    else if (!on && !db_autocommit(db))
+        db_exec(db, "COMMIT", NULL);
+}
+
 /* The guard refused the query, when prepared or (a pragma_*() function) as
  * it ran. */
-static int refused(sqlite3 *db, const struct saved_query *q, char **err)
+static int refused(struct db *db, const struct saved_query *q, char **err)
 {
     return bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
-                   q->source, store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(db));
+                   q->source, store_guard_refusal() ? store_guard_refusal() : db_errmsg(db));
 }
 
 /* A statement of q (the query or a needs check) failed as it ran. */
-static int run_failed(sqlite3 *db, const struct saved_query *q, int rc, char **err)
+static int run_failed(struct db *db, const struct saved_query *q, int rc, char **err)
 {
     if (rc == SQLITE_NOMEM)
         return bd_fail(err, "query %s: out of memory", q->name);
     /* A table-valued pragma_*() meets the guard as it runs. */
-    if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
+    if (db_errcode(db) == SQLITE_AUTH)
         return refused(db, q, err);
-    if ((sqlite3_errcode(db) & 0xff) == SQLITE_CORRUPT)
+    if (db_errcode(db) == SQLITE_CORRUPT)
         return bd_fail(err, "query %s: the store is damaged (%s): " STORE_DAMAGED_ADVICE, q->name,
-                       sqlite3_errmsg(db));
+                       db_errmsg(db));
     /* Bad JSON stored around the schema's CHECKs: check names the row. */
-    int json = strcmp(sqlite3_errmsg(db), "malformed JSON") == 0;
-    return bd_fail(err, "query %s: %s%s", q->name, sqlite3_errmsg(db),
+    int json = strcmp(db_errmsg(db), "malformed JSON") == 0;
+    return bd_fail(err, "query %s: %s%s", q->name, db_errmsg(db),
                    json ? " (a value in the store is not valid JSON: 'benchdb check' names its row)" : "");
 }
 
@@ -125,33 +149,45 @@ static int run_failed(sqlite3 *db, const struct saved_query *q, int rc, char **e
  * on, for a pragma_*() function meets it as the statement runs: the caller
  * turns it off after finalizing. what names the part ("the query", "needs line 7").
  * reads (or NULL) hears of every table and view the statement reads. */
-static int prepare_guarded(sqlite3 *db, const struct saved_query *q, const char *sql, const char *what,
-                           const struct store_guard_reads *reads, sqlite3_stmt **st, char **err)
+static int prepare_guarded(struct db *db, const struct saved_query *q, const char *sql, const char *what,
+                           const struct store_guard_reads *reads, struct db_stmt **st, char **err)
 {
     const char *tail = NULL;
     *st = NULL;
-    if (reads)
-        store_guard_readonly_reporting(db, reads);
-    else
-        store_guard_readonly(db, 1);
-    int prc = sqlite3_prepare_v2(db, sql, -1, st, &tail);
+    guard(db, 1, reads);
+    struct strbuf pg = {0};
+    if (!db_sqlite(db)) { /* PostgreSQL: typed positional parameters */
+        if (pg_sql_positional_text(q, sql, &pg, err)) {
+            guard(db, 0, NULL);
+            return -1;
+        }
+        sql = pg.buf;
+    }
+    int prc = db_prepare_tail(db, sql, st, &tail);
+    if (prc == SQLITE_OK && *st && (prc = db_describe(*st)) != SQLITE_OK) {
+        db_finalize(*st);
+        *st = NULL;
+    }
     if (prc != SQLITE_OK) {
-        store_guard_readonly(db, 0);
-        if ((sqlite3_errcode(db) & 0xff) == SQLITE_AUTH)
+        guard(db, 0, NULL);
+        sb_free(&pg);
+        if (db_errcode(db) == SQLITE_AUTH)
             return refused(db, q, err);
-        return bd_fail(err, "query %s (%s): %s: %s", q->name, q->source, what, sqlite3_errmsg(db));
+        return bd_fail(err, "query %s (%s): %s: %s", q->name, q->source, what, db_errmsg(db));
     }
     const char *problem = !*st ? "holds no SQL statement"
                           : !sql_is_blank(tail) ? "holds more than one statement; a saved query is one statement"
-                          : !sqlite3_stmt_readonly(*st) ? "is not read-only; a saved query may only read the store"
+                          : !db_stmt_readonly(*st) ? "is not read-only; a saved query may only read the store"
                                                         : NULL;
+    int more = problem != NULL;
     if (problem) {
-        sqlite3_finalize(*st);
+        db_finalize(*st);
         *st = NULL;
-        store_guard_readonly(db, 0);
-        return bd_fail(err, "query %s (%s): %s", q->name, q->source, problem);
+        guard(db, 0, NULL);
+        bd_fail(err, "query %s (%s): %s", q->name, q->source, problem);
     }
-    return 0;
+    sb_free(&pg);
+    return more ? -1 : 0;
 }
 
 /* ---- needs ---- */
@@ -189,24 +225,24 @@ static char *unmet_message(const struct saved_query *q, const struct resolved_pa
     return sb_detach(&sb);
 }
 
-int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp, char **err)
+int evaluation_check_needs(struct db *db, const struct saved_query *q, const struct resolved_params *rp, char **err)
 {
     for (int i = 0; i < q->nneeds; i++) {
         const struct saved_need *nd = &q->needs[i];
         char *sql = bd_strdupf("SELECT (%s)", nd->check), *what = bd_strdupf("needs (line %d)", nd->line);
-        sqlite3_stmt *st;
+        struct db_stmt *st;
         int rc = prepare_guarded(db, q, sql, what, NULL, &st, err) ? -1 : bind_all(st, q, rp, what, err);
         int met = 0;
         if (rc == 0) {
-            int src = sqlite3_step(st);
+            int src = db_step(st);
             if (src == SQLITE_ROW) {
-                int t = sqlite3_column_type(st, 0);
-                met = (t == SQLITE_INTEGER || t == SQLITE_FLOAT) && sqlite3_column_double(st, 0) != 0;
+                int t = db_column_type(st, 0);
+                met = (t == SQLITE_INTEGER || t == SQLITE_FLOAT) && db_column_double(st, 0) != 0;
             } else
                 rc = run_failed(db, q, src, err);
         }
-        sqlite3_finalize(st);
-        store_guard_readonly(db, 0);
+        db_finalize(st);
+        guard(db, 0, NULL);
         free(sql);
         free(what);
         if (rc)
@@ -223,26 +259,30 @@ int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struc
 
 /* ---- running ---- */
 
-int data_fingerprint_first(sqlite3 *db, long long first, char out[65], long long *count, char **err)
+int data_fingerprint_first(struct db *db, long long first, char out[65], long long *count, char **err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT sha256 FROM (SELECT sha256 FROM archive ORDER BY id LIMIT ?) ORDER BY sha256",
-                           -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, first);
+    struct db_stmt *st;
+    /* LIMIT NULL is every row on PostgreSQL, as LIMIT -1 is on SQLite. */
+    if (db_prepare(db,
+                   db_sqlite(db) ? "SELECT sha256 FROM (SELECT sha256 FROM archive ORDER BY id LIMIT ?) ORDER BY sha256"
+                                 : "SELECT sha256 FROM (SELECT sha256 FROM archive ORDER BY id LIMIT "
+                                   "CAST(nullif(?, -1) AS BIGINT)) AS a ORDER BY sha256",
+                   &st) != SQLITE_OK)
+        return bd_fail(err, "cannot compute the data fingerprint: %s", db_errmsg(db));
+    db_bind_int64(st, 1, first);
     struct sha256 h;
     sha256_init(&h);
     long long n = 0;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        sha256_update(&h, sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        sha256_update(&h, db_column_text(st, 0), (size_t)db_column_bytes(st, 0));
         sha256_update(&h, "\n", 1);
         n++;
     }
     /* A fingerprint of part of the data would be a lie: fail instead. */
     if (rc != SQLITE_DONE)
-        bd_fail(err, "cannot compute the data fingerprint: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+        bd_fail(err, "cannot compute the data fingerprint: %s", db_errmsg(db));
+    db_finalize(st);
     if (rc != SQLITE_DONE)
         return -1;
     unsigned char d[32];
@@ -253,20 +293,20 @@ int data_fingerprint_first(sqlite3 *db, long long first, char out[65], long long
     return 0;
 }
 
-int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err)
+int data_fingerprint(struct db *db, char out[65], long long *count, char **err)
 {
     return data_fingerprint_first(db, -1, out, count, err);
 }
 
 /* The header's column names must be columns of the statement. */
-static int check_columns(const struct saved_query *q, sqlite3_stmt *st, char **err)
+static int check_columns(const struct saved_query *q, struct db_stmt *st, char **err)
 {
-    int n = sqlite3_column_count(st);
+    int n = db_column_count(st);
     const char **cols = calloc((size_t)n + 1, sizeof *cols);
     if (!cols)
         return bd_fail(err, "out of memory");
     for (int c = 0; c < n; c++)
-        cols[c] = sqlite3_column_name(st, c);
+        cols[c] = db_column_name(st, c);
     struct {
         const char *key;
         char *const *names;
@@ -333,7 +373,7 @@ static void describe_params(const struct saved_query *q, const struct params *gi
 
 /* Whether a registered rule with this text was fixed before the judged
  * plan's earliest run started. */
-static int judge_registration(sqlite3 *db, const struct saved_query *q, const char *sha, const char *plan,
+static int judge_registration(struct db *db, const struct saved_query *q, const char *sha, const char *plan,
                               int defaults_only, const char *changed, struct evaluation *ev, long long *rule_id,
                               char **err)
 {
@@ -402,19 +442,19 @@ static void sum_up(const struct saved_query *q, struct evaluation *ev)
 }
 
 /* Why a write to the store failed (rc: the extended code), for a person. */
-static char *write_failure(sqlite3 *db, int rc)
+static char *write_failure(struct db *db, int rc)
 {
     switch (rc & 0xff) {
     case SQLITE_BUSY: return store_busy_text();
-    case SQLITE_FULL: return bd_strdupf("the disk is full (%s)", sqlite3_errstr(rc));
-    case SQLITE_READONLY: return bd_strdupf("the store cannot be written (%s)", sqlite3_errmsg(db));
+    case SQLITE_FULL: return bd_strdupf("the disk is full (%s)", db_errmsg(db));
+    case SQLITE_READONLY: return bd_strdupf("the store cannot be written (%s)", db_errmsg(db));
     case SQLITE_NOMEM: return bd_strdupf("out of memory");
-    default: return bd_strdupf("%s", sqlite3_errmsg(db));
+    default: return bd_strdupf("%s", db_errmsg(db));
     }
 }
 
 /* Records ev; -1 with *err "cannot record the evaluation: WHY". */
-static int record(sqlite3 *db, const struct saved_query *q, const char *sha, const char *plan, long long rule_id,
+static int record(struct db *db, const struct saved_query *q, const char *sha, const char *plan, long long rule_id,
                   struct evaluation *ev, char **err)
 {
     char fp[65], when[TIME_TEXT_MAX];
@@ -422,7 +462,10 @@ static int record(sqlite3 *db, const struct saved_query *q, const char *sha, con
     char *why = NULL;
     /* The time limit is the analysis's: recording is bounded work (the
      * result's size is limited), and must not be cut halfway. */
-    store_clear_timeout(db);
+    if (db_sqlite(db))
+        store_clear_timeout(db_sqlite(db));
+    else
+        db_pg_set_timeout(db, 0);
     if (data_fingerprint(db, fp, &narch, &why)) {
         bd_fail(err, "cannot record the evaluation: %s", why);
         free(why);
@@ -432,73 +475,86 @@ static int record(sqlite3 *db, const struct saved_query *q, const char *sha, con
     /* The record must commit on its own (then SQLITE_DONE from its step
      * means committed): inside a transaction something left open, it would
      * be rolled back at close after being reported. */
-    if (!sqlite3_get_autocommit(db))
+    if (!db_autocommit(db))
         return bd_fail(err, "cannot record the evaluation: a transaction is open on the store");
     struct strbuf rows = {0};
     if (rowset_json(&ev->rows, &rows, 0))
         return bd_fail(err, "cannot record the evaluation: out of memory");
-    int max = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
+    /* PostgreSQL keeps up to 1 GB in a text value. */
+    int max = db_sqlite(db) ? sqlite3_limit(db_sqlite(db), SQLITE_LIMIT_LENGTH, -1) : (1 << 30) - 1;
     if (rows.len > (size_t)max) {
         bd_fail(err, "cannot record the evaluation: its rows take %zu bytes as JSON, more than the store keeps in one "
                      "value (%d)", rows.len, max);
         sb_free(&rows);
         return -1;
     }
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db,
-                                "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
-                                "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
-                                "judged_plan, registration, rule_id, schema_sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                -1, &st, NULL);
+    struct db_stmt *st;
+    /* On PostgreSQL no schema hash is made (schema_hash.c reads SQLite's
+     * catalogue): the column is left out, as the schema before it lacks it. */
+    int ncols = db_sqlite(db) ? 16 : 15;
+    int rc = db_prepare(db,
+                        ncols == 16
+                            ? "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
+                              "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
+                              "judged_plan, registration, rule_id, schema_sha256) "
+                              "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"
+                            : "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
+                              "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
+                              "judged_plan, registration, rule_id) "
+                              "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
+                        &st);
     /* Each bind's code is kept apart: or-ing codes makes a new one. */
     int i = 0;
-    while (rc == SQLITE_OK && ++i <= 16) {
+    while (rc == SQLITE_OK && ++i <= ncols) {
         switch (i) {
-        case 1: rc = sqlite3_bind_text(st, i, q->name, -1, SQLITE_STATIC); break;
-        case 2: rc = sqlite3_bind_text(st, i, sha, -1, SQLITE_STATIC); break;
-        case 3: rc = sqlite3_bind_text(st, i, q->text, -1, SQLITE_STATIC); break;
-        case 4: rc = sqlite3_bind_text(st, i, ev->params_json, -1, SQLITE_STATIC); break;
-        case 5: rc = sqlite3_bind_text(st, i, rows.buf, (int)rows.len, SQLITE_STATIC); break;
-        case 6: rc = sqlite3_bind_int64(st, i, (sqlite3_int64)ev->rows.nrow); break;
-        case 7: rc = sqlite3_bind_text(st, i, ev->outcome, -1, SQLITE_STATIC); break;
-        case 8: rc = sqlite3_bind_text(st, i, when, -1, SQLITE_STATIC); break;
-        case 9: rc = sqlite3_bind_double(st, i, ev->ms); break;
-        case 10: rc = sqlite3_bind_text(st, i, BENCHDB_VERSION, -1, SQLITE_STATIC); break;
-        case 11: rc = sqlite3_bind_text(st, i, fp, -1, SQLITE_STATIC); break;
-        case 12: rc = sqlite3_bind_int64(st, i, narch); break;
-        case 13: rc = plan ? sqlite3_bind_text(st, i, plan, -1, SQLITE_STATIC) : SQLITE_OK; break;
-        case 14: rc = ev->registration ? sqlite3_bind_text(st, i, ev->registration, -1, SQLITE_STATIC) : SQLITE_OK; break;
-        case 15: rc = rule_id ? sqlite3_bind_int64(st, i, rule_id) : SQLITE_OK; break;
-        case 16: rc = *ev->schema_sha256 ? sqlite3_bind_text(st, i, ev->schema_sha256, -1, SQLITE_STATIC) : SQLITE_OK; break;
+        case 1: rc = db_bind_text(st, i, q->name, -1); break;
+        case 2: rc = db_bind_text(st, i, sha, -1); break;
+        case 3: rc = db_bind_text(st, i, q->text, -1); break;
+        case 4: rc = db_bind_text(st, i, ev->params_json, -1); break;
+        case 5: rc = db_bind_text(st, i, rows.buf, (int)rows.len); break;
+        case 6: rc = db_bind_int64(st, i, (sqlite3_int64)ev->rows.nrow); break;
+        case 7: rc = db_bind_text(st, i, ev->outcome, -1); break;
+        case 8: rc = db_bind_text(st, i, when, -1); break;
+        case 9: rc = db_bind_double(st, i, ev->ms); break;
+        case 10: rc = db_bind_text(st, i, BENCHDB_VERSION, -1); break;
+        case 11: rc = db_bind_text(st, i, fp, -1); break;
+        case 12: rc = db_bind_int64(st, i, narch); break;
+        case 13: rc = plan ? db_bind_text(st, i, plan, -1) : SQLITE_OK; break;
+        case 14: rc = ev->registration ? db_bind_text(st, i, ev->registration, -1) : SQLITE_OK; break;
+        case 15: rc = rule_id ? db_bind_int64(st, i, rule_id) : SQLITE_OK; break;
+        case 16: rc = *ev->schema_sha256 ? db_bind_text(st, i, ev->schema_sha256, -1) : SQLITE_OK; break;
         }
     }
     if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : sqlite3_extended_errcode(db);
+        rc = db_step(st);
+        if (rc == SQLITE_ROW)
+            ev->id = db_column_int64(st, 0);
+        rc = rc == SQLITE_ROW && (rc = db_step(st)) == SQLITE_DONE ? SQLITE_OK : rc == SQLITE_ROW ? SQLITE_ERROR : rc;
     }
     if (rc != SQLITE_OK) {
         why = write_failure(db, rc);
         bd_fail(err, "cannot record the evaluation: %s", why);
         free(why);
     }
-    sqlite3_finalize(st);
+    db_finalize(st);
     sb_free(&rows);
-    if (rc != SQLITE_OK)
+    if (rc != SQLITE_OK) {
+        ev->id = 0;
         return -1;
-    ev->id = sqlite3_last_insert_rowid(db);
+    }
     return 0;
 }
 
 enum { RUN_RECORD = 1, RUN_SCHEMA = 2, RUN_RERUN = 4 };
 
-static int run_query(sqlite3 *db, const struct saved_query *q, const struct params *given,
+static int run_query(struct db *db, const struct saved_query *q, const struct params *given,
                      const struct resolved_params *rp, int how, const struct rowset_limits *lim, struct evaluation *ev,
                      char **err)
 {
     static const struct rowset_limits defaults = {ROWSET_MAX_ROWS_DEFAULT, ROWSET_MAX_BYTES_DEFAULT};
     memset(ev, 0, sizeof *ev);
     ev->outcome_column = -1;
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     struct schema_reads reads = {0};
     const struct store_guard_reads notes = {schema_reads_note, &reads};
     int want_schema = (how & (RUN_RECORD | RUN_SCHEMA)) != 0;
@@ -506,9 +562,9 @@ static int run_query(sqlite3 *db, const struct saved_query *q, const struct para
         return schema_reads_free(&reads), -1;
     /* The schema the statement read, while the guard holds its names. */
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
-        (want_schema && schema_hash(db, &reads, 1, ev->schema_sha256, err))) {
-        sqlite3_finalize(st);
-        store_guard_readonly(db, 0);
+        (want_schema && db_sqlite(db) && schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, err))) {
+        db_finalize(st);
+        guard(db, 0, NULL);
         schema_reads_free(&reads);
         return -1;
     }
@@ -521,10 +577,10 @@ static int run_query(sqlite3 *db, const struct saved_query *q, const struct para
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = rowset_collect_limited(&ev->rows, st, lim ? lim : &defaults);
+    int rc = rowset_collect_db_limited(&ev->rows, st, lim ? lim : &defaults);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    sqlite3_finalize(st);
-    store_guard_readonly(db, 0);
+    db_finalize(st);
+    guard(db, 0, NULL);
     ev->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (rc == ROWSET_OVER_ROWS || rc == ROWSET_OVER_BYTES) {
         char *what = rowset_over_text(rc, lim ? lim : &defaults);
@@ -558,14 +614,14 @@ static int run_query(sqlite3 *db, const struct saved_query *q, const struct para
     return 0;
 }
 
-int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
+int evaluation_run(struct db *db, const struct saved_query *q, const struct params *given,
                    const struct resolved_params *rp, int rec, const struct rowset_limits *lim, struct evaluation *ev,
                    char **err)
 {
     return run_query(db, q, given, rp, rec ? RUN_RECORD : 0, lim, ev, err);
 }
 
-int evaluation_rerun(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp,
+int evaluation_rerun(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
                      const struct rowset_limits *lim, struct evaluation *ev, char **err)
 {
     const struct params none = {0};
@@ -583,7 +639,7 @@ void evaluation_free(struct evaluation *ev)
     memset(ev, 0, sizeof *ev);
 }
 
-int query_evaluate(sqlite3 *db, const struct saved_query *q, const struct params *given, int rec,
+int query_evaluate(struct db *db, const struct saved_query *q, const struct params *given, int rec,
                    const struct rowset_limits *lim, struct evaluation *ev, char **err)
 {
     struct resolved_params rp = {0};

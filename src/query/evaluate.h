@@ -2,6 +2,8 @@
 #define BENCHDB_EVALUATE_H
 #include <sqlite3.h>
 
+#include "store/db.h"
+
 #include "output/output.h"
 #include "query/saved.h"
 #include "util/params.h"
@@ -29,7 +31,7 @@ void resolved_params_free(struct resolved_params *rp);
  * *err the -- unmet: message of the first that is false (its :NAMEs
  * replaced by the parameters' values); EXIT_FAIL with *err when a check
  * cannot run. */
-int evaluation_check_needs(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp, char **err);
+int evaluation_check_needs(struct db *db, const struct saved_query *q, const struct resolved_params *rp, char **err);
 
 /* One evaluation of a saved query. */
 struct evaluation {
@@ -59,7 +61,7 @@ struct evaluation {
  * ev->record_failed that only recording failed (*err says why: the store
  * stayed locked past the busy timeout, a full disk...): ev is whole then,
  * and can be shown. */
-int evaluation_run(sqlite3 *db, const struct saved_query *q, const struct params *given,
+int evaluation_run(struct db *db, const struct saved_query *q, const struct params *given,
                    const struct resolved_params *rp, int record, const struct rowset_limits *lim,
                    struct evaluation *ev, char **err);
 void evaluation_free(struct evaluation *ev);
@@ -69,13 +71,13 @@ void evaluation_free(struct evaluation *ev);
  * nothing recorded, no registration judged. Fills ev's rows, params_json,
  * outcome and schema_sha256. Returns 0, or -1 with *err (ev->stopped when
  * a limit stopped it). */
-int evaluation_rerun(sqlite3 *db, const struct saved_query *q, const struct resolved_params *rp,
+int evaluation_rerun(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
                      const struct rowset_limits *lim, struct evaluation *ev, char **err);
 
 /* Every step: EXIT_OK, EXIT_USAGE (a parameter), EXIT_NO_ROWS (needs
  * unmet: nothing run, nothing recorded) or EXIT_FAIL, with *err set (and
  * ev->stopped or ev->record_failed as evaluation_run sets them). */
-int query_evaluate(sqlite3 *db, const struct saved_query *q, const struct params *given, int record,
+int query_evaluate(struct db *db, const struct saved_query *q, const struct params *given, int record,
                    const struct rowset_limits *lim, struct evaluation *ev, char **err);
 
 /* --gate: EXIT_OK when the outcome holds in every row, EXIT_NOT_HELD when
@@ -85,10 +87,10 @@ int evaluation_gate(const struct saved_query *q, const struct evaluation *ev, ch
 
 /* SHA-256 over the sorted SHA-256s of the store's archives (hex, one per
  * line), and their count. Returns 0, or -1 with *err set. */
-int data_fingerprint(sqlite3 *db, char out[65], long long *count, char **err);
+int data_fingerprint(struct db *db, char out[65], long long *count, char **err);
 /* The same over the first `first` archives by id (first < 0: all): those
  * an evaluation that counted `first` archives saw, when none was deleted
  * since. */
-int data_fingerprint_first(sqlite3 *db, long long first, char out[65], long long *count, char **err);
+int data_fingerprint_first(struct db *db, long long first, char out[65], long long *count, char **err);
 
 #endif

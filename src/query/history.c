@@ -10,23 +10,24 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-int history_list(sqlite3 *db, const char *name, long long limit, struct rowset *rs, char **err)
+int history_list(struct db *db, const char *name, long long limit, struct rowset *rs, char **err)
 {
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     const char *sql =
         "SELECT * FROM (SELECT id, evaluated_at, query_name AS query, substr(query_sha256, 1, 12) AS sha256, "
-        "params, outcome, registration FROM evaluation WHERE (?1 IS NULL OR query_name = ?1) "
-        "ORDER BY id DESC LIMIT ?2) ORDER BY id";
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
-    int rc = name ? sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) : SQLITE_OK;
+        "params, outcome, registration FROM evaluation WHERE (CAST(?1 AS TEXT) IS NULL OR query_name = ?1) "
+        "ORDER BY id DESC LIMIT ?2) AS h ORDER BY id";
+    if (db_prepare(db, sql, &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    int rc = name ? db_bind_text(st, 1, name, -1) : SQLITE_OK;
+    /* No limit: -1 on SQLite, NULL on PostgreSQL. */
     if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(st, 2, limit);
+        rc = limit < 0 && !db_sqlite(db) ? db_bind_null(st, 2) : db_bind_int64(st, 2, limit);
     if (rc == SQLITE_OK)
-        rc = rowset_collect(rs, st);
+        rc = rowset_collect_db(rs, st);
     if (rc != SQLITE_DONE)
-        bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+        bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    db_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -37,29 +38,29 @@ void history_names_free(char **names, int n)
     free(names);
 }
 
-int history_names(sqlite3 *db, char ***names, char **err)
+int history_names(struct db *db, char ***names, char **err)
 {
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     *names = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT DISTINCT query_name FROM evaluation ORDER BY 1", -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    if (db_prepare(db, "SELECT DISTINCT query_name FROM evaluation ORDER BY 1", &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = db_step(st)) == SQLITE_ROW) {
         char **v = realloc(*names, (size_t)(n + 1) * sizeof *v);
         if (!v) {
             rc = SQLITE_NOMEM;
             break;
         }
         *names = v;
-        v[n++] = strdup((const char *)sqlite3_column_text(st, 0));
+        v[n++] = strdup((const char *)db_column_text(st, 0));
     }
     if (rc != SQLITE_DONE) {
-        bd_fail(err, "cannot read the history: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+        bd_fail(err, "cannot read the history: %s", rc == SQLITE_NOMEM ? "out of memory" : db_errmsg(db));
         history_names_free(*names, n);
         *names = NULL;
         n = -1;
     }
-    sqlite3_finalize(st);
+    db_finalize(st);
     return n;
 }
 
@@ -78,41 +79,41 @@ static void recorded_free(struct recorded *e)
     json_decref(e->rows);
 }
 
-static char *column_dup(sqlite3_stmt *st, int c)
+static char *column_dup(struct db_stmt *st, int c)
 {
-    const char *t = (const char *)sqlite3_column_text(st, c);
+    const char *t = (const char *)db_column_text(st, c);
     return strdup(t ? t : "");
 }
 
 /* Loads evaluation i of d (d->id[i]). */
-static int load(sqlite3 *db, struct history_diff *d, int i, struct recorded *e, char **err)
+static int load(struct db *db, struct history_diff *d, int i, struct recorded *e, char **err)
 {
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     memset(e, 0, sizeof *e);
-    if (sqlite3_prepare_v2(db, "SELECT query_name, query_sha256, query_text, data_fingerprint, archive_count, params, "
-                               "rows, evaluated_at FROM evaluation WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
-    int rc = sqlite3_bind_int64(st, 1, d->id[i]);
+    if (db_prepare(db, "SELECT query_name, query_sha256, query_text, data_fingerprint, archive_count, params, "
+                               "rows, evaluated_at FROM evaluation WHERE id = ?", &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    int rc = db_bind_int64(st, 1, d->id[i]);
     if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
+        rc = db_step(st);
     if (rc == SQLITE_DONE) {
-        sqlite3_finalize(st);
+        db_finalize(st);
         return bd_fail(err, "no evaluation %lld in the store", d->id[i]);
     }
     if (rc != SQLITE_ROW) {
-        bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
-        sqlite3_finalize(st);
+        bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+        db_finalize(st);
         return -1;
     }
     e->name = column_dup(st, 0);
-    snprintf(d->sha256[i], sizeof d->sha256[i], "%s", (const char *)sqlite3_column_text(st, 1));
+    snprintf(d->sha256[i], sizeof d->sha256[i], "%s", (const char *)db_column_text(st, 1));
     e->text = column_dup(st, 2);
-    snprintf(d->fingerprint[i], sizeof d->fingerprint[i], "%s", (const char *)sqlite3_column_text(st, 3));
-    d->archives[i] = sqlite3_column_int64(st, 4);
-    e->params = json_loads((const char *)sqlite3_column_text(st, 5), JSON_DECODE_ANY, NULL);
-    e->rows = json_loads((const char *)sqlite3_column_text(st, 6), JSON_DECODE_ANY, NULL);
+    snprintf(d->fingerprint[i], sizeof d->fingerprint[i], "%s", (const char *)db_column_text(st, 3));
+    d->archives[i] = db_column_int64(st, 4);
+    e->params = json_loads((const char *)db_column_text(st, 5), JSON_DECODE_ANY, NULL);
+    e->rows = json_loads((const char *)db_column_text(st, 6), JSON_DECODE_ANY, NULL);
     d->when[i] = column_dup(st, 7);
-    sqlite3_finalize(st);
+    db_finalize(st);
     if (!json_is_object(e->params) || !json_is_array(e->rows))
         return bd_fail(err, "evaluation %lld: its recorded parameters or rows are not valid JSON", d->id[i]);
     return 0;
@@ -344,7 +345,7 @@ int history_rows_differ(char **keys, int nkeys, json_t *was, json_t *now, size_t
     return 0;
 }
 
-int history_diff(sqlite3 *db, long long id1, long long id2, struct history_diff *d, char **err)
+int history_diff(struct db *db, long long id1, long long id2, struct history_diff *d, char **err)
 {
     memset(d, 0, sizeof *d);
     d->id[0] = id1;

@@ -2,6 +2,8 @@
 #define BENCHDB_HISTORY_H
 #include <sqlite3.h>
 
+#include "store/db.h"
+
 #include "output/output.h"
 
 /* The verdict history: the `evaluation` table (docs/queries.md). */
@@ -9,11 +11,11 @@
 /* The last `limit` (< 0: all) evaluations of the query name (NULL: of
  * every query), oldest first: id, evaluated_at, query, sha256 (short),
  * params, outcome, registration. Returns 0, or -1 with *err. */
-int history_list(sqlite3 *db, const char *name, long long limit, struct rowset *rs, char **err);
+int history_list(struct db *db, const char *name, long long limit, struct rowset *rs, char **err);
 
 /* The names of the queries with recorded evaluations, sorted. Returns the
  * count, or -1 with *err; free with history_names_free. */
-int history_names(sqlite3 *db, char ***names, char **err);
+int history_names(struct db *db, char ***names, char **err);
 void history_names_free(char **names, int n);
 
 /* What changed between two evaluations of one query. */
@@ -35,7 +37,7 @@ struct history_diff {
 };
 /* Returns EXIT_OK; EXIT_FAIL with *err when an evaluation does not exist,
  * the two are of different queries, or on an SQL error. */
-int history_diff(sqlite3 *db, long long id1, long long id2, struct history_diff *d, char **err);
+int history_diff(struct db *db, long long id1, long long id2, struct history_diff *d, char **err);
 void history_diff_free(struct history_diff *d);
 
 /* How the rows now differ from the rows recorded (JSON arrays of objects),

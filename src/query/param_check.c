@@ -32,16 +32,16 @@ static void names_free(struct names *ns)
     free(ns->v);
 }
 
-static int names_load(sqlite3 *db, enum param_names kind, const char *plan, struct names *ns, char **err)
+static int names_load(struct db *db, enum param_names kind, const char *plan, struct names *ns, char **err)
 {
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     memset(ns, 0, sizeof *ns);
-    if (sqlite3_prepare_v2(db, names_sql[kind], -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind), sqlite3_errmsg(db));
-    int rc = kind == NAMES_PLAN || !plan ? SQLITE_OK : sqlite3_bind_text(st, 1, plan, -1, SQLITE_STATIC);
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (db_prepare(db, names_sql[kind], &st) != SQLITE_OK)
+        return bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind), db_errmsg(db));
+    int rc = kind == NAMES_PLAN || !plan ? SQLITE_OK : db_bind_text(st, 1, plan, -1);
+    while (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {
         char **v = realloc(ns->v, (ns->n + 1) * sizeof *v);
-        const char *t = (const char *)sqlite3_column_text(st, 0);
+        const char *t = (const char *)db_column_text(st, 0);
         if (!v || !(v[ns->n] = strdup(t ? t : ""))) {
             if (v)
                 ns->v = v;
@@ -54,8 +54,8 @@ static int names_load(sqlite3 *db, enum param_names kind, const char *plan, stru
     }
     if (rc != SQLITE_DONE)
         bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind),
-                rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+                rc == SQLITE_NOMEM ? "out of memory" : db_errmsg(db));
+    db_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -103,7 +103,7 @@ static int refuse(const struct saved_param *p, const char *value, const char *pl
     return EXIT_USAGE;
 }
 
-int param_check_names(sqlite3 *db, const struct saved_query *q, const struct params *given,
+int param_check_names(struct db *db, const struct saved_query *q, const struct params *given,
                       const struct param_value *vals, char **err)
 {
     int pp = plan_param(q);

@@ -2,6 +2,8 @@
 #define BENCHDB_PARAM_CHECK_H
 #include <sqlite3.h>
 
+#include "store/db.h"
+
 #include "query/saved.h"
 #include "util/params.h"
 
@@ -15,7 +17,7 @@
  * *err saying what does not exist and what does ("plan 'nope' does not
  * exist; plans: calibration-sim, git-perf-p0001", or the nearest name);
  * EXIT_FAIL with *err on an SQL error. */
-int param_check_names(sqlite3 *db, const struct saved_query *q, const struct params *given,
+int param_check_names(struct db *db, const struct saved_query *q, const struct params *given,
                       const struct param_value *vals, char **err);
 
 #endif

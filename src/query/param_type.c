@@ -277,13 +277,13 @@ void param_value_null(struct param_value *out)
     out->sqlite_type = SQLITE_NULL;
 }
 
-int param_value_bind(sqlite3_stmt *st, int i, const struct param_value *v)
+int param_value_bind(struct db_stmt *st, int i, const struct param_value *v)
 {
     switch (v->sqlite_type) {
-    case SQLITE_NULL: return sqlite3_bind_null(st, i);
-    case SQLITE_INTEGER: return sqlite3_bind_int64(st, i, v->i);
-    case SQLITE_FLOAT: return sqlite3_bind_double(st, i, v->d);
-    default: return sqlite3_bind_text(st, i, v->s, -1, SQLITE_TRANSIENT);
+    case SQLITE_NULL: return db_bind_null(st, i);
+    case SQLITE_INTEGER: return db_bind_int64(st, i, v->i);
+    case SQLITE_FLOAT: return db_bind_double(st, i, v->d);
+    default: return db_bind_text(st, i, v->s, -1);
     }
 }
 

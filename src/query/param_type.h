@@ -2,6 +2,7 @@
 #define BENCHDB_PARAM_TYPE_H
 #include <sqlite3.h>
 
+#include "store/db.h"
 #include "util/strbuf.h"
 
 /* The type of a saved query's parameter, declared in its header by
@@ -54,7 +55,7 @@ struct param_value {
 int param_value_parse(const struct param_type_spec *t, const char *text, struct param_value *out, char **err);
 /* The SQL NULL value (a default written `null`). */
 void param_value_null(struct param_value *out);
-int param_value_bind(sqlite3_stmt *st, int i, const struct param_value *v);
+int param_value_bind(struct db_stmt *st, int i, const struct param_value *v);
 /* As JSON: numbers as numbers, text as a string, NULL as null. */
 int param_value_json(struct strbuf *sb, const struct param_value *v);
 /* Whether two values are the same value (0.950 and 0.95 are). */

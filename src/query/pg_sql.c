@@ -106,7 +106,12 @@ static int write_positional(void *arg, const char *name, size_t len, struct strb
 
 int pg_sql_positional(const struct saved_query *q, struct strbuf *out, char **err)
 {
-    return pg_sql_rewrite(q->sql, write_positional, (void *)q, out, err);
+    return pg_sql_positional_text(q, q->sql, out, err);
+}
+
+int pg_sql_positional_text(const struct saved_query *q, const char *sql, struct strbuf *out, char **err)
+{
+    return pg_sql_rewrite(sql, write_positional, (void *)q, out, err);
 }
 
 struct literal_arg {

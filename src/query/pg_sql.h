@@ -34,6 +34,9 @@ int pg_sql_rewrite(const char *sql, pg_param_writer write, void *arg, struct str
  * parameter k binds q->params[k - 1]'s value. Returns 0, or -1 with *err
  * set (a parameter the header does not declare, as on SQLite). */
 int pg_sql_positional(const struct saved_query *q, struct strbuf *out, char **err);
+/* The same for another text of q's (a -- needs: check), its parameters
+ * q's. */
+int pg_sql_positional_text(const struct saved_query *q, const char *sql, struct strbuf *out, char **err);
 
 /* q's statement with the resolved values written in as typed literals. */
 int pg_sql_literal(const struct saved_query *q, const struct resolved_params *rp, struct strbuf *out, char **err);

@@ -2,6 +2,8 @@
 #define BENCHDB_RULES_H
 #include <sqlite3.h>
 
+#include "store/db.h"
+
 #include "output/output.h"
 #include "query/saved.h"
 #include "util/text.h"
@@ -10,7 +12,7 @@
 
 /* Whether s is an RFC 3339 date-time SQLite can read:
  * YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM). 1 yes, 0 no, -1 SQL error. */
-int rule_time_valid(sqlite3 *db, const char *s, char **err);
+int rule_time_valid(struct db *db, const char *s, char **err);
 
 struct rule_registration {
     long long id;
@@ -20,22 +22,22 @@ struct rule_registration {
 };
 /* Registers q's text (published and ref may be NULL); a text registered
  * before is left as it was (out->existed). Returns 0, or -1 with *err. */
-int rule_register(sqlite3 *db, const struct saved_query *q, const char *published, const char *ref,
+int rule_register(struct db *db, const struct saved_query *q, const char *published, const char *ref,
                   struct rule_registration *out, char **err);
 
 /* Every registered rule: id, name, sha256 (short), registered_at,
  * published_at, ref. Returns 0, or -1 with *err. */
-int rule_list(sqlite3 *db, struct rowset *rs, char **err);
+int rule_list(struct db *db, struct rowset *rs, char **err);
 
 /* The registered rule with this text's SHA-256: 1 found (id, when it
  * was fixed: published, else registered, and its ref or ""), 0 none,
  * -1 with *err on an SQL error. */
-int rule_find(sqlite3 *db, const char *sha256, long long *id, char fixed[TIME_TEXT_MAX], char ref[256], char **err);
+int rule_find(struct db *db, const char *sha256, long long *id, char fixed[TIME_TEXT_MAX], char ref[256], char **err);
 
 /* The earliest start time of a plan's runs: 1 found, 0 none recorded,
  * -1 with *err. */
-int plan_first_start(sqlite3 *db, const char *plan, char out[TIME_TEXT_MAX], char **err);
+int plan_first_start(struct db *db, const char *plan, char out[TIME_TEXT_MAX], char **err);
 /* Whether time a precedes time b (julianday): 1, 0, or -1 with *err. */
-int time_precedes(sqlite3 *db, const char *a, const char *b, char **err);
+int time_precedes(struct db *db, const char *a, const char *b, char **err);
 
 #endif

@@ -211,7 +211,12 @@ static int compare_data(sqlite3 *db, const struct record *r, struct outcome *o, 
 {
     char now[65], prefix[65];
     long long n = 0;
-    if (data_fingerprint(db, now, &n, err))
+    struct db *via = db_from_sqlite(db, 0);
+    int frc = via ? data_fingerprint(via, now, &n, err) : bd_fail(err, "out of memory");
+    if (frc == 0 && n > r->archives)
+        frc = data_fingerprint_first(via, r->archives, prefix, NULL, err);
+    db_close(via);
+    if (frc)
         return -1;
     if (strcmp(now, r->fingerprint) == 0) {
         compare(&o->diffs, &o->data, 1, "data", bd_strdupf("same (%lld archives)", n));
@@ -219,8 +224,6 @@ static int compare_data(sqlite3 *db, const struct record *r, struct outcome *o, 
     }
     /* More archives now: still the same data for this evaluation when its
      * archives are all there unchanged (the first ones it counted). */
-    if (n > r->archives && data_fingerprint_first(db, r->archives, prefix, NULL, err))
-        return -1;
     if (n > r->archives && strcmp(prefix, r->fingerprint) == 0)
         compare(&o->diffs, &o->data, 1, "data",
                 bd_strdupf("same (%lld archives; %lld ingested since)", r->archives, n - r->archives));
@@ -252,10 +255,12 @@ static int verify_one(sqlite3 *db, const struct query_path *qp, const struct rec
     else {
         struct store_deadline dl;
         store_set_timeout(db, &dl, timeout);
-        if (evaluation_rerun(db, q, &rp, lim, &ev, &perr))
+        struct db *via = db_from_sqlite(db, 0);
+        if (!via || evaluation_rerun(via, q, &rp, lim, &ev, &perr))
             why = dl.fired ? bd_strdupf("stopped after %g s (--timeout SECONDS raises the limit)", timeout)
-                           : strdup(perr);
+                           : strdup(perr ? perr : "out of memory");
         store_clear_timeout(db);
+        db_close(via);
     }
     int rc = 0;
     if (why) {

@@ -129,18 +129,23 @@ int report_companion(sqlite3 *db, const struct query_path *qp, const struct repo
         goto out;
     }
     char fp[65];
-    if (data_fingerprint(db, fp, NULL, &e2)) {
-        bd_fail(err, "%s", e2);
+    struct db *via = db_from_sqlite(db, 0); /* report runs on SQLite only */
+    if (!via || data_fingerprint(via, fp, NULL, &e2)) {
+        db_close(via);
+        bd_fail(err, "%s", e2 ? e2 : "out of memory");
         goto out;
     }
     if (strcmp(fp, ev->fingerprint) != 0) {
         bd_fail(err, "evaluation %lld (%s) saw data %.12s, the store now holds %.12s, and no evaluation of %s with its "
                      "parameters on that data is recorded: its chart cannot be drawn from the same data",
                 ev->id, ev->query_name, ev->fingerprint, fp, name);
+        db_close(via);
         goto out;
     }
     struct evaluation cev;
-    if (query_evaluate(db, q, &ps, 1, NULL, &cev, &e2) != EXIT_OK) {
+    int qrc = query_evaluate(via, q, &ps, 1, NULL, &cev, &e2);
+    db_close(via);
+    if (qrc != EXIT_OK) {
         bd_fail(err, "chart from=%s: %s", name, e2);
         evaluation_free(&cev);
         goto out;

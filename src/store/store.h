@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "store/db.h"
+
 /* How a command opens the store. A store is a regular file holding
  * benchdb's schema: a missing file, a directory, a device or a FIFO is
  * refused in every mode, and an empty file (no tables) is a store only to
@@ -34,6 +36,34 @@ enum store_mode {
  * written there, naming why and the commands that still read it. */
 int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err);
 void store_close(sqlite3 *db);
+
+/* ---- a store on either engine (store_pg.c) ---- */
+
+/* Opens the store named name in the given mode through the connection
+ * layer: an SQLite file by store_open, or (a postgresql:// URI) a
+ * database on a PostgreSQL server. There the read-only modes make every
+ * transaction of the session read-only, STORE_CREATE installs the
+ * extension benchstats when it is missing (or says why it cannot), and
+ * the write modes apply pending migrations of migrations/postgresql; a
+ * schema newer than this binary's is refused in every mode. On failure
+ * returns -1 with a malloc'd message in *err and *out NULL. */
+int store_connect(const char *name, enum store_mode mode, struct db **out, char **err);
+/* On PostgreSQL: the migrations compiled into this binary
+ * (migrations/postgresql), the store's version (0: none, -1 with *err),
+ * and applying the pending ones up to target (all with target < 0), each
+ * in one transaction; how many were applied, or -1 with *err. */
+int pg_migrations_count(void);
+const char *pg_migration_name(int i);
+int store_pg_version(struct db *db, char **err);
+int store_pg_migrate(struct db *db, int target, char **err);
+/* The same on either engine: the migrations this binary knows for db's
+ * engine, one's name and text (1-based; NULL out of range), the store's
+ * version, applying the pending ones. */
+int store_migrations_known(struct db *db);
+const char *store_migration_name(struct db *db, int i);
+const char *store_migration_text(struct db *db, int i);
+int store_version(struct db *db, char **err);
+int store_apply_migrations(struct db *db, int target, char **err);
 
 /* What to do about a damaged store, after "the store is damaged (...)": for
  * every message that meets SQLITE_CORRUPT. */

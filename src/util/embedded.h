@@ -12,6 +12,9 @@ struct embedded_file {
 
 extern const struct embedded_file embedded_migrations[];
 extern const size_t embedded_migrations_count;
+/* migrations/postgresql/NNNN_name.sql, for a store on PostgreSQL. */
+extern const struct embedded_file embedded_pg_migrations[];
+extern const size_t embedded_pg_migrations_count;
 extern const struct embedded_file embedded_queries[];
 extern const size_t embedded_queries_count;
 

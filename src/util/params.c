@@ -90,19 +90,30 @@ static int plain_number(const char *s)
     return *p ? 0 : real ? 2 : 1;
 }
 
-int bind_plain_number_or_text(sqlite3_stmt *st, int i, const char *value)
+int plain_number_parse(const char *value, long long *i, double *d)
 {
     int kind = plain_number(value);
     char *end;
     errno = 0;
     if (kind == 1) {
-        long long ll = strtoll(value, &end, 10);
+        *i = strtoll(value, &end, 10);
         if (errno == 0)
-            return sqlite3_bind_int64(st, i, ll);
+            return SQLITE_INTEGER;
     } else if (kind == 2) {
-        double d = strtod(value, &end);
-        if (errno == 0 && isfinite(d))
-            return sqlite3_bind_double(st, i, d);
+        *d = strtod(value, &end);
+        if (errno == 0 && isfinite(*d))
+            return SQLITE_FLOAT;
     }
-    return sqlite3_bind_text(st, i, value, -1, SQLITE_TRANSIENT);
+    return SQLITE_TEXT;
+}
+
+int bind_plain_number_or_text(sqlite3_stmt *st, int i, const char *value)
+{
+    long long ll = 0;
+    double d = 0;
+    switch (plain_number_parse(value, &ll, &d)) {
+    case SQLITE_INTEGER: return sqlite3_bind_int64(st, i, ll);
+    case SQLITE_FLOAT: return sqlite3_bind_double(st, i, d);
+    default: return sqlite3_bind_text(st, i, value, -1, SQLITE_TRANSIENT);
+    }
 }

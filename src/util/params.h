@@ -25,5 +25,8 @@ void params_free(struct params *ps);
  * with a point or an exponent. Anything else binds as text: 007, 1.10,
  * +3, 0x10, nan, " 5". Returns sqlite3_bind_*'s result. */
 int bind_plain_number_or_text(sqlite3_stmt *st, int i, const char *value);
+/* The same judgement for any engine: SQLITE_INTEGER with *i, SQLITE_FLOAT
+ * with *d, or SQLITE_TEXT (bind the text itself). */
+int plain_number_parse(const char *value, long long *i, double *d);
 
 #endif

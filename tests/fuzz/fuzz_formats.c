@@ -38,13 +38,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Small limits: the fuzzer explores the limit checks instead of
      * spending its time decompressing bombs. */
     struct ingest_options opt = {.max_line_bytes = 4096, .max_bytes = 1 << 20, .quiet = 1};
-    struct ingester *g = ingester_open(db, &opt, NULL, &err);
+    struct db *via = db_from_sqlite(db, 0);
+    struct ingester *g = via ? ingester_open(via, &opt, NULL, &err) : NULL;
     if (!g)
         abort();
     struct ingest_run run = {.plan = "p", .run = "r", .host = "h", .variant = "default", .block = 1, .harness_format = format};
     struct ingest_file f = {path, "input"};
     enum ingest_result r = ingester_files(g, &run, &f, 1, path);
     ingester_close(g);
+    db_close(via);
     if (fuzz_count(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") != 0)
         abort();
     int64_t archives = fuzz_count(db, "SELECT count(*) FROM archive");

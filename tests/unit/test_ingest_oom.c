@@ -128,10 +128,12 @@ static int load(sqlite3 *db, long n, char **text)
     struct ingest_options opt = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE, .max_bytes = INGEST_DEFAULT_MAX_BYTES,
                                  .quiet = 1};
     char *err = NULL;
+    struct db *via = db_from_sqlite(db, 0); /* before failures are injected */
+    assert_non_null(via);
     atomic_store(&failed, 0);
     atomic_store(&countdown, n);
     int r = -1; /* ingester_open failed */
-    struct ingester *g = ingester_open(db, &opt, NULL, &err);
+    struct ingester *g = ingester_open(via, &opt, NULL, &err);
     if (g) {
         if (harness_format) {
             struct ingest_run run = {.plan = "oom", .run = "r", .host = "h", .variant = "v", .block = 1};
@@ -148,6 +150,7 @@ static int load(sqlite3 *db, long n, char **text)
         ingester_close(g);
     }
     atomic_store(&countdown, -1);
+    db_close(via);
 
     fflush(stderr);
     dup2(saved, 2);

@@ -306,7 +306,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
         began = rc == 0;
     }
     if (rc == 0 && seekable) /* another process may have stored it since the look-up above */
-        rc = stored_already(g, first_sha);
+        rc = sink_lock_archive(g->sink, first_sha) ? -1 : stored_already(g, first_sha);
     if (rc == 0)
         claim_test_hold();
     if (rc == 0) {

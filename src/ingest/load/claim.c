@@ -55,7 +55,9 @@ int claim_take(struct ingester *g, const char *sha, struct claim *c)
 {
     c->fd = -1;
     c->path = NULL;
-    const char *store = sqlite3_db_filename(g->db, "main");
+    /* On PostgreSQL the archive's advisory lock (sink_lock_archive) is
+     * its claim. */
+    const char *store = db_sqlite(g->db) ? sqlite3_db_filename(db_sqlite(g->db), "main") : NULL;
     if (!store || !*store) /* an in-memory store: no other process */
         return -1;
     c->path = bd_strdupf("%s-ingest-%s.lock", store, sha);

@@ -30,7 +30,7 @@ struct members {
 };
 
 struct ingester {
-    sqlite3 *db;
+    struct db *db;
     struct ingest_options opt;
     struct ingest_hooks hooks;
     struct ingest_report rep;

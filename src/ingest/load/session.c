@@ -13,7 +13,7 @@
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
 
-struct ingester *ingester_open(sqlite3 *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
+struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
                                char **err)
 {
     struct ingester *g = calloc(1, sizeof *g);
@@ -143,7 +143,7 @@ int ingest_harness_known(const char *name)
 
 /* ---- removing ---- */
 
-int ingest_remove(sqlite3 *db, long long archive, const char *plan, const char *run, int dry_run,
+int ingest_remove(struct db *db, long long archive, const char *plan, const char *run, int dry_run,
                   struct ingest_removal *out, char **err)
 {
     struct removal_target t = {archive > 0 ? REMOVE_ARCHIVE : run ? REMOVE_RUN : REMOVE_PLAN, archive, plan, run};

@@ -15,17 +15,17 @@ static const char pending_sha[] = "000000000000000000000000000000000000000000000
 
 int sink_find_archive(struct sink *s, const char *sha, int64_t *id, char **name)
 {
-    sqlite3_stmt *st = sink_stmt(s, S_ARCHIVE_BY_SHA);
+    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_BY_SHA);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
+    db_bind_text(st, 1, sha, -1);
+    int rc = db_step(st);
     if (rc == SQLITE_ROW) {
-        *id = sqlite3_column_int64(st, 0);
-        const char *t = (const char *)sqlite3_column_text(st, 1); /* NULL when out of memory */
+        *id = db_column_int64(st, 0);
+        const char *t = (const char *)db_column_text(st, 1); /* NULL when out of memory */
         *name = t ? strdup(t) : NULL;
     }
-    sqlite3_reset(st);
+    db_reset(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return sink_fail_sql(s);
     return rc == SQLITE_ROW;
@@ -49,57 +49,57 @@ int sink_archive_begin(struct sink *s, const char *name, const char *sha, const 
 {
     char when[TIME_TEXT_MAX];
     time_now_rfc3339(when, 0);
-    sqlite3_stmt *st = sink_stmt(s, S_ARCHIVE_INSERT);
+    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_INSERT);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, sha ? sha : pending_sha, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, format, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, when, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, BENCHDB_VERSION, -1, SQLITE_STATIC);
+    db_bind_text(st, 1, sha ? sha : pending_sha, -1);
+    db_bind_text(st, 2, name, -1);
+    db_bind_text(st, 3, format, -1);
+    db_bind_text(st, 4, when, -1);
+    db_bind_text(st, 5, BENCHDB_VERSION, -1);
     if (sink_step(s, st))
         return -1;
-    s->archive_id = sqlite3_last_insert_rowid(s->db);
+    s->archive_id = db_last_insert_id(s->db);
     s->chunk_seq = 0;
     return 0;
 }
 
 int sink_archive_format(struct sink *s, const char *format)
 {
-    sqlite3_stmt *st = sink_stmt(s, S_ARCHIVE_FORMAT);
+    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_FORMAT);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, format, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, s->archive_id);
+    db_bind_text(st, 1, format, -1);
+    db_bind_int64(st, 2, s->archive_id);
     return sink_step(s, st);
 }
 
 int sink_chunk(struct sink *s, const unsigned char *p, size_t n)
 {
-    sqlite3_stmt *st = sink_stmt(s, S_CHUNK_INSERT);
+    struct db_stmt *st = sink_stmt(s, S_CHUNK_INSERT);
     if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, s->archive_id);
-    sqlite3_bind_int64(st, 2, s->chunk_seq++);
-    sqlite3_bind_blob(st, 3, p, (int)n, SQLITE_STATIC);
+    db_bind_int64(st, 1, s->archive_id);
+    db_bind_int64(st, 2, s->chunk_seq++);
+    db_bind_blob(st, 3, p, (int)n);
     int rc = sink_step(s, st);
-    sqlite3_clear_bindings(st);
+    db_clear_bindings(st);
     s->here.rows++;
     return rc;
 }
 
 int sink_member(struct sink *s, const char *path, const char *sha, uint64_t size, int64_t *id)
 {
-    sqlite3_stmt *st = sink_stmt(s, S_MEMBER_INSERT);
+    struct db_stmt *st = sink_stmt(s, S_MEMBER_INSERT);
     if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, s->archive_id);
-    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, sha, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, (sqlite3_int64)size);
+    db_bind_int64(st, 1, s->archive_id);
+    db_bind_text(st, 2, path, -1);
+    db_bind_text(st, 3, sha, -1);
+    db_bind_int64(st, 4, (sqlite3_int64)size);
     if (sink_step(s, st))
         return -1;
-    *id = sqlite3_last_insert_rowid(s->db);
+    *id = db_last_insert_id(s->db);
     s->here.members++;
     s->here.rows++;
     return 0;
@@ -107,11 +107,11 @@ int sink_member(struct sink *s, const char *path, const char *sha, uint64_t size
 
 int sink_member_format(struct sink *s, int64_t member_id, const char *format)
 {
-    sqlite3_stmt *st = sink_stmt(s, S_MEMBER_FORMAT);
+    struct db_stmt *st = sink_stmt(s, S_MEMBER_FORMAT);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, format, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, member_id);
+    db_bind_text(st, 1, format, -1);
+    db_bind_int64(st, 2, member_id);
     return sink_step(s, st);
 }
 
@@ -120,21 +120,21 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
     if (s->here.runs == 0 && s->here.appended == 0)
         return ingest_report_fail(s->rep, NULL,
                            "no run record (an archive holds one or more runs, each opened by a run record)");
-    sqlite3_stmt *st = sink_stmt(s, S_ARCHIVE_UPDATE);
+    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_UPDATE);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)size);
-    sqlite3_bind_text(st, 3, compressed ? "zstd" : "identity", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, (sqlite3_int64)stored);
-    sqlite3_bind_int64(st, 5, s->archive_id);
+    db_bind_text(st, 1, sha, -1);
+    db_bind_int64(st, 2, (sqlite3_int64)size);
+    db_bind_text(st, 3, compressed ? "zstd" : "identity", -1);
+    db_bind_int64(st, 4, (sqlite3_int64)stored);
+    db_bind_int64(st, 5, s->archive_id);
     if (sink_step(s, st))
         return -1;
     for (size_t i = 0; i < s->n_replaced; i++) {
-        sqlite3_stmt *del = sink_stmt(s, S_ARCHIVE_DELETE_EMPTY);
+        struct db_stmt *del = sink_stmt(s, S_ARCHIVE_DELETE_EMPTY);
         if (!del)
             return -1;
-        sqlite3_bind_int64(del, 1, s->replaced[i]);
+        db_bind_int64(del, 1, s->replaced[i]);
         if (sink_step(s, del))
             return -1;
     }

@@ -10,6 +10,8 @@
  * clean. */
 #include <sqlite3.h>
 
+#include "store/db.h"
+
 struct removal_target {
     enum { REMOVE_ARCHIVE, REMOVE_RUN, REMOVE_PLAN } kind;
     long long archive;
@@ -22,6 +24,6 @@ struct removal {
 
 /* Removes the target (dry_run: counts and changes nothing). 0, 1 when the
  * target does not exist (*err says so), -1 with *err on a store error. */
-int remove_stored(sqlite3 *db, const struct removal_target *t, int dry_run, struct removal *out, char **err);
+int remove_stored(struct db *db, const struct removal_target *t, int dry_run, struct removal *out, char **err);
 
 #endif

@@ -22,7 +22,7 @@ static int same_field(struct sink *s, const char *field, const char *stored, con
 }
 
 /* An appending run record against the stored run (found by S_RUN_FIND). */
-static int check_append(struct sink *s, const struct sink_run *r, sqlite3_stmt *st)
+static int check_append(struct sink *s, const struct sink_run *r, struct db_stmt *st)
 {
     char *stored[6];
     for (int i = 0; i < 6; i++)
@@ -75,15 +75,15 @@ static int check_append(struct sink *s, const struct sink_run *r, sqlite3_stmt *
 static int replace_run(struct sink *s, const struct sink_run *r, int64_t old_run, int64_t old_archive,
                        const char *old_name)
 {
-    sqlite3_stmt *q = sink_stmt(s, S_RUN_APPENDED_BY);
+    struct db_stmt *q = sink_stmt(s, S_RUN_APPENDED_BY);
     if (!q)
         return -1;
-    sqlite3_bind_int64(q, 1, old_run);
-    int rc = sqlite3_step(q);
+    db_bind_int64(q, 1, old_run);
+    int rc = db_step(q);
     if (rc == SQLITE_ROW) {
-        long long other = sqlite3_column_int64(q, 0);
+        long long other = db_column_int64(q, 0);
         char *other_name = sink_column_dup(q, 1);
-        sqlite3_reset(q);
+        db_reset(q);
         ingest_report_fail(s->rep, "run.run",
                     "run \"%s\" of plan \"%s\" holds values archive %lld \"%s\" added to it besides those of archive "
                     "%lld \"%s\": --replace replaces one archive's run, not what others added",
@@ -92,13 +92,13 @@ static int replace_run(struct sink *s, const struct sink_run *r, int64_t old_run
         free(other_name);
         return -1;
     }
-    sqlite3_reset(q);
+    db_reset(q);
     if (rc != SQLITE_DONE)
         return sink_fail_sql(s);
-    sqlite3_stmt *del = sink_stmt(s, S_RUN_DELETE);
+    struct db_stmt *del = sink_stmt(s, S_RUN_DELETE);
     if (!del)
         return -1;
-    sqlite3_bind_int64(del, 1, old_run);
+    db_bind_int64(del, 1, old_run);
     if (sink_step(s, del))
         return -1;
     if (s->n_replaced == s->cap_replaced) {
@@ -157,16 +157,16 @@ int sink_run(struct sink *s, const struct sink_run *r)
     if (r->treatment && (sink_name_id(s, &s->variants, r->treatment, &t_id) || sink_name_id(s, &s->variants, r->baseline, &b_id)))
         return -1;
 
-    sqlite3_stmt *st = sink_stmt(s, S_RUN_FIND);
+    struct db_stmt *st = sink_stmt(s, S_RUN_FIND);
 
     if (!st)
 
         return -1;
-    sqlite3_bind_int64(st, 1, plan_id);
-    sqlite3_bind_text(st, 2, r->name, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
+    db_bind_int64(st, 1, plan_id);
+    db_bind_text(st, 2, r->name, -1);
+    int rc = db_step(st);
     if (rc != SQLITE_ROW) {
-        sqlite3_reset(st);
+        db_reset(st);
         if (rc != SQLITE_DONE)
             return sink_fail_sql(s);
         if (r->append)
@@ -174,11 +174,11 @@ int sink_run(struct sink *s, const struct sink_run *r)
                                "run \"%s\" of plan \"%s\" is not stored (an appending run adds to a stored run)",
                                r->name, r->plan);
     } else {
-        int64_t old_run = sqlite3_column_int64(st, 0), old_archive = sqlite3_column_int64(st, 1);
+        int64_t old_run = db_column_int64(st, 0), old_archive = db_column_int64(st, 1);
         char *old_name = sink_column_dup(st, 2);
         if (r->append) {
             rc = check_append(s, r, st);
-            sqlite3_reset(st);
+            db_reset(st);
             free(old_name);
             if (rc)
                 return -1;
@@ -191,7 +191,7 @@ int sink_run(struct sink *s, const struct sink_run *r)
             s->here.rows++;
             return 0;
         }
-        sqlite3_reset(st);
+        db_reset(st);
         if (!s->replace) {
             ingest_report_fail(s->rep, "run.run", "run \"%s\" of plan \"%s\" is already stored (archive %lld \"%s\")%s",
                         r->name, r->plan, (long long)old_archive, old_name ? old_name : "?",
@@ -210,22 +210,22 @@ int sink_run(struct sink *s, const struct sink_run *r)
     if (!st)
 
         return -1;
-    sqlite3_bind_int64(st, 1, plan_id);
-    sqlite3_bind_text(st, 2, r->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, host_id);
+    db_bind_int64(st, 1, plan_id);
+    db_bind_text(st, 2, r->name, -1);
+    db_bind_int64(st, 3, host_id);
     if (r->position)
-        sqlite3_bind_int64(st, 4, r->position);
+        db_bind_int64(st, 4, r->position);
     else
-        sqlite3_bind_null(st, 4);
+        db_bind_null(st, 4);
     sink_bind_opt_text(st, 5, r->source);
     sink_bind_opt_text(st, 6, r->started_at);
     sink_bind_opt_text(st, 7, r->ended_at);
     if (r->treatment) {
-        sqlite3_bind_int64(st, 8, t_id);
-        sqlite3_bind_int64(st, 9, b_id);
+        db_bind_int64(st, 8, t_id);
+        db_bind_int64(st, 9, b_id);
     } else {
-        sqlite3_bind_null(st, 8);
-        sqlite3_bind_null(st, 9);
+        db_bind_null(st, 8);
+        db_bind_null(st, 9);
     }
     json_decref(s->attrs);
     s->attrs = json_object();
@@ -239,11 +239,11 @@ int sink_run(struct sink *s, const struct sink_run *r)
     sb_reset(&s->text);
     if (bad || json_canonical(s->attrs, &s->text))
         return ingest_report_oom(s->rep);
-    sqlite3_bind_text(st, 10, s->text.buf, (int)s->text.len, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 11, s->archive_id);
+    db_bind_text(st, 10, s->text.buf, (int)s->text.len);
+    db_bind_int64(st, 11, s->archive_id);
     if (sink_step(s, st))
         return -1;
-    s->run_id = sqlite3_last_insert_rowid(s->db);
+    s->run_id = db_last_insert_id(s->db);
     s->here.runs++;
     s->here.rows++;
     return 0;
@@ -274,11 +274,11 @@ int sink_run_attributes(struct sink *s, json_t *attrs)
     sb_reset(&s->text);
     if (json_canonical(s->attrs, &s->text))
         return ingest_report_oom(s->rep);
-    sqlite3_stmt *st = sink_stmt(s, S_RUN_ATTRS_SET);
+    struct db_stmt *st = sink_stmt(s, S_RUN_ATTRS_SET);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, s->text.buf, (int)s->text.len, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, s->run_id);
+    db_bind_text(st, 1, s->text.buf, (int)s->text.len);
+    db_bind_int64(st, 2, s->run_id);
     return sink_step(s, st);
 }
 
@@ -289,11 +289,11 @@ int sink_run_started_at(struct sink *s, const char *t)
         return 0;
     if (s->start_set && secs >= s->start_best)
         return 0;
-    sqlite3_stmt *st = sink_stmt(s, S_RUN_START_SET);
+    struct db_stmt *st = sink_stmt(s, S_RUN_START_SET);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, s->run_id);
+    db_bind_text(st, 1, t, -1);
+    db_bind_int64(st, 2, s->run_id);
     if (sink_step(s, st))
         return -1;
     s->start_set = 1;

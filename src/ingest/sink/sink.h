@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ingest/core/report.h"
+#include "store/db.h"
 
 /* What one archive wrote. */
 struct sink_counts {
@@ -24,13 +25,18 @@ struct sink_counts {
 struct sink;
 
 /* Prepares the statements on a store opened for writing. NULL with *err. */
-struct sink *sink_open(sqlite3 *db, struct ingest_report *rep, char **err);
+struct sink *sink_open(struct db *db, struct ingest_report *rep, char **err);
 void sink_close(struct sink *s);
 
 /* ---- transactions and archives ---- */
 
 int sink_begin(struct sink *s);  /* BEGIN IMMEDIATE */
 int sink_commit(struct sink *s); /* COMMIT */
+/* Inside the transaction, before looking the archive up: on PostgreSQL
+ * waits for another ingest storing the archive with this SHA-256 to end
+ * (pg_advisory_xact_lock), so that one stores it and the other skips it;
+ * on SQLite nothing (BEGIN IMMEDIATE holds the one write lock). */
+int sink_lock_archive(struct sink *s, const char *sha);
 void sink_rollback(struct sink *s); /* ROLLBACK; forgets the cached ids, which may name rows it removed */
 
 /* Options for the archives to come: replace runs stored by other

@@ -12,6 +12,10 @@
 
 const char sink_primary_metric[] = "primary";
 
+#define SERIES_INSERT                                                                                          \
+    "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, member_id, detail, " \
+    "archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
 const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_ARCHIVE_BY_SHA] = "SELECT id, name FROM archive WHERE sha256 = ?",
     [S_ARCHIVE_INSERT] = "INSERT INTO archive(sha256, name, size, format, content_encoding, stored_size, "
@@ -45,8 +49,7 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
     [S_RUN_START_SET] = "UPDATE run SET started_at = ? WHERE id = ?",
-    [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, "
-                        "metric, member_id, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [S_SERIES_INSERT] = SERIES_INSERT,
     [S_SERIES_FIND] = "SELECT s.id, a.id, a.name FROM series s JOIN run r ON r.id = s.run_id "
                       "JOIN archive a ON a.id = coalesce(s.archive_id, r.archive_id) WHERE s.run_id = ? "
                       "AND s.benchmark_id = ? AND s.block = ? AND s.variant_id = ? AND s.fork = ? AND s.metric = ?",
@@ -61,6 +64,19 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL)",
 };
 
+/* What differs on PostgreSQL, where several ingests write at once: a
+ * name or unit another ingest is inserting is waited for, then read (the
+ * UNIQUE key would refuse it otherwise). */
+const char *const sink_stmt_sql_pg[S_SAMPLES] = {
+    [S_PLAN_INSERT] = "INSERT INTO plan(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
+    [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
+    [S_VARIANT_INSERT] = "INSERT INTO variant(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
+    [S_BENCH_INSERT] = "INSERT INTO benchmark(name, params) VALUES (?, ?) ON CONFLICT (name, params) DO NOTHING",
+    [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
+                   "ON CONFLICT (name) DO NOTHING",
+    [S_SERIES_INSERT] = SERIES_INSERT " ON CONFLICT DO NOTHING RETURNING id",
+};
+
 /* ---- failing ---- */
 
 int sink_fail_sql(struct sink *s)
@@ -68,16 +84,16 @@ int sink_fail_sql(struct sink *s)
     /* SQLITE_FULL: SQLite's "database or disk is full". The store has no
      * page limit (max_page_count is not set, and does not persist), so it
      * is the disk (or a quota); said plainly, SQLite's words kept. */
-    int sys = sqlite3_system_errno(s->db), code = sqlite3_errcode(s->db) & 0xff;
+    int sys = db_sqlite(s->db) ? sqlite3_system_errno(db_sqlite(s->db)) : 0, code = db_errcode(s->db);
     if (code == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
-        return ingest_report_fail(s->rep, NULL, "cannot store: the disk is full (%s)", sqlite3_errmsg(s->db));
+        return ingest_report_fail(s->rep, NULL, "cannot store: the disk is full (%s)", db_errmsg(s->db));
     if (code == SQLITE_BUSY) { /* SQLite's "database is locked", after the busy timeout */
         char *busy = sink_busy_text();
         ingest_report_fail(s->rep, NULL, "%s", busy);
         free(busy);
         return -1;
     }
-    return ingest_report_fail(s->rep, NULL, "cannot store: %s", sqlite3_errmsg(s->db));
+    return ingest_report_fail(s->rep, NULL, "cannot store: %s", db_errmsg(s->db));
 }
 
 char *sink_busy_text(void)
@@ -89,10 +105,10 @@ char *sink_busy_text(void)
 }
 
 /* Steps a statement whose row (if any) is not needed, and resets it. */
-int sink_step(struct sink *s, sqlite3_stmt *st)
+int sink_step(struct sink *s, struct db_stmt *st)
 {
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
+    int rc = db_step(st);
+    db_reset(st);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return sink_fail_sql(s);
     return 0;
@@ -100,26 +116,26 @@ int sink_step(struct sink *s, sqlite3_stmt *st)
 
 static int exec(struct sink *s, const char *sql)
 {
-    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    if (db_exec(s->db, sql, NULL) != SQLITE_OK)
         return sink_fail_sql(s);
     return 0;
 }
 
-void sink_bind_opt_text(sqlite3_stmt *st, int i, const char *t)
+void sink_bind_opt_text(struct db_stmt *st, int i, const char *t)
 {
     if (t)
-        sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC);
+        db_bind_text(st, i, t, -1);
     else
-        sqlite3_bind_null(st, i);
+        db_bind_null(st, i);
 }
 
 /* The archive id column of rows added to a run this archive did not open. */
-void sink_bind_appender(struct sink *s, sqlite3_stmt *st, int i)
+void sink_bind_appender(struct sink *s, struct db_stmt *st, int i)
 {
     if (s->appending)
-        sqlite3_bind_int64(st, i, s->archive_id);
+        db_bind_int64(st, i, s->archive_id);
     else
-        sqlite3_bind_null(st, i);
+        db_bind_null(st, i);
 }
 
 /* ---- opening ---- */
@@ -143,7 +159,7 @@ static char *sample_insert_sql(int rows, int counted)
     return sb_detach(&b);
 }
 
-struct sink *sink_open(sqlite3 *db, struct ingest_report *rep, char **err)
+struct sink *sink_open(struct db *db, struct ingest_report *rep, char **err)
 {
     struct sink *s = calloc(1, sizeof *s);
     if (!s) {
@@ -157,8 +173,8 @@ struct sink *sink_open(sqlite3 *db, struct ingest_report *rep, char **err)
     s->variants = (struct names){S_VARIANT_GET, S_VARIANT_INSERT, {0}};
     /* WAL with synchronous=NORMAL keeps every commit atomic and the store
      * consistent; a power cut may lose the last commits, never half of one. */
-    if (sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8192", NULL, NULL, NULL) != SQLITE_OK) {
-        *err = strdup(sqlite3_errmsg(db));
+    if (db_sqlite(db) && db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8192", NULL) != SQLITE_OK) {
+        *err = strdup(db_errmsg(db));
         sink_close(s);
         return NULL;
     }
@@ -167,7 +183,7 @@ struct sink *sink_open(sqlite3 *db, struct ingest_report *rep, char **err)
 
 /* A statement, prepared the first time it is needed (and kept for the
  * command); NULL with the error set. */
-sqlite3_stmt *sink_stmt(struct sink *s, int id)
+struct db_stmt *sink_stmt(struct sink *s, int id)
 {
     if (s->st[id])
         return s->st[id];
@@ -180,11 +196,14 @@ sqlite3_stmt *sink_stmt(struct sink *s, int id)
             return NULL;
         }
     }
-    int rc = sqlite3_prepare_v3(s->db, shaped ? shaped : sink_stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT, &s->st[id], NULL);
+    const char *sql = shaped ? shaped : sink_stmt_sql[id];
+    if (!db_sqlite(s->db) && id < S_SAMPLES && sink_stmt_sql_pg[id]) /* PostgreSQL: concurrent ingests */
+        sql = sink_stmt_sql_pg[id];
+    int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
     if (rc != SQLITE_OK) {
         sink_fail_sql(s);
-        sqlite3_finalize(s->st[id]);
+        db_finalize(s->st[id]);
         s->st[id] = NULL;
     }
     return s->st[id];
@@ -195,7 +214,7 @@ void sink_close(struct sink *s)
     if (!s)
         return;
     for (int i = 0; i < S_COUNT; i++)
-        sqlite3_finalize(s->st[i]);
+        db_finalize(s->st[i]);
     idmap_free(&s->plans.cache);
     idmap_free(&s->hosts.cache);
     idmap_free(&s->variants.cache);
@@ -209,6 +228,7 @@ void sink_close(struct sink *s)
     sb_free(&s->notices);
     sb_free(&s->key);
     sb_free(&s->text);
+    sb_free(&s->copy);
     free(s);
 }
 
@@ -216,12 +236,43 @@ void sink_close(struct sink *s)
 
 int sink_begin(struct sink *s)
 {
-    return exec(s, "BEGIN IMMEDIATE");
+    /* PostgreSQL: READ COMMITTED, so that what another ingest committed
+     * while this one waited for a lock is seen by the next statement. */
+    return exec(s, db_sqlite(s->db) ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+int sink_lock_archive(struct sink *s, const char *sha)
+{
+    if (db_sqlite(s->db)) /* SQLite: BEGIN IMMEDIATE has the store's one write lock */
+        return 0;
+    /* The first 64 bits of the archive's SHA-256 name its lock, held until
+     * the transaction ends. */
+    char hex[17];
+    snprintf(hex, sizeof hex, "%.16s", sha);
+    long long key = (long long)strtoull(hex, NULL, 16);
+    struct db_stmt *st = NULL;
+    int rc = db_prepare(s->db, "SELECT pg_advisory_xact_lock(?)", &st);
+    if (rc == SQLITE_OK) {
+        db_bind_int64(st, 1, key);
+        rc = db_step(st);
+    }
+    db_finalize(st);
+    return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
+}
+
+int sink_copy_flush(struct sink *s)
+{
+    if (!s->copy.len)
+        return 0;
+    int rc = db_copy_in(s->db, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN", s->copy.buf,
+                        s->copy.len);
+    sb_reset(&s->copy);
+    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 int sink_commit(struct sink *s)
 {
-    if (exec(s, "COMMIT"))
+    if (sink_copy_flush(s) || exec(s, "COMMIT"))
         return -1;
     if (s->notices.len && !s->rep->quiet) {
         ingest_report_before_message(s->rep);
@@ -233,7 +284,8 @@ int sink_commit(struct sink *s)
 
 void sink_rollback(struct sink *s)
 {
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    db_exec(s->db, "ROLLBACK", NULL);
+    sb_reset(&s->copy);
     idmap_clear(&s->plans.cache);
     idmap_clear(&s->hosts.cache);
     idmap_clear(&s->variants.cache);
@@ -252,6 +304,18 @@ void sink_set_conflict_hint(struct sink *s, const char *hint)
 
 /* ---- ids ---- */
 
+/* The id of the row the statement get (its parameters bound) finds: on
+ * PostgreSQL after INSERT ... ON CONFLICT DO NOTHING, where the row may
+ * be another ingest's (and lastval() a number the sequence gave away). */
+static int found_id(struct sink *s, struct db_stmt *get, int64_t *id)
+{
+    int rc = db_step(get);
+    if (rc == SQLITE_ROW)
+        *id = db_column_int64(get, 0);
+    db_reset(get);
+    return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
+}
+
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
 {
     size_t len = strlen(name);
@@ -260,24 +324,27 @@ int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
         *id = *hit;
         return 0;
     }
-    sqlite3_stmt *st = sink_stmt(s, t->get);
+    struct db_stmt *st = sink_stmt(s, t->get);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, name, (int)len, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
+    db_bind_text(st, 1, name, (int)len);
+    int rc = db_step(st);
     if (rc == SQLITE_ROW)
-        *id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+        *id = db_column_int64(st, 0);
+    db_reset(st);
     if (rc != SQLITE_ROW) {
         if (rc != SQLITE_DONE)
             return sink_fail_sql(s);
         st = sink_stmt(s, t->insert);
         if (!st)
             return -1;
-        sqlite3_bind_text(st, 1, name, (int)len, SQLITE_STATIC);
+        db_bind_text(st, 1, name, (int)len);
         if (sink_step(s, st))
             return -1;
-        *id = sqlite3_last_insert_rowid(s->db);
+        if (db_sqlite(s->db))
+            *id = db_last_insert_id(s->db);
+        else if (found_id(s, sink_stmt(s, t->get), id))
+            return -1;
         s->here.rows++;
     }
     if (idmap_put(&t->cache, name, len, *id))
@@ -295,26 +362,29 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
         *id = *hit;
         return 0;
     }
-    sqlite3_stmt *st = sink_stmt(s, S_BENCH_GET);
+    struct db_stmt *st = sink_stmt(s, S_BENCH_GET);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, params, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
+    db_bind_text(st, 1, name, -1);
+    db_bind_text(st, 2, params, -1);
+    int rc = db_step(st);
     if (rc == SQLITE_ROW)
-        *id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+        *id = db_column_int64(st, 0);
+    db_reset(st);
     if (rc != SQLITE_ROW) {
         if (rc != SQLITE_DONE)
             return sink_fail_sql(s);
         st = sink_stmt(s, S_BENCH_INSERT);
         if (!st)
             return -1;
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, params, -1, SQLITE_STATIC);
+        db_bind_text(st, 1, name, -1);
+        db_bind_text(st, 2, params, -1);
         if (sink_step(s, st))
             return -1;
-        *id = sqlite3_last_insert_rowid(s->db);
+        if (db_sqlite(s->db))
+            *id = db_last_insert_id(s->db);
+        else if (found_id(s, sink_stmt(s, S_BENCH_GET), id))
+            return -1;
         s->here.rows++;
     }
     if (idmap_put(&s->benchmarks, s->key.buf, s->key.len, *id))
@@ -322,9 +392,9 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
     return 0;
 }
 
-char *sink_column_dup(sqlite3_stmt *st, int i)
+char *sink_column_dup(struct db_stmt *st, int i)
 {
-    const char *t = (const char *)sqlite3_column_text(st, i);
+    const char *t = (const char *)db_column_text(st, i);
     return t ? strdup(t) : NULL;
 }
 

@@ -40,9 +40,9 @@ struct names {
 };
 
 struct sink {
-    sqlite3 *db;
+    struct db *db;
     struct ingest_report *rep;
-    sqlite3_stmt *st[S_COUNT];
+    struct db_stmt *st[S_COUNT];
     struct names plans, hosts, variants;
     struct idmap benchmarks; /* name NUL canonical-params -> id */
     int replace;
@@ -72,6 +72,10 @@ struct sink {
     struct idmap cell_unit; /* benchmark, variant[, metric] -> line << 8 | unit index */
 
     struct strbuf key, text; /* scratch */
+    /* PostgreSQL: the archive's values as COPY's text rows (series_id,
+     * warmup, iteration, value, count), sent before the commit (nothing
+     * reads them before), or when they pass SINK_COPY_BYTES. */
+    struct strbuf copy;
 };
 
 extern const char sink_primary_metric[];
@@ -79,10 +83,11 @@ extern const char sink_primary_metric[];
 
 /* Statement texts (statements.c). */
 extern const char *const sink_stmt_sql[S_SAMPLES];
+extern const char *const sink_stmt_sql_pg[S_SAMPLES]; /* NULL: the same as sink_stmt_sql */
 
 /* A statement, prepared the first time it is needed (and kept for the
  * command); NULL with the error set. */
-sqlite3_stmt *sink_stmt(struct sink *s, int id);
+struct db_stmt *sink_stmt(struct sink *s, int id);
 /* The connection's last error as the error ("the disk is full", "the
  * store is busy" said so); returns -1. */
 int sink_fail_sql(struct sink *s);
@@ -91,15 +96,18 @@ int sink_fail_sql(struct sink *s);
  * $BENCHDB_BUSY_TIMEOUT raises it)". malloc'd. */
 char *sink_busy_text(void);
 /* Steps a statement whose row (if any) is not needed, and resets it: 0 or -1. */
-int sink_step(struct sink *s, sqlite3_stmt *st);
-void sink_bind_opt_text(sqlite3_stmt *st, int i, const char *t);
+int sink_step(struct sink *s, struct db_stmt *st);
+void sink_bind_opt_text(struct db_stmt *st, int i, const char *t);
 /* The archive id column of rows added to a run this archive did not open. */
-void sink_bind_appender(struct sink *s, sqlite3_stmt *st, int i);
+void sink_bind_appender(struct sink *s, struct db_stmt *st, int i);
 /* A column's text, malloc'd (NULL when NULL or out of memory). */
-char *sink_column_dup(sqlite3_stmt *st, int i);
+char *sink_column_dup(struct db_stmt *st, int i);
 /* Ids of a plan, host or variant name, and of a cell, inserted when new. */
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id);
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
+#define SINK_COPY_BYTES ((size_t)4 << 20)
+/* Sends the values in s->copy (PostgreSQL): 0 or -1. */
+int sink_copy_flush(struct sink *s);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
 

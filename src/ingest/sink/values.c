@@ -38,19 +38,19 @@ static int unit_ix(struct sink *s, const char *unit, int *ix)
         }
     if (unit_count + s->n_xunits >= 256)
         return ingest_report_fail(s->rep, NULL, "more than %d distinct units in one archive", 256 - unit_count);
-    sqlite3_stmt *st = sink_stmt(s, S_UNIT_KIND);
+    struct db_stmt *st = sink_stmt(s, S_UNIT_KIND);
     if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, unit, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
+    db_bind_text(st, 1, unit, -1);
+    int rc = db_step(st);
+    db_reset(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return sink_fail_sql(s);
     if (rc == SQLITE_DONE) {
-        sqlite3_stmt *add = sink_stmt(s, S_UNIT_ADD);
+        struct db_stmt *add = sink_stmt(s, S_UNIT_ADD);
         if (!add)
             return -1;
-        sqlite3_bind_text(add, 1, unit, -1, SQLITE_STATIC);
+        db_bind_text(add, 1, unit, -1);
         if (sink_step(s, add))
             return -1;
     }
@@ -84,16 +84,16 @@ static int check_cell_unit(struct sink *s, const struct sink_series *x, int64_t 
     if (prev)
         return 0;
     if (s->appending) {
-        sqlite3_stmt *st = sink_stmt(s, S_SERIES_UNIT);
+        struct db_stmt *st = sink_stmt(s, S_SERIES_UNIT);
         if (!st)
             return -1;
-        sqlite3_bind_int64(st, 1, s->run_id);
-        sqlite3_bind_int64(st, 2, bench_id);
-        sqlite3_bind_int64(st, 3, variant_id);
-        sqlite3_bind_text(st, 4, metric ? metric : sink_primary_metric, -1, SQLITE_STATIC);
-        int rc = sqlite3_step(st);
+        db_bind_int64(st, 1, s->run_id);
+        db_bind_int64(st, 2, bench_id);
+        db_bind_int64(st, 3, variant_id);
+        db_bind_text(st, 4, metric ? metric : sink_primary_metric, -1);
+        int rc = db_step(st);
         char *stored = rc == SQLITE_ROW ? sink_column_dup(st, 0) : NULL;
-        sqlite3_reset(st);
+        db_reset(st);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
             return sink_fail_sql(s);
         if (stored && strcmp(stored, unit_name(s, ix)) != 0) {
@@ -115,20 +115,20 @@ static int duplicate(struct sink *s, const struct sink_series *x, int64_t bench_
                      const char *metric)
 {
     char said[256];
-    snprintf(said, sizeof said, "%s", sqlite3_errmsg(s->db));
-    sqlite3_stmt *q = sink_stmt(s, S_SERIES_FIND);
+    snprintf(said, sizeof said, "%s", db_errmsg(s->db));
+    struct db_stmt *q = sink_stmt(s, S_SERIES_FIND);
     if (!q)
         return -1;
-    sqlite3_bind_int64(q, 1, s->run_id);
-    sqlite3_bind_int64(q, 2, bench_id);
-    sqlite3_bind_int64(q, 3, x->block);
-    sqlite3_bind_int64(q, 4, variant_id);
-    sqlite3_bind_int64(q, 5, x->fork);
-    sqlite3_bind_text(q, 6, metric ? metric : sink_primary_metric, -1, SQLITE_STATIC);
-    int found = sqlite3_step(q) == SQLITE_ROW;
-    int64_t id = found ? sqlite3_column_int64(q, 0) : 0, archive = found ? sqlite3_column_int64(q, 1) : 0;
+    db_bind_int64(q, 1, s->run_id);
+    db_bind_int64(q, 2, bench_id);
+    db_bind_int64(q, 3, x->block);
+    db_bind_int64(q, 4, variant_id);
+    db_bind_int64(q, 5, x->fork);
+    db_bind_text(q, 6, metric ? metric : sink_primary_metric, -1);
+    int found = db_step(q) == SQLITE_ROW;
+    int64_t id = found ? db_column_int64(q, 0) : 0, archive = found ? db_column_int64(q, 1) : 0;
     char *archive_name = found ? sink_column_dup(q, 2) : NULL;
-    sqlite3_reset(q);
+    db_reset(q);
     if (!found) /* another constraint: say what SQLite said */
         return ingest_report_fail(s->rep, NULL, "cannot store: %s", said);
     char where[300] = " in this run";
@@ -156,29 +156,42 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
 {
     /* Measured values first, then warmups: the primary key's order. */
     size_t total = n + nw, at = 0;
+    if (!db_sqlite(s->db)) { /* PostgreSQL: one COPY for the archive's values */
+        char num[40];
+        for (size_t q = 0; q < total; q++) {
+            int w = q >= n;
+            fmt_double(num, w ? warmup[q - n] : v[q]);
+            if (sb_printf(&s->copy, "%lld\t%d\t%lld\t%s\t%lld\n", (long long)series_id, w,
+                          (long long)(w ? q - n : q) + 1, num, (long long)(count && !w ? count[q] : 1)))
+                return ingest_report_oom(s->rep);
+        }
+        s->here.samples += total;
+        s->here.rows += total;
+        return s->copy.len > SINK_COPY_BYTES ? sink_copy_flush(s) : 0;
+    }
     int counted = count != NULL, per = counted ? 4 : 3;
     for (int k = SAMPLE_SHAPES - 1; k >= 0; k--) {
         size_t rows = (size_t)1 << k;
-        sqlite3_stmt *st = sink_stmt(s, S_SAMPLES + (counted ? SAMPLE_SHAPES : 0) + k);
+        struct db_stmt *st = sink_stmt(s, S_SAMPLES + (counted ? SAMPLE_SHAPES : 0) + k);
         if (!st)
             return -1;
         for (; total - at >= rows; at += rows) {
-            sqlite3_bind_int64(st, 1, series_id);
+            db_bind_int64(st, 1, series_id);
             for (size_t j = 0; j < rows; j++) {
                 size_t q = at + j;
                 int w = q >= n;
                 int p = per * (int)j + 2;
-                sqlite3_bind_int(st, p, w);
-                sqlite3_bind_int64(st, p + 1, (sqlite3_int64)(w ? q - n : q) + 1);
-                sqlite3_bind_double(st, p + 2, w ? warmup[q - n] : v[q]);
+                db_bind_int(st, p, w);
+                db_bind_int64(st, p + 1, (sqlite3_int64)(w ? q - n : q) + 1);
+                db_bind_double(st, p + 2, w ? warmup[q - n] : v[q]);
                 if (counted)
-                    sqlite3_bind_int64(st, p + 3, w ? 1 : count[q]);
+                    db_bind_int64(st, p + 3, w ? 1 : count[q]);
             }
-            if (sqlite3_step(st) != SQLITE_DONE) {
-                sqlite3_reset(st);
+            if (db_step(st) != SQLITE_DONE) {
+                db_reset(st);
                 return sink_fail_sql(s);
             }
-            sqlite3_reset(st);
+            db_reset(st);
         }
     }
     s->here.samples += total;
@@ -215,31 +228,35 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
         s->series_lines = p;
         s->cap_series_lines = cap;
     }
-    sqlite3_stmt *st = sink_stmt(s, S_SERIES_INSERT);
+    struct db_stmt *st = sink_stmt(s, S_SERIES_INSERT);
     if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, s->run_id);
-    sqlite3_bind_int64(st, 2, bench_id);
-    sqlite3_bind_int64(st, 3, x->block);
-    sqlite3_bind_int64(st, 4, variant_id);
-    sqlite3_bind_int64(st, 5, x->fork);
-    sqlite3_bind_text(st, 6, unit_name(s, ix), -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, total_n);
-    sqlite3_bind_double(st, 8, total);
-    sqlite3_bind_text(st, 9, metric ? metric : sink_primary_metric, -1, SQLITE_STATIC);
+    db_bind_int64(st, 1, s->run_id);
+    db_bind_int64(st, 2, bench_id);
+    db_bind_int64(st, 3, x->block);
+    db_bind_int64(st, 4, variant_id);
+    db_bind_int64(st, 5, x->fork);
+    db_bind_text(st, 6, unit_name(s, ix), -1);
+    db_bind_int64(st, 7, total_n);
+    db_bind_double(st, 8, total);
+    db_bind_text(st, 9, metric ? metric : sink_primary_metric, -1);
     if (x->member_id)
-        sqlite3_bind_int64(st, 10, x->member_id);
+        db_bind_int64(st, 10, x->member_id);
     else
-        sqlite3_bind_null(st, 10);
+        db_bind_null(st, 10);
     sink_bind_opt_text(st, 11, x->detail);
     sink_bind_appender(s, st, 12);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+    int rc = db_step(st);
+    /* PostgreSQL: ON CONFLICT DO NOTHING RETURNING id (a failed statement
+     * would end the transaction): no row is the duplicate. */
+    int64_t series_id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
+    db_reset(st);
+    if ((rc & 0xff) == SQLITE_CONSTRAINT || (!db_sqlite(s->db) && rc == SQLITE_DONE))
         return duplicate(s, x, bench_id, variant_id, metric);
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return sink_fail_sql(s);
-    int64_t series_id = sqlite3_last_insert_rowid(s->db);
+    if (db_sqlite(s->db))
+        series_id = db_last_insert_id(s->db);
     s->series_lines[s->n_series_lines][0] = series_id;
     s->series_lines[s->n_series_lines][1] = strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0;
     s->n_series_lines++;
@@ -252,12 +269,12 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
 
 int sink_gate(struct sink *s, const char *name, int passed, const char *at, const char *detail)
 {
-    sqlite3_stmt *st = sink_stmt(s, S_GATE_INSERT);
+    struct db_stmt *st = sink_stmt(s, S_GATE_INSERT);
     if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, s->run_id);
-    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, passed);
+    db_bind_int64(st, 1, s->run_id);
+    db_bind_text(st, 2, name, -1);
+    db_bind_int(st, 3, passed);
     sink_bind_opt_text(st, 4, at);
     sink_bind_opt_text(st, 5, detail);
     sink_bind_appender(s, st, 6);
@@ -270,16 +287,16 @@ int sink_gate(struct sink *s, const char *name, int passed, const char *at, cons
 
 int sink_event(struct sink *s, const char *name, const struct sink_value *value, const char *at, const char *detail)
 {
-    sqlite3_stmt *st = sink_stmt(s, S_EVENT_INSERT);
+    struct db_stmt *st = sink_stmt(s, S_EVENT_INSERT);
     if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, s->run_id);
-    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    db_bind_int64(st, 1, s->run_id);
+    db_bind_text(st, 2, name, -1);
     switch (value ? value->type : SV_NULL) {
-    case SV_NULL: sqlite3_bind_null(st, 3); break;
-    case SV_TEXT: sqlite3_bind_text(st, 3, value->text, (int)value->len, SQLITE_STATIC); break;
-    case SV_INT: sqlite3_bind_int64(st, 3, value->i); break;
-    case SV_REAL: sqlite3_bind_double(st, 3, value->d); break;
+    case SV_NULL: db_bind_null(st, 3); break;
+    case SV_TEXT: db_bind_text(st, 3, value->text, (int)value->len); break;
+    case SV_INT: db_bind_int64(st, 3, value->i); break;
+    case SV_REAL: db_bind_double(st, 3, value->d); break;
     }
     sink_bind_opt_text(st, 4, at);
     sink_bind_opt_text(st, 5, detail);

@@ -1,0 +1,138 @@
+#ifndef BENCHDB_STORE_DB_H
+#define BENCHDB_STORE_DB_H
+/* The connection layer: one small interface over the two engines a store
+ * lives in, an SQLite file (db_sqlite.c) or a PostgreSQL database
+ * (db_pg.c, through libpq). docs/architecture.md, "The connection layer".
+ *
+ * It has SQLite's shape (prepare, bind, step, column, finalize) and speaks
+ * SQLite's vocabulary: result codes are SQLite's (SQLITE_ROW, SQLITE_DONE,
+ * SQLITE_CONSTRAINT...), column types SQLite's fundamental types, and a
+ * cell of a result is an sqlite3_value, so that the output layer (struct
+ * rowset) holds the rows of either engine alike. On SQLite each call is
+ * SQLite's own; on PostgreSQL the backend maps them:
+ *
+ *  - SQL: SQLite's parameters (?, ?NNN, :name, @name, $name) are written
+ *    as PostgreSQL's $N before the statement is sent (named ones keep
+ *    their names for db_bind_parameter_name). The SQL itself is sent as it
+ *    is: a caller whose SQL differs between the engines chooses by
+ *    db_engine().
+ *  - Values: a bound integer is sent as a bigint, a real as a double
+ *    precision (its shortest exact text), text as text of a type the
+ *    server infers. In a result, integers (int2/4/8, oid) and booleans
+ *    (1/0) are SQLITE_INTEGER; float4/8 and numeric SQLITE_FLOAT (read
+ *    with extra_float_digits = 3: the same double the server holds);
+ *    bytea SQLITE_BLOB; everything else (text, json, jsonb...)
+ *    SQLITE_TEXT. A row's cells are made sqlite3_values by a private
+ *    in-memory SQLite connection ("SELECT ?1, ?2, ..."), so every column
+ *    accessor behaves as SQLite's does, conversions included.
+ *  - Errors: the SQLSTATE's class becomes SQLite's code (23: constraint,
+ *    25006 read-only transaction and 42501 not authorized: SQLITE_READONLY,
+ *    57014: SQLITE_INTERRUPT, 40001/40P01/55P03: SQLITE_BUSY, 53: SQLITE_FULL,
+ *    08: SQLITE_IOERR, others SQLITE_ERROR); db_errmsg is the server's
+ *    primary message.
+ *  - A statement's whole result is read on its first step (PQexecParams):
+ *    a limit on a result (--max-rows) is applied to rows already read, so
+ *    on PostgreSQL statement_timeout (--timeout) is what bounds a query. */
+#include <sqlite3.h>
+#include <stddef.h>
+
+enum db_engine { DB_SQLITE, DB_POSTGRESQL };
+
+struct db;
+struct db_stmt;
+
+/* A store name that names a PostgreSQL database: a postgresql:// or
+ * postgres:// URI (libpq's connection URI). */
+int db_is_server_name(const char *name);
+
+/* Wraps an open SQLite connection; with own, db_close closes it. NULL when
+ * out of memory. */
+struct db *db_from_sqlite(sqlite3 *h, int own);
+/* Connects to a PostgreSQL server (name as db_is_server_name accepts it)
+ * with benchdb's session settings (UTF-8, extra_float_digits = 3, notices
+ * below warnings dropped). NULL with *err set. */
+struct db *db_connect_pg(const char *name, char **err);
+void db_close(struct db *db); /* NULL is fine */
+
+enum db_engine db_engine(const struct db *db);
+/* The SQLite connection, or NULL on PostgreSQL: for what only SQLite has
+ * (pragmas, the authorizer, the progress handler). */
+sqlite3 *db_sqlite(const struct db *db);
+
+/* ---- statements ---- */
+
+/* Prepares the first statement of sql; *tail (when tail is not NULL)
+ * points after it. *st is NULL (and the result SQLITE_OK) when sql holds
+ * only blanks and comments. */
+int db_prepare(struct db *db, const char *sql, struct db_stmt **st);
+int db_prepare_tail(struct db *db, const char *sql, struct db_stmt **st, const char **tail);
+
+/* Has the server check the statement now, as SQLite does when it
+ * prepares (a missing table or column, a type error): SQLITE_OK or the
+ * error (db_errmsg). On SQLite nothing to do. */
+int db_describe(struct db_stmt *st);
+
+int db_bind_int(struct db_stmt *st, int i, int v);
+int db_bind_int64(struct db_stmt *st, int i, sqlite3_int64 v);
+int db_bind_double(struct db_stmt *st, int i, double v);
+/* n < 0: up to the NUL. Not copied on SQLite (SQLITE_STATIC: s stays
+ * valid while the statement runs, until it is reset or rebound); copied on
+ * PostgreSQL. */
+int db_bind_text(struct db_stmt *st, int i, const char *s, int n);
+int db_bind_null(struct db_stmt *st, int i);
+/* Bytes (a bytea on PostgreSQL). Not copied on SQLite (SQLITE_STATIC):
+ * p stays valid until the statement is reset and db_clear_bindings runs. */
+int db_bind_blob(struct db_stmt *st, int i, const void *p, int n);
+int db_clear_bindings(struct db_stmt *st);
+int db_bind_parameter_count(struct db_stmt *st);
+/* Names as SQLite gives them (":name"), NULL for a positional parameter. */
+const char *db_bind_parameter_name(struct db_stmt *st, int i);
+
+int db_step(struct db_stmt *st);
+int db_reset(struct db_stmt *st);
+int db_finalize(struct db_stmt *st); /* NULL is fine */
+
+int db_column_count(struct db_stmt *st);
+const char *db_column_name(struct db_stmt *st, int i);
+int db_column_type(struct db_stmt *st, int i);
+sqlite3_int64 db_column_int64(struct db_stmt *st, int i);
+int db_column_int(struct db_stmt *st, int i);
+double db_column_double(struct db_stmt *st, int i);
+const unsigned char *db_column_text(struct db_stmt *st, int i);
+int db_column_bytes(struct db_stmt *st, int i);
+/* The cell as an sqlite3_value, valid until the next step, reset or
+ * finalize (sqlite3_value_dup to keep it). */
+sqlite3_value *db_column_value(struct db_stmt *st, int i);
+
+/* Whether the statement only reads: SQLite's judgement; on PostgreSQL
+ * always 1, the server's read-only transaction deciding. */
+int db_stmt_readonly(struct db_stmt *st);
+struct db *db_stmt_db(struct db_stmt *st);
+
+/* ---- the connection ---- */
+
+/* Runs every statement of sql (no parameters, rows dropped). On failure
+ * *errmsg (when not NULL) gets a malloc'd message. */
+int db_exec(struct db *db, const char *sql, char **errmsg);
+const char *db_errmsg(struct db *db);
+int db_errcode(struct db *db); /* the primary code */
+/* The SQLSTATE of PostgreSQL's last error ("" on SQLite or none). */
+const char *db_sqlstate(struct db *db);
+/* 1 when no transaction is open. */
+int db_autocommit(struct db *db);
+/* The id the last INSERT gave its row: SQLite's rowid; on PostgreSQL the
+ * session's lastval() (every id column takes its value from a sequence),
+ * 0 when it cannot be read. */
+sqlite3_int64 db_last_insert_id(struct db *db);
+
+/* PostgreSQL: runs sql (a COPY ... FROM STDIN) with the n bytes of data
+ * as its input. SQLITE_OK, or an error code (db_errmsg: the server's
+ * message). SQLITE_MISUSE on SQLite. */
+int db_copy_in(struct db *db, const char *sql, const void *data, size_t n);
+
+/* Sets statement_timeout (ms, 0: none) on PostgreSQL: for the rest of the
+ * transaction when one is open, else for the session. SQLITE_OK or an
+ * error code. (SQLite's time limit is store_set_timeout's.) */
+int db_pg_set_timeout(struct db *db, long long ms);
+
+#endif

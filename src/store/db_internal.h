@@ -1,0 +1,55 @@
+#ifndef BENCHDB_STORE_DB_INTERNAL_H
+#define BENCHDB_STORE_DB_INTERNAL_H
+/* What the two backends of the connection layer (db_sqlite.c, db_pg.c)
+ * share: the handles and the PostgreSQL backend's entry points. Nothing
+ * outside src/store/db_*.c includes it. */
+#include "store/db.h"
+
+struct pg_conn; /* libpq's PGconn, kept out of this header */
+
+struct db {
+    enum db_engine engine;
+    /* SQLite: the store's connection. PostgreSQL: a private in-memory
+     * connection that makes a row's cells sqlite3_values. */
+    sqlite3 *lite;
+    int own;
+    /* PostgreSQL only. */
+    void *pg;         /* PGconn * */
+    char *errmsg;     /* the last error's primary message */
+    int errcode;      /* SQLite's code for it */
+    char sqlstate[6]; /* its SQLSTATE */
+};
+
+struct db_stmt {
+    struct db *db;
+    sqlite3_stmt *lite; /* SQLite: the statement */
+    /* PostgreSQL only. */
+    char *sql;            /* the statement with $N parameters */
+    int nparams;
+    char **param_names;   /* ":name", or NULL for a positional parameter */
+    unsigned char *seen;  /* whether the SQL uses parameter i + 1 */
+    char **values;        /* bound values as text; NULL: SQL NULL */
+    unsigned *types;      /* their type oids (0: the server infers it) */
+    void *res;            /* PGresult * of the executed statement */
+    void *desc;           /* PGresult * describing it before it ran */
+    int refused;          /* the server refused to describe it (db's error says why) */
+    int row, nrows, ncols;
+    sqlite3_stmt *row_values; /* "SELECT ?1, ..., ?N": the current row's cells */
+};
+
+void db_pg_close(struct db *db);
+int db_pg_prepare(struct db *db, const char *sql, struct db_stmt **st, const char **tail);
+/* type: SQLITE_INTEGER (i), SQLITE_FLOAT (d), SQLITE_TEXT (s, n bytes) or
+ * SQLITE_NULL. */
+int db_pg_bind(struct db_stmt *st, int i, int type, sqlite3_int64 iv, double d, const char *s, int n);
+int db_pg_step(struct db_stmt *st);
+int db_pg_reset(struct db_stmt *st);
+void db_pg_free(struct db_stmt *st);
+const char *db_pg_column_name(struct db_stmt *st, int i);
+int db_pg_column_count(struct db_stmt *st);
+int db_pg_exec(struct db *db, const char *sql, char **errmsg);
+int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n);
+int db_pg_autocommit(struct db *db);
+int db_pg_timeout(struct db *db, long long ms);
+
+#endif

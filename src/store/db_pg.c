@@ -1,0 +1,658 @@
+/* The connection layer on PostgreSQL (store/db.h), through libpq: SQLite's
+ * parameters rewritten as $N, values sent as text with a type, a
+ * statement's result read whole on its first step, its rows made
+ * sqlite3_values by a private in-memory SQLite connection, errors mapped
+ * to SQLite's codes by SQLSTATE. */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/db_internal.h"
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+/* libpq is loaded when a command first connects to a server, so that a
+ * command on an SQLite file maps none of it (nor the TLS, Kerberos and
+ * LDAP libraries it pulls in): each function through a pointer. */
+#define PQ_FUNCTIONS(X)                                                                                               \
+    X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQsetNoticeReceiver) X(PQexec) X(PQresultStatus)     \
+    X(PQresultErrorField) X(PQresultErrorMessage) X(PQclear) X(PQtransactionStatus) X(PQgetisnull) X(PQgetvalue)    \
+    X(PQgetlength) X(PQftype) X(PQunescapeBytea) X(PQfreemem) X(PQexecParams) X(PQntuples) X(PQnfields)            \
+    X(PQprepare) X(PQdescribePrepared) X(PQfname) X(PQputCopyData) X(PQputCopyEnd) X(PQgetResult)
+#define PQ_POINTER(f) __typeof__(f) *f;
+static struct {
+    PQ_FUNCTIONS(PQ_POINTER)
+} pq;
+#undef PQ_POINTER
+
+/* Loads libpq once; 0, or -1 with *err. */
+static int pq_load(char **err)
+{
+    static void *lib;
+    if (lib)
+        return 0;
+    void *h = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return bd_fail(err, "cannot load libpq, PostgreSQL's client library (Debian's libpq5): %s", dlerror());
+#define PQ_LOAD(f)                                                                                                    \
+    if (!(*(void **)&pq.f = dlsym(h, #f))) {                                                                          \
+        dlclose(h);                                                                                                   \
+        return bd_fail(err, "libpq (libpq.so.5) lacks %s: a PostgreSQL 15 or later client library is needed", #f);   \
+    }
+    PQ_FUNCTIONS(PQ_LOAD)
+#undef PQ_LOAD
+    lib = h;
+    return 0;
+}
+
+#define PQconnectdb pq.PQconnectdb
+#define PQstatus pq.PQstatus
+#define PQerrorMessage pq.PQerrorMessage
+#define PQfinish pq.PQfinish
+#define PQsetNoticeReceiver pq.PQsetNoticeReceiver
+#define PQexec pq.PQexec
+#define PQresultStatus pq.PQresultStatus
+#define PQresultErrorField pq.PQresultErrorField
+#define PQresultErrorMessage pq.PQresultErrorMessage
+#define PQclear pq.PQclear
+#define PQtransactionStatus pq.PQtransactionStatus
+#define PQgetisnull pq.PQgetisnull
+#define PQgetvalue pq.PQgetvalue
+#define PQgetlength pq.PQgetlength
+#define PQftype pq.PQftype
+#define PQunescapeBytea pq.PQunescapeBytea
+#define PQfreemem pq.PQfreemem
+#define PQexecParams pq.PQexecParams
+#define PQntuples pq.PQntuples
+#define PQnfields pq.PQnfields
+#define PQprepare pq.PQprepare
+#define PQdescribePrepared pq.PQdescribePrepared
+#define PQfname pq.PQfname
+#define PQputCopyData pq.PQputCopyData
+#define PQputCopyEnd pq.PQputCopyEnd
+#define PQgetResult pq.PQgetResult
+
+#define OID_BOOL 16
+#define OID_BYTEA 17
+#define OID_INT8 20
+#define OID_INT2 21
+#define OID_INT4 23
+#define OID_TEXT 25
+#define OID_OID 26
+#define OID_FLOAT4 700
+#define OID_FLOAT8 701
+#define OID_NUMERIC 1700
+
+static PGconn *conn(struct db *db) { return db->pg; }
+
+static void set_error(struct db *db, int code, const char *state, const char *msg)
+{
+    free(db->errmsg);
+    db->errmsg = strdup(msg ? msg : "unknown error");
+    db->errcode = code;
+    snprintf(db->sqlstate, sizeof db->sqlstate, "%s", state ? state : "");
+}
+
+/* SQLite's code for an SQLSTATE (db.h). */
+static int code_of(const char *state)
+{
+    if (!state || strlen(state) != 5)
+        return SQLITE_ERROR;
+    if (strncmp(state, "23", 2) == 0)
+        return SQLITE_CONSTRAINT;
+    if (strcmp(state, "25006") == 0 || strcmp(state, "42501") == 0)
+        return SQLITE_READONLY;
+    if (strcmp(state, "57014") == 0)
+        return SQLITE_INTERRUPT;
+    if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 || strcmp(state, "55P03") == 0)
+        return SQLITE_BUSY;
+    if (strncmp(state, "53", 2) == 0)
+        return strcmp(state, "53200") == 0 ? SQLITE_NOMEM : SQLITE_FULL;
+    if (strncmp(state, "08", 2) == 0)
+        return SQLITE_IOERR;
+    return SQLITE_ERROR;
+}
+
+/* SQLITE_OK when res succeeded, else the error recorded on db. */
+static int check_result(struct db *db, PGresult *res)
+{
+    ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+    if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_EMPTY_QUERY)
+        return SQLITE_OK;
+    if (!res) {
+        set_error(db, PQstatus(conn(db)) == CONNECTION_OK ? SQLITE_NOMEM : SQLITE_IOERR, "", PQerrorMessage(conn(db)));
+        return db->errcode;
+    }
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+    char *msg = strdup(primary ? primary : PQresultErrorMessage(res));
+    if (msg) { /* libpq's own messages end in a newline */
+        size_t n = strlen(msg);
+        while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+            msg[--n] = '\0';
+    }
+    int code = state ? code_of(state) : (PQstatus(conn(db)) == CONNECTION_OK ? SQLITE_ERROR : SQLITE_IOERR);
+    set_error(db, code, state, msg);
+    free(msg);
+    return code;
+}
+
+static void quiet_notice(void *arg, const PGresult *res)
+{
+    (void)arg;
+    (void)res;
+}
+
+struct db *db_connect_pg(const char *name, char **err)
+{
+    if (pq_load(err))
+        return NULL;
+    PGconn *c = PQconnectdb(name);
+    if (!c) {
+        bd_fail(err, "cannot connect to %s: out of memory", name);
+        return NULL;
+    }
+    if (PQstatus(c) != CONNECTION_OK) {
+        char *m = strdup(PQerrorMessage(c));
+        size_t n = m ? strlen(m) : 0;
+        while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
+            m[--n] = '\0';
+        bd_fail(err, "cannot connect to the PostgreSQL store: %s", m ? m : "out of memory");
+        free(m);
+        PQfinish(c);
+        return NULL;
+    }
+    struct db *db = calloc(1, sizeof *db);
+    if (!db || sqlite3_open_v2(":memory:", &db->lite, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        bd_fail(err, "out of memory");
+        if (db)
+            sqlite3_close(db->lite);
+        free(db);
+        PQfinish(c);
+        return NULL;
+    }
+    db->engine = DB_POSTGRESQL;
+    db->pg = c;
+    db->own = 1;
+    PQsetNoticeReceiver(c, quiet_notice, NULL);
+    char *msg = NULL;
+    if (db_pg_exec(db, "SET client_encoding = 'UTF8'; SET extra_float_digits = 3; SET client_min_messages = warning; "
+                       "SET search_path = public, benchstats, pg_catalog; SET TIME ZONE 'UTC'",
+                   &msg) != SQLITE_OK) {
+        bd_fail(err, "cannot set up the PostgreSQL session: %s", msg ? msg : "out of memory");
+        free(msg);
+        db_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+void db_pg_close(struct db *db)
+{
+    PQfinish(conn(db));
+    sqlite3_close(db->lite);
+    free(db->errmsg);
+}
+
+int db_pg_exec(struct db *db, const char *sql, char **errmsg)
+{
+    PGresult *res = PQexec(conn(db), sql);
+    int rc = check_result(db, res);
+    PQclear(res);
+    if (errmsg)
+        *errmsg = rc == SQLITE_OK ? NULL : strdup(db->errmsg);
+    return rc;
+}
+
+int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
+{
+    PGconn *c = conn(db);
+    PGresult *res = PQexec(c, sql);
+    if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
+        int rc = check_result(db, res);
+        PQclear(res);
+        return rc == SQLITE_OK ? SQLITE_ERROR : rc;
+    }
+    PQclear(res);
+    /* In pieces of at most 1 GiB (an int's worth for libpq). */
+    int ok = 1;
+    for (size_t at = 0; ok && at < n;) {
+        size_t piece = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
+        ok = PQputCopyData(c, (const char *)data + at, (int)piece) == 1;
+        at += piece;
+    }
+    ok = PQputCopyEnd(c, ok ? NULL : "benchdb could not send the data") == 1 && ok;
+    int rc = SQLITE_OK;
+    while ((res = PQgetResult(c))) {
+        int r = check_result(db, res);
+        if (rc == SQLITE_OK)
+            rc = r;
+        PQclear(res);
+    }
+    if (rc == SQLITE_OK && !ok) {
+        set_error(db, SQLITE_IOERR, "", PQerrorMessage(c));
+        rc = SQLITE_IOERR;
+    }
+    return rc;
+}
+
+int db_pg_autocommit(struct db *db) { return PQtransactionStatus(conn(db)) == PQTRANS_IDLE; }
+
+int db_pg_timeout(struct db *db, long long ms)
+{
+    char sql[80];
+    snprintf(sql, sizeof sql, "SET %sstatement_timeout = %lld", db_pg_autocommit(db) ? "" : "LOCAL ", ms);
+    return db_pg_exec(db, sql, NULL);
+}
+
+/* ---- SQL: SQLite's parameters as $N ---- */
+
+static int ident_char(unsigned char c) { return isalnum(c) || c == '_' || c >= 0x80; }
+
+/* The end of the token at s when it is one that may hold a parameter-like
+ * character or a ';' that ends nothing: a quoted string or identifier, a
+ * comment, a dollar-quoted string, the :: cast; else NULL. */
+static const char *skip_token(const char *s)
+{
+    if (*s == '\'' || *s == '"') {
+        char q = *s;
+        for (s++; *s; s++)
+            if (*s == q) {
+                if (s[1] != q)
+                    return s + 1;
+                s++;
+            }
+        return s;
+    }
+    if (s[0] == '-' && s[1] == '-')
+        return s + strcspn(s, "\n");
+    if (s[0] == '/' && s[1] == '*') {
+        const char *e = strstr(s + 2, "*/");
+        return e ? e + 2 : s + strlen(s);
+    }
+    if (s[0] == ':' && s[1] == ':')
+        return s + 2;
+    if (s[0] == '$') { /* $$ or $tag$ ... $tag$ */
+        const char *t = s + 1;
+        while (ident_char((unsigned char)*t) && !isdigit((unsigned char)s[1]))
+            t++;
+        if (*t == '$') {
+            size_t len = (size_t)(t - s + 1);
+            for (const char *e = t + 1; (e = strchr(e, '$')); e++)
+                if (strncmp(e, s, len) == 0)
+                    return e + len;
+            return s + strlen(s);
+        }
+    }
+    return NULL;
+}
+
+/* Adds a parameter of the given name (NULL: positional) as number k
+ * (1-based), growing the tables. */
+static int add_param(struct db_stmt *st, int k, const char *name, size_t len)
+{
+    if (k > st->nparams) {
+        char **names = realloc(st->param_names, (size_t)k * sizeof *names);
+        if (names)
+            st->param_names = names;
+        unsigned char *seen = realloc(st->seen, (size_t)k);
+        if (seen)
+            st->seen = seen;
+        if (!names || !seen)
+            return -1;
+        for (int i = st->nparams; i < k; i++) {
+            names[i] = NULL;
+            seen[i] = 0;
+        }
+        st->nparams = k;
+    }
+    st->seen[k - 1] = 1;
+    if (name && !st->param_names[k - 1]) {
+        st->param_names[k - 1] = malloc(len + 1);
+        if (!st->param_names[k - 1])
+            return -1;
+        memcpy(st->param_names[k - 1], name, len);
+        st->param_names[k - 1][len] = '\0';
+    }
+    return 0;
+}
+
+/* The first statement of sql into st->sql with $N parameters; *end after
+ * it (past its ';'). Returns SQLITE_OK, or an error code. */
+static int rewrite(struct db_stmt *st, const char *sql, const char **end)
+{
+    struct strbuf out = {0};
+    int next = 0; /* the last parameter number used */
+    const char *s = sql;
+    int rc = SQLITE_OK;
+    while (*s && *s != ';' && rc == SQLITE_OK) {
+        const char *t = skip_token(s);
+        if (t) {
+            rc = sb_append(&out, s, (size_t)(t - s)) ? SQLITE_NOMEM : SQLITE_OK;
+            s = t;
+            continue;
+        }
+        int k = 0;
+        const char *name = NULL;
+        size_t len = 0;
+        if (*s == '?') { /* ? or ?NNN */
+            const char *d = s + 1;
+            if (isdigit((unsigned char)*d)) {
+                k = (int)strtol(d, NULL, 10);
+                while (isdigit((unsigned char)*d))
+                    d++;
+            } else
+                k = next + 1;
+            s = d;
+        } else if (*s == '$' && isdigit((unsigned char)s[1])) { /* PostgreSQL's own */
+            char *d;
+            k = (int)strtol(s + 1, &d, 10);
+            s = d;
+        } else if ((*s == ':' || *s == '@' || *s == '$') && ident_char((unsigned char)s[1]) &&
+                   !isdigit((unsigned char)s[1])) {
+            name = s;
+            len = 1;
+            while (ident_char((unsigned char)s[len]) || s[len] == '$')
+                len++;
+            for (int i = 0; i < st->nparams && !k; i++)
+                if (st->param_names[i] && strlen(st->param_names[i]) == len && memcmp(st->param_names[i], s, len) == 0)
+                    k = i + 1;
+            if (!k)
+                k = next + 1;
+            s += len;
+        } else {
+            rc = sb_putc(&out, *s++) ? SQLITE_NOMEM : SQLITE_OK;
+            continue;
+        }
+        if (k < 1 || k > 32766) {
+            set_error(st->db, SQLITE_RANGE, "", "parameter number out of range");
+            rc = SQLITE_RANGE;
+            break;
+        }
+        if (k > next)
+            next = k;
+        if (add_param(st, k, name, len) || sb_printf(&out, "$%d", k))
+            rc = SQLITE_NOMEM;
+    }
+    *end = *s == ';' ? s + 1 : s;
+    if (rc == SQLITE_OK)
+        st->sql = sb_detach(&out);
+    sb_free(&out);
+    return rc;
+}
+
+/* Whether sql (up to end) holds only blanks, comments and semicolons. */
+static int blank(const char *s, const char *end)
+{
+    while (s < end) {
+        if (isspace((unsigned char)*s) || *s == ';')
+            s++;
+        else if ((s[0] == '-' && s[1] == '-') || (s[0] == '/' && s[1] == '*'))
+            s = skip_token(s);
+        else
+            return 0;
+    }
+    return 1;
+}
+
+int db_pg_prepare(struct db *db, const char *sql, struct db_stmt **out, const char **tail)
+{
+    *out = NULL;
+    for (;;) {
+        struct db_stmt *st = calloc(1, sizeof *st);
+        if (!st)
+            return SQLITE_NOMEM;
+        st->db = db;
+        const char *end;
+        int rc = rewrite(st, sql, &end);
+        if (rc == SQLITE_OK && blank(sql, end) && *end) { /* a lone ';': on to the next statement */
+            db_pg_free(st);
+            free(st);
+            sql = end;
+            continue;
+        }
+        if (tail)
+            *tail = end;
+        if (rc == SQLITE_OK && blank(sql, end)) {
+            db_pg_free(st);
+            free(st);
+            return SQLITE_OK;
+        }
+        if (rc == SQLITE_OK && st->nparams) {
+            st->values = calloc((size_t)st->nparams, sizeof *st->values);
+            st->types = calloc((size_t)st->nparams, sizeof *st->types);
+            if (!st->values || !st->types)
+                rc = SQLITE_NOMEM;
+            for (int i = 0; rc == SQLITE_OK && i < st->nparams; i++)
+                st->types[i] = st->seen[i] ? 0 : OID_TEXT;
+        }
+        if (rc != SQLITE_OK) {
+            if (rc == SQLITE_NOMEM)
+                set_error(db, rc, "", "out of memory");
+            db_pg_free(st);
+            free(st);
+            return rc;
+        }
+        *out = st;
+        return SQLITE_OK;
+    }
+}
+
+int db_pg_bind(struct db_stmt *st, int i, int type, sqlite3_int64 iv, double d, const char *s, int n)
+{
+    if (i < 1 || i > st->nparams)
+        return SQLITE_RANGE;
+    char buf[64];
+    free(st->values[i - 1]);
+    st->values[i - 1] = NULL;
+    st->types[i - 1] = 0;
+    switch (type) {
+    case SQLITE_NULL:
+        st->types[i - 1] = st->seen[i - 1] ? 0 : OID_TEXT;
+        return SQLITE_OK;
+    case SQLITE_INTEGER:
+        snprintf(buf, sizeof buf, "%lld", (long long)iv);
+        st->types[i - 1] = OID_INT8;
+        s = buf;
+        n = (int)strlen(buf);
+        break;
+    case SQLITE_BLOB: { /* bytea's hex form */
+        static const char hex[] = "0123456789abcdef";
+        char *x = malloc(2 * (size_t)n + 3);
+        if (!x)
+            return SQLITE_NOMEM;
+        x[0] = '\\', x[1] = 'x';
+        for (int k = 0; k < n; k++) {
+            x[2 + 2 * k] = hex[((const unsigned char *)s)[k] >> 4];
+            x[3 + 2 * k] = hex[((const unsigned char *)s)[k] & 15];
+        }
+        x[2 + 2 * n] = '\0';
+        st->values[i - 1] = x;
+        st->types[i - 1] = OID_BYTEA;
+        return SQLITE_OK;
+    }
+    case SQLITE_FLOAT:
+        if (d != d) /* NaN binds NULL, as on SQLite */
+            return SQLITE_OK;
+        fmt_double(buf, d);
+        st->types[i - 1] = OID_FLOAT8;
+        s = buf;
+        n = (int)strlen(buf);
+        break;
+    default:
+        break;
+    }
+    /* A number SQLite's text leaves unused (?3 without ?2): the server
+     * cannot infer its type, so it is text. */
+    if (!st->seen[i - 1] && !st->types[i - 1])
+        st->types[i - 1] = OID_TEXT;
+    st->values[i - 1] = malloc((size_t)n + 1);
+    if (!st->values[i - 1])
+        return SQLITE_NOMEM;
+    memcpy(st->values[i - 1], s, (size_t)n);
+    st->values[i - 1][n] = '\0';
+    return SQLITE_OK;
+}
+
+/* Binds cell (row, col) of the result to the value maker's parameter. */
+static int bind_cell(struct db_stmt *st, PGresult *res, int row, int col)
+{
+    sqlite3_stmt *v = st->row_values;
+    if (PQgetisnull(res, row, col))
+        return sqlite3_bind_null(v, col + 1);
+    const char *s = PQgetvalue(res, row, col);
+    int n = PQgetlength(res, row, col);
+    switch (PQftype(res, col)) {
+    case OID_BOOL:
+        return sqlite3_bind_int(v, col + 1, s[0] == 't');
+    case OID_INT2:
+    case OID_INT4:
+    case OID_INT8:
+    case OID_OID:
+        return sqlite3_bind_int64(v, col + 1, strtoll(s, NULL, 10));
+    case OID_NUMERIC:
+        if (!strpbrk(s, ".eEN")) { /* integral: an integer when it fits, as SQLite's sum() gives */
+            errno = 0;
+            long long x = strtoll(s, NULL, 10);
+            if (errno == 0)
+                return sqlite3_bind_int64(v, col + 1, x);
+        }
+        /* fall through */
+    case OID_FLOAT4:
+    case OID_FLOAT8: {
+        double d = strtod(s, NULL);
+        return d != d ? sqlite3_bind_null(v, col + 1) : sqlite3_bind_double(v, col + 1, d);
+    }
+    case OID_BYTEA: {
+        size_t len = 0;
+        unsigned char *b = PQunescapeBytea((const unsigned char *)s, &len);
+        if (!b)
+            return SQLITE_NOMEM;
+        int rc = sqlite3_bind_blob(v, col + 1, b, (int)len, SQLITE_TRANSIENT);
+        PQfreemem(b);
+        return rc;
+    }
+    default:
+        return sqlite3_bind_text(v, col + 1, s, n, SQLITE_TRANSIENT);
+    }
+}
+
+/* Runs the statement and makes its value maker. */
+static int execute(struct db_stmt *st)
+{
+    struct db *db = st->db;
+    PGresult *res = PQexecParams(conn(db), st->sql, st->nparams, st->types, (const char *const *)st->values, NULL,
+                                 NULL, 0);
+    int rc = check_result(db, res);
+    if (rc != SQLITE_OK) {
+        PQclear(res);
+        return rc;
+    }
+    st->res = res;
+    st->row = -1;
+    st->nrows = PQntuples(res);
+    st->ncols = PQnfields(res);
+    if (st->ncols > 0) {
+        struct strbuf sql = {0};
+        int bad = sb_puts(&sql, "SELECT ");
+        for (int c = 1; c <= st->ncols && !bad; c++)
+            bad = sb_printf(&sql, "%s?%d", c > 1 ? ", " : "", c);
+        if (bad || sqlite3_prepare_v2(db->lite, sql.buf, -1, &st->row_values, NULL) != SQLITE_OK) {
+            sb_free(&sql);
+            set_error(db, SQLITE_NOMEM, "", "out of memory (a result of many columns?)");
+            return SQLITE_NOMEM;
+        }
+        sb_free(&sql);
+    }
+    return SQLITE_OK;
+}
+
+int db_pg_step(struct db_stmt *st)
+{
+    if (st->refused) /* the server refused it when describing it: the same error again */
+        return st->db->errcode;
+    if (!st->res) {
+        int rc = execute(st);
+        if (rc != SQLITE_OK)
+            return rc;
+    }
+    if (st->row + 1 >= st->nrows) {
+        st->row = st->nrows;
+        return SQLITE_DONE;
+    }
+    st->row++;
+    sqlite3_reset(st->row_values);
+    for (int c = 0; c < st->ncols; c++)
+        if (bind_cell(st, st->res, st->row, c) != SQLITE_OK) {
+            set_error(st->db, SQLITE_NOMEM, "", "out of memory");
+            return SQLITE_NOMEM;
+        }
+    return sqlite3_step(st->row_values) == SQLITE_ROW ? SQLITE_ROW : SQLITE_NOMEM;
+}
+
+int db_pg_reset(struct db_stmt *st)
+{
+    PQclear(st->res);
+    st->res = NULL;
+    sqlite3_finalize(st->row_values);
+    st->row_values = NULL;
+    st->ncols = 0;
+    return SQLITE_OK;
+}
+
+/* The result's shape: the executed result's, else (before the first
+ * step, as SQLite gives names after prepare) the statement's description
+ * from the server. NULL when the server refuses the statement. */
+static PGresult *shape(struct db_stmt *st)
+{
+    if (st->res)
+        return st->res;
+    if (!st->desc) {
+        PGresult *p = PQprepare(conn(st->db), "", st->sql, st->nparams, st->types);
+        int rc = check_result(st->db, p);
+        PQclear(p);
+        if (rc != SQLITE_OK) {
+            st->refused = 1;
+            return NULL;
+        }
+        st->desc = PQdescribePrepared(conn(st->db), "");
+        if (check_result(st->db, st->desc) != SQLITE_OK) {
+            PQclear(st->desc);
+            st->desc = NULL;
+        }
+    }
+    return st->desc;
+}
+
+int db_pg_column_count(struct db_stmt *st)
+{
+    PGresult *r = shape(st);
+    return r ? PQnfields(r) : 0;
+}
+
+const char *db_pg_column_name(struct db_stmt *st, int i)
+{
+    PGresult *r = shape(st);
+    return r && i >= 0 && i < PQnfields(r) ? PQfname(r, i) : NULL;
+}
+
+void db_pg_free(struct db_stmt *st)
+{
+    db_pg_reset(st);
+    for (int i = 0; i < st->nparams; i++) {
+        if (st->param_names)
+            free(st->param_names[i]);
+        if (st->values)
+            free(st->values[i]);
+    }
+    free(st->param_names);
+    free(st->seen);
+    free(st->values);
+    free(st->types);
+    free(st->sql);
+    PQclear(st->desc);
+}

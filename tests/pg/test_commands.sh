@@ -1,0 +1,249 @@
+# benchdb's commands on a store on PostgreSQL (--db postgresql://...):
+# init makes the store (the extension, every migration of
+# migrations/postgresql, the same schema as the test harness's migrations
+# give) and the role benchdb_reader; init again and migrate change nothing;
+# the same data as an SQLite store (copied by store.py, so that this test
+# does not hang on ingest) gives identical stdout for sql, every shipped
+# query and compare on both engines, every number bit for bit; an
+# evaluation recorded on each engine holds the same rows and the same
+# registration against a rule registered on each; history lists, shows and
+# diffs what was recorded; sql is read-only unless --write; a schema newer
+# than benchdb's is refused; --timeout stops a statement; four inits at
+# once make one store; a command that
+# does not work on a server yet says so, and so does init where the
+# extension cannot be installed. (ingest: test_ingest.sh.)
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/pg/lib.sh"
+db=benchdb_commands
+uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
+known=$(ls "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | wc -l)
+
+pg_dropdb "$db" >/dev/null
+pg -d postgres -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+rc=$?
+expect_rc 0 "an empty database"
+[ "$failures" -eq 0 ] || exit 1
+
+# ---- init, migrate ----
+run bd --db "$uri" init
+expect_rc 0 "init on PostgreSQL"
+expect_out "created store $uri (schema version $known)
+read-only analysis: connect as benchdb_reader (SELECT only, 60 s statement timeout; docs/postgresql.md)" "init says what it made"
+run pg -d "$db" -A -t -c "SELECT extname FROM pg_extension WHERE extname = 'benchstats'"
+expect_out "benchstats" "init installed the extension"
+run bd --db "$uri" init
+expect_rc 0 "init again"
+expect_out_has "store $uri is up to date (schema version $known)" "init again changes nothing"
+run bd --db "$uri" migrate
+expect_out "store $uri is up to date (schema version $known)" "migrate: nothing pending"
+run bd --db "$uri" migrate --status -f csv
+expect_rc 0 "migrate --status"
+checks=$((checks + 1))
+[ "$(grep -c ',applied,' "$T/out")" = "$known" ] || fail "migrate --status: not every migration applied: $(cat "$T/out")"
+recorded=$(pg -d "$db" -A -t -c "SELECT string_agg(version || ':' || name || ':' || sha256, ' ' ORDER BY version) FROM schema_migration")
+want=$(for f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
+    v=$(basename "$f" | cut -c1-4 | sed 's/^0*//')
+    printf '%s:%s:%s ' "$v" "$(basename "$f")" "$(sha256sum "$f" | cut -c1-64)"
+done)
+expect_eq "$recorded " "$want" "schema_migration records each migration's number, name and SHA-256"
+# The same schema as the harness's own migration runner (lib.sh) gives.
+pg_newdb benchdb_commands_ref >/dev/null && pg_migrate benchdb_commands_ref
+pg_schema benchdb_commands_ref >"$T/schema-ref"
+pg_schema "$db" | grep -v 'benchstats' >"$T/schema-init"
+grep -v 'benchstats' "$T/schema-ref" >"$T/schema-ref2"
+checks=$((checks + 1))
+cmp -s "$T/schema-ref2" "$T/schema-init" || { fail "init's schema differs from lib.sh's migrations"; diff "$T/schema-ref2" "$T/schema-init" | head -20 >&2; }
+pg_dropdb benchdb_commands_ref >/dev/null
+
+# ---- the same data on both engines ----
+run bd simulate -q --history 8 --hosts 2 --cells 3 --steps 2 --seed 9 "$T/nightly"
+run bd --db "$T/s.db" init
+run bd --db "$T/s.db" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
+expect_rc 0 "ingest on SQLite"
+run python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/s.db" "$db"
+expect_rc 0 "copy the store into PostgreSQL"
+[ "$failures" -eq 0 ] || exit 1
+
+# both WHAT ARGS...: the same command on both stores: the same exit status
+# and identical stdout (through $filter when set).
+filter=cat
+both() {
+    what=$1
+    shift
+    bd --db "$T/s.db" "$@" >"$T/lite.raw" 2>"$T/lite.err"
+    lrc=$?
+    bd --db "$uri" "$@" >"$T/pg.raw" 2>"$T/pg.err"
+    prc=$?
+    $filter <"$T/lite.raw" >"$T/lite.out"
+    $filter <"$T/pg.raw" >"$T/pg.out"
+    checks=$((checks + 1))
+    if [ "$lrc" != "$prc" ]; then
+        fail "$what: exit status $lrc on SQLite, $prc on PostgreSQL"
+        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
+    elif ! cmp -s "$T/lite.out" "$T/pg.out"; then
+        fail "$what: stdout differs (< SQLite, > PostgreSQL)"
+        diff "$T/lite.out" "$T/pg.out" | head -20 | cut -c1-300 | sed 's/^/  /' >&2
+    elif [ "$prc" = 0 ] && [ ! -s "$T/pg.out" ]; then
+        fail "$what: no output"
+        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
+    fi
+}
+
+both "sql: counts, sums and a mean, a LIKE parameter" sql "SELECT count(*) AS n, sum(value) AS s, avg(value) AS a, \
+min(p.name) AS p FROM sample JOIN series ON series.id = sample.series_id JOIN run ON run.id = series.run_id \
+JOIN plan p ON p.id = run.plan_id WHERE p.name LIKE :x" -p x=calib%
+both "sql: reals bit for bit (17 digits), json, NULLs" sql "SELECT s.series_id, s.iteration, s.value, \
+CAST(s.value AS DOUBLE PRECISION) / 7 AS seventh, r.attributes ->> 'profile' AS profile, r.started_at \
+FROM sample s JOIN series se ON se.id = s.series_id JOIN run r ON r.id = se.run_id \
+ORDER BY s.series_id, s.warmup, s.iteration LIMIT 200" --digits 17 -f csv
+both "sql: several statements, the last one's rows" sql "SELECT 1 AS a; SELECT name, position FROM run \
+WHERE position = :p ORDER BY name" -p p=2 -f json
+both "sql: benchstats functions" sql "SELECT se.id, geomean(s.value) AS g, median(s.value) AS m FROM sample s \
+JOIN series se ON se.id = s.series_id GROUP BY se.id ORDER BY se.id" --digits 17
+both "list plans" list
+both "list runs of a plan" list runs --plan calibration-sim -f csv
+both "list archives" list archives -f csv
+BENCHDB="$uri" bd sql "SELECT count(*) AS n FROM plan" >"$T/out" 2>&1
+rc=$?
+expect_rc 0 "\$BENCHDB names a PostgreSQL store"
+expect_out "$(bd --db "$T/s.db" sql "SELECT count(*) AS n FROM plan")" "the same store as --db"
+both "query versions" query versions -p plan=git-perf-p0001 -p versions=v2.18.0,v2.19.0-rc0,HEAD --no-record
+both "query trend" query trend -p benchmark=serialize --no-record -f csv
+both "query gate-percent" query gate-percent --no-record -f csv
+both "query gate-zscore" query gate-zscore --no-record -f csv
+both "query regressions" query regressions --no-record -f json
+both "query injected-steps" query injected-steps --no-record
+for q in placement-rule comparisons verdicts cell-spread aggregations variability; do
+    both "query $q" query $q -p plan=calibration-sim --no-record -f csv --digits 17
+done
+both "query widest" query widest -p plan=calibration-sim -p kind=all --no-record -f csv --digits 17
+both "query: an unmet need" query versions -p plan=no-such-plan --no-record
+both "compare by variant, run means" compare --plan calibration-sim --by variant chill native --metric primary \
+    --sample run --no-record
+both "compare by variant, csv" compare --by variant chill native --metric primary --no-record -f csv --digits 17
+
+# ---- evaluations recorded on PostgreSQL ----
+both "query regressions, recorded" query regressions -f csv
+expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
+cp "$T/pg.err" "$T/err"
+expect_err_has "recorded as evaluation 1 (see 'benchdb history regressions')" "the evaluation's id on PostgreSQL"
+both "query gate-percent with a parameter, recorded" query gate-percent -p percent=3 -f csv
+both "query gate-zscore, recorded" query gate-zscore -f csv
+# What was recorded: the same rows (as JSON), counts, outcomes, parameters
+# and data fingerprint on both engines.
+both "the evaluations recorded" sql "SELECT id, query_name, query_sha256, params, rows, row_count, outcome, \
+data_fingerprint, archive_count, judged_plan, registration, rule_id FROM evaluation ORDER BY id" -f json
+# history, but for when each was recorded (the second column)
+filter="sed s/^\([0-9]*\),[^,]*,/\1,/"
+both "history lists them" history -f csv
+both "history of one query" history gate-percent -f csv
+both "history --limit" history -n 2 -f csv
+filter=cat
+both "history --diff" history --diff 2 3
+run bd --db "$uri" history --verify 1
+expect_rc 2 "history --verify refuses on PostgreSQL"
+expect_err_has "history: --verify does not work on a PostgreSQL store yet" "history --verify says why"
+
+# ---- rule register on PostgreSQL ----
+run bd --db "$uri" rule register compare --published-at 2020-01-01T00:00:00Z
+expect_rc 0 "rule register"
+expect_err_has "registered rule compare" "rule register says so"
+run bd --db "$uri" rule register compare --published-at yesterday
+expect_rc 2 "a bad --published-at is a usage error"
+run bd --db "$uri" rule list -f csv
+expect_out_has ",compare,$(sha256sum "$BENCHDB_SRC/queries/compare.sql" | cut -c1-12),"  "rule list on PostgreSQL"
+expect_out_has ",2020-01-01T00:00:00Z," "with its publication time"
+run bd --db "$T/s.db" rule register compare --published-at 2020-01-01T00:00:00Z
+expect_rc 0 "the same rule on SQLite"
+both "compare judged against its rule" compare --plan calibration-sim --by variant chill native --metric primary
+expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same registration on both engines"
+cp "$T/pg.err" "$T/err"
+expect_err_has "before plan calibration-sim began (2026-10-21T03:57:49Z), but with other parameters" \
+    "registration judged on PostgreSQL"
+for d in "$T/s.db" "$uri"; do bd --db "$d" rule register placement-rule --published-at 2020-01-01T00:00:00Z \
+    >/dev/null 2>&1; done
+both "placement-rule with its own parameters, recorded" query placement-rule -p plan=calibration-sim
+expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
+cp "$T/pg.err" "$T/err"
+expect_err_has "pre-registered" "pre-registered on PostgreSQL"
+
+# ---- read-only unless --write ----
+run bd --db "$uri" sql "DELETE FROM evaluation"
+expect_rc 1 "sql without --write refuses a write"
+expect_err_has "sql: the store is opened read-only: cannot execute DELETE in a read-only transaction (pass --write to change it)" "and says why"
+run bd --db "$uri" sql "COMMIT; DELETE FROM evaluation"
+expect_rc 1 "ending the read-only transaction does not make the session writable"
+before=$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")
+run bd --db "$uri" sql --write "DELETE FROM evaluation WHERE id = 2"
+expect_rc 0 "sql --write writes"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")" "$((before - 1))" "one evaluation deleted, the others kept"
+
+# ---- read-only analysis as benchdb_reader ----
+reader="postgresql://benchdb_reader@$PGHOST:$PGPORT/$db"
+expect_eq "$(pg -U benchdb_reader -d "$db" -A -t -c "SHOW statement_timeout")" "1min" "the reader's statement timeout"
+filter=cat
+run bd --db "$reader" sql "SELECT count(*) AS n FROM sample"
+expect_rc 0 "the reader reads"
+expect_out_has "$(bd --db "$T/s.db" sql "SELECT count(*) FROM sample" -f csv | tail -n 1 | tr -d '\r')" "every row"
+run bd --db "$reader" query gate-zscore --no-record -f csv
+expect_rc 0 "the reader runs a saved query without recording it"
+run bd --db "$reader" sql --write "DELETE FROM sample"
+expect_rc 1 "the reader cannot write, --write or not"
+expect_err_has "sql: the store refuses this change: cannot execute DELETE in a read-only transaction (connect as a role that may write)" "and is told why"
+run bd --db "$reader" sql --write "SET default_transaction_read_only = off; DELETE FROM sample"
+expect_rc 1 "nor by lifting the session's read-only default"
+expect_err_has "sql: the store refuses this change: permission denied for table sample" "the grants refuse it"
+run bd --db "$reader" query gate-zscore
+expect_rc 1 "recording an evaluation fails for the reader"
+expect_err_has "cannot record the evaluation" "and says the evaluation was not recorded"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM sample")" "$(bd --db "$T/s.db" sql "SELECT count(*) FROM sample" -f csv | tail -n 1 | tr -d '\r')" "nothing deleted"
+
+# ---- a newer schema, a time limit, what is not there yet ----
+pg -d "$db" -c "INSERT INTO schema_migration VALUES (999, '0999_future.sql', '', '')"
+run bd --db "$uri" sql "SELECT 1"
+expect_rc 1 "a newer schema is refused"
+expect_err_has "the store's schema is at version 999, newer than this benchdb knows (up to $known)" "and says so"
+run bd --db "$uri" init
+expect_rc 1 "init refuses it too"
+pg -d "$db" -c "DELETE FROM schema_migration WHERE version = 999"
+run bd --db "$uri" sql --timeout 0.3 "SELECT pg_sleep(5)"
+expect_rc 1 "--timeout stops a statement on PostgreSQL"
+expect_err_has "sql: stopped after 0.3 s" "and names the limit"
+run bd --db "$uri" check
+expect_rc 2 "check refuses a PostgreSQL store"
+expect_err_has "benchdb check does not work on a PostgreSQL store yet" "and says so"
+run bd --db "$uri" ingest --replace "$T/nightly"
+expect_rc 2 "ingest --replace refuses a PostgreSQL store"
+expect_err_has "ingest: --replace does not work on a PostgreSQL store yet" "and says so"
+run bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/benchdb_no_such_db" sql "SELECT 1"
+expect_rc 1 "no such database"
+expect_err_has "cannot connect to the PostgreSQL store" "the connection's failure named"
+run bd --db "postgresql://$PGUSER:secret@$PGHOST:$PGPORT/$db" init
+expect_out_has "store postgresql://$PGUSER:***@$PGHOST:$PGPORT/$db is up to date" "a password is not printed"
+
+# Four inits of one new database at once: one makes the store, the others
+# wait for its migrations (an advisory lock) and find it made.
+pg_dropdb benchdb_commands_four >/dev/null
+pg -d postgres -c "CREATE DATABASE benchdb_commands_four TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+for i in 1 2 3 4; do
+    (bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/benchdb_commands_four" init >"$T/init$i.out" 2>&1
+        echo $? >"$T/init$i.rc") &
+done
+wait
+expect_eq "$(cat "$T"/init?.rc | tr -d '\n')" "0000" "four inits at once all succeed"
+expect_eq "$(pg -d benchdb_commands_four -A -t -c "SELECT count(*) || ' ' || max(version) FROM schema_migration")" \
+    "$known $known" "each migration applied once"
+pg_dropdb benchdb_commands_four >/dev/null
+
+# A database where the connecting role cannot install the extension.
+pg_dropdb benchdb_commands_noext >/dev/null
+pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS benchdb_noext" -c "CREATE ROLE benchdb_noext LOGIN" \
+    -c "CREATE DATABASE benchdb_commands_noext OWNER benchdb_noext TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null
+run bd --db "postgresql://benchdb_noext@$PGHOST:$PGPORT/benchdb_commands_noext" init
+expect_rc 1 "init without the extension"
+expect_err_has "the extension benchstats is not installed in this database and cannot be installed: permission denied to create extension \"benchstats\"" "says why"
+pg_dropdb benchdb_commands_noext >/dev/null
+pg -d postgres -c "DROP ROLE benchdb_noext" >/dev/null
+
+pg_dropdb "$db" >/dev/null
+finish

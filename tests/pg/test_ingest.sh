@@ -1,0 +1,156 @@
+# benchdb ingest into a store on PostgreSQL: the same archives give the
+# same rows as on SQLite (every table, every value bit for bit, the derived
+# tables the triggers keep); an archive ingested again is skipped; one
+# with a series twice, or a run twice, is refused with the same message as
+# on SQLite and leaves nothing; delete removes the same rows on both; eight
+# ingests at once, four archives each given to two of them, store each
+# archive exactly once (one loads it, the other waits on its advisory lock
+# and skips it); a query during them sees whole archives only.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/pg/lib.sh"
+db=benchdb_ingest
+uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
+
+newdb() {
+    pg_dropdb "$1" >/dev/null
+    pg -d postgres -c "CREATE DATABASE $1 TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" &&
+        bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$1" init >/dev/null
+}
+newdb "$db"
+rc=$?
+expect_rc 0 "a store on PostgreSQL"
+[ "$failures" -eq 0 ] || exit 1
+
+run bd simulate -q --history 6 --hosts 2 --cells 3 --steps 2 --seed 4 "$T/nightly"
+expect_rc 0 "simulate"
+run bd --db "$T/s.db" init
+run bd --db "$T/s.db" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
+expect_rc 0 "ingest on SQLite"
+run bd --db "$uri" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
+expect_rc 0 "ingest on PostgreSQL"
+[ "$failures" -eq 0 ] || exit 1
+
+# same WHAT SQL: identical rows on both stores, reals to 17 digits.
+same() {
+    bd --db "$T/s.db" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
+    bd --db "$uri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
+    checks=$((checks + 1))
+    if ! cmp -s "$T/lite.out" "$T/pg.out"; then
+        fail "$1: differs (< SQLite, > PostgreSQL)"
+        diff "$T/lite.out" "$T/pg.out" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
+    elif [ "$(wc -l <"$T/pg.out")" -lt 2 ]; then
+        fail "$1: no rows: $(cat "$T/pg.out")"
+    fi
+}
+same "archives (but when)" "SELECT id, sha256, name, size, format, content_encoding, stored_size, tool_version \
+FROM archive ORDER BY id"
+same "archive chunks" "SELECT archive_id, seq, data FROM archive_chunk ORDER BY archive_id, seq"
+same "archive members" "SELECT count(*) AS n FROM archive_member"
+same "plans, hosts, variants" "SELECT 'plan' AS t, id, name FROM plan UNION ALL SELECT 'host', id, name FROM host \
+UNION ALL SELECT 'variant', id, name FROM variant ORDER BY 1, 2"
+same "benchmarks" "SELECT id, name, params FROM benchmark ORDER BY id"
+same "runs" "SELECT * FROM run ORDER BY id"
+same "series" "SELECT * FROM series ORDER BY id"
+same "samples" "SELECT * FROM sample ORDER BY series_id, warmup, iteration"
+same "gates and events" "SELECT 'gate' AS t, id, run_id, name, CAST(passed AS TEXT) AS v, at, detail FROM gate \
+UNION ALL SELECT 'event', id, run_id, name, CAST(value AS TEXT), at, detail FROM event ORDER BY 1, 2"
+same "units" "SELECT * FROM unit ORDER BY name"
+same "block_score_data" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
+same "run_cell_data" "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
+same "run_cell" "SELECT * FROM run_cell ORDER BY run_id, benchmark_id"
+same "history_point_data" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
+same "a saved query over what was ingested" "SELECT 1 AS x" # the connection stays usable
+run bd --db "$uri" query regressions --no-record -f csv
+expect_rc 0 "a saved query on the ingested store"
+cp "$T/out" "$T/pg-regressions"
+run bd --db "$T/s.db" query regressions --no-record -f csv
+cmp -s "$T/out" "$T/pg-regressions" || fail "regressions differ between the engines after ingest"
+
+run bd --db "$uri" ingest "$T/nightly/ci-a-0001.jsonl.zst"
+expect_rc 0 "an archive again"
+expect_err_has "skipped: already stored as archive" "is skipped"
+
+# From standard input (no hash before reading): skipped once read, as on
+# SQLite.
+bd --db "$uri" ingest - <"$T/nightly/ci-b-0003.jsonl.zst" >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 0 "an archive again from standard input"
+expect_err_has "<stdin>: skipped: already stored as archive" "is skipped once read"
+
+# Refused archives: the same message on both engines, nothing stored.
+cp "$BENCHDB_SRC/tests/data/bad/samples-duplicate-series.jsonl" "$BENCHDB_SRC/tests/data/bad/run-twice.jsonl" "$T/"
+before=$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")
+for f in samples-duplicate-series.jsonl run-twice.jsonl; do
+    run bd --db "$T/s.db" ingest "$f"
+    cp "$T/err" "$T/lite.err"
+    expect_rc 1 "$f refused on SQLite"
+    run bd --db "$uri" ingest "$f"
+    expect_rc 1 "$f refused on PostgreSQL"
+    checks=$((checks + 1))
+    cmp -s "$T/err" "$T/lite.err" || { fail "$f: another message on PostgreSQL"; diff "$T/lite.err" "$T/err" >&2; }
+done
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")" "$before" "nothing of them stored"
+
+# ---- eight at once ----
+db8=benchdb_ingest8
+uri8="postgresql://$PGUSER@$PGHOST:$PGPORT/$db8"
+newdb "$db8"
+set -- "$T"/nightly/ci-a-0001.jsonl.zst "$T"/nightly/ci-a-0002.jsonl.zst "$T"/nightly/ci-b-0001.jsonl.zst \
+    "$T"/nightly/ci-b-0002.jsonl.zst
+i=0
+for f in "$@" "$@"; do
+    i=$((i + 1))
+    (bd --db "$uri8" ingest "$f" >"$T/i$i.out" 2>"$T/i$i.err"; echo $? >"$T/i$i.rc") &
+done
+# While they run: every archive a query sees has all its runs' series.
+partial=0
+for k in 1 2 3 4 5 6 7 8 9 10; do
+    n=$(pg -d "$db8" -A -t -c "SELECT count(*) FROM archive a WHERE NOT EXISTS (SELECT 1 FROM run r WHERE \
+r.archive_id = a.id) OR EXISTS (SELECT 1 FROM run r WHERE r.archive_id = a.id AND NOT EXISTS \
+(SELECT 1 FROM series s WHERE s.run_id = r.id))")
+    [ "$n" = 0 ] || partial=$((partial + 1))
+done
+expect_eq "$partial" 0 "a query during the ingests sees whole archives only"
+wait
+bad=0
+for i in 1 2 3 4 5 6 7 8; do
+    if [ "$(cat "$T/i$i.rc")" != 0 ]; then
+        bad=$((bad + 1))
+        sed "s/^/  ingest $i: /" "$T/i$i.err" >&2
+    fi
+done
+expect_eq "$bad" 0 "every ingest succeeded (loaded or skipped its archive)"
+skips=$(cat "$T"/i*.err | grep -c "skipped: already stored")
+expect_eq "$skips" 4 "one of each pair skipped"
+expect_eq "$(pg -d "$db8" -A -t -c "SELECT count(*) FROM archive")" 4 "four archives stored"
+expect_eq "$(pg -d "$db8" -A -t -c "SELECT count(DISTINCT sha256) FROM archive")" 4 "each once"
+lite8=$(bd --db "$T/s.db" sql "SELECT count(*) FROM sample s JOIN series se ON se.id = s.series_id \
+JOIN run r ON r.id = se.run_id WHERE r.name IN ('ci-a-0001', 'ci-a-0002', 'ci-b-0001', 'ci-b-0002')" -f csv | tail -n 1 | tr -d '\r')
+expect_eq "$(pg -d "$db8" -A -t -c "SELECT count(*) FROM sample")" "$lite8" "every value of the four, once"
+
+# ---- delete: the same rows removed on both engines ----
+both_delete() {
+    bd --db "$T/s.db" delete "$@" >"$T/lite.out" 2>&1
+    lrc=$?
+    bd --db "$uri" delete "$@" >"$T/pg.out" 2>&1
+    prc=$?
+    checks=$((checks + 1))
+    if [ "$lrc" != "$prc" ] || ! cmp -s "$T/lite.out" "$T/pg.out"; then
+        fail "delete $*: SQLite (exit $lrc) and PostgreSQL (exit $prc) differ"
+        diff "$T/lite.out" "$T/pg.out" >&2
+    fi
+}
+both_delete --run nightly-sim/ci-a-0002 --dry-run
+both_delete --run nightly-sim/ci-a-0002
+both_delete --archive 3
+both_delete --plan git-perf-p0001
+both_delete --run nightly-sim/no-such-run
+same "runs after the deletes" "SELECT id, name FROM run ORDER BY id"
+same "archives after the deletes" "SELECT id, name FROM archive ORDER BY id"
+same "values after the deletes" "SELECT count(*) AS n, sum(value) AS s FROM sample"
+same "derived rows after the deletes" "SELECT (SELECT count(*) FROM block_score_data) AS b, \
+(SELECT count(*) FROM history_point_data) AS h, (SELECT count(*) FROM run_cell_data) AS c"
+
+pg_dropdb "$db8" >/dev/null
+pg_dropdb "$db" >/dev/null
+finish
