@@ -40,6 +40,9 @@ FN_ROWS = 100000 if QUICK else 10000000
 # not written to bench/results.md.
 ONLY = os.environ.get("BENCH_ONLY", "")
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The Python of figure 2's loader: one whose sqlite3 loads extensions
+# (Debian's; pyenv's is often built without), for benchdb's functions.
+PY_LOADER = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
 ROWS = []  # (figure, case, measured, target, holds)
 
 
@@ -175,7 +178,8 @@ def main():
 
         def side_python():
             fresh(empty, tgt)
-            return timed([sys.executable, os.path.join(SRC, "bench", "py_loader.py"), tgt, *files])
+            return timed([PY_LOADER, os.path.join(SRC, "bench", "py_loader.py"), "--extension",
+                          os.path.join(build, "benchstats"), tgt, *files])
 
         sides = [("benchdb", side_benchdb), ("bare", floor("bare")), ("shaped", floor("shaped")),
                  ("python", side_python)]
@@ -335,7 +339,6 @@ def main():
     row("9 compare", "the same, the evaluation recorded (2,002 result rows as JSON in the history)",
         f"{med(ct['recorded']) * 1000:.1f} ms", "(reported)")
 
-    shutil.rmtree(fill, ignore_errors=True)
     for name, _ in sizes:
         shutil.rmtree(refs[name]["jsonl"], ignore_errors=True)
     # The stores (about 1.2 GB) are not kept.
@@ -490,9 +493,10 @@ def backtest_figure(bd, data, empty):
     label = f"{hosts * cells:,} histories x {nights} runs"
 
     def once(args):
+        # The table on stdout, the sentence (a verdict) on stderr.
         t = time.perf_counter()
-        out = subprocess.run([bd, "--db", store, *args], check=True, capture_output=True, text=True).stdout
-        return time.perf_counter() - t, out
+        p = subprocess.run([bd, "--db", store, *args], check=True, capture_output=True, text=True)
+        return time.perf_counter() - t, p.stdout + p.stderr
 
     times, sentence = [], ""
     for _ in range(REPS):
