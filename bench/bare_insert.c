@@ -9,7 +9,8 @@
  * series.total, and the archive's stored bytes) into memory, untimed. Then,
  * for each DST (an empty store made by `benchdb init`), it opens DST with
  * the settings benchdb's ingest uses (foreign keys on, WAL, synchronous =
- * NORMAL, cache_size = -8192), inserts all those rows with one prepared
+ * NORMAL, cache_size = -8192) and benchdb's SQL functions registered (the
+ * triggers keeping run_cell_data call them), inserts all those rows with one prepared
  * statement per table (with --one-row: the issue's floor, each executed
  * once per row; without: values as benchdb inserts them, below),
  * committing once per archive as benchdb does (one
@@ -23,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "sqlfn/benchstats.h"
 
 /* The open flags of benchdb's store_open for writing (src/store/store.c). */
 #ifndef BARE_OPEN_FLAGS
@@ -272,7 +275,8 @@ static double insert_all(const char *path, struct table *tables, const struct sa
 {
     double t0 = now();
     sqlite3 *db;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | BARE_OPEN_FLAGS, NULL) != SQLITE_OK)
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | BARE_OPEN_FLAGS, NULL) != SQLITE_OK ||
+        benchstats_register(db) != SQLITE_OK)
         die(db, path);
     exec(db, "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
              "PRAGMA cache_size = -8192");

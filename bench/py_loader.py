@@ -2,9 +2,12 @@
 """What a user would write instead of `benchdb ingest`: a loader using only
 Python's standard library (json, sqlite3, hashlib), for `make bench`.
 
-    py_loader.py STORE ARCHIVE.jsonl...
+    py_loader.py [--extension PATH] STORE ARCHIVE.jsonl...
 
-STORE is a store made by `benchdb init`; each ARCHIVE is decompressed JSON
+STORE is a store made by `benchdb init`; --extension loads benchdb's SQL
+functions (build/benchstats.so), which the triggers keeping run_cell_data
+call, as docs/schema.md tells a program inserting series to do (it needs
+a Python whose sqlite3 can load extensions, such as Debian's); each ARCHIVE is decompressed JSON
 Lines (benchdb-run/1). It fills the same tables with the same rows as
 `benchdb ingest`: an archive row (SHA-256, size) and its bytes in 1 MiB
 chunks (stored as they are: the standard library has no zstd), plan, host,
@@ -28,7 +31,14 @@ def canonical(obj):
 
 
 def main():
-    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+    args = sys.argv[1:]
+    ext = None
+    if args[:1] == ["--extension"]:
+        ext, args = args[1], args[2:]
+    db = sqlite3.connect(args[0], isolation_level=None)
+    if ext:
+        db.enable_load_extension(True)
+        db.load_extension(ext)
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")
@@ -54,7 +64,7 @@ def main():
         return i
 
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    for path in sys.argv[2:]:
+    for path in args[1:]:
         with open(path, "rb") as f:
             data = f.read()
         db.execute("BEGIN IMMEDIATE")

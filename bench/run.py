@@ -23,6 +23,9 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import pg_bench  # noqa: E402 (figure 11)
+
 # BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
 # its numbers mean nothing and it does not write bench/results.md.
 QUICK = os.environ.get("BENCH_QUICK") == "1"
@@ -37,9 +40,15 @@ RSS_SIZES = (8 << 20, 32 << 20) if QUICK else (128 << 20, 1 << 30)
 HISTORY_BUDGET = 60
 FN_ROWS = 100000 if QUICK else 10000000
 # BENCH_ONLY=rule: figures 4 and 5 alone (the placement rule), printed but
-# not written to bench/results.md.
-ONLY = os.environ.get("BENCH_ONLY", "")
+# not written to bench/results.md. BENCH_ONLY=pg: figure 11 alone
+# (PostgreSQL), with the stores it copies made first.
+
+# The default plan, 10x and 100x its values (simulate's options).
+SIZES = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The Python of figure 2's loader: one whose sqlite3 loads extensions
+# (Debian's; pyenv's is often built without), for benchdb's functions.
+PY_LOADER = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
 ROWS = []  # (figure, case, measured, target, holds)
 
 
@@ -115,50 +124,23 @@ def main():
     run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
 
     if ONLY == "rule":
-        d = os.path.join(data, "1x")
-        run([bd, "simulate", "-q", d])
-        ref = fresh(empty, os.path.join(data, "ref-1x.db"))
-        run([bd, "--db", ref, "ingest", "-q", d])
-        rule_figures(bd, prog, data, ref)
+        ref = default_store(bd, data, empty, "1x", [])["ref"]
+        rule_figures(bd, prog, ref, *plan_stores(bd, data, ref))
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
         return
-
-    if ONLY == "pg":  # BENCH_ONLY=pg: figure 11 alone, printed, not written
-        refs = {}
-        for name, opts in (("1x", []), ("10x", ["--iterations", "50"])):
-            d = os.path.join(data, name)
-            run([bd, "simulate", "-q", *opts, d])
-            ref = fresh(empty, os.path.join(data, f"ref-{name}.db"))
-            run([bd, "--db", ref, "ingest", "-q", d])
-            with sqlite3.connect(ref) as c:
-                refs[name] = dict(dir=d, values=c.execute("SELECT count(*) FROM sample").fetchone()[0])
-        compare_files(data)
-        pg_figures(bd, build, data, refs, None)
+    if ONLY == "pg":
+        refs = {name: default_store(bd, data, empty, name, opts) for name, opts in SIZES[:1 if QUICK else 3]}
+        ref = refs["1x"]["ref"]
+        pg_bench.figure(build, SRC, data, [ref, *plan_stores(bd, data, ref)], refs,
+                        compare_store(bd, data, empty), row, REPS)
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
         return
 
     # ---- data: the default plan, 10x and 100x its values ----
-    sizes = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
-    refs = {}
-    for name, opts in sizes:
-        d = os.path.join(data, name)
-        t = timed([bd, "simulate", "-q", *opts, d])
-        jd = os.path.join(data, name + "-jsonl")
-        os.makedirs(jd)
-        raw = 0
-        for f in sorted(os.listdir(d)):
-            out = os.path.join(jd, f[:-4])
-            with open(out, "wb") as o:
-                run(["zstd", "-qdc", os.path.join(d, f)], stdout=o)
-            raw += os.path.getsize(out)
-        ref = fresh(empty, os.path.join(data, f"ref-{name}.db"))
-        run([bd, "--db", ref, "ingest", "-q", d])
-        with sqlite3.connect(ref) as c:
-            values, measured = c.execute("SELECT count(*), sum(warmup = 0) FROM sample").fetchone()
-        refs[name] = dict(dir=d, jsonl=jd, ref=ref, raw=raw, values=values, measured=measured, gen=t)
-        log(f"generated {name}: {values} values ({measured} measured), {raw / 1e6:.1f} MB in {t:.2f} s")
+    sizes = SIZES
+    refs = {name: default_store(bd, data, empty, name, opts) for name, opts in sizes}
     row("data", "generation (benchdb simulate)",
         ", ".join(f"{n}: {refs[n]['values']:,} values, {refs[n]['raw'] / 1e6:.1f} MB, {refs[n]['gen']:.2f} s"
                   for n, _ in sizes))
@@ -190,7 +172,8 @@ def main():
 
         def side_python():
             fresh(empty, tgt)
-            return timed([sys.executable, os.path.join(SRC, "bench", "py_loader.py"), tgt, *files])
+            return timed([PY_LOADER, os.path.join(SRC, "bench", "py_loader.py"), "--extension",
+                          os.path.join(build, "benchstats"), tgt, *files])
 
         sides = [("benchdb", side_benchdb), ("bare", floor("bare")), ("shaped", floor("shaped")),
                  ("python", side_python)]
@@ -266,7 +249,8 @@ def main():
         return
 
     # ---- 4, 5: rule evaluation in stores of 1, 100 and 1,000 plans ----
-    rule_figures(bd, prog, data, refs["1x"]["ref"])
+    s100, s1000 = plan_stores(bd, data, refs["1x"]["ref"])
+    rule_figures(bd, prog, refs["1x"]["ref"], s100, s1000)
 
     # ---- 6: functions over 10 million rows against avg() ----
     # Judged on the thread's CPU time (the machine is shared: wall time
@@ -324,10 +308,7 @@ def main():
     backtest_figure(bd, data, empty)
 
     # ---- 9: benchdb compare of two runs of 1,000 cells x 10 values ----
-    cmp_db = fresh(empty, os.path.join(data, "compare.db"))
-    for side, path in compare_files(data):
-        run([bd, "--db", cmp_db, "ingest", "-q", "--format", "go-bench", "--plan", "builds", "--run", side,
-             "--host", "h", path])
+    cmp_db = compare_store(bd, data, empty)
     ct = {"--no-record": [], "recorded": []}
     for rep in range(REPS):  # the two alternating; the verdict goes to stderr: not shown
         for mode in (("--no-record", "recorded") if rep % 2 == 0 else ("recorded", "--no-record")):
@@ -342,12 +323,11 @@ def main():
     row("9 compare", "the same, the evaluation recorded (2,002 result rows as JSON in the history)",
         f"{med(ct['recorded']) * 1000:.1f} ms", "(reported)")
 
-    # ---- 11: the same store on PostgreSQL over loopback (issue 19) ----
-    pg_figures(bd, build, data, refs, cmp_db)
-
-    shutil.rmtree(fill, ignore_errors=True)
     for name, _ in sizes:
         shutil.rmtree(refs[name]["jsonl"], ignore_errors=True)
+
+    # ---- 11: the same stores and queries on PostgreSQL (issue 19) ----
+    pg_bench.figure(build, SRC, data, [refs["1x"]["ref"], s100, s1000], refs, cmp_db, row, REPS)
     # The stores (about 1.2 GB) are not kept.
     shutil.rmtree(data, ignore_errors=True)
     wall = time.time() - t0
@@ -355,11 +335,50 @@ def main():
     report(desc, wall)
 
 
-def rule_figures(bd, prog, data, s1):
-    """Figures 4 and 5: `benchdb query placement-rule` (a process, the
-    evaluation recorded) in stores of 1, 100 and 1,000 plans, and the rule
-    evaluated on every plan one after the other; s1 holds the example
-    plan alone."""
+def default_store(bd, data, empty, name, opts):
+    """The default plan simulated with opts (SIZES), its archives
+    decompressed beside (figures 1-2) and ingested into a store of its own."""
+    d = os.path.join(data, name)
+    t = timed([bd, "simulate", "-q", *opts, d])
+    jd = os.path.join(data, name + "-jsonl")
+    os.makedirs(jd)
+    raw = 0
+    for f in sorted(os.listdir(d)):
+        out = os.path.join(jd, f[:-4])
+        with open(out, "wb") as o:
+            run(["zstd", "-qdc", os.path.join(d, f)], stdout=o)
+        raw += os.path.getsize(out)
+    ref = fresh(empty, os.path.join(data, f"ref-{name}.db"))
+    run([bd, "--db", ref, "ingest", "-q", d])
+    with sqlite3.connect(ref) as c:
+        values, measured = c.execute("SELECT count(*), sum(warmup = 0) FROM sample").fetchone()
+    log(f"generated {name}: {values} values ({measured} measured), {raw / 1e6:.1f} MB in {t:.2f} s")
+    return dict(dir=d, jsonl=jd, ref=ref, raw=raw, values=values, measured=measured, gen=t)
+
+
+def compare_store(bd, data, empty):
+    """Figures 9 and 11: two runs (base, head) of the plan builds, each
+    1,000 benchmarks x 10 values in ns/op (about 1% apart, log sd 0.02),
+    loaded with `ingest --format go-bench`."""
+    cmp_db = fresh(empty, os.path.join(data, "compare.db"))
+    rnd = __import__("random").Random(9)
+    for side, shift in (("base", 1.0), ("head", 1.01)):
+        path = os.path.join(data, f"compare-{side}.txt")
+        with open(path, "w") as f:
+            f.write("goos: linux\ngoarch: amd64\npkg: example.com/bench\n")
+            for _ in range(10):
+                for i in range(1000):
+                    v = 1000 * (1 + i % 7) * shift * rnd.lognormvariate(0, 0.02)
+                    f.write(f"BenchmarkCell{i:04d}-8   1000000   {v:.1f} ns/op\n")
+        run([bd, "--db", cmp_db, "ingest", "-q", "--format", "go-bench", "--plan", "builds", "--run", side,
+             "--host", "h", path])
+    return cmp_db
+
+
+def plan_stores(bd, data, s1):
+    """The stores of 100 and 1,000 plans (figures 4, 5 and 11): s1, which
+    holds the example plan alone, and 99 (999) plans of its shape; returns
+    their paths."""
     fill = os.path.join(data, "plans")
     t = time.perf_counter()
 
@@ -400,6 +419,14 @@ def rule_figures(bd, prog, data, s1):
         f"{NPLANS - 1} more plans (12 runs each in one archive, 1 fork x 1 value per block) generated and "
         f"ingested in "
         f"{tgen:.0f} s (of which ingest {ting:.0f} s); {NPLANS:,}-plan store: {nser:,} series, {nsamp:,} values")
+    shutil.rmtree(fill, ignore_errors=True)
+    return s100, s1000
+
+
+def rule_figures(bd, prog, s1, s100, s1000):
+    """Figures 4 and 5: `benchdb query placement-rule` (a process, the
+    evaluation recorded) in stores of 1, 100 and 1,000 plans (plan_stores),
+    and the rule evaluated on every plan one after the other."""
     stores = [("1 plan", s1), ("100 plans", s100), ("1,000 plans", s1000)]
     qt = {k: [] for k, _ in stores}
     for rep in range(REPS):
@@ -447,7 +474,6 @@ def rule_figures(bd, prog, data, s1):
         f"{med(totals):.2f} s total, {pp * 1000:.2f} ms per plan (median of {hn} pass{'es' if hn > 1 else ''})",
         "< 10 ms per plan", pp < 0.010)
     row("5 history", "linear: per-plan time, 1,000-plan / 100-plan store", f"{lin:.2f}", "<= 1.25", lin <= 1.25)
-    shutil.rmtree(fill, ignore_errors=True)
 
 
 def report_figure(bd, data, example):
@@ -500,9 +526,10 @@ def backtest_figure(bd, data, empty):
     label = f"{hosts * cells:,} histories x {nights} runs"
 
     def once(args):
+        # The table on stdout, the sentence (a verdict) on stderr.
         t = time.perf_counter()
-        out = subprocess.run([bd, "--db", store, *args], check=True, capture_output=True, text=True).stdout
-        return time.perf_counter() - t, out
+        p = subprocess.run([bd, "--db", store, *args], check=True, capture_output=True, text=True)
+        return time.perf_counter() - t, p.stdout + p.stderr
 
     times, sentence = [], ""
     for _ in range(REPS):
@@ -522,80 +549,6 @@ def backtest_figure(bd, data, empty):
     s, out = once(["query", "regressions", "--no-record", "--format", "csv"])
     row("10 backtest", f"`benchdb query regressions` (change points of every history), {label}",
         f"{s:.2f} s ({len(out.splitlines()) - 1} change points)")
-
-
-def compare_files(data):
-    """Two go test -bench outputs of 1,000 cells x 10 values, the second 1%
-    slower: [(side, path)]."""
-    rnd = __import__("random").Random(9)
-    out = []
-    for side, shift in (("base", 1.0), ("head", 1.01)):
-        path = os.path.join(data, f"compare-{side}.txt")
-        with open(path, "w") as f:
-            f.write("goos: linux\ngoarch: amd64\npkg: example.com/bench\n")
-            for _ in range(10):
-                for i in range(1000):
-                    v = 1000 * (1 + i % 7) * shift * rnd.lognormvariate(0, 0.02)
-                    f.write(f"BenchmarkCell{i:04d}-8   1000000   {v:.1f} ns/op\n")
-        out.append((side, path))
-    return out
-
-
-def pg_figures(bd, build, data, refs, cmp_db):
-    """Ingest into a PostgreSQL store on a throwaway cluster over loopback
-    against SQLite on the same archives, and compare of 1,000 cells there.
-    The cluster is the tests' (tests/pg/cluster.sh, build/pgroot)."""
-    cluster = os.path.join(data, "pg-cluster")
-    env = dict(os.environ, BENCHDB_PGROOT=os.path.join(build, "pgroot"))
-    run(["sh", os.path.join(SRC, "tests", "pg", "cluster.sh"), "start", cluster], env=env, stdout=subprocess.DEVNULL)
-    try:
-        conf = dict(line.strip().split("=", 1) for line in open(os.path.join(cluster, "env")) if "=" in line)
-        psql = [os.path.join(build, "pgroot", "lib", "postgresql", "15", "bin", "psql")]
-        if not os.path.exists(psql[0]):
-            psql = ["/usr/lib/postgresql/15/bin/psql"]
-        penv = dict(os.environ, **conf)
-
-        def newdb(name):
-            for sql in (f'DROP DATABASE IF EXISTS "{name}"', f"CREATE DATABASE \"{name}\" TEMPLATE template0 "
-                        "ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"):
-                run(psql + ["-X", "-q", "-d", "postgres", "-c", "SET client_min_messages = warning", "-c", sql],
-                    env=penv)
-            uri = f"postgresql://{conf['PGUSER']}@{conf['PGHOST']}:{conf['PGPORT']}/{name}"
-            run([bd, "--db", uri, "init"], stdout=subprocess.DEVNULL)
-            return uri
-
-        empty = os.path.join(data, "pg-empty.db")
-        run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
-        for name in ("1x", "10x"):
-            r = refs[name]
-            times = {"sqlite": [], "pg": []}
-            for rep in range(REPS):
-                sides = (("sqlite", "pg") if rep % 2 == 0 else ("pg", "sqlite"))
-                for side in sides:
-                    tgt = newdb("bench") if side == "pg" else fresh(empty, os.path.join(data, "pg-lite.db"))
-                    times[side].append(timed([bd, "--db", tgt, "ingest", "-q", r["dir"]]))
-            ratio = med([l / p for l, p in zip(times["sqlite"], times["pg"])])
-            tp = med(times["pg"])
-            row("11 PostgreSQL", f"{name}: ingest over loopback",
-                f"{r['values'] / tp / 1e6:.3f} M values/s ({tp:.2f} s; SQLite {med(times['sqlite']):.2f} s)")
-            row("11 PostgreSQL", f"{name}: ingest rate PostgreSQL / SQLite", f"{ratio:.2f}", ">= 0.5", ratio >= 0.5)
-        # compare of 1,000 cells: the store of figure 9, ingested again into PostgreSQL
-        uri = newdb("compare")
-        for side in ("base", "head"):
-            run([bd, "--db", uri, "ingest", "-q", "--format", "go-bench", "--plan", "builds", "--run", side,
-                 "--host", "h", os.path.join(data, f"compare-{side}.txt")])
-        ct = []
-        for rep in range(REPS):
-            t = time.perf_counter()
-            run([bd, "--db", uri, "compare", "--plan", "builds", "base", "head", "--no-record"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            ct.append(time.perf_counter() - t)
-        m = med(ct)
-        row("11 PostgreSQL", "`benchdb compare --no-record` of 1,000 cells x 10 values (whole process)",
-            f"{m * 1000:.1f} ms", "< 100 ms", m < 0.1)
-    finally:
-        run(["sh", os.path.join(SRC, "tests", "pg", "cluster.sh"), "stop", cluster], env=env,
-            stdout=subprocess.DEVNULL)
 
 
 def report(desc, wall):

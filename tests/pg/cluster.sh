@@ -18,7 +18,8 @@
 # directory of their own under $TMPDIR instead (DIR/base names it), so that
 # nothing above the build directory needs its permissions changed.
 #
-# Environment: BENCHDB_PGROOT (build/pgroot), set by ctest.
+# Environment: BENCHDB_PGROOT (build/pgroot), set by ctest; BENCHDB_PG_CONF,
+# lines added to postgresql.conf (bench/pg_bench.py).
 set -u
 cmd=${1:-} dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR" >&2; exit 2; }
@@ -110,6 +111,9 @@ full_page_writes = off
 max_worker_processes = 8
 max_parallel_workers = 4
 EOF
+# Settings of the caller's (make bench's figure 11: memory, checkpoints),
+# one "name = value" a line, after the above.
+[ -z "${BENCHDB_PG_CONF:-}" ] || printf '%s\n' "$BENCHDB_PG_CONF" >>"$base/data/postgresql.conf"
 
 # A port no other server holds: random, retried when taken.
 log=$base/server.log

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""store.py copy|compare SQLITE_DB PG_DB
+"""store.py copy|copy-derived|compare SQLITE_DB PG_DB
 
 copy: every row of a benchdb store on SQLite into a PostgreSQL database at
 the same schema version (migrations/postgresql), with psql's COPY, table by
@@ -10,6 +10,11 @@ order SQLite stored them. The unit table is the migrations' own on both.
 (benchdb's own ingest into PostgreSQL is the next step of issue 19; this
 stands in for it.)
 
+copy-derived: the same, the derived tables copied too, with triggers and
+foreign-key checks off (session_replication_role = replica: a superuser's
+bulk load, for make bench's stores of 1,000 plans, where the triggers
+would take minutes; compare shows the two give the same rows).
+
 compare: every table and view of both, in key order, must hold the same
 rows (engines.py's identity: reals bit for bit), json documents byte for
 byte as text; the derived tables included, so that PostgreSQL's triggers
@@ -19,6 +24,7 @@ is text on PostgreSQL: a real compares with the double its text reads as.
 import sqlite3
 import subprocess
 import sys
+import tempfile
 
 import engines
 
@@ -50,24 +56,37 @@ def copy_field(v):
     return v.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def copy(sqlite_db, pg_db, psql):
+# The derived tables that copy-derived copies (the views read them).
+DERIVED_DATA = [(t, k) for t, k in DERIVED if t in ("block_score_data", "history_point_data", "run_cell_data")]
+
+
+def copy(sqlite_db, pg_db, psql, derived=False):
+    """The rows into PostgreSQL in one transaction, streamed into psql."""
     lite = sqlite3.connect("file:%s?mode=ro" % sqlite_db, uri=True)
-    script = ["\\set ON_ERROR_STOP 1", "BEGIN;"]
-    for table, key in TABLES:
-        cur = lite.execute('SELECT * FROM "%s" ORDER BY %s' % (table, key))
-        cols = [d[0] for d in cur.description]
-        script.append('COPY "%s" (%s) FROM STDIN;' % (table, ", ".join('"%s"' % c for c in cols)))
-        for row in cur:
-            script.append("\t".join(copy_field(v) for v in row))
-        script.append("\\.")
-        if key == "id":
-            script.append("SELECT setval(pg_get_serial_sequence('\"%s\"', 'id'), max(id)) FROM \"%s\" "
-                          "HAVING max(id) IS NOT NULL;" % (table, table))
-    script.append("COMMIT;")
-    p = subprocess.run(engines.psql_cmd(psql, pg_db) + ["-v", "ON_ERROR_STOP=1"], input="\n".join(script) + "\n",
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit("copy into PostgreSQL failed: " + p.stderr.strip())
+    with tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen(engines.psql_cmd(psql, pg_db) + ["-v", "ON_ERROR_STOP=1"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=err, text=True)
+        try:
+            out = p.stdin
+            out.write("\\set ON_ERROR_STOP 1\nBEGIN;\n")
+            if derived:
+                out.write("SET LOCAL session_replication_role = replica;\n")
+            for table, key in TABLES + (DERIVED_DATA if derived else []):
+                cur = lite.execute('SELECT * FROM "%s" ORDER BY %s' % (table, key))
+                cols = [d[0] for d in cur.description]
+                out.write('COPY "%s" (%s) FROM STDIN;\n' % (table, ", ".join('"%s"' % c for c in cols)))
+                out.writelines("\t".join([copy_field(v) for v in row]) + "\n" for row in cur)
+                out.write("\\.\n")
+                if key == "id":
+                    out.write("SELECT setval(pg_get_serial_sequence('\"%s\"', 'id'), max(id)) FROM \"%s\" "
+                              "HAVING max(id) IS NOT NULL;\n" % (table, table))
+            out.write("COMMIT;\n")
+            out.close()
+        except BrokenPipeError:
+            pass  # psql stopped at an error: its message follows
+        if p.wait() != 0:
+            err.seek(0)
+            raise SystemExit("copy into PostgreSQL failed: " + err.read().strip())
 
 
 def json_columns(psql, pg_db):
@@ -129,8 +148,8 @@ def compare(sqlite_db, pg_db, psql, bench):
 def main():
     psql = engines.tool("BENCHDB_PSQL")
     cmd, sqlite_db, pg_db = sys.argv[1:4]
-    if cmd == "copy":
-        copy(sqlite_db, pg_db, psql)
+    if cmd in ("copy", "copy-derived"):
+        copy(sqlite_db, pg_db, psql, derived=cmd == "copy-derived")
     else:
         compare(sqlite_db, pg_db, psql, engines.tool("BENCHDB_BIN"))
 
