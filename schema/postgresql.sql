@@ -298,6 +298,15 @@ FROM block_ratio
 GROUP BY run_id, benchmark_id;
 
 -- A (run, cell)'s row recomputed from its block ratios (none: no row).
+-- ingest_defer: while an ingest's transaction holds a row here (it inserts
+-- one when it begins and deletes it before it commits; no other writer
+-- does), the insert trigger leaves run_cell_data alone and the
+-- ingest computes the rows of its runs once, before the commit, with the
+-- same SELECT. Every other writer keeps the per-row trigger.
+CREATE TABLE ingest_defer (
+  archive_id BIGINT NOT NULL
+);
+
 CREATE FUNCTION run_cell_refresh(r BIGINT, b BIGINT) RETURNS void LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
 BEGIN
@@ -314,7 +323,8 @@ END $$;
 CREATE FUNCTION block_score_run_cell() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    IF EXISTS (SELECT 1 FROM run AS r JOIN block_score_data AS o
+    IF NOT EXISTS (SELECT 1 FROM ingest_defer)
+       AND EXISTS (SELECT 1 FROM run AS r JOIN block_score_data AS o
                ON o.run_id = r.id AND o.benchmark_id = NEW.benchmark_id AND o.block = NEW.block
               AND o.variant_id = CASE NEW.variant_id WHEN r.treatment_id THEN r.baseline_id
                                                       WHEN r.baseline_id THEN r.treatment_id END

@@ -273,8 +273,18 @@ CREATE TABLE run_cell_data (
   PRIMARY KEY (run_id, benchmark_id)
 ) WITHOUT ROWID;
 
+-- ingest_defer: while an ingest's transaction holds a row here (it inserts
+-- one when it begins and deletes it before it commits; no other writer
+-- does), the insert trigger below leaves run_cell_data alone and the
+-- ingest computes the rows of its runs once, before the commit, with the
+-- same SELECT. Every other writer keeps the per-row trigger.
+CREATE TABLE ingest_defer (
+  archive_id INTEGER NOT NULL
+);
+
 CREATE TRIGGER block_score_insert_run_cell AFTER INSERT ON block_score_data
-WHEN EXISTS (SELECT 1 FROM run AS r JOIN block_score_data AS o
+WHEN NOT EXISTS (SELECT 1 FROM ingest_defer)
+ AND EXISTS (SELECT 1 FROM run AS r JOIN block_score_data AS o
              ON o.run_id = r.id AND o.benchmark_id = new.benchmark_id AND o.block = new.block
             AND o.variant_id = CASE new.variant_id WHEN r.treatment_id THEN r.baseline_id
                                                     WHEN r.baseline_id THEN r.treatment_id END

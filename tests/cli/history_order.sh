@@ -122,7 +122,7 @@ if c.execute("SELECT 1 FROM sqlite_schema WHERE name = 'run_cell_data'").fetchon
     c.executescript("""
     DROP VIEW calibration_comparison; DROP VIEW calibration_pair; DROP VIEW plan_run; DROP VIEW run_cell;
     DROP TRIGGER block_score_insert_run_cell; DROP TRIGGER block_score_delete_run_cell;
-    DROP TRIGGER block_score_update_run_cell; DROP TRIGGER run_update_run_cell; DROP TABLE run_cell_data;
+    DROP TRIGGER block_score_update_run_cell; DROP TRIGGER run_update_run_cell; DROP TABLE run_cell_data; DROP TABLE ingest_defer;
     CREATE VIEW run_cell AS SELECT run_id, benchmark_id, count(*) AS blocks FROM block_ratio GROUP BY 1, 2;
     ALTER TABLE evaluation DROP COLUMN schema_sha256;
     """)

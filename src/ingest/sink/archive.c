@@ -61,7 +61,7 @@ int sink_archive_begin(struct sink *s, const char *name, const char *sha, const 
         return -1;
     s->archive_id = db_last_insert_id(s->db);
     s->chunk_seq = 0;
-    return 0;
+    return sink_defer_cells(s);
 }
 
 int sink_archive_format(struct sink *s, const char *format)

@@ -31,7 +31,7 @@ void sink_close(struct sink *s);
 /* ---- transactions and archives ---- */
 
 int sink_begin(struct sink *s);  /* BEGIN IMMEDIATE */
-int sink_commit(struct sink *s); /* COMMIT */
+int sink_commit(struct sink *s); /* the archive's run_cell_data rows (once), then COMMIT */
 /* Inside the transaction, before looking the archive up: on PostgreSQL
  * waits for another ingest storing the archive with this SHA-256 to end
  * (pg_advisory_xact_lock), so that one stores it and the other skips it;

@@ -60,6 +60,19 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
     [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?)",
     [S_MEMBER_FORMAT] = "UPDATE archive_member SET format = ? WHERE id = ?",
+    /* run_cell_data once per archive (migration 0007, table ingest_defer):
+     * the per-row trigger stands aside while the row is there; the rows of
+     * every run this archive opened or gave series are computed before the
+     * commit. */
+    [S_DEFER_BEGIN] = "INSERT INTO ingest_defer(archive_id) VALUES (?)",
+    [S_CELLS_DELETE] = "DELETE FROM run_cell_data WHERE run_id IN "
+                       "(SELECT id FROM run WHERE archive_id = ?1 UNION SELECT run_id FROM series WHERE archive_id = ?1)",
+    [S_CELLS_INSERT] = "INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments) "
+                       "SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), "
+                       "moments(log_ratio) FROM block_ratio "
+                       "WHERE run_id IN (SELECT id FROM run WHERE archive_id = ?1 "
+                       "UNION SELECT run_id FROM series WHERE archive_id = ?1) GROUP BY run_id, benchmark_id",
+    [S_DEFER_END] = "DELETE FROM ingest_defer WHERE archive_id = ?",
     [S_UNIT_KIND] = "SELECT kind FROM unit WHERE name = ?",
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL)",
 };
@@ -270,9 +283,29 @@ int sink_copy_flush(struct sink *s)
     return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
+/* Step statement id with the archive's id bound. */
+static int step_archive(struct sink *s, int id)
+{
+    struct db_stmt *st = sink_stmt(s, id);
+    if (!st)
+        return -1;
+    db_bind_int64(st, 1, s->archive_id);
+    return sink_step(s, st);
+}
+
+int sink_defer_cells(struct sink *s)
+{
+    return step_archive(s, S_DEFER_BEGIN);
+}
+
 int sink_commit(struct sink *s)
 {
-    if (sink_copy_flush(s) || exec(s, "COMMIT"))
+    if (sink_copy_flush(s))
+        return -1;
+    if (s->archive_id && (step_archive(s, S_CELLS_DELETE) || step_archive(s, S_CELLS_INSERT) ||
+                          step_archive(s, S_DEFER_END)))
+        return -1;
+    if (exec(s, "COMMIT"))
         return -1;
     if (s->notices.len && !s->rep->quiet) {
         ingest_report_before_message(s->rep);

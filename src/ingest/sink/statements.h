@@ -29,6 +29,7 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
+    S_DEFER_BEGIN, S_CELLS_DELETE, S_CELLS_INSERT, S_DEFER_END,
     S_SAMPLES, /* SAMPLE_SHAPES statements without counts, then SAMPLE_SHAPES with */
     S_COUNT = S_SAMPLES + 2 * SAMPLE_SHAPES
 };
@@ -110,5 +111,9 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
 int sink_copy_flush(struct sink *s);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
+
+/* Marks the archive's transaction in ingest_defer: run_cell_data is then
+ * computed once per run by sink_commit, not by the per-row trigger. */
+int sink_defer_cells(struct sink *s);
 
 #endif
