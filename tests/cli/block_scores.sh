@@ -4,7 +4,7 @@
 # deletion; and the block_score view reads it.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 EX="$BENCHDB_SRC/examples/calibration"
-[ -d "$EX" ] || { echo "examples/calibration missing"; exit 77; }
+[ -d "$EX" ] || { echo "FAIL: examples/calibration is missing" >&2; exit 1; }
 
 # Rows of block_score_data that a fresh aggregate lacks, and the reverse,
 # compared with = on the REAL scores (no tolerance), and the row counts.

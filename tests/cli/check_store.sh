@@ -3,7 +3,7 @@
 # stored_size, a missing chunk, a series whose n or total disagrees with its
 # values, orphan samples, a dangling foreign key.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 77; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
 ex="$DATA/good/example.jsonl"
 sed 's/"plan":"calibration-example"/"plan":"z"/' "$ex" | zstd -q -c >"$T/z.jsonl.zst"
 fresh() {

@@ -3,7 +3,7 @@
 # other files are left alone, names starting with '.' are not looked at; a
 # directory with nothing to load is an error; usage errors.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 77; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
 bd init >/dev/null
 mkdir -p "$T/runs/b/deep" "$T/runs/a" "$T/runs/.hidden"
 ex="$DATA/good/example.jsonl"

@@ -5,8 +5,8 @@
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 ex="$BENCHDB_SRC/examples"
 n=$(find "$ex" \( -name '*.jsonl' -o -name '*.jsonl.zst' \) -type f 2>/dev/null | wc -l)
-[ "$n" -gt 0 ] || { echo "no archives under examples/ yet"; exit 77; }
-command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 77; }
+[ "$n" -gt 0 ] || { echo "FAIL: no archives under examples/" >&2; exit 1; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
 bd init >/dev/null
 out=$(bd ingest "$ex" 2>"$T/err") || fail "examples/ refused: $(cat "$T/err")"
 case "$out" in "ingest: $n archive"*" loaded, 0 skipped, 0 failed;"*) ;; *) fail "first pass: $out" ;; esac

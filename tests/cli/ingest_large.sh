@@ -3,7 +3,7 @@
 # than the archive itself: nothing holds the whole archive. Under the
 # sanitizers the archive is smaller and memory is not checked.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 values=4000000
 bound_kib=32768
 if [ "${BENCHDB_SANITIZED:-0}" = 1 ]; then

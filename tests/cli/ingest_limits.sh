@@ -2,7 +2,7 @@
 # refused with a clear error, the store unchanged; the limits count the
 # data after decompression.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 77; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
 bd init >/dev/null
 ex="$DATA/good/example.jsonl"
 before=$(snapshot)

@@ -4,8 +4,8 @@
 # of one archive after the other, whatever kind the next one is (stored
 # already, a container, a bad stream, a zstd stream, the same file again).
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 77; }
-command -v tar >/dev/null || { echo "tar missing"; exit 77; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
+command -v tar >/dev/null || { echo "FAIL: the tar command is missing" >&2; exit 1; }
 bd init >/dev/null
 ex="$DATA/good/example.jsonl"
 for p in a b c d e; do

@@ -2,7 +2,7 @@
 # stored as is ('identity'); concatenated frames are one stream; truncated
 # or corrupt zstd and garbage bytes are refused with the store unchanged.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 77; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
 bd init >/dev/null
 ex="$DATA/good/example.jsonl"
 # Two frames: the first 11 lines and the rest, compressed apart and joined.

@@ -6,7 +6,7 @@
 # runs as whole archives hold. Then four more processes each give all four
 # archives again, in different orders: all skipped, nothing stored twice.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 values=40000
 [ "${BENCHDB_SANITIZED:-0}" = 1 ] && values=10000
 python3 "$LIB/gen_archive.py" "$T/gen.jsonl" --values "$values" --iterations 100 >/dev/null

@@ -6,7 +6,7 @@
 # exactly the expected rows. Kill moments are spread by a measured duration
 # (nothing asserts a time). Smaller archives under the sanitizers.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 kills=50
 values=30000
 [ "${BENCHDB_SANITIZED:-0}" = 1 ] && values=6000

@@ -11,7 +11,7 @@
 # spilling pages to a new file), then 40 real kills of 'benchdb init' at
 # moments spread over its run must each leave a store that 'init' repairs.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 hot() { # FILE: a new file with a hot journal
     rm -f "$1" "$1-journal" "$1-wal" "$1-shm"
     python3 "$BENCHDB_SRC/tests/cli/lib/hot_journal.py" "$1" || fail "test setup: hot_journal.py $1"

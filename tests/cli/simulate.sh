@@ -3,8 +3,8 @@
 # to overwrite, and the archives' records (decompressed, parsed as JSON).
 set -eu
 : "${BENCHDB_BIN:?}"
-command -v zstd >/dev/null || { echo "zstd CLI missing: skipped"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 B=$BENCHDB_BIN

@@ -4,8 +4,8 @@
 # checker's t quantile against R's qt(0.975, 8) = 2.3060041352041658.
 set -eu
 : "${BENCHDB_SRC:?}"
-command -v zstd >/dev/null || { echo "zstd CLI missing: skipped"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 python3 - "$BENCHDB_SRC" <<'PY'
 import importlib.util, json, subprocess, sys
 src = sys.argv[1]

@@ -15,7 +15,7 @@ for d in "${BENCHDB_SHARED:-}" "$BENCHDB_SRC/../shared" "$BENCHDB_SRC/../../shar
     fi
 done
 [ -n "$SEED" ] || { echo "../shared/seeds/git-perf-aggregation.txt missing: skipped"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 python3 - "$SEED" "$BENCHDB_SRC/examples/git-perf/p0001-git-git.jsonl" <<'PY'
 import json, re, sys
 from decimal import Decimal
