@@ -9,16 +9,21 @@
 #include "util/suggest.h"
 #include "util/text.h"
 
-/* What each kind is looked up in; ?1 is the plan in scope, or NULL. */
+/* What each kind is looked up in; ?1 is the plan in scope, or NULL (cast:
+ * PostgreSQL cannot infer the type of a parameter that is only tested for
+ * NULL). An attribute's keys: json_each on SQLite, json_object_keys on
+ * PostgreSQL. */
+#define IN_PLAN "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1 ORDER BY 1"
 static const char *const names_sql[] = {
     [NAMES_PLAN] = "SELECT name FROM plan ORDER BY name",
-    [NAMES_RUN] = "SELECT DISTINCT r.name FROM run r JOIN plan p ON p.id = r.plan_id "
-                  "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY 1",
+    [NAMES_RUN] = "SELECT DISTINCT r.name FROM run r JOIN plan p ON p.id = r.plan_id " IN_PLAN,
     [NAMES_HOST] = "SELECT DISTINCT h.name FROM host h JOIN run r ON r.host_id = h.id JOIN plan p ON p.id = r.plan_id "
-                   "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY 1",
+                   IN_PLAN,
     [NAMES_ATTRIBUTE] = "SELECT DISTINCT j.key FROM run r JOIN plan p ON p.id = r.plan_id, json_each(r.attributes) j "
-                        "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY 1",
+                        IN_PLAN,
 };
+static const char attribute_names_pg[] = "SELECT DISTINCT j.key FROM run r JOIN plan p ON p.id = r.plan_id, "
+                                         "json_object_keys(r.attributes) AS j(key) " IN_PLAN;
 
 struct names {
     char **v;
@@ -36,7 +41,8 @@ static int names_load(struct db *db, enum param_names kind, const char *plan, st
 {
     struct db_stmt *st;
     memset(ns, 0, sizeof *ns);
-    if (db_prepare(db, names_sql[kind], &st) != SQLITE_OK)
+    const char *sql = kind == NAMES_ATTRIBUTE && db_engine(db) == DB_POSTGRESQL ? attribute_names_pg : names_sql[kind];
+    if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind), db_errmsg(db));
     int rc = kind == NAMES_PLAN || !plan ? SQLITE_OK : db_bind_text(st, 1, plan, -1);
     while (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {

@@ -11,7 +11,7 @@ skip_ext=0
 if [ "${BENCHDB_SANITIZED:-0}" = 1 ] || ! command -v sqlite3 >/dev/null; then skip_ext=1; fi
 
 awk -v skip_ext="$skip_ext" '
-    /^```sh( ext)?$/ { inblock = 1; ext = ($0 ~ / ext$/); next }
+    /^```sh( ext| sqlite)?$/ { inblock = 1; ext = ($0 ~ / ext$/); next }
     /^```/ && inblock { inblock = 0; print ""; next }
     inblock && !(ext && skip_ext) { print }
 ' "$BENCHDB_SRC/docs/tutorial.md" >tutorial-commands.sh
@@ -115,7 +115,7 @@ grep -q 'v2.19.0-rc0' versions.html || fail "step 5: the versions page"
 grep -Eq "verified ([0-9]+) evaluations: \1 identical, 0 not" "$T/err" || fail "step 12: every evaluation identical"
 expect_out_has " 1  placement-rule         identical" "step 12: the table of evaluations"
 expect_err_has "verified 48 evaluations: 48 identical, 0 not" "step 12: all 48"
-expect_out_has "rows: 1 of 2 differ (run_group=protobuf-3: between_n 239 -> 240)" "step 12: the altered row"
+expect_out_has "rows: 1 of 2 differ (run_group=protobuf-3: within_in_band 105 -> 104)" "step 12: the altered row"
 expect_out_has "exit 1" "step 12: ... exits 1"
 
 finish
