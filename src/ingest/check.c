@@ -13,28 +13,28 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 
-static int pragma_rows(sqlite3 *db, FILE *out, const char *pragma, const char *what, int *problems)
+static int pragma_rows(struct db *db, FILE *out, const char *pragma, const char *what, int *problems)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, pragma, -1, &st, NULL) != SQLITE_OK) {
-        bd_error("check: %s: %s", what, sqlite3_errmsg(db));
+    struct db_stmt *st;
+    if (db_prepare(db, pragma, &st) != SQLITE_OK) {
+        bd_error("check: %s: %s", what, db_errmsg(db));
         return -1;
     }
     int rows = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (sqlite3_column_count(st) == 1 && strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0)
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        if (db_column_count(st) == 1 && strcmp((const char *)db_column_text(st, 0), "ok") == 0)
             continue;
         rows++;
-        if (sqlite3_column_count(st) == 1) {
-            bd_error("check: %s: %s", what, sqlite3_column_text(st, 0));
+        if (db_column_count(st) == 1) {
+            bd_error("check: %s: %s", what, db_column_text(st, 0));
         } else { /* foreign_key_check: table, rowid, parent, fkid */
-            bd_error("check: %s: %s row %lld refers to a missing row of %s", what, sqlite3_column_text(st, 0),
-                     sqlite3_column_int64(st, 1), sqlite3_column_text(st, 2));
+            bd_error("check: %s: %s row %lld refers to a missing row of %s", what, db_column_text(st, 0),
+                     db_column_int64(st, 1), db_column_text(st, 2));
         }
     }
-    sqlite3_finalize(st);
+    db_finalize(st);
     if (rc != SQLITE_DONE) {
-        bd_error("check: %s: %s", what, sqlite3_errmsg(db));
+        bd_error("check: %s: %s", what, db_errmsg(db));
         return -1;
     }
     *problems += rows;
@@ -43,7 +43,7 @@ static int pragma_rows(sqlite3 *db, FILE *out, const char *pragma, const char *w
 }
 
 /* Re-reads one archive's chunks; returns 0 when they match its row. */
-static int check_archive(sqlite3 *db, sqlite3_stmt *chunks, int64_t id, const char *name, const char *sha,
+static int check_archive(struct db *db, struct db_stmt *chunks, int64_t id, const char *name, const char *sha,
                          int64_t size, const char *encoding, int64_t stored_size, ZSTD_DCtx *dctx,
                          unsigned char *out, size_t outsize)
 {
@@ -55,15 +55,16 @@ static int check_archive(sqlite3 *db, sqlite3_stmt *chunks, int64_t id, const ch
     int bad = 0, rc;
     if (zstd)
         ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
-    sqlite3_bind_int64(chunks, 1, id);
-    while (!bad && (rc = sqlite3_step(chunks)) == SQLITE_ROW) {
-        if (sqlite3_column_int64(chunks, 0) != seq) {
+    db_bind_int64(chunks, 1, id);
+    while (!bad && (rc = db_step(chunks)) == SQLITE_ROW) {
+        if (db_column_int64(chunks, 0) != seq) {
             bd_error("check: archive %" PRId64 " \"%s\": chunk %" PRId64 " missing", id, name, seq);
             bad = 1;
             break;
         }
-        const void *p = sqlite3_column_blob(chunks, 1);
-        size_t n = (size_t)sqlite3_column_bytes(chunks, 1);
+        sqlite3_value *cell = db_column_value(chunks, 1);
+        const void *p = sqlite3_value_blob(cell);
+        size_t n = (size_t)sqlite3_value_bytes(cell);
         stored += (int64_t)n;
         seq++;
         if (!zstd) {
@@ -87,11 +88,11 @@ static int check_archive(sqlite3 *db, sqlite3_stmt *chunks, int64_t id, const ch
             full = ob.pos == ob.size && zret != 0;
         }
     }
-    sqlite3_reset(chunks);
+    db_reset(chunks);
     if (bad)
         return 1;
     if (rc != SQLITE_DONE) {
-        bd_error("check: archive %" PRId64 ": %s", id, sqlite3_errmsg(db));
+        bd_error("check: archive %" PRId64 ": %s", id, db_errmsg(db));
         return 1;
     }
     if (zstd && zret != 0) {
@@ -116,9 +117,9 @@ static int check_archive(sqlite3 *db, sqlite3_stmt *chunks, int64_t id, const ch
     return 0;
 }
 
-static int check_archives(sqlite3 *db, FILE *out, int *problems)
+static int check_archives(struct db *db, FILE *out, int *problems)
 {
-    sqlite3_stmt *list = NULL, *chunks = NULL;
+    struct db_stmt *list = NULL, *chunks = NULL;
     int rc = -1, count = 0, bad = 0;
     ZSTD_DCtx *dctx = ZSTD_createDCtx();
     size_t outsize = ZSTD_DStreamOutSize();
@@ -127,23 +128,22 @@ static int check_archives(sqlite3 *db, FILE *out, int *problems)
         bd_error("check: out of memory");
         goto out;
     }
-    if (sqlite3_prepare_v2(db, "SELECT id, name, sha256, size, content_encoding, stored_size FROM archive ORDER BY id",
-                           -1, &list, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT seq, data FROM archive_chunk WHERE archive_id = ? ORDER BY seq", -1, &chunks,
-                           NULL) != SQLITE_OK) {
-        bd_error("check: archives: %s", sqlite3_errmsg(db));
+    if (db_prepare(db, "SELECT id, name, sha256, size, content_encoding, stored_size FROM archive ORDER BY id",
+                   &list) != SQLITE_OK ||
+        db_prepare(db, "SELECT seq, data FROM archive_chunk WHERE archive_id = ? ORDER BY seq", &chunks) != SQLITE_OK) {
+        bd_error("check: archives: %s", db_errmsg(db));
         goto out;
     }
     int src;
-    while ((src = sqlite3_step(list)) == SQLITE_ROW) {
+    while ((src = db_step(list)) == SQLITE_ROW) {
         count++;
-        bad += check_archive(db, chunks, sqlite3_column_int64(list, 0), (const char *)sqlite3_column_text(list, 1),
-                             (const char *)sqlite3_column_text(list, 2), sqlite3_column_int64(list, 3),
-                             (const char *)sqlite3_column_text(list, 4), sqlite3_column_int64(list, 5), dctx, buf,
+        bad += check_archive(db, chunks, db_column_int64(list, 0), (const char *)db_column_text(list, 1),
+                             (const char *)db_column_text(list, 2), db_column_int64(list, 3),
+                             (const char *)db_column_text(list, 4), db_column_int64(list, 5), dctx, buf,
                              outsize);
     }
     if (src != SQLITE_DONE) {
-        bd_error("check: archives: %s", sqlite3_errmsg(db));
+        bd_error("check: archives: %s", db_errmsg(db));
         goto out;
     }
     *problems += bad;
@@ -151,8 +151,8 @@ static int check_archives(sqlite3 *db, FILE *out, int *problems)
             bad ? "PROBLEMS" : "ok");
     rc = 0;
 out:
-    sqlite3_finalize(list);
-    sqlite3_finalize(chunks);
+    db_finalize(list);
+    db_finalize(chunks);
     ZSTD_freeDCtx(dctx);
     free(buf);
     return rc;
@@ -160,34 +160,34 @@ out:
 
 /* n and total of every series against its measured values: one ordered
  * pass over series and one over sample, merged. */
-static int check_series(sqlite3 *db, FILE *out, int *problems)
+static int check_series(struct db *db, FILE *out, int *problems)
 {
-    sqlite3_stmt *ser = NULL, *smp = NULL;
+    struct db_stmt *ser = NULL, *smp = NULL;
     int rc = -1, bad = 0;
     int64_t count = 0;
-    if (sqlite3_prepare_v2(db, "SELECT id, n, total FROM series ORDER BY id", -1, &ser, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT series_id, iteration, value, count FROM sample WHERE warmup = 0 "
-                               "ORDER BY series_id, warmup, iteration", -1, &smp, NULL) != SQLITE_OK) {
-        bd_error("check: series: %s", sqlite3_errmsg(db));
+    if (db_prepare(db, "SELECT id, n, total FROM series ORDER BY id", &ser) != SQLITE_OK ||
+        db_prepare(db, "SELECT series_id, iteration, value, count FROM sample WHERE warmup = 0 "
+                       "ORDER BY series_id, warmup, iteration", &smp) != SQLITE_OK) {
+        bd_error("check: series: %s", db_errmsg(db));
         goto out;
     }
-    int mrc = sqlite3_step(smp), src;
-    while ((src = sqlite3_step(ser)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(ser, 0), n = sqlite3_column_int64(ser, 1);
-        double total = sqlite3_column_double(ser, 2);
+    int mrc = db_step(smp), src;
+    while ((src = db_step(ser)) == SQLITE_ROW) {
+        int64_t id = db_column_int64(ser, 0), n = db_column_int64(ser, 1);
+        double total = db_column_double(ser, 2);
         count++;
-        while (mrc == SQLITE_ROW && sqlite3_column_int64(smp, 0) < id)
-            mrc = sqlite3_step(smp); /* orphans: counted below */
+        while (mrc == SQLITE_ROW && db_column_int64(smp, 0) < id)
+            mrc = db_step(smp); /* orphans: counted below */
         struct ksum k = {0, 0};
         int64_t m = 0, rows = 0;
         int gaps = 0;
-        while (mrc == SQLITE_ROW && sqlite3_column_int64(smp, 0) == id) {
-            int64_t c = sqlite3_column_int64(smp, 3); /* a value with count c stands for c values */
+        while (mrc == SQLITE_ROW && db_column_int64(smp, 0) == id) {
+            int64_t c = db_column_int64(smp, 3); /* a value with count c stands for c values */
             rows++;
             m += c;
-            gaps |= sqlite3_column_int64(smp, 1) != rows;
-            ksum_add(&k, sqlite3_column_double(smp, 2) * (double)c);
-            mrc = sqlite3_step(smp);
+            gaps |= db_column_int64(smp, 1) != rows;
+            ksum_add(&k, db_column_double(smp, 2) * (double)c);
+            mrc = db_step(smp);
         }
         double sum = ksum_value(&k);
         if (m != n || gaps) {
@@ -203,7 +203,7 @@ static int check_series(sqlite3 *db, FILE *out, int *problems)
         }
     }
     if (src != SQLITE_DONE || (mrc != SQLITE_ROW && mrc != SQLITE_DONE)) {
-        bd_error("check: series: %s", sqlite3_errmsg(db));
+        bd_error("check: series: %s", db_errmsg(db));
         goto out;
     }
     *problems += bad;
@@ -211,55 +211,62 @@ static int check_series(sqlite3 *db, FILE *out, int *problems)
             bad ? "do NOT match their values" : "match their values");
     rc = 0;
 out:
-    sqlite3_finalize(ser);
-    sqlite3_finalize(smp);
+    db_finalize(ser);
+    db_finalize(smp);
     return rc;
 }
 
 /* block_score_data (derived at ingest by triggers) against a fresh
- * aggregate of series: rows missing, extra or different, compared exactly. */
-static int check_block_scores(sqlite3 *db, FILE *out, int *problems)
+ * aggregate of series: rows missing, extra or different, compared exactly.
+ * PostgreSQL's triggers sum the totals in fork order (schema/postgresql.sql,
+ * block_score_refresh), as SQLite's unique index gives them; so does the
+ * fresh aggregate there. */
+static int check_block_scores(struct db *db, FILE *out, int *problems)
 {
     static const char sql[] =
-        "WITH fresh AS (SELECT run_id, benchmark_id, block, variant_id, sum(total) / sum(n) AS score, "
+        "WITH fresh AS (SELECT run_id, benchmark_id, block, variant_id, sum(total%s) / sum(n) AS score, "
         "sum(n) AS n, min(unit) AS unit FROM series WHERE metric = 'primary' GROUP BY run_id, benchmark_id, block, variant_id), "
-        "diff AS (SELECT * FROM (SELECT * FROM block_score_data EXCEPT SELECT * FROM fresh) "
-        "UNION ALL SELECT * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM block_score_data)) "
+        "diff AS (SELECT * FROM (SELECT * FROM block_score_data EXCEPT SELECT * FROM fresh) AS gone "
+        "UNION ALL SELECT * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM block_score_data) AS missing) "
         "SELECT (SELECT count(*) FROM diff), (SELECT count(*) FROM block_score_data), "
-        "run_id, benchmark_id, block, variant_id FROM (SELECT 1) LEFT JOIN (SELECT * FROM diff LIMIT 1)";
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
-        bd_error("check: block scores: %s", sqlite3_errmsg(db));
-        sqlite3_finalize(st);
+        "run_id, benchmark_id, block, variant_id FROM (SELECT 1) AS one LEFT JOIN (SELECT * FROM diff LIMIT 1) AS d "
+        "ON 1 = 1";
+    char text[sizeof sql + 16];
+    snprintf(text, sizeof text, sql, db_engine(db) == DB_POSTGRESQL ? " ORDER BY fork" : "");
+    struct db_stmt *st = NULL;
+    if (db_prepare(db, text, &st) != SQLITE_OK || db_step(st) != SQLITE_ROW) {
+        bd_error("check: block scores: %s", db_errmsg(db));
+        db_finalize(st);
         return -1;
     }
-    int64_t bad = sqlite3_column_int64(st, 0), count = sqlite3_column_int64(st, 1);
+    int64_t bad = db_column_int64(st, 0), count = db_column_int64(st, 1);
     if (bad) {
         bd_error("check: block_score_data: %" PRId64 " row%s differ%s from its series (the first: run %" PRId64
                  ", benchmark %" PRId64 ", block %" PRId64 ", variant %" PRId64 "); docs/schema.md shows how to "
                  "rebuild it",
-                 bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "", (int64_t)sqlite3_column_int64(st, 2),
-                 (int64_t)sqlite3_column_int64(st, 3), (int64_t)sqlite3_column_int64(st, 4),
-                 (int64_t)sqlite3_column_int64(st, 5));
+                 bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "", (int64_t)db_column_int64(st, 2),
+                 (int64_t)db_column_int64(st, 3), (int64_t)db_column_int64(st, 4),
+                 (int64_t)db_column_int64(st, 5));
         (*problems)++;
     }
-    sqlite3_finalize(st);
+    db_finalize(st);
     fprintf(out, "check: %" PRId64 " block scores: %s\n", count,
             bad ? "do NOT match their series" : "match their series");
     return 0;
 }
 
-static int check_orphans(sqlite3 *db, FILE *out, int *problems)
+static int check_orphans(struct db *db, FILE *out, int *problems)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT count(*), min(series_id) FROM sample "
-                               "WHERE series_id NOT IN (SELECT id FROM series)", -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW) {
-        bd_error("check: orphan samples: %s", sqlite3_errmsg(db));
+    struct db_stmt *st = NULL;
+    if (db_prepare(db, "SELECT count(*), min(series_id) FROM sample WHERE series_id NOT IN (SELECT id FROM series)",
+                   &st) != SQLITE_OK ||
+        db_step(st) != SQLITE_ROW) {
+        bd_error("check: orphan samples: %s", db_errmsg(db));
+        db_finalize(st);
         return -1;
     }
-    int64_t n = sqlite3_column_int64(st, 0), first = sqlite3_column_int64(st, 1);
-    sqlite3_finalize(st);
+    int64_t n = db_column_int64(st, 0), first = db_column_int64(st, 1);
+    db_finalize(st);
     if (n) {
         bd_error("check: %" PRId64 " sample row%s belong to no series (the first to series %" PRId64 ")", n,
                  n == 1 ? "" : "s", first);
@@ -269,16 +276,37 @@ static int check_orphans(sqlite3 *db, FILE *out, int *problems)
     return 0;
 }
 
-int store_check(sqlite3 *db, FILE *out)
+/* The checks in order, on either engine: SQLite's pragmas, or what stands
+ * for them on PostgreSQL (store_check_pg_server). */
+static int run_checks(struct db *db, FILE *out, int *problems)
+{
+    if (store_check_schema(db, out, problems))
+        return -1;
+    if (db_engine(db) == DB_POSTGRESQL) {
+        if (store_check_pg_server(db, out, problems))
+            return -1;
+    } else if (pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", problems) ||
+               pragma_rows(db, out, "PRAGMA foreign_key_check", "foreign_key_check", problems))
+        return -1;
+    return check_archives(db, out, problems) || check_series(db, out, problems) ||
+                   check_block_scores(db, out, problems) || store_check_summaries(db, out, problems) ||
+                   check_orphans(db, out, problems) || store_check_json(db, out, problems)
+               ? -1
+               : 0;
+}
+
+int store_check(struct db *db, FILE *out)
 {
     int problems = 0;
-    if (store_check_schema(db, out, &problems) ||
-        pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", &problems) ||
-        pragma_rows(db, out, "PRAGMA foreign_key_check", "foreign_key_check", &problems) ||
-        check_archives(db, out, &problems) || check_series(db, out, &problems) ||
-        check_block_scores(db, out, &problems) || store_check_summaries(db, out, &problems) ||
-        check_orphans(db, out, &problems) ||
-        store_check_json(db, out, &problems))
+    /* PostgreSQL: one read-only transaction, so every check sees one
+     * snapshot of the store (SQLite's read transaction is the file's). */
+    int pg = db_engine(db) == DB_POSTGRESQL;
+    if (pg && db_exec(db, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL) != SQLITE_OK) {
+        bd_error("check: %s", db_errmsg(db));
         return -1;
-    return problems;
+    }
+    int rc = run_checks(db, out, &problems);
+    if (pg)
+        db_exec(db, "ROLLBACK", NULL);
+    return rc ? -1 : problems;
 }

@@ -1,12 +1,16 @@
 #ifndef BENCHDB_INGEST_CHECK_H
 #define BENCHDB_INGEST_CHECK_H
-#include <sqlite3.h>
 #include <stdio.h>
+
+#include "store/db.h"
 
 /* 'benchdb check': verifies a store. Prints one line per check to out
  * ("check: ...") and one "error: ..." line per problem to stderr; returns
  * the number of problems, or -1 when the store could not be read at all.
- *   1. PRAGMA integrity_check and PRAGMA foreign_key_check;
+ *   1. PRAGMA integrity_check and PRAGMA foreign_key_check (on PostgreSQL,
+ *      in one read-only transaction: the extension benchstats at the
+ *      expected version, every foreign key enforced and no row referring
+ *      to a missing one; store_check_pg_server);
  *   2. every archive's chunks: numbered 0, 1, ... without gaps, their sizes
  *      adding up to stored_size, the bytes (decompressed when the
  *      content_encoding is zstd) hashing to the archive's sha256 and size;
@@ -16,6 +20,6 @@
  * and, from src/store, the schema version (a damaged schema_migration
  * table) first and every JSON column last (store_check_schema,
  * store_check_json). */
-int store_check(sqlite3 *db, FILE *out);
+int store_check(struct db *db, FILE *out);
 
 #endif

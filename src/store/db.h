@@ -30,9 +30,18 @@
  *    57014: SQLITE_INTERRUPT, 40001/40P01/55P03: SQLITE_BUSY, 53: SQLITE_FULL,
  *    08: SQLITE_IOERR, others SQLITE_ERROR); db_errmsg is the server's
  *    primary message.
- *  - A statement's whole result is read on its first step (PQexecParams):
- *    a limit on a result (--max-rows) is applied to rows already read, so
- *    on PostgreSQL statement_timeout (--timeout) is what bounds a query. */
+ *  - Results: a query (SELECT, WITH, VALUES, TABLE; no INTO or
+ *    data-modifying WITH) run in a transaction that only reads is declared
+ *    as a cursor on its first step and its rows fetched in batches (64,
+ *    doubling up to 8192, fewer when a batch passes 8 MiB), so the client
+ *    holds one batch, never the whole result: a caller that stops stepping
+ *    (--max-rows, --max-result-bytes) stops the reading, and db_reset or
+ *    db_finalize closes the cursor (the server stops computing). Several
+ *    such statements may be stepped at once. statement_timeout
+ *    (db_pg_set_timeout) bounds the whole query: each FETCH runs with the
+ *    time left. Any other statement (writes, COPY, transaction control, a
+ *    query outside a read-only transaction) has its whole result read on
+ *    its first step (PQexecParams), as SQLite's shape allows. */
 #include <sqlite3.h>
 #include <stddef.h>
 

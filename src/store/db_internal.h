@@ -18,6 +18,9 @@ struct db {
     char *errmsg;     /* the last error's primary message */
     int errcode;      /* SQLite's code for it */
     char sqlstate[6]; /* its SQLSTATE */
+    long long timeout_ms; /* statement_timeout as db_pg_set_timeout set it (0: none) */
+    unsigned cursors;     /* cursors declared so far (their names) */
+    int txn_readonly;     /* the open transaction: 0 not known, 1 only reads, 2 may write */
 };
 
 struct db_stmt {
@@ -35,6 +38,11 @@ struct db_stmt {
     int refused;          /* the server refused to describe it (db's error says why) */
     int row, nrows, ncols;
     sqlite3_stmt *row_values; /* "SELECT ?1, ..., ?N": the current row's cells */
+    /* A query of a read-only transaction runs as a cursor, res holding one
+     * batch of its rows at a time (db_pg.c, "Reading in batches"). */
+    char cursor[32];    /* its name; "" when the result is read whole or the cursor closed */
+    int batch;          /* rows to fetch next */
+    double started;     /* when it was declared (ms, monotonic), for statement_timeout */
 };
 
 void db_pg_close(struct db *db);

@@ -1,6 +1,7 @@
 /* The connection layer on PostgreSQL (store/db.h), through libpq: SQLite's
- * parameters rewritten as $N, values sent as text with a type, a
- * statement's result read whole on its first step, its rows made
+ * parameters rewritten as $N, values sent as text with a type, a query of
+ * a read-only transaction read through a cursor in batches (any other
+ * statement's result whole on its first step), its rows made
  * sqlite3_values by a private in-memory SQLite connection, errors mapped
  * to SQLite's codes by SQLSTATE. */
 #include <ctype.h>
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "store/db_internal.h"
 #include "util/diag.h"
@@ -22,7 +25,7 @@
     X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQsetNoticeReceiver) X(PQexec) X(PQresultStatus)     \
     X(PQresultErrorField) X(PQresultErrorMessage) X(PQclear) X(PQtransactionStatus) X(PQgetisnull) X(PQgetvalue)    \
     X(PQgetlength) X(PQftype) X(PQunescapeBytea) X(PQfreemem) X(PQexecParams) X(PQntuples) X(PQnfields)            \
-    X(PQprepare) X(PQdescribePrepared) X(PQfname) X(PQputCopyData) X(PQputCopyEnd) X(PQgetResult)
+    X(PQprepare) X(PQdescribePrepared) X(PQfname) X(PQputCopyData) X(PQputCopyEnd) X(PQgetResult) X(PQsendQuery)
 #define PQ_POINTER(f) __typeof__(f) *f;
 static struct {
     PQ_FUNCTIONS(PQ_POINTER)
@@ -75,6 +78,7 @@ static int pq_load(char **err)
 #define PQputCopyData pq.PQputCopyData
 #define PQputCopyEnd pq.PQputCopyEnd
 #define PQgetResult pq.PQgetResult
+#define PQsendQuery pq.PQsendQuery
 
 #define OID_BOOL 16
 #define OID_BYTEA 17
@@ -200,6 +204,7 @@ void db_pg_close(struct db *db)
 
 int db_pg_exec(struct db *db, const char *sql, char **errmsg)
 {
+    db->txn_readonly = 0; /* it may begin or end a transaction */
     PGresult *res = PQexec(conn(db), sql);
     int rc = check_result(db, res);
     PQclear(res);
@@ -211,6 +216,7 @@ int db_pg_exec(struct db *db, const char *sql, char **errmsg)
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
 {
     PGconn *c = conn(db);
+    db->txn_readonly = 0;
     PGresult *res = PQexec(c, sql);
     if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
         int rc = check_result(db, res);
@@ -246,7 +252,10 @@ int db_pg_timeout(struct db *db, long long ms)
 {
     char sql[80];
     snprintf(sql, sizeof sql, "SET %sstatement_timeout = %lld", db_pg_autocommit(db) ? "" : "LOCAL ", ms);
-    return db_pg_exec(db, sql, NULL);
+    int rc = db_pg_exec(db, sql, NULL);
+    if (rc == SQLITE_OK)
+        db->timeout_ms = ms > 0 ? ms : 0;
+    return rc;
 }
 
 /* ---- SQL: SQLite's parameters as $N ---- */
@@ -541,21 +550,232 @@ static int bind_cell(struct db_stmt *st, PGresult *res, int row, int col)
     }
 }
 
-/* Runs the statement and makes its value maker. */
+/* ---- Reading in batches ----
+ *
+ * A query (SELECT, WITH, VALUES or TABLE) run in a transaction that only
+ * reads is declared as a cursor (DECLARE ... NO SCROLL CURSOR FOR, its
+ * parameters bound as for any statement) and its rows fetched in batches:
+ * 64 rows first, doubling up to 8192 while a batch takes less than 2 MiB,
+ * halving while one takes more than 8 MiB. So a caller that stops reading
+ * (--max-rows, --max-result-bytes) has the client hold one batch, never
+ * the whole result, and the server stops computing: the cursor is closed
+ * at the caller's reset or finalize (or once it ran out). Several cursors
+ * may be open at once (a statement stepped while another runs, as
+ * 'benchdb check' does), which libpq's single-row mode does not allow.
+ * statement_timeout bounds the whole query, not each FETCH: each fetch
+ * runs with the time left (SET LOCAL before it, the limit restored after
+ * it, in one round trip). Writes, COPY, transaction control and any
+ * statement outside a read-only transaction are read whole, as before. */
+enum { BATCH_FIRST = 64, BATCH_MAX = 8192, BATCH_GROW_BYTES = 2 << 20, BATCH_SHRINK_BYTES = 8 << 20 };
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Whether the word at s (n bytes) is w, case aside. */
+static int word_is(const char *s, size_t n, const char *w) { return strlen(w) == n && strncasecmp(s, w, n) == 0; }
+
+/* The statement's words outside strings, quoted names and comments, one at
+ * a time: *at moves on; NULL at the end. */
+static const char *next_word(const char **at, size_t *n)
+{
+    const char *s = *at;
+    while (*s) {
+        const char *t = skip_token(s);
+        if (t) {
+            s = t;
+            continue;
+        }
+        if (isalpha((unsigned char)*s) || *s == '_') {
+            *n = 0;
+            while (ident_char((unsigned char)s[*n]))
+                (*n)++;
+            *at = s + *n;
+            return s;
+        }
+        s++;
+    }
+    *at = s;
+    return NULL;
+}
+
+/* Whether sql is a query a cursor runs as it runs alone: SELECT, WITH,
+ * VALUES or TABLE first, and no INTO, INSERT, UPDATE, DELETE or MERGE
+ * anywhere (SELECT INTO and a data-modifying WITH, which DECLARE refuses;
+ * FOR UPDATE left alone too). */
+static int cursor_query(const char *sql)
+{
+    const char *at = sql, *w;
+    size_t n;
+    if (!(w = next_word(&at, &n)) ||
+        !(word_is(w, n, "select") || word_is(w, n, "with") || word_is(w, n, "values") || word_is(w, n, "table")))
+        return 0;
+    while ((w = next_word(&at, &n)))
+        if (word_is(w, n, "into") || word_is(w, n, "insert") || word_is(w, n, "update") || word_is(w, n, "delete") ||
+            word_is(w, n, "merge"))
+            return 0;
+    return 1;
+}
+
+/* Whether the open transaction only reads: asked once per transaction
+ * (forgotten whenever one may begin or end). */
+static int txn_readonly(struct db *db)
+{
+    if (PQtransactionStatus(conn(db)) != PQTRANS_INTRANS) {
+        db->txn_readonly = 0;
+        return 0;
+    }
+    if (!db->txn_readonly) {
+        PGresult *r = PQexec(conn(db), "SHOW transaction_read_only");
+        db->txn_readonly = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+                                   strcmp(PQgetvalue(r, 0, 0), "on") == 0
+                               ? 1
+                               : 2;
+        PQclear(r);
+    }
+    return db->txn_readonly == 1;
+}
+
+static void close_cursor(struct db_stmt *st)
+{
+    if (st->cursor[0] && PQtransactionStatus(conn(st->db)) == PQTRANS_INTRANS) {
+        char sql[48];
+        snprintf(sql, sizeof sql, "CLOSE %s", st->cursor);
+        PQclear(PQexec(conn(st->db), sql)); /* an error here ends nothing the caller needs */
+    }
+    st->cursor[0] = '\0';
+}
+
+/* Runs sql (statements in one message) and returns the result holding
+ * rows, or NULL with the first error recorded on db (*rc its code). */
+static PGresult *run_for_rows(struct db *db, const char *sql, int *rc)
+{
+    PGconn *c = conn(db);
+    PGresult *rows = NULL, *res;
+    *rc = SQLITE_OK;
+    if (!PQsendQuery(c, sql)) {
+        *rc = check_result(db, NULL);
+        return NULL;
+    }
+    while ((res = PQgetResult(c))) {
+        int r = check_result(db, res);
+        if (r != SQLITE_OK && *rc == SQLITE_OK)
+            *rc = r;
+        if (r == SQLITE_OK && PQresultStatus(res) == PGRES_TUPLES_OK && !rows)
+            rows = res;
+        else
+            PQclear(res);
+    }
+    if (*rc != SQLITE_OK || !rows) {
+        PQclear(rows);
+        if (*rc == SQLITE_OK)
+            *rc = check_result(db, NULL);
+        return NULL;
+    }
+    return rows;
+}
+
+/* The cursor's next batch into st->res. */
+static int fetch(struct db_stmt *st)
+{
+    struct db *db = st->db;
+    char sql[256];
+    if (db->timeout_ms > 0) {
+        long long left = db->timeout_ms - (long long)(now_ms() - st->started);
+        if (left < 1) { /* the server's own words for it */
+            close_cursor(st);
+            set_error(db, SQLITE_INTERRUPT, "57014", "canceling statement due to statement timeout");
+            return SQLITE_INTERRUPT;
+        }
+        snprintf(sql, sizeof sql, "SET LOCAL statement_timeout = %lld; FETCH %d FROM %s; SET LOCAL statement_timeout = %lld",
+                 left, st->batch, st->cursor, db->timeout_ms);
+    } else
+        snprintf(sql, sizeof sql, "FETCH %d FROM %s", st->batch, st->cursor);
+    int rc;
+    PGresult *res = run_for_rows(db, sql, &rc);
+    PQclear(st->res);
+    st->res = res;
+    st->row = -1;
+    st->nrows = 0;
+    if (!res) {
+        st->cursor[0] = '\0'; /* the transaction failed: the cursor with it */
+        return rc;
+    }
+    st->nrows = PQntuples(res);
+    size_t bytes = 0;
+    for (int r = 0; r < st->nrows; r++)
+        for (int c = 0; c < PQnfields(res); c++)
+            bytes += (size_t)PQgetlength(res, r, c);
+    if (st->nrows < st->batch)
+        close_cursor(st);
+    else if (bytes > BATCH_SHRINK_BYTES && st->batch > 1)
+        st->batch /= 2;
+    else if (bytes < BATCH_GROW_BYTES && st->batch < BATCH_MAX)
+        st->batch *= 2;
+    return SQLITE_OK;
+}
+
+/* Whether sql begins with a word that may begin or end a transaction or
+ * change its mode. */
+static int txn_control(const char *sql)
+{
+    static const char *const words[] = {"begin",   "start",   "commit", "end",     "rollback", "abort", "set",
+                                        "reset",   "savepoint", "release", "prepare", "discard", NULL};
+    const char *at = sql, *w;
+    size_t n;
+    if (!(w = next_word(&at, &n)))
+        return 0;
+    for (int i = 0; words[i]; i++)
+        if (word_is(w, n, words[i]))
+            return 1;
+    return 0;
+}
+
+/* Runs the statement (declares its cursor and fetches the first batch, or
+ * reads its result whole) and makes its value maker. */
 static int execute(struct db_stmt *st)
 {
     struct db *db = st->db;
-    PGresult *res = PQexecParams(conn(db), st->sql, st->nparams, st->types, (const char *const *)st->values, NULL,
-                                 NULL, 0);
-    int rc = check_result(db, res);
-    if (rc != SQLITE_OK) {
+    int rc;
+    if (cursor_query(st->sql) && txn_readonly(db)) {
+        snprintf(st->cursor, sizeof st->cursor, "benchdb_cursor_%u", ++db->cursors);
+        char *sql = bd_strdupf("DECLARE %s NO SCROLL CURSOR FOR %s", st->cursor, st->sql);
+        if (!sql) {
+            st->cursor[0] = '\0';
+            set_error(db, SQLITE_NOMEM, "", "out of memory");
+            return SQLITE_NOMEM;
+        }
+        PGresult *res = PQexecParams(conn(db), sql, st->nparams, st->types, (const char *const *)st->values, NULL,
+                                     NULL, 0);
+        free(sql);
+        rc = check_result(db, res);
         PQclear(res);
-        return rc;
+        if (rc != SQLITE_OK) {
+            st->cursor[0] = '\0';
+            return rc;
+        }
+        st->batch = BATCH_FIRST;
+        st->started = now_ms();
+        if ((rc = fetch(st)) != SQLITE_OK)
+            return rc;
+    } else {
+        if (txn_control(st->sql))
+            db->txn_readonly = 0;
+        PGresult *res = PQexecParams(conn(db), st->sql, st->nparams, st->types, (const char *const *)st->values,
+                                     NULL, NULL, 0);
+        rc = check_result(db, res);
+        if (rc != SQLITE_OK) {
+            PQclear(res);
+            return rc;
+        }
+        st->res = res;
+        st->row = -1;
+        st->nrows = PQntuples(res);
     }
-    st->res = res;
-    st->row = -1;
-    st->nrows = PQntuples(res);
-    st->ncols = PQnfields(res);
+    st->ncols = PQnfields(st->res);
     if (st->ncols > 0) {
         struct strbuf sql = {0};
         int bad = sb_puts(&sql, "SELECT ");
@@ -580,6 +800,11 @@ int db_pg_step(struct db_stmt *st)
         if (rc != SQLITE_OK)
             return rc;
     }
+    if (st->row + 1 >= st->nrows && st->cursor[0]) { /* the cursor's next batch */
+        int rc = fetch(st);
+        if (rc != SQLITE_OK)
+            return rc;
+    }
     if (st->row + 1 >= st->nrows) {
         st->row = st->nrows;
         return SQLITE_DONE;
@@ -596,6 +821,7 @@ int db_pg_step(struct db_stmt *st)
 
 int db_pg_reset(struct db_stmt *st)
 {
+    close_cursor(st);
     PQclear(st->res);
     st->res = NULL;
     sqlite3_finalize(st->row_values);

@@ -162,19 +162,24 @@ char *store_schema_describe(sqlite3 *db, char **err);
 /* Normalises one SQL text the way store_schema_describe does. malloc'd. */
 char *sql_normalize(const char *sql);
 
-/* ---- checks for 'benchdb check' (check_schema.c, check_json.c) ----
+/* ---- checks for 'benchdb check' (check_*.c), on either engine ----
  * Each prints one "check: ..." line to out and one error line per problem
  * on stderr, adds the problems to *problems, and returns 0, or -1 when the
  * store could not be read. */
 
 /* The schema version and its schema_migration rows (versions 1..N). */
-int store_check_schema(sqlite3 *db, FILE *out, int *problems);
+int store_check_schema(struct db *db, FILE *out, int *problems);
 /* Every JSON column (each column the schema declares with json_valid in a
- * CHECK constraint) holds valid JSON in every row; a bad value is named by
- * table, id and column. */
-int store_check_json(sqlite3 *db, FILE *out, int *problems);
+ * CHECK constraint; on PostgreSQL a json column, valid by its type, or a
+ * text one checked by benchdb_json_valid) holds valid JSON in every row; a
+ * bad value is named by table, id and column. */
+int store_check_json(struct db *db, FILE *out, int *problems);
 /* run_cell_data against a fresh aggregate of block_ratio, exactly
  * (check_summaries.c). */
-int store_check_summaries(sqlite3 *db, FILE *out, int *problems);
+int store_check_summaries(struct db *db, FILE *out, int *problems);
+/* PostgreSQL's stand-ins for SQLite's integrity and foreign-key pragmas
+ * (check_pg.c): benchstats at the expected version, every foreign key
+ * validated and enforced, no row referring to a missing row. */
+int store_check_pg_server(struct db *db, FILE *out, int *problems);
 
 #endif
