@@ -13,11 +13,11 @@
 static const char *const names_sql[] = {
     [NAMES_PLAN] = "SELECT name FROM plan ORDER BY name",
     [NAMES_RUN] = "SELECT DISTINCT r.name FROM run r JOIN plan p ON p.id = r.plan_id "
-                  "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY 1",
+                  "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1 ORDER BY 1",
     [NAMES_HOST] = "SELECT DISTINCT h.name FROM host h JOIN run r ON r.host_id = h.id JOIN plan p ON p.id = r.plan_id "
-                   "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY 1",
+                   "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1 ORDER BY 1",
     [NAMES_ATTRIBUTE] = "SELECT DISTINCT j.key FROM run r JOIN plan p ON p.id = r.plan_id, json_each(r.attributes) j "
-                        "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY 1",
+                        "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1 ORDER BY 1",
 };
 
 struct names {
