@@ -391,9 +391,28 @@ int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char ou
 /* ---- PostgreSQL ---- */
 
 /* The store's logical schema: benchdb's SQLite migrations up to version,
- * applied to a private in-memory connection with benchdb's functions. */
+ * applied to a private in-memory connection with benchdb's functions.
+ * Making it takes about 12 ms, so one is kept for the process (history
+ * --verify hashes once per evaluation) and closed at exit. */
+static struct {
+    sqlite3 *db;
+    int version, at_exit;
+} logical;
+
+static void logical_close(void)
+{
+    sqlite3_close(logical.db);
+    logical.db = NULL;
+}
+
 static sqlite3 *logical_store(int version, char **err)
 {
+    if (logical.db && logical.version == version)
+        return logical.db;
+    if (!logical.at_exit && atexit(logical_close) != 0)
+        return bd_fail(err, "out of memory"), NULL;
+    logical.at_exit = 1;
+    logical_close();
     sqlite3 *mem = NULL;
     if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK) {
         bd_fail(err, "cannot open an in-memory database: %s", mem ? sqlite3_errmsg(mem) : "out of memory");
@@ -407,6 +426,8 @@ static sqlite3 *logical_store(int version, char **err)
         sqlite3_close(mem);
         return NULL;
     }
+    logical.db = mem;
+    logical.version = version;
     return mem;
 }
 
@@ -456,18 +477,17 @@ static int pg_names(struct db *db, const char *sql, char ***names, size_t *nname
     objects_free(o, n);
     edges_free(&e);
     schema_reads_free(&reads);
-    sqlite3_close(mem);
     return rc;
 }
 
-/* Appends each row of sql (one text parameter: name) to h as
- * "label c0|c1|...\n" (NULL as empty). */
-static int hash_rows(struct db *db, struct sha256 *h, const char *label, const char *sql, const char *name, char **err)
+/* Appends each row of sql (one text parameter: names, when not NULL) to
+ * h as "label c0|c1|...\n" (NULL as empty). */
+static int hash_rows(struct db *db, struct sha256 *h, const char *label, const char *sql, const char *names, char **err)
 {
     struct db_stmt *st;
     if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot read the schema's %ss: %s", label, db_errmsg(db));
-    int rc = name ? db_bind_text(st, 1, name, -1) : SQLITE_OK;
+    int rc = names ? db_bind_text(st, 1, names, -1) : SQLITE_OK;
     struct strbuf sb = {0};
     while (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {
         sb_reset(&sb);
@@ -488,20 +508,28 @@ static int hash_rows(struct db *db, struct sha256 *h, const char *label, const c
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-#define PG_REL "to_regclass(quote_ident(CAST(? AS TEXT)))"
-
-/* What each relation is hashed by: its kind, then (a view) its definition,
- * (a table) its columns, constraints and triggers. */
+/* The relations of the set (one parameter: their names, comma-separated),
+ * each by name: its kind (empty when the server has none of that name),
+ * then the views' definitions, the tables' columns, constraints and
+ * triggers, each kind in one statement (a round trip each). */
+#define PG_RELS                                                                                                        \
+    "(SELECT to_regclass(quote_ident(n)) FROM unnest(string_to_array(CAST(? AS TEXT), ',')) AS n)"
 static const char *const pg_relation_sql[][2] = {
-    {"relation", "SELECT CAST(c.relkind AS TEXT) FROM pg_class c WHERE c.oid = " PG_REL},
-    {"view", "SELECT pg_get_viewdef(c.oid, true) FROM pg_class c WHERE c.oid = " PG_REL " AND c.relkind IN ('v', 'm')"},
-    {"column", "SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid) "
-               "FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
-               "WHERE a.attrelid = " PG_REL " AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum"},
-    {"constraint", "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = " PG_REL
-                   " ORDER BY conname"},
-    {"trigger", "SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE tgrelid = " PG_REL
-                " AND NOT tgisinternal ORDER BY tgname"},
+    {"relation", "SELECT n, CAST(c.relkind AS TEXT) FROM unnest(string_to_array(CAST(? AS TEXT), ',')) AS n "
+                 "LEFT JOIN pg_class c ON c.oid = to_regclass(quote_ident(n)) ORDER BY n"},
+    {"view", "SELECT c.relname, pg_get_viewdef(c.oid, true) FROM pg_class c WHERE c.oid IN " PG_RELS
+             " AND c.relkind IN ('v', 'm') ORDER BY c.relname"},
+    {"column", "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
+               "pg_get_expr(d.adbin, d.adrelid) FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid "
+               "LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
+               "WHERE c.oid IN " PG_RELS " AND c.relkind NOT IN ('v', 'm') AND a.attnum > 0 AND NOT a.attisdropped "
+               "ORDER BY c.relname, a.attnum"},
+    {"constraint", "SELECT c.relname, k.conname, pg_get_constraintdef(k.oid) FROM pg_class c "
+                   "JOIN pg_constraint k ON k.conrelid = c.oid WHERE c.oid IN " PG_RELS
+                   " ORDER BY c.relname, k.conname"},
+    {"trigger", "SELECT c.relname, t.tgname, pg_get_triggerdef(t.oid) FROM pg_class c "
+                "JOIN pg_trigger t ON t.tgrelid = c.oid WHERE c.oid IN " PG_RELS
+                " AND NOT t.tgisinternal ORDER BY c.relname, t.tgname"},
 };
 
 /* benchdb's own functions (not an extension's) in the store's schema: what
@@ -522,17 +550,13 @@ int schema_hash_pg(struct db *db, const char *sql, char out[65], char **err)
     struct sha256 h;
     sha256_init(&h);
     sha256_update(&h, "benchdb-schema-pg/1\n", 20);
+    struct strbuf list = {0};
+    for (size_t i = 0; i < n; i++)
+        sb_printf(&list, "%s%s", i ? "," : "", names[i]);
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++)
-        for (size_t k = 0; k < sizeof pg_relation_sql / sizeof pg_relation_sql[0] && rc == 0; k++) {
-            if (k == 0) {
-                struct strbuf sb = {0};
-                sb_printf(&sb, "%s\n", names[i]);
-                sha256_update(&h, sb.buf, sb.len);
-                sb_free(&sb);
-            }
-            rc = hash_rows(db, &h, pg_relation_sql[k][0], pg_relation_sql[k][1], names[i], err);
-        }
+    for (size_t k = 0; k < sizeof pg_relation_sql / sizeof pg_relation_sql[0] && rc == 0; k++)
+        rc = hash_rows(db, &h, pg_relation_sql[k][0], pg_relation_sql[k][1], list.buf ? list.buf : "", err);
+    sb_free(&list);
     if (rc == 0)
         rc = hash_rows(db, &h, "function", pg_functions_sql, NULL, err);
     if (rc == 0 && unit)
