@@ -57,38 +57,9 @@ cmp -s "$T/schema-ref2" "$T/schema-init" || { fail "init's schema differs from l
 pg_dropdb benchdb_commands_ref >/dev/null
 
 # ---- the same data on both engines ----
-run bd simulate -q --history 8 --hosts 2 --cells 3 --steps 2 --seed 9 "$T/nightly"
-run bd --db "$T/s.db" init
-run bd --db "$T/s.db" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
-expect_rc 0 "ingest on SQLite"
-run python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/s.db" "$db"
-expect_rc 0 "copy the store into PostgreSQL"
+run pg_same_data "$db"
+expect_rc 0 "the same data on SQLite and PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
-
-# both WHAT ARGS...: the same command on both stores: the same exit status
-# and identical stdout (through $filter when set).
-filter=cat
-both() {
-    what=$1
-    shift
-    bd --db "$T/s.db" "$@" >"$T/lite.raw" 2>"$T/lite.err"
-    lrc=$?
-    bd --db "$uri" "$@" >"$T/pg.raw" 2>"$T/pg.err"
-    prc=$?
-    $filter <"$T/lite.raw" >"$T/lite.out"
-    $filter <"$T/pg.raw" >"$T/pg.out"
-    checks=$((checks + 1))
-    if [ "$lrc" != "$prc" ]; then
-        fail "$what: exit status $lrc on SQLite, $prc on PostgreSQL"
-        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
-    elif ! cmp -s "$T/lite.out" "$T/pg.out"; then
-        fail "$what: stdout differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.out" "$T/pg.out" | head -20 | cut -c1-300 | sed 's/^/  /' >&2
-    elif [ "$prc" = 0 ] && [ ! -s "$T/pg.out" ]; then
-        fail "$what: no output"
-        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
-    fi
-}
 
 both "sql: counts, sums and a mean, a LIKE parameter" sql "SELECT count(*) AS n, sum(value) AS s, avg(value) AS a, \
 min(p.name) AS p FROM sample JOIN series ON series.id = sample.series_id JOIN run ON run.id = series.run_id \

@@ -26,83 +26,54 @@ pg_dropdb "$db" >/dev/null
 pg -d postgres -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
 run bd --db "$uri" init
 expect_rc 0 "init on PostgreSQL"
-run bd simulate -q --history 8 --hosts 2 --cells 3 --steps 2 --seed 9 "$T/nightly"
-run bd --db "$T/s.db" init
-run bd --db "$T/s.db" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
-expect_rc 0 "ingest on SQLite"
-run python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/s.db" "$db"
-expect_rc 0 "copy the store into PostgreSQL"
+run pg_same_data "$db"
+expect_rc 0 "the same data on SQLite and PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
 
-# recorded_times STORE: a sed script replacing each evaluation's
-# evaluated_at in STORE by EVALUATED_AT.
+# recorded_times: stdin with each evaluation's evaluated_at in $store (the
+# store the output came from, set by both) replaced by EVALUATED_AT.
 recorded_times() {
-    bd --db "$1" sql "SELECT evaluated_at FROM evaluation ORDER BY id" -f csv | tail -n +2 | tr -d '\r' |
-        sed 's/[.]/[.]/g; s/.*/s|&|EVALUATED_AT|g/'
+    bd --db "$store" sql "SELECT evaluated_at FROM evaluation ORDER BY id" -f csv | tail -n +2 | tr -d '\r' |
+        sed 's/[.]/[.]/g; s/.*/s|&|EVALUATED_AT|g/' >"$T/times.sed"
+    sed -f "$T/times.sed"
 }
 
-# both WHAT ARGS...: the same command on both stores: the same exit status,
-# identical stdout (with $times: after recorded_times) and stderr.
-times=
-both() {
-    what=$1
-    shift
-    bd --db "$T/s.db" "$@" >"$T/lite.out" 2>"$T/lite.err"
-    lrc=$?
-    bd --db "$uri" "$@" >"$T/pg.out" 2>"$T/pg.err"
-    prc=$?
-    if [ -n "$times" ]; then
-        recorded_times "$T/s.db" >"$T/lite.sed"
-        recorded_times "$uri" >"$T/pg.sed"
-        sed -f "$T/lite.sed" "$T/lite.out" >"$T/lite.x" && mv "$T/lite.x" "$T/lite.out"
-        sed -f "$T/pg.sed" "$T/pg.out" >"$T/pg.x" && mv "$T/pg.x" "$T/pg.out"
-    fi
-    checks=$((checks + 1))
-    if [ "$lrc" != "$prc" ]; then
-        fail "$what: exit status $lrc on SQLite, $prc on PostgreSQL"
-        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
-    elif ! cmp -s "$T/lite.out" "$T/pg.out"; then
-        fail "$what: stdout differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.out" "$T/pg.out" | head -20 | cut -c1-300 | sed 's/^/  /' >&2
-    elif ! cmp -s "$T/lite.err" "$T/pg.err"; then
-        fail "$what: stderr differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.err" "$T/pg.err" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
-    elif [ ! -s "$T/pg.out" ]; then
-        fail "$what: no output"
-        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
-    fi
-    rc=$prc
+# Every comparison: stdout and stderr; the PostgreSQL side kept as the
+# last run's for expect_*.
+both_err=1
+compare() {
+    both "$@"
     cp "$T/pg.out" "$T/out"
     cp "$T/pg.err" "$T/err"
 }
 
 # ---- report ----
-times=1
-both "report of a saved query (its chart from a companion run now)" report placement-rule -p plan=calibration-sim
+filter=recorded_times
+compare "report of a saved query (its chart from a companion run now)" report placement-rule -p plan=calibration-sim
 expect_rc 0 "report placement-rule on PostgreSQL"
 expect_out_has '<div class="chart" data-kind="forest" data-evaluation="2" data-rows="720" data-marks="720"' \
     "the companion's 720 rows drawn, from evaluation 2"
 expect_out_has "recorded EVALUATED_AT" "the times replaced, and only them"
-both "report --evaluation" report --evaluation 1
+compare "report --evaluation" report --evaluation 1
 expect_out_has "placement-rule on calibration-sim (evaluation 1)" "the page of evaluation 1"
-both "report --evaluation --format svg" report --evaluation 1 --format svg
+compare "report --evaluation --format svg" report --evaluation 1 --format svg
 expect_out_has "<svg" "the chart alone"
-times=
+filter=cat
 expect_eq "$(bd --db "$T/s.db" sql "SELECT count(*) AS n FROM evaluation" -f csv | tail -n 1 | tr -d '\r')" \
     "$(bd --db "$uri" sql "SELECT count(*) AS n FROM evaluation" -f csv | tail -n 1 | tr -d '\r')" \
     "as many evaluations recorded on both engines"
 
 # ---- backtest ----
-both "backtest gate-zscore" backtest gate-zscore
+compare "backtest gate-zscore" backtest gate-zscore
 expect_rc 0 "backtest gate-zscore on PostgreSQL"
 expect_err_has "gate-zscore would have raised" "its summary"
 expect_err_has "recorded as evaluation 3 (see 'benchdb history backtest-gate-zscore')" "recorded on PostgreSQL"
-both "backtest gate-ttest --since" backtest gate-ttest --since 2026-01-01 -f csv
+compare "backtest gate-ttest --since" backtest gate-ttest --since 2026-01-01 -f csv
 expect_rc 0 "backtest gate-ttest on PostgreSQL"
-both "backtest gate-percent --reference regressions" backtest gate-percent --reference regressions --within 3
+compare "backtest gate-percent --reference regressions" backtest gate-percent --reference regressions --within 3
 expect_rc 0 "backtest gate-percent on PostgreSQL"
-both "backtest --no-record" backtest gate-zscore --no-record -f json
-both "the back-tests recorded" sql "SELECT id, query_name, query_sha256, query_text, params, rows, row_count, \
+compare "backtest --no-record" backtest gate-zscore --no-record -f json
+compare "the back-tests recorded" sql "SELECT id, query_name, query_sha256, query_text, params, rows, row_count, \
 outcome, data_fingerprint, archive_count, judged_plan, registration, rule_id FROM evaluation \
 WHERE query_name LIKE 'backtest-%' ORDER BY id" -f json
 expect_out_has '"query_name": "backtest-gate-ttest"' "the gate-ttest back-test among them"
@@ -120,18 +91,18 @@ min(length(schema_sha256)) AS len FROM evaluation WHERE query_name = 'gate-perce
     "2,1,64" "two evaluations of gate-percent record one schema hash, 64 hex digits"
 expect_eq "$(bd --db "$uri" sql "SELECT count(*) AS n FROM evaluation WHERE schema_sha256 IS NULL" -f csv |
     tail -n 1 | tr -d '\r')" 0 "every evaluation on PostgreSQL records its schema"
-both "history --verify --all" history --verify --all
+compare "history --verify --all" history --verify --all
 expect_rc 0 "history --verify --all on PostgreSQL"
 expect_err_has "verified 7 evaluations: 7 identical, 0 not" "every evaluation identical"
-times=1
-both "history --verify, csv" history --verify 1 5 -f csv
-times=
+filter=recorded_times
+compare "history --verify, csv" history --verify 1 5 -f csv
+filter=cat
 
 # An evaluation altered by hand.
 for d in "$T/s.db" "$uri"; do bd --db "$d" sql --write "UPDATE evaluation SET rows = '[]' WHERE id = 7" >/dev/null; done
-times=1
-both "an altered evaluation" history --verify --all -f csv
-times=
+filter=recorded_times
+compare "an altered evaluation" history --verify --all -f csv
+filter=cat
 expect_rc 1 "an altered evaluation on PostgreSQL"
 expect_out_has '7,gate-percent,EVALUATED_AT,differs,"rows: 489 of 489 differ (' "its rows differ"
 expect_err_has "verified 7 evaluations: 6 identical, 1 not" "and only it"
