@@ -18,7 +18,11 @@
  * store_schema_describe normalises it (comments dropped, whitespace
  * collapsed) and "\n"; then, when `unit` is in the set, "unit rows\n" and
  * one line "name|kind|factor|direction\n" per unit in name order (factor
- * in shortest round-trip form, direction empty when NULL). */
+ * in shortest round-trip form, direction empty when NULL).
+ *
+ * On PostgreSQL (schema_hash_pg, "benchdb-schema-pg/1"): the same set,
+ * found on benchdb's SQLite schema in a private in-memory connection,
+ * hashed from the server's catalogues (query/schema_hash.h). */
 #include "query/schema_hash.h"
 
 #include <stdlib.h>
@@ -392,8 +396,8 @@ int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char ou
 
 /* The store's logical schema: benchdb's SQLite migrations up to version,
  * applied to a private in-memory connection with benchdb's functions.
- * Making it takes about 12 ms, so one is kept for the process (history
- * --verify hashes once per evaluation) and closed at exit. */
+ * Making it takes a few milliseconds, so one is kept for the process
+ * (history --verify hashes once per evaluation) and closed at exit. */
 static struct {
     sqlite3 *db;
     int version, at_exit;
