@@ -43,6 +43,7 @@ static const struct cli_opt backtest_opts[] = {
 const struct cli_spec spec_backtest = {
     .name = "backtest",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"backtest [OPTIONS] GATE", NULL},
     .about = "Had GATE (gate-zscore, gate-ttest, gate-percent, or any saved query with a\n"
              "'scope' parameter offering 'every') been in CI, what would it have flagged?\n"
@@ -77,7 +78,7 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
     out_opts_init(&a.out);
     int first, rc = EXIT_USAGE;
     struct saved_query *q = NULL;
-    sqlite3 *db = NULL;
+    struct db *db = NULL;
     char *err = NULL, *since_utc = NULL, *sentence = NULL, within[16] = "";
     struct evaluation ev = {0};
     struct report rep = {0};
@@ -92,11 +93,10 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
     if ((rc = cli_limits_resolve("backtest", &a.limits, &timeout, &lim)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;
-    if (cli_open_store(cli, a.no_record ? STORE_READ : STORE_WRITE, &db))
+    if (cli_connect_limited(cli, a.no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
-    store_set_timeout(db, &dl, timeout);
     if (a.since) {
-        since_utc = backtest_normalize_time(db, a.since);
+        since_utc = backtest_normalize_time(a.since);
         if (!since_utc) {
             rc = bd_usage_error("backtest", "backtest: --since '%s': expected a date (2026-01-31) or an RFC 3339 time",
                                 a.since);
@@ -125,9 +125,7 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
             goto out;
         }
     }
-    struct db *via = db_from_sqlite(db, 0); /* backtest runs on SQLite only */
-    int erc = via ? query_evaluate(via, q, &a.params, !a.no_record, &lim, &ev, &err) : EXIT_FAIL;
-    db_close(via);
+    int erc = query_evaluate(db, q, &a.params, !a.no_record, &lim, &ev, &err);
     if (erc == EXIT_USAGE) {
         char *see = bd_strdupf("queries %s", gate);
         rc = cli_usage_error_see(see, "backtest %s: %s", gate, err);
@@ -135,9 +133,10 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
         goto out;
     }
     if (erc != EXIT_OK) {
-        if (dl.fired || ev.stopped) {
+        int fired = cli_deadline_passed(db, &dl);
+        if (fired || ev.stopped) {
             char *who = bd_strdupf("backtest %s", gate);
-            cli_limit_error(who, &a.limits, timeout, &lim, dl.fired ? 0 : ev.stopped);
+            cli_limit_error(who, &a.limits, timeout, &lim, fired ? 0 : ev.stopped);
             free(who);
         } else
             bd_error("%s", err);
@@ -166,7 +165,7 @@ out:
     report_free(&rep);
     evaluation_free(&ev);
     saved_query_free(q);
-    store_close(db);
+    db_close(db);
     params_free(&a.params);
     query_path_free(&a.path);
     free(err);

@@ -174,7 +174,7 @@ static int diff(struct db *db, const struct history_args *a, long long id1, long
     return rc;
 }
 
-static int verify(sqlite3 *db, const struct history_args *a, const long long *ids, int nids)
+static int verify(struct db *db, const struct history_args *a, const long long *ids, int nids)
 {
     double timeout;
     struct rowset_limits lim;
@@ -248,16 +248,11 @@ int cmd_history(struct cli *cli, int argc, char **argv)
                        argv[first], argv[first + 1]);
         goto out;
     }
-    if (a.verify && db_is_server_name(cli->db_path)) {
-        bd_usage_error("history", "history: --verify does not work on a PostgreSQL store yet (it needs SQLite's "
-                                  "record of the tables a query read); list and --diff do");
-        goto out;
-    }
     query_path_add_env(&a.path);
     rc = EXIT_FAIL;
     if (cli_connect_store(cli, STORE_READ, &db))
         goto out;
-    rc = a.verify ? verify(db_sqlite(db), &a, ids, nargs)
+    rc = a.verify ? verify(db, &a, ids, nargs)
          : a.diff ? diff(db, &a, id1, id2)
                   : list(db, &a, nargs ? argv[first] : NULL);
 out:

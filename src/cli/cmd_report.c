@@ -38,6 +38,7 @@ static const struct cli_opt report_opts[] = {
 const struct cli_spec spec_report = {
     .name = "report",
     .store = 1,
+    .server = 1,
     .synopsis = (const char *const[]){"report [OPTIONS] --evaluation ID", "report [OPTIONS] QUERY [--param NAME=VALUE]...",
                                       NULL},
     .about = "Draw a recorded evaluation as one self-contained HTML page: the rule's name,\n"
@@ -143,7 +144,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     struct report_args a = {0};
     int first, svg = 0, rc = EXIT_USAGE;
     struct store_deadline dl = {0};
-    sqlite3 *db = NULL;
+    struct db *db = NULL;
     char *err = NULL, *reg = NULL, *verify = NULL;
     struct saved_query *q = NULL, *parsed = NULL;
     struct report_eval ev = {0}, cev = {0};
@@ -204,19 +205,17 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     if ((rc = cli_limits_resolve("report", &a.limits, &timeout, &lim)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;
-    if (cli_open_store(cli, STORE_WRITE, &db))
+    if (cli_connect_limited(cli, STORE_WRITE, timeout, &dl, &db))
         goto out;
-    store_set_timeout(db, &dl, timeout);
     if (q) {
         struct evaluation e;
-        struct db *via = db_from_sqlite(db, 0); /* report runs on SQLite only */
-        int erc = via ? query_evaluate(via, q, &a.params, 1, &lim, &e, &err) : EXIT_FAIL;
-        db_close(via);
+        int erc = query_evaluate(db, q, &a.params, 1, &lim, &e, &err);
         if (erc != EXIT_OK) {
             rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
-            if (dl.fired || e.stopped) {
+            int fired = cli_deadline_passed(db, &dl);
+            if (fired || e.stopped) {
                 char *who = bd_strdupf("report %s", q->name);
-                cli_limit_error(who, &a.limits, timeout, &lim, dl.fired ? 0 : e.stopped);
+                cli_limit_error(who, &a.limits, timeout, &lim, fired ? 0 : e.stopped);
                 free(who);
             }
             else
@@ -245,7 +244,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     if (spec.from) {
         long long cid;
         if (report_companion(db, &a.path, &ev, spec.from, &cid, &ran, &err) || report_eval_load(db, cid, &cev, &err)) {
-            if (dl.fired) {
+            if (cli_deadline_passed(db, &dl)) {
                 char *who = bd_strdupf("report: query %s", spec.from);
                 cli_limit_error(who, &a.limits, timeout, &lim, 0);
                 free(who);
@@ -289,7 +288,7 @@ out:
     report_eval_free(&cev);
     saved_query_free(q);
     saved_query_free(parsed);
-    store_close(db);
+    db_close(db);
     params_free(&a.params);
     query_path_free(&a.path);
 

@@ -5,6 +5,7 @@
 
 #include "output/output.h"
 #include "query/saved.h"
+#include "store/db.h"
 
 /* A back-test: a gate (a saved query with scope = every: one row per run of
  * every history, judged against the runs before it, with the columns
@@ -19,7 +20,7 @@
 
 /* The reference used when none is named: injected-steps when the store
  * holds injected steps, else regressions. */
-const char *backtest_default_reference(sqlite3 *db);
+const char *backtest_default_reference(struct db *db);
 
 /* Composes the back-test of gate against reference (each a name or a
  * FILE.sql found through qp). Parameters: the gate's (scope fixed to
@@ -29,8 +30,9 @@ struct saved_query *backtest_compose(const struct query_path *qp, const char *ga
                                      char **err);
 
 /* --since TIME as the gates compare it (UTC, 'YYYY-MM-DDTHH:MM:SS.sssZ'),
- * malloc'd; NULL when TIME is not a date or an RFC 3339 time. */
-char *backtest_normalize_time(sqlite3 *db, const char *time);
+ * malloc'd; NULL when TIME is not a date or an RFC 3339 time. SQLite's
+ * strftime on a private in-memory connection, whatever the store's engine. */
+char *backtest_normalize_time(const char *time);
 
 /* Prints a back-test's rows: in table and Markdown format, the summary
  * (total and per history) and then the alerts and missed events, each its

@@ -489,19 +489,12 @@ static int record(struct db *db, const struct saved_query *q, const char *sha, c
         return -1;
     }
     struct db_stmt *st;
-    /* On PostgreSQL no schema hash is made (schema_hash.c reads SQLite's
-     * catalogue): the column is left out, as the schema before it lacks it. */
-    int ncols = db_sqlite(db) ? 16 : 15;
+    int ncols = 16;
     int rc = db_prepare(db,
-                        ncols == 16
-                            ? "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
-                              "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
-                              "judged_plan, registration, rule_id, schema_sha256) "
-                              "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"
-                            : "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
-                              "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
-                              "judged_plan, registration, rule_id) "
-                              "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
+                        "INSERT INTO evaluation(query_name, query_sha256, query_text, params, rows, row_count, "
+                        "outcome, evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, "
+                        "judged_plan, registration, rule_id, schema_sha256) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                         &st);
     /* Each bind's code is kept apart: or-ing codes makes a new one. */
     int i = 0;
@@ -562,7 +555,8 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
         return schema_reads_free(&reads), -1;
     /* The schema the statement read, while the guard holds its names. */
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
-        (want_schema && db_sqlite(db) && schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, err))) {
+        (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, err)
+                                       : schema_hash_pg(db, q->sql, ev->schema_sha256, err)))) {
         db_finalize(st);
         guard(db, 0, NULL);
         schema_reads_free(&reads);

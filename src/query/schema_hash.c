@@ -18,13 +18,19 @@
  * store_schema_describe normalises it (comments dropped, whitespace
  * collapsed) and "\n"; then, when `unit` is in the set, "unit rows\n" and
  * one line "name|kind|factor|direction\n" per unit in name order (factor
- * in shortest round-trip form, direction empty when NULL). */
+ * in shortest round-trip form, direction empty when NULL).
+ *
+ * On PostgreSQL (schema_hash_pg, "benchdb-schema-pg/1"): the same set,
+ * found on benchdb's SQLite schema in a private in-memory connection,
+ * hashed from the server's catalogues (query/schema_hash.h). */
 #include "query/schema_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "sqlfn/benchstats.h"
+#include "store/db.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
@@ -297,50 +303,64 @@ static void close_set(struct object *o, size_t n, const struct edges *e)
     }
 }
 
-static int hash_units(sqlite3 *db, struct sha256 *h, char **err)
+/* The rows of `unit`, on either engine. */
+static int hash_units(struct db *db, struct sha256 *h, char **err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT name, kind, factor, direction FROM \"unit\" ORDER BY name", -1, &st, NULL) !=
-        SQLITE_OK)
-        return bd_fail(err, "cannot read the units: %s", sqlite3_errmsg(db));
+    struct db_stmt *st;
+    if (db_prepare(db, "SELECT name, kind, factor, direction FROM unit ORDER BY name", &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the units: %s", db_errmsg(db));
     sha256_update(h, "unit rows\n", 10);
     struct strbuf sb = {0};
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = db_step(st)) == SQLITE_ROW) {
         char num[40];
-        fmt_double(num, sqlite3_column_double(st, 2));
-        const char *dir = (const char *)sqlite3_column_text(st, 3);
+        fmt_double(num, db_column_double(st, 2));
+        const char *dir = (const char *)db_column_text(st, 3);
         sb_reset(&sb);
-        sb_printf(&sb, "%s|%s|%s|%s\n", (const char *)sqlite3_column_text(st, 0),
-                  (const char *)sqlite3_column_text(st, 1), num, dir ? dir : "");
+        sb_printf(&sb, "%s|%s|%s|%s\n", (const char *)db_column_text(st, 0), (const char *)db_column_text(st, 1), num,
+                  dir ? dir : "");
         sha256_update(h, sb.buf, sb.len);
     }
     sb_free(&sb);
     if (rc != SQLITE_DONE)
-        bd_fail(err, "cannot read the units: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+        bd_fail(err, "cannot read the units: %s", db_errmsg(db));
+    db_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], char **err)
+/* The set of r's names closed over triggers and views (close_set), as
+ * marked objects of db's schema. On return the read-only guard is on again
+ * if guard_on, else no authorizer is. */
+static int closed_set(sqlite3 *db, const struct schema_reads *r, int guard_on, struct object **o, size_t *n,
+                      struct edges *e, char **err)
 {
+    *o = NULL;
+    *n = 0;
     if (r->nomem)
         return bd_fail(err, "out of memory");
-    struct edges e = {0};
-    struct object *o = NULL;
-    size_t n = 0;
-    sqlite3_set_authorizer(db, take_notes, &e);
-    int rc = trigger_edges(db, &e, err);
+    sqlite3_set_authorizer(db, take_notes, e);
+    int rc = trigger_edges(db, e, err);
     if (guard_on)
         store_guard_readonly(db, 1);
     else
         sqlite3_set_authorizer(db, NULL, NULL);
     if (rc == 0)
-        rc = load_objects(db, &o, &n, err);
+        rc = load_objects(db, o, n, err);
     if (rc == 0) {
         for (size_t i = 0; i < r->n; i++)
-            mark(o, n, r->names[i]);
-        close_set(o, n, &e);
+            mark(*o, *n, r->names[i]);
+        close_set(*o, *n, e);
+    }
+    return rc;
+}
+
+int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], char **err)
+{
+    struct edges e = {0};
+    struct object *o = NULL;
+    size_t n = 0;
+    int rc = closed_set(db, r, guard_on, &o, &n, &e, err);
+    if (rc == 0) {
         struct sha256 h;
         sha256_init(&h);
         sha256_update(&h, "benchdb-schema/1\n", 17);
@@ -358,13 +378,198 @@ int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char ou
             sb_free(&sb);
             free(norm);
         }
-        if (rc == 0 && marked(o, n, "unit"))
-            rc = hash_units(db, &h, err);
+        if (rc == 0 && marked(o, n, "unit")) {
+            struct db *via = db_from_sqlite(db, 0);
+            rc = via ? hash_units(via, &h, err) : bd_fail(err, "out of memory");
+            db_close(via);
+        }
         unsigned char d[32];
         sha256_final(&h, d);
         sha256_hex(d, out);
     }
     objects_free(o, n);
     edges_free(&e);
+    return rc;
+}
+
+/* ---- PostgreSQL ---- */
+
+/* The store's logical schema: benchdb's SQLite migrations up to version,
+ * applied to a private in-memory connection with benchdb's functions.
+ * Making it takes a few milliseconds, so one is kept for the process
+ * (history --verify hashes once per evaluation) and closed at exit. */
+static struct {
+    sqlite3 *db;
+    int version, at_exit;
+} logical;
+
+static void logical_close(void)
+{
+    sqlite3_close(logical.db);
+    logical.db = NULL;
+}
+
+static sqlite3 *logical_store(int version, char **err)
+{
+    if (logical.db && logical.version == version)
+        return logical.db;
+    if (!logical.at_exit && atexit(logical_close) != 0)
+        return bd_fail(err, "out of memory"), NULL;
+    logical.at_exit = 1;
+    logical_close();
+    sqlite3 *mem = NULL;
+    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK) {
+        bd_fail(err, "cannot open an in-memory database: %s", mem ? sqlite3_errmsg(mem) : "out of memory");
+        sqlite3_close(mem);
+        return NULL;
+    }
+    char *e2 = NULL;
+    if (benchstats_register(mem) != SQLITE_OK || store_migrate(mem, version, &e2) < 0) {
+        bd_fail(err, "cannot make the store's schema in memory: %s", e2 ? e2 : sqlite3_errmsg(mem));
+        free(e2);
+        sqlite3_close(mem);
+        return NULL;
+    }
+    logical.db = mem;
+    logical.version = version;
+    return mem;
+}
+
+/* The names of the tables and views sql reads, closed over the triggers
+ * that write them and what views and triggers read, in name order: found
+ * on the logical schema as on SQLite. */
+static int pg_names(struct db *db, const char *sql, char ***names, size_t *nnames, int *unit, char **err)
+{
+    *names = NULL;
+    *nnames = 0;
+    *unit = 0;
+    int version = store_pg_version(db, err);
+    if (version < 0)
+        return -1;
+    sqlite3 *mem = logical_store(version, err);
+    if (!mem)
+        return -1;
+    struct schema_reads reads = {0};
+    const struct store_guard_reads notes = {schema_reads_note, &reads};
+    store_guard_readonly_reporting(mem, &notes);
+    sqlite3_stmt *st = NULL;
+    int rc = 0;
+    if (sqlite3_prepare_v2(mem, sql, -1, &st, NULL) != SQLITE_OK)
+        rc = bd_fail(err, "cannot find what the query reads (prepared on benchdb's schema in SQLite): %s",
+                     sqlite3_errmsg(mem));
+    sqlite3_finalize(st);
+    struct edges e = {0};
+    struct object *o = NULL;
+    size_t n = 0;
+    if (rc == 0)
+        rc = closed_set(mem, &reads, 0, &o, &n, &e, err);
+    else
+        sqlite3_set_authorizer(mem, NULL, NULL);
+    if (rc == 0) {
+        *names = calloc(n + 1, sizeof **names);
+        if (!*names)
+            rc = bd_fail(err, "out of memory");
+        for (size_t i = 0; i < n && rc == 0; i++)
+            if (o[i].in && strcmp(o[i].type, "trigger") != 0) {
+                if (!((*names)[*nnames] = strdup(o[i].name)))
+                    rc = bd_fail(err, "out of memory");
+                else
+                    (*nnames)++;
+            }
+        *unit = marked(o, n, "unit");
+    }
+    objects_free(o, n);
+    edges_free(&e);
+    schema_reads_free(&reads);
+    return rc;
+}
+
+/* Appends each row of sql (one text parameter: names, when not NULL) to
+ * h as "label c0|c1|...\n" (NULL as empty). */
+static int hash_rows(struct db *db, struct sha256 *h, const char *label, const char *sql, const char *names, char **err)
+{
+    struct db_stmt *st;
+    if (db_prepare(db, sql, &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the schema's %ss: %s", label, db_errmsg(db));
+    int rc = names ? db_bind_text(st, 1, names, -1) : SQLITE_OK;
+    struct strbuf sb = {0};
+    while (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {
+        sb_reset(&sb);
+        sb_puts(&sb, label);
+        for (int c = 0; c < db_column_count(st); c++) {
+            const char *t = (const char *)db_column_text(st, c);
+            sb_puts(&sb, c ? "|" : " ");
+            sb_puts(&sb, t ? t : "");
+        }
+        sb_putc(&sb, '\n');
+        sha256_update(h, sb.buf, sb.len);
+        rc = SQLITE_OK;
+    }
+    sb_free(&sb);
+    if (rc != SQLITE_DONE)
+        bd_fail(err, "cannot read the schema's %ss: %s", label, db_errmsg(db));
+    db_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The relations of the set (one parameter: their names, comma-separated),
+ * each by name: its kind (empty when the server has none of that name),
+ * then the views' definitions, the tables' columns, constraints and
+ * triggers, each kind in one statement (a round trip each). */
+#define PG_RELS                                                                                                        \
+    "(SELECT to_regclass(quote_ident(n)) FROM unnest(string_to_array(CAST(? AS TEXT), ',')) AS n)"
+static const char *const pg_relation_sql[][2] = {
+    {"relation", "SELECT n, CAST(c.relkind AS TEXT) FROM unnest(string_to_array(CAST(? AS TEXT), ',')) AS n "
+                 "LEFT JOIN pg_class c ON c.oid = to_regclass(quote_ident(n)) ORDER BY n"},
+    {"view", "SELECT c.relname, pg_get_viewdef(c.oid, true) FROM pg_class c WHERE c.oid IN " PG_RELS
+             " AND c.relkind IN ('v', 'm') ORDER BY c.relname"},
+    {"column", "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
+               "pg_get_expr(d.adbin, d.adrelid) FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid "
+               "LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
+               "WHERE c.oid IN " PG_RELS " AND c.relkind NOT IN ('v', 'm') AND a.attnum > 0 AND NOT a.attisdropped "
+               "ORDER BY c.relname, a.attnum"},
+    {"constraint", "SELECT c.relname, k.conname, pg_get_constraintdef(k.oid) FROM pg_class c "
+                   "JOIN pg_constraint k ON k.conrelid = c.oid WHERE c.oid IN " PG_RELS
+                   " ORDER BY c.relname, k.conname"},
+    {"trigger", "SELECT c.relname, t.tgname, pg_get_triggerdef(t.oid) FROM pg_class c "
+                "JOIN pg_trigger t ON t.tgrelid = c.oid WHERE c.oid IN " PG_RELS
+                " AND NOT t.tgisinternal ORDER BY c.relname, t.tgname"},
+};
+
+/* benchdb's own functions (not an extension's) in the store's schema: what
+ * the triggers run, and what views and triggers call. */
+static const char pg_functions_sql[] =
+    "SELECT CAST(CAST(p.oid AS regprocedure) AS TEXT), pg_get_functiondef(p.oid) FROM pg_proc p "
+    "WHERE p.pronamespace = CAST(CAST(current_schema() AS regnamespace) AS oid) AND p.prokind IN ('f', 'p') "
+    "AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = CAST('pg_proc' AS regclass) AND d.objid = p.oid "
+    "AND d.deptype = 'e') ORDER BY 1";
+
+int schema_hash_pg(struct db *db, const char *sql, char out[65], char **err)
+{
+    char **names;
+    size_t n;
+    int unit;
+    if (pg_names(db, sql, &names, &n, &unit, err))
+        return -1;
+    struct sha256 h;
+    sha256_init(&h);
+    sha256_update(&h, "benchdb-schema-pg/1\n", 20);
+    struct strbuf list = {0};
+    for (size_t i = 0; i < n; i++)
+        sb_printf(&list, "%s%s", i ? "," : "", names[i]);
+    int rc = 0;
+    for (size_t k = 0; k < sizeof pg_relation_sql / sizeof pg_relation_sql[0] && rc == 0; k++)
+        rc = hash_rows(db, &h, pg_relation_sql[k][0], pg_relation_sql[k][1], list.buf ? list.buf : "", err);
+    sb_free(&list);
+    if (rc == 0)
+        rc = hash_rows(db, &h, "function", pg_functions_sql, NULL, err);
+    if (rc == 0 && unit)
+        rc = hash_units(db, &h, err);
+    unsigned char d[32];
+    sha256_final(&h, d);
+    sha256_hex(d, out);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
     return rc;
 }

@@ -30,4 +30,18 @@ void schema_reads_free(struct schema_reads *r);
  * *err set. */
 int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], char **err);
 
+/* The same on PostgreSQL ("benchdb-schema-pg/1", docs/queries.md), for the
+ * statement sql (as the saved query holds it, SQLite's parameters): the
+ * names it reads and the set closed over triggers and views are found as
+ * on SQLite, by preparing sql on benchdb's SQLite schema of the store's
+ * version in a private in-memory connection; then hashed are, per name of
+ * that set in name order, the server's definition from its catalogues
+ * (kind; a view's pg_get_viewdef; a table's columns with type, NOT NULL
+ * and default, its constraints and its triggers' pg_get_triggerdef), then
+ * every function of the store's schema that no extension owns
+ * (pg_get_functiondef: what the triggers run and the views call), then the
+ * rows of `unit` when it is in the set. Returns 0, or -1 with *err set. */
+struct db;
+int schema_hash_pg(struct db *db, const char *sql, char out[65], char **err);
+
 #endif

@@ -37,23 +37,23 @@ static void record_free(struct record *r)
     memset(r, 0, sizeof *r);
 }
 
-static char *col(sqlite3_stmt *st, int c)
+static char *col(struct db_stmt *st, int c)
 {
-    const char *t = (const char *)sqlite3_column_text(st, c);
+    const char *t = (const char *)db_column_text(st, c);
     return t ? strdup(t) : NULL;
 }
 
 /* 1 loaded, 0 no such evaluation, -1 error. */
-static int load(sqlite3 *db, long long id, struct record *r, char **err)
+static int load(struct db *db, long long id, struct record *r, char **err)
 {
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     memset(r, 0, sizeof *r);
-    if (sqlite3_prepare_v2(db, "SELECT query_name, query_sha256, query_text, params, rows, data_fingerprint, "
-                               "archive_count, tool_version, schema_sha256, evaluated_at FROM evaluation WHERE id = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
+    if (db_prepare(db, "SELECT query_name, query_sha256, query_text, params, rows, data_fingerprint, "
+                       "archive_count, tool_version, schema_sha256, evaluated_at FROM evaluation WHERE id = ?",
+                   &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    db_bind_int64(st, 1, id);
+    int rc = db_step(st);
     if (rc == SQLITE_ROW) {
         r->id = id;
         r->name = col(st, 0);
@@ -62,13 +62,13 @@ static int load(sqlite3 *db, long long id, struct record *r, char **err)
         r->params = col(st, 3);
         r->rows = col(st, 4);
         r->fingerprint = col(st, 5);
-        r->archives = sqlite3_column_int64(st, 6);
+        r->archives = db_column_int64(st, 6);
         r->version = col(st, 7);
         r->schema = col(st, 8);
         r->when = col(st, 9);
     } else if (rc != SQLITE_DONE)
-        bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+        bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    db_finalize(st);
     if (rc == SQLITE_ROW && (!r->name || !r->sha || !r->text || !r->params || !r->rows || !r->fingerprint ||
                              !r->version || !r->when)) {
         record_free(r);
@@ -207,15 +207,13 @@ static void compare_rows(const struct saved_query *q, const struct record *r, co
     json_decref(is);
 }
 
-static int compare_data(sqlite3 *db, const struct record *r, struct outcome *o, char **err)
+static int compare_data(struct db *db, const struct record *r, struct outcome *o, char **err)
 {
     char now[65], prefix[65];
     long long n = 0;
-    struct db *via = db_from_sqlite(db, 0);
-    int frc = via ? data_fingerprint(via, now, &n, err) : bd_fail(err, "out of memory");
+    int frc = data_fingerprint(db, now, &n, err);
     if (frc == 0 && n > r->archives)
-        frc = data_fingerprint_first(via, r->archives, prefix, NULL, err);
-    db_close(via);
+        frc = data_fingerprint_first(db, r->archives, prefix, NULL, err);
     if (frc)
         return -1;
     if (strcmp(now, r->fingerprint) == 0) {
@@ -233,9 +231,29 @@ static int compare_data(sqlite3 *db, const struct record *r, struct outcome *o, 
     return 0;
 }
 
+/* The time limit of one re-run: SQLite's progress handler, PostgreSQL's
+ * statement_timeout (for the session: a re-run opens its own transaction;
+ * each re-run sets it again, so it is not cleared). */
+static int limit_start(struct db *db, struct store_deadline *dl, double timeout, char **err)
+{
+    if (db_sqlite(db)) {
+        store_set_timeout(db_sqlite(db), dl, timeout);
+        return 0;
+    }
+    if (db_pg_set_timeout(db, (long long)(timeout * 1000 + 0.5)) != SQLITE_OK)
+        return bd_fail(err, "cannot set the time limit: %s", db_errmsg(db));
+    return 0;
+}
+
+static void limit_end(struct db *db)
+{
+    if (db_sqlite(db))
+        store_clear_timeout(db_sqlite(db));
+}
+
 /* One evaluation: its row of the result. -1 only when the store cannot
  * be read. */
-static int verify_one(sqlite3 *db, const struct query_path *qp, const struct record *r, double timeout,
+static int verify_one(struct db *db, const struct query_path *qp, const struct record *r, double timeout,
                       const struct rowset_limits *lim, struct rowset_builder *b, struct verify_counts *counts,
                       char **err)
 {
@@ -253,14 +271,12 @@ static int verify_one(sqlite3 *db, const struct query_path *qp, const struct rec
     else if (recorded_values(q, params, &rp, &perr))
         why = strdup(perr);
     else {
-        struct store_deadline dl;
-        store_set_timeout(db, &dl, timeout);
-        struct db *via = db_from_sqlite(db, 0);
-        if (!via || evaluation_rerun(via, q, &rp, lim, &ev, &perr))
-            why = dl.fired ? bd_strdupf("stopped after %g s (--timeout SECONDS raises the limit)", timeout)
-                           : strdup(perr ? perr : "out of memory");
-        store_clear_timeout(db);
-        db_close(via);
+        struct store_deadline dl = {0};
+        if (limit_start(db, &dl, timeout, &perr) || evaluation_rerun(db, q, &rp, lim, &ev, &perr))
+            why = dl.fired || (!db_sqlite(db) && db_errcode(db) == SQLITE_INTERRUPT)
+                      ? bd_strdupf("stopped after %g s (--timeout SECONDS raises the limit)", timeout)
+                      : strdup(perr ? perr : "out of memory");
+        limit_end(db);
     }
     int rc = 0;
     if (why) {
@@ -318,15 +334,15 @@ static int verify_one(sqlite3 *db, const struct query_path *qp, const struct rec
 }
 
 /* Every evaluation's id, in order. */
-static int all_ids(sqlite3 *db, long long **ids, int *n, char **err)
+static int all_ids(struct db *db, long long **ids, int *n, char **err)
 {
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     *ids = NULL;
     *n = 0;
-    if (sqlite3_prepare_v2(db, "SELECT id FROM evaluation ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot read the history: %s", sqlite3_errmsg(db));
+    if (db_prepare(db, "SELECT id FROM evaluation ORDER BY id", &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     int rc, cap = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = db_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
             long long *v = realloc(*ids, (size_t)cap * sizeof *v);
@@ -336,15 +352,15 @@ static int all_ids(sqlite3 *db, long long **ids, int *n, char **err)
             }
             *ids = v;
         }
-        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+        (*ids)[(*n)++] = db_column_int64(st, 0);
     }
     if (rc != SQLITE_DONE)
-        bd_fail(err, "cannot read the history: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
-    sqlite3_finalize(st);
+        bd_fail(err, "cannot read the history: %s", rc == SQLITE_NOMEM ? "out of memory" : db_errmsg(db));
+    db_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int history_verify(sqlite3 *db, const struct query_path *qp, const long long *ids, int nids, int all, double timeout,
+int history_verify(struct db *db, const struct query_path *qp, const long long *ids, int nids, int all, double timeout,
                    const struct rowset_limits *lim, struct rowset *out, struct verify_counts *counts, char **err)
 {
     static const char *const names[] = {"id",   "query",  "evaluated_at", "result", "differences",

@@ -1,9 +1,8 @@
 #ifndef BENCHDB_VERIFY_H
 #define BENCHDB_VERIFY_H
-#include <sqlite3.h>
-
 #include "output/output.h"
 #include "query/saved.h"
+#include "store/db.h"
 
 /* history --verify (docs/queries.md, "Re-verifying evaluations"): each
  * recorded evaluation run again on the current store, from its recorded
@@ -29,7 +28,7 @@ struct verify_counts {
  * -1 with *err when the history cannot be read or an id names no
  * evaluation; an evaluation that cannot be re-run (an error, a limit) is
  * a row, not a failure. */
-int history_verify(sqlite3 *db, const struct query_path *qp, const long long *ids, int nids, int all, double timeout,
+int history_verify(struct db *db, const struct query_path *qp, const long long *ids, int nids, int all, double timeout,
                    const struct rowset_limits *lim, struct rowset *out, struct verify_counts *counts, char **err);
 
 #endif

@@ -11,29 +11,29 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-static char *col_dup(sqlite3_stmt *st, int i)
+static char *col_dup(struct db_stmt *st, int i)
 {
-    const unsigned char *t = sqlite3_column_text(st, i);
+    const unsigned char *t = db_column_text(st, i);
     return t ? strdup((const char *)t) : NULL;
 }
 
-int report_eval_load(sqlite3 *db, long long id, struct report_eval *ev, char **err)
+int report_eval_load(struct db *db, long long id, struct report_eval *ev, char **err)
 {
     memset(ev, 0, sizeof *ev);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
+    struct db_stmt *st;
+    if (db_prepare(db,
                            "SELECT query_name, query_sha256, query_text, outcome, evaluated_at, tool_version, "
                            "data_fingerprint, judged_plan, registration, archive_count, coalesce(rule_id, 0), "
                            "row_count, params, rows FROM evaluation WHERE id = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return bd_fail(err, "cannot read evaluation %lld: %s", id, sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
+                           &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read evaluation %lld: %s", id, db_errmsg(db));
+    db_bind_int64(st, 1, id);
+    int rc = db_step(st);
     if (rc != SQLITE_ROW) {
-        sqlite3_finalize(st);
+        db_finalize(st);
         if (rc == SQLITE_DONE)
             return bd_fail(err, "there is no evaluation %lld (see 'benchdb history')", id);
-        return bd_fail(err, "cannot read evaluation %lld: %s", id, sqlite3_errmsg(db));
+        return bd_fail(err, "cannot read evaluation %lld: %s", id, db_errmsg(db));
     }
     ev->id = id;
     ev->query_name = col_dup(st, 0);
@@ -45,13 +45,13 @@ int report_eval_load(sqlite3 *db, long long id, struct report_eval *ev, char **e
     ev->fingerprint = col_dup(st, 6);
     ev->judged_plan = col_dup(st, 7);
     ev->registration = col_dup(st, 8);
-    ev->archive_count = sqlite3_column_int64(st, 9);
-    ev->rule_id = sqlite3_column_int64(st, 10);
-    ev->row_count = sqlite3_column_int64(st, 11);
+    ev->archive_count = db_column_int64(st, 9);
+    ev->rule_id = db_column_int64(st, 10);
+    ev->row_count = db_column_int64(st, 11);
     json_error_t je;
-    ev->params = json_loads((const char *)sqlite3_column_text(st, 12), JSON_DECODE_ANY, &je);
-    ev->rows = ev->params ? json_loads((const char *)sqlite3_column_text(st, 13), JSON_DECODE_ANY, &je) : NULL;
-    sqlite3_finalize(st);
+    ev->params = json_loads((const char *)db_column_text(st, 12), JSON_DECODE_ANY, &je);
+    ev->rows = ev->params ? json_loads((const char *)db_column_text(st, 13), JSON_DECODE_ANY, &je) : NULL;
+    db_finalize(st);
     if (!ev->params || !json_is_object(ev->params) || !ev->rows || !json_is_array(ev->rows)) {
         report_eval_free(ev);
         return bd_fail(err, "evaluation %lld: its recorded parameters or rows are not the JSON benchdb writes", id);

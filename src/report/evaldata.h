@@ -1,8 +1,9 @@
 #ifndef BENCHDB_EVALDATA_H
 #define BENCHDB_EVALDATA_H
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stddef.h>
+
+#include "store/db.h"
 
 /* One recorded evaluation, read back from the `evaluation` table: what a
  * report draws. Its rows are the JSON the evaluation recorded, so the
@@ -19,7 +20,7 @@ struct report_eval {
 };
 
 /* Loads evaluation id. Returns 0, or -1 with *err set. */
-int report_eval_load(sqlite3 *db, long long id, struct report_eval *ev, char **err);
+int report_eval_load(struct db *db, long long id, struct report_eval *ev, char **err);
 void report_eval_free(struct report_eval *ev);
 
 static inline size_t report_nrows(const struct report_eval *ev) { return json_array_size(ev->rows); }

@@ -10,13 +10,13 @@
 #include "util/params.h"
 #include "util/sha256.h"
 
-static char *text_col(sqlite3_stmt *st, int i)
+static char *text_col(struct db_stmt *st, int i)
 {
-    const unsigned char *t = sqlite3_column_text(st, i);
+    const unsigned char *t = db_column_text(st, i);
     return t ? strdup((const char *)t) : NULL;
 }
 
-char *report_registration_text(sqlite3 *db, const struct report_eval *ev)
+char *report_registration_text(struct db *db, const struct report_eval *ev)
 {
     if (!ev->judged_plan)
         return NULL;
@@ -24,23 +24,23 @@ char *report_registration_text(sqlite3 *db, const struct report_eval *ev)
         return bd_strdupf("no registered rule has this text; 'benchdb rule register %s' fixes a rule before the "
                           "data it judges",
                           ev->query_name);
-    sqlite3_stmt *st;
+    struct db_stmt *st;
     char *fixed = NULL, *ref = NULL, *start = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT coalesce(published_at, registered_at), ref FROM rule WHERE id = ?", -1, &st,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, ev->rule_id);
-        if (sqlite3_step(st) == SQLITE_ROW) {
+    if (db_prepare(db, "SELECT coalesce(published_at, registered_at), ref FROM rule WHERE id = ?", &st) ==
+        SQLITE_OK) {
+        db_bind_int64(st, 1, ev->rule_id);
+        if (db_step(st) == SQLITE_ROW) {
             fixed = text_col(st, 0);
             ref = text_col(st, 1);
         }
-        sqlite3_finalize(st);
+        db_finalize(st);
     }
-    if (sqlite3_prepare_v2(db, "SELECT min(r.started_at) FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ?",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, ev->judged_plan, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW)
+    if (db_prepare(db, "SELECT min(r.started_at) FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ?", &st) ==
+        SQLITE_OK) {
+        db_bind_text(st, 1, ev->judged_plan, -1);
+        if (db_step(st) == SQLITE_ROW)
             start = text_col(st, 0);
-        sqlite3_finalize(st);
+        db_finalize(st);
     }
     const char *how = !ev->registration                              ? ""
                       : strcmp(ev->registration, "pre-registered") == 0 ? "fixed before the plan began, and run with its own defaults"
@@ -61,7 +61,7 @@ static char *param_text(const json_t *v)
     return json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
 }
 
-int report_companion(sqlite3 *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
+int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
                      long long *id, int *ran, char **err)
 {
     *id = 0;
@@ -96,17 +96,17 @@ int report_companion(sqlite3 *db, const struct query_path *qp, const struct repo
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
     /* A recorded evaluation of the same text with the same parameters on the same data. */
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT id, params FROM evaluation WHERE query_sha256 = ? AND data_fingerprint = ? "
-                               "ORDER BY id DESC",
-                           -1, &st, NULL) != SQLITE_OK) {
-        bd_fail(err, "cannot read the evaluations: %s", sqlite3_errmsg(db));
+    struct db_stmt *st;
+    if (db_prepare(db, "SELECT id, params FROM evaluation WHERE query_sha256 = ? AND data_fingerprint = ? "
+                       "ORDER BY id DESC",
+                   &st) != SQLITE_OK) {
+        bd_fail(err, "cannot read the evaluations: %s", db_errmsg(db));
         goto out;
     }
-    sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, ev->fingerprint, -1, SQLITE_STATIC);
-    while (!*id && sqlite3_step(st) == SQLITE_ROW) {
-        json_t *rp = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
+    db_bind_text(st, 1, sha, -1);
+    db_bind_text(st, 2, ev->fingerprint, -1);
+    while (!*id && db_step(st) == SQLITE_ROW) {
+        json_t *rp = json_loads((const char *)db_column_text(st, 1), 0, NULL);
         int same = rp != NULL;
         for (int i = 0; same && i < q->nparams; i++) {
             json_t *want = json_object_get(ev->params, q->params[i].name), *got = json_object_get(rp, q->params[i].name);
@@ -121,30 +121,26 @@ int report_companion(sqlite3 *db, const struct query_path *qp, const struct repo
         }
         json_decref(rp);
         if (same)
-            *id = sqlite3_column_int64(st, 0);
+            *id = db_column_int64(st, 0);
     }
-    sqlite3_finalize(st);
+    db_finalize(st);
     if (*id) {
         rc = 0;
         goto out;
     }
     char fp[65];
-    struct db *via = db_from_sqlite(db, 0); /* report runs on SQLite only */
-    if (!via || data_fingerprint(via, fp, NULL, &e2)) {
-        db_close(via);
-        bd_fail(err, "%s", e2 ? e2 : "out of memory");
+    if (data_fingerprint(db, fp, NULL, &e2)) {
+        bd_fail(err, "%s", e2);
         goto out;
     }
     if (strcmp(fp, ev->fingerprint) != 0) {
         bd_fail(err, "evaluation %lld (%s) saw data %.12s, the store now holds %.12s, and no evaluation of %s with its "
                      "parameters on that data is recorded: its chart cannot be drawn from the same data",
                 ev->id, ev->query_name, ev->fingerprint, fp, name);
-        db_close(via);
         goto out;
     }
     struct evaluation cev;
-    int qrc = query_evaluate(via, q, &ps, 1, NULL, &cev, &e2);
-    db_close(via);
+    int qrc = query_evaluate(db, q, &ps, 1, NULL, &cev, &e2);
     if (qrc != EXIT_OK) {
         bd_fail(err, "chart from=%s: %s", name, e2);
         evaluation_free(&cev);

@@ -1,10 +1,10 @@
 #ifndef BENCHDB_REPORT_H
 #define BENCHDB_REPORT_H
-#include <sqlite3.h>
 
 #include "query/saved.h"
 #include "report/chart_spec.h"
 #include "report/evaldata.h"
+#include "store/db.h"
 #include "util/strbuf.h"
 
 /* benchdb report: one self-contained HTML page (inline CSS and SVG, no
@@ -28,14 +28,14 @@ long long report_svg(struct strbuf *out, const struct report_page *p, char **err
 /* The sentence saying whether the evaluation's rule was fixed before its
  * plan began (from the rule and run tables), or NULL when it judges no
  * plan; malloc'd. */
-char *report_registration_text(sqlite3 *db, const struct report_eval *ev);
+char *report_registration_text(struct db *db, const struct report_eval *ev);
 
 /* The evaluation of the companion query `name` (chart from=) that goes with
  * ev: the same parameters (those the companion declares) on the same data.
  * A recorded one is reused; else, when the store still holds the data ev
  * saw, it is run and recorded now. Sets *id (and *ran when it was run).
  * Returns 0, or -1 with *err set. */
-int report_companion(sqlite3 *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
+int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
                      long long *id, int *ran, char **err);
 
 #endif

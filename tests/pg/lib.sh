@@ -78,3 +78,49 @@ pg_schema() {
     "$BENCHDB_PG_DUMP" --schema-only --no-owner --no-privileges -T schema_migration -d "$1" |
         grep -v '^--' | grep -v '^$' | grep -v '^SET \|^SELECT pg_catalog.set_config\|^\\restrict \|^\\unrestrict '
 }
+
+# pg_same_data DB: the same data on both engines: an SQLite store $T/s.db
+# holding examples/ and a simulated nightly history ($T/nightly), copied
+# into the store in database DB by store.py (not ingested, so that a test
+# does not hang on ingest). Status 0, or 1 with the reason on stderr.
+pg_same_data() {
+    bd simulate -q --history 8 --hosts 2 --cells 3 --steps 2 --seed 9 "$T/nightly" >/dev/null &&
+        bd --db "$T/s.db" init >/dev/null &&
+        bd --db "$T/s.db" ingest -q "$BENCHDB_SRC/examples" "$T/nightly" &&
+        python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/s.db" "$1"
+}
+
+# both WHAT ARGS...: the same command on $T/s.db and on $uri: the same exit
+# status and identical stdout (each through $filter, with $store naming
+# the store it came from), not empty when the command succeeds; with
+# both_err=1, identical stderr too. Leaves stdout and stderr in
+# $T/{lite,pg}.{out,err} and the PostgreSQL exit status in $rc.
+filter=cat
+both_err=
+both() {
+    what=$1
+    shift
+    bd --db "$T/s.db" "$@" >"$T/lite.raw" 2>"$T/lite.err"
+    lrc=$?
+    bd --db "$uri" "$@" >"$T/pg.raw" 2>"$T/pg.err"
+    prc=$?
+    store=$T/s.db
+    $filter <"$T/lite.raw" >"$T/lite.out"
+    store=$uri
+    $filter <"$T/pg.raw" >"$T/pg.out"
+    checks=$((checks + 1))
+    if [ "$lrc" != "$prc" ]; then
+        fail "$what: exit status $lrc on SQLite, $prc on PostgreSQL"
+        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
+    elif ! cmp -s "$T/lite.out" "$T/pg.out"; then
+        fail "$what: stdout differs (< SQLite, > PostgreSQL)"
+        diff "$T/lite.out" "$T/pg.out" | head -20 | cut -c1-300 | sed 's/^/  /' >&2
+    elif [ -n "$both_err" ] && ! cmp -s "$T/lite.err" "$T/pg.err"; then
+        fail "$what: stderr differs (< SQLite, > PostgreSQL)"
+        diff "$T/lite.err" "$T/pg.err" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
+    elif [ "$prc" = 0 ] && [ ! -s "$T/pg.out" ]; then
+        fail "$what: no output"
+        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
+    fi
+    rc=$prc
+}

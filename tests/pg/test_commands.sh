@@ -9,7 +9,8 @@
 # registration against a rule registered on each; history lists, shows and
 # diffs what was recorded; sql is read-only unless --write; a schema newer
 # than benchdb's is refused; --timeout stops a statement; four inits at
-# once make one store; a command that
+# once make one store; history --verify finds what was recorded identical
+# (report, backtest, --verify: test_report.sh); a command that
 # does not work on a server yet says so, and so does init where the
 # extension cannot be installed. (ingest: test_ingest.sh.)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -56,38 +57,9 @@ cmp -s "$T/schema-ref2" "$T/schema-init" || { fail "init's schema differs from l
 pg_dropdb benchdb_commands_ref >/dev/null
 
 # ---- the same data on both engines ----
-run bd simulate -q --history 8 --hosts 2 --cells 3 --steps 2 --seed 9 "$T/nightly"
-run bd --db "$T/s.db" init
-run bd --db "$T/s.db" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
-expect_rc 0 "ingest on SQLite"
-run python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/s.db" "$db"
-expect_rc 0 "copy the store into PostgreSQL"
+run pg_same_data "$db"
+expect_rc 0 "the same data on SQLite and PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
-
-# both WHAT ARGS...: the same command on both stores: the same exit status
-# and identical stdout (through $filter when set).
-filter=cat
-both() {
-    what=$1
-    shift
-    bd --db "$T/s.db" "$@" >"$T/lite.raw" 2>"$T/lite.err"
-    lrc=$?
-    bd --db "$uri" "$@" >"$T/pg.raw" 2>"$T/pg.err"
-    prc=$?
-    $filter <"$T/lite.raw" >"$T/lite.out"
-    $filter <"$T/pg.raw" >"$T/pg.out"
-    checks=$((checks + 1))
-    if [ "$lrc" != "$prc" ]; then
-        fail "$what: exit status $lrc on SQLite, $prc on PostgreSQL"
-        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
-    elif ! cmp -s "$T/lite.out" "$T/pg.out"; then
-        fail "$what: stdout differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.out" "$T/pg.out" | head -20 | cut -c1-300 | sed 's/^/  /' >&2
-    elif [ "$prc" = 0 ] && [ ! -s "$T/pg.out" ]; then
-        fail "$what: no output"
-        sed 's/^/  pg stderr: /' "$T/pg.err" >&2
-    fi
-}
 
 both "sql: counts, sums and a mean, a LIKE parameter" sql "SELECT count(*) AS n, sum(value) AS s, avg(value) AS a, \
 min(p.name) AS p FROM sample JOIN series ON series.id = sample.series_id JOIN run ON run.id = series.run_id \
@@ -140,9 +112,9 @@ both "history of one query" history gate-percent -f csv
 both "history --limit" history -n 2 -f csv
 filter=cat
 both "history --diff" history --diff 2 3
-run bd --db "$uri" history --verify 1
-expect_rc 2 "history --verify refuses on PostgreSQL"
-expect_err_has "history: --verify does not work on a PostgreSQL store yet" "history --verify says why"
+both "history --verify (report, backtest and --verify: test_report.sh)" history --verify 1 3
+cp "$T/pg.err" "$T/err"
+expect_err_has "verified 2 evaluations: 2 identical, 0 not" "history --verify on PostgreSQL"
 
 # ---- rule register on PostgreSQL ----
 run bd --db "$uri" rule register compare --published-at 2020-01-01T00:00:00Z
