@@ -88,6 +88,29 @@ const char *const sink_stmt_sql_pg[S_SAMPLES] = {
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
                    "ON CONFLICT (name) DO NOTHING",
     [S_SERIES_INSERT] = SERIES_INSERT " ON CONFLICT DO NOTHING RETURNING id",
+    /* The archive's deferral is the transaction's own setting, which the
+     * insert triggers' WHEN clauses read without a function call per row
+     * (migrations/postgresql/0007): block_score_data and
+     * history_point_data of the series of the runs it opened (archive_id
+     * NULL) are computed before the commit too, from the same SELECTs as
+     * the triggers' (the scores' totals summed in fork order, a point's in
+     * the order its series were stored: their ids), each run's start time
+     * parsed once. */
+    [S_DEFER_BEGIN] = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(? AS BIGINT) AS TEXT), true)",
+    [S_DEFER_END] = "SELECT set_config('benchdb.ingest_defer', '', true), CAST(? AS BIGINT)",
+    [S_SCORES_INSERT] = "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) "
+                        "SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), "
+                        "sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id "
+                        "WHERE r.archive_id = ? AND s.archive_id IS NULL AND s.metric = 'primary' "
+                        "GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id",
+    [S_POINTS_INSERT] = "WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started "
+                        "FROM run WHERE archive_id = ?) "
+                        "INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, "
+                        "position, series, n, total, unit) "
+                        "SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), "
+                        "min(r.position), count(*), sum(s.n), sum(s.total ORDER BY s.id), "
+                        "(array_agg(s.unit ORDER BY s.id))[1] FROM series AS s JOIN r ON r.id = s.run_id "
+                        "WHERE s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric",
 };
 
 /* ---- failing ---- */
@@ -209,7 +232,7 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
             return NULL;
         }
     }
-    const char *sql = shaped ? shaped : sink_stmt_sql[id];
+    const char *sql = shaped ? shaped : sink_stmt_sql[id]; /* NULL: PostgreSQL's only (never used on SQLite) */
     if (!db_sqlite(s->db) && id < S_SAMPLES && sink_stmt_sql_pg[id]) /* PostgreSQL: concurrent ingests */
         sql = sink_stmt_sql_pg[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
@@ -301,6 +324,11 @@ int sink_defer_cells(struct sink *s)
 int sink_commit(struct sink *s)
 {
     if (sink_copy_flush(s))
+        return -1;
+    /* PostgreSQL: the block scores and history points of the archive's
+     * own runs first (run_cell_data reads the scores); on SQLite the
+     * triggers kept them. */
+    if (s->archive_id && !db_sqlite(s->db) && (step_archive(s, S_SCORES_INSERT) || step_archive(s, S_POINTS_INSERT)))
         return -1;
     if (s->archive_id && (step_archive(s, S_CELLS_DELETE) || step_archive(s, S_CELLS_INSERT) ||
                           step_archive(s, S_DEFER_END)))
