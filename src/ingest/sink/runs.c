@@ -152,6 +152,11 @@ int sink_run(struct sink *s, const struct sink_run *r)
     s->start_set = 0;
     s->n_series_lines = 0;
     idmap_clear(&s->cell_unit);
+    idmap_clear(&s->series_keys);
+    /* PostgreSQL: the series of the runs before are sent first (a run
+     * --replace deletes may be one of them; ids in the order given). */
+    if (sink_copy_flush(s))
+        return -1;
     if (sink_name_id(s, &s->plans, r->plan, &plan_id) || sink_name_id(s, &s->hosts, r->host, &host_id))
         return -1;
     if (r->treatment && (sink_name_id(s, &s->variants, r->treatment, &t_id) || sink_name_id(s, &s->variants, r->baseline, &b_id)))

@@ -98,6 +98,8 @@ const char *const sink_stmt_sql_pg[S_SAMPLES] = {
      * parsed once. */
     [S_DEFER_BEGIN] = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(? AS BIGINT) AS TEXT), true)",
     [S_DEFER_END] = "SELECT set_config('benchdb.ingest_defer', '', true), CAST(? AS BIGINT)",
+    [S_SERIES_IDS] = "SELECT nextval(pg_get_serial_sequence('series', 'id')) FROM generate_series(1, CAST(? AS BIGINT)) "
+                     "ORDER BY 1",
     [S_SCORES_INSERT] = "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) "
                         "SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), "
                         "sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id "
@@ -265,6 +267,10 @@ void sink_close(struct sink *s)
     sb_free(&s->key);
     sb_free(&s->text);
     sb_free(&s->copy);
+    sb_free(&s->series_rows);
+    sb_free(&s->sent);
+    free(s->pend);
+    idmap_free(&s->series_keys);
     free(s);
 }
 
@@ -296,14 +302,84 @@ int sink_lock_archive(struct sink *s, const char *sha)
     return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
 }
 
+static void pending_reset(struct sink *s)
+{
+    sb_reset(&s->copy);
+    sb_reset(&s->series_rows);
+    sb_reset(&s->sent);
+    s->n_pend = 0;
+}
+
+/* The ids of the pending series without one, from series.id's sequence
+ * in one statement, in ascending order (the order they were given). */
+static int pending_ids(struct sink *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_pend; i++)
+        k += s->pend[i].id == 0;
+    if (!k)
+        return 0;
+    struct db_stmt *st = sink_stmt(s, S_SERIES_IDS);
+    if (!st)
+        return -1;
+    db_bind_int64(st, 1, (sqlite3_int64)k);
+    size_t i = 0;
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        while (i < s->n_pend && s->pend[i].id)
+            i++;
+        if (i < s->n_pend)
+            s->pend[i++].id = db_column_int64(st, 0);
+    }
+    db_reset(st);
+    while (i < s->n_pend && s->pend[i].id)
+        i++;
+    if (rc != SQLITE_DONE || i != s->n_pend)
+        return rc != SQLITE_DONE ? sink_fail_sql(s) : ingest_report_fail(s->rep, NULL, "cannot store: %zu series ids for %zu series", i, s->n_pend);
+    return 0;
+}
+
+/* Each line of text[from, to) with "id\t" before it, into s->sent. */
+static int prefix_lines(struct sink *s, const char *text, size_t from, size_t to, int64_t id)
+{
+    while (from < to) {
+        const char *nl = memchr(text + from, '\n', to - from);
+        size_t end = nl ? (size_t)(nl - text) + 1 : to;
+        if (sb_printf(&s->sent, "%lld\t", (long long)id) || sb_append(&s->sent, text + from, end - from))
+            return ingest_report_oom(s->rep);
+        from = end;
+    }
+    return 0;
+}
+
+static int copy_sent(struct sink *s, const char *sql)
+{
+    int rc = s->sent.len ? db_copy_in(s->db, sql, s->sent.buf, s->sent.len) : SQLITE_OK;
+    sb_reset(&s->sent);
+    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
+}
+
 int sink_copy_flush(struct sink *s)
 {
-    if (!s->copy.len)
+    if (!s->n_pend)
         return 0;
-    int rc = db_copy_in(s->db, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN", s->copy.buf,
-                        s->copy.len);
-    sb_reset(&s->copy);
-    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
+    int rc = pending_ids(s);
+    size_t row = 0, val = 0;
+    for (size_t i = 0; i < s->n_pend && !rc; i++) {
+        if (s->pend[i].row_end > row)
+            rc = prefix_lines(s, s->series_rows.buf, row, s->pend[i].row_end, s->pend[i].id);
+        row = s->pend[i].row_end;
+    }
+    rc = rc ? rc
+            : copy_sent(s, "COPY series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, "
+                           "member_id, detail, archive_id) FROM STDIN");
+    for (size_t i = 0; i < s->n_pend && !rc; i++) {
+        rc = prefix_lines(s, s->copy.buf, val, s->pend[i].copy_end, s->pend[i].id);
+        val = s->pend[i].copy_end;
+    }
+    rc = rc ? rc : copy_sent(s, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN");
+    pending_reset(s);
+    return rc;
 }
 
 /* Step statement id with the archive's id bound. */
@@ -346,7 +422,7 @@ int sink_commit(struct sink *s)
 void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
-    sb_reset(&s->copy);
+    pending_reset(s);
     idmap_clear(&s->plans.cache);
     idmap_clear(&s->hosts.cache);
     idmap_clear(&s->variants.cache);
