@@ -373,11 +373,24 @@ int sink_copy_flush(struct sink *s)
     rc = rc ? rc
             : copy_sent(s, "COPY series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, "
                            "member_id, detail, archive_id) FROM STDIN");
-    for (size_t i = 0; i < s->n_pend && !rc; i++) {
-        rc = prefix_lines(s, s->copy.buf, val, s->pend[i].copy_end, s->pend[i].id);
-        val = s->pend[i].copy_end;
+    /* The values in COPY's binary format: the header, then per value its
+     * field count (5), its series id and the fields stored, then -1. */
+    size_t values = s->copy.len / SINK_COPY_ROW;
+    if (!rc && values && sb_grow(&s->sent, 19 + values * (SINK_COPY_ROW + 14) + 2))
+        rc = ingest_report_oom(s->rep);
+    if (!rc && values)
+        rc = sb_append(&s->sent, "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", 19);
+    for (size_t i = 0; i < s->n_pend && values && !rc; i++) {
+        unsigned char head[14] = {0, 5};
+        copy_int8(head + 2, (uint64_t)s->pend[i].id);
+        for (; val < s->pend[i].copy_end; val += SINK_COPY_ROW) {
+            sb_append(&s->sent, head, sizeof head); /* grown above */
+            sb_append(&s->sent, s->copy.buf + val, SINK_COPY_ROW);
+        }
     }
-    rc = rc ? rc : copy_sent(s, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN");
+    if (!rc && values)
+        rc = sb_append(&s->sent, "\377\377", 2);
+    rc = rc ? rc : copy_sent(s, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN (FORMAT binary)");
     pending_reset(s);
     return rc;
 }

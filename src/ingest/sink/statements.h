@@ -76,8 +76,9 @@ struct sink {
     /* PostgreSQL: series and their values sent by COPY (sink_copy_flush)
      * before the commit, before the next run, or when the values pass
      * SINK_COPY_BYTES (nothing reads them before). copy: the values as
-     * COPY's text rows without their series id (warmup, iteration, value,
-     * count); series_rows: the series of the runs this archive opens, as
+     * COPY's binary fields after the series id (warmup, iteration, value,
+     * count: SINK_COPY_ROW bytes a value, no text to format or parse);
+     * series_rows: the series of the runs this archive opens, as
      * rows without their id (run_id ... archive_id), which the sequence of
      * series.id gives when they are sent, in order (the ids SQLite gives);
      * pend: per series, its id (0: given when sent) and where its row and
@@ -117,6 +118,17 @@ char *sink_column_dup(struct db_stmt *st, int i);
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id);
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
 #define SINK_COPY_BYTES ((size_t)4 << 20)
+/* A value in COPY's binary format, but for its tuple's field count and
+ * series id: four BIGINT / DOUBLE PRECISION fields (length 8, 8 bytes). */
+#define SINK_COPY_ROW 48
+/* Writes field length 8 and v in network order at p (12 bytes). */
+static inline void copy_int8(unsigned char *p, uint64_t v)
+{
+    p[0] = p[1] = p[2] = 0;
+    p[3] = 8;
+    for (int i = 0; i < 8; i++)
+        p[4 + i] = (unsigned char)(v >> (56 - 8 * i));
+}
 /* Sends the pending series and values (PostgreSQL): 0 or -1. */
 int sink_copy_flush(struct sink *s);
 /* Forgets the units this archive added (values.c). */

@@ -233,13 +233,19 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
     /* Measured values first, then warmups: the primary key's order. */
     size_t total = n + nw, at = 0;
     if (!db_sqlite(s->db)) { /* PostgreSQL: the series' pending entry (sink_series) takes them */
-        char num[40];
+        if (sb_grow(&s->copy, total * SINK_COPY_ROW))
+            return ingest_report_oom(s->rep);
         for (size_t q = 0; q < total; q++) {
             int w = q >= n;
-            fmt_double(num, w ? warmup[q - n] : v[q]);
-            if (sb_printf(&s->copy, "%d\t%lld\t%s\t%lld\n", w, (long long)(w ? q - n : q) + 1, num,
-                          (long long)(count && !w ? count[q] : 1)))
-                return ingest_report_oom(s->rep);
+            double d = w ? warmup[q - n] : v[q];
+            uint64_t bits;
+            memcpy(&bits, &d, sizeof bits);
+            unsigned char *r = (unsigned char *)s->copy.buf + s->copy.len;
+            copy_int8(r, (uint64_t)w);
+            copy_int8(r + 12, (uint64_t)(w ? q - n : q) + 1);
+            copy_int8(r + 24, bits);
+            copy_int8(r + 36, (uint64_t)(count && !w ? count[q] : 1));
+            s->copy.len += SINK_COPY_ROW;
         }
         s->pend[s->n_pend - 1].copy_end = s->copy.len;
         s->here.samples += total;
