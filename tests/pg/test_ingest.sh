@@ -5,7 +5,9 @@
 # on SQLite and leaves nothing; delete removes the same rows on both; eight
 # ingests at once, four archives each given to two of them, store each
 # archive exactly once (one loads it, the other waits on its advisory lock
-# and skips it); a query during them sees whole archives only.
+# and skips it); a query during them sees whole archives only. --replace
+# and --append give the same messages and rows as on SQLite; outside an
+# ingest, sql --write keeps the derived tables as SQLite's triggers do.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_ingest
@@ -174,6 +176,121 @@ same "values after the deletes" "SELECT count(*) AS n, sum(value) AS s FROM samp
 same "derived rows after the deletes" "SELECT (SELECT count(*) FROM block_score_data) AS b, \
 (SELECT count(*) FROM history_point_data) AS h, (SELECT count(*) FROM run_cell_data) AS c"
 
+# ---- --replace and --append: the same messages and rows on both engines ----
+dbr=benchdb_ingest_r
+urir="postgresql://$PGUSER@$PGHOST:$PGPORT/$dbr"
+newdb "$dbr"
+run bd --db "$T/r.db" init
+# both WHAT ARGS...: the same ingest (in $T) on both stores: the same exit
+# status, standard output and standard error.
+both() {
+    what=$1
+    shift
+    (cd "$T" && bd --db "$T/r.db" ingest "$@") >"$T/lite.out" 2>"$T/lite.err"
+    lrc=$?
+    (cd "$T" && bd --db "$urir" ingest "$@") >"$T/pg.out" 2>"$T/pg.err"
+    prc=$?
+    # the time taken aside; archive ids too: a refused archive's id is
+    # gone on PostgreSQL (a sequence does not roll back), so later ones
+    # differ from SQLite's
+    for f in lite.out lite.err pg.out pg.err; do
+        sed -e 's/; [0-9.]* s$//' -e 's/archive [0-9][0-9]* "/archive N "/g' "$T/$f" >"$T/$f.x"
+        mv "$T/$f.x" "$T/$f"
+    done
+    cp "$T/pg.err" "$T/err"
+    checks=$((checks + 1))
+    if [ "$lrc" != "$prc" ] || ! cmp -s "$T/lite.out" "$T/pg.out" || ! cmp -s "$T/lite.err" "$T/pg.err"; then
+        fail "$what: SQLite (exit $lrc) and PostgreSQL (exit $prc) differ"
+        diff "$T/lite.out" "$T/pg.out" >&2
+        diff "$T/lite.err" "$T/pg.err" >&2
+    fi
+    rc=$prc
+}
+# same_r WHAT SQL: the same rows on both stores of this part.
+same_r() {
+    bd --db "$T/r.db" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
+    bd --db "$urir" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
+    checks=$((checks + 1))
+    if ! cmp -s "$T/lite.out" "$T/pg.out"; then
+        fail "$1: differs (< SQLite, > PostgreSQL)"
+        diff "$T/lite.out" "$T/pg.out" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
+    elif [ "$(wc -l <"$T/pg.out")" -lt 2 ]; then
+        fail "$1: no rows: $(cat "$T/pg.out")"
+    fi
+}
+ex="$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
+cp "$ex" "$T/v1.jsonl"
+{ sed -n 11,12p "$ex"; echo '{"record":"samples","benchmark":"roundtrip","block":1,"variant":"native","unit":"ops/s","values":[7,8,9]}'; } >"$T/v2.jsonl"
+sed -n 1,10p "$ex" | sed 's/"values":\[51234.5,50987.0\]/"values":[1,2]/' >"$T/v3.jsonl"
+H="$BENCHDB_SRC/tests/data/harness"
+mkdir -p "$T/base" "$T/head"
+cp "$H/jmh/sample_mode.json" "$T/base/jmh.json"
+cp "$H/google-benchmark/repetitions_with_date.json" "$T/base/gbench.json"
+cp "$H/go-bench/config_and_allocs.txt" "$T/base/go.txt"
+cp "$T"/base/* "$T/head/"
+printf 'BenchmarkExtra-8 100 42 ns/op\n' >"$T/extra.txt"
+both "v1" v1.jsonl
+expect_rc 0 "v1"
+both "a run stored by another archive" v2.jsonl
+expect_rc 1 "a run stored by another archive is refused"
+expect_err_has 'run "vm-a-2" of plan "calibration-example" is already stored (archive N "v1.jsonl")' "naming it"
+both "--replace" --replace v2.jsonl
+expect_rc 0 "--replace on PostgreSQL"
+expect_err_has 'v2.jsonl:1: replaced run "vm-a-2" of plan "calibration-example" stored from archive "v1.jsonl"' \
+    "the notice"
+both "--replace leaving an archive without runs" --replace v3.jsonl
+expect_rc 0 "--replace of v1's other run"
+both "harness files" --plan pr-42 --run base --host ci-1 --source 844fd45 base/jmh.json base/gbench.json base/go.txt
+expect_rc 0 "harness files"
+both "harness files into head" --plan pr-42 --run head --host ci-1 head
+sed -i 's/"real_time": 3.5,/"real_time": 3.75,/' "$T/head/gbench.json"
+both "an edited file" --plan pr-42 --run head --host ci-1 head
+expect_rc 1 "an edited file is refused"
+expect_err_has "to add these files to it, pass --append" "with the hint"
+both "an edited file, --replace" --replace --plan pr-42 --run head --host ci-1 head
+expect_rc 0 "--replace of harness files"
+both "--append" --append --plan pr-42 --run base --host ci-1 extra.txt
+expect_rc 0 "--append on PostgreSQL"
+both "--append of what is stored" --append --plan pr-42 --run base --host ci-1 base/jmh.json
+expect_rc 1 "--append of a stored series is refused"
+expect_err_has "is already stored in this run by archive" "naming the archive"
+both "--append, a unit the stored run has otherwise" --append --plan pr-42 --run head --host ci-1 --format go-bench \
+    extra.txt
+both "--append to a run not stored" --append --plan pr-42 --run nowhere --host ci-1 extra.txt
+expect_rc 1 "--append to a run not stored is refused"
+# By natural keys (ids differ after a refused archive, as said above).
+RUN="(SELECT p.name || '/' || r.name FROM run r JOIN plan p ON p.id = r.plan_id WHERE r.id = x.run_id)"
+SER="(SELECT p.name || '/' || r.name || ' ' || b.name || b.params || ' ' || CAST(s.block AS TEXT) || ' ' || \
+v.name || ' ' || CAST(s.fork AS TEXT) || ' ' || s.metric FROM series s JOIN run r ON r.id = s.run_id \
+JOIN plan p ON p.id = r.plan_id JOIN benchmark b ON b.id = s.benchmark_id JOIN variant v ON v.id = s.variant_id \
+WHERE s.id = x.series_id)"
+same_r "archives after --replace and --append" "SELECT sha256, name, size, format, content_encoding, stored_size \
+FROM archive ORDER BY sha256"
+same_r "archive members" "SELECT a.sha256, m.path, m.sha256 AS member, m.size, m.format FROM archive_member m \
+JOIN archive a ON a.id = m.archive_id ORDER BY 1, 2"
+same_r "runs" "SELECT $RUN AS run, h.name AS host, x.position, x.source, x.started_at, x.ended_at, x.attributes, \
+a.sha256 FROM (SELECT id AS run_id, * FROM run) AS x JOIN host h ON h.id = x.host_id \
+JOIN archive a ON a.id = x.archive_id ORDER BY 1"
+same_r "series" "SELECT $SER AS k, x.unit, x.n, x.total, m.path, x.detail, a.sha256 FROM \
+(SELECT id AS series_id, * FROM series) AS x LEFT JOIN archive_member m ON m.id = x.member_id \
+LEFT JOIN archive a ON a.id = x.archive_id ORDER BY 1"
+same_r "samples" "SELECT $SER AS k, x.warmup, x.iteration, x.value, x.count FROM sample x ORDER BY 1, 2, 3"
+same_r "gates and events" "SELECT 'gate' AS t, $RUN AS run, name, CAST(passed AS TEXT) AS v, at, detail, \
+(SELECT sha256 FROM archive WHERE id = x.archive_id) AS a FROM gate x UNION ALL SELECT 'event', $RUN, name, \
+CAST(value AS TEXT), at, detail, (SELECT sha256 FROM archive WHERE id = x.archive_id) FROM event x ORDER BY 1, 2, 3"
+same_r "block_score_data" "SELECT $RUN AS run, b.name, b.params, x.block, v.name AS variant, x.score, x.n, x.unit \
+FROM block_score_data x JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id \
+ORDER BY 1, 2, 3, 4, 5"
+same_r "history_point_data" "SELECT $RUN AS run, b.name, b.params, v.name AS variant, x.metric, h.name AS host, \
+x.started, x.position, x.series, x.n, x.total, x.unit FROM history_point_data x \
+JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id JOIN host h ON h.id = x.host_id \
+ORDER BY 1, 2, 3, 4, 5"
+same_r "run_cell_data" "SELECT $RUN AS run, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments \
+FROM run_cell_data x JOIN benchmark b ON b.id = x.benchmark_id ORDER BY 1, 2, 3"
+same_r "appended series" "SELECT $SER AS k, (SELECT name FROM archive WHERE id = x.archive_id) AS appender \
+FROM (SELECT id AS series_id, * FROM series) AS x WHERE x.archive_id IS NOT NULL ORDER BY 1"
+
+pg_dropdb "$dbr" >/dev/null
 pg_dropdb "$db8" >/dev/null
 pg_dropdb "$db" >/dev/null
 finish

@@ -98,8 +98,8 @@ const char *const sink_stmt_sql_pg[S_SAMPLES] = {
      * parsed once. */
     [S_DEFER_BEGIN] = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(? AS BIGINT) AS TEXT), true)",
     [S_DEFER_END] = "SELECT set_config('benchdb.ingest_defer', '', true), CAST(? AS BIGINT)",
-    [S_SERIES_IDS] = "SELECT nextval(pg_get_serial_sequence('series', 'id')) FROM generate_series(1, CAST(? AS BIGINT)) "
-                     "ORDER BY 1",
+    [S_SERIES_IDS] = "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "
+                     "FROM generate_series(1, CAST(? AS BIGINT)) ORDER BY 1",
     [S_SCORES_INSERT] = "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) "
                         "SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), "
                         "sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id "
