@@ -32,10 +32,12 @@ run bd --db "$uri" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
 expect_rc 0 "ingest on PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
 
-# same WHAT SQL: identical rows on both stores, reals to 17 digits.
+# same WHAT SQL: identical rows on both stores ($lite, $pguri), reals to
+# 17 digits.
+lite="$T/s.db" pguri=$uri
 same() {
-    bd --db "$T/s.db" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
-    bd --db "$uri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
+    bd --db "$lite" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
+    bd --db "$pguri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
     checks=$((checks + 1))
     if ! cmp -s "$T/lite.out" "$T/pg.out"; then
         fail "$1: differs (< SQLite, > PostgreSQL)"
@@ -206,18 +208,7 @@ both() {
     fi
     rc=$prc
 }
-# same_r WHAT SQL: the same rows on both stores of this part.
-same_r() {
-    bd --db "$T/r.db" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
-    bd --db "$urir" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
-    checks=$((checks + 1))
-    if ! cmp -s "$T/lite.out" "$T/pg.out"; then
-        fail "$1: differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.out" "$T/pg.out" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
-    elif [ "$(wc -l <"$T/pg.out")" -lt 2 ]; then
-        fail "$1: no rows: $(cat "$T/pg.out")"
-    fi
-}
+lite="$T/r.db" pguri=$urir # same() compares these now
 ex="$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
 cp "$ex" "$T/v1.jsonl"
 { sed -n 11,12p "$ex"; echo '{"record":"samples","benchmark":"roundtrip","block":1,"variant":"native","unit":"ops/s","values":[7,8,9]}'; } >"$T/v2.jsonl"
@@ -264,30 +255,30 @@ SER="(SELECT p.name || '/' || r.name || ' ' || b.name || b.params || ' ' || CAST
 v.name || ' ' || CAST(s.fork AS TEXT) || ' ' || s.metric FROM series s JOIN run r ON r.id = s.run_id \
 JOIN plan p ON p.id = r.plan_id JOIN benchmark b ON b.id = s.benchmark_id JOIN variant v ON v.id = s.variant_id \
 WHERE s.id = x.series_id)"
-same_r "archives after --replace and --append" "SELECT sha256, name, size, format, content_encoding, stored_size \
+same "archives after --replace and --append" "SELECT sha256, name, size, format, content_encoding, stored_size \
 FROM archive ORDER BY sha256"
-same_r "archive members" "SELECT a.sha256, m.path, m.sha256 AS member, m.size, m.format FROM archive_member m \
+same "archive members" "SELECT a.sha256, m.path, m.sha256 AS member, m.size, m.format FROM archive_member m \
 JOIN archive a ON a.id = m.archive_id ORDER BY 1, 2"
-same_r "runs" "SELECT $RUN AS run, h.name AS host, x.position, x.source, x.started_at, x.ended_at, x.attributes, \
+same "runs" "SELECT $RUN AS run, h.name AS host, x.position, x.source, x.started_at, x.ended_at, x.attributes, \
 a.sha256 FROM (SELECT id AS run_id, * FROM run) AS x JOIN host h ON h.id = x.host_id \
 JOIN archive a ON a.id = x.archive_id ORDER BY 1"
-same_r "series" "SELECT $SER AS k, x.unit, x.n, x.total, m.path, x.detail, a.sha256 FROM \
+same "series" "SELECT $SER AS k, x.unit, x.n, x.total, m.path, x.detail, a.sha256 FROM \
 (SELECT id AS series_id, * FROM series) AS x LEFT JOIN archive_member m ON m.id = x.member_id \
 LEFT JOIN archive a ON a.id = x.archive_id ORDER BY 1"
-same_r "samples" "SELECT $SER AS k, x.warmup, x.iteration, x.value, x.count FROM sample x ORDER BY 1, 2, 3"
-same_r "gates and events" "SELECT 'gate' AS t, $RUN AS run, name, CAST(passed AS TEXT) AS v, at, detail, \
+same "samples" "SELECT $SER AS k, x.warmup, x.iteration, x.value, x.count FROM sample x ORDER BY 1, 2, 3"
+same "gates and events" "SELECT 'gate' AS t, $RUN AS run, name, CAST(passed AS TEXT) AS v, at, detail, \
 (SELECT sha256 FROM archive WHERE id = x.archive_id) AS a FROM gate x UNION ALL SELECT 'event', $RUN, name, \
 CAST(value AS TEXT), at, detail, (SELECT sha256 FROM archive WHERE id = x.archive_id) FROM event x ORDER BY 1, 2, 3"
-same_r "block_score_data" "SELECT $RUN AS run, b.name, b.params, x.block, v.name AS variant, x.score, x.n, x.unit \
+same "block_score_data" "SELECT $RUN AS run, b.name, b.params, x.block, v.name AS variant, x.score, x.n, x.unit \
 FROM block_score_data x JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id \
 ORDER BY 1, 2, 3, 4, 5"
-same_r "history_point_data" "SELECT $RUN AS run, b.name, b.params, v.name AS variant, x.metric, h.name AS host, \
+same "history_point_data" "SELECT $RUN AS run, b.name, b.params, v.name AS variant, x.metric, h.name AS host, \
 x.started, x.position, x.series, x.n, x.total, x.unit FROM history_point_data x \
 JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id JOIN host h ON h.id = x.host_id \
 ORDER BY 1, 2, 3, 4, 5"
-same_r "run_cell_data" "SELECT $RUN AS run, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments \
+same "run_cell_data" "SELECT $RUN AS run, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments \
 FROM run_cell_data x JOIN benchmark b ON b.id = x.benchmark_id ORDER BY 1, 2, 3"
-same_r "appended series" "SELECT $SER AS k, (SELECT name FROM archive WHERE id = x.archive_id) AS appender \
+same "appended series" "SELECT $SER AS k, (SELECT name FROM archive WHERE id = x.archive_id) AS appender \
 FROM (SELECT id AS series_id, * FROM series) AS x WHERE x.archive_id IS NOT NULL ORDER BY 1"
 
 pg_dropdb "$dbr" >/dev/null

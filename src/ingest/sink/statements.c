@@ -542,6 +542,19 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
     return 0;
 }
 
+int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? 2 * *cap : first;
+    void *p = realloc(*(void **)arr, ncap * elem);
+    if (!p)
+        return ingest_report_oom(s->rep);
+    *(void **)arr = p;
+    *cap = ncap;
+    return 0;
+}
+
 char *sink_column_dup(struct db_stmt *st, int i)
 {
     const char *t = (const char *)db_column_text(st, i);

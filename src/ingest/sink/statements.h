@@ -131,6 +131,10 @@ static inline void copy_int8(unsigned char *p, uint64_t v)
 }
 /* Sends the pending series and values (PostgreSQL): 0 or -1. */
 int sink_copy_flush(struct sink *s);
+/* Room for one more element in the array *arr of n elements of size
+ * elem (its capacity *cap doubled, from first): 0, or -1 with the error
+ * (out of memory) reported. */
+int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
 

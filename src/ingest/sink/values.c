@@ -176,14 +176,8 @@ static int pend_series(struct sink *s, const struct sink_series *x, int64_t benc
 /* PostgreSQL: a pending entry for the series (id 0: given when sent). */
 static int pend_push(struct sink *s, int64_t id)
 {
-    if (s->n_pend == s->cap_pend) {
-        size_t cap = s->cap_pend ? 2 * s->cap_pend : 256;
-        void *p = realloc(s->pend, cap * sizeof *s->pend);
-        if (!p)
-            return ingest_report_oom(s->rep);
-        s->pend = p;
-        s->cap_pend = cap;
-    }
+    if (sink_grow(s, &s->pend, s->n_pend, &s->cap_pend, sizeof *s->pend, 256))
+        return -1;
     s->pend[s->n_pend++] = (struct sink_pending){id, s->series_rows.len, s->copy.len};
     return 0;
 }
@@ -303,14 +297,8 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     if (!isfinite(total))
         return ingest_report_fail(s->rep, strcmp(x->field, "samples") == 0 ? "samples.values" : x->field, "the values add up to more than a double holds (about 1.8e308): a "
                                              "series' total, from which its block scores come, cannot be stored");
-    if (s->n_series_lines == s->cap_series_lines) {
-        size_t cap = s->cap_series_lines ? 2 * s->cap_series_lines : 256;
-        void *p = realloc(s->series_lines, cap * sizeof *s->series_lines);
-        if (!p)
-            return ingest_report_oom(s->rep);
-        s->series_lines = p;
-        s->cap_series_lines = cap;
-    }
+    if (sink_grow(s, &s->series_lines, s->n_series_lines, &s->cap_series_lines, sizeof *s->series_lines, 256))
+        return -1;
     if (!db_sqlite(s->db) && !s->appending) { /* PostgreSQL, a run this archive opens: by COPY */
         if (pend_series(s, x, bench_id, variant_id, metric, unit_name(s, ix), total_n, total) || pend_push(s, 0))
             return -1;
