@@ -281,6 +281,16 @@ FROM run_cell_data x JOIN benchmark b ON b.id = x.benchmark_id ORDER BY 1, 2, 3"
 same "appended series" "SELECT $SER AS k, (SELECT name FROM archive WHERE id = x.archive_id) AS appender \
 FROM (SELECT id AS series_id, * FROM series) AS x WHERE x.archive_id IS NOT NULL ORDER BY 1"
 
+# One run of 100,000 values (4.8 MB in COPY's binary rows): its series and
+# values are sent in two parts, one before the run ends (SINK_COPY_BYTES).
+run bd simulate -q --plan big --groups 1 --hosts 1 --positions 1 --cells 5 --blocks 2 --forks 1 \
+    --iterations 5000 --warmups 0 "$T/big"
+both "a run sent in parts" -q big
+expect_rc 0 "a run sent in parts"
+same "values per series of the run sent in parts" "SELECT $SER AS k, count(*) AS n, sum(x.value) AS s, \
+min(x.iteration) AS lo, max(x.iteration) AS hi FROM sample x WHERE x.series_id IN (SELECT s.id FROM series s \
+JOIN run r ON r.id = s.run_id JOIN plan p ON p.id = r.plan_id WHERE p.name = 'big') GROUP BY x.series_id ORDER BY 1"
+
 pg_dropdb "$dbr" >/dev/null
 pg_dropdb "$db8" >/dev/null
 pg_dropdb "$db" >/dev/null

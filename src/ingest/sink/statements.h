@@ -75,7 +75,7 @@ struct sink {
     struct strbuf key, text; /* scratch */
     /* PostgreSQL: series and their values sent by COPY (sink_copy_flush)
      * before the commit, before the next run, or when the values pass
-     * SINK_COPY_BYTES (nothing reads them before). copy: the values as
+     * SINK_COPY_BYTES together (nothing reads them before). copy: the values as
      * COPY's binary fields after the series id (warmup, iteration, value,
      * count: SINK_COPY_ROW bytes a value, no text to format or parse);
      * series_rows: the series of the runs this archive opens, as

@@ -244,7 +244,7 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
         s->pend[s->n_pend - 1].copy_end = s->copy.len;
         s->here.samples += total;
         s->here.rows += total;
-        return s->copy.len > SINK_COPY_BYTES ? sink_copy_flush(s) : 0;
+        return s->copy.len + s->series_rows.len > SINK_COPY_BYTES ? sink_copy_flush(s) : 0;
     }
     int counted = count != NULL, per = counted ? 4 : 3;
     for (int k = SAMPLE_SHAPES - 1; k >= 0; k--) {
