@@ -244,7 +244,8 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE TRIGGER series_insert_block_score AFTER INSERT ON series
-  FOR EACH ROW EXECUTE FUNCTION series_block_score();
+  FOR EACH ROW WHEN (NEW.archive_id IS NOT NULL OR coalesce(current_setting('benchdb.ingest_defer', true), '') = '')
+  EXECUTE FUNCTION series_block_score();
 CREATE TRIGGER series_delete_block_score AFTER DELETE ON series
   FOR EACH ROW EXECUTE FUNCTION series_block_score();
 CREATE TRIGGER series_update_block_score AFTER UPDATE ON series
@@ -298,14 +299,16 @@ FROM block_ratio
 GROUP BY run_id, benchmark_id;
 
 -- A (run, cell)'s row recomputed from its block ratios (none: no row).
--- ingest_defer: while an ingest's transaction holds a row here (it inserts
--- one when it begins and deletes it before it commits; no other writer
--- does), the insert trigger leaves run_cell_data alone and the
--- ingest computes the rows of its runs once, before the commit, with the
--- same SELECT. Every other writer keeps the per-row trigger.
-CREATE TABLE ingest_defer (
-  archive_id BIGINT NOT NULL
-);
+-- benchdb.ingest_defer: while an ingest's transaction has this setting
+-- (set_config(..., true): the transaction's own, set as it begins and
+-- cleared before it commits; no other writer sets it), the insert triggers
+-- stand aside (their WHEN clauses, without a function call per row):
+-- block_score_data and history_point_data for the series of the runs the
+-- archive opens (archive_id NULL; those it adds to a stored run keep the
+-- triggers), and run_cell_data; the ingest computes the rows of its runs
+-- once, before the commit, with the same SELECTs (src/ingest/sink/
+-- statements.c). Every other writer keeps the per-row triggers. SQLite has
+-- a table, ingest_defer, for the same.
 
 CREATE FUNCTION run_cell_refresh(r BIGINT, b BIGINT) RETURNS void LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
@@ -323,8 +326,7 @@ END $$;
 CREATE FUNCTION block_score_run_cell() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    IF NOT EXISTS (SELECT 1 FROM ingest_defer)
-       AND EXISTS (SELECT 1 FROM run AS r JOIN block_score_data AS o
+    IF EXISTS (SELECT 1 FROM run AS r JOIN block_score_data AS o
                ON o.run_id = r.id AND o.benchmark_id = NEW.benchmark_id AND o.block = NEW.block
               AND o.variant_id = CASE NEW.variant_id WHEN r.treatment_id THEN r.baseline_id
                                                       WHEN r.baseline_id THEN r.treatment_id END
@@ -340,7 +342,8 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE TRIGGER block_score_insert_run_cell AFTER INSERT ON block_score_data
-  FOR EACH ROW EXECUTE FUNCTION block_score_run_cell();
+  FOR EACH ROW WHEN (coalesce(current_setting('benchdb.ingest_defer', true), '') = '')
+  EXECUTE FUNCTION block_score_run_cell();
 CREATE TRIGGER block_score_delete_run_cell AFTER DELETE ON block_score_data
   FOR EACH ROW EXECUTE FUNCTION block_score_run_cell();
 CREATE TRIGGER block_score_update_run_cell AFTER UPDATE ON block_score_data
@@ -580,7 +583,8 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE TRIGGER series_insert_history AFTER INSERT ON series
-  FOR EACH ROW EXECUTE FUNCTION series_history();
+  FOR EACH ROW WHEN (NEW.archive_id IS NOT NULL OR coalesce(current_setting('benchdb.ingest_defer', true), '') = '')
+  EXECUTE FUNCTION series_history();
 CREATE TRIGGER series_delete_history AFTER DELETE ON series
   FOR EACH ROW EXECUTE FUNCTION series_history();
 CREATE TRIGGER series_update_history AFTER UPDATE OF run_id, benchmark_id, variant_id, metric, n, total, unit ON series

@@ -437,9 +437,6 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
                                         "runs)", run_option(&a));
     if (run.append && opt.replace)
         return bd_usage_error("ingest", "ingest: --append and --replace do not go together");
-    if ((run.append || opt.replace) && db_is_server_name(cli->db_path))
-        return bd_usage_error("ingest", "ingest: %s does not work on a PostgreSQL store yet",
-                              run.append ? "--append" : "--replace");
 
     /* A name that cannot be opened stays in the list: the loader reports it. */
     struct items list = {0};

@@ -5,7 +5,9 @@
 # on SQLite and leaves nothing; delete removes the same rows on both; eight
 # ingests at once, four archives each given to two of them, store each
 # archive exactly once (one loads it, the other waits on its advisory lock
-# and skips it); a query during them sees whole archives only.
+# and skips it); a query during them sees whole archives only. --replace
+# and --append give the same messages and rows as on SQLite; outside an
+# ingest, sql --write keeps the derived tables as SQLite's triggers do.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_ingest
@@ -30,10 +32,12 @@ run bd --db "$uri" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
 expect_rc 0 "ingest on PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
 
-# same WHAT SQL: identical rows on both stores, reals to 17 digits.
+# same WHAT SQL: identical rows on both stores ($lite, $pguri), reals to
+# 17 digits.
+lite="$T/s.db" pguri=$uri
 same() {
-    bd --db "$T/s.db" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
-    bd --db "$uri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
+    bd --db "$lite" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
+    bd --db "$pguri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
     checks=$((checks + 1))
     if ! cmp -s "$T/lite.out" "$T/pg.out"; then
         fail "$1: differs (< SQLite, > PostgreSQL)"
@@ -79,7 +83,11 @@ expect_err_has "<stdin>: skipped: already stored as archive" "is skipped once re
 
 # Refused archives: the same message on both engines, nothing stored.
 cp "$BENCHDB_SRC/tests/data/bad/samples-duplicate-series.jsonl" "$BENCHDB_SRC/tests/data/bad/run-twice.jsonl" "$T/"
-before=$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")
+rows="SELECT (SELECT count(*) FROM archive) || ' ' || (SELECT count(*) FROM run) || ' ' || \
+(SELECT count(*) FROM series) || ' ' || (SELECT count(*) FROM sample) || ' ' || \
+(SELECT count(*) FROM block_score_data) || ' ' || (SELECT count(*) FROM history_point_data) || ' ' || \
+(SELECT count(*) FROM run_cell_data)"
+before=$(pg -d "$db" -A -t -c "$rows")
 for f in samples-duplicate-series.jsonl run-twice.jsonl; do
     run bd --db "$T/s.db" ingest "$f"
     cp "$T/err" "$T/lite.err"
@@ -89,7 +97,26 @@ for f in samples-duplicate-series.jsonl run-twice.jsonl; do
     checks=$((checks + 1))
     cmp -s "$T/err" "$T/lite.err" || { fail "$f: another message on PostgreSQL"; diff "$T/lite.err" "$T/err" >&2; }
 done
-expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")" "$before" "nothing of them stored"
+# (run-twice.jsonl's first run has had its series sent by COPY when the
+# second is refused: the rollback takes them, and their derived rows.)
+expect_eq "$(pg -d "$db" -A -t -c "$rows")" "$before" "nothing of them stored, derived rows included"
+
+# Outside an ingest the per-row triggers keep the derived tables: a series
+# added to a stored run, one changed, one deleted by sql --write give the
+# same block scores, history points and cells on both engines.
+for w in "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric) \
+SELECT run_id, benchmark_id, block, variant_id, fork + 7, unit, n, total * 1.5, metric FROM series \
+WHERE id = (SELECT min(id) FROM series WHERE metric = 'primary')" \
+    "UPDATE series SET total = total * 3 WHERE id = (SELECT max(id) FROM series WHERE metric = 'primary' AND fork = 0)" \
+    "DELETE FROM series WHERE id = (SELECT min(id) FROM series WHERE metric = 'primary' AND block = 2)"; do
+    run bd --db "$T/s.db" sql --write "$w"
+    expect_rc 0 "sql --write on SQLite"
+    run bd --db "$uri" sql --write "$w"
+    expect_rc 0 "sql --write on PostgreSQL"
+done
+same "block_score_data after sql --write" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
+same "history_point_data after sql --write" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
+same "run_cell_data after sql --write" "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
 
 # ---- eight at once ----
 db8=benchdb_ingest8
@@ -151,6 +178,120 @@ same "values after the deletes" "SELECT count(*) AS n, sum(value) AS s FROM samp
 same "derived rows after the deletes" "SELECT (SELECT count(*) FROM block_score_data) AS b, \
 (SELECT count(*) FROM history_point_data) AS h, (SELECT count(*) FROM run_cell_data) AS c"
 
+# ---- --replace and --append: the same messages and rows on both engines ----
+dbr=benchdb_ingest_r
+urir="postgresql://$PGUSER@$PGHOST:$PGPORT/$dbr"
+newdb "$dbr"
+run bd --db "$T/r.db" init
+# both WHAT ARGS...: the same ingest (in $T) on both stores: the same exit
+# status, standard output and standard error.
+both() {
+    what=$1
+    shift
+    (cd "$T" && bd --db "$T/r.db" ingest "$@") >"$T/lite.out" 2>"$T/lite.err"
+    lrc=$?
+    (cd "$T" && bd --db "$urir" ingest "$@") >"$T/pg.out" 2>"$T/pg.err"
+    prc=$?
+    # the time taken aside; archive ids too: a refused archive's id is
+    # gone on PostgreSQL (a sequence does not roll back), so later ones
+    # differ from SQLite's
+    for f in lite.out lite.err pg.out pg.err; do
+        sed -e 's/; [0-9.]* s$//' -e 's/archive [0-9][0-9]* "/archive N "/g' "$T/$f" >"$T/$f.x"
+        mv "$T/$f.x" "$T/$f"
+    done
+    cp "$T/pg.err" "$T/err"
+    checks=$((checks + 1))
+    if [ "$lrc" != "$prc" ] || ! cmp -s "$T/lite.out" "$T/pg.out" || ! cmp -s "$T/lite.err" "$T/pg.err"; then
+        fail "$what: SQLite (exit $lrc) and PostgreSQL (exit $prc) differ"
+        diff "$T/lite.out" "$T/pg.out" >&2
+        diff "$T/lite.err" "$T/pg.err" >&2
+    fi
+    rc=$prc
+}
+lite="$T/r.db" pguri=$urir # same() compares these now
+ex="$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
+cp "$ex" "$T/v1.jsonl"
+{ sed -n 11,12p "$ex"; echo '{"record":"samples","benchmark":"roundtrip","block":1,"variant":"native","unit":"ops/s","values":[7,8,9]}'; } >"$T/v2.jsonl"
+sed -n 1,10p "$ex" | sed 's/"values":\[51234.5,50987.0\]/"values":[1,2]/' >"$T/v3.jsonl"
+H="$BENCHDB_SRC/tests/data/harness"
+mkdir -p "$T/base" "$T/head"
+cp "$H/jmh/sample_mode.json" "$T/base/jmh.json"
+cp "$H/google-benchmark/repetitions_with_date.json" "$T/base/gbench.json"
+cp "$H/go-bench/config_and_allocs.txt" "$T/base/go.txt"
+cp "$T"/base/* "$T/head/"
+printf 'BenchmarkExtra-8 100 42 ns/op\n' >"$T/extra.txt"
+both "v1" v1.jsonl
+expect_rc 0 "v1"
+both "a run stored by another archive" v2.jsonl
+expect_rc 1 "a run stored by another archive is refused"
+expect_err_has 'run "vm-a-2" of plan "calibration-example" is already stored (archive N "v1.jsonl")' "naming it"
+both "--replace" --replace v2.jsonl
+expect_rc 0 "--replace on PostgreSQL"
+expect_err_has 'v2.jsonl:1: replaced run "vm-a-2" of plan "calibration-example" stored from archive "v1.jsonl"' \
+    "the notice"
+both "--replace leaving an archive without runs" --replace v3.jsonl
+expect_rc 0 "--replace of v1's other run"
+both "harness files" --plan pr-42 --run base --host ci-1 --source 844fd45 base/jmh.json base/gbench.json base/go.txt
+expect_rc 0 "harness files"
+both "harness files into head" --plan pr-42 --run head --host ci-1 head
+sed -i 's/"real_time": 3.5,/"real_time": 3.75,/' "$T/head/gbench.json"
+both "an edited file" --plan pr-42 --run head --host ci-1 head
+expect_rc 1 "an edited file is refused"
+expect_err_has "to add these files to it, pass --append" "with the hint"
+both "an edited file, --replace" --replace --plan pr-42 --run head --host ci-1 head
+expect_rc 0 "--replace of harness files"
+both "--append" --append --plan pr-42 --run base --host ci-1 extra.txt
+expect_rc 0 "--append on PostgreSQL"
+both "--append of what is stored" --append --plan pr-42 --run base --host ci-1 base/jmh.json
+expect_rc 1 "--append of a stored series is refused"
+expect_err_has "is already stored in this run by archive" "naming the archive"
+both "--append, a unit the stored run has otherwise" --append --plan pr-42 --run head --host ci-1 --format go-bench \
+    extra.txt
+both "--append to a run not stored" --append --plan pr-42 --run nowhere --host ci-1 extra.txt
+expect_rc 1 "--append to a run not stored is refused"
+# By natural keys (ids differ after a refused archive, as said above).
+RUN="(SELECT p.name || '/' || r.name FROM run r JOIN plan p ON p.id = r.plan_id WHERE r.id = x.run_id)"
+SER="(SELECT p.name || '/' || r.name || ' ' || b.name || b.params || ' ' || CAST(s.block AS TEXT) || ' ' || \
+v.name || ' ' || CAST(s.fork AS TEXT) || ' ' || s.metric FROM series s JOIN run r ON r.id = s.run_id \
+JOIN plan p ON p.id = r.plan_id JOIN benchmark b ON b.id = s.benchmark_id JOIN variant v ON v.id = s.variant_id \
+WHERE s.id = x.series_id)"
+same "archives after --replace and --append" "SELECT sha256, name, size, format, content_encoding, stored_size \
+FROM archive ORDER BY sha256"
+same "archive members" "SELECT a.sha256, m.path, m.sha256 AS member, m.size, m.format FROM archive_member m \
+JOIN archive a ON a.id = m.archive_id ORDER BY 1, 2"
+same "runs" "SELECT $RUN AS run, h.name AS host, x.position, x.source, x.started_at, x.ended_at, x.attributes, \
+a.sha256 FROM (SELECT id AS run_id, * FROM run) AS x JOIN host h ON h.id = x.host_id \
+JOIN archive a ON a.id = x.archive_id ORDER BY 1"
+same "series" "SELECT $SER AS k, x.unit, x.n, x.total, m.path, x.detail, a.sha256 FROM \
+(SELECT id AS series_id, * FROM series) AS x LEFT JOIN archive_member m ON m.id = x.member_id \
+LEFT JOIN archive a ON a.id = x.archive_id ORDER BY 1"
+same "samples" "SELECT $SER AS k, x.warmup, x.iteration, x.value, x.count FROM sample x ORDER BY 1, 2, 3"
+same "gates and events" "SELECT 'gate' AS t, $RUN AS run, name, CAST(passed AS TEXT) AS v, at, detail, \
+(SELECT sha256 FROM archive WHERE id = x.archive_id) AS a FROM gate x UNION ALL SELECT 'event', $RUN, name, \
+CAST(value AS TEXT), at, detail, (SELECT sha256 FROM archive WHERE id = x.archive_id) FROM event x ORDER BY 1, 2, 3"
+same "block_score_data" "SELECT $RUN AS run, b.name, b.params, x.block, v.name AS variant, x.score, x.n, x.unit \
+FROM block_score_data x JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id \
+ORDER BY 1, 2, 3, 4, 5"
+same "history_point_data" "SELECT $RUN AS run, b.name, b.params, v.name AS variant, x.metric, h.name AS host, \
+x.started, x.position, x.series, x.n, x.total, x.unit FROM history_point_data x \
+JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id JOIN host h ON h.id = x.host_id \
+ORDER BY 1, 2, 3, 4, 5"
+same "run_cell_data" "SELECT $RUN AS run, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments \
+FROM run_cell_data x JOIN benchmark b ON b.id = x.benchmark_id ORDER BY 1, 2, 3"
+same "appended series" "SELECT $SER AS k, (SELECT name FROM archive WHERE id = x.archive_id) AS appender \
+FROM (SELECT id AS series_id, * FROM series) AS x WHERE x.archive_id IS NOT NULL ORDER BY 1"
+
+# One run of 100,000 values (4.8 MB in COPY's binary rows): its series and
+# values are sent in two parts, one before the run ends (SINK_COPY_BYTES).
+run bd simulate -q --plan big --groups 1 --hosts 1 --positions 1 --cells 5 --blocks 2 --forks 1 \
+    --iterations 5000 --warmups 0 "$T/big"
+both "a run sent in parts" -q big
+expect_rc 0 "a run sent in parts"
+same "values per series of the run sent in parts" "SELECT $SER AS k, count(*) AS n, sum(x.value) AS s, \
+min(x.iteration) AS lo, max(x.iteration) AS hi FROM sample x WHERE x.series_id IN (SELECT s.id FROM series s \
+JOIN run r ON r.id = s.run_id JOIN plan p ON p.id = r.plan_id WHERE p.name = 'big') GROUP BY x.series_id ORDER BY 1"
+
+pg_dropdb "$dbr" >/dev/null
 pg_dropdb "$db8" >/dev/null
 pg_dropdb "$db" >/dev/null
 finish

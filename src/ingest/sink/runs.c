@@ -101,14 +101,8 @@ static int replace_run(struct sink *s, const struct sink_run *r, int64_t old_run
     db_bind_int64(del, 1, old_run);
     if (sink_step(s, del))
         return -1;
-    if (s->n_replaced == s->cap_replaced) {
-        size_t ncap = s->cap_replaced ? 2 * s->cap_replaced : 8;
-        int64_t *nr = realloc(s->replaced, ncap * sizeof *nr);
-        if (!nr)
-            return ingest_report_oom(s->rep);
-        s->replaced = nr;
-        s->cap_replaced = ncap;
-    }
+    if (sink_grow(s, &s->replaced, s->n_replaced, &s->cap_replaced, sizeof *s->replaced, 8))
+        return -1;
     s->replaced[s->n_replaced++] = old_archive;
     char where[1024];
     snprintf(where, sizeof where, "%s%s%s%s", s->rep->file ? s->rep->file : "", s->rep->member ? "[" : "",
@@ -152,6 +146,11 @@ int sink_run(struct sink *s, const struct sink_run *r)
     s->start_set = 0;
     s->n_series_lines = 0;
     idmap_clear(&s->cell_unit);
+    idmap_clear(&s->series_keys);
+    /* PostgreSQL: the series of the runs before are sent first (a run
+     * --replace deletes may be one of them; ids in the order given). */
+    if (sink_copy_flush(s))
+        return -1;
     if (sink_name_id(s, &s->plans, r->plan, &plan_id) || sink_name_id(s, &s->hosts, r->host, &host_id))
         return -1;
     if (r->treatment && (sink_name_id(s, &s->variants, r->treatment, &t_id) || sink_name_id(s, &s->variants, r->baseline, &b_id)))

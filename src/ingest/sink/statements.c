@@ -88,6 +88,31 @@ const char *const sink_stmt_sql_pg[S_SAMPLES] = {
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
                    "ON CONFLICT (name) DO NOTHING",
     [S_SERIES_INSERT] = SERIES_INSERT " ON CONFLICT DO NOTHING RETURNING id",
+    /* The archive's deferral is the transaction's own setting, which the
+     * insert triggers' WHEN clauses read without a function call per row
+     * (migrations/postgresql/0007): block_score_data and
+     * history_point_data of the series of the runs it opened (archive_id
+     * NULL) are computed before the commit too, from the same SELECTs as
+     * the triggers' (the scores' totals summed in fork order, a point's in
+     * the order its series were stored: their ids), each run's start time
+     * parsed once. */
+    [S_DEFER_BEGIN] = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(? AS BIGINT) AS TEXT), true)",
+    [S_DEFER_END] = "SELECT set_config('benchdb.ingest_defer', '', true), CAST(? AS BIGINT)",
+    [S_SERIES_IDS] = "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "
+                     "FROM generate_series(1, CAST(? AS BIGINT)) ORDER BY 1",
+    [S_SCORES_INSERT] = "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) "
+                        "SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), "
+                        "sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id "
+                        "WHERE r.archive_id = ? AND s.archive_id IS NULL AND s.metric = 'primary' "
+                        "GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id",
+    [S_POINTS_INSERT] = "WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started "
+                        "FROM run WHERE archive_id = ?) "
+                        "INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, "
+                        "position, series, n, total, unit) "
+                        "SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), "
+                        "min(r.position), count(*), sum(s.n), sum(s.total ORDER BY s.id), "
+                        "(array_agg(s.unit ORDER BY s.id))[1] FROM series AS s JOIN r ON r.id = s.run_id "
+                        "WHERE s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric",
 };
 
 /* ---- failing ---- */
@@ -209,7 +234,7 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
             return NULL;
         }
     }
-    const char *sql = shaped ? shaped : sink_stmt_sql[id];
+    const char *sql = shaped ? shaped : sink_stmt_sql[id]; /* NULL: PostgreSQL's only (never used on SQLite) */
     if (!db_sqlite(s->db) && id < S_SAMPLES && sink_stmt_sql_pg[id]) /* PostgreSQL: concurrent ingests */
         sql = sink_stmt_sql_pg[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
@@ -242,6 +267,10 @@ void sink_close(struct sink *s)
     sb_free(&s->key);
     sb_free(&s->text);
     sb_free(&s->copy);
+    sb_free(&s->series_rows);
+    sb_free(&s->sent);
+    free(s->pend);
+    idmap_free(&s->series_keys);
     free(s);
 }
 
@@ -273,14 +302,97 @@ int sink_lock_archive(struct sink *s, const char *sha)
     return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
 }
 
+static void pending_reset(struct sink *s)
+{
+    sb_reset(&s->copy);
+    sb_reset(&s->series_rows);
+    sb_reset(&s->sent);
+    s->n_pend = 0;
+}
+
+/* The ids of the pending series without one, from series.id's sequence
+ * in one statement, in ascending order (the order they were given). */
+static int pending_ids(struct sink *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_pend; i++)
+        k += s->pend[i].id == 0;
+    if (!k)
+        return 0;
+    struct db_stmt *st = sink_stmt(s, S_SERIES_IDS);
+    if (!st)
+        return -1;
+    db_bind_int64(st, 1, (sqlite3_int64)k);
+    size_t i = 0;
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        while (i < s->n_pend && s->pend[i].id)
+            i++;
+        if (i < s->n_pend)
+            s->pend[i++].id = db_column_int64(st, 0);
+    }
+    db_reset(st);
+    while (i < s->n_pend && s->pend[i].id)
+        i++;
+    if (rc != SQLITE_DONE || i != s->n_pend)
+        return rc != SQLITE_DONE ? sink_fail_sql(s) : ingest_report_fail(s->rep, NULL, "cannot store: %zu series ids for %zu series", i, s->n_pend);
+    return 0;
+}
+
+/* Each line of text[from, to) with "id\t" before it, into s->sent. */
+static int prefix_lines(struct sink *s, const char *text, size_t from, size_t to, int64_t id)
+{
+    while (from < to) {
+        const char *nl = memchr(text + from, '\n', to - from);
+        size_t end = nl ? (size_t)(nl - text) + 1 : to;
+        if (sb_printf(&s->sent, "%lld\t", (long long)id) || sb_append(&s->sent, text + from, end - from))
+            return ingest_report_oom(s->rep);
+        from = end;
+    }
+    return 0;
+}
+
+static int copy_sent(struct sink *s, const char *sql)
+{
+    int rc = s->sent.len ? db_copy_in(s->db, sql, s->sent.buf, s->sent.len) : SQLITE_OK;
+    sb_reset(&s->sent);
+    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
+}
+
 int sink_copy_flush(struct sink *s)
 {
-    if (!s->copy.len)
+    if (!s->n_pend)
         return 0;
-    int rc = db_copy_in(s->db, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN", s->copy.buf,
-                        s->copy.len);
-    sb_reset(&s->copy);
-    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
+    int rc = pending_ids(s);
+    size_t row = 0, val = 0;
+    for (size_t i = 0; i < s->n_pend && !rc; i++) {
+        if (s->pend[i].row_end > row)
+            rc = prefix_lines(s, s->series_rows.buf, row, s->pend[i].row_end, s->pend[i].id);
+        row = s->pend[i].row_end;
+    }
+    rc = rc ? rc
+            : copy_sent(s, "COPY series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, "
+                           "member_id, detail, archive_id) FROM STDIN");
+    /* The values in COPY's binary format: the header, then per value its
+     * field count (5), its series id and the fields stored, then -1. */
+    size_t values = s->copy.len / SINK_COPY_ROW;
+    if (!rc && values && sb_grow(&s->sent, 19 + values * (SINK_COPY_ROW + 14) + 2))
+        rc = ingest_report_oom(s->rep);
+    if (!rc && values)
+        rc = sb_append(&s->sent, "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", 19);
+    for (size_t i = 0; i < s->n_pend && values && !rc; i++) {
+        unsigned char head[14] = {0, 5};
+        copy_int8(head + 2, (uint64_t)s->pend[i].id);
+        for (; val < s->pend[i].copy_end; val += SINK_COPY_ROW) {
+            sb_append(&s->sent, head, sizeof head); /* grown above */
+            sb_append(&s->sent, s->copy.buf + val, SINK_COPY_ROW);
+        }
+    }
+    if (!rc && values)
+        rc = sb_append(&s->sent, "\377\377", 2);
+    rc = rc ? rc : copy_sent(s, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN (FORMAT binary)");
+    pending_reset(s);
+    return rc;
 }
 
 /* Step statement id with the archive's id bound. */
@@ -302,6 +414,11 @@ int sink_commit(struct sink *s)
 {
     if (sink_copy_flush(s))
         return -1;
+    /* PostgreSQL: the block scores and history points of the archive's
+     * own runs first (run_cell_data reads the scores); on SQLite the
+     * triggers kept them. */
+    if (s->archive_id && !db_sqlite(s->db) && (step_archive(s, S_SCORES_INSERT) || step_archive(s, S_POINTS_INSERT)))
+        return -1;
     if (s->archive_id && (step_archive(s, S_CELLS_DELETE) || step_archive(s, S_CELLS_INSERT) ||
                           step_archive(s, S_DEFER_END)))
         return -1;
@@ -318,7 +435,7 @@ int sink_commit(struct sink *s)
 void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
-    sb_reset(&s->copy);
+    pending_reset(s);
     idmap_clear(&s->plans.cache);
     idmap_clear(&s->hosts.cache);
     idmap_clear(&s->variants.cache);
@@ -422,6 +539,19 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
     }
     if (idmap_put(&s->benchmarks, s->key.buf, s->key.len, *id))
         return ingest_report_oom(s->rep);
+    return 0;
+}
+
+int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? 2 * *cap : first;
+    void *p = realloc(*(void **)arr, ncap * elem);
+    if (!p)
+        return ingest_report_oom(s->rep);
+    *(void **)arr = p;
+    *cap = ncap;
     return 0;
 }
 

@@ -29,7 +29,7 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
-    S_DEFER_BEGIN, S_CELLS_DELETE, S_CELLS_INSERT, S_DEFER_END,
+    S_DEFER_BEGIN, S_CELLS_DELETE, S_CELLS_INSERT, S_DEFER_END, S_SCORES_INSERT, S_POINTS_INSERT, S_SERIES_IDS,
     S_SAMPLES, /* SAMPLE_SHAPES statements without counts, then SAMPLE_SHAPES with */
     S_COUNT = S_SAMPLES + 2 * SAMPLE_SHAPES
 };
@@ -73,10 +73,21 @@ struct sink {
     struct idmap cell_unit; /* benchmark, variant[, metric] -> line << 8 | unit index */
 
     struct strbuf key, text; /* scratch */
-    /* PostgreSQL: the archive's values as COPY's text rows (series_id,
-     * warmup, iteration, value, count), sent before the commit (nothing
-     * reads them before), or when they pass SINK_COPY_BYTES. */
-    struct strbuf copy;
+    /* PostgreSQL: series and their values sent by COPY (sink_copy_flush)
+     * before the commit, before the next run, or when the values pass
+     * SINK_COPY_BYTES together (nothing reads them before). copy: the values as
+     * COPY's binary fields after the series id (warmup, iteration, value,
+     * count: SINK_COPY_ROW bytes a value, no text to format or parse);
+     * series_rows: the series of the runs this archive opens, as
+     * rows without their id (run_id ... archive_id), which the sequence of
+     * series.id gives when they are sent, in order (the ids SQLite gives);
+     * pend: per series, its id (0: given when sent) and where its row and
+     * values end; series_keys: the current run's series keys -> line, for
+     * a series given twice. */
+    struct strbuf copy, series_rows, sent;
+    struct sink_pending { int64_t id; size_t row_end, copy_end; } *pend;
+    size_t n_pend, cap_pend;
+    struct idmap series_keys;
 };
 
 extern const char sink_primary_metric[];
@@ -107,8 +118,23 @@ char *sink_column_dup(struct db_stmt *st, int i);
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id);
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
 #define SINK_COPY_BYTES ((size_t)4 << 20)
-/* Sends the values in s->copy (PostgreSQL): 0 or -1. */
+/* A value in COPY's binary format, but for its tuple's field count and
+ * series id: four BIGINT / DOUBLE PRECISION fields (length 8, 8 bytes). */
+#define SINK_COPY_ROW 48
+/* Writes field length 8 and v in network order at p (12 bytes). */
+static inline void copy_int8(unsigned char *p, uint64_t v)
+{
+    p[0] = p[1] = p[2] = 0;
+    p[3] = 8;
+    for (int i = 0; i < 8; i++)
+        p[4 + i] = (unsigned char)(v >> (56 - 8 * i));
+}
+/* Sends the pending series and values (PostgreSQL): 0 or -1. */
 int sink_copy_flush(struct sink *s);
+/* Room for one more element in the array *arr of n elements of size
+ * elem (its capacity *cap doubled, from first): 0, or -1 with the error
+ * (out of memory) reported. */
+int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
 

@@ -109,6 +109,79 @@ static int check_cell_unit(struct sink *s, const struct sink_series *x, int64_t 
     return 0;
 }
 
+/* The message for a series whose key is taken: stored before (where
+ * names the archive) or twice in this archive. */
+static int duplicate_fail(struct sink *s, const struct sink_series *x, const char *metric, int stored,
+                          const char *where)
+{
+    return ingest_report_fail(s->rep, x->field, "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld%s%s%s %s%s",
+                              x->benchmark, x->params, x->block, x->variant, x->fork, metric ? " metric \"" : "",
+                              metric ? metric : "", metric ? "\"" : "", stored ? "is" : "appears twice", where);
+}
+
+/* A COPY text field: backslash, tab, newline and carriage return escaped;
+ * NULL as \N. */
+static int copy_field(struct strbuf *b, const char *t, char after)
+{
+    int bad = 0;
+    if (!t)
+        bad = sb_puts(b, "\\N");
+    for (; t && *t && !bad; t++) {
+        char c = *t;
+        bad = c == '\\' ? sb_puts(b, "\\\\")
+            : c == '\t'  ? sb_puts(b, "\\t")
+            : c == '\n'  ? sb_puts(b, "\\n")
+            : c == '\r'  ? sb_puts(b, "\\r")
+                         : sb_putc(b, c);
+    }
+    return bad || sb_putc(b, after);
+}
+
+/* PostgreSQL, a run this archive opens: the series as a pending COPY row
+ * (its id given when sent, sink_copy_flush); a key given twice is found
+ * here, since nothing else can add to the run before the commit. */
+static int pend_series(struct sink *s, const struct sink_series *x, int64_t bench_id, int64_t variant_id,
+                       const char *metric, const char *unit, int64_t n, double total)
+{
+    char k[5 * sizeof(int64_t) + 256];
+    size_t mlen = metric ? strlen(metric) + 1 : 0;
+    int64_t ku[5] = {s->run_id, bench_id, x->block, variant_id, x->fork};
+    if (mlen > 256)
+        return ingest_report_fail(s->rep, x->field, "metric name longer than 255 bytes");
+    memcpy(k, ku, sizeof ku);
+    if (mlen)
+        memcpy(k + sizeof ku, metric, mlen);
+    int64_t *first = idmap_get(&s->series_keys, k, sizeof ku + mlen);
+    if (first) {
+        char where[64] = " in this run";
+        if (*first) /* 0: from a harness file */
+            snprintf(where, sizeof where, " in this run (first at line %lld)", (long long)*first);
+        return duplicate_fail(s, x, metric, 0, where);
+    }
+    if (idmap_put(&s->series_keys, k, sizeof ku + mlen,
+                  strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0))
+        return ingest_report_oom(s->rep);
+    char num[40];
+    fmt_double(num, total);
+    struct strbuf *b = &s->series_rows;
+    int bad = sb_printf(b, "%lld\t%lld\t%lld\t%lld\t%lld\t", (long long)s->run_id, (long long)bench_id,
+                        x->block, (long long)variant_id, x->fork) ||
+              copy_field(b, unit, '\t') || sb_printf(b, "%lld\t%s\t", (long long)n, num) ||
+              copy_field(b, metric ? metric : sink_primary_metric, '\t');
+    bad = bad || (x->member_id ? sb_printf(b, "%lld\t", (long long)x->member_id) : sb_puts(b, "\\N\t"));
+    bad = bad || copy_field(b, x->detail, '\t') || sb_puts(b, "\\N\n");
+    return bad ? ingest_report_oom(s->rep) : 0;
+}
+
+/* PostgreSQL: a pending entry for the series (id 0: given when sent). */
+static int pend_push(struct sink *s, int64_t id)
+{
+    if (sink_grow(s, &s->pend, s->n_pend, &s->cap_pend, sizeof *s->pend, 256))
+        return -1;
+    s->pend[s->n_pend++] = (struct sink_pending){id, s->series_rows.len, s->copy.len};
+    return 0;
+}
+
 /* The series key is taken: by a series of this archive (named by the line
  * it came from) or one stored before (named by its archive). */
 static int duplicate(struct sink *s, const struct sink_series *x, int64_t bench_id, int64_t variant_id,
@@ -145,10 +218,7 @@ static int duplicate(struct sink *s, const struct sink_series *x, int64_t bench_
         }
     }
     free(archive_name);
-    return ingest_report_fail(s->rep, x->field, "benchmark \"%s\" params %s block %lld variant \"%s\" fork %lld%s%s%s %s%s",
-                       x->benchmark, x->params, x->block, x->variant, x->fork, metric ? " metric \"" : "",
-                       metric ? metric : "", metric ? "\"" : "", archive != s->archive_id ? "is" : "appears twice",
-                       where);
+    return duplicate_fail(s, x, metric, archive != s->archive_id, where);
 }
 
 static int insert_values(struct sink *s, int64_t series_id, const double *v, const int64_t *count, size_t n,
@@ -156,18 +226,25 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
 {
     /* Measured values first, then warmups: the primary key's order. */
     size_t total = n + nw, at = 0;
-    if (!db_sqlite(s->db)) { /* PostgreSQL: one COPY for the archive's values */
-        char num[40];
+    if (!db_sqlite(s->db)) { /* PostgreSQL: the series' pending entry (sink_series) takes them */
+        if (sb_grow(&s->copy, total * SINK_COPY_ROW))
+            return ingest_report_oom(s->rep);
         for (size_t q = 0; q < total; q++) {
             int w = q >= n;
-            fmt_double(num, w ? warmup[q - n] : v[q]);
-            if (sb_printf(&s->copy, "%lld\t%d\t%lld\t%s\t%lld\n", (long long)series_id, w,
-                          (long long)(w ? q - n : q) + 1, num, (long long)(count && !w ? count[q] : 1)))
-                return ingest_report_oom(s->rep);
+            double d = w ? warmup[q - n] : v[q];
+            uint64_t bits;
+            memcpy(&bits, &d, sizeof bits);
+            unsigned char *r = (unsigned char *)s->copy.buf + s->copy.len;
+            copy_int8(r, (uint64_t)w);
+            copy_int8(r + 12, (uint64_t)(w ? q - n : q) + 1);
+            copy_int8(r + 24, bits);
+            copy_int8(r + 36, (uint64_t)(count && !w ? count[q] : 1));
+            s->copy.len += SINK_COPY_ROW;
         }
+        s->pend[s->n_pend - 1].copy_end = s->copy.len;
         s->here.samples += total;
         s->here.rows += total;
-        return s->copy.len > SINK_COPY_BYTES ? sink_copy_flush(s) : 0;
+        return s->copy.len + s->series_rows.len > SINK_COPY_BYTES ? sink_copy_flush(s) : 0;
     }
     int counted = count != NULL, per = counted ? 4 : 3;
     for (int k = SAMPLE_SHAPES - 1; k >= 0; k--) {
@@ -220,13 +297,14 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     if (!isfinite(total))
         return ingest_report_fail(s->rep, strcmp(x->field, "samples") == 0 ? "samples.values" : x->field, "the values add up to more than a double holds (about 1.8e308): a "
                                              "series' total, from which its block scores come, cannot be stored");
-    if (s->n_series_lines == s->cap_series_lines) {
-        size_t cap = s->cap_series_lines ? 2 * s->cap_series_lines : 256;
-        void *p = realloc(s->series_lines, cap * sizeof *s->series_lines);
-        if (!p)
-            return ingest_report_oom(s->rep);
-        s->series_lines = p;
-        s->cap_series_lines = cap;
+    if (sink_grow(s, &s->series_lines, s->n_series_lines, &s->cap_series_lines, sizeof *s->series_lines, 256))
+        return -1;
+    if (!db_sqlite(s->db) && !s->appending) { /* PostgreSQL, a run this archive opens: by COPY */
+        if (pend_series(s, x, bench_id, variant_id, metric, unit_name(s, ix), total_n, total) || pend_push(s, 0))
+            return -1;
+        s->here.series++;
+        s->here.rows++;
+        return insert_values(s, 0, v, count, n, warmup, n_warmup);
     }
     struct db_stmt *st = sink_stmt(s, S_SERIES_INSERT);
     if (!st)
@@ -262,6 +340,8 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     s->n_series_lines++;
     s->here.series++;
     s->here.rows++;
+    if (!db_sqlite(s->db) && pend_push(s, series_id))
+        return -1;
     return insert_values(s, series_id, v, count, n, warmup, n_warmup);
 }
 
