@@ -270,14 +270,14 @@ compared AS MATERIALIZED (
   SELECT s.*,
          CASE WHEN lo_a IS NULL OR hi_a IS NULL THEN NULL
               WHEN sign(lo_a) <> sign(median_a) OR sign(hi_a) <> sign(median_a) THEN NULL
-              WHEN median_a = 0 THEN 0
+              WHEN median_a = 0 THEN 0.0
               ELSE 100 * greatest(hi_a / median_a - 1, 1 - lo_a / median_a) END AS pm_a,
          CASE WHEN lo_b IS NULL OR hi_b IS NULL THEN NULL
               WHEN sign(lo_b) <> sign(median_b) OR sign(hi_b) <> sign(median_b) THEN NULL
-              WHEN median_b = 0 THEN 0
+              WHEN median_b = 0 THEN 0.0
               ELSE 100 * greatest(hi_b / median_b - 1, 1 - lo_b / median_b) END AS pm_b,
          CASE WHEN median_a IS NULL OR median_b IS NULL THEN NULL
-              WHEN median_b = median_a THEN 0
+              WHEN median_b = median_a THEN 0.0
               WHEN median_a = 0 THEN NULL
               ELSE (median_b / median_a - 1) * 100 END AS change
   FROM summaries s

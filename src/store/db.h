@@ -59,7 +59,8 @@ int db_is_server_name(const char *name);
 struct db *db_from_sqlite(sqlite3 *h, int own);
 /* Connects to a PostgreSQL server (name as db_is_server_name accepts it)
  * with benchdb's session settings (UTF-8, extra_float_digits = 3, notices
- * below warnings dropped). NULL with *err set. */
+ * below warnings dropped, cursor_tuple_fraction = 1: a cursor planned for
+ * its whole result). NULL with *err set. */
 struct db *db_connect_pg(const char *name, char **err);
 void db_close(struct db *db); /* NULL is fine */
 

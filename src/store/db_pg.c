@@ -185,7 +185,10 @@ struct db *db_connect_pg(const char *name, char **err)
     PQsetNoticeReceiver(c, quiet_notice, NULL);
     char *msg = NULL;
     if (db_pg_exec(db, "SET client_encoding = 'UTF8'; SET extra_float_digits = 3; SET client_min_messages = warning; "
-                       "SET search_path = public, benchstats, pg_catalog; SET TIME ZONE 'UTC'",
+                       "SET search_path = public, benchstats, pg_catalog; SET TIME ZONE 'UTC'; "
+                       /* A read-only query is read through a cursor (below);
+                        * plan it for its whole result, as when it is not. */
+                       "SET cursor_tuple_fraction = 1",
                    &msg) != SQLITE_OK) {
         bd_fail(err, "cannot set up the PostgreSQL session: %s", msg ? msg : "out of memory");
         free(msg);

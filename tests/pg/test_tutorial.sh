@@ -1,0 +1,91 @@
+# docs/tutorial.md on a PostgreSQL store: every ```sh block runs, in
+# order, with $BENCHDB naming a database on the test cluster instead of
+# results.db, and gives the same standard output and standard error as the
+# same commands on an SQLite store, line for line. What may differ is only
+# what names the store or the moment: the store's name, init's line about
+# the reader role, the seconds an ingest took, the times an evaluation or a
+# registration was made (and the HTML pages' copies of them); and check's
+# lines for what only one engine has (SQLite's integrity_check; the
+# extension's version and the foreign keys' state on PostgreSQL). Step 12's
+# block about the SQLite file (```sh sqlite: a copy of results.db) runs
+# with the copy made the PostgreSQL way (CREATE DATABASE ... TEMPLATE) and
+# --db naming the copy; step 5's sqlite3 shell (```sh ext) is SQLite's
+# own and runs in neither. The figures the tutorial states are checked on
+# SQLite by cli/tutorial; here every one must come out the same.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/pg/lib.sh"
+db=benchdb_tutorial
+uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
+
+awk '
+    /^```sh( sqlite)?$/ { inblock = 1; next }
+    /^```sh ext$/ { skip = 1; next }
+    /^```/ { if (inblock) print ""; inblock = 0; skip = 0; next }
+    inblock { print }
+' "$BENCHDB_SRC/docs/tutorial.md" >commands.sh
+[ "$(grep -c 'benchdb' commands.sh)" -ge 20 ] || fail "the tutorial has its commands"
+grep -q '^cp results.db altered.db$' commands.sh || fail "step 12 copies the store as this test expects"
+
+# On PostgreSQL the copy is a database made from the store's.
+sed -e 's|^cp results.db altered.db$|copy_store|' -e 's|--db altered.db|--db "$ALTERED"|g' commands.sh >commands-pg.sh
+
+for engine in sqlite pg; do
+    mkdir "$engine" "$engine/bin"
+    ln -s "$BENCHDB_BIN" "$engine/bin/benchdb"
+    ln -s "$BENCHDB_SRC/examples" "$engine/examples"
+    ln -s "$BENCHDB_BUILD" "$engine/build"
+done
+
+(cd sqlite && PATH="$T/sqlite/bin:$PATH" sh -e ../commands.sh >out 2>err)
+rc=$?
+expect_rc 0 "every tutorial command runs on SQLite"
+
+pg_dropdb "$db" >/dev/null && pg_dropdb "${db}_altered" >/dev/null &&
+    pg -d postgres -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+rc=$?
+expect_rc 0 "an empty database for the store"
+[ "$failures" -eq 0 ] || exit 1
+cat >pg/prelude.sh <<EOF
+copy_store() {
+    "$BENCHDB_PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE ${db}_altered TEMPLATE $db"
+}
+ALTERED="postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_altered"
+EOF
+cat pg/prelude.sh commands-pg.sh >pg/commands.sh
+(cd pg && BENCHDB="$uri" PATH="$T/pg/bin:$PATH" sh -e commands.sh >out 2>err)
+rc=$?
+expect_rc 0 "every tutorial command runs on PostgreSQL"
+
+# What names the store or the moment, written alike on both.
+normalise() {
+    sed -E -e "s|postgresql://[^ ]*/${db}_altered|altered.db|g" -e "s|postgresql://[^ ]*/$db|results.db|g" \
+        -e '/^read-only analysis: connect as benchdb_reader/d' \
+        -e '/^check: (integrity_check|extension benchstats|foreign keys): /d' \
+        -e 's/; [0-9]+\.[0-9]+ s$/; T s/' \
+        -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z/TIME/g' \
+        -e 's/[0-9]+(\.[0-9]+)? ms\b/T ms/g' "$1"
+}
+for s in out err; do
+    normalise "sqlite/$s" >"sqlite.$s"
+    normalise "pg/$s" >"pg.$s"
+    if ! diff -u "sqlite.$s" "pg.$s" >"diff.$s"; then
+        fail "std$s differs between SQLite and PostgreSQL ($(grep -c '^[-+][^-+]' "diff.$s") lines):"
+        head -n 40 "diff.$s" >&2
+    fi
+done
+[ "$(wc -l <pg.out)" -ge 500 ] || fail "the tutorial printed its results on PostgreSQL"
+grep -q "verified 48 evaluations: 48 identical, 0 not" pg/err || fail "step 12: every evaluation re-verifies on PostgreSQL"
+
+# The pages the tutorial writes: the same HTML but for the moments.
+for page in sqlite/*.html; do
+    name=$(basename "$page")
+    [ -f "pg/$name" ] || { fail "$name was not written on PostgreSQL"; continue; }
+    normalise "$page" >"sqlite.$name"
+    normalise "pg/$name" >"pg.$name"
+    cmp -s "sqlite.$name" "pg.$name" || fail "$name differs between SQLite and PostgreSQL"
+done
+[ "$(ls sqlite/*.html | wc -l)" -eq 11 ] || fail "the tutorial wrote its 11 pages"
+
+pg_dropdb "$db" >/dev/null
+pg_dropdb "${db}_altered" >/dev/null
+finish
