@@ -61,8 +61,6 @@ int main(int argc, char **argv)
     if (wants_help(argc - i, argv + i)) {
         command_print_help(c, stdout);
         rc = EXIT_OK;
-    } else if (c->spec->store && !c->spec->server && db_is_server_name(cli.db_path)) {
-        rc = cli_server_unsupported(c->spec);
     } else {
         rc = c->run(&cli, argc - i, argv + i);
     }

@@ -115,7 +115,6 @@ struct cli_spec {
     const struct cli_opt *opts;
     const char *more;    /* printed after the options (examples, exit status), or NULL */
     int store;           /* the command uses the store (--db) */
-    int server;          /* it works on a store on a PostgreSQL server (--db postgresql://...) */
     int min_args;        /* positional arguments */
     int max_args;        /* -1: no limit */
     const char *missing; /* the usage error when fewer than min_args are given */
@@ -194,9 +193,6 @@ int cli_deadline_passed(struct db *db, const struct store_deadline *dl);
 /* The store's name for messages: --db as given, but a PostgreSQL URI's
  * password shown as ***. Valid until the next call. */
 const char *cli_store_name(const struct cli *cli);
-/* The usage error for a command run on a PostgreSQL store that does not
- * work there yet (its spec's server is 0): EXIT_USAGE. */
-int cli_server_unsupported(const struct cli_spec *spec);
 
 /* ==== Running a saved query (run_query.c) ====
  *

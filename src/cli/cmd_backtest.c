@@ -43,7 +43,6 @@ static const struct cli_opt backtest_opts[] = {
 const struct cli_spec spec_backtest = {
     .name = "backtest",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"backtest [OPTIONS] GATE", NULL},
     .about = "Had GATE (gate-zscore, gate-ttest, gate-percent, or any saved query with a\n"
              "'scope' parameter offering 'every') been in CI, what would it have flagged?\n"

@@ -7,7 +7,6 @@
 const struct cli_spec spec_check = {
     .name = "check",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"check", NULL},
     .about = "Verify the store: its schema version (migrations 1..N recorded); SQLite's\n"
              "integrity and foreign-key checks; every stored archive's bytes re-read\n"

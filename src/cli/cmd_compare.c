@@ -150,7 +150,6 @@ const struct cli_spec spec_compare = {
             "Examples:\n"
             "  benchdb compare --plan builds base head\n"
             "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n",
-    .server = 1,
     .min_args = 2,
     .max_args = 2,
     .missing = "expected the two sides A and B",

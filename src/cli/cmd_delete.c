@@ -38,7 +38,6 @@ static const struct cli_opt delete_opts[] = {
 const struct cli_spec spec_delete = {
     .name = "delete",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"delete --archive ID [--dry-run]", "delete --run PLAN/RUN [--dry-run]",
                                       "delete --plan PLAN [--dry-run]", NULL},
     .about = "Remove what was stored, in one transaction: an archive (its runs with all\n"

@@ -35,7 +35,6 @@ static const struct cli_opt history_opts[] = {
 const struct cli_spec spec_history = {
     .name = "history",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"history [OPTIONS] [NAME]", "history --diff [OPTIONS] ID1 ID2",
                                       "history --verify [OPTIONS] ID...|--all", NULL},
     .about = "List recorded evaluations of saved queries, newest last: id, when, query,\n"

@@ -104,7 +104,6 @@ static const struct cli_opt ingest_opts[] = {
 const struct cli_spec spec_ingest = {
     .name = "ingest",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"ingest [OPTIONS] ARCHIVE...",
                                       "ingest --plan P --run R --host H [OPTIONS] FILE...", NULL},
     .about = "Load run archives into the store. An ARCHIVE is a benchdb-run/1 stream\n"

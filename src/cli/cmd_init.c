@@ -10,7 +10,6 @@
 const struct cli_spec spec_init = {
     .name = "init",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"init", NULL},
     .about = "Create the store (results.db, or --db FILE, or $BENCHDB), or bring an\n"
              "existing store up to the current schema by applying pending migrations.\n"

@@ -20,7 +20,6 @@ static const struct cli_opt list_opts[] = {
 const struct cli_spec spec_list = {
     .name = "list",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"list [plans | runs | archives] [OPTIONS]", NULL},
     .about = "List what the store holds (default: plans):\n"
              "  plans     each plan: its runs, hosts, cells, measured values, first and\n"

@@ -21,7 +21,6 @@ static const struct cli_opt migrate_opts[] = {
 const struct cli_spec spec_migrate = {
     .name = "migrate",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"migrate [--status [OPTIONS]]", NULL},
     .about = "Apply the pending schema migrations to the store, each in its own\n"
              "transaction, or with --status list every migration this benchdb knows:\n"

@@ -32,7 +32,6 @@ static const struct cli_opt query_opts[] = {
 const struct cli_spec spec_query = {
     .name = "query",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"query [OPTIONS] NAME|FILE.sql", NULL},
     .about = "Run a saved query: defaults fill the parameters not given; each value is\n"
              "checked against the parameter's declared type (and must name a plan, run,\n"

@@ -38,7 +38,6 @@ static const struct cli_opt report_opts[] = {
 const struct cli_spec spec_report = {
     .name = "report",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"report [OPTIONS] --evaluation ID", "report [OPTIONS] QUERY [--param NAME=VALUE]...",
                                       NULL},
     .about = "Draw a recorded evaluation as one self-contained HTML page: the rule's name,\n"

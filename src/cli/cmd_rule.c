@@ -27,7 +27,6 @@ static const struct cli_opt rule_opts[] = {
 const struct cli_spec spec_rule = {
     .name = "rule",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"rule register [OPTIONS] NAME|FILE.sql", "rule list [OPTIONS]", NULL},
     .about = "Register a rule (a saved query) before the plan it will judge runs: its\n"
              "text and SHA-256 are stored with the time of registration and, if given,\n"

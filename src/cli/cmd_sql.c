@@ -28,7 +28,6 @@ static const struct cli_opt sql_opts[] = {
 const struct cli_spec spec_sql = {
     .name = "sql",
     .store = 1,
-    .server = 1,
     .synopsis = (const char *const[]){"sql [OPTIONS] SQL", "sql [OPTIONS] --file FILE", NULL},
     .about = "Run ad-hoc SQL against the store. Several statements run in order and the\n"
              "last one's rows are printed. The store is opened read-only unless --write\n"

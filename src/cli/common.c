@@ -77,13 +77,6 @@ const char *cli_store_name(const struct cli *cli)
     return shown;
 }
 
-int cli_server_unsupported(const struct cli_spec *spec)
-{
-    return bd_usage_error(NULL, "benchdb %s does not work on a PostgreSQL store yet (docs/postgresql.md lists the "
-                                "commands that do); use an SQLite file with --db FILE",
-                          spec->name);
-}
-
 struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp, const char *name, int *rc)
 {
     char *err = NULL;
