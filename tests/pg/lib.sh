@@ -28,6 +28,13 @@ pg_newdb() {
         pg -d "$1" -c "CREATE EXTENSION benchstats"
 }
 
+# pg_emptydb NAME: a fresh, empty database NAME (UTF-8, C collation) for
+# benchdb init to make a store in.
+pg_emptydb() {
+    pg -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS \"$1\"" \
+        -c "CREATE DATABASE \"$1\" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+}
+
 # pg_dropdb NAME
 pg_dropdb() { pg -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS \"$1\""; }
 

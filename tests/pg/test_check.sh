@@ -23,8 +23,7 @@ run bd --db "$T/good.db" init
 mkdir -p "$T/q" && printf -- '-- name: e\nSELECT count(*) AS runs FROM run\n' >"$T/q/e.sql"
 bd --db "$T/good.db" query --queries "$T/q" e >/dev/null 2>&1
 bd --db "$T/good.db" sql --write "UPDATE series SET detail = '{\"mode\":\"avgt\"}' WHERE id = 1" >/dev/null
-pg_dropdb "$good" >/dev/null
-pg -d postgres -c "CREATE DATABASE $good TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+pg_emptydb "$good"
 bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$good" init >/dev/null
 run python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/good.db" "$good"
 expect_rc 0 "copy the store into PostgreSQL"

@@ -19,8 +19,7 @@ db=benchdb_commands
 uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
 known=$(ls "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | wc -l)
 
-pg_dropdb "$db" >/dev/null
-pg -d postgres -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+pg_emptydb "$db"
 rc=$?
 expect_rc 0 "an empty database"
 [ "$failures" -eq 0 ] || exit 1

@@ -14,9 +14,7 @@ db=benchdb_ingest
 uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
 
 newdb() {
-    pg_dropdb "$1" >/dev/null
-    pg -d postgres -c "CREATE DATABASE $1 TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" &&
-        bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$1" init >/dev/null
+    pg_emptydb "$1" && bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$1" init >/dev/null
 }
 newdb "$db"
 rc=$?

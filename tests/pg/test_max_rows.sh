@@ -10,8 +10,7 @@
 [ -x /usr/bin/time ] || { echo "FAIL: /usr/bin/time (GNU time) is missing (scripts/install-deps installs it)" >&2; exit 1; }
 db=benchdb_max_rows
 uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
-pg_dropdb "$db" >/dev/null
-pg -d postgres -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+pg_emptydb "$db"
 run bd --db "$uri" init
 expect_rc 0 "init on PostgreSQL"
 run bd --db "$T/s.db" init

@@ -22,8 +22,7 @@
 db=benchdb_report
 uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
 
-pg_dropdb "$db" >/dev/null
-pg -d postgres -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+pg_emptydb "$db"
 run bd --db "$uri" init
 expect_rc 0 "init on PostgreSQL"
 run pg_same_data "$db"

@@ -40,8 +40,7 @@ done
 rc=$?
 expect_rc 0 "every tutorial command runs on SQLite"
 
-pg_dropdb "$db" >/dev/null && pg_dropdb "${db}_altered" >/dev/null &&
-    pg -d postgres -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+pg_dropdb "${db}_altered" >/dev/null && pg_emptydb "$db"
 rc=$?
 expect_rc 0 "an empty database for the store"
 [ "$failures" -eq 0 ] || exit 1
