@@ -175,8 +175,15 @@ int store_connect(const char *name, enum store_mode mode, struct db **out, char 
     int readonly = mode == STORE_READ || mode == STORE_INSPECT || mode == STORE_CHECK;
     int version = store_pg_version(db, err);
     int known = pg_migrations_count();
-    if (version < 0)
+    if (version < 0) {
+        char *why = *err;
+        *err = NULL;
+        bd_fail(err, "cannot read the store's schema version: %s (the role needs SELECT on the store's tables; "
+                     "docs/postgresql.md, \"Read-only analysis\")",
+                why ? why : "out of memory");
+        free(why);
         goto fail;
+    }
     if (version > known) {
         bd_fail(err, "the store's schema is at version %d, newer than this benchdb knows (up to %d): use a newer "
                      "benchdb; the store was left untouched",

@@ -175,7 +175,7 @@ expect_err_has "error: check: foreign_key_check: permission denied for table arc
 pg -d "$db" -c "REVOKE SELECT ON ALL TABLES IN SCHEMA public FROM benchdb_check_ro" >/dev/null
 run bd --db "postgresql://benchdb_check_ro@$PGHOST:$PGPORT/$db" check
 expect_rc 1 "a store the role cannot read at all"
-expect_err_has "permission denied for table schema_migration" "named"
+expect_err_has "error: postgresql://benchdb_check_ro@$PGHOST:$PGPORT/$db: cannot read the store's schema version: permission denied for table schema_migration (the role needs SELECT on the store's tables" "the store and the table named"
 
 pg_dropdb "$db" >/dev/null
 pg_dropdb "$good" >/dev/null
