@@ -221,6 +221,12 @@ static int duplicate(struct sink *s, const struct sink_series *x, int64_t bench_
     return duplicate_fail(s, x, metric, archive != s->archive_id, where);
 }
 
+/* A value as stored: -0.0 as 0.0 (docs/archive-format.md, "How an archive is stored"). SQLite keeps
+ * a real that is a whole number as an integer in the file, so it reads
+ * -0.0 back as 0.0, while PostgreSQL keeps the sign: the same bits on both
+ * engines means the one SQLite can keep. */
+static double stored_value(double d) { return d == 0 ? 0.0 : d; }
+
 static int insert_values(struct sink *s, int64_t series_id, const double *v, const int64_t *count, size_t n,
                          const double *warmup, size_t nw)
 {
@@ -231,7 +237,7 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
             return ingest_report_oom(s->rep);
         for (size_t q = 0; q < total; q++) {
             int w = q >= n;
-            double d = w ? warmup[q - n] : v[q];
+            double d = stored_value(w ? warmup[q - n] : v[q]);
             uint64_t bits;
             memcpy(&bits, &d, sizeof bits);
             unsigned char *r = (unsigned char *)s->copy.buf + s->copy.len;
@@ -260,7 +266,7 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
                 int p = per * (int)j + 2;
                 db_bind_int(st, p, w);
                 db_bind_int64(st, p + 1, (sqlite3_int64)(w ? q - n : q) + 1);
-                db_bind_double(st, p + 2, w ? warmup[q - n] : v[q]);
+                db_bind_double(st, p + 2, stored_value(w ? warmup[q - n] : v[q]));
                 if (counted)
                     db_bind_int64(st, p + 3, w ? 1 : count[q]);
             }
