@@ -202,11 +202,11 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     rc = EXIT_FAIL;
     if (cli_connect_limited(cli, a.write ? STORE_WRITE : STORE_READ, run.timeout, &dl, &db))
         goto out;
-    /* On PostgreSQL the SQL runs in one read-only transaction (one
-     * snapshot); a role without write grants is what no SQL can lift. */
-    if (!a.write && !db_sqlite(db) &&
-        db_exec(db, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL) != SQLITE_OK) {
-        bd_error("sql: %s", db_errmsg(db));
+    /* Read-only: the store's read-only work (store.h): on PostgreSQL one
+     * read-only transaction (one snapshot) that the SQL cannot end, read
+     * as benchdb_reader where the session may. */
+    if (!a.write && store_begin_readonly(db, STORE_RO_UNTRUSTED, NULL) != SQLITE_OK) {
+        bd_error("sql: cannot begin reading: %s", db_errmsg(db));
         goto out;
     }
     struct rowset rs = {0};
@@ -219,6 +219,8 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
         }
     }
     rowset_free(&rs);
+    if (!a.write)
+        store_end_readonly(db);
 out:
     db_close(db);
     params_free(&a.params);

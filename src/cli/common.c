@@ -53,9 +53,7 @@ int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, s
 {
     if (cli_connect_store(cli, mode, db))
         return -1;
-    if (db_sqlite(*db))
-        store_set_timeout(db_sqlite(*db), dl, timeout);
-    else if (db_pg_set_timeout(*db, (long long)(timeout * 1000 + 0.5)) != SQLITE_OK) {
+    if (store_deadline_start(*db, dl, timeout) != SQLITE_OK) {
         bd_error("cannot set the time limit: %s", db_errmsg(*db));
         db_close(*db);
         *db = NULL;
@@ -66,20 +64,20 @@ int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, s
 
 int cli_deadline_passed(struct db *db, const struct store_deadline *dl)
 {
-    return dl->fired || (db && !db_sqlite(db) && db_errcode(db) == SQLITE_INTERRUPT);
+    return store_deadline_passed(db, dl);
 }
 
 const char *cli_store_name(const struct cli *cli)
 {
-    static char shown[1024];
-    const char *name = cli->db_path;
-    const char *scheme = db_is_server_name(name) ? strstr(name, "://") : NULL;
-    const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
-    const char *colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
-    if (!colon || strlen(name) + 4 > sizeof shown)
-        return name;
-    snprintf(shown, sizeof shown, "%.*s:***%s", (int)(colon - name), name, at);
-    return shown;
+    /* Made once: the name does not change while a command runs. */
+    static char *shown;
+    static const char *of;
+    if (!shown || of != cli->db_path) {
+        free(shown);
+        shown = store_name_masked(cli->db_path);
+        of = cli->db_path;
+    }
+    return shown ? shown : "(the store)";
 }
 
 struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp, const char *name, int *rc)

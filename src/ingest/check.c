@@ -298,15 +298,13 @@ static int run_checks(struct db *db, FILE *out, int *problems)
 int store_check(struct db *db, FILE *out)
 {
     int problems = 0;
-    /* PostgreSQL: one read-only transaction, so every check sees one
-     * snapshot of the store (SQLite's read transaction is the file's). */
-    int pg = db_engine(db) == DB_POSTGRESQL;
-    if (pg && db_exec(db, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL) != SQLITE_OK) {
+    /* One read-only transaction on PostgreSQL, so that every check sees
+     * one snapshot of the store (SQLite's read transaction is the file's). */
+    if (store_begin_readonly(db, 0, NULL) != SQLITE_OK) {
         bd_error("check: %s", db_errmsg(db));
         return -1;
     }
     int rc = run_checks(db, out, &problems);
-    if (pg)
-        db_exec(db, "ROLLBACK", NULL);
+    store_end_readonly(db);
     return rc ? -1 : problems;
 }

@@ -103,21 +103,17 @@ static int bind_all(struct db_stmt *st, const struct saved_query *q, const struc
     return 0;
 }
 
-/* The read-only guard around a saved query's statements: SQLite's
- * authorizer (store_guard_readonly); on PostgreSQL a read-only
- * transaction, begun with the guard and committed when it is lifted. */
-static void guard(struct db *db, int on, const struct store_guard_reads *reads)
+/* The read-only guard around a saved query's statements (store.h,
+ * store_begin_readonly): SQL from anywhere, so on PostgreSQL read as
+ * benchdb_reader where the session may. Returns 0, or -1 with *err. */
+static int guard_on(struct db *db, const struct saved_query *q, const struct store_guard_reads *reads, char **err)
 {
-    if (db_sqlite(db)) {
-        if (on && reads)
-            store_guard_readonly_reporting(db_sqlite(db), reads);
-        else
-            store_guard_readonly(db_sqlite(db), on);
-    } else if (on && db_autocommit(db))
-        db_exec(db, "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL);
-    else if (!on && !db_autocommit(db))
-        db_exec(db, "COMMIT", NULL);
+    if (store_begin_readonly(db, STORE_RO_UNTRUSTED, reads) == SQLITE_OK)
+        return 0;
+    return bd_fail(err, "query %s: cannot begin reading the store: %s", q->name, db_errmsg(db));
 }
+
+static void guard_off(struct db *db) { store_end_readonly(db); }
 
 /* The guard refused the query, when prepared or (a pragma_*() function) as
  * it ran. */
@@ -144,6 +140,44 @@ static int run_failed(struct db *db, const struct saved_query *q, int rc, char *
                    json ? " (a value in the store is not valid JSON: 'benchdb check' names its row)" : "");
 }
 
+/* PostgreSQL: the saved query's SQL (*sql, SQLite's) checked as on SQLite
+ * and written for the server. Recorded or not, each statement of a saved
+ * query (its needs too) first prepares under SQLite's read-only guard on
+ * benchdb's schema (schema_pg_check): so only benchdb's tables and views
+ * and the functions both engines have reach the server, never
+ * pg_read_file, lo_*, set_config or dblink; and the rewrite for the server
+ * refuses what PostgreSQL would read otherwise than SQLite did (pg_sql.c).
+ * *sql becomes the server's text, held in pg. 0, or -1 with *err. */
+static int pg_checked(struct db *db, const struct saved_query *q, const char **sql, const char *what,
+                      const struct store_guard_reads *reads, struct strbuf *pg, char **err)
+{
+    char *why = NULL;
+    int checked = schema_pg_check(db, *sql, reads, &why);
+    if (checked == -2) /* as the guard refuses it on SQLite */
+        bd_fail(err, "query %s (%s): is not read-only; a saved query may only read the store (%s)", q->name,
+                q->source, why ? why : "out of memory");
+    else if (checked)
+        bd_fail(err, "query %s (%s): %s is not SQL a saved query may run on a server: %s (on PostgreSQL a saved "
+                     "query is first prepared under SQLite's read-only guard on benchdb's schema: the SQL both engines "
+                     "run, benchdb's tables and views, the functions of both; docs/postgresql.md)",
+                q->name, q->source, what, why ? why : "out of memory");
+    if (checked) {
+        free(why);
+        return -1;
+    }
+    if (pg_sql_positional_text(q, *sql, pg, &why)) {
+        if (why && strncmp(why, "query ", 6) == 0) /* it names the query */
+            bd_fail(err, "%s", why);
+        else
+            bd_fail(err, "query %s (%s): %s", q->name, q->source, why ? why : "out of memory");
+        free(why);
+        sb_free(pg);
+        return -1;
+    }
+    *sql = pg->buf;
+    return 0;
+}
+
 /* Prepares one read-only statement of a saved query under the read-only
  * guard (a saved query may come from anywhere). On success the guard stays
  * on, for a pragma_*() function meets it as the statement runs: the caller
@@ -154,14 +188,12 @@ static int prepare_guarded(struct db *db, const struct saved_query *q, const cha
 {
     const char *tail = NULL;
     *st = NULL;
-    guard(db, 1, reads);
+    if (guard_on(db, q, reads, err))
+        return -1;
     struct strbuf pg = {0};
-    if (!db_sqlite(db)) { /* PostgreSQL: typed positional parameters */
-        if (pg_sql_positional_text(q, sql, &pg, err)) {
-            guard(db, 0, NULL);
-            return -1;
-        }
-        sql = pg.buf;
+    if (!db_sqlite(db) && pg_checked(db, q, &sql, what, reads, &pg, err)) {
+        guard_off(db);
+        return -1;
     }
     int prc = db_prepare_tail(db, sql, st, &tail);
     if (prc == SQLITE_OK && *st && (prc = db_describe(*st)) != SQLITE_OK) {
@@ -169,7 +201,7 @@ static int prepare_guarded(struct db *db, const struct saved_query *q, const cha
         *st = NULL;
     }
     if (prc != SQLITE_OK) {
-        guard(db, 0, NULL);
+        guard_off(db);
         sb_free(&pg);
         if (db_errcode(db) == SQLITE_AUTH)
             return refused(db, q, err);
@@ -183,7 +215,7 @@ static int prepare_guarded(struct db *db, const struct saved_query *q, const cha
     if (problem) {
         db_finalize(*st);
         *st = NULL;
-        guard(db, 0, NULL);
+        guard_off(db);
         bd_fail(err, "query %s (%s): %s", q->name, q->source, problem);
     }
     sb_free(&pg);
@@ -242,7 +274,7 @@ int evaluation_check_needs(struct db *db, const struct saved_query *q, const str
                 rc = run_failed(db, q, src, err);
         }
         db_finalize(st);
-        guard(db, 0, NULL);
+        guard_off(db); /* again after a failed prepare: nothing to end then */
         free(sql);
         free(what);
         if (rc)
@@ -462,10 +494,7 @@ static int record(struct db *db, const struct saved_query *q, const char *sha, c
     char *why = NULL;
     /* The time limit is the analysis's: recording is bounded work (the
      * result's size is limited), and must not be cut halfway. */
-    if (db_sqlite(db))
-        store_clear_timeout(db_sqlite(db));
-    else
-        db_pg_set_timeout(db, 0);
+    store_deadline_clear(db);
     if (data_fingerprint(db, fp, &narch, &why)) {
         bd_fail(err, "cannot record the evaluation: %s", why);
         free(why);
@@ -556,9 +585,9 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
     /* The schema the statement read, while the guard holds its names. */
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
         (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, err)
-                                       : schema_hash_pg(db, q->sql, ev->schema_sha256, err)))) {
+                                       : schema_hash_pg(db, &reads, ev->schema_sha256, err)))) {
         db_finalize(st);
-        guard(db, 0, NULL);
+        guard_off(db);
         schema_reads_free(&reads);
         return -1;
     }
@@ -574,7 +603,7 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
     int rc = rowset_collect_db_limited(&ev->rows, st, lim ? lim : &defaults);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     db_finalize(st);
-    guard(db, 0, NULL);
+    guard_off(db);
     ev->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     if (rc == ROWSET_OVER_ROWS || rc == ROWSET_OVER_BYTES) {
         char *what = rowset_over_text(rc, lim ? lim : &defaults);

@@ -2,7 +2,10 @@
  * (query/pg_sql.h). The scan knows SQLite's tokens that may hold a colon
  * or an @ or $ that is no parameter: string literals ('it''s'), quoted
  * identifiers ("a", [a], `a`), comments (-- and / * * /), and
- * PostgreSQL's cast operator (::). */
+ * PostgreSQL's cast operator (::). A token the two engines read
+ * differently is refused (lexical_difference): the query would not be the
+ * one SQLite's read-only guard checked (docs/postgresql.md, "Read-only
+ * analysis"). */
 #include "query/pg_sql.h"
 
 #include <ctype.h>
@@ -45,18 +48,58 @@ static const char *quoted_end(const char *s)
     return s;
 }
 
+/* The end of a block comment at s, or NULL when another opens inside it:
+ * PostgreSQL's nest, SQLite's end at the first close. */
+static const char *comment_end(const char *s)
+{
+    const char *e = strstr(s + 2, "*/");
+    const char *inner = strstr(s + 2, "/*");
+    if (inner && (!e || inner < e))
+        return NULL;
+    return e ? e + 2 : s + strlen(s);
+}
+
+/* Why the token at s (sql its text) is read otherwise by PostgreSQL than
+ * by SQLite, or NULL: a string with a prefix (E'' with backslash escapes,
+ * N'', B'', U&'', U&""), a name quoted SQLite's way ([a], `a`: a subscript
+ * or an operator on PostgreSQL), a dollar-quoted string ($$...$$, $t$...$t$:
+ * parameters on SQLite). X'' (a blob, a bytea) is read alike. */
+static const char *lexical_difference(const char *sql, const char *s)
+{
+    if (*s == '[' || *s == '`')
+        return "a name quoted with [ ] or ` ` (PostgreSQL reads a subscript or an operator; quote names with \"\")";
+    if (*s == '$' && !isdigit((unsigned char)s[1])) {
+        size_t n = 0;
+        while (name_char((unsigned char)s[1 + n]) && s[1 + n] != '$')
+            n++;
+        if (s[1 + n] == '$')
+            return "a dollar-quoted string (SQLite reads parameters)";
+    }
+    if (*s != '\'' && *s != '"')
+        return NULL;
+    const char *p = s - 1;
+    if (p >= sql && *p == '&' && p - 1 >= sql && (p[-1] == 'u' || p[-1] == 'U') && (p - 1 == sql || !name_char((unsigned char)p[-2])))
+        return "a U& string or name (SQLite reads a name and an operator)";
+    if (*s == '\'' && p >= sql && strchr("eEnNbB", *p) && (p == sql || !name_char((unsigned char)p[-1])))
+        return "a string with a prefix letter (E'', N'', B''), which SQLite reads as a name and a string";
+    return NULL;
+}
+
 int pg_sql_rewrite(const char *sql, pg_param_writer write, void *arg, struct strbuf *out, char **err)
 {
     const char *s = sql;
     while (*s) {
-        const char *start = s;
-        if (*s == '\'' || *s == '"' || *s == '`' || *s == '[') {
+        const char *start = s, *why = lexical_difference(sql, s);
+        if (why)
+            return bd_fail(err, "the query holds %s: write it in the SQL both engines read alike", why);
+        if (*s == '\'' || *s == '"') {
             s = quoted_end(s);
         } else if (s[0] == '-' && s[1] == '-') {
             s += strcspn(s, "\n");
         } else if (s[0] == '/' && s[1] == '*') {
-            const char *e = strstr(s + 2, "*/");
-            s = e ? e + 2 : s + strlen(s);
+            if (!(s = comment_end(s)))
+                return bd_fail(err, "the query nests a comment in another, which PostgreSQL reads otherwise than "
+                                    "SQLite: write it in the SQL both engines read alike");
         } else if (s[0] == ':' && s[1] == ':') {
             s += 2;
         } else if ((*s == ':' || *s == '@' || (*s == '$' && !isdigit((unsigned char)s[1]))) &&

@@ -10,7 +10,12 @@
  * or, for a client that sends no parameters (psql), the value itself:
  *   :level  ->  CAST('0.95' AS DOUBLE PRECISION)
  * Nothing else changes: string literals, quoted identifiers, comments
- * and PostgreSQL's :: casts are copied as they are. */
+ * and PostgreSQL's :: casts are copied as they are. What the two engines
+ * read differently is refused, for on PostgreSQL a saved query runs only
+ * as the statement SQLite's read-only guard checked (docs/postgresql.md,
+ * "Read-only analysis"): a string with a prefix (E'', N'', B'', U&''), a
+ * U&"" name, a name quoted with [ ] or ` `, a dollar-quoted string, a
+ * comment nested in another. */
 #include "query/evaluate.h"
 #include "query/saved.h"
 #include "util/strbuf.h"
@@ -26,7 +31,8 @@ typedef int (*pg_param_writer)(void *arg, const char *name, size_t len, struct s
 
 /* sql with every named parameter reference replaced by what write()
  * makes of it, appended to out. A positional parameter (?, ?NNN) is an
- * error, as benchdb refuses it on SQLite. Returns 0, or -1 with *err set. */
+ * error, as benchdb refuses it on SQLite, and so is a token the engines
+ * read differently (above). Returns 0, or -1 with *err set. */
 int pg_sql_rewrite(const char *sql, pg_param_writer write, void *arg, struct strbuf *out, char **err);
 
 /* q's statement for PostgreSQL with positional parameters: $k in a cast

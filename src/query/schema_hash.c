@@ -35,6 +35,7 @@
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 /* ---- names ---- */
 
@@ -435,36 +436,60 @@ static sqlite3 *logical_store(int version, char **err)
     return mem;
 }
 
-/* The names of the tables and views sql reads, closed over the triggers
+/* The logical schema of db's store (its version read from the server). */
+static sqlite3 *pg_logical(struct db *db, char **err)
+{
+    int version = store_pg_version(db, err);
+    return version < 0 ? NULL : logical_store(version, err);
+}
+
+int schema_pg_check(struct db *db, const char *sql, const struct store_guard_reads *reads, char **err)
+{
+    sqlite3 *mem = pg_logical(db, err);
+    if (!mem)
+        return -1;
+    if (reads)
+        store_guard_readonly_reporting(mem, reads);
+    else
+        store_guard_readonly(mem, 1);
+    store_guard_set_refusal(NULL);
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    int rc = 0;
+    if (sqlite3_prepare_v2(mem, sql, -1, &st, &tail) != SQLITE_OK) {
+        int auth = sqlite3_errcode(mem) == SQLITE_AUTH;
+        bd_fail(err, "%s", auth && store_guard_refusal() ? store_guard_refusal() : sqlite3_errmsg(mem));
+        rc = auth ? -2 : -1;
+    }
+    else if (!st)
+        rc = bd_fail(err, "it holds no SQL statement");
+    else if (!sql_is_blank(tail))
+        rc = bd_fail(err, "it holds more than one statement");
+    else if (!sqlite3_stmt_readonly(st)) {
+        bd_fail(err, "it does not only read");
+        rc = -2;
+    }
+    sqlite3_finalize(st);
+    store_guard_readonly(mem, 0);
+    return rc;
+}
+
+/* The names of the tables and views r names, closed over the triggers
  * that write them and what views and triggers read, in name order: found
  * on the logical schema as on SQLite. */
-static int pg_names(struct db *db, const char *sql, char ***names, size_t *nnames, int *unit, char **err)
+static int pg_names(struct db *db, const struct schema_reads *reads, char ***names, size_t *nnames, int *unit,
+                    char **err)
 {
     *names = NULL;
     *nnames = 0;
     *unit = 0;
-    int version = store_pg_version(db, err);
-    if (version < 0)
-        return -1;
-    sqlite3 *mem = logical_store(version, err);
+    sqlite3 *mem = pg_logical(db, err);
     if (!mem)
         return -1;
-    struct schema_reads reads = {0};
-    const struct store_guard_reads notes = {schema_reads_note, &reads};
-    store_guard_readonly_reporting(mem, &notes);
-    sqlite3_stmt *st = NULL;
-    int rc = 0;
-    if (sqlite3_prepare_v2(mem, sql, -1, &st, NULL) != SQLITE_OK)
-        rc = bd_fail(err, "cannot find what the query reads (prepared on benchdb's schema in SQLite): %s",
-                     sqlite3_errmsg(mem));
-    sqlite3_finalize(st);
     struct edges e = {0};
     struct object *o = NULL;
     size_t n = 0;
-    if (rc == 0)
-        rc = closed_set(mem, &reads, 0, &o, &n, &e, err);
-    else
-        sqlite3_set_authorizer(mem, NULL, NULL);
+    int rc = closed_set(mem, reads, 0, &o, &n, &e, err);
     if (rc == 0) {
         *names = calloc(n + 1, sizeof **names);
         if (!*names)
@@ -480,7 +505,6 @@ static int pg_names(struct db *db, const char *sql, char ***names, size_t *nname
     }
     objects_free(o, n);
     edges_free(&e);
-    schema_reads_free(&reads);
     return rc;
 }
 
@@ -544,12 +568,12 @@ static const char pg_functions_sql[] =
     "AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = CAST('pg_proc' AS regclass) AND d.objid = p.oid "
     "AND d.deptype = 'e') ORDER BY 1";
 
-int schema_hash_pg(struct db *db, const char *sql, char out[65], char **err)
+int schema_hash_pg(struct db *db, const struct schema_reads *reads, char out[65], char **err)
 {
     char **names;
     size_t n;
     int unit;
-    if (pg_names(db, sql, &names, &n, &unit, err))
+    if (pg_names(db, reads, &names, &n, &unit, err))
         return -1;
     struct sha256 h;
     sha256_init(&h);

@@ -30,18 +30,30 @@ void schema_reads_free(struct schema_reads *r);
  * *err set. */
 int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], char **err);
 
-/* The same on PostgreSQL ("benchdb-schema-pg/1", docs/queries.md), for the
- * statement sql (as the saved query holds it, SQLite's parameters): the
- * names it reads and the set closed over triggers and views are found as
- * on SQLite, by preparing sql on benchdb's SQLite schema of the store's
- * version in a private in-memory connection; then hashed are, per name of
- * that set in name order, the server's definition from its catalogues
- * (kind; a view's pg_get_viewdef; a table's columns with type, NOT NULL
- * and default, its constraints and its triggers' pg_get_triggerdef), then
- * every function of the store's schema that no extension owns
- * (pg_get_functiondef: what the triggers run and the views call), then the
- * rows of `unit` when it is in the set. Returns 0, or -1 with *err set. */
+/* On PostgreSQL, the check every saved query passes before the server
+ * sees it (docs/postgresql.md, "Read-only analysis"): sql (as the saved
+ * query holds it, SQLite's parameters) must prepare as one statement that
+ * only reads on benchdb's SQLite schema of the store's version, in a
+ * private in-memory connection, under the read-only guard; so it names
+ * only benchdb's tables and views and the functions SQLite and benchdb
+ * have (no pg_read_file, lo_*, set_config, dblink...). reads (or NULL)
+ * hears of every table and view it reads, as on SQLite. Returns 0, or -1
+ * with *err saying why not (-2 when the guard refused it: it would write
+ * or control a transaction). */
 struct db;
-int schema_hash_pg(struct db *db, const char *sql, char out[65], char **err);
+#include "store/store.h"
+int schema_pg_check(struct db *db, const char *sql, const struct store_guard_reads *reads, char **err);
+
+/* The hash on PostgreSQL ("benchdb-schema-pg/1", docs/queries.md) of what
+ * r names (schema_pg_check's reads): the set closed over triggers and
+ * views is found as on SQLite, on the logical schema; then hashed are, per
+ * name of that set in name order, the server's definition from its
+ * catalogues (kind; a view's pg_get_viewdef; a table's columns with type,
+ * NOT NULL and default, its constraints and its triggers'
+ * pg_get_triggerdef), then every function of the store's schema that no
+ * extension owns (pg_get_functiondef: what the triggers run and the views
+ * call), then the rows of `unit` when it is in the set. Returns 0, or -1
+ * with *err set. */
+int schema_hash_pg(struct db *db, const struct schema_reads *r, char out[65], char **err);
 
 #endif

@@ -231,24 +231,13 @@ static int compare_data(struct db *db, const struct record *r, struct outcome *o
     return 0;
 }
 
-/* The time limit of one re-run: SQLite's progress handler, PostgreSQL's
- * statement_timeout (for the session: a re-run opens its own transaction;
- * each re-run sets it again, so it is not cleared). */
+/* The time limit of one re-run (a re-run opens its own transaction; each
+ * sets the limit again). */
 static int limit_start(struct db *db, struct store_deadline *dl, double timeout, char **err)
 {
-    if (db_sqlite(db)) {
-        store_set_timeout(db_sqlite(db), dl, timeout);
-        return 0;
-    }
-    if (db_pg_set_timeout(db, (long long)(timeout * 1000 + 0.5)) != SQLITE_OK)
+    if (store_deadline_start(db, dl, timeout) != SQLITE_OK)
         return bd_fail(err, "cannot set the time limit: %s", db_errmsg(db));
     return 0;
-}
-
-static void limit_end(struct db *db)
-{
-    if (db_sqlite(db))
-        store_clear_timeout(db_sqlite(db));
 }
 
 /* One evaluation: its row of the result. -1 only when the store cannot
@@ -273,10 +262,10 @@ static int verify_one(struct db *db, const struct query_path *qp, const struct r
     else {
         struct store_deadline dl = {0};
         if (limit_start(db, &dl, timeout, &perr) || evaluation_rerun(db, q, &rp, lim, &ev, &perr))
-            why = dl.fired || (!db_sqlite(db) && db_errcode(db) == SQLITE_INTERRUPT)
+            why = store_deadline_passed(db, &dl)
                       ? bd_strdupf("stopped after %g s (--timeout SECONDS raises the limit)", timeout)
                       : strdup(perr ? perr : "out of memory");
-        limit_end(db);
+        store_deadline_clear(db);
     }
     int rc = 0;
     if (why) {

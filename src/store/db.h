@@ -51,8 +51,23 @@ struct db;
 struct db_stmt;
 
 /* A store name that names a PostgreSQL database: a postgresql:// or
- * postgres:// URI (libpq's connection URI). */
+ * postgres:// URI (libpq's connection URI; the scheme in any case), or a
+ * string of libpq's keyword=value pairs beginning with one of its
+ * keywords (host=db.example dbname=results). store_name.c. */
 int db_is_server_name(const char *name);
+/* The name as it may be printed: a password, wherever the name holds one
+ * (before the host, up to the last @; a password or sslpassword parameter
+ * or keyword), as ***. Any other name as it is. malloc'd; NULL when out
+ * of memory. */
+char *store_name_masked(const char *name);
+/* A message of libpq's about the name, as it may be printed: the name in
+ * it masked, and the whole message withheld (with the reason) when it
+ * still quotes a password or a piece of one. malloc'd; NULL when out of
+ * memory. */
+char *store_name_scrub(const char *name, const char *msg);
+/* The name as libpq is given it (a URI's scheme in lower case, which is
+ * all libpq reads). malloc'd; NULL when out of memory. */
+char *store_name_conninfo(const char *name);
 
 /* Wraps an open SQLite connection; with own, db_close closes it. NULL when
  * out of memory. */

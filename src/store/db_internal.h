@@ -1,8 +1,10 @@
 #ifndef BENCHDB_STORE_DB_INTERNAL_H
 #define BENCHDB_STORE_DB_INTERNAL_H
-/* What the two backends of the connection layer (db_sqlite.c, db_pg.c)
- * share: the handles and the PostgreSQL backend's entry points. Nothing
- * outside src/store/db_*.c includes it. */
+/* What the two backends of the connection layer (db_sqlite.c, db_pg.c and
+ * the PostgreSQL backend's parts: pg_guard.c, pg_wait.c) and the store's
+ * engine-neutral calls (readonly.c, store_pg.c) share: the handles and the
+ * PostgreSQL backend's entry points. Nothing outside src/store includes
+ * it. */
 #include "store/db.h"
 
 struct pg_conn; /* libpq's PGconn, kept out of this header */
@@ -21,6 +23,16 @@ struct db {
     long long timeout_ms; /* statement_timeout as db_pg_set_timeout set it (0: none) */
     unsigned cursors;     /* cursors declared so far (their names) */
     int txn_readonly;     /* the open transaction: 0 not known, 1 only reads, 2 may write */
+    /* The read-only guard (pg_guard.c): guard_connection for every
+     * statement of a session opened read-only, guard while
+     * db_begin_readonly's transaction is open. */
+    int guard_connection, guard;
+    int reader;           /* may the session read as benchdb_reader: 0 not asked yet, 1 yes, 2 no */
+    /* Waiting for locks (pg_wait.c): whether to say so, the store's name
+     * to open a second connection by, and that connection. */
+    int watch_locks;
+    char *conninfo;
+    void *monitor;        /* PGconn * */
 };
 
 struct db_stmt {
@@ -59,5 +71,22 @@ int db_pg_exec(struct db *db, const char *sql, char **errmsg);
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n);
 int db_pg_autocommit(struct db *db);
 int db_pg_timeout(struct db *db, long long ms);
+/* Records an error on db: SQLite's code, the SQLSTATE, the message. */
+void db_pg_set_error(struct db *db, int code, const char *state, const char *msg);
+
+/* The read-only guard (pg_guard.c): SQLITE_OK when the statement sql
+ * (one statement, as db_pg_prepare cut it) may run in a read-only
+ * session, else SQLITE_AUTH with the refusal recorded on db (and as
+ * store_guard_refusal's text). */
+int db_pg_guard_check(struct db *db, const char *sql);
+int db_pg_begin_readonly(struct db *db, unsigned flags);
+int db_pg_end_readonly(struct db *db);
+
+/* Waits until what was sent on db's connection has its result ready,
+ * saying once on stderr, when the wait is long and the server says the
+ * session waits for a lock, which lock and who holds it (pg_wait.c). */
+void db_pg_await(struct db *db);
+/* Closes the second connection pg_wait.c may have opened. */
+void db_pg_wait_close(struct db *db);
 
 #endif

@@ -5,9 +5,7 @@
  * sqlite3_values by a private in-memory SQLite connection, errors mapped
  * to SQLite's codes by SQLSTATE. */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <errno.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,70 +13,10 @@
 #include <time.h>
 
 #include "store/db_internal.h"
+#include "store/pg_lex.h"
+#include "store/pq.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
-
-/* libpq is loaded when a command first connects to a server, so that a
- * command on an SQLite file maps none of it (nor the TLS, Kerberos and
- * LDAP libraries it pulls in): each function through a pointer. */
-#define PQ_FUNCTIONS(X)                                                                                               \
-    X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQsetNoticeReceiver) X(PQexec) X(PQresultStatus)     \
-    X(PQresultErrorField) X(PQresultErrorMessage) X(PQclear) X(PQtransactionStatus) X(PQgetisnull) X(PQgetvalue)    \
-    X(PQgetlength) X(PQftype) X(PQunescapeBytea) X(PQfreemem) X(PQexecParams) X(PQntuples) X(PQnfields)            \
-    X(PQprepare) X(PQdescribePrepared) X(PQfname) X(PQputCopyData) X(PQputCopyEnd) X(PQgetResult) X(PQsendQuery)
-#define PQ_POINTER(f) __typeof__(f) *f;
-static struct {
-    PQ_FUNCTIONS(PQ_POINTER)
-} pq;
-#undef PQ_POINTER
-
-/* Loads libpq once; 0, or -1 with *err. */
-static int pq_load(char **err)
-{
-    static void *lib;
-    if (lib)
-        return 0;
-    void *h = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        return bd_fail(err, "cannot load libpq, PostgreSQL's client library (Debian's libpq5): %s", dlerror());
-#define PQ_LOAD(f)                                                                                                    \
-    if (!(*(void **)&pq.f = dlsym(h, #f))) {                                                                          \
-        dlclose(h);                                                                                                   \
-        return bd_fail(err, "libpq (libpq.so.5) lacks %s: a PostgreSQL 15 or later client library is needed", #f);   \
-    }
-    PQ_FUNCTIONS(PQ_LOAD)
-#undef PQ_LOAD
-    lib = h;
-    return 0;
-}
-
-#define PQconnectdb pq.PQconnectdb
-#define PQstatus pq.PQstatus
-#define PQerrorMessage pq.PQerrorMessage
-#define PQfinish pq.PQfinish
-#define PQsetNoticeReceiver pq.PQsetNoticeReceiver
-#define PQexec pq.PQexec
-#define PQresultStatus pq.PQresultStatus
-#define PQresultErrorField pq.PQresultErrorField
-#define PQresultErrorMessage pq.PQresultErrorMessage
-#define PQclear pq.PQclear
-#define PQtransactionStatus pq.PQtransactionStatus
-#define PQgetisnull pq.PQgetisnull
-#define PQgetvalue pq.PQgetvalue
-#define PQgetlength pq.PQgetlength
-#define PQftype pq.PQftype
-#define PQunescapeBytea pq.PQunescapeBytea
-#define PQfreemem pq.PQfreemem
-#define PQexecParams pq.PQexecParams
-#define PQntuples pq.PQntuples
-#define PQnfields pq.PQnfields
-#define PQprepare pq.PQprepare
-#define PQdescribePrepared pq.PQdescribePrepared
-#define PQfname pq.PQfname
-#define PQputCopyData pq.PQputCopyData
-#define PQputCopyEnd pq.PQputCopyEnd
-#define PQgetResult pq.PQgetResult
-#define PQsendQuery pq.PQsendQuery
 
 #define OID_BOOL 16
 #define OID_BYTEA 17
@@ -93,7 +31,7 @@ static int pq_load(char **err)
 
 static PGconn *conn(struct db *db) { return db->pg; }
 
-static void set_error(struct db *db, int code, const char *state, const char *msg)
+void db_pg_set_error(struct db *db, int code, const char *state, const char *msg)
 {
     free(db->errmsg);
     db->errmsg = strdup(msg ? msg : "unknown error");
@@ -128,7 +66,7 @@ static int check_result(struct db *db, PGresult *res)
     if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_EMPTY_QUERY)
         return SQLITE_OK;
     if (!res) {
-        set_error(db, PQstatus(conn(db)) == CONNECTION_OK ? SQLITE_NOMEM : SQLITE_IOERR, "", PQerrorMessage(conn(db)));
+        db_pg_set_error(db, PQstatus(conn(db)) == CONNECTION_OK ? SQLITE_NOMEM : SQLITE_IOERR, "", PQerrorMessage(conn(db)));
         return db->errcode;
     }
     const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -140,7 +78,7 @@ static int check_result(struct db *db, PGresult *res)
             msg[--n] = '\0';
     }
     int code = state ? code_of(state) : (PQstatus(conn(db)) == CONNECTION_OK ? SQLITE_ERROR : SQLITE_IOERR);
-    set_error(db, code, state, msg);
+    db_pg_set_error(db, code, state, msg);
     free(msg);
     return code;
 }
@@ -155,9 +93,11 @@ struct db *db_connect_pg(const char *name, char **err)
 {
     if (pq_load(err))
         return NULL;
-    PGconn *c = PQconnectdb(name);
+    char *conninfo = store_name_conninfo(name);
+    PGconn *c = conninfo ? PQconnectdb(conninfo) : NULL;
     if (!c) {
-        bd_fail(err, "cannot connect to %s: out of memory", name);
+        free(conninfo);
+        bd_fail(err, "cannot connect to the PostgreSQL store: out of memory");
         return NULL;
     }
     if (PQstatus(c) != CONNECTION_OK) {
@@ -165,8 +105,13 @@ struct db *db_connect_pg(const char *name, char **err)
         size_t n = m ? strlen(m) : 0;
         while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
             m[--n] = '\0';
-        bd_fail(err, "cannot connect to the PostgreSQL store: %s", m ? m : "out of memory");
+        /* libpq may quote the name, or a piece of a password it misread
+         * (an unescaped @ or /): never printed. */
+        char *safe = m ? store_name_scrub(name, m) : NULL;
+        bd_fail(err, "cannot connect to the PostgreSQL store: %s", safe ? safe : "out of memory");
+        free(safe);
         free(m);
+        free(conninfo);
         PQfinish(c);
         return NULL;
     }
@@ -176,16 +121,22 @@ struct db *db_connect_pg(const char *name, char **err)
         if (db)
             sqlite3_close(db->lite);
         free(db);
+        free(conninfo);
         PQfinish(c);
         return NULL;
     }
     db->engine = DB_POSTGRESQL;
     db->pg = c;
     db->own = 1;
+    db->conninfo = conninfo; /* for pg_wait.c's second connection */
     PQsetNoticeReceiver(c, quiet_notice, NULL);
     char *msg = NULL;
     if (db_pg_exec(db, "SET client_encoding = 'UTF8'; SET extra_float_digits = 3; SET client_min_messages = warning; "
                        "SET search_path = public, benchstats, pg_catalog; SET TIME ZONE 'UTC'; "
+                       /* Strings as pg_lex.h reads them (a backslash is a
+                        * backslash), whatever the role's or database's
+                        * default. */
+                       "SET standard_conforming_strings = on; "
                        /* A read-only query is read through a cursor (below);
                         * plan it for its whole result, as when it is not. */
                        "SET cursor_tuple_fraction = 1",
@@ -200,15 +151,47 @@ struct db *db_connect_pg(const char *name, char **err)
 
 void db_pg_close(struct db *db)
 {
+    db_pg_wait_close(db);
+    free(db->conninfo);
     PQfinish(conn(db));
     sqlite3_close(db->lite);
     free(db->errmsg);
 }
 
+/* The result of what was just sent, as PQexec gives it: the last one, or
+ * the first error; a COPY's stops it. NULL when nothing could be sent. */
+static PGresult *collect(struct db *db, int sent)
+{
+    PGresult *keep = NULL, *r;
+    while (sent) {
+        db_pg_await(db);
+        if (!(r = PQgetResult(conn(db))))
+            break;
+        ExecStatusType s = PQresultStatus(r);
+        if (keep && PQresultStatus(keep) == PGRES_FATAL_ERROR)
+            PQclear(r);
+        else {
+            PQclear(keep);
+            keep = r;
+        }
+        if (s == PGRES_COPY_IN || s == PGRES_COPY_OUT || s == PGRES_COPY_BOTH)
+            break;
+    }
+    return keep;
+}
+
+/* PQexec and PQexecParams, waiting as db_pg_await waits. */
+static PGresult *exec_sql(struct db *db, const char *sql) { return collect(db, PQsendQuery(conn(db), sql)); }
+static PGresult *exec_params(struct db_stmt *st, const char *sql)
+{
+    return collect(st->db, PQsendQueryParams(conn(st->db), sql, st->nparams, st->types,
+                                             (const char *const *)st->values, NULL, NULL, 0));
+}
+
 int db_pg_exec(struct db *db, const char *sql, char **errmsg)
 {
     db->txn_readonly = 0; /* it may begin or end a transaction */
-    PGresult *res = PQexec(conn(db), sql);
+    PGresult *res = exec_sql(db, sql);
     int rc = check_result(db, res);
     PQclear(res);
     if (errmsg)
@@ -220,7 +203,7 @@ int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
 {
     PGconn *c = conn(db);
     db->txn_readonly = 0;
-    PGresult *res = PQexec(c, sql);
+    PGresult *res = exec_sql(db, sql);
     if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
         int rc = check_result(db, res);
         PQclear(res);
@@ -236,14 +219,14 @@ int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
     }
     ok = PQputCopyEnd(c, ok ? NULL : "benchdb could not send the data") == 1 && ok;
     int rc = SQLITE_OK;
-    while ((res = PQgetResult(c))) {
+    while ((db_pg_await(db), res = PQgetResult(c))) {
         int r = check_result(db, res);
         if (rc == SQLITE_OK)
             rc = r;
         PQclear(res);
     }
     if (rc == SQLITE_OK && !ok) {
-        set_error(db, SQLITE_IOERR, "", PQerrorMessage(c));
+        db_pg_set_error(db, SQLITE_IOERR, "", PQerrorMessage(c));
         rc = SQLITE_IOERR;
     }
     return rc;
@@ -262,46 +245,6 @@ int db_pg_timeout(struct db *db, long long ms)
 }
 
 /* ---- SQL: SQLite's parameters as $N ---- */
-
-static int ident_char(unsigned char c) { return isalnum(c) || c == '_' || c >= 0x80; }
-
-/* The end of the token at s when it is one that may hold a parameter-like
- * character or a ';' that ends nothing: a quoted string or identifier, a
- * comment, a dollar-quoted string, the :: cast; else NULL. */
-static const char *skip_token(const char *s)
-{
-    if (*s == '\'' || *s == '"') {
-        char q = *s;
-        for (s++; *s; s++)
-            if (*s == q) {
-                if (s[1] != q)
-                    return s + 1;
-                s++;
-            }
-        return s;
-    }
-    if (s[0] == '-' && s[1] == '-')
-        return s + strcspn(s, "\n");
-    if (s[0] == '/' && s[1] == '*') {
-        const char *e = strstr(s + 2, "*/");
-        return e ? e + 2 : s + strlen(s);
-    }
-    if (s[0] == ':' && s[1] == ':')
-        return s + 2;
-    if (s[0] == '$') { /* $$ or $tag$ ... $tag$ */
-        const char *t = s + 1;
-        while (ident_char((unsigned char)*t) && !isdigit((unsigned char)s[1]))
-            t++;
-        if (*t == '$') {
-            size_t len = (size_t)(t - s + 1);
-            for (const char *e = t + 1; (e = strchr(e, '$')); e++)
-                if (strncmp(e, s, len) == 0)
-                    return e + len;
-            return s + strlen(s);
-        }
-    }
-    return NULL;
-}
 
 /* Adds a parameter of the given name (NULL: positional) as number k
  * (1-based), growing the tables. */
@@ -334,18 +277,20 @@ static int add_param(struct db_stmt *st, int k, const char *name, size_t len)
 }
 
 /* The first statement of sql into st->sql with $N parameters; *end after
- * it (past its ';'). Returns SQLITE_OK, or an error code. */
+ * it (past its ';'). Returns SQLITE_OK, or an error code. The statement's
+ * end is where PostgreSQL's scanner finds it (pg_lex.h); SQLite's
+ * parameters are read in what the scanner takes for code (a ? ?NNN :name
+ * @name or $name outside strings, quoted names and comments). */
 static int rewrite(struct db_stmt *st, const char *sql, const char **end)
 {
     struct strbuf out = {0};
     int next = 0; /* the last parameter number used */
     const char *s = sql;
     int rc = SQLITE_OK;
-    while (*s && *s != ';' && rc == SQLITE_OK) {
-        const char *t = skip_token(s);
-        if (t) {
-            rc = sb_append(&out, s, (size_t)(t - s)) ? SQLITE_NOMEM : SQLITE_OK;
-            s = t;
+    for (struct pg_token t; rc == SQLITE_OK && (t = pg_lex(s)).kind != PG_TOK_END && t.kind != PG_TOK_SEMI;) {
+        if (t.kind != PG_TOK_OTHER || !strchr("?:@$", *s)) {
+            rc = sb_append(&out, s, t.len) ? SQLITE_NOMEM : SQLITE_OK;
+            s += t.len;
             continue;
         }
         int k = 0;
@@ -364,11 +309,10 @@ static int rewrite(struct db_stmt *st, const char *sql, const char **end)
             char *d;
             k = (int)strtol(s + 1, &d, 10);
             s = d;
-        } else if ((*s == ':' || *s == '@' || *s == '$') && ident_char((unsigned char)s[1]) &&
-                   !isdigit((unsigned char)s[1])) {
+        } else if (pg_lex_name_char((unsigned char)s[1]) && s[1] != '$' && !isdigit((unsigned char)s[1])) {
             name = s;
             len = 1;
-            while (ident_char((unsigned char)s[len]) || s[len] == '$')
+            while (pg_lex_name_char((unsigned char)s[len]))
                 len++;
             for (int i = 0; i < st->nparams && !k; i++)
                 if (st->param_names[i] && strlen(st->param_names[i]) == len && memcmp(st->param_names[i], s, len) == 0)
@@ -381,7 +325,7 @@ static int rewrite(struct db_stmt *st, const char *sql, const char **end)
             continue;
         }
         if (k < 1 || k > 32766) {
-            set_error(st->db, SQLITE_RANGE, "", "parameter number out of range");
+            db_pg_set_error(st->db, SQLITE_RANGE, "", "parameter number out of range");
             rc = SQLITE_RANGE;
             break;
         }
@@ -401,12 +345,12 @@ static int rewrite(struct db_stmt *st, const char *sql, const char **end)
 static int blank(const char *s, const char *end)
 {
     while (s < end) {
-        if (isspace((unsigned char)*s) || *s == ';')
-            s++;
-        else if ((s[0] == '-' && s[1] == '-') || (s[0] == '/' && s[1] == '*'))
-            s = skip_token(s);
-        else
+        struct pg_token t = pg_lex(s);
+        if (t.kind == PG_TOK_END)
+            break;
+        if (t.kind != PG_TOK_SPACE && t.kind != PG_TOK_COMMENT && t.kind != PG_TOK_SEMI)
             return 0;
+        s += t.len;
     }
     return 1;
 }
@@ -434,6 +378,8 @@ int db_pg_prepare(struct db *db, const char *sql, struct db_stmt **out, const ch
             free(st);
             return SQLITE_OK;
         }
+        if (rc == SQLITE_OK && (db->guard || db->guard_connection))
+            rc = db_pg_guard_check(db, st->sql);
         if (rc == SQLITE_OK && st->nparams) {
             st->values = calloc((size_t)st->nparams, sizeof *st->values);
             st->types = calloc((size_t)st->nparams, sizeof *st->types);
@@ -444,7 +390,7 @@ int db_pg_prepare(struct db *db, const char *sql, struct db_stmt **out, const ch
         }
         if (rc != SQLITE_OK) {
             if (rc == SQLITE_NOMEM)
-                set_error(db, rc, "", "out of memory");
+                db_pg_set_error(db, rc, "", "out of memory");
             db_pg_free(st);
             free(st);
             return rc;
@@ -578,33 +524,6 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Whether the word at s (n bytes) is w, case aside. */
-static int word_is(const char *s, size_t n, const char *w) { return strlen(w) == n && strncasecmp(s, w, n) == 0; }
-
-/* The statement's words outside strings, quoted names and comments, one at
- * a time: *at moves on; NULL at the end. */
-static const char *next_word(const char **at, size_t *n)
-{
-    const char *s = *at;
-    while (*s) {
-        const char *t = skip_token(s);
-        if (t) {
-            s = t;
-            continue;
-        }
-        if (isalpha((unsigned char)*s) || *s == '_') {
-            *n = 0;
-            while (ident_char((unsigned char)s[*n]))
-                (*n)++;
-            *at = s + *n;
-            return s;
-        }
-        s++;
-    }
-    *at = s;
-    return NULL;
-}
-
 /* Whether sql is a query a cursor runs as it runs alone: SELECT, WITH,
  * VALUES or TABLE first, and no INTO, INSERT, UPDATE, DELETE or MERGE
  * anywhere (SELECT INTO and a data-modifying WITH, which DECLARE refuses;
@@ -613,12 +532,12 @@ static int cursor_query(const char *sql)
 {
     const char *at = sql, *w;
     size_t n;
-    if (!(w = next_word(&at, &n)) ||
-        !(word_is(w, n, "select") || word_is(w, n, "with") || word_is(w, n, "values") || word_is(w, n, "table")))
+    if (!(w = pg_lex_next_word(&at, &n, 0)) ||
+        !(pg_lex_word_is(w, n, "select") || pg_lex_word_is(w, n, "with") || pg_lex_word_is(w, n, "values") || pg_lex_word_is(w, n, "table")))
         return 0;
-    while ((w = next_word(&at, &n)))
-        if (word_is(w, n, "into") || word_is(w, n, "insert") || word_is(w, n, "update") || word_is(w, n, "delete") ||
-            word_is(w, n, "merge"))
+    while ((w = pg_lex_next_word(&at, &n, 0)))
+        if (pg_lex_word_is(w, n, "into") || pg_lex_word_is(w, n, "insert") || pg_lex_word_is(w, n, "update") || pg_lex_word_is(w, n, "delete") ||
+            pg_lex_word_is(w, n, "merge"))
             return 0;
     return 1;
 }
@@ -690,7 +609,7 @@ static int fetch(struct db_stmt *st)
         long long left = db->timeout_ms - (long long)(now_ms() - st->started);
         if (left < 1) { /* the server's own words for it */
             close_cursor(st);
-            set_error(db, SQLITE_INTERRUPT, "57014", "canceling statement due to statement timeout");
+            db_pg_set_error(db, SQLITE_INTERRUPT, "57014", "canceling statement due to statement timeout");
             return SQLITE_INTERRUPT;
         }
         snprintf(sql, sizeof sql, "SET LOCAL statement_timeout = %lld; FETCH %d FROM %s; SET LOCAL statement_timeout = %lld",
@@ -729,10 +648,10 @@ static int txn_control(const char *sql)
                                         "reset",   "savepoint", "release", "prepare", "discard", NULL};
     const char *at = sql, *w;
     size_t n;
-    if (!(w = next_word(&at, &n)))
+    if (!(w = pg_lex_next_word(&at, &n, 0)))
         return 0;
     for (int i = 0; words[i]; i++)
-        if (word_is(w, n, words[i]))
+        if (pg_lex_word_is(w, n, words[i]))
             return 1;
     return 0;
 }
@@ -748,7 +667,7 @@ static int execute(struct db_stmt *st)
         char *sql = bd_strdupf("DECLARE %s NO SCROLL CURSOR FOR %s", st->cursor, st->sql);
         if (!sql) {
             st->cursor[0] = '\0';
-            set_error(db, SQLITE_NOMEM, "", "out of memory");
+            db_pg_set_error(db, SQLITE_NOMEM, "", "out of memory");
             return SQLITE_NOMEM;
         }
         PGresult *res = PQexecParams(conn(db), sql, st->nparams, st->types, (const char *const *)st->values, NULL,
@@ -767,8 +686,7 @@ static int execute(struct db_stmt *st)
     } else {
         if (txn_control(st->sql))
             db->txn_readonly = 0;
-        PGresult *res = PQexecParams(conn(db), st->sql, st->nparams, st->types, (const char *const *)st->values,
-                                     NULL, NULL, 0);
+        PGresult *res = exec_params(st, st->sql);
         rc = check_result(db, res);
         if (rc != SQLITE_OK) {
             PQclear(res);
@@ -786,7 +704,7 @@ static int execute(struct db_stmt *st)
             bad = sb_printf(&sql, "%s?%d", c > 1 ? ", " : "", c);
         if (bad || sqlite3_prepare_v2(db->lite, sql.buf, -1, &st->row_values, NULL) != SQLITE_OK) {
             sb_free(&sql);
-            set_error(db, SQLITE_NOMEM, "", "out of memory (a result of many columns?)");
+            db_pg_set_error(db, SQLITE_NOMEM, "", "out of memory (a result of many columns?)");
             return SQLITE_NOMEM;
         }
         sb_free(&sql);
@@ -816,7 +734,7 @@ int db_pg_step(struct db_stmt *st)
     sqlite3_reset(st->row_values);
     for (int c = 0; c < st->ncols; c++)
         if (bind_cell(st, st->res, st->row, c) != SQLITE_OK) {
-            set_error(st->db, SQLITE_NOMEM, "", "out of memory");
+            db_pg_set_error(st->db, SQLITE_NOMEM, "", "out of memory");
             return SQLITE_NOMEM;
         }
     return sqlite3_step(st->row_values) == SQLITE_ROW ? SQLITE_ROW : SQLITE_NOMEM;

@@ -7,11 +7,6 @@
 
 #include "store/db_internal.h"
 
-int db_is_server_name(const char *name)
-{
-    return name && (strncmp(name, "postgresql://", 13) == 0 || strncmp(name, "postgres://", 11) == 0);
-}
-
 struct db *db_from_sqlite(sqlite3 *h, int own)
 {
     struct db *db = calloc(1, sizeof *db);

@@ -68,6 +68,8 @@ static int refuse(const char *fmt, ...)
     return SQLITE_DENY;
 }
 
+void store_guard_set_refusal(const char *msg) { snprintf(refusal, sizeof refusal, "%s", msg ? msg : ""); }
+
 const char *store_guard_refusal(void)
 {
     return refusal[0] ? refusal : NULL;

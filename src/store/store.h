@@ -93,6 +93,26 @@ void store_guard_readonly_reporting(sqlite3 *db, const struct store_guard_reads 
  * PRAGMAs that only read", "transaction control (BEGIN) is refused"),
  * else NULL. */
 const char *store_guard_refusal(void);
+/* Records why a statement was refused, for store_guard_refusal (the
+ * PostgreSQL guard's refusals, pg_guard.c). */
+void store_guard_set_refusal(const char *msg);
+
+/* ---- read-only work, on either engine (readonly.c) ----
+ * Every reader (sql without --write, saved queries and their needs,
+ * history --verify, check) runs its statements between these two calls.
+ * SQLite: the guard (the authorizer above) is installed, reporting the
+ * names each statement reads to reads when reads is not NULL; at the end
+ * it stays on a connection opened read-only and is removed from one that
+ * writes. PostgreSQL: one REPEATABLE READ, READ ONLY transaction (one
+ * snapshot) under the statement guard (pg_guard.c: only statements that
+ * read, one per protocol message), with STORE_RO_UNTRUSTED (SQL from
+ * outside benchdb) run as the role benchdb_reader where the session may
+ * become it; the end rolls it back, settings included. SQLITE_OK, or an
+ * error code with db_errmsg saying why: the caller must not run the SQL
+ * then. */
+#define STORE_RO_UNTRUSTED 1u
+int store_begin_readonly(struct db *db, unsigned flags, const struct store_guard_reads *reads);
+int store_end_readonly(struct db *db);
 
 /* A time limit for statements run on db (--timeout): once the deadline
  * passes, the running statement fails with SQLITE_INTERRUPT and fired is
@@ -106,6 +126,14 @@ struct store_deadline {
 void store_set_timeout(sqlite3 *db, struct store_deadline *d, double seconds);
 /* Removes the time limit (statements after this run to their end). */
 void store_clear_timeout(sqlite3 *db);
+/* The same on either engine (readonly.c): SQLite's progress handler, or
+ * PostgreSQL's statement_timeout (for the session, or the rest of the open
+ * transaction). Start returns SQLITE_OK or an error code (db_errmsg).
+ * Passed: whether a statement stopped at the limit (d fired on SQLite,
+ * the server's statement timeout on PostgreSQL). */
+int store_deadline_start(struct db *db, struct store_deadline *d, double seconds);
+void store_deadline_clear(struct db *db);
+int store_deadline_passed(struct db *db, const struct store_deadline *d);
 
 /* The longest time limit and busy timeout: a week, in seconds. */
 #define STORE_TIMEOUT_MAX 604800.0

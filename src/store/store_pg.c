@@ -2,10 +2,11 @@
  * server"): connecting in a mode as store_open opens a file, and the
  * migrations of migrations/postgresql, each in one transaction that locks
  * schema_migration, checks the version it starts from and records itself. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/db.h"
+#include "store/db_internal.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/embedded.h"
@@ -156,6 +157,26 @@ static int need_extension(struct db *db, const char *name, char **err)
     return -1;
 }
 
+/* A wait for a lock (another session's row, table or advisory lock) lasts
+ * at most the busy timeout, as a writer's wait for SQLite's lock does
+ * (lock_timeout; 0 would be no limit there, so at least 1 ms), and a
+ * session that writes says when it waits (pg_wait.c). 0, or -1 with *err. */
+static int lock_waits(struct db *db, int readonly, char **err)
+{
+    int ms = store_busy_timeout_ms(err);
+    if (ms < 0)
+        return -1;
+    char sql[64], *msg = NULL;
+    snprintf(sql, sizeof sql, "SET lock_timeout = %d", ms > 0 ? ms : 1);
+    if (db_exec(db, sql, &msg) != SQLITE_OK) {
+        bd_fail(err, "%s", msg ? msg : "out of memory");
+        free(msg);
+        return -1;
+    }
+    db->watch_locks = !readonly;
+    return 0;
+}
+
 int store_connect(const char *name, enum store_mode mode, struct db **out, char **err)
 {
     *out = NULL;
@@ -173,6 +194,8 @@ int store_connect(const char *name, enum store_mode mode, struct db **out, char 
     if (!db)
         return -1;
     int readonly = mode == STORE_READ || mode == STORE_INSPECT || mode == STORE_CHECK;
+    if (lock_waits(db, readonly, err))
+        goto fail;
     int version = store_pg_version(db, err);
     int known = pg_migrations_count();
     if (version < 0) {
@@ -200,8 +223,11 @@ int store_connect(const char *name, enum store_mode mode, struct db **out, char 
                     version, known);
             goto fail;
         }
-        /* Every transaction of this session only reads; the role
-         * benchdb_reader (docs/postgresql.md) is what no SQL can lift. */
+        /* Every transaction of this session only reads, and every
+         * statement passes the guard (pg_guard.c): only statements that
+         * read, so that no SQL ends a read-only transaction to begin
+         * another. */
+        db->guard_connection = 1;
         char *msg = NULL;
         if (db_exec(db, "SET default_transaction_read_only = on", &msg) != SQLITE_OK) {
             bd_fail(err, "%s", msg);

@@ -75,8 +75,8 @@ static void test_parameters(void **state)
 static void test_left_alone(void **state)
 {
     (void)state;
-    positional("SELECT ':plan', 'it''s :plan', \"a:plan\", [b:plan], `c:plan` FROM t",
-               "SELECT ':plan', 'it''s :plan', \"a:plan\", [b:plan], `c:plan` FROM t");
+    positional("SELECT ':plan', 'it''s :plan', \"a:plan\", X'0a', e.x, 'e''x' FROM t AS e",
+               "SELECT ':plan', 'it''s :plan', \"a:plan\", X'0a', e.x, 'e''x' FROM t AS e");
     positional("SELECT 1 -- :plan\n, 2 /* :plan */, x::text, $1, 3 - -4 / 2 FROM t",
                "SELECT 1 -- :plan\n, 2 /* :plan */, x::text, $1, 3 - -4 / 2 FROM t");
     positional("SELECT a ->> 'k', b : c, d @ e", "SELECT a ->> 'k', b : c, d @ e");
@@ -88,6 +88,29 @@ static void test_refused(void **state)
     (void)state;
     refused("SELECT :nope", "query t (test) uses :nope, which its header does not declare (-- param: nope ...)");
     refused("SELECT ?", "the query uses a positional parameter '?'; use named parameters (:name)");
+    /* What PostgreSQL reads otherwise than SQLite (pg_sql.h). */
+    const char *bracket = "the query holds a name quoted with [ ] or ` ` (PostgreSQL reads a subscript or an operator; "
+                          "quote names with \"\"): write it in the SQL both engines read alike";
+    refused("SELECT [b:plan] FROM t", bracket);
+    refused("SELECT (x) [pg_read_file('f')] FROM t", bracket);
+    refused("SELECT `c:plan` FROM t", bracket);
+    const char *prefix = "the query holds a string with a prefix letter (E'', N'', B''), which SQLite reads as a name "
+                         "and a string: write it in the SQL both engines read alike";
+    refused("SELECT E'\\'' AS x", prefix);
+    refused("SELECT 1,e'x'", prefix);
+    refused("SELECT N'x'", prefix);
+    refused("SELECT B'01'", prefix);
+    const char *uamp = "the query holds a U& string or name (SQLite reads a name and an operator): write it in the SQL "
+                       "both engines read alike";
+    refused("SELECT U&'x'", uamp);
+    refused("SELECT u&\"x\"", uamp);
+    const char *dollar = "the query holds a dollar-quoted string (SQLite reads parameters): write it in the SQL both "
+                         "engines read alike";
+    refused("SELECT $$x$$", dollar);
+    refused("SELECT $t$x$t$", dollar);
+    refused("SELECT 1 /* /* */, '*/, 2 --'",
+            "the query nests a comment in another, which PostgreSQL reads otherwise than SQLite: write it in the SQL "
+            "both engines read alike");
 }
 
 static void test_literals(void **state)

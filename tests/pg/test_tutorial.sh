@@ -58,7 +58,7 @@ expect_rc 0 "every tutorial command runs on PostgreSQL"
 # What names the store or the moment, written alike on both.
 normalise() {
     sed -E -e "s|postgresql://[^ ]*/${db}_altered|altered.db|g" -e "s|postgresql://[^ ]*/$db|results.db|g" \
-        -e '/^read-only analysis: connect as benchdb_reader/d' \
+        -e '/^read-only analysis: log in as a member of benchdb_reader/d' \
         -e '/^check: (integrity_check|extension benchstats|foreign keys): /d' \
         -e 's/; [0-9]+\.[0-9]+ s$/; T s/' \
         -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z/TIME/g' \

@@ -1,0 +1,146 @@
+# The role benchdb_reader reads and does nothing else (docs/reliability.md,
+# "Issue 30"; docs/postgresql.md, "Read-only analysis"). init makes it a
+# role that cannot log in; analysts log in as roles of their own that are
+# its members. As such a member, with psql (no benchdb in the way): a large
+# object is refused even in a writable transaction (COMMIT; BEGIN READ
+# WRITE; lo_from_bytea, and lo_create), advisory locks are refused (the
+# session-level and the transaction-level ones), no member can change the
+# shared role's settings or password, another member's, or make the role
+# log in (and what a member may change of benchdb_reader through SET ROLE
+# reaches no session: the role does not log in). A writer that may insert
+# archives keeps the advisory lock ingest takes. An ingest waiting for a
+# lock held by another session (an advisory lock on its archive's key, a
+# row another transaction is writing) says on stderr what it waits for and
+# who holds it, and gives up after $BENCHDB_BUSY_TIMEOUT with a message;
+# once the lock is gone it loads. init run by a role that may not take
+# those functions from PUBLIC says so.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/pg/lib.sh"
+db=benchdb_reader_t
+uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
+alice=benchdb_reader_t_alice bob=benchdb_reader_t_bob writer=benchdb_reader_t_ci owner=benchdb_reader_t_owner
+archive="$BENCHDB_SRC/examples/calibration/p4-vm-c-1.jsonl.zst"
+key=$(sha256sum "$archive" | cut -c1-16)
+
+roles_drop() {
+    for r in $alice $bob $writer $owner; do
+        pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $r" >/dev/null 2>&1
+    done
+}
+pg_dropdb "$db" >/dev/null
+pg_dropdb "${db}_owned" >/dev/null
+roles_drop
+pg_emptydb "$db" >/dev/null
+# A role that writes, other than a superuser: granted before init.
+pg -d postgres -c "CREATE ROLE $writer LOGIN" >/dev/null
+run bd --db "$uri" init
+expect_rc 0 "init"
+[ "$failures" -eq 0 ] || exit 1
+pg -d "$db" -c "GRANT INSERT ON archive TO $writer" >/dev/null
+run bd --db "$uri" init
+expect_rc 0 "init again (grants the lock to the writer that may insert archives)"
+pg -d postgres -c "CREATE ROLE $alice LOGIN IN ROLE benchdb_reader" -c "CREATE ROLE $bob LOGIN IN ROLE benchdb_reader" \
+    -c "ALTER ROLE $bob SET statement_timeout = '60s'" >/dev/null
+as_alice() { pg -U "$alice" -d "$db" -A -t "$@"; }
+los() { pg -d "$db" -A -t -c "SELECT count(*) FROM pg_largeobject_metadata"; }
+
+# ---- the role itself does not log in ----
+run pg -U benchdb_reader -d "$db" -c "SELECT 1"
+expect_rc 2 "benchdb_reader cannot log in"
+expect_err_has 'role "benchdb_reader" is not permitted to log in' "the server says so"
+run as_alice -c "SELECT count(*) FROM plan"
+expect_rc 0 "a member reads"
+
+# ---- large objects ----
+run as_alice -c "COMMIT" -c "BEGIN READ WRITE" -c "SELECT lo_from_bytea(0, 'stored')" -c "COMMIT"
+expect_rc 1 "COMMIT; BEGIN READ WRITE; lo_from_bytea"
+expect_err_has "permission denied for function lo_from_bytea" "refused by the grants"
+run as_alice -c "SELECT lo_create(0)"
+expect_rc 1 "lo_create"
+expect_err_has "permission denied for function lo_create" "refused by the grants"
+expect_eq "$(los)" 0 "no large object stored"
+
+# ---- settings and passwords ----
+run as_alice -c "ALTER ROLE benchdb_reader SET statement_timeout = 0"
+expect_rc 1 "a member cannot change benchdb_reader's settings"
+expect_err_has "permission denied" "refused"
+run as_alice -c "ALTER ROLE benchdb_reader PASSWORD 'x'"
+expect_rc 1 "nor its password"
+run as_alice -c "ALTER ROLE $bob SET statement_timeout = 0"
+expect_rc 1 "nor another member's settings"
+run as_alice -c "ALTER ROLE $bob PASSWORD 'x'"
+expect_rc 1 "nor another member's password"
+run as_alice -c "SET ROLE benchdb_reader" -c "ALTER ROLE benchdb_reader LOGIN"
+expect_rc 1 "nor make benchdb_reader log in"
+# As benchdb_reader (SET ROLE), PostgreSQL lets a role change its own
+# settings and password: they reach no session, as nobody logs in as it.
+as_alice -c "SET ROLE benchdb_reader" -c "ALTER ROLE benchdb_reader SET statement_timeout = 0" \
+    -c "ALTER ROLE benchdb_reader PASSWORD 'x'" >/dev/null 2>&1
+run pg -U benchdb_reader -d "$db" -c "SELECT 1"
+expect_rc 2 "benchdb_reader still cannot log in, with a password set"
+expect_eq "$(pg -U "$bob" -d "$db" -A -t -c "SHOW statement_timeout")" "1min" "another member's limit holds"
+pg -d postgres -c "ALTER ROLE benchdb_reader RESET ALL" -c "ALTER ROLE benchdb_reader PASSWORD NULL" >/dev/null
+
+# ---- advisory locks ----
+run as_alice -c "SELECT pg_advisory_lock(CAST(x'$key' AS BIGINT))"
+expect_rc 1 "pg_advisory_lock on an archive's key"
+expect_err_has "permission denied for function pg_advisory_lock" "refused"
+run as_alice -c "BEGIN" -c "SELECT pg_advisory_xact_lock(CAST(x'$key' AS BIGINT))"
+expect_rc 1 "pg_advisory_xact_lock"
+run as_alice -c "SELECT pg_try_advisory_lock_shared(1)"
+expect_rc 1 "pg_try_advisory_lock_shared"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT has_function_privilege('$writer', 'pg_advisory_xact_lock(bigint)', 'EXECUTE')")" \
+    t "a writer that may insert archives keeps the lock ingest takes"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT has_function_privilege('$alice', 'pg_advisory_xact_lock(bigint)', 'EXECUTE')")" \
+    f "a reader does not have it"
+
+# ---- an ingest waiting for a lock says so, and gives up ----
+# hold SECONDS SQL SQL: another session holding what the SQL takes, for
+# SECONDS.
+hold() {
+    pg -d "$db" -c "$2" -c "$3" -c "SELECT pg_sleep($1)" -c "ROLLBACK" >/dev/null 2>&1 &
+    holder=$!
+    sleep 0.7
+}
+hold 8 "BEGIN" "SELECT pg_advisory_lock(CAST(x'$key' AS BIGINT))"
+t0=$(date +%s)
+run env BENCHDB_BUSY_TIMEOUT=2 "$BENCHDB_BIN" --db "$uri" ingest "$archive"
+t1=$(date +%s)
+expect_rc 1 "an ingest behind an advisory lock on its archive"
+expect_err_has "note: waiting for an advisory lock (key $key), held by process" "says it waits, and for what"
+expect_err_has "(role $PGUSER, psql, " "and who holds it"
+expect_err_has "giving up after 2 s (\$BENCHDB_BUSY_TIMEOUT)" "and how long it waits"
+expect_err_has "the store is busy: another process holds its write lock (waited 2 s; \$BENCHDB_BUSY_TIMEOUT raises it)" \
+    "gives up with a message"
+checks=$((checks + 1))
+[ $((t1 - t0)) -le 5 ] || fail "gave up after $((t1 - t0)) s, not about 2"
+wait "$holder"
+hold 8 "BEGIN" "INSERT INTO plan(name) VALUES ('calibration-sim')"
+run env BENCHDB_BUSY_TIMEOUT=2 "$BENCHDB_BIN" --db "$uri" ingest "$archive"
+expect_rc 1 "an ingest behind a row another transaction writes"
+expect_err_has "note: waiting for a row that another transaction is writing or has locked, held by process" \
+    "says it waits, and for what"
+expect_err_has "the store is busy" "gives up with a message"
+wait "$holder"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")" 0 "nothing stored"
+run bd --db "$uri" ingest "$archive"
+expect_rc 0 "with the locks gone the archive loads"
+expect_out_has "1 archive loaded" "loaded"
+checks=$((checks + 1))
+grep -q "waiting" "$T/err" && fail "no wait said when there is none"
+
+# ---- init by a role that may not take functions from PUBLIC ----
+pg -d postgres -c "CREATE ROLE $owner LOGIN CREATEROLE" \
+    -c "CREATE DATABASE ${db}_owned OWNER $owner TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
+    >/dev/null
+pg -d "${db}_owned" -c "CREATE EXTENSION benchstats" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
+run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned" init
+expect_rc 0 "init as the database's owner"
+expect_err_has "warning: benchdb_reader may still create large objects and take advisory locks in this database: taking those from PUBLIC takes a superuser" \
+    "says what it could not do"
+expect_err_has "as one, run the SQL of docs/postgresql.md" "and what to do"
+
+pg_dropdb "$db" >/dev/null
+pg_dropdb "${db}_owned" >/dev/null
+roles_drop
+finish
