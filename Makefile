@@ -1,6 +1,7 @@
 # A thin wrapper over CMake. The README's two commands:
-#   make run    install what is missing, build, load the examples, judge them
+#   make run    install what is missing, build benchdb and the extension only, load the examples, judge them
 #   make test   the whole suite with ctest, then again under ASan + UBSan
+#   make check  the quick tier (unit, sql, refused, fuzz replay, fast cli tests): docs/testing.md
 #   make bench  timings against the limits (bench/README.md); never part of make test
 # and two for reliability (docs/reliability.md):
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS each (clang)
@@ -11,19 +12,33 @@ BENCH_BUILD ?= build-bench
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps run test test-plain test-asan bench fuzz memcheck clean
+.PHONY: all build deps deps-run run check test test-plain test-asan bench fuzz memcheck clean
 
 all: build
 
 deps:
 	@scripts/install-deps
 
+# Only what building benchdb needs: no npm modules for the browser tests.
+deps-run:
+	@scripts/install-deps --run
+
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The program and the loadable extension, nothing else: no test binaries,
+# no PostgreSQL module (the first make run is then a minute, not six).
+run: deps-run
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target benchdb benchstats
 	@scripts/run-demo $(BUILD)/benchdb
+
+# The quick tier in the plain build: what a developer runs after each change.
+check: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBENCHDB_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L quick
 
 test: deps
 	@$(MAKE) --no-print-directory test-plain

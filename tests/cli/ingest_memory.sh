@@ -7,6 +7,7 @@
 # loads, also below the bound. Generated here. Under the sanitizers
 # (whose shadow memory counts in RSS) the outcomes are checked, not the
 # peaks.
+# ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 bound_kib=$((512 * 1024))
 bd init >/dev/null

@@ -4,6 +4,7 @@
 # playwright-core from npm; both installed by scripts/install-deps). Fails,
 # never skips, when node, playwright-core or Chromium is missing or cannot
 # start. Screenshots: $BENCHDB_BUILD/report-shots/.
+# ctest: browser
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 command -v node >/dev/null || { echo "FAIL: node is not installed (scripts/install-deps installs nodejs)" >&2; exit 1; }

@@ -1,6 +1,7 @@
 # docs/tutorial.md: every ```sh block runs, in order, in a fresh directory
 # (```sh ext blocks need the sqlite3 shell and an uninstrumented extension:
 # skipped under the sanitizers); then the figures the tutorial promises.
+# ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 mkdir bin
@@ -10,9 +11,19 @@ ln -s "$BENCHDB_BUILD" build
 skip_ext=0
 if [ "${BENCHDB_SANITIZED:-0}" = 1 ] || ! command -v sqlite3 >/dev/null; then skip_ext=1; fi
 
+# A ```sh ext block's output is framed by marker lines on stdout and
+# stderr, so that pg/tutorial, which compares its run on PostgreSQL with
+# this one's recorded output, can leave out what only SQLite's shell prints.
 awk -v skip_ext="$skip_ext" '
-    /^```sh( ext| sqlite)?$/ { inblock = 1; ext = ($0 ~ / ext$/); next }
-    /^```/ && inblock { inblock = 0; print ""; next }
+    /^```sh( ext| sqlite)?$/ {
+        inblock = 1; ext = ($0 ~ / ext$/)
+        if (ext && !skip_ext) print "echo \"@@ ext\"; echo \"@@ ext\" >&2"
+        next
+    }
+    /^```/ && inblock {
+        if (ext && !skip_ext) print "echo \"@@ end ext\"; echo \"@@ end ext\" >&2"
+        inblock = 0; print ""; next
+    }
     inblock && !(ext && skip_ext) { print }
 ' "$BENCHDB_SRC/docs/tutorial.md" >tutorial-commands.sh
 
@@ -23,6 +34,13 @@ awk -v skip_ext="$skip_ext" '
 PATH="$T/bin:$PATH" sh -e tutorial-commands.sh >"$T/out" 2>"$T/err"
 rc=$?
 expect_rc 0 "every tutorial command runs"
+
+# What pg/tutorial compares its run on PostgreSQL with (ctest fixture
+# tutorial-sqlite): this run's stdout, stderr and pages.
+rec="${BENCHDB_BUILD:?set by ctest}/tutorial-sqlite"
+rm -rf "$rec" "$rec.new"
+mkdir "$rec.new" && cp "$T/out" "$T/err" "$rec.new/" && cp ./*.html "$rec.new/" && mv "$rec.new" "$rec" ||
+    fail "cannot record the run in $rec"
 
 o="$T/out"
 expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed; 13 runs, 76830 samples" "step 1: ingest"

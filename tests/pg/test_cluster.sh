@@ -3,6 +3,7 @@
 # line to the server's log, as PostgreSQL does) makes cluster.sh start
 # exit 1 with that line; one without a server says so; stop then cleans
 # up. (The real cluster is the fixture's: tests/pg/cluster.sh.)
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 chmod 755 "$T"
 tree=$T/tree/lib/postgresql/15/bin

@@ -5,6 +5,7 @@
 # through their serial and deserial functions), and the whole plan in one
 # worker with the scalars. The plans are checked to be what they
 # should, and the results must be the same text, so the same doubles.
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_parallel

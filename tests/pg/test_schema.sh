@@ -9,6 +9,7 @@
 # database without UTF-8 and the C collation, or without benchstats, or
 # whose search_path finds PostgreSQL's stddev before benchstats' (0007),
 # is refused with the reason.
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 

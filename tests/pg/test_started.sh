@@ -1,6 +1,7 @@
 # history_point_data.started on PostgreSQL is what SQLite's trigger
 # computes with strftime, for 5,000 random RFC 3339 start times and the
 # edge cases (tests/pg/started.py).
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_started

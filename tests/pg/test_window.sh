@@ -6,6 +6,7 @@
 # those) and frames that only grow, against a subquery computing the
 # aggregate afresh over the same rows. (test_functions.sh compares the
 # same window results with SQLite's.)
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_window

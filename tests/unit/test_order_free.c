@@ -10,6 +10,7 @@
  * JSON objects by their text); then each data set as a sequence with
  * outliers (1e8, 1e300, -1e12 times the typical value) under sliding
  * frames, every frame compared with the plain aggregate of its rows. */
+// ctest: slow
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -8,12 +8,27 @@
 #   refused.sh case NAME      tests/data/refused/NAME/: 'ingest ARGS' (the
 #                             words of NAME/args, run in NAME/) prints
 #                             exactly NAME/err
+#   refused.sh template       the store every case starts from, made once
+#                             per build directory (ctest fixture
+#                             refused-store): $BENCHDB_BUILD/refused-store/
 # Each exits 1 and leaves a store holding the example archive unchanged.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-kind=$1 name=$2
-bd init >/dev/null
-(cd "$DATA/good" && bd ingest --quiet example.jsonl) # stored as "example.jsonl"
-before=$(snapshot)
+kind=$1 name=${2:-}
+tmpl="${BENCHDB_BUILD:?set by ctest}/refused-store"
+if [ "$kind" = template ]; then
+    rm -rf "$tmpl"
+    bd init >/dev/null
+    (cd "$DATA/good" && bd ingest --quiet example.jsonl) # stored as "example.jsonl"
+    mkdir -p "$tmpl.new"
+    snapshot >"$tmpl.new/snapshot"
+    cp "$T/store.db" "$tmpl.new/store.db"
+    mv "$tmpl.new" "$tmpl"
+    echo "ok: the template store, $(wc -l <"$tmpl/snapshot") snapshot lines"
+    exit 0
+fi
+[ -f "$tmpl/store.db" ] || fail "no template store in $tmpl (ctest runs refused/template first)"
+cp "$tmpl/store.db" "$T/store.db"
+before=$(cat "$tmpl/snapshot")
 mkdir "$T/case"
 case $kind in
 archive)
