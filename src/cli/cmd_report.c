@@ -1,16 +1,15 @@
 /* benchdb report: an evaluation as an HTML page with SVG charts, or one
  * chart as SVG (src/report/, docs/report.md). */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
 #include "report/report.h"
+#include "util/outfile.h"
 #include "util/sha256.h"
 
 struct report_args {
@@ -114,28 +113,16 @@ static char *verify_text(const struct report_eval *ev, const struct saved_query 
     return sb_detach(&sb);
 }
 
+/* The page to path (NULL: standard output), whole or not at all
+ * (util/outfile.h). */
 static int write_out(const char *path, const struct strbuf *sb)
 {
-    if (!path) {
-        if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len) {
-            bd_error("report: cannot write to standard output: %s", strerror(errno));
-            return -1;
-        }
+    char *err = NULL;
+    if (outfile_write_all(path ? path : "-", sb->buf, sb->len, &err) == 0)
         return 0;
-    }
-    /* Whole or not at all: a temporary file beside it, renamed into place. */
-    char *tmp = bd_strdupf("%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(sb->buf, 1, sb->len, f) == sb->len;
-    ok = f && fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        bd_error("report: cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    bd_error("report: %s", err);
+    free(err);
+    return -1;
 }
 
 int cmd_report(struct cli *cli, int argc, char **argv)
@@ -178,6 +165,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
         bd_usage_error("report", "report: --output: the file name is empty");
         goto out;
     }
+    if (out_path && strcmp(out_path, "-") == 0)
+        out_path = NULL; /* standard output, as without -o */
     query_path_add_env(&a.path);
     if (!eval_id) {
         if (!(q = cli_find_query("report", &a.path, argv[first], &rc)))

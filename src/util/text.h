@@ -39,6 +39,9 @@ void size_text(char out[32], size_t n);
  *   \n \r \t                  as those two-character escapes
  *   other C0 controls, DEL    as \xNN
  *   C1 controls U+0080-U+009F as \u00NN
+ *   bidirectional controls    as \uNNNN: U+061C, U+200E, U+200F,
+ *                             U+202A-U+202E, U+2066-U+2069 (they
+ *                             reorder what follows: a reversed name)
  *   bytes that are not UTF-8  as \xNN
  * Everything else, including valid multibyte UTF-8, is kept. */
 int sb_put_escaped_controls(struct strbuf *sb, const char *s, size_t n);

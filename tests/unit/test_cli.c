@@ -120,6 +120,12 @@ static void test_escape(void **state)
         {"\xc0\x80", "\\xc0\\x80"},                   /* overlong */
         {"\xed\xa0\x80", "\\xed\\xa0\\x80"},          /* a surrogate */
         {"\xe2\x82", "\\xe2\\x82"},                   /* cut short */
+        /* the bidirectional controls, which reorder what follows */
+        {"a\xe2\x80\xae" "b", "a\\u202eb"},             /* U+202E RIGHT-TO-LEFT OVERRIDE */
+        {"\xd8\x9c\xe2\x80\x8e\xe2\x80\x8f", "\\u061c\\u200e\\u200f"},
+        {"\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", "\\u202a\\u202b\\u202c\\u202d"},
+        {"\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", "\\u2066\\u2067\\u2068\\u2069"},
+        {"\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xaa\xd8\x9b", "\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xaa\xd8\x9b"}, /* neighbours kept */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *got = text_escape_controls(cases[i].in);
