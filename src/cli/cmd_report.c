@@ -113,28 +113,168 @@ static char *verify_text(const struct report_eval *ev, const struct saved_query 
     return sb_detach(&sb);
 }
 
-/* The page to path (NULL: standard output), whole or not at all
- * (util/outfile.h). */
-static int write_out(const char *path, const struct strbuf *sb)
+/* What running and drawing share: the store, the options, the limits. */
+struct report_run {
+    struct db *db;
+    const struct report_args *a;
+    struct store_deadline *dl;
+    double timeout;
+    const struct rowset_limits *lim;
+};
+
+/* A failure of a query's run: the limit that stopped it, or err. who names
+ * it ("report NAME", "report: query COMPANION"). */
+static void say_failure(const struct report_run *r, const char *who, int stopped, const char *err)
 {
-    char *err = NULL;
-    if (outfile_write_all(path ? path : "-", sb->buf, sb->len, &err) == 0)
-        return 0;
-    bd_error("report: %s", err);
+    int fired = cli_deadline_passed(r->db, r->dl);
+    if (fired || stopped)
+        cli_limit_error(who, &r->a->limits, r->timeout, r->lim, fired ? 0 : stopped);
+    else
+        bd_error("report: %s", err ? err : "out of memory");
+}
+
+static void say_companion_failure(const struct report_run *r, const char *from, const char *err)
+{
+    char *who = bd_strdupf("report: query %s", from);
+    say_failure(r, who, 0, err);
+    free(who);
+}
+
+/* Runs q, checks that its page can be drawn (the chart from its rows, or
+ * from its companion's, run now if need be), and only then records it
+ * (and the companion): a report that fails records nothing. Sets
+ * *eval_id. Returns EXIT_OK, or the exit status with the error printed. */
+static int run_and_record(const struct report_run *r, const struct saved_query *q, const struct chart_spec *probe,
+                          struct report_companion_run *comp, long long *eval_id)
+{
+    struct db *db = r->db;
+    const struct report_args *a = r->a;
+    struct evaluation e;
+    struct report_eval mem = {0};
+    struct strbuf rows = {0};
+    char *err = NULL, fp[65];
+    int erc = query_evaluate(db, q, &a->params, EVAL_RECORD_LATER, r->lim, &e, &err), rc = EXIT_FAIL;
+    if (erc != EXIT_OK) {
+        rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
+        char *who = bd_strdupf("report %s", q->name);
+        say_failure(r, who, e.stopped, err);
+        free(who);
+        goto out;
+    }
+    if (evaluation_recordable(&e, &err)) {
+        bd_error("report %s: %s", q->name, err);
+        goto out;
+    }
+    if (rowset_json(&e.rows, &rows, 0) || report_eval_unrecorded(&mem, q->name, e.params_json, rows.buf, &err)) {
+        bd_error("report %s: out of memory", q->name);
+        goto out;
+    }
+    if (probe->from) {
+        /* The companion is found (or run) on the data the query just saw. */
+        if (data_fingerprint(db, fp, NULL, &err) == 0)
+            mem.fingerprint = strdup(fp);
+        if (!mem.fingerprint || report_companion(db, &a->path, &mem, probe->from, probe, comp, &err)) {
+            say_companion_failure(r, probe->from, err);
+            goto out;
+        }
+    } else if (report_check_chart(probe, &mem, &err)) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    if (evaluation_record(db, q, &e, &err) || report_companion_record(db, comp, &err)) {
+        bd_error("report %s: %s", q->name, err);
+        goto out;
+    }
+    *eval_id = e.id;
+    rc = EXIT_OK;
+out:
+    evaluation_free(&e);
+    report_eval_free(&mem);
+    sb_free(&rows);
     free(err);
-    return -1;
+    return rc;
+}
+
+/* The page of evaluation eval_id, with its chart (from its companion's
+ * evaluation: comp's, or found or run and recorded now). Returns the
+ * number of marks, or -1 with the error printed. */
+static long long draw(const struct report_run *r, long long eval_id, const struct saved_query *q, int svg,
+                      struct report_companion_run *comp, struct strbuf *page, char **line)
+{
+    struct db *db = r->db;
+    const struct report_args *a = r->a;
+    struct report_eval ev = {0}, cev = {0};
+    struct chart_spec spec = {0};
+    struct saved_query *parsed = NULL;
+    char *err = NULL, *reg = NULL, *verify = NULL;
+    long long marks = -1;
+    if (report_eval_load(db, eval_id, &ev, &err)) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    char src[160];
+    snprintf(src, sizeof src, "evaluation %lld (%s)", ev.id, ev.query_name);
+    if (chart_spec_parse(ev.text, src, &spec, &err) < 0) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    parsed = saved_query_parse(strdup(ev.text), src, 0, &err);
+    free(err);
+    err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
+    const struct report_eval *chart_ev = &ev;
+    if (spec.from) {
+        if ((!comp->id && (report_companion(db, &a->path, &ev, spec.from, &spec, comp, &err) ||
+                           report_companion_record(db, comp, &err))) ||
+            report_eval_load(db, comp->id, &cev, &err)) {
+            say_companion_failure(r, spec.from, err);
+            goto out;
+        }
+        chart_ev = &cev;
+    }
+    reg = report_registration_text(db, &ev);
+    {
+        char *e2 = NULL;
+        int unknown = 0;
+        struct saved_query *now = q ? NULL : saved_query_find(&a->path, ev.query_name, &unknown, &e2);
+        free(e2);
+        verify = verify_text(&ev, q ? q : now, &a->path);
+        saved_query_free(now);
+    }
+    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify};
+    marks = svg ? report_svg(page, &pg, &err) : report_html(page, &pg, &err);
+    if (marks < 0) {
+        bd_error("%s", err);
+        goto out;
+    }
+    struct strbuf sb = {0};
+    sb_printf(&sb, "evaluation %lld of %s", ev.id, ev.query_name);
+    if (spec.kind != CHART_TABLE)
+        sb_printf(&sb, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
+    if (chart_ev != &ev)
+        sb_printf(&sb, " from evaluation %lld of %s%s", cev.id, cev.query_name, comp->ran ? " (recorded now)" : "");
+    *line = sb_detach(&sb);
+out:
+    chart_spec_free(&spec);
+    report_eval_free(&ev);
+    report_eval_free(&cev);
+    saved_query_free(parsed);
+    free(err);
+    free(reg);
+    free(verify);
+    return marks;
 }
 
 int cmd_report(struct cli *cli, int argc, char **argv)
 {
     struct report_args a = {0};
-    int first, svg = 0, rc = EXIT_USAGE;
+    int first, svg = 0, rc = EXIT_USAGE, opened = 0;
     struct store_deadline dl = {0};
     struct db *db = NULL;
-    char *err = NULL, *reg = NULL, *verify = NULL;
-    struct saved_query *q = NULL, *parsed = NULL;
-    struct report_eval ev = {0}, cev = {0};
-    struct chart_spec spec = {0};
+    char *err = NULL, *line = NULL;
+    struct saved_query *q = NULL;
+    struct chart_spec probe = {0};
+    struct report_companion_run comp = {0};
+    struct outfile o;
     struct strbuf page = {0};
     long long eval_id = 0;
     double timeout = 0;
@@ -180,108 +320,53 @@ int cmd_report(struct cli *cli, int argc, char **argv)
             free(see);
             goto out;
         }
-        /* A malformed chart line is the query file's fault: say so before
-         * anything is run or recorded. */
-        struct chart_spec probe;
-        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0) {
-            bd_error("report: %s", err);
-            rc = EXIT_FAIL;
+        /* What the query's text alone says cannot be drawn (a malformed
+         * chart line, --format svg of a table, a companion that is not
+         * there) is said before anything is run or recorded. */
+        rc = EXIT_FAIL;
+        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0 || (svg && report_svg_possible(&probe, q->name, &err))) {
+            bd_error("%s%s", strncmp(err, "report: ", 8) == 0 ? "" : "report: ", err);
             goto out;
         }
-        chart_spec_free(&probe);
     }
     if ((rc = cli_limits_resolve("report", &a.limits, &timeout, &lim)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;
     if (cli_connect_limited(cli, STORE_WRITE, timeout, &dl, &db))
         goto out;
-    if (q) {
-        struct evaluation e;
-        int erc = query_evaluate(db, q, &a.params, 1, &lim, &e, &err);
-        if (erc != EXIT_OK) {
-            rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
-            int fired = cli_deadline_passed(db, &dl);
-            if (fired || e.stopped) {
-                char *who = bd_strdupf("report %s", q->name);
-                cli_limit_error(who, &a.limits, timeout, &lim, fired ? 0 : e.stopped);
-                free(who);
-            }
-            else
-                bd_error("report: %s", err);
-            evaluation_free(&e);
-            goto out;
-        }
-        eval_id = e.id;
-        evaluation_free(&e);
-    }
-    if (report_eval_load(db, eval_id, &ev, &err)) {
+    /* The output is opened before anything is recorded: a name that cannot
+     * be written fails the command first. */
+    if (outfile_open(&o, out_path ? out_path : "-", &err)) {
         bd_error("report: %s", err);
         goto out;
     }
-    char src[160];
-    snprintf(src, sizeof src, "evaluation %lld (%s)", ev.id, ev.query_name);
-    if (chart_spec_parse(ev.text, src, &spec, &err) < 0) {
-        bd_error("report: %s", err);
+    opened = 1;
+    struct report_run run = {db, &a, &dl, timeout, &lim};
+    if (q && (rc = run_and_record(&run, q, &probe, &comp, &eval_id)) != EXIT_OK)
+        goto out;
+    rc = EXIT_FAIL;
+    if (draw(&run, eval_id, q, svg, &comp, &page, &line) < 0)
+        goto out;
+    opened = 0;
+    if ((page.len && fwrite(page.buf, 1, page.len, o.f) != page.len) ? (outfile_abort(&o), 1)
+                                                                        : outfile_commit(&o, &err) != 0) {
+        bd_error("report: %s", err ? err : "cannot write the page");
         goto out;
     }
-    parsed = saved_query_parse(strdup(ev.text), src, 0, &err);
-    free(err);
-    err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
-    const struct report_eval *chart_ev = &ev;
-    int ran = 0;
-    if (spec.from) {
-        long long cid;
-        if (report_companion(db, &a.path, &ev, spec.from, &cid, &ran, &err) || report_eval_load(db, cid, &cev, &err)) {
-            if (cli_deadline_passed(db, &dl)) {
-                char *who = bd_strdupf("report: query %s", spec.from);
-                cli_limit_error(who, &a.limits, timeout, &lim, 0);
-                free(who);
-            }
-            else
-                bd_error("report: %s", err);
-            goto out;
-        }
-        chart_ev = &cev;
-    }
-    reg = report_registration_text(db, &ev);
-    {
-        char *e2 = NULL;
-        int unknown = 0;
-        struct saved_query *now = q ? NULL : saved_query_find(&a.path, ev.query_name, &unknown, &e2);
-        free(e2);
-        verify = verify_text(&ev, q ? q : now, &a.path);
-        saved_query_free(now);
-    }
-    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify};
-    long long marks = svg ? report_svg(&page, &pg, &err) : report_html(&page, &pg, &err);
-    if (marks < 0) {
-        bd_error("%s", err);
-        goto out;
-    }
-    if (write_out(out_path, &page))
-        goto out;
-    if (out_path) {
-        fprintf(stderr, "report: wrote %s: evaluation %lld of %s", out_path, ev.id, ev.query_name);
-        if (spec.kind != CHART_TABLE)
-            fprintf(stderr, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
-        if (chart_ev != &ev)
-            fprintf(stderr, " from evaluation %lld of %s%s", cev.id, cev.query_name, ran ? " (recorded now)" : "");
-        fputc('\n', stderr);
-    }
+    if (out_path)
+        fprintf(stderr, "report: wrote %s: %s\n", out_path, line);
     rc = EXIT_OK;
 out:
+    if (opened)
+        outfile_abort(&o);
     sb_free(&page);
-    chart_spec_free(&spec);
-    report_eval_free(&ev);
-    report_eval_free(&cev);
+    chart_spec_free(&probe);
+    report_companion_free(&comp);
     saved_query_free(q);
-    saved_query_free(parsed);
     db_close(db);
     params_free(&a.params);
     query_path_free(&a.path);
-
     free(err);
-    free(reg);
-    free(verify);
+    free(line);
     return rc;
 }

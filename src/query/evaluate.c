@@ -4,6 +4,7 @@
 #include "query/evaluate.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,10 +454,34 @@ static char *write_failure(struct db *db, int rc)
     }
 }
 
-/* Records ev; -1 with *err "cannot record the evaluation: WHY". */
-static int record(struct db *db, const struct saved_query *q, const char *sha, const char *plan, long long rule_id,
-                  struct evaluation *ev, char **err)
+int evaluation_recordable(const struct evaluation *ev, char **err)
 {
+    size_t row, at, n = strlen(ev->params_json);
+    int col;
+    unsigned char byte;
+    if (utf8_invalid_at(ev->params_json, n) < n)
+        return bd_fail(err, "cannot record the evaluation: a parameter's value is not valid UTF-8");
+    if (!rowset_text_invalid(&ev->rows, &row, &col, &at, &byte))
+        return 0;
+    char *name = text_escape_controls(ev->rows.names[col]);
+    const char *what = byte ? "a byte that is not UTF-8" : "a NUL byte";
+    if (row == SIZE_MAX)
+        bd_fail(err, "cannot record the evaluation: the name of column %d (%s) holds %s (0x%02x at byte %zu): "
+                     "JSON text cannot hold it; name the column in UTF-8",
+                col + 1, name, what, byte, at + 1);
+    else
+        bd_fail(err, "cannot record the evaluation: row %zu, column %s holds %s (0x%02x at byte %zu): JSON text "
+                     "cannot hold it; return it as bytes instead (hex(%s) or CAST(%s AS BLOB))",
+                row + 1, name, what, byte, at + 1, name, name);
+    free(name);
+    return -1;
+}
+
+/* Records ev; -1 with *err "cannot record the evaluation: WHY". */
+static int record(struct db *db, const struct saved_query *q, const char *sha, struct evaluation *ev, char **err)
+{
+    const char *plan = ev->judged_plan;
+    long long rule_id = ev->rule_id;
     char fp[65], when[TIME_TEXT_MAX];
     long long narch = 0;
     char *why = NULL;
@@ -477,6 +502,10 @@ static int record(struct db *db, const struct saved_query *q, const char *sha, c
      * be rolled back at close after being reported. */
     if (!db_autocommit(db))
         return bd_fail(err, "cannot record the evaluation: a transaction is open on the store");
+    if (evaluation_recordable(ev, err)) {
+        ev->record_failed = 2;
+        return -1;
+    }
     struct strbuf rows = {0};
     if (rowset_json(&ev->rows, &rows, 0))
         return bd_fail(err, "cannot record the evaluation: out of memory");
@@ -596,13 +625,17 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
 
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
-    long long rule_id = 0;
-    rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &rule_id, err) : 0;
+    if (plan && !(ev->judged_plan = strdup(plan))) {
+        sb_free(&changed);
+        return bd_fail(err, "out of memory");
+    }
+    rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &ev->rule_id, err)
+                           : 0;
     sb_free(&changed);
     if (rc || !(how & RUN_RECORD))
         return rc;
-    if (record(db, q, sha, plan, rule_id, ev, err)) {
-        ev->record_failed = 1;
+    if (record(db, q, sha, ev, err)) {
+        ev->record_failed += !ev->record_failed;
         return -1;
     }
     return 0;
@@ -612,7 +645,18 @@ int evaluation_run(struct db *db, const struct saved_query *q, const struct para
                    const struct resolved_params *rp, int rec, const struct rowset_limits *lim, struct evaluation *ev,
                    char **err)
 {
-    return run_query(db, q, given, rp, rec ? RUN_RECORD : 0, lim, ev, err);
+    return run_query(db, q, given, rp, rec == EVAL_RECORD_LATER ? RUN_SCHEMA : rec ? RUN_RECORD : 0, lim, ev, err);
+}
+
+int evaluation_record(struct db *db, const struct saved_query *q, struct evaluation *ev, char **err)
+{
+    char sha[65];
+    sha256_hex_of(q->text, strlen(q->text), sha);
+    if (record(db, q, sha, ev, err)) {
+        ev->record_failed += !ev->record_failed;
+        return -1;
+    }
+    return 0;
 }
 
 int evaluation_rerun(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
@@ -630,6 +674,7 @@ void evaluation_free(struct evaluation *ev)
     free(ev->verdict);
     free(ev->registration);
     free(ev->registration_note);
+    free(ev->judged_plan);
     memset(ev, 0, sizeof *ev);
 }
 

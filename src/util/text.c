@@ -182,6 +182,40 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
+size_t utf8_invalid_at(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t len = p[i] >= 0x80 ? utf8_len(p + i, n - i) : p[i] != 0;
+        if (!len)
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+char *utf8_replaced(const char *s, size_t n, size_t *count)
+{
+    struct strbuf sb = {0};
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, k = 0;
+    int rc = sb_append(&sb, "", 0);
+    while (i < n && !rc) {
+        size_t len = p[i] >= 0x80 ? utf8_len(p + i, n - i) : 1;
+        rc = len ? sb_append(&sb, s + i, len) : sb_puts(&sb, "\xef\xbf\xbd");
+        k += !len;
+        i += len ? len : 1;
+    }
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    if (count)
+        *count = k;
+    return sb_detach(&sb);
+}
+
 /* The code point of a valid sequence of len bytes. */
 static unsigned utf8_code(const unsigned char *s, size_t len)
 {

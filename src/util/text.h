@@ -48,6 +48,15 @@ int sb_put_escaped_controls(struct strbuf *sb, const char *s, size_t n);
 /* s with its control characters escaped, malloc'd (never NULL: aborts on
  * out of memory, like bd_strdupf). */
 char *text_escape_controls(const char *s);
+/* The offset of the first byte of s (n bytes) that is not part of valid
+ * UTF-8, or of its first NUL byte; n when there is none. */
+size_t utf8_invalid_at(const char *s, size_t n);
+
+/* s (n bytes) with each byte that is not part of valid UTF-8 replaced by
+ * U+FFFD, malloc'd and NUL-terminated (NULL when out of memory); *count
+ * (if not NULL) gets how many were replaced. */
+char *utf8_replaced(const char *s, size_t n, size_t *count);
+
 /* Terminal columns of a text without control characters: its code points. */
 size_t text_width(const char *s);
 
