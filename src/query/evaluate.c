@@ -580,12 +580,13 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
     struct schema_reads reads = {0};
     const struct store_guard_reads notes = {schema_reads_note, &reads};
     int want_schema = (how & (RUN_RECORD | RUN_SCHEMA)) != 0;
+    struct schema_reads *set = how & RUN_RERUN ? &ev->read_set : NULL;
     if (prepare_guarded(db, q, q->sql, "the query", want_schema ? &notes : NULL, &st, err))
         return schema_reads_free(&reads), -1;
     /* The schema the statement read, while the guard holds its names. */
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
-        (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, err)
-                                       : schema_hash_pg(db, q->sql, ev->schema_sha256, err)))) {
+        (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, set, err)
+                                       : schema_hash_pg(db, q->sql, ev->schema_sha256, set, err)))) {
         db_finalize(st);
         guard(db, 0, NULL);
         schema_reads_free(&reads);
@@ -659,6 +660,44 @@ int evaluation_record(struct db *db, const struct saved_query *q, struct evaluat
     return 0;
 }
 
+int evaluation_judge(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
+                     struct evaluation *ev, char **err)
+{
+    const char *plan = NULL;
+    int defaults_only = 1;
+    struct strbuf changed = {0};
+    sb_puts(&changed, "");
+    /* As describe_params judges the parameters given: each value against
+     * its default (one not given is its default). */
+    for (int i = 0; i < q->nparams; i++) {
+        const struct saved_param *p = &q->params[i];
+        const struct param_value *v = &rp->v[i];
+        if (q->judges && strcmp(q->judges, p->name) == 0) {
+            plan = v->sqlite_type == SQLITE_TEXT ? v->s : NULL;
+            continue;
+        }
+        struct param_value def;
+        int same = p->has_default && (strcmp(p->def, "null") == 0 ? v->sqlite_type == SQLITE_NULL
+                                      : param_value_parse(&p->type, p->def, &def, NULL) == 0 &&
+                                            param_value_equal(&def, v));
+        if (!same) {
+            defaults_only = 0;
+            sb_printf(&changed, "%s%s=", changed.len ? ", " : "", p->name);
+            param_value_json(&changed, v);
+        }
+    }
+    int rc = 0;
+    if (plan && !(ev->judged_plan = strdup(plan)))
+        rc = bd_fail(err, "out of memory");
+    if (rc == 0 && q->judges && plan) {
+        char sha[65];
+        sha256_hex_of(q->text, strlen(q->text), sha);
+        rc = judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &ev->rule_id, err);
+    }
+    sb_free(&changed);
+    return rc;
+}
+
 int evaluation_rerun(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
                      const struct rowset_limits *lim, struct evaluation *ev, char **err)
 {
@@ -675,6 +714,7 @@ void evaluation_free(struct evaluation *ev)
     free(ev->registration);
     free(ev->registration_note);
     free(ev->judged_plan);
+    schema_reads_free(&ev->read_set);
     memset(ev, 0, sizeof *ev);
 }
 

@@ -6,6 +6,7 @@
 
 #include "output/output.h"
 #include "query/saved.h"
+#include "query/schema_hash.h"
 #include "util/params.h"
 
 /* Evaluating a saved query, in the steps query_evaluate takes in order:
@@ -52,6 +53,7 @@ struct evaluation {
     char schema_sha256[65]; /* what it read (query/schema_hash.h), when recorded or re-run; else "" */
     char *judged_plan;   /* the -- judges: parameter's value, or NULL */
     long long rule_id;   /* the registered rule of its text, or 0 */
+    struct schema_reads read_set; /* re-run: the tables and views its schema hash covers */
 };
 
 /* Runs q on db with resolved parameters (values bound, never pasted). The
@@ -96,6 +98,13 @@ int evaluation_record(struct db *db, const struct saved_query *q, struct evaluat
  * a limit stopped it). */
 int evaluation_rerun(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
                      const struct rowset_limits *lim, struct evaluation *ev, char **err);
+
+/* The judgement of a re-run (history --verify): the -- judges: plan of
+ * the values rp, and whether the rule was registered before it
+ * (ev->judged_plan, ev->registration, ev->rule_id), as recording judges
+ * them now. Returns 0, or -1 with *err. */
+int evaluation_judge(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
+                     struct evaluation *ev, char **err);
 
 /* Every step: EXIT_OK, EXIT_USAGE (a parameter), EXIT_NO_ROWS (needs
  * unmet: nothing run, nothing recorded) or EXIT_FAIL, with *err set (and
