@@ -264,6 +264,28 @@ out:
     return marks;
 }
 
+/* The options' combinations; -1 after a usage error. */
+static int usage_checked(const struct report_args *a, int has_query, int *svg)
+{
+    const char *problem = NULL;
+    if (a->format && strcmp(a->format, "svg") != 0 && strcmp(a->format, "html") != 0) {
+        bd_usage_error("report", "report: --format '%s': expected html or svg", a->format);
+        return -1;
+    }
+    *svg = a->format && strcmp(a->format, "svg") == 0;
+    if (a->evaluation && has_query)
+        problem = "give either --evaluation ID or a query, not both";
+    else if (!a->evaluation && !has_query)
+        problem = "missing --evaluation ID or the saved query's name";
+    else if (a->evaluation && a->params.n)
+        problem = "--param goes with a query; an evaluation has its parameters";
+    else if (a->output && !*a->output)
+        problem = "--output: the file name is empty";
+    if (problem)
+        bd_usage_error("report", "report: %s", problem);
+    return problem ? -1 : 0;
+}
+
 int cmd_report(struct cli *cli, int argc, char **argv)
 {
     struct report_args a = {0};
@@ -279,34 +301,10 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     long long eval_id = 0;
     double timeout = 0;
     struct rowset_limits lim = {0};
-    if (cli_parse(&spec_report, argc, argv, &a, &first))
+    if (cli_parse(&spec_report, argc, argv, &a, &first) || usage_checked(&a, first < argc, &svg))
         goto out;
     eval_id = a.evaluation;
-    const char *out_path = a.output;
-    if (a.format && strcmp(a.format, "svg") == 0)
-        svg = 1;
-    else if (a.format && strcmp(a.format, "html") != 0) {
-        bd_usage_error("report", "report: --format '%s': expected html or svg", a.format);
-        goto out;
-    }
-    if (eval_id && first < argc) {
-        bd_usage_error("report", "report: give either --evaluation ID or a query, not both");
-        goto out;
-    }
-    if (!eval_id && first >= argc) {
-        bd_usage_error("report", "report: missing --evaluation ID or the saved query's name");
-        goto out;
-    }
-    if (eval_id && a.params.n) {
-        bd_usage_error("report", "report: --param goes with a query; an evaluation has its parameters");
-        goto out;
-    }
-    if (out_path && !*out_path) {
-        bd_usage_error("report", "report: --output: the file name is empty");
-        goto out;
-    }
-    if (out_path && strcmp(out_path, "-") == 0)
-        out_path = NULL; /* standard output, as without -o */
+    const char *out_path = a.output && strcmp(a.output, "-") != 0 ? a.output : NULL; /* "-": standard output */
     query_path_add_env(&a.path);
     if (!eval_id) {
         if (!(q = cli_find_query("report", &a.path, argv[first], &rc)))
