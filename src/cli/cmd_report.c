@@ -345,10 +345,13 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     rc = EXIT_FAIL;
     if (draw(&run, eval_id, q, svg, &comp, &page, &line) < 0)
         goto out;
+    if (outfile_put(&o, page.buf, page.len, &err)) {
+        bd_error("report: %s", err);
+        goto out; /* aborted there: the temporary removed */
+    }
     opened = 0;
-    if ((page.len && fwrite(page.buf, 1, page.len, o.f) != page.len) ? (outfile_abort(&o), 1)
-                                                                        : outfile_commit(&o, &err) != 0) {
-        bd_error("report: %s", err ? err : "cannot write the page");
+    if (outfile_commit(&o, &err)) {
+        bd_error("report: %s", err);
         goto out;
     }
     if (out_path)

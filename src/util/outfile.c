@@ -147,13 +147,19 @@ void outfile_abort(struct outfile *o)
     release(o);
 }
 
+int outfile_put(struct outfile *o, const void *data, size_t n, char **err)
+{
+    if (!n || fwrite(data, 1, n, o->f) == n)
+        return 0;
+    return bd_fail(err, "cannot write %s: %s", o->shown, strerror(errno ? errno : EIO));
+}
+
 int outfile_write_all(const char *path, const void *data, size_t n, char **err)
 {
     struct outfile o;
     if (outfile_open(&o, path, err))
         return -1;
-    if (n && fwrite(data, 1, n, o.f) != n) {
-        bd_fail(err, "cannot write %s: %s", o.shown, strerror(errno));
+    if (outfile_put(&o, data, n, err)) {
         outfile_abort(&o);
         return -1;
     }

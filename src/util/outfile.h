@@ -47,6 +47,10 @@ int outfile_commit(struct outfile *o, char **err);
  * (what was written through to a device or FIFO stays written). */
 void outfile_abort(struct outfile *o);
 
+/* Writes n bytes of data. Returns 0, or -1 with *err ("cannot write
+ * NAME: WHY"); then outfile_abort. */
+int outfile_put(struct outfile *o, const void *data, size_t n, char **err);
+
 /* The whole of data to path (outfile_open, write, outfile_commit). */
 int outfile_write_all(const char *path, const void *data, size_t n, char **err);
 
