@@ -253,6 +253,42 @@ static double cond_p(const int64_t *score2, int64_t n1, int64_t n2, double u, en
     return p;
 }
 
+/* C(n, k) as an exact integer, for n <= 50 (C(50, 25) < 2^47, so the
+ * double is exact too; each step's product stays below 2^53). 0 outside
+ * 0 <= k <= n. */
+static double choose_exact(int64_t n, int64_t k)
+{
+    if (k < 0 || k > n)
+        return 0;
+    if (k > n - k)
+        k = n - k;
+    uint64_t c = 1;
+    for (int64_t i = 1; i <= k; i++)
+        c = c * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: C(n - k + i, i) */
+    return (double)c;
+}
+
+/* benchstat's p when the values take exactly two distinct values, t0 of
+ * the lower and t1 of the higher: go-moremath's UDist.CDF(min(U1, U2))
+ * doubles the count of choices of sample 1 (r2 of its n1 values from the
+ * higher group) whose 2 U1 = n1 (t0 - n1) + r2 (t0 + t1) is at most
+ * 2 min(U1, U2). Its makeUmemo bounds r2 by (2U - n1 (t0 - n1)) / (t0 + t1)
+ * in Go's integer division, which truncates toward zero: when min(U1, U2)
+ * lies below U1's smallest value the bound is 0, not -1, and the choice
+ * r2 = 0 (when there is one) is counted. The distribution with ties is not
+ * symmetric, so the mirrored U2 can lie there (docs/functions.md,
+ * mann_whitney). C's division truncates as Go's does; every count is an
+ * exact integer, so the p is the exact ratio rounded once. */
+static double benchstat_two_groups(int64_t n1, int64_t n2, int64_t t0, int64_t t1, double small)
+{
+    int64_t n = t0 + t1, two_u = (int64_t)(2 * small);
+    int64_t lo = n1 - t0 > 0 ? n1 - t0 : 0, hi = (two_u - n1 * (t0 - n1)) / n;
+    double le = 0;
+    for (int64_t r2 = lo; r2 <= hi && r2 <= n1; r2++)
+        le += choose_exact(t0, n1 - r2) * choose_exact(t1, r2);
+    return le / choose_exact(n1 + n2, n1) * 2;
+}
+
 int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
 {
     return stats_mann_whitney_method(obs, n, MW_R, out);
@@ -268,7 +304,7 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
     qsort(obs, n, sizeof *obs, cmp_obs);
     /* Mid-ranks; the rank sum of the first sample; sum of t^3 - t over ties. */
     double ranksum = 0, ties = 0;
-    size_t groups = 0;
+    size_t groups = 0, lowest = 0; /* lowest: the size of the lowest tie group */
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && obs[j].x == obs[i].x)
@@ -279,7 +315,8 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
                 ranksum += rank;
         double t = (double)(j - i);
         ties += t * t * t - t;
-        groups++;
+        if (groups++ == 0)
+            lowest = j - i;
         i = j;
     }
     double nx = (double)n1, ny = (double)n2;
@@ -321,6 +358,11 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
         double nsel = fmin(nx, ny);
         if (method == MW_EXACT && (nx + ny) * nsel * (2 * nsel * (nx + ny - nsel) + 1) > MW_EXACT_WORK)
             return -3;
+        if (method == MW_BENCHSTAT && groups == 2) {
+            double m = nx * ny;
+            out->p = benchstat_two_groups(n1, n2, (int64_t)lowest, (int64_t)n - (int64_t)lowest, w < m - w ? w : m - w);
+            return 0;
+        }
         if (method == MW_BENCHSTAT && ties == 0) {
             /* Without ties the conditional distribution is the plain one:
              * the counts of U for (n1, n2), exact integers while they sum

@@ -23,8 +23,10 @@ enum mw_method {
     /* go-moremath's MannWhitneyUTest as benchstat v2 calls it: exact when
      * there are no ties and both samples have at most 50 values, or ties
      * and at most 25; exact with ties is the conditional distribution;
-     * p = 1 when u = n1 n2 / 2, else 2 P(W <= min(u, n1 n2 - u)); else the
-     * normal approximation as MW_R. */
+     * p = 1 when u = n1 n2 / 2, else 2 P(W <= min(u, n1 n2 - u)), except
+     * that with exactly two distinct values go-moremath also counts W's
+     * lowest value when min(u, n1 n2 - u) lies below it (mannwhitney.c,
+     * benchstat_two_groups); else the normal approximation as MW_R. */
     MW_BENCHSTAT,
 };
 

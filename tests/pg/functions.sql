@@ -48,6 +48,11 @@ SELECT mann_whitney(x, g, 'exact') AS e, mann_whitney(x, g) AS r FROM t WHERE i 
 -- case: mann_whitney-no-ties
 WITH v(x, g) AS (VALUES (1.5, 1), (2.25, 1), (3.0, 0), (4.5, 0), (5.0, 1), (6.75, 0), (7.0, 0))
 SELECT mann_whitney(x, g) AS r, mann_whitney(x, g, 'benchstat') AS b, mann_whitney(x, g, 'exact') AS e FROM v;
+-- case: mann_whitney-benchstat-two-values
+WITH v(x, g) AS (VALUES (1, 1), (2, 1), (2, 1), (2, 1), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0),
+                        (1, 0), (1, 0), (1, 0), (1, 0), (2, 0), (2, 0), (2, 0))
+SELECT mann_whitney(x, g, 'benchstat') AS b, mann_whitney(x, g = 0, 'benchstat') AS c, mann_whitney(x, g, 'exact') AS e
+FROM v;
 -- case: hodges_lehmann
 SELECT hodges_lehmann(x, g) AS a, hodges_lehmann(x, g, 0.9) AS b FROM t;
 -- case: hodges_lehmann-exact

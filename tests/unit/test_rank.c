@@ -197,16 +197,111 @@ static void test_exact_conditional(void **state)
         for (int i = 0; i < N; i++)
             obs[i] = (struct mw_obs){.x = v[i], .first = i < n1};
         assert_int_equal(stats_mann_whitney_method(obs, (size_t)N, MW_BENCHSTAT, &r), 0);
-        int one_group = 1;
-        for (int i = 1; i < N; i++)
-            one_group &= v[i] == v[0];
-        if (one_group)
+        int groups = 1;
+        for (int i = 0; i < N; i++) {
+            int seen = 0;
+            for (int j = 0; j < i; j++)
+                seen |= v[j] == v[i];
+            groups += i > 0 && !seen;
+        }
+        if (groups == 1)
             assert_true(isnan(r.p));
         else if (2 * r.u == (double)n1 * (N - n1))
             assert_true(r.p == 1);
-        else
+        else if (groups > 2 || r.exact == 0)
             assert_close(r.p, 2 * small, 1e-14);
+        /* Two values: go-moremath's own count (test_mw_ties). */
     }
+}
+
+/* benchstat's p on 10,000 random tied pairs against an exact transcription
+ * of go-moremath (tests/data/mw_ties/gen_mw_ties.py): each p to the last
+ * bit (both are exact counts divided once), with the rows in a shuffled
+ * order. The '*' pairs are where go-moremath's count is not the exact
+ * lower tail (two values, the mirrored U below U1's smallest value). */
+static void test_mw_ties(void **state)
+{
+    (void)state;
+    FILE *f = fopen(TEST_SRC_DIR "/tests/data/mw_ties/mw_ties.txt", "r");
+    assert_non_null(f);
+    char line[256];
+    int pairs = 0, marked = 0, zeros = 0, nans = 0, above_one = 0;
+    srand(27);
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char c1[64], c2[64], ps[64];
+        long long two_u;
+        assert_int_equal(sscanf(line, "%63s %63s %lld %63s", c1, c2, &two_u, ps), 4);
+        struct mw_obs obs[40];
+        size_t n = 0;
+        const char *cs[2] = {c1, c2};
+        for (int side = 0; side < 2; side++) {
+            const char *p = cs[side];
+            for (int level = 0; *p; level++) {
+                char *end;
+                long count = strtol(p, &end, 10);
+                for (long k = 0; k < count; k++) {
+                    assert_true(n < 40);
+                    obs[n++] = (struct mw_obs){.x = 48.0 * (level + 1), .first = side == 0};
+                }
+                p = *end == ',' ? end + 1 : end;
+            }
+        }
+        for (size_t i = n - 1; i > 0; i--) { /* row order must not matter */
+            size_t j = (size_t)rand() % (i + 1);
+            struct mw_obs t = obs[i];
+            obs[i] = obs[j];
+            obs[j] = t;
+        }
+        struct mw_result r;
+        assert_int_equal(stats_mann_whitney_method(obs, n, MW_BENCHSTAT, &r), 0);
+        assert_true(r.exact);
+        assert_true(2 * r.u == (double)two_u);
+        if (strcmp(ps, "nan") == 0) {
+            nans++;
+            assert_true(isnan(r.p));
+        } else {
+            long long num, den;
+            assert_int_equal(sscanf(ps, "%lld/%lld", &num, &den), 2);
+            double want = (double)num / (double)den;
+            if (r.p != want) {
+                print_error("%s: p %.17g, want %.17g\n", line, r.p, want);
+                fail();
+            }
+            zeros += want == 0;
+            above_one += want > 1;
+        }
+        marked += strstr(line, " *") != NULL;
+        pairs++;
+    }
+    fclose(f);
+    assert_int_equal(pairs, 10000);
+    /* The data must keep exercising each branch: counted by the generator. */
+    assert_int_equal(marked, 98);
+    assert_true(zeros > 100 && nans > 50 && above_one > 100);
+}
+
+/* The reproducer of docs/functions.md (mann_whitney): base [1,2,2,2]
+ * against head [1 x11, 2 x3]. benchstat prints p=0.324: 2 C(12, 4) / C(18, 4)
+ * = 11/34, go-moremath counting the mass of U1's lowest value, 16; the
+ * exact lower tail of U1 at min(U1, U2) = 13 is 0. */
+static void test_mw_ties_reproducer(void **state)
+{
+    (void)state;
+    struct mw_obs obs[18];
+    double base[] = {1, 2, 2, 2};
+    for (int i = 0; i < 4; i++)
+        obs[i] = (struct mw_obs){.x = base[i], .first = 1};
+    for (int i = 0; i < 14; i++)
+        obs[4 + i] = (struct mw_obs){.x = i < 11 ? 1 : 2, .first = 0};
+    struct mw_result r;
+    assert_int_equal(stats_mann_whitney_method(obs, 18, MW_BENCHSTAT, &r), 0);
+    assert_true(r.u == 43 && r.exact);
+    assert_true(r.p == 11.0 / 34);
+    char printed[16];
+    snprintf(printed, sizeof printed, "%.3f", r.p);
+    assert_string_equal(printed, "0.324");
 }
 
 /* Without ties: benchstat's p from the plain counts of U (the fast path
@@ -413,6 +508,8 @@ int main(void)
         cmocka_unit_test(test_utest_probe),
         cmocka_unit_test(test_exact_conditional),
         cmocka_unit_test(test_exact_no_ties),
+        cmocka_unit_test(test_mw_ties),
+        cmocka_unit_test(test_mw_ties_reproducer),
         cmocka_unit_test(test_exact_limits),
         cmocka_unit_test(test_shift_kth),
         cmocka_unit_test(test_shift_kth_large),
