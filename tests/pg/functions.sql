@@ -41,6 +41,16 @@ SELECT g, trimmed_mean(x, 0) AS k0, trimmed_mean(x, 1) AS k1, trimmed_mean(x, 20
 FROM t GROUP BY g ORDER BY g NULLS LAST;
 -- case: spread
 SELECT g, spread(xp) AS s FROM t GROUP BY g ORDER BY g NULLS LAST;
+-- case: fsum-mean-past-halfway
+WITH v(x, g) AS (VALUES (1.0, 1), (power(2, -53), 1), (power(2, -100), 1), (4.0, 0), (power(2, -51), 0), (power(2, -200), 0), (0.0, 0))
+SELECT g, fsum(x) AS s, mean(x) AS m, trimmed_mean(x, 0) AS tm, t_ci(x) AS ci FROM v GROUP BY g ORDER BY g;
+-- case: pooled-means-past-halfway
+WITH v(x, g) AS (VALUES (4.0, 1), (power(2, -51), 1), (power(2, -200), 1), (0.0, 1), (2.0, 0), (3.0, 0))
+SELECT pooled_t_ci(x, g) AS p, welch_t_ci(x, g, 0.9) AS w FROM v;
+-- case: percentile-magnitudes
+WITH v(x) AS (VALUES (-1.2418521879358338e148), (806851.8554109574), (1e-300), (-5e-324), (1.7976931348623157e308))
+SELECT percentile(x, 25) AS a, percentile(x, 12.5) AS b, percentile(x, 62.5) AS c, percentile(x, 87.5) AS d,
+       percentile(x, 99.9) AS e FROM v;
 -- case: mann_whitney
 SELECT mann_whitney(x, g) AS r, mann_whitney(x, g, 'benchstat') AS b FROM t;
 -- case: mann_whitney-small-exact
