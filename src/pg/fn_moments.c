@@ -125,7 +125,7 @@ BS_FUNCTION(bs_moments_final)
         PG_RETURN_NULL();
     struct fn_json j;
     fn_json_t_ci(&j, &t);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }
 
 BS_FUNCTION(bs_moments_combine)
