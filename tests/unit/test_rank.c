@@ -369,6 +369,48 @@ static void test_exact_limits(void **state)
     free(obs);
 }
 
+/* hodges_lehmann over sliding frames of a long sequence, as a window
+ * function computes each row's value (the frame's rows, then the
+ * aggregate): the work per frame (hl_result.work: differences formed or
+ * compared, sorting counted as n log2 n) must grow as n log n, the bound
+ * docs/functions.md states: at most 25 n log2 n per frame (15 to 18 here)
+ * from 1,000 to 16,000 values, and a frame 4 times larger costs at most
+ * 5.5 times as much. Work, not time: make bench (figure 12) has the
+ * timings. */
+static void test_hl_window_work(void **state)
+{
+    (void)state;
+    size_t sizes[] = {1000, 4000, 16000}, total = 16000 + 8;
+    struct mw_obs *seq = malloc(total * sizeof *seq), *frame = malloc(total * sizeof *frame);
+    assert_non_null(seq);
+    assert_non_null(frame);
+    srand(41);
+    for (size_t i = 0; i < total; i++)
+        seq[i] = (struct mw_obs){.x = floor(rand() / (double)RAND_MAX * 1e5) / 100 + (i % 2) * 0.5, .first = rand() % 2};
+    double per[3];
+    for (int s = 0; s < 3; s++) {
+        size_t n = sizes[s];
+        uint64_t work = 0;
+        int frames = 0;
+        for (size_t end = n; end <= n + 8 && end <= total; end += 2, frames++) {
+            memcpy(frame, seq + end - n, n * sizeof *frame);
+            struct hl_result r;
+            assert_int_equal(stats_hodges_lehmann(frame, n, 0.95, &r), 0);
+            assert_false(r.exact);
+            work += r.work;
+        }
+        per[s] = (double)work / frames;
+        double nlogn = (double)n * log2((double)n);
+        print_message("frame of %zu: %.0f steps, %.1f n log2 n\n", n, per[s], per[s] / nlogn);
+        assert_true(per[s] >= nlogn && per[s] <= 25 * nlogn);
+    }
+    /* n log n: 4.8 from 1,000 to 4,000 and 4.7 from 4,000 to 16,000, with
+     * the rounds' count growing as log(n): about 5; n^2 would be 16. */
+    assert_true(per[1] / per[0] <= 5.5 && per[2] / per[1] <= 5.5);
+    free(seq);
+    free(frame);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -431,6 +473,21 @@ static void test_shift_kth_large(void **state)
     }
     free(x);
     free(y);
+}
+
+/* qwilcox's by-product is R's pwilcox(max(q, 1) - 1) to the bit. */
+static void test_qwilcox_below(void **state)
+{
+    (void)state;
+    double ps[] = {0.005, 0.025, 0.05, 0.25, 0.5};
+    for (int m = 1; m <= 30; m++)
+        for (int n = 1; n <= 30; n += 3)
+            for (int k = 0; k < 5; k++) {
+                double below;
+                int q = stats_qwilcox_lower_below(ps[k], m, n, &below);
+                assert_int_equal(q, stats_qwilcox_lower(ps[k], m, n));
+                assert_true(below == stats_pwilcox((q < 1 ? 1 : q) - 1, m, n, 1));
+            }
 }
 
 static void test_hodges_lehmann_small(void **state)
@@ -513,8 +570,10 @@ int main(void)
         cmocka_unit_test(test_exact_limits),
         cmocka_unit_test(test_shift_kth),
         cmocka_unit_test(test_shift_kth_large),
+        cmocka_unit_test(test_qwilcox_below),
         cmocka_unit_test(test_hodges_lehmann_small),
         cmocka_unit_test(test_hodges_lehmann_sorted),
+        cmocka_unit_test(test_hl_window_work),
         cmocka_unit_test(test_median_ci_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
