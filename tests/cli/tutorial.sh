@@ -61,13 +61,15 @@ if [ "$skip_ext" = 0 ]; then
 fi
 grep -A2 "^plans  adopted  band_passes  interval_passes" "$o" | tail -1 | grep -Eq "^ +20 +0 +0 +[0-9]+$" ||
     fail "step 6: 20 plans judged, none adopted, no band pass"
-expect_out_has "CRC32/poly=IEEE/size=15/align=0       46.55 ± 9%  44.40 ± 2%   -4.62%    [-8.2, -1.6]  0.008  faster" \
-    "step 7: a row as benchstat prints it, with the change's interval"
-expect_out_has "geomean                                    344.5       237.5  -31.05%" "step 7: the geomean row"
+grep -q "^CRC32/poly=IEEE/size=15/align=0-8            46.55n ± 9%   44.40n ± 2%   -4.62% (p=0.008 n=10) *\[-8.2%, -1.6%\] faster$" "$o" ||
+    fail "step 7: a row as benchstat prints it, then the change's interval and the verdict"
+[ "$(grep -c "^CRC32/poly=IEEE/size=15/align=0-8            46.55n ± 9%   44.40n ± 2%   -4.62% (p=0.008 n=10)" "$o")" = 2 ] ||
+    fail "step 7: the files and the runs compare alike"
+expect_out_has "geomean                                      344.5n        237.5n       -31.05%" "step 7: the geomean row"
 expect_out_has "gate: exit status 3" "step 7: the gate fails"
-grep -q "p (holm)" "$o" && [ "$(grep -c 'slower$' "$o")" -ge 5 ] || fail "step 7: adjusted p"
-grep -A1 "p (holm)" "$o" | grep -q "Koopm.*+9.58%.*slower" || fail "step 7: Koopman 1kB survives Holm"
-expect_out_has "format: binary  n: 12 per side" "step 7: one sample per run"
+grep -q "vs base (holm)" "$o" && [ "$(grep -c 'slower$' "$o")" -ge 5 ] || fail "step 7: adjusted p"
+grep -A1 "vs base (holm)" "$o" | grep -q "Koopm.*+9.58%.*slower" || fail "step 7: Koopman 1kB survives Holm"
+grep -q "(p=0.000 n=12)" "$o" || fail "step 7: one sample per run"
 [ "$(grep -c '^host,sim-p3-vm-' "$o")" = 6 ] || fail "step 8: six host rows"
 grep -Eq '^host,sim-p3-vm-f,,,,,,3,30,0\.17' "$o" || fail "step 8: host f varies least"
 
