@@ -285,7 +285,14 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
     size_t nfiles = 0;
     int stdin_used = 0, rc = b ? EXIT_OK : EXIT_FAIL;
     for (int s = 0; s < nsides; s++)
-        nfiles += sides[s].npaths;
+        for (size_t i = 0; i < sides[s].npaths; i++) {
+            nfiles++;
+            stdin_used += strcmp(sides[s].paths[i], "-") == 0;
+        }
+    if (stdin_used > 1) {
+        cmp_builder_free(b);
+        return bd_usage_error("compare", "compare: standard input (-) is given more than once");
+    }
     struct other *others = calloc(nfiles + 1, sizeof *others);
     size_t nothers = 0;
     if (!others)
@@ -296,11 +303,6 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
         bd_error("compare: out of memory");
     for (int s = 0; rc == EXIT_OK && s < nsides; s++)
         for (size_t i = 0; rc == EXIT_OK && i < sides[s].npaths; i++) {
-            if (strcmp(sides[s].paths[i], "-") == 0 && stdin_used++) {
-                bd_error("compare: standard input (-) is given more than once");
-                rc = EXIT_USAGE;
-                break;
-            }
             rc = read_file(b, o, &sides[s], s, sides[s].paths[i], others, &nothers);
         }
     if (rc == EXIT_OK && nothers)
@@ -333,7 +335,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     const char *summary = m.regressed ? "regressed" : "no regression";
     report_note(&rep, "compare: %s", summary);
     report_field_text(&rep, "verdict", summary);
-    int gate_rc = !m.ntables ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
+    int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
     if (o->gate)
         report_field_int(&rep, "exit", gate_rc);
     int prc;
