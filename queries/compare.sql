@@ -126,7 +126,9 @@ copies(n) AS (
 -- The samples: every measured value (a stored value with count k as k
 -- values; only series that have one are joined with copies), or one score
 -- per run, or per run and block (the mean of its values, as block_score).
-vals(cell_id, is_a, x) AS (
+-- Not materialized: stats reads it once, so storing every value first
+-- would only cost time.
+vals(cell_id, is_a, x) AS NOT MATERIALIZED (
   SELECT s.cell_id, s.is_a, sa.value * s.f
   FROM scaled s
   JOIN sample sa ON sa.series_id = s.id AND sa.warmup = 0
@@ -398,8 +400,7 @@ SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.uni
             THEN 'regressed' ELSE 'no regression' END AS summary,
        CASE WHEN r.kind = 'geomean' THEN 1 ELSE 0 END AS is_geomean
 FROM all_rows r
-JOIN (SELECT metric, unit, min(cell_id) AS first_cell FROM all_rows GROUP BY metric, unit) uo
-  ON uo.metric = r.metric AND uo.unit = r.unit
 LEFT JOIN benchmark b ON b.id = r.benchmark_id
 LEFT JOIN variant v ON v.id = r.variant_key
-ORDER BY uo.first_cell, CASE WHEN r.kind = 'cell' THEN 0 ELSE 1 END, r.cell_id;
+ORDER BY min(r.cell_id) OVER (PARTITION BY r.metric, r.unit), CASE WHEN r.kind = 'cell' THEN 0 ELSE 1 END,
+         r.cell_id;

@@ -53,7 +53,8 @@ void tt_span(struct texttab *t, int cols, const char *value, enum tt_align align
     }
     if (!margin)
         margin = t->cur_col == 0 || !*value ? "" : " ";
-    t->cells[t->n++] = (struct tt_cell){t->cur_row < 0 ? 0 : t->cur_row, t->cur_col, cols, value, margin, align};
+    t->cells[t->n++] = (struct tt_cell){t->cur_row < 0 ? 0 : t->cur_row, t->cur_col, cols, value, margin, align,
+                                        tt_width(value), tt_width(margin)};
     t->cur_col += cols;
     if (t->cur_col > t->cols)
         t->cols = t->cur_col;
@@ -100,14 +101,12 @@ static int by_position(const void *a, const void *b)
 /* Column widths (margins included) into ws, margin widths into lm. */
 static void widths(const struct texttab *t, int *ws, int *lm)
 {
-    for (size_t i = 0; i < t->n; i++) {
-        int m = tt_width(t->cells[i].margin);
-        if (m > lm[t->cells[i].col])
-            lm[t->cells[i].col] = m;
-    }
+    for (size_t i = 0; i < t->n; i++)
+        if (t->cells[i].mwidth > lm[t->cells[i].col])
+            lm[t->cells[i].col] = t->cells[i].mwidth;
     for (size_t i = 0; i < t->n; i++) {
         const struct tt_cell *c = &t->cells[i];
-        int w = tt_width(c->value) + lm[c->col];
+        int w = c->width + lm[c->col];
         if (c->span == 1 && w > ws[c->col])
             ws[c->col] = w;
     }
@@ -115,7 +114,7 @@ static void widths(const struct texttab *t, int *ws, int *lm)
         const struct tt_cell *c = &t->cells[i];
         if (c->span == 1)
             continue;
-        int w = tt_width(c->value) + lm[c->col], have = 0, stretch = -1, fixed = 0;
+        int w = c->width + lm[c->col], have = 0, stretch = -1, fixed = 0;
         for (int k = c->col; k < c->col + c->span; k++) {
             have += ws[k];
             if (is_shrink(t, k))
@@ -142,12 +141,12 @@ static void put_cell(FILE *out, const struct tt_cell *c, const int *offs, const 
 {
     int spaces = offs[c->col] - *off;
     pad(out, spaces);
-    int mw = tt_width(c->margin);
+    int mw = c->mwidth;
     pad(out, lm[c->col] - mw);
     fputs(c->margin, out);
     /* Go counts where the cell should start, not what was printed. */
     *off = offs[c->col] + lm[c->col];
-    int tw = offs[c->col + c->span] - offs[c->col] - lm[c->col], vw = tt_width(c->value), before = 0, after = 0;
+    int tw = offs[c->col + c->span] - offs[c->col] - lm[c->col], vw = c->width, before = 0, after = 0;
     if (c->align == TT_CENTER) {
         before = (tw - vw) / 2;
         before = before < 0 ? -before : before;
@@ -180,7 +179,12 @@ int tt_format(struct texttab *t, FILE *out)
         offs[i] = o;
         o += i < t->cols ? ws[i] : 0;
     }
-    qsort(t->cells, t->n, sizeof *t->cells, by_position);
+    /* Cells are added row by row, left to right: sort only when not. */
+    for (size_t i = 1; i < t->n; i++)
+        if (by_position(&t->cells[i - 1], &t->cells[i]) > 0) {
+            qsort(t->cells, t->n, sizeof *t->cells, by_position);
+            break;
+        }
     int row = 0, off = 0;
     for (size_t i = 0; i < t->n; i++) {
         const struct tt_cell *c = &t->cells[i];

@@ -30,6 +30,7 @@ struct tt_cell {
     const char *value;  /* arena-held or static */
     const char *margin;
     enum tt_align align;
+    int width, mwidth;  /* of value and margin, in code points */
 };
 
 struct texttab {

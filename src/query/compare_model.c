@@ -233,8 +233,11 @@ int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, c
     int one_pkg = 1, variants = 0;
     const char *pkg0 = NULL, *var0 = NULL;
     for (size_t r = 0; r < rs->nrow; r++) {
-        const char *pj = text_at(&v, r, C_PARAMS);
-        params[r] = pj ? json_loads(pj, 0, NULL) : NULL;
+        /* Cells often share their params: parse a text once. */
+        const char *pj = text_at(&v, r, C_PARAMS), *prev = r ? text_at(&v, r - 1, C_PARAMS) : NULL;
+        params[r] = pj && prev && strcmp(pj, prev) == 0 ? json_incref(params[r - 1])
+                    : pj                                 ? json_loads(pj, 0, NULL)
+                                                         : NULL;
         if (strcmp(text_at(&v, r, C_KIND), "cell") != 0)
             continue;
         const char *pkg = pkg_of(params[r]), *var = text_at(&v, r, C_VARIANT);
