@@ -9,9 +9,26 @@
 #include "compare/compare.h"
 #include "compare/texttab.h"
 #include "compare/units.h"
+#include "util/text.h"
 
 #define CENTER_COLS 3 /* <center> <± pct> <notes> */
 #define DELTA_COLS 3  /* <delta> <(p=... n=...)> <notes> */
+
+/* s as a person may see it: control characters and bytes that are not
+ * UTF-8 escaped (util/text.h), so that names read from files cannot
+ * drive the terminal. */
+static const char *shown(struct arena *a, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p >= 0x20 && *p < 0x7f)
+        p++;
+    if (!*p)
+        return s;
+    char *e = text_escape_controls(s);
+    const char *out = arena_strdup(a, e);
+    free(e);
+    return out ? out : "";
+}
 
 static int start_col(int exp)
 {
@@ -70,18 +87,18 @@ static void header(struct texttab *t, const struct cmp_model *m, const struct cm
     tt_row(t);
     for (int e = 0; e < tb->ncols; e++) {
         tt_col(t, start_col(e));
-        tt_span(t, start_col(e + 1) - start_col(e), tb->cols[e], TT_CENTER, " │ ");
+        tt_span(t, start_col(e + 1) - start_col(e), shown(t->arena, tb->cols[e]), TT_CENTER, " │ ");
     }
     tt_col(t, redge);
     tt_cell(t, "", TT_LEFT, " │");
     if (m->extras && tb->ncols > 2)
         for (int e = 1; e < tb->ncols; e++)
-            tt_cell(t, tb->cols[e], TT_RIGHT, "   "), tt_cell(t, "", TT_LEFT, NULL);
+            tt_cell(t, shown(t->arena, tb->cols[e]), TT_RIGHT, "   "), tt_cell(t, "", TT_LEFT, NULL);
     tt_row(t);
     for (int e = 0; e < tb->ncols; e++) {
         int l = start_col(e);
         tt_col(t, l);
-        tt_span(t, CENTER_COLS, tb->unit, TT_CENTER, " │ ");
+        tt_span(t, CENTER_COLS, shown(t->arena, tb->unit), TT_CENTER, " │ ");
         if (e > 0)
             tt_span(t, DELTA_COLS, m->adjust == CMP_ADJUST_HOLM ? "vs base (holm)"
                                    : m->adjust == CMP_ADJUST_BH ? "vs base (bh)"
@@ -101,7 +118,7 @@ static void row(struct texttab *t, struct notes *nt, const struct cmp_model *m, 
                 const struct cmp_row *r, int redge)
 {
     tt_row(t);
-    tt_cell(t, r->label, TT_LEFT, NULL);
+    tt_cell(t, shown(t->arena, r->label), TT_LEFT, NULL);
     double centers[64];
     size_t nc = 0;
     for (int e = 0; e < tb->ncols && nc < 64; e++)
@@ -186,7 +203,7 @@ static int one_table(struct cmp_model *m, const struct cmp_table *tb, FILE *out)
     char mark[40];
     for (int i = 0; rc == 0 && i < nt.n; i++) {
         superscript(i + 1, mark);
-        fprintf(out, "%s %s\n", mark, nt.msg[i]);
+        fprintf(out, "%s %s\n", mark, shown(&m->arena, nt.msg[i]));
     }
     return rc || ferror(out) ? -1 : 0;
 }
@@ -200,7 +217,7 @@ int cmp_print_text(struct cmp_model *m, FILE *out)
         /* The configuration lines that changed since the last table. */
         for (int f = 0; f < m->nfields; f++)
             if (i == 0 || strcmp(tb->cfg[f], m->tables[i - 1].cfg[f]) != 0)
-                fprintf(out, "%s: %s\n", m->fields[f], tb->cfg[f]);
+                fprintf(out, "%s: %s\n", shown(&m->arena, m->fields[f]), shown(&m->arena, tb->cfg[f]));
         if (one_table(m, tb, out))
             return -1;
     }

@@ -119,6 +119,14 @@ expect_err_has "compare: empty.txt: not a format benchdb reads" "its message nam
 run bd compare --sample run old.txt new.txt
 expect_rc 2 "--sample on files"
 
+printf 'BenchmarkEvil\033[2J 1 100 ns/op\n' >evil-a.txt
+printf 'BenchmarkEvil\033[2J 1 101 ns/op\n' >evil-b.txt
+run bd compare evil-a.txt evil-b.txt
+expect_rc 0 "a name with a control character"
+expect_out_has 'Evil\x1b[2J' "it is shown escaped, as every table shows data"
+grep -q "$(printf '\033')" "$T/out" && fail "no escape character reaches the terminal"
+checks=$((checks + 1))
+
 # ---- the gate and the options, on files ----
 run bd compare --gate --ignore note "$D/crc-old.txt" "$D/crc-new.txt"
 expect_rc 3 "--gate: a cell significantly slower"

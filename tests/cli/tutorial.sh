@@ -95,7 +95,7 @@ expect_err_has "gate-ttest would have raised 28 alerts in 4380 runs: 5 of 5 refe
 expect_out_has "backtest-gate-percent" "step 7: history lists the back-tests"
 expect_out_has "ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 7 samples" "step 11: a build's file into a run"
 expect_out_has "ingest: 0 archives loaded, 1 skipped, 0 failed" "step 11: the same file again is skipped"
-grep -Eq "^pr-42 +build-7 +ci-1 +844fd45 +base,head +2 +14 +[0-9]+ *$" "$o" || fail "step 11: list runs"
+grep -Eq "^pr-42 +build-7 +ci-1 +844fd45 +base,head +2 +14 +1 +[0-9]+ *$" "$o" || fail "step 11: list runs (block 1)"
 expect_out_has "ci/base/,files" "step 11: list archives"
 expect_out_has "ci/head/,files" "step 11: list archives, the appended one"
 expect_out_has "BenchmarkEncode  head         955.5" "step 11: the head build's score, (951 + 960) / 2"
