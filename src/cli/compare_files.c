@@ -182,19 +182,31 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
 
 /* ---- other harness files, through a store in memory ---- */
 
-/* The full name of a cell: its name, then "/KEY=VALUE" per param. */
-static char *full_name(const char *name, const char *params)
+/* The full name of a cell as a Go benchmark's (as `compare` names cells on
+ * a store): its name without "Benchmark", "/KEY=VALUE" per param, procs as
+ * the "-N" suffix; pkg into *pkg (malloc'd), a configuration. */
+static char *full_name(const char *name, const char *params, char **pkg)
 {
     struct strbuf sb = {0};
-    int rc = sb_puts(&sb, name);
+    int rc = sb_puts(&sb, strncmp(name, "Benchmark", 9) == 0 && name[9] ? name + 9 : name);
     json_t *p = params ? json_loads(params, 0, NULL) : NULL;
     const char *k;
     json_t *v;
+    *pkg = NULL;
     json_object_foreach(p, k, v) {
+        if (strcmp(k, "procs") == 0 && json_is_integer(v))
+            continue;
+        if (strcmp(k, "pkg") == 0 && json_is_string(v)) {
+            *pkg = strdup(json_string_value(v));
+            continue;
+        }
         char *t = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
         rc = rc || sb_printf(&sb, "/%s=%s", k, json_is_string(v) ? json_string_value(v) : t ? t : "?");
         free(t);
     }
+    json_t *procs = json_object_get(p, "procs");
+    if (json_is_integer(procs))
+        rc = rc || sb_printf(&sb, "-%lld", (long long)json_integer_value(procs));
     json_decref(p);
     if (rc) {
         sb_free(&sb);
@@ -223,11 +235,14 @@ static int read_back(struct db *db, struct cmp_builder *b, char **err)
             snprintf(label, sizeof label, "%s", tidy);
         else
             snprintf(label, sizeof label, "%s (%s)", metric, tidy);
-        char *name = full_name((const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2));
+        char *pkg;
+        char *name = full_name((const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2), &pkg);
         struct cmp_value v = {db_column_double(st, 5) * factor, label, unit, metric};
+        struct cmp_config cfg = {"pkg", pkg};
         for (long long k = db_column_int64(st, 6); !fail && k > 0; k--)
-            fail = !name || cmp_builder_add(b, (const char *)db_column_text(st, 0), NULL, 0, name, &v, 1);
+            fail = !name || cmp_builder_add(b, (const char *)db_column_text(st, 0), &cfg, pkg ? 1 : 0, name, &v, 1);
         free(name);
+        free(pkg);
     }
     db_finalize(st);
     if (fail)

@@ -187,6 +187,15 @@ expect_rc 0 "hyperfine files as a table"
 expect_out_has "│     sec     │" "times in seconds, as benchstat shows them"
 grep -q "^sort small .*µ ± .*µ ± " "$T/out" || fail "a row scaled to µ"
 checks=$((checks + 1))
+# compressed Go text, which benchstat does not read: through ingest too
+gzip -c old.txt >old.txt.gz
+gzip -c new.txt >new.txt.gz
+run bd compare --benchstat old.txt.gz new.txt.gz
+expect_rc 0 "gzipped Go text"
+expect_out_has "pkg: golang.org/x/perf/cmd/benchstat/testdata" "its pkg above the table"
+grep -q "^Encode/format=json-48 .*1.718µ ± 1% *1.423µ ± 1%  -17.20% (p=0.000 n=10)$" "$T/out" ||
+    fail "named as Go names it, the same numbers"
+checks=$((checks + 1))
 printf '{"record":"run","format":"benchdb-run/1","plan":"p","run":"r","host":"h"}\n' >stream.jsonl
 run bd compare stream.jsonl old.txt
 expect_rc 1 "a run archive as a side"
