@@ -37,6 +37,10 @@ enum store_mode {
 int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err);
 void store_close(sqlite3 *db);
 
+/* A store in memory with benchdb's schema and functions (what `compare`
+ * loads files into), read-write; it goes with db_close. */
+int store_open_memory(struct db **out, char **err);
+
 /* ---- a store on either engine (store_pg.c) ---- */
 
 /* Opens the store named name in the given mode through the connection
