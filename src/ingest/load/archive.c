@@ -185,7 +185,10 @@ static void prefetch(struct ingester *g)
 {
     if (g->next_started || !g->next_path || strcmp(g->next_path, "-") == 0)
         return;
-    int fd = open(g->next_path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO waits for its writer, which must not
+     * hold up the archive being stored (and its write lock); a regular
+     * file reads the same with it */
+    int fd = open(g->next_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat sb;
     if (fd < 0)
         return;
