@@ -302,31 +302,48 @@ static char *last_components(const char *p, int n)
     return sb_detach(&sb);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+    const char *x = (*(struct item *const *)a)->name, *y = (*(struct item *const *)b)->name;
+    return !x || !y ? (x != NULL) - (y != NULL) : strcmp(x, y);
+}
+
 /* Files given by name are stored under their base name; two that share
- * one take as many of their directories as tell them apart. */
-static void name_files(struct items *l)
+ * one take as many of their directories as tell them apart. Names equal
+ * to others are found next to each other in sorted order (a directory may
+ * give 100,000 files: no comparison of every pair). -1: out of memory. */
+static int name_files(struct items *l)
 {
     for (size_t i = 0; i < l->n; i++)
         if (!l->v[i].name)
             l->v[i].name = strcmp(l->v[i].path, "-") == 0 ? strdup("stdin") : last_components(l->v[i].path, 1);
+    struct item **by = malloc((l->n ? l->n : 1) * sizeof *by);
+    if (!by)
+        return -1;
+    for (size_t i = 0; i < l->n; i++)
+        by[i] = &l->v[i];
     for (int depth = 2; depth < 64; depth++) {
         int changed = 0;
-        for (size_t i = 0; i < l->n; i++)
-            for (size_t j = i + 1; j < l->n; j++) {
-                if (!l->v[i].name || !l->v[j].name || strcmp(l->v[i].name, l->v[j].name) != 0)
-                    continue;
-                for (size_t k = i; k <= j; k += j - i) {
-                    char *longer = last_components(l->v[k].path, depth);
-                    if (longer) {
-                        free(l->v[k].name);
-                        l->v[k].name = longer;
-                        changed = 1;
-                    }
+        qsort(by, l->n, sizeof *by, cmp_names);
+        for (size_t i = 0; i < l->n;) {
+            size_t j = i + 1;
+            while (j < l->n && by[i]->name && by[j]->name && strcmp(by[i]->name, by[j]->name) == 0)
+                j++;
+            for (size_t k = i; j - i > 1 && k < j; k++) {
+                char *longer = last_components(by[k]->path, depth);
+                if (longer) {
+                    free(by[k]->name);
+                    by[k]->name = longer;
+                    changed = 1;
                 }
             }
+            i = j;
+        }
         if (!changed)
             break;
     }
+    free(by);
+    return 0;
 }
 
 /* ---- progress ---- */
@@ -486,8 +503,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     }
     pr.g = g;
     if (files_mode) {
-        name_files(&list);
-        struct ingest_file *files = calloc(list.n, sizeof *files);
+        struct ingest_file *files = name_files(&list) ? NULL : calloc(list.n, sizeof *files);
         struct strbuf shown = {0};
         for (int i = first; i < argc; i++)
             sb_printf(&shown, "%s%s", i > first ? " " : "", argv[i]);
