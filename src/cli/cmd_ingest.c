@@ -28,6 +28,18 @@ struct ingest_args {
 };
 #define A(m) offsetof(struct ingest_args, m)
 
+/* A name or text the run or its values keep: the store's text is UTF-8
+ * without NUL. */
+static int parse_text(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    (void)o;
+    char what[96];
+    if (ingest_text_check(arg, what, sizeof what))
+        return bd_fail(err, "%s", what);
+    *(const char **)dst = arg;
+    return 0;
+}
+
 static int parse_harness_format(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
     (void)o;
@@ -54,6 +66,9 @@ static int parse_attr(const struct cli_opt *o, const char *arg, void *dst, char 
     if (!eq || eq == arg)
         return bd_fail(err, "expected KEY=VALUE");
     size_t klen = (size_t)(eq - arg);
+    char what[96];
+    if (ingest_text_check(arg, what, sizeof what))
+        return bd_fail(err, "%s", what);
     for (size_t i = 0; i < a->n_attrs; i++)
         if (strncmp(a->attrs[i], arg, klen + 1) == 0)
             return bd_fail(err, "%.*s is given twice (give each attribute once)", (int)klen, arg);
@@ -75,18 +90,18 @@ static int parse_count(const struct cli_opt *o, const char *arg, void *dst, char
 
 static const struct cli_opt ingest_opts[] = {
     {NULL, 0, NULL, "The run harness FILEs load into (--plan, --run and --host go together):", NULL, 0, 0, 0},
-    {"plan", 0, "P", "the run's plan", cli_opt_string, A(plan), 0, 0},
-    {"run", 0, "R", "the run's name", cli_opt_string, A(run), 0, 0},
-    {"host", 0, "H", "the host it ran on", cli_opt_string, A(host), 0, 0},
+    {"plan", 0, "P", "the run's plan", parse_text, A(plan), 0, 0},
+    {"run", 0, "R", "the run's name", parse_text, A(run), 0, 0},
+    {"host", 0, "H", "the host it ran on", parse_text, A(host), 0, 0},
     {"append", 0, NULL, "add the files to run R, already stored", cli_opt_flag, A(append), 0, 0},
     {"format", 0, "FORMAT", "read every FILE as jmh, google-benchmark,\nhyperfine, pyperf or go-bench",
      parse_harness_format, A(harness_format), 0, 0},
-    {"source", 0, "REV", "the measured revision", cli_opt_string, A(source), 0, 0},
+    {"source", 0, "REV", "the measured revision", parse_text, A(source), 0, 0},
     {"started-at", 0, "TIME", "when the run started (RFC 3339, e.g.\n2026-10-21T03:57:00Z)", parse_started_at,
      A(started_at), 0, 0},
     {"position", 0, "N", "the run's position on its host (an integer >= 1)", cli_opt_int, A(position), 1, INT_MAX},
     {"attr", 0, "KEY=VALUE", "a run attribute (repeatable)", parse_attr, A(attrs), 0, 0},
-    {"variant", 0, "V", "the variant the values measure (default 'default')", cli_opt_string, A(variant), 0, 0},
+    {"variant", 0, "V", "the variant the values measure (default 'default')", parse_text, A(variant), 0, 0},
     {"block", 0, "N", "the block they belong to (default 1)", cli_opt_int, A(block), 1, INT_MAX},
     {NULL, 0, NULL, "\nOptions:", NULL, 0, 0, 0},
     {"quiet", 'q', NULL, "no progress line, notices or summary (errors and\nwarnings stay)", cli_opt_flag, A(quiet),

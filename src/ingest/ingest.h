@@ -102,6 +102,9 @@ enum ingest_kind {
 /* Sniffs the file at path by its content. -1 with *err when it cannot be
  * read. */
 int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err);
+/* Text the store keeps is UTF-8 without NUL: 0 when s is, else -1 with
+ * what is wrong in what ("is not valid UTF-8 (byte 0xFF at byte 3)"). */
+int ingest_text_check(const char *s, char *what, size_t size);
 /* True when s is an RFC 3339 date-time (--started-at). */
 int ingest_time_valid(const char *s);
 /* True when name is a harness format; ingest_harness_names lists them. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ingest/core/utf8.h"
 #include "ingest/load/loader.h"
 #include "util/diag.h"
 
@@ -271,8 +272,14 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     int seekable = have_stat && S_ISREG(sb.st_mode);
     int rc = 0, began = 0, reader_failed = 0;
     struct pipe_limits lim = limits(g);
+    size_t bad = utf8_bad_at(g->shown, strlen(g->shown));
     if (have_stat && S_ISDIR(sb.st_mode)) {
         rc = ingest_report_fail(&g->rep, NULL, "is a directory");
+    } else if (g->shown[bad]) { /* archive.name: text, which is UTF-8 */
+        char what[96];
+        utf8_describe(g->shown, bad, "byte", what, sizeof what);
+        rc = ingest_report_fail(&g->rep, NULL, "its name %s, which the store keeps as the archive's name: rename the "
+                                "file", what);
     } else if (!ahead) {
         char *perr = NULL;
         int started = pipeline_start(g->pipe, fd, &lim, seekable, &perr);

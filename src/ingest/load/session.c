@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "ingest/core/rfc3339.h"
+#include "ingest/core/utf8.h"
 #include "ingest/decoders/adapters.h"
 #include "ingest/load/loader.h"
 #include "ingest/sink/remove.h"
@@ -127,6 +128,15 @@ int ingest_classify(const char *path, enum ingest_kind *kind, const char **harne
     int archive = sn.kind == KIND_RUN_STREAM || sn.kind == KIND_TAR || sn.kind == KIND_ZIP;
     *kind = *harness ? INGEST_KIND_HARNESS : archive ? INGEST_KIND_ARCHIVE : INGEST_KIND_UNKNOWN;
     return 0;
+}
+
+int ingest_text_check(const char *s, char *what, size_t size)
+{
+    size_t n = strlen(s), at = utf8_bad_at(s, n);
+    if (at == n)
+        return 0;
+    utf8_describe(s, at, "byte", what, size);
+    return -1;
 }
 
 int ingest_time_valid(const char *s)
