@@ -19,7 +19,7 @@
 
 struct ingest_args {
     int quiet, replace, append;
-    size_t max_line_bytes, max_bytes, max_members;
+    size_t max_line_bytes, max_bytes, max_members, max_series, max_ratio;
     const char *plan, *run, *host;
     const char *harness_format, *source, *started_at, *variant;
     int position, block; /* 0: not given */
@@ -111,8 +111,13 @@ static const struct cli_opt ingest_opts[] = {
      0},
     {"max-bytes", 0, "SIZE", "refuse an archive that gives more than SIZE bytes\nwhen read (default 64G)",
      cli_opt_bytes, A(max_bytes), 0, 0},
-    {"max-members", 0, "N", "refuse a tar or zip of more than N files (default\n100000); SIZE and N take a suffix K, "
-                            "M, G or T\n(powers of 1024)", parse_count, A(max_members), 0, 0},
+    {"max-members", 0, "N", "refuse a tar or zip of more than N files (default\n100000)", parse_count,
+     A(max_members), 0, 0},
+    {"max-series", 0, "N", "refuse an archive of more than N series (default\n100000)", parse_count, A(max_series), 0,
+     0},
+    {"max-ratio", 0, "N", "refuse an archive whose decompression gives more\nthan N bytes per byte read, past the "
+                          "first 64M\n(default 1000); SIZE and N take a suffix K, M, G\nor T (powers of 1024)",
+     parse_count, A(max_ratio), 0, 0},
     {0},
 };
 
@@ -450,11 +455,14 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
 {
     struct ingest_args a = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE,
                             .max_bytes = INGEST_DEFAULT_MAX_BYTES,
-                            .max_members = INGEST_DEFAULT_MAX_MEMBERS};
+                            .max_members = INGEST_DEFAULT_MAX_MEMBERS,
+                            .max_series = INGEST_DEFAULT_MAX_SERIES,
+                            .max_ratio = INGEST_DEFAULT_MAX_RATIO};
     int first;
     if (cli_parse(&spec_ingest, argc, argv, &a, &first))
         return EXIT_USAGE;
-    struct ingest_options opt = {a.max_line_bytes, a.max_bytes, a.replace, a.quiet, a.max_members};
+    struct ingest_options opt = {a.max_line_bytes, a.max_bytes, a.replace, a.quiet, a.max_members, a.max_series,
+                                 a.max_ratio};
     struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
                              a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append};
     int files_mode = run.plan || run.run || run.host;

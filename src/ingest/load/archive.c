@@ -166,7 +166,8 @@ static struct pipeline *other_pipe(struct ingester *g)
 
 static struct pipe_limits limits(const struct ingester *g)
 {
-    return (struct pipe_limits){g->opt.max_line_bytes, g->opt.max_bytes, g->opt.max_members};
+    return (struct pipe_limits){g->opt.max_line_bytes, g->opt.max_bytes, g->opt.max_members, g->opt.max_ratio,
+                                INGEST_RATIO_FREE};
 }
 
 

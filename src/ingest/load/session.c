@@ -28,6 +28,10 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     g->opt = *opt;
     if (!g->opt.max_members)
         g->opt.max_members = INGEST_DEFAULT_MAX_MEMBERS;
+    if (!g->opt.max_series)
+        g->opt.max_series = INGEST_DEFAULT_MAX_SERIES;
+    if (!g->opt.max_ratio)
+        g->opt.max_ratio = INGEST_DEFAULT_MAX_RATIO;
     if (hooks)
         g->hooks = *hooks;
     g->rep.quiet = opt->quiet;
@@ -39,6 +43,7 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
         return NULL;
     }
     sink_set_replace(g->sink, opt->replace);
+    sink_set_max_series(g->sink, g->opt.max_series);
     run_decoder_init(&g->dec, g->sink, &g->rep);
     json_object_seed(0); /* once, before the producer threads parse objects */
     json_checked_install();

@@ -43,6 +43,8 @@ void sink_rollback(struct sink *s); /* ROLLBACK; forgets the cached ids, which m
 /* Options for the archives to come: replace runs stored by other
  * archives (--replace); the hint a refused run conflict ends with. */
 void sink_set_replace(struct sink *s, int replace);
+/* The most series one archive may add (--max-series); beyond, refused. */
+void sink_set_max_series(struct sink *s, uint64_t max);
 void sink_set_conflict_hint(struct sink *s, const char *hint);
 
 /* An archive with this SHA-256: 1 (with its id and malloc'd name), 0 when

@@ -471,6 +471,11 @@ void sink_set_replace(struct sink *s, int replace)
     s->replace = replace;
 }
 
+void sink_set_max_series(struct sink *s, uint64_t max)
+{
+    s->max_series = max;
+}
+
 void sink_set_conflict_hint(struct sink *s, const char *hint)
 {
     s->conflict_hint = hint;
