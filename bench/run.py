@@ -13,6 +13,7 @@ taken within one repetition, the sides alternating which goes first.
 Timings never fail: the exit status is 0 whatever the numbers say.
 """
 import concurrent.futures
+import json
 import os
 import platform
 import re
@@ -43,7 +44,8 @@ FN_ROWS = 100000 if QUICK else 10000000
 # printed but not written to bench/results.md.
 # BENCH_ONLY=rule: figures 4 and 5 alone (the placement rule), printed but
 # not written to bench/results.md. BENCH_ONLY=pg: figure 11 alone
-# (PostgreSQL), with the stores it copies made first.
+# (PostgreSQL), with the stores it copies made first. BENCH_ONLY=readers:
+# figure 3's harness readers alone, likewise.
 
 # The default plan, 10x and 100x its values (simulate's options).
 SIZES = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
@@ -125,8 +127,8 @@ def main():
     empty = os.path.join(data, "empty.db")
     run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
 
-    if ONLY == "compare":
-        compare_files_figure(bd, data, empty)
+    if ONLY in ("compare", "readers"):
+        (compare_files_figure if ONLY == "compare" else readers_figure)(bd, data, empty)
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
         return
@@ -250,6 +252,7 @@ def main():
         tgt = fresh(empty, os.path.join(data, "members.db"))
         mt.append(timed([bd, "--db", tgt, "ingest", "-q", tarpath + ".zst"]))
     row("3 containers", f"a tar.zst of {nmem + 1:,} members", f"{med(mt):.2f} s", "< 3 s", med(mt) < 3)
+    readers_figure(bd, data, empty)
     if ONLY == "ingest":
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
@@ -354,6 +357,43 @@ def main():
     wall = time.time() - t0
     row("wall", "whole `make bench` (build included)", f"{wall:.0f} s", "< 600 s", wall < 600)
     report(desc, wall)
+
+
+def readers_figure(bd, data, empty):
+    """Figure 3, readers: a go-bench file and a Google Benchmark file of N
+    and 10 N distinct names, each loaded into a fresh store as one run.
+    Both readers once searched every earlier cell for each line (100,000
+    go-bench names took 79 s, 80,000 Google Benchmark entries 99 s); with
+    a hash map, 10 N names cost about 10 times N's (target <= 13, the
+    median of the ratios taken within one repetition)."""
+    n = 800 if QUICK else 8000
+    files = {}
+    for k in (n, 10 * n):
+        go = os.path.join(data, f"go-{k}.txt")
+        with open(go, "w") as f:
+            f.write("goos: linux\ngoarch: amd64\npkg: example.com/bench\n")
+            for i in range(k):
+                f.write(f"BenchmarkName{i:07d}/case-8  \t 1000000\t {1000 + i % 997}.5 ns/op\n")
+        gb = os.path.join(data, f"gb-{k}.json")
+        rows = [{"name": f"BM_Name{i:07d}/64", "run_type": "iteration", "iterations": 1000,
+                 "real_time": 1000.5 + i % 997, "cpu_time": 999.5 + i % 991, "time_unit": "ns"} for i in range(k)]
+        with open(gb, "w") as f:
+            json.dump({"context": {"host_name": "bench", "num_cpus": 2}, "benchmarks": rows}, f)
+        files[k] = {"go-bench": go, "google-benchmark": gb}
+    for fmt in ("go-bench", "google-benchmark"):
+        small, large, ratios = [], [], []
+        for rep in range(REPS):
+            pair = {}
+            for k in ((n, 10 * n) if rep % 2 == 0 else (10 * n, n)):
+                tgt = fresh(empty, os.path.join(data, "readers.db"))
+                pair[k] = timed([bd, "--db", tgt, "ingest", "-q", "--max-series", "1M", "--plan", "p", "--run", "r",
+                                 "--host", "h", "--format", fmt, files[k][fmt]])
+            small.append(pair[n])
+            large.append(pair[10 * n])
+            ratios.append(pair[10 * n] / pair[n])
+        r = med(ratios)
+        row("3 readers", f"{fmt}: {10 * n:,} names / {n:,} names (one file into one run)",
+            f"{r:.2f} ({med(large):.2f} s / {med(small):.2f} s)", "<= 13", r <= 13)
 
 
 def default_store(bd, data, empty, name, opts):

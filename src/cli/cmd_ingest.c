@@ -19,7 +19,7 @@
 
 struct ingest_args {
     int quiet, replace, append;
-    size_t max_line_bytes, max_bytes, max_members;
+    size_t max_line_bytes, max_bytes, max_members, max_series, max_ratio;
     const char *plan, *run, *host;
     const char *harness_format, *source, *started_at, *variant;
     int position, block; /* 0: not given */
@@ -27,6 +27,18 @@ struct ingest_args {
     size_t n_attrs;
 };
 #define A(m) offsetof(struct ingest_args, m)
+
+/* A name or text the run or its values keep: the store's text is UTF-8
+ * without NUL. */
+static int parse_text(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    (void)o;
+    char what[96];
+    if (ingest_text_check(arg, what, sizeof what))
+        return bd_fail(err, "%s", what);
+    *(const char **)dst = arg;
+    return 0;
+}
 
 static int parse_harness_format(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
@@ -54,6 +66,9 @@ static int parse_attr(const struct cli_opt *o, const char *arg, void *dst, char 
     if (!eq || eq == arg)
         return bd_fail(err, "expected KEY=VALUE");
     size_t klen = (size_t)(eq - arg);
+    char what[96];
+    if (ingest_text_check(arg, what, sizeof what))
+        return bd_fail(err, "%s", what);
     for (size_t i = 0; i < a->n_attrs; i++)
         if (strncmp(a->attrs[i], arg, klen + 1) == 0)
             return bd_fail(err, "%.*s is given twice (give each attribute once)", (int)klen, arg);
@@ -75,18 +90,18 @@ static int parse_count(const struct cli_opt *o, const char *arg, void *dst, char
 
 static const struct cli_opt ingest_opts[] = {
     {NULL, 0, NULL, "The run harness FILEs load into (--plan, --run and --host go together):", NULL, 0, 0, 0},
-    {"plan", 0, "P", "the run's plan", cli_opt_string, A(plan), 0, 0},
-    {"run", 0, "R", "the run's name", cli_opt_string, A(run), 0, 0},
-    {"host", 0, "H", "the host it ran on", cli_opt_string, A(host), 0, 0},
+    {"plan", 0, "P", "the run's plan", parse_text, A(plan), 0, 0},
+    {"run", 0, "R", "the run's name", parse_text, A(run), 0, 0},
+    {"host", 0, "H", "the host it ran on", parse_text, A(host), 0, 0},
     {"append", 0, NULL, "add the files to run R, already stored", cli_opt_flag, A(append), 0, 0},
     {"format", 0, "FORMAT", "read every FILE as jmh, google-benchmark,\nhyperfine, pyperf or go-bench",
      parse_harness_format, A(harness_format), 0, 0},
-    {"source", 0, "REV", "the measured revision", cli_opt_string, A(source), 0, 0},
+    {"source", 0, "REV", "the measured revision", parse_text, A(source), 0, 0},
     {"started-at", 0, "TIME", "when the run started (RFC 3339, e.g.\n2026-10-21T03:57:00Z)", parse_started_at,
      A(started_at), 0, 0},
     {"position", 0, "N", "the run's position on its host (an integer >= 1)", cli_opt_int, A(position), 1, INT_MAX},
     {"attr", 0, "KEY=VALUE", "a run attribute (repeatable)", parse_attr, A(attrs), 0, 0},
-    {"variant", 0, "V", "the variant the values measure (default 'default')", cli_opt_string, A(variant), 0, 0},
+    {"variant", 0, "V", "the variant the values measure (default 'default')", parse_text, A(variant), 0, 0},
     {"block", 0, "N", "the block they belong to (default 1)", cli_opt_int, A(block), 1, INT_MAX},
     {NULL, 0, NULL, "\nOptions:", NULL, 0, 0, 0},
     {"quiet", 'q', NULL, "no progress line, notices or summary (errors and\nwarnings stay)", cli_opt_flag, A(quiet),
@@ -96,8 +111,13 @@ static const struct cli_opt ingest_opts[] = {
      0},
     {"max-bytes", 0, "SIZE", "refuse an archive that gives more than SIZE bytes\nwhen read (default 64G)",
      cli_opt_bytes, A(max_bytes), 0, 0},
-    {"max-members", 0, "N", "refuse a tar or zip of more than N files (default\n100000); SIZE and N take a suffix K, "
-                            "M, G or T\n(powers of 1024)", parse_count, A(max_members), 0, 0},
+    {"max-members", 0, "N", "refuse a tar or zip of more than N files (default\n100000)", parse_count,
+     A(max_members), 0, 0},
+    {"max-series", 0, "N", "refuse an archive of more than N series (default\n100000)", parse_count, A(max_series), 0,
+     0},
+    {"max-ratio", 0, "N", "refuse an archive whose decompression gives more\nthan N bytes per byte read, past the "
+                          "first 64M\n(default 1000); SIZE and N take a suffix K, M, G\nor T (powers of 1024)",
+     parse_count, A(max_ratio), 0, 0},
     {0},
 };
 
@@ -302,31 +322,48 @@ static char *last_components(const char *p, int n)
     return sb_detach(&sb);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+    const char *x = (*(struct item *const *)a)->name, *y = (*(struct item *const *)b)->name;
+    return !x || !y ? (x != NULL) - (y != NULL) : strcmp(x, y);
+}
+
 /* Files given by name are stored under their base name; two that share
- * one take as many of their directories as tell them apart. */
-static void name_files(struct items *l)
+ * one take as many of their directories as tell them apart. Names equal
+ * to others are found next to each other in sorted order (a directory may
+ * give 100,000 files: no comparison of every pair). -1: out of memory. */
+static int name_files(struct items *l)
 {
     for (size_t i = 0; i < l->n; i++)
         if (!l->v[i].name)
             l->v[i].name = strcmp(l->v[i].path, "-") == 0 ? strdup("stdin") : last_components(l->v[i].path, 1);
+    struct item **by = malloc((l->n ? l->n : 1) * sizeof *by);
+    if (!by)
+        return -1;
+    for (size_t i = 0; i < l->n; i++)
+        by[i] = &l->v[i];
     for (int depth = 2; depth < 64; depth++) {
         int changed = 0;
-        for (size_t i = 0; i < l->n; i++)
-            for (size_t j = i + 1; j < l->n; j++) {
-                if (!l->v[i].name || !l->v[j].name || strcmp(l->v[i].name, l->v[j].name) != 0)
-                    continue;
-                for (size_t k = i; k <= j; k += j - i) {
-                    char *longer = last_components(l->v[k].path, depth);
-                    if (longer) {
-                        free(l->v[k].name);
-                        l->v[k].name = longer;
-                        changed = 1;
-                    }
+        qsort(by, l->n, sizeof *by, cmp_names);
+        for (size_t i = 0; i < l->n;) {
+            size_t j = i + 1;
+            while (j < l->n && by[i]->name && by[j]->name && strcmp(by[i]->name, by[j]->name) == 0)
+                j++;
+            for (size_t k = i; j - i > 1 && k < j; k++) {
+                char *longer = last_components(by[k]->path, depth);
+                if (longer) {
+                    free(by[k]->name);
+                    by[k]->name = longer;
+                    changed = 1;
                 }
             }
+            i = j;
+        }
         if (!changed)
             break;
     }
+    free(by);
+    return 0;
 }
 
 /* ---- progress ---- */
@@ -418,11 +455,14 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
 {
     struct ingest_args a = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE,
                             .max_bytes = INGEST_DEFAULT_MAX_BYTES,
-                            .max_members = INGEST_DEFAULT_MAX_MEMBERS};
+                            .max_members = INGEST_DEFAULT_MAX_MEMBERS,
+                            .max_series = INGEST_DEFAULT_MAX_SERIES,
+                            .max_ratio = INGEST_DEFAULT_MAX_RATIO};
     int first;
     if (cli_parse(&spec_ingest, argc, argv, &a, &first))
         return EXIT_USAGE;
-    struct ingest_options opt = {a.max_line_bytes, a.max_bytes, a.replace, a.quiet, a.max_members};
+    struct ingest_options opt = {a.max_line_bytes, a.max_bytes, a.replace, a.quiet, a.max_members, a.max_series,
+                                 a.max_ratio};
     struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
                              a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append};
     int files_mode = run.plan || run.run || run.host;
@@ -486,8 +526,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     }
     pr.g = g;
     if (files_mode) {
-        name_files(&list);
-        struct ingest_file *files = calloc(list.n, sizeof *files);
+        struct ingest_file *files = name_files(&list) ? NULL : calloc(list.n, sizeof *files);
         struct strbuf shown = {0};
         for (int i = first; i < argc; i++)
             sb_printf(&shown, "%s%s", i > first ? " " : "", argv[i]);

@@ -14,6 +14,11 @@
 #define INGEST_DEFAULT_MAX_LINE (64ull << 20)  /* 64 MiB */
 #define INGEST_DEFAULT_MAX_BYTES (64ull << 30) /* 64 GiB of data after decompression */
 #define INGEST_DEFAULT_MAX_MEMBERS 100000ull   /* files in a tar or zip */
+#define INGEST_DEFAULT_MAX_SERIES 100000ull    /* series in one archive */
+/* Decompression may give at most this many bytes per byte read, beyond
+ * the first INGEST_RATIO_FREE bytes (docs/archive-format.md, "Limits"). */
+#define INGEST_DEFAULT_MAX_RATIO 1000ull
+#define INGEST_RATIO_FREE (64ull << 20)
 
 struct ingest_options {
     uint64_t max_line_bytes;
@@ -21,6 +26,8 @@ struct ingest_options {
     int replace; /* replace runs stored from other archives */
     int quiet;   /* no notices (skipped, replaced); warnings and errors stay */
     uint64_t max_members; /* files a container may hold */
+    uint64_t max_series;  /* series one archive may hold (0: the default) */
+    uint64_t max_ratio;   /* decompressed bytes per byte read (0: the default) */
 };
 
 /* Counts over the whole command; rows counts every row written. */
@@ -106,6 +113,9 @@ int ingest_classify(const char *path, enum ingest_kind *kind, const char **harne
  * compressed (what they hold is told after decompression). */
 int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, const char **harness, int *compressed,
                            char **err);
+/* Text the store keeps is UTF-8 without NUL: 0 when s is, else -1 with
+ * what is wrong in what ("is not valid UTF-8 (byte 0xFF at byte 3)"). */
+int ingest_text_check(const char *s, char *what, size_t size);
 /* True when s is an RFC 3339 date-time (--started-at). */
 int ingest_time_valid(const char *s);
 /* True when name is a harness format; ingest_harness_names lists them. */

@@ -121,6 +121,23 @@ static char *uri_of(const char *path, const char *query)
     return sb_detach(&sb);
 }
 
+/* The first read met another process's lock for longer than the busy
+ * timeout: a lock that keeps out readers too (a connection in exclusive
+ * locking mode, a writer of a store in rollback-journal mode, a recovery
+ * of the write-ahead log). Said once, naming the store and the wait,
+ * instead of reading the schema into a second wait and SQLite's "database
+ * is locked". */
+static int busy_fail(const char *path, sqlite3 **out, char **err)
+{
+    int ms = store_busy_timeout_ms(NULL);
+    bd_fail(err, "%s: the store is busy: another process holds a lock on it that keeps out readers and writers "
+                 "(waited %g s for it; $BENCHDB_BUSY_TIMEOUT raises the wait)",
+            path, (ms < 0 ? STORE_BUSY_TIMEOUT_MS : ms) / 1000.0);
+    sqlite3_close(*out);
+    *out = NULL;
+    return -1;
+}
+
 /* The end of a refusal to write, for a user who meant to read. */
 static const char still_reads[] =
     "commands that only read still work ('sql' without --write, 'query --no-record', 'history', 'check')";
@@ -206,6 +223,8 @@ static int open_read(const char *path, sqlite3 **out, char **err)
             return -1;
         }
         rc = probe(*out);
+        if ((rc & 0xff) == SQLITE_BUSY)
+            return busy_fail(path, out, err);
         if (rc == SQLITE_OK || (!is_recovery(rc) && !is_location(rc)))
             return 0; /* any failure left is the store's: the schema check names it */
         sqlite3_close(*out);
@@ -232,6 +251,8 @@ static int open_write(const char *path, enum store_mode mode, sqlite3 **out, cha
         rc = SQLITE_READONLY;
     if (rc == SQLITE_OK)
         rc = probe(*out);
+    if ((rc & 0xff) == SQLITE_BUSY)
+        return busy_fail(path, out, err);
     if (rc == SQLITE_OK || (*out && !is_location(rc)))
         return 0; /* any failure left is the store's: the schema check names it */
     const char *why = unwritable_because(path);

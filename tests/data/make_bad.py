@@ -203,6 +203,24 @@ def zstd(data, *opts):
     return subprocess.run(["zstd", "-q", "-c"] + list(opts), input=data, stdout=subprocess.PIPE, check=True).stdout
 
 
+def rle_bomb(prefix, size):
+    """A zstd frame by hand: prefix in a raw block, then size bytes of
+    newlines in run-length blocks of 128 KiB (4 bytes each)."""
+    import struct
+
+    def block(last, kind, n):
+        return struct.pack("<I", last | kind << 1 | n << 3)[:3]
+    out = struct.pack("<I", 0xFD2FB528) + bytes([0x00, 7 << 3])  # no content size, window 128 KiB
+    out += block(0, 0, len(prefix)) + prefix
+    k = size // (128 << 10)
+    out += (block(0, 1, 128 << 10) + b"\n") * (k - 1) + block(1, 1, 128 << 10) + b"\n"
+    return out
+
+
+RLE_BOMB = rle_bomb(RUN.encode() + b"\n", 1 << 30)
+RATIO = ("decompresses to more than 1000 times the bytes read (%d bytes from %d: the limit past the first 64 MiB; "
+         "raise it with --max-ratio)")
+
 EXAMPLE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ingest", "good", "example.jsonl"), "rb").read()
 # under another plan: a case that is read to its end before its error is
 # found must not meet the example's run, stored by the test beforehand
@@ -220,7 +238,13 @@ zcases = {
     # bombs: tiny on disk, 128 MiB once decompressed; refused at the
     # data limit (given) or the line limit (the default, 64 MiB)
     "zstd-bomb-newlines": (zstd(RUN.encode() + b"\n" * (1 << 27), "-19"), 0, 'more than 16777216 bytes of data after decompression (the limit; raise it with --max-bytes)', ["--max-bytes", "16M"]),
-    "zstd-bomb-one-line": (zstd(RUN.encode() + b"\n" + b" " * (1 << 27), "-19"), 2, 'line longer than 67108864 bytes (the limit; raise it with --max-line-bytes)', []),
+    "zstd-bomb-one-line": (zstd(RUN.encode() + b"\n" + b" " * (1 << 27), "-19"), 2, 'line longer than 67108864 bytes (the limit; raise it with --max-line-bytes)', ["--max-ratio", "1M"]),
+    # at the default limits: a frame of 32 KiB giving 1 GiB of newlines
+    # (it took 11 s to read through; 131 KB gave 4 GiB in a minute), and
+    # the same compressed again (73 bytes): more than 1000 bytes per byte
+    # read past the first 64 MiB
+    "zstd-bomb-ratio": (RLE_BOMB, 0, RATIO % (67239936, len(RLE_BOMB)), []),
+    "zstd-bomb-ratio-nested": (zstd(RLE_BOMB, "-19"), 0, RATIO % (67141757, len(zstd(RLE_BOMB, "-19"))), []),
 }
 
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad")

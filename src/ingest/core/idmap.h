@@ -3,11 +3,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A hash map from byte-string keys to 64-bit values: the loader's id
- * caches (plan, host, variant, benchmark names to row ids) and its per-run
- * bookkeeping. Open addressing with linear probing; keys are copied into
- * one arena per map, so an entry costs one slot plus its key bytes.
- * Zero-initialise to start. */
+/* A hash map from byte-string keys to 64-bit values: the sink's id
+ * caches (plan, host, variant, benchmark names to row ids, for one
+ * transaction), the readers' cells and the loader's per-run bookkeeping.
+ * Open addressing with linear probing; keys are copied into one arena per
+ * map, so an entry costs one slot plus its key bytes. The hash is SipHash
+ * keyed with a secret chosen per process, so that keys an archive
+ * chooses cannot be made to share slots. Zero-initialise to start. */
 struct idmap_slot {
     uint64_t hash;  /* 0 marks an empty slot */
     size_t key_off; /* offset of the key in the arena */
@@ -21,6 +23,7 @@ struct idmap {
     size_t count;
     char *arena;
     size_t arena_len, arena_cap;
+    size_t probes; /* slots looked at, since the map was made or freed (for the tests) */
 };
 
 /* Returns a pointer to the value stored for key, or NULL. The pointer is
@@ -31,5 +34,7 @@ int idmap_put(struct idmap *m, const void *key, size_t len, int64_t value);
 /* Empties the map, keeping its memory when it is small. */
 void idmap_clear(struct idmap *m);
 void idmap_free(struct idmap *m);
+/* SipHash-2-4 of data under key (the map's hash, under its own key). */
+uint64_t idmap_siphash(const uint64_t key[2], const void *data, size_t len);
 
 #endif

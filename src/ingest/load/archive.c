@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ingest/core/utf8.h"
 #include "ingest/load/loader.h"
 #include "util/diag.h"
 
@@ -165,7 +166,8 @@ static struct pipeline *other_pipe(struct ingester *g)
 
 static struct pipe_limits limits(const struct ingester *g)
 {
-    return (struct pipe_limits){g->opt.max_line_bytes, g->opt.max_bytes, g->opt.max_members};
+    return (struct pipe_limits){g->opt.max_line_bytes, g->opt.max_bytes, g->opt.max_members, g->opt.max_ratio,
+                                INGEST_RATIO_FREE};
 }
 
 
@@ -185,7 +187,10 @@ static void prefetch(struct ingester *g)
 {
     if (g->next_started || !g->next_path || strcmp(g->next_path, "-") == 0)
         return;
-    int fd = open(g->next_path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO waits for its writer, which must not
+     * hold up the archive being stored (and its write lock); a regular
+     * file reads the same with it */
+    int fd = open(g->next_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat sb;
     if (fd < 0)
         return;
@@ -268,8 +273,14 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     int seekable = have_stat && S_ISREG(sb.st_mode);
     int rc = 0, began = 0, reader_failed = 0;
     struct pipe_limits lim = limits(g);
+    size_t bad = utf8_bad_at(g->shown, strlen(g->shown));
     if (have_stat && S_ISDIR(sb.st_mode)) {
         rc = ingest_report_fail(&g->rep, NULL, "is a directory");
+    } else if (g->shown[bad]) { /* archive.name: text, which is UTF-8 */
+        char what[96];
+        utf8_describe(g->shown, bad, "byte", what, sizeof what);
+        rc = ingest_report_fail(&g->rep, NULL, "its name %s, which the store keeps as the archive's name: rename the "
+                                "file", what);
     } else if (!ahead) {
         char *perr = NULL;
         int started = pipeline_start(g->pipe, fd, &lim, seekable, &perr);

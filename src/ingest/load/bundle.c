@@ -17,6 +17,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/paths.h"
+#include "ingest/core/utf8.h"
 #include "ingest/decoders/adapters.h"
 #include "ingest/load/loader.h"
 #include "ingest/sources/localfile.h"
@@ -203,6 +204,34 @@ static int manifest(const struct ingest_run *run, const struct entry *e, size_t 
     return rc;
 }
 
+/* The run's names and texts, which the store keeps as text: UTF-8 without
+ * NUL (the command line checks its options; this says which field when
+ * a caller did not). 0, or -1 with what is wrong in what. */
+static int run_text(const struct ingest_run *run, char *what, size_t size)
+{
+    const char *const fields[] = {"plan", "run", "host", "source", "variant"};
+    const char *values[] = {run->plan, run->run, run->host, run->source, run->variant};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        size_t n = values[i] ? strlen(values[i]) : 0, at = values[i] ? utf8_bad_at(values[i], n) : 0;
+        if (at < n) {
+            char d[96];
+            utf8_describe(values[i], at, "byte", d, sizeof d);
+            snprintf(what, size, "the run's %s %s", fields[i], d);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < run->n_attrs; i++) {
+        size_t n = strlen(run->attrs[i]), at = utf8_bad_at(run->attrs[i], n);
+        if (at < n) {
+            char d[96];
+            utf8_describe(run->attrs[i], at, "byte", d, sizeof d);
+            snprintf(what, size, "the run's attribute %zu (KEY=VALUE) %s", i + 1, d);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static enum ingest_result refuse(struct ingester *g, const char *where, const char *what)
 {
     g->rep.file = where;
@@ -227,9 +256,22 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
         r = refuse(g, shown, tmp ? "out of memory" : "cannot create a temporary file");
         goto out;
     }
+    char what[256];
+    if (run_text(run, what, sizeof what)) {
+        r = refuse(g, shown, what);
+        goto out;
+    }
     for (size_t i = 0; i < n; i++) {
         e[i].file = &files[i];
         e[i].display = strcmp(files[i].path, "-") == 0 ? "<stdin>" : files[i].path;
+        size_t len = strlen(files[i].name), at = utf8_bad_at(files[i].name, len);
+        if (at < len) { /* the archive keeps it as a member's path, which is text */
+            char d[96];
+            utf8_describe(files[i].name, at, "byte", d, sizeof d);
+            snprintf(what, sizeof what, "its name %s, which the archive keeps the file under: rename the file", d);
+            r = refuse(g, e[i].display, what);
+            goto out;
+        }
         /* a member named like a run stream would be read as one */
         int streamlike = strstr(files[i].name, ".jsonl") != NULL;
         e[i].member = bd_strdupf("files/%s%s", files[i].name, streamlike ? ".file" : "");

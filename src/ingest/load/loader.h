@@ -50,7 +50,7 @@ struct ingester {
     char *stream_dir;         /* a container's stream member's directory, or a bare stream's on disk */
     struct members members;   /* a container's */
     int bundle;               /* files given on the command line (load/bundle.c) */
-    const char *const *bundle_paths, *const *bundle_displays; /* its members and the names given for them */
+    const char *const *bundle_paths, *const *bundle_displays; /* its members (in byte order) and the names given for them */
     size_t n_bundle;
     uint64_t streams;         /* run stream members read */
     struct strbuf beside;     /* a file beside a bare stream, while a results record reads it */

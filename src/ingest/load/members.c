@@ -48,9 +48,19 @@ int members_add(struct ingester *g, struct pipe_item *it)
     it->buf = NULL;
     x->len = it->n;
     m->n++;
-    for (size_t i = 0; g->bundle && i < g->n_bundle; i++)
-        if (strcmp(g->bundle_paths[i], x->path) == 0 && !(x->display = strdup(g->bundle_displays[i])))
-            return ingest_report_oom(&g->rep);
+    /* bundle_paths are in byte order (bundle.c sorts them): a binary
+     * search, not a pass over every file for every member */
+    size_t lo = 0, hi = g->bundle ? g->n_bundle : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(g->bundle_paths[mid], x->path);
+        if (cmp == 0)
+            return (x->display = strdup(g->bundle_displays[mid])) ? 0 : ingest_report_oom(&g->rep);
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "ingest/core/rfc3339.h"
+#include "ingest/core/utf8.h"
 #include "ingest/decoders/adapters.h"
 #include "ingest/load/loader.h"
 #include "ingest/sink/remove.h"
@@ -27,6 +28,10 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     g->opt = *opt;
     if (!g->opt.max_members)
         g->opt.max_members = INGEST_DEFAULT_MAX_MEMBERS;
+    if (!g->opt.max_series)
+        g->opt.max_series = INGEST_DEFAULT_MAX_SERIES;
+    if (!g->opt.max_ratio)
+        g->opt.max_ratio = INGEST_DEFAULT_MAX_RATIO;
     if (hooks)
         g->hooks = *hooks;
     g->rep.quiet = opt->quiet;
@@ -38,6 +43,7 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
         return NULL;
     }
     sink_set_replace(g->sink, opt->replace);
+    sink_set_max_series(g->sink, g->opt.max_series);
     run_decoder_init(&g->dec, g->sink, &g->rep);
     json_object_seed(0); /* once, before the producer threads parse objects */
     json_checked_install();
@@ -140,6 +146,15 @@ int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, cons
     *kind = *harness ? INGEST_KIND_HARNESS : archive ? INGEST_KIND_ARCHIVE : INGEST_KIND_UNKNOWN;
     *compressed = sn.depth > 0;
     return 0;
+}
+
+int ingest_text_check(const char *s, char *what, size_t size)
+{
+    size_t n = strlen(s), at = utf8_bad_at(s, n);
+    if (at == n)
+        return 0;
+    utf8_describe(s, at, "byte", what, size);
+    return -1;
 }
 
 int ingest_time_valid(const char *s)

@@ -81,6 +81,40 @@ static int choose(struct db *db, const struct removal_target *t, char **err)
     return 0; /* a plan without runs: the plan row alone goes */
 }
 
+/* PostgreSQL: the plans the removal may delete, locked first. An ingest
+ * reads a plan's id FOR KEY SHARE (sink/statements.c), so that either it
+ * waits and then finds the plan gone (and makes it anew), or this waits
+ * for its commit and then sees its run: the plan is never deleted under
+ * a run being stored, nor the delete failed by one. SQLite: BEGIN
+ * IMMEDIATE holds the one write lock. */
+static int lock_plans(struct db *db, const struct removal_target *t, char **err)
+{
+    if (db_sqlite(db))
+        return 0;
+    struct db_stmt *st;
+    const char *sql = t->kind == REMOVE_ARCHIVE
+                          ? "SELECT id FROM plan WHERE id IN (SELECT plan_id FROM run WHERE archive_id = ?) "
+                            "ORDER BY id FOR UPDATE"
+                          : "SELECT id FROM plan WHERE name = ? FOR UPDATE";
+    if (db_prepare(db, sql, &st) != SQLITE_OK)
+        return bd_fail(err, "%s", db_errmsg(db));
+    if (t->kind == REMOVE_ARCHIVE)
+        db_bind_int64(st, 1, t->archive);
+    else
+        db_bind_text(st, 1, t->plan, -1);
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW)
+        ;
+    db_finalize(st);
+    if (rc == SQLITE_DONE)
+        return 0;
+    if (db_errcode(db) != SQLITE_BUSY)
+        return bd_fail(err, "%s", db_errmsg(db));
+    free(*err);
+    *err = sink_busy_text();
+    return -1;
+}
+
 int remove_stored(struct db *db, const struct removal_target *t, int dry_run, struct removal *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -92,6 +126,8 @@ int remove_stored(struct db *db, const struct removal_target *t, int dry_run, st
                      "CREATE TEMP TABLE IF NOT EXISTS rm_plan(id BIGINT PRIMARY KEY);"
                      "DELETE FROM rm_run; DELETE FROM rm_archive; DELETE FROM rm_plan;",
                      err);
+    if (rc == 0)
+        rc = lock_plans(db, t, err);
     if (rc == 0)
         rc = choose(db, t, err);
     if (rc == 0) {

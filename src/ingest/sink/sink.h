@@ -2,7 +2,8 @@
 #define BENCHDB_INGEST_SINK_SINK_H
 /* The sink: everything ingest writes to the store goes through here. It
  * owns every prepared statement (prepared once per command), the id
- * caches of plans, hosts, variants and cells (forgotten after a rollback),
+ * caches of plans, hosts, variants and cells (forgotten when the
+ * transaction that read them ends),
  * and the one path that inserts a series and its values. Decoders call it
  * with validated values; it checks what needs the store (a run already
  * stored, a series twice in a run, a cell's unit) and refuses with a
@@ -31,7 +32,7 @@ void sink_close(struct sink *s);
 /* ---- transactions and archives ---- */
 
 int sink_begin(struct sink *s);  /* BEGIN IMMEDIATE */
-int sink_commit(struct sink *s); /* the archive's run_cell_data rows (once), then COMMIT */
+int sink_commit(struct sink *s); /* the archive's run_cell_data rows (once), then COMMIT; forgets the cached ids */
 /* Inside the transaction, before looking the archive up: on PostgreSQL
  * waits for another ingest storing the archive with this SHA-256 to end
  * (pg_advisory_xact_lock), so that one stores it and the other skips it;
@@ -42,6 +43,8 @@ void sink_rollback(struct sink *s); /* ROLLBACK; forgets the cached ids, which m
 /* Options for the archives to come: replace runs stored by other
  * archives (--replace); the hint a refused run conflict ends with. */
 void sink_set_replace(struct sink *s, int replace);
+/* The most series one archive may add (--max-series); beyond, refused. */
+void sink_set_max_series(struct sink *s, uint64_t max);
 void sink_set_conflict_hint(struct sink *s, const char *hint);
 
 /* An archive with this SHA-256: 1 (with its id and malloc'd name), 0 when

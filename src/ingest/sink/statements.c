@@ -1,5 +1,6 @@
 /* The sink's state: statements prepared once per command (on first use),
- * transactions, the id caches of names and cells. */
+ * transactions, the id caches of names and cells (each for one
+ * transaction). */
 #include "ingest/sink/statements.h"
 
 #include <errno.h>
@@ -81,6 +82,16 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
  * name or unit another ingest is inserting is waited for, then read (the
  * UNIQUE key would refuse it otherwise). */
 const char *const sink_stmt_sql_pg[S_SAMPLES] = {
+    /* A name's row, once read, stays until the commit: another process's
+     * delete (benchdb delete removes a plan left without runs) waits for
+     * the transaction instead of removing the row under it (the run's or
+     * series' foreign key would then fail, or a new row reuse nothing:
+     * PostgreSQL's ids are not reused, but what was read must still be
+     * there). Ingests only share the lock. */
+    [S_PLAN_GET] = "SELECT id FROM plan WHERE name = ? FOR KEY SHARE",
+    [S_HOST_GET] = "SELECT id FROM host WHERE name = ? FOR KEY SHARE",
+    [S_VARIANT_GET] = "SELECT id FROM variant WHERE name = ? FOR KEY SHARE",
+    [S_BENCH_GET] = "SELECT id FROM benchmark WHERE name = ? AND params = ? FOR KEY SHARE",
     [S_PLAN_INSERT] = "INSERT INTO plan(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
     [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
     [S_VARIANT_INSERT] = "INSERT INTO variant(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
@@ -410,6 +421,20 @@ int sink_defer_cells(struct sink *s)
     return step_archive(s, S_DEFER_BEGIN);
 }
 
+/* The ids read in a transaction are forgotten when it ends: between two
+ * archives another process may delete a plan (and on SQLite a new one
+ * take its id), so an id kept for the next archive could store a run
+ * under the wrong plan, or fail on its foreign key. Within the
+ * transaction nothing can remove them (SQLite: the write lock;
+ * PostgreSQL: FOR KEY SHARE). */
+static void forget_ids(struct sink *s)
+{
+    idmap_clear(&s->plans.cache);
+    idmap_clear(&s->hosts.cache);
+    idmap_clear(&s->variants.cache);
+    idmap_clear(&s->benchmarks);
+}
+
 int sink_commit(struct sink *s)
 {
     if (sink_copy_flush(s))
@@ -422,7 +447,9 @@ int sink_commit(struct sink *s)
     if (s->archive_id && (step_archive(s, S_CELLS_DELETE) || step_archive(s, S_CELLS_INSERT) ||
                           step_archive(s, S_DEFER_END)))
         return -1;
-    if (exec(s, "COMMIT"))
+    int rc = exec(s, "COMMIT");
+    forget_ids(s);
+    if (rc)
         return -1;
     if (s->notices.len && !s->rep->quiet) {
         ingest_report_before_message(s->rep);
@@ -436,15 +463,17 @@ void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
     pending_reset(s);
-    idmap_clear(&s->plans.cache);
-    idmap_clear(&s->hosts.cache);
-    idmap_clear(&s->variants.cache);
-    idmap_clear(&s->benchmarks);
+    forget_ids(s);
 }
 
 void sink_set_replace(struct sink *s, int replace)
 {
     s->replace = replace;
+}
+
+void sink_set_max_series(struct sink *s, uint64_t max)
+{
+    s->max_series = max;
 }
 
 void sink_set_conflict_hint(struct sink *s, const char *hint)

@@ -48,6 +48,7 @@ struct sink {
     struct idmap benchmarks; /* name NUL canonical-params -> id */
     int replace;
     const char *conflict_hint;
+    uint64_t max_series; /* per archive (--max-series) */
 
     /* the archive */
     int64_t archive_id, chunk_seq;

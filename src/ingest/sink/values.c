@@ -288,6 +288,12 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     const char *metric = x->metric && strcmp(x->metric, sink_primary_metric) != 0 ? x->metric : NULL;
     int64_t bench_id = 0, variant_id = 0;
     int ix;
+    /* The bookkeeping of an archive's series (ids and lines, their keys on
+     * PostgreSQL) grows with them: bounded (docs/reliability.md). */
+    if (s->max_series && s->here.series >= s->max_series)
+        return ingest_report_fail(s->rep, strcmp(x->field, "samples") == 0 ? "samples" : x->field,
+                                  "more than %llu series in one archive (the limit; raise it with --max-series)",
+                                  (unsigned long long)s->max_series);
     if (unit_ix(s, x->unit, &ix) || sink_benchmark_id(s, x->benchmark, x->params, &bench_id) ||
         sink_name_id(s, &s->variants, x->variant, &variant_id) || check_cell_unit(s, x, bench_id, variant_id, metric, ix))
         return -1;

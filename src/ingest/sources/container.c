@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ingest/core/paths.h"
+#include "ingest/core/utf8.h"
 #include "util/diag.h"
 
 static la_ssize_t container_read(struct archive *a, void *arg, const void **buf)
@@ -91,6 +92,17 @@ int container_next(struct container *c, char **err, char **err_member)
         c->members++;
         if (!c->checks)
             return 1;
+        /* The path is kept as text (archive_member.path): UTF-8, as the
+         * store's text is (docs/archive-format.md). */
+        size_t bad = utf8_bad_at(c->path.buf, c->path.len);
+        if (bad < c->path.len) {
+            char what[96], *msg;
+            utf8_describe(c->path.buf, bad, "byte", what, sizeof what);
+            msg = bd_strdupf("the member's path %s", what);
+            member_fail(err, err_member, c->path.buf, msg ? msg : "out of memory");
+            free(msg);
+            return -1;
+        }
         if (idmap_get(&c->seen, c->path.buf, c->path.len))
             return member_fail(err, err_member, c->path.buf, "the path appears twice in the container");
         if (c->members > c->max_members)

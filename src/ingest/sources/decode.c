@@ -121,10 +121,23 @@ struct decode_layer {
 
 static int over_budget(struct budget *b, uint64_t n, char **err)
 {
-    if (budget_take(b, n) == 0)
+    int rc = budget_expand(b, n);
+    if (rc == 0)
         return 0;
-    return bd_fail(err, "more than %llu bytes of data after decompression (the limit; raise it with --max-bytes)",
-                   (unsigned long long)b->max);
+    if (rc == -1)
+        return bd_fail(err, "more than %llu bytes of data after decompression (the limit; raise it with --max-bytes)",
+                       (unsigned long long)b->max);
+    return decode_ratio_fail(b, err);
+}
+
+int decode_ratio_fail(const struct budget *b, char **err)
+{
+    uint64_t given, read;
+    budget_ratio_numbers(b, &given, &read);
+    return bd_fail(err, "decompresses to more than %llu times the bytes read (%llu bytes from %llu: the limit past the "
+                        "first %llu MiB; raise it with --max-ratio)",
+                   (unsigned long long)b->ratio, (unsigned long long)given, (unsigned long long)read,
+                   (unsigned long long)(b->free >> 20));
 }
 
 static int zstd_next(void *self, const unsigned char **p, size_t *n, char **err)

@@ -5,7 +5,7 @@
  * (libarchive, one filter per layer). A layer's output is looked at again,
  * so a gzip inside a gzip is undone too, up to DECODE_DEPTH_MAX layers.
  * Every layer counts what it produces against the archive's budget
- * (--max-bytes), so no layer of a bomb goes unbounded. */
+ * (--max-bytes, --max-ratio), so no layer of a bomb goes unbounded. */
 #include <stdint.h>
 
 #include "ingest/core/budget.h"
@@ -63,6 +63,9 @@ void decoder_init(struct decoder *d, struct blocks in, struct budget *budget, in
 /* The decoded bytes. The first call finds the layers. */
 struct blocks decoder_blocks(struct decoder *d);
 void decoder_free(struct decoder *d);
+
+/* The message for decompression past the budget's ratio (--max-ratio); -1. */
+int decode_ratio_fail(const struct budget *b, char **err);
 
 /* Decodes a whole buffer into out (at most what budget allows). */
 struct strbuf;

@@ -36,6 +36,7 @@ struct take {
 static int take_budget(void *arg, size_t n, char **err)
 {
     struct take *t = arg;
+    budget_read(t->b, n); /* read, not decompressed: the ratio's denominator too */
     if (budget_take(t->b, n) == 0)
         return 0;
     return bd_fail(err, "\"%s\": the archive reads more than %llu bytes (the limit; raise it with --max-bytes)", t->rel,

@@ -407,10 +407,15 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
         int got;
         while ((got = hashing_next(&h, &b, &k, &err)) > 0) {
             /* a zip member is inflated: that counts; a tar's bytes counted as the tar's */
-            if (zip && budget_take(&p->budget, k)) {
+            int over = zip ? budget_expand(&p->budget, k) : 0;
+            if (over == -1) {
                 err = bd_strdupf("the container holds more than %llu bytes after decompression (--max-bytes)",
                                  (unsigned long long)p->budget.max);
                 got = -1;
+                break;
+            }
+            if (over) {
+                got = decode_ratio_fail(&p->budget, &err);
                 break;
             }
             if (keeping && kept + keep.len + k > CONTAINER_KEEP_MAX) {
@@ -603,6 +608,7 @@ int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, in
     p->hash_first = hash_first;
     p->go = !hash_first;
     budget_init(&p->budget, lim->max_bytes);
+    budget_set_ratio(&p->budget, &p->raw.bytes, lim->max_ratio, lim->ratio_free);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->can_get, NULL);
     pthread_cond_init(&p->can_put, NULL);

@@ -76,6 +76,7 @@ struct pipe_item {
 
 struct pipe_limits {
     uint64_t max_line, max_bytes, max_members;
+    uint64_t max_ratio, ratio_free; /* decompression per byte read, past the first ratio_free bytes (0: no limit) */
 };
 
 struct pipeline {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/core/idmap.h"
 #include "ingest/core/jsontext.h"
 #include "ingest/core/units.h"
 #include "ingest/decoders/gbench/gbench.h"
@@ -46,15 +47,138 @@ struct cell {
     json_t *counters; /* name -> array of numbers */
 };
 
-static void cells_free(struct cell *cells, size_t n)
+/* The file's cells in the order they first appear, found by name through
+ * a hash map (a file may hold 80,000 names: a search of the cells before
+ * each row would make reading quadratic). */
+struct cells {
+    struct cell *v; /* room for one per row */
+    size_t n;
+    struct idmap index; /* name -> index in v */
+};
+
+static void cells_free(struct cells *cs)
 {
-    for (size_t i = 0; i < n; i++) {
-        free(cells[i].name);
-        dvec_free(&cells[i].real);
-        dvec_free(&cells[i].cpu);
-        json_decref(cells[i].counters);
+    for (size_t i = 0; i < cs->n; i++) {
+        free(cs->v[i].name);
+        dvec_free(&cs->v[i].real);
+        dvec_free(&cs->v[i].cpu);
+        json_decref(cs->v[i].counters);
     }
-    free(cells);
+    free(cs->v);
+    idmap_free(&cs->index);
+}
+
+/* An iteration row's values (real_time, cpu_time, counters) added to its
+ * cell; unit is its time_unit. */
+static int row_values(struct harness_ctx *c, size_t i, json_t *r, struct cell *cell)
+{
+    char path[96];
+    double real, cpu;
+    snprintf(path, sizeof path, "benchmarks[%zu].real_time", i);
+    if (!harness_number(json_object_get(r, "real_time"), &real))
+        return harness_wrong(c, path, "a number", json_object_get(r, "real_time"));
+    snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", i);
+    json_t *jcpu = json_object_get(r, "cpu_time");
+    if (jcpu && !harness_number(jcpu, &cpu))
+        return harness_wrong(c, path, "a number", jcpu);
+    if (dvec_push(&cell->real, real, 1) || (jcpu && dvec_push(&cell->cpu, cpu, 1)))
+        return ingest_report_oom(c->rep);
+    const char *key;
+    json_t *v;
+    json_object_foreach(r, key, v) {
+        if (is_row_key(key) || !json_is_number(v))
+            continue;
+        json_t *arr = json_object_get(cell->counters, key);
+        if (!arr) {
+            arr = json_array();
+            if (!arr || json_object_set_new(cell->counters, key, arr))
+                return ingest_report_oom(c->rep);
+        }
+        if (json_array_append(arr, v))
+            return ingest_report_oom(c->rep);
+    }
+    return 0;
+}
+
+/* Row i: an aggregate is passed over, an error becomes an event, an
+ * iteration adds its values to its cell. */
+static int one_row(struct harness_ctx *c, size_t i, json_t *r, struct cells *cs)
+{
+    char path[96];
+    snprintf(path, sizeof path, "benchmarks[%zu]", i);
+    if (!json_is_object(r))
+        return harness_wrong(c, path, "an object", r);
+    json_t *name = json_object_get(r, "run_name");
+    if (!json_is_string(name))
+        name = json_object_get(r, "name");
+    snprintf(path, sizeof path, "benchmarks[%zu].name", i);
+    if (!json_is_string(name) || json_string_length(name) == 0)
+        return harness_wrong(c, path, "a non-empty string", name);
+    json_t *type = json_object_get(r, "run_type");
+    if (json_is_string(type) && strcmp(json_string_value(type), "aggregate") == 0) {
+        c->aggregates++;
+        return 0; /* mean, median, stddev...: recomputable from the iterations */
+    }
+    if (json_is_true(json_object_get(r, "error_occurred"))) {
+        json_t *d = json_pack("{s:O,s:O*}", "name", name, "error_message", json_object_get(r, "error_message"));
+        snprintf(path, sizeof path, "benchmarks[%zu].error_message", i);
+        int rc = !d ? ingest_report_oom(c->rep) : harness_detail(c, path, d);
+        if (rc == 0)
+            rc = harness_event(c, "benchmark-error", json_string_value(name), c->detail.buf);
+        json_decref(d);
+        return rc;
+    }
+    json_t *tu = json_object_get(r, "time_unit");
+    const char *unit = json_is_string(tu) ? json_string_value(tu) : "ns";
+    snprintf(path, sizeof path, "benchmarks[%zu].time_unit", i);
+    if (tu && (!json_is_string(tu) || unit_index(unit) < 0 || unit_index(unit) >= UNIT_TIME_COUNT))
+        return harness_wrong(c, path, "one of ns, us, ms, s", tu);
+    int64_t *ix = idmap_get(&cs->index, json_string_value(name), json_string_length(name));
+    struct cell *cell = ix ? &cs->v[*ix] : NULL;
+    if (!cell) {
+        cell = &cs->v[cs->n++];
+        cell->name = strdup(json_string_value(name));
+        cell->unit = unit;
+        cell->first_row = i;
+        cell->counters = json_object();
+        if (!cell->name || !cell->counters ||
+            idmap_put(&cs->index, json_string_value(name), json_string_length(name), (int64_t)(cs->n - 1)))
+            return ingest_report_oom(c->rep);
+    } else if (strcmp(cell->unit, unit) != 0) {
+        return harness_fail(c, path, "expected \"%s\" (the time_unit of benchmarks[%zu]), got \"%s\"", cell->unit,
+                            cell->first_row, unit);
+    }
+    return row_values(c, i, r, cell);
+}
+
+/* A cell's series: real_time, cpu_time, then each counter. */
+static int cell_series(struct harness_ctx *c, struct cell *cell)
+{
+    char path[96];
+    snprintf(path, sizeof path, "benchmarks[%zu].real_time", cell->first_row);
+    int rc = harness_series(c, path, cell->name, 0, NULL, cell->unit, NULL, cell->real.v, NULL, cell->real.n, NULL, 0);
+    snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", cell->first_row);
+    if (rc == 0 && cell->cpu.n)
+        rc = harness_series(c, path, cell->name, 0, "cpu_time", cell->unit, NULL, cell->cpu.v, NULL, cell->cpu.n,
+                            NULL, 0);
+    const char *key;
+    json_t *arr;
+    json_object_foreach(cell->counters, key, arr) {
+        if (rc)
+            break;
+        struct dvec d = {0};
+        for (size_t j = 0; rc == 0 && j < json_array_size(arr); j++) {
+            double v = 0;
+            harness_number(json_array_get(arr, j), &v);
+            if (dvec_push(&d, v, 1))
+                rc = ingest_report_oom(c->rep);
+        }
+        snprintf(path, sizeof path, "benchmarks[%zu].%.60s", cell->first_row, key);
+        if (rc == 0)
+            rc = harness_series(c, path, cell->name, 0, key, counter_unit(key), NULL, d.v, NULL, d.n, NULL, 0);
+        dvec_free(&d);
+    }
+    return rc;
 }
 
 int harness_gbench(struct harness_ctx *c, json_t *doc)
@@ -71,134 +195,17 @@ int harness_gbench(struct harness_ctx *c, json_t *doc)
     json_t *date = json_object_get(ctx, "date");
     if (json_is_string(date) && harness_started_at(c, json_string_value(date)))
         return -1;
-
-    size_t nrows = json_array_size(rows), ncells = 0;
-    struct cell *cells = calloc(nrows ? nrows : 1, sizeof *cells);
-    if (!cells)
+    size_t nrows = json_array_size(rows);
+    struct cells cs = {calloc(nrows ? nrows : 1, sizeof *cs.v), 0, {0}};
+    if (!cs.v)
         return ingest_report_oom(c->rep);
     int rc = 0;
-    char path[96];
-    for (size_t i = 0; rc == 0 && i < nrows; i++) {
-        json_t *r = json_array_get(rows, i);
-        snprintf(path, sizeof path, "benchmarks[%zu]", i);
-        if (!json_is_object(r)) {
-            rc = harness_wrong(c, path, "an object", r);
-            break;
-        }
-        json_t *name = json_object_get(r, "run_name");
-        if (!json_is_string(name))
-            name = json_object_get(r, "name");
-        snprintf(path, sizeof path, "benchmarks[%zu].name", i);
-        if (!json_is_string(name) || json_string_length(name) == 0) {
-            rc = harness_wrong(c, path, "a non-empty string", name);
-            break;
-        }
-        json_t *type = json_object_get(r, "run_type");
-        if (json_is_string(type) && strcmp(json_string_value(type), "aggregate") == 0) {
-            c->aggregates++;
-            continue; /* mean, median, stddev...: recomputable from the iterations */
-        }
-        if (json_is_true(json_object_get(r, "error_occurred"))) {
-            json_t *d = json_pack("{s:O,s:O*}", "name", name, "error_message", json_object_get(r, "error_message"));
-            snprintf(path, sizeof path, "benchmarks[%zu].error_message", i);
-            if (!d)
-                rc = ingest_report_oom(c->rep);
-            else if ((rc = harness_detail(c, path, d)) == 0)
-                rc = harness_event(c, "benchmark-error", json_string_value(name), c->detail.buf);
-            json_decref(d);
-            if (rc)
-                break;
-            continue;
-        }
-        json_t *tu = json_object_get(r, "time_unit");
-        const char *unit = json_is_string(tu) ? json_string_value(tu) : "ns";
-        snprintf(path, sizeof path, "benchmarks[%zu].time_unit", i);
-        if (tu && (!json_is_string(tu) || unit_index(unit) < 0 || unit_index(unit) >= UNIT_TIME_COUNT)) {
-            rc = harness_wrong(c, path, "one of ns, us, ms, s", tu);
-            break;
-        }
-        struct cell *cell = NULL;
-        for (size_t k = 0; k < ncells; k++)
-            if (strcmp(cells[k].name, json_string_value(name)) == 0)
-                cell = &cells[k];
-        if (!cell) {
-            cell = &cells[ncells++];
-            cell->name = strdup(json_string_value(name));
-            cell->unit = unit;
-            cell->first_row = i;
-            cell->counters = json_object();
-            if (!cell->name || !cell->counters) {
-                rc = ingest_report_oom(c->rep);
-                break;
-            }
-        } else if (strcmp(cell->unit, unit) != 0) {
-            rc = harness_fail(c, path, "expected \"%s\" (the time_unit of benchmarks[%zu]), got \"%s\"", cell->unit,
-                          cell->first_row, unit);
-            break;
-        }
-        double real, cpu;
-        snprintf(path, sizeof path, "benchmarks[%zu].real_time", i);
-        if (!harness_number(json_object_get(r, "real_time"), &real)) {
-            rc = harness_wrong(c, path, "a number", json_object_get(r, "real_time"));
-            break;
-        }
-        snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", i);
-        json_t *jcpu = json_object_get(r, "cpu_time");
-        if (jcpu && !harness_number(jcpu, &cpu)) {
-            rc = harness_wrong(c, path, "a number", jcpu);
-            break;
-        }
-        if (dvec_push(&cell->real, real, 1) || (jcpu && dvec_push(&cell->cpu, cpu, 1))) {
-            rc = ingest_report_oom(c->rep);
-            break;
-        }
-        const char *key;
-        json_t *v;
-        json_object_foreach(r, key, v) {
-            if (is_row_key(key) || !json_is_number(v))
-                continue;
-            json_t *arr = json_object_get(cell->counters, key);
-            if (!arr) {
-                arr = json_array();
-                if (!arr || json_object_set_new(cell->counters, key, arr)) {
-                    rc = ingest_report_oom(c->rep);
-                    break;
-                }
-            }
-            if (json_array_append(arr, v)) {
-                rc = ingest_report_oom(c->rep);
-                break;
-            }
-        }
-    }
+    for (size_t i = 0; rc == 0 && i < nrows; i++)
+        rc = one_row(c, i, json_array_get(rows, i), &cs);
     if (rc == 0)
         rc = harness_params(c, NULL);
-    for (size_t k = 0; rc == 0 && k < ncells; k++) {
-        struct cell *cell = &cells[k];
-        snprintf(path, sizeof path, "benchmarks[%zu].real_time", cell->first_row);
-        rc = harness_series(c, path, cell->name, 0, NULL, cell->unit, NULL, cell->real.v, NULL, cell->real.n, NULL, 0);
-        snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", cell->first_row);
-        if (rc == 0 && cell->cpu.n)
-            rc = harness_series(c, path, cell->name, 0, "cpu_time", cell->unit, NULL, cell->cpu.v, NULL, cell->cpu.n,
-                            NULL, 0);
-        const char *key;
-        json_t *arr;
-        json_object_foreach(cell->counters, key, arr) {
-            if (rc)
-                break;
-            struct dvec d = {0};
-            for (size_t j = 0; rc == 0 && j < json_array_size(arr); j++) {
-                double v = 0;
-                harness_number(json_array_get(arr, j), &v);
-                if (dvec_push(&d, v, 1))
-                    rc = ingest_report_oom(c->rep);
-            }
-            snprintf(path, sizeof path, "benchmarks[%zu].%.60s", cell->first_row, key);
-            if (rc == 0)
-                rc = harness_series(c, path, cell->name, 0, key, counter_unit(key), NULL, d.v, NULL, d.n, NULL, 0);
-            dvec_free(&d);
-        }
-    }
-    cells_free(cells, ncells);
+    for (size_t k = 0; rc == 0 && k < cs.n; k++)
+        rc = cell_series(c, &cs.v[k]);
+    cells_free(&cs);
     return rc;
 }
