@@ -370,7 +370,8 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
         return bd_usage_error("compare", "compare: --record with %s", a->no_record ? "--no-record" : "--ignore");
     struct db *db = NULL;
     char *err = NULL;
-    struct ingest_options io = {INGEST_DEFAULT_MAX_LINE, INGEST_DEFAULT_MAX_BYTES, 0, 1, INGEST_DEFAULT_MAX_MEMBERS};
+    struct ingest_options io = INGEST_OPTIONS_DEFAULT;
+    io.quiet = 1;
     struct ingester *g = NULL;
     int rc = EXIT_OK;
     if (cli_connect_store(cli, STORE_WRITE, &db))

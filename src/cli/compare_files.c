@@ -258,7 +258,8 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
 {
     struct db *db = NULL;
     char *err = NULL;
-    struct ingest_options io = {INGEST_DEFAULT_MAX_LINE, INGEST_DEFAULT_MAX_BYTES, 0, 1, INGEST_DEFAULT_MAX_MEMBERS};
+    struct ingest_options io = INGEST_OPTIONS_DEFAULT;
+    io.quiet = 1;
     struct ingester *g = NULL;
     struct ingest_file *files = calloc(n + 1, sizeof *files);
     char **names = calloc(n + 1, sizeof *names);

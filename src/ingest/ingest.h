@@ -30,6 +30,12 @@ struct ingest_options {
     uint64_t max_ratio;   /* decompressed bytes per byte read (0: the default) */
 };
 
+/* Every limit at its default: the options of an ingest no one tuned. */
+#define INGEST_OPTIONS_DEFAULT                                                                                         \
+    {.max_line_bytes = INGEST_DEFAULT_MAX_LINE, .max_bytes = INGEST_DEFAULT_MAX_BYTES,                                \
+     .max_members = INGEST_DEFAULT_MAX_MEMBERS, .max_series = INGEST_DEFAULT_MAX_SERIES,                              \
+     .max_ratio = INGEST_DEFAULT_MAX_RATIO}
+
 /* Counts over the whole command; rows counts every row written. */
 struct ingest_totals {
     uint64_t loaded, skipped, failed;
