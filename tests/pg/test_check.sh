@@ -39,7 +39,7 @@ fresh() {
 
 # ---- a sound store ----
 fresh
-version=$(ls "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | wc -l | tr -d ' ')
+version=$(pg_known)
 extversion=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$BENCHDB_SRC/src/pg/benchstats.control")
 fkeys=$(grep -c 'REFERENCES' "$BENCHDB_SRC/schema/postgresql.sql")
 run bd --db "$T/s.db" check
