@@ -9,13 +9,14 @@ metric elapsed in s (only elapsed is compared, as aggregate.perl does; a
 time may be 0, which the primary metric refuses), a size result one value
 of metric size in bytes.
 
-Run from the source root: /usr/bin/python3 tests/data/git-perf/gen_versions_data.py
+Run from the source root: /usr/bin/python3 tools/gen/data/git-perf/gen_versions_data.py
 """
 import json
 import re
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[4]
+HERE = ROOT / "tests" / "data" / "git-perf"
 TIME = re.compile(r"^(?:(\d+):)?(\d+):(\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$")
 
 

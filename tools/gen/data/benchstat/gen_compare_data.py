@@ -12,13 +12,14 @@ benchdb ingest, which loads one side per run.
     the go-bench reader stores a further metric. Their "Unit U
     assume=exact" lines become `benchdb compare --exact-units`.
 
-Run from the source root: /usr/bin/python3 tests/data/benchstat/gen_compare_data.py
+Run from the source root: /usr/bin/python3 tools/gen/data/benchstat/gen_compare_data.py
 """
 import json
 import re
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[4]
+HERE = ROOT / "tests" / "data" / "benchstat"
 OUT = HERE / "compare"
 TEXT = ["smallSample.txt", "issue19565.txt", "issue19634.txt"]
 JSONL = ["units.txt", "zero.txt"]

@@ -16,11 +16,11 @@
 #              order statistics by the binomial search median_ci documents
 #              for n <= 30 (exact: choose(n, k) / 2^n are dyadic rationals).
 # CI has no R: the generated files are committed. Rerun from the source root:
-#   Rscript tests/r/gen_compare_r.R
+#   Rscript tools/gen/r/gen_compare_r.R
 # Numbers are printed with %.17g, which reads back as the same double.
 
 out_dir <- "tests/data/compare-r"
-if (!dir.exists("tests/r")) stop("run from the source root")
+if (!dir.exists("tools/gen/r")) stop("run from the source root")
 dir.create(out_dir, showWarnings = FALSE)
 num <- function(x) {
   stopifnot(all(is.finite(x)))

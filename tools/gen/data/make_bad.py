@@ -203,7 +203,9 @@ def zstd(data, *opts):
     return subprocess.run(["zstd", "-q", "-c"] + list(opts), input=data, stdout=subprocess.PIPE, check=True).stdout
 
 
-EXAMPLE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ingest", "good", "example.jsonl"), "rb").read()
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
+                    "tests", "data")
+EXAMPLE = open(os.path.join(DATA, "ingest", "good", "example.jsonl"), "rb").read()
 # under another plan: a case that is read to its end before its error is
 # found must not meet the example's run, stored by the test beforehand
 EXAMPLE = EXAMPLE.replace(b'"plan":"calibration-example"', b'"plan":"zstd-case"')
@@ -223,7 +225,7 @@ zcases = {
     "zstd-bomb-one-line": (zstd(RUN.encode() + b"\n" + b" " * (1 << 27), "-19"), 2, 'line longer than 67108864 bytes (the limit; raise it with --max-line-bytes)', []),
 }
 
-here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad")
+here = os.path.join(DATA, "bad")
 os.makedirs(here, exist_ok=True)
 for f in os.listdir(here):
     os.remove(os.path.join(here, f))

@@ -19,7 +19,7 @@ decision lies within 1e-9 of its limit, where rounding could flip it.
 
 Run from the source root with Debian's Python after building benchdb:
 
-    /usr/bin/python3 tests/data/history/gen_backtest_expected.py build/benchdb
+    /usr/bin/python3 tools/gen/data/history/gen_backtest_expected.py build/benchdb
 """
 import json
 import math

@@ -20,7 +20,7 @@ wrote them (exact ones within 1e-12 relative, rounded ones to their digits).
 
 Run from the source root with Debian's Python (mpmath):
 
-    /usr/bin/python3 tests/data/history/gen_gate_anchors.py
+    /usr/bin/python3 tools/gen/data/history/gen_gate_anchors.py
 """
 import datetime
 import json
