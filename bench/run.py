@@ -39,6 +39,8 @@ RSS_SIZES = (8 << 20, 32 << 20) if QUICK else (128 << 20, 1 << 30)
 # evaluates every plan of the 1,000- and 100-plan stores).
 HISTORY_BUDGET = 60
 FN_ROWS = 100000 if QUICK else 10000000
+# BENCH_ONLY=compare: figure 12 alone (compare on files and on a store),
+# printed but not written to bench/results.md.
 # BENCH_ONLY=rule: figures 4 and 5 alone (the placement rule), printed but
 # not written to bench/results.md. BENCH_ONLY=pg: figure 11 alone
 # (PostgreSQL), with the stores it copies made first.
@@ -123,6 +125,11 @@ def main():
     empty = os.path.join(data, "empty.db")
     run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
 
+    if ONLY == "compare":
+        compare_files_figure(bd, data, empty)
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
     if ONLY == "rule":
         ref = default_store(bd, data, empty, "1x", [])["ref"]
         rule_figures(bd, prog, ref, *plan_stores(bd, data, ref))
@@ -301,6 +308,17 @@ def main():
         "(window 50, p 0.001)",
         f"{m:.3f} s ({'/'.join(str(f) for f in sorted(found))} change points; the C detector alone "
         f"{med(cpt['c']):.3f} s)", "< 1 s", m < 1.0)
+    # ---- 13: hodges_lehmann as a sliding window: per row O(n log n) ----
+    hl = {}
+    for frame in (101, 1001):  # 5,000 rows each: about 10 s for the larger frame
+        out = subprocess.run([prog("hl_bench"), "5000", str(frame), "3"], capture_output=True, text=True,
+                             check=True).stdout
+        hl[frame] = med([float(line.split()[3]) for line in out.splitlines()]) / 5000
+    for frame in (101, 1001):
+        row("13 hodges_lehmann window", f"`hodges_lehmann(x, g) OVER (ROWS BETWEEN {frame - 1} PRECEDING AND "
+            f"CURRENT ROW)` over 5,000 rows, per row", f"{hl[frame] * 1e3:.3f} ms"
+            + (f" ({hl[frame] / hl[101]:.1f}x the frame of 101)" if frame > 101 else ""),
+            "(reported; O(n log n) a row)")
     # ---- 9: benchdb report, an HTML page with SVG charts (issue 18) ----
     report_figure(bd, data, refs["1x"]["ref"])
 
@@ -322,6 +340,9 @@ def main():
         "benchstat's table)", f"{m * 1000:.1f} ms", "< 50 ms", m < 0.05)
     row("9 compare", "the same, the evaluation recorded (2,002 result rows as JSON in the history)",
         f"{med(ct['recorded']) * 1000:.1f} ms", "(reported)")
+
+    # ---- 12: benchdb compare of two files, against benchstat's CPU time ----
+    compare_files_figure(bd, data, empty)
 
     for name, _ in sizes:
         shutil.rmtree(refs[name]["jsonl"], ignore_errors=True)
@@ -373,6 +394,58 @@ def compare_store(bd, data, empty):
         run([bd, "--db", cmp_db, "ingest", "-q", "--format", "go-bench", "--plan", "builds", "--run", side,
              "--host", "h", path])
     return cmp_db
+
+
+# benchstat v2's CPU time (user + system) for `benchstat old.txt new.txt` on
+# figure 12's files, measured side by side on this machine class (issue 27).
+BENCHSTAT_CPU = 0.26
+
+
+def cpu_run(cmd):
+    """CPU seconds (user + system) and peak RSS (MiB) of one command, its
+    output discarded."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, cmd
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def compare_files_figure(bd, data, empty):
+    """Figure 12: `benchdb compare old.txt new.txt` of two go-bench files of
+    1,000 benchmarks x 10 values x 3 units (ns/op, B/op, allocs/op), on the
+    files (no store) and on a store holding them as two runs (--no-record),
+    against benchstat v2's CPU time."""
+    rnd = __import__("random").Random(27)
+    paths = []
+    for side, shift in (("old", 1.0), ("new", 1.01)):
+        path = os.path.join(data, f"{side}.txt")
+        with open(path, "w") as f:
+            f.write("goos: linux\ngoarch: amd64\npkg: example.com/bench\ncpu: Bench CPU @ 2.80GHz\n")
+            for _ in range(10):
+                for i in range(1000):
+                    v = 1000 * (1 + i % 7) * shift * rnd.lognormvariate(0, 0.02)
+                    b = 64 * (1 + i % 5) + rnd.choice((0, 0, 8))
+                    f.write(f"BenchmarkCell{i:04d}-8   1000000   {v:.1f} ns/op   {b} B/op   {1 + i % 4} allocs/op\n")
+        paths.append(path)
+    db = fresh(empty, os.path.join(data, "compare3.db"))
+    for side, path in zip(("old", "new"), paths):
+        run([bd, "--db", db, "ingest", "-q", "--format", "go-bench", "--plan", "files", "--run", side, "--host", "h",
+             path])
+    cases = {"files": [bd, "compare", *paths],
+             "store": [bd, "--db", db, "compare", "--no-record", "--plan", "files", "old", "new"]}
+    got = {k: [] for k in cases}
+    for rep in range(REPS):
+        for k in (("files", "store") if rep % 2 == 0 else ("store", "files")):
+            got[k].append(cpu_run(cases[k]))
+    cpu = {k: med([c for c, _ in v]) for k, v in got.items()}
+    rss = {k: max(m for _, m in v) for k, v in got.items()}
+    row("12 compare files", "`benchdb compare old.txt new.txt`: two go-bench files of 1,000 benchmarks x 10 values "
+        "x 3 units, no store (CPU time, user + system, whole process)",
+        f"{cpu['files'] * 1000:.0f} ms CPU ({cpu['files'] / BENCHSTAT_CPU:.2f}x benchstat's {BENCHSTAT_CPU} s); "
+        f"peak RSS {rss['files']:.1f} MiB", f"<= {BENCHSTAT_CPU} s", cpu["files"] <= BENCHSTAT_CPU)
+    row("12 compare files", "the same two builds as runs of a store (`benchdb compare --no-record --plan files old "
+        "new`)", f"{cpu['store'] * 1000:.0f} ms CPU ({cpu['store'] / BENCHSTAT_CPU:.2f}x benchstat's); peak RSS "
+        f"{rss['store']:.1f} MiB", f"<= 0.7x ({0.7 * BENCHSTAT_CPU:.3f} s)", cpu["store"] <= 0.7 * BENCHSTAT_CPU)
 
 
 def plan_stores(bd, data, s1):

@@ -50,6 +50,9 @@
 -- slower or worse by more than threshold percent, else 1; summary (the
 -- verdict) is 'regressed' when some row has 0, else 'no regression';
 -- is_geomean is 1 on the geomean rows (the report draws them as diamonds).
+-- Rows come as benchstat orders them: metrics and units, then cells, in
+-- the order they were first stored (the least series id), each metric's
+-- geomean row after its cells.
 WITH RECURSIVE
 -- exact_units split at commas, character by character (portable SQL has
 -- no common function that finds a character in a string).
@@ -123,7 +126,9 @@ copies(n) AS (
 -- The samples: every measured value (a stored value with count k as k
 -- values; only series that have one are joined with copies), or one score
 -- per run, or per run and block (the mean of its values, as block_score).
-vals(cell_id, is_a, x) AS (
+-- Not materialized: stats reads it once, so storing every value first
+-- would only cost time.
+vals(cell_id, is_a, x) AS NOT MATERIALIZED (
   SELECT s.cell_id, s.is_a, sa.value * s.f
   FROM scaled s
   JOIN sample sa ON sa.series_id = s.id AND sa.warmup = 0
@@ -336,14 +341,15 @@ cell_rows AS (
            coalesce(m.nl || CASE WHEN j.dropped > 0
                                  THEN CAST(j.dropped AS TEXT) || ' values in a unit that does not convert to '
                                       || j.unit || ' left out' END, ''),
-           2), '') AS warnings
+           2), '') AS warnings,
+         j.cell_id
   FROM judged j, messages m
 ),
 -- benchstat's geomean row: each side's geometric mean of its medians, and
 -- the geometric mean of the ratios of the cells both sides have (1 when
 -- equal, also 0/0; undefined when median_a = 0 alone).
 ratios AS (
-  SELECT metric, unit, median_a, median_b,
+  SELECT metric, unit, cell_id, median_a, median_b,
          CASE WHEN median_a IS NULL OR median_b IS NULL THEN NULL
               WHEN median_b = median_a THEN 1.0
               WHEN median_a = 0 THEN NULL
@@ -352,7 +358,7 @@ ratios AS (
   FROM compared
 ),
 geomeans AS (
-  SELECT metric, unit,
+  SELECT metric, unit, min(cell_id) AS first_cell,
          count(median_a) AS n_a, count(median_b) AS n_b, sum(both_sides) AS n_both,
          count(*) FILTER (WHERE median_a <= 0) AS bad_a,
          count(*) FILTER (WHERE median_b <= 0) AS bad_b,
@@ -377,7 +383,8 @@ geomean_rows AS (
            coalesce(m.nl || CASE WHEN bad_ratios > 0 THEN 'ratios must be >0 to compute geomean' END, '') ||
            coalesce(m.nl || CASE WHEN n_both <> n_a OR n_both <> n_b
                                  THEN 'benchmark set differs from baseline; geomeans may not be comparable' END, ''),
-           2), '') AS warnings
+           2), '') AS warnings,
+         first_cell AS cell_id
   FROM geomeans, messages m
 ),
 all_rows AS (
@@ -395,5 +402,5 @@ SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.uni
 FROM all_rows r
 LEFT JOIN benchmark b ON b.id = r.benchmark_id
 LEFT JOIN variant v ON v.id = r.variant_key
-ORDER BY CASE WHEN r.metric = 'primary' THEN 0 ELSE 1 END, r.metric, r.unit,
-         CASE WHEN r.kind = 'cell' THEN 0 ELSE 1 END, b.name, b.params, v.name;
+ORDER BY min(r.cell_id) OVER (PARTITION BY r.metric, r.unit), CASE WHEN r.kind = 'cell' THEN 0 ELSE 1 END,
+         r.cell_id;

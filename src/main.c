@@ -28,6 +28,7 @@ int main(int argc, char **argv)
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     const char *env = getenv("BENCHDB");
     cli.db_path = env && *env ? env : "results.db";
+    cli.db_named = env && *env;
 
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -35,8 +36,10 @@ int main(int argc, char **argv)
             if (i + 1 >= argc)
                 return bd_usage_error(NULL, "option '--db' needs a file name");
             cli.db_path = argv[++i];
+            cli.db_named = 1;
         } else if (strncmp(argv[i], "--db=", 5) == 0) {
             cli.db_path = argv[i] + 5;
+            cli.db_named = 1;
         } else if (strcmp(argv[i], "--version") == 0) {
             printf("benchdb %s (SQLite %s)\n", BENCHDB_VERSION, sqlite3_libversion());
             return EXIT_OK;

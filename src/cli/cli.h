@@ -11,6 +11,7 @@
 /* What every command gets: the global options. */
 struct cli {
     const char *db_path; /* --db, else $BENCHDB, else results.db */
+    int db_named;        /* by --db or $BENCHDB, not the default */
 };
 
 /* ==== The option table ====

@@ -1,11 +1,16 @@
-/* benchdb compare: the saved query `compare` (queries/compare.sql) with
- * its parameters taken from a benchstat-like command line, printed as
- * benchstat's tables (src/query/compare.c). */
+/* benchdb compare: on a store, the saved query `compare`
+ * (queries/compare.sql) with its parameters taken from a benchstat-like
+ * command line; on files, the files read without a store
+ * (compare_files.c). Either way printed as benchstat's tables
+ * (src/compare). Which one the sides name: docs/queries.md, "compare". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/compare_files.h"
+#include "ingest/ingest.h"
 #include "query/compare.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
@@ -84,6 +89,7 @@ static int parse_by(const struct cli_opt *o, const char *arg, void *dst, char **
     (void)o;
     static const char *const bys[] = {"run", "source", "variant", NULL};
     struct compare_sides *sides = dst;
+    sides->given = 1;
     if (strncmp(arg, "attr:", 5) == 0 && arg[5]) {
         sides->key = arg + 5;
         sides->by = "attr";
@@ -94,14 +100,35 @@ static int parse_by(const struct cli_opt *o, const char *arg, void *dst, char **
     return 0;
 }
 
+/* --ignore KEY, repeatable. */
+struct keys {
+    const char **v;
+    size_t n;
+};
+
+static int parse_key(const struct cli_opt *o, const char *arg, void *dst, char **err)
+{
+    (void)o;
+    struct keys *k = dst;
+    if (!*arg)
+        return bd_fail(err, "expected a configuration key");
+    const char **v = realloc(k->v, (k->n + 1) * sizeof *v);
+    if (!v)
+        return bd_fail(err, "out of memory");
+    k->v = v;
+    k->v[k->n++] = arg;
+    return 0;
+}
+
 struct compare_args {
     struct params params;
     struct query_path path;
     struct out_opts out;
     struct cli_limits limits;
     struct compare_sides sides;
+    struct keys ignore;
     const char *plan;
-    int gate, no_record;
+    int gate, no_record, record, benchstat;
 };
 
 #define PARAM_OPT(name, meta, help)                                                                                   \
@@ -123,6 +150,12 @@ static const struct cli_opt compare_opts[] = {
      offsetof(struct compare_args, gate), 0, 0},
     {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct compare_args, no_record), 0,
      0},
+    {"benchstat", 0, NULL, "benchstat's columns only: no change interval and\nverdict after them", cli_opt_flag,
+     offsetof(struct compare_args, benchstat), 0, 0},
+    {"ignore", 0, "KEY", "files: leave configuration KEY (a \"key: value\"\nline) out of the tables (repeatable)",
+     parse_key, offsetof(struct compare_args, ignore), 0, 0},
+    {"record", 0, NULL, "files: load them into the store --db names (plan\n'files') and record the evaluation",
+     cli_opt_flag, offsetof(struct compare_args, record), 0, 0},
     CLI_OUTPUT_OPTIONS(struct compare_args, out),
     CLI_OPT_QUERIES(struct compare_args, path),
     CLI_OPT_LIMITS(struct compare_args, limits),
@@ -133,77 +166,111 @@ static const struct cli_opt compare_opts[] = {
 const struct cli_spec spec_compare = {
     .name = "compare",
     .store = 1,
-    .synopsis = (const char *const[]){"compare [OPTIONS] A B", NULL},
+    .synopsis = (const char *const[]){"compare [OPTIONS] A B [C...]", NULL},
     .about = "Compare B with the baseline A, cell by cell, as Go's benchstat does: each\n"
              "side's median and the spread of its confidence interval (\"± x%\"), the\n"
-             "change of the medians, its Hodges-Lehmann interval, the Mann-Whitney p and\n"
-             "a verdict (~ when p > alpha; else slower/faster, or worse/better for\n"
-             "other units), then a geomean row. A and B are runs of plan P (default),\n"
-             "sources, variants or values of a run attribute (--by). Without --plan the\n"
-             "one plan holding both is used. It runs the saved query 'compare' and\n"
-             "records the evaluation, like 'benchdb query compare'. The table format is\n"
-             "benchstat's layout; csv, json and markdown give every column of the query.\n",
+             "change of the medians and the Mann-Whitney p (~ when p > alpha), a geomean\n"
+             "row; then benchdb's own columns: the change's Hodges-Lehmann interval and a\n"
+             "verdict (slower/faster, or worse/better for other units).\n"
+             "\n"
+             "Files: when every side is a file (or -, or FILE1,FILE2 for several, or\n"
+             "LABEL=FILE...), they are compared without a store, as 'benchstat A B'\n"
+             "compares them: Go benchmark text, or any harness output 'ingest' reads.\n"
+             "C and more sides are each compared with A. Nothing is stored or recorded\n"
+             "unless --record is given with --db.\n"
+             "\n"
+             "Runs: otherwise A and B are runs of plan P (default), sources, variants or\n"
+             "values of a run attribute (--by); without --plan the one plan holding both\n"
+             "is used. It runs the saved query 'compare' and records the evaluation,\n"
+             "like 'benchdb query compare'. The table format is benchstat's layout; csv,\n"
+             "json and markdown give every column of the query.\n",
     .opts = compare_opts,
     .more = "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 when a\n"
             "cell regressed, 4 when nothing was compared.\n"
             "\n"
             "Examples:\n"
+            "  benchdb compare old.txt new.txt\n"
+            "  benchdb compare base=base_r1.json,base_r2.json head=head_r1.json,head_r2.json\n"
             "  benchdb compare --plan builds base head\n"
             "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n",
     .min_args = 2,
-    .max_args = 2,
+    .max_args = -1,
     .missing = "expected the two sides A and B",
 };
 
-int cmd_compare(struct cli *cli, int argc, char **argv)
+static int add_params(struct params *ps, const char *plan, const struct compare_sides *s)
 {
-    struct compare_args a = {.sides = {.by = "run"}};
-    out_opts_init(&a.out);
-    int first, rc = EXIT_USAGE;
+    if (add_param(ps, "plan", plan) || add_param(ps, "a", s->a) || add_param(ps, "b", s->b) ||
+        add_param(ps, "by", s->by) || (s->key && add_param(ps, "key", s->key))) {
+        bd_error("compare: out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* The notes after the table, and the table in the format asked for. */
+static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
+                       const struct compare_sides *sides, int gate_rc)
+{
+    struct report rep = {0};
+    report_note(&rep, "%s: %s", q->name, ev->verdict ? ev->verdict : ev->outcome);
+    report_field_text(&rep, "verdict", ev->verdict);
+    if (ev->registration_note && ev->registration && strcmp(ev->registration, "unregistered") != 0)
+        report_note(&rep, "%s", ev->registration_note);
+    if (ev->id) {
+        report_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev->id, q->name);
+        report_field_int(&rep, "evaluation", ev->id);
+    }
+    if (a->gate)
+        report_field_int(&rep, "exit", gate_rc);
+    int prc = 0;
+    struct cmp_model m = {0};
+    const char *level = params_get(&a->params, "level");
+    if (a->out.format == OUT_TABLE &&
+        (prc = compare_rows_model(&ev->rows, sides, params_get(&a->params, "adjust"),
+                                  level ? strtod(level, NULL) : 0.95, !a->benchstat, &m)) == 0)
+        prc = cmp_print_text(&m, stdout) || report_print(&rep, NULL, &a->out, stdout, stderr);
+    else
+        prc = prc < 0 || report_print(&rep, &ev->rows, &a->out, stdout, stderr);
+    cmp_model_free(&m);
+    report_free(&rep);
+    return prc || fflush(stdout) || ferror(stdout) ? -1 : 0;
+}
+
+/* A and B as runs (or sources, variants, attribute values) of a store. */
+static int store_compare(struct cli *cli, struct compare_args *a, struct compare_sides sides)
+{
+    int rc = EXIT_USAGE;
     char *plan = NULL, *err = NULL;
     struct saved_query *q = NULL;
     struct db *db = NULL;
     struct evaluation ev = {0};
-    struct report rep = {0};
     struct store_deadline dl = {0};
     struct rowset_limits lim;
     double timeout;
-    if (cli_parse(&spec_compare, argc, argv, &a, &first) || cli_output_ready("compare", &a.out))
+    if ((rc = cli_limits_resolve("compare", &a->limits, &timeout, &lim)) != EXIT_OK)
         goto out;
-    struct compare_sides sides = a.sides;
-    sides.a = argv[first];
-    sides.b = argv[first + 1];
-    if (strcmp(sides.a, sides.b) == 0) {
-        bd_usage_error("compare", "compare: A and B are both '%s'", sides.a);
-        goto out;
-    }
-    if ((rc = cli_limits_resolve("compare", &a.limits, &timeout, &lim)) != EXIT_OK)
-        goto out;
-    query_path_add_env(&a.path);
-    if (!(q = cli_find_query("compare", &a.path, "compare", &rc)))
+    query_path_add_env(&a->path);
+    if (!(q = cli_find_query("compare", &a->path, "compare", &rc)))
         goto out;
     rc = EXIT_FAIL;
-    if (cli_connect_limited(cli, a.no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
+    if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
-    plan = a.plan ? strdup(a.plan) : NULL;
+    plan = a->plan ? strdup(a->plan) : NULL;
     int found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {
         bd_error("%s", err);
         rc = found == -1 ? EXIT_USAGE : EXIT_FAIL;
         goto out;
     }
-    if (add_param(&a.params, "plan", plan) || add_param(&a.params, "a", sides.a) ||
-        add_param(&a.params, "b", sides.b) || add_param(&a.params, "by", sides.by) ||
-        (sides.key && add_param(&a.params, "key", sides.key))) {
-        bd_error("compare: out of memory");
+    if (add_params(&a->params, plan, &sides))
         goto out;
-    }
-    int erc = query_evaluate(db, q, &a.params, !a.no_record, &lim, &ev, &err);
+    int erc = query_evaluate(db, q, &a->params, !a->no_record, &lim, &ev, &err);
     if (erc != EXIT_OK) {
         if (erc == EXIT_USAGE)
             rc = cli_usage_error_see("queries compare", "compare: %s", err);
         else if (cli_deadline_passed(db, &dl) || ev.stopped)
-            cli_limit_error("compare", &a.limits, timeout, &lim, ev.stopped);
+            cli_limit_error("compare", &a->limits, timeout, &lim, ev.stopped);
         else
             bd_error("%s", err);
         if (erc == EXIT_NO_ROWS)
@@ -211,41 +278,208 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
         goto out;
     }
     int gate_rc = EXIT_OK;
-    if (a.gate && (gate_rc = evaluation_gate(q, &ev, &err)) == EXIT_FAIL)
+    if (a->gate && (gate_rc = evaluation_gate(q, &ev, &err)) == EXIT_FAIL)
         bd_error("%s", err);
-    /* The verdict (the query's '-- verdict:' column) and the record go to
-     * stderr: stdout stays the table. */
-    report_note(&rep, "%s: %s", q->name, ev.verdict ? ev.verdict : ev.outcome);
-    report_field_text(&rep, "verdict", ev.verdict);
-    if (ev.registration_note && ev.registration && strcmp(ev.registration, "unregistered") != 0)
-        report_note(&rep, "%s", ev.registration_note);
-    if (ev.id) {
-        report_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev.id, q->name);
-        report_field_int(&rep, "evaluation", ev.id);
-    }
-    if (a.gate)
-        report_field_int(&rep, "exit", gate_rc);
-    int prc;
-    if (a.out.format == OUT_TABLE) {
-        const char *level = params_get(&a.params, "level");
-        prc = compare_print(&ev.rows, &sides, params_get(&a.params, "adjust"), level ? strtod(level, NULL) : 0.95, 100,
-                            stdout) ||
-              report_print(&rep, NULL, &a.out, stdout, stderr);
-    } else
-        prc = report_print(&rep, &ev.rows, &a.out, stdout, stderr);
-    if (prc || fflush(stdout) || ferror(stdout)) {
+    if (print_store(a, q, &ev, &sides, gate_rc)) {
         bd_error("compare: cannot write the output");
         goto out;
     }
-    rc = a.gate ? gate_rc : EXIT_OK;
+    rc = a->gate ? gate_rc : EXIT_OK;
 out:
-    report_free(&rep);
     evaluation_free(&ev);
     saved_query_free(q);
     db_close(db);
-    params_free(&a.params);
-    query_path_free(&a.path);
     free(plan);
     free(err);
+    return rc;
+}
+
+/* The options as the comparison of files takes them. */
+static int files_options(struct compare_args *a, struct compare_files_opts *o)
+{
+    cmp_options_init(&o->cmp);
+    const char *v;
+    if (params_get(&a->params, "sample"))
+        return bd_usage_error("compare", "compare: --sample: files give every value; one per run or block needs "
+                                         "runs of a store (ingest the files and give --plan)");
+    o->cmp.metric = params_get(&a->params, "metric");
+    o->cmp.exact_units = params_get(&a->params, "exact_units");
+    if ((v = params_get(&a->params, "level")))
+        o->cmp.level = strtod(v, NULL);
+    if ((v = params_get(&a->params, "alpha")))
+        o->cmp.alpha = strtod(v, NULL);
+    if ((v = params_get(&a->params, "threshold")))
+        o->cmp.threshold = strtod(v, NULL);
+    if ((v = params_get(&a->params, "method")))
+        o->cmp.method = strcmp(v, "r") == 0 ? MW_R : strcmp(v, "exact") == 0 ? MW_EXACT : MW_BENCHSTAT;
+    if ((v = params_get(&a->params, "adjust")))
+        o->cmp.adjust = strcmp(v, "holm") == 0 ? CMP_ADJUST_HOLM : strcmp(v, "bh") == 0 ? CMP_ADJUST_BH
+                                                                                      : CMP_ADJUST_NONE;
+    o->cmp.extras = !a->benchstat;
+    o->ignore = a->ignore.v;
+    o->nignore = a->ignore.n;
+    o->out = a->out;
+    o->gate = a->gate;
+    return EXIT_OK;
+}
+
+/* A side that names a file and a run of the store (one that exists) is
+ * ambiguous: say so, naming both. Runs of plan "files" (--record's) are
+ * those files. */
+static int ambiguous(struct cli *cli, const struct compare_side *sides, int n)
+{
+    struct stat st;
+    /* Engine branch: only a store file is looked into; a server is not
+     * reached for a comparison of files. */
+    if (db_is_server_name(cli->db_path) || stat(cli->db_path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    if (store_open(cli->db_path, STORE_READ, &db, &err)) {
+        free(err);
+        return 0;
+    }
+    sqlite3_stmt *st1 = NULL;
+    int rc = 0;
+    if (sqlite3_prepare_v2(db, "SELECT p.name FROM run r JOIN plan p ON p.id = r.plan_id "
+                               "WHERE r.name = ?1 AND p.name <> 'files' ORDER BY p.name LIMIT 1", -1, &st1, NULL) == SQLITE_OK)
+        for (int i = 0; rc == 0 && i < n; i++) {
+            if (strchr(sides[i].arg, '/') || strcmp(sides[i].arg, "-") == 0)
+                continue;
+            sqlite3_bind_text(st1, 1, sides[i].arg, -1, SQLITE_STATIC);
+            if (sqlite3_step(st1) == SQLITE_ROW)
+                rc = bd_usage_error("compare", "compare: '%s' is both a file and a run of plan %s in %s: give --plan "
+                                               "%s to compare the runs, or ./%s to compare the files",
+                                    sides[i].arg, (const char *)sqlite3_column_text(st1, 0), cli->db_path,
+                                    (const char *)sqlite3_column_text(st1, 0), sides[i].arg);
+            sqlite3_reset(st1);
+        }
+    sqlite3_finalize(st1);
+    store_close(db);
+    return rc;
+}
+
+/* --record: the files loaded into the store as runs of plan "files", then
+ * compared there as runs, the evaluation recorded. */
+static int record_files(struct cli *cli, struct compare_args *a, struct compare_side *sides, int n)
+{
+    if (!cli->db_named)
+        return bd_usage_error("compare", "compare: --record stores the files: name the store with --db (or "
+                                         "$BENCHDB)");
+    if (n != 2)
+        return bd_usage_error("compare", "compare: --record compares two sides");
+    if (a->no_record || a->ignore.n)
+        return bd_usage_error("compare", "compare: --record with %s", a->no_record ? "--no-record" : "--ignore");
+    struct db *db = NULL;
+    char *err = NULL;
+    struct ingest_options io = {INGEST_DEFAULT_MAX_LINE, INGEST_DEFAULT_MAX_BYTES, 0, 1, INGEST_DEFAULT_MAX_MEMBERS};
+    struct ingester *g = NULL;
+    int rc = EXIT_OK;
+    if (cli_connect_store(cli, STORE_WRITE, &db))
+        return EXIT_FAIL;
+    if (!(g = ingester_open(db, &io, NULL, &err))) {
+        bd_error("compare: %s", err);
+        rc = EXIT_FAIL;
+    }
+    for (int s = 0; rc == EXIT_OK && s < n; s++) {
+        struct ingest_file *files = calloc(sides[s].npaths, sizeof *files);
+        char **names = calloc(sides[s].npaths, sizeof *names);
+        for (size_t i = 0; files && names && i < sides[s].npaths; i++) {
+            names[i] = compare_file_name(i, sides[s].paths[i]);
+            files[i] = (struct ingest_file){sides[s].paths[i], names[i]};
+        }
+        struct ingest_run run = {.plan = "files", .run = sides[s].label, .host = "local", .variant = "default",
+                                 .block = 1};
+        if (!files || !names || ingester_files(g, &run, files, sides[s].npaths, sides[s].arg) == INGEST_FAILED)
+            rc = EXIT_FAIL;
+        for (size_t i = 0; names && i < sides[s].npaths; i++)
+            free(names[i]);
+        free(files);
+        free(names);
+    }
+    ingester_close(g);
+    db_close(db);
+    free(err);
+    if (rc != EXIT_OK)
+        return rc;
+    a->plan = "files";
+    struct compare_sides cs = {.by = "run", .a = sides[0].label, .b = sides[1].label};
+    return store_compare(cli, a, cs);
+}
+
+/* Files or runs: every side a file (or -) and no --plan or --by: files. */
+static int files_or_store(struct cli *cli, struct compare_args *a, char **args, int n)
+{
+    struct compare_side *sides = calloc((size_t)n, sizeof *sides);
+    if (!sides) {
+        bd_error("compare: out of memory");
+        return EXIT_FAIL;
+    }
+    int files = 0, rc = EXIT_OK, not_file = -1;
+    for (int i = 0; rc == EXIT_OK && i < n; i++) {
+        int f = compare_side_parse(args[i], &sides[i]);
+        if (f < 0) {
+            bd_error("compare: out of memory");
+            rc = EXIT_FAIL;
+        }
+        files += f > 0;
+        if (f == 0 && not_file < 0)
+            not_file = i;
+        for (int k = 0; f >= 0 && k < i; k++)
+            if (strcmp(sides[k].label, sides[i].label) == 0)
+                rc = bd_usage_error("compare", "compare: two sides are both '%s'", sides[i].label);
+    }
+    if (rc == EXIT_OK && files > 0 && files < n)
+        rc = bd_usage_error("compare", "compare: '%s' is not a file (either every side is a file, or every side a "
+                                       "run of a store)", args[not_file]);
+    struct compare_files_opts o;
+    if (rc == EXIT_OK && files == 0) {
+        if (n > 2)
+            rc = bd_usage_error("compare", "compare: more than two sides: on files only (runs of a store compare "
+                                           "two at a time)");
+        else {
+            struct compare_sides cs = a->sides;
+            cs.a = args[0];
+            cs.b = args[1];
+            rc = store_compare(cli, a, cs);
+        }
+    } else if (rc == EXIT_OK && a->record)
+        rc = record_files(cli, a, sides, n);
+    else if (rc == EXIT_OK && (rc = files_options(a, &o)) == EXIT_OK && (rc = ambiguous(cli, sides, n)) == EXIT_OK)
+        rc = compare_files_run(&o, sides, n);
+    for (int i = 0; i < n; i++)
+        compare_side_free(&sides[i]);
+    free(sides);
+    return rc;
+}
+
+int cmd_compare(struct cli *cli, int argc, char **argv)
+{
+    struct compare_args a = {.sides = {.by = "run"}};
+    out_opts_init(&a.out);
+    int first, rc = EXIT_USAGE;
+    if (cli_parse(&spec_compare, argc, argv, &a, &first) || cli_output_ready("compare", &a.out))
+        goto out;
+    int n = argc - first;
+    if (a.plan || a.sides.given) {
+        /* --plan or --by: runs of a store, two of them. */
+        if (n > 2 || a.record || a.ignore.n) {
+            rc = bd_usage_error("compare", "compare: %s on runs of a store", n > 2 ? "more than two sides"
+                                                                         : a.record ? "--record" : "--ignore");
+            goto out;
+        }
+        struct compare_sides cs = a.sides;
+        cs.a = argv[first];
+        cs.b = argv[first + 1];
+        if (strcmp(cs.a, cs.b) == 0)
+            rc = bd_usage_error("compare", "compare: A and B are both '%s'", cs.a);
+        else
+            rc = store_compare(cli, &a, cs);
+    } else
+        rc = files_or_store(cli, &a, argv + first, n);
+out:
+    params_free(&a.params);
+    query_path_free(&a.path);
+    free(a.ignore.v);
     return rc;
 }

@@ -25,9 +25,11 @@ const struct cli_spec spec_list = {
              "  plans     each plan: its runs, hosts, cells, measured values, first and\n"
              "            last start time\n"
              "  runs      each run: plan, run, host, position, source, start time, the\n"
-             "            variants it measured, cells, measured values, its archive's id\n"
+             "            variants it measured, cells, measured values, its blocks\n"
+             "            (1, or 1-3), its archive's id\n"
              "  archives  each archive: id, name, SHA-256, size, format, members (with\n"
-             "            what each was read as), runs, when it was loaded\n"
+             "            what each was read as and the blocks its values went to),\n"
+             "            runs, when it was loaded\n"
              "A value counts once per measured value of every metric (warmups not).\n",
     .opts = list_opts,
     .more = "Examples:\n"
@@ -51,6 +53,9 @@ static const char sql_runs[] =
     "        WHERE s.run_id = r.id ORDER BY v.name) AS d) AS variants,\n"
     "       (SELECT count(DISTINCT s.benchmark_id) FROM series s WHERE s.run_id = r.id) AS cells,\n"
     "       (SELECT coalesce(sum(s.n), 0) FROM series s WHERE s.run_id = r.id) AS \"values\",\n"
+    "       (SELECT CASE WHEN min(s.block) = max(s.block) THEN CAST(min(s.block) AS TEXT)\n"
+    "                    ELSE CAST(min(s.block) AS TEXT) || '-' || CAST(max(s.block) AS TEXT) END\n"
+    "        FROM series s WHERE s.run_id = r.id) AS blocks,\n"
     "       r.archive_id AS archive\n"
     "FROM run r JOIN plan p ON p.id = r.plan_id JOIN host h ON h.id = r.host_id\n"
     "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1\n"
@@ -58,8 +63,12 @@ static const char sql_runs[] =
 
 static const char sql_archives[] =
     "SELECT a.id, a.name, a.sha256, a.size, a.format,\n"
-    "       (SELECT string_agg(path || coalesce(' (' || format || ')', ''), ', ') FROM\n"
-    "        (SELECT path, format FROM archive_member m WHERE m.archive_id = a.id ORDER BY path) AS d) AS members,\n"
+    "       (SELECT string_agg(path || coalesce(' (' || format || coalesce(', ' || blk, '') || ')', ''), ', ') FROM\n"
+    "        (SELECT m.path, m.format,\n"
+    "                (SELECT CASE WHEN min(s.block) = max(s.block) THEN 'block ' || CAST(min(s.block) AS TEXT)\n"
+    "                             ELSE 'blocks ' || CAST(min(s.block) AS TEXT) || '-' || CAST(max(s.block) AS TEXT) END\n"
+    "                 FROM series s WHERE s.member_id = m.id) AS blk\n"
+    "         FROM archive_member m WHERE m.archive_id = a.id ORDER BY m.path) AS d) AS members,\n"
     "       (SELECT count(*) FROM run WHERE archive_id = a.id) AS runs, a.ingested_at AS loaded_at\n"
     "FROM archive a\n"
     "WHERE CAST(?1 AS TEXT) IS NULL OR a.id IN (SELECT r.archive_id FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1\n"

@@ -1,16 +1,15 @@
 /* benchdb report: an evaluation as an HTML page with SVG charts, or one
  * chart as SVG (src/report/, docs/report.md). */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
 #include "report/report.h"
+#include "util/outfile.h"
 #include "util/sha256.h"
 
 struct report_args {
@@ -114,117 +113,101 @@ static char *verify_text(const struct report_eval *ev, const struct saved_query 
     return sb_detach(&sb);
 }
 
-static int write_out(const char *path, const struct strbuf *sb)
+/* What running and drawing share: the store, the options, the limits. */
+struct report_run {
+    struct db *db;
+    const struct report_args *a;
+    struct store_deadline *dl;
+    double timeout;
+    const struct rowset_limits *lim;
+};
+
+/* A failure of a query's run: the limit that stopped it, or err. who names
+ * it ("report NAME", "report: query COMPANION"). */
+static void say_failure(const struct report_run *r, const char *who, int stopped, const char *err)
 {
-    if (!path) {
-        if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len) {
-            bd_error("report: cannot write to standard output: %s", strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    /* Whole or not at all: a temporary file beside it, renamed into place. */
-    char *tmp = bd_strdupf("%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(sb->buf, 1, sb->len, f) == sb->len;
-    ok = f && fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        bd_error("report: cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    int fired = cli_deadline_passed(r->db, r->dl);
+    if (fired || stopped)
+        cli_limit_error(who, &r->a->limits, r->timeout, r->lim, fired ? 0 : stopped);
+    else
+        bd_error("report: %s", err ? err : "out of memory");
 }
 
-int cmd_report(struct cli *cli, int argc, char **argv)
+static void say_companion_failure(const struct report_run *r, const char *from, const char *err)
 {
-    struct report_args a = {0};
-    int first, svg = 0, rc = EXIT_USAGE;
-    struct store_deadline dl = {0};
-    struct db *db = NULL;
-    char *err = NULL, *reg = NULL, *verify = NULL;
-    struct saved_query *q = NULL, *parsed = NULL;
+    char *who = bd_strdupf("report: query %s", from);
+    say_failure(r, who, 0, err);
+    free(who);
+}
+
+/* Runs q, checks that its page can be drawn (the chart from its rows, or
+ * from its companion's, run now if need be), and only then records it
+ * (and the companion): a report that fails records nothing. Sets
+ * *eval_id. Returns EXIT_OK, or the exit status with the error printed. */
+static int run_and_record(const struct report_run *r, const struct saved_query *q, const struct chart_spec *probe,
+                          struct report_companion_run *comp, long long *eval_id)
+{
+    struct db *db = r->db;
+    const struct report_args *a = r->a;
+    struct evaluation e;
+    struct report_eval mem = {0};
+    struct strbuf rows = {0};
+    char *err = NULL, fp[65];
+    int erc = query_evaluate(db, q, &a->params, EVAL_RECORD_LATER, r->lim, &e, &err), rc = EXIT_FAIL;
+    if (erc != EXIT_OK) {
+        rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
+        char *who = bd_strdupf("report %s", q->name);
+        say_failure(r, who, e.stopped, err);
+        free(who);
+        goto out;
+    }
+    if (evaluation_recordable(&e, &err)) {
+        bd_error("report %s: %s", q->name, err);
+        goto out;
+    }
+    if (rowset_json(&e.rows, &rows, 0) || report_eval_unrecorded(&mem, q->name, e.params_json, rows.buf, &err)) {
+        bd_error("report %s: out of memory", q->name);
+        goto out;
+    }
+    if (probe->from) {
+        /* The companion is found (or run) on the data the query just saw. */
+        if (data_fingerprint(db, fp, NULL, &err) == 0)
+            mem.fingerprint = strdup(fp);
+        if (!mem.fingerprint || report_companion(db, &a->path, &mem, probe->from, probe, comp, &err)) {
+            say_companion_failure(r, probe->from, err);
+            goto out;
+        }
+    } else if (report_check_chart(probe, &mem, &err)) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    if (evaluation_record(db, q, &e, &err) || report_companion_record(db, comp, &err)) {
+        bd_error("report %s: %s", q->name, err);
+        goto out;
+    }
+    *eval_id = e.id;
+    rc = EXIT_OK;
+out:
+    evaluation_free(&e);
+    report_eval_free(&mem);
+    sb_free(&rows);
+    free(err);
+    return rc;
+}
+
+/* The page of evaluation eval_id, with its chart (from its companion's
+ * evaluation: comp's, or found or run and recorded now). Returns the
+ * number of marks, or -1 with the error printed. */
+static long long draw(const struct report_run *r, long long eval_id, const struct saved_query *q, int svg,
+                      struct report_companion_run *comp, struct strbuf *page, char **line)
+{
+    struct db *db = r->db;
+    const struct report_args *a = r->a;
     struct report_eval ev = {0}, cev = {0};
     struct chart_spec spec = {0};
-    struct strbuf page = {0};
-    long long eval_id = 0;
-    double timeout = 0;
-    struct rowset_limits lim = {0};
-    if (cli_parse(&spec_report, argc, argv, &a, &first))
-        goto out;
-    eval_id = a.evaluation;
-    const char *out_path = a.output;
-    if (a.format && strcmp(a.format, "svg") == 0)
-        svg = 1;
-    else if (a.format && strcmp(a.format, "html") != 0) {
-        bd_usage_error("report", "report: --format '%s': expected html or svg", a.format);
-        goto out;
-    }
-    if (eval_id && first < argc) {
-        bd_usage_error("report", "report: give either --evaluation ID or a query, not both");
-        goto out;
-    }
-    if (!eval_id && first >= argc) {
-        bd_usage_error("report", "report: missing --evaluation ID or the saved query's name");
-        goto out;
-    }
-    if (eval_id && a.params.n) {
-        bd_usage_error("report", "report: --param goes with a query; an evaluation has its parameters");
-        goto out;
-    }
-    if (out_path && !*out_path) {
-        bd_usage_error("report", "report: --output: the file name is empty");
-        goto out;
-    }
-    query_path_add_env(&a.path);
-    if (!eval_id) {
-        if (!(q = cli_find_query("report", &a.path, argv[first], &rc)))
-            goto out;
-        struct resolved_params rsv = {0};
-        int bad = evaluation_resolve(q, &a.params, &rsv, &err);
-        resolved_params_free(&rsv);
-        if (bad) {
-            char *see = bd_strdupf("queries %s", q->name);
-            rc = cli_usage_error_see(see, "report %s: %s", q->name, err);
-            free(see);
-            goto out;
-        }
-        /* A malformed chart line is the query file's fault: say so before
-         * anything is run or recorded. */
-        struct chart_spec probe;
-        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0) {
-            bd_error("report: %s", err);
-            rc = EXIT_FAIL;
-            goto out;
-        }
-        chart_spec_free(&probe);
-    }
-    if ((rc = cli_limits_resolve("report", &a.limits, &timeout, &lim)) != EXIT_OK)
-        goto out;
-    rc = EXIT_FAIL;
-    if (cli_connect_limited(cli, STORE_WRITE, timeout, &dl, &db))
-        goto out;
-    if (q) {
-        struct evaluation e;
-        int erc = query_evaluate(db, q, &a.params, 1, &lim, &e, &err);
-        if (erc != EXIT_OK) {
-            rc = erc == EXIT_USAGE || erc == EXIT_NO_ROWS ? erc : EXIT_FAIL;
-            int fired = cli_deadline_passed(db, &dl);
-            if (fired || e.stopped) {
-                char *who = bd_strdupf("report %s", q->name);
-                cli_limit_error(who, &a.limits, timeout, &lim, fired ? 0 : e.stopped);
-                free(who);
-            }
-            else
-                bd_error("report: %s", err);
-            evaluation_free(&e);
-            goto out;
-        }
-        eval_id = e.id;
-        evaluation_free(&e);
-    }
+    struct saved_query *parsed = NULL;
+    char *err = NULL, *reg = NULL, *verify = NULL;
+    long long marks = -1;
     if (report_eval_load(db, eval_id, &ev, &err)) {
         bd_error("report: %s", err);
         goto out;
@@ -239,17 +222,11 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     free(err);
     err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
     const struct report_eval *chart_ev = &ev;
-    int ran = 0;
     if (spec.from) {
-        long long cid;
-        if (report_companion(db, &a.path, &ev, spec.from, &cid, &ran, &err) || report_eval_load(db, cid, &cev, &err)) {
-            if (cli_deadline_passed(db, &dl)) {
-                char *who = bd_strdupf("report: query %s", spec.from);
-                cli_limit_error(who, &a.limits, timeout, &lim, 0);
-                free(who);
-            }
-            else
-                bd_error("report: %s", err);
+        if ((!comp->id && (report_companion(db, &a->path, &ev, spec.from, &spec, comp, &err) ||
+                           report_companion_record(db, comp, &err))) ||
+            report_eval_load(db, comp->id, &cev, &err)) {
+            say_companion_failure(r, spec.from, err);
             goto out;
         }
         chart_ev = &cev;
@@ -258,41 +235,139 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     {
         char *e2 = NULL;
         int unknown = 0;
-        struct saved_query *now = q ? NULL : saved_query_find(&a.path, ev.query_name, &unknown, &e2);
+        struct saved_query *now = q ? NULL : saved_query_find(&a->path, ev.query_name, &unknown, &e2);
         free(e2);
-        verify = verify_text(&ev, q ? q : now, &a.path);
+        verify = verify_text(&ev, q ? q : now, &a->path);
         saved_query_free(now);
     }
     struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify};
-    long long marks = svg ? report_svg(&page, &pg, &err) : report_html(&page, &pg, &err);
+    marks = svg ? report_svg(page, &pg, &err) : report_html(page, &pg, &err);
     if (marks < 0) {
         bd_error("%s", err);
         goto out;
     }
-    if (write_out(out_path, &page))
-        goto out;
-    if (out_path) {
-        fprintf(stderr, "report: wrote %s: evaluation %lld of %s", out_path, ev.id, ev.query_name);
-        if (spec.kind != CHART_TABLE)
-            fprintf(stderr, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
-        if (chart_ev != &ev)
-            fprintf(stderr, " from evaluation %lld of %s%s", cev.id, cev.query_name, ran ? " (recorded now)" : "");
-        fputc('\n', stderr);
-    }
-    rc = EXIT_OK;
+    struct strbuf sb = {0};
+    sb_printf(&sb, "evaluation %lld of %s", ev.id, ev.query_name);
+    if (spec.kind != CHART_TABLE)
+        sb_printf(&sb, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
+    if (chart_ev != &ev)
+        sb_printf(&sb, " from evaluation %lld of %s%s", cev.id, cev.query_name, comp->ran ? " (recorded now)" : "");
+    *line = sb_detach(&sb);
 out:
-    sb_free(&page);
     chart_spec_free(&spec);
     report_eval_free(&ev);
     report_eval_free(&cev);
-    saved_query_free(q);
     saved_query_free(parsed);
-    db_close(db);
-    params_free(&a.params);
-    query_path_free(&a.path);
-
     free(err);
     free(reg);
     free(verify);
+    return marks;
+}
+
+/* The options' combinations; -1 after a usage error. */
+static int usage_checked(const struct report_args *a, int has_query, int *svg)
+{
+    const char *problem = NULL;
+    if (a->format && strcmp(a->format, "svg") != 0 && strcmp(a->format, "html") != 0) {
+        bd_usage_error("report", "report: --format '%s': expected html or svg", a->format);
+        return -1;
+    }
+    *svg = a->format && strcmp(a->format, "svg") == 0;
+    if (a->evaluation && has_query)
+        problem = "give either --evaluation ID or a query, not both";
+    else if (!a->evaluation && !has_query)
+        problem = "missing --evaluation ID or the saved query's name";
+    else if (a->evaluation && a->params.n)
+        problem = "--param goes with a query; an evaluation has its parameters";
+    else if (a->output && !*a->output)
+        problem = "--output: the file name is empty";
+    if (problem)
+        bd_usage_error("report", "report: %s", problem);
+    return problem ? -1 : 0;
+}
+
+int cmd_report(struct cli *cli, int argc, char **argv)
+{
+    struct report_args a = {0};
+    int first, svg = 0, rc = EXIT_USAGE, opened = 0;
+    struct store_deadline dl = {0};
+    struct db *db = NULL;
+    char *err = NULL, *line = NULL;
+    struct saved_query *q = NULL;
+    struct chart_spec probe = {0};
+    struct report_companion_run comp = {0};
+    struct outfile o;
+    struct strbuf page = {0};
+    long long eval_id = 0;
+    double timeout = 0;
+    struct rowset_limits lim = {0};
+    if (cli_parse(&spec_report, argc, argv, &a, &first) || usage_checked(&a, first < argc, &svg))
+        goto out;
+    eval_id = a.evaluation;
+    const char *out_path = a.output && strcmp(a.output, "-") != 0 ? a.output : NULL; /* "-": standard output */
+    query_path_add_env(&a.path);
+    if (!eval_id) {
+        if (!(q = cli_find_query("report", &a.path, argv[first], &rc)))
+            goto out;
+        struct resolved_params rsv = {0};
+        int bad = evaluation_resolve(q, &a.params, &rsv, &err);
+        resolved_params_free(&rsv);
+        if (bad) {
+            char *see = bd_strdupf("queries %s", q->name);
+            rc = cli_usage_error_see(see, "report %s: %s", q->name, err);
+            free(see);
+            goto out;
+        }
+        /* What the query's text alone says cannot be drawn (a malformed
+         * chart line, --format svg of a table, a companion that is not
+         * there) is said before anything is run or recorded. */
+        rc = EXIT_FAIL;
+        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0 || (svg && report_svg_possible(&probe, q->name, &err))) {
+            bd_error("%s%s", strncmp(err, "report: ", 8) == 0 ? "" : "report: ", err);
+            goto out;
+        }
+    }
+    if ((rc = cli_limits_resolve("report", &a.limits, &timeout, &lim)) != EXIT_OK)
+        goto out;
+    rc = EXIT_FAIL;
+    if (cli_connect_limited(cli, STORE_WRITE, timeout, &dl, &db))
+        goto out;
+    /* The output is opened before anything is recorded: a name that cannot
+     * be written fails the command first. */
+    if (outfile_open(&o, out_path ? out_path : "-", &err)) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    opened = 1;
+    struct report_run run = {db, &a, &dl, timeout, &lim};
+    if (q && (rc = run_and_record(&run, q, &probe, &comp, &eval_id)) != EXIT_OK)
+        goto out;
+    rc = EXIT_FAIL;
+    if (draw(&run, eval_id, q, svg, &comp, &page, &line) < 0)
+        goto out;
+    if (outfile_put(&o, page.buf, page.len, &err)) {
+        bd_error("report: %s", err);
+        goto out; /* aborted there: the temporary removed */
+    }
+    opened = 0;
+    if (outfile_commit(&o, &err)) {
+        bd_error("report: %s", err);
+        goto out;
+    }
+    if (out_path)
+        fprintf(stderr, "report: wrote %s: %s\n", out_path, line);
+    rc = EXIT_OK;
+out:
+    if (opened)
+        outfile_abort(&o);
+    sb_free(&page);
+    chart_spec_free(&probe);
+    report_companion_free(&comp);
+    saved_query_free(q);
+    db_close(db);
+    params_free(&a.params);
+    query_path_free(&a.path);
+    free(err);
+    free(line);
     return rc;
 }

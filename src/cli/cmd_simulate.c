@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "sim/sim.h"
+#include "util/outfile.h"
 
 /* Fixed so that a seed gives the same bytes (with the same libzstd). */
 #define SIM_ZSTD_LEVEL 9
@@ -204,43 +205,38 @@ static int zsink_emit(void *ctx, const char *data, size_t n)
     return zsink_push(ctx, data, n, ZSTD_e_continue);
 }
 
-/* Writes run i to path through a temporary file renamed into place. */
+/* Writes run i to path, whole or not at all (util/outfile.h). */
 static int write_archive(const struct sim_config *cfg, int i, const char *path, ZSTD_CCtx *cc)
 {
-    char *tmp = bd_strdupf("%s.tmp%ld", path, (long)getpid());
     struct zsink z = {.cc = cc, .cap = ZSTD_CStreamOutSize()};
-    int rc = -1;
+    struct outfile o;
+    char *err = NULL;
     z.buf = malloc(z.cap);
-    z.f = fopen(tmp, "wb");
-    if (!z.f) {
-        bd_error("simulate: cannot create %s: %s", tmp, strerror(errno));
-        goto out;
+    if (!z.buf) {
+        bd_error("simulate: out of memory");
+        return -1;
     }
+    if (outfile_open(&o, path, &err)) {
+        bd_error("simulate: %s", err);
+        free(err);
+        free(z.buf);
+        return -1;
+    }
+    z.f = o.f;
     ZSTD_CCtx_reset(cc, ZSTD_reset_session_and_parameters);
     ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, SIM_ZSTD_LEVEL);
     ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
-    if (!z.buf || sim_write_run(cfg, i, zsink_emit, &z) || zsink_push(&z, "", 0, ZSTD_e_end)) {
-        bd_error("simulate: cannot write %s: %s", tmp, ferror(z.f) ? strerror(errno) : "out of memory");
-        goto out;
+    int rc = 0;
+    if (sim_write_run(cfg, i, zsink_emit, &z) || zsink_push(&z, "", 0, ZSTD_e_end)) {
+        bd_error("simulate: cannot write %s: %s", path, ferror(z.f) ? strerror(errno) : "out of memory");
+        outfile_abort(&o);
+        rc = -1;
+    } else if (outfile_commit(&o, &err)) {
+        bd_error("simulate: %s", err);
+        rc = -1;
     }
-    if (fclose(z.f) != 0) {
-        z.f = NULL;
-        bd_error("simulate: cannot write %s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    z.f = NULL;
-    if (rename(tmp, path) != 0) {
-        bd_error("simulate: cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        goto out;
-    }
-    rc = 0;
-out:
-    if (z.f)
-        fclose(z.f);
-    if (rc)
-        unlink(tmp);
+    free(err);
     free(z.buf);
-    free(tmp);
     return rc;
 }
 

@@ -129,7 +129,10 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r)
         char *why = err;
         err = NULL;
         report_evaluation(r, &ev, why, &err);
-        bd_error("%s: ran, but %s; run it again to record it (--no-record runs it without recording)", who, why);
+        if (ev.record_failed == 2) /* its result: running it again changes nothing */
+            bd_error("%s: ran, but %s (--no-record runs it without recording)", who, why);
+        else
+            bd_error("%s: ran, but %s; run it again to record it (--no-record runs it without recording)", who, why);
         free(why);
         rc = EXIT_FAIL;
     } else if (cli_deadline_passed(db, &dl))

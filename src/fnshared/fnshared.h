@@ -69,13 +69,29 @@ unsigned fn_ci_members(const char *list);
 
 /* ---- JSON text of the results (json_out.c) ---- */
 
+/* A member of a result that overflowed to +-Inf. JSON has no number for
+ * it and null means "does not exist", so the function fails instead, on
+ * both engines with the same text (fn_overflow_message):
+ *   hodges_lehmann(): estimate is +Inf (beyond the largest double) */
+struct fn_overflow {
+    const char *key; /* NULL: none */
+    int neg;
+};
+/* Notes key when x is infinite (the first such member counts). */
+void fn_overflow_note(struct fn_overflow *o, const char *key, double x);
+void fn_overflow_message(char *msg, size_t size, const char *name, const struct fn_overflow *o);
+/* ci_exp's and ci_recip's new estimate, lo, hi: the first infinite one. */
+struct fn_overflow fn_ci_overflow(const double v[3]);
+
 /* A JSON object in a fixed buffer (results here are small and bounded). */
 struct fn_json {
     char buf[768];
     size_t len;
+    struct fn_overflow over; /* a member that is +-Inf: the result is an error */
 };
 void fn_json_begin(struct fn_json *j);
-/* A number in shortest round-trip form; NaN and infinities as null. */
+/* A number in shortest round-trip form; NaN (a value that does not exist)
+ * as null; an infinity also as null, noted in j->over: the caller fails. */
 void fn_json_num(struct fn_json *j, const char *key, double x);
 void fn_json_int(struct fn_json *j, const char *key, int64_t x);
 void fn_json_bool(struct fn_json *j, const char *key, int b);
@@ -165,8 +181,10 @@ size_t fn_changepoints_find(const struct fn_changepoints *c, const struct fn_seq
 
 /* change_points' result for the change points cp[0..m) of the sorted
  * rows: the JSON array's text into out, which has room for
- * fn_json_changepoints_size(m) bytes; returns its length. */
+ * fn_json_changepoints_size(m) bytes; returns its length. *over names a
+ * member that is +-Inf (the caller fails then). */
 size_t fn_json_changepoints_size(size_t m);
-size_t fn_json_changepoints(char *out, const struct fn_seq_row *rows, const struct changepoint *cp, size_t m);
+size_t fn_json_changepoints(char *out, const struct fn_seq_row *rows, const struct changepoint *cp, size_t m,
+                            struct fn_overflow *over);
 
 #endif

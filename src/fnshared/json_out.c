@@ -8,10 +8,33 @@
 
 #include "fnshared/fnshared.h"
 
+void fn_overflow_note(struct fn_overflow *o, const char *key, double x)
+{
+    if (isinf(x) && !o->key) {
+        o->key = key;
+        o->neg = x < 0;
+    }
+}
+
+void fn_overflow_message(char *msg, size_t size, const char *name, const struct fn_overflow *o)
+{
+    snprintf(msg, size, "%s(): %s is %cInf (beyond the largest double)", name, o->key, o->neg ? '-' : '+');
+}
+
+struct fn_overflow fn_ci_overflow(const double v[3])
+{
+    static const char *const keys[3] = {"estimate", "lo", "hi"};
+    struct fn_overflow o = {0};
+    for (int i = 0; i < 3; i++)
+        fn_overflow_note(&o, keys[i], v[i]);
+    return o;
+}
+
 void fn_json_begin(struct fn_json *j)
 {
     j->buf[0] = '{';
     j->len = 1;
+    j->over = (struct fn_overflow){0};
 }
 
 /* Appends n bytes, or as many as fit (the buffer is sized so that they
@@ -52,6 +75,7 @@ void fn_json_num(struct fn_json *j, const char *key, double x)
 {
     json_key(j, key);
     if (!isfinite(x)) {
+        fn_overflow_note(&j->over, key, x);
         json_raw(j, "null");
         return;
     }
@@ -197,18 +221,21 @@ enum { CP_OBJECT_MAX = 400 };
 size_t fn_json_changepoints_size(size_t m) { return m * CP_OBJECT_MAX + 3; }
 
 /* ,"key":number (or null) at o; returns the new end. */
-static char *put_num(char *o, const char *key, double x)
+static char *put_num(char *o, const char *key, double x, struct fn_overflow *over)
 {
     o += sprintf(o, ",\"%s\":", key);
+    fn_overflow_note(over, key, x);
     if (!isfinite(x))
         return o + sprintf(o, "null");
     fn_fmt_double(o, 40, x);
     return o + strlen(o);
 }
 
-size_t fn_json_changepoints(char *out, const struct fn_seq_row *rows, const struct changepoint *cp, size_t m)
+size_t fn_json_changepoints(char *out, const struct fn_seq_row *rows, const struct changepoint *cp, size_t m,
+                            struct fn_overflow *over)
 {
     char *o = out;
+    *over = (struct fn_overflow){0};
     *o++ = '[';
     for (size_t i = 0; i < m; i++) {
         const struct changepoint *c = &cp[i];
@@ -221,13 +248,13 @@ size_t fn_json_changepoints(char *out, const struct fn_seq_row *rows, const stru
             o += strlen(o);
         }
         o += sprintf(o, ",\"index\":%lld", (long long)c->index);
-        o = put_num(o, "mean_before", c->mean_before);
-        o = put_num(o, "mean_after", c->mean_after);
-        o = put_num(o, "stddev_before", c->stddev_before);
-        o = put_num(o, "stddev_after", c->stddev_after);
-        o = put_num(o, "pvalue", c->pvalue);
-        o = put_num(o, "magnitude", changepoint_magnitude(c));
-        o = put_num(o, "forward_change_percent", changepoint_forward_change(c) * 100);
+        o = put_num(o, "mean_before", c->mean_before, over);
+        o = put_num(o, "mean_after", c->mean_after, over);
+        o = put_num(o, "stddev_before", c->stddev_before, over);
+        o = put_num(o, "stddev_after", c->stddev_after, over);
+        o = put_num(o, "pvalue", c->pvalue, over);
+        o = put_num(o, "magnitude", changepoint_magnitude(c), over);
+        o = put_num(o, "forward_change_percent", changepoint_forward_change(c) * 100, over);
         *o++ = '}';
     }
     *o++ = ']';

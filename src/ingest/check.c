@@ -1,14 +1,11 @@
 #include "ingest/check.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
-#include "stats/sum.h"
-#include "store/dialect.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
@@ -130,101 +127,17 @@ out:
     return rc;
 }
 
-/* n and total of every series against its measured values: one ordered
- * pass over series and one over sample, merged. */
+/* Every series' n and total against its measured values, and
+ * block_score_data against the series (src/store/check_summaries.c, which
+ * history --verify shares). */
 static int check_series(struct db *db, FILE *out, int *problems)
 {
-    struct db_stmt *ser = NULL, *smp = NULL;
-    int rc = -1, bad = 0;
-    int64_t count = 0;
-    if (db_prepare(db, "SELECT id, n, total FROM series ORDER BY id", &ser) != SQLITE_OK ||
-        db_prepare(db, "SELECT series_id, iteration, value, count FROM sample WHERE warmup = 0 "
-                       "ORDER BY series_id, warmup, iteration", &smp) != SQLITE_OK) {
-        bd_error("check: series: %s", db_errmsg(db));
-        goto out;
-    }
-    int mrc = db_step(smp), src;
-    while ((src = db_step(ser)) == SQLITE_ROW) {
-        int64_t id = db_column_int64(ser, 0), n = db_column_int64(ser, 1);
-        double total = db_column_double(ser, 2);
-        count++;
-        while (mrc == SQLITE_ROW && db_column_int64(smp, 0) < id)
-            mrc = db_step(smp); /* orphans: counted below */
-        struct ksum k = {0, 0};
-        int64_t m = 0, rows = 0;
-        int gaps = 0;
-        while (mrc == SQLITE_ROW && db_column_int64(smp, 0) == id) {
-            int64_t c = db_column_int64(smp, 3); /* a value with count c stands for c values */
-            rows++;
-            m += c;
-            gaps |= db_column_int64(smp, 1) != rows;
-            ksum_add(&k, db_column_double(smp, 2) * (double)c);
-            mrc = db_step(smp);
-        }
-        double sum = ksum_value(&k);
-        if (m != n || gaps) {
-            bd_error("check: series %" PRId64 ": n is %" PRId64 " but it has %" PRId64 " measured value%s%s", id, n, m,
-                     m == 1 ? "" : "s", gaps ? " (iterations not numbered 1..n)" : "");
-            bad++;
-        } else if (!(fabs(sum - total) <= 1e-12 * fmax(fabs(sum), fabs(total)))) {
-            char a[32], b[32];
-            fmt_double(a, total);
-            fmt_double(b, sum);
-            bd_error("check: series %" PRId64 ": total is %s but its values add up to %s", id, a, b);
-            bad++;
-        }
-    }
-    if (src != SQLITE_DONE || (mrc != SQLITE_ROW && mrc != SQLITE_DONE)) {
-        bd_error("check: series: %s", db_errmsg(db));
-        goto out;
-    }
-    *problems += bad;
-    fprintf(out, "check: %" PRId64 " series: n and total %s\n", count,
-            bad ? "do NOT match their values" : "match their values");
-    rc = 0;
-out:
-    db_finalize(ser);
-    db_finalize(smp);
-    return rc;
+    return store_check_summary(db, SUMMARY_SERIES, out, problems);
 }
 
-/* block_score_data (derived at ingest by triggers) against a fresh
- * aggregate of series: rows missing, extra or different, compared exactly.
- * PostgreSQL's triggers sum the totals in fork order (schema/postgresql.sql,
- * block_score_refresh), as SQLite's unique index gives them; so does the
- * fresh aggregate there. */
 static int check_block_scores(struct db *db, FILE *out, int *problems)
 {
-    static const char sql[] =
-        "WITH fresh AS (SELECT run_id, benchmark_id, block, variant_id, sum(total%s) / sum(n) AS score, "
-        "sum(n) AS n, min(unit) AS unit FROM series WHERE metric = 'primary' GROUP BY run_id, benchmark_id, block, variant_id), "
-        "diff AS (SELECT * FROM (SELECT * FROM block_score_data EXCEPT SELECT * FROM fresh) AS gone "
-        "UNION ALL SELECT * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM block_score_data) AS missing) "
-        "SELECT (SELECT count(*) FROM diff), (SELECT count(*) FROM block_score_data), "
-        "run_id, benchmark_id, block, variant_id FROM (SELECT 1) AS one LEFT JOIN (SELECT * FROM diff LIMIT 1) AS d "
-        "ON 1 = 1";
-    char text[sizeof sql + 16];
-    snprintf(text, sizeof text, sql, db_dialect(db)->in_fork_order);
-    struct db_stmt *st = NULL;
-    if (db_prepare(db, text, &st) != SQLITE_OK || db_step(st) != SQLITE_ROW) {
-        bd_error("check: block scores: %s", db_errmsg(db));
-        db_finalize(st);
-        return -1;
-    }
-    int64_t bad = db_column_int64(st, 0), count = db_column_int64(st, 1);
-    if (bad) {
-        bd_error("check: block_score_data: %" PRId64 " row%s differ%s from its series (the first: run %" PRId64
-                 ", benchmark %" PRId64 ", block %" PRId64 ", variant %" PRId64 "); docs/schema.md shows how to "
-                 "rebuild it",
-                 bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "", (int64_t)db_column_int64(st, 2),
-                 (int64_t)db_column_int64(st, 3), (int64_t)db_column_int64(st, 4),
-                 (int64_t)db_column_int64(st, 5));
-        (*problems)++;
-    }
-    db_finalize(st);
-    fprintf(out, "check: %" PRId64 " block scores: %s\n", count,
-            bad ? "do NOT match their series" : "match their series");
-    return 0;
+    return store_check_summary(db, SUMMARY_BLOCK_SCORES, out, problems);
 }
 
 static int check_orphans(struct db *db, FILE *out, int *problems)

@@ -102,6 +102,10 @@ enum ingest_kind {
 /* Sniffs the file at path by its content. -1 with *err when it cannot be
  * read. */
 int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err);
+/* The same for bytes held in memory; *compressed says whether they were
+ * compressed (what they hold is told after decompression). */
+int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, const char **harness, int *compressed,
+                           char **err);
 /* True when s is an RFC 3339 date-time (--started-at). */
 int ingest_time_valid(const char *s);
 /* True when name is a harness format; ingest_harness_names lists them. */

@@ -133,6 +133,12 @@ void fmt_double_digits(char *buf, double x, int digits);
 int json_put_value(struct strbuf *sb, sqlite3_value *v, int nest_json);
 /* Appends s as a JSON string literal. */
 int json_put_string(struct strbuf *sb, const char *s, size_t n);
+/* Whether every column name and text value of rs is text JSON holds for
+ * every reader: valid UTF-8 without a NUL byte. 0 when so; else 1 with
+ * the first offender: *row (SIZE_MAX for a column's name), *col and the
+ * byte offset *at of its first bad byte (*byte that byte). */
+int rowset_text_invalid(const struct rowset *rs, size_t *row, int *col, size_t *at, unsigned char *byte);
+
 /* Appends rs as a JSON array of objects, column name to value. */
 int rowset_json(const struct rowset *rs, struct strbuf *sb, int nest_json);
 

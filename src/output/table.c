@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "output/human.h"
+#include "util/markdown.h"
 #include "util/text.h"
 
 /* The cells as they are printed. */
@@ -30,23 +31,8 @@ static void grid_free(struct grid *g)
     free(g->numeric);
 }
 
-/* A cell for Markdown: '|' escaped, a line break as <br>, then every
- * other control character escaped. */
-static char *markdown_cell(const char *s)
-{
-    struct strbuf sb = {0};
-    for (const char *p = s; *p; p++) {
-        if (*p == '|')
-            sb_puts(&sb, "\\|");
-        else if (*p == '\n')
-            sb_puts(&sb, "<br>");
-        else
-            sb_putc(&sb, *p);
-    }
-    char *raw = sb_detach(&sb), *t = text_escape_controls(raw);
-    free(raw);
-    return t;
-}
+/* A cell for Markdown: literal text whatever it holds (util/markdown.h). */
+static char *markdown_cell(const char *s) { return markdown_escape(s, MD_CELL); }
 
 static char *shown(const char *s, int markdown) { return markdown ? markdown_cell(s) : text_escape_controls(s); }
 

@@ -3,8 +3,11 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/text.h"
 
 static char *hex_of_blob(const unsigned char *p, int n, int sql_literal)
 {
@@ -151,4 +154,28 @@ int rowset_json(const struct rowset *rs, struct strbuf *sb, int nest_json)
     }
     rc |= sb_puts(sb, rs->nrow ? "\n]" : "]");
     return rc ? -1 : 0;
+}
+
+int rowset_text_invalid(const struct rowset *rs, size_t *row, int *col, size_t *at, unsigned char *byte)
+{
+    for (int c = 0; c < rs->ncol; c++) {
+        size_t n = strlen(rs->names[c]), bad = utf8_invalid_at(rs->names[c], n);
+        if (bad < n) {
+            *row = SIZE_MAX, *col = c, *at = bad, *byte = (unsigned char)rs->names[c][bad];
+            return 1;
+        }
+    }
+    for (size_t r = 0; r < rs->nrow; r++)
+        for (int c = 0; c < rs->ncol; c++) {
+            sqlite3_value *v = rowset_cell(rs, r, c);
+            if (sqlite3_value_type(v) != SQLITE_TEXT)
+                continue;
+            const char *t = (const char *)sqlite3_value_text(v);
+            size_t n = (size_t)sqlite3_value_bytes(v), bad = t ? utf8_invalid_at(t, n) : n;
+            if (bad < n) {
+                *row = r, *col = c, *at = bad, *byte = (unsigned char)t[bad];
+                return 1;
+            }
+        }
+    return 0;
 }

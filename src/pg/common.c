@@ -228,6 +228,20 @@ void *bs_grow(void *ctx, void *old, size_t bytes)
 
 Datum bs_jsonb(const char *json) { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json)); }
 
+void bs_overflow_error(FunctionCallInfo fcinfo, const struct fn_overflow *o)
+{
+    char msg[256];
+    fn_overflow_message(msg, sizeof msg, bs_def(fcinfo)->name, o);
+    ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE), errmsg("%s", msg)));
+}
+
+Datum bs_json_result(FunctionCallInfo fcinfo, const struct fn_json *j)
+{
+    if (j->over.key)
+        bs_overflow_error(fcinfo, &j->over);
+    return bs_jsonb(j->buf);
+}
+
 Datum bs_serial_plain(const void *state, size_t size)
 {
     bytea *b = palloc(VARHDRSZ + size);

@@ -125,7 +125,7 @@ BS_FUNCTION(bs_moments_final)
         PG_RETURN_NULL();
     struct fn_json j;
     fn_json_t_ci(&j, &t);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }
 
 BS_FUNCTION(bs_moments_combine)
@@ -149,7 +149,7 @@ BS_FUNCTION(bs_summary_final)
     if (kind == BS_MEAN)
         BS_RETURN_DOUBLE(moments_mean(&s->m));
     if (kind == BS_FSUM)
-        BS_RETURN_DOUBLE(xdd_double(moments_sum(&s->m)));
+        BS_RETURN_DOUBLE(moments_fsum(&s->m));
     unsigned char buf[MOMENTS_BYTES_MAX];
     size_t n = moments_to_bytes(&s->m, buf);
     bytea *b = palloc(VARHDRSZ + n);

@@ -92,7 +92,7 @@ BS_FUNCTION(bs_mw_final)
         PG_RETURN_NULL();
     struct fn_json j;
     fn_json_mann_whitney(&j, &r);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }
 
 BS_FUNCTION(bs_hl_final)
@@ -108,5 +108,5 @@ BS_FUNCTION(bs_hl_final)
         PG_RETURN_NULL();
     struct fn_json j;
     fn_json_hodges_lehmann(&j, &r);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }

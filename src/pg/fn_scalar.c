@@ -95,8 +95,11 @@ static void number_value(JsonbValue *out, double x)
 }
 
 /* jb with estimate, lo, hi replaced by v[0..2]. */
-static Datum write_ci(Jsonb *jb, const double v[3])
+static Datum write_ci(FunctionCallInfo fcinfo, Jsonb *jb, const double v[3])
 {
+    struct fn_overflow over = fn_ci_overflow(v);
+    if (over.key)
+        bs_overflow_error(fcinfo, &over);
     JsonbParseState *st = NULL;
     JsonbIterator *it = JsonbIteratorInit(&jb->root);
     JsonbValue val, *res = NULL;
@@ -127,7 +130,7 @@ BS_FUNCTION(bs_ci_exp)
     double v[3];
     Jsonb *jb = read_ci(fcinfo, v);
     double e[3] = {exp(v[0]), exp(v[1]), exp(v[2])};
-    return write_ci(jb, e);
+    return write_ci(fcinfo, jb, e);
 }
 
 BS_FUNCTION(bs_ci_recip)
@@ -137,7 +140,7 @@ BS_FUNCTION(bs_ci_recip)
     if (!(v[1] > 0))
         bs_arg_error(fcinfo, 0, 0, EXPECT_CI_POSITIVE);
     double r[3] = {1 / v[0], 1 / v[2], 1 / v[1]};
-    return write_ci(jb, r);
+    return write_ci(fcinfo, jb, r);
 }
 
 BS_FUNCTION(bs_ci_excludes)

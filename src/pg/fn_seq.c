@@ -98,7 +98,10 @@ BS_FUNCTION(bs_cp_final)
     struct changepoint *cp;
     size_t m = fn_changepoints_find(&c, rows, work, &cp);
     char *json = palloc(fn_json_changepoints_size(m));
-    fn_json_changepoints(json, rows, cp, m);
+    struct fn_overflow over;
+    fn_json_changepoints(json, rows, cp, m, &over);
+    if (over.key)
+        bs_overflow_error(fcinfo, &over);
     Datum d = bs_jsonb(json);
     pfree(json);
     pfree(work);
@@ -120,5 +123,5 @@ BS_FUNCTION(bs_lookback_final)
     pfree(x);
     struct fn_json j;
     fn_json_lookback(&j, &lb);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }

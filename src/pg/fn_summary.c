@@ -54,7 +54,7 @@ BS_FUNCTION(bs_pooled_t_ci_of)
         PG_RETURN_NULL();
     struct fn_json j;
     fn_json_two_sample(&j, &t, mask);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }
 
 BS_FUNCTION(bs_t_ci_of)
@@ -67,5 +67,5 @@ BS_FUNCTION(bs_t_ci_of)
         PG_RETURN_NULL();
     struct fn_json j;
     fn_json_t_ci(&j, &t);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }

@@ -87,7 +87,7 @@ BS_FUNCTION(bs_two_final)
         PG_RETURN_NULL();
     struct fn_json j;
     fn_json_two_sample(&j, &t, mask);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }
 
 BS_FUNCTION(bs_two_combine)

@@ -86,5 +86,5 @@ BS_FUNCTION(bs_values_final)
     stats_median_ci(x, n, s->have[0] ? s->param[0] : 0.95, &r);
     struct fn_json j;
     fn_json_median_ci(&j, &r);
-    return bs_jsonb(j.buf);
+    return bs_json_result(fcinfo, &j);
 }

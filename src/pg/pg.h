@@ -101,6 +101,10 @@ void *bs_grow(void *ctx, void *old, size_t bytes);
 
 /* The jsonb of JSON text. */
 Datum bs_jsonb(const char *json);
+/* The jsonb of a closed object, or the error of fn_overflow_message when a
+ * member overflowed (as sqlfn_json_result on SQLite). */
+Datum bs_json_result(FunctionCallInfo fcinfo, const struct fn_json *j);
+void bs_overflow_error(FunctionCallInfo fcinfo, const struct fn_overflow *o);
 
 /* A fixed-size plain state (no pointers) as bytea and back: the
  * serialization of the parallel aggregates. */

@@ -17,6 +17,7 @@
 struct compare_sides {
     const char *by, *key;
     const char *a, *b;
+    int given; /* --by was given */
 };
 
 /* "run 'old'", "variant 'HEAD'", "attribute jdk = '17'": malloc'd. */
@@ -29,14 +30,17 @@ char *compare_side_text(const struct compare_sides *s, const char *name);
  * with *err set on a database error. */
 int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan, char **err);
 
-/* Prints the rows of the saved query `compare` as tables: per metric and
- * unit, a row per cell with each side's median and "± x%", the change of
- * the medians, its interval, p and the verdict, then the geomean row and
- * the warnings as numbered notes (benchstat's layout). Labels are shortened
- * in the middle when a line would pass `width` columns. Returns 0, 1 when
- * rs lacks a column this needs (the caller prints rs as it is), -1 on a
- * write error. */
-int compare_print(const struct rowset *rs, const struct compare_sides *s, const char *adjust, double level,
-                  int width, FILE *out);
+/* The rows of the saved query `compare` as benchstat's tables
+ * (compare/compare.h): per pkg param and metric, in the order the query
+ * gives them (first appearance), a row per cell: its name without the
+ * "Benchmark" prefix, then its params but pkg ("-N" for procs, as Go
+ * writes it; "/KEY=VALUE" for the others), the variant when they differ;
+ * values in the unit benchstat shows (ns/op as sec/op...). adjust names
+ * the adjustment ("none", "holm", "bh"), extras asks for benchdb's
+ * columns. Returns 0, 1 when rs lacks a column this needs (the caller
+ * prints rs as it is), -1 when memory ran out. */
+struct cmp_model;
+int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, const char *adjust, double level,
+                       int extras, struct cmp_model *m);
 
 #endif

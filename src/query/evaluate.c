@@ -480,10 +480,34 @@ static char *write_failure(struct db *db, int rc)
     }
 }
 
-/* Records ev; -1 with *err "cannot record the evaluation: WHY". */
-static int record(struct db *db, const struct saved_query *q, const char *sha, const char *plan, long long rule_id,
-                  struct evaluation *ev, char **err)
+int evaluation_recordable(const struct evaluation *ev, char **err)
 {
+    size_t row, at, n = strlen(ev->params_json);
+    int col;
+    unsigned char byte;
+    if (utf8_invalid_at(ev->params_json, n) < n)
+        return bd_fail(err, "cannot record the evaluation: a parameter's value is not valid UTF-8");
+    if (!rowset_text_invalid(&ev->rows, &row, &col, &at, &byte))
+        return 0;
+    char *name = text_escape_controls(ev->rows.names[col]);
+    const char *what = byte ? "a byte that is not UTF-8" : "a NUL byte";
+    if (row == SIZE_MAX)
+        bd_fail(err, "cannot record the evaluation: the name of column %d (%s) holds %s (0x%02x at byte %zu): "
+                     "JSON text cannot hold it; name the column in UTF-8",
+                col + 1, name, what, byte, at + 1);
+    else
+        bd_fail(err, "cannot record the evaluation: row %zu, column %s holds %s (0x%02x at byte %zu): JSON text "
+                     "cannot hold it; return it as bytes instead (hex(%s) or CAST(%s AS BLOB))",
+                row + 1, name, what, byte, at + 1, name, name);
+    free(name);
+    return -1;
+}
+
+/* Records ev; -1 with *err "cannot record the evaluation: WHY". */
+static int record(struct db *db, const struct saved_query *q, const char *sha, struct evaluation *ev, char **err)
+{
+    const char *plan = ev->judged_plan;
+    long long rule_id = ev->rule_id;
     char fp[65], when[TIME_TEXT_MAX];
     long long narch = 0;
     char *why = NULL;
@@ -501,6 +525,10 @@ static int record(struct db *db, const struct saved_query *q, const char *sha, c
      * be rolled back at close after being reported. */
     if (!db_autocommit(db))
         return bd_fail(err, "cannot record the evaluation: a transaction is open on the store");
+    if (evaluation_recordable(ev, err)) {
+        ev->record_failed = 2;
+        return -1;
+    }
     struct strbuf rows = {0};
     if (rowset_json(&ev->rows, &rows, 0))
         return bd_fail(err, "cannot record the evaluation: out of memory");
@@ -574,14 +602,15 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
     struct schema_reads reads = {0};
     const struct store_guard_reads notes = {schema_reads_note, &reads};
     int want_schema = (how & (RUN_RECORD | RUN_SCHEMA)) != 0;
+    struct schema_reads *set = how & RUN_RERUN ? &ev->read_set : NULL;
     if (prepare_guarded(db, q, q->sql, "the query", want_schema ? &notes : NULL, &st, err))
         return schema_reads_free(&reads), -1;
     /* The schema the statement read, while the guard holds its names.
      * Engine branch: SQLite's schema text, or on a server the schema of
      * benchdb's version with the server's own definitions (schema_hash.h). */
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
-        (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, err)
-                                       : schema_hash_pg(db, &reads, ev->schema_sha256, err)))) {
+        (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, set, err)
+                                       : schema_hash_pg(db, &reads, ev->schema_sha256, set, err)))) {
         db_finalize(st);
         guard_off(db);
         schema_reads_free(&reads);
@@ -621,13 +650,17 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
 
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
-    long long rule_id = 0;
-    rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &rule_id, err) : 0;
+    if (plan && !(ev->judged_plan = strdup(plan))) {
+        sb_free(&changed);
+        return bd_fail(err, "out of memory");
+    }
+    rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &ev->rule_id, err)
+                           : 0;
     sb_free(&changed);
     if (rc || !(how & RUN_RECORD))
         return rc;
-    if (record(db, q, sha, plan, rule_id, ev, err)) {
-        ev->record_failed = 1;
+    if (record(db, q, sha, ev, err)) {
+        ev->record_failed += !ev->record_failed;
         return -1;
     }
     return 0;
@@ -637,7 +670,56 @@ int evaluation_run(struct db *db, const struct saved_query *q, const struct para
                    const struct resolved_params *rp, int rec, const struct rowset_limits *lim, struct evaluation *ev,
                    char **err)
 {
-    return run_query(db, q, given, rp, rec ? RUN_RECORD : 0, lim, ev, err);
+    return run_query(db, q, given, rp, rec == EVAL_RECORD_LATER ? RUN_SCHEMA : rec ? RUN_RECORD : 0, lim, ev, err);
+}
+
+int evaluation_record(struct db *db, const struct saved_query *q, struct evaluation *ev, char **err)
+{
+    char sha[65];
+    sha256_hex_of(q->text, strlen(q->text), sha);
+    if (record(db, q, sha, ev, err)) {
+        ev->record_failed += !ev->record_failed;
+        return -1;
+    }
+    return 0;
+}
+
+int evaluation_judge(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
+                     struct evaluation *ev, char **err)
+{
+    const char *plan = NULL;
+    int defaults_only = 1;
+    struct strbuf changed = {0};
+    sb_puts(&changed, "");
+    /* As describe_params judges the parameters given: each value against
+     * its default (one not given is its default). */
+    for (int i = 0; i < q->nparams; i++) {
+        const struct saved_param *p = &q->params[i];
+        const struct param_value *v = &rp->v[i];
+        if (q->judges && strcmp(q->judges, p->name) == 0) {
+            plan = v->sqlite_type == SQLITE_TEXT ? v->s : NULL;
+            continue;
+        }
+        struct param_value def;
+        int same = p->has_default && (strcmp(p->def, "null") == 0 ? v->sqlite_type == SQLITE_NULL
+                                      : param_value_parse(&p->type, p->def, &def, NULL) == 0 &&
+                                            param_value_equal(&def, v));
+        if (!same) {
+            defaults_only = 0;
+            sb_printf(&changed, "%s%s=", changed.len ? ", " : "", p->name);
+            param_value_json(&changed, v);
+        }
+    }
+    int rc = 0;
+    if (plan && !(ev->judged_plan = strdup(plan)))
+        rc = bd_fail(err, "out of memory");
+    if (rc == 0 && q->judges && plan) {
+        char sha[65];
+        sha256_hex_of(q->text, strlen(q->text), sha);
+        rc = judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &ev->rule_id, err);
+    }
+    sb_free(&changed);
+    return rc;
 }
 
 int evaluation_rerun(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
@@ -655,6 +737,8 @@ void evaluation_free(struct evaluation *ev)
     free(ev->verdict);
     free(ev->registration);
     free(ev->registration_note);
+    free(ev->judged_plan);
+    schema_reads_free(&ev->read_set);
     memset(ev, 0, sizeof *ev);
 }
 

@@ -6,6 +6,7 @@
 
 #include "output/output.h"
 #include "query/saved.h"
+#include "query/schema_hash.h"
 #include "util/params.h"
 
 /* Evaluating a saved query, in the steps query_evaluate takes in order:
@@ -47,8 +48,12 @@ struct evaluation {
     char *registration_note; /* a sentence explaining registration, or NULL */
     long long id;        /* the evaluation's id when recorded, else 0 */
     int stopped;         /* ROWSET_OVER_ROWS or ROWSET_OVER_BYTES: a limit stopped it; else 0 */
-    int record_failed;   /* it ran (rows and outcome are whole) but could not be recorded */
+    int record_failed;   /* it ran (rows and outcome are whole) but could not be recorded: 1, or 2 when its
+                            result never can be (evaluation_recordable) */
     char schema_sha256[65]; /* what it read (query/schema_hash.h), when recorded or re-run; else "" */
+    char *judged_plan;   /* the -- judges: parameter's value, or NULL */
+    long long rule_id;   /* the registered rule of its text, or 0 */
+    struct schema_reads read_set; /* re-run: the tables and views its schema hash covers */
 };
 
 /* Runs q on db with resolved parameters (values bound, never pasted). The
@@ -66,6 +71,26 @@ int evaluation_run(struct db *db, const struct saved_query *q, const struct para
                    struct evaluation *ev, char **err);
 void evaluation_free(struct evaluation *ev);
 
+/* Whether ev's result can be recorded: the record holds JSON that every
+ * reader takes (report, history --verify, a PostgreSQL store), so text
+ * that is not UTF-8 or holds a NUL byte, in a value, a column's name or a
+ * parameter, is refused by name (row, column, byte) rather than recorded
+ * as bytes no reader can read back (docs/queries.md, "The verdict
+ * history"). Returns 0, or -1 with *err ("cannot record the evaluation:
+ * row 1, column a holds a byte that is not UTF-8 ..."). */
+int evaluation_recordable(const struct evaluation *ev, char **err);
+
+/* record for evaluation_run and query_evaluate: 0 not, 1 recorded, or
+ * EVAL_RECORD_LATER: run as for recording (its schema hash computed) but
+ * recorded by evaluation_record. */
+enum { EVAL_RECORD_LATER = 2 };
+
+/* Records an evaluation evaluation_run ran with EVAL_RECORD_LATER (report
+ * checks that it can draw the rows first, so that a report that fails
+ * records nothing). Sets ev->id. Returns 0, or -1 with *err ("cannot record
+ * the evaluation: WHY"). */
+int evaluation_record(struct db *db, const struct saved_query *q, struct evaluation *ev, char **err);
+
 /* Runs a recorded evaluation's query again (history --verify): q parsed
  * from the recorded text, rp the values as recorded; no needs checked,
  * nothing recorded, no registration judged. Fills ev's rows, params_json,
@@ -73,6 +98,13 @@ void evaluation_free(struct evaluation *ev);
  * a limit stopped it). */
 int evaluation_rerun(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
                      const struct rowset_limits *lim, struct evaluation *ev, char **err);
+
+/* The judgement of a re-run (history --verify): the -- judges: plan of
+ * the values rp, and whether the rule was registered before it
+ * (ev->judged_plan, ev->registration, ev->rule_id), as recording judges
+ * them now. Returns 0, or -1 with *err. */
+int evaluation_judge(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
+                     struct evaluation *ev, char **err);
 
 /* Every step: EXIT_OK, EXIT_USAGE (a parameter), EXIT_NO_ROWS (needs
  * unmet: nothing run, nothing recorded) or EXIT_FAIL, with *err set (and

@@ -107,6 +107,22 @@ static int write_typed(void *arg, const char *name, size_t len, struct strbuf *o
     return 0;
 }
 
+static int write_positional(void *arg, const char *name, size_t len, struct strbuf *out, char **err)
+{
+    const struct saved_query *q = arg;
+    int k = param_index(q, name, len, err);
+    if (k < 0)
+        return -1;
+    if (sb_printf(out, "CAST($%d AS %s)", k + 1, pg_param_type(&q->params[k].type)))
+        return bd_fail(err, "out of memory");
+    return 0;
+}
+
+int pg_sql_positional(const struct saved_query *q, struct strbuf *out, char **err)
+{
+    return pg_sql_rewrite(q->sql, write_positional, (void *)q, out, err);
+}
+
 int pg_sql_typed(const struct saved_query *q, struct strbuf *out, char **err)
 {
     return pg_sql_typed_text(q, q->sql, out, err);

@@ -44,6 +44,10 @@ int pg_sql_typed(const struct saved_query *q, struct strbuf *out, char **err);
 /* The same for another text of q's (a -- needs: check), its parameters
  * q's. */
 int pg_sql_typed_text(const struct saved_query *q, const char *sql, struct strbuf *out, char **err);
+/* For a client that binds parameters by number (bench/pg_query.c, libpq
+ * alone): $k in a cast to its type, k the parameter's place in q's header
+ * (1-based). */
+int pg_sql_positional(const struct saved_query *q, struct strbuf *out, char **err);
 
 /* q's statement with the resolved values written in as typed literals. */
 int pg_sql_literal(const struct saved_query *q, const struct resolved_params *rp, struct strbuf *out, char **err);

@@ -116,6 +116,19 @@ int rule_list(struct db *db, struct rowset *rs, char **err)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int rule_registered_at(struct db *db, long long id, char out[TIME_TEXT_MAX], char **err)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lld", id);
+    struct db_stmt *st;
+    int rc = one_row(db, "SELECT registered_at FROM rule WHERE id = CAST(? AS BIGINT)", &st, "read the rule", err, 1,
+                     key);
+    if (rc == 1)
+        copy_text(out, TIME_TEXT_MAX, st, 0);
+    db_finalize(st);
+    return rc;
+}
+
 int plan_first_start(struct db *db, const char *plan, char out[TIME_TEXT_MAX], char **err)
 {
     struct db_stmt *st;

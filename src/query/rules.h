@@ -34,6 +34,10 @@ int rule_list(struct db *db, struct rowset *rs, char **err);
  * -1 with *err on an SQL error. */
 int rule_find(struct db *db, const char *sha256, long long *id, char fixed[TIME_TEXT_MAX], char ref[256], char **err);
 
+/* When rule id was registered here (registered_at): 1 found, 0 none, -1
+ * with *err. */
+int rule_registered_at(struct db *db, long long id, char out[TIME_TEXT_MAX], char **err);
+
 /* The earliest start time of a plan's runs: 1 found, 0 none recorded,
  * -1 with *err. */
 int plan_first_start(struct db *db, const char *plan, char out[TIME_TEXT_MAX], char **err);

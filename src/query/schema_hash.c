@@ -355,12 +355,18 @@ static int closed_set(sqlite3 *db, const struct schema_reads *r, int guard_on, s
     return rc;
 }
 
-int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], char **err)
+int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], struct schema_reads *set,
+                char **err)
 {
     struct edges e = {0};
     struct object *o = NULL;
     size_t n = 0;
     int rc = closed_set(db, r, guard_on, &o, &n, &e, err);
+    for (size_t i = 0; rc == 0 && set && i < n; i++)
+        if (o[i].in && strcmp(o[i].type, "trigger") != 0)
+            schema_reads_note(set, o[i].name);
+    if (rc == 0 && set && set->nomem)
+        rc = bd_fail(err, "out of memory");
     if (rc == 0) {
         struct sha256 h;
         sha256_init(&h);
@@ -568,13 +574,15 @@ static const char pg_functions_sql[] =
     "AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = CAST('pg_proc' AS regclass) AND d.objid = p.oid "
     "AND d.deptype = 'e') ORDER BY 1";
 
-int schema_hash_pg(struct db *db, const struct schema_reads *reads, char out[65], char **err)
+int schema_hash_pg(struct db *db, const struct schema_reads *reads, char out[65], struct schema_reads *set, char **err)
 {
     char **names;
     size_t n;
     int unit;
     if (pg_names(db, reads, &names, &n, &unit, err))
         return -1;
+    for (size_t i = 0; set && i < n; i++)
+        schema_reads_note(set, names[i]);
     struct sha256 h;
     sha256_init(&h);
     sha256_update(&h, "benchdb-schema-pg/1\n", 20);
@@ -589,6 +597,8 @@ int schema_hash_pg(struct db *db, const struct schema_reads *reads, char out[65]
         rc = hash_rows(db, &h, "function", pg_functions_sql, NULL, err);
     if (rc == 0 && unit)
         rc = hash_units(db, &h, err);
+    if (rc == 0 && set && set->nomem)
+        rc = bd_fail(err, "out of memory");
     unsigned char d[32];
     sha256_final(&h, d);
     sha256_hex(d, out);

@@ -22,13 +22,16 @@ struct schema_reads {
 void schema_reads_note(void *arg, const char *name);
 void schema_reads_free(struct schema_reads *r);
 
-/* The hash, hex, of what r names and the triggers behind it. The
+/* The hash, hex, of what r names and the triggers behind it; set (when
+ * not NULL) gets the names of the tables and views hashed (the closed
+ * set). The
  * triggers' writes and reads are found by preparing (never running) an
  * insert, an update of every column and a delete of each table that has
  * triggers, under an authorizer of its own; on return the read-only guard
  * is on again if guard_on, else no authorizer is. Returns 0, or -1 with
  * *err set. */
-int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], char **err);
+int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char out[65], struct schema_reads *set,
+                char **err);
 
 /* On PostgreSQL, the check every saved query passes before the server
  * sees it (docs/postgresql.md, "Read-only analysis"): sql (as the saved
@@ -53,7 +56,8 @@ int schema_pg_check(struct db *db, const char *sql, const struct store_guard_rea
  * pg_get_triggerdef), then every function of the store's schema that no
  * extension owns (pg_get_functiondef: what the triggers run and the views
  * call), then the rows of `unit` when it is in the set. Returns 0, or -1
- * with *err set. */
-int schema_hash_pg(struct db *db, const struct schema_reads *r, char out[65], char **err);
+ * with *err set. set (or NULL) hears of every name of the closed set. */
+int schema_hash_pg(struct db *db, const struct schema_reads *r, char out[65], struct schema_reads *set,
+                   char **err);
 
 #endif

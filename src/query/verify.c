@@ -9,6 +9,7 @@
 #include "query/backtest.h"
 #include "query/evaluate.h"
 #include "query/history.h"
+#include "query/rules.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
@@ -19,8 +20,9 @@
 enum { ROWS_SHOWN = 3 };
 
 struct record {
-    long long id, archives;
+    long long id, archives, row_count, rule_id;
     char *name, *sha, *text, *params, *rows, *fingerprint, *version, *schema, *when;
+    char *outcome, *judged_plan, *registration; /* the last two may be NULL */
 };
 
 static void record_free(struct record *r)
@@ -34,6 +36,9 @@ static void record_free(struct record *r)
     free(r->version);
     free(r->schema);
     free(r->when);
+    free(r->outcome);
+    free(r->judged_plan);
+    free(r->registration);
     memset(r, 0, sizeof *r);
 }
 
@@ -49,7 +54,8 @@ static int load(struct db *db, long long id, struct record *r, char **err)
     struct db_stmt *st;
     memset(r, 0, sizeof *r);
     if (db_prepare(db, "SELECT query_name, query_sha256, query_text, params, rows, data_fingerprint, "
-                       "archive_count, tool_version, schema_sha256, evaluated_at FROM evaluation WHERE id = ?",
+                       "archive_count, tool_version, schema_sha256, evaluated_at, outcome, row_count, judged_plan, "
+                       "registration, coalesce(rule_id, 0) FROM evaluation WHERE id = ?",
                    &st) != SQLITE_OK)
         return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     db_bind_int64(st, 1, id);
@@ -66,11 +72,16 @@ static int load(struct db *db, long long id, struct record *r, char **err)
         r->version = col(st, 7);
         r->schema = col(st, 8);
         r->when = col(st, 9);
+        r->outcome = col(st, 10);
+        r->row_count = db_column_int64(st, 11);
+        r->judged_plan = col(st, 12);
+        r->registration = col(st, 13);
+        r->rule_id = db_column_int64(st, 14);
     } else if (rc != SQLITE_DONE)
         bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     db_finalize(st);
     if (rc == SQLITE_ROW && (!r->name || !r->sha || !r->text || !r->params || !r->rows || !r->fingerprint ||
-                             !r->version || !r->when)) {
+                             !r->version || !r->when || !r->outcome)) {
         record_free(r);
         return bd_fail(err, "evaluation %lld: out of memory", id);
     }
@@ -161,7 +172,7 @@ static void compare(struct strbuf *diffs, char **slot, int same, const char *wha
 }
 
 struct outcome {
-    char *result, *rows, *data, *schema, *text, *version;
+    char *result, *rows, *data, *schema, *text, *version, *outcome, *params, *registration, *summaries;
     struct strbuf diffs;
 };
 
@@ -173,8 +184,21 @@ static void outcome_free(struct outcome *o)
     free(o->schema);
     free(o->text);
     free(o->version);
+    free(o->outcome);
+    free(o->params);
+    free(o->registration);
+    free(o->summaries);
     sb_free(&o->diffs);
 }
+
+/* What one verify command shares: the store, the query path, and each
+ * summary's comparison with its values, made once (on first need). */
+struct verify_ctx {
+    struct db *db;
+    const struct query_path *qp;
+    struct summary_state sums[SUMMARY_COUNT];
+    int summed[SUMMARY_COUNT];
+};
 
 static void compare_rows(const struct saved_query *q, const struct record *r, const struct evaluation *ev,
                          struct outcome *o)
@@ -207,6 +231,30 @@ static void compare_rows(const struct saved_query *q, const struct record *r, co
     json_decref(is);
 }
 
+/* The outcome line and the row count, as the re-run sums them up: a record
+ * whose outcome says "adopted" over rows that say otherwise differs. */
+static void compare_outcome(const struct record *r, const struct evaluation *ev, struct outcome *o)
+{
+    struct strbuf how = {0};
+    if (strcmp(r->outcome, ev->outcome) != 0)
+        sb_printf(&how, "\"%s\" -> \"%s\"", r->outcome, ev->outcome);
+    if (r->row_count != (long long)ev->rows.nrow)
+        sb_printf(&how, "%srow_count %lld -> %zu", how.len ? "; " : "", r->row_count, ev->rows.nrow);
+    int same = how.len == 0;
+    compare(&o->diffs, &o->outcome, same, "outcome", same ? NULL : sb_detach(&how));
+    sb_free(&how);
+}
+
+/* The parameters as recorded against the same values bound again and
+ * written as recording writes them: a key added, dropped or rewritten by
+ * hand differs (the values themselves are what the re-run used). */
+static void compare_params(const struct record *r, const struct evaluation *ev, struct outcome *o)
+{
+    int same = strcmp(r->params, ev->params_json) == 0;
+    compare(&o->diffs, &o->params, same, "params",
+            same ? NULL : bd_strdupf("recorded %.200s, bound %.200s", r->params, ev->params_json));
+}
+
 static int compare_data(struct db *db, const struct record *r, struct outcome *o, char **err)
 {
     char now[65], prefix[65];
@@ -216,8 +264,13 @@ static int compare_data(struct db *db, const struct record *r, struct outcome *o
         frc = data_fingerprint_first(db, r->archives, prefix, NULL, err);
     if (frc)
         return -1;
-    if (strcmp(now, r->fingerprint) == 0) {
+    if (strcmp(now, r->fingerprint) == 0 && n == r->archives) {
         compare(&o->diffs, &o->data, 1, "data", bd_strdupf("same (%lld archives)", n));
+        return 0;
+    }
+    if (strcmp(now, r->fingerprint) == 0) { /* the count recorded beside the fingerprint rewritten */
+        compare(&o->diffs, &o->data, 0, "data",
+                bd_strdupf("archive_count %lld, but the fingerprint is that of the %lld archives now", r->archives, n));
         return 0;
     }
     /* More archives now: still the same data for this evaluation when its
@@ -231,6 +284,95 @@ static int compare_data(struct db *db, const struct record *r, struct outcome *o
     return 0;
 }
 
+static int text_eq(const char *a, const char *b) { return a && b ? strcmp(a, b) == 0 : a == b; }
+
+/* "pre-registered (rule 2)", "unregistered", "none" (the query judges no
+ * plan), malloc'd. */
+static char *registration_words(const char *reg, long long rule_id)
+{
+    if (!reg)
+        return strdup("none");
+    return rule_id ? bd_strdupf("%s (rule %lld)", reg, rule_id) : strdup(reg);
+}
+
+/* The plan the evaluation judged and whether its rule was registered before
+ * that plan began, judged again now (evaluation_judge): a rule registered
+ * after the evaluation (a later second; within the same second either is
+ * taken) is one it could not have seen, so then "unregistered" is what the
+ * record must say. -1 only when the store cannot be read. */
+static int compare_registration(struct db *db, const struct saved_query *q, const struct resolved_params *rp,
+                                const struct record *r, struct evaluation *ev, struct outcome *o, char **err)
+{
+    if (evaluation_judge(db, q, rp, ev, err))
+        return -1;
+    long long rule = ev->rule_id;
+    const char *reg = ev->registration;
+    int either = 0;
+    if (rule) {
+        char at[TIME_TEXT_MAX];
+        int found = rule_registered_at(db, rule, at, err), later = found == 1 ? time_precedes(db, r->when, at, err) : 0;
+        if (found < 0 || later < 0)
+            return -1;
+        either = later && strncmp(r->when, at, 19) == 0;
+        if (later && !either)
+            rule = 0, reg = "unregistered";
+    }
+    int same = text_eq(r->judged_plan, ev->judged_plan) &&
+               ((text_eq(r->registration, reg) && r->rule_id == rule) ||
+                (either && text_eq(r->registration, "unregistered") && r->rule_id == 0));
+    char *how = NULL;
+    if (!text_eq(r->judged_plan, ev->judged_plan))
+        how = bd_strdupf("judged plan %s -> %s", r->judged_plan ? r->judged_plan : "(none)",
+                         ev->judged_plan ? ev->judged_plan : "(none)");
+    else if (!same) {
+        char *was = registration_words(r->registration, r->rule_id), *now = registration_words(reg, rule);
+        how = bd_strdupf("%s -> %s", was, now);
+        free(was);
+        free(now);
+    }
+    compare(&o->diffs, &o->registration, same, "registration", how);
+    return 0;
+}
+
+/* The summaries the evaluation's statement read (its schema hash's set:
+ * series, block_score_data, run_cell_data, history_point_data), each
+ * compared with what it summarises, once per command: a re-run reads the
+ * summaries, so one left stale by a direct write (a value changed in
+ * sample alone) would give the recorded rows again over values that say
+ * otherwise. -1 only when the store cannot be read. */
+static int compare_summaries(struct verify_ctx *c, const struct evaluation *ev, struct outcome *o, char **err)
+{
+    struct strbuf bad = {0}, read = {0};
+    for (int k = 0; k < SUMMARY_COUNT; k++) {
+        const char *table = store_summary_table(k);
+        int in = 0;
+        for (size_t i = 0; i < ev->read_set.n && !in; i++)
+            in = strcmp(ev->read_set.names[i], table) == 0;
+        if (!in)
+            continue;
+        if (!c->summed[k] && store_summary_compare(c->db, k, &c->sums[k], NULL, NULL, err)) {
+            sb_free(&bad);
+            sb_free(&read);
+            return -1;
+        }
+        c->summed[k] = 1;
+        const struct summary_state *st = &c->sums[k];
+        sb_printf(&read, "%s%s", read.len ? ", " : "", table);
+        if (st->bad)
+            sb_printf(&bad, "%s%s: %lld of %lld differ from %s (%s)", bad.len ? "; " : "", table, st->bad, st->rows,
+                      store_summary_source(k), st->first);
+    }
+    if (bad.len)
+        sb_puts(&bad, ": the re-run read them, not the values ('benchdb check' names them, docs/schema.md rebuilds "
+                      "them)");
+    int same = bad.len == 0;
+    char *how = !same ? sb_detach(&bad) : read.len ? bd_strdupf("match their values (%s)", read.buf) : strdup("none read");
+    compare(&o->diffs, &o->summaries, same, "summaries", how);
+    sb_free(&bad);
+    sb_free(&read);
+    return 0;
+}
+
 /* The time limit of one re-run (a re-run opens its own transaction; each
  * sets the limit again). */
 static int limit_start(struct db *db, struct store_deadline *dl, double timeout, char **err)
@@ -240,12 +382,62 @@ static int limit_start(struct db *db, struct store_deadline *dl, double timeout,
     return 0;
 }
 
+/* The rule's text: the saved query of its name now against the recorded
+ * text, and the recorded SHA-256 against the recorded text's. */
+static void compare_text(const struct query_path *qp, const struct record *r, struct outcome *o)
+{
+    char rec[65];
+    sha256_hex_of(r->text, strlen(r->text), rec);
+    if (strcmp(rec, r->sha) != 0) {
+        compare(&o->diffs, &o->text, 0, "rule text",
+                bd_strdupf("the recorded sha256 %.12s is not the recorded text's (%.12s)", r->sha, rec));
+        return;
+    }
+    char *why_text = NULL, *now = text_now(qp, r, &why_text);
+    if (!now)
+        compare(&o->diffs, &o->text, 0, "rule text", why_text), why_text = NULL;
+    else if (strcmp(now, r->text) == 0)
+        compare(&o->diffs, &o->text, 1, "rule text", NULL);
+    else {
+        char sha[65];
+        sha256_hex_of(now, strlen(now), sha);
+        compare(&o->diffs, &o->text, 0, "rule text", bd_strdupf("sha256 %.12s -> %.12s", r->sha, sha));
+    }
+    free(now);
+    free(why_text);
+}
+
+/* Every part of a record against its re-run ev. -1 only when the store
+ * cannot be read. */
+static int compare_all(struct verify_ctx *c, const struct saved_query *q, const struct resolved_params *rp,
+                       const struct record *r, struct evaluation *ev, struct outcome *o, char **err)
+{
+    compare_rows(q, r, ev, o);
+    if (compare_data(c->db, r, o, err))
+        return -1;
+    if (!r->schema)
+        compare(&o->diffs, &o->schema, 0, "schema", strdup("not recorded (evaluated before benchdb recorded it)"));
+    else
+        compare(&o->diffs, &o->schema, strcmp(r->schema, ev->schema_sha256) == 0, "schema",
+                strcmp(r->schema, ev->schema_sha256) == 0 ? NULL
+                                                           : bd_strdupf("sha256 %.12s -> %.12s", r->schema, ev->schema_sha256));
+    compare_text(c->qp, r, o);
+    int same = strcmp(r->version, BENCHDB_VERSION) == 0;
+    compare(&o->diffs, &o->version, same, "version", same ? NULL : bd_strdupf("%s -> %s", r->version, BENCHDB_VERSION));
+    compare_outcome(r, ev, o);
+    compare_params(r, ev, o);
+    if (compare_registration(c->db, q, rp, r, ev, o, err) || compare_summaries(c, ev, o, err))
+        return -1;
+    o->result = strdup(o->diffs.len ? "differs" : "identical");
+    return 0;
+}
+
 /* One evaluation: its row of the result. -1 only when the store cannot
  * be read. */
-static int verify_one(struct db *db, const struct query_path *qp, const struct record *r, double timeout,
-                      const struct rowset_limits *lim, struct rowset_builder *b, struct verify_counts *counts,
-                      char **err)
+static int verify_one(struct verify_ctx *c, const struct record *r, double timeout, const struct rowset_limits *lim,
+                      struct rowset_builder *b, struct verify_counts *counts, char **err)
 {
+    struct db *db = c->db;
     struct outcome o = {0};
     sb_puts(&o.diffs, "");
     char *why = NULL, *perr = NULL;
@@ -271,46 +463,17 @@ static int verify_one(struct db *db, const struct query_path *qp, const struct r
     if (why) {
         o.result = bd_strdupf("cannot re-run: %s", why);
         sb_puts(&o.diffs, why);
-    } else {
-        compare_rows(q, r, &ev, &o);
-        rc = compare_data(db, r, &o, err);
-        if (!r->schema)
-            compare(&o.diffs, &o.schema, 0, "schema", strdup("not recorded (evaluated before benchdb recorded it)"));
-        else
-            compare(&o.diffs, &o.schema, strcmp(r->schema, ev.schema_sha256) == 0, "schema",
-                    strcmp(r->schema, ev.schema_sha256) == 0
-                        ? NULL
-                        : bd_strdupf("sha256 %.12s -> %.12s", r->schema, ev.schema_sha256));
-        char *why_text = NULL, *now = text_now(qp, r, &why_text);
-        if (!now)
-            compare(&o.diffs, &o.text, 0, "rule text", why_text), why_text = NULL;
-        else if (strcmp(now, r->text) == 0)
-            compare(&o.diffs, &o.text, 1, "rule text", NULL);
-        else {
-            char sha[65];
-            sha256_hex_of(now, strlen(now), sha);
-            compare(&o.diffs, &o.text, 0, "rule text", bd_strdupf("sha256 %.12s -> %.12s", r->sha, sha));
-        }
-        free(now);
-        free(why_text);
-        int same = strcmp(r->version, BENCHDB_VERSION) == 0;
-        compare(&o.diffs, &o.version, same, "version", same ? NULL : bd_strdupf("%s -> %s", r->version, BENCHDB_VERSION));
-        o.result = strdup(o.diffs.len ? "differs" : "identical");
-    }
+    } else
+        rc = compare_all(c, q, &rp, r, &ev, &o, err);
     if (o.diffs.len || why)
         counts->differ++;
     else
         counts->identical++;
+    const char *cells[] = {r->name, r->when, o.result, o.diffs.buf, o.rows, o.data, o.schema, o.text, o.version,
+                           o.outcome, o.params, o.registration, o.summaries};
     rb_int(b, 0, r->id);
-    rb_text(b, 1, r->name);
-    rb_text(b, 2, r->when);
-    rb_text(b, 3, o.result);
-    rb_text(b, 4, o.diffs.buf);
-    rb_text(b, 5, o.rows);
-    rb_text(b, 6, o.data);
-    rb_text(b, 7, o.schema);
-    rb_text(b, 8, o.text);
-    rb_text(b, 9, o.version);
+    for (int k = 0; k < (int)(sizeof cells / sizeof cells[0]); k++)
+        rb_text(b, k + 1, cells[k]);
     rb_row(b);
     outcome_free(&o);
     evaluation_free(&ev);
@@ -352,8 +515,11 @@ static int all_ids(struct db *db, long long **ids, int *n, char **err)
 int history_verify(struct db *db, const struct query_path *qp, const long long *ids, int nids, int all, double timeout,
                    const struct rowset_limits *lim, struct rowset *out, struct verify_counts *counts, char **err)
 {
-    static const char *const names[] = {"id",   "query",  "evaluated_at", "result", "differences",
-                                        "rows", "data",   "schema",       "text",   "version"};
+    static const char *const names[] = {"id",      "query",   "evaluated_at", "result",       "differences",
+                                        "rows",    "data",    "schema",       "text",         "version",
+                                        "outcome", "params",  "registration", "summaries"};
+    enum { NCOL = sizeof names / sizeof names[0] };
+    struct verify_ctx c = {.db = db, .qp = qp};
     long long *every = NULL;
     memset(counts, 0, sizeof *counts);
     if (all) {
@@ -373,13 +539,13 @@ int history_verify(struct db *db, const struct query_path *qp, const long long *
             rc = -1;
     }
     struct rowset_builder b;
-    rowset_builder_start(&b, out, 10, names);
+    rowset_builder_start(&b, out, NCOL, names);
     for (int i = 0; i < nids && !rc; i++) {
         int found = load(db, ids[i], &r, err);
         if (found < 0)
             rc = -1;
         else if (found > 0)
-            rc = verify_one(db, qp, &r, timeout, lim, &b, counts, err);
+            rc = verify_one(&c, &r, timeout, lim, &b, counts, err);
         record_free(&r);
     }
     free(every);

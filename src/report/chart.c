@@ -286,6 +286,12 @@ void mark_open(const struct chart_ctx *c, struct strbuf *sb, size_t i, const cha
 
 void mark_close(struct strbuf *sb) { sb_puts(sb, "</g>"); }
 
+/* "evaluation 3 (placement-rule)", or "query NAME" before it is recorded. */
+static char *chart_who(const struct report_eval *ev)
+{
+    return ev->id ? bd_strdupf("evaluation %lld (%s)", ev->id, ev->query_name) : bd_strdupf("query %s", ev->query_name);
+}
+
 int chart_number(const struct chart_ctx *c, const char *opt, const char *text, double *out)
 {
     char *end;
@@ -300,9 +306,11 @@ int chart_number(const struct chart_ctx *c, const char *opt, const char *text, d
         v = json_object_get(c->ev->params, text);
     if (v && json_num(v, out))
         return 0;
-    return bd_fail(c->err, "evaluation %lld (%s): chart: %s: '%s' is neither a number nor a numeric parameter of "
-                           "the evaluation",
-                   c->params_ev->id, c->params_ev->query_name, opt, text);
+    char *who = chart_who(c->params_ev);
+    bd_fail(c->err, "%s: chart: %s: '%s' is neither a number nor a numeric parameter of the evaluation", who, opt,
+            text);
+    free(who);
+    return -1;
 }
 
 double panel_title(struct strbuf *sb, const char *key, size_t n, const char *what, int part, int parts, double y)
@@ -361,8 +369,9 @@ static int check_col(const struct chart_ctx *c, const char *opt, const char *col
     struct strbuf names = {0};
     for (int i = 0; i < c->ev->ncol; i++)
         sb_printf(&names, "%s%s", i ? ", " : "", c->ev->cols[i]);
-    bd_fail(c->err, "evaluation %lld (%s): chart: %s=%s: no such column (its columns: %s)", c->ev->id,
-            c->ev->query_name, opt, col, names.buf);
+    char *who = chart_who(c->ev);
+    bd_fail(c->err, "%s: chart: %s=%s: no such column (its columns: %s)", who, opt, col, names.buf);
+    free(who);
     sb_free(&names);
     return -1;
 }

@@ -10,11 +10,49 @@
 #include "report/fmt_sig.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 static char *col_dup(struct db_stmt *st, int i)
 {
     const unsigned char *t = db_column_text(st, i);
     return t ? strdup((const char *)t) : NULL;
+}
+
+/* JSON text as recorded. An evaluation recorded before benchdb refused
+ * text that is not UTF-8 (evaluation_recordable) may hold such bytes, which
+ * jansson refuses: they are drawn as U+FFFD, with a warning; a NUL byte
+ * (\u0000) is read as it is. */
+static json_t *load_recorded(const char *text, long long id, const char *what)
+{
+    json_error_t je;
+    size_t n = strlen(text), bad = 0;
+    if (utf8_invalid_at(text, n) == n)
+        return json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    char *fixed = utf8_replaced(text, n, &bad);
+    json_t *v = fixed ? json_loads(fixed, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je) : NULL;
+    free(fixed);
+    if (v)
+        bd_warning("evaluation %lld: its recorded %s hold %zu byte%s that %s not UTF-8 (recorded by an earlier "
+                   "benchdb): drawn as U+FFFD", id, what, bad, bad == 1 ? "" : "s", bad == 1 ? "is" : "are");
+    return v;
+}
+
+/* The parameters and rows, parsed, and the first row's column names. */
+static int take_json(struct report_eval *ev, const char *params, const char *rows)
+{
+    ev->params = params ? load_recorded(params, ev->id, "parameters") : NULL;
+    ev->rows = ev->params && rows ? load_recorded(rows, ev->id, "rows") : NULL;
+    if (!ev->params || !json_is_object(ev->params) || !ev->rows || !json_is_array(ev->rows))
+        return -1;
+    json_t *first = json_array_get(ev->rows, 0);
+    if (first) {
+        if (!(ev->cols = calloc(json_object_size(first) + 1, sizeof *ev->cols)))
+            return -1;
+        const char *k;
+        json_t *v;
+        json_object_foreach(first, k, v) ev->cols[ev->ncol++] = k;
+    }
+    return 0;
 }
 
 int report_eval_load(struct db *db, long long id, struct report_eval *ev, char **err)
@@ -48,20 +86,21 @@ int report_eval_load(struct db *db, long long id, struct report_eval *ev, char *
     ev->archive_count = db_column_int64(st, 9);
     ev->rule_id = db_column_int64(st, 10);
     ev->row_count = db_column_int64(st, 11);
-    json_error_t je;
-    ev->params = json_loads((const char *)db_column_text(st, 12), JSON_DECODE_ANY, &je);
-    ev->rows = ev->params ? json_loads((const char *)db_column_text(st, 13), JSON_DECODE_ANY, &je) : NULL;
+    int bad = take_json(ev, (const char *)db_column_text(st, 12), (const char *)db_column_text(st, 13));
     db_finalize(st);
-    if (!ev->params || !json_is_object(ev->params) || !ev->rows || !json_is_array(ev->rows)) {
+    if (bad) {
         report_eval_free(ev);
         return bd_fail(err, "evaluation %lld: its recorded parameters or rows are not the JSON benchdb writes", id);
     }
-    json_t *first = json_array_get(ev->rows, 0);
-    if (first) {
-        ev->cols = calloc(json_object_size(first) + 1, sizeof *ev->cols);
-        const char *k;
-        json_t *v;
-        json_object_foreach(first, k, v) ev->cols[ev->ncol++] = k;
+    return 0;
+}
+
+int report_eval_unrecorded(struct report_eval *ev, const char *name, const char *params, const char *rows, char **err)
+{
+    memset(ev, 0, sizeof *ev);
+    if (!(ev->query_name = strdup(name)) || take_json(ev, params, rows)) {
+        report_eval_free(ev);
+        return bd_fail(err, "out of memory");
     }
     return 0;
 }

@@ -21,6 +21,10 @@ struct report_eval {
 
 /* Loads evaluation id. Returns 0, or -1 with *err set. */
 int report_eval_load(struct db *db, long long id, struct report_eval *ev, char **err);
+/* An evaluation that has run but is not recorded yet (id 0), from its
+ * parameters and rows as JSON: what report checks it can draw before it
+ * records anything. Returns 0, or -1 with *err set. */
+int report_eval_unrecorded(struct report_eval *ev, const char *name, const char *params, const char *rows, char **err);
 void report_eval_free(struct report_eval *ev);
 
 static inline size_t report_nrows(const struct report_eval *ev) { return json_array_size(ev->rows); }

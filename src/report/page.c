@@ -330,15 +330,30 @@ long long report_html(struct strbuf *sb, const struct report_page *p, char **err
     return marks;
 }
 
+int report_check_chart(const struct chart_spec *spec, const struct report_eval *ev, char **err)
+{
+    if (spec->kind == CHART_TABLE || spec->from)
+        return 0;
+    struct chart_out co = {0};
+    int rc = chart_draw(spec, ev, ev, &co, err);
+    chart_out_free(&co);
+    return rc;
+}
+
+int report_svg_possible(const struct chart_spec *spec, const char *query_name, char **err)
+{
+    if (spec->kind != CHART_TABLE)
+        return 0;
+    return bd_fail(err, "report: query %s has no chart (its header has no '-- chart:' line, or a table view): "
+                        "--format svg needs one",
+                   query_name);
+}
+
 long long report_svg(struct strbuf *sb, const struct report_page *p, char **err)
 {
     const struct report_eval *ev = p->ev;
-    if (p->spec->kind == CHART_TABLE) {
-        bd_fail(err, "report: query %s has no chart (its header has no '-- chart:' line, or a table view): "
-                     "--format svg needs one",
-                ev->query_name);
+    if (report_svg_possible(p->spec, ev->query_name, err))
         return -1;
-    }
     struct chart_out co = {0};
     if (chart_draw(p->spec, p->chart_ev, ev, &co, err)) {
         chart_out_free(&co);

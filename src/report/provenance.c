@@ -61,38 +61,64 @@ static char *param_text(const json_t *v)
     return json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
 }
 
-int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
-                     long long *id, int *ran, char **err)
+/* The companion query and the parameters it takes from ev, resolved.
+ * Returns the query (*ps filled), or NULL with *err set. */
+static struct saved_query *companion_params(const struct query_path *qp, const struct report_eval *ev, const char *name,
+                                            struct params *ps, char **err)
 {
-    *id = 0;
-    *ran = 0;
-    char *e2 = NULL;
+    char *e2 = NULL, *who = ev->id ? bd_strdupf("evaluation %lld (%s)", ev->id, ev->query_name)
+                                   : bd_strdupf("query %s", ev->query_name);
     int unknown = 0;
     struct saved_query *q = saved_query_find(qp, name, &unknown, &e2);
     if (!q) {
-        bd_fail(err, "evaluation %lld (%s): chart from=%s: %s", ev->id, ev->query_name, name, e2);
+        bd_fail(err, "%s: chart from=%s: %s", who, name, e2);
         free(e2);
-        return -1;
+        free(who);
+        return NULL;
     }
-    struct params ps = {0};
-    int rc = -1;
     for (int i = 0; i < q->nparams; i++) {
         json_t *v = json_object_get(ev->params, q->params[i].name);
         if (!v || json_is_null(v))
             continue; /* its default (null binds NULL only through a default) */
         char *t = param_text(v);
         char *arg = bd_strdupf("%s=%s", q->params[i].name, t);
-        params_add(&ps, arg);
+        params_add(ps, arg);
         free(arg);
         free(t);
     }
     struct resolved_params rsv = {0};
-    int bad = evaluation_resolve(q, &ps, &rsv, &e2);
+    int bad = evaluation_resolve(q, ps, &rsv, &e2);
     resolved_params_free(&rsv);
     if (bad) {
-        bd_fail(err, "evaluation %lld (%s): chart from=%s: %s", ev->id, ev->query_name, name, e2);
-        goto out;
+        bd_fail(err, "%s: chart from=%s: %s", who, name, e2);
+        saved_query_free(q);
+        params_free(ps);
+        q = NULL;
     }
+    free(e2);
+    free(who);
+    return q;
+}
+
+int report_companion_check(const struct query_path *qp, const struct report_eval *ev, const char *name, char **err)
+{
+    struct params ps = {0};
+    struct saved_query *q = companion_params(qp, ev, name, &ps, err);
+    saved_query_free(q);
+    params_free(&ps);
+    return q ? 0 : -1;
+}
+
+int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
+                     const struct chart_spec *spec, struct report_companion_run *c, char **err)
+{
+    memset(c, 0, sizeof *c);
+    char *e2 = NULL;
+    struct params ps = {0};
+    int rc = -1;
+    struct saved_query *q = companion_params(qp, ev, name, &ps, err);
+    if (!q)
+        return -1;
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
     /* A recorded evaluation of the same text with the same parameters on the same data. */
@@ -105,7 +131,7 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
     }
     db_bind_text(st, 1, sha, -1);
     db_bind_text(st, 2, ev->fingerprint, -1);
-    while (!*id && db_step(st) == SQLITE_ROW) {
+    while (!c->id && db_step(st) == SQLITE_ROW) {
         json_t *rp = json_loads((const char *)db_column_text(st, 1), 0, NULL);
         int same = rp != NULL;
         for (int i = 0; same && i < q->nparams; i++) {
@@ -121,10 +147,10 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
         }
         json_decref(rp);
         if (same)
-            *id = db_column_int64(st, 0);
+            c->id = db_column_int64(st, 0);
     }
     db_finalize(st);
-    if (*id) {
+    if (c->id) {
         rc = 0;
         goto out;
     }
@@ -139,20 +165,52 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
                 ev->id, ev->query_name, ev->fingerprint, fp, name);
         goto out;
     }
-    struct evaluation cev;
-    int qrc = query_evaluate(db, q, &ps, 1, NULL, &cev, &e2);
-    if (qrc != EXIT_OK) {
+    /* Run now, and checked that the chart can be drawn from its rows
+     * before anything is recorded (report_companion_record). */
+    int qrc = query_evaluate(db, q, &ps, EVAL_RECORD_LATER, NULL, &c->ev, &e2);
+    struct strbuf rows = {0};
+    struct report_eval mem = {0};
+    struct chart_spec own = *spec;
+    own.from = NULL;
+    if (qrc != EXIT_OK)
         bd_fail(err, "chart from=%s: %s", name, e2);
-        evaluation_free(&cev);
-        goto out;
+    else if (rowset_json(&c->ev.rows, &rows, 0))
+        bd_fail(err, "out of memory");
+    else if (report_eval_unrecorded(&mem, q->name, c->ev.params_json, rows.buf, err) == 0 &&
+             report_check_chart(&own, &mem, err) == 0) {
+        c->q = q;
+        q = NULL;
+        rc = 0;
     }
-    *id = cev.id;
-    *ran = 1;
-    evaluation_free(&cev);
-    rc = 0;
+    sb_free(&rows);
+    report_eval_free(&mem);
+    if (rc)
+        evaluation_free(&c->ev);
 out:
     free(e2);
     params_free(&ps);
     saved_query_free(q);
     return rc;
+}
+
+int report_companion_record(struct db *db, struct report_companion_run *c, char **err)
+{
+    if (c->id || !c->q)
+        return 0;
+    char *e2 = NULL;
+    if (evaluation_record(db, c->q, &c->ev, &e2)) {
+        bd_fail(err, "chart from=%s: %s", c->q->name, e2);
+        free(e2);
+        return -1;
+    }
+    c->id = c->ev.id;
+    c->ran = 1;
+    return 0;
+}
+
+void report_companion_free(struct report_companion_run *c)
+{
+    evaluation_free(&c->ev);
+    saved_query_free(c->q);
+    memset(c, 0, sizeof *c);
 }

@@ -1,6 +1,7 @@
 #ifndef BENCHDB_REPORT_H
 #define BENCHDB_REPORT_H
 
+#include "query/evaluate.h"
 #include "query/saved.h"
 #include "report/chart_spec.h"
 #include "report/evaldata.h"
@@ -25,17 +26,44 @@ struct report_page {
 long long report_html(struct strbuf *out, const struct report_page *p, char **err);
 long long report_svg(struct strbuf *out, const struct report_page *p, char **err);
 
+/* 0 when spec draws a chart (--format svg can be written), else -1 with
+ * *err: a table view has none. */
+int report_svg_possible(const struct chart_spec *spec, const char *query_name, char **err);
+
+/* Whether the companion query `name` of ev (chart from=) can be found and
+ * given ev's parameters, as report_companion needs; nothing is run.
+ * Returns 0, or -1 with *err set. */
+int report_companion_check(const struct query_path *qp, const struct report_eval *ev, const char *name, char **err);
+
+/* Whether the chart of spec can be drawn from ev's own rows (its columns,
+ * its band and reference parameters): drawn, and thrown away. A spec
+ * drawn from a companion (from=) or a table is not checked here. Returns
+ * 0, or -1 with *err set, as drawing the page would. */
+int report_check_chart(const struct chart_spec *spec, const struct report_eval *ev, char **err);
+
 /* The sentence saying whether the evaluation's rule was fixed before its
  * plan began (from the rule and run tables), or NULL when it judges no
  * plan; malloc'd. */
 char *report_registration_text(struct db *db, const struct report_eval *ev);
 
 /* The evaluation of the companion query `name` (chart from=) that goes with
- * ev: the same parameters (those the companion declares) on the same data.
- * A recorded one is reused; else, when the store still holds the data ev
- * saw, it is run and recorded now. Sets *id (and *ran when it was run).
- * Returns 0, or -1 with *err set. */
+ * ev: the same parameters (those the companion declares) on the same data
+ * (ev->fingerprint). A recorded one is reused (c->id); else, when the store
+ * still holds the data ev saw, it is run now without recording, and
+ * checked that spec's chart can be drawn from its rows (c->q, c->ev): the
+ * caller records it with report_companion_record once nothing else can
+ * fail. Returns 0, or -1 with *err set (nothing recorded). */
+struct report_companion_run {
+    long long id;          /* the companion's evaluation, once recorded */
+    int ran;               /* run and recorded by this command */
+    struct saved_query *q; /* run but not recorded yet: the query and its evaluation */
+    struct evaluation ev;
+};
 int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
-                     long long *id, int *ran, char **err);
+                     const struct chart_spec *spec, struct report_companion_run *c, char **err);
+/* Records a companion run by report_companion (nothing to do for one
+ * recorded before). Returns 0, or -1 with *err. */
+int report_companion_record(struct db *db, struct report_companion_run *c, char **err);
+void report_companion_free(struct report_companion_run *c);
 
 #endif

@@ -65,8 +65,19 @@ int sqlfn_same(sqlite3_context *ctx, sqlite3_value **argv, int argi, double valu
     return -1;
 }
 
+void sqlfn_overflow_error(sqlite3_context *ctx, const struct fn_overflow *o)
+{
+    char msg[256];
+    fn_overflow_message(msg, sizeof msg, sqlfn_name(ctx), o);
+    sqlite3_result_error(ctx, msg, -1);
+}
+
 void sqlfn_json_result(sqlite3_context *ctx, struct fn_json *j)
 {
+    if (j->over.key) {
+        sqlfn_overflow_error(ctx, &j->over);
+        return;
+    }
     sqlite3_result_text(ctx, j->buf, (int)j->len, SQLITE_TRANSIENT);
     sqlite3_result_subtype(ctx, 'J');
 }

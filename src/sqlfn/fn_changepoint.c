@@ -87,7 +87,13 @@ static void result_json(sqlite3_context *ctx, const struct fn_seq_row *rows, con
         sqlite3_result_error_nomem(ctx);
         return;
     }
-    size_t len = fn_json_changepoints(text, rows, cp, m);
+    struct fn_overflow over;
+    size_t len = fn_json_changepoints(text, rows, cp, m, &over);
+    if (over.key) {
+        sqlite3_free(text);
+        sqlfn_overflow_error(ctx, &over);
+        return;
+    }
     /* Longer than SQLite's limit on a value: SQLite sets "string or blob
      * too big" and frees text. */
     sqlite3_result_text64(ctx, text, len, sqlite3_free, SQLITE_UTF8);

@@ -100,6 +100,11 @@ static json_t *read_ci(sqlite3_context *ctx, sqlite3_value **argv, double v[3])
 /* Writes root with estimate, lo, hi replaced by v[0..2] as the result. */
 static void write_ci(sqlite3_context *ctx, json_t *root, const double v[3])
 {
+    struct fn_overflow over = fn_ci_overflow(v);
+    if (over.key) {
+        sqlfn_overflow_error(ctx, &over);
+        return;
+    }
     sqlite3_str *out = sqlite3_str_new(NULL);
     const char *key;
     json_t *val;

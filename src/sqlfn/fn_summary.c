@@ -77,7 +77,7 @@ static void summary_compute(sqlite3_context *ctx)
         return;
     }
     if (sqlfn_kind(ctx) == KIND_SUMMARY_SUM) {
-        sqlite3_result_double(ctx, xdd_double(moments_sum(m)));
+        sqlite3_result_double(ctx, moments_fsum(m));
         return;
     }
     unsigned char buf[MOMENTS_BYTES_MAX];

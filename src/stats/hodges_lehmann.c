@@ -26,9 +26,12 @@
  *    only; the bounds returned are those of the set of shifts the test
  *    accepts, which such points do not move.
  *
- * No difference is ever stored: each d(k) is selected from the two sorted
- * samples (stats_shift_kth), O(n1 + n2) memory and
- * O((n1 log n1 + n2) log(n1 n2)) time, after an O(n log n) sort. */
+ * Up to HL_SORT_MAX differences they are formed and selected among; beyond,
+ * no difference is ever stored: each d(k) is selected from the two sorted
+ * samples (stats_shift_kth), O(n1 + n2) memory and O((n1 + n2) log(n1 n2))
+ * time, after an O(n log n) sort: O(n log n) a result, a window frame's
+ * too (docs/functions.md). out->work counts the steps (tests check it
+ * grows as n log n). */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -53,15 +56,17 @@ static inline double cell(const struct shift_matrix *m, size_t i, size_t j)
 
 /* count[i] = the number of columns of row i whose value is < p (strict) or
  * <= p, by one staircase walk: the count never grows from a row to the
- * next. O(n1 + n2). */
-static void count_below(const struct shift_matrix *m, double p, int strict, size_t *count)
+ * next. O(n1 + n2); *work counts the differences looked at. */
+static void count_below(const struct shift_matrix *m, double p, int strict, size_t *count, uint64_t *work)
 {
     size_t c = m->n2;
+    uint64_t looked = 0;
     for (size_t i = 0; i < m->n1; i++) {
-        while (c > 0 && (strict ? cell(m, i, c - 1) >= p : cell(m, i, c - 1) > p))
+        while (c > 0 && (looked++, strict ? cell(m, i, c - 1) >= p : cell(m, i, c - 1) > p))
             c--;
         count[i] = c;
     }
+    *work += looked + m->n1;
 }
 
 struct weighted {
@@ -69,10 +74,46 @@ struct weighted {
     size_t w;
 };
 
-static int cmp_weighted(const void *a, const void *b)
+/* The weighted median of w[0..n) (n >= 1): the smallest value v with the
+ * weight of the values <= v at least half of total, by quickselect on the
+ * weights (median-of-three pivots, three-way partitions): O(n) expected,
+ * where sorting the row middles took O(n log n) per round. w is reordered;
+ * *work counts the elements partitioned. */
+static double weighted_median(struct weighted *w, size_t n, uint64_t total, uint64_t *work)
 {
-    double x = ((const struct weighted *)a)->v, y = ((const struct weighted *)b)->v;
-    return (x > y) - (x < y);
+    uint64_t need = (total + 1) / 2; /* 2 acc >= total */
+    size_t lo = 0, hi = n;
+    for (;;) {
+        *work += hi - lo;
+        size_t mid = lo + (hi - lo) / 2;
+        double a = w[lo].v, b = w[mid].v, c = w[hi - 1].v;
+        double pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        /* [lo, lt) < pivot, [lt, gt) == pivot, [gt, hi) > pivot */
+        size_t lt = lo, i = lo, gt = hi;
+        uint64_t below = 0, equal = 0;
+        while (i < gt) {
+            if (w[i].v < pivot) {
+                below += w[i].w;
+                struct weighted t = w[lt];
+                w[lt++] = w[i];
+                w[i++] = t;
+            } else if (w[i].v > pivot) {
+                struct weighted t = w[--gt];
+                w[gt] = w[i];
+                w[i] = t;
+            } else {
+                equal += w[i++].w;
+            }
+        }
+        if (need <= below) {
+            hi = lt;
+        } else if (need <= below + equal) {
+            return pivot;
+        } else {
+            need -= below + equal;
+            lo = gt;
+        }
+    }
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -84,9 +125,9 @@ static int cmp_double(const void *a, const void *b)
 /* Selection after Johnson and Mizoguchi: the pivot is the weighted median
  * of the active rows' middle elements (weights: active lengths), so at
  * least a quarter of the active elements lie on each side of it and each
- * round drops a quarter or more; O(log(n1 n2)) rounds of O(n1 log n1 + n2).
+ * round drops a quarter or more; O(log(n1 n2)) rounds of O(n1 + n2).
  * Once at most n1 + n2 remain they are gathered and selected directly. */
-static double shift_kth(const double *x, size_t n1, const double *y, size_t n2, uint64_t k)
+static double shift_kth(const double *x, size_t n1, const double *y, size_t n2, uint64_t k, uint64_t *work)
 {
     struct shift_matrix m = {x, y, n1, n2};
     size_t *lo = calloc(n1, sizeof *lo), *hi = malloc(n1 * sizeof *hi);
@@ -102,12 +143,14 @@ static double shift_kth(const double *x, size_t n1, const double *y, size_t n2, 
         uint64_t total = 0;
         for (size_t i = 0; i < n1; i++)
             total += hi[i] - lo[i];
+        *work += n1;
         if (total <= n1 + n2) {
             size_t t = 0;
             for (size_t i = 0; i < n1; i++)
                 for (size_t j = lo[i]; j < hi[i]; j++)
                     buf[t++] = cell(&m, i, j);
             stats_select(buf, t, (size_t)(k - 1));
+            *work += 3 * (uint64_t)t; /* quickselect: about 3 t comparisons */
             result = buf[k - 1];
             break;
         }
@@ -115,18 +158,9 @@ static double shift_kth(const double *x, size_t n1, const double *y, size_t n2, 
         for (size_t i = 0; i < n1; i++)
             if (hi[i] > lo[i])
                 mid[rows++] = (struct weighted){cell(&m, i, lo[i] + (hi[i] - lo[i] - 1) / 2), hi[i] - lo[i]};
-        qsort(mid, rows, sizeof *mid, cmp_weighted);
-        uint64_t acc = 0;
-        double pivot = mid[rows - 1].v;
-        for (size_t r = 0; r < rows; r++) {
-            acc += mid[r].w;
-            if (2 * acc >= total) {
-                pivot = mid[r].v;
-                break;
-            }
-        }
-        count_below(&m, pivot, 1, lt);
-        count_below(&m, pivot, 0, le);
+        double pivot = weighted_median(mid, rows, total, work);
+        count_below(&m, pivot, 1, lt, work);
+        count_below(&m, pivot, 0, le, work);
         uint64_t less = 0, leq = 0;
         for (size_t i = 0; i < n1; i++) {
             lt[i] = lt[i] < lo[i] ? lo[i] : lt[i] > hi[i] ? hi[i] : lt[i];
@@ -154,10 +188,10 @@ done:
     return result;
 }
 
-double stats_shift_kth(const double *x, size_t n1, const double *y, size_t n2, uint64_t k)
+static double shift_kth_any(const double *x, size_t n1, const double *y, size_t n2, uint64_t k, uint64_t *work)
 {
     if (n1 <= n2)
-        return shift_kth(x, n1, y, n2, k);
+        return shift_kth(x, n1, y, n2, k, work);
     /* Rows over the smaller sample: x[i] - y[j] = (-y[j]) - (-x[i]), to the
      * last bit, with -y and -x reversed to ascend. */
     double *nx = malloc(n1 * sizeof *nx), *ny = malloc(n2 * sizeof *ny);
@@ -167,17 +201,55 @@ double stats_shift_kth(const double *x, size_t n1, const double *y, size_t n2, u
             nx[i] = -x[n1 - 1 - i];
         for (size_t j = 0; j < n2; j++)
             ny[j] = -y[n2 - 1 - j];
-        r = shift_kth(ny, n2, nx, n1, k);
+        r = shift_kth(ny, n2, nx, n1, k, work);
+        *work += n1 + n2;
     }
     free(nx);
     free(ny);
     return r;
 }
 
+double stats_shift_kth(const double *x, size_t n1, const double *y, size_t n2, uint64_t k)
+{
+    uint64_t work = 0;
+    return shift_kth_any(x, n1, y, n2, k, &work);
+}
+
+/* The smallest difference x[i] - y[j] above v, and in *at_most the number
+ * of differences <= v: one staircase walk, O(n1 + n2) (rounding is
+ * monotone, so x[i] - y[j] falls as j grows and rises with i). +inf when
+ * none is above v. */
+static double next_above(const double *x, size_t n1, const double *y, size_t n2, double v, uint64_t *at_most,
+                         uint64_t *work)
+{
+    double best = INFINITY;
+    uint64_t le = 0;
+    size_t j = 0; /* y[0..j) give differences > v for row i */
+    for (size_t i = 0; i < n1; i++) {
+        while (j < n2 && x[i] - y[j] > v)
+            j++;
+        if (j > 0 && x[i] - y[j - 1] < best)
+            best = x[i] - y[j - 1];
+        le += n2 - j;
+    }
+    *work += n1 + n2;
+    *at_most = le;
+    return best;
+}
+
 /* ---- the interval ---- */
 
 /* Up to this many differences they are all formed. */
 #define HL_SORT_MAX 4096
+
+/* What sorting n values costs, counted as n ceil(log2 n) comparisons. */
+static uint64_t sort_work(size_t n)
+{
+    uint64_t lg = 0;
+    while (((size_t)1 << lg) < n)
+        lg++;
+    return (uint64_t)n * lg;
+}
 
 /* The sum of t^3 - t over the tie groups of sorted v[0..n). */
 static double tie_sum(const double *v, size_t n)
@@ -234,6 +306,7 @@ int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_r
     }
     qsort(x, n1, sizeof *x, cmp_double);
     qsort(y, n2, sizeof *y, cmp_double);
+    out->work = n + sort_work(n1) + sort_work(n2);
     /* Ties anywhere in the combined sample: within x, within y, or across. */
     int ties = 0;
     for (size_t i = 1; i < n1 && !ties; i++)
@@ -257,14 +330,12 @@ int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_r
     int rc = -2;
     uint64_t klo, khi;
     if (out->exact) {
-        int qu = stats_qwilcox_lower(alpha / 2, (int)n1, (int)n2);
+        double p;
+        int qu = stats_qwilcox_lower_below(alpha / 2, (int)n1, (int)n2, &p);
         if (qu < 0)
             goto done;
         if (qu == 0)
             qu = 1;
-        double p = stats_pwilcox(qu - 1, (int)n1, (int)n2, 1);
-        if (isnan(p))
-            goto done;
         out->confidence = 1 - 2 * p;
         klo = (uint64_t)qu;
         khi = M - (uint64_t)qu + 1;
@@ -289,6 +360,7 @@ int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_r
         for (size_t i = 0; i < n1; i++)
             for (size_t j = 0; j < n2; j++)
                 d[t++] = x[i] - y[j];
+        out->work += 4 * 4 * M; /* forming them, and four quickselects */
         stats_select(d, M, klo - 1);
         out->lo = d[klo - 1];
         stats_select(d, M, khi - 1);
@@ -299,10 +371,16 @@ int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_r
         m2 = d[M / 2];
         free(d);
     } else {
-        out->lo = stats_shift_kth(x, n1, y, n2, klo);
-        out->hi = stats_shift_kth(x, n1, y, n2, khi);
-        m1 = stats_shift_kth(x, n1, y, n2, (M + 1) / 2);
-        m2 = M % 2 ? m1 : stats_shift_kth(x, n1, y, n2, M / 2 + 1);
+        out->lo = shift_kth_any(x, n1, y, n2, klo, &out->work);
+        out->hi = shift_kth_any(x, n1, y, n2, khi, &out->work);
+        m1 = shift_kth_any(x, n1, y, n2, (M + 1) / 2, &out->work);
+        m2 = m1;
+        if (M % 2 == 0 && !isnan(m1)) { /* d(M/2 + 1): m1 again, or the next difference up */
+            uint64_t le;
+            double up = next_above(x, n1, y, n2, m1, &le, &out->work);
+            if (le < M / 2 + 1)
+                m2 = up;
+        }
     }
     if (isnan(out->lo) || isnan(out->hi) || isnan(m1) || isnan(m2))
         goto done;

@@ -68,12 +68,34 @@ static double np_quantile(double *v, size_t n, double q)
     return gamma >= 0.5 ? b - diff * (1 - gamma) : a + diff * gamma;
 }
 
+/* A power of two that brings the largest |v[i]| near 1 when it lies
+ * outside [2^-500, 2^500] (squares of it would overflow or underflow),
+ * else 1: scaling by it is exact but for subnormal results, and every
+ * step here is scale-invariant, so results are those of the unscaled
+ * arithmetic where that has no overflow. */
+static double scale_for(const double *v, size_t n, size_t stride)
+{
+    double big = 0;
+    for (size_t i = 0; i < n; i++)
+        big = fmax(big, fabs(v[i * stride]));
+    if (big == 0 || (big >= 0x1p-500 && big <= 0x1p500))
+        return 1;
+    int e;
+    frexp(big, &e);
+    return ldexp(1.0, -e);
+}
+
 /* Sample sd of v[0..n) (two passes: a compensated mean, then compensated
- * squared deviations with the first-order correction); NaN when n < 2. */
-static double sample_sd(const double *v, size_t n)
+ * squared deviations with the first-order correction); NaN when n < 2.
+ * Values beyond 2^500 (or all below 2^-500) are scaled first, so that no
+ * square overflows (+-1e200 once gave 0 here). */
+static double sample_sd(double *v, size_t n)
 {
     if (n < 2)
         return NAN;
+    double f = scale_for(v, n, 1);
+    for (size_t i = 0; f != 1 && i < n; i++)
+        v[i] *= f;
     struct ksum s = {0};
     for (size_t i = 0; i < n; i++)
         ksum_add(&s, v[i]);
@@ -83,7 +105,7 @@ static double sample_sd(const double *v, size_t n)
         c += v[i] - m;
         ksum_add(&q, (v[i] - m) * (v[i] - m));
     }
-    return sqrt(fmax(ksum_value(&q) - c * c / (double)n, 0) / (double)(n - 1));
+    return sqrt(fmax(ksum_value(&q) - c * c / (double)n, 0) / (double)(n - 1)) / f;
 }
 
 void lookback_baseline(const double *x, size_t n, double *work, struct lookback *out)
@@ -93,10 +115,14 @@ void lookback_baseline(const double *x, size_t n, double *work, struct lookback 
         return;
     double *sorted = work, *keep = work + n;
     /* 1. Shifts, from the diffs: quantiles of all of them, then running
-     * estimates from the ones within the quantiles. */
+     * estimates from the ones within the quantiles. The decisions do not
+     * change when every value is scaled by the same power of two, so
+     * values beyond 2^500 are, by g (scale_for), and their diffs and the
+     * squares below do not overflow. */
     size_t m = n - 1;
+    double g = scale_for(x, n, 1);
     for (size_t i = 1; i < n; i++)
-        sorted[i - 1] = x[i] - x[i - 1];
+        sorted[i - 1] = x[i] * g - x[i - 1] * g;
     double q05 = NAN, q95 = NAN;
     if (m > 0) {
         q05 = np_quantile(sorted, m, 0.05);
@@ -110,7 +136,7 @@ void lookback_baseline(const double *x, size_t n, double *work, struct lookback 
     for (size_t i = 0; i < n; i++)
         keep[i] = 1;
     for (size_t i = 1; i < n; i++) {
-        double d = x[i] - x[i - 1];
+        double d = x[i] * g - x[i - 1] * g;
         if (!(d < q05 || d > q95)) {
             nk++;
             double delta = d - wm;
@@ -130,22 +156,26 @@ void lookback_baseline(const double *x, size_t n, double *work, struct lookback 
         }
         prev_shift = shift;
     }
-    /* 2. The rest: their mean, and the residuals from the running mean of
-     * the ones before each. Values are taken relative to the first (exact
-     * for nearby values), so that a large offset costs no digits. */
+    /* 2. The rest: their mean (the exact sum divided once: no overflow),
+     * and the residuals from the running mean of the ones before each.
+     * Values are taken relative to the first (exact for nearby values), so
+     * that a large offset costs no digits, and scaled by g, so that no
+     * difference overflows. */
     struct ksum run = {0};
+    struct xacc all = {0};
     size_t k = 0;
     double *res = sorted, shift = 0;
     for (size_t i = 0; i < n; i++) {
         if (!keep[i])
             continue;
         if (k == 0)
-            shift = x[i];
-        double y = x[i] - shift;
+            shift = x[i] * g;
+        double y = x[i] * g - shift;
         res[k] = k == 0 ? 0 : y - ksum_value(&run) / (double)k;
         ksum_add(&run, y);
+        xacc_add(&all, x[i], 1);
         k++;
     }
-    out->mean = shift + ksum_value(&run) / (double)k;
-    out->stddev = sample_sd(res, k);
+    out->mean = xacc_div_double(&all, (int64_t)k);
+    out->stddev = sample_sd(res, k) / g; /* +-Inf only when it is beyond the doubles */
 }

@@ -12,7 +12,9 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "stats/dd.h"
 #include "stats/rank.h"
 
 static int cmp_obs(const void *a, const void *b)
@@ -128,7 +130,9 @@ double stats_pwilcox(double q, int m, int n, int lower_tail)
     return lower_tail ? p : 0.5 - p + 0.5;
 }
 
-int stats_qwilcox_lower(double p, int m, int n)
+int stats_qwilcox_lower(double p, int m, int n) { return stats_qwilcox_lower_below(p, m, n, NULL); }
+
+int stats_qwilcox_lower_below(double p, int m, int n, double *below)
 {
     double *c = wilcox_counts(m, n);
     if (!c)
@@ -139,42 +143,80 @@ int stats_qwilcox_lower(double p, int m, int n)
     /* As R's qwilcox: the first q whose cumulated probability reaches p
      * less 10 DBL_EPSILON. */
     p -= 10 * DBL_EPSILON;
-    double acc = 0;
+    double acc = 0, before = 0;
     int q = 0;
     for (;;) {
+        before = acc;
         acc += c[q] / total;
         if (acc >= p || q == m * n)
             break;
         q++;
     }
+    /* pwilcox(max(q, 1) - 1, m, n) sums the same terms in the same order
+     * (q <= m n / 2 here): the same bits, from one table of counts. */
+    if (below)
+        *below = q >= 1 ? before : acc;
     free(c);
     return q;
 }
 
+/* Adds the counts from[k] to to[k + shift] for k in [a, b], each count a
+ * double-double hi + lo: the counts pass 2^53 from 57 values on (C(57,
+ * 28)), and a count of the largest samples is the sum of up to N rounded
+ * additions, which in doubles alone drift by up to about N/3 units of
+ * 2^-53 (p was 1.5e-14 off at 40 against 1,200, 3e-14 at 20 against
+ * 2,400). The error of each addition is kept exactly (two-sum, no branch)
+ * and added to lo, so a count is good to about N 2^-106. */
+static void add_shifted(double *restrict to_hi, double *restrict to_lo, const double *restrict from_hi,
+                        const double *restrict from_lo, size_t a, size_t b, int64_t shift)
+{
+    to_hi += (int64_t)a + shift;
+    to_lo += (int64_t)a + shift;
+    from_hi += a;
+    from_lo += a;
+    for (size_t k = 0, len = b - a + 1; k < len; k++) {
+        double x = to_hi[k], y = from_hi[k];
+        double sum = x + y, yy = sum - x;
+        double err = (x - (sum - yy)) + (y - yy);
+        to_hi[k] = sum;
+        to_lo[k] += from_lo[k] + err;
+    }
+}
+
 /* The exact conditional null distribution of 2U for a sample of nsel of the
  * N observations, given their twice-mid-ranks score2[0..N) (ascending):
- * c[k], k = 0 .. 2 nsel (N - nsel), counts the nsel-subsets whose twice
- * rank sum less nsel (nsel + 1) is k. Subsets grow one observation at a
- * time (Streitberg and Roehmel's shift algorithm, which gives a tie group
- * of t the weights C(t, j) by itself): row j holds the j-subsets of the
- * observations seen so far, indexed by 2 (rank sum) - j (j + 1), never
+ * hi[k] + lo[k], k = 0 .. 2 nsel (N - nsel), counts the nsel-subsets whose
+ * twice rank sum less nsel (nsel + 1) is k. Subsets grow one observation
+ * at a time (Streitberg and Roehmel's shift algorithm, which gives a tie
+ * group of t the weights C(t, j) by itself): row j holds the j-subsets of
+ * the observations seen so far, indexed by 2 (rank sum) - j (j + 1), never
  * negative (j mid-ranks sum to at least 1 + ... + j) and at most
  * 2 j (N - j) <= 2 nsel (N - nsel) as nsel <= N / 2. Rows that can no
- * longer reach nsel are skipped. Counts are integers, exact below 2^53.
- * Returns NULL when memory ran out. */
-static double *cond_counts(const int64_t *score2, size_t N, size_t nsel)
+ * longer reach nsel are skipped. Counts are double-doubles (add_shifted)
+ * once they can pass 2^53, exact doubles before.
+ * Returns -1 when memory ran out; *hi and *lo are then NULL. */
+static int cond_counts(const int64_t *score2, size_t N, size_t nsel, double **out_hi, double **out_lo)
 {
     size_t width = 2 * nsel * (N - nsel) + 1;
-    double *c = calloc((nsel + 1) * width, sizeof *c);
+    /* While C(N, nsel), the sum of all counts, is at most 2^53 every count
+     * is an exact integer in a double: no lo rows (*out_lo NULL). */
+    double all = 1;
+    for (size_t i = 1; i <= nsel && all <= 0x1p53; i++)
+        all = all * (double)(N - nsel + i) / (double)i;
+    int two = all > 0x1p53;
+    double *c = calloc((two ? 2 : 1) * (nsel + 1) * width, sizeof *c); /* hi rows, then lo rows */
     size_t *lo = malloc((nsel + 1) * sizeof *lo), *hi = malloc((nsel + 1) * sizeof *hi);
-    double *out = malloc(width * sizeof *out);
-    if (!c || !lo || !hi || !out) {
+    double *oh = malloc(width * sizeof *oh), *ol = two ? malloc(width * sizeof *ol) : NULL;
+    *out_hi = *out_lo = NULL;
+    if (!c || !lo || !hi || !oh || (two && !ol)) {
         free(c);
         free(lo);
         free(hi);
-        free(out);
-        return NULL;
+        free(oh);
+        free(ol);
+        return -1;
     }
+    double *cl = two ? c + (nsel + 1) * width : NULL;
     c[0] = 1;
     lo[0] = hi[0] = 0;
     for (size_t j = 1; j <= nsel; j++) {
@@ -190,10 +232,15 @@ static double *cond_counts(const int64_t *score2, size_t N, size_t nsel)
                 continue;
             /* 2 R + s - j (j + 1) = (2 R - (j - 1) j) + s - 2 j */
             int64_t shift = score2[i] - 2 * (int64_t)j;
-            const double *from = c + (j - 1) * width;
-            double *to = c + j * width;
-            for (size_t k = lo[j - 1]; k <= hi[j - 1]; k++)
-                to[(int64_t)k + shift] += from[k];
+            if (two) {
+                add_shifted(c + j * width, cl + j * width, c + (j - 1) * width, cl + (j - 1) * width, lo[j - 1],
+                            hi[j - 1], shift);
+            } else {
+                const double *from = c + (j - 1) * width;
+                double *to = c + j * width;
+                for (size_t k = lo[j - 1]; k <= hi[j - 1]; k++)
+                    to[(int64_t)k + shift] += from[k];
+            }
             size_t a = (size_t)((int64_t)lo[j - 1] + shift), b = (size_t)((int64_t)hi[j - 1] + shift);
             if (lo[j] > hi[j]) {
                 lo[j] = a;
@@ -204,53 +251,104 @@ static double *cond_counts(const int64_t *score2, size_t N, size_t nsel)
             }
         }
     }
-    for (size_t k = 0; k < width; k++)
-        out[k] = c[nsel * width + k];
+    memcpy(oh, c + nsel * width, width * sizeof *oh);
+    if (two)
+        memcpy(ol, cl + nsel * width, width * sizeof *ol);
     free(c);
     free(lo);
     free(hi);
-    return out;
+    *out_hi = oh;
+    *out_lo = ol;
+    return 0;
+}
+
+/* a / b for counts: one IEEE division while both are exact integers
+ * (below 2^53: the ratio rounded once), else double-double's. */
+static double ratio(dd a, dd b)
+{
+    if (b.lo == 0 && b.hi <= 0x1p53)
+        return a.hi / b.hi;
+    dd q = dd_div(a, b);
+    return q.hi + q.lo;
 }
 
 /* Two-sided p from the conditional distribution: MW_EXACT's
  * min(1, 2 min(P(W <= u), P(W >= u))) or benchstat's 2 P(W <= min(u,
- * n1 n2 - u)). score2 as for cond_counts. NaN when memory ran out. */
+ * n1 n2 - u)). score2 as for cond_counts; the tails and the total are
+ * summed in double-double and divided there. NaN when memory ran out. */
 static double cond_p(const int64_t *score2, int64_t n1, int64_t n2, double u, enum mw_method method)
 {
     size_t N = (size_t)(n1 + n2), nsel = (size_t)(n1 <= n2 ? n1 : n2);
-    double *c = cond_counts(score2, N, nsel);
-    if (!c)
+    double *ch, *cl;
+    if (cond_counts(score2, N, nsel, &ch, &cl))
         return NAN;
     /* c counts 2U of the smaller sample; 2 W = 2 n1 n2 - 2U when that is
      * sample 2. */
     size_t width = 2 * nsel * (N - nsel) + 1;
     int flip = n1 > n2;
-#define C1(k) (flip ? c[width - 1 - (k)] : c[(k)])
-    double total = 0;
+#define AT(k) dd_make(flip ? ch[width - 1 - (k)] : ch[(k)], !cl ? 0 : flip ? cl[width - 1 - (k)] : cl[(k)])
+    dd total = dd_d(0);
     for (size_t k = 0; k < width; k++)
-        total += c[k];
+        total = dd_add(total, AT(k));
     double p;
     if (method == MW_BENCHSTAT) {
         double m = (double)n1 * (double)n2;
         double small = u < m - u ? u : m - u;
-        double le = 0;
+        dd le = dd_d(0);
         for (size_t k = 0; k <= (size_t)(2 * small); k++)
-            le += C1(k);
-        p = le / total * 2;
+            le = dd_add(le, AT(k));
+        p = ratio(le, total) * 2;
     } else {
         size_t w2 = (size_t)(2 * u);
-        double le = 0, ge = 0;
+        dd le = dd_d(0), ge = dd_d(0);
         for (size_t k = 0; k <= w2; k++)
-            le += C1(k);
+            le = dd_add(le, AT(k));
         for (size_t k = w2; k < width; k++)
-            ge += C1(k);
-        p = 2 * fmin(le, ge) / total;
+            ge = dd_add(ge, AT(k));
+        p = 2 * ratio(le.hi < ge.hi ? le : ge, total);
         if (p > 1)
             p = 1;
     }
-#undef C1
-    free(c);
+#undef AT
+    free(ch);
+    free(cl);
     return p;
+}
+
+/* C(n, k) as an exact integer, for n <= 50 (C(50, 25) < 2^47, so the
+ * double is exact too; each step's product stays below 2^53). 0 outside
+ * 0 <= k <= n. */
+static double choose_exact(int64_t n, int64_t k)
+{
+    if (k < 0 || k > n)
+        return 0;
+    if (k > n - k)
+        k = n - k;
+    uint64_t c = 1;
+    for (int64_t i = 1; i <= k; i++)
+        c = c * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: C(n - k + i, i) */
+    return (double)c;
+}
+
+/* benchstat's p when the values take exactly two distinct values, t0 of
+ * the lower and t1 of the higher: go-moremath's UDist.CDF(min(U1, U2))
+ * doubles the count of choices of sample 1 (r2 of its n1 values from the
+ * higher group) whose 2 U1 = n1 (t0 - n1) + r2 (t0 + t1) is at most
+ * 2 min(U1, U2). Its makeUmemo bounds r2 by (2U - n1 (t0 - n1)) / (t0 + t1)
+ * in Go's integer division, which truncates toward zero: when min(U1, U2)
+ * lies below U1's smallest value the bound is 0, not -1, and the choice
+ * r2 = 0 (when there is one) is counted. The distribution with ties is not
+ * symmetric, so the mirrored U2 can lie there (docs/functions.md,
+ * mann_whitney). C's division truncates as Go's does; every count is an
+ * exact integer, so the p is the exact ratio rounded once. */
+static double benchstat_two_groups(int64_t n1, int64_t n2, int64_t t0, int64_t t1, double small)
+{
+    int64_t n = t0 + t1, two_u = (int64_t)(2 * small);
+    int64_t lo = n1 - t0 > 0 ? n1 - t0 : 0, hi = (two_u - n1 * (t0 - n1)) / n;
+    double le = 0;
+    for (int64_t r2 = lo; r2 <= hi && r2 <= n1; r2++)
+        le += choose_exact(t0, n1 - r2) * choose_exact(t1, r2);
+    return le / choose_exact(n1 + n2, n1) * 2;
 }
 
 int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
@@ -268,7 +366,7 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
     qsort(obs, n, sizeof *obs, cmp_obs);
     /* Mid-ranks; the rank sum of the first sample; sum of t^3 - t over ties. */
     double ranksum = 0, ties = 0;
-    size_t groups = 0;
+    size_t groups = 0, lowest = 0; /* lowest: the size of the lowest tie group */
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && obs[j].x == obs[i].x)
@@ -279,7 +377,8 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
                 ranksum += rank;
         double t = (double)(j - i);
         ties += t * t * t - t;
-        groups++;
+        if (groups++ == 0)
+            lowest = j - i;
         i = j;
     }
     double nx = (double)n1, ny = (double)n2;
@@ -321,6 +420,11 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
         double nsel = fmin(nx, ny);
         if (method == MW_EXACT && (nx + ny) * nsel * (2 * nsel * (nx + ny - nsel) + 1) > MW_EXACT_WORK)
             return -3;
+        if (method == MW_BENCHSTAT && groups == 2) {
+            double m = nx * ny;
+            out->p = benchstat_two_groups(n1, n2, (int64_t)lowest, (int64_t)n - (int64_t)lowest, w < m - w ? w : m - w);
+            return 0;
+        }
         if (method == MW_BENCHSTAT && ties == 0) {
             /* Without ties the conditional distribution is the plain one:
              * the counts of U for (n1, n2), exact integers while they sum

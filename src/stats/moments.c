@@ -69,7 +69,16 @@ struct xdd moments_mean_xdd(struct moments *m) { return xdd_div(moments_sum(m), 
 
 double moments_mean(struct moments *m)
 {
-    return m->n > 0 ? xdd_double(moments_mean_xdd(m)) : NAN;
+    if (m->n <= 0)
+        return NAN;
+    moments_sync(m);
+    return xacc_div_double(&m->s1, m->n);
+}
+
+double moments_fsum(struct moments *m)
+{
+    moments_sync(m);
+    return xacc_double(&m->s1);
 }
 
 /* n sum (x - mean)^2 / (n (n - 1)) */

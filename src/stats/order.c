@@ -6,6 +6,7 @@
 
 #include "stats/dd.h"
 #include "stats/stats.h"
+#include "stats/xacc.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -84,11 +85,30 @@ static double min_of(const double *x, size_t n)
     return m;
 }
 
+/* x(j) + h (x(j+1) - x(j)) with h = ((n - 1) p - den j) / den, rounded
+ * once: the exact value times den, den x(j) + ((n - 1) p - den j)
+ * (x(j+1) - x(j)), is formed in an exact accumulator (products of doubles,
+ * and n - 1 and den j are integers below 2^53) and divided by den with one
+ * rounding, whatever the magnitudes of x(j) and x(j+1): double-double
+ * would round the product of h and a difference spanning hundreds of
+ * orders of magnitude, and the sum after it. */
+static double interpolate(double q, double up, size_t n, double p, double den, double jd)
+{
+    struct xacc t = {0}, d = {0}, s = {0};
+    xacc_add_prod(&t, (double)(n - 1), p, 1);
+    xacc_add_prod(&t, den, jd, -1);
+    xacc_add(&d, up, 1);
+    xacc_add(&d, q, -1);
+    xacc_add_prod(&s, den, q, 1);
+    xacc_add_mul(&s, &t, &d, 1);
+    return xacc_div_double(&s, (int64_t)den);
+}
+
 /* R's type-7 quantile at the index (n - 1) prob = num / den, given exactly
  * as num = (n - 1) * p (a double-double product) and den (1 or 100): the
  * lower order statistic j = floor(num / den), h = num / den - j, and
- * x(j) + h (x(j+1) - x(j)) in double-double, so that neither the index nor
- * the interpolation rounds before the result does. */
+ * x(j) + h (x(j+1) - x(j)) correctly rounded (interpolate), so that
+ * neither the index nor the interpolation rounds before the result does. */
 static double quantile_at(double *x, size_t n, double p, double den)
 {
     dd num = dd_two_prod((double)(n - 1), p);
@@ -110,13 +130,8 @@ static double quantile_at(double *x, size_t n, double p, double den)
     double q = x[lo];
     if ((rem.hi > 0 || rem.lo > 0) && lo + 1 < n) {
         double up = min_of(x + lo + 1, n - lo - 1);
-        if (up != q) {
-            dd h = dd_div_d(rem, den);
-            double scale = fabs(q) > 0x1p1000 || fabs(up) > 0x1p1000 ? 0.25 : 1;
-            dd d = dd_two_sum(up * scale, -q * scale);
-            dd r = dd_add_d(dd_mul(h, d), q * scale);
-            q = (r.hi + r.lo) / scale;
-        }
+        if (up != q)
+            q = interpolate(q, up, n, p, den, (double)lo);
     }
     return q;
 }
@@ -153,5 +168,5 @@ double stats_mean_exact(const double *x, size_t n)
     struct xacc s = {0};
     for (size_t i = 0; i < n; i++)
         xacc_add(&s, x[i], 1);
-    return xdd_double(xdd_div(xacc_value(&s), xdd_from_dd(dd_i64((int64_t)n))));
+    return xacc_div_double(&s, (int64_t)n);
 }

@@ -23,15 +23,18 @@ enum mw_method {
     /* go-moremath's MannWhitneyUTest as benchstat v2 calls it: exact when
      * there are no ties and both samples have at most 50 values, or ties
      * and at most 25; exact with ties is the conditional distribution;
-     * p = 1 when u = n1 n2 / 2, else 2 P(W <= min(u, n1 n2 - u)); else the
-     * normal approximation as MW_R. */
+     * p = 1 when u = n1 n2 / 2, else 2 P(W <= min(u, n1 n2 - u)), except
+     * that with exactly two distinct values go-moremath also counts W's
+     * lowest value when min(u, n1 n2 - u) lies below it (mannwhitney.c,
+     * benchstat_two_groups); else the normal approximation as MW_R. */
     MW_BENCHSTAT,
 };
 
 /* The exact conditional distribution takes at most N nsel (2 nsel nother + 1)
  * additions (N = n1 + n2, nsel the smaller sample, nother the other) and
- * (nsel + 1)(2 nsel nother + 1) doubles: 5e9 is two samples of 188, about
- * half a second and 60 MB; two of 100 take 30 ms. */
+ * (nsel + 1)(2 nsel nother + 1) doubles, both twice over once the counts
+ * can pass 2^53 (double-double counts): 5e9 is two samples of 188, 1 to 2
+ * seconds and 110 MB; two of 100 take about 0.1 s (CPU time). */
 #define MW_EXACT_WORK 5e9
 
 /* Sorts obs. Returns 0, -1 when n1 or n2 is 0, -2 when memory ran out, -3
@@ -42,6 +45,9 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
 /* R's qwilcox(p, m, n) for p <= 0.5: the smallest q with P(W <= q) >= p
  * (less 10 DBL_EPSILON, as R). Returns -1 when memory ran out. */
 int stats_qwilcox_lower(double p, int m, int n);
+/* The same, and in *below R's pwilcox(max(q, 1) - 1, m, n) to the bit,
+ * from the same counts (hodges_lehmann's confidence). */
+int stats_qwilcox_lower_below(double p, int m, int n, double *below);
 
 /* ---- Hodges-Lehmann (hodges_lehmann.c) ---- */
 
@@ -51,6 +57,8 @@ struct hl_result {
     double confidence; /* achieved, exact case only (else NaN) */
     int64_t n1, n2;
     int exact;
+    uint64_t work; /* steps taken (differences formed or compared, sort
+                      comparisons as n log2 n): O(n log n), for the tests */
 };
 /* R's wilcox.test(x, y, conf.int = TRUE, conf.level = level): see the file.
  * Sorts obs. Returns 0, -1 when a sample is empty, -2 when memory ran out. */
@@ -58,7 +66,7 @@ int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_r
 
 /* The k-th smallest (1-based, 1 <= k <= n1 n2) of the differences
  * x[i] - y[j], x and y sorted ascending, without forming them: O(n1 + n2)
- * memory, O((n1 log n1 + n2) log(n1 n2)) time. NaN when memory ran out. */
+ * memory, O((n1 + n2) log(n1 n2)) expected time. NaN when memory ran out. */
 double stats_shift_kth(const double *x, size_t n1, const double *y, size_t n2, uint64_t k);
 
 /* ---- the median's interval (median_ci.c) ---- */

@@ -51,7 +51,8 @@ static inline void moments_add(struct moments *m, double x) { moments_step(m, x,
 static inline void moments_remove(struct moments *m, double x) { moments_step(m, x, -1); }
 void moments_merge(struct moments *a, struct moments *b);
 /* The readers carry the sums in place (same value, same results). */
-double moments_mean(struct moments *m);     /* NaN when n == 0 */
+double moments_mean(struct moments *m);     /* NaN when n == 0; sum / n rounded once */
+double moments_fsum(struct moments *m);     /* the sum rounded once (0 for none) */
 double moments_variance(struct moments *m); /* sample variance (n - 1); NaN when n < 2 */
 double moments_stddev(struct moments *m);   /* its square root, without overflow */
 

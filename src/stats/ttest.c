@@ -13,10 +13,11 @@
 #include "stats/moments.h"
 #include "stats/stats.h"
 
-/* Fills lo, hi, t, p and the doubles of estimate and se. */
-static void finish(struct t_interval *out, struct xdd est, struct xdd se, dd df, int with_p)
+/* Fills lo, hi, t, p and the doubles of estimate and se; estimate is
+ * est_double when that is not NaN (a mean rounded from its exact sum). */
+static void finish(struct t_interval *out, struct xdd est, double est_double, struct xdd se, dd df, int with_p)
 {
-    out->estimate = xdd_double(est);
+    out->estimate = isnan(est_double) ? xdd_double(est) : est_double;
     out->se = xdd_double(se);
     if (se.hi == 0) {
         out->t = out->p = NAN;
@@ -45,8 +46,8 @@ static void read_two(struct two_sample *s, double level, struct t_interval *out,
     r->mean2 = xdd_div(r->s1b, moments_int(s->b.n));
     out->n1 = s->a.n;
     out->n2 = s->b.n;
-    out->mean1 = xdd_double(r->mean1);
-    out->mean2 = xdd_double(r->mean2);
+    out->mean1 = moments_mean(&s->a); /* the exact sums' quotients, rounded once */
+    out->mean2 = moments_mean(&s->b);
     out->level = level;
 }
 
@@ -79,7 +80,7 @@ int t_interval_pooled_p(struct two_sample *s, double level, int with_p, struct t
     struct xdd f = xdd_div(moments_int(nx + ny),
                            xdd_mul(moments_int(nx + ny - 2), xdd_mul(moments_int(nx), moments_int(ny))));
     struct xdd se = xdd_sqrt(xdd_mul(ss, f));
-    finish(out, difference(s, &r), se, dd_i64(nx + ny - 2), with_p);
+    finish(out, difference(s, &r), NAN, se, dd_i64(nx + ny - 2), with_p);
     return 0;
 }
 
@@ -108,7 +109,7 @@ int t_interval_welch_p(struct two_sample *s, double level, int with_p, struct t_
                              xdd_div(xdd_mul(sy2, sy2), moments_int(ny - 1)));
     dd df = xdd_dd(xdd_div(xdd_mul(se2, se2), den));
     out->df = df.hi;
-    finish(out, est, xdd_sqrt(se2), df, with_p);
+    finish(out, est, NAN, xdd_sqrt(se2), df, with_p);
     return 0;
 }
 
@@ -123,10 +124,10 @@ int t_interval_one(struct moments *m, double level, struct t_interval *out)
     out->level = level;
     out->df = (double)(n - 1);
     struct xdd s1 = moments_sum(m), est = xdd_div(s1, moments_int(n));
-    out->mean1 = xdd_double(est);
+    out->mean1 = moments_mean(m);
     struct xdd se = xdd_sqrt(
         xdd_div(moments_ndev2_from(m, s1), xdd_mul(xdd_mul(moments_int(n), moments_int(n)), moments_int(n - 1))));
-    finish(out, est, se, dd_i64(n - 1), 1);
+    finish(out, est, out->mean1, se, dd_i64(n - 1), 1);
     return 0;
 }
 

@@ -262,7 +262,73 @@ double xdd_double(struct xdd a)
     return scale2(a.hi, a.e) + scale2(a.lo, a.e);
 }
 
-double xacc_double(struct xacc *a) { return xdd_double(xacc_value(a)); }
+double xacc_double(struct xacc *a) { return xacc_div_double(a, 1); }
+
+/* The sign of 2 a - n (r + nb): of a / n against the midpoint of the
+ * doubles r and nb, exactly (an infinite neighbour stands for 2^1024, the
+ * point round-to-nearest treats as the next value past the largest double). */
+static int cmp_midpoint(struct xacc *a, int64_t n, double r, double nb)
+{
+    struct xacc t = {0}, m = {0};
+    xacc_add_mul_int(&t, a, 2);
+    double v[2] = {r, nb};
+    for (int i = 0; i < 2; i++) {
+        if (isinf(v[i]))
+            xacc_add_mant(&m, UINT64_C(1) << 52, 972, v[i] < 0 ? -1 : 0);
+        else
+            xacc_add(&m, v[i], 1);
+    }
+    xacc_add_mul_int(&t, &m, -n);
+    return xacc_sign(&t);
+}
+
+static int is_even(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u & 1) == 0; /* +-inf (2^1024) and 0 count as even */
+}
+
+/* The quotient's double-double value q = (hi + lo) 2^e is within 2^-101 of
+ * the exact one relative to 2^e (xacc_value: 2^-104; the division: 3.5
+ * 2^-106), and |lo| <= 2^-53 |hi|. Rounding hi + lo gives hi itself unless
+ * lo comes near half an ulp of hi: 2^-53, or 2^-54 below a power of two.
+ * Away from those points by 2^-80, far more than q's error, hi is the
+ * correctly rounded quotient; near them (or near the ends of the range)
+ * the neighbours' midpoints are compared with the exact sum. */
+double xacc_div_double(struct xacc *a, int64_t n)
+{
+    struct xdd q = xdd_div(xacc_value(a), xdd_from_dd(dd_i64(n)));
+    if (q.hi == 0)
+        return 0.0;
+    double h = fabs(q.hi), l = q.hi < 0 ? -q.lo : q.lo;
+    const double margin = 0x1p-80;
+    double half = l < 0 && h == 1 ? 0x1p-54 : 0x1p-53;
+    if (q.e >= -1022 && q.e <= 1023 && fabs(l) < half - margin)
+        return scale2(q.hi, q.e);
+    double r = xdd_double(q); /* within an ulp or two */
+    for (int iter = 0; iter < 64; iter++) {
+        double up = nextafter(r, INFINITY), dn = nextafter(r, -INFINITY);
+        int c = up != r ? cmp_midpoint(a, n, r, up) : -1;
+        if (c > 0) {
+            r = up;
+            continue;
+        }
+        if (c == 0) {
+            r = is_even(r) ? r : up;
+            break;
+        }
+        c = dn != r ? cmp_midpoint(a, n, r, dn) : 1;
+        if (c < 0) {
+            r = dn;
+            continue;
+        }
+        if (c == 0)
+            r = is_even(r) ? r : dn;
+        break;
+    }
+    return r == 0 ? copysign(0.0, q.hi) : r;
+}
 
 dd xdd_dd(struct xdd a) { return (dd){scale2(a.hi, a.e), scale2(a.lo, a.e)}; }
 

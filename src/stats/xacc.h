@@ -96,23 +96,27 @@ static inline void xacc_add(struct xacc *a, double x, int sign)
     xacc_add_mant(a, mant, e, sign < 0 ? ~neg : neg);
 }
 
-/* mant^2 = hi 2^53 + lo with hi, lo < 2^53. */
-static inline void xacc_square53(uint64_t mant, uint64_t *hi, uint64_t *lo)
+/* a b = hi 2^53 + lo with hi, lo < 2^53, for a, b < 2^53. */
+static inline void xacc_mul53(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
 #ifdef __SIZEOF_INT128__
-    __extension__ unsigned __int128 p = (unsigned __int128)mant * mant;
+    __extension__ unsigned __int128 p = (unsigned __int128)a * b;
     *lo = (uint64_t)p & ((UINT64_C(1) << 53) - 1);
     *hi = (uint64_t)(p >> 53);
 #else
-    /* mant = h 2^27 + l: mant^2 = h^2 2^54 + h l 2^28 + l^2 */
-    uint64_t h = mant >> 27, l = mant & ((UINT64_C(1) << 27) - 1);
-    uint64_t mid = h * l;         /* < 2^53, weight 2^28 */
-    uint64_t low = l * l;         /* < 2^54, weight 1 */
-    uint64_t lo = (low & ((UINT64_C(1) << 53) - 1)) + ((mid & ((UINT64_C(1) << 25) - 1)) << 28);
-    *hi = h * h * 2 + (mid >> 25) + (low >> 53) + (lo >> 53);
+    /* a = ah 2^27 + al: a b = ah bh 2^54 + (ah bl + al bh) 2^27 + al bl */
+    uint64_t ah = a >> 27, al = a & ((UINT64_C(1) << 27) - 1);
+    uint64_t bh = b >> 27, bl = b & ((UINT64_C(1) << 27) - 1);
+    uint64_t mid = ah * bl + al * bh; /* < 2^54, weight 2^27 */
+    uint64_t low = al * bl;           /* < 2^54, weight 1 */
+    uint64_t lo = (low & ((UINT64_C(1) << 53) - 1)) + ((mid & ((UINT64_C(1) << 26) - 1)) << 27);
+    *hi = ah * bh * 2 + (mid >> 26) + (low >> 53) + (lo >> 53);
     *lo = lo & ((UINT64_C(1) << 53) - 1);
 #endif
 }
+
+/* mant^2 = hi 2^53 + lo with hi, lo < 2^53. */
+static inline void xacc_square53(uint64_t mant, uint64_t *hi, uint64_t *lo) { xacc_mul53(mant, mant, hi, lo); }
 
 /* a += x^2 (sign > 0) or a -= x^2, exactly: the 106-bit square of the
  * significand as two 53-bit halves. */
@@ -125,6 +129,20 @@ static inline void xacc_add_square(struct xacc *a, double x, int sign)
     xacc_square53(mant, &hi, &lo);
     xacc_add_mant(a, lo, 2 * e, s);
     xacc_add_mant(a, hi, 2 * e + 53, s);
+}
+
+/* a += x y (sign > 0) or a -= x y, exactly; x, y finite. */
+static inline void xacc_add_prod(struct xacc *a, double x, double y, int sign)
+{
+    int ex, ey;
+    int64_t nx, ny;
+    uint64_t hi, lo, mx = xacc_split(x, &ex, &nx), my = xacc_split(y, &ey, &ny);
+    if (mx == 0 || my == 0)
+        return;
+    int64_t s = nx ^ ny ^ (sign < 0 ? -1 : 0);
+    xacc_mul53(mx, my, &hi, &lo);
+    xacc_add_mant(a, lo, ex + ey, s);
+    xacc_add_mant(a, hi, ex + ey + 53, s);
 }
 
 /* a += b exactly (b keeps its value; it is carried in place). */
@@ -153,6 +171,13 @@ struct xdd xacc_value(struct xacc *a);
 
 /* The value rounded to the nearest double (overflow gives +-inf). */
 double xacc_double(struct xacc *a);
+
+/* The exact value of a / n (n >= 1) rounded once to the nearest double,
+ * ties to even: +-inf beyond the largest double, subnormal or +-0 below the
+ * smallest. Correct also where the quotient lies within far less than
+ * double-double's precision of a halfway point between two doubles: the
+ * side is then decided exactly (xacc.c). */
+double xacc_div_double(struct xacc *a, int64_t n);
 
 /* Arithmetic on (hi + lo) 2^e, with double-double's accuracy and an
  * exponent that neither overflows nor underflows. */

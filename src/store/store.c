@@ -353,3 +353,22 @@ void store_close(sqlite3 *db)
     if (db)
         sqlite3_close(db);
 }
+
+int store_open_memory(struct db **out, char **err)
+{
+    *out = NULL;
+    sqlite3 *db = NULL;
+    if (connect(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, &db) != SQLITE_OK) {
+        bd_fail(err, "cannot open an in-memory store: %s", db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return -1;
+    }
+    if (benchstats_register(db) != SQLITE_OK || exec(db, "PRAGMA foreign_keys = ON", ":memory:", err) ||
+        store_migrate(db, -1, err) < 0 || !(*out = db_from_sqlite(db, 1))) {
+        if (err && !*err)
+            bd_fail(err, "cannot make an in-memory store: %s", sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return -1;
+    }
+    return 0;
+}

@@ -37,6 +37,10 @@ enum store_mode {
 int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err);
 void store_close(sqlite3 *db);
 
+/* A store in memory with benchdb's schema and functions (what `compare`
+ * loads files into), read-write; it goes with db_close. */
+int store_open_memory(struct db **out, char **err);
+
 /* ---- a store on either engine (store_pg.c) ---- */
 
 /* Opens the store named name in the given mode through the connection
@@ -208,8 +212,37 @@ int store_check_schema(struct db *db, FILE *out, int *problems);
  * text one checked by benchdb_json_valid) holds valid JSON in every row; a
  * bad value is named by table, id and column. */
 int store_check_json(struct db *db, FILE *out, int *problems);
-/* run_cell_data against a fresh aggregate of block_ratio, exactly
- * (check_summaries.c). */
+/* ---- summaries (check_summaries.c) ----
+ * What benchdb keeps beside the values it summarises, so that a query on
+ * one plan reads a few rows instead of aggregating the store; a direct
+ * write can leave one stale, and a query reading it then says what the
+ * values do not (docs/reliability.md, "Summaries"). Each is compared with a
+ * fresh computation from what it summarises:
+ *   SUMMARY_SERIES          series.n and series.total: the measured values
+ *                           in sample (compensated sum, relative 1e-12)
+ *   SUMMARY_BLOCK_SCORES    block_score_data: the series, exactly
+ *   SUMMARY_RUN_CELLS       run_cell_data: the block ratios, exactly
+ *   SUMMARY_HISTORY_POINTS  history_point_data: the series (totals within
+ *                           rounding: a deleted series is subtracted) */
+enum store_summary { SUMMARY_SERIES, SUMMARY_BLOCK_SCORES, SUMMARY_RUN_CELLS, SUMMARY_HISTORY_POINTS, SUMMARY_COUNT };
+struct summary_state {
+    long long rows, bad; /* the summary's rows; how many differ (rows missing or extra count too) */
+    char first[256];     /* the first that differs, in words ("series 3: total is ...", "run 4, benchmark 2") */
+};
+/* The table a summary is kept in ("series" for SUMMARY_SERIES), and what it
+ * summarises ("their values", "their series", "their block ratios"). */
+const char *store_summary_table(enum store_summary s);
+const char *store_summary_source(enum store_summary s);
+/* each (or NULL) hears of every series that differs, in words. */
+typedef void (*summary_each)(void *arg, const char *what);
+/* Compares summary s with its source. Returns 0 (out filled), or -1 with
+ * *err when the store cannot be read. */
+int store_summary_compare(struct db *db, enum store_summary s, struct summary_state *out, summary_each each, void *arg,
+                          char **err);
+/* check's line for s ("check: 16 block scores: match their series"), an
+ * error per differing series or one naming the first differing row. */
+int store_check_summary(struct db *db, enum store_summary s, FILE *out, int *problems);
+/* run_cell_data and history_point_data (store_check_summary). */
 int store_check_summaries(struct db *db, FILE *out, int *problems);
 /* The engine's own checks (check_integrity.c): SQLite's integrity_check
  * and foreign_key_check pragmas, or PostgreSQL's stand-ins for them

@@ -182,6 +182,58 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
+size_t utf8_invalid_at(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t len = p[i] >= 0x80 ? utf8_len(p + i, n - i) : p[i] != 0;
+        if (!len)
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+char *utf8_replaced(const char *s, size_t n, size_t *count)
+{
+    struct strbuf sb = {0};
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, k = 0;
+    int rc = sb_append(&sb, "", 0);
+    while (i < n && !rc) {
+        size_t len = p[i] >= 0x80 ? utf8_len(p + i, n - i) : 1;
+        rc = len ? sb_append(&sb, s + i, len) : sb_puts(&sb, "\xef\xbf\xbd");
+        k += !len;
+        i += len ? len : 1;
+    }
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    if (count)
+        *count = k;
+    return sb_detach(&sb);
+}
+
+/* The code point of a valid sequence of len bytes. */
+static unsigned utf8_code(const unsigned char *s, size_t len)
+{
+    unsigned cp = len == 2 ? s[0] & 0x1Fu : len == 3 ? s[0] & 0x0Fu : s[0] & 0x07u;
+    for (size_t i = 1; i < len; i++)
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    return cp;
+}
+
+/* The bidirectional formatting characters (Unicode's Bidi_Control): they
+ * reorder the text around them on a terminal or a page, so that a name
+ * holding U+202E prints reversed. Escaped like the C1 controls. */
+static int bidi_control(unsigned cp)
+{
+    return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
 int sb_put_escaped_controls(struct strbuf *sb, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -194,13 +246,14 @@ int sb_put_escaped_controls(struct strbuf *sb, const char *s, size_t n)
             continue;
         }
         size_t len = c >= 0x80 ? utf8_len(p + i, n - i) : 0;
-        if (len && !(len == 2 && c == 0xC2 && p[i + 1] < 0xA0)) {
+        unsigned cp = len ? utf8_code(p + i, len) : 0;
+        if (len && cp >= 0xA0 && !bidi_control(cp)) {
             i += len; /* a printable multibyte character */
             continue;
         }
         rc |= sb_append(sb, s + start, i - start);
-        if (len) /* a C1 control, U+0080 to U+009F */
-            rc |= sb_printf(sb, "\\u%04x", p[i + 1]);
+        if (len) /* a C1 control (U+0080 to U+009F) or a bidirectional control */
+            rc |= sb_printf(sb, "\\u%04x", cp);
         else if (c == '\n')
             rc |= sb_puts(sb, "\\n");
         else if (c == '\r')

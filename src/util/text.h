@@ -39,12 +39,24 @@ void size_text(char out[32], size_t n);
  *   \n \r \t                  as those two-character escapes
  *   other C0 controls, DEL    as \xNN
  *   C1 controls U+0080-U+009F as \u00NN
+ *   bidirectional controls    as \uNNNN: U+061C, U+200E, U+200F,
+ *                             U+202A-U+202E, U+2066-U+2069 (they
+ *                             reorder what follows: a reversed name)
  *   bytes that are not UTF-8  as \xNN
  * Everything else, including valid multibyte UTF-8, is kept. */
 int sb_put_escaped_controls(struct strbuf *sb, const char *s, size_t n);
 /* s with its control characters escaped, malloc'd (never NULL: aborts on
  * out of memory, like bd_strdupf). */
 char *text_escape_controls(const char *s);
+/* The offset of the first byte of s (n bytes) that is not part of valid
+ * UTF-8, or of its first NUL byte; n when there is none. */
+size_t utf8_invalid_at(const char *s, size_t n);
+
+/* s (n bytes) with each byte that is not part of valid UTF-8 replaced by
+ * U+FFFD, malloc'd and NUL-terminated (NULL when out of memory); *count
+ * (if not NULL) gets how many were replaced. */
+char *utf8_replaced(const char *s, size_t n, size_t *count);
+
 /* Terminal columns of a text without control characters: its code points. */
 size_t text_width(const char *s);
 

@@ -23,6 +23,7 @@ check: 2 archives re-read and re-hashed: ok
 check: 16 series: n and total match their values
 check: 16 block scores: match their series
 check: 6 run summaries: match their block ratios
+check: 12 history points: match their series
 check: orphan samples: none
 check: $json_columns JSON columns: valid JSON in every row
 check: ok" ] || fail "sound store: $out"
@@ -66,6 +67,12 @@ damaged total "UPDATE series SET total = 3611.7500001 WHERE id = 1" \
     "error: check: series 1: total is 3611.7500001 but its values add up to 3611.75"
 damaged block-score "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
     "error: check: block_score_data: 2 rows differ from its series (the first: run 1, benchmark 1, block 2, variant 2); docs/schema.md shows how to rebuild it"
+damaged history-total "UPDATE history_point_data SET total = total * (1 + 1e-9) WHERE run_id = 1 AND benchmark_id = 1 AND variant_id = 1" \
+    "error: check: history_point_data: 1 row differs from its series (the first: run 1, benchmark 1, variant 1, metric primary); docs/schema.md shows how to rebuild it"
+damaged history-started "UPDATE history_point_data SET started = '1999-01-01T00:00:00.000Z' WHERE run_id = 1" \
+    "error: check: history_point_data: 4 rows differ from its series (the first: run 1, benchmark 1, variant 1, metric primary); docs/schema.md shows how to rebuild it"
+damaged history-gone "DELETE FROM history_point_data WHERE run_id = 1 AND benchmark_id = 2 AND variant_id = 2" \
+    "error: check: history_point_data: 1 row differs from its series (the first: run 1, benchmark 2, variant 2, metric primary); docs/schema.md shows how to rebuild it"
 damaged iteration "UPDATE sample SET iteration = 7 WHERE series_id = 1 AND warmup = 0 AND iteration = 3" \
     "error: check: series 1: n is 3 but it has 3 measured values (iterations not numbered 1..n)"
 damaged orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (999, 0, 1, 1.0), (999, 0, 2, 1.0)" \

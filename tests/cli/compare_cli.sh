@@ -14,15 +14,27 @@ gb crc head "$D/crc-new.txt"
 # ---- the table, the plan found, the gate ----
 run bd compare base head
 expect_rc 0 "compare without --plan: the one plan holding both"
-expect_out_has "pkg: hash/crc32  procs: 8  n: 10 per side" "params shared by every row go above the table"
-expect_out_has "CRC32/poly=IEEE/size=15/align=0       46.55 ± 9%  44.40 ± 2%   -4.62%" "a row as benchstat prints it"
-expect_out_has "geomean                                    344.5       237.5  -31.05%" "the geomean row"
+expect_out_has "pkg: hash/crc32" "a param every row shares goes above the tables, as Go's files say it"
+expect_out_has "CRC32/poly=IEEE/size=15/align=0-8            46.55n ± 9%   44.40n ± 2%   -4.62% (p=0.008 n=10)" \
+    "a row as benchstat prints it (the procs param as Go's -8)"
+grep -q "^CRC32/poly=IEEE/size=15/align=0-8 .*(p=0.008 n=10) *\[-8.2%, -1.6%\] faster$" "$T/out" ||
+    fail "benchdb's columns after benchstat's: the change's interval and the verdict"
+expect_out_has "geomean                                      344.5n        237.5n       -31.05%" "the geomean row"
 expect_err_has "compare: regressed" "the outcome on stderr"
-wide=$(python3 -c 'import sys
-for i, l in enumerate(open(sys.argv[1], encoding="utf-8")):
-    if len(l.rstrip("\n")) > 100: print(i + 1, len(l.rstrip("\n")))' "$T/out")
-expect_eq "$wide" "" "every line within 100 columns"
 grep -q "recorded as evaluation" "$T/out" && fail "stdout is the table only"
+cp "$T/out" full.txt
+run bd compare --benchstat --no-record base head
+expect_rc 0 "--benchstat"
+grep -q "faster\|95% CI" "$T/out" && fail "--benchstat: benchstat's columns only"
+# each line of benchstat's table is the start of the line with benchdb's columns
+python3 - full.txt "$T/out" <<'PY' || fail "--benchstat: the same table, without the columns after it"
+import sys
+full, plain = (open(p, encoding="utf-8").read().splitlines() for p in sys.argv[1:])
+assert len(full) == len(plain), (len(full), len(plain))
+for f, p in zip(full, plain):
+    assert f.startswith(p.rstrip("│ ").rstrip()) or f == p, (f, p)
+PY
+checks=$((checks + 1))
 
 run bd compare --gate base head
 expect_rc 3 "--gate: a cell significantly slower"

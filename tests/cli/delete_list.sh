@@ -29,10 +29,10 @@ $got"
 }
 expect_list plans "plan,runs,hosts,cells,values,first_started_at,last_started_at
 calibration-example,3,2,6,34,2026-10-21T03:57:00Z,2026-10-21T03:57:00Z"
-expect_list runs "plan,run,host,position,source,started_at,variants,cells,values,archive
-calibration-example,vm-a-1,vm-a,1,844fd45e700040dbe036acea9f98f95922897d3e,2026-10-21T03:57:00Z,\"chill,native\",3,17,1
-calibration-example,vm-a-2,vm-a,2,,,\"chill,native\",1,4,1
-calibration-example,vm-a-3,vm-b,3,abc,,default,3,13,2"
+expect_list runs "plan,run,host,position,source,started_at,variants,cells,values,blocks,archive
+calibration-example,vm-a-1,vm-a,1,844fd45e700040dbe036acea9f98f95922897d3e,2026-10-21T03:57:00Z,\"chill,native\",3,17,1-2,1
+calibration-example,vm-a-2,vm-a,2,,,\"chill,native\",1,4,1,1
+calibration-example,vm-a-3,vm-b,3,abc,,default,3,13,1,2"
 sha1=$(sha256sum <"$DATA/good/example.jsonl" | cut -d' ' -f1)
 bd list archives --format csv | tr -d '\r' | cut -d, -f1,2,3,5 >"$T/archives"
 [ "$(cat "$T/archives")" = "id,name,sha256,format

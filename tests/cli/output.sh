@@ -102,9 +102,9 @@ expect_out 'v        w     x       y   n\x1b
 run bd sql "$c" --format vertical
 expect_out_has 'n\x1b = \x07' "vertical escapes"
 run bd sql "$c" --format markdown
-expect_out '| v       | w    | x      | y   | n\x1b |
-| ------- | ---- | ------ | --- | ----- |
-| \x1b[2J | a\rb | \u009b | é\| | \x07  |' "Markdown escapes"
+expect_out '| v        | w    | x      | y   | n\x1b |
+| -------- | ---- | ------ | --- | ----- |
+| \x1b\[2J | a\rb | \u009b | é\| | \x07  |' "Markdown escapes (the [ as Markdown, the rest as controls)"
 run bd sql "$c" --format csv
 printf 'v,w,x,y,n\033\r\n\033[2J,"a\rb",\302\233,é|,\007\r\n' >"$T/want"
 cmp -s "$T/out" "$T/want" || fail "CSV keeps control characters exact"

@@ -79,13 +79,15 @@ if [ "$skip_ext" = 0 ]; then
 fi
 grep -A2 "^plans  adopted  band_passes  interval_passes" "$o" | tail -1 | grep -Eq "^ +20 +0 +0 +[0-9]+$" ||
     fail "step 6: 20 plans judged, none adopted, no band pass"
-expect_out_has "CRC32/poly=IEEE/size=15/align=0       46.55 ± 9%  44.40 ± 2%   -4.62%    [-8.2, -1.6]  0.008  faster" \
-    "step 7: a row as benchstat prints it, with the change's interval"
-expect_out_has "geomean                                    344.5       237.5  -31.05%" "step 7: the geomean row"
+grep -q "^CRC32/poly=IEEE/size=15/align=0-8            46.55n ± 9%   44.40n ± 2%   -4.62% (p=0.008 n=10) *\[-8.2%, -1.6%\] faster$" "$o" ||
+    fail "step 7: a row as benchstat prints it, then the change's interval and the verdict"
+[ "$(grep -c "^CRC32/poly=IEEE/size=15/align=0-8            46.55n ± 9%   44.40n ± 2%   -4.62% (p=0.008 n=10)" "$o")" = 2 ] ||
+    fail "step 7: the files and the runs compare alike"
+expect_out_has "geomean                                      344.5n        237.5n       -31.05%" "step 7: the geomean row"
 expect_out_has "gate: exit status 3" "step 7: the gate fails"
-grep -q "p (holm)" "$o" && [ "$(grep -c 'slower$' "$o")" -ge 5 ] || fail "step 7: adjusted p"
-grep -A1 "p (holm)" "$o" | grep -q "Koopm.*+9.58%.*slower" || fail "step 7: Koopman 1kB survives Holm"
-expect_out_has "format: binary  n: 12 per side" "step 7: one sample per run"
+grep -q "vs base (holm)" "$o" && [ "$(grep -c 'slower$' "$o")" -ge 5 ] || fail "step 7: adjusted p"
+grep -A1 "vs base (holm)" "$o" | grep -q "Koopm.*+9.58%.*slower" || fail "step 7: Koopman 1kB survives Holm"
+grep -q "(p=0.000 n=12)" "$o" || fail "step 7: one sample per run"
 [ "$(grep -c '^host,sim-p3-vm-' "$o")" = 6 ] || fail "step 8: six host rows"
 grep -Eq '^host,sim-p3-vm-f,,,,,,3,30,0\.17' "$o" || fail "step 8: host f varies least"
 
@@ -111,7 +113,7 @@ expect_err_has "gate-ttest would have raised 28 alerts in 4380 runs: 5 of 5 refe
 expect_out_has "backtest-gate-percent" "step 7: history lists the back-tests"
 expect_out_has "ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 7 samples" "step 11: a build's file into a run"
 expect_out_has "ingest: 0 archives loaded, 1 skipped, 0 failed" "step 11: the same file again is skipped"
-grep -Eq "^pr-42 +build-7 +ci-1 +844fd45 +base,head +2 +14 +[0-9]+ *$" "$o" || fail "step 11: list runs"
+grep -Eq "^pr-42 +build-7 +ci-1 +844fd45 +base,head +2 +14 +1 +[0-9]+ *$" "$o" || fail "step 11: list runs (block 1)"
 expect_out_has "ci/base/,files" "step 11: list archives"
 expect_out_has "ci/head/,files" "step 11: list archives, the appended one"
 expect_out_has "BenchmarkEncode  head         955.5" "step 11: the head build's score, (951 + 960) / 2"

@@ -41,6 +41,16 @@ SELECT g, trimmed_mean(x, 0) AS k0, trimmed_mean(x, 1) AS k1, trimmed_mean(x, 20
 FROM t GROUP BY g ORDER BY g NULLS LAST;
 -- case: spread
 SELECT g, spread(xp) AS s FROM t GROUP BY g ORDER BY g NULLS LAST;
+-- case: fsum-mean-past-halfway
+WITH v(x, g) AS (VALUES (1.0, 1), (power(2, -53), 1), (power(2, -100), 1), (4.0, 0), (power(2, -51), 0), (power(2, -200), 0), (0.0, 0))
+SELECT g, fsum(x) AS s, mean(x) AS m, trimmed_mean(x, 0) AS tm, t_ci(x) AS ci FROM v GROUP BY g ORDER BY g;
+-- case: pooled-means-past-halfway
+WITH v(x, g) AS (VALUES (4.0, 1), (power(2, -51), 1), (power(2, -200), 1), (0.0, 1), (2.0, 0), (3.0, 0))
+SELECT pooled_t_ci(x, g) AS p, welch_t_ci(x, g, 0.9) AS w FROM v;
+-- case: percentile-magnitudes
+WITH v(x) AS (VALUES (-1.2418521879358338e148), (806851.8554109574), (1e-300), (-5e-324), (1.7976931348623157e308))
+SELECT percentile(x, 25) AS a, percentile(x, 12.5) AS b, percentile(x, 62.5) AS c, percentile(x, 87.5) AS d,
+       percentile(x, 99.9) AS e FROM v;
 -- case: mann_whitney
 SELECT mann_whitney(x, g) AS r, mann_whitney(x, g, 'benchstat') AS b FROM t;
 -- case: mann_whitney-small-exact
@@ -48,6 +58,11 @@ SELECT mann_whitney(x, g, 'exact') AS e, mann_whitney(x, g) AS r FROM t WHERE i 
 -- case: mann_whitney-no-ties
 WITH v(x, g) AS (VALUES (1.5, 1), (2.25, 1), (3.0, 0), (4.5, 0), (5.0, 1), (6.75, 0), (7.0, 0))
 SELECT mann_whitney(x, g) AS r, mann_whitney(x, g, 'benchstat') AS b, mann_whitney(x, g, 'exact') AS e FROM v;
+-- case: mann_whitney-benchstat-two-values
+WITH v(x, g) AS (VALUES (1, 1), (2, 1), (2, 1), (2, 1), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0),
+                        (1, 0), (1, 0), (1, 0), (1, 0), (2, 0), (2, 0), (2, 0))
+SELECT mann_whitney(x, g, 'benchstat') AS b, mann_whitney(x, g = 0, 'benchstat') AS c, mann_whitney(x, g, 'exact') AS e
+FROM v;
 -- case: hodges_lehmann
 SELECT hodges_lehmann(x, g) AS a, hodges_lehmann(x, g, 0.9) AS b FROM t;
 -- case: hodges_lehmann-exact
@@ -83,6 +98,7 @@ SELECT normal_quantile(0.975) AS a, normal_quantile(0.5) AS b, normal_quantile(1
 SELECT ci_exp(t_ci(x)) AS a, ci_recip(t_ci(xp)) AS b, ci_recip(ci_exp(pooled_t_ci(x, g))) AS c,
        ci_excludes(t_ci(x), 0) AS d, ci_excludes(t_ci(x), 100) AS e, ci_excludes(ci_exp(t_ci(x)), 1) AS f FROM t;
 -- case: ci_exp-overflow
+-- error: ci_exp(): estimate is +Inf (beyond the largest double)
 WITH v(x) AS (VALUES (800.0), (801.0), (802.0)) SELECT ci_exp(t_ci(x)) AS a FROM v;
 -- case: ci-on-members
 SELECT ci_exp(pooled_t_ci(x, g, 0.95, 'estimate,lo,hi,df')) AS a FROM t;
@@ -265,3 +281,29 @@ SELECT ci_recip(t_ci(x)) FROM (SELECT 1.0 AS x UNION ALL SELECT 2.0) AS v;
 -- case: error-mw-exact-too-large
 -- error: mann_whitney(): samples of 268 and 268 values are too large for method 'exact' (two samples of 188 at most); use 'r' or 'benchstat'
 SELECT mann_whitney(x, i % 2, 'exact') FROM (SELECT x, i FROM t UNION ALL SELECT xp, i + 1000 FROM t) AS u WHERE x IS NOT NULL AND i < 1250;
+-- case: overflow-hodges_lehmann
+-- error: hodges_lehmann(): estimate is +Inf (beyond the largest double)
+WITH v(x, g) AS (VALUES (1.7e308, 1), (1.6e308, 1), (-1.7e308, 0), (-1.5e308, 0)) SELECT hodges_lehmann(x, g) FROM v;
+-- case: overflow-pooled_t_ci
+-- error: pooled_t_ci(): estimate is +Inf (beyond the largest double)
+WITH v(x, g) AS (VALUES (1.7e308, 1), (1.6e308, 1), (-1.7e308, 0), (-1.5e308, 0)) SELECT pooled_t_ci(x, g) FROM v;
+-- case: overflow-welch_t_ci
+-- error: welch_t_ci(): lo is +Inf (beyond the largest double)
+WITH v(x, g) AS (VALUES (1.7e308, 1), (1.6e308, 1), (-1.7e308, 0), (-1.5e308, 0)) SELECT welch_t_ci(x, g, 0.95, 'lo,hi') FROM v;
+-- case: overflow-t_ci
+-- error: t_ci(): lo is -Inf (beyond the largest double)
+WITH v(x) AS (VALUES (1.7e308), (1.6e308), (-1.7e308), (-1.5e308)) SELECT t_ci(x) FROM v;
+-- case: overflow-t_ci_of
+-- error: t_ci_of(): lo is -Inf (beyond the largest double)
+WITH v(x) AS (VALUES (1.7e308), (1.6e308), (-1.7e308), (-1.5e308)) SELECT t_ci_of(moments(x)) FROM v;
+-- case: overflow-change_points
+-- error: change_points(): magnitude is +Inf (beyond the largest double)
+SELECT change_points(i, CASE WHEN i <= 10 THEN 1e-200 * (1 + i % 3) ELSE 1e150 * (1 + i % 3) END) FROM t WHERE i <= 20;
+-- case: overflow-lookback_baseline
+-- error: lookback_baseline(): stddev is +Inf (beyond the largest double)
+WITH v(t, x) AS (VALUES (1, 1.7e308), (2, -1.7e308), (3, 1.7e308), (4, -1.7e308)) SELECT lookback_baseline(t, x) FROM v;
+-- case: large-finite
+WITH v(i, x, g) AS (VALUES (1, 1.7e308, 1), (2, 1.6e308, 1), (3, -1.7e308, 0), (4, -1.5e308, 0))
+SELECT hodges_lehmann(x / 4, g) AS h, median_ci(x) AS m, mann_whitney(x, g) AS w, lookback_baseline(i, x) AS l FROM v;
+-- case: lookback-1e200
+WITH v(t, x) AS (VALUES (1, 1e200), (2, -1e200), (3, 1e200), (4, -1e200)) SELECT lookback_baseline(t, x) AS l FROM v;

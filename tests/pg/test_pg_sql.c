@@ -72,6 +72,20 @@ static void test_parameters(void **state)
     typed("SELECT :level*2,(:level)", "SELECT CAST(:level AS DOUBLE PRECISION)*2,(CAST(:level AS DOUBLE PRECISION))");
 }
 
+/* For a client that binds by number (bench/pg_query.c): $k, k the
+ * parameter's place in the header. */
+static void test_positional(void **state)
+{
+    (void)state;
+    struct saved_query *q = query("SELECT @runs, $flag, :since, :runs");
+    struct strbuf sb = {0};
+    char *err = NULL;
+    assert_int_equal(pg_sql_positional(q, &sb, &err), 0);
+    assert_string_equal(sb.buf, "SELECT CAST($3 AS BIGINT), CAST($5 AS BIGINT), CAST($4 AS TEXT), CAST($3 AS BIGINT)");
+    sb_free(&sb);
+    saved_query_free(q);
+}
+
 static void test_left_alone(void **state)
 {
     (void)state;
@@ -137,6 +151,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parameters),
+        cmocka_unit_test(test_positional),
         cmocka_unit_test(test_left_alone),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_literals),

@@ -16,7 +16,10 @@
 #    written again with another definition changes the schema of the
 #    evaluations that read it (and of no other), a trigger function
 #    changed and a unit's factor change it too; the view written back as
-#    it was makes them identical again.
+#    it was makes them identical again; an outcome line or a registration
+#    rewritten, a value changed in sample alone and a block score written
+#    by hand differ, with the same lines as SQLite's (check names the
+#    series too).
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_report
@@ -106,6 +109,60 @@ expect_rc 1 "an altered evaluation on PostgreSQL"
 expect_out_has '7,gate-percent,EVALUATED_AT,differs,"rows: 489 of 489 differ (' "its rows differ"
 expect_err_has "verified 7 evaluations: 6 identical, 1 not" "and only it"
 for d in "$T/s.db" "$uri"; do bd --db "$d" sql --write "DELETE FROM evaluation WHERE id = 7" >/dev/null; done
+
+# Everything recorded is compared, the same on both engines: the outcome
+# line rewritten to say "adopted" (the attack), the registration; and the
+# summaries a re-run reads against their values: a value changed in sample
+# alone (the attack's variant), a block score written by hand. Each undone
+# after (doubling and halving are exact).
+for d in "$T/s.db" "$uri"; do
+    bd --db "$d" sql --write "UPDATE evaluation SET outcome = outcome || ' adopted' WHERE id = 1" >/dev/null
+done
+filter=recorded_times
+compare "an outcome rewritten" history --verify 1 -f csv
+filter=cat
+expect_rc 1 "an outcome rewritten on PostgreSQL"
+expect_out_has ',differs,"outcome: ""separate-host placement not adopted' "the outcome named"
+expect_out_has ' adopted"" -> ""separate-host placement not adopted' "with what the rows say"
+for d in "$T/s.db" "$uri"; do
+    bd --db "$d" sql --write "UPDATE evaluation SET outcome = substr(outcome, 1, length(outcome) - 8), \
+registration = 'pre-registered' WHERE id = 1" >/dev/null
+done
+filter=recorded_times
+compare "a registration rewritten" history --verify 1 -f csv
+filter=cat
+expect_rc 1 "a registration rewritten on PostgreSQL"
+expect_out_has ',differs,registration: pre-registered -> unregistered,' "the registration named"
+for d in "$T/s.db" "$uri"; do
+    bd --db "$d" sql --write "UPDATE evaluation SET registration = 'unregistered' WHERE id = 1" >/dev/null
+    bd --db "$d" sql --write "UPDATE sample SET value = value * 2 WHERE series_id = 3 AND warmup = 0 AND iteration = 1" >/dev/null
+done
+filter=recorded_times
+compare "a value changed in sample alone" history --verify 1 6 -f csv
+filter=cat
+expect_rc 1 "a value changed in sample on PostgreSQL"
+expect_out_has 'summaries: series: 1 of ' "the series named"
+expect_out_has ' differ from their values (series 3: total is ' "with what differs"
+expect_err_has "verified 2 evaluations: 0 identical, 2 not" "the rule and the gate read series"
+run bd --db "$uri" check
+expect_rc 1 "check on PostgreSQL"
+expect_err_has "error: check: series 3: total is " "check names the series"
+for d in "$T/s.db" "$uri"; do
+    bd --db "$d" sql --write "UPDATE sample SET value = value / 2 WHERE series_id = 3 AND warmup = 0 AND iteration = 1" >/dev/null
+    bd --db "$d" sql --write "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 \
+AND block = 1 AND variant_id = 1" >/dev/null
+done
+filter=recorded_times
+compare "a block score written by hand" history --verify 1 -f csv
+filter=cat
+expect_rc 1 "a block score written by hand on PostgreSQL"
+expect_out_has 'summaries: block_score_data: 2 of ' "the block scores named"
+for d in "$T/s.db" "$uri"; do
+    bd --db "$d" sql --write "UPDATE block_score_data SET score = score / 2 WHERE run_id = 1 AND benchmark_id = 1 \
+AND block = 1 AND variant_id = 1" >/dev/null
+done
+run bd --db "$uri" history --verify --all
+expect_rc 0 "all undone: identical again"
 
 # A view read by placement-rule and comparisons (through calibration_pair).
 plan_run="SELECT p.id AS plan_id, p.name AS plan, r.id AS run_id, r.name AS run, r.host_id, h.name AS host, \

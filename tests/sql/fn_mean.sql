@@ -36,5 +36,24 @@ SELECT 'fsum/window', count(*) = 8 AND min(w = p) = 1 FROM (
          (SELECT fsum(x) FROM v AS u WHERE u.i BETWEEN v.i - 2 AND v.i) AS p
   FROM v);
 
+-- Past a halfway point by far less than double-double's precision
+-- (docs/functions.md; tests/unit/test_rounding.c has 2,502 such cases):
+-- math.fsum([1.0, 2**-53, 1e-30]) = 1.0000000000000002, and the mean of
+-- [4.0, 2**-51, 2**-200, 0.0] is 1 + 2**-53 + 2**-202, which rounds up.
+SELECT 'fsum/past-halfway', fsum(x) = 1.0000000000000002 FROM (SELECT 1.0 AS x UNION ALL SELECT 1.1102230246251565e-16 UNION ALL SELECT 1e-30);
+SELECT 'mean/past-halfway', mean(x) = 1.0000000000000002 AND trimmed_mean(x, 0) = 1.0000000000000002
+  AND json_extract(t_ci(x), '$.estimate') = 1.0000000000000002 AND json_extract(t_ci(x), '$.estimate') = mean(x)
+  FROM (SELECT 4.0 AS x UNION ALL SELECT 4.440892098500626e-16 UNION ALL SELECT 6.223015277861142e-61 UNION ALL SELECT 0.0);
+SELECT 'mean/past-halfway-pooled', json_extract(pooled_t_ci(x, g), '$.mean1') = 1.0000000000000002
+  AND json_extract(welch_t_ci(x, g), '$.mean1') = 1.0000000000000002
+  FROM (SELECT 4.0 AS x, 1 AS g UNION ALL SELECT 4.440892098500626e-16, 1 UNION ALL SELECT 6.223015277861142e-61, 1
+        UNION ALL SELECT 0.0, 1 UNION ALL SELECT 2.0, 0 UNION ALL SELECT 3.0, 0);
+-- The frame at i = 6 holds the four values after 1e300 and -3 left it.
+SELECT 'mean/past-halfway-window', w = 1.0000000000000002 AND f = 4.000000000000001 FROM (
+  SELECT i, mean(x) OVER (ORDER BY i ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS w,
+         fsum(x) OVER (ORDER BY i ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS f FROM (
+    SELECT 1 AS i, 1e300 AS x UNION ALL SELECT 2, -3.0 UNION ALL SELECT 3, 4.0 UNION ALL SELECT 4, 4.440892098500626e-16
+    UNION ALL SELECT 5, 6.223015277861142e-61 UNION ALL SELECT 6, 0.0)) WHERE i = 6;
+
 -- error: 1st argument to mean() is not a finite number: 'abc'
 SELECT mean('abc');

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "output/output.h"
+#include "util/markdown.h"
 #include "query/param_type.h"
 #include "util/params.h"
 #include "util/suggest.h"
@@ -103,6 +104,41 @@ static void test_digits(void **state)
     }
 }
 
+/* Markdown for GitHub: the exact bytes (tests/cli/rel_text_escapes.sh
+ * renders them with cmark-gfm). */
+static void test_markdown(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *want;
+        enum md_place where;
+    } cases[] = {
+        {"plain BM_Sort/1024", "plain BM_Sort/1024", MD_CELL},
+        {"x\\|y", "x\\\\\\|y", MD_CELL},
+        {"<b>&amp;", "\\<b\\>\\&amp;", MD_CELL},
+        {"[l](u) ![i](u)", "\\[l\\](u) !\\[i\\](u)", MD_CELL},
+        {"**b** `c` ~s~ $m$", "\\*\\*b\\*\\* \\`c\\` \\~s\\~ \\$m\\$", MD_CELL},
+        {"_i_ a_b a__b _", "\\_i\\_ a_b a\\_\\_b \\_", MD_CELL},
+        {"@me a@b.c #12 #x @", "@&#8203;me a@&#8203;b.c #&#8203;12 #x @", MD_CELL},
+        {"http://x www.y WWW.z w.v", "http\\://x www\\.y WWW\\.z w.v", MD_CELL},
+        {"a\nb\033", "a<br>b\\x1b", MD_CELL},
+        {"# h", "# h", MD_CELL},
+        {"# h", "\\# h", MD_TEXT},
+        {"- a", "\\- a", MD_TEXT},
+        {"12. a", "12\\. a", MD_TEXT},
+        {"3) a", "3\\) a", MD_TEXT},
+        {"> q", "\\> q", MD_TEXT},
+        {"    code", "&#32;&#32;&#32;&#32;code", MD_TEXT},
+        {"1.5 and -2", "1.5 and -2", MD_CELL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = markdown_escape(cases[i].in, cases[i].where);
+        if (strcmp(got, cases[i].want) != 0)
+            fail_msg("markdown of '%s': got '%s', want '%s'", cases[i].in, got, cases[i].want);
+        free(got);
+    }
+}
+
 static void test_escape(void **state)
 {
     (void)state;
@@ -120,6 +156,12 @@ static void test_escape(void **state)
         {"\xc0\x80", "\\xc0\\x80"},                   /* overlong */
         {"\xed\xa0\x80", "\\xed\\xa0\\x80"},          /* a surrogate */
         {"\xe2\x82", "\\xe2\\x82"},                   /* cut short */
+        /* the bidirectional controls, which reorder what follows */
+        {"a\xe2\x80\xae" "b", "a\\u202eb"},             /* U+202E RIGHT-TO-LEFT OVERRIDE */
+        {"\xd8\x9c\xe2\x80\x8e\xe2\x80\x8f", "\\u061c\\u200e\\u200f"},
+        {"\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", "\\u202a\\u202b\\u202c\\u202d"},
+        {"\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", "\\u2066\\u2067\\u2068\\u2069"},
+        {"\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xaa\xd8\x9b", "\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xaa\xd8\x9b"}, /* neighbours kept */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *got = text_escape_controls(cases[i].in);
@@ -237,7 +279,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_short_options), cmocka_unit_test(test_suggest),     cmocka_unit_test(test_digits),
-        cmocka_unit_test(test_escape),        cmocka_unit_test(test_param_types), cmocka_unit_test(test_sql_binding),
+        cmocka_unit_test(test_escape), cmocka_unit_test(test_markdown),        cmocka_unit_test(test_param_types), cmocka_unit_test(test_sql_binding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

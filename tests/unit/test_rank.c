@@ -197,16 +197,111 @@ static void test_exact_conditional(void **state)
         for (int i = 0; i < N; i++)
             obs[i] = (struct mw_obs){.x = v[i], .first = i < n1};
         assert_int_equal(stats_mann_whitney_method(obs, (size_t)N, MW_BENCHSTAT, &r), 0);
-        int one_group = 1;
-        for (int i = 1; i < N; i++)
-            one_group &= v[i] == v[0];
-        if (one_group)
+        int groups = 1;
+        for (int i = 0; i < N; i++) {
+            int seen = 0;
+            for (int j = 0; j < i; j++)
+                seen |= v[j] == v[i];
+            groups += i > 0 && !seen;
+        }
+        if (groups == 1)
             assert_true(isnan(r.p));
         else if (2 * r.u == (double)n1 * (N - n1))
             assert_true(r.p == 1);
-        else
+        else if (groups > 2 || r.exact == 0)
             assert_close(r.p, 2 * small, 1e-14);
+        /* Two values: go-moremath's own count (test_mw_ties). */
     }
+}
+
+/* benchstat's p on 10,000 random tied pairs against an exact transcription
+ * of go-moremath (tests/data/mw_ties/gen_mw_ties.py): each p to the last
+ * bit (both are exact counts divided once), with the rows in a shuffled
+ * order. The '*' pairs are where go-moremath's count is not the exact
+ * lower tail (two values, the mirrored U below U1's smallest value). */
+static void test_mw_ties(void **state)
+{
+    (void)state;
+    FILE *f = fopen(TEST_SRC_DIR "/tests/data/mw_ties/mw_ties.txt", "r");
+    assert_non_null(f);
+    char line[256];
+    int pairs = 0, marked = 0, zeros = 0, nans = 0, above_one = 0;
+    srand(27);
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char c1[64], c2[64], ps[64];
+        long long two_u;
+        assert_int_equal(sscanf(line, "%63s %63s %lld %63s", c1, c2, &two_u, ps), 4);
+        struct mw_obs obs[40];
+        size_t n = 0;
+        const char *cs[2] = {c1, c2};
+        for (int side = 0; side < 2; side++) {
+            const char *p = cs[side];
+            for (int level = 0; *p; level++) {
+                char *end;
+                long count = strtol(p, &end, 10);
+                for (long k = 0; k < count; k++) {
+                    assert_true(n < 40);
+                    obs[n++] = (struct mw_obs){.x = 48.0 * (level + 1), .first = side == 0};
+                }
+                p = *end == ',' ? end + 1 : end;
+            }
+        }
+        for (size_t i = n - 1; i > 0; i--) { /* row order must not matter */
+            size_t j = (size_t)rand() % (i + 1);
+            struct mw_obs t = obs[i];
+            obs[i] = obs[j];
+            obs[j] = t;
+        }
+        struct mw_result r;
+        assert_int_equal(stats_mann_whitney_method(obs, n, MW_BENCHSTAT, &r), 0);
+        assert_true(r.exact);
+        assert_true(2 * r.u == (double)two_u);
+        if (strcmp(ps, "nan") == 0) {
+            nans++;
+            assert_true(isnan(r.p));
+        } else {
+            long long num, den;
+            assert_int_equal(sscanf(ps, "%lld/%lld", &num, &den), 2);
+            double want = (double)num / (double)den;
+            if (r.p != want) {
+                print_error("%s: p %.17g, want %.17g\n", line, r.p, want);
+                fail();
+            }
+            zeros += want == 0;
+            above_one += want > 1;
+        }
+        marked += strstr(line, " *") != NULL;
+        pairs++;
+    }
+    fclose(f);
+    assert_int_equal(pairs, 10000);
+    /* The data must keep exercising each branch: counted by the generator. */
+    assert_int_equal(marked, 98);
+    assert_true(zeros > 100 && nans > 50 && above_one > 100);
+}
+
+/* The reproducer of docs/functions.md (mann_whitney): base [1,2,2,2]
+ * against head [1 x11, 2 x3]. benchstat prints p=0.324: 2 C(12, 4) / C(18, 4)
+ * = 11/34, go-moremath counting the mass of U1's lowest value, 16; the
+ * exact lower tail of U1 at min(U1, U2) = 13 is 0. */
+static void test_mw_ties_reproducer(void **state)
+{
+    (void)state;
+    struct mw_obs obs[18];
+    double base[] = {1, 2, 2, 2};
+    for (int i = 0; i < 4; i++)
+        obs[i] = (struct mw_obs){.x = base[i], .first = 1};
+    for (int i = 0; i < 14; i++)
+        obs[4 + i] = (struct mw_obs){.x = i < 11 ? 1 : 2, .first = 0};
+    struct mw_result r;
+    assert_int_equal(stats_mann_whitney_method(obs, 18, MW_BENCHSTAT, &r), 0);
+    assert_true(r.u == 43 && r.exact);
+    assert_true(r.p == 11.0 / 34);
+    char printed[16];
+    snprintf(printed, sizeof printed, "%.3f", r.p);
+    assert_string_equal(printed, "0.324");
 }
 
 /* Without ties: benchstat's p from the plain counts of U (the fast path
@@ -274,6 +369,48 @@ static void test_exact_limits(void **state)
     free(obs);
 }
 
+/* hodges_lehmann over sliding frames of a long sequence, as a window
+ * function computes each row's value (the frame's rows, then the
+ * aggregate): the work per frame (hl_result.work: differences formed or
+ * compared, sorting counted as n log2 n) must grow as n log n, the bound
+ * docs/functions.md states: at most 25 n log2 n per frame (15 to 18 here)
+ * from 1,000 to 16,000 values, and a frame 4 times larger costs at most
+ * 5.5 times as much. Work, not time: make bench (figure 12) has the
+ * timings. */
+static void test_hl_window_work(void **state)
+{
+    (void)state;
+    size_t sizes[] = {1000, 4000, 16000}, total = 16000 + 8;
+    struct mw_obs *seq = malloc(total * sizeof *seq), *frame = malloc(total * sizeof *frame);
+    assert_non_null(seq);
+    assert_non_null(frame);
+    srand(41);
+    for (size_t i = 0; i < total; i++)
+        seq[i] = (struct mw_obs){.x = floor(rand() / (double)RAND_MAX * 1e5) / 100 + (i % 2) * 0.5, .first = rand() % 2};
+    double per[3];
+    for (int s = 0; s < 3; s++) {
+        size_t n = sizes[s];
+        uint64_t work = 0;
+        int frames = 0;
+        for (size_t end = n; end <= n + 8 && end <= total; end += 2, frames++) {
+            memcpy(frame, seq + end - n, n * sizeof *frame);
+            struct hl_result r;
+            assert_int_equal(stats_hodges_lehmann(frame, n, 0.95, &r), 0);
+            assert_false(r.exact);
+            work += r.work;
+        }
+        per[s] = (double)work / frames;
+        double nlogn = (double)n * log2((double)n);
+        print_message("frame of %zu: %.0f steps, %.1f n log2 n\n", n, per[s], per[s] / nlogn);
+        assert_true(per[s] >= nlogn && per[s] <= 25 * nlogn);
+    }
+    /* n log n: 4.8 from 1,000 to 4,000 and 4.7 from 4,000 to 16,000, with
+     * the rounds' count growing as log(n): about 5; n^2 would be 16. */
+    assert_true(per[1] / per[0] <= 5.5 && per[2] / per[1] <= 5.5);
+    free(seq);
+    free(frame);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -336,6 +473,21 @@ static void test_shift_kth_large(void **state)
     }
     free(x);
     free(y);
+}
+
+/* qwilcox's by-product is R's pwilcox(max(q, 1) - 1) to the bit. */
+static void test_qwilcox_below(void **state)
+{
+    (void)state;
+    double ps[] = {0.005, 0.025, 0.05, 0.25, 0.5};
+    for (int m = 1; m <= 30; m++)
+        for (int n = 1; n <= 30; n += 3)
+            for (int k = 0; k < 5; k++) {
+                double below;
+                int q = stats_qwilcox_lower_below(ps[k], m, n, &below);
+                assert_int_equal(q, stats_qwilcox_lower(ps[k], m, n));
+                assert_true(below == stats_pwilcox((q < 1 ? 1 : q) - 1, m, n, 1));
+            }
 }
 
 static void test_hodges_lehmann_small(void **state)
@@ -413,11 +565,15 @@ int main(void)
         cmocka_unit_test(test_utest_probe),
         cmocka_unit_test(test_exact_conditional),
         cmocka_unit_test(test_exact_no_ties),
+        cmocka_unit_test(test_mw_ties),
+        cmocka_unit_test(test_mw_ties_reproducer),
         cmocka_unit_test(test_exact_limits),
         cmocka_unit_test(test_shift_kth),
         cmocka_unit_test(test_shift_kth_large),
+        cmocka_unit_test(test_qwilcox_below),
         cmocka_unit_test(test_hodges_lehmann_small),
         cmocka_unit_test(test_hodges_lehmann_sorted),
+        cmocka_unit_test(test_hl_window_work),
         cmocka_unit_test(test_median_ci_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,8 @@ GENERATORS = [
     ("bad_archives", ["{py}", "tools/gen/data/make_bad.py"], ["tests/data/bad/"], {"python", "zstd"}),
     ("log_table", ["{py}", "tools/gen/stats/gen_log_table.py"], ["src/stats/log_table.h"], {"mpmath"}),
     ("tdist_consts", ["{py}", "tools/gen/stats/gen_tdist_consts.py"], ["src/stats/tdist_consts.h"], {"mpmath"}),
+    ("rounding", ["{py}", "tools/gen/data/rounding/gen_rounding.py"],
+     ["tests/data/rounding/sums.txt", "tests/data/rounding/percentile.txt"], {"mpmath"}),
     ("gate_anchors", ["{py}", "tools/gen/data/history/gen_gate_anchors.py"],
      ["tests/data/history/anchors.jsonl", "tests/data/history/anchors_expected.tsv"], {"mpmath"}),
     ("otava", ["{py}", "tools/gen/data/otava/gen_reference.py"],

@@ -189,8 +189,14 @@ static int manifest(const struct ingest_run *run, const struct entry *e, size_t 
         rc = json_canonical(rec, out) || sb_putc(out, '\n');
     json_decref(rec);
     for (size_t i = 0; rc == 0 && i < n; i++) {
+        /* Files of one format are the run's successive blocks, in the
+         * members' order: repetitions of one harness (base_r1.json,
+         * base_r2.json) load side by side instead of colliding. */
+        long long nth = 0;
+        for (size_t k = 0; k < i; k++)
+            nth += strcmp(e[k].format, e[i].format) == 0;
         json_t *r = json_pack("{s:s,s:s,s:I,s:s,s:s}", "record", "results", "format", e[i].format, "block",
-                              (json_int_t)run->block, "variant", run->variant, "path", e[i].member);
+                              (json_int_t)(run->block + nth), "variant", run->variant, "path", e[i].member);
         rc = !r || json_canonical(r, out) || sb_putc(out, '\n') ? -1 : 0;
         json_decref(r);
     }

@@ -129,6 +129,19 @@ int ingest_classify(const char *path, enum ingest_kind *kind, const char **harne
     return 0;
 }
 
+int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, const char **harness, int *compressed,
+                           char **err)
+{
+    struct sniffed sn;
+    if (sniff_buffer(p, n, &sn, err))
+        return -1;
+    *harness = kind_harness(sn.kind);
+    int archive = sn.kind == KIND_RUN_STREAM || sn.kind == KIND_TAR || sn.kind == KIND_ZIP;
+    *kind = *harness ? INGEST_KIND_HARNESS : archive ? INGEST_KIND_ARCHIVE : INGEST_KIND_UNKNOWN;
+    *compressed = sn.depth > 0;
+    return 0;
+}
+
 int ingest_time_valid(const char *s)
 {
     return rfc3339_valid(s);

@@ -232,7 +232,11 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
 {
     /* Measured values first, then warmups: the primary key's order. */
     size_t total = n + nw, at = 0;
-    if (s->by_copy) { /* by COPY (sink_open says why): the series' pending entry (sink_series) takes them */
+    /* By COPY (sink_open says why): the series' pending entry takes them
+     * (series_id 0: the series itself is pending, sink_series). */
+    if (s->by_copy) {
+        if (series_id && pend_push(s, series_id))
+            return -1;
         if (sb_grow(&s->copy, total * SINK_COPY_ROW))
             return ingest_report_oom(s->rep);
         for (size_t q = 0; q < total; q++) {
@@ -347,8 +351,6 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     s->n_series_lines++;
     s->here.series++;
     s->here.rows++;
-    if (s->by_copy && pend_push(s, series_id)) /* its values by COPY (sink_open) */
-        return -1;
     return insert_values(s, series_id, v, count, n, warmup, n_warmup);
 }
 

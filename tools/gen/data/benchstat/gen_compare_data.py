@@ -10,7 +10,11 @@ benchdb ingest, which loads one side per run.
     benchmarks report no ns/op (the go-bench reader needs one): the same
     values as benchdb-run/1 archives, each unit a metric of that name, as
     the go-bench reader stores a further metric. Their "Unit U
-    assume=exact" lines become `benchdb compare --exact-units`.
+    assume=exact" lines become `benchdb compare --exact-units`;
+  - and for those two also NAME-before.txt, NAME-after.txt, Go text with
+    the "Unit" lines first, for `benchdb compare` on files, which reads
+    them as benchstat does (`benchdb compare before=NAME-before.txt
+    after=NAME-after.txt` is `benchstat -col note NAME.txt`).
 
 Run from the source root: /usr/bin/python3 tools/gen/data/benchstat/gen_compare_data.py
 """
@@ -23,6 +27,10 @@ HERE = ROOT / "tests" / "data" / "benchstat"
 OUT = HERE / "compare"
 TEXT = ["smallSample.txt", "issue19565.txt", "issue19634.txt"]
 JSONL = ["units.txt", "zero.txt"]
+
+
+def unit_lines(path):
+    return [line for line in (HERE / path).read_text().splitlines() if line.startswith("Unit ")]
 
 
 def split_by_note(path):
@@ -76,6 +84,8 @@ def main():
                 (OUT / ("%s-%s.txt" % (case, side))).write_text("\n".join(lines).strip("\n") + "\n")
             else:
                 (OUT / ("%s-%s.jsonl" % (case, side))).write_text(archive(case, side, lines))
+                text = unit_lines(path) + lines
+                (OUT / ("%s-%s.txt" % (case, side))).write_text("\n".join(text).strip("\n") + "\n")
     print("wrote", ", ".join(sorted(p.name for p in OUT.iterdir())))
 
 

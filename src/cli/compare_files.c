@@ -1,0 +1,378 @@
+/* `benchdb compare` on files (compare_files.h): the sides' files read into
+ * benchstat's tables, nothing stored. Go benchmark text is read as
+ * benchstat reads it (src/compare/gotext.c), so that the table comes out
+ * as benchstat prints it; every other harness file ingest reads is loaded
+ * into a store in memory (run LABEL of plan "files") and its series read
+ * back as results, in the order they were stored. */
+#include "cli/compare_files.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare/units.h"
+#include "ingest/ingest.h"
+#include "util/strbuf.h"
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return strcmp(p, "-") == 0 || (stat(p, &st) == 0 && !S_ISDIR(st.st_mode));
+}
+
+void compare_side_free(struct compare_side *s)
+{
+    for (size_t i = 0; i < s->npaths; i++)
+        free(s->paths[i]);
+    free(s->paths);
+    free(s->label);
+    memset(s, 0, sizeof *s);
+}
+
+static int add_path(struct compare_side *s, const char *p, size_t n)
+{
+    char **v = realloc(s->paths, (s->npaths + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    s->paths = v;
+    return (s->paths[s->npaths] = strndup(p, n)) ? (int)(++s->npaths, 0) : -1;
+}
+
+int compare_side_parse(const char *arg, struct compare_side *s)
+{
+    memset(s, 0, sizeof *s);
+    s->arg = arg;
+    const char *eq = strchr(arg, '=');
+    const char *rest = arg;
+    if (!is_file(arg) && eq && eq > arg) {
+        s->label = strndup(arg, (size_t)(eq - arg));
+        rest = eq + 1;
+    } else
+        s->label = strdup(arg);
+    if (!s->label)
+        return -1;
+    if (is_file(rest))
+        return add_path(s, rest, strlen(rest)) ? -1 : 1;
+    int files = *rest != 0;
+    for (const char *p = rest; *p;) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        if (add_path(s, p, n))
+            return -1;
+        files &= n > 0 && is_file(s->paths[s->npaths - 1]);
+        p += n + (c != NULL);
+    }
+    return files;
+}
+
+char *compare_file_name(size_t k, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return bd_strdupf("%03zu-%s", k + 1, strcmp(path, "-") == 0 ? "stdin" : slash ? slash + 1 : path);
+}
+
+/* ---- reading ---- */
+
+static int read_all(const char *path, struct strbuf *out, char **err)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return bd_fail(err, "cannot open: %s", strerror(errno));
+    char buf[1 << 16];
+    ssize_t n;
+    int rc = 0;
+    while ((n = read(fd, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = bd_fail(err, "cannot read: %s", strerror(errno));
+            break;
+        }
+        if (sb_append(out, buf, (size_t)n)) {
+            rc = bd_fail(err, "out of memory");
+            break;
+        }
+    }
+    if (!is_stdin)
+        close(fd);
+    return rc;
+}
+
+/* A harness file that is not plain Go text, kept for the in-memory store
+ * (standard input in a temporary file, which ingest reads again). */
+struct other {
+    int side;
+    const char *path;
+    char *tmp;
+};
+
+/* Standard input's bytes in a temporary file (its name malloc'd). */
+static int save_stdin(const struct strbuf *text, char **name, char **err)
+{
+    const char *dir = getenv("TMPDIR");
+    *name = bd_strdupf("%s/benchdb-compare-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(*name);
+    if (fd < 0) {
+        free(*name);
+        *name = NULL;
+        return bd_fail(err, "cannot create a temporary file: %s", strerror(errno));
+    }
+    size_t off = 0;
+    while (off < text->len) {
+        ssize_t n = write(fd, text->buf + off, text->len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        off += (size_t)n;
+    }
+    close(fd);
+    return off == text->len ? 0 : bd_fail(err, "cannot write a temporary file: %s", strerror(errno));
+}
+
+/* Reads one file: Go text into the builder, anything ingest reads noted
+ * for later. 0, or EXIT_FAIL having printed why. */
+static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, const struct compare_side *s,
+                     int side, const char *path, struct other *others, size_t *nothers)
+{
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    struct strbuf text = {0};
+    char *err = NULL;
+    enum ingest_kind kind;
+    const char *harness = NULL;
+    int compressed = 0, rc = EXIT_OK;
+    if (read_all(path, &text, &err) ||
+        ingest_classify_buffer(text.buf ? text.buf : "", text.len, &kind, &harness, &compressed, &err)) {
+        bd_error("compare: %s: %s", shown, err);
+        rc = EXIT_FAIL;
+    } else if (harness && strcmp(harness, "go-bench") == 0 && !compressed) {
+        size_t before = cmp_builder_values(b);
+        int r = cmp_read_gotext(b, s->label, shown, text.buf, text.len, o->ignore, o->nignore, &err);
+        if (r) {
+            bd_error("compare: %s", err);
+            rc = EXIT_FAIL;
+        } else if (cmp_builder_values(b) == before) {
+            bd_error("compare: %s: no benchmark results read as go-bench", shown);
+            rc = EXIT_FAIL;
+        }
+    } else if (harness) {
+        struct other *x = &others[(*nothers)++];
+        *x = (struct other){side, path, NULL};
+        if (strcmp(path, "-") == 0 && save_stdin(&text, &x->tmp, &err)) {
+            bd_error("compare: <stdin>: %s", err);
+            rc = EXIT_FAIL;
+        }
+    } else {
+        bd_error("compare: %s: %s", shown,
+                 kind == INGEST_KIND_ARCHIVE
+                     ? "a benchdb-run/1 archive carries its own runs: ingest it into a store and compare its runs"
+                     : "not a format benchdb reads (Go benchmark text, or jmh, google-benchmark, hyperfine or pyperf "
+                       "JSON)");
+        rc = EXIT_FAIL;
+    }
+    sb_free(&text);
+    free(err);
+    return rc;
+}
+
+/* ---- other harness files, through a store in memory ---- */
+
+/* The full name of a cell as a Go benchmark's (as `compare` names cells on
+ * a store): its name without "Benchmark", "/KEY=VALUE" per param, procs as
+ * the "-N" suffix; pkg into *pkg (malloc'd), a configuration. */
+static char *full_name(const char *name, const char *params, char **pkg)
+{
+    struct strbuf sb = {0};
+    int rc = sb_puts(&sb, strncmp(name, "Benchmark", 9) == 0 && name[9] ? name + 9 : name);
+    json_t *p = params ? json_loads(params, 0, NULL) : NULL;
+    const char *k;
+    json_t *v;
+    *pkg = NULL;
+    json_object_foreach(p, k, v) {
+        if (strcmp(k, "procs") == 0 && json_is_integer(v))
+            continue;
+        if (strcmp(k, "pkg") == 0 && json_is_string(v)) {
+            *pkg = strdup(json_string_value(v));
+            continue;
+        }
+        char *t = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+        rc = rc || sb_printf(&sb, "/%s=%s", k, json_is_string(v) ? json_string_value(v) : t ? t : "?");
+        free(t);
+    }
+    json_t *procs = json_object_get(p, "procs");
+    if (json_is_integer(procs))
+        rc = rc || sb_printf(&sb, "-%lld", (long long)json_integer_value(procs));
+    json_decref(p);
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return sb_detach(&sb);
+}
+
+/* Every stored value into the builder, series by series in the order
+ * they were stored (a value with count k as k values). */
+static int read_back(struct db *db, struct cmp_builder *b, char **err)
+{
+    static const char sql[] =
+        "SELECT r.name, b.name, b.params, se.metric, se.unit, sa.value, sa.count FROM series se "
+        "JOIN run r ON r.id = se.run_id JOIN benchmark b ON b.id = se.benchmark_id "
+        "JOIN sample sa ON sa.series_id = se.id WHERE sa.warmup = 0 ORDER BY se.id, sa.iteration";
+    struct db_stmt *st;
+    if (db_prepare(db, sql, &st) != SQLITE_OK)
+        return bd_fail(err, "%s", db_errmsg(db));
+    int rc, fail = 0;
+    char tidy[256], label[512];
+    while (!fail && (rc = db_step(st)) == SQLITE_ROW) {
+        const char *metric = (const char *)db_column_text(st, 3), *unit = (const char *)db_column_text(st, 4);
+        double factor = cmp_tidy_any(unit, tidy, sizeof tidy);
+        if (strcmp(metric, "primary") == 0 || strcmp(metric, unit) == 0)
+            snprintf(label, sizeof label, "%s", tidy);
+        else
+            snprintf(label, sizeof label, "%s (%s)", metric, tidy);
+        char *pkg;
+        char *name = full_name((const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2), &pkg);
+        struct cmp_value v = {db_column_double(st, 5) * factor, label, unit, metric};
+        struct cmp_config cfg = {"pkg", pkg};
+        for (long long k = db_column_int64(st, 6); !fail && k > 0; k--)
+            fail = !name || cmp_builder_add(b, (const char *)db_column_text(st, 0), &cfg, pkg ? 1 : 0, name, &v, 1);
+        free(name);
+        free(pkg);
+    }
+    db_finalize(st);
+    if (fail)
+        return bd_fail(err, "out of memory");
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : bd_fail(err, "%s", db_errmsg(db));
+}
+
+/* Loads each side's other files as a run of plan "files" in a store in
+ * memory (several files of one side: the run's blocks, as ingest numbers
+ * them), then reads them back. ingest prints its own errors. */
+static int load_others(struct cmp_builder *b, const struct compare_side *sides, int nsides,
+                       const struct other *others, size_t n)
+{
+    struct db *db = NULL;
+    char *err = NULL;
+    struct ingest_options io = {INGEST_DEFAULT_MAX_LINE, INGEST_DEFAULT_MAX_BYTES, 0, 1, INGEST_DEFAULT_MAX_MEMBERS};
+    struct ingester *g = NULL;
+    struct ingest_file *files = calloc(n + 1, sizeof *files);
+    char **names = calloc(n + 1, sizeof *names);
+    int rc = !files || !names || store_open_memory(&db, &err) || !(g = ingester_open(db, &io, NULL, &err));
+    for (int s = 0; !rc && s < nsides; s++) {
+        size_t k = 0;
+        for (size_t i = 0; !rc && i < n; i++)
+            if (others[i].side == s) {
+                const char *p = others[i].tmp ? others[i].tmp : others[i].path;
+                names[k] = compare_file_name(k, others[i].path);
+                files[k] = (struct ingest_file){p, names[k]};
+                k++;
+            }
+        struct ingest_run run = {.plan = "files", .run = sides[s].label, .host = "local", .variant = "default",
+                                 .block = 1};
+        if (k && ingester_files(g, &run, files, k, sides[s].arg) == INGEST_FAILED)
+            rc = 1;
+        for (size_t i = 0; i < k; i++)
+            free(names[i]);
+    }
+    if (!rc && read_back(db, b, &err))
+        rc = 1;
+    if (err)
+        bd_error("compare: %s", err);
+    free(err);
+    free(files);
+    free(names);
+    ingester_close(g);
+    db_close(db);
+    return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---- the command ---- */
+
+int compare_files_model(const struct compare_files_opts *o, struct compare_side *sides, int nsides,
+                        struct cmp_model *m)
+{
+    struct cmp_builder *b = cmp_builder_new();
+    size_t nfiles = 0;
+    int stdin_used = 0, rc = b ? EXIT_OK : EXIT_FAIL;
+    for (int s = 0; s < nsides; s++)
+        for (size_t i = 0; i < sides[s].npaths; i++) {
+            nfiles++;
+            stdin_used += strcmp(sides[s].paths[i], "-") == 0;
+        }
+    if (stdin_used > 1) {
+        cmp_builder_free(b);
+        return bd_usage_error("compare", "compare: standard input (-) is given more than once");
+    }
+    struct other *others = calloc(nfiles + 1, sizeof *others);
+    size_t nothers = 0;
+    if (!others)
+        rc = EXIT_FAIL;
+    for (int s = 0; rc == EXIT_OK && s < nsides; s++)
+        rc = cmp_builder_col(b, sides[s].label) ? EXIT_FAIL : EXIT_OK;
+    if (rc != EXIT_OK)
+        bd_error("compare: out of memory");
+    for (int s = 0; rc == EXIT_OK && s < nsides; s++)
+        for (size_t i = 0; rc == EXIT_OK && i < sides[s].npaths; i++) {
+            rc = read_file(b, o, &sides[s], s, sides[s].paths[i], others, &nothers);
+        }
+    if (rc == EXIT_OK && nothers)
+        rc = load_others(b, sides, nsides, others, nothers);
+    for (size_t i = 0; others && i < nothers; i++)
+        if (others[i].tmp) {
+            unlink(others[i].tmp);
+            free(others[i].tmp);
+        }
+    free(others);
+    char *err = NULL;
+    if (rc == EXIT_OK && cmp_builder_finish(b, &o->cmp, m, &err)) {
+        bd_error("%s", err);
+        rc = EXIT_FAIL;
+    }
+    free(err);
+    cmp_builder_free(b);
+    return rc;
+}
+
+int compare_files_run(const struct compare_files_opts *o, struct compare_side *sides, int nsides)
+{
+    struct cmp_model m = {0};
+    int rc = compare_files_model(o, sides, nsides, &m);
+    if (rc != EXIT_OK) {
+        cmp_model_free(&m);
+        return rc;
+    }
+    struct report rep = {0};
+    const char *summary = m.regressed ? "regressed" : "no regression";
+    report_note(&rep, "compare: %s", summary);
+    report_field_text(&rep, "verdict", summary);
+    int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
+    if (o->gate)
+        report_field_int(&rep, "exit", gate_rc);
+    int prc;
+    if (o->out.format == OUT_TABLE) {
+        prc = cmp_print_text(&m, stdout) || report_print(&rep, NULL, &o->out, stdout, stderr);
+    } else {
+        struct rowset rs = {0};
+        char *err = NULL;
+        prc = cmp_model_rows(&m, o->cmp.alpha, o->cmp.threshold, &rs, &err);
+        if (prc)
+            bd_error("compare: %s", err);
+        else
+            prc = report_print(&rep, &rs, &o->out, stdout, stderr);
+        free(err);
+        rowset_free(&rs);
+    }
+    if (prc || fflush(stdout) || ferror(stdout)) {
+        bd_error("compare: cannot write the output");
+        rc = EXIT_FAIL;
+    } else
+        rc = o->gate ? gate_rc : EXIT_OK;
+    report_free(&rep);
+    cmp_model_free(&m);
+    return rc;
+}

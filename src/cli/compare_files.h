@@ -1,0 +1,47 @@
+#ifndef BENCHDB_CLI_COMPARE_FILES_H
+#define BENCHDB_CLI_COMPARE_FILES_H
+/* `benchdb compare` on files, without a store (docs/queries.md, "compare
+ * on files"): each side one or more files of a format ingest reads (or
+ * "-"), compared as benchstat compares files. */
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "compare/compare.h"
+
+/* A side as given: [LABEL=]PATH[,PATH...] or "-". */
+struct compare_side {
+    const char *arg;
+    char *label;
+    char **paths;
+    size_t npaths;
+};
+/* Parses arg. Returns 1 when it names files (every path an existing file,
+ * or "-"), 0 when it does not (a run or other name of a store), -1 when
+ * memory ran out. The whole argument is a path when it names a file;
+ * else LABEL= before its first "=" labels the side, and the rest is split
+ * at commas unless it names a file itself. */
+int compare_side_parse(const char *arg, struct compare_side *s);
+void compare_side_free(struct compare_side *s);
+
+/* The name the k-th (0-based) file of a side is stored under in the
+ * side's run ("001-old.txt"): distinct, in the order given. malloc'd. */
+char *compare_file_name(size_t k, const char *path);
+
+struct compare_files_opts {
+    struct cmp_options cmp;
+    const char *const *ignore; /* configuration keys left out (--ignore) */
+    size_t nignore;
+    struct out_opts out;
+    int gate;
+};
+
+/* Reads the sides' files into a model: Go benchmark text as benchstat
+ * reads it, any other harness file through ingest into a store in memory.
+ * 0; EXIT_FAIL after printing the error. */
+int compare_files_model(const struct compare_files_opts *o, struct compare_side *sides, int nsides,
+                        struct cmp_model *m);
+/* The whole command on files: the model, printed in o->out's format;
+ * with o->gate the exit status says whether a cell regressed. */
+int compare_files_run(const struct compare_files_opts *o, struct compare_side *sides, int nsides);
+
+#endif

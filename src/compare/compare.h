@@ -1,0 +1,159 @@
+#ifndef BENCHDB_COMPARE_COMPARE_H
+#define BENCHDB_COMPARE_COMPARE_H
+/* benchstat v2's comparison (golang.org/x/perf/cmd/benchstat, default
+ * options) as a model, built from benchmark results or from the rows of
+ * the saved query `compare`, and printed as benchstat's text tables
+ * (docs/queries.md, "compare").
+ *
+ * Results go into tables as benchstat groups them: one table per file
+ * configuration (the "key: value" lines of Go benchmark text) and unit,
+ * a row per benchmark full name, a column per side; tables, rows, columns
+ * and units come in the order they first appear, except that tables of
+ * different configurations are ordered by their configuration's text.
+ * Each cell is summarised by its median and the distribution-free
+ * interval of the median (its "± x%"); every column after the first is
+ * compared with the first by the Mann-Whitney U test; a geomean row ends
+ * each table. benchdb adds, after benchstat's columns, the change's
+ * Hodges-Lehmann interval and a verdict (opts.extras). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare/arena.h"
+#include "output/output.h"
+#include "stats/rank.h"
+
+#define CMP_MAXWARN 4
+
+enum cmp_adjust { CMP_ADJUST_NONE, CMP_ADJUST_HOLM, CMP_ADJUST_BH };
+
+struct cmp_options {
+    double level;            /* the median's interval (benchstat's -confidence), 0.95 */
+    double alpha;            /* 0.05 */
+    enum mw_method method;   /* MW_BENCHSTAT */
+    enum cmp_adjust adjust;
+    double threshold;        /* percent: a regression is slower (worse) by more */
+    int extras;              /* benchdb's columns after benchstat's */
+    const char *metric;      /* only this metric (NULL or "*": all) */
+    const char *exact_units; /* comma-separated units assumed exact */
+};
+void cmp_options_init(struct cmp_options *o);
+
+/* One side's cell of a row. */
+struct cmp_cell {
+    int present;
+    int64_t n;
+    double center, lo, hi; /* the median and its interval (+-inf when unbounded) */
+    double pm;             /* "±" in percent; NAN when it is not one */
+    const char *pct;       /* "±" as shown: "3%", "∞", "?", "0%" */
+    const char *warn[CMP_MAXWARN];
+    int nwarn;
+    /* The comparison with the row's cell in the table's first column. */
+    int compared, tested;
+    double p_raw, p;       /* p: as judged (adjusted when asked) */
+    int64_t n1, n2;
+    const char *delta;     /* "~", "0.00%", "?", "+4.62%" */
+    double change;         /* percent; NAN when undefined */
+    const char *cwarn[CMP_MAXWARN];
+    int ncwarn;
+    int has_ci;            /* the change's Hodges-Lehmann interval, percent */
+    double ci_lo, ci_hi;
+    const char *verdict;   /* "~", "same", "?", "slower", "faster", "worse", "better", "higher", "lower" */
+    int regressed;
+};
+
+struct cmp_row {
+    const char *label;
+    struct cmp_cell *cells; /* one per column */
+};
+
+/* A column's geomean. */
+struct cmp_sum {
+    int has_summary, has_ratio;
+    double summary, ratio;
+    int64_t n;             /* cells in the column */
+    const char *warn[3];
+    int nwarn;
+};
+
+struct cmp_table {
+    const char **cfg;      /* per configuration key (cmp_model.fields), "" when absent */
+    const char *unit;      /* shown above the columns */
+    const char *metric;    /* the metric (CSV and JSON) */
+    int binary;            /* scales by powers of 1024 */
+    const char *kind, *direction; /* of the unit, for verdicts */
+    int exact;
+    int ncols;
+    const char **cols;
+    size_t nrows;
+    struct cmp_row *rows;
+    struct cmp_sum *sums;  /* one per column */
+};
+
+struct cmp_model {
+    struct arena arena;
+    int nfields;
+    const char **fields;   /* configuration keys, in order of first appearance */
+    size_t ntables;
+    struct cmp_table *tables;
+    int extras;
+    enum cmp_adjust adjust;
+    double level;
+    size_t compared;       /* cells compared with a baseline */
+    size_t regressed;      /* of them, regressions (the gate) */
+};
+void cmp_model_free(struct cmp_model *m);
+
+/* Prints m as benchstat's text: per table, the configuration lines that
+ * changed, the table, its notes; a blank line between tables. 0, or -1
+ * on a write error or when memory ran out. */
+int cmp_print_text(struct cmp_model *m, FILE *out);
+
+/* ---- building a model from results (builder.c, stats.c) ---- */
+
+struct cmp_builder;
+struct cmp_builder *cmp_builder_new(void);
+void cmp_builder_free(struct cmp_builder *b);
+
+/* One value of a result: in its tidied unit (shown above the table),
+ * with the unit as the input wrote it (its kind and direction decide the
+ * verdict) and its metric (NULL: the unit). */
+struct cmp_value {
+    double value;
+    const char *unit, *orig_unit, *metric;
+};
+struct cmp_config {
+    const char *key, *value;
+};
+/* Adds a result (a line of Go benchmark text, or one value of a series):
+ * column col, the file configuration in effect, the full name, values.
+ * -1 when memory ran out. */
+int cmp_builder_add(struct cmp_builder *b, const char *col, const struct cmp_config *cfg, size_t ncfg,
+                    const char *name, const struct cmp_value *v, size_t nv);
+/* Numbers column col (the sides' order, before any result names it). */
+int cmp_builder_col(struct cmp_builder *b, const char *col);
+/* How many values were added so far. */
+size_t cmp_builder_values(const struct cmp_builder *b);
+/* The unit (tidied) is exact (benchstat's "Unit U assume=exact"). */
+int cmp_builder_exact(struct cmp_builder *b, const char *unit);
+/* The tables with every statistic computed. 0, or -1 with *err set. */
+int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struct cmp_model *m, char **err);
+
+/* ---- Go benchmark text (gotext.c) ---- */
+
+/* Reads a file of Go benchmark text (golang.org/x/perf benchfmt) into
+ * column col: configuration lines, "Unit" lines, Benchmark lines with
+ * their values tidied. A line benchfmt refuses is skipped with a warning
+ * "FILE:LINE: what" on stderr, as benchstat does; ignore lists
+ * configuration keys left out of the tables' configuration. -1 when
+ * memory ran out, -2 on bytes that are not UTF-8 (*err says where). */
+int cmp_read_gotext(struct cmp_builder *b, const char *col, const char *file, const char *text, size_t len,
+                    const char *const *ignore, size_t nignore, char **err);
+
+/* ---- the model as rows (rows.c): the saved query's columns ---- */
+
+/* The rows of the saved query `compare` for every comparison of the
+ * model, led by the columns a and b (the sides' labels). */
+int cmp_model_rows(const struct cmp_model *m, double alpha, double threshold, struct rowset *rs, char **err);
+
+#endif

