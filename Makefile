@@ -3,6 +3,9 @@
 #   make test   the whole suite with ctest, then again under ASan + UBSan
 #   make check  the quick tier (unit, sql, refused, fuzz replay, fast cli tests): docs/testing.md
 #   make bench  timings against the limits (bench/README.md); never part of make test
+# two for generated files (docs/testing.md, "Generated files"):
+#   make regen        every generator of tools/gen again (R, mpmath, PostgreSQL: install-deps --with-tools)
+#   make regen-check  the same into a copy of the tree: fails naming each file that is not as committed
 # and two for reliability (docs/reliability.md):
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS each (clang)
 #   make memcheck   the suite's representative part under valgrind
@@ -12,7 +15,7 @@ BENCH_BUILD ?= build-bench
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps deps-run run check test test-plain test-asan bench fuzz memcheck clean
+.PHONY: all build deps deps-run run check test test-plain test-asan bench fuzz memcheck regen regen-check clean
 
 all: build
 
@@ -59,6 +62,15 @@ bench: deps
 	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DBENCHDB_TESTS=OFF -DBENCHDB_BENCH=ON $(CMAKE_FLAGS) >/dev/null && \
 	cmake --build $(BENCH_BUILD) -j $(JOBS) && \
 	python3 bench/run.py $(BENCH_BUILD) --t0 $$t0
+
+# Every generated file from its generator (tools/gen/regen.py); some need
+# the build (benchdb, the extension) and R, which CI does not have: the
+# python tier alone runs in make test (cli/gen_current).
+regen: build
+	@python3 tools/gen/regen.py --build $(BUILD)
+
+regen-check: build
+	@python3 tools/gen/regen.py --check --build $(BUILD)
 
 # libFuzzer targets (tests/fuzz/, clang): each runs FUZZ_SECONDS; crashes
 # land in $(FUZZ_BUILD)/fuzz-crashes. 'make test' replays the corpora.

@@ -1,7 +1,8 @@
--- benchdb: the full current schema (migrations 0001-0007).
--- Applying every migration in migrations/ to an empty store must give
--- exactly this schema (checked by the test unit/schema); change both
--- together.
+-- benchdb: the store's schema on SQLite at version 7 (docs/schema.md).
+-- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
+-- change that description, not this file (docs/schema.md, "Changing
+-- the schema"). A store migrated to version 7 has exactly this schema
+-- (the test unit/schema).
 
 -- Every ingested archive, with its original bytes (zstd-compressed unless
 -- the original already was) so that nothing it held is ever lost.
@@ -80,6 +81,8 @@ CREATE TABLE "unit" (
   factor    REAL NOT NULL CHECK (factor > 0),
   direction TEXT CHECK (direction IN ('lower', 'higher'))
 ) WITHOUT ROWID;
+-- The factors are the doubles SQLite stores (1.0 / 60 divided as doubles
+-- on PostgreSQL too, not as numeric).
 INSERT INTO "unit"(name, kind, factor, direction) VALUES
   ('ns/op', 'time', 1e-9, 'lower'), ('us/op', 'time', 1e-6, 'lower'), ('ms/op', 'time', 1e-3, 'lower'),
   ('s/op', 'time', 1, 'lower'), ('ns', 'time', 1e-9, 'lower'), ('us', 'time', 1e-6, 'lower'),
@@ -106,7 +109,7 @@ CREATE TABLE archive_member (
   UNIQUE (archive_id, path)
 );
 
--- A series now belongs to a metric: 'primary' (what block scores, ratios and
+-- A series belongs to a metric: 'primary' (what block scores, ratios and
 -- the saved queries use) or the name a harness gives a further metric
 -- (cpu_time, B/op, gc.alloc.rate.norm...). member_id: the member of a
 -- container archive its values came from (NULL: the archive itself).
@@ -143,7 +146,8 @@ CREATE TABLE sample (
   series_id INTEGER NOT NULL,
   warmup    INTEGER NOT NULL CHECK (warmup IN (0, 1)),
   iteration INTEGER NOT NULL CHECK (iteration >= 1),
-  value     REAL NOT NULL, count INTEGER NOT NULL DEFAULT 1 CHECK (count >= 1),
+  value     REAL NOT NULL,
+  count     INTEGER NOT NULL DEFAULT 1 CHECK (count >= 1),
   PRIMARY KEY (series_id, warmup, iteration)
 ) WITHOUT ROWID;
 CREATE TRIGGER series_delete_samples AFTER DELETE ON series BEGIN
@@ -151,24 +155,26 @@ CREATE TRIGGER series_delete_samples AFTER DELETE ON series BEGIN
 END;
 
 CREATE TABLE gate (
-  id     INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
-  name   TEXT NOT NULL,
-  passed INTEGER NOT NULL CHECK (passed IN (0, 1)),
-  at     TEXT,
-  detail TEXT CHECK (detail IS NULL OR json_valid(detail)),
+  id         INTEGER PRIMARY KEY,
+  run_id     INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  name       TEXT NOT NULL,
+  passed     INTEGER NOT NULL CHECK (passed IN (0, 1)),
+  at         TEXT,
+  detail     TEXT CHECK (detail IS NULL OR json_valid(detail)),
   archive_id INTEGER REFERENCES archive(id) ON DELETE CASCADE
 );
 CREATE INDEX gate_run ON gate(run_id);
 CREATE INDEX gate_archive ON gate(archive_id) WHERE archive_id IS NOT NULL;
 
+-- value: any scalar on SQLite; on PostgreSQL text (numbers in shortest
+-- round-trip form).
 CREATE TABLE event (
-  id     INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
-  name   TEXT NOT NULL,
+  id         INTEGER PRIMARY KEY,
+  run_id     INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  name       TEXT NOT NULL,
   value,
-  at     TEXT,
-  detail TEXT CHECK (detail IS NULL OR json_valid(detail)),
+  at         TEXT,
+  detail     TEXT CHECK (detail IS NULL OR json_valid(detail)),
   archive_id INTEGER REFERENCES archive(id) ON DELETE CASCADE
 );
 CREATE INDEX event_run ON event(run_id);
@@ -192,8 +198,9 @@ CREATE TABLE block_score_data (
 ) WITHOUT ROWID;
 
 -- Each trigger recomputes the block of the changed series from all its
--- series (the unique index on series gives them in fork order, as the
--- aggregate above reads them).
+-- series, summing the totals in fork order (SQLite's unique index on
+-- series gives them so, as the aggregate above reads them; PostgreSQL's
+-- sum says ORDER BY fork), so that the score is the same double.
 CREATE TRIGGER series_insert_block_score AFTER INSERT ON series BEGIN
   INSERT OR REPLACE INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit)
   SELECT run_id, benchmark_id, block, variant_id, sum(total) / sum(n), sum(n), min(unit)
@@ -257,12 +264,12 @@ FROM (
 -- Per run and cell with block ratios: their number, the mean and sample
 -- standard deviation (n - 1; NULL for one block) of their log ratios, and
 -- moments: the exact state of their sums (moments(log_ratio),
--- docs/functions.md), from which pooled_t_ci_of() and t_ci_of() give the
--- intervals pooled_t_ci() and t_ci() give over the ratios themselves.
--- Derived data, kept by the triggers below whenever a block score of the
--- cell, or the run's treatment or baseline, changes (a stored score only
--- when its block has the other variant's score too: only then is there a
--- ratio).
+-- docs/functions.md; the same bytes on both engines), from which
+-- pooled_t_ci_of() and t_ci_of() give the intervals pooled_t_ci() and
+-- t_ci() give over the ratios themselves. Derived data, kept by the
+-- triggers below whenever a block score of the cell, or the run's
+-- treatment or baseline, changes (a stored score only when its block has
+-- the other variant's score too: only then is there a ratio).
 CREATE TABLE run_cell_data (
   run_id       INTEGER NOT NULL,
   benchmark_id INTEGER NOT NULL,
@@ -273,11 +280,13 @@ CREATE TABLE run_cell_data (
   PRIMARY KEY (run_id, benchmark_id)
 ) WITHOUT ROWID;
 
--- ingest_defer: while an ingest's transaction holds a row here (it inserts
--- one when it begins and deletes it before it commits; no other writer
--- does), the insert trigger below leaves run_cell_data alone and the
--- ingest computes the rows of its runs once, before the commit, with the
--- same SELECT. Every other writer keeps the per-row trigger.
+-- The ingest's deferral (docs/schema.md, run_cell_data): while an
+-- ingest's transaction is marked, the insert triggers below stand aside
+-- and the ingest computes the rows of its runs once, before the commit,
+-- with the same SELECTs (src/store/dialect.c). Every other writer keeps
+-- the per-row triggers.
+-- The mark is a row here: the ingest inserts one as it begins and deletes
+-- it before it commits (no other writer does).
 CREATE TABLE ingest_defer (
   archive_id INTEGER NOT NULL
 );

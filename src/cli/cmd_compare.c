@@ -329,6 +329,8 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
 static int ambiguous(struct cli *cli, const struct compare_side *sides, int n)
 {
     struct stat st;
+    /* Engine branch: only a store file is looked into; a server is not
+     * reached for a comparison of files. */
     if (db_is_server_name(cli->db_path) || stat(cli->db_path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
     sqlite3 *db = NULL;

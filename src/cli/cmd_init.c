@@ -158,6 +158,8 @@ int cmd_init(struct cli *cli, int argc, char **argv)
     int first;
     if (cli_parse(&spec_init, argc, argv, NULL, &first))
         return EXIT_USAGE;
+    /* Engine branch: on a server init also makes the role benchdb_reader
+     * and installs the extension; a file is created as SQLite creates it. */
     if (db_is_server_name(cli->db_path))
         return init_server(cli);
     struct stat st;

@@ -36,12 +36,7 @@ int cli_connect_store(struct cli *cli, enum store_mode mode, struct db **db)
 {
     char *err = NULL;
     if (store_connect(cli->db_path, mode, db, &err) != 0) {
-        /* SQLite's messages name the file; a server's are named here, its
-         * password masked. */
-        if (db_is_server_name(cli->db_path))
-            bd_error("%s: %s", cli_store_name(cli), err);
-        else
-            bd_error("%s", err);
+        bd_error("%s", err); /* naming the store (store_connect) */
         free(err);
         return -1;
     }

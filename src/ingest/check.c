@@ -11,35 +11,6 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 
-static int pragma_rows(struct db *db, FILE *out, const char *pragma, const char *what, int *problems)
-{
-    struct db_stmt *st;
-    if (db_prepare(db, pragma, &st) != SQLITE_OK) {
-        bd_error("check: %s: %s", what, db_errmsg(db));
-        return -1;
-    }
-    int rows = 0, rc;
-    while ((rc = db_step(st)) == SQLITE_ROW) {
-        if (db_column_count(st) == 1 && strcmp((const char *)db_column_text(st, 0), "ok") == 0)
-            continue;
-        rows++;
-        if (db_column_count(st) == 1) {
-            bd_error("check: %s: %s", what, db_column_text(st, 0));
-        } else { /* foreign_key_check: table, rowid, parent, fkid */
-            bd_error("check: %s: %s row %lld refers to a missing row of %s", what, db_column_text(st, 0),
-                     db_column_int64(st, 1), db_column_text(st, 2));
-        }
-    }
-    db_finalize(st);
-    if (rc != SQLITE_DONE) {
-        bd_error("check: %s: %s", what, db_errmsg(db));
-        return -1;
-    }
-    *problems += rows;
-    fprintf(out, "check: %s: %s\n", what, rows ? "PROBLEMS" : "ok");
-    return 0;
-}
-
 /* Re-reads one archive's chunks; returns 0 when they match its row. */
 static int check_archive(struct db *db, struct db_stmt *chunks, int64_t id, const char *name, const char *sha,
                          int64_t size, const char *encoding, int64_t stored_size, ZSTD_DCtx *dctx,
@@ -190,17 +161,10 @@ static int check_orphans(struct db *db, FILE *out, int *problems)
     return 0;
 }
 
-/* The checks in order, on either engine: SQLite's pragmas, or what stands
- * for them on PostgreSQL (store_check_pg_server). */
+/* The checks in order, on either engine. */
 static int run_checks(struct db *db, FILE *out, int *problems)
 {
-    if (store_check_schema(db, out, problems))
-        return -1;
-    if (db_engine(db) == DB_POSTGRESQL) {
-        if (store_check_pg_server(db, out, problems))
-            return -1;
-    } else if (pragma_rows(db, out, "PRAGMA integrity_check", "integrity_check", problems) ||
-               pragma_rows(db, out, "PRAGMA foreign_key_check", "foreign_key_check", problems))
+    if (store_check_schema(db, out, problems) || store_check_integrity(db, out, problems))
         return -1;
     return check_archives(db, out, problems) || check_series(db, out, problems) ||
                    check_block_scores(db, out, problems) || store_check_summaries(db, out, problems) ||

@@ -1,5 +1,6 @@
 -- benchstats 0.1 for PostgreSQL 15: benchdb's SQL functions (docs/functions.md),
 -- built from the same C as the SQLite ones (src/pg, src/fnshared, src/stats).
+-- Made by tools/gen/functions.py from src/fnshared/functions.json (make regen): change the catalogue, not this file.
 -- Installed into the schema benchstats (benchstats.control). variance and
 -- stddev exist in pg_catalog too: put benchstats first in search_path,
 --   SET search_path = "$user", public, benchstats, pg_catalog;
@@ -13,8 +14,16 @@
 \echo Use "CREATE EXTENSION benchstats" to load this file. \quit
 
 -- ---- scalars ----
-CREATE FUNCTION benchdb_version() RETURNS text
-  AS 'MODULE_PATHNAME', 'bs_version' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION pooled_t_ci_of(bytea, bytea) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pooled_t_ci_of(bytea, bytea, double precision) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION pooled_t_ci_of(bytea, bytea, double precision, text) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION t_ci_of(bytea) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION t_ci_of(bytea, double precision) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION t_quantile(double precision, double precision) RETURNS double precision
   AS 'MODULE_PATHNAME', 'bs_t_quantile' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION t_cdf(double precision, double precision) RETURNS double precision
@@ -27,6 +36,8 @@ CREATE FUNCTION ci_recip(jsonb) RETURNS jsonb
   AS 'MODULE_PATHNAME', 'bs_ci_recip' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ci_excludes(jsonb, double precision) RETURNS integer
   AS 'MODULE_PATHNAME', 'bs_ci_excludes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION benchdb_version() RETURNS text
+  AS 'MODULE_PATHNAME', 'bs_version' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 -- SQLite's json_array_length() on the jsonb these functions return (0 for
 -- anything but an array, as SQLite), so that a query reading an array of
 -- change points runs on both engines.
@@ -71,7 +82,37 @@ CREATE AGGREGATE geomean(double precision) (
   MSFUNC = geomean_step, MINVFUNC = geomean_inverse, MSTYPE = internal, MFINALFUNC = geomean_final,
   PARALLEL = SAFE);
 
--- variance(x), stddev(x): one per numeric type, as pg_catalog declares its own
+-- mean(x)
+CREATE FUNCTION mean_step(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION mean_inverse(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION mean_final(internal) RETURNS double precision
+  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION mean_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE mean(double precision) (
+  SFUNC = mean_step, STYPE = internal, FINALFUNC = mean_final,
+  COMBINEFUNC = mean_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
+  MSFUNC = mean_step, MINVFUNC = mean_inverse, MSTYPE = internal, MFINALFUNC = mean_final,
+  PARALLEL = SAFE);
+
+-- fsum(x)
+CREATE FUNCTION fsum_step(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION fsum_inverse(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION fsum_final(internal) RETURNS double precision
+  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fsum_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE fsum(double precision) (
+  SFUNC = fsum_step, STYPE = internal, FINALFUNC = fsum_final,
+  COMBINEFUNC = fsum_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
+  MSFUNC = fsum_step, MINVFUNC = fsum_inverse, MSTYPE = internal, MFINALFUNC = fsum_final,
+  PARALLEL = SAFE);
+
+-- variance(x)
 CREATE FUNCTION variance_step(internal, double precision) RETURNS internal
   AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION variance_inverse(internal, double precision) RETURNS internal
@@ -215,75 +256,7 @@ CREATE AGGREGATE t_ci(double precision, double precision) (
   MSFUNC = t_ci_step, MINVFUNC = t_ci_inverse, MSTYPE = internal, MFINALFUNC = t_ci_final,
   PARALLEL = SAFE);
 
--- moments(x), mean(x), fsum(x): variance's state (exact sums), their own final
-CREATE FUNCTION moments_step(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION moments_inverse(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION moments_final(internal) RETURNS bytea
-  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION moments_combine(internal, internal) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE moments(double precision) (
-  SFUNC = moments_step, STYPE = internal, FINALFUNC = moments_final,
-  COMBINEFUNC = moments_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
-  MSFUNC = moments_step, MINVFUNC = moments_inverse, MSTYPE = internal, MFINALFUNC = moments_final,
-  PARALLEL = SAFE);
-CREATE FUNCTION mean_step(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION mean_inverse(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION mean_final(internal) RETURNS double precision
-  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION mean_combine(internal, internal) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE mean(double precision) (
-  SFUNC = mean_step, STYPE = internal, FINALFUNC = mean_final,
-  COMBINEFUNC = mean_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
-  MSFUNC = mean_step, MINVFUNC = mean_inverse, MSTYPE = internal, MFINALFUNC = mean_final,
-  PARALLEL = SAFE);
-CREATE FUNCTION fsum_step(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION fsum_inverse(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION fsum_final(internal) RETURNS double precision
-  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION fsum_combine(internal, internal) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE fsum(double precision) (
-  SFUNC = fsum_step, STYPE = internal, FINALFUNC = fsum_final,
-  COMBINEFUNC = fsum_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
-  MSFUNC = fsum_step, MINVFUNC = fsum_inverse, MSTYPE = internal, MFINALFUNC = fsum_final,
-  PARALLEL = SAFE);
-
--- pooled_t_ci_of(a, b [, level [, members]]), t_ci_of(m [, level]): intervals of summaries
-CREATE FUNCTION pooled_t_ci_of(bytea, bytea) RETURNS jsonb
-  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION pooled_t_ci_of(bytea, bytea, double precision) RETURNS jsonb
-  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION pooled_t_ci_of(bytea, bytea, double precision, text) RETURNS jsonb
-  AS 'MODULE_PATHNAME', 'bs_pooled_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION t_ci_of(bytea) RETURNS jsonb
-  AS 'MODULE_PATHNAME', 'bs_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION t_ci_of(bytea, double precision) RETURNS jsonb
-  AS 'MODULE_PATHNAME', 'bs_t_ci_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
--- band_share(x, lo, hi)
-CREATE FUNCTION band_share_step(internal, double precision, double precision, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_band_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION band_share_inverse(internal, double precision, double precision, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_band_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION band_share_final(internal) RETURNS double precision
-  AS 'MODULE_PATHNAME', 'bs_band_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION band_share_combine(internal, internal) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_band_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE band_share(double precision, double precision, double precision) (
-  SFUNC = band_share_step, STYPE = internal, FINALFUNC = band_share_final,
-  COMBINEFUNC = band_share_combine, SERIALFUNC = band_serial, DESERIALFUNC = band_deserial,
-  MSFUNC = band_share_step, MINVFUNC = band_share_inverse, MSTYPE = internal, MFINALFUNC = band_share_final,
-  PARALLEL = SAFE);
-
--- pooled_t_ci(x, first [, level [, members]]): first a boolean or a number
+-- pooled_t_ci(x, first [, level [, members]])
 CREATE FUNCTION pooled_t_ci_step(internal, double precision, anyelement) RETURNS internal
   AS 'MODULE_PATHNAME', 'bs_two_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION pooled_t_ci_inverse(internal, double precision, anyelement) RETURNS internal
@@ -349,7 +322,22 @@ CREATE AGGREGATE welch_t_ci(double precision, anyelement, double precision, text
   MSFUNC = welch_t_ci_step, MINVFUNC = welch_t_ci_inverse, MSTYPE = internal, MFINALFUNC = welch_t_ci_final,
   PARALLEL = SAFE);
 
--- median(x): the aggregates that keep their values
+-- band_share(x, lo, hi)
+CREATE FUNCTION band_share_step(internal, double precision, double precision, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_band_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION band_share_inverse(internal, double precision, double precision, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_band_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION band_share_final(internal) RETURNS double precision
+  AS 'MODULE_PATHNAME', 'bs_band_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION band_share_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_band_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE band_share(double precision, double precision, double precision) (
+  SFUNC = band_share_step, STYPE = internal, FINALFUNC = band_share_final,
+  COMBINEFUNC = band_share_combine, SERIALFUNC = band_serial, DESERIALFUNC = band_deserial,
+  MSFUNC = band_share_step, MINVFUNC = band_share_inverse, MSTYPE = internal, MFINALFUNC = band_share_final,
+  PARALLEL = SAFE);
+
+-- median(x)
 CREATE FUNCTION median_step(internal, double precision) RETURNS internal
   AS 'MODULE_PATHNAME', 'bs_values_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION median_inverse(internal, double precision) RETURNS internal
@@ -409,30 +397,6 @@ CREATE AGGREGATE spread(double precision) (
   MSFUNC = spread_step, MINVFUNC = spread_inverse, MSTYPE = internal, MFINALFUNC = spread_final,
   PARALLEL = SAFE);
 
--- median_ci(x [, level])
-CREATE FUNCTION median_ci_step(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_values_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION median_ci_inverse(internal, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_values_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION median_ci_step(internal, double precision, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_values_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION median_ci_inverse(internal, double precision, double precision) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_values_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION median_ci_final(internal) RETURNS jsonb
-  AS 'MODULE_PATHNAME', 'bs_values_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION median_ci_combine(internal, internal) RETURNS internal
-  AS 'MODULE_PATHNAME', 'bs_keep_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE median_ci(double precision) (
-  SFUNC = median_ci_step, STYPE = internal, FINALFUNC = median_ci_final,
-  COMBINEFUNC = median_ci_combine, SERIALFUNC = keep_serial, DESERIALFUNC = keep_deserial,
-  MSFUNC = median_ci_step, MINVFUNC = median_ci_inverse, MSTYPE = internal, MFINALFUNC = median_ci_final,
-  PARALLEL = SAFE);
-CREATE AGGREGATE median_ci(double precision, double precision) (
-  SFUNC = median_ci_step, STYPE = internal, FINALFUNC = median_ci_final,
-  COMBINEFUNC = median_ci_combine, SERIALFUNC = keep_serial, DESERIALFUNC = keep_deserial,
-  MSFUNC = median_ci_step, MINVFUNC = median_ci_inverse, MSTYPE = internal, MFINALFUNC = median_ci_final,
-  PARALLEL = SAFE);
-
 -- mann_whitney(x, first [, method])
 CREATE FUNCTION mann_whitney_step(internal, double precision, anyelement) RETURNS internal
   AS 'MODULE_PATHNAME', 'bs_rank_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -481,7 +445,31 @@ CREATE AGGREGATE hodges_lehmann(double precision, anyelement, double precision) 
   MSFUNC = hodges_lehmann_step, MINVFUNC = hodges_lehmann_inverse, MSTYPE = internal, MFINALFUNC = hodges_lehmann_final,
   PARALLEL = SAFE);
 
--- change_points(seq, x [, window [, max_pvalue [, min_magnitude]]]): seq any integer or real type
+-- median_ci(x [, level])
+CREATE FUNCTION median_ci_step(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_values_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION median_ci_inverse(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_values_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION median_ci_step(internal, double precision, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_values_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION median_ci_inverse(internal, double precision, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_values_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION median_ci_final(internal) RETURNS jsonb
+  AS 'MODULE_PATHNAME', 'bs_values_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION median_ci_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_keep_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE median_ci(double precision) (
+  SFUNC = median_ci_step, STYPE = internal, FINALFUNC = median_ci_final,
+  COMBINEFUNC = median_ci_combine, SERIALFUNC = keep_serial, DESERIALFUNC = keep_deserial,
+  MSFUNC = median_ci_step, MINVFUNC = median_ci_inverse, MSTYPE = internal, MFINALFUNC = median_ci_final,
+  PARALLEL = SAFE);
+CREATE AGGREGATE median_ci(double precision, double precision) (
+  SFUNC = median_ci_step, STYPE = internal, FINALFUNC = median_ci_final,
+  COMBINEFUNC = median_ci_combine, SERIALFUNC = keep_serial, DESERIALFUNC = keep_deserial,
+  MSFUNC = median_ci_step, MINVFUNC = median_ci_inverse, MSTYPE = internal, MFINALFUNC = median_ci_final,
+  PARALLEL = SAFE);
+
+-- change_points(seq, x [, window [, max_pvalue [, min_magnitude]]])
 CREATE FUNCTION change_points_step(internal, anyelement, double precision) RETURNS internal
   AS 'MODULE_PATHNAME', 'bs_seq_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION change_points_inverse(internal, anyelement, double precision) RETURNS internal
@@ -536,4 +524,19 @@ CREATE AGGREGATE lookback_baseline(anyelement, double precision) (
   SFUNC = lookback_baseline_step, STYPE = internal, FINALFUNC = lookback_baseline_final,
   COMBINEFUNC = lookback_baseline_combine, SERIALFUNC = keep_serial, DESERIALFUNC = keep_deserial,
   MSFUNC = lookback_baseline_step, MINVFUNC = lookback_baseline_inverse, MSTYPE = internal, MFINALFUNC = lookback_baseline_final,
+  PARALLEL = SAFE);
+
+-- moments(x)
+CREATE FUNCTION moments_step(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION moments_inverse(internal, double precision) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_inverse' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION moments_final(internal) RETURNS bytea
+  AS 'MODULE_PATHNAME', 'bs_summary_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION moments_combine(internal, internal) RETURNS internal
+  AS 'MODULE_PATHNAME', 'bs_moments_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE moments(double precision) (
+  SFUNC = moments_step, STYPE = internal, FINALFUNC = moments_final,
+  COMBINEFUNC = moments_combine, SERIALFUNC = moments_serial, DESERIALFUNC = moments_deserial,
+  MSFUNC = moments_step, MINVFUNC = moments_inverse, MSTYPE = internal, MFINALFUNC = moments_final,
   PARALLEL = SAFE);

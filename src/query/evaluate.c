@@ -14,6 +14,7 @@
 #include "query/pg_sql.h"
 #include "query/rules.h"
 #include "query/schema_hash.h"
+#include "store/dialect.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/sha256.h"
@@ -79,13 +80,6 @@ void resolved_params_free(struct resolved_params *rp)
 static int bind_all(struct db_stmt *st, const struct saved_query *q, const struct resolved_params *rp, const char *what,
                     char **err)
 {
-    if (db_engine(db_stmt_db(st)) == DB_POSTGRESQL) { /* $k binds the k-th declared parameter (pg_sql.h) */
-        for (int i = 1; i <= db_bind_parameter_count(st); i++)
-            if (param_value_bind(st, i, &rp->v[i - 1]) != SQLITE_OK)
-                return bd_fail(err, "query %s: cannot bind %s: %s", q->name, q->params[i - 1].name,
-                               db_errmsg(db_stmt_db(st)));
-        return 0;
-    }
     for (int i = 1; i <= db_bind_parameter_count(st); i++) {
         const char *name = db_bind_parameter_name(st, i);
         if (!name)
@@ -166,7 +160,7 @@ static int pg_checked(struct db *db, const struct saved_query *q, const char **s
         free(why);
         return -1;
     }
-    if (pg_sql_positional_text(q, *sql, pg, &why)) {
+    if (pg_sql_typed_text(q, *sql, pg, &why)) {
         if (why && strncmp(why, "query ", 6) == 0) /* it names the query */
             bd_fail(err, "%s", why);
         else
@@ -192,6 +186,8 @@ static int prepare_guarded(struct db *db, const struct saved_query *q, const cha
     if (guard_on(db, q, reads, err))
         return -1;
     struct strbuf pg = {0};
+    /* Engine branch: a server runs only what SQLite's guard passed on
+     * benchdb's schema (the guard is SQLite's authorizer; pg_checked). */
     if (!db_sqlite(db) && pg_checked(db, q, &sql, what, reads, &pg, err)) {
         guard_off(db);
         return -1;
@@ -295,14 +291,12 @@ int evaluation_check_needs(struct db *db, const struct saved_query *q, const str
 int data_fingerprint_first(struct db *db, long long first, char out[65], long long *count, char **err)
 {
     struct db_stmt *st;
-    /* LIMIT NULL is every row on PostgreSQL, as LIMIT -1 is on SQLite. */
-    if (db_prepare(db,
-                   db_sqlite(db) ? "SELECT sha256 FROM (SELECT sha256 FROM archive ORDER BY id LIMIT ?) ORDER BY sha256"
-                                 : "SELECT sha256 FROM (SELECT sha256 FROM archive ORDER BY id LIMIT "
-                                   "CAST(nullif(?, -1) AS BIGINT)) AS a ORDER BY sha256",
+    if (db_prepare(db, "SELECT sha256 FROM (SELECT sha256 FROM archive ORDER BY id LIMIT ?) AS a ORDER BY sha256",
                    &st) != SQLITE_OK)
         return bd_fail(err, "cannot compute the data fingerprint: %s", db_errmsg(db));
-    db_bind_int64(st, 1, first);
+    /* Every row: the largest limit both engines take (SQLite reads -1 as
+     * none, PostgreSQL refuses it). */
+    db_bind_int64(st, 1, first < 0 ? INT64_MAX : first);
     struct sha256 h;
     sha256_init(&h);
     long long n = 0;
@@ -538,11 +532,10 @@ static int record(struct db *db, const struct saved_query *q, const char *sha, s
     struct strbuf rows = {0};
     if (rowset_json(&ev->rows, &rows, 0))
         return bd_fail(err, "cannot record the evaluation: out of memory");
-    /* PostgreSQL keeps up to 1 GB in a text value. */
-    int max = db_sqlite(db) ? sqlite3_limit(db_sqlite(db), SQLITE_LIMIT_LENGTH, -1) : (1 << 30) - 1;
-    if (rows.len > (size_t)max) {
+    size_t max = db_max_value_bytes(db);
+    if (rows.len > max) {
         bd_fail(err, "cannot record the evaluation: its rows take %zu bytes as JSON, more than the store keeps in one "
-                     "value (%d)", rows.len, max);
+                     "value (%zu)", rows.len, max);
         sb_free(&rows);
         return -1;
     }
@@ -612,7 +605,9 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
     struct schema_reads *set = how & RUN_RERUN ? &ev->read_set : NULL;
     if (prepare_guarded(db, q, q->sql, "the query", want_schema ? &notes : NULL, &st, err))
         return schema_reads_free(&reads), -1;
-    /* The schema the statement read, while the guard holds its names. */
+    /* The schema the statement read, while the guard holds its names.
+     * Engine branch: SQLite's schema text, or on a server the schema of
+     * benchdb's version with the server's own definitions (schema_hash.h). */
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
         (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, set, err)
                                        : schema_hash_pg(db, &reads, ev->schema_sha256, set, err)))) {

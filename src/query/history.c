@@ -2,6 +2,7 @@
 #include "query/history.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +21,10 @@ int history_list(struct db *db, const char *name, long long limit, struct rowset
     if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     int rc = name ? db_bind_text(st, 1, name, -1) : SQLITE_OK;
-    /* No limit: -1 on SQLite, NULL on PostgreSQL. */
+    /* No limit: the largest one both engines take (SQLite reads -1 as
+     * none, PostgreSQL refuses it). */
     if (rc == SQLITE_OK)
-        rc = limit < 0 && !db_sqlite(db) ? db_bind_null(st, 2) : db_bind_int64(st, 2, limit);
+        rc = db_bind_int64(st, 2, limit < 0 ? INT64_MAX : limit);
     if (rc == SQLITE_OK)
         rc = rowset_collect_db(rs, st);
     if (rc != SQLITE_DONE)

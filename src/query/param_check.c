@@ -11,8 +11,8 @@
 
 /* What each kind is looked up in; ?1 is the plan in scope, or NULL (cast:
  * PostgreSQL cannot infer the type of a parameter that is only tested for
- * NULL). An attribute's keys: json_each on SQLite, json_object_keys on
- * PostgreSQL. */
+ * NULL). An attribute's keys: json_each, the key of each member of the
+ * attributes object on both engines. */
 #define IN_PLAN "WHERE CAST(?1 AS TEXT) IS NULL OR p.name = ?1 ORDER BY 1"
 static const char *const names_sql[] = {
     [NAMES_PLAN] = "SELECT name FROM plan ORDER BY name",
@@ -22,8 +22,6 @@ static const char *const names_sql[] = {
     [NAMES_ATTRIBUTE] = "SELECT DISTINCT j.key FROM run r JOIN plan p ON p.id = r.plan_id, json_each(r.attributes) j "
                         IN_PLAN,
 };
-static const char attribute_names_pg[] = "SELECT DISTINCT j.key FROM run r JOIN plan p ON p.id = r.plan_id, "
-                                         "json_object_keys(r.attributes) AS j(key) " IN_PLAN;
 
 struct names {
     char **v;
@@ -41,7 +39,7 @@ static int names_load(struct db *db, enum param_names kind, const char *plan, st
 {
     struct db_stmt *st;
     memset(ns, 0, sizeof *ns);
-    const char *sql = kind == NAMES_ATTRIBUTE && db_engine(db) == DB_POSTGRESQL ? attribute_names_pg : names_sql[kind];
+    const char *sql = names_sql[kind];
     if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind), db_errmsg(db));
     int rc = kind == NAMES_PLAN || !plan ? SQLITE_OK : db_bind_text(st, 1, plan, -1);

@@ -1,17 +1,18 @@
 /* A saved query's SQL for PostgreSQL: its named parameters rewritten
- * (query/pg_sql.h). The scan knows SQLite's tokens that may hold a colon
- * or an @ or $ that is no parameter: string literals ('it''s'), quoted
- * identifiers ("a", [a], `a`), comments (-- and / * * /), and
- * PostgreSQL's cast operator (::). A token the two engines read
- * differently is refused (lexical_difference): the query would not be the
- * one SQLite's read-only guard checked (docs/postgresql.md, "Read-only
- * analysis"). */
+ * (query/pg_sql.h). The text is cut by the connection layer's lexer
+ * (store/pg_lex.h: PostgreSQL's tokens, where a colon, @ or $ is code and
+ * where it is in a string, a quoted name or a comment, and its :: cast);
+ * its parameters are read by pg_lex_param, as db_pg.c reads them. A token
+ * the two engines read differently is refused (lexical_difference): the
+ * query would not be the one SQLite's read-only guard checked
+ * (docs/postgresql.md, "Read-only analysis"). */
 #include "query/pg_sql.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "store/pg_lex.h"
 #include "util/diag.h"
 
 const char *pg_param_type(const struct param_type_spec *t)
@@ -27,100 +28,59 @@ const char *pg_param_type(const struct param_type_spec *t)
     }
 }
 
-/* A character of a parameter's name after its prefix, as SQLite reads it
- * (letters, digits, _, $ and any byte of a multi-byte UTF-8 character). */
-static int name_char(unsigned char c) { return isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
-
-/* The end of the quoted token that starts at s (the quote included), or
- * the end of the text when it is not closed. */
-static const char *quoted_end(const char *s)
+/* Why the token t is read otherwise by PostgreSQL than by SQLite, or
+ * NULL: a string with a prefix (E'' with backslash escapes, N'', B'',
+ * U&'', U&""), a name quoted SQLite's way ([a], `a`: a subscript or an
+ * operator on PostgreSQL), a dollar-quoted string ($$...$$, $t$...$t$:
+ * parameters on SQLite), a block comment with another opening inside it
+ * (PostgreSQL's nest, SQLite's end at the first close). X'' (a blob, a
+ * bytea) is read alike. */
+static const char nested[] = "nested";
+static const char *lexical_difference(struct pg_token t)
 {
-    char close = *s == '[' ? ']' : *s;
-    for (s++; *s; s++) {
-        if (*s == close) {
-            if (close != ']' && s[1] == close) {
-                s++;
-                continue;
-            }
-            return s + 1;
-        }
-    }
-    return s;
-}
-
-/* The end of a block comment at s, or NULL when another opens inside it:
- * PostgreSQL's nest, SQLite's end at the first close. */
-static const char *comment_end(const char *s)
-{
-    const char *e = strstr(s + 2, "*/");
-    const char *inner = strstr(s + 2, "/*");
-    if (inner && (!e || inner < e))
-        return NULL;
-    return e ? e + 2 : s + strlen(s);
-}
-
-/* Why the token at s (sql its text) is read otherwise by PostgreSQL than
- * by SQLite, or NULL: a string with a prefix (E'' with backslash escapes,
- * N'', B'', U&'', U&""), a name quoted SQLite's way ([a], `a`: a subscript
- * or an operator on PostgreSQL), a dollar-quoted string ($$...$$, $t$...$t$:
- * parameters on SQLite). X'' (a blob, a bytea) is read alike. */
-static const char *lexical_difference(const char *sql, const char *s)
-{
-    if (*s == '[' || *s == '`')
-        return "a name quoted with [ ] or ` ` (PostgreSQL reads a subscript or an operator; quote names with \"\")";
-    if (*s == '$' && !isdigit((unsigned char)s[1])) {
-        size_t n = 0;
-        while (name_char((unsigned char)s[1 + n]) && s[1 + n] != '$')
-            n++;
-        if (s[1 + n] == '$')
-            return "a dollar-quoted string (SQLite reads parameters)";
-    }
-    if (*s != '\'' && *s != '"')
-        return NULL;
-    const char *p = s - 1;
-    if (p >= sql && *p == '&' && p - 1 >= sql && (p[-1] == 'u' || p[-1] == 'U') && (p - 1 == sql || !name_char((unsigned char)p[-2])))
+    char c = (char)tolower((unsigned char)*t.at);
+    switch (t.kind) {
+    case PG_TOK_OTHER:
+        return c == '[' || c == '`'
+                   ? "a name quoted with [ ] or ` ` (PostgreSQL reads a subscript or an operator; quote names with \"\")"
+                   : NULL;
+    case PG_TOK_UQNAME:
         return "a U& string or name (SQLite reads a name and an operator)";
-    if (*s == '\'' && p >= sql && strchr("eEnNbB", *p) && (p == sql || !name_char((unsigned char)p[-1])))
-        return "a string with a prefix letter (E'', N'', B''), which SQLite reads as a name and a string";
-    return NULL;
+    case PG_TOK_STRING:
+        if (c == 'u')
+            return "a U& string or name (SQLite reads a name and an operator)";
+        if (c == '$')
+            return "a dollar-quoted string (SQLite reads parameters)";
+        if (strchr("enb", c))
+            return "a string with a prefix letter (E'', N'', B''), which SQLite reads as a name and a string";
+        return NULL;
+    case PG_TOK_COMMENT:
+        for (size_t i = 2; t.at[0] == '/' && i + 1 < t.len; i++)
+            if (t.at[i] == '/' && t.at[i + 1] == '*')
+                return nested;
+        return NULL;
+    default:
+        return NULL;
+    }
 }
 
 int pg_sql_rewrite(const char *sql, pg_param_writer write, void *arg, struct strbuf *out, char **err)
 {
-    const char *s = sql;
-    while (*s) {
-        const char *start = s, *why = lexical_difference(sql, s);
+    for (struct pg_token t; (t = pg_lex(sql)).kind != PG_TOK_END;) {
+        const char *why = lexical_difference(t);
+        if (why == nested)
+            return bd_fail(err, "the query nests a comment in another, which PostgreSQL reads otherwise than "
+                                "SQLite: write it in the SQL both engines read alike");
         if (why)
             return bd_fail(err, "the query holds %s: write it in the SQL both engines read alike", why);
-        if (*s == '\'' || *s == '"') {
-            s = quoted_end(s);
-        } else if (s[0] == '-' && s[1] == '-') {
-            s += strcspn(s, "\n");
-        } else if (s[0] == '/' && s[1] == '*') {
-            if (!(s = comment_end(s)))
-                return bd_fail(err, "the query nests a comment in another, which PostgreSQL reads otherwise than "
-                                    "SQLite: write it in the SQL both engines read alike");
-        } else if (s[0] == ':' && s[1] == ':') {
-            s += 2;
-        } else if ((*s == ':' || *s == '@' || (*s == '$' && !isdigit((unsigned char)s[1]))) &&
-                   name_char((unsigned char)s[1])) {
-            const char *name = s + 1;
-            size_t len = 1;
-            while (name_char((unsigned char)name[len]))
-                len++;
-            if (write(arg, name, len, out, err))
-                return -1;
-            s = name + len;
-            continue;
-        } else if (*s == '?') {
+        size_t n = t.kind == PG_TOK_OTHER ? pg_lex_param(sql) : 0;
+        if (n && *sql == '?')
             return bd_fail(err, "the query uses a positional parameter '?'; use named parameters (:name)");
-        } else {
-            s++;
-            while (*s && !strchr("'\"`[-/:@$?", *s))
-                s++;
-        }
-        if (sb_append(out, start, (size_t)(s - start)))
+        if (n && write(arg, sql + 1, n - 1, out, err))
+            return -1;
+        if (!n && sb_append(out, sql, t.len))
             return bd_fail(err, "out of memory");
+        sql += n ? n : t.len;
     }
     return 0;
 }
@@ -136,6 +96,17 @@ static int param_index(const struct saved_query *q, const char *name, size_t len
                    q->source, (int)len, name, (int)len, name);
 }
 
+static int write_typed(void *arg, const char *name, size_t len, struct strbuf *out, char **err)
+{
+    const struct saved_query *q = arg;
+    int k = param_index(q, name, len, err);
+    if (k < 0)
+        return -1;
+    if (sb_printf(out, "CAST(:%s AS %s)", q->params[k].name, pg_param_type(&q->params[k].type)))
+        return bd_fail(err, "out of memory");
+    return 0;
+}
+
 static int write_positional(void *arg, const char *name, size_t len, struct strbuf *out, char **err)
 {
     const struct saved_query *q = arg;
@@ -149,12 +120,17 @@ static int write_positional(void *arg, const char *name, size_t len, struct strb
 
 int pg_sql_positional(const struct saved_query *q, struct strbuf *out, char **err)
 {
-    return pg_sql_positional_text(q, q->sql, out, err);
+    return pg_sql_rewrite(q->sql, write_positional, (void *)q, out, err);
 }
 
-int pg_sql_positional_text(const struct saved_query *q, const char *sql, struct strbuf *out, char **err)
+int pg_sql_typed(const struct saved_query *q, struct strbuf *out, char **err)
 {
-    return pg_sql_rewrite(sql, write_positional, (void *)q, out, err);
+    return pg_sql_typed_text(q, q->sql, out, err);
+}
+
+int pg_sql_typed_text(const struct saved_query *q, const char *sql, struct strbuf *out, char **err)
+{
+    return pg_sql_rewrite(sql, write_typed, (void *)q, out, err);
 }
 
 struct literal_arg {

@@ -1,12 +1,13 @@
 #ifndef BENCHDB_PG_SQL_H
 #define BENCHDB_PG_SQL_H
 /* A saved query's SQL for PostgreSQL (docs/postgresql.md). Saved queries
- * are written in the SQL both engines run (../shared/STYLE.md); what
- * differs is how parameters are written: SQLite's named parameters
- * (:name, also @name and $name) become PostgreSQL's positional ones, each
- * in a cast to the type its declaration gives (-- type: lines), so that
- * PostgreSQL knows it even where the text alone does not say (:p IS NULL):
- *   :level  ->  CAST($1 AS DOUBLE PRECISION)
+ * are written in the SQL both engines run (docs/postgresql.md, "Saved
+ * queries on PostgreSQL"); what differs is the parameters' types: each
+ * named parameter (:name, also @name and $name) goes in a cast to the
+ * type its declaration gives (-- type: lines), so that PostgreSQL knows it
+ * even where the text alone does not say (:p IS NULL), and is bound by
+ * its name as on SQLite (the connection layer sends it as $N):
+ *   :level  ->  CAST(:level AS DOUBLE PRECISION)
  * or, for a client that sends no parameters (psql), the value itself:
  *   :level  ->  CAST('0.95' AS DOUBLE PRECISION)
  * Nothing else changes: string literals, quoted identifiers, comments
@@ -35,14 +36,18 @@ typedef int (*pg_param_writer)(void *arg, const char *name, size_t len, struct s
  * read differently (above). Returns 0, or -1 with *err set. */
 int pg_sql_rewrite(const char *sql, pg_param_writer write, void *arg, struct strbuf *out, char **err);
 
-/* q's statement for PostgreSQL with positional parameters: $k in a cast
- * to its type, k the parameter's place in q's header (1-based), so that
- * parameter k binds q->params[k - 1]'s value. Returns 0, or -1 with *err
- * set (a parameter the header does not declare, as on SQLite). */
-int pg_sql_positional(const struct saved_query *q, struct strbuf *out, char **err);
+/* q's statement for PostgreSQL with each parameter in a cast to its
+ * type, spelt :name whichever of SQLite's prefixes it had. Returns 0, or
+ * -1 with *err set (a parameter the header does not declare, as on
+ * SQLite). */
+int pg_sql_typed(const struct saved_query *q, struct strbuf *out, char **err);
 /* The same for another text of q's (a -- needs: check), its parameters
  * q's. */
-int pg_sql_positional_text(const struct saved_query *q, const char *sql, struct strbuf *out, char **err);
+int pg_sql_typed_text(const struct saved_query *q, const char *sql, struct strbuf *out, char **err);
+/* For a client that binds parameters by number (bench/pg_query.c, libpq
+ * alone): $k in a cast to its type, k the parameter's place in q's header
+ * (1-based). */
+int pg_sql_positional(const struct saved_query *q, struct strbuf *out, char **err);
 
 /* q's statement with the resolved values written in as typed literals. */
 int pg_sql_literal(const struct saved_query *q, const struct resolved_params *rp, struct strbuf *out, char **err);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/dialect.h"
 #include "util/diag.h"
 #include "util/sha256.h"
 
@@ -54,14 +55,7 @@ int rule_time_valid(struct db *db, const char *s, char **err)
     if (!(s[n - 1] == 'Z' || s[n - 1] == 'z' || (n >= 25 && (s[n - 6] == '+' || s[n - 6] == '-') && s[n - 3] == ':')))
         return 0;
     struct db_stmt *st;
-    /* PostgreSQL refuses a time it cannot read where SQLite gives NULL. */
-    int rc = one_row(db, db_sqlite(db) ? "SELECT julianday(?) IS NOT NULL" : "SELECT CAST(? AS TIMESTAMPTZ) IS NOT NULL",
-                     &st, "check the time", err, 1, s);
-    if (rc < 0 && !db_sqlite(db)) { /* not a time: no store error */
-        free(*err);
-        *err = NULL;
-        return 0;
-    }
+    int rc = one_row(db, db_dialect(db)->time_valid, &st, "check the time", err, 1, s);
     int ok = rc == 1 && db_column_int(st, 0);
     db_finalize(st);
     return rc < 0 ? -1 : ok;
@@ -149,12 +143,10 @@ int plan_first_start(struct db *db, const char *plan, char out[TIME_TEXT_MAX], c
 
 int time_precedes(struct db *db, const char *a, const char *b, char **err)
 {
-    /* RFC 3339 times with offsets compare once normalised by julianday. */
+    /* RFC 3339 times with offsets compare once normalised (to SQLite's
+     * Julian day in milliseconds, on both engines). */
     struct db_stmt *st;
-    int rc = one_row(db,
-                     db_sqlite(db) ? "SELECT julianday(?) < julianday(?)"
-                                   : "SELECT CAST(CAST(? AS TIMESTAMPTZ) < CAST(? AS TIMESTAMPTZ) AS INTEGER)",
-                     &st, "compare times", err, 2, a, b);
+    int rc = one_row(db, db_dialect(db)->time_precedes, &st, "compare times", err, 2, a, b);
     int before = rc == 1 && db_column_int(st, 0);
     db_finalize(st);
     return rc < 0 ? -1 : before;

@@ -31,7 +31,13 @@ struct sqlfn_def {
     void (*value)(sqlite3_context *);
     int kind;                              /* selects a variant of shared code */
     const char *probe;                     /* registered only when this SQL does not prepare */
+    int deterministic;                     /* the same result for the same arguments */
 };
+
+/* The registration table (catalogue.c, made from src/fnshared/functions.json
+ * by tools/gen/functions.py): one row per function and argument count. */
+extern const struct sqlfn_def sqlfn_catalogue[];
+extern const size_t sqlfn_catalogue_count;
 
 static inline const char *sqlfn_name(sqlite3_context *ctx)
 {
@@ -199,6 +205,7 @@ void sqlfn_normal_quantile(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_ci_exp(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_ci_recip(sqlite3_context *, int, sqlite3_value **);
 void sqlfn_ci_excludes(sqlite3_context *, int, sqlite3_value **);
+void sqlfn_version(sqlite3_context *, int, sqlite3_value **);
 
 /* kinds */
 enum {

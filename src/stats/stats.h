@@ -9,7 +9,7 @@
  * rows, and a window frame that removed values gives exactly what a fresh
  * accumulator over its rows gives. Results are computed from those exact
  * sums with double-double arithmetic and rounded once or twice: within a
- * few units of the last place of the exact value (tests/ref/ holds the
+ * few units of the last place of the exact value (tools/gen/ref/ holds the
  * 50-digit references). Accumulators are zero-initialised and merge
  * exactly (a PostgreSQL combine function). */
 #include <stddef.h>

@@ -57,6 +57,13 @@ struct db_stmt {
     double started;     /* when it was declared (ms, monotonic), for statement_timeout */
 };
 
+/* Serialises what changes the schema (the extension, each migration)
+ * among benchdb processes on one PostgreSQL database: an advisory lock of
+ * the transaction, keyed by the database (advisory locks are per
+ * database), so that two inits at once do not both create
+ * schema_migration (migrations.c, store_pg.c). */
+#define STORE_PG_SCHEMA_LOCK "SELECT pg_advisory_xact_lock(7146405339181958401)"
+
 void db_pg_close(struct db *db);
 int db_pg_prepare(struct db *db, const char *sql, struct db_stmt **st, const char **tail);
 /* type: SQLITE_INTEGER (i), SQLITE_FLOAT (d), SQLITE_TEXT (s, n bytes) or

@@ -295,25 +295,17 @@ static int rewrite(struct db_stmt *st, const char *sql, const char **end)
         }
         int k = 0;
         const char *name = NULL;
-        size_t len = 0;
-        if (*s == '?') { /* ? or ?NNN */
-            const char *d = s + 1;
-            if (isdigit((unsigned char)*d)) {
-                k = (int)strtol(d, NULL, 10);
-                while (isdigit((unsigned char)*d))
-                    d++;
-            } else
-                k = next + 1;
-            s = d;
-        } else if (*s == '$' && isdigit((unsigned char)s[1])) { /* PostgreSQL's own */
+        size_t len = pg_lex_param(s);
+        if (*s == '$' && isdigit((unsigned char)s[1])) { /* PostgreSQL's own */
             char *d;
             k = (int)strtol(s + 1, &d, 10);
             s = d;
-        } else if (pg_lex_name_char((unsigned char)s[1]) && s[1] != '$' && !isdigit((unsigned char)s[1])) {
+        } else if (*s == '?' && len) { /* ? or ?NNN */
+            k = len > 1 ? (int)strtol(s + 1, NULL, 10) : next + 1;
+            s += len;
+            len = 0;
+        } else if (len) {
             name = s;
-            len = 1;
-            while (pg_lex_name_char((unsigned char)s[len]))
-                len++;
             for (int i = 0; i < st->nparams && !k; i++)
                 if (st->param_names[i] && strlen(st->param_names[i]) == len && memcmp(st->param_names[i], s, len) == 0)
                     k = i + 1;

@@ -1,6 +1,7 @@
-/* Schema migrations: migrations/NNNN_name.sql compiled into the binary and
- * applied in order, each in its own exclusive transaction (Fossil's way:
- * take the lock, re-read the version, apply, record, commit). */
+/* SQLite's schema migrations: migrations/NNNN_name.sql compiled into the
+ * binary, the store's version read from its schema_migration table (and
+ * damage named as damage), and a schema described for comparison. The
+ * runner of both engines is migrations.c. */
 #include "store/store.h"
 
 #include <stdio.h>
@@ -125,92 +126,21 @@ int store_schema_version(sqlite3 *db, char **err)
     return s == SCHEMA_STORE || s == SCHEMA_EMPTY ? v : -1;
 }
 
-static const char *bookkeeping =
-    "CREATE TABLE IF NOT EXISTS schema_migration (\n"
-    "  version    INTEGER PRIMARY KEY,\n"
-    "  name       TEXT NOT NULL,\n"
-    "  sha256     TEXT NOT NULL,\n"
-    "  applied_at TEXT NOT NULL\n"
-    ")";
-
-static int apply_one(sqlite3 *db, int i, char **err)
-{
-    char *msg = NULL;
-    if (sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, &msg) != SQLITE_OK) {
-        bd_fail(err, "cannot lock the store to migrate: %s", msg ? msg : sqlite3_errmsg(db));
-        sqlite3_free(msg);
-        return -1;
-    }
-    /* Another process may have migrated while we waited for the lock. */
-    int v = store_schema_version(db, err);
-    if (v < 0)
-        goto rollback;
-    if (v >= i) {
-        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-        return 0;
-    }
-    if (v != i - 1) {
-        bd_fail(err, "migration %04d cannot apply: the store is at version %d", i, v);
-        goto rollback;
-    }
-    if (sqlite3_exec(db, bookkeeping, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(db, migration_text(i), NULL, NULL, &msg) != SQLITE_OK) {
-        bd_fail(err, "migration %s failed: %s", migration_name(i), msg ? msg : sqlite3_errmsg(db));
-        sqlite3_free(msg);
-        goto rollback;
-    }
-    char hex[65], when[TIME_TEXT_MAX];
-    sha256_hex_of(migration_text(i), strlen(migration_text(i)), hex);
-    time_now_rfc3339(when, 1);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "INSERT INTO schema_migration(version, name, sha256, applied_at) VALUES (?,?,?,?)",
-                           -1, &st, NULL) != SQLITE_OK) {
-        bd_fail(err, "cannot record migration %s: %s", migration_name(i), sqlite3_errmsg(db));
-        goto rollback;
-    }
-    sqlite3_bind_int(st, 1, i);
-    sqlite3_bind_text(st, 2, migration_name(i), -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, hex, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, when, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        bd_fail(err, "cannot record migration %s: %s", migration_name(i), sqlite3_errmsg(db));
-        goto rollback;
-    }
-    if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
-        bd_fail(err, "cannot commit migration %s: %s", migration_name(i), msg ? msg : sqlite3_errmsg(db));
-        sqlite3_free(msg);
-        goto rollback;
-    }
-    return 1;
-rollback:
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    return -1;
-}
-
 int store_migrate(sqlite3 *db, int target, char **err)
 {
-    int n = migrations_count();
-    if (target < 0 || target > n)
-        target = n;
     int v = store_schema_version(db, err);
     if (v < 0)
         return -1;
-    if (v > n)
-        return bd_fail(err, "the store's schema is at version %d, newer than this benchdb knows (up to %d)", v, n);
     /* Migrations compute derived data with benchdb's functions (0007:
      * moments() of the log ratios), whoever opened the connection. */
-    if (v < target && benchstats_register(db) != SQLITE_OK)
+    if (v < migrations_count() && benchstats_register(db) != SQLITE_OK)
         return bd_fail(err, "cannot register benchdb's SQL functions: %s", sqlite3_errmsg(db));
-    int applied = 0;
-    for (int i = v + 1; i <= target; i++) {
-        int r = apply_one(db, i, err);
-        if (r < 0)
-            return -1;
-        applied += r;
-    }
-    return applied;
+    struct db *h = db_from_sqlite(db, 0);
+    if (!h)
+        return bd_fail(err, "out of memory");
+    int n = store_apply_migrations(h, target, err);
+    db_close(h);
+    return n;
 }
 
 int store_check_migration_hashes(sqlite3 *db, void (*report)(int, const char *, void *), void *arg)

@@ -131,3 +131,18 @@ const char *pg_lex_next_word(const char **at, size_t *n, int stop_at_semi)
 }
 
 int pg_lex_word_is(const char *s, size_t n, const char *w) { return strlen(w) == n && strncasecmp(s, w, n) == 0; }
+
+size_t pg_lex_param(const char *s)
+{
+    size_t n = 1;
+    if (*s == '?') {
+        while (isdigit((unsigned char)s[n]))
+            n++;
+        return n;
+    }
+    if (!strchr(":@$", *s) || !*s || (*s == '$' && isdigit((unsigned char)s[1])))
+        return 0;
+    while (pg_lex_name_char((unsigned char)s[n]))
+        n++;
+    return n > 1 ? n : 0;
+}

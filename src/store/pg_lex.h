@@ -44,4 +44,12 @@ const char *pg_lex_next_word(const char **at, size_t *n, int stop_at_semi);
 /* Whether the word (n bytes) is w, case aside. */
 int pg_lex_word_is(const char *s, size_t n, const char *w);
 
+/* SQLite's parameter at s, where pg_lex found a PG_TOK_OTHER (code, not
+ * a string, name or comment): '?' and its digits, or ':', '@' or '$' and
+ * a name (name bytes as pg_lex_name_char; after '$' not a digit first,
+ * which is PostgreSQL's own $N). Its length in bytes, 0 when s starts
+ * none. The one reading of parameters: db_pg.c's rewriting as $N and the
+ * saved queries' typed casts (query/pg_sql.c). */
+size_t pg_lex_param(const char *s);
+
 #endif

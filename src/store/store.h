@@ -50,23 +50,30 @@ int store_open_memory(struct db **out, char **err);
  * extension benchstats when it is missing (or says why it cannot), and
  * the write modes apply pending migrations of migrations/postgresql; a
  * schema newer than this binary's is refused in every mode. On failure
- * returns -1 with a malloc'd message in *err and *out NULL. */
+ * returns -1 with a malloc'd message in *err and *out NULL, naming the
+ * store (a file as SQLite's messages do; a server's name first, its
+ * password masked). */
 int store_connect(const char *name, enum store_mode mode, struct db **out, char **err);
-/* On PostgreSQL: the migrations compiled into this binary
- * (migrations/postgresql), the store's version (0: none, -1 with *err),
- * and applying the pending ones up to target (all with target < 0), each
- * in one transaction; how many were applied, or -1 with *err. */
-int pg_migrations_count(void);
-const char *pg_migration_name(int i);
-int store_pg_version(struct db *db, char **err);
-int store_pg_migrate(struct db *db, int target, char **err);
-/* The same on either engine: the migrations this binary knows for db's
- * engine, one's name and text (1-based; NULL out of range), the store's
- * version, applying the pending ones. */
+/* ---- migrations, on either engine (migrations.c) ----
+ * Versions are the same on both engines: version v is the schema
+ * migrations/NNNN_name.sql (NNNN = v) gives on SQLite. On PostgreSQL
+ * migrations/postgresql/NNNN_baseline.sql makes a new store at version
+ * NNNN at once, recording versions 1 to NNNN, and each later file (named
+ * as SQLite's) one version more (docs/schema.md, "Changing the schema").
+ * The highest version this binary knows for db's engine; version v's name
+ * (SQLite's file name, on both engines) and the engine's text that makes
+ * it (PostgreSQL's baseline for every version up to its own); NULL out
+ * of range. */
 int store_migrations_known(struct db *db);
-const char *store_migration_name(struct db *db, int i);
-const char *store_migration_text(struct db *db, int i);
+const char *store_migration_name(struct db *db, int v);
+const char *store_migration_text(struct db *db, int v);
+/* The store's version: 0 for none, -1 with *err. */
 int store_version(struct db *db, char **err);
+int store_pg_version(struct db *db, char **err);
+/* Applies the pending migrations up to version target (all with target <
+ * 0), each step in its own transaction that takes the lock, re-reads the
+ * version, applies and records: how many versions the store went up, or
+ * -1 with *err. */
 int store_apply_migrations(struct db *db, int target, char **err);
 
 /* What to do about a damaged store, after "the store is damaged (...)": for
@@ -179,9 +186,8 @@ enum store_schema {
     SCHEMA_UNREADABLE, /* any other failure to read (busy, I/O) */
 };
 enum store_schema store_schema_state(sqlite3 *db, int *version, char **err);
-/* Applies pending migrations up to target (or all with target < 0), each in
- * its own exclusive transaction, recording number, name, SHA-256 and time.
- * Returns how many were applied, or -1 with *err set. */
+/* store_apply_migrations on an open SQLite connection (benchdb's SQL
+ * functions registered on it first: migrations compute derived rows). */
 int store_migrate(sqlite3 *db, int target, char **err);
 /* For each applied migration whose recorded SHA-256 differs from the text
  * in this binary, calls report(number, name); returns how many differ. */
@@ -238,9 +244,12 @@ int store_summary_compare(struct db *db, enum store_summary s, struct summary_st
 int store_check_summary(struct db *db, enum store_summary s, FILE *out, int *problems);
 /* run_cell_data and history_point_data (store_check_summary). */
 int store_check_summaries(struct db *db, FILE *out, int *problems);
-/* PostgreSQL's stand-ins for SQLite's integrity and foreign-key pragmas
- * (check_pg.c): benchstats at the expected version, every foreign key
- * validated and enforced, no row referring to a missing row. */
+/* The engine's own checks (check_integrity.c): SQLite's integrity_check
+ * and foreign_key_check pragmas, or PostgreSQL's stand-ins for them
+ * (check_pg.c, store_check_pg_server): benchstats at the expected version,
+ * every foreign key validated and enforced, no row referring to a missing
+ * row. */
+int store_check_integrity(struct db *db, FILE *out, int *problems);
 int store_check_pg_server(struct db *db, FILE *out, int *problems);
 
 #endif

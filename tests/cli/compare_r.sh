@@ -1,4 +1,4 @@
-# The saved query `compare` against R (tests/r/gen_compare_r.R wrote
+# The saved query `compare` against R (tools/gen/r/gen_compare_r.R wrote
 # tests/data/compare-r): with method r, every cell's p is wilcox.test's,
 # p_adjusted is p.adjust(p, "holm") and p.adjust(p, "BH") over all cells
 # (ties among the p-values included), change_lo and change_hi are the

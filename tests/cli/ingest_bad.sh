@@ -1,4 +1,4 @@
-# The refused archives of tests/data/bad/ (made by tests/data/make_bad.py)
+# The refused archives of tests/data/bad/ (made by tools/gen/data/make_bad.py)
 # are each a ctest entry of their own (refused/archive/NAME, run by
 # tests/cli/lib/refused.sh). Here: that the corpus is there, and one case
 # generated at test time (too big to commit): a 100 MB line streamed on

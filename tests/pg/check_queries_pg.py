@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Runs the saved queries compare, versions and variability on a throwaway
-PostgreSQL 15 cluster (as tests/pg/gen_fn_portable.py starts one) holding a
+PostgreSQL 15 cluster (as tools/gen/pg/gen_fn_portable.py starts one) holding a
 copy of a benchdb store's tables, with the statistics functions replaced by
 SQL stand-ins of the same signatures (their numbers are not benchdb's).
 What it checks is that the queries' SQL parses and runs on PostgreSQL too

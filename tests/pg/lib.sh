@@ -39,9 +39,11 @@ pg_emptydb() {
 pg_dropdb() { pg -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS \"$1\""; }
 
 # pg_migrate DB [TARGET]: applies migrations/postgresql in order up to
-# TARGET (default all), each in one transaction that takes the lock on
-# schema_migration, checks the version it starts from and records itself,
-# as benchdb records SQLite's (src/store/migrate.c).
+# version TARGET (default all), as benchdb does (src/store/migrations.c):
+# the baseline (NNNN_baseline.sql) on an empty database, recording
+# versions 1 to NNNN, then each later file one version; each in one
+# transaction that takes the lock on schema_migration, checks the version
+# it starts from and records what it made.
 pg_migrate() {
     for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
         _v=$(basename "$_f" | cut -c1-4 | sed 's/^0*//')
@@ -50,10 +52,15 @@ pg_migrate() {
     done
 }
 
-# pg_migrate_one DB FILE: one migration, version from its name.
+# pg_migrate_one DB FILE: one step, its version from its name; each
+# version it makes recorded with SQLite's migration name for it.
 pg_migrate_one() {
     _name=$(basename "$2")
     _v=$(echo "$_name" | cut -c1-4 | sed 's/^0*//')
+    case $_name in
+    *_baseline.sql) _from=0 ;;
+    *) _from=$((_v - 1)) ;;
+    esac
     _sha=$(sha256sum "$2" | cut -c1-64)
     {
         echo "SET client_min_messages = warning;"
@@ -61,13 +68,38 @@ pg_migrate_one() {
         echo "CREATE TABLE IF NOT EXISTS schema_migration (version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
         echo "  sha256 TEXT NOT NULL, applied_at TEXT NOT NULL);"
         echo "LOCK TABLE schema_migration IN EXCLUSIVE MODE;"
-        echo "DO \$\$ BEGIN IF (SELECT coalesce(max(version), 0) FROM schema_migration) <> $((_v - 1)) THEN"
-        echo "  RAISE EXCEPTION 'migration $_name cannot apply: the store is not at version $((_v - 1))'; END IF; END \$\$;"
+        echo "DO \$\$ BEGIN IF (SELECT coalesce(max(version), 0) FROM schema_migration) <> $_from THEN"
+        echo "  RAISE EXCEPTION 'migration $_name cannot apply: the store is not at version $_from'; END IF; END \$\$;"
         cat "$2"
-        echo "INSERT INTO schema_migration VALUES ($_v, '$_name', '$_sha',"
-        echo "  to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'));"
+        _w=$((_from + 1))
+        while [ "$_w" -le "$_v" ]; do
+            _as=$(basename "$(ls "$BENCHDB_SRC"/migrations/"$(printf %04d "$_w")"_*.sql)")
+            echo "INSERT INTO schema_migration VALUES ($_w, '$_as', '$_sha',"
+            echo "  to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'));"
+            _w=$((_w + 1))
+        done
         echo "COMMIT;"
     } | pg -d "$1" -f - >/dev/null
+}
+
+# pg_known: the highest version migrations/postgresql reaches.
+pg_known() {
+    ls "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | tail -n 1 | xargs basename | cut -c1-4 | sed 's/^0*//'
+}
+
+# pg_records: what schema_migration records after every migration, as
+# "VERSION:NAME:SHA256 " for each version (the text that made it: the
+# baseline, or the version's own file).
+pg_records() {
+    for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
+        _v=$(basename "$_f" | cut -c1-4 | sed 's/^0*//')
+        case $_f in *_baseline.sql) _w=1 ;; *) _w=$_v ;; esac
+        while [ "$_w" -le "$_v" ]; do
+            printf '%s:%s:%s ' "$_w" "$(basename "$(ls "$BENCHDB_SRC"/migrations/"$(printf %04d "$_w")"_*.sql)")" \
+                "$(sha256sum "$_f" | cut -c1-64)"
+            _w=$((_w + 1))
+        done
+    done
 }
 
 # pg_migrate_rest DB: the migrations after the database's version.

@@ -1,9 +1,9 @@
-/* pg_query_sql [--positional] NAME [NAME=VALUE]...: prints the built-in
- * saved query NAME as PostgreSQL runs it (src/query/pg_sql.c), with the
+/* pg_query_sql [--typed] NAME [NAME=VALUE]...: prints the built-in saved
+ * query NAME as PostgreSQL runs it (src/query/pg_sql.c), with the
  * parameters given (others at their defaults) written in as typed
- * literals, or with --positional as $k (then one line per parameter
- * follows the statement: "-- $k NAME"). For the tests of tests/pg, until
- * benchdb itself runs queries on PostgreSQL. */
+ * literals, or with --typed as CAST(:name AS TYPE), as benchdb sends it
+ * (the connection layer binds each by name as $N). For the tests of
+ * tests/pg (psql sends no parameters). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +13,10 @@
 
 int main(int argc, char **argv)
 {
-    int positional = argc > 1 && strcmp(argv[1], "--positional") == 0;
-    int first = 1 + positional;
+    int typed = argc > 1 && strcmp(argv[1], "--typed") == 0;
+    int first = 1 + typed;
     if (argc <= first) {
-        fprintf(stderr, "usage: pg_query_sql [--positional] NAME [NAME=VALUE]...\n");
+        fprintf(stderr, "usage: pg_query_sql [--typed] NAME [NAME=VALUE]...\n");
         return 2;
     }
     struct query_path qp = {0};
@@ -35,16 +35,13 @@ int main(int argc, char **argv)
         }
     struct strbuf sb = {0};
     struct resolved_params rp = {0};
-    int rc = positional ? pg_sql_positional(q, &sb, &err)
+    int rc = typed ? pg_sql_typed(q, &sb, &err)
                         : evaluation_resolve(q, &given, &rp, &err) ? -1 : pg_sql_literal(q, &rp, &sb, &err);
     if (rc) {
         fprintf(stderr, "pg_query_sql: %s\n", err);
         return 1;
     }
     fputs(sb.buf ? sb.buf : "", stdout);
-    if (positional)
-        for (int k = 0; k < q->nparams; k++)
-            printf("\n-- $%d %s", k + 1, q->params[k].name);
     putchar('\n');
     sb_free(&sb);
     resolved_params_free(&rp);

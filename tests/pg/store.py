@@ -21,6 +21,7 @@ byte as text; the derived tables included, so that PostgreSQL's triggers
 are shown to keep them as SQLite's do. An event's value, any type on SQLite,
 is text on PostgreSQL: a real compares with the double its text reads as.
 """
+import os
 import sqlite3
 import subprocess
 import sys
@@ -28,20 +29,36 @@ import tempfile
 
 import engines
 
-# Base tables in an order their foreign keys allow, each with its key.
-TABLES = [
-    ("archive", "id"), ("archive_chunk", "archive_id, seq"), ("archive_member", "id"), ("plan", "id"),
-    ("host", "id"), ("variant", "id"), ("benchmark", "id"), ("run", "id"), ("series", "id"),
-    ("sample", "series_id, warmup, iteration"), ("gate", "id"), ("event", "id"), ("rule", "id"),
-    ("evaluation", "id"),
-]
-DERIVED = [("unit", "name"), ("block_score_data", "run_id, benchmark_id, block, variant_id"),
-           ("history_point_data", "run_id, benchmark_id, variant_id, metric"),
-           ("block_score", "run_id, benchmark_id, block, variant_id"), ("block_ratio", "run_id, benchmark_id, block"),
-           ("run_cell_data", "run_id, benchmark_id"),
-           ("run_cell", "run_id, benchmark_id"), ("history_point", "run_id, benchmark_id, variant_id, metric"),
-           ("plan_run", "run_id"), ("calibration_pair", "a_id, b_id"),
-           ("calibration_comparison", "a_id, b_id, benchmark_id")]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "gen"))
+import schema  # noqa: E402
+
+# The tables each engine keeps itself: the units (the migrations' own
+# rows) and the derived tables (the triggers').
+KEPT = ("unit", "block_score_data", "history_point_data", "run_cell_data")
+# The views, each with the key its rows are compared in.
+VIEW_KEYS = {
+    "block_score": "run_id, benchmark_id, block, variant_id", "block_ratio": "run_id, benchmark_id, block",
+    "run_cell": "run_id, benchmark_id", "history_point": "run_id, benchmark_id, variant_id, metric",
+    "plan_run": "run_id", "calibration_pair": "a_id, b_id", "calibration_comparison": "a_id, b_id, benchmark_id",
+}
+
+
+def _lists():
+    """The tables of both engines from the description (schema/benchdb.schema),
+    in its order (which their foreign keys allow), each with its key."""
+    d = schema.parse()
+    if set(VIEW_KEYS) != set(d.views):
+        raise SystemExit("store.py: VIEW_KEYS names %s, the description's views are %s"
+                         % (sorted(VIEW_KEYS), sorted(d.views)))
+    both = [(t.name, ", ".join(t.primary_key())) for t in d.tables if t.engines == set(schema.ENGINES)]
+    base = [(n, k) for n, k in both if n not in KEPT]
+    kept = [(n, k) for n, k in both if n in KEPT]
+    return base, kept + [(v, VIEW_KEYS[v]) for v in d.views]
+
+
+# Base tables in an order their foreign keys allow, each with its key; the
+# tables kept by each engine and the views.
+TABLES, DERIVED = _lists()
 
 
 def copy_field(v):

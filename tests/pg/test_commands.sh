@@ -17,7 +17,7 @@
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_commands
 uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
-known=$(ls "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | wc -l)
+known=$(pg_known)
 
 pg_emptydb "$db"
 rc=$?
@@ -41,11 +41,20 @@ expect_rc 0 "migrate --status"
 checks=$((checks + 1))
 [ "$(grep -c ',applied,' "$T/out")" = "$known" ] || fail "migrate --status: not every migration applied: $(cat "$T/out")"
 recorded=$(pg -d "$db" -A -t -c "SELECT string_agg(version || ':' || name || ':' || sha256, ' ' ORDER BY version) FROM schema_migration")
-want=$(for f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
-    v=$(basename "$f" | cut -c1-4 | sed 's/^0*//')
-    printf '%s:%s:%s ' "$v" "$(basename "$f")" "$(sha256sum "$f" | cut -c1-64)"
-done)
-expect_eq "$recorded " "$want" "schema_migration records each migration's number, name and SHA-256"
+expect_eq "$recorded " "$(pg_records)" "schema_migration records each version's number, name and the SHA-256 of what made it"
+# A store at this version made before the baseline (each version recorded
+# with the text of its own migration then) is current: migrate leaves it
+# as it is, check finds it sound, and --status says the texts differ.
+pg -d postgres -c "DROP DATABASE IF EXISTS benchdb_commands_old" -c "CREATE DATABASE benchdb_commands_old TEMPLATE $db" >/dev/null
+pg -d benchdb_commands_old -c "UPDATE schema_migration SET sha256 = repeat('0', 64)" >/dev/null
+old="postgresql://$PGUSER@$PGHOST:$PGPORT/benchdb_commands_old"
+run bd --db "$old" migrate
+expect_out "store $old is up to date (schema version $known)" "a store made version by version is current"
+run bd --db "$old" check
+expect_out_has "check: schema: version $known (migrations 1 to $known recorded): ok" "and sound"
+run bd --db "$old" migrate --status -f csv
+expect_eq "$(grep -c ',modified,' "$T/out")" "$known" "--status: each version made by another text"
+pg_dropdb benchdb_commands_old >/dev/null
 # The same schema as the harness's own migration runner (lib.sh) gives.
 pg_newdb benchdb_commands_ref >/dev/null && pg_migrate benchdb_commands_ref
 pg_schema benchdb_commands_ref >"$T/schema-ref"

@@ -1,5 +1,5 @@
 /* A saved query's SQL for PostgreSQL (src/query/pg_sql.c): named
- * parameters become typed positional ones or typed literals; string
+ * parameters go in casts to their types, or become typed literals; string
  * literals, quoted identifiers, comments and :: casts are left alone; an
  * undeclared or positional parameter is refused, as on SQLite. */
 #include <setjmp.h>
@@ -37,12 +37,12 @@ static struct saved_query *query(const char *sql)
     return q;
 }
 
-static void positional(const char *sql, const char *want)
+static void typed(const char *sql, const char *want)
 {
     struct saved_query *q = query(sql);
     struct strbuf sb = {0};
     char *err = NULL;
-    if (pg_sql_positional(q, &sb, &err))
+    if (pg_sql_typed(q, &sb, &err))
         fail_msg("%s: %s", sql, err);
     assert_string_equal(sb.buf ? sb.buf : "", want);
     sb_free(&sb);
@@ -54,7 +54,7 @@ static void refused(const char *sql, const char *want)
     struct saved_query *q = query(sql);
     struct strbuf sb = {0};
     char *err = NULL;
-    assert_int_equal(pg_sql_positional(q, &sb, &err), -1);
+    assert_int_equal(pg_sql_typed(q, &sb, &err), -1);
     assert_string_equal(err, want);
     free(err);
     sb_free(&sb);
@@ -64,23 +64,37 @@ static void refused(const char *sql, const char *want)
 static void test_parameters(void **state)
 {
     (void)state;
-    positional("SELECT :plan", "SELECT CAST($1 AS TEXT)");
-    positional("SELECT x FROM t WHERE p = :plan AND l < :level OR :plan IS NULL",
-               "SELECT x FROM t WHERE p = CAST($1 AS TEXT) AND l < CAST($2 AS DOUBLE PRECISION) OR CAST($1 AS TEXT) IS NULL");
-    positional("SELECT @runs, $flag, :since", "SELECT CAST($3 AS BIGINT), CAST($5 AS BIGINT), CAST($4 AS TEXT)");
-    positional("ROWS BETWEEN :runs PRECEDING AND 1 PRECEDING", "ROWS BETWEEN CAST($3 AS BIGINT) PRECEDING AND 1 PRECEDING");
-    positional("SELECT :level*2,(:level)", "SELECT CAST($2 AS DOUBLE PRECISION)*2,(CAST($2 AS DOUBLE PRECISION))");
+    typed("SELECT :plan", "SELECT CAST(:plan AS TEXT)");
+    typed("SELECT x FROM t WHERE p = :plan AND l < :level OR :plan IS NULL",
+               "SELECT x FROM t WHERE p = CAST(:plan AS TEXT) AND l < CAST(:level AS DOUBLE PRECISION) OR CAST(:plan AS TEXT) IS NULL");
+    typed("SELECT @runs, $flag, :since", "SELECT CAST(:runs AS BIGINT), CAST(:flag AS BIGINT), CAST(:since AS TEXT)");
+    typed("ROWS BETWEEN :runs PRECEDING AND 1 PRECEDING", "ROWS BETWEEN CAST(:runs AS BIGINT) PRECEDING AND 1 PRECEDING");
+    typed("SELECT :level*2,(:level)", "SELECT CAST(:level AS DOUBLE PRECISION)*2,(CAST(:level AS DOUBLE PRECISION))");
+}
+
+/* For a client that binds by number (bench/pg_query.c): $k, k the
+ * parameter's place in the header. */
+static void test_positional(void **state)
+{
+    (void)state;
+    struct saved_query *q = query("SELECT @runs, $flag, :since, :runs");
+    struct strbuf sb = {0};
+    char *err = NULL;
+    assert_int_equal(pg_sql_positional(q, &sb, &err), 0);
+    assert_string_equal(sb.buf, "SELECT CAST($3 AS BIGINT), CAST($5 AS BIGINT), CAST($4 AS TEXT), CAST($3 AS BIGINT)");
+    sb_free(&sb);
+    saved_query_free(q);
 }
 
 static void test_left_alone(void **state)
 {
     (void)state;
-    positional("SELECT ':plan', 'it''s :plan', \"a:plan\", X'0a', e.x, 'e''x' FROM t AS e",
+    typed("SELECT ':plan', 'it''s :plan', \"a:plan\", X'0a', e.x, 'e''x' FROM t AS e",
                "SELECT ':plan', 'it''s :plan', \"a:plan\", X'0a', e.x, 'e''x' FROM t AS e");
-    positional("SELECT 1 -- :plan\n, 2 /* :plan */, x::text, $1, 3 - -4 / 2 FROM t",
+    typed("SELECT 1 -- :plan\n, 2 /* :plan */, x::text, $1, 3 - -4 / 2 FROM t",
                "SELECT 1 -- :plan\n, 2 /* :plan */, x::text, $1, 3 - -4 / 2 FROM t");
-    positional("SELECT a ->> 'k', b : c, d @ e", "SELECT a ->> 'k', b : c, d @ e");
-    positional("SELECT 'unclosed :plan", "SELECT 'unclosed :plan");
+    typed("SELECT a ->> 'k', b : c, d @ e", "SELECT a ->> 'k', b : c, d @ e");
+    typed("SELECT 'unclosed :plan", "SELECT 'unclosed :plan");
 }
 
 static void test_refused(void **state)
@@ -137,6 +151,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parameters),
+        cmocka_unit_test(test_positional),
         cmocka_unit_test(test_left_alone),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_literals),

@@ -1,27 +1,41 @@
-# The store's schema on PostgreSQL: the migrations of migrations/postgresql,
-# one for each of migrations/*.sql with the same name, applied to an empty
-# database give exactly schema/postgresql.sql (pg_dump --schema-only of
-# both); so do they from every version reached on the way; rows stored
-# before migrations 0003-0007 ran give the same derived tables
-# (block_score_data, history_point_data, run_cell_data) as the same rows
-# stored after them (the migrations' rebuilds and backfills follow the
-# triggers' rules), and run_cell_data follows later changes; a
-# database without UTF-8 and the C collation, or without benchstats, or
-# whose search_path finds PostgreSQL's stddev before benchstats' (0007),
-# is refused with the reason.
+# The store's schema on PostgreSQL: migrations/postgresql, a baseline
+# (NNNN_baseline.sql: a new store at version NNNN in one step) and one
+# file per later SQLite migration with the same name, applied to an empty
+# database give exactly schema/postgresql.sql (made from
+# schema/benchdb.schema; pg_dump --schema-only of both); so do they from
+# every version a store can be at on the way, each version recorded with
+# SQLite's name for it; rows stored at each such version then migrated
+# give the same derived tables (block_score_data, history_point_data,
+# run_cell_data) as rows stored at the last (the later migrations'
+# rebuilds and backfills follow the triggers' rules), and run_cell_data
+# follows later changes; a database without UTF-8 and the C collation, or
+# without benchstats, or whose search_path finds PostgreSQL's stddev before
+# benchstats', is refused with the reason and left as it was.
 # ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 
-# One PostgreSQL migration per SQLite one, with the same file name.
-ls "$BENCHDB_SRC"/migrations/*.sql | xargs -n1 basename >"$T/sqlite-migrations"
-ls "$BENCHDB_SRC"/migrations/postgresql/*.sql | xargs -n1 basename >"$T/pg-migrations"
+# One baseline, at a version SQLite has; after it, one PostgreSQL
+# migration per SQLite one, with the same file name.
+ls "$BENCHDB_SRC"/migrations/postgresql/ >"$T/pg-migrations"
 checks=$((checks + 1))
-if ! cmp -s "$T/sqlite-migrations" "$T/pg-migrations"; then
-    fail "migrations/postgresql does not match migrations/ one for one (< SQLite, > PostgreSQL):"
-    diff "$T/sqlite-migrations" "$T/pg-migrations" >&2
+base=$(grep -c '^[0-9][0-9][0-9][0-9]_baseline\.sql$' "$T/pg-migrations")
+[ "$base" = 1 ] || fail "migrations/postgresql holds $base baselines (NNNN_baseline.sql), not one"
+base=$(grep '_baseline\.sql$' "$T/pg-migrations" | head -n 1 | cut -c1-4 | sed 's/^0*//')
+ls "$BENCHDB_SRC"/migrations/*.sql | xargs -n1 basename |
+    awk -v b="$base" 'substr($0, 1, 4) + 0 > b + 0' >"$T/sqlite-after"
+grep -v '_baseline\.sql$' "$T/pg-migrations" >"$T/pg-after"
+checks=$((checks + 1))
+[ -n "$base" ] && ls "$BENCHDB_SRC"/migrations/"$(printf %04d "$base")"_*.sql >/dev/null 2>&1 ||
+    fail "the baseline's version $base is no SQLite migration's"
+checks=$((checks + 1))
+if ! cmp -s "$T/sqlite-after" "$T/pg-after"; then
+    fail "after the baseline, migrations/postgresql does not match migrations/ one for one (< SQLite, > PostgreSQL):"
+    diff "$T/sqlite-after" "$T/pg-after" >&2
 fi
-last=$(wc -l <"$T/pg-migrations")
+last=$(pg_known)
+# The versions a store on PostgreSQL can be at: none, the baseline's, each later one.
+versions="0 $(seq "$base" "$last" | tr '\n' ' ')"
 
 pg_newdb benchdb_schema_file >/dev/null && pg -d benchdb_schema_file -f "$BENCHDB_SRC/schema/postgresql.sql" >/dev/null
 rc=$?
@@ -29,8 +43,7 @@ expect_rc 0 "schema/postgresql.sql loads"
 pg_schema benchdb_schema_file >"$T/schema-file"
 [ "$(wc -l <"$T/schema-file")" -gt 300 ] || fail "pg_dump printed $(wc -l <"$T/schema-file") lines of schema"
 
-from=0
-while [ "$from" -le "$last" ]; do
+for from in $versions; do
     db=benchdb_schema_$from
     pg_newdb "$db" >/dev/null
     run pg_migrate "$db" "$from"
@@ -43,19 +56,20 @@ while [ "$from" -le "$last" ]; do
         fail "migrations from version $from do not give schema/postgresql.sql (< schema file, > migrations):"
         diff "$T/schema-file" "$T/got" | head -40 >&2
     fi
-    run pg -d "$db" -A -t -c "SELECT string_agg(CAST(version AS TEXT), ',' ORDER BY version) FROM schema_migration"
-    expect_out "$(seq -s, 1 "$last")" "versions recorded after migrating from $from"
+    run pg -d "$db" -A -t -c "SELECT string_agg(version || ':' || name || ':' || sha256, ' ' ORDER BY version) FROM schema_migration"
+    expect_out "$(pg_records | sed 's/ $//')" "versions recorded after migrating from $from"
     pg_dropdb "$db" >/dev/null
-    from=$((from + 1))
 done
 
-# The derived tables of rows stored at versions 2, 4, 5 and 6 (the
-# migrations' backfills) and at the last one (the triggers alone).
+# The derived tables of rows stored at each version a store can hold rows
+# at (the later migrations' backfills) and at the last one (the triggers
+# alone).
 derived="SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id;
 SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric;
 SELECT * FROM block_ratio ORDER BY run_id, benchmark_id, block;
 SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id;"
-for at in 2 4 5 6 "$last"; do
+for at in $versions; do
+    [ "$at" = 0 ] && continue
     db=benchdb_schema_data_$at
     pg_newdb "$db" >/dev/null
     pg_migrate "$db" "$at" && pg -d "$db" -f "$BENCHDB_SRC/tests/pg/schema_data.sql" >/dev/null && pg_migrate_rest "$db"
@@ -64,7 +78,8 @@ for at in 2 4 5 6 "$last"; do
     pg -d "$db" -A -t -c "$derived" >"$T/derived-$at"
     [ "$at" = "$last" ] || pg_dropdb "$db" >/dev/null
 done
-for at in 2 4 5 6; do
+for at in $versions; do
+    [ "$at" = 0 ] || [ "$at" = "$last" ] && continue
     checks=$((checks + 1))
     cmp -s "$T/derived-$last" "$T/derived-$at" || {
         fail "rows stored at version $at give other derived rows than at version $last (< $last, > $at):"
@@ -118,9 +133,8 @@ pg_newdb benchdb_schema_path >/dev/null && pg -d postgres -c "ALTER DATABASE ben
 run pg_migrate benchdb_schema_path
 expect_rc 1 "a database whose search_path finds PostgreSQL's stddev first"
 expect_err_has "benchdb needs benchstats before pg_catalog in search_path, which is" "the search_path's refusal"
-run pg -d benchdb_schema_path -A -t -c "SELECT max(version) FROM schema_migration" -c "SELECT to_regclass('run_cell_data') IS NULL"
-expect_out "6
-t" "migration 7 left nothing behind"
+run pg -d benchdb_schema_path -A -t -c "SELECT to_regclass('schema_migration') IS NULL, to_regclass('run') IS NULL"
+expect_out "t|t" "the refused baseline left nothing behind"
 pg_dropdb benchdb_schema_path >/dev/null
 pg_dropdb benchdb_schema_file >/dev/null
 

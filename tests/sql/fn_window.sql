@@ -2,7 +2,7 @@
 -- with the same aggregate computed from scratch over the frame's rows (which
 -- never runs xInverse or xValue), and with independent SQL formulas. The data
 -- have NULL values, NULL flags and repeated values (removal of equal values).
--- Generated once by a small script; plain SQL from here on. Frames must equal
+-- Made by tools/gen/sql/gen_fn_window.py (make regen). Frames must equal
 -- the plain aggregate exactly (a IS b): the sums are exact (issue 13).
 
 CREATE TEMP TABLE t(i INTEGER PRIMARY KEY, x REAL, g INTEGER);

@@ -1,7 +1,7 @@
 /* Correct rounding of the exact sums' results: fsum and mean (and so
  * trimmed_mean, t_ci's estimate and pooled_t_ci's means, which round as
  * mean does) and percentile, against exact references
- * (tests/data/rounding/gen_rounding.py: Fractions, checked against
+ * (tools/gen/data/rounding/gen_rounding.py: Fractions, checked against
  * math.fsum and mpmath) on adversarial inputs: exact sums at or just past
  * a halfway point between two doubles, beyond double-double's precision
  * from one, subnormal and overflowing results, values of every magnitude.

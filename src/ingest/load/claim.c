@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ingest/load/loader.h"
+#include "store/dialect.h"
 #include "util/diag.h"
 
 static double seconds_now(void)
@@ -57,8 +58,8 @@ int claim_take(struct ingester *g, const char *sha, struct claim *c)
     c->path = NULL;
     /* On PostgreSQL the archive's advisory lock (sink_lock_archive) is
      * its claim. */
-    const char *store = db_sqlite(g->db) ? sqlite3_db_filename(db_sqlite(g->db), "main") : NULL;
-    if (!store || !*store) /* an in-memory store: no other process */
+    const char *store = db_filename(g->db);
+    if (!store) /* a server's, or an in-memory store: no other process */
         return -1;
     c->path = bd_strdupf("%s-ingest-%s.lock", store, sha);
     struct stat st;

@@ -4,12 +4,12 @@
 #include <string.h>
 
 #include "ingest/sink/statements.h"
+#include "store/dialect.h"
 #include "util/diag.h"
 
-static int run_sql(struct db *db, const char *sql, char **err)
+/* The connection's last error as *err (a busy store said so); -1. */
+static int sql_failed(struct db *db, char **err)
 {
-    if (db_exec(db, sql, NULL) == SQLITE_OK)
-        return 0;
     if (db_errcode(db) != SQLITE_BUSY)
         return bd_fail(err, "%s", db_errmsg(db));
     if (err) {
@@ -17,6 +17,11 @@ static int run_sql(struct db *db, const char *sql, char **err)
         *err = sink_busy_text();
     }
     return -1;
+}
+
+static int run_sql(struct db *db, const char *sql, char **err)
+{
+    return db_exec(db, sql, NULL) == SQLITE_OK ? 0 : sql_failed(db, err);
 }
 
 static int count(struct db *db, const char *sql, long long *out, char **err)
@@ -118,8 +123,8 @@ static int lock_plans(struct db *db, const struct removal_target *t, char **err)
 int remove_stored(struct db *db, const struct removal_target *t, int dry_run, struct removal *out, char **err)
 {
     memset(out, 0, sizeof *out);
-    if (run_sql(db, db_sqlite(db) ? "BEGIN IMMEDIATE" : "BEGIN", err))
-        return -1;
+    if (db_begin_write(db) != SQLITE_OK)
+        return sql_failed(db, err);
     int rc = run_sql(db,
                      "CREATE TEMP TABLE IF NOT EXISTS rm_run(id BIGINT PRIMARY KEY);"
                      "CREATE TEMP TABLE IF NOT EXISTS rm_archive(id BIGINT PRIMARY KEY);"

@@ -8,15 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/dialect.h"
 #include "store/store.h"
 #include "util/diag.h"
 
 const char sink_primary_metric[] = "primary";
 
-#define SERIES_INSERT                                                                                          \
-    "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, member_id, detail, " \
-    "archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-
+/* The statements of the sink, the same on both engines. Where several
+ * ingests write at once (PostgreSQL), a name, unit or series another one
+ * is inserting is waited for and then found (ON CONFLICT DO NOTHING,
+ * then a look-up): a refused insert would end the transaction there. The
+ * schema's ingest deferral differs per engine (store/dialect.h). */
 const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_ARCHIVE_BY_SHA] = "SELECT id, name FROM archive WHERE sha256 = ?",
     [S_ARCHIVE_INSERT] = "INSERT INTO archive(sha256, name, size, format, content_encoding, stored_size, "
@@ -29,13 +31,13 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                                "(SELECT 1 FROM event WHERE archive_id = ?1) AND NOT EXISTS "
                                "(SELECT 1 FROM gate WHERE archive_id = ?1)",
     [S_PLAN_GET] = "SELECT id FROM plan WHERE name = ?",
-    [S_PLAN_INSERT] = "INSERT INTO plan(name) VALUES (?)",
+    [S_PLAN_INSERT] = "INSERT INTO plan(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
     [S_HOST_GET] = "SELECT id FROM host WHERE name = ?",
-    [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?)",
+    [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
     [S_VARIANT_GET] = "SELECT id FROM variant WHERE name = ?",
-    [S_VARIANT_INSERT] = "INSERT INTO variant(name) VALUES (?)",
+    [S_VARIANT_INSERT] = "INSERT INTO variant(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
     [S_BENCH_GET] = "SELECT id FROM benchmark WHERE name = ? AND params = ?",
-    [S_BENCH_INSERT] = "INSERT INTO benchmark(name, params) VALUES (?, ?)",
+    [S_BENCH_INSERT] = "INSERT INTO benchmark(name, params) VALUES (?, ?) ON CONFLICT (name, params) DO NOTHING",
     [S_RUN_FIND] = "SELECT r.id, a.id, a.name, h.name, r.position, r.source, r.started_at, r.ended_at, "
                    "t.name, b.name, r.attributes FROM run r JOIN archive a ON a.id = r.archive_id "
                    "JOIN host h ON h.id = r.host_id LEFT JOIN variant t ON t.id = r.treatment_id "
@@ -50,7 +52,10 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
     [S_RUN_START_SET] = "UPDATE run SET started_at = ? WHERE id = ?",
-    [S_SERIES_INSERT] = SERIES_INSERT,
+    /* No row back: the series is a duplicate (sink_series). */
+    [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, "
+                        "member_id, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT DO NOTHING RETURNING id",
     [S_SERIES_FIND] = "SELECT s.id, a.id, a.name FROM series s JOIN run r ON r.id = s.run_id "
                       "JOIN archive a ON a.id = coalesce(s.archive_id, r.archive_id) WHERE s.run_id = ? "
                       "AND s.benchmark_id = ? AND s.block = ? AND s.variant_id = ? AND s.fork = ? AND s.metric = ?",
@@ -61,69 +66,13 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
     [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?)",
     [S_MEMBER_FORMAT] = "UPDATE archive_member SET format = ? WHERE id = ?",
-    /* run_cell_data once per archive (migration 0007, table ingest_defer):
-     * the per-row trigger stands aside while the row is there; the rows of
-     * every run this archive opened or gave series are computed before the
-     * commit. */
-    [S_DEFER_BEGIN] = "INSERT INTO ingest_defer(archive_id) VALUES (?)",
-    [S_CELLS_DELETE] = "DELETE FROM run_cell_data WHERE run_id IN "
-                       "(SELECT id FROM run WHERE archive_id = ?1 UNION SELECT run_id FROM series WHERE archive_id = ?1)",
-    [S_CELLS_INSERT] = "INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments) "
-                       "SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), "
-                       "moments(log_ratio) FROM block_ratio "
-                       "WHERE run_id IN (SELECT id FROM run WHERE archive_id = ?1 "
-                       "UNION SELECT run_id FROM series WHERE archive_id = ?1) GROUP BY run_id, benchmark_id",
-    [S_DEFER_END] = "DELETE FROM ingest_defer WHERE archive_id = ?",
     [S_UNIT_KIND] = "SELECT kind FROM unit WHERE name = ?",
-    [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL)",
-};
-
-/* What differs on PostgreSQL, where several ingests write at once: a
- * name or unit another ingest is inserting is waited for, then read (the
- * UNIQUE key would refuse it otherwise). */
-const char *const sink_stmt_sql_pg[S_SAMPLES] = {
-    /* A name's row, once read, stays until the commit: another process's
-     * delete (benchdb delete removes a plan left without runs) waits for
-     * the transaction instead of removing the row under it (the run's or
-     * series' foreign key would then fail, or a new row reuse nothing:
-     * PostgreSQL's ids are not reused, but what was read must still be
-     * there). Ingests only share the lock. */
-    [S_PLAN_GET] = "SELECT id FROM plan WHERE name = ? FOR KEY SHARE",
-    [S_HOST_GET] = "SELECT id FROM host WHERE name = ? FOR KEY SHARE",
-    [S_VARIANT_GET] = "SELECT id FROM variant WHERE name = ? FOR KEY SHARE",
-    [S_BENCH_GET] = "SELECT id FROM benchmark WHERE name = ? AND params = ? FOR KEY SHARE",
-    [S_PLAN_INSERT] = "INSERT INTO plan(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
-    [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
-    [S_VARIANT_INSERT] = "INSERT INTO variant(name) VALUES (?) ON CONFLICT (name) DO NOTHING",
-    [S_BENCH_INSERT] = "INSERT INTO benchmark(name, params) VALUES (?, ?) ON CONFLICT (name, params) DO NOTHING",
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
                    "ON CONFLICT (name) DO NOTHING",
-    [S_SERIES_INSERT] = SERIES_INSERT " ON CONFLICT DO NOTHING RETURNING id",
-    /* The archive's deferral is the transaction's own setting, which the
-     * insert triggers' WHEN clauses read without a function call per row
-     * (migrations/postgresql/0007): block_score_data and
-     * history_point_data of the series of the runs it opened (archive_id
-     * NULL) are computed before the commit too, from the same SELECTs as
-     * the triggers' (the scores' totals summed in fork order, a point's in
-     * the order its series were stored: their ids), each run's start time
-     * parsed once. */
-    [S_DEFER_BEGIN] = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(? AS BIGINT) AS TEXT), true)",
-    [S_DEFER_END] = "SELECT set_config('benchdb.ingest_defer', '', true), CAST(? AS BIGINT)",
+    /* Only when values go by COPY (db_can_copy): the ids of series sent
+     * without one, from series.id's sequence. */
     [S_SERIES_IDS] = "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "
                      "FROM generate_series(1, CAST(? AS BIGINT)) ORDER BY 1",
-    [S_SCORES_INSERT] = "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) "
-                        "SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), "
-                        "sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id "
-                        "WHERE r.archive_id = ? AND s.archive_id IS NULL AND s.metric = 'primary' "
-                        "GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id",
-    [S_POINTS_INSERT] = "WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started "
-                        "FROM run WHERE archive_id = ?) "
-                        "INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, "
-                        "position, series, n, total, unit) "
-                        "SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), "
-                        "min(r.position), count(*), sum(s.n), sum(s.total ORDER BY s.id), "
-                        "(array_agg(s.unit ORDER BY s.id))[1] FROM series AS s JOIN r ON r.id = s.run_id "
-                        "WHERE s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric",
 };
 
 /* ---- failing ---- */
@@ -133,7 +82,7 @@ int sink_fail_sql(struct sink *s)
     /* SQLITE_FULL: SQLite's "database or disk is full". The store has no
      * page limit (max_page_count is not set, and does not persist), so it
      * is the disk (or a quota); said plainly, SQLite's words kept. */
-    int sys = db_sqlite(s->db) ? sqlite3_system_errno(db_sqlite(s->db)) : 0, code = db_errcode(s->db);
+    int sys = db_system_errno(s->db), code = db_errcode(s->db);
     if (code == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
         return ingest_report_fail(s->rep, NULL, "cannot store: the disk is full (%s)", db_errmsg(s->db));
     if (code == SQLITE_BUSY) { /* SQLite's "database is locked", after the busy timeout */
@@ -220,9 +169,11 @@ struct sink *sink_open(struct db *db, struct ingest_report *rep, char **err)
     s->plans = (struct names){S_PLAN_GET, S_PLAN_INSERT, {0}};
     s->hosts = (struct names){S_HOST_GET, S_HOST_INSERT, {0}};
     s->variants = (struct names){S_VARIANT_GET, S_VARIANT_INSERT, {0}};
-    /* WAL with synchronous=NORMAL keeps every commit atomic and the store
-     * consistent; a power cut may lose the last commits, never half of one. */
-    if (db_sqlite(db) && db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8192", NULL) != SQLITE_OK) {
+    /* Engine branch: the one choice of how values are sent (values.c):
+     * by COPY where a statement per row costs a round trip to a server,
+     * else by the multi-row inserts below. */
+    s->by_copy = db_can_copy(db);
+    if (db_tune_for_writing(db) != SQLITE_OK) {
         *err = strdup(db_errmsg(db));
         sink_close(s);
         return NULL;
@@ -245,9 +196,16 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
             return NULL;
         }
     }
-    const char *sql = shaped ? shaped : sink_stmt_sql[id]; /* NULL: PostgreSQL's only (never used on SQLite) */
-    if (!db_sqlite(s->db) && id < S_SAMPLES && sink_stmt_sql_pg[id]) /* PostgreSQL: concurrent ingests */
-        sql = sink_stmt_sql_pg[id];
+    const struct db_dialect *d = db_dialect(s->db);
+    int name_get = id == S_PLAN_GET || id == S_HOST_GET || id == S_VARIANT_GET || id == S_BENCH_GET;
+    if (name_get && *d->name_lock && !(shaped = bd_strdupf("%s%s", sink_stmt_sql[id], d->name_lock))) {
+        ingest_report_oom(s->rep);
+        return NULL;
+    }
+    const char *sql = shaped                        ? shaped
+                      : id == S_DEFER_MARK          ? d->defer_mark
+                      : id >= S_DEFER_FINISH        ? d->defer_finish[id - S_DEFER_FINISH]
+                                                    : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
     if (rc != SQLITE_OK) {
@@ -289,28 +247,18 @@ void sink_close(struct sink *s)
 
 int sink_begin(struct sink *s)
 {
-    /* PostgreSQL: READ COMMITTED, so that what another ingest committed
-     * while this one waited for a lock is seen by the next statement. */
-    return exec(s, db_sqlite(s->db) ? "BEGIN IMMEDIATE" : "BEGIN");
+    return db_begin_write(s->db) == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 int sink_lock_archive(struct sink *s, const char *sha)
 {
-    if (db_sqlite(s->db)) /* SQLite: BEGIN IMMEDIATE has the store's one write lock */
-        return 0;
     /* The first 64 bits of the archive's SHA-256 name its lock, held until
-     * the transaction ends. */
+     * the transaction ends (on SQLite the write transaction is the store's
+     * one lock already). */
     char hex[17];
     snprintf(hex, sizeof hex, "%.16s", sha);
     long long key = (long long)strtoull(hex, NULL, 16);
-    struct db_stmt *st = NULL;
-    int rc = db_prepare(s->db, "SELECT pg_advisory_xact_lock(?)", &st);
-    if (rc == SQLITE_OK) {
-        db_bind_int64(st, 1, key);
-        rc = db_step(st);
-    }
-    db_finalize(st);
-    return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
+    return db_lock_key(s->db, key) == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 static void pending_reset(struct sink *s)
@@ -418,7 +366,7 @@ static int step_archive(struct sink *s, int id)
 
 int sink_defer_cells(struct sink *s)
 {
-    return step_archive(s, S_DEFER_BEGIN);
+    return step_archive(s, S_DEFER_MARK);
 }
 
 /* The ids read in a transaction are forgotten when it ends: between two
@@ -439,16 +387,14 @@ int sink_commit(struct sink *s)
 {
     if (sink_copy_flush(s))
         return -1;
-    /* PostgreSQL: the block scores and history points of the archive's
-     * own runs first (run_cell_data reads the scores); on SQLite the
-     * triggers kept them. */
-    if (s->archive_id && !db_sqlite(s->db) && (step_archive(s, S_SCORES_INSERT) || step_archive(s, S_POINTS_INSERT)))
-        return -1;
-    if (s->archive_id && (step_archive(s, S_CELLS_DELETE) || step_archive(s, S_CELLS_INSERT) ||
-                          step_archive(s, S_DEFER_END)))
-        return -1;
+    /* What the insert triggers left to the ingest (store/dialect.h), the
+     * mark cleared last. */
+    const char *const *finish = db_dialect(s->db)->defer_finish;
+    for (int i = 0; s->archive_id && finish[i]; i++)
+        if (step_archive(s, S_DEFER_FINISH + i))
+            return -1;
     int rc = exec(s, "COMMIT");
-    forget_ids(s);
+    forget_ids(s); /* no cached id outlives the transaction that read it */
     if (rc)
         return -1;
     if (s->notices.len && !s->rep->quiet) {
@@ -483,11 +429,13 @@ void sink_set_conflict_hint(struct sink *s, const char *hint)
 
 /* ---- ids ---- */
 
-/* The id of the row the statement get (its parameters bound) finds: on
- * PostgreSQL after INSERT ... ON CONFLICT DO NOTHING, where the row may
- * be another ingest's (and lastval() a number the sequence gave away). */
+/* The id of the row the statement get (its parameters bound) finds,
+ * after INSERT ... ON CONFLICT DO NOTHING: the row may be another
+ * ingest's (on PostgreSQL, where several write at once). */
 static int found_id(struct sink *s, struct db_stmt *get, int64_t *id)
 {
+    if (!get)
+        return -1;
     int rc = db_step(get);
     if (rc == SQLITE_ROW)
         *id = db_column_int64(get, 0);
@@ -518,11 +466,7 @@ int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
         if (!st)
             return -1;
         db_bind_text(st, 1, name, (int)len);
-        if (sink_step(s, st))
-            return -1;
-        if (db_sqlite(s->db))
-            *id = db_last_insert_id(s->db);
-        else if (found_id(s, sink_stmt(s, t->get), id))
+        if (sink_step(s, st) || found_id(s, sink_stmt(s, t->get), id))
             return -1;
         s->here.rows++;
     }
@@ -558,11 +502,7 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
             return -1;
         db_bind_text(st, 1, name, -1);
         db_bind_text(st, 2, params, -1);
-        if (sink_step(s, st))
-            return -1;
-        if (db_sqlite(s->db))
-            *id = db_last_insert_id(s->db);
-        else if (found_id(s, sink_stmt(s, S_BENCH_GET), id))
+        if (sink_step(s, st) || found_id(s, sink_stmt(s, S_BENCH_GET), id))
             return -1;
         s->here.rows++;
     }

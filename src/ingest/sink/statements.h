@@ -20,6 +20,7 @@
  * per series. Values with counts (JMH's histogram bins) use the same
  * shapes with a count column. */
 #define SAMPLE_SHAPES 7
+#define SINK_DEFER_STEPS 6
 
 enum stmt_id {
     S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_FORMAT, S_ARCHIVE_DELETE_EMPTY,
@@ -29,8 +30,11 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
-    S_DEFER_BEGIN, S_CELLS_DELETE, S_CELLS_INSERT, S_DEFER_END, S_SCORES_INSERT, S_POINTS_INSERT, S_SERIES_IDS,
-    S_SAMPLES, /* SAMPLE_SHAPES statements without counts, then SAMPLE_SHAPES with */
+    S_SERIES_IDS,
+    /* The schema's ingest deferral, its texts the store's (store/dialect.h):
+     * the mark, then up to SINK_DEFER_STEPS statements before the commit. */
+    S_DEFER_MARK, S_DEFER_FINISH,
+    S_SAMPLES = S_DEFER_FINISH + SINK_DEFER_STEPS, /* SAMPLE_SHAPES statements without counts, then SAMPLE_SHAPES with */
     S_COUNT = S_SAMPLES + 2 * SAMPLE_SHAPES
 };
 
@@ -74,7 +78,8 @@ struct sink {
     struct idmap cell_unit; /* benchmark, variant[, metric] -> line << 8 | unit index */
 
     struct strbuf key, text; /* scratch */
-    /* PostgreSQL: series and their values sent by COPY (sink_copy_flush)
+    /* by_copy (db_can_copy: PostgreSQL): series and their values sent by
+     * COPY (sink_copy_flush)
      * before the commit, before the next run, or when the values pass
      * SINK_COPY_BYTES together (nothing reads them before). copy: the values as
      * COPY's binary fields after the series id (warmup, iteration, value,
@@ -89,6 +94,7 @@ struct sink {
     struct sink_pending { int64_t id; size_t row_end, copy_end; } *pend;
     size_t n_pend, cap_pend;
     struct idmap series_keys;
+    int by_copy;
 };
 
 extern const char sink_primary_metric[];
@@ -96,7 +102,6 @@ extern const char sink_primary_metric[];
 
 /* Statement texts (statements.c). */
 extern const char *const sink_stmt_sql[S_SAMPLES];
-extern const char *const sink_stmt_sql_pg[S_SAMPLES]; /* NULL: the same as sink_stmt_sql */
 
 /* A statement, prepared the first time it is needed (and kept for the
  * command); NULL with the error set. */
@@ -130,7 +135,7 @@ static inline void copy_int8(unsigned char *p, uint64_t v)
     for (int i = 0; i < 8; i++)
         p[4 + i] = (unsigned char)(v >> (56 - 8 * i));
 }
-/* Sends the pending series and values (PostgreSQL): 0 or -1. */
+/* Sends the pending series and values (by_copy): 0 or -1. */
 int sink_copy_flush(struct sink *s);
 /* Room for one more element in the array *arr of n elements of size
  * elem (its capacity *cap doubled, from first): 0, or -1 with the error

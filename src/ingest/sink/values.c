@@ -173,7 +173,7 @@ static int pend_series(struct sink *s, const struct sink_series *x, int64_t benc
     return bad ? ingest_report_oom(s->rep) : 0;
 }
 
-/* PostgreSQL: a pending entry for the series (id 0: given when sent). */
+/* by_copy: a pending entry for the series (id 0: given when sent). */
 static int pend_push(struct sink *s, int64_t id)
 {
     if (sink_grow(s, &s->pend, s->n_pend, &s->cap_pend, sizeof *s->pend, 256))
@@ -232,7 +232,11 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
 {
     /* Measured values first, then warmups: the primary key's order. */
     size_t total = n + nw, at = 0;
-    if (!db_sqlite(s->db)) { /* PostgreSQL: the series' pending entry (sink_series) takes them */
+    /* By COPY (sink_open says why): the series' pending entry takes them
+     * (series_id 0: the series itself is pending, sink_series). */
+    if (s->by_copy) {
+        if (series_id && pend_push(s, series_id))
+            return -1;
         if (sb_grow(&s->copy, total * SINK_COPY_ROW))
             return ingest_report_oom(s->rep);
         for (size_t q = 0; q < total; q++) {
@@ -311,7 +315,7 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
                                              "series' total, from which its block scores come, cannot be stored");
     if (sink_grow(s, &s->series_lines, s->n_series_lines, &s->cap_series_lines, sizeof *s->series_lines, 256))
         return -1;
-    if (!db_sqlite(s->db) && !s->appending) { /* PostgreSQL, a run this archive opens: by COPY */
+    if (s->by_copy && !s->appending) { /* by COPY (sink_open), a run this archive opens: the series too */
         if (pend_series(s, x, bench_id, variant_id, metric, unit_name(s, ix), total_n, total) || pend_push(s, 0))
             return -1;
         s->here.series++;
@@ -337,23 +341,22 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     sink_bind_opt_text(st, 11, x->detail);
     sink_bind_appender(s, st, 12);
     int rc = db_step(st);
-    /* PostgreSQL: ON CONFLICT DO NOTHING RETURNING id (a failed statement
-     * would end the transaction): no row is the duplicate. */
+    /* ON CONFLICT DO NOTHING RETURNING id (on PostgreSQL a refused
+     * statement would end the transaction): no row is the duplicate;
+     * another constraint's refusal is said as the engine says it. */
     int64_t series_id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
+    if (rc == SQLITE_ROW)
+        rc = db_step(st);
     db_reset(st);
-    if ((rc & 0xff) == SQLITE_CONSTRAINT || (!db_sqlite(s->db) && rc == SQLITE_DONE))
+    if ((rc & 0xff) == SQLITE_CONSTRAINT || (rc == SQLITE_DONE && !series_id))
         return duplicate(s, x, bench_id, variant_id, metric);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    if (rc != SQLITE_DONE)
         return sink_fail_sql(s);
-    if (db_sqlite(s->db))
-        series_id = db_last_insert_id(s->db);
     s->series_lines[s->n_series_lines][0] = series_id;
     s->series_lines[s->n_series_lines][1] = strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0;
     s->n_series_lines++;
     s->here.series++;
     s->here.rows++;
-    if (!db_sqlite(s->db) && pend_push(s, series_id))
-        return -1;
     return insert_values(s, series_id, v, count, n, warmup, n_warmup);
 }
 

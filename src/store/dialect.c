@@ -1,0 +1,115 @@
+/* What differs between the engines (store/dialect.h), in one place. */
+#include "store/dialect.h"
+
+#include "store/db_internal.h"
+
+/* run_cell_data of the runs an archive opened or added series to, as the
+ * insert trigger would have kept it: the same on both engines. */
+#define CELLS_DELETE                                                                                           \
+    "DELETE FROM run_cell_data WHERE run_id IN "                                                               \
+    "(SELECT id FROM run WHERE archive_id = ?1 UNION SELECT run_id FROM series WHERE archive_id = ?1)"
+#define CELLS_INSERT                                                                                           \
+    "INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments) "                      \
+    "SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), "                   \
+    "moments(log_ratio) FROM block_ratio "                                                                     \
+    "WHERE run_id IN (SELECT id FROM run WHERE archive_id = ?1 "                                               \
+    "UNION SELECT run_id FROM series WHERE archive_id = ?1) GROUP BY run_id, benchmark_id"
+
+/* SQLite: the mark is a row of ingest_defer, which the insert trigger of
+ * run_cell_data reads (migration 0007). */
+static const char *const sqlite_defer_finish[] = {CELLS_DELETE, CELLS_INSERT,
+                                                  "DELETE FROM ingest_defer WHERE archive_id = ?1", NULL};
+
+/* PostgreSQL: the mark is the transaction's own setting, which the insert
+ * triggers' WHEN clauses read without a function call per row; the series
+ * of the runs the archive opened (archive_id NULL) skip the triggers of
+ * block_score_data and history_point_data too, whose rows are computed
+ * here from the triggers' SELECTs (the scores' totals summed in fork
+ * order, a point's in the order its series were stored: their ids), each
+ * run's start time parsed once; run_cell_data then reads the scores. */
+static const char *const pg_defer_finish[] = {
+    "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) "
+    "SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), "
+    "sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id "
+    "WHERE r.archive_id = ?1 AND s.archive_id IS NULL AND s.metric = 'primary' "
+    "GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id",
+    "WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started "
+    "FROM run WHERE archive_id = ?1) "
+    "INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, "
+    "position, series, n, total, unit) "
+    "SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), "
+    "min(r.position), count(*), sum(s.n), sum(s.total ORDER BY s.id), "
+    "(array_agg(s.unit ORDER BY s.id))[1] FROM series AS s JOIN r ON r.id = s.run_id "
+    "WHERE s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric",
+    CELLS_DELETE,
+    CELLS_INSERT,
+    "SELECT set_config('benchdb.ingest_defer', '', true), CAST(?1 AS BIGINT)",
+    NULL,
+};
+
+static const struct db_dialect sqlite_dialect = {
+    .time_valid = "SELECT julianday(?1) IS NOT NULL",
+    .time_precedes = "SELECT julianday(?1) < julianday(?2)",
+    .in_fork_order = "",
+    .name_lock = "",
+    .defer_mark = "INSERT INTO ingest_defer(archive_id) VALUES (?1)",
+    .defer_finish = sqlite_defer_finish,
+};
+
+/* Times through benchdb_started() (schema/postgresql.sql): SQLite's
+ * reading of a date and time, its milliseconds, NULL where SQLite's
+ * julianday() is NULL, so that the same texts are times, in the same
+ * order, on both engines (a cast to timestamptz would refuse some with an
+ * error and read others SQLite does not). */
+static const struct db_dialect pg_dialect = {
+    .time_valid = "SELECT CAST(benchdb_started(?1) IS NOT NULL AS INTEGER)",
+    .time_precedes = "SELECT CAST(benchdb_started(?1) < benchdb_started(?2) AS INTEGER)",
+    .in_fork_order = " ORDER BY fork",
+    .name_lock = " FOR KEY SHARE",
+    .defer_mark = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(?1 AS BIGINT) AS TEXT), true)",
+    .defer_finish = pg_defer_finish,
+};
+
+const struct db_dialect *db_dialect(const struct db *db)
+{
+    return db->engine == DB_POSTGRESQL ? &pg_dialect : &sqlite_dialect;
+}
+
+int db_begin_write(struct db *db) { return db_exec(db, db->engine == DB_POSTGRESQL ? "BEGIN" : "BEGIN IMMEDIATE", NULL); }
+
+int db_lock_key(struct db *db, long long key)
+{
+    if (db->engine == DB_SQLITE)
+        return SQLITE_OK;
+    struct db_stmt *st = NULL;
+    int rc = db_prepare(db, "SELECT pg_advisory_xact_lock(?)", &st);
+    if (rc == SQLITE_OK && (rc = db_bind_int64(st, 1, key)) == SQLITE_OK)
+        rc = db_step(st);
+    db_finalize(st);
+    return rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+int db_tune_for_writing(struct db *db)
+{
+    if (db->engine == DB_POSTGRESQL)
+        return SQLITE_OK;
+    return db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8192", NULL);
+}
+
+int db_can_copy(const struct db *db) { return db->engine == DB_POSTGRESQL; }
+
+const char *db_filename(const struct db *db)
+{
+    const char *f = db->engine == DB_SQLITE ? sqlite3_db_filename(db->lite, "main") : NULL;
+    return f && *f ? f : NULL;
+}
+
+int db_system_errno(const struct db *db) { return db->engine == DB_SQLITE ? sqlite3_system_errno(db->lite) : 0; }
+
+size_t db_max_value_bytes(const struct db *db)
+{
+    /* PostgreSQL keeps up to 1 GB in a text value. */
+    if (db->engine == DB_POSTGRESQL)
+        return ((size_t)1 << 30) - 1;
+    return (size_t)sqlite3_limit(db->lite, SQLITE_LIMIT_LENGTH, -1);
+}

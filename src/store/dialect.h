@@ -1,0 +1,68 @@
+#ifndef BENCHDB_STORE_DIALECT_H
+#define BENCHDB_STORE_DIALECT_H
+/* What differs between the two engines, kept in the connection layer
+ * (docs/architecture.md, "The connection layer"): the few SQL fragments
+ * that cannot be written once for both, and the calls whose work differs.
+ * Code outside src/store asks for a fragment or makes the call; it does
+ * not ask which engine it talks to. SQL both engines run is preferred
+ * wherever it exists (docs/postgresql.md, "Saved queries on
+ * PostgreSQL"). */
+#include <stddef.h>
+
+#include "store/db.h"
+
+struct db_dialect {
+    /* "SELECT ..." with ?1: 1 when the text is a time the engine reads
+     * (an RFC 3339 date-time), 0 (never an error) when it is not. */
+    const char *time_valid;
+    /* "SELECT ..." with ?1 and ?2, two such times: 1 when the first is
+     * the earlier (offsets applied, to the millisecond), else 0. */
+    const char *time_precedes;
+    /* What makes sum(total) add a block's series in fork order, as the
+     * schema's triggers add them: "" on SQLite (its GROUP BY reads them
+     * in the unique index's order), " ORDER BY fork" on PostgreSQL. */
+    const char *in_fork_order;
+    /* Appended to an ingest's look-up of a plan, host, variant or
+     * benchmark id: "" on SQLite (its write transaction excludes every
+     * other writer), " FOR KEY SHARE" on PostgreSQL, so that a row once
+     * read stays until the commit: another process's delete (benchdb
+     * delete removes a plan left without runs) waits for the transaction
+     * instead of removing the row under it; ingests only share the lock. */
+    const char *name_lock;
+    /* The schema's ingest deferral (docs/schema.md, run_cell_data): the
+     * statement that marks an ingest's transaction (?1: its archive's
+     * id), then, before the commit, the statements (NULL-terminated, each
+     * with ?1 the archive's id) that compute what the insert triggers
+     * left to it, the last one clearing the mark. */
+    const char *defer_mark;
+    const char *const *defer_finish;
+};
+
+const struct db_dialect *db_dialect(const struct db *db);
+
+/* Begins a transaction that writes: SQLite's BEGIN IMMEDIATE (the
+ * store's one write lock, taken now), PostgreSQL's BEGIN (READ COMMITTED:
+ * what another writer committed while this one waited for a lock is seen
+ * by the next statement). SQLITE_OK or an error code (db_errmsg). */
+int db_begin_write(struct db *db);
+/* Inside a write transaction: a lock keyed by key, held to its end, for
+ * writers that would otherwise run side by side (PostgreSQL's advisory
+ * lock); nothing on SQLite, whose write transaction excludes every other
+ * writer already. SQLITE_OK or an error code. */
+int db_lock_key(struct db *db, long long key);
+/* Settings for a long run of inserts: SQLite's synchronous = NORMAL (WAL
+ * keeps every commit atomic; a power cut may lose the last commits, never
+ * half of one) and an 8 MiB page cache; nothing on PostgreSQL. */
+int db_tune_for_writing(struct db *db);
+/* Whether rows may be sent by COPY (db_copy_in): on PostgreSQL, where a
+ * statement per row costs a round trip. */
+int db_can_copy(const struct db *db);
+/* The file the store is (NULL: a store on a server, or in memory). */
+const char *db_filename(const struct db *db);
+/* The errno of the last failed system call under db's last error (a
+ * full disk: ENOSPC), 0 when none or unknown. */
+int db_system_errno(const struct db *db);
+/* The most bytes one text value may hold. */
+size_t db_max_value_bytes(const struct db *db);
+
+#endif
