@@ -4,7 +4,7 @@ PostgreSQL 15 cluster (as tools/gen/pg/gen_fn_portable.py starts one) holding a
 copy of a benchdb store's tables, with the statistics functions replaced by
 SQL stand-ins of the same signatures (their numbers are not benchdb's).
 What it checks is that the queries' SQL parses and runs on PostgreSQL too
-(STYLE.md: saved queries in the SQL both engines run), with every choice
+(docs/portable-sql.md), with every choice
 of by, sample, adjust, exact_units, aggregate and sort. Not part of make
 test: it needs PostgreSQL 15 and root (or the postgres user).
 

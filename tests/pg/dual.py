@@ -4,7 +4,7 @@ SQLite (benchdb sql) and on PostgreSQL (psql, one session), and requires
 identical rows (engines.py says what identical means) or, for a case
 marked with error lines, that each engine fails with exactly that text.
 
-A case file is SQL in the subset both engines run (../shared/STYLE.md),
+A case file is SQL in the subset both engines run (docs/portable-sql.md),
 one statement per case, each after a header:
   -- case: NAME
   -- error: TEXT            both engines fail with TEXT
