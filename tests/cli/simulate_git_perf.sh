@@ -1,20 +1,12 @@
 #!/bin/sh
-# examples/git-perf holds the timing table of the seed message
-# ../shared/seeds/git-perf-aggregation.txt exactly: the same value texts
-# in the same order per version, and its Max, Min and Avg* rows follow
-# from them (Avg*: drop the largest and smallest of ten, average the rest).
+# examples/git-perf holds the timing table of the message it was taken from
+# (tests/data/seeds/git-perf-table.txt, its origin there) exactly: the same
+# value texts in the same order per version, and its Max, Min and Avg* rows
+# follow from them (Avg*: drop the largest and smallest of ten, average the
+# rest).
 set -eu
 : "${BENCHDB_SRC:?}"
-# The seeds sit beside the source tree (../shared), or two levels up from a
-# worktree (wt/NAME); BENCHDB_SHARED names another place.
-SEED=
-for d in "${BENCHDB_SHARED:-}" "$BENCHDB_SRC/../shared" "$BENCHDB_SRC/../../shared"; do
-    if [ -n "$d" ] && [ -f "$d/seeds/git-perf-aggregation.txt" ]; then
-        SEED=$d/seeds/git-perf-aggregation.txt
-        break
-    fi
-done
-[ -n "$SEED" ] || { echo "../shared/seeds/git-perf-aggregation.txt missing: skipped"; exit 77; }
+SEED=$BENCHDB_SRC/tests/data/seeds/git-perf-table.txt
 command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 python3 - "$SEED" "$BENCHDB_SRC/examples/git-perf/p0001-git-git.jsonl" <<'PY'
 import json, re, sys

@@ -3,8 +3,7 @@
 
 An independent re-implementation of go-moremath's MannWhitneyUTest(x1, x2,
 LocationDiffers) (aclements/go-moremath stats/utest.go and stats/udist.go,
-the version golang/perf pins, f10218a; ../shared/anchors/ALGORITHMS.md
-section 1.5 describes it), transcribed step by step in exact arithmetic:
+the version golang/perf pins, f10218a), transcribed step by step in exact arithmetic:
 Fractions for the ranks and U, Python integers for the counts (Go computes
 C(n, k) in float64 and divides in float64; the exact ratio is what that
 approximates). It follows the code, not the textbook:

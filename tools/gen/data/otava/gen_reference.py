@@ -2,7 +2,7 @@
 """Reference results for change_points() on Apache Otava's test series.
 
 Reads change_point_cases.json (Otava's own expectations, copied verbatim from
-../shared/anchors/otava; see README.md here) and re-implements Otava's
+Apache Otava's tests; tests/data/otava/README.md says where) and re-implements Otava's
 compute_change_points independently of benchdb's C code, in exact rational
 arithmetic (Fraction) for the E-divisive statistic and the segment means and
 variances, and with mpmath at 50 digits for the Student t p-values. It checks
