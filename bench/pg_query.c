@@ -1,6 +1,6 @@
 /* pg_query: a built-in saved query run on PostgreSQL over libpq, as a
  * client would run it, for `make bench` (figure 11, bench/README.md),
- * until benchdb itself opens a server (issue 19, part 2).
+ * until benchdb itself opens a server.
  *
  *     pg_query CONNINFO WARM NAME [NAME=VALUE]...
  *     pg_query --explain CONNINFO NAME [NAME=VALUE]...

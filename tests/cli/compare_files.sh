@@ -8,17 +8,6 @@
 D=$BENCHDB_SRC/tests/data/benchstat
 G=$D/generated
 
-# The U test's p on tied samples as go-moremath gives it (issue 27's
-# reproducer: base 1 2 2 2, head eleven 1s and three 2s, p = 0.324). Until
-# benchdb's mann_whitney gives it, the lines of the generated pairs that
-# need it (TIES, below) are left out of the comparison, and said so.
-bd init >/dev/null
-tie_p=$(bd sql "WITH v(x, g) AS (VALUES (1, 1), (2, 1), (2, 1), (2, 1), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0),
-        (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (2, 0), (2, 0), (2, 0))
-        SELECT mann_whitney(x, g, 'benchstat') ->> 'p' FROM v" --format csv | tail -n 1)
-tie_fixed=$(awk -v p="$tie_p" 'BEGIN { print (p > 0.3235 && p < 0.3245) ? 1 : 0 }')
-rm -f results.db
-TIES="p03:Encode7/n=10-4 "
 
 # same NAME GOLDEN DIR ARGS...: `benchdb compare --benchstat ARGS` run in
 # DIR prints GOLDEN byte for byte.
@@ -29,20 +18,8 @@ same() {
     rc=$?
     expect_rc 0 "$name"
     checks=$((checks + 1))
-    skip=""
-    if [ "$tie_fixed" = 0 ]; then
-        for t in $TIES; do
-            case "$t" in "$name:"*) skip="${t#*:}" ;; esac
-        done
-    fi
-    if [ -n "$skip" ]; then
-        grep -v "^$skip" "$golden" >"$T/$name.want"
-        grep -v "^$skip" "$T/$name.out" >"$T/$name.got"
-        echo "note: $name: the line of $skip left out until mann_whitney gives go-moremath's p on ties" >&2
-    else
-        cp "$golden" "$T/$name.want"
-        cp "$T/$name.out" "$T/$name.got"
-    fi
+    cp "$golden" "$T/$name.want"
+    cp "$T/$name.out" "$T/$name.got"
     if ! cmp -s "$T/$name.want" "$T/$name.got"; then
         fail "$name: differs from $golden"
         diff "$T/$name.want" "$T/$name.got" | head -n 20 | sed 's/^/  /' >&2

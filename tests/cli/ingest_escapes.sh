@@ -1,4 +1,4 @@
-# Issue 20 item 5, the ingest and check leftovers (docs/reliability.md):
+# Escapes, the ingest and check leftovers (docs/reliability.md):
 # what ingest and check print for a person escapes control characters
 # (text_escape_controls), so that an archive's file name or a run's name
 # holding ESC or CR cannot drive the terminal. The notice of a replaced run

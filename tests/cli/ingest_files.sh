@@ -1,4 +1,4 @@
-# Harness files given on the command line (issue 14): one command loads a
+# Harness files given on the command line (docs/formats.md): one command loads a
 # build's JMH, Google Benchmark, hyperfine, pyperf and Go files, formats
 # detected, into one run as one archive holding their bytes; the same files
 # into a second run load too; repeating either command skips; an edited

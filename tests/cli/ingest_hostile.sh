@@ -1,4 +1,4 @@
-# Hostile archives (issue 20), made here because they are large or cannot
+# Hostile archives (docs/reliability.md), made here because they are large or cannot
 # be committed; each is refused with a clear message, bounded in time, and
 # stores nothing, or (the last ones) loads as it should:
 #  1. a results record naming a FIFO beside the stream: refused at once,

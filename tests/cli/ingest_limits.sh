@@ -31,7 +31,7 @@ refused "error: ex.jsonl.zst: more than 1024 bytes of data after decompression (
 # Exactly at the limits: accepted.
 (cd "$T" && bd ingest --quiet --max-line-bytes 501 --max-bytes "$size" ex.jsonl) || fail "at the limits"
 
-# --max-ratio (issue 30: 131 KB of zstd gave 4 GiB of blank lines, read
+# --max-ratio (docs/reliability.md: 131 KB of zstd gave 4 GiB of blank lines, read
 # for a minute): zstd frames made by hand, a run then MiB of newlines in
 # run-length blocks of 128 KiB (4 bytes each).
 rle() { # NAME PLAN MIB

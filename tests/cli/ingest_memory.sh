@@ -1,5 +1,5 @@
 # Memory within the documented bound for any input within the default
-# limits (docs/reliability.md, issue 20 item 9): an archive of three lines
+# limits (docs/reliability.md): an archive of three lines
 # of 66 MB of small integers (about 33 million values each, within every
 # default limit) once took 4.7 GB; it is refused at its first such line,
 # its parsed JSON needing more than the 128 MiB a line's tree may take,

@@ -1,4 +1,4 @@
-# Issue 30 item 2 (docs/reliability.md): ingest kept the ids of plans,
+# Cached ids and concurrent deletes (docs/reliability.md): ingest kept the ids of plans,
 # hosts, variants and cells it had read for the archives after. While
 # `ingest a1.jsonl x a2.jsonl` waited for x, `delete --plan P` removed P
 # and another ingest created plan Q, which took P's id (SQLite gives a

@@ -1,4 +1,4 @@
-# Issue 30 item 8 (docs/reliability.md): the series of one archive had no
+# Series per archive (docs/reliability.md): the series of one archive had no
 # limit (150,000 series with crafted block numbers took 23 s on
 # PostgreSQL, whose keys went through an unseeded hash: unit/hashflood
 # shows the keyed hash linear on such keys). Now an archive may hold at

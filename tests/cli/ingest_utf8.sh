@@ -1,4 +1,4 @@
-# Issue 30 items 10 and 12 (docs/reliability.md): text the store keeps is
+# UTF-8 (docs/reliability.md): text the store keeps is
 # UTF-8 without NUL, as PostgreSQL requires; SQLite stored whatever came.
 # A go-bench name with byte 0xFF was stored raw (JSON output then carried
 # the raw byte, check said ok); invalid UTF-8 in --plan, --run, --attr,

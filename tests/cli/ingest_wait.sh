@@ -1,4 +1,4 @@
-# Issue 20 item 15, the ingest half (docs/reliability.md): a second ingest
+# Interrupted ingest, the ingest half (docs/reliability.md): a second ingest
 # of an archive that another process was still storing waited for the
 # store's write lock only as long as the busy timeout, then failed with
 # "database is locked". Now it waits for the other (however long: here

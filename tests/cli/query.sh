@@ -180,7 +180,7 @@ run bd --db tie.db query undeclared --queries mine
 expect_rc 1 "an undeclared parameter"
 expect_err_has "error: query undeclared (mine/undeclared.sql): the query uses :x, which its header does not declare (-- param: x ...)" "undeclared parameter message"
 printf -- '-- summary: no name\nSELECT 1;\n' >mine/noname.sql
-# (issue 20 item 4: skipped with a warning, the others still listed; named
+# (docs/reliability.md: skipped with a warning, the others still listed; named
 # explicitly, an error)
 run bd queries --queries mine
 expect_rc 0 "a query file without a name"

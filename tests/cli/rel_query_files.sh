@@ -1,4 +1,4 @@
-# Issue 20 item 4, untrusted query directories (docs/reliability.md): one
+# Untrusted query directories (docs/reliability.md): one
 # .sql file without a '-- name:' line made every query fail, built-ins
 # included; a *.sql link to /dev/zero was read until memory ran out; a FIFO
 # hung. The same for 'sql --file'. Now a file on the query path is read

@@ -1,4 +1,4 @@
-# Issue 20 item 14, result size (docs/reliability.md): a result is held
+# Result size (docs/reliability.md): a result is held
 # whole (a table is aligned, an evaluation recorded), and an endless one
 # was collected until memory ran out: after 56 s at 2.9 GB the message was
 # "another row available", "not an error" or "NOT NULL constraint failed:

@@ -1,4 +1,4 @@
-# Issue 20 item 14, time limits (docs/reliability.md): '--timeout 1e19'
+# Time limits (docs/reliability.md): '--timeout 1e19'
 # fired at once (the deadline overflowed converting to time_t), and
 # without --timeout an endless recursive CTE ran forever. Now --timeout is
 # a number of seconds > 0 and at most a week (else a usage error), and

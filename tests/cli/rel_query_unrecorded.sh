@@ -1,4 +1,4 @@
-# Issue 20 item 15, the query half (docs/reliability.md): a query
+# Interrupted recording, the query half (docs/reliability.md): a query
 # recording its evaluation while an ingest held the write lock longer than
 # the busy timeout failed with "database is locked" and printed nothing.
 # Now its result is printed all the same, stderr says it was not recorded,

@@ -1,4 +1,4 @@
-# Issue 20 item 15, the query half, on a disk that fills while the
+# Interrupted recording, the query half, on a disk that fills while the
 # evaluation is recorded (docs/reliability.md): the result is printed all
 # the same, stderr says it was not recorded because the disk is full, the
 # exit status is 1, and the store is intact; once space is freed the same

@@ -1,5 +1,5 @@
 # What is recorded can be drawn, and a report that fails records nothing
-# (docs/reliability.md, issue 30 items 10 and 13):
+# (docs/reliability.md):
 #  - `report QUERY` checks what can fail before it records: --format svg of
 #    a table view, a chart naming a column the rows lack, a companion query
 #    that is not there or whose rows cannot be drawn, an output that cannot

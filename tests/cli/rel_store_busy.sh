@@ -1,4 +1,4 @@
-# Issue 30 (docs/reliability.md, "Concurrency"): a writer meeting another
+# Busy stores (docs/reliability.md, "Concurrency"): a writer meeting another
 # process's lock that keeps out readers too (an SQLite connection in
 # exclusive locking mode; a writer of a store in rollback-journal mode)
 # waited the busy timeout reading the store's first page, then again

@@ -1,4 +1,4 @@
-# Issue 20 item 12, damage named as damage (docs/reliability.md): a damaged
+# Damage named as damage (docs/reliability.md): a damaged
 # schema_migration page was reported as "the store's schema is at version
 # 0 ... run 'benchdb migrate'", and migrate then failed with "table archive
 # already exists", never mentioning damage. Now the store's pages are

@@ -1,4 +1,4 @@
-# Issue 20 item 13, a full disk (docs/reliability.md): with the file system
+# A full disk (docs/reliability.md): with the file system
 # full, 'sql', 'check' and 'query --no-record' failed with "disk I/O
 # error": reading a WAL-mode store needs a -shm file, which SQLite could
 # not size. Now reads work on a full disk, and a command that would write

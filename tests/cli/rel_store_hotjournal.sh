@@ -1,4 +1,4 @@
-# Issue 20 item 11 (docs/reliability.md): a SIGKILL during 'benchdb init'
+# A hot journal (docs/reliability.md): a SIGKILL during 'benchdb init'
 # of a new file can leave the file with a hot rollback journal (2 kills in
 # 200 did: a 4 KB file and FILE-journal). init, check and sql opened it
 # read-only first and failed with "attempt to write a readonly database";

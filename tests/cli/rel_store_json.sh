@@ -1,4 +1,4 @@
-# Issue 20 item 12, JSON (docs/reliability.md): 'check' said "ok" on a store
+# JSON (docs/reliability.md): 'check' said "ok" on a store
 # whose run.attributes held malformed JSON (stored around the CHECK
 # constraint with PRAGMA ignore_check_constraints), while every saved query
 # failed with "malformed JSON" naming no row. Now check validates every JSON

@@ -1,4 +1,4 @@
-# Issue 20 item 12, files that are not stores (docs/reliability.md): an
+# Files that are not stores (docs/reliability.md): an
 # empty file given as --db silently became a new store on 'ingest' (a
 # missing one got "no store here"), and '--db /dev/null' left
 # /dev/null-journal behind. Only a regular file holding benchdb's schema is

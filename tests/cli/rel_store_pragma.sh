@@ -1,4 +1,4 @@
-# Issue 20 item 2 (docs/reliability.md): the read-only guard's PRAGMA list
+# PRAGMAs (docs/reliability.md): the read-only guard's PRAGMA list
 # is an allow-list compared without regard to case or schema. The attack:
 # `sql "PRAGMA WAL_CHECKPOINT"` passed the guard (the lower-case form was
 # refused), and as saved queries `PRAGMA OPTIMIZE` and `PRAGMA

@@ -1,4 +1,4 @@
-# Issue 20 item 13, read-only locations (docs/reliability.md): a store in a
+# Read-only locations (docs/reliability.md): a store in a
 # read-only directory refused even reads ("cannot read the schema: attempt
 # to write a readonly database": SQLite could not create the -shm file WAL
 # mode reads through), and a read-only store file made 'query' fail without

@@ -1,4 +1,4 @@
-# Issue 20 item 3 (docs/reliability.md): transaction control cannot drop an
+# Transaction control (docs/reliability.md): transaction control cannot drop an
 # evaluation. The attack: a saved query `BEGIN` (or `SAVEPOINT sp1`) ran,
 # benchdb printed "recorded as evaluation 1" while the INSERT stayed inside
 # the open transaction and was rolled back when the store closed; the next

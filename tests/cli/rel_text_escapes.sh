@@ -1,5 +1,4 @@
-# Names cannot restyle what a person reads (docs/reliability.md, item 5 of
-# issue 20 and items 14 and 16 of issue 30):
+# Names cannot restyle what a person reads (docs/reliability.md):
 #  - the bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E,
 #    U+2066-U+2069) are escaped as \uNNNN wherever control characters are,
 #    so `list plans` cannot show a name reversed;

@@ -1,5 +1,5 @@
 # history --verify catches tampering (docs/queries.md, "Re-verifying
-# evaluations"; issue 30 item 9): every part of a record is compared with a
+# evaluations"): every part of a record is compared with a
 # fresh run (the outcome line and row count, the parameters as bound, the
 # rule text and its SHA-256, the judged plan, the registration and its
 # rule, besides rows, data, schema and version), and the summaries a

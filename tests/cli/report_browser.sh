@@ -60,7 +60,7 @@ pages_of() {
     page "$set_" "$db" trend trend-test --param "plan=$plan"
     page "$set_" "$db" variability variability-test --param "plan=$plan"
     page "$set_" "$db" versions versions-test --param "plan=$plan"
-    # the shipped queries' own views (issues 16 and 17)
+    # the shipped queries' own views
     page "$set_" "$db" compare-shipped compare --param "plan=$plan" --param by=variant --param a=chill --param b=native --param sample=run
     page "$set_" "$db" variability-shipped variability --param "plan=$plan"
 }

@@ -1,4 +1,4 @@
-# Same bits on another SQLite (issue 13 item 5): every shipped saved query
+# Same bits on another SQLite (docs/functions.md): every shipped saved query
 # runs in the SQLite that better-sqlite3 bundles (3.53, newer than Debian's
 # 3.40: another json, math and window implementation, sum() and avg()
 # compensated) with build/benchstats loaded, on the example data and a

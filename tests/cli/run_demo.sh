@@ -1,6 +1,6 @@
 # make run (scripts/run-demo): the whole job on the bundled examples in a
 # fresh directory, twice (the second run skips what is stored), then every
-# evaluation it recorded re-verified (issue 13: history --verify --all
+# evaluation it recorded re-verified (history --verify --all
 # reports identical for what make run records).
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 

@@ -7,7 +7,7 @@ table in key order, ids kept (the identity sequences then moved past
 them). The derived tables (block_score_data, history_point_data,
 run_cell_data) are not copied: PostgreSQL's triggers compute them as the series arrive, in the
 order SQLite stored them. The unit table is the migrations' own on both.
-(benchdb's own ingest into PostgreSQL is the next step of issue 19; this
+(benchdb's own ingest into PostgreSQL came later; this
 stands in for it.)
 
 copy-derived: the same, the derived tables copied too, with triggers and

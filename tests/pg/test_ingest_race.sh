@@ -1,4 +1,4 @@
-# Issue 30 item 2 on PostgreSQL (docs/reliability.md): the sink, which
+# Ingest's cached ids on PostgreSQL (docs/reliability.md): the sink, which
 # serves both engines, kept the ids of plans (hosts, variants, cells) it
 # had read for the archives after. While `ingest a1.jsonl x a2.jsonl`
 # waited for x (a FIFO), `delete --plan P` removed P and another ingest

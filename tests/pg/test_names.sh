@@ -1,4 +1,4 @@
-# A store's name never shows a password (docs/reliability.md, "Issue 30";
+# A store's name never shows a password (docs/reliability.md;
 # docs/postgresql.md, "A store on a server"): in every form libpq takes a
 # password (before the host, with an unescaped @ or / in it; as a
 # password parameter, its key percent-encoded too; in a keyword=value

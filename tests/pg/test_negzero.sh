@@ -1,4 +1,4 @@
-# -0.0 is stored as 0.0 on both engines (docs/reliability.md, "Issue 30";
+# -0.0 is stored as 0.0 on both engines (docs/reliability.md;
 # docs/archive-format.md, "How an archive is stored"): SQLite reads a
 # -0.0 back as 0.0, so ingest stores every zero sample as +0.0, and
 # PostgreSQL holds the same bits: for a benchdb-run/1 stream (values and

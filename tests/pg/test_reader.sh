@@ -1,5 +1,5 @@
 # The role benchdb_reader reads and does nothing else (docs/reliability.md,
-# "Issue 30"; docs/postgresql.md, "Read-only analysis"). init makes it a
+# docs/postgresql.md, "Read-only analysis"). init makes it a
 # role that cannot log in; analysts log in as roles of their own that are
 # its members. As such a member, with psql (no benchdb in the way): a large
 # object is refused even in a writable transaction (COMMIT; BEGIN READ

@@ -1,5 +1,5 @@
 # Read-only analysis on PostgreSQL holds whatever the SQL does
-# (docs/reliability.md, "Issue 30"; docs/postgresql.md, "Read-only
+# (docs/reliability.md; docs/postgresql.md, "Read-only
 # analysis"): `sql` without --write, connected as a superuser, commits
 # nothing whatever the SQL text does with transactions (ending the
 # read-only transaction and beginning another, SET and set_config of the

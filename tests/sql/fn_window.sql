@@ -3,7 +3,7 @@
 -- never runs xInverse or xValue), and with independent SQL formulas. The data
 -- have NULL values, NULL flags and repeated values (removal of equal values).
 -- Made by tools/gen/sql/gen_fn_window.py (make regen). Frames must equal
--- the plain aggregate exactly (a IS b): the sums are exact (issue 13).
+-- the plain aggregate exactly (a IS b): the sums are exact (docs/functions.md).
 
 CREATE TEMP TABLE t(i INTEGER PRIMARY KEY, x REAL, g INTEGER);
 INSERT INTO t VALUES

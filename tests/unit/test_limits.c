@@ -1,4 +1,4 @@
-/* Limits on analysis and on untrusted files (issue 20 items 4 and 14):
+/* Limits on analysis and on untrusted files (docs/reliability.md):
  * the defaults of --timeout, --max-rows and --max-result-bytes, their
  * parsers, a deadline that cannot overflow, a result held within its
  * limits to the row and the byte, and reading a text file only when it is

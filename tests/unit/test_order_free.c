@@ -1,4 +1,4 @@
-/* The property of issue 13: every aggregate returns the same bits for any
+/* Order-free results (docs/functions.md): every aggregate returns the same bits for any
  * order of the same rows, and a window frame returns exactly what the
  * plain aggregate returns on the frame's rows, whatever left the frame
  * before.

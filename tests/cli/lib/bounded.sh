@@ -1,5 +1,5 @@
 # Running a command with bounds on its time and memory (sourced after
-# common.sh): for the attacks of issue 20 that used to read until memory
+# common.sh): for the attacks (docs/reliability.md) that used to read until memory
 # ran out, hang, or run without end.
 #
 # run_bounded SECONDS CMD...: runs CMD as run does (stdout in $T/out,

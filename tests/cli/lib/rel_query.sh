@@ -1,4 +1,4 @@
-# The setup of the cli/rel_query_* tests (issue 20 items 4, 14, 15): the
+# The setup of the cli/rel_query_* tests (docs/reliability.md): the
 # shared helpers (common.sh, bounded.sh), a store s.db holding the example
 # archive, named by $BENCHDB, and no limit or busy timeout from the
 # environment. $B is the binary, for commands run under run_bounded.

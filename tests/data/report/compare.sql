@@ -12,7 +12,7 @@
 -- key: profile, benchmark, params
 -- chart: forest group=profile label=benchmark,params estimate=change lo=lo hi=hi log above=slower below=faster summary=is_summary note=warning title="Change per cell, head over base"
 --
--- A stand-in for the compare query of issue 16, for the report tests: the
+-- A stand-in for the compare query, for the report tests: the
 -- block log ratios of every head run against those of every base run of
 -- the group, pooled (estimate = exp(mean head - mean base), a pooled t
 -- interval); then the geometric mean of the changes with a one-sample t

@@ -8,7 +8,7 @@
 -- key: profile, benchmark, params, run
 -- chart: series group=benchmark,params colour=profile x=started_at y=ratio change=change_pct revision=run alert=alert ylabel="geometric-mean ratio native/chill"
 --
--- A stand-in for the trend and regressions queries of issue 17, for the
+-- A stand-in for the trend and regressions queries, for the
 -- report tests: a history per cell and profile, in time order; a change
 -- point where the ratio moved more than `threshold` percent from the
 -- previous run's.

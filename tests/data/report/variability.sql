@@ -4,7 +4,7 @@
 -- key: host, benchmark, params, run
 -- chart: strip group=host label=benchmark,params value=relative colour=position log ref=1 xlabel="run's ratio / the cell's geometric mean over all runs, log scale"
 --
--- A stand-in for the variability query of issue 17, for the report tests:
+-- A stand-in for the variability query, for the report tests:
 -- a dot per run, so that a strip shows how far a cell moves from run to
 -- run on one host, and the host's average how far the host sits from the
 -- others.

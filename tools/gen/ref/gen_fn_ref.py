@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generates the adversarial accuracy suite of issue 13:
+"""Generates the adversarial accuracy suite (docs/functions.md):
     tests/sql/fn_ref_aggregates.sql  every number the aggregates return
     tests/sql/fn_ref_tdist.sql       t_cdf and t_quantile, df 1e-3 to 1e15
 

@@ -18,7 +18,7 @@ HEAD = """-- Window functions: every aggregate over sliding and growing frames, 
 -- never runs xInverse or xValue), and with independent SQL formulas. The data
 -- have NULL values, NULL flags and repeated values (removal of equal values).
 -- Made by tools/gen/sql/gen_fn_window.py (make regen). Frames must equal
--- the plain aggregate exactly (a IS b): the sums are exact (issue 13).
+-- the plain aggregate exactly (a IS b): the sums are exact (docs/functions.md).
 """
 
 # (label, the aggregate over the frame with FRAME for its OVER clause, the
