@@ -20,7 +20,7 @@ int run_results_record(struct run_decoder *d, json_t *rec)
         return -1;
     const struct harness *h = harness_find(format);
     if (!h) {
-        char expected[96];
+        char expected[256];
         snprintf(expected, sizeof expected, "one of %s", harness_names);
         return run_wrong(d, "results", "format", expected, json_object_get(rec, "format"));
     }
