@@ -288,10 +288,10 @@ static int add_directory(const char *dir, struct items *out, int files_mode, int
         bd_error("%s: holds harness output (%zu file%s, e.g. %s) but no run archive: load it into a run with "
                  "--plan, --run and --host",
                  dir, w.harness, w.harness == 1 ? "" : "s", w.first_harness);
+    else if (files_mode)
+        bd_error("%s: no file in a format benchdb reads here (harness output: %s)", dir, ingest_harness_names);
     else
-        bd_error("%s: no file in a format benchdb reads here%s", dir,
-                 files_mode ? " (harness output: jmh, google-benchmark, hyperfine, pyperf, go-bench)"
-                            : " (benchdb-run/1 streams, tar or zip archives)");
+        bd_error("%s: no file in a format benchdb reads here (benchdb-run/1 streams, tar or zip archives)", dir);
     return -1;
 }
 

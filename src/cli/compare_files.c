@@ -168,11 +168,12 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
             rc = EXIT_FAIL;
         }
     } else {
-        bd_error("compare: %s: %s", shown,
-                 kind == INGEST_KIND_ARCHIVE
-                     ? "a benchdb-run/1 archive carries its own runs: ingest it into a store and compare its runs"
-                     : "not a format benchdb reads (Go benchmark text, or jmh, google-benchmark, hyperfine or pyperf "
-                       "JSON)");
+        if (kind == INGEST_KIND_ARCHIVE)
+            bd_error("compare: %s: a benchdb-run/1 archive carries its own runs: ingest it into a store and compare "
+                     "its runs", shown);
+        else
+            bd_error("compare: %s: not a format benchdb reads (Go benchmark text, or one of %s)", shown,
+                     ingest_harness_names);
         rc = EXIT_FAIL;
     }
     sb_free(&text);

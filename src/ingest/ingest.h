@@ -126,7 +126,7 @@ int ingest_text_check(const char *s, char *what, size_t size);
 int ingest_time_valid(const char *s);
 /* True when name is a harness format; ingest_harness_names lists them. */
 int ingest_harness_known(const char *name);
-extern const char ingest_harness_names[];
+extern const char *const ingest_harness_names;
 
 /* ---- removing ---- */
 

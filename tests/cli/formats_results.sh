@@ -9,8 +9,8 @@ check() { # RECORD EXPECTED-FIRST-LINE
     (cd "$T" && bd ingest -q s.jsonl) >/dev/null 2>"$T/err" && fail "loaded: $1"
     [ "$(head -n 1 "$T/err")" = "$2" ] || fail "$1: $(cat "$T/err")"
 }
-check '{"record":"results","format":"csv","block":1,"variant":"v","data":[]}' \
-    'error: s.jsonl:2: results.format: expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench, got "csv"'
+check '{"record":"results","format":"xml","block":1,"variant":"v","data":[]}' \
+    'error: s.jsonl:2: results.format: expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv, got "xml"'
 check '{"record":"results","format":"jmh","block":1,"variant":"v","data":[],"path":"a.json"}' \
     'error: s.jsonl:2: results: expected either "path" or "data" (one of the two)'
 check '{"record":"results","format":"jmh","block":1,"variant":"v"}' \

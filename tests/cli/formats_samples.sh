@@ -23,7 +23,7 @@ mkdir -p "$T/c/samples"
 stream="$T/c/run.jsonl"
 echo '{"record":"run","format":"benchdb-run/1","plan":"tar","run":"all","host":"h"}' >"$stream"
 files=0 block=0 tr=0 tw=0 ts=0 te=0
-for fmt in jmh google-benchmark hyperfine pyperf go-bench; do
+for fmt in jmh google-benchmark hyperfine pyperf go-bench tinybench vitest benchmarkjs benchmarkdotnet bmf csv; do
     for f in "$S/$fmt"/*; do
         name=$(basename "$f")
         want=$($COUNT "$fmt" "$f")
@@ -50,7 +50,7 @@ for fmt in jmh google-benchmark hyperfine pyperf go-bench; do
         tr=$((tr + $1)) tw=$((tw + $2)) ts=$((ts + $3)) te=$((te + $4))
     done
 done
-[ "$files" -ge 14 ] || fail "only $files harness files"
+[ "$files" -ge 24 ] || fail "only $files harness files"
 # pyperf's .json.gz, recognised by its magic bytes
 gzip -c "$S/pyperf/pyperf_mult_list_py36.json" >"$T/mult.json.gz"
 bd ingest -q --plan bare --run gz --host h "$T/mult.json.gz" || fail "pyperf .json.gz"

@@ -1,5 +1,5 @@
-/* libFuzzer target: one bare harness file (docs/formats.md: JMH, Google
- * Benchmark, hyperfine, pyperf, Go) through 'ingest --plan P --run R --host
+/* libFuzzer target: one bare harness file (docs/formats.md: every format
+ * of the adapters' table) through 'ingest --plan P --run R --host
  * H [--format F] FILE' into an in-memory store. Byte 0 of the input picks
  * the format, or none (the file's own, detected); the rest is the file.
  * Whatever the input, ingest must not crash, leak or corrupt the store: it
@@ -22,10 +22,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int fd = memfd_create("archive", MFD_CLOEXEC);
     /* the last: no format given, each file's own detected */
-    static const char *const formats[] = {"jmh", "google-benchmark", "hyperfine", "pyperf", "go-bench", NULL};
+    static const char *const formats[] = {"jmh",         "google-benchmark", "hyperfine", "pyperf",
+                                          "go-bench",    "tinybench",        "vitest",    "benchmarkjs",
+                                          "benchmarkdotnet", "bmf",          "csv",       NULL};
+    const size_t n_formats = sizeof formats / sizeof *formats;
     if (size < 1)
         return 0;
-    const char *format = formats[data[0] % 6];
+    const char *format = formats[data[0] % n_formats];
     data++;
     size--;
     if (fd < 0 || write(fd, data, size) != (ssize_t)size)

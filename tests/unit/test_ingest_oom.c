@@ -113,6 +113,8 @@ static const char *harness_format;
 static const char *const harness_files[] = {
     "jmh/sample_mode.json", "google-benchmark/repetitions_with_date.json", "hyperfine/hyperfine-py_parameter_scan.json",
     "pyperf/pyperf_track_memory.json", "go-bench/config_and_allocs.txt",
+    "tinybench/tinybench2_flat.json", "vitest/bencher_vitest_two.json", "benchmarkjs/benchmarkjs_suite.json",
+    "benchmarkdotnet/launches_overhead_params.json", "bmf/bencher_report_v1_canonical.json", "csv/table.csv",
 };
 #define N_HARNESS (sizeof harness_files / sizeof *harness_files)
 

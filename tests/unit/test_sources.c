@@ -104,6 +104,20 @@ static void test_sniff_kinds(void **state)
     assert_int_equal(SNIFF("BenchmarkX\n"), KIND_UNKNOWN); /* a name alone */
     assert_int_equal(SNIFF("# README\n\nSome text.\n"), KIND_UNKNOWN);
     assert_int_equal(SNIFF("\xff\xfe{\x00\"\x00"), KIND_UNKNOWN); /* UTF-16 */
+    /* tinybench, Vitest, Benchmark.js, BenchmarkDotNet, Bencher Metric Format, CSV/TSV */
+    assert_int_equal(SNIFF("[{\"name\":\"a\",\"result\":{\"mean\":1}}]"), KIND_TINYBENCH);
+    assert_int_equal(SNIFF("{\"files\":[{\"filepath\":\"/a\",\"groups\":[]}]}"), KIND_VITEST);
+    assert_int_equal(SNIFF("{\"files\":[]}"), KIND_JSON);
+    assert_int_equal(SNIFF("[{\"name\":\"a\",\"stats\":{\"sample\":[1]}}]"), KIND_BENCHMARKJS);
+    assert_int_equal(SNIFF("{\"0\":{\"name\":\"a\",\"stats\":{}},\"length\":1}"), KIND_BENCHMARKJS);
+    assert_int_equal(SNIFF("{\"Title\":\"x\",\"Benchmarks\":[]}"), KIND_BDN);
+    assert_int_equal(SNIFF("{\"b\":{\"latency\":{\"value\":1}}}"), KIND_BMF);
+    assert_int_equal(SNIFF("{\"b\":[{\"measures\":{\"latency\":{\"value\":1}}}]}"), KIND_BMF);
+    assert_int_equal(SNIFF("{\"b\":{\"latency\":{\"p99\":1}}}"), KIND_JSON);
+    assert_int_equal(SNIFF("benchmark,value,unit\nsort,1,ns\n"), KIND_CSV);
+    assert_int_equal(SNIFF("\xef\xbb\xbf\"unit\",\"benchmark\",\"value\"\r\n"), KIND_CSV);
+    assert_int_equal(SNIFF("benchmark\tvalue\tunit\nBenchmarkX\t100\tns\n"), KIND_CSV);
+    assert_int_equal(SNIFF("benchmark,value\nsort,1\n"), KIND_UNKNOWN);
     /* strings with braces and escaped quotes do not confuse the scanner */
     assert_int_equal(SNIFF("{\"s\":\"}{\\\"record\\\"\",\"results\":[{\"command\":\"x\"}]}"), KIND_HYPERFINE);
 }

@@ -6,11 +6,16 @@
 #include <string.h>
 
 #include "ingest/core/jsonparse.h"
+#include "ingest/decoders/bdn/bdn.h"
+#include "ingest/decoders/benchmarkjs/benchmarkjs.h"
+#include "ingest/decoders/bmf/bmf.h"
+#include "ingest/decoders/csv/csv.h"
 #include "ingest/decoders/gbench/gbench.h"
 #include "ingest/decoders/gobench/gobench.h"
 #include "ingest/decoders/hyperfine/hyperfine.h"
 #include "ingest/decoders/jmh/jmh.h"
 #include "ingest/decoders/pyperf/pyperf.h"
+#include "ingest/decoders/tinybench/tinybench.h"
 #include "ingest/sources/decode.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
@@ -21,8 +26,15 @@ static const struct harness adapters[] = {
     {"hyperfine", harness_hyperfine, NULL},
     {"pyperf", harness_pyperf, NULL},
     {"go-bench", NULL, harness_gobench},
+    {"tinybench", harness_tinybench, NULL},
+    {"vitest", harness_vitest, NULL},
+    {"benchmarkjs", harness_benchmarkjs, NULL},
+    {"benchmarkdotnet", harness_bdn, NULL},
+    {"bmf", harness_bmf, NULL},
+    {"csv", NULL, harness_csv},
 };
-const char harness_names[] = "jmh, google-benchmark, hyperfine, pyperf, go-bench";
+const char harness_names[] = "jmh, google-benchmark, hyperfine, pyperf, go-bench, tinybench, vitest, benchmarkjs, "
+                             "benchmarkdotnet, bmf, csv";
 
 const struct harness *harness_find(const char *name)
 {

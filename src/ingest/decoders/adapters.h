@@ -20,7 +20,7 @@ struct harness {
 
 /* The adapter named name, or NULL. */
 const struct harness *harness_find(const char *name);
-/* "jmh, google-benchmark, hyperfine, pyperf, go-bench" */
+/* "jmh, google-benchmark, ..., csv": every format, for messages */
 extern const char harness_names[];
 
 /* Loads one harness file's bytes (decompressed first when they start with

@@ -163,6 +163,23 @@ int dvec_push(struct dvec *d, double v, int64_t count)
     return 0;
 }
 
+int harness_numbers(struct harness_ctx *c, const char *path, const json_t *arr, struct dvec *d)
+{
+    if (!json_is_array(arr))
+        return harness_wrong(c, path, "an array of numbers", arr);
+    for (size_t k = 0; k < json_array_size(arr); k++) {
+        double v;
+        if (!harness_number(json_array_get(arr, k), &v)) {
+            char p[256];
+            snprintf(p, sizeof p, "%s[%zu]", path, k);
+            return harness_wrong(c, p, "a finite number", json_array_get(arr, k));
+        }
+        if (dvec_push(d, v, 1))
+            return ingest_report_oom(c->rep);
+    }
+    return 0;
+}
+
 void dvec_free(struct dvec *d)
 {
     free(d->v);

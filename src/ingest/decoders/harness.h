@@ -69,6 +69,11 @@ int harness_attributes(struct harness_ctx *c, json_t *attrs);
 int harness_started_at(struct harness_ctx *c, const char *when);
 
 /* A growable array of doubles (and counts) for collecting values. */
+struct dvec;
+/* The numbers of a JSON array at path into d ("PATH: expected an array of
+ * numbers", "PATH[k]: expected a finite number, got ..."). */
+int harness_numbers(struct harness_ctx *c, const char *path, const json_t *arr, struct dvec *d);
+
 struct dvec {
     double *v;
     int64_t *count;

@@ -162,7 +162,7 @@ int ingest_time_valid(const char *s)
     return rfc3339_valid(s);
 }
 
-const char ingest_harness_names[] = "jmh, google-benchmark, hyperfine, pyperf, go-bench";
+const char *const ingest_harness_names = harness_names;
 
 int ingest_harness_known(const char *name)
 {

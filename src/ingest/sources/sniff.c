@@ -22,6 +22,15 @@ enum {
     EL_HYPERFINE = 1 << 8, /* command, times, mean */
     ARR_JMH = 1 << 9,    /* benchmark, jmhVersion, primaryMetric, mode */
     ARR_EMPTY = 1 << 10, /* [] */
+    /* tinybench, Vitest, Benchmark.js, BenchmarkDotNet, BMF */
+    TOP_FILES = 1 << 16,      /* "files" */
+    EL_VITEST = 1 << 17,      /* files[0]: filepath, groups */
+    ARR_TINYBENCH = 1 << 18,  /* [0]: result */
+    ARR_BENCHMARKJS = 1 << 19, /* [0]: stats, cycles */
+    OBJ_BENCHMARKJS = 1 << 20, /* "0": {stats...}: a serialised Benchmark.Suite */
+    TOP_BDN = 1 << 21,        /* "Benchmarks", "HostEnvironmentInfo" */
+    BMF_V0 = 1 << 22,         /* {NAME: {MEASURE: {"value"...}}} */
+    BMF_V1 = 1 << 23,         /* {NAME: [{"measures"...}]} */
 };
 
 static int key_is(const char *k, size_t n, const char *name)
@@ -50,7 +59,7 @@ static unsigned json_peek(const unsigned char *p, size_t n)
         char type;       /* '{' or '[' */
         size_t index;    /* elements so far */
         int want_key;    /* an object expecting a key */
-        int top_key;     /* at depth 1: the key whose value this is: 1 benchmarks, 2 results */
+        int top_key;     /* at depth 1: the key whose value this is: 1 benchmarks, 2 results, 3 files, 4 "0" */
     } st[PEEK_DEPTH];
     int depth = 0, pending_top_key = 0;
     unsigned found = 0;
@@ -108,16 +117,30 @@ static unsigned json_peek(const unsigned char *p, size_t n)
                     found |= key_is(k, len, "results") ? TOP_RESULTS : 0;
                     found |= key_is(k, len, "version") ? TOP_VERSION : 0;
                     found |= key_is(k, len, "metadata") ? TOP_METADATA : 0;
-                    pending_top_key = key_is(k, len, "benchmarks") ? 1 : key_is(k, len, "results") ? 2 : 0;
+                    found |= key_is(k, len, "files") ? TOP_FILES : 0;
+                    found |= key_is(k, len, "Benchmarks") || key_is(k, len, "HostEnvironmentInfo") ? TOP_BDN : 0;
+                    pending_top_key = key_is(k, len, "benchmarks") ? 1 : key_is(k, len, "results") ? 2
+                                      : key_is(k, len, "files") ? 3 : key_is(k, len, "0") ? 4 : 0;
                 } else if (depth == 2 && st[0].type == '[' && st[0].index == 0) {
                     found |= any_key(k, len, jmh) ? ARR_JMH : 0;
+                    found |= key_is(k, len, "result") ? ARR_TINYBENCH : 0;
+                    found |= key_is(k, len, "stats") || key_is(k, len, "cycles") ? ARR_BENCHMARKJS : 0;
+                } else if (depth == 2 && st[0].type == '{' && st[1].type == '{' && st[1].top_key == 4) {
+                    found |= key_is(k, len, "stats") ? OBJ_BENCHMARKJS : 0;
                 } else if (depth == 3 && st[0].type == '{' && st[1].type == '[' && st[1].index == 0) {
                     if (st[1].top_key == 1) {
                         found |= any_key(k, len, gbench) ? EL_GBENCH : 0;
                         found |= key_is(k, len, "runs") ? EL_PYPERF : 0;
                     } else if (st[1].top_key == 2) {
                         found |= any_key(k, len, hyper) ? EL_HYPERFINE : 0;
+                    } else if (st[1].top_key == 3) {
+                        found |= key_is(k, len, "groups") || key_is(k, len, "filepath") ? EL_VITEST : 0;
                     }
+                }
+                /* Bencher Metric Format: the first benchmark's first measure */
+                if (depth == 3 && st[0].type == '{' && st[0].index == 0 && st[1].index == 0 && st[2].type == '{') {
+                    found |= st[1].type == '{' && key_is(k, len, "value") ? BMF_V0 : 0;
+                    found |= st[1].type == '[' && key_is(k, len, "measures") ? BMF_V1 : 0;
                 }
             }
             continue;
@@ -165,6 +188,37 @@ static int looks_gobench(const unsigned char *p, size_t n)
     return 0;
 }
 
+/* ---- a CSV/TSV table (docs/formats.md, "csv") ---- */
+
+/* Its first line is a header naming the columns benchmark, value and unit
+ * (any order, among others), separated by tabs when the line has one, else
+ * by commas; a field may be in double quotes. A UTF-8 byte order mark
+ * before it is allowed. */
+static int looks_csv(const unsigned char *p, size_t n)
+{
+    if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
+        p += 3;
+        n -= 3;
+    }
+    const unsigned char *nl = memchr(p, '\n', n);
+    size_t len = nl ? (size_t)(nl - p) : n;
+    if (len && p[len - 1] == '\r')
+        len--;
+    char sep = memchr(p, '\t', len) ? '\t' : ',';
+    int have = 0; /* 1 benchmark, 2 value, 4 unit */
+    for (size_t i = 0; i <= len;) {
+        const unsigned char *e = memchr(p + i, sep, len - i);
+        size_t end = e ? (size_t)(e - p) : len, a = i, b = end;
+        if (b - a >= 2 && p[a] == '"' && p[b - 1] == '"')
+            a++, b--;
+        have |= key_is((const char *)p + a, b - a, "benchmark") ? 1 : 0;
+        have |= key_is((const char *)p + a, b - a, "value") ? 2 : 0;
+        have |= key_is((const char *)p + a, b - a, "unit") ? 4 : 0;
+        i = end + 1;
+    }
+    return have == 7;
+}
+
 enum content_kind sniff_content(const unsigned char *p, size_t n, int whole)
 {
     if (n >= 262 && memcmp(p + 257, "ustar", 5) == 0)
@@ -186,12 +240,26 @@ enum content_kind sniff_content(const unsigned char *p, size_t n, int whole)
             return KIND_PYPERF;
         if ((f & TOP_RESULTS) && (f & EL_HYPERFINE))
             return KIND_HYPERFINE;
+        if ((f & TOP_FILES) && (f & EL_VITEST))
+            return KIND_VITEST;
+        if (f & TOP_BDN)
+            return KIND_BDN;
+        if (f & OBJ_BENCHMARKJS)
+            return KIND_BENCHMARKJS;
+        if (f & (BMF_V0 | BMF_V1))
+            return KIND_BMF;
         return KIND_JSON;
     }
     if (p[i] == '[') {
         unsigned f = json_peek(p + i, n - i);
-        return f & (ARR_JMH | ARR_EMPTY) ? KIND_JMH : KIND_UNKNOWN;
+        if (f & (ARR_JMH | ARR_EMPTY))
+            return KIND_JMH;
+        if (f & ARR_TINYBENCH)
+            return KIND_TINYBENCH;
+        return f & ARR_BENCHMARKJS ? KIND_BENCHMARKJS : KIND_UNKNOWN;
     }
+    if (looks_csv(p + i, n - i))
+        return KIND_CSV;
     return looks_gobench(p + i, n - i) ? KIND_GOBENCH : KIND_UNKNOWN;
 }
 
@@ -312,6 +380,12 @@ static const struct {
     {KIND_HYPERFINE, "hyperfine", "hyperfine results (hyperfine)"},
     {KIND_PYPERF, "pyperf", "pyperf results (pyperf)"},
     {KIND_GOBENCH, "go-bench", "Go benchmark output (go-bench)"},
+    {KIND_TINYBENCH, "tinybench", "tinybench results (tinybench)"},
+    {KIND_VITEST, "vitest", "Vitest bench results (vitest)"},
+    {KIND_BENCHMARKJS, "benchmarkjs", "Benchmark.js results (benchmarkjs)"},
+    {KIND_BDN, "benchmarkdotnet", "BenchmarkDotNet results (benchmarkdotnet)"},
+    {KIND_BMF, "bmf", "Bencher Metric Format JSON (bmf)"},
+    {KIND_CSV, "csv", "a CSV/TSV table (csv)"},
 };
 
 const char *kind_harness(enum content_kind k)

@@ -4,8 +4,9 @@
  * never by its name. Compression (zstd, gzip, xz, bzip2: decode.h) is
  * undone first; then a tar header, zip's magic bytes, a JSON document's
  * first keys (a benchdb-run/1 record, or the shape of a JMH, Google
- * Benchmark, hyperfine or pyperf result file) or Go benchmark lines say
- * what it is. Only the first SNIFF_BYTES decoded bytes are looked at. */
+ * Benchmark, hyperfine, pyperf, tinybench, Vitest, Benchmark.js,
+ * BenchmarkDotNet or Bencher Metric Format file), a CSV/TSV header or Go
+ * benchmark lines say what it is. Only the first SNIFF_BYTES decoded bytes are looked at. */
 #include <stddef.h>
 
 #include "ingest/sources/blocks.h"
@@ -25,6 +26,13 @@ enum content_kind {
     KIND_HYPERFINE,
     KIND_PYPERF,
     KIND_GOBENCH,
+    /* JavaScript, .NET, Bencher's format and plain tables */
+    KIND_TINYBENCH,
+    KIND_VITEST,
+    KIND_BENCHMARKJS,
+    KIND_BDN,
+    KIND_BMF,
+    KIND_CSV,
 };
 
 /* What the decoded bytes p[0..n) hold; whole says n is all of them. */

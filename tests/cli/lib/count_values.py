@@ -121,14 +121,123 @@ def gobench(text):
     return rows, rows, sum(len(u) for u in cells.values()), 0
 
 
+def samples_or_mean(s):
+    return len(s["samples"]) if s.get("samples") else 1
+
+
+def tinybench(doc):
+    rows = series = events = 0
+    for t in doc:
+        r = t["result"]
+        state = r.get("state", "completed")
+        if state not in ("completed", "aborted-with-statistics") or r.get("error") is not None:
+            events += 1
+            continue
+        if "latency" in r:
+            rows += samples_or_mean(r["latency"])
+            series += 1
+            if r.get("throughput"):
+                rows += samples_or_mean(r["throughput"])
+                series += 1
+        else:
+            rows += samples_or_mean(r)
+            series += 1
+    return rows, rows, series, events
+
+
+def vitest(doc):
+    rows = series = 0
+    for f in doc["files"]:
+        for g in f["groups"]:
+            for b in g["benchmarks"]:
+                rows += samples_or_mean(b)
+                series += 1
+    return rows, rows, series, 0
+
+
+def benchmarkjs(doc):
+    benches = doc if isinstance(doc, list) else [doc[str(i)] for i in range(doc["length"])]
+    rows = series = events = 0
+    for b in benches:
+        if b.get("error"):
+            events += 1
+            continue
+        rows += len(b["stats"]["sample"])
+        series += 1
+    return rows, rows, series, events
+
+
+def benchmarkdotnet(doc):
+    rows = weighted = series = 0
+    for b in doc["Benchmarks"]:
+        kinds = {}
+        for m in b["Measurements"]:
+            stage = m.get("IterationStage")
+            kind = {"Actual": "work", "Result": "result"}.get(stage, "warm")
+            if m["IterationMode"] == "Overhead":
+                kind = "over" if stage == "Actual" else "overwarm"
+            kinds.setdefault((m.get("LaunchIndex", 1), kind), 0)
+            kinds[(m.get("LaunchIndex", 1), kind)] += 1
+        for (launch, kind), n in kinds.items():
+            if kind in ("work", "over", "result"):
+                series += 1
+                weighted += n
+                warm = kinds.get((launch, {"work": "warm", "over": "overwarm"}.get(kind)), 0)
+                rows += n + warm
+        if (b.get("Memory") or {}).get("BytesAllocatedPerOperation") is not None:
+            rows += 1
+            weighted += 1
+            series += 1
+    return rows, weighted, series, 0
+
+
+def bmf(doc):
+    series = 0
+    for b in doc.values():
+        if isinstance(b, list):
+            merged = {}
+            for e in b:
+                p = json.dumps({k: (int(v) if isinstance(v, float) and v == int(v) else v)
+                                for k, v in (e.get("parameters") or {}).items()}, sort_keys=True)
+                merged.setdefault(p, set()).update(e["measures"])
+            series += sum(len(m) for m in merged.values())
+        else:
+            series += len(b)
+    return series, series, series, 0
+
+
+def csvtable(text):
+    import csv as csvmod
+    lines = text.lstrip("\ufeff").splitlines()
+    delim = "\t" if "\t" in lines[0] else ","
+    rows = [r for r in csvmod.reader(lines, delimiter=delim, quoting=csvmod.QUOTE_NONE if delim == "\t" else csvmod.QUOTE_MINIMAL)]
+    head = rows[0]
+    keys = set()
+    values = weighted = 0
+    for r in rows[1:]:
+        if not any(x.strip() for x in r):
+            continue
+        d = dict(zip(head, r))
+        metric = d.get("metric", "")
+        keys.add((d["benchmark"], tuple(d[h] for h in head if h.startswith("param:")),
+                  "" if metric == "primary" else metric, d.get("fork", "") or "0"))
+        values += 1
+        weighted += d.get("warmup", "") not in ("1", "true")
+    return values, weighted, len(keys), 0
+
+
 def main():
     fmt, path = sys.argv[1], sys.argv[2]
     raw = load(path)
     if fmt == "go-bench":
         out = gobench(raw.decode("utf-8"))
+    elif fmt == "csv":
+        out = csvtable(raw.decode("utf-8"))
     else:
         doc = json.loads(raw)
-        out = {"jmh": jmh, "google-benchmark": gbench, "hyperfine": hyperfine, "pyperf": pyperf}[fmt](doc)
+        out = {"jmh": jmh, "google-benchmark": gbench, "hyperfine": hyperfine, "pyperf": pyperf,
+               "tinybench": tinybench, "vitest": vitest, "benchmarkjs": benchmarkjs,
+               "benchmarkdotnet": benchmarkdotnet, "bmf": bmf}[fmt](doc)
     print(*out)
 
 

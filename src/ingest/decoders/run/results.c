@@ -11,6 +11,12 @@
 #include "ingest/decoders/run/fields.h"
 #include "ingest/decoders/run/run.h"
 
+/* What data must be for a text format ("a string (the csv text)"). */
+static const char *text_format_wanted(const char *name)
+{
+    return strcmp(name, "csv") == 0 ? "a string (the csv text)" : "a string (the go-bench text)";
+}
+
 int run_results_record(struct run_decoder *d, json_t *rec)
 {
     const char *format, *variant, *path;
@@ -20,7 +26,7 @@ int run_results_record(struct run_decoder *d, json_t *rec)
         return -1;
     const struct harness *h = harness_find(format);
     if (!h) {
-        char expected[96];
+        char expected[256];
         snprintf(expected, sizeof expected, "one of %s", harness_names);
         return run_wrong(d, "results", "format", expected, json_object_get(rec, "format"));
     }
@@ -43,7 +49,7 @@ int run_results_record(struct run_decoder *d, json_t *rec)
         else if (h->json)
             rc = harness_load(&c, h, NULL, 0, data);
         else
-            rc = run_wrong(d, "results", "data", "a string (the go-bench text)", data);
+            rc = run_wrong(d, "results", "data", text_format_wanted(h->name), data);
         harness_ctx_free(&c);
         return rc;
     }

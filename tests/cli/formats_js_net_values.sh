@@ -1,0 +1,38 @@
+# The tinybench, Vitest, Benchmark.js, BenchmarkDotNet, Bencher Metric
+# Format and CSV/TSV files of tests/data/harness (real tools' output and
+# public samples, with hand-made edge cases: README.md there) each load with
+# their format recognised from their content, and every value stored, warm-
+# ups included, is the file's, as tests/cli/lib/values_js_net.py reads it
+# independently of the C adapters (names, params, forks, metrics, units,
+# values and warm-ups in order, events). Two files of a format into one run
+# are blocks 1 and 2, each value again the file's.
+. "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
+S="$BENCHDB_SRC/tests/data/harness"
+CHECK="python3 $LIB/values_js_net.py"
+bd init >/dev/null
+n=0
+for fmt in tinybench vitest benchmarkjs benchmarkdotnet bmf csv; do
+    set --
+    for f in "$S/$fmt"/*; do
+        name=$(basename "$f")
+        bd ingest -q --plan formats --run "$name" --host h "$f" || fail "$name: not loaded"
+        expect_rows "$name: read as" "SELECT m.format FROM archive_member m WHERE m.path = 'files/$name'" "$fmt"
+        out=$($CHECK "$fmt" "$T/store.db" "$name" "$f") || fail "$name: $out"
+        echo "$name: $out"
+        n=$((n + 1))
+        set -- "$@" "$f"
+    done
+    # two files (the format's first twice when it has one) as blocks 1 and
+    # 2, in the order of their names
+    [ "$#" -ge 2 ] || set -- "$1" "$1"
+    cp "$1" "$T/1-$fmt.${1##*.}"
+    cp "$2" "$T/2-$fmt.${2##*.}"
+    set -- "$T/1-$fmt.${1##*.}" "$T/2-$fmt.${2##*.}"
+    bd ingest -q --plan formats --run "$fmt-two" --host h "$2" "$1" || fail "$fmt: two files not loaded"
+    out=$($CHECK "$fmt" "$T/store.db" "$fmt-two" "$1" "$2") || fail "$fmt two files: $out"
+    expect_rows "$fmt: two blocks" "SELECT count(DISTINCT s.block), min(s.block), max(s.block) FROM series s
+                                    JOIN run r ON r.id = s.run_id WHERE r.name = '$fmt-two'" "2,1,2"
+done
+[ "$n" -ge 10 ] || fail "only $n files"
+bd check >/dev/null || fail "check"
+echo ok
