@@ -106,6 +106,11 @@ int ingest_classify(const char *path, enum ingest_kind *kind, const char **harne
  * compressed (what they hold is told after decompression). */
 int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, const char **harness, int *compressed,
                            char **err);
+/* The host a harness file names: Google Benchmark's context.host_name
+ * (an uncompressed file). 0 with *host malloc'd, or NULL when the file
+ * names none; -1 with *err when it cannot be read. */
+#define INGEST_HARNESS_PEEK_MAX ((size_t)64 << 20)
+int ingest_file_host(const char *path, char **host, char **err);
 /* True when s is an RFC 3339 date-time (--started-at). */
 int ingest_time_valid(const char *s);
 /* True when name is a harness format; ingest_harness_names lists them. */
