@@ -81,6 +81,17 @@ filter="grep -v ^ingest_defer"
 both "sql .tables" sql ".tables"
 both "sql .tables PATTERN" sql ".tables run%" -f csv
 filter=cat
+# docs/schema.md's recipes: the same rows on both engines.
+python3 - "$BENCHDB_SRC/docs/schema.md" "$T" <<'PY' || fail "the recipes of docs/schema.md"
+import re, sys
+text = open(sys.argv[1]).read()
+part = text[text.index("\n## Recipes\n"):]
+for i, sql in enumerate(re.findall(r"```sql recipe\n(.*?)```", part, re.S), 1):
+    open("%s/recipe%02d.sql" % (sys.argv[2], i), "w").write(sql)
+PY
+for f in "$T"/recipe*.sql; do
+    both "recipe $(basename "$f")" sql --file "$f" --digits 17
+done
 run bd --db "$uri" sql ".schema run"
 expect_rc 0 "sql .schema TABLE on PostgreSQL"
 expect_out_has "CREATE TABLE run (" "the table's definition"
