@@ -184,14 +184,19 @@ const struct cli_spec spec_compare = {
              "Runs: otherwise A and B are runs of plan P (default), sources, variants or\n"
              "values of a run attribute (--by); without --plan the one plan holding both\n"
              "is used. It runs the saved query 'compare' and records the evaluation,\n"
-             "like 'benchdb query compare'. The table format is benchstat's layout; csv,\n"
-             "json and markdown give every column of the query.\n",
+             "like 'benchdb query compare'. The table format is benchstat's layout; csv\n"
+             "and json give every column of the query.\n"
+             "\n"
+             "The answer first: --format markdown is a comment for a pull request (the\n"
+             "counts and the gate's result on its first line, then the changed cells,\n"
+             "then every cell folded); --only-changed keeps the changed cells only.\n",
     .opts = compare_opts,
     .more = "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 when a\n"
             "cell regressed, 4 when nothing was compared.\n"
             "\n"
             "Examples:\n"
             "  benchdb compare old.txt new.txt\n"
+            "  benchdb compare base.json head.json --format markdown --gate > comment.md\n"
             "  benchdb compare base=base_r1.json,base_r2.json head=head_r1.json,head_r2.json\n"
             "  benchdb compare --plan builds base head\n"
             "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n",

@@ -451,6 +451,46 @@ static int host_of_files(int n, char **paths, char **host)
     return EXIT_OK;
 }
 
+/* The items of the command line: files, "-" once, directories'
+ * contents. A name that cannot be opened stays in the list: the loader
+ * reports it. EXIT_OK, EXIT_FAIL when a directory could not be read
+ * (the rest listed), -1 when memory ran out (said; list freed). */
+static int list_items(int n, char **args, int files_mode, int quiet, struct items *list)
+{
+    int rc = EXIT_OK, stdin_seen = 0;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(args[i], "-") == 0) {
+            if (stdin_seen++)
+                continue;
+        } else if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (add_directory(args[i], list, files_mode, quiet))
+                rc = EXIT_FAIL;
+            continue;
+        }
+        if (items_add(list, args[i], NULL)) {
+            bd_error("out of memory");
+            items_free(list);
+            return -1;
+        }
+    }
+    return rc;
+}
+
+/* The bytes the items hold, for the progress's ETA; 0 when unknown
+ * (standard input, or anything but regular files). */
+static uint64_t items_bytes(const struct items *list)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < list->n; i++) {
+        struct stat st;
+        if (strcmp(list->v[i].path, "-") == 0 || stat(list->v[i].path, &st) != 0 || !S_ISREG(st.st_mode))
+            return 0;
+        bytes += (uint64_t)st.st_size;
+    }
+    return bytes;
+}
+
 /* The command; *named_host: the host the files named, freed by the caller. */
 static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host)
 {
@@ -481,25 +521,10 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     if (run.append && opt.replace)
         return bd_usage_error("ingest", "ingest: --append and --replace do not go together");
 
-    /* A name that cannot be opened stays in the list: the loader reports it. */
     struct items list = {0};
-    int rc = EXIT_OK, stdin_seen = 0;
-    for (int i = first; i < argc; i++) {
-        struct stat st;
-        if (strcmp(argv[i], "-") == 0) {
-            if (stdin_seen++)
-                continue;
-        } else if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (add_directory(argv[i], &list, files_mode, opt.quiet))
-                rc = EXIT_FAIL;
-            continue;
-        }
-        if (items_add(&list, argv[i], NULL)) {
-            bd_error("out of memory");
-            items_free(&list);
-            return EXIT_FAIL;
-        }
-    }
+    int rc = list_items(argc - first, argv + first, files_mode, opt.quiet, &list);
+    if (rc < 0)
+        return EXIT_FAIL;
 
     struct db *db = NULL;
     if ((files_mode && list.n == 0) || cli_connect_store(cli, STORE_WRITE, &db)) {
@@ -510,14 +535,7 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     pr.on = !opt.quiet && isatty(2);
     pr.total = files_mode ? 1 : list.n;
     pr.t0 = pr.last = now();
-    for (size_t i = 0; i < list.n; i++) {
-        struct stat st;
-        if (strcmp(list.v[i].path, "-") == 0 || stat(list.v[i].path, &st) != 0 || !S_ISREG(st.st_mode)) {
-            pr.bytes = 0; /* unknown: no ETA */
-            break;
-        }
-        pr.bytes += (uint64_t)st.st_size;
-    }
+    pr.bytes = items_bytes(&list);
     struct ingest_hooks hooks = {progress_clear, progress_tick, &pr, progress_waiting};
     char *err = NULL;
     struct ingester *g = ingester_open(db, &opt, &hooks, &err);
