@@ -18,6 +18,8 @@
 -- param: threshold = 0  a cell significantly slower (or worse) by more than this many percent makes the outcome regressed
 -- param: exact_units = null  comma-separated units whose values are exact (benchstat's assume=exact): mode, min..max, no test
 -- type: plan = text naming a plan
+-- type: a = text naming a side
+-- type: b = text naming a side
 -- type: key = text naming an attribute
 -- type: metric = text naming a metric
 -- type: level = real in (0, 1)

@@ -12,6 +12,7 @@
 -- param: sort = test  test: by test, then version; regression: tests by their largest change between consecutive versions, as aggregate.perl --sort-by=regression
 -- choices: sort = test, regression
 -- type: plan = text naming a plan
+-- type: versions = text naming sides
 -- type: key = text naming an attribute
 -- type: k = integer in [0, )
 -- type: metric = text naming a metric

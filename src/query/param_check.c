@@ -1,4 +1,5 @@
-/* Parameters that name a plan, run, host or attribute: they must exist. */
+/* Parameters that name a plan, run, host, attribute, metric, benchmark,
+ * source, variant or side: they must exist. */
 #include "query/param_check.h"
 
 #include <stdlib.h>
@@ -32,6 +33,10 @@ static const char *const names_sql[] = {
                      "WHERE r.source IS NOT NULL AND (CAST(?1 AS TEXT) IS NULL OR p.name = ?1) ORDER BY 1",
     [NAMES_VARIANT] = "SELECT name FROM variant ORDER BY 1",
 };
+/* The values of attribute ?2 (a side when by = attr). */
+static const char attribute_values_sql[] =
+    "SELECT DISTINCT CAST(r.attributes ->> CAST(?2 AS TEXT) AS TEXT) FROM run r JOIN plan p ON p.id = r.plan_id "
+    "WHERE r.attributes ->> CAST(?2 AS TEXT) IS NOT NULL AND (CAST(?1 AS TEXT) IS NULL OR p.name = ?1) ORDER BY 1";
 static const char attribute_names_pg[] = "SELECT DISTINCT j.key FROM run r JOIN plan p ON p.id = r.plan_id, "
                                          "json_object_keys(r.attributes) AS j(key) " IN_PLAN;
 
@@ -68,15 +73,23 @@ static int names_add(char ***v, size_t *n, const char *t)
     return 0;
 }
 
-static int names_load(struct db *db, enum param_names kind, const char *plan, struct names *ns, char **err)
+/* The names of kind there are (in plan when not NULL and the kind is
+ * scoped by plans); kind NAMES_SIDE stands for the values of attribute
+ * key. */
+static int names_load(struct db *db, enum param_names kind, const char *plan, const char *key, struct names *ns,
+                      char **err)
 {
     struct db_stmt *st;
     memset(ns, 0, sizeof *ns);
-    const char *sql = kind == NAMES_ATTRIBUTE && db_engine(db) == DB_POSTGRESQL ? attribute_names_pg : names_sql[kind];
+    const char *sql = kind == NAMES_SIDE                                       ? attribute_values_sql
+                      : kind == NAMES_ATTRIBUTE && db_engine(db) == DB_POSTGRESQL ? attribute_names_pg
+                                                                                  : names_sql[kind];
     if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind), db_errmsg(db));
     int scoped = kind != NAMES_PLAN && kind != NAMES_BENCHMARK && kind != NAMES_VARIANT;
     int rc = !scoped || !plan ? SQLITE_OK : db_bind_text(st, 1, plan, -1);
+    if (rc == SQLITE_OK && kind == NAMES_SIDE)
+        rc = db_bind_text(st, 2, key, -1);
     while (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {
         const char *t = (const char *)db_column_text(st, 0);
         const char *alias = kind == NAMES_METRIC ? (const char *)db_column_text(st, 1) : NULL;
@@ -108,12 +121,15 @@ static int plan_param(const struct saved_query *q)
     return -1;
 }
 
-static int refuse(const char *pname, enum param_names names, const char *value, const char *plan,
+static int refuse(const char *pname, enum param_names names, const char *key, const char *value, const char *plan,
                   const struct names *ns, char **err)
 {
-    const char *kind = param_names_kind(names);
+    const char *kind = names == NAMES_SIDE ? "value" : param_names_kind(names);
     struct strbuf sb = {0};
-    if (names == NAMES_ATTRIBUTE)
+    if (names == NAMES_SIDE)
+        sb_printf(&sb, "%s: '%s' is not a value of attribute %s of any run%s%s", pname, value, key,
+                  plan ? " of plan " : "", plan ? plan : "");
+    else if (names == NAMES_ATTRIBUTE)
         sb_printf(&sb, "%s '%s' is not an attribute of any run%s%s", pname, value, plan ? " of plan " : "",
                   plan ? plan : "");
     else {
@@ -153,6 +169,76 @@ static int refuse(const char *pname, enum param_names names, const char *value, 
     return EXIT_USAGE;
 }
 
+/* The value of the query's parameter NAME when it is text, else NULL. */
+static const char *text_of(const struct saved_query *q, const struct param_value *vals, const char *name)
+{
+    for (int i = 0; i < q->nparams; i++)
+        if (strcmp(q->params[i].name, name) == 0)
+            return vals[i].sqlite_type == SQLITE_TEXT ? vals[i].s : NULL;
+    return NULL;
+}
+
+/* What a side names, as the query's `by` says (run when it has none):
+ * NAMES_RUN, NAMES_SOURCE, NAMES_VARIANT, or NAMES_SIDE for a value of
+ * attribute *key; NAMES_NOTHING when that cannot be checked (by = attr
+ * without a key, or a `by` of another meaning). */
+static enum param_names side_kind(const struct saved_query *q, const struct param_value *vals, const char **key)
+{
+    const char *by = text_of(q, vals, "by");
+    *key = text_of(q, vals, "key");
+    if (!by || strcmp(by, "run") == 0)
+        return NAMES_RUN;
+    if (strcmp(by, "source") == 0)
+        return NAMES_SOURCE;
+    if (strcmp(by, "variant") == 0)
+        return NAMES_VARIANT;
+    return strcmp(by, "attr") == 0 && *key ? NAMES_SIDE : NAMES_NOTHING;
+}
+
+/* Checks one value of parameter pname naming a `kind`; *bound is set to
+ * what it binds as when that differs (a metric's harness name). */
+static int check_one(struct db *db, const char *pname, enum param_names kind, const char *key, const char *value,
+                     const char *plan, const char **bound, char **err)
+{
+    struct names ns;
+    if (names_load(db, kind, plan, key, &ns, err)) {
+        names_free(&ns);
+        return EXIT_FAIL;
+    }
+    int found = kind == NAMES_METRIC && strcmp(value, "*") == 0; /* every metric */
+    for (size_t k = 0; k < ns.nalias && !found; k++)
+        if (strcmp(ns.alias[k], value) == 0) {
+            *bound = "primary"; /* bound as the store names it */
+            found = 1;
+        }
+    for (size_t k = 0; k < ns.n && !found; k++)
+        found = strcmp(ns.v[k], value) == 0;
+    int unscoped = kind == NAMES_PLAN || kind == NAMES_BENCHMARK || kind == NAMES_VARIANT;
+    int rc = found ? EXIT_OK : refuse(pname, kind, key, value, unscoped ? NULL : plan, &ns, err);
+    names_free(&ns);
+    return rc;
+}
+
+/* Each side of a comma-separated list (as the query splits it: at every
+ * comma, nothing trimmed; empty pieces name nothing). */
+static int check_sides(struct db *db, const char *pname, enum param_names kind, const char *key, const char *list,
+                       const char *plan, char **err)
+{
+    char *copy = strdup(list);
+    if (!copy)
+        return bd_fail(err, "out of memory"), EXIT_FAIL;
+    int rc = EXIT_OK;
+    const char *unused = NULL;
+    for (char *piece = copy, *next; piece && rc == EXIT_OK; piece = next) {
+        if ((next = strchr(piece, ',')) != NULL)
+            *next++ = 0;
+        if (*piece)
+            rc = check_one(db, pname, kind, key, piece, plan, &unused, err);
+    }
+    free(copy);
+    return rc;
+}
+
 int param_check_names(struct db *db, const struct saved_query *q, const struct params *given,
                       struct param_value *vals, char **err)
 {
@@ -167,23 +253,13 @@ int param_check_names(struct db *db, const struct saved_query *q, const struct p
             const char *value = params_get(given, p->name);
             if (!value || vals[i].sqlite_type != SQLITE_TEXT)
                 continue;
-            struct names ns;
-            if (names_load(db, p->type.names, plan, &ns, err)) {
-                names_free(&ns);
-                return EXIT_FAIL;
-            }
-            int found = p->type.names == NAMES_METRIC && strcmp(value, "*") == 0; /* every metric */
-            for (size_t k = 0; k < ns.nalias && !found; k++)
-                if (strcmp(ns.alias[k], value) == 0) {
-                    vals[i].s = "primary"; /* bound as the store names it */
-                    found = 1;
-                }
-            for (size_t k = 0; k < ns.n && !found; k++)
-                found = strcmp(ns.v[k], value) == 0;
-            int unscoped = p->type.names == NAMES_PLAN || p->type.names == NAMES_BENCHMARK ||
-                           p->type.names == NAMES_VARIANT;
-            int rc = found ? EXIT_OK : refuse(p->name, p->type.names, value, unscoped ? NULL : plan, &ns, err);
-            names_free(&ns);
+            const char *key = NULL;
+            enum param_names kind = p->type.names;
+            if (kind == NAMES_SIDE || kind == NAMES_SIDES)
+                kind = side_kind(q, vals, &key);
+            int rc = kind == NAMES_NOTHING ? EXIT_OK
+                     : p->type.names == NAMES_SIDES ? check_sides(db, p->name, kind, key, value, plan, err)
+                                                    : check_one(db, p->name, kind, key, value, plan, &vals[i].s, err);
             if (rc != EXIT_OK)
                 return rc;
         }
@@ -192,17 +268,8 @@ int param_check_names(struct db *db, const struct saved_query *q, const struct p
 
 int param_check_name(struct db *db, enum param_names kind, const char *value, const char *plan, char **err)
 {
-    struct names ns;
-    if (names_load(db, kind, plan, &ns, err)) {
-        names_free(&ns);
-        return EXIT_FAIL;
-    }
-    int found = 0;
-    for (size_t k = 0; k < ns.n && !found; k++)
-        found = strcmp(ns.v[k], value) == 0;
-    int rc = found ? EXIT_OK : refuse(param_names_kind(kind), kind, value, plan, &ns, err);
-    names_free(&ns);
-    return rc;
+    const char *unused = NULL;
+    return check_one(db, param_names_kind(kind), kind, NULL, value, plan, &unused, err);
 }
 
 /* ---- why a query returned no rows ---- */
@@ -248,6 +315,7 @@ char *param_explain_empty(struct db *db, const struct saved_query *q, const stru
         for (int i = 0; i < q->nparams && n < 32; i++) {
             const struct saved_param *p = &q->params[i];
             if ((i == pp) != (pass == 0) || p->type.names == NAMES_NOTHING || p->type.names == NAMES_ATTRIBUTE ||
+                p->type.names == NAMES_SIDE || p->type.names == NAMES_SIDES ||
                 vals[i].sqlite_type != SQLITE_TEXT || (p->type.names == NAMES_METRIC && strcmp(vals[i].s, "*") == 0))
                 continue;
             ps[n] = p;

@@ -89,6 +89,22 @@ refused "regressions' host" "error: query regressions: host 'sim-p3-vm-z' does n
     bd query regressions --param host=sim-p3-vm-z
 refused "gate-zscore's metric" "error: query gate-zscore: metric 'MB' does not exist" \
     bd query gate-zscore --param metric=MB
+# Sides (text naming a side, text naming sides): what the query's by says.
+refused "compare's side, a run" "error: query compare: b: run 'hed' is not a run of plan crc32; did you mean 'head'? (runs: base, head)" \
+    bd query compare --param plan=crc32 --param a=base --param b=hed
+refused "compare's side, a source" "error: query compare: a: source 'abc1235' is the source of no run of plan crc32; did you mean 'abc1234'?" \
+    bd query compare --param plan=crc32 --param by=source --param a=abc1235 --param b=def5678
+refused "compare's side, a variant" "error: query compare: b: variant 'chil' does not exist; did you mean 'chill'?" \
+    bd query compare --param plan=calibration-sim --param by=variant --param a=native --param b=chil
+refused "compare's side, an attribute value" \
+    "error: query compare: b: 'hw acceleration enabeld' is not a value of attribute note of any run of plan crc32; did you mean 'hw acceleration enabled'? (values: hw acceleration disabled, hw acceleration enabled)" \
+    bd query compare --param plan=crc32 --param by=attr --param key=note --param a='hw acceleration disabled' --param b='hw acceleration enabeld'
+refused "versions' list of sides" "error: query versions: versions: source 'def5679' is the source of no run of plan crc32; did you mean 'def5678'?" \
+    bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5679
+run bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5678 --format csv
+expect_rc 0 "versions' sides that exist"
+expect_eq "$(python3 -c 'import csv,sys; print(sorted({r["version"] for r in csv.DictReader(open(sys.argv[1]))}))' "$T/out")" \
+    "['abc1234', 'def5678']" "both versions shown"
 refused "report's parameters too" "error: report: benchmark 'BM_Sort' does not exist" \
     bd report trend --param benchmark=BM_Sort -o t.html
 [ -e t.html ] && fail "report of an unknown name wrote a page"
