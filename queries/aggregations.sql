@@ -4,6 +4,8 @@
 -- param: benchmark = null  only cells of this benchmark name (null: every cell)
 -- param: metric = primary  which metric's values (primary: the one block scores use)
 -- type: plan = text naming a plan
+-- type: benchmark = text naming a benchmark
+-- type: metric = text naming a metric
 -- judges: plan
 -- key: run, benchmark, params, variant
 -- needs: EXISTS (SELECT 1 FROM plan p JOIN run r ON r.plan_id = p.id JOIN series se ON se.run_id = r.id WHERE p.name = :plan AND se.metric = :metric)

@@ -18,7 +18,10 @@
 -- param: threshold = 0  a cell significantly slower (or worse) by more than this many percent makes the outcome regressed
 -- param: exact_units = null  comma-separated units whose values are exact (benchstat's assume=exact): mode, min..max, no test
 -- type: plan = text naming a plan
+-- type: a = text naming a side
+-- type: b = text naming a side
 -- type: key = text naming an attribute
+-- type: metric = text naming a metric
 -- type: level = real in (0, 1)
 -- type: alpha = real in [0, 1]
 -- type: threshold = real in [0, )
@@ -78,7 +81,12 @@ runs AS MATERIALIZED (
 ),
 -- Every series of either side; is_a = 1 for side a.
 series_side AS MATERIALIZED (
-  SELECT se.id, se.run_id, se.block, se.benchmark_id, se.metric, se.unit, se.n, se.total,
+  SELECT se.id, se.run_id, se.block, se.benchmark_id,
+         -- the primary metric as its harness names it (Google Benchmark's
+         -- real_time, docs/formats.md)
+         CASE WHEN se.metric = 'primary' THEN coalesce(CAST(se.detail ->> 'metric' AS TEXT), 'primary')
+              ELSE se.metric END AS metric,
+         se.unit, se.n, se.total,
          -- the largest count a stored value of the series can have: its n
          -- less its other stored values
          se.n - (SELECT max(sa.iteration) FROM sample sa WHERE sa.series_id = se.id AND sa.warmup = 0) + 1 AS max_k,

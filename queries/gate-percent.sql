@@ -14,6 +14,7 @@
 -- type: min_runs = integer in [1, )
 -- type: host = text naming a host
 -- type: plan = text naming a plan
+-- type: metric = text naming a metric
 -- outcome: pass
 -- key: host, benchmark, params, metric, variant, seq
 --

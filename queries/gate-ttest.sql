@@ -16,6 +16,7 @@
 -- type: min_runs = integer in [2, )
 -- type: host = text naming a host
 -- type: plan = text naming a plan
+-- type: metric = text naming a metric
 -- outcome: pass
 -- key: host, benchmark, params, metric, variant, seq
 --

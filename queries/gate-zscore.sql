@@ -2,6 +2,7 @@
 -- summary: Conbench's lookback z-score: the latest run of each history against the distribution of up to 100 runs before it
 -- param: threshold = 5  a change is flagged when |z| exceeds this (Conbench's threshold_z)
 -- param: runs = 100  the distribution: up to this many runs before the one judged (Conbench's DISTRIBUTION_COMMITS)
+-- param: min_runs = 8  fewer runs in the distribution: no alert (the first nights of a history; 8 chosen by back-testing, docs/queries.md)
 -- param: svs = best  a run's single value summary: best (its smallest measured value, the largest for a higher-is-better unit) or mean
 -- choices: svs = best, mean
 -- param: scope = latest  latest: each history's latest run; every: every run, each against the runs before it (what backtest reads)
@@ -12,8 +13,10 @@
 -- param: since = null  judge only runs started at or after this UTC time, written 2026-01-31 or 2026-01-31T00:00:00.000Z (earlier runs still form distributions)
 -- type: threshold = real in (0, )
 -- type: runs = integer in [1, )
+-- type: min_runs = integer in [2, )
 -- type: host = text naming a host
 -- type: plan = text naming a plan
+-- type: metric = text naming a metric
 -- outcome: pass
 -- key: host, benchmark, params, metric, variant, seq
 --
@@ -26,7 +29,9 @@
 -- negated when lower is better (times: a unit of unknown direction counts
 -- as lower-is-better, as in Conbench), so a negative z is a regression:
 -- alert 'regression' when -z > threshold, 'improvement' when z > threshold,
--- none when the distribution has fewer than two runs or no spread. lower
+-- none when the distribution has fewer than min_runs runs (benchdb's: the
+-- first nights of a history would alarm on a spread of two or three
+-- values) or no spread. lower
 -- and upper are the values at which z reaches -threshold and threshold.
 -- statistic = z, limit = -threshold (a regression lies below it); pass = 0
 -- on a regression. One run per commit stands in for Conbench's commits.
@@ -85,8 +90,9 @@ SELECT h.host, h.benchmark, h.params, h.metric, h.variant, h.unit, s.seq, h.run,
        s.mean - CAST(:threshold AS DOUBLE PRECISION) * s.stddev AS lower,
        s.mean + CAST(:threshold AS DOUBLE PRECISION) * s.stddev AS upper,
        s.z AS statistic, -CAST(:threshold AS DOUBLE PRECISION) AS "limit",
-       CASE WHEN -s.z > :threshold THEN 'regression' WHEN s.z > :threshold THEN 'improvement' END AS alert,
-       CASE WHEN -s.z > :threshold THEN 0 ELSE 1 END AS pass
+       CASE WHEN s.baseline_n < :min_runs THEN NULL
+            WHEN -s.z > :threshold THEN 'regression' WHEN s.z > :threshold THEN 'improvement' END AS alert,
+       CASE WHEN -s.z > :threshold AND s.baseline_n >= :min_runs THEN 0 ELSE 1 END AS pass
 FROM scored AS s
 JOIN history_point AS h ON h.run_id = s.run_id AND h.benchmark_id = s.benchmark_id AND h.variant_id = s.variant_id
                       AND h.metric = s.metric

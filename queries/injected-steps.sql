@@ -5,6 +5,7 @@
 -- param: metric = primary  only this metric (null: every metric)
 -- type: host = text naming a host
 -- type: plan = text naming a plan
+-- type: metric = text naming a metric
 -- key: host, benchmark, params, metric, variant, seq
 --
 -- The truth of a simulated history (docs/simulate.md, "Histories"): each

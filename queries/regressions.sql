@@ -11,13 +11,16 @@
 -- type: min_magnitude = real in [0, )
 -- type: host = text naming a host
 -- type: plan = text naming a plan
+-- type: metric = text naming a metric
 -- key: host, benchmark, params, metric, variant, seq
 -- chart: series from=trend group=host,benchmark,params,metric colour=variant x=started_at y=value change=change_percent revision=revision unit=unit title="Each history's scores over time, change points marked"
 --
 -- Per history (host, cell, metric and variant; docs/queries.md orders its
 -- runs), change_points(seq, value, window, max_pvalue, min_magnitude) over
 -- the runs' scores, with Otava's defaults; one row per change point, at the
--- run where the new regime begins: its revision and start time, the means
+-- run where the new regime begins (the first bad run, and the run before
+-- it in the history, the last good one: the range to bisect): its
+-- revision and start time, the means
 -- before and after (each over its segment, as Otava reports them),
 -- change_percent = (after / before - 1) * 100, the t-test's p-value, and
 -- kind: a change in the direction the unit calls worse is a regression
@@ -53,12 +56,14 @@ cp AS (
          CAST(f.cps -> k.i ->> 'pvalue' AS DOUBLE PRECISION) AS pvalue
   FROM found AS f JOIN k ON k.i < json_array_length(f.cps)
 )
-SELECT p.host, p.benchmark, p.params, p.metric, p.variant, p.seq, p.run, p.plan, p.revision, p.started_at,
-       cp.before, cp.after, cp.change_percent, cp.pvalue,
+SELECT p.host, p.benchmark, p.params, p.metric, p.variant, p.seq, g.run AS last_good_run, p.run, p.plan,
+       g.revision AS last_good_revision, p.revision, p.started_at, cp.before, cp.after, cp.change_percent, cp.pvalue,
        CASE WHEN cp.change_percent = 0 THEN 'none'
             WHEN (cp.change_percent > 0) = (p.direction IS NOT DISTINCT FROM 'higher') THEN 'improvement'
             ELSE 'regression' END AS kind
 FROM cp
 JOIN point AS p ON p.host_id = cp.host_id AND p.benchmark_id = cp.benchmark_id AND p.metric = cp.metric
                AND p.variant_id = cp.variant_id AND p.seq = cp.seq
+LEFT JOIN point AS g ON g.host_id = cp.host_id AND g.benchmark_id = cp.benchmark_id AND g.metric = cp.metric
+                    AND g.variant_id = cp.variant_id AND g.seq = cp.seq - 1
 ORDER BY p.host, p.benchmark, p.params, p.metric, p.variant, p.seq;

@@ -11,6 +11,9 @@
 -- param: min_magnitude = 0  the smallest relative change marked (0.05: 5%)
 -- type: host = text naming a host
 -- type: plan = text naming a plan
+-- type: benchmark = text naming a benchmark
+-- type: metric = text naming a metric
+-- type: variant = text naming a variant
 -- type: window = integer in [2, )
 -- type: max_pvalue = real in (0, 1]
 -- type: min_magnitude = real in [0, )

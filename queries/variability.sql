@@ -4,6 +4,8 @@
 -- param: metric = primary  which metric's values (* or null: every metric)
 -- param: variant = null  only this variant (null: every variant)
 -- type: plan = text naming a plan
+-- type: metric = text naming a metric
+-- type: variant = text naming a variant
 -- key: kind, host, benchmark, params, variant, metric, unit
 -- chart: strip group=kind label=host value=max_variation title="Each cell's variation across runs, per host (a dot per cell; the tick: the host's average, Hume's figure)" xlabel="max variation across runs, %"
 --

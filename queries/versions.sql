@@ -12,9 +12,11 @@
 -- param: sort = test  test: by test, then version; regression: tests by their largest change between consecutive versions, as aggregate.perl --sort-by=regression
 -- choices: sort = test, regression
 -- type: plan = text naming a plan
+-- type: versions = text naming sides
 -- type: key = text naming an attribute
 -- type: k = integer in [0, )
--- show: test, params, variant, metric, unit, version, n, value, change, note
+-- type: metric = text naming a metric
+-- show: test, params, variant, metric, unit, version, n, value, change_percent, note
 -- key: test, params, variant, metric, version
 --
 -- git's t/perf/aggregate.perl on benchdb's runs (ALGORITHMS.md, section 3).
@@ -24,12 +26,13 @@
 -- is the aggregate of the version's measured values (all blocks and forks,
 -- warmups left out; a value with count k counts k times; a version's other
 -- units of the same kind are converted into the unit of its first one).
--- change is aggregate.perl's relative_change against the first version
--- that has a value: 100.0 * (value - first) / first when first > 0, with
--- no change on that first version itself; when first is not > 0, change
--- is NULL and note says what git prints: '=' when value = 0, else '+inf'.
--- step is the same between consecutive versions (both with values, the
--- earlier > 0): what --sort-by=regression ranks, the largest first.
+-- change_percent is aggregate.perl's relative_change against the first
+-- version that has a value: 100.0 * (value - first) / first when first >
+-- 0, with no change on that first version itself; when first is not > 0,
+-- it is NULL and note says what git prints: '=' when value = 0, else
+-- '+inf'. step_percent is the same between consecutive versions (both
+-- with values, the earlier > 0): what --sort-by=regression ranks, the
+-- largest first. (Tables show a *_percent column with its sign and %.)
 WITH RECURSIVE
 -- :versions split at commas, character by character.
 list_chars(n, idx, item) AS (
@@ -149,8 +152,8 @@ ranked AS (
   SELECT c.*, max(c.step) OVER (PARTITION BY c.benchmark_id, c.variant_key, c.metric) AS largest_step
   FROM changes c
 )
-SELECT t.name AS test, t.params, vr.name AS variant, r.metric, r.unit, r.version, r.n, r.value, r.change,
-       r.note, r.step
+SELECT t.name AS test, t.params, vr.name AS variant, r.metric, r.unit, r.version, r.n, r.value,
+       r.change AS change_percent, r.note, r.step AS step_percent
 FROM ranked r
 JOIN benchmark t ON t.id = r.benchmark_id
 LEFT JOIN variant vr ON vr.id = r.variant_key

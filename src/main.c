@@ -19,6 +19,73 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
+/* Whether argv[k] (an option of the command) takes the next argument as
+ * its value, by the command's option table: "--param NAME=V", "-p NAME=V",
+ * "--param" given as a prefix ("--par"), as getopt_long reads them. */
+static int takes_next(const struct cli_spec *spec, const char *arg)
+{
+    if (arg[0] != '-' || !arg[1])
+        return 0;
+    if (arg[1] == '-') {
+        size_t len = strcspn(arg + 2, "=");
+        if (arg[2 + len] == '=')
+            return 0;
+        const struct cli_opt *hit = NULL;
+        int prefixes = 0;
+        for (const struct cli_opt *o = spec->opts; o && (o->name || o->help); o++) {
+            if (!o->name || strncmp(o->name, arg + 2, len) != 0)
+                continue;
+            if (strlen(o->name) == len)
+                return o->metavar != NULL;
+            hit = o;
+            prefixes++;
+        }
+        return prefixes == 1 && hit->metavar != NULL;
+    }
+    for (const char *c = arg + 1; *c; c++)
+        for (const struct cli_opt *o = spec->opts; o && (o->name || o->help); o++)
+            if (o->name && o->short_name == *c && o->metavar)
+                return c[1] == 0; /* "-pNAME=V" holds its value */
+    return 0;
+}
+
+/* Global options after the command's name (benchdb init --db FILE) are
+ * taken as if given before it: out of argv[1..*argc), up to "--". Returns
+ * EXIT_OK, else the exit status after a usage error or --version. */
+static int take_globals(const struct cli_spec *spec, int *argc, char **argv, struct cli *cli, int *version)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        if (strcmp(a, "--db") == 0) {
+            if (i + 1 >= *argc)
+                return bd_usage_error(NULL, "option '--db' needs a file name");
+            cli->db_path = argv[++i];
+            cli->db_named = 1;
+            continue;
+        }
+        if (strncmp(a, "--db=", 5) == 0) {
+            cli->db_path = a + 5;
+            cli->db_named = 1;
+            continue;
+        }
+        if (strcmp(a, "--version") == 0) {
+            *version = 1;
+            continue;
+        }
+        argv[out++] = argv[i];
+        if (takes_next(spec, a) && i + 1 < *argc)
+            argv[out++] = argv[++i];
+    }
+    *argc = out;
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli = {0};
@@ -59,6 +126,16 @@ int main(int argc, char **argv)
     const struct command *c = command_find(argv[i]);
     if (!c)
         return command_unknown(argv[i]);
+    int cargc = argc - i, version = 0;
+    if (take_globals(c->spec, &cargc, argv + i, &cli, &version) != EXIT_OK)
+        return EXIT_USAGE;
+    if (version) {
+        printf("benchdb %s (SQLite %s)\n", BENCHDB_VERSION, sqlite3_libversion());
+        return EXIT_OK;
+    }
+    if (!*cli.db_path)
+        return bd_usage_error(NULL, "the store's file name is empty");
+    argc = i + cargc;
 
     int rc;
     if (wants_help(argc - i, argv + i)) {

@@ -128,7 +128,7 @@ struct compare_args {
     struct compare_sides sides;
     struct keys ignore;
     const char *plan;
-    int gate, no_record, record, benchstat;
+    int gate, no_record, record, benchstat, only_changed;
 };
 
 #define PARAM_OPT(name, meta, help)                                                                                   \
@@ -152,6 +152,8 @@ static const struct cli_opt compare_opts[] = {
      0},
     {"benchstat", 0, NULL, "benchstat's columns only: no change interval and\nverdict after them", cli_opt_flag,
      offsetof(struct compare_args, benchstat), 0, 0},
+    {"only-changed", 0, NULL, "only the cells that changed (verdict other than ~):\nin table, csv, json and vertical output",
+     cli_opt_flag, offsetof(struct compare_args, only_changed), 0, 0},
     {"ignore", 0, "KEY", "files: leave configuration KEY (a \"key: value\"\nline) out of the tables (repeatable)",
      parse_key, offsetof(struct compare_args, ignore), 0, 0},
     {"record", 0, NULL, "files: load them into the store --db names (plan\n'files') and record the evaluation",
@@ -182,14 +184,19 @@ const struct cli_spec spec_compare = {
              "Runs: otherwise A and B are runs of plan P (default), sources, variants or\n"
              "values of a run attribute (--by); without --plan the one plan holding both\n"
              "is used. It runs the saved query 'compare' and records the evaluation,\n"
-             "like 'benchdb query compare'. The table format is benchstat's layout; csv,\n"
-             "json and markdown give every column of the query.\n",
+             "like 'benchdb query compare'. The table format is benchstat's layout; csv\n"
+             "and json give every column of the query.\n"
+             "\n"
+             "The answer first: --format markdown is a comment for a pull request (the\n"
+             "counts and the gate's result on its first line, then the changed cells,\n"
+             "then every cell folded); --only-changed keeps the changed cells only.\n",
     .opts = compare_opts,
     .more = "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 when a\n"
             "cell regressed, 4 when nothing was compared.\n"
             "\n"
             "Examples:\n"
             "  benchdb compare old.txt new.txt\n"
+            "  benchdb compare base.json head.json --format markdown --gate > comment.md\n"
             "  benchdb compare base=base_r1.json,base_r2.json head=head_r1.json,head_r2.json\n"
             "  benchdb compare --plan builds base head\n"
             "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n",
@@ -208,13 +215,50 @@ static int add_params(struct params *ps, const char *plan, const struct compare_
     return 0;
 }
 
+/* The store's rows without the cells that did not change (--only-changed
+ * in CSV, JSON and vertical output): cell rows whose verdict is neither ~
+ * nor same. */
+static int keep_changed(struct rowset *rs)
+{
+    int kind = rowset_column(rs, "kind"), verdict = rowset_column(rs, "verdict");
+    if (kind < 0 || verdict < 0)
+        return 0;
+    unsigned char *keep = calloc(rs->nrow + 1, 1);
+    if (!keep)
+        return -1;
+    for (size_t r = 0; r < rs->nrow; r++) {
+        const char *k = (const char *)sqlite3_value_text(rowset_cell(rs, r, kind));
+        const char *v = (const char *)sqlite3_value_text(rowset_cell(rs, r, verdict));
+        keep[r] = k && strcmp(k, "cell") == 0 && v && strcmp(v, "~") != 0 && strcmp(v, "same") != 0;
+    }
+    rowset_keep(rs, keep);
+    free(keep);
+    return 0;
+}
+
 /* The notes after the table, and the table in the format asked for. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
-                       const struct compare_sides *sides, int gate_rc)
+                       const struct compare_sides *sides, int *gate_rc)
 {
     struct report rep = {0};
-    report_note(&rep, "%s: %s", q->name, ev->verdict ? ev->verdict : ev->outcome);
+    const char *summary = ev->verdict ? ev->verdict : ev->outcome;
+    struct cmp_model m = {0};
+    const char *level = params_get(&a->params, "level"), *alpha = params_get(&a->params, "alpha"),
+               *threshold = params_get(&a->params, "threshold");
+    struct compare_judged j = {params_get(&a->params, "adjust"), level ? strtod(level, NULL) : 0.95,
+                               alpha ? strtod(alpha, NULL) : 0.05, threshold ? strtod(threshold, NULL) : 0,
+                               !a->benchstat};
+    int prc = compare_rows_model(&ev->rows, sides, &j, &m);
+    /* Rows of cells only one side has: nothing was compared (as on files). */
+    if (prc == 0 && a->gate && *gate_rc == EXIT_OK && !m.compared)
+        *gate_rc = EXIT_NO_ROWS;
+    if (prc == 0)
+        prc = compare_summarize(&m, summary, &rep);
+    else
+        report_note(&rep, "%s: %s", q->name, summary);
     report_field_text(&rep, "verdict", ev->verdict);
+    /* Registration: the rule of an outcome, said when it was registered
+     * (an unregistered compare is the ordinary case, not worth a note). */
     if (ev->registration_note && ev->registration && strcmp(ev->registration, "unregistered") != 0)
         report_note(&rep, "%s", ev->registration_note);
     if (ev->id) {
@@ -222,16 +266,17 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         report_field_int(&rep, "evaluation", ev->id);
     }
     if (a->gate)
-        report_field_int(&rep, "exit", gate_rc);
-    int prc = 0;
-    struct cmp_model m = {0};
-    const char *level = params_get(&a->params, "level");
-    if (a->out.format == OUT_TABLE &&
-        (prc = compare_rows_model(&ev->rows, sides, params_get(&a->params, "adjust"),
-                                  level ? strtod(level, NULL) : 0.95, !a->benchstat, &m)) == 0)
+        report_field_int(&rep, "exit", *gate_rc);
+    if (prc == 0 && a->only_changed)
+        cmp_model_only_changed(&m);
+    if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))
+        prc = -1;
+    else if (prc == 0 && a->out.format == OUT_TABLE)
         prc = cmp_print_text(&m, stdout) || report_print(&rep, NULL, &a->out, stdout, stderr);
+    else if (prc == 0 && a->out.format == OUT_MARKDOWN)
+        prc = cmp_print_comment(&m, stdout) || report_print(&rep, NULL, &a->out, stdout, stderr);
     else
-        prc = prc < 0 || report_print(&rep, &ev->rows, &a->out, stdout, stderr);
+        prc = report_print(&rep, &ev->rows, &a->out, stdout, stderr);
     cmp_model_free(&m);
     report_free(&rep);
     return prc || fflush(stdout) || ferror(stdout) ? -1 : 0;
@@ -280,7 +325,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     int gate_rc = EXIT_OK;
     if (a->gate && (gate_rc = evaluation_gate(q, &ev, &err)) == EXIT_FAIL)
         bd_error("%s", err);
-    if (print_store(a, q, &ev, &sides, gate_rc)) {
+    if (print_store(a, q, &ev, &sides, &gate_rc)) {
         bd_error("compare: cannot write the output");
         goto out;
     }
@@ -320,6 +365,7 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
     o->nignore = a->ignore.n;
     o->out = a->out;
     o->gate = a->gate;
+    o->only_changed = a->only_changed;
     return EXIT_OK;
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "ingest/ingest.h"
+#include "query/param_check.h"
 
 static int parse_run_arg(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
@@ -49,8 +50,9 @@ const struct cli_spec spec_delete = {
              "evaluations stay (their data fingerprint then differs from the store's).\n"
              "Prints what was removed, in counts, on stdout.\n",
     .opts = delete_opts,
-    .more = "Exit status: 0 when removed, 1 when there is no such archive, run or plan\n"
-            "(or the store cannot be changed), 2 on a usage error.\n"
+    .more = "Exit status: 0 when removed, 1 when there is no such archive (or the\n"
+            "store cannot be changed), 2 on a usage error: a run or plan the store does\n"
+            "not hold too (the error names the nearest that exist).\n"
             "\n"
             "Example:\n"
             "  benchdb delete --run pr-42/base --dry-run\n",
@@ -120,6 +122,23 @@ int cmd_delete(struct cli *cli, int argc, char **argv)
     struct ingest_removal r = {0};
     if (rc == 0)
         rc = ingest_remove(db, archive, run_arg ? plan : plan_arg, run, dry, &r, &err);
+    /* A plan or run that is not there: a usage error naming what is. */
+    if (rc == 1 && !archive) {
+        char *why = NULL;
+        int named = param_check_name(db, NAMES_PLAN, plan ? plan : plan_arg, NULL, &why);
+        if (named == EXIT_OK && run)
+            named = param_check_name(db, NAMES_RUN, run, plan, &why);
+        if (named == EXIT_USAGE) {
+            bd_usage_error("delete", "delete: %s", why);
+            free(why);
+            free(err);
+            free(plan);
+            free(run);
+            db_close(db);
+            return EXIT_USAGE;
+        }
+        free(why);
+    }
     if (rc != 0) {
         bd_error("delete: %s", err ? err : "failed");
         free(err);

@@ -92,7 +92,8 @@ static const struct cli_opt ingest_opts[] = {
     {NULL, 0, NULL, "The run harness FILEs load into (--plan, --run and --host go together):", NULL, 0, 0, 0},
     {"plan", 0, "P", "the run's plan", parse_text, A(plan), 0, 0},
     {"run", 0, "R", "the run's name", parse_text, A(run), 0, 0},
-    {"host", 0, "H", "the host it ran on", parse_text, A(host), 0, 0},
+    {"host", 0, "H", "the host it ran on (default: the one the files name,\nGoogle Benchmark's context.host_name)",
+     parse_text, A(host), 0, 0},
     {"append", 0, NULL, "add the files to run R, already stored", cli_opt_flag, A(append), 0, 0},
     {"format", 0, "FORMAT", "read every FILE as jmh, google-benchmark,\nhyperfine, pyperf or go-bench",
      parse_harness_format, A(harness_format), 0, 0},
@@ -142,7 +143,8 @@ const struct cli_spec spec_ingest = {
              "standard input. The values go to block N (default 1) of variant V\n"
              "(default 'default'); the run's start time and attributes come from the\n"
              "files where they record them, --source, --started-at, --position and\n"
-             "--attr from the command line.\n"
+             "--attr from the command line. Without --host, the host is the one the\n"
+             "files name (Google Benchmark's context.host_name).\n"
              "\n"
              "Each archive is one transaction: an archive with any error stores\n"
              "nothing, and the error names its file, line and field; the other\n"
@@ -451,7 +453,83 @@ static const char *run_option(const struct ingest_args *a)
                                : NULL;
 }
 
-int cmd_ingest(struct cli *cli, int argc, char **argv)
+/* Without --host: the host the files name (Google Benchmark's
+ * context.host_name), the same in each that names one. EXIT_OK with
+ * *host malloc'd (NULL when none names one: --host is then missing), or
+ * EXIT_USAGE after the error when two name different hosts. Directories
+ * and standard input are not looked into. */
+static int host_of_files(int n, char **paths, char **host)
+{
+    *host = NULL;
+    const char *from = NULL;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        char *h = NULL, *err = NULL;
+        if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode) ||
+            ingest_file_host(paths[i], &h, &err) != 0 || !h) {
+            free(err);
+            continue;
+        }
+        if (*host && strcmp(*host, h) != 0) {
+            int rc = bd_usage_error("ingest", "ingest: %s names host '%s' and %s host '%s': give --host", from, *host,
+                                    paths[i], h);
+            free(h);
+            free(*host);
+            *host = NULL;
+            return rc;
+        }
+        if (*host)
+            free(h);
+        else {
+            *host = h;
+            from = paths[i];
+        }
+    }
+    return EXIT_OK;
+}
+
+/* The items of the command line: files, "-" once, directories'
+ * contents. A name that cannot be opened stays in the list: the loader
+ * reports it. EXIT_OK, EXIT_FAIL when a directory could not be read
+ * (the rest listed), -1 when memory ran out (said; list freed). */
+static int list_items(int n, char **args, int files_mode, int quiet, struct items *list)
+{
+    int rc = EXIT_OK, stdin_seen = 0;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(args[i], "-") == 0) {
+            if (stdin_seen++)
+                continue;
+        } else if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (add_directory(args[i], list, files_mode, quiet))
+                rc = EXIT_FAIL;
+            continue;
+        }
+        if (items_add(list, args[i], NULL)) {
+            bd_error("out of memory");
+            items_free(list);
+            return -1;
+        }
+    }
+    return rc;
+}
+
+/* The bytes the items hold, for the progress's ETA; 0 when unknown
+ * (standard input, or anything but regular files). */
+static uint64_t items_bytes(const struct items *list)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < list->n; i++) {
+        struct stat st;
+        if (strcmp(list->v[i].path, "-") == 0 || stat(list->v[i].path, &st) != 0 || !S_ISREG(st.st_mode))
+            return 0;
+        bytes += (uint64_t)st.st_size;
+    }
+    return bytes;
+}
+
+/* The command; *named_host: the host the files named, freed by the caller. */
+static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host)
 {
     struct ingest_args a = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE,
                             .max_bytes = INGEST_DEFAULT_MAX_BYTES,
@@ -469,6 +547,12 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     if (first >= argc)
         return bd_usage_error("ingest", "ingest: no %s given (files, directories or '-')",
                               files_mode ? "harness file" : "archive");
+    if (files_mode && run.plan && run.run && !run.host) {
+        int hrc = host_of_files(argc - first, argv + first, named_host);
+        if (hrc != EXIT_OK)
+            return hrc;
+        run.host = *named_host;
+    }
     if (files_mode && (!run.plan || !run.run || !run.host))
         return bd_usage_error("ingest", "ingest: --plan, --run and --host go together (the run harness files load into)");
     if (!files_mode && run_option(&a))
@@ -477,25 +561,10 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     if (run.append && opt.replace)
         return bd_usage_error("ingest", "ingest: --append and --replace do not go together");
 
-    /* A name that cannot be opened stays in the list: the loader reports it. */
     struct items list = {0};
-    int rc = EXIT_OK, stdin_seen = 0;
-    for (int i = first; i < argc; i++) {
-        struct stat st;
-        if (strcmp(argv[i], "-") == 0) {
-            if (stdin_seen++)
-                continue;
-        } else if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (add_directory(argv[i], &list, files_mode, opt.quiet))
-                rc = EXIT_FAIL;
-            continue;
-        }
-        if (items_add(&list, argv[i], NULL)) {
-            bd_error("out of memory");
-            items_free(&list);
-            return EXIT_FAIL;
-        }
-    }
+    int rc = list_items(argc - first, argv + first, files_mode, opt.quiet, &list);
+    if (rc < 0)
+        return EXIT_FAIL;
 
     struct db *db = NULL;
     if ((files_mode && list.n == 0) || cli_connect_store(cli, STORE_WRITE, &db)) {
@@ -506,14 +575,7 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     pr.on = !opt.quiet && isatty(2);
     pr.total = files_mode ? 1 : list.n;
     pr.t0 = pr.last = now();
-    for (size_t i = 0; i < list.n; i++) {
-        struct stat st;
-        if (strcmp(list.v[i].path, "-") == 0 || stat(list.v[i].path, &st) != 0 || !S_ISREG(st.st_mode)) {
-            pr.bytes = 0; /* unknown: no ETA */
-            break;
-        }
-        pr.bytes += (uint64_t)st.st_size;
-    }
+    pr.bytes = items_bytes(&list);
     struct ingest_hooks hooks = {progress_clear, progress_tick, &pr, progress_waiting};
     char *err = NULL;
     struct ingester *g = ingester_open(db, &opt, &hooks, &err);
@@ -563,5 +625,13 @@ int cmd_ingest(struct cli *cli, int argc, char **argv)
     ingester_close(g);
     db_close(db);
     items_free(&list);
+    return rc;
+}
+
+int cmd_ingest(struct cli *cli, int argc, char **argv)
+{
+    char *named_host = NULL;
+    int rc = ingest_main(cli, argc, argv, &named_host);
+    free(named_host);
     return rc;
 }

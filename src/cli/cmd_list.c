@@ -2,9 +2,11 @@
  * archive, through the rowset printer (table, CSV, JSON, Markdown). */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "query/param_check.h"
 
 struct list_args {
     const char *plan;
@@ -76,6 +78,16 @@ static const char sql_archives[] =
     "                             JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1)\n"
     "ORDER BY a.id";
 
+/* Plans (and runs within a plan, by position) in natural order: null-2
+ * before null-10. Archives stay in the order they were loaded. */
+static int sort_names(struct rowset *rs, int runs)
+{
+    int by[3] = {rowset_column(rs, "plan"), rowset_column(rs, "position"), rowset_column(rs, "run")};
+    if (by[0] < 0 || (runs && (by[1] < 0 || by[2] < 0)))
+        return 0;
+    return rowset_sort_natural(rs, by, runs ? 3 : 1);
+}
+
 int cmd_list(struct cli *cli, int argc, char **argv)
 {
     struct list_args a = {0};
@@ -96,6 +108,16 @@ int cmd_list(struct cli *cli, int argc, char **argv)
     struct db_stmt *st = NULL;
     int rc = EXIT_OK;
     struct rowset rs = {0};
+    char *err = NULL;
+    if (plan && (rc = param_check_name(db, NAMES_PLAN, plan, NULL, &err)) != EXIT_OK) {
+        if (rc == EXIT_USAGE)
+            bd_usage_error("list", "list: --plan: %s", err);
+        else
+            bd_error("list: %s", err);
+        free(err);
+        db_close(db);
+        return rc;
+    }
     if (db_prepare(db, sql, &st) != SQLITE_OK) {
         bd_error("list: %s", db_errmsg(db));
         rc = EXIT_FAIL;
@@ -104,6 +126,9 @@ int cmd_list(struct cli *cli, int argc, char **argv)
             db_bind_text(st, 1, plan, -1);
         if (rowset_collect_db(&rs, st) != SQLITE_DONE) {
             bd_error("list: %s", db_errmsg(db));
+            rc = EXIT_FAIL;
+        } else if (sort_names(&rs, sql == sql_runs)) {
+            bd_error("list: out of memory");
             rc = EXIT_FAIL;
         } else if (rowset_print(&rs, &a.out, stdout)) {
             bd_error("list: cannot write the output");

@@ -11,7 +11,7 @@ struct query_args {
     struct params params;
     struct query_path path;
     struct out_opts out;
-    int no_record, gate, all_columns;
+    int no_record, record, gate, all_columns;
     struct cli_limits limits;
 };
 
@@ -22,8 +22,10 @@ static const struct cli_opt query_opts[] = {
      offsetof(struct query_args, all_columns), 0, 0},
     {"gate", 0, NULL, "exit by the query's -- outcome: column: 0 when it\nholds in every row, 3 when not, "
                       "4 without rows", cli_opt_flag, offsetof(struct query_args, gate), 0, 0},
-    {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct query_args, no_record), 0,
-     0},
+    {"no-record", 0, NULL, "do not record this evaluation (a query with an\n-- outcome: column is recorded otherwise)",
+     cli_opt_flag, offsetof(struct query_args, no_record), 0, 0},
+    {"record", 0, NULL, "record this evaluation of a query without an\n-- outcome: column (a lookup)", cli_opt_flag,
+     offsetof(struct query_args, record), 0, 0},
     CLI_OPT_QUERIES(struct query_args, path),
     CLI_OPT_LIMITS(struct query_args, limits),
     {0},
@@ -37,11 +39,13 @@ const struct cli_spec spec_query = {
              "checked against the parameter's declared type (and must name a plan, run,\n"
              "host or attribute that exists, where the query says so) and bound, never\n"
              "pasted into the SQL. 'benchdb queries NAME' lists the parameters. The\n"
-             "query only reads the store. Every run is recorded in the verdict history\n"
-             "('benchdb history') unless --no-record is given; when that fails (the\n"
-             "store locked by another process past the busy timeout, a full disk) the\n"
-             "result is printed all the same, and the error says why (exit 1). The\n"
-             "query runs within limits on time and result size (options below).\n"
+             "query only reads the store. A decision (a query with an '-- outcome:'\n"
+             "column: a rule's verdict, a gate) is recorded in the verdict history\n"
+             "('benchdb history') unless --no-record is given; a lookup (any other\n"
+             "query) only with --record. When recording fails (the store locked by\n"
+             "another process past the busy timeout, a full disk) the result is\n"
+             "printed all the same, and the error says why (exit 1). The query runs\n"
+             "within limits on time and result size (options below).\n"
              "\n"
              "Stdout holds the rows only, in the chosen format. The verdict (once), a\n"
              "rule's registration (was it fixed before the plan ran?) and the\n"
@@ -68,10 +72,15 @@ int cmd_query(struct cli *cli, int argc, char **argv)
     if (cli_parse(&spec_query, argc, argv, &a, &first) || cli_output_ready("query", &a.out))
         goto out;
     query_path_add_env(&a.path);
+    if (a.record && a.no_record) {
+        rc = bd_usage_error("query", "query: --record and --no-record");
+        goto out;
+    }
     if (!(q = cli_find_query("query", &a.path, argv[first], &rc)))
         goto out;
+    /* The history holds decisions, not lookups (docs/queries.md). */
     struct cli_query_run r = {
-        .cmd = "query", .q = q, .given = &a.params, .record = !a.no_record, .gate = a.gate,
+        .cmd = "query", .q = q, .given = &a.params, .record = a.record || (q->outcome && !a.no_record), .gate = a.gate,
         .all_columns = a.all_columns, .limits = a.limits, .out = a.out,
     };
     rc = cli_query_run(cli, &r);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/sql_dot.h"
 #include "util/text.h"
 
 struct sql_args {
@@ -37,6 +38,11 @@ const struct cli_spec spec_sql = {
              "parameters (:name, @name, $name), never pasted into the text. A value binds\n"
              "as a number when it is written as a plain number (42, -3, 2.5, 1e-09);\n"
              "anything else binds as text, so that 007, 1.10 or +3 keep their text.\n"
+             "\n"
+             "As in the sqlite3 shell, \".tables [PATTERN]\" lists the tables and views,\n"
+             "\".schema [TABLE]\" prints their definitions, and \".functions\" lists the\n"
+             "statistics functions benchdb adds; on PostgreSQL too. An error naming a\n"
+             "table, column or function that does not exist names the nearest ones.\n"
              "\n"
              "The SQL runs within limits on time and on the size of the result (which\n"
              "is held whole); passing one stops the command (exit 1) with a message\n"
@@ -77,8 +83,21 @@ static void report_sql_error(struct db *db, int rc, const struct sql_run *run)
         char *why = store_busy_text();
         bd_error("sql: %s; nothing of this statement was stored", why);
         free(why);
-    } else
-        bd_error("sql: %s", db_errmsg(db));
+    } else {
+        /* An unknown table, column or function: the nearest that exist. */
+        struct strbuf hint = {0};
+        char *msg = strdup(db_errmsg(db));
+        /* PostgreSQL: the failed statement aborted the read-only
+         * transaction; the catalogues are read after it (the command
+         * fails anyway, and nothing of it could be kept). */
+        if (msg && db_engine(db) == DB_POSTGRESQL && !run->a->write)
+            store_end_readonly(db);
+        if (msg)
+            sql_error_hint(db, msg, &hint);
+        bd_error("sql: %s%s", msg ? msg : db_errmsg(db), hint.len ? hint.buf : "");
+        sb_free(&hint);
+        free(msg);
+    }
 }
 
 /* The most --file reads: far more SQL than a person writes, far less
@@ -210,8 +229,9 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
         goto out;
     }
     struct rowset rs = {0};
-    rc = run_all(db, sql, &run, &rs);
-    if (rc == EXIT_OK) {
+    if (sql_dot_command(db, sql, &a.out, &rc))
+        ;
+    else if ((rc = run_all(db, sql, &run, &rs)) == EXIT_OK) {
         struct report rep = {0};
         if (report_print(&rep, &rs, &a.out, stdout, stderr)) {
             bd_error("sql: cannot write the output");

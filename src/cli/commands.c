@@ -62,7 +62,7 @@ void commands_print_overview(FILE *out)
     for (const struct command *c = commands; c->name; c++)
         fprintf(out, "  %-10s %s\n", c->name, c->summary);
     fputs("\n"
-          "Global options:\n"
+          "Global options (before or after the command's name):\n"
           "  --db FILE    the store (default: $BENCHDB, else results.db here), or a\n"
           "               postgresql:// URI naming a store on a server (docs/postgresql.md)\n"
           "  --version    print benchdb's version\n"

@@ -221,7 +221,8 @@ static char *full_name(const char *name, const char *params, char **pkg)
 static int read_back(struct db *db, struct cmp_builder *b, char **err)
 {
     static const char sql[] =
-        "SELECT r.name, b.name, b.params, se.metric, se.unit, sa.value, sa.count FROM series se "
+        "SELECT r.name, b.name, b.params, coalesce(se.detail ->> 'metric', se.metric), se.unit, sa.value, sa.count, "
+        "se.metric = 'primary' FROM series se "
         "JOIN run r ON r.id = se.run_id JOIN benchmark b ON b.id = se.benchmark_id "
         "JOIN sample sa ON sa.series_id = se.id WHERE sa.warmup = 0 ORDER BY se.id, sa.iteration";
     struct db_stmt *st;
@@ -238,7 +239,7 @@ static int read_back(struct db *db, struct cmp_builder *b, char **err)
             snprintf(label, sizeof label, "%s (%s)", metric, tidy);
         char *pkg;
         char *name = full_name((const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2), &pkg);
-        struct cmp_value v = {db_column_double(st, 5) * factor, label, unit, metric};
+        struct cmp_value v = {db_column_double(st, 5) * factor, label, unit, metric, db_column_int64(st, 7) != 0};
         struct cmp_config cfg = {"pkg", pkg};
         for (long long k = db_column_int64(st, 6); !fail && k > 0; k--)
             fail = !name || cmp_builder_add(b, (const char *)db_column_text(st, 0), &cfg, pkg ? 1 : 0, name, &v, 1);
@@ -331,12 +332,39 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
         }
     free(others);
     char *err = NULL;
-    if (rc == EXIT_OK && cmp_builder_finish(b, &o->cmp, m, &err)) {
+    int frc = rc == EXIT_OK ? cmp_builder_finish(b, &o->cmp, m, &err) : 0;
+    if (frc == -2)
+        rc = bd_usage_error("compare", "%s", err);
+    else if (frc) {
         bd_error("%s", err);
         rc = EXIT_FAIL;
     }
     free(err);
     cmp_builder_free(b);
+    return rc;
+}
+
+/* The summary: a note on stderr ("compare: regressed (2 slower, 1
+ * faster, 27 unchanged)"), the counts in the --envelope, the Markdown
+ * comment's first line. 0, or -1 when memory ran out. */
+int compare_summarize(const struct cmp_model *m, const char *summary, struct report *rep)
+{
+    struct cmp_counts c;
+    if (cmp_count(m, &c))
+        return -1;
+    char *words = cmp_counts_words(&c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
+    int rc = words && json && line ? 0 : -1;
+    if (rc == 0) {
+        report_note(rep, "compare: %s (%s)", summary, words);
+        if (!m->compared && m->nsides >= 2)
+            report_note(rep, "compare: nothing compared: no cell has values both in %s and in another side",
+                        m->sides[0]);
+        report_field_json(rep, "counts", json);
+        report_lead(rep, line);
+    }
+    free(words);
+    free(json);
+    free(line);
     return rc;
 }
 
@@ -350,14 +378,19 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     }
     struct report rep = {0};
     const char *summary = m.regressed ? "regressed" : "no regression";
-    report_note(&rep, "compare: %s", summary);
+    int prc = compare_summarize(&m, summary, &rep);
     report_field_text(&rep, "verdict", summary);
     int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
     if (o->gate)
         report_field_int(&rep, "exit", gate_rc);
-    int prc;
-    if (o->out.format == OUT_TABLE) {
+    if (o->only_changed)
+        cmp_model_only_changed(&m);
+    if (prc) {
+        bd_error("compare: out of memory");
+    } else if (o->out.format == OUT_TABLE) {
         prc = cmp_print_text(&m, stdout) || report_print(&rep, NULL, &o->out, stdout, stderr);
+    } else if (o->out.format == OUT_MARKDOWN) {
+        prc = cmp_print_comment(&m, stdout) || report_print(&rep, NULL, &o->out, stdout, stderr);
     } else {
         struct rowset rs = {0};
         char *err = NULL;

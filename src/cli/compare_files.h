@@ -33,6 +33,7 @@ struct compare_files_opts {
     size_t nignore;
     struct out_opts out;
     int gate;
+    int only_changed; /* --only-changed: the changed cells only */
 };
 
 /* Reads the sides' files into a model: Go benchmark text as benchstat
@@ -43,5 +44,10 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
 /* The whole command on files: the model, printed in o->out's format;
  * with o->gate the exit status says whether a cell regressed. */
 int compare_files_run(const struct compare_files_opts *o, struct compare_side *sides, int nsides);
+
+/* The summary of a comparison beside its output: the note "compare:
+ * SUMMARY (2 slower, 1 faster, 27 unchanged)", the --envelope's counts,
+ * and the Markdown comment's first line. 0, or -1 when memory ran out. */
+int compare_summarize(const struct cmp_model *m, const char *summary, struct report *rep);
 
 #endif

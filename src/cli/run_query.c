@@ -6,6 +6,8 @@
 #include "cli/cli.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "util/markdown.h"
+#include "util/strbuf.h"
 
 /* The notes and envelope fields of an evaluation (not_recorded: why it
  * is not in the history, or NULL). */
@@ -15,15 +17,22 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
     const struct saved_query *q = r->q;
     report_field_text(rep, "query", q->name);
     report_field_json(rep, "params", ev->params_json);
-    /* The verdict in words, once; else what the rows say. */
-    report_note(rep, "%s%s", ev->verdict ? "" : "result: ", ev->outcome);
+    /* The verdict in words, once; else what the rows say, and why there
+     * are none when the parameters say. */
+    if (ev->empty_why)
+        report_note(rep, "%s%s: %s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why);
+    else
+        report_note(rep, "%s%s", ev->verdict ? "" : "result: ", ev->outcome);
+    report_field_text(rep, "empty_because", ev->empty_why);
     report_field_text(rep, "verdict", ev->verdict);
     report_field_text(rep, "outcome", ev->outcome);
     if (ev->outcome_column >= 0 && ev->rows.nrow && !ev->outcome_text)
         report_field_bool(rep, "holds", ev->holding == ev->rows.nrow);
     else
         report_field_json(rep, "holds", NULL);
-    if (ev->registration_note)
+    /* Whether a rule was fixed before its data matters for a decision: a
+     * lookup that happens to judge a plan is not told it is unregistered. */
+    if (ev->registration_note && (q->outcome || (ev->registration && strcmp(ev->registration, "unregistered") != 0)))
         report_note(rep, "%s", ev->registration_note);
     report_field_text(rep, "registration", ev->registration);
     if (ev->id) {
@@ -43,6 +52,25 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
             report_note(rep, "gate: %s %s (exit %d)", q->outcome, what[gate_rc], gate_rc);
         report_field_int(rep, "exit", not_recorded ? EXIT_FAIL : gate_rc);
     }
+}
+
+/* Markdown output of a decision leads with its answer: the verdict in
+ * words (or what the rows say), bold, then the gate's result. */
+static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, struct report *rep)
+{
+    if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict))
+        return;
+    struct strbuf sb = {0};
+    const char *what = ev->verdict ? ev->verdict : ev->outcome ? ev->outcome : "";
+    sb_puts(&sb, "**");
+    sb_put_markdown(&sb, what, strlen(what), MD_TEXT);
+    sb_puts(&sb, "**");
+    if (r->gate && (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS))
+        sb_printf(&sb, " — gate: %s (exit %d)",
+                  gate_rc == EXIT_OK ? "passes" : gate_rc == EXIT_NOT_HELD ? "fails" : "no rows to judge", gate_rc);
+    if (sb.buf)
+        report_lead(rep, sb.buf);
+    sb_free(&sb);
 }
 
 /* Needs unmet: the reason, and nothing else. */
@@ -76,6 +104,7 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
     }
     struct report rep = {0};
     describe(r, ev, gate_rc, not_recorded, &rep);
+    lead_sentence(r, ev, gate_rc, &rep);
     if (report_print(&rep, &ev->rows, &out, stdout, stderr)) {
         bd_error("%s: cannot write the output", r->cmd);
         gate_rc = EXIT_FAIL;

@@ -164,7 +164,9 @@ static int unit_of(struct cmp_builder *b, const struct cmp_value *v)
         b->n_unit_info = u;
         bu->label = b->units.s[u - 1];
         bu->orig = arena_strdup(&b->arena, v->orig_unit ? v->orig_unit : v->unit);
-        bu->metric = arena_strdup(&b->arena, v->metric ? v->metric : v->unit);
+        /* The metric as ingest names it: its unit as the file wrote it (MB/s). */
+        bu->metric = arena_strdup(&b->arena, v->metric ? v->metric : v->orig_unit ? v->orig_unit : v->unit);
+        bu->primary = v->primary || (v->metric && strcmp(v->metric, "primary") == 0);
         if (!bu->orig || !bu->metric)
             return -1;
     }

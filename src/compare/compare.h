@@ -99,8 +99,13 @@ struct cmp_model {
     int extras;
     enum cmp_adjust adjust;
     double level;
+    double alpha;          /* what p is judged against */
+    double threshold;      /* percent: a regression is slower (worse) by more */
     size_t compared;       /* cells compared with a baseline */
     size_t regressed;      /* of them, regressions (the gate) */
+    const char **sides;    /* the sides' labels in order, the baseline first */
+    int nsides;
+    int only_changed;      /* cmp_model_only_changed: changed rows only, no geomean */
 };
 void cmp_model_free(struct cmp_model *m);
 
@@ -117,10 +122,12 @@ void cmp_builder_free(struct cmp_builder *b);
 
 /* One value of a result: in its tidied unit (shown above the table),
  * with the unit as the input wrote it (its kind and direction decide the
- * verdict) and its metric (NULL: the unit). */
+ * verdict) and its metric (NULL: the unit); primary when it is the
+ * primary metric (--metric primary selects it whatever its name). */
 struct cmp_value {
     double value;
     const char *unit, *orig_unit, *metric;
+    int primary;
 };
 struct cmp_config {
     const char *key, *value;
@@ -136,7 +143,9 @@ int cmp_builder_col(struct cmp_builder *b, const char *col);
 size_t cmp_builder_values(const struct cmp_builder *b);
 /* The unit (tidied) is exact (benchstat's "Unit U assume=exact"). */
 int cmp_builder_exact(struct cmp_builder *b, const char *unit);
-/* The tables with every statistic computed. 0, or -1 with *err set. */
+/* The tables with every statistic computed. 0; -1 with *err set when
+ * memory ran out; -2 with *err set when o->metric names no metric of the
+ * results (a usage error: *err names the metrics there are). */
 int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struct cmp_model *m, char **err);
 
 /* ---- Go benchmark text (gotext.c) ---- */
@@ -149,6 +158,47 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
  * memory ran out, -2 on bytes that are not UTF-8 (*err says where). */
 int cmp_read_gotext(struct cmp_builder *b, const char *col, const char *file, const char *text, size_t len,
                     const char *const *ignore, size_t nignore, char **err);
+
+/* ---- the answer first (comment.c): counts, changed cells, a PR comment ----
+ *
+ * A benchmark (a row of a table: its full name under its configuration)
+ * is counted once per side compared with the baseline, over every metric,
+ * by its most telling verdict: slower, worse, faster, better, higher,
+ * lower, undetermined (?), then only in the baseline (removed), only in
+ * the side (added), else unchanged (~ or the same median) (docs/queries.md,
+ * "The pull-request comment"). A cell is changed when it was compared and
+ * its verdict is neither ~ nor same. */
+enum cmp_class {
+    CMP_SLOWER, CMP_WORSE, CMP_FASTER, CMP_BETTER, CMP_HIGHER, CMP_LOWER, CMP_UNKNOWN, CMP_REMOVED, CMP_ADDED,
+    CMP_UNCHANGED, CMP_NCLASS
+};
+struct cmp_counts {
+    size_t n[CMP_NCLASS];
+    size_t benchmarks;     /* benchmark and side pairs counted */
+    int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
+};
+/* The class's word ("slower", "removed"...). */
+const char *cmp_class_name(enum cmp_class c);
+int cmp_cell_changed(const struct cmp_cell *c);
+/* Counts m's benchmarks. 0, or -1 when memory ran out. */
+int cmp_count(const struct cmp_model *m, struct cmp_counts *c);
+/* The counts as a JSON object ({"slower": 2, ..., "benchmarks": 30,
+ * "gate": "fails"}), malloc'd; NULL when memory ran out. */
+char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c);
+/* "2 slower, 1 faster, 27 unchanged", malloc'd; NULL when memory ran out. */
+char *cmp_counts_words(const struct cmp_counts *c);
+/* The summary line, Markdown: "**2 slower, 1 faster, 27 unchanged**
+ * (unchanged: p > 0.05, Mann–Whitney U test; n = 10+10) — gate: fails",
+ * malloc'd; NULL when memory ran out. */
+char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c);
+/* Keeps only the rows with a changed cell, and the tables that have one;
+ * no geomean rows. */
+void cmp_model_only_changed(struct cmp_model *m);
+/* The pull-request comment: the summary line, a table of the changed
+ * cells (benchstat's columns, names whole, slower first), then the whole
+ * comparison as benchstat's text inside <details>. 0, or -1 on a write
+ * error or when memory ran out. */
+int cmp_print_comment(struct cmp_model *m, FILE *out);
 
 /* ---- the model as rows (rows.c): the saved query's columns ---- */
 

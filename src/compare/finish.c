@@ -7,6 +7,8 @@
 #include "compare/internal.h"
 #include "compare/units.h"
 #include "util/diag.h"
+#include "util/natural.h"
+#include "util/suggest.h"
 
 void cmp_options_init(struct cmp_options *o)
 {
@@ -75,7 +77,34 @@ static int listed(const char *list, const char *unit)
 
 static int wanted(const struct cmp_options *o, const struct bunit *u)
 {
-    return !o->metric || strcmp(o->metric, "*") == 0 || strcmp(o->metric, u->metric) == 0;
+    return !o->metric || strcmp(o->metric, "*") == 0 || strcmp(o->metric, u->metric) == 0 ||
+           (u->primary && strcmp(o->metric, "primary") == 0);
+}
+
+/* --metric naming no metric of the files: the usage error, with the
+ * metrics they have. */
+static int no_such_metric(const struct cmp_builder *b, const struct cmp_options *o, char **err)
+{
+    const char **names = calloc((size_t)b->n_unit_info + 2, sizeof *names);
+    size_t n = 0;
+    if (!names)
+        return bd_fail(err, "compare: out of memory");
+    for (int i = 0; i < b->n_unit_info; i++) {
+        const char *mv[2] = {b->unit_info[i].primary ? "primary" : NULL, b->unit_info[i].metric};
+        for (int k = 0; k < 2; k++) {
+            size_t j = 0;
+            while (mv[k] && j < n && strcmp(names[j], mv[k]) != 0)
+                j++;
+            if (mv[k] && j == n)
+                names[n++] = mv[k];
+        }
+    }
+    natural_sort(names, n);
+    char *msg = suggest_unknown("metric", "metrics", o->metric, names, n);
+    bd_fail(err, "compare: --metric: %s", msg ? msg : "no such metric");
+    free(msg);
+    free(names);
+    return -2;
 }
 
 /* The model's table for builder table bt: header facts and its cells,
@@ -185,6 +214,11 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
     m->extras = o->extras;
     m->adjust = o->adjust;
     m->level = o->level;
+    m->alpha = o->alpha;
+    m->threshold = o->threshold;
+    m->sides = arena_alloc(&m->arena, (size_t)(b->cols.n + 1) * sizeof *m->sides);
+    for (int c = 0; m->sides && c < b->cols.n; c++)
+        m->sides[m->nsides++] = arena_strdup(&m->arena, b->cols.s[c]);
     double **values = NULL;
     size_t *counts = NULL;
     double *all = cell_values(b, &values, &counts);
@@ -210,6 +244,19 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
     rc = rc || !start ? -1 : 0;
     for (int k = b->ncells - 1; rc == 0 && k >= 0; k--)
         start[sc[k][0]] = k;
+    int any = 0;
+    for (int i = 0; rc == 0 && i < b->n_unit_info; i++)
+        any |= wanted(o, &b->unit_info[i]);
+    if (rc == 0 && !any && b->n_unit_info) {
+        rc = no_such_metric(b, o, err);
+        free(start);
+        free(order);
+        free(sc);
+        free(all);
+        free(values);
+        free(counts);
+        return rc;
+    }
     for (int i = 0; rc == 0 && i < b->ntables; i++) {
         int t = order[i].t, end = start[t];
         while (end < b->ncells && sc[end][0] == t)

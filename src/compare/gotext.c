@@ -282,7 +282,7 @@ static int benchmark_line(struct reader *r, const char *s, const char *end)
         double factor = cmp_tidy_unit(orig, tidy, 2 * nu + 8);
         uoff += nu + 1 + strlen(tidy) + 1;
         has_ns |= strcmp(orig, "ns/op") == 0;
-        r->vals[nv++] = (struct cmp_value){factor == 1 ? v : v * factor, tidy, orig, NULL};
+        r->vals[nv++] = (struct cmp_value){factor == 1 ? v : v * factor, tidy, orig, NULL, 0};
     }
     if (bad) {
         syntax(r, bad);

@@ -26,6 +26,7 @@ struct btable {
 
 struct bunit {
     const char *label, *orig, *metric;
+    int primary;
 };
 
 struct cmp_builder {

@@ -196,7 +196,7 @@ static int one_table(struct cmp_model *m, const struct cmp_table *tb, FILE *out)
     header(&t, m, tb, redge);
     for (size_t r = 0; r < tb->nrows; r++)
         row(&t, &nt, m, tb, &tb->rows[r], redge);
-    if (tb->nrows > 1)
+    if (tb->nrows > 1 && !m->only_changed)
         geomean(&t, &nt, tb);
     int rc = m->arena.failed ? -1 : tt_format(&t, out);
     tt_free(&t);

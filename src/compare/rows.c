@@ -118,6 +118,8 @@ int cmp_model_rows(const struct cmp_model *m, double alpha, double threshold, st
         char *params = params_json(m, t);
         for (int j = t->ncols > 1 ? 1 : 0; j < (t->ncols > 1 ? t->ncols : 1); j++) {
             for (size_t r = 0; r <= t->nrows; r++) {
+                if (m->only_changed && (r == t->nrows || !j || !cmp_cell_changed(&t->rows[r].cells[j])))
+                    continue;
                 if (r < t->nrows && !t->rows[r].cells[0].present && !(j && t->rows[r].cells[j].present))
                     continue;
                 rb_text(&rb, A, t->cols[0]);

@@ -122,6 +122,11 @@ int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, cons
 /* Text the store keeps is UTF-8 without NUL: 0 when s is, else -1 with
  * what is wrong in what ("is not valid UTF-8 (byte 0xFF at byte 3)"). */
 int ingest_text_check(const char *s, char *what, size_t size);
+/* The host a harness file names: Google Benchmark's context.host_name
+ * (an uncompressed file). 0 with *host malloc'd, or NULL when the file
+ * names none; -1 with *err when it cannot be read. */
+#define INGEST_HARNESS_PEEK_MAX ((size_t)64 << 20)
+int ingest_file_host(const char *path, char **host, char **err);
 /* True when s is an RFC 3339 date-time (--started-at). */
 int ingest_time_valid(const char *s);
 /* True when name is a harness format; ingest_harness_names lists them. */

@@ -85,6 +85,12 @@ static inline sqlite3_value *rowset_cell(const struct rowset *rs, size_t row, in
 {
     return rs->cells[row * (size_t)rs->ncol + (size_t)col];
 }
+/* Sorts the rows by columns cols[0..ncols), each in natural order
+ * (util/natural.h: null-2 before null-10), numbers by value, NULL last;
+ * stable. 0, or -1 when memory ran out (rs unchanged). */
+int rowset_sort_natural(struct rowset *rs, const int *cols, int ncols);
+/* Keeps the rows r with keep[r] set, in order; frees the others. */
+void rowset_keep(struct rowset *rs, const unsigned char *keep);
 /* The index of the column named name, or -1. */
 int rowset_column(const struct rowset *rs, const char *name);
 
@@ -159,6 +165,7 @@ struct report_field {
 };
 struct report {
     int notes_first; /* print the notes before the rows (a summary) */
+    char *lead;      /* Markdown output: a line on stdout before the rows (the answer first) */
     char **notes;
     int nnotes;
     struct report_field *fields;
@@ -168,6 +175,9 @@ void report_note(struct report *r, const char *fmt, ...) __attribute__((format(p
 void report_field_text(struct report *r, const char *key, const char *text); /* NULL: null */
 void report_field_int(struct report *r, const char *key, long long v);
 void report_field_bool(struct report *r, const char *key, int v);
+/* The Markdown line that leads the rows in Markdown output (already
+ * Markdown: escape what data it holds, util/markdown.h). */
+void report_lead(struct report *r, const char *markdown);
 void report_field_json(struct report *r, const char *key, const char *json); /* NULL: null */
 /* Prints rows (may be NULL: no rows member, nothing on stdout) and notes. */
 int report_print(const struct report *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err);

@@ -121,6 +121,12 @@ void report_field_int(struct report *r, const char *key, long long v)
 
 void report_field_bool(struct report *r, const char *key, int v) { report_field_json(r, key, v ? "true" : "false"); }
 
+void report_lead(struct report *r, const char *markdown)
+{
+    free(r->lead);
+    r->lead = bd_strdupf("%s", markdown);
+}
+
 void report_free(struct report *r)
 {
     for (int i = 0; i < r->nnotes; i++)
@@ -131,6 +137,7 @@ void report_free(struct report *r)
     }
     free(r->notes);
     free(r->fields);
+    free(r->lead);
     memset(r, 0, sizeof *r);
 }
 
@@ -179,6 +186,8 @@ int report_print(const struct report *r, const struct rowset *rows, const struct
         return print_envelope(r, rows, out) || ferror(out) ? -1 : 0;
     if (r->notes_first)
         print_notes(r, out, err);
+    if (r->lead && rows && o->format == OUT_MARKDOWN)
+        fprintf(out, "%s\n\n", r->lead);
     if (rows && rowset_print(rows, o, out))
         return -1;
     if (!r->notes_first)

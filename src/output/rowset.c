@@ -1,5 +1,6 @@
 /* Rowsets: the rows of a result, collected from a statement or built in C. */
 #include "output/output.h"
+#include "util/natural.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,75 @@ void rowset_free(struct rowset *rs)
             free(rs->names[c]);
     free(rs->names);
     memset(rs, 0, sizeof *rs);
+}
+
+/* The rows being sorted (rowset_sort_natural): qsort takes no context. */
+static const struct rowset *sorting;
+static const int *sort_cols;
+static int sort_ncols;
+
+static int by_columns(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    for (int k = 0; k < sort_ncols; k++) {
+        sqlite3_value *va = rowset_cell(sorting, a, sort_cols[k]), *vb = rowset_cell(sorting, b, sort_cols[k]);
+        int ta = sqlite3_value_type(va), tb = sqlite3_value_type(vb);
+        int c;
+        if (ta == SQLITE_NULL || tb == SQLITE_NULL)
+            c = (ta == SQLITE_NULL) - (tb == SQLITE_NULL); /* NULL last */
+        else if ((ta == SQLITE_INTEGER || ta == SQLITE_FLOAT) && (tb == SQLITE_INTEGER || tb == SQLITE_FLOAT)) {
+            double da = sqlite3_value_double(va), db = sqlite3_value_double(vb);
+            c = (da > db) - (da < db);
+        } else
+            c = natural_compare((const char *)sqlite3_value_text(va), (const char *)sqlite3_value_text(vb));
+        if (c)
+            return c;
+    }
+    return (a > b) - (a < b);
+}
+
+int rowset_sort_natural(struct rowset *rs, const int *cols, int ncols)
+{
+    if (rs->nrow < 2)
+        return 0;
+    size_t *order = malloc(rs->nrow * sizeof *order);
+    sqlite3_value **cells = malloc(rs->nrow * (size_t)rs->ncol * sizeof *cells);
+    if (!order || !cells) {
+        free(order);
+        free(cells);
+        return -1;
+    }
+    for (size_t r = 0; r < rs->nrow; r++)
+        order[r] = r;
+    sorting = rs;
+    sort_cols = cols;
+    sort_ncols = ncols;
+    qsort(order, rs->nrow, sizeof *order, by_columns);
+    sorting = NULL;
+    size_t ncol = (size_t)rs->ncol;
+    for (size_t r = 0; r < rs->nrow; r++)
+        memcpy(cells + r * ncol, rs->cells + order[r] * ncol, ncol * sizeof *cells);
+    memcpy(rs->cells, cells, rs->nrow * ncol * sizeof *cells);
+    free(cells);
+    free(order);
+    return 0;
+}
+
+void rowset_keep(struct rowset *rs, const unsigned char *keep)
+{
+    size_t ncol = (size_t)rs->ncol, kept = 0;
+    for (size_t r = 0; r < rs->nrow; r++) {
+        sqlite3_value **row = rs->cells + r * ncol;
+        if (!keep[r]) {
+            for (size_t c = 0; c < ncol; c++)
+                sqlite3_value_free(row[c]);
+            continue;
+        }
+        if (kept != r)
+            memmove(rs->cells + kept * ncol, row, ncol * sizeof *row);
+        kept++;
+    }
+    rs->nrow = kept;
 }
 
 int rowset_column(const struct rowset *rs, const char *name)

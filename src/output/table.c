@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "output/human.h"
+#include "util/diag.h"
 #include "util/markdown.h"
 #include "util/text.h"
 
@@ -17,6 +18,7 @@ struct grid {
     char **text;    /* nrow * ncol cells */
     size_t *w;      /* widest cell or name per column */
     int *numeric;   /* every non-NULL value a number: right-aligned */
+    int *whole;     /* a column of names: never wrapped */
 };
 
 static void grid_free(struct grid *g)
@@ -29,6 +31,7 @@ static void grid_free(struct grid *g)
     free(g->head);
     free(g->w);
     free(g->numeric);
+    free(g->whole);
 }
 
 /* A cell for Markdown: literal text whatever it holds (util/markdown.h). */
@@ -54,6 +57,41 @@ static int shown_columns(const struct rowset *rs, const struct out_opts *o, int 
     return n;
 }
 
+/* Whether a column holds names (a benchmark, host, run, plan...): its
+ * values print whole, never wrapped, in every width (docs/queries.md,
+ * "Output"), so that a name reads the same whatever else is shown. */
+static int name_column(const char *col)
+{
+    static const char *const names[] = {"benchmark", "host", "run", "plan", "variant", "source", "revision", "name",
+                                        "query", "test", "a", "b", "run_group", "query_name", "version", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(col, names[i]) == 0)
+            return 1;
+    size_t n = strlen(col);
+    return strncmp(col, "run_", 4) == 0 || (n > 4 && strcmp(col + n - 4, "_run") == 0) ||
+           (n > 5 && strcmp(col + n - 5, "_host") == 0);
+}
+
+/* A column of percentages (its name ends in _percent: regressions'
+ * change_percent, versions' step_percent): shown with its sign and %
+ * (+7.842%, -4.1%, 0%) in a table, vertical and Markdown; CSV and JSON
+ * keep the number. */
+static int percent_column(const char *col)
+{
+    size_t n = strlen(col);
+    return n > 8 && strcmp(col + n - 8, "_percent") == 0;
+}
+
+static char *with_percent(char *shown_value, sqlite3_value *v)
+{
+    int type = sqlite3_value_type(v);
+    if (!shown_value || (type != SQLITE_INTEGER && type != SQLITE_FLOAT))
+        return shown_value;
+    char *t = bd_strdupf("%s%s%%", sqlite3_value_double(v) > 0 ? "+" : "", shown_value);
+    free(shown_value);
+    return t;
+}
+
 static int grid_build(struct grid *g, const struct rowset *rs, const struct out_opts *o, int markdown)
 {
     memset(g, 0, sizeof *g);
@@ -67,18 +105,22 @@ static int grid_build(struct grid *g, const struct rowset *rs, const struct out_
     g->text = calloc(n ? n : 1, sizeof *g->text);
     g->w = calloc((size_t)g->ncol + 1, sizeof *g->w);
     g->numeric = calloc((size_t)g->ncol + 1, sizeof *g->numeric);
-    if (!g->head || !g->text || !g->w || !g->numeric) {
+    g->whole = calloc((size_t)g->ncol + 1, sizeof *g->whole);
+    if (!g->head || !g->text || !g->w || !g->numeric || !g->whole) {
         free(cols);
         return -1;
     }
     for (int c = 0; c < g->ncol; c++) {
         g->head[c] = shown(rs->names[cols[c]], markdown);
+        g->whole[c] = name_column(rs->names[cols[c]]);
         g->w[c] = text_width(g->head[c]);
         g->numeric[c] = g->nrow > 0;
         for (size_t r = 0; r < g->nrow; r++) {
             sqlite3_value *v = rowset_cell(rs, r, cols[c]);
             int type = sqlite3_value_type(v);
             char *raw = value_display(v, o->digits);
+            if (percent_column(rs->names[cols[c]]))
+                raw = with_percent(raw, v);
             char *t = raw ? shown(raw, markdown) : NULL;
             free(raw);
             if (!t) {
@@ -120,7 +162,7 @@ static size_t table_width(const struct grid *g)
 static void table_line(FILE *out, const struct grid *g, char *const *cells)
 {
     int last = g->ncol - 1;
-    while (last >= 0 && !*cells[last] && !g->numeric[last])
+    while (last >= 0 && !*cells[last])
         last--; /* no trailing blanks after empty last cells */
     for (int c = 0; c <= last; c++) {
         size_t gap = g->w[c] - text_width(cells[c]);
@@ -149,25 +191,26 @@ static void print_table(FILE *out, const struct grid *g)
 }
 
 /* Prints t from column `at` on, wrapped at blanks so that no line passes
- * width (0: no limit); continuation lines start at column `at`. A word
- * longer than a line is cut. */
+ * width (0: no limit); continuation lines start at column `at`. A word is
+ * never split: one longer than a line gets a line of its own. */
 static void print_wrapped(FILE *out, const char *t, size_t at, size_t width)
 {
     size_t room = width > at + 10 ? width - at : 0;
     while (room && text_width(t) > room) {
-        /* The last blank within room code points, else a hard cut. */
-        size_t cut = 0, w = 0, i = 0;
-        for (; t[i] && w < room; i++) {
+        /* The last blank within room code points, else the first after. */
+        size_t cut = 0, w = 0;
+        for (size_t i = 0; t[i]; i++) {
+            if (t[i] == ' ' && w <= room)
+                cut = i; /* w: the width before it */
             if (((unsigned char)t[i] & 0xC0) != 0x80)
                 w++;
-            if (t[i] == ' ')
-                cut = i;
+            if (w > room && cut)
+                break;
         }
-        while (((unsigned char)t[i] & 0xC0) == 0x80)
-            i++; /* never split a character */
-        size_t end = cut ? cut : i;
-        fprintf(out, "%.*s\n", (int)end, t);
-        t += end + (cut ? 1 : 0);
+        if (!cut && !t[cut = strcspn(t, " ")])
+            break; /* one word, longer than a line: whole */
+        fprintf(out, "%.*s\n", (int)cut, t);
+        t += cut + 1;
         pad(out, at);
     }
     fprintf(out, "%s\n", t);
@@ -186,7 +229,7 @@ static void print_vertical(FILE *out, const struct grid *g, size_t width)
             const char *t = g->text[r * (size_t)g->ncol + (size_t)c];
             pad(out, nw - text_width(g->head[c]));
             fprintf(out, "%s =%s", g->head[c], *t ? " " : "");
-            print_wrapped(out, t, nw + 3, width);
+            print_wrapped(out, t, nw + 3, g->whole[c] ? 0 : width);
         }
     }
 }

@@ -12,7 +12,10 @@
 #include "compare/units.h"
 
 #include "util/diag.h"
+#include "util/natural.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/text.h"
 
 char *compare_side_text(const struct compare_sides *s, const char *name)
 {
@@ -84,6 +87,73 @@ static int plans_with(struct db *db, const struct compare_sides *s, const char *
     return 0;
 }
 
+/* The names a side can take (?2: the attribute; ?3: only in this plan
+ * when not NULL), for a suggestion. */
+static const char *sides_sql(const char *by)
+{
+    if (strcmp(by, "run") == 0)
+        return "SELECT DISTINCT r.name FROM run r JOIN plan p ON p.id = r.plan_id "
+               "WHERE CAST(?3 AS TEXT) IS NULL OR p.name = ?3";
+    if (strcmp(by, "source") == 0)
+        return "SELECT DISTINCT r.source FROM run r JOIN plan p ON p.id = r.plan_id "
+               "WHERE r.source IS NOT NULL AND (CAST(?3 AS TEXT) IS NULL OR p.name = ?3)";
+    if (strcmp(by, "attr") == 0)
+        return "SELECT DISTINCT CAST(r.attributes ->> CAST(?2 AS TEXT) AS TEXT) FROM run r JOIN plan p ON p.id = r.plan_id "
+               "WHERE r.attributes ->> CAST(?2 AS TEXT) IS NOT NULL AND (CAST(?3 AS TEXT) IS NULL OR p.name = ?3)";
+    if (strcmp(by, "plan") == 0)
+        return "SELECT name FROM plan WHERE CAST(?2 AS TEXT) IS NULL OR CAST(?3 AS TEXT) IS NULL OR name <> ?3";
+    return "SELECT name FROM variant WHERE CAST(?2 AS TEXT) IS NULL OR CAST(?3 AS TEXT) IS NULL OR name <> ?3";
+}
+
+/* "; runs of plan P: a, b" or "; did you mean 'x'?" after *err, the names
+ * of kind `by` there are (nearest first when they are many). 0, or -2 with
+ * *err replaced on a database error. */
+static int suggest_side(struct db *db, const char *by, const char *key, const char *name, const char *plan,
+                        char **err)
+{
+    struct db_stmt *st;
+    if (db_prepare(db, sides_sql(by), &st) != SQLITE_OK)
+        return 0;
+    if (key)
+        db_bind_text(st, 2, key, -1);
+    if (plan)
+        db_bind_text(st, 3, plan, -1);
+    struct names ns = {0};
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        const char *t = (const char *)db_column_text(st, 0);
+        char **v = realloc(ns.v, (ns.n + 1) * sizeof *v);
+        if (!v)
+            break;
+        ns.v = v;
+        if (!(ns.v[ns.n] = strdup(t ? t : "")))
+            break;
+        ns.n++;
+    }
+    db_finalize(st);
+    natural_sort((const char **)ns.v, ns.n);
+    enum { SHOWN = 10 };
+    const char *nearest[SHOWN];
+    const char *near = suggest_closest(name, (const char *const *)ns.v, ns.n);
+    size_t k = ns.n > SHOWN ? suggest_nearest(name, (const char *const *)ns.v, ns.n, nearest, SHOWN) : ns.n;
+    struct strbuf sb = {0};
+    sb_puts(&sb, *err);
+    if (near)
+        sb_printf(&sb, "; did you mean '%s'?", near);
+    else {
+        const char *what = strcmp(by, "attr") == 0 ? "values of the attribute" : strcmp(by, "plan") == 0 ? "plans" : NULL;
+        sb_printf(&sb, "; %s%s%s%s%s: ", ns.n > SHOWN ? "the nearest " : "", what ? what : by, what ? "" : "s",
+                  plan && strcmp(by, "plan") != 0 ? " of plan " : "", plan && strcmp(by, "plan") != 0 ? plan : "");
+        sb_put_name_list(&sb, ns.n > SHOWN ? nearest : (const char *const *)ns.v, k, SHOWN);
+    }
+    names_free(&ns);
+    if (sb.buf) {
+        free(*err);
+        *err = sb_detach(&sb);
+    }
+    return 0;
+}
+
 static int plan_exists(struct db *db, const char *plan, char **err)
 {
     struct db_stmt *st;
@@ -96,7 +166,9 @@ static int plan_exists(struct db *db, const char *plan, char **err)
         return 0;
     if (rc != SQLITE_DONE)
         return bd_fail(err, "compare: %s", db_errmsg(db)) * 2;
-    return bd_fail(err, "compare: there is no plan '%s'", plan);
+    bd_fail(err, "compare: there is no plan '%s'", plan);
+    suggest_side(db, "plan", NULL, plan, NULL, err);
+    return -1;
 }
 
 int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan, char **err)
@@ -111,6 +183,7 @@ int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan,
     if (*plan) {
         if (!pa.n || !pb.n) {
             rc = bd_fail(err, "compare: plan '%s' has no %s", *plan, !pa.n ? ta : tb);
+            suggest_side(db, s->by, s->key, !pa.n ? s->a : s->b, *plan, err);
         }
     } else {
         struct strbuf both = {0};
@@ -125,8 +198,10 @@ int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan,
                 }
         if (n == 1)
             *plan = strdup(one);
-        else if (n == 0 && (!pa.n || !pb.n))
+        else if (n == 0 && (!pa.n || !pb.n)) {
             rc = bd_fail(err, "compare: no plan has %s", !pa.n ? ta : tb);
+            suggest_side(db, s->by, s->key, !pa.n ? s->a : s->b, NULL, err);
+        }
         else if (n == 0)
             rc = bd_fail(err, "compare: no plan has both %s and %s", ta, tb);
         else

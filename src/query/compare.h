@@ -10,7 +10,7 @@
 /* What 'benchdb compare' needs beyond running the saved query `compare`
  * (queries/compare.sql): finding the plan its two sides are in, and
  * printing its rows as benchstat prints them, one table per metric and
- * unit, within 100 columns. */
+ * unit. */
 
 /* The two sides: what they name (by: run, source, variant or attr, with
  * key the attribute) and their names. */
@@ -35,12 +35,17 @@ int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan,
  * gives them (first appearance), a row per cell: its name without the
  * "Benchmark" prefix, then its params but pkg ("-N" for procs, as Go
  * writes it; "/KEY=VALUE" for the others), the variant when they differ;
- * values in the unit benchstat shows (ns/op as sec/op...). adjust names
- * the adjustment ("none", "holm", "bh"), extras asks for benchdb's
- * columns. Returns 0, 1 when rs lacks a column this needs (the caller
+ * values in the unit benchstat shows (ns/op as sec/op...). j says how
+ * the query judged (its adjustment, level, alpha and threshold) and
+ * whether benchdb's columns are wanted. Returns 0, 1 when rs lacks a column this needs (the caller
  * prints rs as it is), -1 when memory ran out. */
 struct cmp_model;
-int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, const char *adjust, double level,
-                       int extras, struct cmp_model *m);
+struct compare_judged {
+    const char *adjust; /* "none", "holm" or "bh" (NULL: none) */
+    double level, alpha, threshold;
+    int extras;
+};
+int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, const struct compare_judged *j,
+                       struct cmp_model *m);
 
 #endif

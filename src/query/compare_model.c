@@ -14,11 +14,11 @@
 
 enum col {
     C_KIND, C_BENCHMARK, C_PARAMS, C_VARIANT, C_METRIC, C_UNIT, C_N_A, C_MEDIAN_A, C_PM_A, C_N_B, C_MEDIAN_B,
-    C_PM_B, C_CHANGE, C_CHANGE_LO, C_CHANGE_HI, C_P, C_P_ADJUSTED, C_VERDICT, C_WARNINGS, NCOLS
+    C_PM_B, C_CHANGE, C_CHANGE_LO, C_CHANGE_HI, C_P, C_P_ADJUSTED, C_VERDICT, C_WARNINGS, C_NO_REGRESSION, NCOLS
 };
 static const char *const col_names[NCOLS] = {
     "kind", "benchmark", "params", "variant", "metric", "unit", "n_a", "median_a", "pm_a", "n_b", "median_b",
-    "pm_b", "change", "change_lo", "change_hi", "p", "p_adjusted", "verdict", "warnings",
+    "pm_b", "change", "change_lo", "change_hi", "p", "p_adjusted", "verdict", "warnings", "no_regression",
 };
 
 struct view {
@@ -138,6 +138,7 @@ static void comparison(struct arena *a, const struct view *v, size_t r, int adju
         snprintf(buf, sizeof buf, "%+.2f%%", cb->change);
         cb->delta = arena_strdup(a, buf);
     }
+    cb->regressed = !null_at(v, r, C_NO_REGRESSION) && num_at(v, r, C_NO_REGRESSION) == 0;
     cb->has_ci = !null_at(v, r, C_CHANGE_LO) && !null_at(v, r, C_CHANGE_HI);
     cb->ci_lo = num_at(v, r, C_CHANGE_LO);
     cb->ci_hi = num_at(v, r, C_CHANGE_HI);
@@ -206,13 +207,15 @@ static int one_table(struct cmp_model *m, const struct view *v, size_t r0, size_
         comparison(a, v, r, adjusted, &row->cells[0], &row->cells[1]);
         spread_warnings(a, text_at(v, r, C_WARNINGS), &row->cells[0], &row->cells[1]);
         m->compared += row->cells[1].compared;
+        m->regressed += row->cells[1].regressed;
     }
     return 0;
 }
 
-int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, const char *adjust, double level,
-                       int extras, struct cmp_model *m)
+int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, const struct compare_judged *j,
+                       struct cmp_model *m)
 {
+    const char *adjust = j->adjust;
     memset(m, 0, sizeof *m);
     struct view v = {.rs = rs};
     for (int c = 0; c < NCOLS; c++)
@@ -221,8 +224,16 @@ int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, c
     for (size_t r = 0; r < rs->nrow; r++)
         if (null_at(&v, r, C_KIND))
             return 1;
-    m->extras = extras;
-    m->level = level;
+    m->extras = j->extras;
+    m->level = j->level;
+    m->alpha = j->alpha;
+    m->threshold = j->threshold;
+    m->sides = arena_alloc(&m->arena, 2 * sizeof *m->sides);
+    if (!m->sides)
+        return -1;
+    m->sides[0] = s->a;
+    m->sides[1] = s->b;
+    m->nsides = 2;
     m->adjust = !adjust || strcmp(adjust, "none") == 0 ? CMP_ADJUST_NONE
                 : strcmp(adjust, "holm") == 0         ? CMP_ADJUST_HOLM
                                                       : CMP_ADJUST_BH;

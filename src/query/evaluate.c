@@ -738,6 +738,7 @@ void evaluation_free(struct evaluation *ev)
     free(ev->registration);
     free(ev->registration_note);
     free(ev->judged_plan);
+    free(ev->empty_why);
     schema_reads_free(&ev->read_set);
     memset(ev, 0, sizeof *ev);
 }
@@ -754,6 +755,8 @@ int query_evaluate(struct db *db, const struct saved_query *q, const struct para
         rc = evaluation_check_needs(db, q, &rp, err);
     if (rc == EXIT_OK && evaluation_run(db, q, given, &rp, rec, lim, ev, err))
         rc = EXIT_FAIL;
+    if (rc == EXIT_OK && ev->rows.nrow == 0)
+        ev->empty_why = param_explain_empty(db, q, rp.v);
     resolved_params_free(&rp);
     return rc;
 }

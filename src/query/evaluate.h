@@ -54,6 +54,7 @@ struct evaluation {
     char *judged_plan;   /* the -- judges: parameter's value, or NULL */
     long long rule_id;   /* the registered rule of its text, or 0 */
     struct schema_reads read_set; /* re-run: the tables and views its schema hash covers */
+    char *empty_why;     /* no rows: why, when the parameters say (param_explain_empty), else NULL */
 };
 
 /* Runs q on db with resolved parameters (values bound, never pasted). The

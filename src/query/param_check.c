@@ -1,10 +1,12 @@
-/* Parameters that name a plan, run, host or attribute: they must exist. */
+/* Parameters that name a plan, run, host, attribute, metric, benchmark,
+ * source, variant or side: they must exist. */
 #include "query/param_check.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/natural.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/text.h"
@@ -21,45 +23,85 @@ static const char *const names_sql[] = {
                    IN_PLAN,
     [NAMES_ATTRIBUTE] = "SELECT DISTINCT j.key FROM run r JOIN plan p ON p.id = r.plan_id, json_each(r.attributes) j "
                         IN_PLAN,
+    /* A metric, and the harness's own name of a primary metric (Google
+     * Benchmark's real_time, kept in series.detail: docs/formats.md),
+     * which names it too. */
+    [NAMES_METRIC] = "SELECT DISTINCT se.metric, CASE WHEN se.metric = 'primary' THEN CAST(se.detail ->> 'metric' AS TEXT) END "
+                     "FROM series se JOIN run r ON r.id = se.run_id JOIN plan p ON p.id = r.plan_id " IN_PLAN,
+    [NAMES_BENCHMARK] = "SELECT DISTINCT name FROM benchmark ORDER BY 1",
+    [NAMES_SOURCE] = "SELECT DISTINCT r.source FROM run r JOIN plan p ON p.id = r.plan_id "
+                     "WHERE r.source IS NOT NULL AND (CAST(?1 AS TEXT) IS NULL OR p.name = ?1) ORDER BY 1",
+    [NAMES_VARIANT] = "SELECT name FROM variant ORDER BY 1",
 };
+/* The values of attribute ?2 (a side when by = attr). */
+static const char attribute_values_sql[] =
+    "SELECT DISTINCT CAST(r.attributes ->> CAST(?2 AS TEXT) AS TEXT) FROM run r JOIN plan p ON p.id = r.plan_id "
+    "WHERE r.attributes ->> CAST(?2 AS TEXT) IS NOT NULL AND (CAST(?1 AS TEXT) IS NULL OR p.name = ?1) ORDER BY 1";
 
 struct names {
     char **v;
     size_t n;
+    char **alias; /* metrics: alias[i] names the primary metric as its harness does (or NULL) */
+    size_t nalias;
 };
 
 static void names_free(struct names *ns)
 {
     for (size_t i = 0; i < ns->n; i++)
         free(ns->v[i]);
+    for (size_t i = 0; i < ns->nalias; i++)
+        free(ns->alias[i]);
     free(ns->v);
+    free(ns->alias);
 }
 
-static int names_load(struct db *db, enum param_names kind, const char *plan, struct names *ns, char **err)
+/* Adds t to *v (of *n) unless it is there; -1 when memory ran out. */
+static int names_add(char ***v, size_t *n, const char *t)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*v)[i], t) == 0)
+            return 0;
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    if (!(nv[*n] = strdup(t)))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+/* The names of kind there are (in plan when not NULL and the kind is
+ * scoped by plans); kind NAMES_SIDE stands for the values of attribute
+ * key. */
+static int names_load(struct db *db, enum param_names kind, const char *plan, const char *key, struct names *ns,
+                      char **err)
 {
     struct db_stmt *st;
     memset(ns, 0, sizeof *ns);
-    const char *sql = names_sql[kind];
+    const char *sql = kind == NAMES_SIDE ? attribute_values_sql : names_sql[kind];
     if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind), db_errmsg(db));
-    int rc = kind == NAMES_PLAN || !plan ? SQLITE_OK : db_bind_text(st, 1, plan, -1);
+    int scoped = kind != NAMES_PLAN && kind != NAMES_BENCHMARK && kind != NAMES_VARIANT;
+    int rc = !scoped || !plan ? SQLITE_OK : db_bind_text(st, 1, plan, -1);
+    if (rc == SQLITE_OK && kind == NAMES_SIDE)
+        rc = db_bind_text(st, 2, key, -1);
     while (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {
-        char **v = realloc(ns->v, (ns->n + 1) * sizeof *v);
         const char *t = (const char *)db_column_text(st, 0);
-        if (!v || !(v[ns->n] = strdup(t ? t : ""))) {
-            if (v)
-                ns->v = v;
+        const char *alias = kind == NAMES_METRIC ? (const char *)db_column_text(st, 1) : NULL;
+        if (names_add(&ns->v, &ns->n, t ? t : "") ||
+            (alias && (names_add(&ns->alias, &ns->nalias, alias) || names_add(&ns->v, &ns->n, alias)))) {
             rc = SQLITE_NOMEM;
             break;
         }
-        ns->v = v;
-        ns->n++;
         rc = SQLITE_OK;
     }
     if (rc != SQLITE_DONE)
         bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind),
                 rc == SQLITE_NOMEM ? "out of memory" : db_errmsg(db));
     db_finalize(st);
+    if (rc == SQLITE_DONE)
+        natural_sort((const char **)ns->v, ns->n);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -75,40 +117,126 @@ static int plan_param(const struct saved_query *q)
     return -1;
 }
 
-static int refuse(const struct saved_param *p, const char *value, const char *plan, const struct names *ns, char **err)
+static int refuse(const char *pname, enum param_names names, const char *key, const char *value, const char *plan,
+                  const struct names *ns, char **err)
 {
-    const char *kind = param_names_kind(p->type.names);
+    const char *kind = names == NAMES_SIDE ? "value" : param_names_kind(names);
     struct strbuf sb = {0};
-    if (p->type.names == NAMES_ATTRIBUTE)
-        sb_printf(&sb, "%s '%s' is not an attribute of any run%s%s", p->name, value, plan ? " of plan " : "",
+    if (names == NAMES_SIDE)
+        sb_printf(&sb, "%s: '%s' is not a value of attribute %s of any run%s%s", pname, value, key,
+                  plan ? " of plan " : "", plan ? plan : "");
+    else if (names == NAMES_ATTRIBUTE)
+        sb_printf(&sb, "%s '%s' is not an attribute of any run%s%s", pname, value, plan ? " of plan " : "",
                   plan ? plan : "");
     else {
-        if (strcmp(p->name, kind) != 0)
-            sb_printf(&sb, "%s: ", p->name);
-        if (plan && p->type.names == NAMES_RUN)
+        if (strcmp(pname, kind) != 0)
+            sb_printf(&sb, "%s: ", pname);
+        if (plan && names == NAMES_RUN)
             sb_printf(&sb, "run '%s' is not a run of plan %s", value, plan);
-        else if (plan && p->type.names == NAMES_HOST)
+        else if (plan && names == NAMES_HOST)
             sb_printf(&sb, "host '%s' ran no run of plan %s", value, plan);
+        else if (plan && names == NAMES_METRIC)
+            sb_printf(&sb, "metric '%s' has no values in plan %s", value, plan);
+        else if (plan && names == NAMES_SOURCE)
+            sb_printf(&sb, "source '%s' is the source of no run of plan %s", value, plan);
         else
             sb_printf(&sb, "%s '%s' does not exist", kind, value);
     }
-    /* Every name when they are few; the nearest too when it is not shown. */
+    /* Every name when they are few, else the nearest ones; the nearest
+     * too when it is not shown. */
     enum { SHOWN = 10 };
-    sb_printf(&sb, "; %ss: ", kind);
-    sb_put_name_list(&sb, (const char *const *)ns->v, ns->n, SHOWN);
     const char *near = suggest_closest(value, (const char *const *)ns->v, ns->n);
-    int near_shown = 0;
-    for (size_t i = 0; near && i < ns->n && i < SHOWN; i++)
-        near_shown |= ns->v[i] == near;
-    if (near && !near_shown)
+    if (near)
         sb_printf(&sb, "; did you mean '%s'?", near);
+    if (ns->n <= SHOWN) {
+        sb_printf(&sb, near ? " (%ss: " : "; %ss: ", kind);
+        sb_put_name_list(&sb, (const char *const *)ns->v, ns->n, SHOWN);
+        sb_puts(&sb, near ? ")" : "");
+    } else if (near)
+        sb_printf(&sb, " (of %zu %ss)", ns->n, kind);
+    else {
+        const char *nearest[SHOWN];
+        size_t k = suggest_nearest(value, (const char *const *)ns->v, ns->n, nearest, SHOWN);
+        sb_printf(&sb, "; the nearest of %zu %ss: ", ns->n, kind);
+        sb_put_name_list(&sb, nearest, k, SHOWN);
+    }
     bd_fail(err, "%s", sb.buf);
     sb_free(&sb);
     return EXIT_USAGE;
 }
 
+/* The value of the query's parameter NAME when it is text, else NULL. */
+static const char *text_of(const struct saved_query *q, const struct param_value *vals, const char *name)
+{
+    for (int i = 0; i < q->nparams; i++)
+        if (strcmp(q->params[i].name, name) == 0)
+            return vals[i].sqlite_type == SQLITE_TEXT ? vals[i].s : NULL;
+    return NULL;
+}
+
+/* What a side names, as the query's `by` says (run when it has none):
+ * NAMES_RUN, NAMES_SOURCE, NAMES_VARIANT, or NAMES_SIDE for a value of
+ * attribute *key; NAMES_NOTHING when that cannot be checked (by = attr
+ * without a key, or a `by` of another meaning). */
+static enum param_names side_kind(const struct saved_query *q, const struct param_value *vals, const char **key)
+{
+    const char *by = text_of(q, vals, "by");
+    *key = text_of(q, vals, "key");
+    if (!by || strcmp(by, "run") == 0)
+        return NAMES_RUN;
+    if (strcmp(by, "source") == 0)
+        return NAMES_SOURCE;
+    if (strcmp(by, "variant") == 0)
+        return NAMES_VARIANT;
+    return strcmp(by, "attr") == 0 && *key ? NAMES_SIDE : NAMES_NOTHING;
+}
+
+/* Checks one value of parameter pname naming a `kind`; *bound is set to
+ * what it binds as when that differs (a metric's harness name). */
+static int check_one(struct db *db, const char *pname, enum param_names kind, const char *key, const char *value,
+                     const char *plan, const char **bound, char **err)
+{
+    struct names ns;
+    if (names_load(db, kind, plan, key, &ns, err)) {
+        names_free(&ns);
+        return EXIT_FAIL;
+    }
+    int found = kind == NAMES_METRIC && strcmp(value, "*") == 0; /* every metric */
+    for (size_t k = 0; k < ns.nalias && !found; k++)
+        if (strcmp(ns.alias[k], value) == 0) {
+            *bound = "primary"; /* bound as the store names it */
+            found = 1;
+        }
+    for (size_t k = 0; k < ns.n && !found; k++)
+        found = strcmp(ns.v[k], value) == 0;
+    int unscoped = kind == NAMES_PLAN || kind == NAMES_BENCHMARK || kind == NAMES_VARIANT;
+    int rc = found ? EXIT_OK : refuse(pname, kind, key, value, unscoped ? NULL : plan, &ns, err);
+    names_free(&ns);
+    return rc;
+}
+
+/* Each side of a comma-separated list (as the query splits it: at every
+ * comma, nothing trimmed; empty pieces name nothing). */
+static int check_sides(struct db *db, const char *pname, enum param_names kind, const char *key, const char *list,
+                       const char *plan, char **err)
+{
+    char *copy = strdup(list);
+    if (!copy)
+        return bd_fail(err, "out of memory"), EXIT_FAIL;
+    int rc = EXIT_OK;
+    const char *unused = NULL;
+    for (char *piece = copy, *next; piece && rc == EXIT_OK; piece = next) {
+        if ((next = strchr(piece, ',')) != NULL)
+            *next++ = 0;
+        if (*piece)
+            rc = check_one(db, pname, kind, key, piece, plan, &unused, err);
+    }
+    free(copy);
+    return rc;
+}
+
 int param_check_names(struct db *db, const struct saved_query *q, const struct params *given,
-                      const struct param_value *vals, char **err)
+                      struct param_value *vals, char **err)
 {
     int pp = plan_param(q);
     const char *plan = pp >= 0 && vals[pp].sqlite_type == SQLITE_TEXT ? vals[pp].s : NULL;
@@ -121,18 +249,88 @@ int param_check_names(struct db *db, const struct saved_query *q, const struct p
             const char *value = params_get(given, p->name);
             if (!value || vals[i].sqlite_type != SQLITE_TEXT)
                 continue;
-            struct names ns;
-            if (names_load(db, p->type.names, plan, &ns, err)) {
-                names_free(&ns);
-                return EXIT_FAIL;
-            }
-            int found = 0;
-            for (size_t k = 0; k < ns.n && !found; k++)
-                found = strcmp(ns.v[k], value) == 0;
-            int rc = found ? EXIT_OK : refuse(p, value, p->type.names == NAMES_PLAN ? NULL : plan, &ns, err);
-            names_free(&ns);
+            const char *key = NULL;
+            enum param_names kind = p->type.names;
+            if (kind == NAMES_SIDE || kind == NAMES_SIDES)
+                kind = side_kind(q, vals, &key);
+            int rc = kind == NAMES_NOTHING ? EXIT_OK
+                     : p->type.names == NAMES_SIDES ? check_sides(db, p->name, kind, key, value, plan, err)
+                                                    : check_one(db, p->name, kind, key, value, plan, &vals[i].s, err);
             if (rc != EXIT_OK)
                 return rc;
         }
     return EXIT_OK;
+}
+
+int param_check_name(struct db *db, enum param_names kind, const char *value, const char *plan, char **err)
+{
+    const char *unused = NULL;
+    return check_one(db, param_names_kind(kind), kind, NULL, value, plan, &unused, err);
+}
+
+/* ---- why a query returned no rows ---- */
+
+/* The column a name of each kind is in, in the join below. */
+static const char *const names_column[] = {
+    [NAMES_PLAN] = "p.name", [NAMES_RUN] = "r.name", [NAMES_HOST] = "h.name", [NAMES_METRIC] = "se.metric",
+    [NAMES_BENCHMARK] = "b.name", [NAMES_SOURCE] = "r.source", [NAMES_VARIANT] = "v.name",
+};
+
+/* Whether some measured value has every name of filters[0..n). 1, 0, or
+ * -1 on an error. */
+static int values_exist(struct db *db, const struct saved_param *const *ps, const char *const *values, int n)
+{
+    struct strbuf sql = {0};
+    sb_puts(&sql, "SELECT 1 FROM series se JOIN run r ON r.id = se.run_id JOIN plan p ON p.id = r.plan_id "
+                  "JOIN host h ON h.id = r.host_id JOIN benchmark b ON b.id = se.benchmark_id "
+                  "JOIN variant v ON v.id = se.variant_id WHERE se.n > 0");
+    for (int i = 0; i < n; i++)
+        sb_printf(&sql, " AND %s = ?%d", names_column[ps[i]->type.names], i + 1);
+    sb_puts(&sql, " LIMIT 1");
+    struct db_stmt *st = NULL;
+    int rc = -1;
+    if (sql.buf && db_prepare(db, sql.buf, &st) == SQLITE_OK) {
+        int brc = SQLITE_OK;
+        for (int i = 0; i < n && brc == SQLITE_OK; i++)
+            brc = db_bind_text(st, i + 1, values[i], -1);
+        int step = brc == SQLITE_OK ? db_step(st) : brc;
+        rc = step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+    }
+    db_finalize(st);
+    sb_free(&sql);
+    return rc;
+}
+
+char *param_explain_empty(struct db *db, const struct saved_query *q, const struct param_value *vals)
+{
+    const struct saved_param *ps[32];
+    const char *values[32];
+    int n = 0, pp = plan_param(q);
+    /* The plan first, then the others in the header's order. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < q->nparams && n < 32; i++) {
+            const struct saved_param *p = &q->params[i];
+            if ((i == pp) != (pass == 0) || p->type.names == NAMES_NOTHING || p->type.names == NAMES_ATTRIBUTE ||
+                p->type.names == NAMES_SIDE || p->type.names == NAMES_SIDES ||
+                vals[i].sqlite_type != SQLITE_TEXT || (p->type.names == NAMES_METRIC && strcmp(vals[i].s, "*") == 0))
+                continue;
+            ps[n] = p;
+            values[n++] = vals[i].s;
+        }
+    for (int k = 1; k <= n; k++) {
+        int found = values_exist(db, ps, values, k);
+        if (found < 0)
+            return NULL;
+        if (found)
+            continue;
+        struct strbuf sb = {0};
+        sb_puts(&sb, "no measured value has ");
+        for (int i = 0; i < k; i++)
+            sb_printf(&sb, "%s%s '%s'", i == 0 ? "" : i + 1 == k ? " and " : ", ", param_names_kind(ps[i]->type.names),
+                      values[i]);
+        if (k > 1)
+            sb_puts(&sb, " together");
+        return sb_detach(&sb);
+    }
+    return NULL;
 }

@@ -12,7 +12,8 @@
 #include "util/diag.h"
 
 static const char *const type_names[] = {"text", "integer", "real", "boolean", "choice"};
-static const char *const names_kinds[] = {"", "plan", "run", "host", "attribute"};
+static const char *const names_kinds[] = {"", "plan", "run", "host", "attribute", "metric", "benchmark", "source",
+                                          "variant", "side", "sides"};
 
 const char *param_names_kind(enum param_names n) { return names_kinds[n]; }
 
@@ -82,13 +83,14 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
         if (take_word(&s, "naming")) {
             if (!take_word(&s, "a"))
                 take_word(&s, "an");
-            for (int k = NAMES_PLAN; k <= NAMES_ATTRIBUTE; k++)
+            for (int k = NAMES_PLAN; k < NAMES_COUNT; k++)
                 if (take_word(&s, names_kinds[k]) && !*s) {
                     t->names = (enum param_names)k;
                     return 0;
                 }
         }
-        return bd_fail(err, "expected 'text' or 'text naming a plan|run|host|attribute', got '%s'", text);
+        return bd_fail(err, "expected 'text', 'text naming a plan|run|host|attribute|metric|benchmark|source|variant|side' "
+                            "or 'text naming sides', got '%s'", text);
     }
     if (take_word(&s, "integer") || take_word(&s, "real")) {
         t->type = strncmp(skip_space(text), "integer", 7) == 0 ? PARAM_INTEGER : PARAM_REAL;
@@ -108,6 +110,8 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
     if (take_word(&s, "choice") && take_word(&s, "of") && *s) {
         t->type = PARAM_CHOICE;
         char *list = strdup(s), *save = NULL;
+        if (!list)
+            return bd_fail(err, "out of memory");
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             const char *b = skip_space(tok);
             size_t n = strlen(b);
@@ -115,8 +119,16 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
                 n--;
             if (!n)
                 continue;
-            t->choices = realloc(t->choices, (size_t)(t->nchoices + 1) * sizeof *t->choices);
-            t->choices[t->nchoices++] = strndup(b, n);
+            char **v = realloc(t->choices, (size_t)(t->nchoices + 1) * sizeof *v);
+            char *word = v ? strndup(b, n) : NULL;
+            if (v)
+                t->choices = v;
+            if (!word) {
+                free(list);
+                param_type_free(t);
+                return bd_fail(err, "out of memory");
+            }
+            t->choices[t->nchoices++] = word;
         }
         free(list);
         if (t->nchoices)
@@ -157,7 +169,8 @@ char *param_type_describe(const struct param_type_spec *t)
     struct strbuf sb = {0};
     sb_puts(&sb, type_names[t->type]);
     if (t->names)
-        sb_printf(&sb, " naming a%s %s", t->names == NAMES_ATTRIBUTE ? "n" : "", names_kinds[t->names]);
+        sb_printf(&sb, " naming %s%s", t->names == NAMES_SIDES ? "" : t->names == NAMES_ATTRIBUTE ? "an " : "a ",
+                  names_kinds[t->names]);
     if ((t->type == PARAM_INTEGER || t->type == PARAM_REAL) && has_range(&t->range))
         put_range(&sb, &t->range);
     for (int i = 0; i < t->nchoices; i++)

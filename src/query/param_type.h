@@ -10,7 +10,13 @@
  * with TYPE one of
  *   text                           any text (also the type of an undeclared parameter)
  *   text naming a plan             a plan that exists; likewise a run, a host,
- *   text naming an attribute       or an attribute of a run (see query/param_check.c)
+ *   text naming an attribute       an attribute of a run, a metric, a benchmark,
+ *                                  a source or a variant (see query/param_check.c)
+ *   text naming a side             a run, a source, a variant or a value of the
+ *                                  attribute `key`, as the query's parameter `by`
+ *                                  says (run, source, variant or attr; run when
+ *                                  the query has no `by`)
+ *   text naming sides              a comma-separated list of sides
  *   integer [in RANGE]             a decimal integer (64-bit)
  *   real [in RANGE]                a finite decimal number
  *   boolean                        true/false, yes/no, on/off or 1/0; binds 1 or 0
@@ -19,7 +25,10 @@
  * or open by ( ): [1, 1000], (0, 1), [0, ). Values bind as their type:
  * integer as an SQLite integer, real as a real, the rest as text. */
 enum param_type { PARAM_TEXT, PARAM_INTEGER, PARAM_REAL, PARAM_BOOLEAN, PARAM_CHOICE };
-enum param_names { NAMES_NOTHING, NAMES_PLAN, NAMES_RUN, NAMES_HOST, NAMES_ATTRIBUTE };
+enum param_names {
+    NAMES_NOTHING, NAMES_PLAN, NAMES_RUN, NAMES_HOST, NAMES_ATTRIBUTE, NAMES_METRIC, NAMES_BENCHMARK, NAMES_SOURCE,
+    NAMES_VARIANT, NAMES_SIDE, NAMES_SIDES, NAMES_COUNT
+};
 
 struct param_range {
     int has_lo, has_hi;

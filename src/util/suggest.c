@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -74,4 +75,51 @@ char *suggest_unknown(const char *kind, const char *kinds, const char *name, con
         sb_put_name_list(&sb, names, n, 12);
     }
     return sb_detach(&sb);
+}
+
+/* How near a candidate is, for ordering: one that holds the word (case
+ * ignored) before any that does not, then by edit distance. */
+struct near {
+    const char *s;
+    int holds;
+    size_t d;
+    size_t at;
+};
+
+static int by_nearness(const void *x, const void *y)
+{
+    const struct near *a = x, *b = y;
+    if (a->holds != b->holds)
+        return a->holds ? -1 : 1;
+    if (a->d != b->d)
+        return a->d < b->d ? -1 : 1;
+    return (a->at > b->at) - (a->at < b->at);
+}
+
+static int holds_word(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    for (; n && *s; s++)
+        if (strncasecmp(s, word, n) == 0)
+            return 1;
+    return 0;
+}
+
+size_t suggest_nearest(const char *word, const char *const *candidates, size_t n, const char **out, size_t max)
+{
+    struct near *v = calloc(n + 1, sizeof *v);
+    if (!v) {
+        size_t k = n < max ? n : max;
+        for (size_t i = 0; i < k; i++)
+            out[i] = candidates[i];
+        return k;
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct near){candidates[i], holds_word(candidates[i], word), suggest_distance(word, candidates[i]), i};
+    qsort(v, n, sizeof *v, by_nearness);
+    size_t k = n < max ? n : max;
+    for (size_t i = 0; i < k; i++)
+        out[i] = v[i].s;
+    free(v);
+    return k;
 }

@@ -17,4 +17,9 @@ size_t suggest_distance(const char *a, const char *b);
  * "no KIND named 'NAME'; KINDS: a, b, ..." (at most 12 names). malloc'd. */
 char *suggest_unknown(const char *kind, const char *kinds, const char *name, const char *const *names, size_t n);
 
+/* The max candidates nearest to word, nearest first, into out: those
+ * holding the word (case ignored) first, then by the edit distance above,
+ * ties in the candidates' order. Returns how many (min(n, max)). */
+size_t suggest_nearest(const char *word, const char *const *candidates, size_t n, const char **out, size_t max);
+
 #endif

@@ -42,7 +42,8 @@ run bd compare --gate --threshold 50 --no-record base head
 expect_rc 0 "--gate: none slower by more than 50%"
 expect_err_has "compare: no regression" "the outcome"
 run bd compare --gate --metric nosuch --no-record base head
-expect_rc 4 "--gate: nothing compared"
+expect_rc 2 "--metric naming no metric of the plan: a usage error"
+expect_err_has "error: compare: metric 'nosuch' has no values in plan crc; metrics: MB/s, primary" "it names the metrics"
 run bd compare --gate --metric primary --no-record head base
 expect_rc 3 "--gate: the other way round, other cells are slower"
 

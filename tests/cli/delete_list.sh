@@ -40,13 +40,24 @@ bd list archives --format csv | tr -d '\r' | cut -d, -f1,2,3,5 >"$T/archives"
 2,go.txt,$(bd sql "SELECT sha256 FROM archive WHERE id = 2" --format csv | tail -n 1 | tr -d '\r'),files
 3,more.txt,$(bd sql "SELECT sha256 FROM archive WHERE id = 3" --format csv | tail -n 1 | tr -d '\r'),files" ] ||
     fail "list archives: $(cat "$T/archives")"
-bd list archives --plan nope --format json | grep -qx '\[\]' || fail "list archives of no plan"
+rc=0; bd list archives --plan nope --format json >nope.out 2>nope.err || rc=$?
+[ "$rc" = 2 ] || fail "list of a plan the store lacks: exit $rc, expected 2 (a usage error)"
+grep -q "error: list: --plan: plan 'nope' does not exist; plans: calibration-example" nope.err ||
+    fail "list of an unknown plan names the plans: $(cat nope.err)"
+# delete of a run or plan the store lacks: a usage error naming the nearest.
+plan1=$(bd sql "SELECT name FROM plan ORDER BY name LIMIT 1" --format csv | tail -n 1 | tr -d '\r')
+rc=0; bd delete --run "$plan1/xyzzy" 2>"$T/err" || rc=$?
+[ "$rc" = 2 ] || fail "delete a missing run: exit $rc"
+grep -q "^error: delete: run 'xyzzy' is not a run of plan $plan1; runs: " "$T/err" || fail "missing run: $(cat "$T/err")"
+rc=0; bd delete --plan "${plan1}x" 2>"$T/err" || rc=$?
+[ "$rc" = 2 ] || fail "delete a missing plan: exit $rc"
+grep -q "did you mean '$plan1'?" "$T/err" || fail "missing plan, the nearest: $(cat "$T/err")"
 bd list runs --format markdown | head -n 1 | tr -s ' ' | grep -q '^| plan | run | host | position |' || fail "list runs as markdown"
 rc=0; bd list things 2>/dev/null || rc=$?; [ "$rc" = 2 ] || fail "list things: exit $rc"
 
 # A recorded evaluation stays whatever is deleted.
 mkdir -p q && printf -- '-- name: runs\nSELECT count(*) AS runs FROM run\n' >q/runs.sql
-bd query --queries q runs >/dev/null 2>&1 || true
+bd query --queries q runs --record >/dev/null 2>&1 || true
 evals=$(bd sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
 [ "$evals" -ge 1 ] || fail "test setup: no evaluation recorded"
 
@@ -85,10 +96,11 @@ expect_rows empty "SELECT (SELECT count(*) FROM archive), (SELECT count(*) FROM 
                    (SELECT count(*) FROM archive_chunk), (SELECT count(*) FROM archive_member)" "0,0,0,0,0,0,0,0"
 bd check >/dev/null || fail "check after deleting the plan"
 
-# Nothing there (exit 1) and usage errors (exit 2).
+# A plan or run the store lacks is a usage error naming what there is (exit
+# 2), a missing archive a failure (exit 1), and usage errors (exit 2).
 rc=0; bd delete --run nope/x 2>"$T/err" || rc=$?
-[ "$rc" = 1 ] || fail "delete a missing run: exit $rc"
-[ "$(cat "$T/err")" = 'error: delete: no run "x" of plan "nope" in the store' ] || fail "missing run: $(cat "$T/err")"
+[ "$rc" = 2 ] || fail "delete a run of a missing plan: exit $rc"
+grep -q "^error: delete: plan 'nope' does not exist; plans: " "$T/err" || fail "missing plan: $(cat "$T/err")"
 rc=0; bd delete --archive 99 2>/dev/null || rc=$?; [ "$rc" = 1 ] || fail "delete a missing archive: exit $rc"
 for args in "" "--archive 1 --plan p" "--archive x" "--run plan" "--run /x" "--plan p extra"; do
     rc=0; bd delete $args 2>/dev/null || rc=$?

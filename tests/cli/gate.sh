@@ -36,6 +36,11 @@ assert rows[0]["between_band_share"] == "0.8916666666666667" and rows[0]["adopt"
 doc = json.load(open(sys.argv[2]))
 assert [r["adopt"] for r in doc] == [0, 0] and doc[1]["within_exclude_share"] == 0.05, doc
 md = open(sys.argv[3]).read().splitlines()
+# The answer first: the verdict in bold, a blank line, then the table.
+assert md[0] == "**separate-host placement not adopted: protobuf-3 fails the band and interval conditions; " \
+                "protobuf-4 fails the band condition**", md[0]
+assert md[1] == "", md
+md = md[2:]
 assert len(md) == 4 and all(l.startswith("| ") and l.endswith(" |") for l in md), md
 assert md[1].replace("|", "").replace("-", "").replace(":", "").strip() == "", md[1]
 cells = [c.strip() for c in md[2].strip("|").split("|")]
@@ -97,8 +102,12 @@ expect_rc 4 "unmet, in an envelope"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["rows"] == [] and d["exit"] == 4 and d["unmet"].startswith("plan pr-42 has no runs"), d' "$T/out" ||
     fail "the envelope says what is unmet"
 run bd query aggregations --param plan=pr-42 --param benchmark=BenchmarkBaz
+expect_rc 2 "aggregations of a benchmark the store lacks: a usage error"
+expect_err_has "error: query aggregations: benchmark 'BenchmarkBaz' does not exist; did you mean 'BenchmarkBar'?" \
+    "it names the nearest"
+run bd query aggregations --param plan=pr-42 --param benchmark=serialize
 expect_rc 4 "aggregations of a benchmark the plan lacks"
-expect_err_has "plan pr-42 has no benchmark named 'BenchmarkBaz'" "its reason"
+expect_err_has "plan pr-42 has no benchmark named 'serialize'" "its reason"
 run bd query aggregations --param plan=pr-42 --param benchmark=BenchmarkFoo --no-record --format csv
 expect_rc 0 "aggregations of one the plan has"
 expect_eq "$(tail -n +2 "$T/out" | wc -l)" 2 "base and head"
@@ -148,8 +157,8 @@ cat >mine/keyed.sql <<'SQL'
 -- key: column
 SELECT 'c' AS column, :x AS value;
 SQL
-bd query keyed --queries mine >/dev/null 2>&1
-bd query keyed --queries mine --param x=2 >/dev/null 2>&1
+bd query keyed --queries mine --record >/dev/null 2>&1
+bd query keyed --queries mine --param x=2 --record >/dev/null 2>&1
 ids=$(bd history keyed --format csv | tail -n 2 | cut -d, -f1 | tr '\r\n' '  ')
 # shellcheck disable=SC2086
 set -- $ids

@@ -23,9 +23,9 @@ FROM plan_run AS r JOIN run_cell AS c ON c.run_id = r.run_id JOIN benchmark AS b
 WHERE r.plan = :plan GROUP BY b.name ORDER BY sd DESC, b.name LIMIT 1;
 SQL
 bd query placement-rule -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 1"
-bd query comparisons -p plan=calibration-sim -p direction=reverse -p level=0.9 >/dev/null 2>&1 || fail "evaluation 2"
-bd query verdicts -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 3"
-bd query worst --queries mine -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 4"
+bd query comparisons -p plan=calibration-sim -p direction=reverse -p level=0.9 --record >/dev/null 2>&1 || fail "evaluation 2"
+bd query verdicts -p plan=calibration-sim --record >/dev/null 2>&1 || fail "evaluation 3"
+bd query worst --queries mine -p plan=calibration-sim --record >/dev/null 2>&1 || fail "evaluation 4"
 bd backtest gate-percent --plan nightly >/dev/null 2>&1 || fail "evaluation 5"
 
 # --- Nothing changed: identical, exit 0.

@@ -70,8 +70,23 @@ COLUMNS=30 run bd sql "SELECT 'one two three four five six seven eight nine' AS 
 expect_out "words = one two three four
         five six seven eight
         nine
-   w2 = abcdefghijklmnopqrstuv
-        wxyzabcdefghij" "a long value wraps at blanks within COLUMNS (a long word is cut)"
+   w2 = abcdefghijklmnopqrstuvwxyzabcdefghij" "a long value wraps at blanks within COLUMNS (a long word stays whole)"
+# Names are never cut nor wrapped, in any width: a benchmark, host, run or
+# plan name prints the same whatever else the row holds.
+name='BenchmarkCRC32/poly=Castagnoli/size=15/align=0 with blanks in it'
+for cols in 20 40 60; do
+    COLUMNS=$cols run bd sql "SELECT '$name' AS benchmark, 'ci host one' AS host, 'a b c d e f g h i j k l m n o p q r s' AS note"
+    expect_out_has "benchmark = $name" "COLUMNS=$cols: the benchmark name whole, on one line"
+    expect_out_has "     host = ci host one" "COLUMNS=$cols: the host whole"
+done
+COLUMNS=200 run bd sql "SELECT '$name' AS benchmark, 1 AS n"
+expect_out_has "$name  1" "a table keeps it whole too"
+# A column of percentages (*_percent) shows its sign and %, CSV keeps the number.
+run bd sql "SELECT 7.842 AS change_percent, -4.1 AS step_percent, 0 AS zero_percent, NULL AS none_percent"
+expect_out_has "       +7.842%         -4.1%            0%" "sign and % in a table"
+run bd sql "SELECT 7.842 AS change_percent" --format csv
+expect_out_has "7.842" "CSV keeps the number"
+grep -q "%" "$T/out" && fail "CSV: no %"
 COLUMNS=junk run bd sql "$w"
 expect_out "$table" "a COLUMNS that is not a number is ignored"
 

@@ -28,7 +28,7 @@ usage_error() {
 see="(see 'benchdb queries placement-rule')"
 usage_error "error: query placement-rule: plan 'nope' does not exist; plans: calibration-sim, git-perf-p0001 $see" \
     bd query placement-rule --param plan=nope
-usage_error "error: query placement-rule: group_by 'proflie' is not an attribute of any run of plan tie; attributes: profile $see" \
+usage_error "error: query placement-rule: group_by 'proflie' is not an attribute of any run of plan tie; did you mean 'profile'? (attributes: profile) $see" \
     bd --db tie.db query placement-rule --param plan=tie --param group_by=proflie
 usage_error "error: query placement-rule: --param band_lo=abc: expected a number $see" \
     bd query placement-rule --param plan=calibration-sim --param band_lo=abc
@@ -102,10 +102,10 @@ SQL
 run bd --db tie.db query runs --queries mine --param plan=tie --param run=b-2 --no-record --format csv
 expect_out "$(printf 'name\r\na-1\r\na-2\r\nb-2\r')" "a run and a host that exist"
 run bd --db tie.db query runs --queries mine --param plan=tie --param run=c-1 --no-record
-expect_err_has "error: query runs: run 'c-1' is not a run of plan tie; runs: a-1, a-2, b-1, b-2 (see 'benchdb queries runs')" \
+expect_err_has "error: query runs: run 'c-1' is not a run of plan tie; did you mean 'a-1'? (runs: a-1, a-2, b-1, b-2) (see 'benchdb queries runs')" \
     "a run not in the plan"
 run bd --db tie.db query runs --queries mine --param plan=tie --param host=c --no-record
-expect_err_has "error: query runs: host 'c' ran no run of plan tie; hosts: a, b" "a host not in the plan"
+expect_err_has "error: query runs: host 'c' ran no run of plan tie; did you mean 'a'? (hosts: a, b)" "a host not in the plan"
 
 # --- The header is checked when the query is read.
 bad() {
@@ -145,7 +145,7 @@ run bd history widest
 expect_rc 0 "history of a known query without evaluations"
 expect_err_has "no evaluation of widest is recorded" "history says there is none"
 # A query with recorded evaluations is known to history after its file is gone.
-bd query echo --queries mine --param v=1 --param run=x >/dev/null 2>&1
+bd query echo --queries mine --param v=1 --param run=x --record >/dev/null 2>&1
 run bd history echo --format csv
 expect_rc 0 "history of a recorded query no longer on the path"
 expect_eq "$(tail -n +2 "$T/out" | wc -l)" 1 "its evaluation is listed"

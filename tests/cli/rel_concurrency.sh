@@ -35,7 +35,7 @@ SQL
     i=0
     while [ ! -e "$T/stop" ] || [ "$i" -lt 5 ]; do
         rec=--no-record
-        [ $((i % 2)) = 0 ] && rec=
+        [ $((i % 2)) = 0 ] && rec=--record
         # shellcheck disable=SC2086
         if "$BENCHDB_BIN" --db "$T/store.db" query --queries "$T/q" consistent --format csv $rec >"$T/qout" 2>"$T/qerr"; then
             tail -n +2 "$T/qout" | tr -d '\r' >>"$T/answers"

@@ -9,7 +9,7 @@
 bd init >/dev/null
 bd simulate -q --groups 1 --hosts 2 --positions 1 --cells 2 --forks 1 --iterations 2 --warmups 0 sim
 bd ingest -q sim || fail "ingest"
-bd query comparisons -p plan=calibration-sim >/dev/null 2>&1 || fail "an evaluation to draw"
+bd query --record comparisons -p plan=calibration-sim >/dev/null 2>&1 || fail "an evaluation to draw"
 bd report --evaluation 1 >page.html || fail "the page"
 size=$(wc -c <page.html)
 

@@ -37,12 +37,12 @@ stopped() {
 # rows of one integer: about 80 MiB held).
 rows="the result passed 1000000 rows (the default --max-rows; raise it with --max-rows N)"
 stopped "sql of endless rows" 400 "error: sql: $rows" "$B" sql "$c SELECT x FROM c"
-stopped "a saved query of endless rows" 400 "error: query rows: $rows" "$B" query --queries q rows
+stopped "a saved query of endless rows" 400 "error: query rows: $rows" "$B" query --record --queries q rows
 
 # 2. Endless megabytes: the default size limit stops them at 256 MiB held.
 size="the result took more than 256 MiB of memory (the default --max-result-bytes; raise it with --max-result-bytes SIZE)"
 stopped "sql of endless megabytes" 600 "error: sql: $size" "$B" sql "$c SELECT x, randomblob(1000000) FROM c"
-stopped "a saved query of endless megabytes" 600 "error: query blobs: $size" "$B" query --queries q blobs
+stopped "a saved query of endless megabytes" 600 "error: query blobs: $size" "$B" query --record --queries q blobs
 
 # 3. The options lower and raise the limits (1500 rows of 1080 + 80 bytes:
 # about 1.7 MB).
@@ -53,12 +53,12 @@ expect_eq "$(cat "$T/err")" "error: sql: the result passed 10 rows (--max-rows 1
 run bd sql --max-rows 10 "$c SELECT x FROM c LIMIT 10" --format csv
 expect_rc 0 "sql --max-rows 10 of 10 rows"
 expect_eq "$(tail -n 1 "$T/out" | tr -d '\r')" 10 "all 10 rows"
-run bd query --queries q some --max-result-bytes 1M
+run bd query --record --queries q some --max-result-bytes 1M
 expect_rc 1 "query --max-result-bytes 1M"
 expect_eq "$(cat "$T/err")" \
     "error: query some: the result took more than 1 MiB of memory (--max-result-bytes 1M; raise it with --max-result-bytes SIZE)" \
     "query --max-result-bytes 1M: message"
-run bd query --queries q some --max-result-bytes 2M --max-rows 1500 --format csv
+run bd query --record --queries q some --max-result-bytes 2M --max-rows 1500 --format csv
 expect_rc 0 "query --max-result-bytes 2M --max-rows 1500"
 expect_eq "$(($(wc -l <"$T/out") - 1))" 1500 "all 1500 rows"
 expect_err_has "recorded as evaluation 1 " "recorded"
@@ -68,7 +68,7 @@ for bad in "--max-rows 0" "--max-rows -1" "--max-rows x" "--max-rows 2147483648"
     run bd sql $bad "SELECT 1"
     expect_rc 2 "sql $bad"
     # shellcheck disable=SC2086
-    run bd query --queries q some $bad
+    run bd query --record --queries q some $bad
     expect_rc 2 "query $bad"
 done
 run bd sql --max-result-bytes 1Q "SELECT 1"
@@ -84,7 +84,7 @@ if [ "${BENCHDB_SANITIZED:-0}" != 1 ]; then
     rc=$?
     expect_rc 1 "sql out of memory"
     expect_eq "$(cat "$T/err")" "error: sql: out of memory" "sql out of memory: message"
-    (ulimit -v 400000 && exec "$B" query --queries q blobs --max-result-bytes 2G) >"$T/out" 2>"$T/err"
+    (ulimit -v 400000 && exec "$B" query --record --queries q blobs --max-result-bytes 2G) >"$T/out" 2>"$T/err"
     rc=$?
     expect_rc 1 "query out of memory"
     expect_eq "$(cat "$T/err")" "error: query blobs: out of memory" "query out of memory: message"

@@ -22,7 +22,7 @@ for bad in 1e19 1e300 604801 inf -inf nan 0 -1 x ""; do
     expect_eq "$(cat "$T/err")" \
         "error: sql: --timeout '$bad': expected a number of seconds > 0, at most 604800 (a week) (see 'benchdb sql --help')" \
         "sql --timeout '$bad': message"
-    run bd query --queries q counted --timeout "$bad"
+    run bd query --record --queries q counted --timeout "$bad"
     expect_rc 2 "query --timeout '$bad'"
     expect_err_has "error: query: --timeout '$bad': expected a number of seconds > 0, at most 604800 (a week)" \
         "query --timeout '$bad': message"
@@ -45,7 +45,7 @@ expect_bounded "sql without --timeout" 30 64
 expect_rc 1 "sql without --timeout: stopped"
 expect_eq "$(cat "$T/err")" "error: sql: stopped after 0.5 s (\$BENCHDB_TIMEOUT=0.5; raise it with --timeout SECONDS)" \
     "sql without --timeout: message"
-run_bounded 60 env BENCHDB_TIMEOUT=0.5 "$B" query --queries q forever
+run_bounded 60 env BENCHDB_TIMEOUT=0.5 "$B" query --record --queries q forever
 expect_bounded "query without --timeout" 30 64
 expect_rc 1 "query without --timeout: stopped"
 expect_eq "$(cat "$T/err")" \
@@ -55,11 +55,11 @@ expect_eq "$(evaluations)" 0 "a stopped query records nothing"
 run_bounded 60 env BENCHDB_TIMEOUT=0.5 "$B" sql --write "$endless"
 expect_rc 1 "sql --write without --timeout: stopped too"
 # --timeout wins over $BENCHDB_TIMEOUT, both ways.
-run_bounded 60 env BENCHDB_TIMEOUT=30 "$B" query --queries q forever --timeout 0.3
+run_bounded 60 env BENCHDB_TIMEOUT=30 "$B" query --record --queries q forever --timeout 0.3
 expect_bounded "query --timeout 0.3 under \$BENCHDB_TIMEOUT=30" 20 64
 expect_eq "$(cat "$T/err")" "error: query forever: stopped after 0.3 s (--timeout 0.3; raise it with --timeout SECONDS)" \
     "--timeout wins: message"
-run env BENCHDB_TIMEOUT=0.001 "$B" query --queries q counted --timeout 60 --format csv
+run env BENCHDB_TIMEOUT=0.001 "$B" query --record --queries q counted --timeout 60 --format csv
 expect_rc 0 "--timeout raises a lower \$BENCHDB_TIMEOUT"
 expect_out "$(printf 'n\r\n300000\r')" "--timeout raises it: the result"
 expect_eq "$(evaluations)" 1 "the query within its limit is recorded"

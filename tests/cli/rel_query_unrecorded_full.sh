@@ -23,7 +23,7 @@ free_kib=$(df --output=avail m | tail -n 1 | tr -d ' ')
 dd if=/dev/zero of=m/filler bs=1k count=$((free_kib - 256)) 2>/dev/null || fail "test setup: filling the disk"
 expect_eq "$(df --output=avail m | tail -n 1 | tr -d ' ')" 256 "test setup: 256 KiB left"
 
-run bd query --queries q wide --format csv
+run bd query --record --queries q wide --format csv
 expect_rc 1 "a query whose recording fills the disk"
 expect_eq "$(cat "$T/out")" "$(cat want.csv)" "its result is printed"
 expect_eq "$(tail -n 1 "$T/err")" \
@@ -35,7 +35,7 @@ run bd check
 expect_eq "$(tail -n 1 "$T/out")" "check: ok" "the store is intact"
 
 rm m/filler
-run bd query --queries q wide --format csv
+run bd query --record --queries q wide --format csv
 expect_rc 0 "the same query once space is freed"
 expect_err_has "recorded as evaluation 1 (see 'benchdb history wide')" "recorded as evaluation 1"
 run bd check

@@ -69,14 +69,14 @@ expect_eq "$(nevals)" 3 "recorded"
 printf -- "-- name: ff\nSELECT CAST(X'61ff62' AS TEXT) AS a, 1 AS n;\n" >q/ff.sql
 printf -- "-- name: nul\nSELECT char(97,0,98) AS b, 1 AS n;\n" >q/nul.sql
 printf -- "-- name: name\nSELECT 1 AS \"a\377b\";\n" >q/name.sql
-run bd query ff --queries q
+run bd query --record ff --queries q
 expect_rc 1 "a value that is not UTF-8"
 expect_out_has 'a\xffb' "the result is printed, escaped"
 expect_err_has "error: query ff: ran, but cannot record the evaluation: row 1, column a holds a byte that is not UTF-8 (0xff at byte 2): JSON text cannot hold it; return it as bytes instead (hex(a) or CAST(a AS BLOB)) (--no-record runs it without recording)" "names row, column and byte, and what to do"
-run bd query nul --queries q
+run bd query --record nul --queries q
 expect_rc 1 "a value holding a NUL byte"
 expect_err_has "row 1, column b holds a NUL byte (0x00 at byte 2)" "the variant: NUL"
-run bd query name --queries q
+run bd query --record name --queries q
 expect_rc 1 "a column's name that is not UTF-8"
 expect_err_has 'the name of column 1 (a\xffb) holds a byte that is not UTF-8 (0xff at byte 2)' "names the column"
 run bd query ff --queries q --no-record
@@ -90,7 +90,7 @@ run bd query ff --queries q --format json --no-record
 expect_rc 0 "JSON output without recording"
 # Bytes are recorded as bytes: hex() records.
 printf -- "-- name: hexed\nSELECT hex(CAST(X'61ff62' AS TEXT)) AS a, CAST(char(97,0,98) AS BLOB) AS b;\n" >q/hexed.sql
-run bd query hexed --queries q
+run bd query --record hexed --queries q
 expect_rc 0 "the bytes as hex and as a blob"
 expect_eq "$(nevals)" 4 "recorded"
 
@@ -109,7 +109,7 @@ checks=$((checks + 2))
 
 # An evaluation an earlier benchdb recorded with such bytes is drawn, the
 # bytes as U+FFFD, with a warning; one with \u0000 in its JSON too.
-bd query hexed --queries q >/dev/null 2>&1
+bd query --record hexed --queries q >/dev/null 2>&1
 bd sql --write "UPDATE evaluation SET rows = '[{\"a\": \"a' || CAST(X'ff' AS TEXT) || 'b\", \"b\": \"a\\u0000b\"}]' WHERE id = 5" >/dev/null ||
     fail "an old record"
 run bd report --evaluation 5 -o old.html

@@ -32,7 +32,7 @@ for pass in 1 2; do # twice: the first run may leave a short -shm behind
     expect_rc 0 "history on a full disk ($pass)"
 done
 still="commands that only read still work ('sql' without --write, 'query --no-record', 'history', 'check')"
-for cmd in "query --queries q n" "ingest --quiet $example" "sql --write SELECT(1)"; do
+for cmd in "query --record --queries q n" "ingest --quiet $example" "sql --write SELECT(1)"; do
     # shellcheck disable=SC2086
     run bd $cmd
     expect_rc 1 "$cmd on a full disk"
@@ -42,7 +42,7 @@ done
 expect_eq "$(sha256sum <m/s.db)" "$sum" "the store is unchanged"
 
 rm m/filler
-run bd query --queries q n
+run bd query --record --queries q n
 expect_rc 0 "query once space is freed"
 expect_err_has "recorded as evaluation 1 (see 'benchdb history n')" "the evaluation is recorded"
 run bd check

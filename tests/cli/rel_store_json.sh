@@ -11,7 +11,7 @@ bd init >/dev/null
 bd ingest --quiet "$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
 # Every JSON column gets a value: an evaluation and a series detail.
 mkdir -p q && printf -- '-- name: e\nSELECT count(*) AS runs FROM run\n' >q/e.sql
-bd query --queries q e >/dev/null 2>&1
+bd query --record --queries q e >/dev/null 2>&1
 bd sql --write "UPDATE series SET detail = '{\"mode\":\"avgt\"}' WHERE id = 1" >/dev/null
 cp s.db good.db
 columns=$(grep -o 'json_valid([a-z_]*)' "$BENCHDB_SRC/schema/schema.sql" | wc -l | tr -d ' ')
@@ -43,7 +43,7 @@ bad evaluation rows
 # A saved query meeting the bad value points to check.
 cp good.db s.db
 bd sql --write "PRAGMA ignore_check_constraints = ON; UPDATE run SET attributes = '[1,' WHERE id = 1" >/dev/null
-run bd query placement-rule --param plan=calibration-example
+run bd query --record placement-rule --param plan=calibration-example
 expect_rc 1 "a rule reading malformed JSON"
 expect_eq "$(cat "$T/err")" "error: query placement-rule: malformed JSON (a value in the store is not valid JSON: 'benchdb check' names its row)" "the rule's message points to check"
 

@@ -22,7 +22,7 @@ refused() {
     expect_eq "$(cat "$T/err")" "error: sql: the store is opened read-only: $2 (pass --write to change it)" \
         "sql message: $1"
     printf -- '-- name: p\n-- summary: a pragma\n%s\n' "$1" >q/p.sql
-    run bd query --queries q p
+    run bd query --record --queries q p
     expect_rc 1 "a recorded saved query refuses: $1"
     expect_eq "$(cat "$T/err")" "error: query p (q/p.sql): is not read-only; a saved query may only read the store ($2)" \
         "saved query message: $1"
@@ -60,7 +60,7 @@ expect_out "$(printf 'integrity_check\r\nok\r')" "PRAGMA INTEGRITY_CHECK"
 run bd sql "SELECT name FROM pragma_table_info('plan') ORDER BY cid" --format csv
 expect_out "$(printf 'name\r\nid\r\nname\r')" "pragma_table_info() under the guard"
 printf -- '-- name: cols\n-- summary: columns of plan\nSELECT count(*) AS n FROM PRAGMA_TABLE_INFO('"'plan'"')\n' >q/cols.sql
-run bd query --queries q cols --format csv
+run bd query --record --queries q cols --format csv
 expect_out "$(printf 'n\r\n2\r')" "PRAGMA_TABLE_INFO in a saved query"
 expect_eq "$(evaluations)" 1 "the one reading saved query was recorded"
 finish

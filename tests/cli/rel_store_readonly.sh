@@ -38,7 +38,7 @@ reads() {
 }
 # no_writes DB WHY: every writing command refuses, naming why.
 no_writes() {
-    for cmd in "query --queries q n" "ingest --quiet $example" "sql --write SELECT(1)" "migrate" "init" \
+    for cmd in "query --record --queries q n" "ingest --quiet $example" "sql --write SELECT(1)" "migrate" "init" \
         "rule register --queries q n"; do
         # shellcheck disable=SC2086
         run bd --db "$1" $cmd

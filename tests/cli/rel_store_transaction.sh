@@ -17,7 +17,7 @@ rows() { "$BENCHDB_BIN" --db "$T/s.db" sql "$1" --format csv | tail -n +2 | tr -
 # refused STATEMENT SHOWN: a saved query and sql both refuse it, naming it.
 refused() {
     printf -- '-- name: tx\n-- summary: transaction control\n%s\n' "$1" >q/tx.sql
-    run bd query --queries q tx
+    run bd query --record --queries q tx
     expect_rc 1 "saved query: $1"
     expect_eq "$(cat "$T/err")" "error: query tx (q/tx.sql): is not read-only; a saved query may only read the store (transaction control ($2) is refused)" "saved query message: $1"
     expect_eq "$(cat "$T/out")" "" "saved query $1: no result, no 'recorded as'"
@@ -40,9 +40,9 @@ expect_eq "$(rows "SELECT count(*) FROM evaluation")" 0 "nothing recorded by the
 
 # The evaluations after them are recorded, committed and numbered 1, 2.
 printf -- '-- name: ok\n-- summary: reads\nSELECT count(*) AS n FROM run\n' >q/ok.sql
-run bd query --queries q ok
+run bd query --record --queries q ok
 expect_err_has "recorded as evaluation 1 (see 'benchdb history ok')" "first evaluation"
-run bd query --queries q ok
+run bd query --record --queries q ok
 expect_err_has "recorded as evaluation 2 (see 'benchdb history ok')" "second evaluation"
 expect_eq "$(rows "SELECT id, query_name FROM evaluation ORDER BY id")" "1,ok 2,ok" "both evaluations are stored"
 
@@ -54,7 +54,7 @@ run bd sql --write "SAVEPOINT a; INSERT INTO plan(name) VALUES ('open')"
 expect_rc 1 "sql --write leaving SAVEPOINT open"
 run bd sql --write "BEGIN; INSERT INTO plan(name) VALUES ('failed'); INSERT INTO nosuch VALUES (1)"
 expect_rc 1 "sql --write failing inside BEGIN"
-expect_eq "$(cat "$T/err")" "error: sql: no such table: nosuch
+expect_eq "$(sed 's/; the nearest tables and views: .*//' "$T/err")" "error: sql: no such table: nosuch
 error: sql: the transaction the SQL opened was rolled back: nothing of it was stored" "failure inside BEGIN: message"
 expect_eq "$(rows "SELECT count(*) FROM plan WHERE name IN ('open', 'failed')")" 0 "nothing of the open transactions was stored"
 run bd sql --write "BEGIN; INSERT INTO plan(name) VALUES ('c1'); INSERT INTO plan(name) VALUES ('c2'); COMMIT"

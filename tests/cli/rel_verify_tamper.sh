@@ -16,12 +16,12 @@ bd ingest -q sim || fail "ingest a plan"
 bd simulate -q --history 8 --hosts 1 --cells 2 --plan nightly n
 bd ingest -q n || fail "ingest a history"
 bd rule register placement-rule --published-at 2020-01-01T00:00:00Z >/dev/null 2>&1 || fail "register the rule"
-bd query placement-rule -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 1"
-bd query gate-zscore >/dev/null 2>&1 || fail "evaluation 2"
-bd query comparisons -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 3"
+bd query --record placement-rule -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 1"
+bd query --record gate-zscore >/dev/null 2>&1 || fail "evaluation 2"
+bd query --record comparisons -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 3"
 mkdir q
 printf -- '-- name: plans\n-- summary: the plans\n-- outcome: ok\nSELECT name, 1 AS ok FROM plan ORDER BY name;\n' >q/plans.sql
-bd query plans --queries q >/dev/null 2>&1 || fail "evaluation 4"
+bd query --record plans --queries q >/dev/null 2>&1 || fail "evaluation 4"
 cp results.db keep.db
 restore() { cp keep.db results.db; }
 col() { # COLUMN: the verify row of evaluation $id, that column, from CSV
@@ -134,10 +134,10 @@ restore
 # --- A rule registered after an evaluation changes nothing of it: judged
 # as of then, it was unregistered; its next evaluation is pre-registered.
 printf -- '-- name: judge\n-- param: plan  the plan\n-- judges: plan\n-- outcome: ok\nSELECT count(*) > 0 AS ok FROM plan_run WHERE plan = :plan;\n' >q/judge.sql
-bd query judge --queries q -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 5"
+bd query --record judge --queries q -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 5"
 sleep 1
 bd rule register q/judge.sql --published-at 2020-01-01T00:00:00Z >/dev/null 2>&1 || fail "register it later"
-bd query judge --queries q -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 6"
+bd query --record judge --queries q -p plan=calibration-sim >/dev/null 2>&1 || fail "evaluation 6"
 run bd history --verify 5 6 --queries q --format csv
 expect_rc 0 "a rule registered since"
 expect_eq "$(bd sql "SELECT group_concat(registration, ' ') FROM evaluation WHERE id IN (5, 6)" --format csv | tail -n 1 | tr -d '\r')" \

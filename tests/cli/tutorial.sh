@@ -13,15 +13,19 @@ if [ "${BENCHDB_SANITIZED:-0}" = 1 ] || ! command -v sqlite3 >/dev/null; then sk
 
 # A ```sh ext block's output is framed by marker lines on stdout and
 # stderr, so that pg/tutorial, which compares its run on PostgreSQL with
-# this one's recorded output, can leave out what only SQLite's shell prints.
+# this one's recorded output, can leave out what only SQLite's shell prints;
+# a ```sh engine block's too (it runs on both engines, and what it prints
+# is each engine's own: a table's definition, an error's wording).
 awk -v skip_ext="$skip_ext" '
-    /^```sh( ext| sqlite)?$/ {
-        inblock = 1; ext = ($0 ~ / ext$/)
+    /^```sh( ext| sqlite| engine)?$/ {
+        inblock = 1; ext = ($0 ~ / ext$/); eng = ($0 ~ / engine$/)
         if (ext && !skip_ext) print "echo \"@@ ext\"; echo \"@@ ext\" >&2"
+        if (eng) print "echo \"@@ engine\"; echo \"@@ engine\" >&2"
         next
     }
     /^```/ && inblock {
         if (ext && !skip_ext) print "echo \"@@ end ext\"; echo \"@@ end ext\" >&2"
+        if (eng) print "echo \"@@ end engine\"; echo \"@@ end engine\" >&2"
         inblock = 0; print ""; next
     }
     inblock && !(ext && skip_ext) { print }
@@ -43,6 +47,15 @@ mkdir "$rec.new" && cp "$T/out" "$T/err" "$rec.new/" && cp ./*.html "$rec.new/" 
     fail "cannot record the run in $rec"
 
 o="$T/out"
+# Step 1: two builds compared, one command: the pull-request comment.
+expect_out_has "gate: exit 3" "step 1: the comment's gate fails (a cell got slower)"
+expect_eq "$(head -n 1 pr-comment.md)" \
+    "**5 slower, 15 faster, 16 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; n = 10+10) — gate: fails" \
+    "step 1: the comment's first line"
+grep -q '^| CRC32/poly=Koopman/size=1kB/align=1-8 | sec/op | 2.155µ ± 2% | 2.361µ ± 3% | +9.58% | 0.000 | slower |$' pr-comment.md ||
+    fail "step 1: a changed cell in the comment"
+# Step 2: tonight's gate passes, recorded.
+expect_err_has "gate: pass holds in every row (exit 0)" "step 2: tonight's gate"
 expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed; 13 runs, 76830 samples" "step 1: ingest"
 expect_out_has "ingest: 0 archives loaded, 13 skipped, 0 failed" "step 1: a second ingest skips"
 expect_out_has "p4-vm-c-2  sim-p4-vm-c         2  protobuf-4" "step 1: runs, hosts, positions"
@@ -60,7 +73,7 @@ expect_err_has "but with other parameters (direction=reverse): applied retroacti
 expect_err_has "parameters: direction: forward -> reverse" "step 2: diff names the parameter"
 expect_out_has "protobuf-3  within_in_band  104  105" "step 2: reversing moves one within-host estimate"
 expect_err_has "separate-host placement not adopted: protobuf-3 fails the interval condition" "step 2: the wider band"
-expect_err_has "error: query placement-rule: plan 'calibraton-sim' does not exist; plans: calibration-sim, git-perf-p0001 (see 'benchdb queries placement-rule')" \
+expect_err_has "error: query placement-rule: plan 'calibraton-sim' does not exist; did you mean 'calibration-sim'? (plans: calibration-sim, crc32, git-perf-p0001, nightly) (see 'benchdb queries placement-rule')" \
     "step 2: a plan that does not exist"
 expect_out_has "exit 2" "step 2: ... is a usage error"
 expect_err_has "plan git-perf-p0001 has no runs with a treatment and a baseline variant; placement-rule compares treatment over baseline within runs" \
@@ -72,8 +85,8 @@ for v in "3.126" "3.30825" "3.17025"; do
     grep -Eq "^stolee-2018-08-23-git-git .* $v  " "$o" || fail "step 4: trimmed mean $v from the aggregations query"
 done
 expect_out_has "v2.18.0        3.022  3.1065   3.261     3.126" "step 4: ad-hoc aggregates"
-grep -Eq "v2\.19\.0-rc0 +10 +3\.259 +7\.842 " "$o" || fail "step 4: versions, git's min and +7.8%"
-grep -Eq "HEAD +10 +3\.17 +1\.416 " "$o" || fail "step 4: versions, trimmed mean and +1.4%"
+grep -Eq "v2\.19\.0-rc0 +10 +3\.259 +\+7\.842%( |$)" "$o" || fail "step 4: versions, git's min and +7.8%"
+grep -Eq "HEAD +10 +3\.17 +\+1\.416%( |$)" "$o" || fail "step 4: versions, trimmed mean and +1.4%"
 if [ "$skip_ext" = 0 ]; then
     expect_out_has '"lo":-0.04815553524610174,"hi":0.0021555352461017415' "step 5: pooled_t_ci in the sqlite3 shell"
 fi
@@ -97,16 +110,19 @@ grep -Eq "^ci-b-0097 +a652e1dfbfc03067fb6dd82853e56d07e090d432 +2026-01-26T02:10
     fail "step 7: the step in the history"
 for s in "ci-a collections 349" "ci-a text 235" "ci-b collections 102" "ci-b small 97" "ci-c large 253"; do
     set -- $s
-    row="^$1 +serialize +\\{\"format\":\"binary\",\"workload\":\"$2\"\\} +primary +main +$3 +$1-0*$3 +nightly +[0-9a-f]{40} +[0-9TZ:-]+"
-    # regressions (defaults, then over 5%): before, after, change, p-value
-    [ "$(grep -cE -- "$row +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.e-]+ +regression$" "$o")" -eq 2 ] ||
-        fail "step 7: regressions at $s"
+    cell="^$1 +serialize +\\{\"format\":\"binary\",\"workload\":\"$2\"\\} +primary +main +$3"
+    # regressions (defaults, then over 5%): the last good run and the first
+    # bad one, their revisions, before, after, change, p-value
+    good=$(printf '%s-%04d' "$1" $(($3 - 1)))
+    [ "$(grep -cE -- "$cell +$good +$1-0*$3 +nightly +[0-9a-f]{40} +[0-9a-f]{40} +[0-9TZ:-]+ +[0-9.]+ +[0-9.]+ +\+[0-9.]+% +[0-9.e-]+ +regression$" "$o")" -eq 2 ] ||
+        fail "step 7: regressions at $s, with its last good run $good"
     # injected-steps: the percent
-    [ "$(grep -cE -- "$row +[0-9.]+ +regression$" "$o")" -eq 1 ] || fail "step 7: injected-steps at $s"
+    [ "$(grep -cE -- "$cell +$1-0*$3 +nightly +[0-9a-f]{40} +[0-9TZ:-]+ +\+[0-9.]+% +regression$" "$o")" -eq 1 ] ||
+        fail "step 7: injected-steps at $s"
 done
 expect_err_has "result: 7 rows" "step 7: seven change points with Otava's defaults"
 expect_err_has "result: 5 rows" "step 7: five over 5%"
-expect_err_has "gate-zscore would have raised 13 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.92), 1 false alarm (0.0228 per 100 runs), detected 0.2 runs late on average (at most 1)" "step 7: gate-zscore"
+expect_err_has "gate-zscore would have raised 12 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 1.00), 0 false alarms (0 per 100 runs), detected 0.2 runs late on average (at most 1)" "step 7: gate-zscore"
 expect_err_has "gate-ttest would have raised 81 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.31), 56 false alarms (1.28 per 100 runs)" "step 7: gate-ttest"
 expect_err_has "gate-percent would have raised 29 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.86), 4 false alarms (0.0913 per 100 runs)" "step 7: gate-percent"
 expect_err_has "gate-ttest would have raised 28 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.79), 6 false alarms" "step 7: boundary 0.999"
@@ -133,9 +149,31 @@ grep -q 'v2.19.0-rc0' versions.html || fail "step 5: the versions page"
 # Step 12: every evaluation the tutorial recorded re-verifies; an altered
 # row does not.
 grep -Eq "verified ([0-9]+) evaluations: \1 identical, 0 not" "$T/err" || fail "step 12: every evaluation identical"
-expect_out_has " 1  placement-rule         identical" "step 12: the table of evaluations"
-expect_err_has "verified 48 evaluations: 48 identical, 0 not" "step 12: all 48"
+expect_out_has "10  placement-rule         identical" "step 12: the table of evaluations"
+expect_err_has "verified 41 evaluations: 41 identical, 0 not" "step 12: all 41"
 expect_out_has "rows: 1 of 2 differ (run_group=protobuf-3: within_in_band 105 -> 104)" "step 12: the altered row"
 expect_out_has "exit 1" "step 12: ... exits 1"
+
+# Step 12: finding one's way (each engine's own wording; the suggestion).
+expect_out_has "run_cell_data  table" "step 12: .tables PATTERN"
+expect_out_has "CREATE TABLE plan (" "step 12: .schema plan"
+expect_err_has "error: sql: no such column: nam; did you mean 'name'?" "step 12: the nearest column"
+
+# The history holds decisions, not lookups: every evaluation recorded is
+# a verdict or a gate (a query with an -- outcome: column, a back-test),
+# or the evaluation a page was drawn from (report QUERY records what it
+# draws; each page names its evaluations).
+"$BENCHDB_BIN" history --format csv >history.csv 2>/dev/null
+cat ./*.html | grep -oE '(evaluation|Evaluation) [0-9]+' | grep -oE '[0-9]+' | sort -un >drawn.txt
+python3 - history.csv drawn.txt <<'PY' || fail "the history holds decisions and what the pages were drawn from"
+import csv, sys
+decisions = {"placement-rule", "compare", "gate-zscore", "gate-ttest", "gate-percent"}
+drawn = {int(l) for l in open(sys.argv[2]) if l.strip()}
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+other = [(r["id"], r["query"]) for r in rows
+         if r["query"] not in decisions and not r["query"].startswith("backtest-") and int(r["id"]) not in drawn]
+assert not other, other
+assert sum(1 for r in rows if r["query"] == "placement-rule") == 23, rows
+PY
 
 finish

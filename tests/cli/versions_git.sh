@@ -96,12 +96,12 @@ while i < len(text):
             want = value.split("(")[0]
             check(got == want, where + ": %s, benchdb %s" % (want, got))
             if change in ("=", "+inf"):
-                check(r["note"] == change and r["change"] == "", where + ": %s, benchdb %r %r" % (change, r["change"], r["note"]))
+                check(r["note"] == change and r["change_percent"] == "", where + ": %s, benchdb %r %r" % (change, r["change_percent"], r["note"]))
             elif change:
-                check(r["change"] != "" and "%+.1f%%" % float(r["change"]) == change,
-                      where + ": %s, benchdb %r" % (change, r["change"]))
+                check(r["change_percent"] != "" and "%+.1f%%" % float(r["change_percent"]) == change,
+                      where + ": %s, benchdb %r" % (change, r["change_percent"]))
             else:
-                check(r["change"] == "" and r["note"] == "", where + ": no change, benchdb %r %r" % (r["change"], r["note"]))
+                check(r["change_percent"] == "" and r["note"] == "", where + ": no change, benchdb %r %r" % (r["change_percent"], r["note"]))
         i += 1
     tables += 1
 check(tables == 3, "three tables in aggregate_examples.txt, found %d" % tables)
@@ -119,8 +119,8 @@ steps = {}
 for r in ours["regression"]:
     if r["test"].startswith("0001") and r["test"] not in order:
         order.append(r["test"])
-    if r["step"]:
-        steps[r["test"]] = "%+.1f%%" % float(r["step"])
+    if r["step_percent"]:
+        steps[r["test"]] = "%+.1f%%" % float(r["step_percent"])
 want = ["%s.%s" % (t[1:5], t.split(".")[1]) for _, t in lines]
 check(order[:len(want)] == want, "regression order %s, benchdb %s" % (want, order))
 for pct, t in lines:

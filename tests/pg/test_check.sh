@@ -21,7 +21,7 @@ run bd --db "$T/good.db" init
 (cd "$T" && bd --db "$T/good.db" ingest --quiet "$ex" z.jsonl.zst)
 # Every JSON column's table gets a row: an evaluation, a series' detail.
 mkdir -p "$T/q" && printf -- '-- name: e\nSELECT count(*) AS runs FROM run\n' >"$T/q/e.sql"
-bd --db "$T/good.db" query --queries "$T/q" e >/dev/null 2>&1
+bd --db "$T/good.db" query --queries "$T/q" e --record >/dev/null 2>&1
 bd --db "$T/good.db" sql --write "UPDATE series SET detail = '{\"mode\":\"avgt\"}' WHERE id = 1" >/dev/null
 pg_emptydb "$good"
 bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$good" init >/dev/null

@@ -83,6 +83,47 @@ JOIN series se ON se.id = s.series_id GROUP BY se.id ORDER BY se.id" --digits 17
 both "list plans" list
 both "list runs of a plan" list runs --plan calibration-sim -f csv
 both "list archives" list archives -f csv
+# Finding one's way: the sqlite3 shell's dot commands, and the nearest
+# names after an unknown one (docs/schema.md), on both engines.
+# (ingest_defer: SQLite's ingest's own bookkeeping, docs/schema.md)
+filter="grep -v ^ingest_defer"
+both "sql .tables" sql ".tables"
+both "sql .tables PATTERN" sql ".tables run%" -f csv
+filter=cat
+# docs/schema.md's recipes: the same rows on both engines.
+python3 - "$BENCHDB_SRC/docs/schema.md" "$T" <<'PY' || fail "the recipes of docs/schema.md"
+import re, sys
+text = open(sys.argv[1]).read()
+part = text[text.index("\n## Recipes\n"):]
+for i, sql in enumerate(re.findall(r"```sql recipe\n(.*?)```", part, re.S), 1):
+    open("%s/recipe%02d.sql" % (sys.argv[2], i), "w").write(sql)
+PY
+for f in "$T"/recipe*.sql; do
+    both "recipe $(basename "$f")" sql --file "$f" --digits 17
+done
+run bd --db "$uri" sql ".schema run"
+expect_rc 0 "sql .schema TABLE on PostgreSQL"
+expect_out_has "CREATE TABLE run (" "the table's definition"
+expect_out_has "  plan_id bigint NOT NULL," "a column: type and NOT NULL"
+expect_out_has "  CONSTRAINT run_plan_id_fkey FOREIGN KEY (plan_id) REFERENCES plan(id)" "a constraint"
+expect_out_has "CREATE INDEX run_host ON " "its indexes"
+run bd --db "$uri" sql ".schema block_score"
+expect_out_has "CREATE VIEW block_score AS" "a view's definition"
+run bd --db "$uri" sql ".schema runs"
+expect_rc 2 "sql .schema of no table"
+expect_err_has "error: sql: .schema: no table or view named 'runs'; did you mean 'run'?" "names the nearest"
+run bd --db "$uri" sql ".functions" -f csv
+expect_rc 0 "sql .functions on PostgreSQL"
+for f in "median,aggregate,1" "mann_whitney,aggregate,3" "t_quantile,scalar,2" "pooled_t_ci_of,scalar,4"; do
+    expect_out_has "$f" ".functions lists $f"
+done
+run bd --db "$uri" sql "SELECT nam FROM run"
+expect_rc 1 "an unknown column"
+expect_err_has "; did you mean 'name'?" "names the nearest column"
+run bd --db "$uri" sql "SELECT * FROM runs"
+expect_err_has "; did you mean 'run'?" "names the nearest table"
+run bd --db "$uri" sql "SELECT medain(value) FROM sample"
+expect_err_has "; did you mean 'median'?" "names the nearest function"
 BENCHDB="$uri" bd sql "SELECT count(*) AS n FROM plan" >"$T/out" 2>&1
 rc=$?
 expect_rc 0 "\$BENCHDB names a PostgreSQL store"
@@ -103,7 +144,7 @@ both "compare by variant, run means" compare --plan calibration-sim --by variant
 both "compare by variant, csv" compare --by variant chill native --metric primary --no-record -f csv --digits 17
 
 # ---- evaluations recorded on PostgreSQL ----
-both "query regressions, recorded" query regressions -f csv
+both "query regressions, recorded" query regressions --record -f csv
 expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
 cp "$T/pg.err" "$T/err"
 expect_err_has "recorded as evaluation 1 (see 'benchdb history regressions')" "the evaluation's id on PostgreSQL"

@@ -135,7 +135,7 @@ saved() {
     expect_rc 1 "query --no-record: $1"
     expect_err_has "$4" "query --no-record: $1: the message"
     cp "$T/err" "$T/err.norecord"
-    run bd --db "$uri" query --queries "$T/q" "$2"
+    run bd --db "$uri" query --queries "$T/q" "$2" --record
     expect_rc 1 "query, recorded: $1"
     checks=$((checks + 1))
     cmp -s "$T/err" "$T/err.norecord" || fail "query: $1: recorded and --no-record say different things"
@@ -173,7 +173,7 @@ saved "a dollar-quoted string" dollar "SELECT \$q\$x\$q\$ AS a" "the query holds
 # A needs line runs under the same check as the query.
 printf -- '-- name: needs\n-- summary: an attack in a needs line\n-- needs: pg_terminate_backend(0)\n-- unmet: never\nSELECT 1 AS a\n' \
     >"$T/q/needs.sql"
-for mode in --no-record ""; do
+for mode in --no-record --record; do
     run bd --db "$uri" query --queries "$T/q" needs $mode
     expect_rc 1 "a needs line's attack ${mode:-recorded}"
     expect_err_has "needs (line 3) is not SQL a saved query may run on a server: no such function: pg_terminate_backend" \
@@ -185,8 +185,8 @@ printf -- '-- name: fine\n-- summary: reads\nSELECT count(*) AS n FROM plan\n' >
 run bd --db "$uri" query --queries "$T/q" fine --no-record -f csv
 expect_eq "$(tr -d '\r' <"$T/out")" "n
 1" "a saved query that reads runs"
-run bd --db "$uri" query --queries "$T/q" fine -f csv
-expect_rc 0 "and is recorded"
+run bd --db "$uri" query --queries "$T/q" fine --record -f csv
+expect_rc 0 "and is recorded (--record: a lookup)"
 expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")" 1 "one evaluation"
 
 pg_dropdb "$db" >/dev/null

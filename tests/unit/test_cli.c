@@ -17,6 +17,7 @@
 #include "util/markdown.h"
 #include "query/param_type.h"
 #include "util/params.h"
+#include "util/natural.h"
 #include "util/suggest.h"
 #include "util/text.h"
 
@@ -78,6 +79,33 @@ static void test_suggest(void **state)
     char *m = suggest_unknown("saved query", "saved queries", "nope", opts, 2);
     assert_string_equal(m, "no saved query named 'nope'; saved queries: file, format");
     free(m);
+    /* The nearest: those holding the word first, then by distance. */
+    const char *names[] = {"zeta", "BM_SortString", "roundTrip", "BM_Sort", "sorted"};
+    const char *near[3];
+    assert_int_equal(suggest_nearest("sort", names, 5, near, 3), 3);
+    assert_string_equal(near[0], "sorted");  /* holds it, 2 edits away */
+    assert_string_equal(near[1], "BM_Sort"); /* holds it, 3 */
+    assert_string_equal(near[2], "BM_SortString");
+}
+
+/* Natural order (util/natural.h): digits as numbers, a total order. */
+static void test_natural(void **state)
+{
+    (void)state;
+    assert_true(natural_compare("null-2", "null-10") < 0);
+    assert_true(natural_compare("null-10", "null-2") > 0);
+    assert_true(natural_compare("ci-a-0097", "ci-a-100") < 0);
+    assert_true(natural_compare("v2.18.0", "v2.9.0") > 0);
+    assert_true(natural_compare("a", "a1") < 0);
+    assert_true(natural_compare("7", "07") < 0 && natural_compare("07", "7") > 0); /* equal numbers: by length */
+    assert_int_equal(natural_compare("x-1", "x-1"), 0);
+    assert_true(natural_compare("B", "a") < 0); /* bytes otherwise */
+    assert_true(natural_compare(NULL, "a") < 0);
+    const char *v[] = {"null-10", "null-2", "null-1", "null-11", "calibration-sim", "null-3"};
+    natural_sort(v, 6);
+    const char *want[] = {"calibration-sim", "null-1", "null-2", "null-3", "null-10", "null-11"};
+    for (int i = 0; i < 6; i++)
+        assert_string_equal(v[i], want[i]);
 }
 
 static void test_digits(void **state)
@@ -188,7 +216,7 @@ static void test_param_types(void **state)
     (void)state;
     static const char *const round_trip[] = {
         "text", "text naming a plan", "text naming a run", "text naming a host", "text naming an attribute",
-        "integer", "integer in [1, 100]", "integer in [1, )", "real", "real in (0, 1)", "real in [0, 1]",
+        "text naming a side", "text naming sides", "integer", "integer in [1, 100]", "integer in [1, )", "real", "real in (0, 1)", "real in [0, 1]",
         "real in (, 0.5]", "boolean", "choice of forward, reverse",
     };
     for (size_t i = 0; i < sizeof round_trip / sizeof round_trip[0]; i++) {
@@ -278,7 +306,7 @@ static void test_sql_binding(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_short_options), cmocka_unit_test(test_suggest),     cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_short_options), cmocka_unit_test(test_suggest), cmocka_unit_test(test_natural),     cmocka_unit_test(test_digits),
         cmocka_unit_test(test_escape), cmocka_unit_test(test_markdown),        cmocka_unit_test(test_param_types), cmocka_unit_test(test_sql_binding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

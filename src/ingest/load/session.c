@@ -8,11 +8,13 @@
 #include "ingest/core/rfc3339.h"
 #include "ingest/core/utf8.h"
 #include "ingest/decoders/adapters.h"
+#include "ingest/decoders/gbench/gbench.h"
 #include "ingest/load/loader.h"
 #include "ingest/sink/remove.h"
 #include "ingest/core/jsonparse.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
+#include "util/text.h"
 
 struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, const struct ingest_hooks *hooks,
                                char **err)
@@ -155,6 +157,23 @@ int ingest_text_check(const char *s, char *what, size_t size)
         return 0;
     utf8_describe(s, at, "byte", what, size);
     return -1;
+}
+
+int ingest_file_host(const char *path, char **host, char **err)
+{
+    *host = NULL;
+    size_t len = 0;
+    /* A harness file is held whole anyway (docs/formats.md, "Files"). */
+    char *text = file_read_text(path, INGEST_HARNESS_PEEK_MAX, "a harness file", &len, err);
+    if (!text)
+        return -1;
+    enum ingest_kind kind;
+    const char *harness = NULL;
+    int compressed = 0, rc = ingest_classify_buffer(text, len, &kind, &harness, &compressed, err);
+    if (rc == 0 && harness && strcmp(harness, "google-benchmark") == 0 && !compressed)
+        gbench_host_name(text, len, host);
+    free(text);
+    return rc;
 }
 
 int ingest_time_valid(const char *s)

@@ -1,6 +1,7 @@
 /* Google Benchmark's JSON (--benchmark_out_format=json): iteration rows
  * become values (one per repetition) of the cell named by run_name (or
- * name), real_time the primary metric, cpu_time and user counters further
+ * name), real_time the primary metric (its series' detail names it
+ * real_time), cpu_time and user counters further
  * metrics; aggregate rows are skipped (a file of nothing else is refused),
  * errored rows become events, the context object run attributes and its
  * date (with its UTC offset) the run's start. docs/formats.md. */
@@ -156,7 +157,9 @@ static int cell_series(struct harness_ctx *c, struct cell *cell)
 {
     char path[96];
     snprintf(path, sizeof path, "benchmarks[%zu].real_time", cell->first_row);
-    int rc = harness_series(c, path, cell->name, 0, NULL, cell->unit, NULL, cell->real.v, NULL, cell->real.n, NULL, 0);
+    /* Primary, named as Google Benchmark names it (docs/formats.md). */
+    int rc = harness_series(c, path, cell->name, 0, NULL, cell->unit, "{\"metric\":\"real_time\"}", cell->real.v,
+                            NULL, cell->real.n, NULL, 0);
     snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", cell->first_row);
     if (rc == 0 && cell->cpu.n)
         rc = harness_series(c, path, cell->name, 0, "cpu_time", cell->unit, NULL, cell->cpu.v, NULL, cell->cpu.n,
@@ -208,4 +211,15 @@ int harness_gbench(struct harness_ctx *c, json_t *doc)
         rc = cell_series(c, &cs.v[k]);
     cells_free(&cs);
     return rc;
+}
+
+int gbench_host_name(const char *text, size_t len, char **host)
+{
+    *host = NULL;
+    json_t *doc = json_loadb(text, len, 0, NULL);
+    json_t *h = json_object_get(json_object_get(doc, "context"), "host_name");
+    if (json_is_string(h) && json_string_length(h) > 0)
+        *host = strdup(json_string_value(h));
+    json_decref(doc);
+    return *host ? 1 : 0;
 }

@@ -9,4 +9,8 @@
 
 int harness_gbench(struct harness_ctx *c, json_t *doc);
 
+/* The host a Google Benchmark file names (context.host_name): 1 with
+ * *host malloc'd, or 0 when it names none (or is not such JSON). */
+int gbench_host_name(const char *text, size_t len, char **host);
+
 #endif

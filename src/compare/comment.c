@@ -1,0 +1,409 @@
+/* The answer first (compare.h): a comparison counted per benchmark, its
+ * changed cells, and the pull-request comment that leads with them
+ * (docs/queries.md, "The pull-request comment"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/compare.h"
+#include "compare/units.h"
+#include "ingest/core/idmap.h"
+#include "util/markdown.h"
+#include "util/strbuf.h"
+
+static const char *const class_names[CMP_NCLASS] = {
+    "slower", "worse", "faster", "better", "higher", "lower", "undetermined", "removed", "added", "unchanged",
+};
+
+const char *cmp_class_name(enum cmp_class c) { return c < CMP_NCLASS ? class_names[c] : "?"; }
+
+int cmp_cell_changed(const struct cmp_cell *c)
+{
+    return c->present && c->compared && c->verdict && strcmp(c->verdict, "~") != 0 && strcmp(c->verdict, "same") != 0;
+}
+
+/* The class of a side's cell against the baseline's (either may be NULL:
+ * the row has none). */
+static enum cmp_class classify(const struct cmp_cell *base, const struct cmp_cell *c)
+{
+    int hb = base && base->present, hc = c && c->present;
+    if (hb && !hc)
+        return CMP_REMOVED;
+    if (!hb)
+        return CMP_ADDED;
+    if (!cmp_cell_changed(c))
+        return CMP_UNCHANGED;
+    for (int k = CMP_SLOWER; k <= CMP_LOWER; k++)
+        if (strcmp(c->verdict, class_names[k]) == 0)
+            return (enum cmp_class)k;
+    return CMP_UNKNOWN;
+}
+
+/* The table's column of side label, or -1. */
+static int column_of(const struct cmp_table *t, const char *label)
+{
+    for (int e = 0; e < t->ncols; e++)
+        if (strcmp(t->cols[e], label) == 0)
+            return e;
+    return -1;
+}
+
+/* A benchmark's key: side, configuration, full name (NUL-separated). */
+static int bench_key(struct strbuf *sb, const struct cmp_model *m, const struct cmp_table *t, const char *side,
+                     const char *label)
+{
+    sb->len = 0;
+    int rc = sb_append(sb, side, strlen(side) + 1);
+    for (int f = 0; f < m->nfields; f++)
+        rc |= sb_append(sb, t->cfg[f], strlen(t->cfg[f]) + 1);
+    return rc | sb_append(sb, label, strlen(label));
+}
+
+int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    struct idmap seen = {0};
+    enum cmp_class *cls = NULL;
+    size_t ncls = 0, cap = 0;
+    struct strbuf key = {0};
+    int rc = 0;
+    const char *base = m->nsides ? m->sides[0] : NULL;
+    for (size_t i = 0; rc == 0 && base && i < m->ntables; i++) {
+        const struct cmp_table *t = &m->tables[i];
+        int b = column_of(t, base);
+        for (int s = 1; rc == 0 && s < m->nsides; s++) {
+            int e = column_of(t, m->sides[s]);
+            if (e < 0 && b < 0)
+                continue;
+            for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
+                const struct cmp_cell *cb = b >= 0 ? &t->rows[r].cells[b] : NULL;
+                const struct cmp_cell *ce = e >= 0 ? &t->rows[r].cells[e] : NULL;
+                if (!(cb && cb->present) && !(ce && ce->present))
+                    continue;
+                enum cmp_class k = classify(cb, ce);
+                if (ce && ce->compared) {
+                    int first = c->n1hi == 0;
+                    c->n1lo = first || ce->n1 < c->n1lo ? ce->n1 : c->n1lo;
+                    c->n1hi = ce->n1 > c->n1hi ? ce->n1 : c->n1hi;
+                    c->n2lo = first || ce->n2 < c->n2lo ? ce->n2 : c->n2lo;
+                    c->n2hi = ce->n2 > c->n2hi ? ce->n2 : c->n2hi;
+                }
+                if ((rc = bench_key(&key, m, t, m->sides[s], t->rows[r].label)) != 0)
+                    break;
+                int64_t *at = idmap_get(&seen, key.buf, key.len);
+                if (at) {
+                    /* A benchmark measured in several metrics: its most telling verdict. */
+                    if (k < cls[*at])
+                        cls[*at] = k;
+                    continue;
+                }
+                if (ncls == cap) {
+                    size_t ncap = cap ? 2 * cap : 64;
+                    enum cmp_class *v = realloc(cls, ncap * sizeof *v);
+                    if (!v) {
+                        rc = -1;
+                        break;
+                    }
+                    cls = v;
+                    cap = ncap;
+                }
+                cls[ncls] = k;
+                rc = idmap_put(&seen, key.buf, key.len, (int64_t)ncls);
+                ncls++;
+            }
+        }
+    }
+    for (size_t i = 0; i < ncls; i++)
+        c->n[cls[i]]++;
+    c->benchmarks = ncls;
+    free(cls);
+    idmap_free(&seen);
+    sb_free(&key);
+    return rc ? -1 : 0;
+}
+
+static const char *gate_word(const struct cmp_model *m)
+{
+    return !m->compared ? "nothing compared" : m->regressed ? "fails" : "passes";
+}
+
+char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
+{
+    struct strbuf sb = {0};
+    int rc = sb_putc(&sb, '{');
+    for (int k = 0; k < CMP_NCLASS; k++)
+        rc |= sb_printf(&sb, "\"%s\": %zu, ", class_names[k], c->n[k]);
+    rc |= sb_printf(&sb, "\"benchmarks\": %zu, \"cells_compared\": %zu, \"regressed\": %zu, \"gate\": \"%s\"}",
+                    c->benchmarks, m->compared, m->regressed, gate_word(m));
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return sb_detach(&sb);
+}
+
+static int put_range(struct strbuf *sb, int64_t lo, int64_t hi)
+{
+    return lo == hi ? sb_printf(sb, "%lld", (long long)lo) : sb_printf(sb, "%lld–%lld", (long long)lo, (long long)hi);
+}
+
+/* "2 slower, 1 faster, 27 unchanged": slower, faster and unchanged
+ * always, the other classes when there are any. */
+static int put_counts(struct strbuf *sb, const struct cmp_counts *c)
+{
+    static const enum cmp_class order[] = {CMP_SLOWER, CMP_WORSE,   CMP_FASTER,  CMP_BETTER, CMP_HIGHER,
+                                           CMP_LOWER,  CMP_UNKNOWN, CMP_REMOVED, CMP_ADDED,  CMP_UNCHANGED};
+    int rc = 0, n = 0;
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+        enum cmp_class k = order[i];
+        if (c->n[k] || k == CMP_SLOWER || k == CMP_FASTER || k == CMP_UNCHANGED)
+            rc |= sb_printf(sb, "%s%zu %s", n++ ? ", " : "", c->n[k], class_names[k]);
+    }
+    return rc;
+}
+
+char *cmp_counts_words(const struct cmp_counts *c)
+{
+    struct strbuf sb = {0};
+    if (put_counts(&sb, c)) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return sb_detach(&sb);
+}
+
+char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c)
+{
+    struct strbuf sb = {0};
+    int rc = sb_puts(&sb, "**");
+    rc |= put_counts(&sb, c);
+    rc |= sb_puts(&sb, "**");
+    if (m->nsides > 2)
+        rc |= sb_printf(&sb, " (%d sides, each against the first)", m->nsides);
+    char alpha[40];
+    cmp_go_float(m->alpha, alpha, sizeof alpha);
+    rc |= sb_printf(&sb, " (unchanged: p > %s, Mann–Whitney U test", alpha);
+    if (m->adjust != CMP_ADJUST_NONE)
+        rc |= sb_puts(&sb, m->adjust == CMP_ADJUST_HOLM ? ", Holm-adjusted" : ", Benjamini-Hochberg-adjusted");
+    if (c->n1hi) {
+        rc |= sb_puts(&sb, "; n = ");
+        rc |= put_range(&sb, c->n1lo, c->n1hi);
+        rc |= sb_putc(&sb, '+');
+        rc |= put_range(&sb, c->n2lo, c->n2hi);
+    }
+    rc |= sb_printf(&sb, ") — gate: %s", gate_word(m));
+    if (m->threshold > 0) {
+        char th[40];
+        cmp_go_float(m->threshold, th, sizeof th);
+        rc |= sb_printf(&sb, " (it fails on a cell slower or worse by more than %s%%)", th);
+    }
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return sb_detach(&sb);
+}
+
+void cmp_model_only_changed(struct cmp_model *m)
+{
+    size_t nt = 0;
+    for (size_t i = 0; i < m->ntables; i++) {
+        struct cmp_table *t = &m->tables[i];
+        size_t nr = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            int changed = 0;
+            for (int e = 1; e < t->ncols; e++)
+                changed |= cmp_cell_changed(&t->rows[r].cells[e]);
+            if (changed)
+                t->rows[nr++] = t->rows[r];
+        }
+        t->nrows = nr;
+        if (nr)
+            m->tables[nt++] = *t;
+    }
+    m->ntables = nt;
+    m->only_changed = 1;
+}
+
+/* ---- the comment ---- */
+
+/* One changed cell: table, row, side column. */
+struct changed {
+    const struct cmp_table *t;
+    const struct cmp_row *row;
+    int e;
+    enum cmp_class k;
+    size_t r, table; /* the row's place in its table, the table's in the model */
+};
+
+/* By class, slower first; within a class by row, so that a benchmark's
+ * metrics (sec/op, B/s) stand together; then by table and side. */
+static int by_class(const void *x, const void *y)
+{
+    const struct changed *a = x, *b = y;
+    if (a->k != b->k)
+        return a->k < b->k ? -1 : 1;
+    if (a->r != b->r)
+        return a->r < b->r ? -1 : 1;
+    if (a->table != b->table)
+        return a->table < b->table ? -1 : 1;
+    return (a->e > b->e) - (a->e < b->e);
+}
+
+static int put_md(struct strbuf *sb, const char *s)
+{
+    return sb_put_markdown(sb, s, strlen(s), MD_CELL);
+}
+
+/* A side's value as benchstat shows it: "46.55n ± 9%". */
+static int put_value(struct strbuf *sb, const struct cmp_scaler *sc, const struct cmp_cell *c)
+{
+    char buf[64];
+    cmp_scale_format(sc, c->center, buf, sizeof buf);
+    return sb_printf(sb, "%s ± %s", buf, c->pct ? c->pct : "?");
+}
+
+static int changed_row(struct strbuf *sb, const struct cmp_model *m, const struct changed *x, int with_unit,
+                       int with_side)
+{
+    const struct cmp_cell *base = &x->row->cells[0], *c = &x->row->cells[x->e];
+    double centers[2] = {base->center, c->center};
+    struct cmp_scaler sc = cmp_common_scale(centers, 2, x->t->binary);
+    int rc = sb_puts(sb, "| ");
+    rc |= put_md(sb, x->row->label);
+    if (with_unit) {
+        rc |= sb_puts(sb, " | ");
+        rc |= put_md(sb, x->t->unit);
+    }
+    if (with_side) {
+        rc |= sb_puts(sb, " | ");
+        rc |= put_md(sb, x->t->cols[x->e]);
+    }
+    rc |= sb_puts(sb, " | ");
+    rc |= put_value(sb, &sc, base);
+    rc |= sb_puts(sb, " | ");
+    rc |= put_value(sb, &sc, c);
+    rc |= sb_printf(sb, " | %s | ", c->delta ? c->delta : "?");
+    if (c->tested)
+        rc |= sb_printf(sb, "%.3f", c->p);
+    if (m->extras)
+        rc |= sb_printf(sb, " | %s", c->verdict);
+    return rc | sb_puts(sb, " |\n");
+}
+
+/* The table of the changed cells, slower first, in the model's order
+ * within a class. */
+static int changed_table(struct strbuf *sb, const struct cmp_model *m)
+{
+    size_t n = 0, cap = 0;
+    struct changed *v = NULL;
+    int rc = 0;
+    /* A unit column: the values are scaled numbers (46.55n) whose unit is
+     * the table's (sec/op, real_time (sec), B/op). */
+    const int with_unit = 1;
+    for (size_t i = 0; rc == 0 && i < m->ntables; i++)
+        for (size_t r = 0; rc == 0 && r < m->tables[i].nrows; r++)
+            for (int e = 1; e < m->tables[i].ncols; e++) {
+                const struct cmp_row *row = &m->tables[i].rows[r];
+                if (!cmp_cell_changed(&row->cells[e]))
+                    continue;
+                if (n == cap) {
+                    size_t ncap = cap ? 2 * cap : 32;
+                    struct changed *nv = realloc(v, ncap * sizeof *nv);
+                    if (!nv) {
+                        rc = -1;
+                        break;
+                    }
+                    v = nv;
+                    cap = ncap;
+                }
+                v[n] = (struct changed){&m->tables[i], row, e, classify(&row->cells[0], &row->cells[e]), r, i};
+                n++;
+            }
+    if (rc == 0 && n == 0) {
+        free(v);
+        return sb_puts(sb, "No cell changed.\n");
+    }
+    qsort(v, n, sizeof *v, by_class);
+    int with_side = m->nsides > 2;
+    const char *base = m->nsides ? m->sides[0] : "base";
+    rc |= sb_puts(sb, "| benchmark");
+    if (with_unit)
+        rc |= sb_puts(sb, " | unit");
+    if (with_side)
+        rc |= sb_puts(sb, " | side");
+    rc |= sb_puts(sb, " | ");
+    for (int col = 0; col < 2; col++) {
+        if (col)
+            rc |= sb_puts(sb, " | ");
+        if (col == 0)
+            rc |= put_md(sb, base);
+        else
+            rc |= with_side ? sb_puts(sb, "value") : put_md(sb, m->nsides > 1 ? m->sides[1] : "head");
+    }
+    rc |= sb_puts(sb, m->adjust == CMP_ADJUST_NONE ? " | change | p" : " | change | p (adjusted)");
+    rc |= sb_puts(sb, m->extras ? " | verdict |\n" : " |\n");
+    rc |= sb_puts(sb, "| --- |");
+    for (int k = 0; k < with_unit + with_side; k++)
+        rc |= sb_puts(sb, " --- |");
+    rc |= sb_puts(sb, " ---: | ---: | ---: | ---: |");
+    rc |= sb_puts(sb, m->extras ? " --- |\n" : "\n");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = changed_row(sb, m, &v[i], with_unit, with_side);
+    free(v);
+    return rc ? -1 : 0;
+}
+
+/* The whole comparison as benchstat's text, in a code fence longer than
+ * any run of backticks in it (so that no name can close it). */
+static int details(struct strbuf *sb, struct cmp_model *m, const struct cmp_counts *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return -1;
+    int rc = cmp_print_text(m, f);
+    rc |= fclose(f) ? -1 : 0;
+    if (rc || !text) {
+        free(text);
+        return -1;
+    }
+    size_t run = 0, longest = 0;
+    for (size_t i = 0; i < len; i++) {
+        run = text[i] == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    size_t fence = longest >= 3 ? longest + 1 : 3;
+    rc |= sb_printf(sb, "\n<details><summary>All %zu benchmark%s, as benchstat prints them</summary>\n\n",
+                    c->benchmarks, c->benchmarks == 1 ? "" : "s");
+    for (size_t i = 0; i < fence; i++)
+        rc |= sb_putc(sb, '`');
+    rc |= sb_puts(sb, "text\n");
+    rc |= sb_append(sb, text, len);
+    for (size_t i = 0; i < fence; i++)
+        rc |= sb_putc(sb, '`');
+    rc |= sb_puts(sb, "\n\n</details>\n");
+    free(text);
+    return rc ? -1 : 0;
+}
+
+int cmp_print_comment(struct cmp_model *m, FILE *out)
+{
+    struct cmp_counts c;
+    struct strbuf sb = {0};
+    char *line = NULL;
+    int rc = cmp_count(m, &c);
+    if (rc == 0 && !(line = cmp_summary_markdown(m, &c)))
+        rc = -1;
+    if (rc == 0)
+        rc = sb_printf(&sb, "%s\n\n", line);
+    if (rc == 0)
+        rc = changed_table(&sb, m);
+    if (rc == 0)
+        rc = details(&sb, m, &c);
+    if (rc == 0 && sb.len && fwrite(sb.buf, 1, sb.len, out) != sb.len)
+        rc = -1;
+    free(line);
+    sb_free(&sb);
+    return rc || ferror(out) ? -1 : 0;
+}
