@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "report/headline.h"
 #include "report/report.h"
 #include "util/outfile.h"
 #include "util/sha256.h"
@@ -98,7 +99,12 @@ static char *verify_text(const struct report_eval *ev, const struct saved_query 
     json_object_foreach(ev->params, k, v) {
         const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
         char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
-        if (!sp || !sp->has_default || strcmp(sp->def, t) != 0) {
+        double x, y;
+        char *end = NULL;
+        /* a number recorded as 0.0 is the default written 0 */
+        int same_number = sp && sp->has_default && !json_is_string(v) && json_num(v, &x) &&
+                          (y = strtod(sp->def, &end), end != sp->def && !*end && x == y);
+        if (!t || !sp || !sp->has_default || (strcmp(sp->def, t) != 0 && !same_number)) {
             struct strbuf a = {0};
             sb_printf(&a, "%s=%s", k, t);
             sb_puts(&sb, " --param ");
@@ -177,7 +183,7 @@ static int run_and_record(const struct report_run *r, const struct saved_query *
             say_companion_failure(r, probe->from, err);
             goto out;
         }
-    } else if (report_check_chart(probe, &mem, &err)) {
+    } else if (report_check_chart(probe, &mem, NULL, &err)) {
         bd_error("report: %s", err);
         goto out;
     }
@@ -240,7 +246,7 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         verify = verify_text(&ev, q ? q : now, &a->path);
         saved_query_free(now);
     }
-    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify};
+    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify, NULL, NULL};
     marks = svg ? report_svg(page, &pg, &err) : report_html(page, &pg, &err);
     if (marks < 0) {
         bd_error("%s", err);
@@ -322,7 +328,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
          * chart line, --format svg of a table, a companion that is not
          * there) is said before anything is run or recorded. */
         rc = EXIT_FAIL;
-        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0 || (svg && report_svg_possible(&probe, q->name, &err))) {
+        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0 || report_headline_check(q->text, q->source, &err) ||
+            (svg && report_svg_possible(&probe, q->name, &err))) {
             bd_error("%s%s", strncmp(err, "report: ", 8) == 0 ? "" : "report: ", err);
             goto out;
         }

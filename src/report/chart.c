@@ -13,7 +13,10 @@
 
 struct panel *panel_new(struct chart_out *out)
 {
-    out->v = realloc(out->v, (size_t)(out->n + 1) * sizeof *out->v);
+    struct panel *grown = realloc(out->v, (size_t)(out->n + 1) * sizeof *out->v);
+    if (!grown)
+        return NULL;
+    out->v = grown;
     struct panel *p = &out->v[out->n++];
     memset(p, 0, sizeof *p);
     return p;
@@ -243,6 +246,11 @@ static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, 
 }
 
 char *row_label(const struct chart_ctx *c, size_t i) { return cols_label(c, i, c->spec->label, c->spec->nlabel, " "); }
+
+char *row_label_n(const struct chart_ctx *c, size_t i, int ncols)
+{
+    return cols_label(c, i, c->spec->label, ncols < c->spec->nlabel ? ncols : c->spec->nlabel, " ");
+}
 
 static void attr(struct strbuf *sb, const char *name, const char *value)
 {

@@ -86,6 +86,8 @@ struct panel *panel_new(struct chart_out *out);
 /* The row's label: its label columns' values joined by spaces, a JSON
  * object's values joined by '/'; malloc'd. */
 char *row_label(const struct chart_ctx *c, size_t i);
+/* The same with the first ncols label columns only. */
+char *row_label_n(const struct chart_ctx *c, size_t i, int ncols);
 /* Opens a mark: <g class="mark" data-row=.. data-group=.. [data-class=..]
  * and data-ROLE for each role/column pair (NULL-terminated), then <title>
  * with the row's every column. */

@@ -38,6 +38,14 @@ static const struct opt {
     {"change", OPT_TEXT, offsetof(struct chart_spec, change), K(CHART_SERIES), 0},
     {"revision", OPT_TEXT, offsetof(struct chart_spec, revision), K(CHART_SERIES), 0},
     {"alert", OPT_TEXT, offsetof(struct chart_spec, alert), K(CHART_SERIES), 0},
+    {"tick", OPT_TEXT, offsetof(struct chart_spec, tick), K(CHART_SERIES), 0},
+    {"lower", OPT_TEXT, offsetof(struct chart_spec, lower), K(CHART_SERIES), 0},
+    {"upper", OPT_TEXT, offsetof(struct chart_spec, upper), K(CHART_SERIES), 0},
+    {"mark", OPT_TEXT, offsetof(struct chart_spec, mark), K(CHART_SERIES), 0},
+    {"match", OPT_LIST, offsetof(struct chart_spec, match), K(CHART_SERIES), 0},
+    {"lag", OPT_TEXT, offsetof(struct chart_spec, lag), K(CHART_SERIES), 0},
+    {"flag", OPT_LIST, offsetof(struct chart_spec, flag), K(CHART_SERIES), 0},
+    {"with", OPT_TEXT, offsetof(struct chart_spec, with), DRAWN, 0},
     {"summary", OPT_TEXT, offsetof(struct chart_spec, summary), K(CHART_FOREST), 0},
     {"note", OPT_TEXT, offsetof(struct chart_spec, note), K(CHART_FOREST), 0},
     {"line", OPT_TEXT, offsetof(struct chart_spec, line_col), K(CHART_BAR), 0},
@@ -72,6 +80,15 @@ void chart_spec_free(struct chart_spec *s)
         }
     }
     memset(s, 0, sizeof *s);
+}
+
+/* The count of the list option at offset off. */
+static int *list_count(struct chart_spec *s, size_t off)
+{
+    return off == offsetof(struct chart_spec, group)   ? &s->ngroup
+           : off == offsetof(struct chart_spec, match) ? &s->nmatch
+           : off == offsetof(struct chart_spec, flag)  ? &s->nflag
+                                                       : &s->nlabel;
 }
 
 /* The next token of s: a bare word up to a space, or NAME="quoted value";
@@ -115,7 +132,7 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
     }
     free(tok);
     s->kind = (enum chart_kind)kind;
-    unsigned seen = 0;
+    unsigned long long seen = 0;
     while ((tok = next_token(&val, &bad))) {
         char *eq = strchr(tok, '=');
         if (eq)
@@ -138,10 +155,10 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
         } else if (o->type == OPT_FLAG ? eq != NULL : (eq == NULL || !eq[1])) {
             rc = o->type == OPT_FLAG ? bd_fail(err, "%s: chart: %s: expected no value, got '%s'", where, tok, eq + 1)
                                      : bd_fail(err, "%s: chart: %s: expected %s=VALUE", where, tok, tok);
-        } else if (seen & (1u << (o - opts))) {
+        } else if (seen & (1ull << (o - opts))) {
             rc = bd_fail(err, "%s: chart: %s: given twice", where, tok);
         } else {
-            seen |= 1u << (o - opts);
+            seen |= 1ull << (o - opts);
             char *base = (char *)s + o->off;
             const char *v = eq ? eq + 1 : NULL;
             switch (o->type) {
@@ -181,9 +198,7 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
                                                      : "up to 6 comma-separated column names",
                                  v);
                 if (o->type == OPT_LIST)
-                    *(int *)((char *)s + (o->off == offsetof(struct chart_spec, group)
-                                              ? offsetof(struct chart_spec, ngroup)
-                                              : offsetof(struct chart_spec, nlabel))) = n;
+                    *list_count(s, o->off) = n;
                 break;
             }
             }
@@ -193,10 +208,18 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
             return -1;
     }
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (opts[i].required && (opts[i].kinds & K(kind)) && !(seen & (1u << i)))
+        if (opts[i].required && (opts[i].kinds & K(kind)) && !(seen & (1ull << i)))
             return bd_fail(err, "%s: chart: a %s chart needs %s=COLUMN", where, kind_names[kind], opts[i].name);
     if ((s->change || s->alert) && !s->x)
         return bd_fail(err, "%s: chart: change and alert need x=COLUMN", where);
+    if (!s->lower != !s->upper)
+        return bd_fail(err, "%s: chart: lower and upper go together", where);
+    if ((s->mark != NULL) != (s->nmatch > 0) || ((s->lag || s->nflag) && !s->mark))
+        return bd_fail(err, "%s: chart: mark=COLUMN needs match=COLUMNS (and lag and flag need mark)", where);
+    if (s->mark && !s->from)
+        return bd_fail(err, "%s: chart: mark draws the page's rows on its companion's chart: it needs from=QUERY", where);
+    if (s->with && !s->from)
+        return bd_fail(err, "%s: chart: with gives the companion parameters: it needs from=QUERY", where);
     return 0;
 }
 

@@ -21,6 +21,7 @@ const char svg_css[] =
     ".ref{stroke:#111;stroke-width:1.3}"
     ".avg{stroke:#111;stroke-width:1.3;stroke-dasharray:6 3}"
     ".chg{stroke:#D55E00;stroke-width:1.2;stroke-dasharray:4 3}"
+    ".refl{stroke:#333;stroke-width:1.4;stroke-dasharray:1.5 2.5}"
     ".sep{stroke:#999;stroke-width:1}";
 
 void svg_esc(struct strbuf *sb, const char *s)
@@ -305,6 +306,30 @@ void svg_shape(struct strbuf *sb, enum shape s, double cx, double cy, double r, 
 {
     const char *fill = filled ? colour : "#fff";
     switch (s) {
+    case SHAPE_CROSS:
+        sb_puts(sb, "<path d=\"M");
+        svg_num(sb, cx - r * 0.75);
+        sb_putc(sb, ' ');
+        svg_num(sb, cy - r * 0.75);
+        sb_puts(sb, "l");
+        svg_num(sb, r * 1.5);
+        sb_putc(sb, ' ');
+        svg_num(sb, r * 1.5);
+        sb_puts(sb, "m0 ");
+        svg_num(sb, -r * 1.5);
+        sb_puts(sb, "l");
+        svg_num(sb, -r * 1.5);
+        sb_putc(sb, ' ');
+        svg_num(sb, r * 1.5);
+        sb_printf(sb, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.2\"/>", colour);
+        sb_puts(sb, "<circle cx=\"");
+        svg_num(sb, cx);
+        sb_puts(sb, "\" cy=\"");
+        svg_num(sb, cy);
+        sb_puts(sb, "\" r=\"");
+        svg_num(sb, r * 1.15);
+        sb_printf(sb, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.3\"/>", colour);
+        return;
     case SHAPE_SQUARE:
         sb_puts(sb, "<rect x=\"");
         svg_num(sb, cx - r * 0.9);
@@ -408,7 +433,9 @@ double legend_draw(struct strbuf *sb, const struct legend *l, double x0, double 
             break;
         case LEG_LINE:
         case LEG_DASH:
-            sb_printf(sb, "<line class=\"%s\" x1=\"", e->kind == LEG_LINE ? "ref" : e->colour ? "chg" : "avg");
+        case LEG_DOT:
+            sb_printf(sb, "<line class=\"%s\" x1=\"",
+                      e->kind == LEG_LINE ? "ref" : e->kind == LEG_DOT ? "refl" : e->colour ? "chg" : "avg");
             svg_num(sb, x + 7);
             sb_puts(sb, "\" x2=\"");
             svg_num(sb, x + 7);

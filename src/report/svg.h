@@ -57,12 +57,13 @@ int axis_ok(const struct axis *a, double v);
  * blindness) and a shape, so that greyscale prints keep them apart. */
 #define PALETTE_N 8
 const char *palette_colour(int k);
-enum shape { SHAPE_CIRCLE, SHAPE_SQUARE, SHAPE_TRIANGLE, SHAPE_DIAMOND, SHAPE_TRIANGLE_DOWN, SHAPE_N };
+enum shape { SHAPE_CIRCLE, SHAPE_SQUARE, SHAPE_TRIANGLE, SHAPE_DIAMOND, SHAPE_TRIANGLE_DOWN, SHAPE_N,
+             SHAPE_CROSS /* not a class's: a missed regression, drawn as an x in a ring */ };
 /* A marker centred at (cx, cy) of radius r; filled or hollow (white inside). */
 void svg_shape(struct strbuf *sb, enum shape s, double cx, double cy, double r, const char *colour, int filled);
 
 /* A legend: entries laid out left to right, wrapping at the width. */
-enum legend_kind { LEG_SHAPE, LEG_BAND, LEG_LINE, LEG_DASH, LEG_TEXT };
+enum legend_kind { LEG_SHAPE, LEG_BAND, LEG_LINE, LEG_DASH, LEG_DOT, LEG_TEXT };
 struct legend_entry {
     enum legend_kind kind;
     enum shape shape;

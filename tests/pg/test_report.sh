@@ -33,9 +33,11 @@ expect_rc 0 "the same data on SQLite and PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
 
 # recorded_times: stdin with each evaluation's evaluated_at in $store (the
-# store the output came from, set by both) replaced by EVALUATED_AT.
+# store the output came from, set by both) replaced by EVALUATED_AT, as
+# recorded and as a page shows it (2026-12-01 17:16:25, docs/report.md).
 recorded_times() {
     bd --db "$store" sql "SELECT evaluated_at FROM evaluation ORDER BY id" -f csv | tail -n +2 | tr -d '\r' |
+        awk '{ shown = substr($0, 1, 10) " " substr($0, 12, 8); print $0; print shown }' |
         sed 's/[.]/[.]/g; s/.*/s|&|EVALUATED_AT|g/' >"$T/times.sed"
     sed -f "$T/times.sed"
 }
