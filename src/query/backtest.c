@@ -314,8 +314,8 @@ struct saved_query *backtest_compose(const struct query_path *qp, const char *ga
                    "title=\"Each history as %s judged it, run by run: hits, false alarms and missed regressions "
                    "(histories with a miss or a false alarm first)\"\n",
               g->name, g->name);
-    sb_puts(&sb, "-- columns: kind, host, benchmark, params, run, revision, statistic, limit, verdict, delay, runs, "
-                 "events, detected, alerts, false_alarms, recall, precision\n");
+    sb_puts(&sb, "-- columns: kind, host, benchmark, params, run, revision, verdict, delay, runs, events, detected, "
+                 "false_alarms, recall, precision\n");
     sb_printf(&sb, "-- headline[kind=total, events>0]: %s would have caught {detected} of {events:reference "
                    "regression/reference regressions} (recall {recall:share}) with {false_alarms:false alarm/false "
                    "alarms} in {runs} runs judged[; {count(kind=missed):missed/missed}]\n", g->name);

@@ -280,7 +280,11 @@ void mark_open(const struct chart_ctx *c, struct strbuf *sb, size_t i, const cha
     json_t *v;
     int first = 1;
     json_object_foreach(row, key, v) {
+        if (json_is_null(v))
+            continue; /* the tooltip names what there is */
         char *t = json_show(v, REPORT_DIGITS);
+        if (!t)
+            continue;
         if (!first)
             sb_putc(sb, '\n');
         svg_esc(sb, key);

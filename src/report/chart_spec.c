@@ -216,8 +216,6 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
         return bd_fail(err, "%s: chart: lower and upper go together", where);
     if ((s->mark != NULL) != (s->nmatch > 0) || ((s->lag || s->nflag) && !s->mark))
         return bd_fail(err, "%s: chart: mark=COLUMN needs match=COLUMNS (and lag and flag need mark)", where);
-    if (s->mark && !s->from)
-        return bd_fail(err, "%s: chart: mark draws the page's rows on its companion's chart: it needs from=QUERY", where);
     if (s->with && !s->from)
         return bd_fail(err, "%s: chart: with gives the companion parameters: it needs from=QUERY", where);
     return 0;

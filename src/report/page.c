@@ -16,7 +16,7 @@
 #include "util/diag.h"
 #include "version.h"
 
-static const char page_css[] =
+const char report_page_css[] =
     "body{font:15px/1.45 system-ui,\"DejaVu Sans\",sans-serif;color:#1a1a1a;background:#fff;margin:0}"
     "main{max-width:1200px;margin:0 auto;padding:12px 16px 40px}"
     "nav{font-size:14px;margin:4px 0 8px}nav a{margin-right:14px}"
@@ -32,10 +32,10 @@ static const char page_css[] =
     "code,pre{font-family:\"DejaVu Sans Mono\",monospace;font-size:13px}"
     "pre{background:#f4f4f4;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}"
     "table{border-collapse:collapse;font-size:13px;margin:6px 0;max-width:100%}"
-    "th,td{border:1px solid #d0d0d0;padding:2px 6px;vertical-align:top;overflow-wrap:anywhere}"
+    "th,td{border:1px solid #d0d0d0;padding:2px 6px;vertical-align:top;overflow-wrap:break-word}"
     "th{background:#f0f0f0;text-align:left;font-weight:600;overflow-wrap:normal}td.n{text-align:right;font-variant-numeric:tabular-nums;"
     "white-space:nowrap}"
-    "td.long{min-width:14em}td.s{white-space:nowrap}div.tw{overflow-x:auto;max-width:100%}"
+    "td.long{min-width:14em;overflow-wrap:anywhere}td.s{white-space:nowrap}div.tw{overflow-x:auto;max-width:100%}"
     "td[title]{text-decoration:underline dotted #999}"
     "tr.cond td{background:#fffbe6}"
     "figure{margin:10px 0}figure svg{display:block;max-width:100%;height:auto}"
@@ -261,7 +261,7 @@ static void page_head(struct strbuf *sb, const struct report_page *p, const char
         sb_puts(sb, " on ");
         esc(sb, ev->judged_plan);
     }
-    sb_printf(sb, " (evaluation %lld)</title>\n<style>%s%s</style>\n</head>\n<body><main>\n", ev->id, page_css, svg_css);
+    sb_printf(sb, " (evaluation %lld)</title>\n<style>%s%s</style>\n</head>\n<body><main>\n", ev->id, report_page_css, svg_css);
     if (p->nav)
         sb_puts(sb, p->nav);
 }

@@ -55,6 +55,70 @@ char *report_registration_text(struct db *db, const struct report_eval *ev)
     return t;
 }
 
+/* A word as the shell reads it back: bare when safe, else single-quoted. */
+static void shell_word(struct strbuf *sb, const char *s)
+{
+    int safe = *s != 0;
+    for (const char *p = s; *p; p++)
+        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("_./:=,+-@%", *p) != NULL;
+    if (safe) {
+        sb_puts(sb, s);
+        return;
+    }
+    sb_putc(sb, '\'');
+    for (const char *p = s; *p; p++)
+        sb_puts(sb, *p == '\'' ? "'\\''" : (char[2]){*p, 0});
+    sb_putc(sb, '\'');
+}
+
+/* benchdb query NAME with the parameters that differ from the defaults,
+ * then history --diff; or how to recover the recorded text when the saved
+ * query of that name now reads otherwise. */
+char *report_verify_text(const struct report_eval *ev, const struct saved_query *now, const struct query_path *qp)
+{
+    struct strbuf sb = {0};
+    char sha[65] = "";
+    if (now)
+        sha256_hex_of(now->text, strlen(now->text), sha);
+    if (now && strcmp(sha, ev->sha256) == 0) {
+        sb_puts(&sb, "benchdb query ");
+        shell_word(&sb, ev->query_name);
+        if (!now->builtin)
+            for (int i = 0; i < qp->n; i++) {
+                sb_puts(&sb, " --queries ");
+                shell_word(&sb, qp->entries[i]);
+            }
+    } else {
+        sb_printf(&sb, "benchdb sql \"SELECT query_text FROM evaluation WHERE id = %lld\" --format csv  "
+                       "# the recorded text, saved as rule.sql\nbenchdb query rule.sql",
+                  ev->id);
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(ev->params, k, v) {
+        const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
+        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+        double x, y;
+        char *end = NULL;
+        /* a number recorded as 0.0 is the default written 0 */
+        int same_number = sp && sp->has_default && !json_is_string(v) && json_num(v, &x) &&
+                          (y = strtod(sp->def, &end), end != sp->def && !*end && x == y);
+        if (!t || !sp || !sp->has_default || (strcmp(sp->def, t) != 0 && !same_number)) {
+            struct strbuf a = {0};
+            sb_printf(&a, "%s=%s", k, t);
+            sb_puts(&sb, " --param ");
+            shell_word(&sb, a.buf);
+            sb_free(&a);
+        }
+        free(t);
+    }
+    sb_printf(&sb, "\nbenchdb history --diff %lld NEW_ID   # NEW_ID: the evaluation the query records; same text, "
+                   "parameters and data fingerprint give the same rows",
+              ev->id);
+    return sb_detach(&sb);
+}
+
 /* The value of a recorded parameter as --param text. */
 static char *param_text(const json_t *v)
 {
@@ -137,7 +201,7 @@ int report_companion_check(const struct query_path *qp, const struct report_eval
 }
 
 int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
-                     const struct chart_spec *spec, struct report_companion_run *c, char **err)
+                     const struct chart_spec *spec, int may_run, struct report_companion_run *c, char **err)
 {
     memset(c, 0, sizeof *c);
     char *e2 = NULL;
@@ -187,6 +251,11 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
     db_finalize(st);
     if (c->id) {
         rc = 0;
+        goto out;
+    }
+    if (!may_run) {
+        bd_fail(err, "evaluation %lld (%s): no evaluation of %s with its parameters on the data it saw is recorded "
+                     "('benchdb report --evaluation %lld' runs and records it)", ev->id, ev->query_name, name, ev->id);
         goto out;
     }
     char fp[65];
