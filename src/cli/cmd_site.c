@@ -17,8 +17,8 @@ struct site_args {
 };
 
 static const struct cli_opt site_opts[] = {
-    CLI_OPT_PARAM(struct site_args, params, "regressions' window, max_pvalue or min_magnitude:\nhow change points "
-                                            "are found (repeatable, once per NAME)"),
+    CLI_OPT_PARAM(struct site_args, params, "regressions' window, max_pvalue or min_magnitude:\nhow change "
+                                            "points are found (repeatable)"),
     {"quiet", 'q', NULL, "no progress, no summary line", cli_opt_flag, offsetof(struct site_args, quiet), 0, 0},
     CLI_OPT_QUERIES(struct site_args, path),
     {0},

@@ -31,6 +31,7 @@ struct chart_out {
     int nnotes;
     struct strbuf roles; /* JSON: role -> column name(s) */
     size_t marks;
+    int oom; /* memory ran out somewhere: chart_draw fails */
 };
 
 /* What a chart is drawn from: the spec, the evaluation whose rows it draws,
@@ -54,7 +55,8 @@ void chart_out_free(struct chart_out *out);
 /* ---- shared by the kinds (chart.c) ---- */
 
 /* Rows split by the group columns, groups in order of first appearance,
- * rows in evaluation order within a group. */
+ * rows in evaluation order within a group. When memory runs out: no group,
+ * and c->out->oom (chart_draw fails). */
 struct groups {
     int n;
     char **keys;      /* the group's values exactly, joined by " · " (NULL: no group=) */

@@ -115,6 +115,71 @@ static char *next_token(const char **s, int *bad)
     return sb_detach(&sb);
 }
 
+/* One option's value into s. Returns 0, or -1 with *err. */
+static int set_option(struct chart_spec *s, const struct opt *o, int kind, const char *tok, const char *v,
+                      const char *where, char **err)
+{
+    char *base = (char *)s + o->off;
+    switch (o->type) {
+    case OPT_FLAG: *(int *)base = 1; return 0;
+    case OPT_TEXT:
+        free(*(char **)base);
+        *(char **)base = strdup(v);
+        return *(char **)base ? 0 : bd_fail(err, "out of memory");
+    case OPT_SORT:
+        if (strcmp(v, "none") == 0)
+            s->sort = SORT_NONE;
+        else if (strcmp(v, "estimate") == 0 && kind == CHART_FOREST)
+            s->sort = SORT_ESTIMATE;
+        else if (strcmp(v, "value") == 0 && kind != CHART_FOREST)
+            s->sort = SORT_VALUE;
+        else
+            return bd_fail(err, "%s: chart: sort: expected %s, got '%s'", where,
+                           kind == CHART_FOREST ? "none or estimate" : "none or value", v);
+        return 0;
+    default: break;
+    }
+    char **v2 = (char **)base;
+    int max = o->type == OPT_PAIR ? 2 : CHART_MAX_COLS, n = 0;
+    const char *p = v;
+    while (*p && n < max) {
+        size_t len = strcspn(p, ",");
+        if (!len)
+            break;
+        if (!(v2[n++] = strndup(p, len)))
+            return bd_fail(err, "out of memory");
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    if (o->type == OPT_LIST)
+        *list_count(s, o->off) = n;
+    if (*p || (o->type == OPT_PAIR && n != 2) || p[-1] == ',')
+        return bd_fail(err, "%s: chart: %s: expected %s, got '%s'", where, tok,
+                       o->type == OPT_PAIR ? "two values LO,HI (parameter names or numbers)"
+                                           : "up to 6 comma-separated column names",
+                       v);
+    return 0;
+}
+
+/* What the line as a whole must say: the kind's required options, and
+ * the options that go together. */
+static int whole_line(const struct chart_spec *s, int kind, unsigned long long seen, const char *where, char **err)
+{
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (opts[i].required && (opts[i].kinds & K(kind)) && !(seen & (1ull << i)))
+            return bd_fail(err, "%s: chart: a %s chart needs %s=COLUMN", where, kind_names[kind], opts[i].name);
+    if ((s->change || s->alert) && !s->x)
+        return bd_fail(err, "%s: chart: change and alert need x=COLUMN", where);
+    if (!s->lower != !s->upper)
+        return bd_fail(err, "%s: chart: lower and upper go together", where);
+    if ((s->mark != NULL) != (s->nmatch > 0) || ((s->lag || s->nflag) && !s->mark))
+        return bd_fail(err, "%s: chart: mark=COLUMN needs match=COLUMNS (and lag and flag need mark)", where);
+    if (s->with && !s->from)
+        return bd_fail(err, "%s: chart: with gives the companion parameters: it needs from=QUERY", where);
+    return 0;
+}
+
 static int parse_line(const char *val, const char *where, struct chart_spec *s, char **err)
 {
     int bad = 0;
@@ -159,66 +224,13 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
             rc = bd_fail(err, "%s: chart: %s: given twice", where, tok);
         } else {
             seen |= 1ull << (o - opts);
-            char *base = (char *)s + o->off;
-            const char *v = eq ? eq + 1 : NULL;
-            switch (o->type) {
-            case OPT_FLAG: *(int *)base = 1; break;
-            case OPT_TEXT:
-                free(*(char **)base);
-                *(char **)base = strdup(v);
-                break;
-            case OPT_SORT:
-                if (strcmp(v, "none") == 0)
-                    s->sort = SORT_NONE;
-                else if (strcmp(v, "estimate") == 0 && kind == CHART_FOREST)
-                    s->sort = SORT_ESTIMATE;
-                else if (strcmp(v, "value") == 0 && kind != CHART_FOREST)
-                    s->sort = SORT_VALUE;
-                else
-                    rc = bd_fail(err, "%s: chart: sort: expected %s, got '%s'", where,
-                                 kind == CHART_FOREST ? "none or estimate" : "none or value", v);
-                break;
-            case OPT_LIST:
-            case OPT_PAIR: {
-                char **v2 = (char **)base;
-                int max = o->type == OPT_PAIR ? 2 : CHART_MAX_COLS, n = 0;
-                const char *p = v;
-                while (*p && n < max) {
-                    size_t len = strcspn(p, ",");
-                    if (!len)
-                        break;
-                    v2[n++] = strndup(p, len);
-                    p += len;
-                    if (*p == ',')
-                        p++;
-                }
-                if (*p || (o->type == OPT_PAIR && n != 2) || p[-1] == ',')
-                    rc = bd_fail(err, "%s: chart: %s: expected %s, got '%s'", where, tok,
-                                 o->type == OPT_PAIR ? "two values LO,HI (parameter names or numbers)"
-                                                     : "up to 6 comma-separated column names",
-                                 v);
-                if (o->type == OPT_LIST)
-                    *list_count(s, o->off) = n;
-                break;
-            }
-            }
+            rc = set_option(s, o, kind, tok, eq ? eq + 1 : NULL, where, err);
         }
         free(tok);
         if (rc)
             return -1;
     }
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (opts[i].required && (opts[i].kinds & K(kind)) && !(seen & (1ull << i)))
-            return bd_fail(err, "%s: chart: a %s chart needs %s=COLUMN", where, kind_names[kind], opts[i].name);
-    if ((s->change || s->alert) && !s->x)
-        return bd_fail(err, "%s: chart: change and alert need x=COLUMN", where);
-    if (!s->lower != !s->upper)
-        return bd_fail(err, "%s: chart: lower and upper go together", where);
-    if ((s->mark != NULL) != (s->nmatch > 0) || ((s->lag || s->nflag) && !s->mark))
-        return bd_fail(err, "%s: chart: mark=COLUMN needs match=COLUMNS (and lag and flag need mark)", where);
-    if (s->with && !s->from)
-        return bd_fail(err, "%s: chart: with gives the companion parameters: it needs from=QUERY", where);
-    return 0;
+    return whole_line(s, kind, seen, where, err);
 }
 
 int chart_spec_parse(const char *text, const char *source, struct chart_spec *spec, char **err)

@@ -96,7 +96,7 @@ static void params_given(struct strbuf *sb, const struct report_page *p)
         sb_puts(sb, n++ ? ", <code>" : "<code>");
         esc(sb, k);
         sb_putc(sb, '=');
-        esc(sb, t);
+        svg_esc(sb, t);
         sb_puts(sb, "</code>");
         free(t);
     }
@@ -118,7 +118,7 @@ static void provenance(struct strbuf *sb, const struct report_page *p)
     sb_printf(sb, "</dd>\n<dt>Evaluation</dt><dd>%lld, recorded ", ev->id);
     json_t *at = json_string(ev->evaluated_at ? ev->evaluated_at : "");
     char *when = display_value(at, REPORT_DIGITS, NULL);
-    esc(sb, when);
+    svg_esc(sb, when);
     free(when);
     json_decref(at);
     sb_printf(sb, " UTC, %lld row%s</dd>\n<dt>Data fingerprint</dt><dd><code>", ev->row_count,
@@ -183,7 +183,7 @@ static void conditions(struct strbuf *sb, const struct report_page *p)
         sb_puts(sb, " (<code>");
         esc(sb, k);
         sb_puts(sb, " = ");
-        esc(sb, t);
+        svg_esc(sb, t);
         sb_puts(sb, "</code>)</li>\n");
         free(t);
     }
@@ -203,7 +203,7 @@ static void rule_section(struct strbuf *sb, const struct report_page *p)
         sb_puts(sb, is_condition(d) ? "<tr class=\"cond\"><td><code>" : "<tr><td><code>");
         esc(sb, k);
         sb_puts(sb, "</code></td><td>");
-        esc(sb, t);
+        svg_esc(sb, t);
         sb_puts(sb, "</td><td>");
         esc(sb, def ? def : "(required)");
         sb_puts(sb, "</td><td>");
@@ -444,7 +444,18 @@ long long report_svg(struct strbuf *sb, const struct report_page *p, char **err)
     free(fit);
     free(t);
     y = 24;
-    y += svg_wrapped(&head, 8, y + 12, "t", ev->outcome, (int)((CHART_W - 16) / CHAR_W));
+    /* The headline first, as on the page; then the outcome line. */
+    char *headline = NULL, src[160];
+    snprintf(src, sizeof src, "evaluation %lld (%s)", ev->id, ev->query_name);
+    if (report_headline(ev, p->chart_ev, src, &headline, err)) {
+        sb_free(&head);
+        chart_out_free(&co);
+        return -1;
+    }
+    if (headline)
+        y += svg_wrapped(&head, 8, y + 12, "tb", headline, (int)((CHART_W - 16) / CHAR_W));
+    free(headline);
+    y += svg_wrapped(&head, 8, y + 12, "t", ev->outcome ? ev->outcome : "", (int)((CHART_W - 16) / CHAR_W));
     if (p->chart_ev != ev) {
         t = bd_strdupf("drawn from evaluation %lld of %s (same parameters, same data)", p->chart_ev->id,
                        p->chart_ev->query_name);
@@ -482,9 +493,9 @@ long long report_svg(struct strbuf *sb, const struct report_page *p, char **err)
     if (notes.len)
         sb_append(sb, notes.buf, notes.len);
     sb_puts(sb, "</svg>\n");
+    long long marks = head.failed || notes.failed || sb->failed ? bd_fail(err, "report: out of memory") : (long long)co.marks;
     sb_free(&head);
     sb_free(&notes);
-    long long marks = (long long)co.marks;
     chart_out_free(&co);
     return marks;
 }

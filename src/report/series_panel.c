@@ -87,8 +87,10 @@ static double change_labels(const struct series *s, struct strbuf *sb, const str
         if (!r->has_change || !r->has_x)
             continue;
         char *t = change_text(s, r);
-        if (!t)
+        if (!t) {
+            sb->failed = 1;
             continue;
+        }
         double w = text_cols(t) * CHAR_W, cx = axis_pos(&g->xa, r->x);
         double x0 = fmin(fmax(cx - w / 2, 8), CHART_W - 8 - w);
         int lane = -1;

@@ -131,7 +131,8 @@ static int load(struct site *s, long long id, struct drawn *d, char **err)
     snprintf(src, sizeof src, "evaluation %lld (%s)", d->ev.id, d->ev.query_name);
     if (chart_spec_parse(d->ev.text, src, &d->spec, err) < 0)
         return -1;
-    d->parsed = saved_query_parse(strdup(d->ev.text), src, 0, &e2);
+    char *copy = strdup(d->ev.text);
+    d->parsed = copy ? saved_query_parse(copy, src, 0, &e2) : NULL; /* without it: no descriptions */
     free(e2);
     e2 = NULL;
     int unknown = 0;

@@ -26,6 +26,10 @@ const char svg_css[] =
 
 void svg_esc(struct strbuf *sb, const char *s)
 {
+    if (!s) { /* a text that could not be made: memory ran out */
+        sb->failed = 1;
+        return;
+    }
     for (;;) {
         /* the longest run that needs no escaping, then one character */
         size_t n = 0;
@@ -102,6 +106,8 @@ static int cp_cols(unsigned c)
 int text_cols(const char *s)
 {
     int cols = 0;
+    if (!s)
+        return 0;
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned c;
@@ -113,6 +119,8 @@ int text_cols(const char *s)
 
 char *text_fit(const char *s, int maxcols)
 {
+    if (!s)
+        return NULL;
     if (text_cols(s) <= maxcols)
         return strdup(s);
     struct strbuf sb = {0};
@@ -128,6 +136,10 @@ char *text_fit(const char *s, int maxcols)
         p += n;
     }
     sb_puts(&sb, "\xe2\x80\xa6");
+    if (sb.failed) {
+        sb_free(&sb);
+        return NULL; /* svg_text of NULL marks its buffer failed */
+    }
     return sb_detach(&sb);
 }
 
@@ -393,8 +405,16 @@ void svg_shape(struct strbuf *sb, enum shape s, double cx, double cy, double r, 
 void legend_add(struct legend *l, enum legend_kind kind, enum shape shape, const char *colour, int filled,
                 const char *text)
 {
-    l->v = realloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
-    l->v[l->n++] = (struct legend_entry){kind, shape, colour, filled, strdup(text)};
+    struct legend_entry *grown = realloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
+    char *copy = strdup(text ? text : "");
+    if (grown)
+        l->v = grown;
+    if (!grown || !copy) { /* an entry less; the panel's buffer says memory ran out */
+        free(copy);
+        l->failed = 1;
+        return;
+    }
+    l->v[l->n++] = (struct legend_entry){kind, shape, colour, filled, copy};
 }
 
 void legend_free(struct legend *l)
@@ -407,6 +427,8 @@ void legend_free(struct legend *l)
 
 double legend_draw(struct strbuf *sb, const struct legend *l, double x0, double y, double width)
 {
+    if (l->failed)
+        sb->failed = 1;
     if (!l->n)
         return 0;
     double x = x0, rows = 1;
@@ -457,6 +479,10 @@ double legend_draw(struct strbuf *sb, const struct legend *l, double x0, double 
 double svg_wrapped(struct strbuf *sb, double x, double y, const char *cls, const char *text, int maxcols)
 {
     double h = 0;
+    if (!text) {
+        sb->failed = 1;
+        return 0;
+    }
     const char *p = text;
     while (*p) {
         /* The longest prefix of whole words within maxcols (or a cut word). */

@@ -16,13 +16,15 @@
 /* The CSS of chart text and lines: in the page's <style>, or in a lone SVG. */
 extern const char svg_css[];
 
-/* XML-escaped text (&, <, >, ", '). */
+/* XML-escaped text (&, <, >, ", '). s NULL (a text that could not be
+ * made) marks sb failed. */
 void svg_esc(struct strbuf *sb, const char *s);
 /* A coordinate: one decimal, no trailing ".0". */
 void svg_num(struct strbuf *sb, double x);
 /* Display width of UTF-8 text in character cells (wide scripts count 2). */
 int text_cols(const char *s);
-/* s cut to at most maxcols cells, ending in "…" when cut; malloc'd. */
+/* s cut to at most maxcols cells, ending in "…" when cut; malloc'd
+ * (NULL when memory ran out). */
 char *text_fit(const char *s, int maxcols);
 /* <text> at (x, y) with anchor start|middle|end and a class. */
 void svg_text(struct strbuf *sb, double x, double y, const char *anchor, const char *cls, const char *text);
@@ -74,6 +76,7 @@ struct legend_entry {
 struct legend {
     struct legend_entry *v;
     int n;
+    int failed; /* an entry could not be added: legend_draw marks its buffer failed */
 };
 void legend_add(struct legend *l, enum legend_kind kind, enum shape shape, const char *colour, int filled,
                 const char *text);
