@@ -243,8 +243,10 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
               np, np == 1 ? "" : "s", nhost, nhost == 1 ? "" : "s", s->nh, s->nh == 1 ? "y" : "ies", s->nevals,
               s->nevals == 1 ? "" : "s", s->fingerprint, s->archives);
     headline(sb, s);
-    sb_puts(sb, "<nav><a href=\"#verdicts\">verdicts</a><a href=\"#plans\">plans</a><a href=\"#hosts\">hosts</a>"
-                "<a href=\"#histories\">every history</a></nav>\n</header>\n");
+    sb_printf(sb, "<nav>%s%s<a href=\"#plans\">plans</a><a href=\"#hosts\">hosts</a>"
+                  "<a href=\"#histories\">every history</a></nav>\n</header>\n",
+              open_regressions(s, NULL) ? "<a href=\"#open\">open regressions</a>" : "",
+              s->nevals ? "<a href=\"#verdicts\">verdicts</a>" : "");
     if (open_regressions(s, NULL)) {
         sb_puts(sb, "<h2 id=\"open\">Open regressions: the latest change point is a regression</h2>\n");
         histories_table(sb, s, NULL, 1);

@@ -137,6 +137,7 @@ try {
         [...t.tBodies[0].rows].map(r => r.querySelector('td.reg') !== null));
       return {
         root: root ? { ...root.dataset } : null, marks, boxes, tables, wide, links, ids, ov, legend, order,
+        answers: document.querySelectorAll('table.answer, table.all').length,
         headline: h1 ? { text: h1.textContent, top: hr.top, bottom: hr.bottom } : null,
         width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
         title: document.title,
@@ -185,6 +186,8 @@ try {
     } else if (p.site && info.root.evaluation === undefined) {
       check(Number(info.root.marks) === info.marks.length && Number(info.root.rows) === info.marks.length,
         `${p.name}: one mark per row of the history (${info.root.rows})`, `${info.marks.length} marks`);
+    } else if (p.table && evaluationRows(p.db, p.evaluation).length === 0) {
+      check(info.root === null && info.answers === 0, `${p.name}: an empty result draws no chart and no table`);
     } else if (p.table) {
       const rows = evaluationRows(p.db, p.evaluation);
       check(info.root === null && info.marks.length === 0, `${p.name}: the table view draws no chart`);

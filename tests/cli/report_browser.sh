@@ -27,7 +27,8 @@ page() {
         sed 's/^/  /' "$T/err" >&2
         return
     fi
-    id=$("$BENCHDB_BIN" --db "$db" sql "SELECT max(id) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
+    # the page's own evaluation (its companion's, recorded after it, is in the chart)
+    id=$(sed -n 's|.* · evaluation \([0-9]*\)</p>$|\1|p' "$out" | head -n 1)
     table=false
     grep -q 'class="chart"' "$out" || table=true
     printf '%s{"name": "%s", "file": "%s", "db": "%s", "evaluation": %s, "table": %s}\n' \
@@ -99,6 +100,12 @@ grep -q 'class="chg"' "$T/history-regressions.html" || fail "history: regression
 grep -q 'class="chg"' "$T/history-trend.html" || fail "history: trend marks change points"
 grep -q 'change point, labelled with its revision and change' "$T/history-regressions.html" ||
     fail "history: the change points' legend"
+# An empty result: its headline says what was looked at, nothing else is drawn.
+page history "$hist" regressions-empty regressions --param plan=nightly --param min_magnitude=5
+grep -q '<h1 class="headline empty">no change point in 4 histories of up to 60 runs (plan nightly)</h1>' \
+    "$T/history-regressions-empty.html" || fail "history: an empty result says what was looked at"
+grep -qE 'class="chart"|<table class="answer"' "$T/history-regressions-empty.html" &&
+    fail "history: an empty result draws nothing else"
 # The gates: every run from the gate itself, its limits as a band, its alerts.
 for g in gate-zscore gate-ttest gate-percent; do
     page history "$hist" "$g" "$g" --param plan=nightly
