@@ -282,8 +282,43 @@ void classes_free(struct classes *cl)
     memset(cl, 0, sizeof *cl);
 }
 
-const char *class_colour(const struct classes *cl, int k) { return cl->n ? palette_colour(k) : palette_colour(0); }
-enum shape class_shape(int k) { return (enum shape)(k % SHAPE_N); }
+/* A class named by a verdict keeps its meaning's colour and shape on every
+ * page (docs/report.md, "Colours"): slower or worse in vermilion pointing
+ * up, faster or better in blue pointing down, no significant change in
+ * grey; other classes take the palette in order of first appearance. */
+static const struct {
+    const char *name;
+    int colour; /* palette index, or -1 for grey */
+    enum shape shape;
+} verdict_style[] = {
+    {"slower", 5, SHAPE_TRIANGLE},        {"worse", 5, SHAPE_TRIANGLE},        {"regression", 5, SHAPE_TRIANGLE},
+    {"regressed", 5, SHAPE_TRIANGLE},     {"faster", 0, SHAPE_TRIANGLE_DOWN},  {"better", 0, SHAPE_TRIANGLE_DOWN},
+    {"improvement", 0, SHAPE_TRIANGLE_DOWN}, {"~", -1, SHAPE_CIRCLE},         {"same", -1, SHAPE_CIRCLE},
+};
+
+static int verdict_of(const struct classes *cl, int k)
+{
+    if (!cl || k < 0 || k >= cl->n)
+        return -1;
+    for (size_t v = 0; v < sizeof verdict_style / sizeof verdict_style[0]; v++)
+        if (strcmp(cl->names[k], verdict_style[v].name) == 0)
+            return (int)v;
+    return -1;
+}
+
+const char *class_colour(const struct classes *cl, int k)
+{
+    int v = verdict_of(cl, k);
+    if (v >= 0)
+        return verdict_style[v].colour < 0 ? "#888888" : palette_colour(verdict_style[v].colour);
+    return cl->n ? palette_colour(k) : palette_colour(0);
+}
+
+enum shape class_shape(const struct classes *cl, int k)
+{
+    int v = verdict_of(cl, k);
+    return v >= 0 ? verdict_style[v].shape : (enum shape)(k % SHAPE_N);
+}
 
 /* ---- marks ---- */
 

@@ -82,7 +82,7 @@ struct classes {
 void classes_make(const struct chart_ctx *c, struct classes *cl);
 void classes_free(struct classes *cl);
 const char *class_colour(const struct classes *cl, int k);
-enum shape class_shape(int k);
+enum shape class_shape(const struct classes *cl, int k);
 
 struct panel *panel_new(struct chart_out *out);
 /* The row's label: its label columns' values joined by spaces, a JSON

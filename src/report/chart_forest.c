@@ -29,7 +29,7 @@ static void row_style(const struct forest *f, const struct frow *r, const char *
 {
     if (f->cl.n) {
         *colour = class_colour(&f->cl, f->cl.of_row[r->i]);
-        *shape = class_shape(f->cl.of_row[r->i]);
+        *shape = class_shape(&f->cl, f->cl.of_row[r->i]);
     } else if (f->above || f->below) {
         *colour = r->dir > 0 ? palette_colour(5) : r->dir < 0 ? palette_colour(0) : "#666666";
         *shape = r->dir > 0 ? SHAPE_TRIANGLE : r->dir < 0 ? SHAPE_TRIANGLE_DOWN : SHAPE_CIRCLE;
@@ -129,7 +129,7 @@ static int class_drawn(const struct forest *f, int k)
     return 0;
 }
 
-double forest_legend(struct forest *f, struct strbuf *sb, double y, int compact)
+double forest_legend(struct forest *f, struct strbuf *sb, double y, int compact, size_t nout)
 {
     const struct chart_spec *s = f->c->spec;
     struct legend l = {0};
@@ -139,7 +139,7 @@ double forest_legend(struct forest *f, struct strbuf *sb, double y, int compact)
         if (!class_drawn(f, k))
             continue; /* only summary rows have it: they are diamonds */
         char *t = bd_strdupf("%s = %s", s->colour, f->cl.names[k]);
-        legend_add(&l, LEG_SHAPE, class_shape(k), class_colour(&f->cl, k), 1, t);
+        legend_add(&l, LEG_SHAPE, class_shape(&f->cl, k), class_colour(&f->cl, k), 1, t);
         free(t);
     }
     if (f->has_ref && f->any_ci) {
@@ -183,9 +183,9 @@ double forest_legend(struct forest *f, struct strbuf *sb, double y, int compact)
     }
     if (s->summary)
         legend_add(&l, LEG_SHAPE, SHAPE_DIAMOND, "#000000", 1, "summary row, its interval as a diamond");
-    if (f->clipped && f->nout) {
-        char *t = bd_strdupf("%zu row%s beyond the axis, drawn at its edge (values at the right)", f->nout,
-                             f->nout == 1 ? "" : "s");
+    if (f->clipped && nout) {
+        char *t = bd_strdupf("%zu row%s beyond the axis, drawn at its edge (values at the right)", nout,
+                             nout == 1 ? "" : "s");
         legend_add(&l, LEG_TEXT, 0, NULL, 0, t ? t : "");
         free(t);
     }
@@ -318,10 +318,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A linear axis that a few extreme rows would squash (the largest distance
- * of an estimate from the reference more than 6 times the third quartile
- * of those distances) is clipped: it covers the other estimates and the
- * intervals that exclude the reference; the extreme rows are drawn at its
+/* A linear axis that a few extreme rows would squash is clipped. With the
+ * estimates' distances from the reference sorted, the largest more than 6
+ * times the third quartile, the extreme rows are those above the widest
+ * gap (a factor of 3 or more) among the distances beyond 4 times the third
+ * quartile: a -85% cell is cut off, a +12% regression beside changes of
+ * 2% is not. The axis covers the other estimates and the intervals of
+ * those that exclude the reference; the extreme rows are drawn at its
  * edge, their values in the numbers column, and longer intervals are cut
  * there. Returns the half-width around ref, or 0 for no clipping. */
 static double clip_width(const struct forest *f, size_t n)
@@ -335,25 +338,28 @@ static double clip_width(const struct forest *f, size_t n)
     for (size_t i = 0; i < n; i++)
         if (f->r[i].has_e && !f->r[i].summary)
             d[m++] = fabs(f->r[i].e - ref);
-    double w = 0;
+    double w = 0, cut = -1, gap = 3;
     if (m >= 4) {
         qsort(d, m, sizeof *d, cmp_double);
         double q3 = d[(3 * m) / 4], top = d[m - 1];
-        if (q3 > 0 && top > 6 * q3) {
-            /* Every other estimate with room, and the whole interval of
-             * each that excludes ref (an interval that includes it may be
-             * cut at the edge: it says "no change" either way). */
-            for (size_t i = 0; i < n; i++) {
-                const struct frow *r = &f->r[i];
-                if (!r->has_e || r->summary || fabs(r->e - ref) > 4 * q3)
-                    continue;
-                w = fmax(w, 1.25 * fabs(r->e - ref));
-                if (r->has_ci && r->dir)
-                    w = fmax(w, 1.05 * fmax(fabs(r->lo - ref), fabs(r->hi - ref)));
+        for (size_t k = 1; q3 > 0 && top > 6 * q3 && k < m; k++)
+            if (d[k] > 4 * q3 && d[k - 1] > 0 && d[k] / d[k - 1] >= gap) {
+                gap = d[k] / d[k - 1];
+                cut = d[k - 1];
             }
-            if (w >= top)
-                w = 0;
+        /* Every estimate up to the cut with room, and the whole interval of
+         * each that excludes ref (an interval that includes it may be cut at
+         * the edge: it says "no change" either way). */
+        for (size_t i = 0; cut > 0 && i < n; i++) {
+            const struct frow *r = &f->r[i];
+            if (!r->has_e || r->summary || fabs(r->e - ref) > cut)
+                continue;
+            w = fmax(w, 1.25 * fabs(r->e - ref));
+            if (r->has_ci && r->dir)
+                w = fmax(w, 1.05 * fmax(fabs(r->lo - ref), fabs(r->hi - ref)));
         }
+        if (w >= top)
+            w = 0;
     }
     free(d);
     return w;

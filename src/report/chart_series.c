@@ -132,22 +132,29 @@ static int mark_flagged(const struct series *s, int k)
     return 0;
 }
 
-/* Tier 0: a flagged mark or a regression's alert; 1: a change point, any
- * other mark or alert; 2: nothing to see. */
+/* Tier 0: the latest point (largest x) alerts as a regression or carries
+ * a flagged mark (a gate failing now); 1: a flagged mark or a regression's
+ * alert anywhere; 2: a change point, any other mark or alert; 3: nothing
+ * to see. */
 static struct rank rank_of(const struct series *s, const struct groups *g, int k)
 {
-    struct rank r = {k, 2, 0};
+    struct rank r = {k, 3, 0};
+    const struct srow *last = NULL;
     for (size_t j = 0; j < g->nrows[k]; j++) {
         const struct srow *w = &s->r[g->rows[k][j]];
-        int tier = 2;
+        int tier = 3;
         if ((w->mark >= 0 && mark_flagged(s, w->mark)) || w->alert == ALERT_BAD)
-            tier = 0;
-        else if (w->mark >= 0 || w->has_change || w->alert || w->ref)
             tier = 1;
+        else if (w->mark >= 0 || w->has_change || w->alert || w->ref)
+            tier = 2;
         r.tier = tier < r.tier ? tier : r.tier;
         if (w->has_change && fabs(w->change) > r.size)
             r.size = fabs(w->change);
+        if (w->has_x && (!last || w->x >= last->x))
+            last = w;
     }
+    if (last && ((last->mark >= 0 && mark_flagged(s, last->mark)) || last->alert == ALERT_BAD))
+        r.tier = 0;
     return r;
 }
 

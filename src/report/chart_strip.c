@@ -57,7 +57,7 @@ static void legend(const struct strips *ss, const struct strip_group *sg, struct
     char buf[48], b0[48], b1[48];
     for (int q = 0; q < ss->cl.n; q++) {
         char *t = bd_strdupf("%s = %s", s->colour, ss->cl.names[q]);
-        legend_add(&l, LEG_SHAPE, class_shape(q), class_colour(&ss->cl, q), 1, t);
+        legend_add(&l, LEG_SHAPE, class_shape(&ss->cl, q), class_colour(&ss->cl, q), 1, t);
         free(t);
     }
     report_fmt_sig(buf, sg->gmean, REPORT_DIGITS);
@@ -104,7 +104,7 @@ static void strip_row(const struct strips *ss, struct strbuf *sb, const struct s
         mark_open(ss->c, sb, i, sg->key, ss->cl.n ? ss->cl.names[ck] : NULL, rl);
         double jit = compact ? 0 : ((double)(d % 5) - 2) * 1.6;
         if (ss->ok[i])
-            svg_shape(sb, class_shape(ck), axis_pos(&ss->ax, ss->val[i]), yc + jit, compact ? fmin(2.5, pitch / 2) : 3.2,
+            svg_shape(sb, class_shape(&ss->cl, ck), axis_pos(&ss->ax, ss->val[i]), yc + jit, compact ? fmin(2.5, pitch / 2) : 3.2,
                       class_colour(&ss->cl, ck), 1);
         else
             svg_shape(sb, SHAPE_CIRCLE, ss->ax.p0 + 4, yc, 2, "#888888", 0);

@@ -24,7 +24,7 @@ struct forest {
     int has_band, has_ref, any_ci;
     const char *above, *below;
     int clipped;  /* the axis leaves out extreme rows (linear axes): those are drawn at its edge */
-    size_t nout;  /* how many */
+    size_t nout;  /* how many, over every group */
 };
 
 void forest_fmt(char *buf, double x);
@@ -33,7 +33,8 @@ char *forest_numbers_text(const struct forest *f, const struct frow *r);
 void forest_hline(struct strbuf *sb, double x0, double x1, double y, const char *colour, double w, double op);
 /* One line per class of the group's rows: how many, in the band, excluding ref; returns the height. */
 double forest_class_lines(struct forest *f, struct strbuf *sb, struct frow **rows, size_t n, double y);
-double forest_legend(struct forest *f, struct strbuf *sb, double y, int compact);
+/* The legend; nout: how many of the group's rows lie beyond a clipped axis. */
+double forest_legend(struct forest *f, struct strbuf *sb, double y, int compact, size_t nout);
 /* Row r's mark at height yc (pitch: its row's height). */
 void forest_draw_mark(struct forest *f, struct strbuf *sb, const struct frow *r, const char *key, double yc,
                       double pitch, int compact);

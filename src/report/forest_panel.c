@@ -181,7 +181,10 @@ int forest_panel_draw(struct forest *f, const struct forest_panel *fp)
     int compact = fp->n > PANEL_LABELLED;
     if (fp->part == 1) {
         y += forest_class_lines(f, sb, fp->all, fp->nall, y);
-        y += 4 + forest_legend(f, sb, y + 4, compact);
+        size_t nout = 0;
+        for (size_t j = 0; j < fp->nall; j++)
+            nout += fp->all[j]->out != 0;
+        y += 4 + forest_legend(f, sb, y + 4, compact, nout);
     }
     int lc, nc;
     label_widths(f, fp, compact, &b, &lc, &nc);

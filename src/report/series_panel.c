@@ -37,7 +37,7 @@ static double legend(const struct series *s, struct strbuf *sb, double y)
     struct legend l = {0};
     for (int k = 0; k < s->cl.n; k++) {
         char *t = bd_strdupf("%s = %s", sp->colour, s->cl.names[k]);
-        legend_add(&l, LEG_SHAPE, class_shape(k), class_colour(&s->cl, k), 1, t ? t : "");
+        legend_add(&l, LEG_SHAPE, class_shape(&s->cl, k), class_colour(&s->cl, k), 1, t ? t : "");
         free(t);
     }
     if (s->any_change)
@@ -238,7 +238,7 @@ static void points(const struct series *s, struct strbuf *sb, const struct geo *
             double cx = axis_pos(&g->xa, r->x), cy = axis_pos(&g->ya, r->y);
             if (r->has_change)
                 svg_shape(sb, SHAPE_CIRCLE, cx, cy, 5.5, palette_colour(5), 0);
-            svg_shape(sb, class_shape(k), cx, cy, 3, class_colour(&s->cl, k), 1);
+            svg_shape(sb, class_shape(&s->cl, k), cx, cy, 3, class_colour(&s->cl, k), 1);
             if (r->alert == ALERT_BAD)
                 svg_shape(sb, SHAPE_TRIANGLE, cx, g->bottom - 6, 5, palette_colour(5), 1);
             else if (r->alert == ALERT_GOOD)

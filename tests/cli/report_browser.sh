@@ -112,6 +112,21 @@ for g in gate-zscore gate-ttest gate-percent; do
     grep -q 'class="band"' "$T/history-$g.html" || fail "history: $g draws its limits"
 done
 grep -q 'data-alert="regression"' "$T/history-gate-percent.html" || fail "history: gate-percent marks its alerts"
+# The history failing the gate now comes first, before those that alerted
+# only in the past (the first step's history alerts at its step too).
+gid=$(sed -n 's|.* · evaluation \([0-9]*\)</p>$|\1|p' "$T/history-gate-percent.html" | head -n 1)
+bd --db "$hist" sql "SELECT rows FROM evaluation WHERE id = $gid" -f json >"$T/gate.json" || fail "history: the gate's rows"
+python3 - "$T/gate.json" "$T/history-gate-percent.html" <<'PY' || fail "history: the failing history's panel first"
+import json, re, sys
+rows = json.load(open(sys.argv[1]))[0]["rows"]
+rows = json.loads(rows) if isinstance(rows, str) else rows
+bad = [r for r in rows if r["pass"] == 0]
+assert len(bad) == 1, rows
+b = bad[0]
+want = "%s · %s · %s" % (b["host"], b["benchmark"], "/".join(str(v) for v in json.loads(b["params"]).values()))
+titles = re.findall(r'<text[^>]*>([^<]* — \d+ points)</text>', open(sys.argv[2]).read())
+assert len(titles) == 4 and titles[0].startswith(want), (want, titles)
+PY
 # A back-test's page: every judged run drawn from the gate, its alerts marked.
 bd --db "$hist" backtest gate-percent --plan nightly >/dev/null 2>&1 || fail "history: back-test gate-percent"
 bt=$(bd --db "$hist" sql "SELECT max(id) FROM evaluation WHERE query_name = 'backtest-gate-percent'" --format csv |
@@ -144,6 +159,40 @@ h1 = re.search(r'<h1 class="headline">(.*?)</h1>', open(sys.argv[3]).read()).gro
 for want in (t["benchmark"] + params, " on " + t["host"], "from run " + t["run"], pct):
     assert want in h1, (want, h1)
 print("hidden step:", h1)
+PY
+# compare's forest beside an extreme cell: a cell 85% faster and one 9.6%
+# slower among unchanged ones. The axis is clipped at the -85% cell alone
+# (one arrow at the edge, in the ns/op panel only); the slower cells stay
+# on the axis, drawn in the slower verdict's colour and shape.
+clip="$T/clip.db"
+bd simulate --quiet --plan clip --groups 1 --cells 12 --hosts 1 --positions 2 --blocks 5 \
+    --effect 'large/serialize=1.096@*-2' --effect 'small/deserialize=0.15@*-2' "$T/clip" &&
+    bd --db "$clip" init >/dev/null && bd --db "$clip" ingest --quiet "$T/clip" || fail "clip store"
+page clip "$clip" compare compare --param plan=clip --param a=p3-vm-a-1 --param b=p3-vm-a-2
+grep -q 'change in %, Hodges-Lehmann interval, axis clipped' "$T/clip-compare.html" || fail "clip: the axis is clipped"
+[ "$(grep -o '[0-9]* rows\? beyond the axis' "$T/clip-compare.html")" = "1 row beyond the axis" ] ||
+    fail "clip: only the -85% cell lies beyond the axis"
+python3 - "$T/clip-compare.html" <<'PY' || fail "clip: the slower cells on the axis, in the slower colour"
+import re, sys
+html = open(sys.argv[1]).read()
+marks = re.findall(r'<g class="mark" [^>]*data-class="(\w+)" data-estimate="([^"]*)"[^>]*>.*?</title>(.*?)</g>', html, re.S)
+def drawn(svg):
+    # the interval's line (zero length: an arrow at the clipped edge) and the shape's apex direction
+    line, path = re.search(r'<line x1="([^"]*)" x2="([^"]*)"', svg), re.search(r'<path d="([^"]*)"', svg)
+    pts = [tuple(map(float, p)) for p in re.findall(r'([-0-9.]+) ([-0-9.]+)', path.group(1))] if path else [(0, 0)] * 3
+    return (float(line.group(2)) - float(line.group(1)) if line else None), pts
+slower = [(float(e), svg) for c, e, svg in marks if c == "slower"]
+assert len(slower) == 3 and max(e for e, _ in slower) > 9, [e for e, _ in slower]
+for e, svg in slower:
+    length, pts = drawn(svg)
+    assert length > 0 and 'fill="#D55E00"' in svg and pts[0][1] < pts[1][1], (e, svg)  # on the axis, vermilion, up
+for c, e, svg in marks:
+    length, pts = drawn(svg)
+    if c == "faster" and float(e) > -50:
+        assert length > 0 and 'fill="#0072B2"' in svg and pts[0][1] > pts[1][1], (e, svg)  # blue, down
+    if float(e) < -50:
+        assert length == 0, (e, svg)  # the -85% cell: an arrow at the edge
+print("clip: slower cells at", sorted(e for e, _ in slower))
 PY
 # The back-test of a history with a step the gate catches (+15%) and one it
 # misses (+1.5%, below gate-percent's 5%): hits, the miss, the reference
