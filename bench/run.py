@@ -43,7 +43,8 @@ FN_ROWS = 100000 if QUICK else 10000000
 # BENCH_ONLY=compare: figure 12 alone (compare on files and on a store),
 # printed but not written to bench/results.md.
 # BENCH_ONLY=rule: figures 4 and 5 alone (the placement rule), printed but
-# not written to bench/results.md. BENCH_ONLY=pg: figure 11 alone
+# not written to bench/results.md. BENCH_ONLY=site: figure 14 alone (benchdb
+# site of the 1,000-history store), printed but not written. BENCH_ONLY=pg: figure 11 alone
 # (PostgreSQL), with the stores it copies made first. BENCH_ONLY=readers:
 # figure 3's harness readers alone, likewise.
 
@@ -135,6 +136,11 @@ def main():
     if ONLY == "rule":
         ref = default_store(bd, data, empty, "1x", [])["ref"]
         rule_figures(bd, prog, ref, *plan_stores(bd, data, ref))
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
+    if ONLY == "site":
+        site_figure(bd, data, history_store(bd, data, empty))
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
         return
@@ -326,7 +332,9 @@ def main():
     report_figure(bd, data, refs["1x"]["ref"])
 
     # ---- 10: back-testing a gate over 1,000 histories of 365 runs ----
-    backtest_figure(bd, data, empty)
+    hist_db = backtest_figure(bd, data, empty)
+    # ---- 14: benchdb site of the same store ----
+    site_figure(bd, data, hist_db)
 
     # ---- 9: benchdb compare of two runs of 1,000 cells x 10 values ----
     cmp_db = compare_store(bd, data, empty)
@@ -623,11 +631,9 @@ def report_figure(bd, data, example):
         row("9 report", f"`benchdb report --evaluation`, {label}: drawn from the record",
             f"{d * 1000:.0f} ms", f"< {limit * 1000:.0f} ms", d < limit)
     shutil.rmtree(big, ignore_errors=True)
-def backtest_figure(bd, data, empty):
-    """`benchdb backtest` over a simulated year of 10 hosts x 100 cells
-    (1,000 histories of 365 nightly runs, one series of 5 values each,
-    50 injected steps): the issue's gate-zscore REPS times, the other two
-    gates, tonight's gate-zscore and `regressions` once each."""
+def history_store(bd, data, empty):
+    """A simulated year of 10 hosts x 100 cells (1,000 histories of 365
+    nightly runs, one series of 5 values each, 50 injected steps)."""
     hosts, cells, nights = (2, 10, 60) if QUICK else (10, 100, 365)
     d = os.path.join(data, "history")
     t = timed([bd, "simulate", "-q", "--history", str(nights), "--hosts", str(hosts), "--cells", str(cells),
@@ -636,6 +642,15 @@ def backtest_figure(bd, data, empty):
     ti = timed([bd, "--db", store, "ingest", "-q", d])
     shutil.rmtree(d, ignore_errors=True)
     log(f"history store: {hosts * cells} histories x {nights} runs, simulated in {t:.1f} s, ingested in {ti:.1f} s")
+    return store
+
+
+def backtest_figure(bd, data, empty):
+    """`benchdb backtest` over history_store's year: the issue's gate-zscore
+    REPS times, the other two gates, tonight's gate-zscore and
+    `regressions` once each. Returns the store (figure 14 draws it)."""
+    hosts, cells, nights = (2, 10, 60) if QUICK else (10, 100, 365)
+    store = history_store(bd, data, empty)
     label = f"{hosts * cells:,} histories x {nights} runs"
 
     def once(args):
@@ -662,6 +677,43 @@ def backtest_figure(bd, data, empty):
     s, out = once(["query", "regressions", "--no-record", "--format", "csv"])
     row("10 backtest", f"`benchdb query regressions` (change points of every history), {label}",
         f"{s:.2f} s ({len(out.splitlines()) - 1} change points)")
+    return store
+
+
+def site_figure(bd, data, store):
+    """Figure 14: `benchdb site` of the 1,000-history store (figure 10's,
+    with its recorded back-tests): the first run writes every page, the
+    second finds nothing changed and writes none (each REPS times, into a
+    fresh directory and into the written one); peak RSS, the pages, their
+    size."""
+    out = os.path.join(data, "site")
+    first, second, rss, line1, line2 = [], [], 0, "", ""
+    for _ in range(REPS):
+        shutil.rmtree(out, ignore_errors=True)
+        for times in (first, second):
+            t = time.perf_counter()
+            p = subprocess.Popen([bd, "--db", store, "site", out], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+            err = p.stderr.read()
+            _, status, ru = os.wait4(p.pid, 0)
+            times.append(time.perf_counter() - t)
+            rss = max(rss, ru.ru_maxrss)
+            if status != 0:
+                raise SystemExit(f"benchdb site failed: {err}")
+            if times is first:
+                line1 = err.strip().splitlines()[-1]
+            else:
+                line2 = err.strip().splitlines()[-1]
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+    shutil.rmtree(out, ignore_errors=True)
+    m1, m2 = med(first), med(second)
+    pages = line1.split(": ")[-2] if ": " in line1 else line1
+    label = "1,000 histories x 365 runs" if not QUICK else "20 histories x 60 runs"
+    row("14 site", f"`benchdb site DIR` of {label}, first run ({pages}; {size / 1e6:.0f} MB)",
+        f"{m1:.1f} s", "< 30 s", m1 < 30.0)
+    row("14 site", "the second run, nothing changed (" + line2.split("): ")[-1] + ")", f"{m2:.1f} s", "< 30 s",
+        m2 < 30.0 and ": 0 written," in line2)
+    row("14 site", "peak RSS of either run", f"{rss / 1024:.0f} MiB", "(reported)")
 
 
 def report(desc, wall):

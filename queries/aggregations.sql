@@ -13,6 +13,8 @@
 -- needs: :benchmark IS NULL OR EXISTS (SELECT 1 FROM plan p JOIN run r ON r.plan_id = p.id JOIN series se ON se.run_id = r.id JOIN benchmark b ON b.id = se.benchmark_id WHERE p.name = :plan AND b.name = :benchmark)
 -- unmet: plan :plan has no benchmark named ':benchmark'
 -- chart: forest group=run,unit label=benchmark,params,variant estimate=median lo=min hi=max ref=none log sort=none unit=unit xlabel="median with the range [min, max], log scale" title="Each run's values per cell and variant"
+-- columns: run, benchmark, params, variant, unit, n, min, median, mean, max, trimmed_mean, spread
+-- headline[largest spread]: {count():cell/cells} in {distinct(run):run/runs}; the widest spread: {benchmark}{params:cell}[ ({variant})] in run {run}, max/min {spread:4} around a median of {median:4}[ {unit}]
 --
 -- How the choice of aggregation changes the picture (git-perf-aggregation.txt):
 -- git's perf suite reports the minimum, JMH the mean; trimmed_mean drops the

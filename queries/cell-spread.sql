@@ -9,6 +9,8 @@
 -- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; cell-spread spreads the ratios of treatment over baseline within runs
 -- chart: bar group=run_group label=benchmark,params value=spread line=group_median_spread log sort=value title="Spread of each cell's ratio across the runs of a group"
+-- columns: run_group, benchmark, params, runs, min_ratio, max_ratio, spread, group_median_spread
+-- headline[largest spread]: {benchmark}{params:cell} spreads most: its ratio moves {spread:4}x across the runs of[ group {run_group}] (the median cell's spread {group_median_spread:4}x)
 --
 -- spread = max / min over the group's runs of the cell's geometric-mean
 -- treatment/baseline ratio (run_cell.geomean_ratio); group_median_spread =

@@ -19,6 +19,9 @@
 -- needs: EXISTS (SELECT 1 FROM calibration_pair WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by))
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); comparisons judges such comparisons
 -- chart: forest group=run_group colour=kind label=benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log title="Every comparison, per group"
+-- columns: run_group, kind, benchmark, params, run_a, run_b, estimate, lo, hi, in_band, excludes_one
+-- headline[kind=between]: {count(kind=between,in_band=1)} of {count(kind=between):between-host estimate/between-host estimates} lie in the band {param(band_lo)} to {param(band_hi)}; {count(kind=between,excludes_one=1)} between-host and {count(kind=within,excludes_one=1)} of {count(kind=within):within-host interval/within-host intervals} exclude 1
+-- headline[kind=within]: {count(kind=within):within-host comparison/within-host comparisons}, no between-host one; {count(kind=within,in_band=1)} lie in the band {param(band_lo)} to {param(band_hi)}
 --
 -- Two runs A and B are compared per cell on the log ratios of their blocks
 -- (block_ratio): estimate = exp(mean of A's log ratios - mean of B's), and

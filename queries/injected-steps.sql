@@ -7,6 +7,9 @@
 -- type: plan = text naming a plan
 -- type: metric = text naming a metric
 -- key: host, benchmark, params, metric, variant, seq
+-- columns: host, benchmark, params, metric, variant, seq, run, revision, started_at, change_percent, kind
+-- headline[largest |change_percent|]: {count():step/steps} injected in {distinct(host,benchmark,params,metric,variant):history/histories}; the largest, {change_percent:pct} ({kind}), in {benchmark}{params:cell} on {host} at run {run}
+-- headline: no injected step[ on host {param(host)}][ in plan {param(plan)}]
 --
 -- The truth of a simulated history (docs/simulate.md, "Histories"): each
 -- `injected-step` event names the cell (benchmark and params), metric and

@@ -26,6 +26,8 @@
 -- needs: EXISTS (SELECT 1 FROM calibration_pair WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by))
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); placement-rule judges such comparisons
 -- chart: forest from=comparisons group=run_group colour=kind label=benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log title="Every comparison, per group"
+-- headline[verdict!=null]: {verdict} ({count(pass=1)} of {count():group/groups} pass)
+-- headline: no group to judge[ in plan {param(plan)}]
 --
 -- The rule of calibration-report.txt. Its comparisons are those of the
 -- saved query `comparisons`: every pair of runs of one group that the

@@ -13,7 +13,12 @@
 -- type: plan = text naming a plan
 -- type: metric = text naming a metric
 -- key: host, benchmark, params, metric, variant, seq
--- chart: series from=trend group=host,benchmark,params,metric colour=variant x=started_at y=value change=change_percent revision=revision unit=unit title="Each history's scores over time, change points marked"
+-- chart: series from=trend group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value change=change_percent revision=revision unit=unit mark=kind match=host,benchmark,params,metric,variant,seq flag=regression title="Each history's scores, run by run, change points marked (regressions first)"
+-- columns: host, benchmark, params, metric, run, revision, last_good_run, started_at, change_percent, pvalue, kind
+-- headline[kind=regression, largest |change_percent|]: {benchmark}{params:cell} regressed by {change_percent:pct} on {host} from run {run}[ ({revision:sha})][, last good {last_good_run}]: {count(kind=regression):regression/regressions}[ and {count(kind=improvement):improvement/improvements}] in {chart.distinct(host,benchmark,params,metric,variant):history/histories}
+-- headline[kind=improvement, largest |change_percent|]: no regression in {chart.distinct(host,benchmark,params,metric,variant):history/histories}; {benchmark}{params:cell} improved by {change_percent:pct} on {host} from run {run}[ ({revision:sha})]
+-- headline: no change point in {chart.distinct(host,benchmark,params,metric,variant):history/histories} of up to {chart.max(seq):run/runs}[ (plan {param(plan)})]
+-- headline: no history to look at[ on host {param(host)}][ in plan {param(plan)}]
 --
 -- Per history (host, cell, metric and variant; docs/queries.md orders its
 -- runs), change_points(seq, value, window, max_pvalue, min_magnitude) over

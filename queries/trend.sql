@@ -18,7 +18,11 @@
 -- type: max_pvalue = real in (0, 1]
 -- type: min_magnitude = real in [0, )
 -- key: host, benchmark, params, metric, variant, seq
--- chart: series group=host,benchmark,params,metric colour=variant x=started_at y=value change=change_percent revision=revision unit=unit title="Each history's scores over time, change points marked"
+-- chart: series group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value change=change_percent revision=revision unit=unit title="Each history's scores, run by run, change points marked"
+-- columns: host, benchmark, params, metric, variant, seq, run, revision, started_at, value, unit, change_percent
+-- headline[change_percent!=null, largest |change_percent|]: {count(change_percent!=null):change point/change points} in {distinct(host,benchmark,params,metric,variant):history/histories}; the largest: {benchmark}{params:cell} {change_percent:pct} on {host} at run {run}[ ({revision:sha})]
+-- headline[seq>0]: no change point in {distinct(host,benchmark,params,metric,variant):history/histories} of up to {max(seq):run/runs}
+-- headline: no history matches[ benchmark {param(benchmark)}][ on host {param(host)}][ in plan {param(plan)}]
 --
 -- A history is one cell's scores (per metric and variant) on one host over
 -- runs ordered by start time; runs without one come last, and equal or

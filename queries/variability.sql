@@ -7,7 +7,10 @@
 -- type: metric = text naming a metric
 -- type: variant = text naming a variant
 -- key: kind, host, benchmark, params, variant, metric, unit
--- chart: strip group=kind label=host value=max_variation title="Each cell's variation across runs, per host (a dot per cell; the tick: the host's average, Hume's figure)" xlabel="max variation across runs, %"
+-- chart: strip group=kind label=host value=max_variation sort=value title="Each cell's variation across runs, per host, the most variable host first (a dot per cell; the tick: the host's average, Hume's figure)" xlabel="max variation across runs, %"
+-- columns: kind, host, benchmark, params, variant, metric, unit, runs, cells, max_variation, cv, worst
+-- headline[kind=host, largest max_variation]: {host} varies most: a cell's score moves by {max_variation:3}% on average across its runs (the worst cell {worst:3}%), of {count(kind=host):host/hosts}
+-- headline: no cell measured twice on a host[ in plan {param(plan)}]
 --
 -- Andrew Hume's table of timing variability (timing-variability.txt): each
 -- benchmark run in several sets on each system, and per system the

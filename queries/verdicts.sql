@@ -11,6 +11,8 @@
 -- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; verdicts judges treatment over baseline within runs
 -- chart: forest group=run_group colour=verdict label=benchmark,params,run estimate=estimate lo=lo hi=hi log sort=none title="Each run's interval per cell, the runs of a cell side by side"
+-- columns: run_group, benchmark, params, run, blocks, estimate, lo, hi, verdict, group_agrees
+-- headline[verdict!=null]: {count(verdict=established)} of {count():run interval/run intervals} exclude 1 (established); the runs of {distinct(run_group,benchmark,params,group_agrees=1)} of {distinct(run_group,benchmark,params):cell/cells} agree
 --
 -- For each run and cell: the one-sample Student-t interval of the mean of
 -- the block log ratios, exponentiated into a ratio interval (the ADR-0004

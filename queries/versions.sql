@@ -18,6 +18,8 @@
 -- type: metric = text naming a metric
 -- show: test, params, variant, metric, unit, version, n, value, change_percent, note
 -- key: test, params, variant, metric, version
+-- headline[largest |step|]: the largest step between versions: {test}{params:cell}[ ({variant})] {step:pct} at {version}; {distinct(test,params,variant,metric):test/tests} over {distinct(version):version/versions}
+-- headline[n>0]: {distinct(test,params,variant,metric):test/tests} over {distinct(version):version/versions}, no step between two versions with values
 --
 -- git's t/perf/aggregate.perl on benchdb's runs (ALGORITHMS.md, section 3).
 -- One row per test (a benchmark and its params, per variant unless by =

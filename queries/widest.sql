@@ -23,6 +23,8 @@
 -- needs: EXISTS (SELECT 1 FROM calibration_pair WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by))
 -- unmet: plan :plan has no two runs of one :group_by to compare (one host at two positions, or one position on two hosts); widest judges such comparisons
 -- chart: forest group=run_group colour=kind label=rank,benchmark,params,run_a,run_b estimate=estimate lo=lo hi=hi band=band_lo,band_hi log sort=none title="The comparisons farthest from 1, per group"
+-- columns: run_group, rank, kind, benchmark, params, run_a, run_b, estimate, lo, hi, in_band, excludes_one
+-- headline[largest |estimate|, rank=1]: the widest comparison: {benchmark}{params:cell}, {run_a} over {run_b} ({kind}[, group {run_group}]), {estimate:4} (interval {lo:4} to {hi:4})
 --
 -- The comparisons of the saved query `comparisons` (repeated here), ranked
 -- per group by |ln estimate|, largest first (the report's widest between-VM

@@ -244,6 +244,7 @@ CLI_COMMAND(query);
 CLI_COMMAND(report);
 CLI_COMMAND(rule);
 CLI_COMMAND(simulate);
+CLI_COMMAND(site);
 CLI_COMMAND(sql);
 #undef CLI_COMMAND
 

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "report/headline.h"
 #include "report/report.h"
 #include "util/outfile.h"
 #include "util/sha256.h"
@@ -53,65 +54,6 @@ const struct cli_spec spec_report = {
             "  benchdb report --evaluation 3 --format svg -o chart.svg\n",
     .max_args = 1,
 };
-
-/* A word as the shell reads it back: bare when safe, else single-quoted. */
-static void shell_word(struct strbuf *sb, const char *s)
-{
-    int safe = *s != 0;
-    for (const char *p = s; *p; p++)
-        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-                strchr("_./:=,+-@%", *p) != NULL;
-    if (safe) {
-        sb_puts(sb, s);
-        return;
-    }
-    sb_putc(sb, '\'');
-    for (const char *p = s; *p; p++)
-        sb_puts(sb, *p == '\'' ? "'\\''" : (char[2]){*p, 0});
-    sb_putc(sb, '\'');
-}
-
-/* benchdb query NAME with the parameters that differ from the defaults,
- * then history --diff; or how to recover the recorded text when the saved
- * query of that name now reads otherwise. */
-static char *verify_text(const struct report_eval *ev, const struct saved_query *now, const struct query_path *qp)
-{
-    struct strbuf sb = {0};
-    char sha[65] = "";
-    if (now)
-        sha256_hex_of(now->text, strlen(now->text), sha);
-    if (now && strcmp(sha, ev->sha256) == 0) {
-        sb_puts(&sb, "benchdb query ");
-        shell_word(&sb, ev->query_name);
-        if (!now->builtin)
-            for (int i = 0; i < qp->n; i++) {
-                sb_puts(&sb, " --queries ");
-                shell_word(&sb, qp->entries[i]);
-            }
-    } else {
-        sb_printf(&sb, "benchdb sql \"SELECT query_text FROM evaluation WHERE id = %lld\" --format csv  "
-                       "# the recorded text, saved as rule.sql\nbenchdb query rule.sql",
-                  ev->id);
-    }
-    const char *k;
-    json_t *v;
-    json_object_foreach(ev->params, k, v) {
-        const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
-        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
-        if (!sp || !sp->has_default || strcmp(sp->def, t) != 0) {
-            struct strbuf a = {0};
-            sb_printf(&a, "%s=%s", k, t);
-            sb_puts(&sb, " --param ");
-            shell_word(&sb, a.buf);
-            sb_free(&a);
-        }
-        free(t);
-    }
-    sb_printf(&sb, "\nbenchdb history --diff %lld NEW_ID   # NEW_ID: the evaluation the query records; same text, "
-                   "parameters and data fingerprint give the same rows",
-              ev->id);
-    return sb_detach(&sb);
-}
 
 /* What running and drawing share: the store, the options, the limits. */
 struct report_run {
@@ -173,11 +115,11 @@ static int run_and_record(const struct report_run *r, const struct saved_query *
         /* The companion is found (or run) on the data the query just saw. */
         if (data_fingerprint(db, fp, NULL, &err) == 0)
             mem.fingerprint = strdup(fp);
-        if (!mem.fingerprint || report_companion(db, &a->path, &mem, probe->from, probe, comp, &err)) {
+        if (!mem.fingerprint || report_companion(db, &a->path, &mem, probe->from, probe, 1, comp, &err)) {
             say_companion_failure(r, probe->from, err);
             goto out;
         }
-    } else if (report_check_chart(probe, &mem, &err)) {
+    } else if (report_check_chart(probe, &mem, NULL, &err)) {
         bd_error("report: %s", err);
         goto out;
     }
@@ -223,7 +165,7 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
     err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
     const struct report_eval *chart_ev = &ev;
     if (spec.from) {
-        if ((!comp->id && (report_companion(db, &a->path, &ev, spec.from, &spec, comp, &err) ||
+        if ((!comp->id && (report_companion(db, &a->path, &ev, spec.from, &spec, 1, comp, &err) ||
                            report_companion_record(db, comp, &err))) ||
             report_eval_load(db, comp->id, &cev, &err)) {
             say_companion_failure(r, spec.from, err);
@@ -237,10 +179,10 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         int unknown = 0;
         struct saved_query *now = q ? NULL : saved_query_find(&a->path, ev.query_name, &unknown, &e2);
         free(e2);
-        verify = verify_text(&ev, q ? q : now, &a->path);
+        verify = report_verify_text(&ev, q ? q : now, &a->path);
         saved_query_free(now);
     }
-    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify};
+    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify, NULL, NULL};
     marks = svg ? report_svg(page, &pg, &err) : report_html(page, &pg, &err);
     if (marks < 0) {
         bd_error("%s", err);
@@ -322,7 +264,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
          * chart line, --format svg of a table, a companion that is not
          * there) is said before anything is run or recorded. */
         rc = EXIT_FAIL;
-        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0 || (svg && report_svg_possible(&probe, q->name, &err))) {
+        if (chart_spec_parse(q->text, q->source, &probe, &err) < 0 || report_headline_check(q->text, q->source, &err) ||
+            (svg && report_svg_possible(&probe, q->name, &err))) {
             bd_error("%s%s", strncmp(err, "report: ", 8) == 0 ? "" : "report: ", err);
             goto out;
         }

@@ -21,6 +21,7 @@ const struct command commands[] = {
     {"report", cmd_report, "Draw an evaluation as an HTML page with SVG charts", &spec_report},
     {"rule", cmd_rule, "Register a rule before the plan it judges runs", &spec_rule},
     {"simulate", cmd_simulate, "Write a simulated plan of run archives", &spec_simulate},
+    {"site", cmd_site, "Write a static site of the whole store: histories, verdicts", &spec_site},
     {"sql", cmd_sql, "Run ad-hoc SQL against the store (read-only by default)", &spec_sql},
     {NULL, NULL, NULL, NULL},
 };

@@ -302,11 +302,25 @@ struct saved_query *backtest_compose(const struct query_path *qp, const char *ga
                  "-- type: within = integer in [1, 1000000]\n"
                  "-- verdict: summary\n"
                  "-- key: kind, host, benchmark, params, metric, variant, seq\n");
-    /* The report's view: every judged run of every history, drawn from the
-     * gate itself (scope = every, the same parameters), its alerts marked. */
-    sb_printf(&sb, "-- chart: series from=%s group=host,benchmark,params,metric colour=variant x=started_at y=value "
-                   "alert=alert title=\"Each history as %s judged it, run by run, its alerts marked\"\n--\n",
+    /* The report's view (docs/report.md): every judged run of every
+     * history, drawn from the gate itself (scope = every, the same
+     * parameters) with its limits and alerts, and the back-test's own rows
+     * on it: hits, false alarms and missed reference regressions, each
+     * reference regression a dotted line (delay runs before its hit). */
+    sb_printf(&sb, "-- chart: series from=%s group=host,benchmark,params,metric colour=variant x=seq tick=started_at "
+                   "y=value lower=lower upper=upper alert=alert unit=unit mark=verdict "
+                   "match=host,benchmark,params,metric,variant,seq lag=delay flag=\"missed,false alarm\" "
+                   "xlabel=\"run, in order (dates in UTC)\" "
+                   "title=\"Each history as %s judged it, run by run: hits, false alarms and missed regressions "
+                   "(histories with a miss or a false alarm first)\"\n",
               g->name, g->name);
+    sb_puts(&sb, "-- columns: kind, host, benchmark, params, run, revision, verdict, delay, runs, events, detected, "
+                 "false_alarms, recall, precision\n");
+    sb_printf(&sb, "-- headline[kind=total, events>0]: %s would have caught {detected} of {events:reference "
+                   "regression/reference regressions} (recall {recall:share}) with {false_alarms:false alarm/false "
+                   "alarms} in {runs} runs judged[; {count(kind=missed):missed/missed}]\n", g->name);
+    sb_printf(&sb, "-- headline[kind=total]: no reference regression to catch; %s raised {alerts:alert/alerts} in "
+                   "{runs} runs judged\n--\n", g->name);
     sb_printf(&sb, "-- Composed by 'benchdb backtest' from the saved queries %s (%s, sha256 %s)\n", g->name, g->source,
               gsha);
     sb_printf(&sb, "-- and %s (%s, sha256 %s); docs/queries.md, \"Back-testing a gate\".\n", r->name, r->source, rsha);

@@ -13,7 +13,10 @@
 
 struct panel *panel_new(struct chart_out *out)
 {
-    out->v = realloc(out->v, (size_t)(out->n + 1) * sizeof *out->v);
+    struct panel *grown = realloc(out->v, (size_t)(out->n + 1) * sizeof *out->v);
+    if (!grown)
+        return NULL;
+    out->v = grown;
     struct panel *p = &out->v[out->n++];
     memset(p, 0, sizeof *p);
     return p;
@@ -36,8 +39,16 @@ void notes_add(struct chart_out *out, const char *text)
     for (int i = 0; i < out->nnotes; i++)
         if (strcmp(out->notes[i], text) == 0)
             return;
-    out->notes = realloc(out->notes, (size_t)(out->nnotes + 1) * sizeof *out->notes);
-    out->notes[out->nnotes++] = strdup(text);
+    char **grown = realloc(out->notes, (size_t)(out->nnotes + 1) * sizeof *out->notes);
+    char *copy = strdup(text);
+    if (grown)
+        out->notes = grown;
+    if (!grown || !copy) {
+        free(copy);
+        out->oom = 1;
+        return;
+    }
+    out->notes[out->nnotes++] = copy;
 }
 
 void roles_add(struct chart_out *out, const char *role, const char *col)
@@ -71,8 +82,15 @@ static char *group_key(const struct chart_ctx *c, size_t i)
     struct strbuf sb = {0};
     for (int k = 0; k < c->spec->ngroup; k++) {
         char *t = json_exact(report_cell(c->ev, i, c->spec->group[k]));
-        sb_printf(&sb, "%s%s", k ? " \xc2\xb7 " : "", t);
+        if (t)
+            sb_printf(&sb, "%s%s", k ? " \xc2\xb7 " : "", t);
+        else
+            sb.failed = 1;
         free(t);
+    }
+    if (sb.failed) {
+        sb_free(&sb);
+        return NULL;
     }
     return sb_detach(&sb);
 }
@@ -93,51 +111,90 @@ static int cmp_first(const void *a, const void *b)
     return (x->first > y->first) - (x->first < y->first);
 }
 
+/* Allocates g's arrays for ng groups (zeroed); 0, or -1 (g left empty). */
+static int groups_alloc(struct groups *g, size_t ng)
+{
+    memset(g, 0, sizeof *g);
+    g->keys = calloc(ng ? ng : 1, sizeof *g->keys);
+    g->titles = calloc(ng ? ng : 1, sizeof *g->titles);
+    g->rows = calloc(ng ? ng : 1, sizeof *g->rows);
+    g->nrows = calloc(ng ? ng : 1, sizeof *g->nrows);
+    if (g->keys && g->titles && g->rows && g->nrows)
+        return 0;
+    groups_free(g);
+    return -1;
+}
+
+/* The groups of k[0..n) (sorted by key): runs of equal keys, in the order
+ * of the row each starts with. Returns 0, or -1 when memory ran out. */
+static int groups_of(const struct chart_ctx *c, const struct keyed *k, size_t n,
+                     char *(*title)(const struct chart_ctx *, size_t), struct groups *g)
+{
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++)
+        ng += i == 0 || strcmp(k[i].key, k[i - 1].key) != 0;
+    struct run_start *rs = malloc((ng + 1) * sizeof *rs);
+    if (!rs || groups_alloc(g, ng)) {
+        free(rs);
+        return -1;
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0)
+            rs[j++] = (struct run_start){k[i].row, i};
+    qsort(rs, ng, sizeof *rs, cmp_first);
+    int rc = 0;
+    for (size_t i = 0; i < ng && rc == 0; i++) {
+        size_t a = rs[i].at, b = a + 1;
+        while (b < n && strcmp(k[b].key, k[a].key) == 0)
+            b++;
+        g->n++;
+        g->keys[i] = strdup(k[a].key);
+        g->titles[i] = title ? title(c, k[a].row) : strdup(k[a].key);
+        g->nrows[i] = b - a;
+        g->rows[i] = malloc((b - a) * sizeof **g->rows);
+        rc = g->keys[i] && g->titles[i] && g->rows[i] ? 0 : -1;
+        for (size_t m = a; rc == 0 && m < b; m++)
+            g->rows[i][m - a] = k[m].row;
+    }
+    free(rs);
+    if (rc)
+        groups_free(g);
+    return rc;
+}
+
 void groups_split(const struct chart_ctx *c, const size_t *rows, size_t n,
                   char *(*key)(const struct chart_ctx *, size_t), char *(*title)(const struct chart_ctx *, size_t),
                   struct groups *g)
 {
     memset(g, 0, sizeof *g);
     struct keyed *k = malloc((n ? n : 1) * sizeof *k);
-    for (size_t i = 0; i < n; i++)
-        k[i] = (struct keyed){key(c, rows[i]), rows[i]};
-    qsort(k, n, sizeof *k, cmp_keyed);
-    /* Runs of equal keys, then ordered by the row each starts with. */
-    size_t ng = 0;
-    for (size_t i = 0; i < n; i++)
-        ng += i == 0 || strcmp(k[i].key, k[i - 1].key) != 0;
-    struct run_start *rs = malloc((ng + 1) * sizeof *rs);
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0)
-            rs[j++] = (struct run_start){k[i].row, i};
-    qsort(rs, ng, sizeof *rs, cmp_first);
-    g->n = (int)ng;
-    g->keys = malloc((ng ? ng : 1) * sizeof *g->keys);
-    g->titles = malloc((ng ? ng : 1) * sizeof *g->titles);
-    g->rows = malloc((ng ? ng : 1) * sizeof *g->rows);
-    g->nrows = malloc((ng ? ng : 1) * sizeof *g->nrows);
-    for (size_t i = 0; i < ng; i++) {
-        size_t a = rs[i].at, b = a + 1;
-        while (b < n && strcmp(k[b].key, k[a].key) == 0)
-            b++;
-        g->keys[i] = strdup(k[a].key);
-        g->titles[i] = title ? title(c, k[a].row) : strdup(k[a].key);
-        g->nrows[i] = b - a;
-        g->rows[i] = malloc((b - a) * sizeof **g->rows);
-        for (size_t m = a; m < b; m++)
-            g->rows[i][m - a] = k[m].row;
+    size_t made = 0;
+    int rc = k ? 0 : -1;
+    for (; rc == 0 && made < n; made++) {
+        k[made] = (struct keyed){key(c, rows[made]), rows[made]};
+        rc = k[made].key ? 0 : -1;
     }
-    for (size_t i = 0; i < n; i++)
+    if (rc == 0) {
+        qsort(k, n, sizeof *k, cmp_keyed);
+        rc = groups_of(c, k, n, title, g);
+    }
+    for (size_t i = 0; k && i < made; i++)
         free((char *)k[i].key);
     free(k);
-    free(rs);
+    if (rc) /* no groups: nothing is drawn, and chart_draw says why */
+        c->out->oom = 1;
 }
 
 void groups_make(const struct chart_ctx *c, struct groups *g)
 {
     size_t n = report_nrows(c->ev);
     size_t *all = malloc((n ? n : 1) * sizeof *all);
+    if (!all) {
+        memset(g, 0, sizeof *g);
+        c->out->oom = 1;
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         all[i] = i;
     if (c->spec->ngroup && n) {
@@ -145,12 +202,12 @@ void groups_make(const struct chart_ctx *c, struct groups *g)
         free(all);
         return;
     }
-    memset(g, 0, sizeof *g);
+    if (groups_alloc(g, 1)) {
+        free(all);
+        c->out->oom = 1;
+        return;
+    }
     g->n = 1;
-    g->keys = calloc(1, sizeof *g->keys);
-    g->titles = calloc(1, sizeof *g->titles);
-    g->rows = malloc(sizeof *g->rows);
-    g->nrows = malloc(sizeof *g->nrows);
     g->rows[0] = all;
     g->nrows[0] = n;
 }
@@ -158,9 +215,9 @@ void groups_make(const struct chart_ctx *c, struct groups *g)
 void groups_free(struct groups *g)
 {
     for (int i = 0; i < g->n; i++) {
-        free(g->keys[i]);
-        free(g->titles[i]);
-        free(g->rows[i]);
+        free(g->keys ? g->keys[i] : NULL);
+        free(g->titles ? g->titles[i] : NULL);
+        free(g->rows ? g->rows[i] : NULL);
     }
     free(g->keys);
     free(g->titles);
@@ -176,25 +233,43 @@ void classes_make(const struct chart_ctx *c, struct classes *cl)
     memset(cl, 0, sizeof *cl);
     size_t n = report_nrows(c->ev);
     cl->of_row = calloc(n ? n : 1, sizeof *cl->of_row);
+    if (!cl->of_row) {
+        c->out->oom = 1;
+        return; /* of_row NULL with n 0: no class is read */
+    }
     if (!c->spec->colour)
         return;
     for (size_t i = 0; i < n; i++) {
         char *t = json_exact(report_cell(c->ev, i, c->spec->colour));
         int k;
-        for (k = 0; k < cl->n; k++)
+        for (k = 0; t && k < cl->n; k++)
             if (strcmp(cl->names[k], t) == 0)
                 break;
-        if (k == cl->n && cl->n == PALETTE_N) {
+        if (!t) {
+            c->out->oom = 1;
+            k = 0;
+        } else if (k == cl->n && cl->n == PALETTE_N) {
+            char *other = strdup("other");
             k = PALETTE_N - 1;
-            free(cl->names[k]);
-            cl->names[k] = strdup("other");
+            if (other) {
+                free(cl->names[k]);
+                cl->names[k] = other;
+            } else {
+                c->out->oom = 1;
+            }
         } else if (k == cl->n) {
-            cl->names = realloc(cl->names, (size_t)(cl->n + 1) * sizeof *cl->names);
-            cl->names[cl->n++] = t;
-            t = NULL;
+            char **grown = realloc(cl->names, (size_t)(cl->n + 1) * sizeof *cl->names);
+            if (grown) {
+                cl->names = grown;
+                cl->names[cl->n++] = t;
+                t = NULL;
+            } else {
+                c->out->oom = 1;
+                k = 0;
+            }
         }
         free(t);
-        cl->of_row[i] = k;
+        cl->of_row[i] = cl->n ? k : 0;
     }
 }
 
@@ -207,8 +282,43 @@ void classes_free(struct classes *cl)
     memset(cl, 0, sizeof *cl);
 }
 
-const char *class_colour(const struct classes *cl, int k) { return cl->n ? palette_colour(k) : palette_colour(0); }
-enum shape class_shape(int k) { return (enum shape)(k % SHAPE_N); }
+/* A class named by a verdict keeps its meaning's colour and shape on every
+ * page (docs/report.md, "Colours"): slower or worse in vermilion pointing
+ * up, faster or better in blue pointing down, no significant change in
+ * grey; other classes take the palette in order of first appearance. */
+static const struct {
+    const char *name;
+    int colour; /* palette index, or -1 for grey */
+    enum shape shape;
+} verdict_style[] = {
+    {"slower", 5, SHAPE_TRIANGLE},        {"worse", 5, SHAPE_TRIANGLE},        {"regression", 5, SHAPE_TRIANGLE},
+    {"regressed", 5, SHAPE_TRIANGLE},     {"faster", 0, SHAPE_TRIANGLE_DOWN},  {"better", 0, SHAPE_TRIANGLE_DOWN},
+    {"improvement", 0, SHAPE_TRIANGLE_DOWN}, {"~", -1, SHAPE_CIRCLE},         {"same", -1, SHAPE_CIRCLE},
+};
+
+static int verdict_of(const struct classes *cl, int k)
+{
+    if (!cl || k < 0 || k >= cl->n)
+        return -1;
+    for (size_t v = 0; v < sizeof verdict_style / sizeof verdict_style[0]; v++)
+        if (strcmp(cl->names[k], verdict_style[v].name) == 0)
+            return (int)v;
+    return -1;
+}
+
+const char *class_colour(const struct classes *cl, int k)
+{
+    int v = verdict_of(cl, k);
+    if (v >= 0)
+        return verdict_style[v].colour < 0 ? "#888888" : palette_colour(verdict_style[v].colour);
+    return cl->n ? palette_colour(k) : palette_colour(0);
+}
+
+enum shape class_shape(const struct classes *cl, int k)
+{
+    int v = verdict_of(cl, k);
+    return v >= 0 ? verdict_style[v].shape : (enum shape)(k % SHAPE_N);
+}
 
 /* ---- marks ---- */
 
@@ -226,23 +336,37 @@ static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, 
             json_t *m;
             json_object_foreach(obj, key, m) {
                 char *t = json_show(m, REPORT_DIGITS);
-                sb_printf(&part, "%s%s", part.len ? "/" : "", t);
+                if (t)
+                    sb_printf(&part, "%s%s", part.len ? "/" : "", t);
+                part.failed |= !t;
                 free(t);
             }
         } else {
             char *t = json_show(v, REPORT_DIGITS);
-            sb_puts(&part, t);
+            if (t)
+                sb_puts(&part, t);
+            part.failed |= !t;
             free(t);
         }
         json_decref(obj);
         if (part.len) /* a null (or empty) value adds nothing, not even a separator */
             sb_printf(&sb, "%s%s", sb.len ? sep : "", part.buf);
+        sb.failed |= part.failed;
         sb_free(&part);
+    }
+    if (sb.failed) {
+        sb_free(&sb);
+        return NULL;
     }
     return sb_detach(&sb);
 }
 
 char *row_label(const struct chart_ctx *c, size_t i) { return cols_label(c, i, c->spec->label, c->spec->nlabel, " "); }
+
+char *row_label_n(const struct chart_ctx *c, size_t i, int ncols)
+{
+    return cols_label(c, i, c->spec->label, ncols < c->spec->nlabel ? ncols : c->spec->nlabel, " ");
+}
 
 static void attr(struct strbuf *sb, const char *name, const char *value)
 {
@@ -272,7 +396,13 @@ void mark_open(const struct chart_ctx *c, struct strbuf *sb, size_t i, const cha
     json_t *v;
     int first = 1;
     json_object_foreach(row, key, v) {
+        if (json_is_null(v))
+            continue; /* the tooltip names what there is */
         char *t = json_show(v, REPORT_DIGITS);
+        if (!t) {
+            sb->failed = 1;
+            continue;
+        }
         if (!first)
             sb_putc(sb, '\n');
         svg_esc(sb, key);
@@ -336,6 +466,8 @@ char *chart_unit(const struct chart_ctx *c, const size_t *rows, size_t n)
     int count = 0;
     for (size_t i = 0; i < n && count < 4; i++) {
         char *t = json_show(report_cell(c->ev, rows[i], c->spec->unit), REPORT_DIGITS);
+        if (!t)
+            break; /* memory ran out: the axis is labelled without more units */
         if (*t) {
             int seen = 0;
             const char *p = sb.buf;
@@ -417,6 +549,10 @@ int chart_draw(const struct chart_spec *spec, const struct report_eval *ev, cons
         sb_putc(&out->roles, '}');
     else
         sb_puts(&out->roles, "{}");
+    for (int i = 0; rc == 0 && i < out->n; i++)
+        out->oom |= out->v[i].svg.failed;
+    if (rc == 0 && (out->oom || out->roles.failed))
+        rc = bd_fail(err, "out of memory");
     return rc;
 }
 

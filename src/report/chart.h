@@ -31,6 +31,7 @@ struct chart_out {
     int nnotes;
     struct strbuf roles; /* JSON: role -> column name(s) */
     size_t marks;
+    int oom; /* memory ran out somewhere: chart_draw fails */
 };
 
 /* What a chart is drawn from: the spec, the evaluation whose rows it draws,
@@ -54,7 +55,8 @@ void chart_out_free(struct chart_out *out);
 /* ---- shared by the kinds (chart.c) ---- */
 
 /* Rows split by the group columns, groups in order of first appearance,
- * rows in evaluation order within a group. */
+ * rows in evaluation order within a group. When memory runs out: no group,
+ * and c->out->oom (chart_draw fails). */
 struct groups {
     int n;
     char **keys;      /* the group's values exactly, joined by " · " (NULL: no group=) */
@@ -80,12 +82,14 @@ struct classes {
 void classes_make(const struct chart_ctx *c, struct classes *cl);
 void classes_free(struct classes *cl);
 const char *class_colour(const struct classes *cl, int k);
-enum shape class_shape(int k);
+enum shape class_shape(const struct classes *cl, int k);
 
 struct panel *panel_new(struct chart_out *out);
 /* The row's label: its label columns' values joined by spaces, a JSON
  * object's values joined by '/'; malloc'd. */
 char *row_label(const struct chart_ctx *c, size_t i);
+/* The same with the first ncols label columns only. */
+char *row_label_n(const struct chart_ctx *c, size_t i, int ncols);
 /* Opens a mark: <g class="mark" data-row=.. data-group=.. [data-class=..]
  * and data-ROLE for each role/column pair (NULL-terminated), then <title>
  * with the row's every column. */

@@ -17,6 +17,24 @@ struct brow {
     int ok;
 };
 
+struct bars {
+    struct chart_ctx *c;
+    struct brow *r;
+    struct axis ax;
+    struct classes cl;
+    double base, band[2];
+    int has_band;
+};
+
+/* One panel: rows[a, b) of a group of m, its line (NAN: none). */
+struct bar_panel {
+    const char *key, *title;
+    struct brow **rows;
+    size_t m, a, b;
+    int part, parts;
+    double line;
+};
+
 static int cmp_value(const void *a, const void *b)
 {
     const struct brow *x = *(const struct brow *const *)a, *y = *(const struct brow *const *)b;
@@ -27,167 +45,209 @@ static int cmp_value(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-int chart_bar(struct chart_ctx *c)
+static void legend(const struct bars *bs, struct strbuf *sb, double line, double *y)
 {
-    const struct chart_spec *s = c->spec;
-    size_t n = report_nrows(c->ev);
-    struct brow *r = calloc(n ? n : 1, sizeof *r);
-    struct axis ax, probe = {.log = s->log};
-    struct band_ref br;
-    if (chart_band_ref(c, s->log ? 1 : 0, &br)) {
-        free(r);
-        return -1;
+    const struct chart_spec *s = bs->c->spec;
+    struct legend l = {0};
+    char buf[48], b0[48], b1[48];
+    for (int q = 0; q < bs->cl.n; q++) {
+        char *t = bd_strdupf("%s = %s", s->colour, bs->cl.names[q]);
+        legend_add(&l, LEG_SHAPE, SHAPE_SQUARE, class_colour(&bs->cl, q), 1, t);
+        free(t);
     }
-    double base = br.has_ref ? br.ref : s->log ? 1 : 0, *band = br.band;
-    int has_band = br.has_band;
-    double vmin = base, vmax = base;
-    if (has_band) {
-        vmin = fmin(vmin, band[0]);
-        vmax = fmax(vmax, band[1]);
+    report_fmt_sig(buf, bs->base, REPORT_DIGITS);
+    char *t = bd_strdupf("bars start at %s", buf);
+    legend_add(&l, LEG_LINE, 0, NULL, 0, t);
+    free(t);
+    if (bs->has_band) {
+        report_fmt_sig(b0, bs->band[0], REPORT_DIGITS);
+        report_fmt_sig(b1, bs->band[1], REPORT_DIGITS);
+        t = bd_strdupf("band [%s, %s]", b0, b1);
+        legend_add(&l, LEG_BAND, 0, NULL, 0, t);
+        free(t);
+    }
+    if (!isnan(line)) {
+        report_fmt_sig(buf, line, REPORT_DIGITS);
+        t = bd_strdupf("%s = %s", s->line_col, buf);
+        legend_add(&l, LEG_DASH, 0, NULL, 0, t);
+        free(t);
+    }
+    *y += legend_draw(sb, &l, 8, *y, CHART_W - 16);
+    legend_free(&l);
+}
+
+static char *axis_label(const struct bars *bs, const struct bar_panel *bp)
+{
+    const struct chart_spec *s = bs->c->spec;
+    size_t *idx = malloc((bp->m ? bp->m : 1) * sizeof *idx);
+    char *unit = NULL;
+    if (idx) {
+        for (size_t j = 0; j < bp->m; j++)
+            idx[j] = bp->rows[j]->i;
+        unit = chart_unit(bs->c, idx, bp->m);
+        free(idx);
+    }
+    char *xl = bd_strdupf("%s%s%s%s%s", s->xlabel ? s->xlabel : s->value, s->log && !s->xlabel ? ", log scale" : "",
+                          unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
+    free(unit);
+    return xl;
+}
+
+/* One row's bar (its mark) and, labelled, its label and value. */
+static void bar_row(const struct bars *bs, struct strbuf *sb, const struct bar_panel *bp, const struct brow *q,
+                    const struct row_layout *lay, double yc, int compact)
+{
+    const struct chart_spec *s = bs->c->spec;
+    const char *rl[] = {"value", s->value, NULL};
+    double x0 = axis_pos(&bs->ax, bs->base);
+    int ck = bs->cl.n ? bs->cl.of_row[q->i] : 0;
+    mark_open(bs->c, sb, q->i, bp->key, bs->cl.n ? bs->cl.names[ck] : NULL, rl);
+    if (q->ok) {
+        double x1 = axis_pos(&bs->ax, q->v), h = compact ? fmax(1, lay->pitch * 0.8) : 10;
+        sb_puts(sb, "<rect x=\"");
+        svg_num(sb, fmin(x0, x1));
+        sb_puts(sb, "\" y=\"");
+        svg_num(sb, yc - h / 2);
+        sb_puts(sb, "\" width=\"");
+        svg_num(sb, fmax(fabs(x1 - x0), 1));
+        sb_puts(sb, "\" height=\"");
+        svg_num(sb, h);
+        sb_printf(sb, "\" fill=\"%s\"/>", class_colour(&bs->cl, ck));
+    } else {
+        svg_shape(sb, SHAPE_CIRCLE, x0, yc, 2, "#888888", 0);
+    }
+    mark_close(sb);
+    if (compact)
+        return;
+    char *lb = row_label(bs->c, q->i), *lf = text_fit(lb, (int)(lay->labw / CHAR_W)), num[48];
+    svg_text(sb, 8, yc + 4, "start", "t", lf);
+    if (q->ok)
+        report_fmt_sig(num, q->v, REPORT_DIGITS);
+    svg_text(sb, CHART_W - 8 - lay->numw, yc + 4, "start", "t", q->ok ? num : "no value");
+    free(lb);
+    free(lf);
+}
+
+static int bar_panel(struct bars *bs, const struct bar_panel *bp)
+{
+    const struct chart_spec *s = bs->c->spec;
+    struct panel *p = panel_new(bs->c->out);
+    if (!p)
+        return -1;
+    struct strbuf *sb = &p->svg;
+    size_t nb = bp->b - bp->a;
+    double y = 4;
+    y += panel_title(sb, bp->title, bp->m, bp->m == 1 ? "bar" : "bars", bp->part, bp->parts, y);
+    int compact = nb > PANEL_LABELLED;
+    if (bp->part == 1)
+        legend(bs, sb, bp->line, &y);
+    int lc = 0, nc = 0;
+    for (size_t j = bp->a; !compact && j < bp->b; j++) {
+        char *lb = row_label(bs->c, bp->rows[j]->i), num[48];
+        report_fmt_sig(num, bp->rows[j]->v, REPORT_DIGITS);
+        int x1 = text_cols(lb), x2 = bp->rows[j]->ok ? text_cols(num) : 8;
+        lc = x1 > lc ? x1 : lc;
+        nc = x2 > nc ? x2 : nc;
+        free(lb);
+    }
+    char *note = bd_strdupf("one bar per row (%zu here)%s; hover a bar for its numbers", nb,
+                            s->sort == SORT_VALUE ? ", largest first" : "");
+    struct row_layout lay = rows_layout(sb, &bs->ax, compact, lc, nc, nb, 2, 24, note ? note : "", &y);
+    free(note);
+    axis_ticks(&bs->ax, 0);
+    double top = y + 6, bottom = top + (double)nb * lay.pitch;
+    char *xl = axis_label(bs, bp);
+    if (bs->has_band)
+        svg_band(sb, axis_pos(&bs->ax, bs->band[0]), axis_pos(&bs->ax, bs->band[1]), top, bottom);
+    double axh = axis_draw_x(sb, &bs->ax, bottom + 4, top, xl ? xl : "");
+    free(xl);
+    for (size_t j = bp->a; j < bp->b; j++)
+        bar_row(bs, sb, bp, bp->rows[j], &lay, top + (double)(j - bp->a) * lay.pitch + lay.pitch / 2, compact);
+    svg_vline(sb, "ref", axis_pos(&bs->ax, bs->base), top, bottom + 4);
+    if (!isnan(bp->line))
+        svg_vline(sb, "avg", axis_pos(&bs->ax, bp->line), top, bottom + 4);
+    p->marks = nb;
+    bs->c->out->marks += nb;
+    p->h = bottom + 4 + axh + 6;
+    return sb->failed ? -1 : 0;
+}
+
+/* The values, and the axis over them, the base, the band and the lines. */
+static int read_rows(struct bars *bs, const struct band_ref *br)
+{
+    const struct chart_spec *s = bs->c->spec;
+    size_t n = report_nrows(bs->c->ev);
+    struct axis probe = {.log = s->log};
+    if (!(bs->r = calloc(n ? n : 1, sizeof *bs->r)))
+        return -1;
+    bs->base = br->has_ref ? br->ref : s->log ? 1 : 0;
+    memcpy(bs->band, br->band, sizeof bs->band);
+    bs->has_band = br->has_band;
+    double vmin = bs->base, vmax = bs->base, lv;
+    if (bs->has_band) {
+        vmin = fmin(vmin, bs->band[0]);
+        vmax = fmax(vmax, bs->band[1]);
     }
     for (size_t i = 0; i < n; i++) {
-        r[i].i = i;
-        r[i].ok = json_num(report_cell(c->ev, i, s->value), &r[i].v) && axis_ok(&probe, r[i].v);
-        if (r[i].ok) {
-            vmin = fmin(vmin, r[i].v);
-            vmax = fmax(vmax, r[i].v);
+        struct brow *r = &bs->r[i];
+        r->i = i;
+        r->ok = json_num(report_cell(bs->c->ev, i, s->value), &r->v) && axis_ok(&probe, r->v);
+        if (r->ok) {
+            vmin = fmin(vmin, r->v);
+            vmax = fmax(vmax, r->v);
         }
-        double lv;
-        if (s->line_col && json_num(report_cell(c->ev, i, s->line_col), &lv) && axis_ok(&probe, lv)) {
+        if (s->line_col && json_num(report_cell(bs->c->ev, i, s->line_col), &lv) && axis_ok(&probe, lv)) {
             vmin = fmin(vmin, lv);
             vmax = fmax(vmax, lv);
         }
     }
-    axis_fit(&ax, vmin, vmax, s->log);
-    roles_add(c->out, "value", s->value);
-    roles_add(c->out, "class", s->colour);
-    struct classes cl;
-    classes_make(c, &cl);
-    struct groups g;
-    groups_make(c, &g);
-    for (int k = 0; k < g.n; k++) {
-        size_t m = g.nrows[k];
-        struct brow **rows = malloc((m ? m : 1) * sizeof *rows);
-        for (size_t j = 0; j < m; j++)
-            rows[j] = &r[g.rows[k][j]];
-        if (s->sort == SORT_VALUE)
-            qsort(rows, m, sizeof *rows, cmp_value);
-        double line = NAN;
-        if (s->line_col && m) {
-            double lv;
-            if (json_num(report_cell(c->ev, rows[0]->i, s->line_col), &lv) && axis_ok(&probe, lv))
-                line = lv;
-        }
-        int parts = panel_parts(m);
-        for (int part = 1; part <= parts; part++) {
-            size_t a, b;
-            panel_range(m, part, &a, &b);
-            size_t nb = b - a;
-            struct panel *p = panel_new(c->out);
-            struct strbuf *sb = &p->svg;
-            double y = 4;
-            y += panel_title(sb, g.titles[k], m, m == 1 ? "bar" : "bars", part, parts, y);
-            int compact = nb > PANEL_LABELLED;
-            if (part == 1) {
-                struct legend l = {0};
-                for (int q = 0; q < cl.n; q++) {
-                    char *t = bd_strdupf("%s = %s", s->colour, cl.names[q]);
-                    legend_add(&l, LEG_SHAPE, SHAPE_SQUARE, class_colour(&cl, q), 1, t);
-                    free(t);
-                }
-                char buf[48];
-                report_fmt_sig(buf, base, REPORT_DIGITS);
-                char *t = bd_strdupf("bars start at %s", buf);
-                legend_add(&l, LEG_LINE, 0, NULL, 0, t);
-                free(t);
-                if (has_band) {
-                    char b0[48], b1[48];
-                    report_fmt_sig(b0, band[0], REPORT_DIGITS);
-                    report_fmt_sig(b1, band[1], REPORT_DIGITS);
-                    t = bd_strdupf("band [%s, %s]", b0, b1);
-                    legend_add(&l, LEG_BAND, 0, NULL, 0, t);
-                    free(t);
-                }
-                if (!isnan(line)) {
-                    report_fmt_sig(buf, line, REPORT_DIGITS);
-                    t = bd_strdupf("%s = %s", s->line_col, buf);
-                    legend_add(&l, LEG_DASH, 0, NULL, 0, t);
-                    free(t);
-                }
-                y += legend_draw(sb, &l, 8, y, CHART_W - 16);
-                legend_free(&l);
-            }
-            int lc = 0, nc = 0;
-            for (size_t j = a; !compact && j < b; j++) {
-                char *lb = row_label(c, rows[j]->i), nb2[48];
-                report_fmt_sig(nb2, rows[j]->v, REPORT_DIGITS);
-                int x1 = text_cols(lb), x2 = rows[j]->ok ? text_cols(nb2) : 8;
-                lc = x1 > lc ? x1 : lc;
-                nc = x2 > nc ? x2 : nc;
-                free(lb);
-            }
-            char *note = bd_strdupf("one bar per row (%zu here)%s; hover a bar for its numbers", nb,
-                                    s->sort == SORT_VALUE ? ", largest first" : "");
-            struct row_layout lay = rows_layout(sb, &ax, compact, lc, nc, nb, 2, 24, note, &y);
-            free(note);
-            double pitch = lay.pitch, labw = lay.labw, numw = lay.numw;
-            axis_ticks(&ax, 0);
-            double top = y + 6, bottom = top + (double)nb * pitch;
-            size_t *idx = malloc((m ? m : 1) * sizeof *idx);
-            for (size_t j = 0; j < m; j++)
-                idx[j] = rows[j]->i;
-            char *unit = chart_unit(c, idx, m);
-            free(idx);
-            char *xl = bd_strdupf("%s%s%s%s%s", s->xlabel ? s->xlabel : s->value, s->log && !s->xlabel ? ", log scale" : "",
-                                  unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
-            free(unit);
-            if (has_band)
-                svg_band(sb, axis_pos(&ax, band[0]), axis_pos(&ax, band[1]), top, bottom);
-            double axh = axis_draw_x(sb, &ax, bottom + 4, top, xl);
-            free(xl);
-            const char *rl[] = {"value", s->value, NULL};
-            double x0 = axis_pos(&ax, base);
-            for (size_t j = a; j < b; j++) {
-                const struct brow *q = rows[j];
-                double yc = top + (double)(j - a) * pitch + pitch / 2;
-                int ck = cl.n ? cl.of_row[q->i] : 0;
-                mark_open(c, sb, q->i, g.keys[k], cl.n ? cl.names[ck] : NULL, rl);
-                if (q->ok) {
-                    double x1 = axis_pos(&ax, q->v), h = compact ? fmax(1, pitch * 0.8) : 10;
-                    sb_puts(sb, "<rect x=\"");
-                    svg_num(sb, fmin(x0, x1));
-                    sb_puts(sb, "\" y=\"");
-                    svg_num(sb, yc - h / 2);
-                    sb_puts(sb, "\" width=\"");
-                    svg_num(sb, fmax(fabs(x1 - x0), 1));
-                    sb_puts(sb, "\" height=\"");
-                    svg_num(sb, h);
-                    sb_printf(sb, "\" fill=\"%s\"/>", class_colour(&cl, ck));
-                } else {
-                    svg_shape(sb, SHAPE_CIRCLE, x0, yc, 2, "#888888", 0);
-                }
-                mark_close(sb);
-                if (!compact) {
-                    char *lb = row_label(c, q->i), *lf = text_fit(lb, (int)(labw / CHAR_W)), nb2[48];
-                    svg_text(sb, 8, yc + 4, "start", "t", lf);
-                    if (q->ok)
-                        report_fmt_sig(nb2, q->v, REPORT_DIGITS);
-                    svg_text(sb, CHART_W - 8 - numw, yc + 4, "start", "t", q->ok ? nb2 : "no value");
-                    free(lb);
-                    free(lf);
-                }
-            }
-            svg_vline(sb, "ref", x0, top, bottom + 4);
-            if (!isnan(line))
-                svg_vline(sb, "avg", axis_pos(&ax, line), top, bottom + 4);
-            p->marks = nb;
-            c->out->marks += nb;
-            p->h = bottom + 4 + axh + 6;
-        }
-        free(rows);
-    }
-    groups_free(&g);
-    classes_free(&cl);
-    free(r);
+    axis_fit(&bs->ax, vmin, vmax, s->log);
     return 0;
+}
+
+static int group_panels(struct bars *bs, const struct groups *g, int k)
+{
+    const struct chart_spec *s = bs->c->spec;
+    struct axis probe = {.log = s->log};
+    size_t m = g->nrows[k];
+    struct brow **rows = malloc((m ? m : 1) * sizeof *rows);
+    if (!rows)
+        return -1;
+    for (size_t j = 0; j < m; j++)
+        rows[j] = &bs->r[g->rows[k][j]];
+    if (s->sort == SORT_VALUE)
+        qsort(rows, m, sizeof *rows, cmp_value);
+    double line = NAN, lv;
+    if (s->line_col && m && json_num(report_cell(bs->c->ev, rows[0]->i, s->line_col), &lv) && axis_ok(&probe, lv))
+        line = lv;
+    int parts = panel_parts(m), rc = 0;
+    for (int part = 1; rc == 0 && part <= parts; part++) {
+        struct bar_panel bp = {g->keys[k], g->titles[k], rows, m, 0, 0, part, parts, line};
+        panel_range(m, part, &bp.a, &bp.b);
+        rc = bar_panel(bs, &bp);
+    }
+    free(rows);
+    return rc;
+}
+
+int chart_bar(struct chart_ctx *c)
+{
+    struct bars bs = {.c = c};
+    struct band_ref br;
+    if (chart_band_ref(c, c->spec->log ? 1 : 0, &br))
+        return -1;
+    int rc = read_rows(&bs, &br);
+    if (rc == 0) {
+        roles_add(c->out, "value", c->spec->value);
+        roles_add(c->out, "class", c->spec->colour);
+        classes_make(c, &bs.cl);
+        struct groups g;
+        groups_make(c, &g);
+        for (int k = 0; rc == 0 && k < g.n; k++)
+            rc = group_panels(&bs, &g, k);
+        groups_free(&g);
+        classes_free(&bs.cl);
+    }
+    free(bs.r);
+    return rc ? bd_fail(c->err, "out of memory") : 0;
 }

@@ -11,14 +11,7 @@
 #include "report/fmt_sig.h"
 #include "report/svg.h"
 #include "util/diag.h"
-
-struct frow {
-    size_t i;
-    double e, lo, hi;
-    int has_e, has_ci;
-    int dir;     /* +1 interval above ref, -1 below, 0 neither (or no ref) */
-    int summary; /* drawn as a diamond after the others */
-};
+#include "report/forest.h"
 
 static int cmp_est(const void *a, const void *b)
 {
@@ -30,23 +23,13 @@ static int cmp_est(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-struct forest {
-    struct chart_ctx *c;
-    struct frow *r;
-    struct classes cl;
-    struct axis ax;
-    double band[2], ref;
-    int has_band, has_ref, any_ci;
-    const char *above, *below;
-};
-
-static void fmt(char *buf, double x) { report_fmt_sig(buf, x, REPORT_DIGITS); }
+void forest_fmt(char *buf, double x) { report_fmt_sig(buf, x, REPORT_DIGITS); }
 
 static void row_style(const struct forest *f, const struct frow *r, const char **colour, enum shape *shape)
 {
     if (f->cl.n) {
         *colour = class_colour(&f->cl, f->cl.of_row[r->i]);
-        *shape = class_shape(f->cl.of_row[r->i]);
+        *shape = class_shape(&f->cl, f->cl.of_row[r->i]);
     } else if (f->above || f->below) {
         *colour = r->dir > 0 ? palette_colour(5) : r->dir < 0 ? palette_colour(0) : "#666666";
         *shape = r->dir > 0 ? SHAPE_TRIANGLE : r->dir < 0 ? SHAPE_TRIANGLE_DOWN : SHAPE_CIRCLE;
@@ -56,21 +39,21 @@ static void row_style(const struct forest *f, const struct frow *r, const char *
     }
 }
 
-static char *numbers_text(const struct forest *f, const struct frow *r)
+char *forest_numbers_text(const struct forest *f, const struct frow *r)
 {
     char e[48], lo[48], hi[48];
     if (!r->has_e)
         return strdup("no estimate");
-    fmt(e, r->e);
+    forest_fmt(e, r->e);
     if (!r->has_ci)
         return strdup(e);
-    fmt(lo, r->lo);
-    fmt(hi, r->hi);
+    forest_fmt(lo, r->lo);
+    forest_fmt(hi, r->hi);
     const char *word = r->dir > 0 ? f->above : r->dir < 0 ? f->below : NULL;
     return bd_strdupf("%s [%s, %s]%s%s", e, lo, hi, word ? " " : "", word ? word : "");
 }
 
-static void hline(struct strbuf *sb, double x0, double x1, double y, const char *colour, double w, double op)
+void forest_hline(struct strbuf *sb, double x0, double x1, double y, const char *colour, double w, double op)
 {
     sb_puts(sb, "<line x1=\"");
     svg_num(sb, x0);
@@ -87,13 +70,13 @@ static void hline(struct strbuf *sb, double x0, double x1, double y, const char 
 }
 
 /* One line per class of the group: how many, in the band, excluding ref. */
-static double class_lines(struct forest *f, struct strbuf *sb, struct frow **rows, size_t n, double y)
+double forest_class_lines(struct forest *f, struct strbuf *sb, struct frow **rows, size_t n, double y)
 {
     const struct chart_spec *s = f->c->spec;
     int ncl = f->cl.n ? f->cl.n : 1;
     double h = 0;
     char refs[48];
-    fmt(refs, f->ref);
+    forest_fmt(refs, f->ref);
     for (int k = 0; k < ncl; k++) {
         size_t cnt = 0, inband = 0, excl = 0, up = 0, down = 0, est = 0;
         for (size_t j = 0; j < n; j++) {
@@ -116,13 +99,13 @@ static double class_lines(struct forest *f, struct strbuf *sb, struct frow **row
         sb_printf(&t, "%zu interval%s", cnt, cnt == 1 ? "" : "s");
         if (f->has_band) {
             char b0[48], b1[48];
-            fmt(b0, f->band[0]);
-            fmt(b1, f->band[1]);
-            fmt(pct, 100.0 * (double)inband / (double)cnt);
+            forest_fmt(b0, f->band[0]);
+            forest_fmt(b1, f->band[1]);
+            forest_fmt(pct, 100.0 * (double)inband / (double)cnt);
             sb_printf(&t, " \xc2\xb7 %zu (%s%%) estimates in the band [%s, %s]", inband, pct, b0, b1);
         }
         if (f->has_ref && f->any_ci) {
-            fmt(pct, 100.0 * (double)excl / (double)cnt);
+            forest_fmt(pct, 100.0 * (double)excl / (double)cnt);
             sb_printf(&t, " \xc2\xb7 %zu (%s%%) exclude %s", excl, pct, refs);
             if (f->above || f->below)
                 sb_printf(&t, ": %zu %s, %zu %s", up, f->above ? f->above : "above", down,
@@ -146,17 +129,17 @@ static int class_drawn(const struct forest *f, int k)
     return 0;
 }
 
-static double legend(struct forest *f, struct strbuf *sb, double y, int compact)
+double forest_legend(struct forest *f, struct strbuf *sb, double y, int compact, size_t nout)
 {
     const struct chart_spec *s = f->c->spec;
     struct legend l = {0};
     char refs[48];
-    fmt(refs, f->ref);
+    forest_fmt(refs, f->ref);
     for (int k = 0; k < f->cl.n; k++) {
         if (!class_drawn(f, k))
             continue; /* only summary rows have it: they are diamonds */
         char *t = bd_strdupf("%s = %s", s->colour, f->cl.names[k]);
-        legend_add(&l, LEG_SHAPE, class_shape(k), class_colour(&f->cl, k), 1, t);
+        legend_add(&l, LEG_SHAPE, class_shape(&f->cl, k), class_colour(&f->cl, k), 1, t);
         free(t);
     }
     if (f->has_ref && f->any_ci) {
@@ -187,8 +170,8 @@ static double legend(struct forest *f, struct strbuf *sb, double y, int compact)
     }
     if (f->has_band) {
         char b0[48], b1[48];
-        fmt(b0, f->band[0]);
-        fmt(b1, f->band[1]);
+        forest_fmt(b0, f->band[0]);
+        forest_fmt(b1, f->band[1]);
         char *t = bd_strdupf("band [%s, %s]", b0, b1);
         legend_add(&l, LEG_BAND, 0, NULL, 0, t);
         free(t);
@@ -200,12 +183,42 @@ static double legend(struct forest *f, struct strbuf *sb, double y, int compact)
     }
     if (s->summary)
         legend_add(&l, LEG_SHAPE, SHAPE_DIAMOND, "#000000", 1, "summary row, its interval as a diamond");
+    if (f->clipped && nout) {
+        char *t = bd_strdupf("%zu row%s beyond the axis, drawn at its edge (values at the right)", nout,
+                             nout == 1 ? "" : "s");
+        legend_add(&l, LEG_TEXT, 0, NULL, 0, t ? t : "");
+        free(t);
+    }
     double h = legend_draw(sb, &l, 8, y, CHART_W - 16);
     legend_free(&l);
     return h;
 }
 
-static void draw_mark(struct forest *f, struct strbuf *sb, const struct frow *r, const char *key, double yc,
+/* A position on the axis, held within its ends (a clipped axis). */
+static double clamped(const struct axis *ax, double v)
+{
+    double p = axis_pos(ax, v), lo = fmin(ax->p0, ax->p1), hi = fmax(ax->p0, ax->p1);
+    return fmin(fmax(p, lo - 2), hi + 2);
+}
+
+static void edge_arrow(struct strbuf *sb, double x, double y, int dir, double r, const char *colour)
+{
+    sb_puts(sb, "<path d=\"M");
+    svg_num(sb, x + dir * r * 1.4);
+    sb_putc(sb, ' ');
+    svg_num(sb, y);
+    sb_puts(sb, "L");
+    svg_num(sb, x - dir * r * 0.6);
+    sb_putc(sb, ' ');
+    svg_num(sb, y - r);
+    sb_puts(sb, "L");
+    svg_num(sb, x - dir * r * 0.6);
+    sb_putc(sb, ' ');
+    svg_num(sb, y + r);
+    sb_printf(sb, "Z\" fill=\"%s\" stroke=\"%s\"/>", colour, colour);
+}
+
+void forest_draw_mark(struct forest *f, struct strbuf *sb, const struct frow *r, const char *key, double yc,
                       double pitch, int compact)
 {
     const struct chart_spec *s = f->c->spec;
@@ -216,9 +229,9 @@ static void draw_mark(struct forest *f, struct strbuf *sb, const struct frow *r,
     mark_open(f->c, sb, r->i, key, f->cl.n ? f->cl.names[f->cl.of_row[r->i]] : NULL, rl);
     struct axis *ax = &f->ax;
     if (r->summary && r->has_e) {
-        double x0 = r->has_ci ? axis_pos(ax, r->lo) : axis_pos(ax, r->e) - 5;
-        double x1 = r->has_ci ? axis_pos(ax, r->hi) : axis_pos(ax, r->e) + 5;
-        double xe = axis_pos(ax, r->e);
+        double xe = clamped(ax, r->e);
+        double x0 = r->has_ci ? clamped(ax, r->lo) : xe - 5;
+        double x1 = r->has_ci ? clamped(ax, r->hi) : xe + 5;
         sb_puts(sb, "<path d=\"M");
         svg_num(sb, x0);
         sb_putc(sb, ' ');
@@ -240,11 +253,14 @@ static void draw_mark(struct forest *f, struct strbuf *sb, const struct frow *r,
         double w = compact ? (r->dir ? 1.6 : 1) : (r->dir ? 2.2 : 1.4);
         double op = compact && !r->dir ? 0.55 : 1;
         if (r->has_ci)
-            hline(sb, axis_pos(ax, r->lo), axis_pos(ax, r->hi), yc, colour, w, op);
+            forest_hline(sb, clamped(ax, r->lo), clamped(ax, r->hi), yc, colour, w, op);
         double rad = compact ? fmax(1.2, fmin(3, pitch * 0.45)) : 4;
-        svg_shape(sb, shape, axis_pos(ax, r->e), yc, rad, colour, r->dir != 0 || compact);
+        if (r->out) /* beyond the clipped axis: an arrow at its edge, pointing where it lies */
+            edge_arrow(sb, r->out < 0 ? ax->p0 - 4 : ax->p1 + 4, yc, r->out, fmax(rad, 3), colour);
+        else
+            svg_shape(sb, shape, axis_pos(ax, r->e), yc, rad, colour, r->dir != 0 || compact);
         if (compact && r->dir)
-            hline(sb, ax->p1 + 12, ax->p1 + 24, yc, colour, fmax(1, fmin(3, pitch * 0.8)), 1);
+            forest_hline(sb, ax->p1 + 12, ax->p1 + 24, yc, colour, fmax(1, fmin(3, pitch * 0.8)), 1);
     } else {
         /* No estimate: a grey cross at the left edge (the tooltip says why). */
         double x = ax->p0 + 4, d = compact ? fmin(2, pitch / 2) : 3;
@@ -267,108 +283,151 @@ static void draw_mark(struct forest *f, struct strbuf *sb, const struct frow *r,
     mark_close(sb);
 }
 
-static void panel(struct forest *f, const char *key, const char *title, struct frow **rows, size_t n, struct frow **sums, size_t nsum,
-                  struct frow **all, size_t nall, int part, int parts)
+/* Reads row i; the values it adds to the axis's range go to vals. */
+static void read_row(struct forest *f, size_t i, double *vals, size_t *nv)
 {
     const struct chart_spec *s = f->c->spec;
-    struct panel *p = panel_new(f->c->out);
-    struct strbuf *sb = &p->svg;
-    double y = 4;
-    y += panel_title(sb, title, nall, nall == 1 ? "interval" : "intervals", part, parts, y);
-    int compact = n > PANEL_LABELLED;
-    if (part == 1) {
-        y += class_lines(f, sb, all, nall, y);
-        y += 4 + legend(f, sb, y + 4, compact);
+    const struct report_eval *ev = f->c->ev;
+    struct axis probe = {.log = s->log};
+    struct frow *r = &f->r[i];
+    r->i = i;
+    r->has_e = json_num(report_cell(ev, i, s->estimate), &r->e) && axis_ok(&probe, r->e);
+    r->has_ci = r->has_e && json_num(report_cell(ev, i, s->lo), &r->lo) && axis_ok(&probe, r->lo) &&
+                json_num(report_cell(ev, i, s->hi), &r->hi) && axis_ok(&probe, r->hi);
+    r->summary = s->summary && json_truthy(report_cell(ev, i, s->summary));
+    if (r->has_e)
+        vals[(*nv)++] = r->e;
+    if (r->has_ci) {
+        vals[(*nv)++] = r->lo;
+        vals[(*nv)++] = r->hi;
+        f->any_ci = 1;
+        if (f->has_ref)
+            r->dir = r->lo > f->ref ? 1 : r->hi < f->ref ? -1 : 0;
     }
-    int lc = 0, nc = 0;
-    for (size_t pass = 0; !compact && pass < 2; pass++)
-        for (size_t j = 0; j < (pass ? nsum : n); j++) {
-            const struct frow *r = pass ? sums[j] : rows[j];
-            char *l = row_label(f->c, r->i), *t = numbers_text(f, r);
-            int a = text_cols(l), b = text_cols(t);
-            lc = a > lc ? a : lc;
-            nc = b > nc ? b : nc;
-            free(l);
-            free(t);
+    if (s->note) {
+        char *t = json_show(report_cell(ev, i, s->note), REPORT_DIGITS);
+        if (t && *t)
+            notes_add(f->c->out, t);
+        free(t);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A linear axis that a few extreme rows would squash is clipped. With the
+ * estimates' distances from the reference sorted, the largest more than 6
+ * times the third quartile, the extreme rows are those above the widest
+ * gap (a factor of 3 or more) among the distances beyond 4 times the third
+ * quartile: a -85% cell is cut off, a +12% regression beside changes of
+ * 2% is not. The axis covers the other estimates and the intervals of
+ * those that exclude the reference; the extreme rows are drawn at its
+ * edge, their values in the numbers column, and longer intervals are cut
+ * there. Returns the half-width around ref, or 0 for no clipping. */
+static double clip_width(const struct forest *f, size_t n)
+{
+    if (f->c->spec->log || n < 4)
+        return 0;
+    double *d = malloc(n * sizeof *d), ref = f->has_ref ? f->ref : 0;
+    size_t m = 0;
+    if (!d)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (f->r[i].has_e && !f->r[i].summary)
+            d[m++] = fabs(f->r[i].e - ref);
+    double w = 0, cut = -1, gap = 3;
+    if (m >= 4) {
+        qsort(d, m, sizeof *d, cmp_double);
+        double q3 = d[(3 * m) / 4], top = d[m - 1];
+        for (size_t k = 1; q3 > 0 && top > 6 * q3 && k < m; k++)
+            if (d[k] > 4 * q3 && d[k - 1] > 0 && d[k] / d[k - 1] >= gap) {
+                gap = d[k] / d[k - 1];
+                cut = d[k - 1];
+            }
+        /* Every estimate up to the cut with room, and the whole interval of
+         * each that excludes ref (an interval that includes it may be cut at
+         * the edge: it says "no change" either way). */
+        for (size_t i = 0; cut > 0 && i < n; i++) {
+            const struct frow *r = &f->r[i];
+            if (!r->has_e || r->summary || fabs(r->e - ref) > cut)
+                continue;
+            w = fmax(w, 1.25 * fabs(r->e - ref));
+            if (r->has_ci && r->dir)
+                w = fmax(w, 1.05 * fmax(fabs(r->lo - ref), fabs(r->hi - ref)));
         }
-    char *note = bd_strdupf("one line per row (%zu here), %s; hover a mark for its numbers", n,
-                            s->sort == SORT_NONE ? "in the evaluation's order" : "sorted by estimate");
-    struct row_layout lay = rows_layout(sb, &f->ax, compact, lc, nc, n, 2, 40, note, &y);
-    free(note);
-    double pitch = lay.pitch, labw = lay.labw, numw = lay.numw;
-    axis_ticks(&f->ax, 0);
-    double top = y + 6, bottom = top + (double)n * pitch + (nsum ? 8 + 20.0 * (double)nsum : 0);
+        if (w >= top)
+            w = 0;
+    }
+    free(d);
+    return w;
+}
+
+/* The axis: every value, or clipped (clip_width). */
+static void fit_axis(struct forest *f, size_t n, double *vals, size_t nv)
+{
+    const struct chart_spec *s = f->c->spec;
     if (f->has_band) {
-        svg_band(sb, axis_pos(&f->ax, f->band[0]), axis_pos(&f->ax, f->band[1]), top, bottom);
+        vals[nv++] = f->band[0];
+        vals[nv++] = f->band[1];
     }
-    char *xl;
-    char *unit = NULL;
-    {
-        size_t *idx = malloc((nall ? nall : 1) * sizeof *idx);
-        for (size_t j = 0; j < nall; j++)
-            idx[j] = all[j]->i;
-        unit = chart_unit(f->c, idx, nall);
-        free(idx);
-    }
-    if (s->xlabel)
-        xl = bd_strdupf("%s%s%s%s", s->xlabel, unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
-    else
-        xl = bd_strdupf("%s and its interval [%s, %s]%s%s%s%s", s->estimate, s->lo, s->hi,
-                        f->ax.log ? ", log scale" : "", unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
-    double axh = axis_draw_x(sb, &f->ax, bottom + 4, top, xl);
-    free(xl);
-    free(unit);
     if (f->has_ref)
-        svg_vline(sb, "ref", axis_pos(&f->ax, f->ref), top, bottom + 4);
-    for (size_t j = 0; j < n; j++) {
-        double yc = top + (double)j * pitch + pitch / 2;
-        draw_mark(f, sb, rows[j], key, yc, pitch, compact);
-        if (!compact) {
-            char *l = row_label(f->c, rows[j]->i), *lf = text_fit(l, (int)(labw / CHAR_W));
-            svg_text(sb, 8, yc + 4, "start", "t", lf);
-            char *t = numbers_text(f, rows[j]);
-            svg_text(sb, CHART_W - 8 - numw, yc + 4, "start", "t", t);
-            free(l);
-            free(lf);
-            free(t);
+        vals[nv++] = f->ref;
+    double vmin = INFINITY, vmax = -INFINITY;
+    for (size_t k = 0; k < nv; k++) {
+        vmin = fmin(vmin, vals[k]);
+        vmax = fmax(vmax, vals[k]);
+    }
+    double w = clip_width(f, n), ref = f->has_ref ? f->ref : 0;
+    if (w > 0) {
+        f->clipped = 1;
+        vmin = fmax(vmin, ref - w);
+        vmax = fmin(vmax, ref + w);
+        if (f->has_band) {
+            vmin = fmin(vmin, f->band[0]);
+            vmax = fmax(vmax, f->band[1]);
+        }
+        for (size_t i = 0; i < n; i++) {
+            struct frow *r = &f->r[i];
+            r->out = !r->has_e ? 0 : r->e < vmin ? -1 : r->e > vmax ? 1 : 0;
+            f->nout += r->out != 0;
         }
     }
-    if (nsum) {
-        double ys = top + (double)n * pitch + 4;
-        sb_puts(sb, "<line class=\"sep\" x1=\"8\" x2=\"");
-        svg_num(sb, CHART_W - 8);
-        sb_puts(sb, "\" y1=\"");
-        svg_num(sb, ys);
-        sb_puts(sb, "\" y2=\"");
-        svg_num(sb, ys);
-        sb_puts(sb, "\"/>");
-        for (size_t j = 0; j < nsum; j++) {
-            double yc = ys + 4 + 20.0 * (double)j + 10;
-            draw_mark(f, sb, sums[j], key, yc, 20, 0);
-            char *l = row_label(f->c, sums[j]->i);
-            if (l && !*l) { /* a summary row without a label of its own (benchstat's geomean row) */
-                free(l);
-                l = strdup("summary");
-            }
-            char *lf = text_fit(l, compact ? 40 : (int)(labw / CHAR_W));
-            char *t = numbers_text(f, sums[j]);
-            if (compact) {
-                /* Compact panels have no label column: label and numbers in one text at the left. */
-                char *both = bd_strdupf("%s: %s", lf, t);
-                svg_text(sb, 8, yc - 8, "start", "tb", both);
-                free(both);
-            } else {
-                svg_text(sb, 8, yc + 4, "start", "tb", lf);
-                svg_text(sb, CHART_W - 8 - numw, yc + 4, "start", "tb", t);
-            }
-            free(l);
-            free(lf);
-            free(t);
-        }
+    axis_fit(&f->ax, vmin, vmax, s->log);
+}
+
+/* The panels of group k: rows sorted by estimate (unless sort=none),
+ * summary rows last. */
+static int group_panels(struct forest *f, const struct groups *g, int k)
+{
+    size_t m = g->nrows[k], nm = 0, ns = 0;
+    struct frow **all = malloc((m ? m : 1) * sizeof *all), **main = malloc((m ? m : 1) * sizeof *main),
+                **sums = malloc((m ? m : 1) * sizeof *sums);
+    int rc = all && main && sums ? 0 : -1;
+    for (size_t j = 0; rc == 0 && j < m; j++) {
+        struct frow *r = &f->r[g->rows[k][j]];
+        all[j] = r;
+        if (r->summary)
+            sums[ns++] = r;
+        else
+            main[nm++] = r;
     }
-    p->marks = n + nsum;
-    f->c->out->marks += n + nsum;
-    p->h = bottom + 4 + axh + 6;
+    if (rc == 0 && f->c->spec->sort != SORT_NONE)
+        qsort(main, nm, sizeof *main, cmp_est);
+    int parts = panel_parts(nm);
+    for (int part = 1; rc == 0 && part <= parts; part++) {
+        size_t a, b;
+        panel_range(nm, part, &a, &b);
+        struct forest_panel fp = {g->keys[k], g->titles[k], main + a, sums, all, b - a, part == parts ? ns : 0, m,
+                                  part, parts};
+        rc = forest_panel_draw(f, &fp);
+    }
+    free(all);
+    free(main);
+    free(sums);
+    return rc;
 }
 
 int chart_forest(struct chart_ctx *c)
@@ -382,43 +441,15 @@ int chart_forest(struct chart_ctx *c)
     f.ref = br.ref;
     f.has_band = br.has_band;
     f.has_ref = br.has_ref;
-    size_t n = report_nrows(c->ev);
+    size_t n = report_nrows(c->ev), nv = 0;
     f.r = calloc(n ? n : 1, sizeof *f.r);
-    double vmin = INFINITY, vmax = -INFINITY;
-    struct axis probe = {.log = s->log};
-#define TAKE(v) (vmin = fmin(vmin, (v)), vmax = fmax(vmax, (v)))
-    for (size_t i = 0; i < n; i++) {
-        struct frow *r = &f.r[i];
-        r->i = i;
-        r->has_e = json_num(report_cell(c->ev, i, s->estimate), &r->e) && axis_ok(&probe, r->e);
-        r->has_ci = r->has_e && json_num(report_cell(c->ev, i, s->lo), &r->lo) && axis_ok(&probe, r->lo) &&
-                    json_num(report_cell(c->ev, i, s->hi), &r->hi) && axis_ok(&probe, r->hi);
-        r->summary = s->summary && json_truthy(report_cell(c->ev, i, s->summary));
-        if (r->has_e)
-            TAKE(r->e);
-        if (r->has_ci) {
-            TAKE(r->lo);
-            TAKE(r->hi);
-            f.any_ci = 1;
-            if (f.has_ref)
-                r->dir = r->lo > f.ref ? 1 : r->hi < f.ref ? -1 : 0;
-        }
-        if (s->note) {
-            json_t *v = report_cell(c->ev, i, s->note);
-            char *t = json_show(v, REPORT_DIGITS);
-            if (*t)
-                notes_add(c->out, t);
-            free(t);
-        }
-    }
-    if (f.has_band) {
-        TAKE(f.band[0]);
-        TAKE(f.band[1]);
-    }
-    if (f.has_ref)
-        TAKE(f.ref);
-#undef TAKE
-    axis_fit(&f.ax, vmin, vmax, s->log);
+    double *vals = malloc((3 * n + 3) * sizeof *vals);
+    int rc = -1;
+    if (!f.r || !vals)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        read_row(&f, i, vals, &nv);
+    fit_axis(&f, n, vals, nv);
     roles_add(c->out, "estimate", s->estimate);
     roles_add(c->out, "lo", s->lo);
     roles_add(c->out, "hi", s->hi);
@@ -426,32 +457,13 @@ int chart_forest(struct chart_ctx *c)
     classes_make(c, &f.cl);
     struct groups g;
     groups_make(c, &g);
-    for (int k = 0; k < g.n; k++) {
-        size_t m = g.nrows[k], nm = 0, ns = 0;
-        struct frow **all = malloc((m ? m : 1) * sizeof *all), **main = malloc((m ? m : 1) * sizeof *main),
-                    **sums = malloc((m ? m : 1) * sizeof *sums);
-        for (size_t j = 0; j < m; j++) {
-            struct frow *r = &f.r[g.rows[k][j]];
-            all[j] = r;
-            if (r->summary)
-                sums[ns++] = r;
-            else
-                main[nm++] = r;
-        }
-        if (s->sort != SORT_NONE)
-            qsort(main, nm, sizeof *main, cmp_est);
-        int parts = panel_parts(nm);
-        for (int part = 1; part <= parts; part++) {
-            size_t a, b;
-            panel_range(nm, part, &a, &b);
-            panel(&f, g.keys[k], g.titles[k], main + a, b - a, sums, part == parts ? ns : 0, all, m, part, parts);
-        }
-        free(all);
-        free(main);
-        free(sums);
-    }
+    rc = 0;
+    for (int k = 0; rc == 0 && k < g.n; k++)
+        rc = group_panels(&f, &g, k);
     groups_free(&g);
     classes_free(&f.cl);
+out:
+    free(vals);
     free(f.r);
-    return 0;
+    return rc ? bd_fail(c->err, "out of memory") : 0;
 }

@@ -38,6 +38,14 @@ static const struct opt {
     {"change", OPT_TEXT, offsetof(struct chart_spec, change), K(CHART_SERIES), 0},
     {"revision", OPT_TEXT, offsetof(struct chart_spec, revision), K(CHART_SERIES), 0},
     {"alert", OPT_TEXT, offsetof(struct chart_spec, alert), K(CHART_SERIES), 0},
+    {"tick", OPT_TEXT, offsetof(struct chart_spec, tick), K(CHART_SERIES), 0},
+    {"lower", OPT_TEXT, offsetof(struct chart_spec, lower), K(CHART_SERIES), 0},
+    {"upper", OPT_TEXT, offsetof(struct chart_spec, upper), K(CHART_SERIES), 0},
+    {"mark", OPT_TEXT, offsetof(struct chart_spec, mark), K(CHART_SERIES), 0},
+    {"match", OPT_LIST, offsetof(struct chart_spec, match), K(CHART_SERIES), 0},
+    {"lag", OPT_TEXT, offsetof(struct chart_spec, lag), K(CHART_SERIES), 0},
+    {"flag", OPT_LIST, offsetof(struct chart_spec, flag), K(CHART_SERIES), 0},
+    {"with", OPT_TEXT, offsetof(struct chart_spec, with), DRAWN, 0},
     {"summary", OPT_TEXT, offsetof(struct chart_spec, summary), K(CHART_FOREST), 0},
     {"note", OPT_TEXT, offsetof(struct chart_spec, note), K(CHART_FOREST), 0},
     {"line", OPT_TEXT, offsetof(struct chart_spec, line_col), K(CHART_BAR), 0},
@@ -74,6 +82,15 @@ void chart_spec_free(struct chart_spec *s)
     memset(s, 0, sizeof *s);
 }
 
+/* The count of the list option at offset off. */
+static int *list_count(struct chart_spec *s, size_t off)
+{
+    return off == offsetof(struct chart_spec, group)   ? &s->ngroup
+           : off == offsetof(struct chart_spec, match) ? &s->nmatch
+           : off == offsetof(struct chart_spec, flag)  ? &s->nflag
+                                                       : &s->nlabel;
+}
+
 /* The next token of s: a bare word up to a space, or NAME="quoted value";
  * returns it malloc'd (quotes removed) or NULL at the end, *bad on an
  * unterminated quote. */
@@ -98,6 +115,71 @@ static char *next_token(const char **s, int *bad)
     return sb_detach(&sb);
 }
 
+/* One option's value into s. Returns 0, or -1 with *err. */
+static int set_option(struct chart_spec *s, const struct opt *o, int kind, const char *tok, const char *v,
+                      const char *where, char **err)
+{
+    char *base = (char *)s + o->off;
+    switch (o->type) {
+    case OPT_FLAG: *(int *)base = 1; return 0;
+    case OPT_TEXT:
+        free(*(char **)base);
+        *(char **)base = strdup(v);
+        return *(char **)base ? 0 : bd_fail(err, "out of memory");
+    case OPT_SORT:
+        if (strcmp(v, "none") == 0)
+            s->sort = SORT_NONE;
+        else if (strcmp(v, "estimate") == 0 && kind == CHART_FOREST)
+            s->sort = SORT_ESTIMATE;
+        else if (strcmp(v, "value") == 0 && kind != CHART_FOREST)
+            s->sort = SORT_VALUE;
+        else
+            return bd_fail(err, "%s: chart: sort: expected %s, got '%s'", where,
+                           kind == CHART_FOREST ? "none or estimate" : "none or value", v);
+        return 0;
+    default: break;
+    }
+    char **v2 = (char **)base;
+    int max = o->type == OPT_PAIR ? 2 : CHART_MAX_COLS, n = 0;
+    const char *p = v;
+    while (*p && n < max) {
+        size_t len = strcspn(p, ",");
+        if (!len)
+            break;
+        if (!(v2[n++] = strndup(p, len)))
+            return bd_fail(err, "out of memory");
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    if (o->type == OPT_LIST)
+        *list_count(s, o->off) = n;
+    if (*p || (o->type == OPT_PAIR && n != 2) || p[-1] == ',')
+        return bd_fail(err, "%s: chart: %s: expected %s, got '%s'", where, tok,
+                       o->type == OPT_PAIR ? "two values LO,HI (parameter names or numbers)"
+                                           : "up to 6 comma-separated column names",
+                       v);
+    return 0;
+}
+
+/* What the line as a whole must say: the kind's required options, and
+ * the options that go together. */
+static int whole_line(const struct chart_spec *s, int kind, unsigned long long seen, const char *where, char **err)
+{
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (opts[i].required && (opts[i].kinds & K(kind)) && !(seen & (1ull << i)))
+            return bd_fail(err, "%s: chart: a %s chart needs %s=COLUMN", where, kind_names[kind], opts[i].name);
+    if ((s->change || s->alert) && !s->x)
+        return bd_fail(err, "%s: chart: change and alert need x=COLUMN", where);
+    if (!s->lower != !s->upper)
+        return bd_fail(err, "%s: chart: lower and upper go together", where);
+    if ((s->mark != NULL) != (s->nmatch > 0) || ((s->lag || s->nflag) && !s->mark))
+        return bd_fail(err, "%s: chart: mark=COLUMN needs match=COLUMNS (and lag and flag need mark)", where);
+    if (s->with && !s->from)
+        return bd_fail(err, "%s: chart: with gives the companion parameters: it needs from=QUERY", where);
+    return 0;
+}
+
 static int parse_line(const char *val, const char *where, struct chart_spec *s, char **err)
 {
     int bad = 0;
@@ -115,7 +197,7 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
     }
     free(tok);
     s->kind = (enum chart_kind)kind;
-    unsigned seen = 0;
+    unsigned long long seen = 0;
     while ((tok = next_token(&val, &bad))) {
         char *eq = strchr(tok, '=');
         if (eq)
@@ -138,66 +220,17 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
         } else if (o->type == OPT_FLAG ? eq != NULL : (eq == NULL || !eq[1])) {
             rc = o->type == OPT_FLAG ? bd_fail(err, "%s: chart: %s: expected no value, got '%s'", where, tok, eq + 1)
                                      : bd_fail(err, "%s: chart: %s: expected %s=VALUE", where, tok, tok);
-        } else if (seen & (1u << (o - opts))) {
+        } else if (seen & (1ull << (o - opts))) {
             rc = bd_fail(err, "%s: chart: %s: given twice", where, tok);
         } else {
-            seen |= 1u << (o - opts);
-            char *base = (char *)s + o->off;
-            const char *v = eq ? eq + 1 : NULL;
-            switch (o->type) {
-            case OPT_FLAG: *(int *)base = 1; break;
-            case OPT_TEXT:
-                free(*(char **)base);
-                *(char **)base = strdup(v);
-                break;
-            case OPT_SORT:
-                if (strcmp(v, "none") == 0)
-                    s->sort = SORT_NONE;
-                else if (strcmp(v, "estimate") == 0 && kind == CHART_FOREST)
-                    s->sort = SORT_ESTIMATE;
-                else if (strcmp(v, "value") == 0 && kind != CHART_FOREST)
-                    s->sort = SORT_VALUE;
-                else
-                    rc = bd_fail(err, "%s: chart: sort: expected %s, got '%s'", where,
-                                 kind == CHART_FOREST ? "none or estimate" : "none or value", v);
-                break;
-            case OPT_LIST:
-            case OPT_PAIR: {
-                char **v2 = (char **)base;
-                int max = o->type == OPT_PAIR ? 2 : CHART_MAX_COLS, n = 0;
-                const char *p = v;
-                while (*p && n < max) {
-                    size_t len = strcspn(p, ",");
-                    if (!len)
-                        break;
-                    v2[n++] = strndup(p, len);
-                    p += len;
-                    if (*p == ',')
-                        p++;
-                }
-                if (*p || (o->type == OPT_PAIR && n != 2) || p[-1] == ',')
-                    rc = bd_fail(err, "%s: chart: %s: expected %s, got '%s'", where, tok,
-                                 o->type == OPT_PAIR ? "two values LO,HI (parameter names or numbers)"
-                                                     : "up to 6 comma-separated column names",
-                                 v);
-                if (o->type == OPT_LIST)
-                    *(int *)((char *)s + (o->off == offsetof(struct chart_spec, group)
-                                              ? offsetof(struct chart_spec, ngroup)
-                                              : offsetof(struct chart_spec, nlabel))) = n;
-                break;
-            }
-            }
+            seen |= 1ull << (o - opts);
+            rc = set_option(s, o, kind, tok, eq ? eq + 1 : NULL, where, err);
         }
         free(tok);
         if (rc)
             return -1;
     }
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (opts[i].required && (opts[i].kinds & K(kind)) && !(seen & (1u << i)))
-            return bd_fail(err, "%s: chart: a %s chart needs %s=COLUMN", where, kind_names[kind], opts[i].name);
-    if ((s->change || s->alert) && !s->x)
-        return bd_fail(err, "%s: chart: change and alert need x=COLUMN", where);
-    return 0;
+    return whole_line(s, kind, seen, where, err);
 }
 
 int chart_spec_parse(const char *text, const char *source, struct chart_spec *spec, char **err)

@@ -29,6 +29,15 @@ struct chart_spec {
     char *x, *y;                       /* series */
     char *value;                       /* strip, bar */
     char *change, *revision, *alert;   /* series: change points and gate alerts */
+    char *tick;                        /* series: the column labelling the x axis's ticks */
+    char *lower, *upper;               /* series: a band per row (a gate's limits) */
+    char *mark;                        /* series (from=): the page's rows drawn on the chart, by this column's value */
+    char *match[CHART_MAX_COLS];       /* series: the columns a page's row and a chart's row share */
+    int nmatch;
+    char *lag;                         /* series: a mark also marks a reference point this many runs before it */
+    char *flag[CHART_MAX_COLS];        /* series: mark values that put a panel first */
+    int nflag;
+    char *with;                        /* from=: NAME=VALUE[,...] given to the companion instead of the page's */
     char *summary;                     /* forest: rows drawn as summary diamonds */
     char *note;                        /* forest: warnings listed under the chart */
     char *line_col;                    /* bar: a reference line per panel */

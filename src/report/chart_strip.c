@@ -19,6 +19,26 @@ struct strip {
     size_t nv;
 };
 
+struct strips {
+    struct chart_ctx *c;
+    double *val;
+    char *ok;
+    struct axis ax;
+    struct classes cl;
+    struct band_ref br;
+};
+
+/* A group's strips, and its average. */
+struct strip_group {
+    const char *key, *title;
+    const size_t *grows; /* the group's rows */
+    size_t nrows;
+    struct strip *st;
+    size_t nst;
+    double gmean;
+    size_t gn;
+};
+
 static double tr(int lg, double v) { return lg ? log(v) : v; }
 static double untr(int lg, double v) { return lg ? exp(v) : v; }
 
@@ -30,222 +50,247 @@ static int cmp_mean(const void *a, const void *b)
     return (x->mean < y->mean) - (x->mean > y->mean);
 }
 
+static void legend(const struct strips *ss, const struct strip_group *sg, struct strbuf *sb, double *y)
+{
+    const struct chart_spec *s = ss->c->spec;
+    struct legend l = {0};
+    char buf[48], b0[48], b1[48];
+    for (int q = 0; q < ss->cl.n; q++) {
+        char *t = bd_strdupf("%s = %s", s->colour, ss->cl.names[q]);
+        legend_add(&l, LEG_SHAPE, class_shape(&ss->cl, q), class_colour(&ss->cl, q), 1, t);
+        free(t);
+    }
+    report_fmt_sig(buf, sg->gmean, REPORT_DIGITS);
+    char *t = bd_strdupf("average of %s: %s (%s mean of %zu values)", sg->title ? sg->title : "all",
+                         sg->gn ? buf : "none", s->log ? "geometric" : "arithmetic", sg->gn);
+    legend_add(&l, LEG_DASH, 0, NULL, 0, t);
+    free(t);
+    legend_add(&l, LEG_TEXT, 0, NULL, 0, "| each strip's mean");
+    if (ss->br.has_band) {
+        report_fmt_sig(b0, ss->br.band[0], REPORT_DIGITS);
+        report_fmt_sig(b1, ss->br.band[1], REPORT_DIGITS);
+        t = bd_strdupf("band [%s, %s]", b0, b1);
+        legend_add(&l, LEG_BAND, 0, NULL, 0, t);
+        free(t);
+    }
+    if (ss->br.has_ref) {
+        report_fmt_sig(buf, ss->br.ref, REPORT_DIGITS);
+        t = bd_strdupf("line at %s", buf);
+        legend_add(&l, LEG_LINE, 0, NULL, 0, t);
+        free(t);
+    }
+    *y += legend_draw(sb, &l, 8, *y, CHART_W - 16);
+    legend_free(&l);
+}
+
+/* Strip q at yc: a band behind every other one, the tick at its mean, its
+ * dots (the marks), and, labelled, its label and numbers. */
+static void strip_row(const struct strips *ss, struct strbuf *sb, const struct strip_group *sg, const struct strip *q,
+                      size_t m, const struct row_layout *lay, double yc, int compact, const char *nums)
+{
+    const char *rl[] = {"value", ss->c->spec->value, NULL};
+    double pitch = lay->pitch;
+    if (m % 2 == 1 && !compact) /* zebra: strips apart at a glance */
+        sb_printf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000\" fill-opacity=\"0.04\"/>",
+                  ss->ax.p0, yc - pitch / 2, ss->ax.p1 - ss->ax.p0, pitch);
+    if (q->nv) {
+        double x = axis_pos(&ss->ax, q->mean);
+        sb_printf(sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-width=\"1.5\"/>", x,
+                  x, yc - pitch * 0.45, yc + pitch * 0.45);
+    }
+    for (size_t d = 0; d < q->n; d++) {
+        size_t i = q->rows[d];
+        int ck = ss->cl.n ? ss->cl.of_row[i] : 0;
+        mark_open(ss->c, sb, i, sg->key, ss->cl.n ? ss->cl.names[ck] : NULL, rl);
+        double jit = compact ? 0 : ((double)(d % 5) - 2) * 1.6;
+        if (ss->ok[i])
+            svg_shape(sb, class_shape(&ss->cl, ck), axis_pos(&ss->ax, ss->val[i]), yc + jit, compact ? fmin(2.5, pitch / 2) : 3.2,
+                      class_colour(&ss->cl, ck), 1);
+        else
+            svg_shape(sb, SHAPE_CIRCLE, ss->ax.p0 + 4, yc, 2, "#888888", 0);
+        mark_close(sb);
+    }
+    if (!compact) {
+        char *lf = text_fit(q->label, (int)(lay->labw / CHAR_W));
+        svg_text(sb, 8, yc + 4, "start", "t", lf);
+        svg_text(sb, CHART_W - 8 - lay->numw, yc + 4, "start", "t", nums);
+        free(lf);
+    }
+}
+
+/* "n 4, mean 1.02, max/min 1.1" of each strip of [a, b); malloc'd. */
+static char **strip_numbers(const struct strips *ss, const struct strip_group *sg, size_t a, size_t b, int *lc,
+                            int *nc)
+{
+    int lg = ss->c->spec->log;
+    char **nums = calloc(b - a + 1, sizeof *nums);
+    *lc = *nc = 0;
+    for (size_t m = a; nums && m < b; m++) {
+        const struct strip *q = &sg->st[m];
+        char mb[48], sp[48];
+        report_fmt_sig(mb, q->mean, REPORT_DIGITS);
+        report_fmt_sig(sp, lg ? q->hi / q->lo : q->hi - q->lo, REPORT_DIGITS);
+        nums[m - a] = q->nv ? bd_strdupf("n %zu, mean %s, %s %s", q->nv, mb, lg ? "max/min" : "range", sp)
+                            : strdup("no values");
+        int l = text_cols(q->label), w = text_cols(nums[m - a]);
+        *lc = l > *lc ? l : *lc;
+        *nc = w > *nc ? w : *nc;
+    }
+    return nums;
+}
+
+static int strip_panel(struct strips *ss, const struct strip_group *sg, int part, int parts)
+{
+    const struct chart_spec *s = ss->c->spec;
+    size_t a, b, marks = 0;
+    panel_range(sg->nst, part, &a, &b);
+    size_t ns = b - a;
+    for (size_t m = a; m < b; m++)
+        marks += sg->st[m].n;
+    struct panel *p = panel_new(ss->c->out);
+    if (!p)
+        return -1;
+    struct strbuf *sb = &p->svg;
+    double y = 4;
+    y += panel_title(sb, sg->title, sg->nrows, sg->nrows == 1 ? "value" : "values", part, parts, y);
+    int compact = ns > PANEL_LABELLED, lc = 0, nc = 0;
+    if (part == 1)
+        legend(ss, sg, sb, &y);
+    char **nums = compact ? calloc(ns + 1, sizeof *nums) : strip_numbers(ss, sg, a, b, &lc, &nc);
+    char *note = bd_strdupf("one strip per label (%zu here); hover a dot for its numbers", ns);
+    struct row_layout lay = rows_layout(sb, &ss->ax, compact, lc, nc, ns, 3, 24, note ? note : "", &y);
+    free(note);
+    axis_ticks(&ss->ax, 0);
+    double top = y + 6, bottom = top + (double)ns * lay.pitch;
+    if (ss->br.has_band)
+        svg_band(sb, axis_pos(&ss->ax, ss->br.band[0]), axis_pos(&ss->ax, ss->br.band[1]), top, bottom);
+    char *unit = chart_unit(ss->c, sg->grows, sg->nrows);
+    char *xl = bd_strdupf("%s%s%s%s%s", s->xlabel ? s->xlabel : s->value, s->log && !s->xlabel ? ", log scale" : "",
+                          unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
+    free(unit);
+    double axh = axis_draw_x(sb, &ss->ax, bottom + 4, top, xl ? xl : "");
+    free(xl);
+    if (ss->br.has_ref)
+        svg_vline(sb, "ref", axis_pos(&ss->ax, ss->br.ref), top, bottom + 4);
+    if (sg->gn)
+        svg_vline(sb, "avg", axis_pos(&ss->ax, sg->gmean), top, bottom + 4);
+    for (size_t m = 0; nums && m < ns; m++) {
+        strip_row(ss, sb, sg, &sg->st[a + m], m, &lay, top + (double)m * lay.pitch + lay.pitch / 2, compact,
+                  nums[m] ? nums[m] : "");
+        free(nums[m]);
+    }
+    if (!nums)
+        sb->failed = 1;
+    free(nums);
+    p->marks = marks;
+    ss->c->out->marks += marks;
+    p->h = bottom + 4 + axh + 6;
+    return sb->failed ? -1 : 0;
+}
+
+/* Group k's strips: its rows by label, in order of first appearance (by
+ * their mean with sort=value), each's mean and range, and the group's
+ * average. Returns 0, or -1 when memory ran out. */
+static int make_strips(struct strips *ss, const struct groups *g, int k, struct strip_group *sg)
+{
+    int lg = ss->c->spec->log;
+    struct groups sp;
+    groups_split(ss->c, g->rows[k], g->nrows[k], row_label, NULL, &sp);
+    *sg = (struct strip_group){g->keys[k], g->titles[k], g->rows[k], g->nrows[k], NULL, (size_t)sp.n, NAN, 0};
+    if (ss->c->out->oom || !(sg->st = calloc(sg->nst ? sg->nst : 1, sizeof *sg->st))) {
+        groups_free(&sp);
+        return -1;
+    }
+    double gsum = 0;
+    for (size_t m = 0; m < sg->nst; m++) {
+        struct strip *p = &sg->st[m];
+        *p = (struct strip){sp.rows[m], sp.nrows[m], sp.keys[m], 0, INFINITY, -INFINITY, 0};
+        sp.rows[m] = NULL;
+        sp.keys[m] = NULL;
+        for (size_t d = 0; d < p->n; d++) {
+            size_t i = p->rows[d];
+            if (!ss->ok[i])
+                continue;
+            p->mean += tr(lg, ss->val[i]);
+            p->lo = fmin(p->lo, ss->val[i]);
+            p->hi = fmax(p->hi, ss->val[i]);
+            p->nv++;
+            gsum += tr(lg, ss->val[i]);
+            sg->gn++;
+        }
+        if (p->nv)
+            p->mean = untr(lg, p->mean / (double)p->nv);
+    }
+    groups_free(&sp);
+    if (ss->c->spec->sort == SORT_VALUE)
+        qsort(sg->st, sg->nst, sizeof *sg->st, cmp_mean);
+    sg->gmean = sg->gn ? untr(lg, gsum / (double)sg->gn) : NAN;
+    return 0;
+}
+
+static void strips_free(struct strip_group *sg)
+{
+    for (size_t m = 0; sg->st && m < sg->nst; m++) {
+        free(sg->st[m].rows);
+        free(sg->st[m].label);
+    }
+    free(sg->st);
+}
+
+/* The values, and the axis over them, the reference and the band. */
+static int read_values(struct strips *ss)
+{
+    const struct chart_spec *s = ss->c->spec;
+    size_t n = report_nrows(ss->c->ev);
+    struct axis probe = {.log = s->log};
+    ss->val = malloc((n ? n : 1) * sizeof *ss->val);
+    ss->ok = calloc(n ? n : 1, 1);
+    if (!ss->val || !ss->ok)
+        return -1;
+    double vmin = INFINITY, vmax = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        ss->ok[i] = json_num(report_cell(ss->c->ev, i, s->value), &ss->val[i]) && axis_ok(&probe, ss->val[i]);
+        if (ss->ok[i]) {
+            vmin = fmin(vmin, ss->val[i]);
+            vmax = fmax(vmax, ss->val[i]);
+        }
+    }
+    if (ss->br.has_ref) {
+        vmin = fmin(vmin, ss->br.ref);
+        vmax = fmax(vmax, ss->br.ref);
+    }
+    if (ss->br.has_band) {
+        vmin = fmin(vmin, ss->br.band[0]);
+        vmax = fmax(vmax, ss->br.band[1]);
+    }
+    axis_fit(&ss->ax, vmin, vmax, s->log);
+    return 0;
+}
+
 int chart_strip(struct chart_ctx *c)
 {
-    const struct chart_spec *s = c->spec;
-    size_t n = report_nrows(c->ev);
-    double *val = malloc((n ? n : 1) * sizeof *val);
-    char *ok = calloc(n ? n : 1, 1);
-    struct axis ax, probe = {.log = s->log};
-    double vmin = INFINITY, vmax = -INFINITY;
-    struct band_ref br;
-    if (chart_band_ref(c, NAN, &br))
-        goto fail;
-    double ref = br.ref, *band = br.band;
-    int has_ref = br.has_ref, has_band = br.has_band;
-    for (size_t i = 0; i < n; i++) {
-        ok[i] = json_num(report_cell(c->ev, i, s->value), &val[i]) && axis_ok(&probe, val[i]);
-        if (ok[i]) {
-            vmin = fmin(vmin, val[i]);
-            vmax = fmax(vmax, val[i]);
+    struct strips ss = {.c = c};
+    if (chart_band_ref(c, NAN, &ss.br))
+        return -1;
+    int rc = read_values(&ss);
+    if (rc == 0) {
+        roles_add(c->out, "value", c->spec->value);
+        roles_add(c->out, "class", c->spec->colour);
+        classes_make(c, &ss.cl);
+        struct groups g;
+        groups_make(c, &g);
+        for (int k = 0; rc == 0 && k < g.n; k++) {
+            struct strip_group sg;
+            rc = make_strips(&ss, &g, k, &sg);
+            int parts = panel_parts(sg.nst);
+            for (int part = 1; rc == 0 && part <= parts; part++)
+                rc = strip_panel(&ss, &sg, part, parts);
+            strips_free(&sg);
         }
+        groups_free(&g);
+        classes_free(&ss.cl);
     }
-    if (has_ref) {
-        vmin = fmin(vmin, ref);
-        vmax = fmax(vmax, ref);
-    }
-    if (has_band) {
-        vmin = fmin(vmin, band[0]);
-        vmax = fmax(vmax, band[1]);
-    }
-    axis_fit(&ax, vmin, vmax, s->log);
-    roles_add(c->out, "value", s->value);
-    roles_add(c->out, "class", s->colour);
-    struct classes cl;
-    classes_make(c, &cl);
-    struct groups g;
-    groups_make(c, &g);
-    for (int k = 0; k < g.n; k++) {
-        /* strips: the group's rows by label, in order of first appearance */
-        struct groups sg;
-        groups_split(c, g.rows[k], g.nrows[k], row_label, NULL, &sg);
-        size_t nst = (size_t)sg.n;
-        struct strip *st = calloc(nst ? nst : 1, sizeof *st);
-        double gsum = 0;
-        size_t gn = 0;
-        for (size_t m = 0; m < nst; m++) {
-            struct strip *p = &st[m];
-            p->rows = sg.rows[m];
-            p->n = sg.nrows[m];
-            p->label = sg.keys[m];
-            sg.rows[m] = NULL;
-            sg.keys[m] = NULL;
-            p->lo = INFINITY;
-            p->hi = -INFINITY;
-            for (size_t d = 0; d < p->n; d++) {
-                size_t i = p->rows[d];
-                if (!ok[i])
-                    continue;
-                p->mean += tr(s->log, val[i]);
-                p->lo = fmin(p->lo, val[i]);
-                p->hi = fmax(p->hi, val[i]);
-                p->nv++;
-                gsum += tr(s->log, val[i]);
-                gn++;
-            }
-        }
-        groups_free(&sg);
-        for (size_t m = 0; m < nst; m++)
-            if (st[m].nv)
-                st[m].mean = untr(s->log, st[m].mean / (double)st[m].nv);
-        if (s->sort == SORT_VALUE)
-            qsort(st, nst, sizeof *st, cmp_mean);
-        double gmean = gn ? untr(s->log, gsum / (double)gn) : NAN;
-        int parts = panel_parts(nst);
-        for (int part = 1; part <= parts; part++) {
-            size_t a, b;
-            panel_range(nst, part, &a, &b);
-            size_t ns = b - a, marks = 0;
-            for (size_t m = a; m < b; m++)
-                marks += st[m].n;
-            struct panel *p = panel_new(c->out);
-            struct strbuf *sb = &p->svg;
-            double y = 4;
-            y += panel_title(sb, g.titles[k], g.nrows[k], g.nrows[k] == 1 ? "value" : "values", part, parts, y);
-            int compact = ns > PANEL_LABELLED;
-            if (part == 1) {
-                struct legend l = {0};
-                for (int q = 0; q < cl.n; q++) {
-                    char *t = bd_strdupf("%s = %s", s->colour, cl.names[q]);
-                    legend_add(&l, LEG_SHAPE, class_shape(q), class_colour(&cl, q), 1, t);
-                    free(t);
-                }
-                char buf[48];
-                report_fmt_sig(buf, gmean, REPORT_DIGITS);
-                char *t = bd_strdupf("average of %s: %s (%s mean of %zu values)", g.titles[k] ? g.titles[k] : "all",
-                                     gn ? buf : "none", s->log ? "geometric" : "arithmetic", gn);
-                legend_add(&l, LEG_DASH, 0, NULL, 0, t);
-                free(t);
-                legend_add(&l, LEG_TEXT, 0, NULL, 0, "| each strip's mean");
-                if (has_band) {
-                    char b0[48], b1[48];
-                    report_fmt_sig(b0, band[0], REPORT_DIGITS);
-                    report_fmt_sig(b1, band[1], REPORT_DIGITS);
-                    t = bd_strdupf("band [%s, %s]", b0, b1);
-                    legend_add(&l, LEG_BAND, 0, NULL, 0, t);
-                    free(t);
-                }
-                if (has_ref) {
-                    report_fmt_sig(buf, ref, REPORT_DIGITS);
-                    t = bd_strdupf("line at %s", buf);
-                    legend_add(&l, LEG_LINE, 0, NULL, 0, t);
-                    free(t);
-                }
-                y += legend_draw(sb, &l, 8, y, CHART_W - 16);
-                legend_free(&l);
-            }
-            char **nums = calloc(ns ? ns : 1, sizeof *nums);
-            int lc = 0, nc = 0;
-            for (size_t m = 0; !compact && m < ns; m++) {
-                const struct strip *q = &st[a + m];
-                char mb[48], sp[48];
-                report_fmt_sig(mb, q->mean, REPORT_DIGITS);
-                report_fmt_sig(sp, s->log ? q->hi / q->lo : q->hi - q->lo, REPORT_DIGITS);
-                nums[m] = q->nv ? bd_strdupf("n %zu, mean %s, %s %s", q->nv, mb, s->log ? "max/min" : "range", sp)
-                                : strdup("no values");
-                int lcm = text_cols(q->label), ncm = text_cols(nums[m]);
-                lc = lcm > lc ? lcm : lc;
-                nc = ncm > nc ? ncm : nc;
-            }
-            char *note = bd_strdupf("one strip per label (%zu here); hover a dot for its numbers", ns);
-            struct row_layout lay = rows_layout(sb, &ax, compact, lc, nc, ns, 3, 24, note, &y);
-            free(note);
-            double pitch = lay.pitch, labw = lay.labw, numw = lay.numw;
-            axis_ticks(&ax, 0);
-            double top = y + 6, bottom = top + (double)ns * pitch;
-            if (has_band) {
-                svg_band(sb, axis_pos(&ax, band[0]), axis_pos(&ax, band[1]), top, bottom);
-            }
-            size_t *idx = malloc((g.nrows[k] ? g.nrows[k] : 1) * sizeof *idx);
-            memcpy(idx, g.rows[k], g.nrows[k] * sizeof *idx);
-            char *unit = chart_unit(c, idx, g.nrows[k]);
-            free(idx);
-            char *xl = bd_strdupf("%s%s%s%s%s", s->xlabel ? s->xlabel : s->value, s->log && !s->xlabel ? ", log scale" : "",
-                                  unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
-            free(unit);
-            double axh = axis_draw_x(sb, &ax, bottom + 4, top, xl);
-            free(xl);
-            if (has_ref) {
-                svg_vline(sb, "ref", axis_pos(&ax, ref), top, bottom + 4);
-            }
-            if (gn) {
-                svg_vline(sb, "avg", axis_pos(&ax, gmean), top, bottom + 4);
-            }
-            const char *rl[] = {"value", s->value, NULL};
-            for (size_t m = 0; m < ns; m++) {
-                const struct strip *q = &st[a + m];
-                double yc = top + (double)m * pitch + pitch / 2;
-                if (m % 2 == 1 && !compact) { /* zebra: strips apart at a glance */
-                    sb_puts(sb, "<rect x=\"");
-                    svg_num(sb, ax.p0);
-                    sb_puts(sb, "\" y=\"");
-                    svg_num(sb, yc - pitch / 2);
-                    sb_puts(sb, "\" width=\"");
-                    svg_num(sb, ax.p1 - ax.p0);
-                    sb_puts(sb, "\" height=\"");
-                    svg_num(sb, pitch);
-                    sb_puts(sb, "\" fill=\"#000\" fill-opacity=\"0.04\"/>");
-                }
-                if (q->nv) {
-                    double x = axis_pos(&ax, q->mean);
-                    sb_puts(sb, "<line x1=\"");
-                    svg_num(sb, x);
-                    sb_puts(sb, "\" x2=\"");
-                    svg_num(sb, x);
-                    sb_puts(sb, "\" y1=\"");
-                    svg_num(sb, yc - pitch * 0.45);
-                    sb_puts(sb, "\" y2=\"");
-                    svg_num(sb, yc + pitch * 0.45);
-                    sb_puts(sb, "\" stroke=\"#000\" stroke-width=\"1.5\"/>");
-                }
-                for (size_t d = 0; d < q->n; d++) {
-                    size_t i = q->rows[d];
-                    int ck = cl.n ? cl.of_row[i] : 0;
-                    mark_open(c, sb, i, g.keys[k], cl.n ? cl.names[ck] : NULL, rl);
-                    double jit = compact ? 0 : ((double)(d % 5) - 2) * 1.6;
-                    if (ok[i])
-                        svg_shape(sb, class_shape(ck), axis_pos(&ax, val[i]), yc + jit, compact ? fmin(2.5, pitch / 2) : 3.2,
-                                  class_colour(&cl, ck), 1);
-                    else
-                        svg_shape(sb, SHAPE_CIRCLE, ax.p0 + 4, yc, 2, "#888888", 0);
-                    mark_close(sb);
-                }
-                if (!compact) {
-                    char *lf = text_fit(q->label, (int)(labw / CHAR_W));
-                    svg_text(sb, 8, yc + 4, "start", "t", lf);
-                    svg_text(sb, CHART_W - 8 - numw, yc + 4, "start", "t", nums[m]);
-                    free(lf);
-                }
-                free(nums[m]);
-            }
-            free(nums);
-            p->marks = marks;
-            c->out->marks += marks;
-            p->h = bottom + 4 + axh + 6;
-        }
-        for (size_t m = 0; m < nst; m++) {
-            free(st[m].rows);
-            free(st[m].label);
-        }
-        free(st);
-    }
-    groups_free(&g);
-    classes_free(&cl);
-    free(val);
-    free(ok);
-    return 0;
-fail:
-    free(val);
-    free(ok);
-    return -1;
+    free(ss.val);
+    free(ss.ok);
+    return rc ? bd_fail(c->err, "out of memory") : 0;
 }

@@ -105,6 +105,25 @@ int report_eval_unrecorded(struct report_eval *ev, const char *name, const char 
     return 0;
 }
 
+int report_eval_take(struct report_eval *ev, const char *name, json_t *params, json_t *rows)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->params = params;
+    ev->rows = rows;
+    ev->query_name = strdup(name);
+    json_t *first = json_array_get(rows, 0);
+    if (!params || !rows || !ev->query_name || !json_is_object(params) || !json_is_array(rows) ||
+        (first && !(ev->cols = calloc(json_object_size(first) + 1, sizeof *ev->cols)))) {
+        report_eval_free(ev);
+        return -1;
+    }
+    const char *k;
+    json_t *v;
+    if (first)
+        json_object_foreach(first, k, v) ev->cols[ev->ncol++] = k;
+    return 0;
+}
+
 void report_eval_free(struct report_eval *ev)
 {
     free(ev->query_name);

@@ -25,6 +25,10 @@ int report_eval_load(struct db *db, long long id, struct report_eval *ev, char *
  * parameters and rows as JSON: what report checks it can draw before it
  * records anything. Returns 0, or -1 with *err set. */
 int report_eval_unrecorded(struct report_eval *ev, const char *name, const char *params, const char *rows, char **err);
+/* An evaluation made of rows in memory (a site's history): takes the
+ * references params (an object) and rows (an array of objects). Returns
+ * 0, or -1 (out of memory; both released). */
+int report_eval_take(struct report_eval *ev, const char *name, json_t *params, json_t *rows);
 void report_eval_free(struct report_eval *ev);
 
 static inline size_t report_nrows(const struct report_eval *ev) { return json_array_size(ev->rows); }

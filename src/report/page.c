@@ -1,34 +1,42 @@
 /* The report page: provenance, the rule, the verdict table, the chart and
  * the rows, as one HTML file that needs nothing else; or the chart alone
  * as one SVG file. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/chart.h"
+#include "report/display.h"
 #include "report/fmt_sig.h"
+#include "report/headline.h"
+#include "report/page_table.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "util/diag.h"
 #include "version.h"
 
-static const char page_css[] =
+const char report_page_css[] =
     "body{font:15px/1.45 system-ui,\"DejaVu Sans\",sans-serif;color:#1a1a1a;background:#fff;margin:0}"
     "main{max-width:1200px;margin:0 auto;padding:12px 16px 40px}"
-    "h1{font-size:24px;margin:8px 0 2px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #ccc}"
+    "nav{font-size:14px;margin:4px 0 8px}nav a{margin-right:14px}"
+    "h1{font-size:24px;line-height:1.3;margin:6px 0 6px}h2{font-size:19px;margin:26px 0 8px;border-bottom:1px solid #ccc}"
     "h3{font-size:16px;margin:18px 0 6px}"
-    ".summary{color:#444;margin:0 0 10px}"
-    ".outcome{font-size:17px;font-weight:600;border-left:5px solid #0072B2;background:#f2f6fa;padding:8px 12px;"
-    "margin:10px 0}"
+    "p.what{color:#444;margin:4px 0;font-size:14px}"
+    "h1.headline{border-left:6px solid #0072B2;background:#f2f6fa;padding:8px 12px}"
+    "h1.headline.empty{border-left-color:#999;background:#f4f4f4}"
+    ".summary{color:#444;margin:0 0 10px;font-size:14px}"
+    ".outcome{font-size:14px;color:#333;margin:4px 0}"
     "dl.meta{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:3px 14px;margin:8px 0;font-size:14px}"
     "dl.meta dt{font-weight:600;color:#333}dl.meta dd{margin:0;overflow-wrap:anywhere}"
     "code,pre{font-family:\"DejaVu Sans Mono\",monospace;font-size:13px}"
     "pre{background:#f4f4f4;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}"
     "table{border-collapse:collapse;font-size:13px;margin:6px 0;max-width:100%}"
     "th,td{border:1px solid #d0d0d0;padding:2px 6px;vertical-align:top;overflow-wrap:break-word}"
-    "th{background:#f0f0f0;text-align:left;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;"
+    "th{background:#f0f0f0;text-align:left;font-weight:600;overflow-wrap:normal}td.n{text-align:right;font-variant-numeric:tabular-nums;"
     "white-space:nowrap}"
-    "td.long{min-width:14em}td.s{white-space:nowrap}div.tw{overflow-x:auto;max-width:100%}"
+    "td.long{min-width:14em;overflow-wrap:anywhere}td.s{white-space:nowrap}div.tw{overflow-x:auto;max-width:100%}"
+    "td[title]{text-decoration:underline dotted #999}"
     "tr.cond td{background:#fffbe6}"
     "figure{margin:10px 0}figure svg{display:block;max-width:100%;height:auto}"
     "figcaption{font-size:13px;color:#444}"
@@ -37,46 +45,6 @@ static const char page_css[] =
     "footer{margin-top:30px;font-size:12px;color:#666}";
 
 static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
-
-/* A column name in a header: may break after each '_'. */
-static void head_name(struct strbuf *sb, const char *s)
-{
-    for (; *s; s++) {
-        char c[2] = {*s, 0};
-        esc(sb, c);
-        if (*s == '_')
-            sb_puts(sb, "<wbr>");
-    }
-}
-
-static void rows_table(struct strbuf *sb, const struct report_eval *ev)
-{
-    size_t n = report_nrows(ev);
-    if (!n) {
-        sb_puts(sb, "<p>No rows.</p>\n");
-        return;
-    }
-    sb_puts(sb, "<div class=\"tw\"><table><thead><tr>");
-    for (int c = 0; c < ev->ncol; c++) {
-        sb_puts(sb, "<th>");
-        head_name(sb, ev->cols[c]);
-        sb_puts(sb, "</th>");
-    }
-    sb_puts(sb, "</tr></thead><tbody>\n");
-    for (size_t i = 0; i < n; i++) {
-        sb_puts(sb, "<tr>");
-        for (int c = 0; c < ev->ncol; c++) {
-            json_t *v = report_cell(ev, i, ev->cols[c]);
-            char *t = json_show(v, REPORT_DIGITS);
-            sb_puts(sb, json_is_number(v) ? "<td class=\"n\">" : strlen(t) > 40 ? "<td class=\"long\">" : strlen(t) <= 24 ? "<td class=\"s\">" : "<td>");
-            esc(sb, t);
-            sb_puts(sb, "</td>");
-            free(t);
-        }
-        sb_puts(sb, "</tr>\n");
-    }
-    sb_puts(sb, "</tbody></table></div>\n");
-}
 
 static const char *param_desc(const struct report_page *p, const char *name, const char **def)
 {
@@ -92,6 +60,50 @@ static const char *param_desc(const struct report_page *p, const char *name, con
 
 static int is_condition(const char *desc) { return strncmp(desc, "condition", 9) == 0; }
 
+/* Whether the recorded value v of parameter name is its default (a
+ * default is text as written: '0' is the default of a value recorded 0.0). */
+static int is_default(const struct report_page *p, const char *name, const json_t *v)
+{
+    const char *def;
+    param_desc(p, name, &def);
+    if (!def)
+        return 0;
+    if (json_is_null(v))
+        return strcmp(def, "null") == 0;
+    char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+    int same = t && strcmp(t, def) == 0;
+    double x, y;
+    char *end;
+    if (!same && t && json_num(v, &x) && !json_is_string(v)) {
+        y = strtod(def, &end);
+        same = end != def && !*end && x == y;
+    }
+    free(t);
+    return same;
+}
+
+/* The parameters that differ from their defaults, as NAME=VALUE, each in
+ * <code>; "none" or "the defaults" when there are none. */
+static void params_given(struct strbuf *sb, const struct report_page *p)
+{
+    const char *k;
+    json_t *v;
+    int n = 0;
+    json_object_foreach(p->ev->params, k, v) {
+        if (is_default(p, k, v))
+            continue;
+        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+        sb_puts(sb, n++ ? ", <code>" : "<code>");
+        esc(sb, k);
+        sb_putc(sb, '=');
+        svg_esc(sb, t);
+        sb_puts(sb, "</code>");
+        free(t);
+    }
+    if (!n)
+        sb_puts(sb, json_object_size(p->ev->params) ? "the defaults" : "none");
+}
+
 static void provenance(struct strbuf *sb, const struct report_page *p)
 {
     const struct report_eval *ev = p->ev;
@@ -100,27 +112,20 @@ static void provenance(struct strbuf *sb, const struct report_page *p)
     sb_puts(sb, "</code>, text SHA-256 <code>");
     esc(sb, ev->sha256);
     sb_puts(sb, "</code></dd>\n<dt>Parameters</dt><dd>");
-    const char *k;
-    json_t *v;
-    int first = 1;
-    json_object_foreach(ev->params, k, v) {
-        char *t = json_exact(v);
-        sb_puts(sb, first ? "<code>" : ", <code>");
-        esc(sb, k);
-        sb_puts(sb, "=");
-        esc(sb, t);
-        sb_puts(sb, "</code>");
-        free(t);
-        first = 0;
-    }
-    if (first)
-        sb_puts(sb, "none");
+    params_given(sb, p);
+    if (json_object_size(ev->params))
+        sb_puts(sb, " (every parameter, with its default, below)");
     sb_printf(sb, "</dd>\n<dt>Evaluation</dt><dd>%lld, recorded ", ev->id);
-    esc(sb, ev->evaluated_at);
-    sb_printf(sb, ", %lld row%s</dd>\n<dt>Data fingerprint</dt><dd><code>", ev->row_count, ev->row_count == 1 ? "" : "s");
+    json_t *at = json_string(ev->evaluated_at ? ev->evaluated_at : "");
+    char *when = display_value(at, REPORT_DIGITS, NULL);
+    svg_esc(sb, when);
+    free(when);
+    json_decref(at);
+    sb_printf(sb, " UTC, %lld row%s</dd>\n<dt>Data fingerprint</dt><dd><code>", ev->row_count,
+              ev->row_count == 1 ? "" : "s");
     esc(sb, ev->fingerprint);
     sb_printf(sb, "</code> (%lld archive%s)</dd>\n", ev->archive_count, ev->archive_count == 1 ? "" : "s");
-    if (p->chart_ev != ev) {
+    if (p->chart_ev && p->chart_ev != ev) {
         sb_printf(sb, "<dt>Chart drawn from</dt><dd>evaluation %lld of <code>", p->chart_ev->id);
         esc(sb, p->chart_ev->query_name);
         sb_puts(sb, "</code> (text SHA-256 <code>");
@@ -146,14 +151,13 @@ static void provenance(struct strbuf *sb, const struct report_page *p)
     sb_puts(sb, "</pre></dd>\n</dl>\n");
 }
 
+/* The conditions in words: parameters whose description says "condition N: ...". */
 static void conditions(struct strbuf *sb, const struct report_page *p)
 {
-    const struct report_eval *ev = p->ev;
-    /* The conditions in words: parameters whose description says "condition N: ...". */
     int nc = 0;
     const char *k;
     json_t *v;
-    json_object_foreach(ev->params, k, v) {
+    json_object_foreach(p->ev->params, k, v) {
         const char *def, *d = param_desc(p, k, &def);
         if (!is_condition(d))
             continue;
@@ -166,7 +170,8 @@ static void conditions(struct strbuf *sb, const struct report_page *p)
         if (colon) {
             struct strbuf h = {0};
             sb_append(&h, d, (size_t)(colon - d));
-            h.buf[0] = (char)(h.buf[0] - ('a' - 'A'));
+            if (h.buf)
+                h.buf[0] = (char)toupper((unsigned char)h.buf[0]);
             esc(sb, h.buf);
             sb_free(&h);
             sb_puts(sb, "</strong>:");
@@ -178,7 +183,7 @@ static void conditions(struct strbuf *sb, const struct report_page *p)
         sb_puts(sb, " (<code>");
         esc(sb, k);
         sb_puts(sb, " = ");
-        esc(sb, t);
+        svg_esc(sb, t);
         sb_puts(sb, "</code>)</li>\n");
         free(t);
     }
@@ -188,18 +193,17 @@ static void conditions(struct strbuf *sb, const struct report_page *p)
 
 static void rule_section(struct strbuf *sb, const struct report_page *p)
 {
-    const struct report_eval *ev = p->ev;
     const char *k;
     json_t *v;
-    sb_puts(sb, "<h3>Parameters</h3>\n<table><thead><tr><th>parameter</th><th>value</th><th>default</th><th>meaning</th></tr></thead>"
-                "<tbody>\n");
-    json_object_foreach(ev->params, k, v) {
+    sb_puts(sb, "<details><summary>Every parameter, its default and meaning</summary>\n<div class=\"tw\"><table>"
+                "<thead><tr><th>parameter</th><th>value</th><th>default</th><th>meaning</th></tr></thead><tbody>\n");
+    json_object_foreach(p->ev->params, k, v) {
         const char *def, *d = param_desc(p, k, &def);
         char *t = json_exact(v);
         sb_puts(sb, is_condition(d) ? "<tr class=\"cond\"><td><code>" : "<tr><td><code>");
         esc(sb, k);
         sb_puts(sb, "</code></td><td>");
-        esc(sb, t);
+        svg_esc(sb, t);
         sb_puts(sb, "</td><td>");
         esc(sb, def ? def : "(required)");
         sb_puts(sb, "</td><td>");
@@ -207,7 +211,7 @@ static void rule_section(struct strbuf *sb, const struct report_page *p)
         sb_puts(sb, "</td></tr>\n");
         free(t);
     }
-    sb_puts(sb, "</tbody></table>\n");
+    sb_puts(sb, "</tbody></table></div></details>\n");
 }
 
 static void panel_svg(struct strbuf *sb, const struct panel *pn, double y, int nested)
@@ -240,102 +244,171 @@ static const char *what_of(enum chart_kind k)
     }
 }
 
-long long report_html(struct strbuf *sb, const struct report_page *p, char **err)
+/* <head> and the opening of <main>. */
+static void page_head(struct strbuf *sb, const struct report_page *p, const char *headline)
 {
     const struct report_eval *ev = p->ev;
-    struct chart_out co = {0};
-    int drawn = p->spec->kind != CHART_TABLE;
-    if (drawn && chart_draw(p->spec, p->chart_ev, ev, &co, err)) {
-        chart_out_free(&co);
-        return -1;
-    }
     sb_puts(sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                 "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 "<meta name=\"generator\" content=\"benchdb " BENCHDB_VERSION "\">\n<title>");
+    if (headline) {
+        esc(sb, headline);
+        sb_puts(sb, " \xe2\x80\x94 ");
+    }
     esc(sb, ev->query_name);
     if (ev->judged_plan) {
         sb_puts(sb, " on ");
         esc(sb, ev->judged_plan);
     }
-    sb_printf(sb, " (evaluation %lld) \xe2\x80\x94 benchdb report</title>\n<style>%s%s</style>\n</head>\n<body><main>\n",
-              ev->id, page_css, svg_css);
-    sb_puts(sb, "<header><h1>");
+    sb_printf(sb, " (evaluation %lld)</title>\n<style>%s%s</style>\n</head>\n<body><main>\n", ev->id, report_page_css, svg_css);
+    if (p->nav)
+        sb_puts(sb, p->nav);
+}
+
+/* Whether an outcome line says no more than a row count ("2 rows"). */
+static int outcome_is_count(const char *s)
+{
+    size_t n = strspn(s, "0123456789");
+    return n && (strcmp(s + n, " rows") == 0 || strcmp(s + n, " row") == 0);
+}
+
+/* The first screen: what was asked, the answer in a sentence, the outcome. */
+static void page_header(struct strbuf *sb, const struct report_page *p, const char *headline)
+{
+    const struct report_eval *ev = p->ev;
+    sb_puts(sb, "<header>\n<p class=\"what\"><strong>");
     esc(sb, ev->query_name);
+    sb_puts(sb, "</strong>");
     if (ev->judged_plan) {
-        sb_puts(sb, " <small>on plan <code>");
+        sb_puts(sb, " on plan <code>");
         esc(sb, ev->judged_plan);
-        sb_puts(sb, "</code></small>");
+        sb_puts(sb, "</code>");
     }
+    sb_puts(sb, " \xc2\xb7 parameters: ");
+    params_given(sb, p);
+    sb_printf(sb, " \xc2\xb7 evaluation %lld</p>\n", ev->id);
+    sb_printf(sb, "<h1 class=\"headline%s\">", report_nrows(ev) ? "" : " empty");
+    esc(sb, headline ? headline : ev->outcome);
     sb_puts(sb, "</h1>\n");
+    if (headline && ev->outcome && strcmp(headline, ev->outcome) != 0 && !outcome_is_count(ev->outcome)) {
+        sb_puts(sb, "<p class=\"outcome\">Outcome: ");
+        esc(sb, ev->outcome);
+        sb_puts(sb, "</p>\n");
+    }
     if (p->query && p->query->summary && *p->query->summary) {
         sb_puts(sb, "<p class=\"summary\">");
         esc(sb, p->query->summary);
         sb_puts(sb, "</p>\n");
     }
-    sb_puts(sb, "<p class=\"outcome\">");
-    esc(sb, ev->outcome);
-    sb_puts(sb, "</p>\n</header>\n");
-    if (drawn && p->chart_ev != ev) {
-        sb_puts(sb, "<h2>The verdict</h2>\n");
-        rows_table(sb, ev);
+    sb_puts(sb, "</header>\n");
+}
+
+/* The chart, its caption and warnings, and its rows collapsed. */
+static void chart_section(struct strbuf *sb, const struct report_page *p, const struct chart_out *co)
+{
+    sb_puts(sb, "<h2>");
+    esc(sb, p->spec->title ? p->spec->title : what_of(p->spec->kind));
+    if (p->chart_ev != p->ev) {
+        sb_puts(sb, ": <code>");
+        esc(sb, p->chart_ev->query_name);
+        sb_puts(sb, "</code>");
+    }
+    sb_puts(sb, "</h2>\n");
+    sb_printf(sb, "<figure><div class=\"chart\" data-kind=\"%s\" data-evaluation=\"%lld\" data-rows=\"%zu\" "
+                  "data-marks=\"%zu\" data-roles=\"",
+              chart_kind_name(p->spec->kind), p->chart_ev->id, report_nrows(p->chart_ev), co->marks);
+    esc(sb, co->roles.buf);
+    sb_puts(sb, "\">\n");
+    for (int i = 0; i < co->n; i++)
+        panel_svg(sb, &co->v[i], 0, 0);
+    sb_printf(sb, "</div><figcaption>%zu marks, one per row of evaluation %lld; hover a mark for its numbers.",
+              co->marks, p->chart_ev->id);
+    if (co->n > 1)
+        sb_printf(sb, " %d panels, flagged ones first: one per group, a group of more than %d rows continued in "
+                      "further panels.", co->n, PANEL_MAX_MARKS);
+    sb_puts(sb, "</figcaption></figure>\n");
+    if (co->nnotes) {
+        sb_puts(sb, "<h3>Warnings</h3><ul class=\"notes\">\n");
+        for (int i = 0; i < co->nnotes; i++) {
+            sb_puts(sb, "<li>");
+            esc(sb, co->notes[i]);
+            sb_puts(sb, "</li>\n");
+        }
+        sb_puts(sb, "</ul>\n");
+    }
+}
+
+/* The body between the header and the provenance. */
+static void page_body(struct strbuf *sb, const struct report_page *p, const struct chart_out *co, char **cols,
+                      int ncols)
+{
+    const struct report_eval *ev = p->ev;
+    int drawn = p->spec->kind != CHART_TABLE && p->chart_ev;
+    if (!report_nrows(ev)) /* an empty result: the headline says what was looked at */
+        return;
+    if (!drawn || p->chart_ev != ev) {
+        sb_puts(sb, drawn ? "<h2>The verdict</h2>\n" : "<h2>The rows</h2>\n");
+        page_table(sb, ev, cols, ncols, 0);
     }
     conditions(sb, p);
-    if (drawn) {
-        sb_puts(sb, "<h2>");
-        esc(sb, p->spec->title ? p->spec->title : what_of(p->spec->kind));
-        if (p->chart_ev != ev) {
-            sb_puts(sb, ": <code>");
-            esc(sb, p->chart_ev->query_name);
-            sb_puts(sb, "</code>");
-        }
-        sb_puts(sb, "</h2>\n");
-        sb_printf(sb, "<figure><div class=\"chart\" data-kind=\"%s\" data-evaluation=\"%lld\" data-rows=\"%zu\" data-marks=\"%zu\" data-roles=\"",
-                  chart_kind_name(p->spec->kind), p->chart_ev->id, report_nrows(p->chart_ev), co.marks);
-        esc(sb, co.roles.buf);
-        sb_puts(sb, "\">\n");
-        for (int i = 0; i < co.n; i++)
-            panel_svg(sb, &co.v[i], 0, 0);
-        sb_printf(sb, "</div><figcaption>%zu marks, one per row of evaluation %lld; hover a mark for its numbers.",
-                  co.marks, p->chart_ev->id);
-        if (co.n > 1)
-            sb_printf(sb, " %d panels: one per group, a group of more than %d rows continued in further panels.",
-                      co.n, PANEL_MAX_MARKS);
-        sb_puts(sb, "</figcaption></figure>\n");
-        if (co.nnotes) {
-            sb_puts(sb, "<h3>Warnings</h3><ul class=\"notes\">\n");
-            for (int i = 0; i < co.nnotes; i++) {
-                sb_puts(sb, "<li>");
-                esc(sb, co.notes[i]);
-                sb_puts(sb, "</li>\n");
-            }
-            sb_puts(sb, "</ul>\n");
-        }
-        sb_printf(sb, "<details><summary>The %zu rows the chart draws (evaluation %lld)</summary>\n",
-                  report_nrows(p->chart_ev), p->chart_ev->id);
-        rows_table(sb, p->chart_ev);
-        sb_puts(sb, "</details>\n");
-    } else {
-        sb_puts(sb, "<h2>The rows</h2>\n");
-        rows_table(sb, ev);
+    if (!drawn && p->no_chart) {
+        sb_puts(sb, "<p class=\"outcome\">No chart: ");
+        esc(sb, p->no_chart);
+        sb_puts(sb, "</p>\n");
     }
+    if (drawn) {
+        chart_section(sb, p, co);
+        page_table(sb, p->chart_ev, NULL, 0, 1);
+    }
+}
+
+long long report_html(struct strbuf *sb, const struct report_page *p, char **err)
+{
+    const struct report_eval *ev = p->ev;
+    struct chart_out co = {0};
+    char *headline = NULL, **cols = NULL, src[160];
+    int ncols = 0;
+    long long marks = -1;
+    int drawn = p->spec->kind != CHART_TABLE && p->chart_ev && report_nrows(ev);
+    snprintf(src, sizeof src, "evaluation %lld (%s)", ev->id, ev->query_name);
+    if (drawn && chart_draw(p->spec, p->chart_ev, ev, &co, err))
+        goto out;
+    if (report_headline(ev, p->chart_ev, src, &headline, err))
+        goto out;
+    if (page_answer_columns(ev->text, p->query ? p->query->show : NULL, p->query ? p->query->nshow : 0, &cols,
+                            &ncols)) {
+        bd_fail(err, "out of memory");
+        goto out;
+    }
+    page_head(sb, p, headline);
+    page_header(sb, p, headline);
+    page_body(sb, p, &co, cols, ncols);
     sb_puts(sb, "<h2>Where this comes from</h2>\n");
     provenance(sb, p);
     rule_section(sb, p);
     sb_puts(sb, "<footer>Written by benchdb " BENCHDB_VERSION " from the recorded evaluation; numbers rounded to "
-                "4 significant digits, exact values in each mark's data attributes and in <code>benchdb history</code>."
-                "</footer>\n</main></body></html>\n");
-    long long marks = (long long)co.marks;
+                "4 significant digits, revisions cut to 12 characters and times in UTC (exact values in the cells' "
+                "titles, each mark's data attributes and <code>benchdb history</code>).</footer>\n</main></body></html>\n");
+    if (sb->failed) {
+        bd_fail(err, "report: out of memory");
+        goto out;
+    }
+    marks = (long long)co.marks;
+out:
+    free(headline);
+    page_columns_free(cols, ncols);
     chart_out_free(&co);
     return marks;
 }
 
-int report_check_chart(const struct chart_spec *spec, const struct report_eval *ev, char **err)
+int report_check_chart(const struct chart_spec *spec, const struct report_eval *ev, const struct report_eval *page,
+                       char **err)
 {
     if (spec->kind == CHART_TABLE || spec->from)
         return 0;
     struct chart_out co = {0};
-    int rc = chart_draw(spec, ev, ev, &co, err);
+    int rc = chart_draw(spec, ev, page ? page : ev, &co, err);
     chart_out_free(&co);
     return rc;
 }
@@ -371,7 +444,18 @@ long long report_svg(struct strbuf *sb, const struct report_page *p, char **err)
     free(fit);
     free(t);
     y = 24;
-    y += svg_wrapped(&head, 8, y + 12, "t", ev->outcome, (int)((CHART_W - 16) / CHAR_W));
+    /* The headline first, as on the page; then the outcome line. */
+    char *headline = NULL, src[160];
+    snprintf(src, sizeof src, "evaluation %lld (%s)", ev->id, ev->query_name);
+    if (report_headline(ev, p->chart_ev, src, &headline, err)) {
+        sb_free(&head);
+        chart_out_free(&co);
+        return -1;
+    }
+    if (headline)
+        y += svg_wrapped(&head, 8, y + 12, "tb", headline, (int)((CHART_W - 16) / CHAR_W));
+    free(headline);
+    y += svg_wrapped(&head, 8, y + 12, "t", ev->outcome ? ev->outcome : "", (int)((CHART_W - 16) / CHAR_W));
     if (p->chart_ev != ev) {
         t = bd_strdupf("drawn from evaluation %lld of %s (same parameters, same data)", p->chart_ev->id,
                        p->chart_ev->query_name);
@@ -409,9 +493,9 @@ long long report_svg(struct strbuf *sb, const struct report_page *p, char **err)
     if (notes.len)
         sb_append(sb, notes.buf, notes.len);
     sb_puts(sb, "</svg>\n");
+    long long marks = head.failed || notes.failed || sb->failed ? bd_fail(err, "report: out of memory") : (long long)co.marks;
     sb_free(&head);
     sb_free(&notes);
-    long long marks = (long long)co.marks;
     chart_out_free(&co);
     return marks;
 }

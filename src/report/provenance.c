@@ -55,42 +55,130 @@ char *report_registration_text(struct db *db, const struct report_eval *ev)
     return t;
 }
 
+/* A word as the shell reads it back: bare when safe, else single-quoted. */
+static void shell_word(struct strbuf *sb, const char *s)
+{
+    int safe = *s != 0;
+    for (const char *p = s; *p; p++)
+        safe &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("_./:=,+-@%", *p) != NULL;
+    if (safe) {
+        sb_puts(sb, s);
+        return;
+    }
+    sb_putc(sb, '\'');
+    for (const char *p = s; *p; p++)
+        sb_puts(sb, *p == '\'' ? "'\\''" : (char[2]){*p, 0});
+    sb_putc(sb, '\'');
+}
+
+/* benchdb query NAME with the parameters that differ from the defaults,
+ * then history --diff; or how to recover the recorded text when the saved
+ * query of that name now reads otherwise. */
+char *report_verify_text(const struct report_eval *ev, const struct saved_query *now, const struct query_path *qp)
+{
+    struct strbuf sb = {0};
+    char sha[65] = "";
+    if (now)
+        sha256_hex_of(now->text, strlen(now->text), sha);
+    if (now && strcmp(sha, ev->sha256) == 0) {
+        sb_puts(&sb, "benchdb query ");
+        shell_word(&sb, ev->query_name);
+        if (!now->builtin)
+            for (int i = 0; i < qp->n; i++) {
+                sb_puts(&sb, " --queries ");
+                shell_word(&sb, qp->entries[i]);
+            }
+    } else {
+        sb_printf(&sb, "benchdb sql \"SELECT query_text FROM evaluation WHERE id = %lld\" --format csv  "
+                       "# the recorded text, saved as rule.sql\nbenchdb query rule.sql",
+                  ev->id);
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(ev->params, k, v) {
+        const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
+        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+        double x, y;
+        char *end = NULL;
+        /* a number recorded as 0.0 is the default written 0 */
+        int same_number = sp && sp->has_default && !json_is_string(v) && json_num(v, &x) &&
+                          (y = strtod(sp->def, &end), end != sp->def && !*end && x == y);
+        if (!t || !sp || !sp->has_default || (strcmp(sp->def, t) != 0 && !same_number)) {
+            struct strbuf a = {0};
+            sb_printf(&a, "%s=%s", k, t);
+            sb_puts(&sb, " --param ");
+            shell_word(&sb, a.buf);
+            sb_free(&a);
+        }
+        free(t);
+    }
+    sb_printf(&sb, "\nbenchdb history --diff %lld NEW_ID   # NEW_ID: the evaluation the query records; same text, "
+                   "parameters and data fingerprint give the same rows",
+              ev->id);
+    return sb_detach(&sb);
+}
+
 /* The value of a recorded parameter as --param text. */
 static char *param_text(const json_t *v)
 {
     return json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
 }
 
-/* The companion query and the parameters it takes from ev, resolved.
+/* The value a companion's parameter `name` takes: from `with` (the chart's
+ * with=NAME=VALUE,... overrides, as text), else ev's recorded one (a new
+ * reference; NULL: its default). */
+static json_t *companion_value(const struct report_eval *ev, const char *with, const char *name)
+{
+    size_t nl = strlen(name);
+    for (const char *p = with; p && *p;) {
+        size_t n = strcspn(p, ",");
+        if (n > nl && strncmp(p, name, nl) == 0 && p[nl] == '=')
+            return json_stringn(p + nl + 1, n - nl - 1);
+        p += n + (p[n] == ',');
+    }
+    json_t *v = json_object_get(ev->params, name);
+    return v && !json_is_null(v) ? json_incref(v) : NULL;
+}
+
+/* The companion query and the parameters it takes from ev (and with),
+ * resolved; *want: those parameters as an object (NULL: its default).
  * Returns the query (*ps filled), or NULL with *err set. */
 static struct saved_query *companion_params(const struct query_path *qp, const struct report_eval *ev, const char *name,
-                                            struct params *ps, char **err)
+                                            const char *with, struct params *ps, json_t **want, char **err)
 {
     char *e2 = NULL, *who = ev->id ? bd_strdupf("evaluation %lld (%s)", ev->id, ev->query_name)
                                    : bd_strdupf("query %s", ev->query_name);
-    int unknown = 0;
-    struct saved_query *q = saved_query_find(qp, name, &unknown, &e2);
+    int unknown = 0, oom = !who || !(*want = json_object());
+    struct saved_query *q = oom ? NULL : saved_query_find(qp, name, &unknown, &e2);
     if (!q) {
-        bd_fail(err, "%s: chart from=%s: %s", who, name, e2);
+        if (oom)
+            bd_fail(err, "out of memory");
+        else
+            bd_fail(err, "%s: chart from=%s: %s", who, name, e2);
         free(e2);
         free(who);
         return NULL;
     }
-    for (int i = 0; i < q->nparams; i++) {
-        json_t *v = json_object_get(ev->params, q->params[i].name);
-        if (!v || json_is_null(v))
+    for (int i = 0; i < q->nparams && !oom; i++) {
+        json_t *v = companion_value(ev, with, q->params[i].name);
+        if (!v)
             continue; /* its default (null binds NULL only through a default) */
         char *t = param_text(v);
-        char *arg = bd_strdupf("%s=%s", q->params[i].name, t);
-        params_add(ps, arg);
+        char *arg = t ? bd_strdupf("%s=%s", q->params[i].name, t) : NULL;
+        oom = !arg || params_add(ps, arg) || json_object_set(*want, q->params[i].name, v);
         free(arg);
         free(t);
+        json_decref(v);
     }
     struct resolved_params rsv = {0};
-    int bad = evaluation_resolve(q, ps, &rsv, &e2);
+    int bad = oom ? -1 : evaluation_resolve(q, ps, &rsv, &e2);
     resolved_params_free(&rsv);
     if (bad) {
-        bd_fail(err, "%s: chart from=%s: %s", who, name, e2);
+        if (oom)
+            bd_fail(err, "out of memory");
+        else
+            bd_fail(err, "%s: chart from=%s: %s", who, name, e2);
         saved_query_free(q);
         params_free(ps);
         q = NULL;
@@ -100,25 +188,31 @@ static struct saved_query *companion_params(const struct query_path *qp, const s
     return q;
 }
 
-int report_companion_check(const struct query_path *qp, const struct report_eval *ev, const char *name, char **err)
+int report_companion_check(const struct query_path *qp, const struct report_eval *ev, const char *name,
+                           const char *with, char **err)
 {
     struct params ps = {0};
-    struct saved_query *q = companion_params(qp, ev, name, &ps, err);
+    json_t *want = NULL;
+    struct saved_query *q = companion_params(qp, ev, name, with, &ps, &want, err);
     saved_query_free(q);
     params_free(&ps);
+    json_decref(want);
     return q ? 0 : -1;
 }
 
 int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
-                     const struct chart_spec *spec, struct report_companion_run *c, char **err)
+                     const struct chart_spec *spec, int may_run, struct report_companion_run *c, char **err)
 {
     memset(c, 0, sizeof *c);
     char *e2 = NULL;
     struct params ps = {0};
     int rc = -1;
-    struct saved_query *q = companion_params(qp, ev, name, &ps, err);
-    if (!q)
+    json_t *want = NULL;
+    struct saved_query *q = companion_params(qp, ev, name, spec->with, &ps, &want, err);
+    if (!q) {
+        json_decref(want);
         return -1;
+    }
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
     /* A recorded evaluation of the same text with the same parameters on the same data. */
@@ -135,9 +229,14 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
         json_t *rp = json_loads((const char *)db_column_text(st, 1), 0, NULL);
         int same = rp != NULL;
         for (int i = 0; same && i < q->nparams; i++) {
-            json_t *want = json_object_get(ev->params, q->params[i].name), *got = json_object_get(rp, q->params[i].name);
-            if (want && !json_is_null(want)) {
-                same = got && json_equal(want, got);
+            json_t *w = json_object_get(want, q->params[i].name), *got = json_object_get(rp, q->params[i].name);
+            if (w && json_is_string(w) && got && !json_is_string(got)) {
+                /* a with= value is text: the recorded one as text */
+                char *gt = json_exact(got);
+                same = gt && strcmp(gt, json_string_value(w)) == 0;
+                free(gt);
+            } else if (w) {
+                same = got && json_equal(w, got);
             } else {
                 /* not given: the recorded value must be the default */
                 char *gt = got ? (json_is_string(got) ? strdup(json_string_value(got)) : json_exact(got)) : NULL;
@@ -152,6 +251,11 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
     db_finalize(st);
     if (c->id) {
         rc = 0;
+        goto out;
+    }
+    if (!may_run) {
+        bd_fail(err, "evaluation %lld (%s): no evaluation of %s with its parameters on the data it saw is recorded "
+                     "('benchdb report --evaluation %lld' runs and records it)", ev->id, ev->query_name, name, ev->id);
         goto out;
     }
     char fp[65];
@@ -177,7 +281,7 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
     else if (rowset_json(&c->ev.rows, &rows, 0))
         bd_fail(err, "out of memory");
     else if (report_eval_unrecorded(&mem, q->name, c->ev.params_json, rows.buf, err) == 0 &&
-             report_check_chart(&own, &mem, err) == 0) {
+             report_check_chart(&own, &mem, ev, err) == 0) {
         c->q = q;
         q = NULL;
         rc = 0;
@@ -190,6 +294,7 @@ out:
     free(e2);
     params_free(&ps);
     saved_query_free(q);
+    json_decref(want);
     return rc;
 }
 

@@ -21,10 +21,15 @@ const char svg_css[] =
     ".ref{stroke:#111;stroke-width:1.3}"
     ".avg{stroke:#111;stroke-width:1.3;stroke-dasharray:6 3}"
     ".chg{stroke:#D55E00;stroke-width:1.2;stroke-dasharray:4 3}"
+    ".refl{stroke:#333;stroke-width:1.4;stroke-dasharray:1.5 2.5}"
     ".sep{stroke:#999;stroke-width:1}";
 
 void svg_esc(struct strbuf *sb, const char *s)
 {
+    if (!s) { /* a text that could not be made: memory ran out */
+        sb->failed = 1;
+        return;
+    }
     for (;;) {
         /* the longest run that needs no escaping, then one character */
         size_t n = 0;
@@ -101,6 +106,8 @@ static int cp_cols(unsigned c)
 int text_cols(const char *s)
 {
     int cols = 0;
+    if (!s)
+        return 0;
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned c;
@@ -112,6 +119,8 @@ int text_cols(const char *s)
 
 char *text_fit(const char *s, int maxcols)
 {
+    if (!s)
+        return NULL;
     if (text_cols(s) <= maxcols)
         return strdup(s);
     struct strbuf sb = {0};
@@ -127,6 +136,10 @@ char *text_fit(const char *s, int maxcols)
         p += n;
     }
     sb_puts(&sb, "\xe2\x80\xa6");
+    if (sb.failed) {
+        sb_free(&sb);
+        return NULL; /* svg_text of NULL marks its buffer failed */
+    }
     return sb_detach(&sb);
 }
 
@@ -305,6 +318,30 @@ void svg_shape(struct strbuf *sb, enum shape s, double cx, double cy, double r, 
 {
     const char *fill = filled ? colour : "#fff";
     switch (s) {
+    case SHAPE_CROSS:
+        sb_puts(sb, "<path d=\"M");
+        svg_num(sb, cx - r * 0.75);
+        sb_putc(sb, ' ');
+        svg_num(sb, cy - r * 0.75);
+        sb_puts(sb, "l");
+        svg_num(sb, r * 1.5);
+        sb_putc(sb, ' ');
+        svg_num(sb, r * 1.5);
+        sb_puts(sb, "m0 ");
+        svg_num(sb, -r * 1.5);
+        sb_puts(sb, "l");
+        svg_num(sb, -r * 1.5);
+        sb_putc(sb, ' ');
+        svg_num(sb, r * 1.5);
+        sb_printf(sb, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.2\"/>", colour);
+        sb_puts(sb, "<circle cx=\"");
+        svg_num(sb, cx);
+        sb_puts(sb, "\" cy=\"");
+        svg_num(sb, cy);
+        sb_puts(sb, "\" r=\"");
+        svg_num(sb, r * 1.15);
+        sb_printf(sb, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.3\"/>", colour);
+        return;
     case SHAPE_SQUARE:
         sb_puts(sb, "<rect x=\"");
         svg_num(sb, cx - r * 0.9);
@@ -368,8 +405,16 @@ void svg_shape(struct strbuf *sb, enum shape s, double cx, double cy, double r, 
 void legend_add(struct legend *l, enum legend_kind kind, enum shape shape, const char *colour, int filled,
                 const char *text)
 {
-    l->v = realloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
-    l->v[l->n++] = (struct legend_entry){kind, shape, colour, filled, strdup(text)};
+    struct legend_entry *grown = realloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
+    char *copy = strdup(text ? text : "");
+    if (grown)
+        l->v = grown;
+    if (!grown || !copy) { /* an entry less; the panel's buffer says memory ran out */
+        free(copy);
+        l->failed = 1;
+        return;
+    }
+    l->v[l->n++] = (struct legend_entry){kind, shape, colour, filled, copy};
 }
 
 void legend_free(struct legend *l)
@@ -382,6 +427,8 @@ void legend_free(struct legend *l)
 
 double legend_draw(struct strbuf *sb, const struct legend *l, double x0, double y, double width)
 {
+    if (l->failed)
+        sb->failed = 1;
     if (!l->n)
         return 0;
     double x = x0, rows = 1;
@@ -408,7 +455,9 @@ double legend_draw(struct strbuf *sb, const struct legend *l, double x0, double 
             break;
         case LEG_LINE:
         case LEG_DASH:
-            sb_printf(sb, "<line class=\"%s\" x1=\"", e->kind == LEG_LINE ? "ref" : e->colour ? "chg" : "avg");
+        case LEG_DOT:
+            sb_printf(sb, "<line class=\"%s\" x1=\"",
+                      e->kind == LEG_LINE ? "ref" : e->kind == LEG_DOT ? "refl" : e->colour ? "chg" : "avg");
             svg_num(sb, x + 7);
             sb_puts(sb, "\" x2=\"");
             svg_num(sb, x + 7);
@@ -430,6 +479,10 @@ double legend_draw(struct strbuf *sb, const struct legend *l, double x0, double 
 double svg_wrapped(struct strbuf *sb, double x, double y, const char *cls, const char *text, int maxcols)
 {
     double h = 0;
+    if (!text) {
+        sb->failed = 1;
+        return 0;
+    }
     const char *p = text;
     while (*p) {
         /* The longest prefix of whole words within maxcols (or a cut word). */

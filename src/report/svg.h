@@ -16,13 +16,15 @@
 /* The CSS of chart text and lines: in the page's <style>, or in a lone SVG. */
 extern const char svg_css[];
 
-/* XML-escaped text (&, <, >, ", '). */
+/* XML-escaped text (&, <, >, ", '). s NULL (a text that could not be
+ * made) marks sb failed. */
 void svg_esc(struct strbuf *sb, const char *s);
 /* A coordinate: one decimal, no trailing ".0". */
 void svg_num(struct strbuf *sb, double x);
 /* Display width of UTF-8 text in character cells (wide scripts count 2). */
 int text_cols(const char *s);
-/* s cut to at most maxcols cells, ending in "…" when cut; malloc'd. */
+/* s cut to at most maxcols cells, ending in "…" when cut; malloc'd
+ * (NULL when memory ran out). */
 char *text_fit(const char *s, int maxcols);
 /* <text> at (x, y) with anchor start|middle|end and a class. */
 void svg_text(struct strbuf *sb, double x, double y, const char *anchor, const char *cls, const char *text);
@@ -57,12 +59,13 @@ int axis_ok(const struct axis *a, double v);
  * blindness) and a shape, so that greyscale prints keep them apart. */
 #define PALETTE_N 8
 const char *palette_colour(int k);
-enum shape { SHAPE_CIRCLE, SHAPE_SQUARE, SHAPE_TRIANGLE, SHAPE_DIAMOND, SHAPE_TRIANGLE_DOWN, SHAPE_N };
+enum shape { SHAPE_CIRCLE, SHAPE_SQUARE, SHAPE_TRIANGLE, SHAPE_DIAMOND, SHAPE_TRIANGLE_DOWN, SHAPE_N,
+             SHAPE_CROSS /* not a class's: a missed regression, drawn as an x in a ring */ };
 /* A marker centred at (cx, cy) of radius r; filled or hollow (white inside). */
 void svg_shape(struct strbuf *sb, enum shape s, double cx, double cy, double r, const char *colour, int filled);
 
 /* A legend: entries laid out left to right, wrapping at the width. */
-enum legend_kind { LEG_SHAPE, LEG_BAND, LEG_LINE, LEG_DASH, LEG_TEXT };
+enum legend_kind { LEG_SHAPE, LEG_BAND, LEG_LINE, LEG_DASH, LEG_DOT, LEG_TEXT };
 struct legend_entry {
     enum legend_kind kind;
     enum shape shape;
@@ -73,6 +76,7 @@ struct legend_entry {
 struct legend {
     struct legend_entry *v;
     int n;
+    int failed; /* an entry could not be added: legend_draw marks its buffer failed */
 };
 void legend_add(struct legend *l, enum legend_kind kind, enum shape shape, const char *colour, int filled,
                 const char *text);

@@ -14,8 +14,10 @@ int sb_grow(struct strbuf *sb, size_t extra)
     while (cap < sb->len + extra + 1)
         cap *= 2;
     char *p = realloc(sb->buf, cap);
-    if (!p)
+    if (!p) {
+        sb->failed = 1;
         return -1;
+    }
     sb->buf = p;
     sb->cap = cap;
     return 0;
@@ -42,7 +44,11 @@ int sb_printf(struct strbuf *sb, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || sb_grow(sb, (size_t)n))
+    if (n < 0) {
+        sb->failed = 1;
+        return -1;
+    }
+    if (sb_grow(sb, (size_t)n))
         return -1;
     va_start(ap, fmt);
     vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
@@ -63,6 +69,7 @@ void sb_free(struct strbuf *sb)
     free(sb->buf);
     sb->buf = NULL;
     sb->len = sb->cap = 0;
+    sb->failed = 0;
 }
 
 char *sb_detach(struct strbuf *sb)
@@ -75,6 +82,7 @@ char *sb_detach(struct strbuf *sb)
     }
     sb->buf = NULL;
     sb->len = sb->cap = 0;
+    sb->failed = 0;
     return p;
 }
 

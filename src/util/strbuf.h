@@ -7,6 +7,8 @@ struct strbuf {
     char *buf;
     size_t len;
     size_t cap;
+    int failed; /* set when an append ran out of memory (and stays set until sb_free or sb_detach):
+                 * code that appends many pieces checks this once at the end */
 };
 
 /* Each returns 0, or -1 when memory ran out (the buffer is unchanged). */

@@ -4,22 +4,33 @@
 //
 //   node check_pages.mjs MANIFEST.json SHOTS_DIR PROFILE_DIR
 //
-// MANIFEST: [{name, file, db, kind}], kind "html" or "svg". For each page:
-//  - it loads with no console error or page error, and requests nothing but
-//    itself (data: URIs inside it aside);
+// MANIFEST: [{name, file, db, evaluation, table, site, ov, shot}]. For each page:
+//  - it loads with no console message (of any kind) or page error, and
+//    requests nothing but itself (data: URIs inside it aside);
+//  - an HTML page opens with its headline (h1.headline) in the first
+//    screen (1280 x 900);
 //  - a chart has exactly one mark per row of the evaluation it names
 //    (data-evaluation), by count and by data-row, and each mark's data
 //    attributes hold the values of its row (read back from the store with
-//    `benchdb sql`); a table page has a table row per evaluation row;
+//    `benchdb sql`); a table page has a table row per evaluation row; a
+//    site's history page (no data-evaluation) one mark per row it says;
 //  - no two text labels' bounding boxes overlap;
-//  - the page fits 1280 px wide without horizontal scrolling;
-//  - a screenshot is written to SHOTS_DIR for a person to look at.
+//  - the page fits 1280 px wide without horizontal scrolling, and no table
+//    outside a <details> scrolls sideways either (the answer is visible);
+//  - ov: the page's own rows drawn on its chart (g.ov) include these
+//    values, and a hit and a missed regression are drawn differently (by
+//    shape and colour), on this page or across pages;
+//  - site: every link of the page resolves to a file inside that directory
+//    (an in-page anchor to an element of the page), and on a site's index
+//    every table of histories lists the regressed ones first;
+//  - a screenshot is written to SHOTS_DIR for a person to look at (unless
+//    shot is false).
 // Prints a line per check and "N passed, M failed"; exits 1 on any failure,
 // or when Chromium cannot start (with the reason).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, mkdirSync, rmSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { readFileSync, mkdirSync, rmSync, existsSync, statSync, realpathSync } from 'node:fs';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { join, resolve, sep } from 'node:path';
 
 let chromium;
 try {
@@ -36,7 +47,8 @@ const bin = process.env.BENCHDB_BIN;
 mkdirSync(shots, { recursive: true });
 rmSync(profile, { recursive: true, force: true });
 
-let passed = 0, failed = 0;
+let passed = 0, failed = 0, linksChecked = 0;
+const ovSigs = new Map();
 function check(ok, what, detail) {
   if (ok) { passed++; console.log(`ok: ${what}`); }
   else { failed++; console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`); }
@@ -86,7 +98,7 @@ try {
     const url = pathToFileURL(p.file).href;
     const requests = [], errors = [];
     const onReq = r => { if (r.url() !== url && !r.url().startsWith('data:')) requests.push(r.url()); };
-    const onCon = m => { if (m.type() === 'error') errors.push(m.text()); };
+    const onCon = m => errors.push(`${m.type()}: ${m.text()}`);
     const onErr = e => errors.push(String(e));
     page.on('request', onReq);
     page.on('console', onCon);
@@ -95,7 +107,7 @@ try {
     page.off('request', onReq);
     page.off('console', onCon);
     page.off('pageerror', onErr);
-    check(errors.length === 0, `${p.name}: no console error`, errors.slice(0, 3).join(' | '));
+    check(errors.length === 0, `${p.name}: no console message`, errors.slice(0, 3).join(' | '));
     check(requests.length === 0, `${p.name}: no network request`, requests.slice(0, 3).join(' | '));
 
     const info = await page.evaluate(() => {
@@ -108,14 +120,75 @@ try {
       }).filter(b => b.x1 > b.x0 && b.y1 > b.y0);
       const tables = [...document.querySelectorAll('main > h2 + div.tw table, details table')]
         .map(t => t.tBodies[0] ? t.tBodies[0].rows.length : 0);
+      const h1 = document.querySelector('h1.headline');
+      const hr = h1 ? h1.getBoundingClientRect() : null;
+      // Tables outside a <details>: none may scroll sideways.
+      const wide = [...document.querySelectorAll('div.tw')].filter(d => !d.closest('details'))
+        .filter(d => d.scrollWidth > d.clientWidth + 1).map(d => `${d.scrollWidth} > ${d.clientWidth}`);
+      const links = [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'));
+      const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+      const ov = [...document.querySelectorAll('g.ov')].map(g => {
+        const shape = g.querySelector('circle, rect, path');
+        return { cls: g.dataset.ov, sig: shape ? `${shape.tagName}/${shape.getAttribute('fill')}/${shape.getAttribute('stroke')}` : '' };
+      });
+      const legend = [...document.querySelectorAll('svg text')].map(t => t.textContent);
+      // Rows of each table of histories: whether each is a regression.
+      const order = [...document.querySelectorAll('table.h')].map(t =>
+        [...t.tBodies[0].rows].map(r => r.querySelector('td.reg') !== null));
       return {
-        root: root ? { ...root.dataset } : null, marks, boxes, tables,
+        root: root ? { ...root.dataset } : null, marks, boxes, tables, wide, links, ids, ov, legend, order,
+        answers: document.querySelectorAll('table.answer, table.all').length,
+        headline: h1 ? { text: h1.textContent, top: hr.top, bottom: hr.bottom } : null,
         width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
         title: document.title,
       };
     });
 
-    if (p.table) {
+    if (p.file.endsWith('.html')) {
+      check(info.headline !== null && info.headline.text.trim() !== '' && info.headline.top >= 0 &&
+        info.headline.bottom <= 900, `${p.name}: the headline is in the first screen`,
+        info.headline ? `'${info.headline.text.slice(0, 80)}' at ${info.headline.top}-${info.headline.bottom}` : 'none');
+      check(info.wide.length === 0, `${p.name}: no table outside a <details> scrolls sideways`, info.wide.join(', '));
+    }
+    if (p.ov) {
+      const seen = new Map(info.ov.map(o => [o.cls, o.sig]));
+      for (const c of p.ov) {
+        check(seen.has(c), `${p.name}: draws its rows' '${c}' on the chart`, [...seen.keys()].join(', '));
+        check(info.legend.includes(c), `${p.name}: the legend names '${c}'`);
+        if (seen.has(c)) ovSigs.set(c, seen.get(c));
+      }
+    }
+    if (p.site) {
+      const root = realpathSync(p.site) + sep;
+      const bad = [];
+      for (const href of info.links) {
+        if (href.startsWith('#')) {
+          if (!info.ids.includes(href.slice(1))) bad.push(`${href}: no such anchor`);
+          continue;
+        }
+        const u = new URL(href, url);
+        if (u.protocol !== 'file:') { bad.push(`${href}: not a file`); continue; }
+        const f = resolve(fileURLToPath(u));
+        if (!(f + sep).startsWith(root) && !f.startsWith(root)) bad.push(`${href}: outside ${p.site}`);
+        else if (!existsSync(f) || !statSync(f).isFile()) bad.push(`${href}: no such file`);
+      }
+      linksChecked += info.links.length;
+      check(bad.length === 0, `${p.name}: its ${info.links.length} links resolve to files of the site`, bad.slice(0, 5).join('; '));
+      if (p.index) {
+        const late = info.order.filter(rows => rows.findIndex(r => !r) >= 0 &&
+          rows.slice(rows.findIndex(r => !r)).some(r => r));
+        check(info.order.length > 0 && late.length === 0,
+          `${p.name}: every table of histories lists the regressed first (${info.order.length} tables)`);
+      }
+    }
+    if (p.site && !info.root) {
+      // a site's page without a chart: the index, a table view
+    } else if (p.site && info.root.evaluation === undefined) {
+      check(Number(info.root.marks) === info.marks.length && Number(info.root.rows) === info.marks.length,
+        `${p.name}: one mark per row of the history (${info.root.rows})`, `${info.marks.length} marks`);
+    } else if (p.table && evaluationRows(p.db, p.evaluation).length === 0) {
+      check(info.root === null && info.answers === 0, `${p.name}: an empty result draws no chart and no table`);
+    } else if (p.table) {
       const rows = evaluationRows(p.db, p.evaluation);
       check(info.root === null && info.marks.length === 0, `${p.name}: the table view draws no chart`);
       check(info.tables.includes(rows.length), `${p.name}: a table row per evaluation row (${rows.length})`,
@@ -165,6 +238,7 @@ try {
     check(overlaps.length === 0, `${p.name}: no two of its ${b.length} text labels overlap`, overlaps.join('; '));
     check(info.width <= 1280, `${p.name}: fits 1280 px wide (scroll width ${info.width})`);
 
+    if (p.shot === false) continue;
     const shot = join(shots, `${p.name}.png`);
     // The page at its full height, up to 4000 px (a lone SVG document has no
     // "full page" for the screenshot to scroll through: the viewport grows).
@@ -177,5 +251,11 @@ try {
 } finally {
   await context.close();
 }
+if (ovSigs.has('hit') && ovSigs.has('missed'))
+  check(ovSigs.get('hit') !== ovSigs.get('missed'), 'a missed regression is drawn differently from a hit',
+    `${ovSigs.get('hit')} vs ${ovSigs.get('missed')}`);
+if (manifest.some(p => p.ov && p.ov.includes('missed')))
+  check(ovSigs.has('hit') && ovSigs.has('missed'), 'both a hit and a missed regression were drawn');
+console.log(`${linksChecked} links checked`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

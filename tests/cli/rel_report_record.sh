@@ -18,13 +18,13 @@ bd simulate -q --groups 1 --hosts 2 --positions 1 --cells 2 --forks 1 --iteratio
 bd ingest -q sim || fail "ingest a plan"
 nevals() { bd sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r'; }
 
-# --- Item 13: the attack. gate-zscore draws a table: --format svg fails,
+# --- Item 13: the attack. injected-steps draws a table: --format svg fails,
 # and recorded an evaluation all the same.
-run bd report gate-zscore --format svg
+run bd report injected-steps --format svg
 expect_rc 1 "svg of a table view"
-expect_err_has "report: query gate-zscore has no chart" "says why"
+expect_err_has "report: query injected-steps has no chart" "says why"
 expect_eq "$(nevals)" 0 "nothing recorded"
-run bd report gate-zscore --format svg -o z.svg
+run bd report injected-steps --format svg -o z.svg
 expect_rc 1 "the same with -o"
 [ -e z.svg ] && fail "no file written"
 expect_eq "$(nevals)" 0 "still nothing recorded"
@@ -60,7 +60,7 @@ run bd report placement-rule -p plan=calibration-sim -o pr.html
 expect_rc 0 "a page"
 expect_err_has "from evaluation 2 of comparisons (recorded now)" "the rule, then its companion"
 expect_eq "$(nevals)" 2 "both recorded"
-run bd report gate-zscore -o z.html
+run bd report injected-steps -o z.html
 expect_rc 0 "the table view as HTML"
 expect_eq "$(nevals)" 3 "recorded"
 

@@ -27,7 +27,8 @@ page() {
         sed 's/^/  /' "$T/err" >&2
         return
     fi
-    id=$("$BENCHDB_BIN" --db "$db" sql "SELECT max(id) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
+    # the page's own evaluation (its companion's, recorded after it, is in the chart)
+    id=$(sed -n 's|.* · evaluation \([0-9]*\)</p>$|\1|p' "$out" | head -n 1)
     table=false
     grep -q 'class="chart"' "$out" || table=true
     printf '%s{"name": "%s", "file": "%s", "db": "%s", "evaluation": %s, "table": %s}\n' \
@@ -99,12 +100,134 @@ grep -q 'class="chg"' "$T/history-regressions.html" || fail "history: regression
 grep -q 'class="chg"' "$T/history-trend.html" || fail "history: trend marks change points"
 grep -q 'change point, labelled with its revision and change' "$T/history-regressions.html" ||
     fail "history: the change points' legend"
+# An empty result: its headline says what was looked at, nothing else is drawn.
+page history "$hist" regressions-empty regressions --param plan=nightly --param min_magnitude=5
+grep -q '<h1 class="headline empty">no change point in 4 histories of up to 60 runs (plan nightly)</h1>' \
+    "$T/history-regressions-empty.html" || fail "history: an empty result says what was looked at"
+grep -qE 'class="chart"|<table class="answer"' "$T/history-regressions-empty.html" &&
+    fail "history: an empty result draws nothing else"
+# The gates: every run from the gate itself, its limits as a band, its alerts.
+for g in gate-zscore gate-ttest gate-percent; do
+    page history "$hist" "$g" "$g" --param plan=nightly
+    grep -q 'class="band"' "$T/history-$g.html" || fail "history: $g draws its limits"
+done
+grep -q 'data-alert="regression"' "$T/history-gate-percent.html" || fail "history: gate-percent marks its alerts"
+# The history failing the gate now comes first, before those that alerted
+# only in the past (the first step's history alerts at its step too).
+gid=$(sed -n 's|.* · evaluation \([0-9]*\)</p>$|\1|p' "$T/history-gate-percent.html" | head -n 1)
+bd --db "$hist" sql "SELECT rows FROM evaluation WHERE id = $gid" -f json >"$T/gate.json" || fail "history: the gate's rows"
+python3 - "$T/gate.json" "$T/history-gate-percent.html" <<'PY' || fail "history: the failing history's panel first"
+import json, re, sys
+rows = json.load(open(sys.argv[1]))[0]["rows"]
+rows = json.loads(rows) if isinstance(rows, str) else rows
+bad = [r for r in rows if r["pass"] == 0]
+assert len(bad) == 1, rows
+b = bad[0]
+want = "%s · %s · %s" % (b["host"], b["benchmark"], "/".join(str(v) for v in json.loads(b["params"]).values()))
+titles = re.findall(r'<text[^>]*>([^<]* — \d+ points)</text>', open(sys.argv[2]).read())
+assert len(titles) == 4 and titles[0].startswith(want), (want, titles)
+PY
 # A back-test's page: every judged run drawn from the gate, its alerts marked.
 bd --db "$hist" backtest gate-percent --plan nightly >/dev/null 2>&1 || fail "history: back-test gate-percent"
 bt=$(bd --db "$hist" sql "SELECT max(id) FROM evaluation WHERE query_name = 'backtest-gate-percent'" --format csv |
     tail -n 1 | tr -d '\r')
 page history "$hist" backtest --evaluation "$bt"
 grep -q 'data-alert="regression"' "$T/history-backtest.html" || fail "history: the back-test's alerts marked"
+
+# A hidden nightly history with one injected step: the regressions page's
+# first screen names the benchmark, host, run and percentage of the step
+# (where it is, the test reads from the truth the simulator recorded).
+hid="$T/hidden.db"
+bd simulate --quiet --history 90 --hosts 3 --cells 6 --steps 1 --seed 21 --plan nightly "$T/hidden" &&
+    bd --db "$hid" init >/dev/null && bd --db "$hid" ingest --quiet "$T/hidden" || fail "hidden store"
+page hidden "$hid" regressions regressions --param plan=nightly --param min_magnitude=0.05
+bd --db "$hid" query injected-steps --no-record -f csv >"$T/truth.csv" 2>/dev/null || fail "hidden: its truth"
+bd --db "$hid" sql "SELECT rows FROM evaluation WHERE query_name = 'regressions'" -f json >"$T/found.json" ||
+    fail "hidden: the regressions found"
+python3 - "$T/truth.csv" "$T/found.json" "$T/hidden-regressions.html" <<'PY' || fail "hidden: the headline names the step"
+import csv, json, re, sys
+truth = list(csv.DictReader(open(sys.argv[1])))
+assert len(truth) == 1, truth
+t = truth[0]
+rows = json.load(open(sys.argv[2]))[0]["rows"]
+rows = json.loads(rows) if isinstance(rows, str) else rows
+found = [r for r in rows if r["kind"] == "regression" and r["host"] == t["host"] and r["run"] == t["run"]]
+assert found, ("the step is not among the regressions", rows)
+pct = "%+.3g%%" % found[0]["change_percent"]
+params = "".join("/%s=%s" % kv for kv in json.loads(t["params"]).items())
+h1 = re.search(r'<h1 class="headline">(.*?)</h1>', open(sys.argv[3]).read()).group(1)
+for want in (t["benchmark"] + params, " on " + t["host"], "from run " + t["run"], pct):
+    assert want in h1, (want, h1)
+print("hidden step:", h1)
+PY
+# compare's forest beside an extreme cell: a cell 85% faster and one 9.6%
+# slower among unchanged ones. The axis is clipped at the -85% cell alone
+# (one arrow at the edge, in the ns/op panel only); the slower cells stay
+# on the axis, drawn in the slower verdict's colour and shape.
+clip="$T/clip.db"
+bd simulate --quiet --plan clip --groups 1 --cells 12 --hosts 1 --positions 2 --blocks 5 \
+    --effect 'large/serialize=1.096@*-2' --effect 'small/deserialize=0.15@*-2' "$T/clip" &&
+    bd --db "$clip" init >/dev/null && bd --db "$clip" ingest --quiet "$T/clip" || fail "clip store"
+page clip "$clip" compare compare --param plan=clip --param a=p3-vm-a-1 --param b=p3-vm-a-2
+grep -q 'change in %, Hodges-Lehmann interval, axis clipped' "$T/clip-compare.html" || fail "clip: the axis is clipped"
+[ "$(grep -o '[0-9]* rows\? beyond the axis' "$T/clip-compare.html")" = "1 row beyond the axis" ] ||
+    fail "clip: only the -85% cell lies beyond the axis"
+python3 - "$T/clip-compare.html" <<'PY' || fail "clip: the slower cells on the axis, in the slower colour"
+import re, sys
+html = open(sys.argv[1]).read()
+marks = re.findall(r'<g class="mark" [^>]*data-class="(\w+)" data-estimate="([^"]*)"[^>]*>.*?</title>(.*?)</g>', html, re.S)
+def drawn(svg):
+    # the interval's line (zero length: an arrow at the clipped edge) and the shape's apex direction
+    line, path = re.search(r'<line x1="([^"]*)" x2="([^"]*)"', svg), re.search(r'<path d="([^"]*)"', svg)
+    pts = [tuple(map(float, p)) for p in re.findall(r'([-0-9.]+) ([-0-9.]+)', path.group(1))] if path else [(0, 0)] * 3
+    return (float(line.group(2)) - float(line.group(1)) if line else None), pts
+slower = [(float(e), svg) for c, e, svg in marks if c == "slower"]
+assert len(slower) == 3 and max(e for e, _ in slower) > 9, [e for e, _ in slower]
+for e, svg in slower:
+    length, pts = drawn(svg)
+    assert length > 0 and 'fill="#D55E00"' in svg and pts[0][1] < pts[1][1], (e, svg)  # on the axis, vermilion, up
+for c, e, svg in marks:
+    length, pts = drawn(svg)
+    if c == "faster" and float(e) > -50:
+        assert length > 0 and 'fill="#0072B2"' in svg and pts[0][1] > pts[1][1], (e, svg)  # blue, down
+    if float(e) < -50:
+        assert length == 0, (e, svg)  # the -85% cell: an arrow at the edge
+print("clip: slower cells at", sorted(e for e, _ in slower))
+PY
+# The back-test of a history with a step the gate catches (+15%) and one it
+# misses (+1.5%, below gate-percent's 5%): hits, the miss, the reference
+# points, each drawn its own way.
+two="$T/two.db"
+bd simulate --quiet --history 80 --hosts 1 --cells 2 --seed 5 --plan nightly --step 30:small/serialize/binary:+15 \
+    --step 55:large/serialize/binary:+1.5 "$T/two" &&
+    bd --db "$two" init >/dev/null && bd --db "$two" ingest --quiet "$T/two" || fail "two-step store"
+bd --db "$two" backtest gate-percent --plan nightly >/dev/null 2>&1 || fail "two: back-test gate-percent"
+bt=$(bd --db "$two" sql "SELECT max(id) FROM evaluation WHERE query_name = 'backtest-gate-percent'" --format csv |
+    tail -n 1 | tr -d '\r')
+page two "$two" backtest --evaluation "$bt"
+sed -i '$ s/}$/, "ov": ["hit", "missed"]}/' "$pages"
+grep -q 'class="refl"' "$T/two-backtest.html" || fail "two: the reference regressions drawn"
+
+# A site of a store holding every kind of page: its index, each history,
+# each evaluation (examples, the nightly history, their evaluations).
+bd --db "$hist" ingest --quiet "$BENCHDB_SRC/examples" >/dev/null 2>&1 || fail "site: the examples"
+bd --db "$hist" report placement-rule --param plan=calibration-sim -o "$T/pr.html" 2>/dev/null || fail "site: a page"
+run bd --db "$hist" site "$T/site"
+expect_rc 0 "benchdb site"
+expect_err_has "0 unchanged, 0 removed" "site: every page written the first time"
+run bd --db "$hist" site "$T/site"
+expect_rc 0 "benchdb site again"
+expect_err_has ": 0 written, " "site: a second run rewrites nothing"
+printf '%s{"name": "site-index", "file": "%s", "db": "%s", "site": "%s", "index": true}\n' "$sep" \
+    "$T/site/index.html" "$hist" "$T/site" >>"$pages"
+k=0
+for f in "$T"/site/h/*.html "$T"/site/e/*.html; do
+    k=$((k + 1))
+    shot=false
+    [ $k -le 3 ] || [ "$f" = "$(ls "$T"/site/e/*.html | head -n 1)" ] && shot=true
+    printf ',{"name": "site-%s-%s", "file": "%s", "db": "%s", "site": "%s", "shot": %s}\n' \
+        "$(basename "$(dirname "$f")")" "$(basename "$f" .html)" "$f" "$hist" "$T/site" "$shot" >>"$pages"
+done
 echo "]" >>"$pages"
 
 cd "$BENCHDB_SRC/tests/browser" || exit 1

@@ -42,7 +42,9 @@ sha=$(b sql "SELECT query_sha256 || ' ' || data_fingerprint FROM evaluation WHER
 for want in "placement-rule" "${sha% *}" "${sha#* }" "<strong>pre-registered</strong>" \
     "fixed at 2026-10-20T16:00:00Z (pull request #111); plan calibration-sim began 2026-10-21T03:57:49Z" \
     "benchdb query placement-rule --param plan=calibration-sim" "benchdb history --diff 1 NEW_ID" \
-    "<code>margin=0.05</code>" "0.1.0 (evaluation)" \
+    "<code>margin</code></td><td>0.05</td><td>0.05</td>" "0.1.0 (evaluation)" \
+    "parameters: <code>plan=calibration-sim</code> · evaluation 1</p>" \
+    '<h1 class="headline">separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition (0 of 2 groups pass)</h1>' \
     "<strong>Condition 1</strong>: at least this share of between-host estimates inside the band" \
     "separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition"; do
     grep -qF -- "$want" pr.html || fail "the page carries '$want'"

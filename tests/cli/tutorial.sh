@@ -176,4 +176,29 @@ assert not other, other
 assert sum(1 for r in rows if r["query"] == "placement-rule") == 23, rows
 PY
 
+# Step 13: the store as a site; the second run writes nothing; every link
+# is a file of it; the nightly plan's regressed histories come first.
+expect_err_has "site: wrote site/: " "step 13: the site"
+expect_err_has ": 0 written, " "step 13: a second run writes nothing"
+python3 - site <<'PY' || fail "step 13: every link a file of the site, regressed histories first"
+import os, re, sys
+root = os.path.realpath(sys.argv[1])
+pages = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith(".html")]
+links = 0
+for p in pages:
+    for href in re.findall(r'href="([^"]*)"', open(p).read()):
+        if href.startswith("#"):
+            continue
+        f = os.path.realpath(os.path.join(os.path.dirname(p), href.split("#")[0]))
+        assert f.startswith(root + os.sep) and os.path.isfile(f), (p, href)
+        links += 1
+index = open(os.path.join(root, "index.html")).read()
+open_ = re.search(r'<h2 id="open">.*?</table>', index, re.S)
+assert open_ and "plan nightly" in open_.group(0), "the nightly plan's open regressions lead the index"
+for table in re.findall(r'<table class="h">.*?</table>', index, re.S):
+    kinds = ['class="n reg"' in row for row in re.findall(r"<tr>.*?</tr>", table, re.S)[1:]]
+    assert kinds == sorted(kinds, reverse=True), "regressed first"
+print(len(pages), "pages,", links, "links")
+PY
+
 finish

@@ -8,6 +8,8 @@
 #    engine's own, read from its evaluation table);
 #  - backtest gate-zscore, gate-ttest (with --since) and gate-percent print
 #    the same lines and notes and record the same evaluation rows;
+#  - site: the whole store as a site, the same files with the same bytes
+#    (the recording times aside), and a second run writes nothing;
 #  - on PostgreSQL an evaluation records schema_sha256 (docs/queries.md,
 #    "Re-verifying evaluations"), the same for two evaluations of one
 #    query; history --verify --all says every evaluation identical, with
@@ -33,9 +35,11 @@ expect_rc 0 "the same data on SQLite and PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
 
 # recorded_times: stdin with each evaluation's evaluated_at in $store (the
-# store the output came from, set by both) replaced by EVALUATED_AT.
+# store the output came from, set by both) replaced by EVALUATED_AT, as
+# recorded and as a page shows it (2026-12-01 17:16:25, docs/report.md).
 recorded_times() {
     bd --db "$store" sql "SELECT evaluated_at FROM evaluation ORDER BY id" -f csv | tail -n +2 | tr -d '\r' |
+        awk '{ shown = substr($0, 1, 10) " " substr($0, 12, 8); print $0; print shown }' |
         sed 's/[.]/[.]/g; s/.*/s|&|EVALUATED_AT|g/' >"$T/times.sed"
     sed -f "$T/times.sed"
 }
@@ -81,6 +85,35 @@ WHERE query_name LIKE 'backtest-%' ORDER BY id" -f json
 expect_out_has '"query_name": "backtest-gate-ttest"' "the gate-ttest back-test among them"
 expect_eq "$(bd --db "$uri" sql "SELECT count(*) AS n FROM evaluation WHERE query_name LIKE 'backtest-%'" -f csv |
     tail -n 1 | tr -d '\r')" 3 "three back-tests recorded, not the --no-record one"
+
+# ---- site ----
+# The whole store as a site, on both engines: the same files, byte for
+# byte but for the times each engine recorded its evaluations at.
+run bd --db "$T/s.db" site -q "$T/site-lite"
+expect_rc 0 "site on SQLite"
+run bd --db "$uri" site "$T/site-pg"
+expect_rc 0 "site on PostgreSQL"
+expect_err_has "written, 0 unchanged, 0 removed" "site on PostgreSQL: every page written"
+for side in lite pg; do
+    if [ "$side" = lite ]; then store=$T/s.db; else store=$uri; fi
+    recorded_times </dev/null >/dev/null
+    cp "$T/times.sed" "$T/$side.sed"
+done
+lite_files=$(cd "$T/site-lite" && find . -type f | sort)
+expect_eq "$lite_files" "$(cd "$T/site-pg" && find . -type f | sort)" "site: the same files on both engines"
+differ=0
+for f in $lite_files; do
+    sed -f "$T/lite.sed" "$T/site-lite/$f" >"$T/a.html"
+    sed -f "$T/pg.sed" "$T/site-pg/$f" >"$T/b.html"
+    if ! cmp -s "$T/a.html" "$T/b.html"; then
+        differ=$((differ + 1))
+        [ "$differ" -le 2 ] && diff "$T/a.html" "$T/b.html" | head -6 | cut -c1-300 | sed "s|^|  $f: |" >&2
+    fi
+done
+expect_eq "$differ" 0 "site: every page the same on both engines ($(echo "$lite_files" | wc -l) files)"
+grep -q 'class="headline' "$T/site-pg/index.html" || fail "site: an index with its headline"
+run bd --db "$uri" site "$T/site-pg"
+expect_err_has ": 0 written, " "site on PostgreSQL: a second run writes nothing"
 
 # ---- history --verify ----
 run bd --db "$uri" query gate-percent -f csv

@@ -4,7 +4,8 @@
 # same commands on an SQLite store, line for line. What may differ is only
 # what names the store or the moment: the store's name, init's line about
 # the reader role, the seconds an ingest took, the times an evaluation or a
-# registration was made (and the HTML pages' copies of them); and check's
+# registration was made (and the HTML pages' copies of them, as recorded
+# or as a page shows a time: 2026-12-01 17:16:25); and check's
 # lines for what only one engine has (SQLite's integrity_check; the
 # extension's version and the foreign keys' state on PostgreSQL). Step 12's
 # block about the SQLite file (```sh sqlite: a copy of results.db) runs
@@ -74,6 +75,7 @@ normalise() {
         -e '/^check: (integrity_check|extension benchstats|foreign keys): /d' \
         -e 's/; [0-9]+\.[0-9]+ s$/; T s/' \
         -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z/TIME/g' \
+        -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}/TIME/g' \
         -e 's/[0-9]+(\.[0-9]+)? ms\b/T ms/g' "$1"
 }
 for s in out err; do

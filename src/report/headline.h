@@ -1,0 +1,34 @@
+#ifndef BENCHDB_REPORT_HEADLINE_H
+#define BENCHDB_REPORT_HEADLINE_H
+
+#include "report/evaldata.h"
+
+/* The sentence a page opens with, built from the evaluation's rows by the
+ * `-- headline` lines of the query's header (docs/report.md, "The
+ * headline"):
+ *
+ *   -- headline[ROW]: TEMPLATE
+ *   -- headline: TEMPLATE
+ *
+ * The lines are tried in order; the first that the rows fill is the
+ * headline. ROW chooses the row the template's {COLUMN}s come from
+ * (conditions such as kind=regression, and largest |change_percent|); a
+ * line whose ROW matches no row, or whose placeholder cannot be filled
+ * (a column the rows lack, a null), is passed over, except inside an
+ * optional [segment], which is then left out. Aggregates (count(...),
+ * distinct(...), max(...), min(...), sum(...), param(NAME), and the same
+ * over the chart's rows as chart.count(...)) fill without a row, so a last
+ * line of aggregates only says what an empty result looked at. */
+
+/* The headline of ev (chart_ev: the rows its chart draws, ev itself or a
+ * companion's; may be NULL). Returns 0 with *out the sentence (malloc'd),
+ * or NULL when the query has no headline line or no line can be filled;
+ * -1 with *err when a line is malformed ("SOURCE:LINE: headline: ..."). */
+int report_headline(const struct report_eval *ev, const struct report_eval *chart_ev, const char *source,
+                    char **out, char **err);
+
+/* Checks every headline line of a query's text (before it runs). Returns
+ * 0, or -1 with *err as above. */
+int report_headline_check(const char *text, const char *source, char **err);
+
+#endif

@@ -1,0 +1,179 @@
+/* A page's tables: the columns that carry the answer first, every column
+ * in a collapsed <details> (docs/report.md, "Tables"). */
+#include "report/page_table.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/display.h"
+#include "report/fmt_sig.h"
+#include "report/svg.h"
+
+static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
+
+/* A column name in a header: may break after each '_'. */
+static void head_name(struct strbuf *sb, const char *s)
+{
+    for (; *s; s++) {
+        char c[2] = {*s, 0};
+        esc(sb, c);
+        if (*s == '_')
+            sb_puts(sb, "<wbr>");
+    }
+}
+
+static int col_index(const struct report_eval *ev, const char *name)
+{
+    for (int c = 0; c < ev->ncol; c++)
+        if (strcmp(ev->cols[c], name) == 0)
+            return c;
+    return -1;
+}
+
+/* Whether column c holds a value other than null or "" in some row. */
+static int col_used(const struct report_eval *ev, int c)
+{
+    size_t n = report_nrows(ev);
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = report_cell(ev, i, ev->cols[c]);
+        if (v && !json_is_null(v) && !(json_is_string(v) && !*json_string_value(v)))
+            return 1;
+    }
+    return 0;
+}
+
+static void cell(struct strbuf *sb, const json_t *v)
+{
+    char *full = NULL, *t = display_value(v, REPORT_DIGITS, &full);
+    int num = json_is_number(v);
+    size_t len = t ? strlen(t) : 0;
+    sb_puts(sb, num ? "<td class=\"n\"" : len > 40 ? "<td class=\"long\"" : len <= 24 ? "<td class=\"s\"" : "<td");
+    if (full) {
+        sb_puts(sb, " title=\"");
+        esc(sb, full);
+        sb_putc(sb, '"');
+    }
+    sb_putc(sb, '>');
+    esc(sb, t);
+    sb_puts(sb, "</td>");
+    free(t);
+    free(full);
+}
+
+/* The table of ev's rows with the columns idx[0..n). */
+static void table_of(struct strbuf *sb, const struct report_eval *ev, const int *idx, int n, const char *cls)
+{
+    size_t rows = report_nrows(ev);
+    sb_printf(sb, "<div class=\"tw\"><table class=\"%s\"><thead><tr>", cls);
+    for (int k = 0; k < n; k++) {
+        sb_puts(sb, "<th>");
+        head_name(sb, ev->cols[idx[k]]);
+        sb_puts(sb, "</th>");
+    }
+    sb_puts(sb, "</tr></thead><tbody>\n");
+    for (size_t i = 0; i < rows; i++) {
+        sb_puts(sb, "<tr>");
+        json_t *row = json_array_get(ev->rows, i);
+        for (int k = 0; k < n; k++)
+            cell(sb, json_object_get(row, ev->cols[idx[k]]));
+        sb_puts(sb, "</tr>\n");
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+}
+
+void page_table(struct strbuf *sb, const struct report_eval *ev, char *const *answer, int nanswer, int details_only)
+{
+    int *idx = malloc((size_t)(ev->ncol + 1) * sizeof *idx), n = 0;
+    if (!idx) {
+        sb->failed = 1;
+        return;
+    }
+    for (int k = 0; k < nanswer; k++) {
+        int c = col_index(ev, answer[k]);
+        if (c >= 0 && col_used(ev, c))
+            idx[n++] = c;
+    }
+    size_t rows = report_nrows(ev);
+    /* Without a list, or when it names none of the columns: all of them. */
+    int all = n == 0 || n == ev->ncol;
+    if (!details_only && !all)
+        table_of(sb, ev, idx, n, "answer");
+    for (int c = 0; c < ev->ncol; c++)
+        idx[c] = c;
+    if (!details_only && all) {
+        table_of(sb, ev, idx, ev->ncol, "answer");
+    } else {
+        sb_printf(sb, "<details><summary>%s: the %zu row%s with all %d columns</summary>\n",
+                  details_only ? "The rows the chart draws" : "Every column", rows, rows == 1 ? "" : "s", ev->ncol);
+        table_of(sb, ev, idx, ev->ncol, "all");
+        sb_puts(sb, "</details>\n");
+    }
+    free(idx);
+}
+
+int page_answer_columns(const char *text, char *const *show, int nshow, char ***out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    const char *list = NULL;
+    size_t len = 0;
+    /* A `-- columns:` line of the header, else the query's `-- show:`. */
+    for (const char *p = text ? text : ""; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t l = eol ? (size_t)(eol - p) : strlen(p);
+        const char *s = p;
+        while (l && isspace((unsigned char)*s))
+            s++, l--;
+        if (l >= 2 && strncmp(s, "--", 2) == 0) {
+            const char *c = s + 2;
+            while (*c == ' ')
+                c++;
+            if (strncmp(c, "columns:", 8) == 0) {
+                list = c + 8;
+                len = l - (size_t)(list - s);
+            }
+        } else if (l) {
+            break;
+        }
+        if (!eol)
+            break;
+        p = eol + 1;
+    }
+    if (!list) {
+        if (!nshow)
+            return 0;
+        if (!(*out = calloc((size_t)nshow, sizeof **out)))
+            return -1;
+        for (int i = 0; i < nshow; i++)
+            if (!((*out)[(*n)++] = strdup(show[i])))
+                return -1;
+        return 0;
+    }
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++)
+        cap += list[i] == ',';
+    if (!(*out = calloc(cap, sizeof **out)))
+        return -1;
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+        while (j < len && list[j] != ',')
+            j++;
+        size_t a = i, b = j;
+        while (a < b && isspace((unsigned char)list[a]))
+            a++;
+        while (b > a && isspace((unsigned char)list[b - 1]))
+            b--;
+        if (b > a && !((*out)[(*n)++] = strndup(list + a, b - a)))
+            return -1;
+        i = j + 1;
+    }
+    return 0;
+}
+
+void page_columns_free(char **cols, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(cols[i]);
+    free(cols);
+}

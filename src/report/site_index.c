@@ -1,0 +1,269 @@
+/* index.html: what the store holds and what is wrong with it, first: the
+ * open regressions (histories whose latest change point is a regression),
+ * the latest verdict of each query, the plans and hosts, then every
+ * history (regressed first, a sparkline each) and every evaluation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/display.h"
+#include "report/fmt_sig.h"
+#include "report/site.h"
+#include "report/svg.h"
+#include "util/diag.h"
+
+static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The distinct values of the runs' plan (which 0) or host (1), sorted. */
+static char **distinct(const struct site *s, int which, size_t *n)
+{
+    char **v = malloc((s->nruns ? s->nruns : 1) * sizeof *v);
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < s->nruns; i++)
+        v[i] = which ? s->runs[i].host : s->runs[i].plan;
+    qsort(v, s->nruns, sizeof *v, cmp_str);
+    for (size_t i = 0; i < s->nruns; i++)
+        if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+            v[(*n)++] = v[i];
+    return v;
+}
+
+static size_t open_regressions(const struct site *s, const char *plan)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nh; i++)
+        n += s->h[i].last && s->h[i].last->regression && (!plan || strcmp(s->h[i].plan, plan) == 0);
+    return n;
+}
+
+/* "plan-SLUG" for an anchor: letters and digits, the rest '-', and the index. */
+static void anchor(struct strbuf *sb, const char *what, const char *name, size_t k)
+{
+    sb_printf(sb, "%s-", what);
+    for (const char *p = name; *p; p++)
+        sb_putc(sb, (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '-');
+    sb_printf(sb, "-%zu", k);
+}
+
+static void headline(struct strbuf *sb, const struct site *s)
+{
+    size_t open = open_regressions(s, NULL);
+    sb_printf(sb, "<h1 class=\"headline%s\">", open ? "" : " empty");
+    if (open) {
+        const struct site_history *h = &s->h[s->order[0]];
+        char *t = site_history_title(h), pct[56];
+        site_pct(pct, h->last->change);
+        sb_printf(sb, "%zu of %zu histor%s regressed and not recovered; the largest, ", open, s->nh,
+                  s->nh == 1 ? "y" : "ies");
+        esc(sb, t);
+        sb_printf(sb, ", %s from run ", pct);
+        esc(sb, s->runs[h->pts[h->last->at].run].name);
+        free(t);
+    } else {
+        sb_printf(sb, "no open regression in %zu histor%s", s->nh, s->nh == 1 ? "y" : "ies");
+    }
+    sb_puts(sb, "</h1>\n");
+}
+
+/* A row of a table of histories: sparkline, name, points, latest change. */
+static void history_row(struct strbuf *sb, const struct site *s, const struct site_history *h)
+{
+    char *t = site_history_title(h);
+    sb_puts(sb, "<tr><td>");
+    site_sparkline(sb, s, h);
+    sb_printf(sb, "</td><td><a href=\"%s\">", h->file);
+    esc(sb, t);
+    sb_printf(sb, "</a></td><td class=\"n\">%zu</td>", h->npts);
+    free(t);
+    if (h->last) {
+        const struct site_run *r = &s->runs[h->pts[h->last->at].run];
+        char pct[56], when[32] = "";
+        double at;
+        site_pct(pct, h->last->change);
+        if (r->started_at && display_time_parse(r->started_at, &at))
+            display_time(when, at, 1);
+        sb_printf(sb, "<td class=\"n %s\">%s</td><td>%s from run ", h->last->regression ? "reg" : "imp", pct,
+                  h->last->regression ? "regression" : "improvement");
+        esc(sb, r->name);
+        if (r->revision && display_is_sha(r->revision))
+            sb_printf(sb, " (%.12s)", r->revision);
+        sb_printf(sb, ", %s</td></tr>\n", when);
+    } else {
+        sb_puts(sb, "<td></td><td>no change point</td></tr>\n");
+    }
+}
+
+static void histories_table(struct strbuf *sb, const struct site *s, const char *plan, int open_only)
+{
+    sb_puts(sb, "<div class=\"tw\"><table class=\"h\"><thead><tr><th>scores</th><th>history</th><th>runs</th>"
+                "<th>latest change</th><th>where</th></tr></thead><tbody>\n");
+    for (size_t k = 0; k < s->nh; k++) {
+        const struct site_history *h = &s->h[s->order[k]];
+        if ((plan && strcmp(h->plan, plan) != 0) || (open_only && !(h->last && h->last->regression)))
+            continue;
+        history_row(sb, s, h);
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+}
+
+/* The latest evaluation of each query and plan, newest first. */
+static void verdicts(struct strbuf *sb, const struct site *s)
+{
+    if (!s->nevals)
+        return;
+    sb_puts(sb, "<h2 id=\"verdicts\">The latest verdicts</h2>\n<div class=\"tw\"><table><thead><tr><th>query</th>"
+                "<th>plan</th><th>evaluation</th><th>recorded (UTC)</th><th>what it found</th></tr></thead><tbody>\n");
+    for (size_t i = s->nevals; i-- > 0;) {
+        const struct site_eval *e = &s->evals[i];
+        int newer = 0;
+        for (size_t j = i + 1; j < s->nevals && !newer; j++)
+            newer = strcmp(s->evals[j].query, e->query) == 0 &&
+                    ((!e->plan && !s->evals[j].plan) || (e->plan && s->evals[j].plan && strcmp(e->plan, s->evals[j].plan) == 0));
+        if (newer)
+            continue;
+        sb_puts(sb, "<tr><td><code>");
+        esc(sb, e->query);
+        sb_puts(sb, "</code></td><td>");
+        esc(sb, e->plan);
+        sb_printf(sb, "</td><td><a href=\"%s\">%lld</a></td><td class=\"s\">", e->file, e->id);
+        esc(sb, e->at);
+        sb_puts(sb, "</td><td>");
+        esc(sb, e->headline ? e->headline : e->outcome);
+        sb_puts(sb, "</td></tr>\n");
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+}
+
+static void plans(struct strbuf *sb, const struct site *s, char **names, size_t n)
+{
+    sb_puts(sb, "<h2 id=\"plans\">Plans</h2>\n<div class=\"tw\"><table><thead><tr><th>plan</th><th>runs</th>"
+                "<th>hosts</th><th>histories</th><th>open regressions</th><th>first run (UTC)</th><th>latest run</th>"
+                "</tr></thead><tbody>\n");
+    for (size_t k = 0; k < n; k++) {
+        size_t runs = 0, hist = 0;
+        double lo = INFINITY, hi = -INFINITY, t;
+        char *hosts[4096];
+        size_t nhosts = 0;
+        for (size_t i = 0; i < s->nruns; i++) {
+            const struct site_run *r = &s->runs[i];
+            if (strcmp(r->plan, names[k]) != 0)
+                continue;
+            runs++;
+            if (r->started_at && display_time_parse(r->started_at, &t)) {
+                lo = fmin(lo, t);
+                hi = fmax(hi, t);
+            }
+            int seen = 0;
+            for (size_t j = 0; j < nhosts && !seen; j++)
+                seen = strcmp(hosts[j], r->host) == 0;
+            if (!seen && nhosts < sizeof hosts / sizeof *hosts)
+                hosts[nhosts++] = r->host;
+        }
+        for (size_t i = 0; i < s->nh; i++)
+            hist += strcmp(s->h[i].plan, names[k]) == 0;
+        char a[32] = "", b[32] = "";
+        if (isfinite(lo)) {
+            display_time(a, lo, 0);
+            display_time(b, hi, 0);
+        }
+        sb_puts(sb, "<tr><td><a href=\"#");
+        anchor(sb, "plan", names[k], k);
+        sb_puts(sb, "\">");
+        esc(sb, names[k]);
+        sb_printf(sb, "</a></td><td class=\"n\">%zu</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td>"
+                      "<td class=\"n\">%zu</td><td class=\"s\">%s</td><td class=\"s\">%s</td></tr>\n",
+                  runs, nhosts, hist, open_regressions(s, names[k]), a, b);
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+}
+
+static void hosts(struct strbuf *sb, const struct site *s, char **names, size_t n)
+{
+    sb_puts(sb, "<h2 id=\"hosts\">Hosts</h2>\n<div class=\"tw\"><table><thead><tr><th>host</th><th>runs</th>"
+                "<th>histories</th></tr></thead><tbody>\n");
+    for (size_t k = 0; k < n; k++) {
+        size_t runs = 0, hist = 0;
+        for (size_t i = 0; i < s->nruns; i++)
+            runs += strcmp(s->runs[i].host, names[k]) == 0;
+        for (size_t i = 0; i < s->nh; i++)
+            hist += strcmp(s->h[i].host, names[k]) == 0;
+        sb_puts(sb, "<tr><td>");
+        esc(sb, names[k]);
+        sb_printf(sb, "</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td></tr>\n", runs, hist);
+    }
+    sb_puts(sb, "</tbody></table></div>\n");
+}
+
+static void plan_section(struct strbuf *sb, const struct site *s, const char *plan, size_t k)
+{
+    sb_puts(sb, "<section id=\"");
+    anchor(sb, "plan", plan, k);
+    sb_puts(sb, "\"><h3>plan <code>");
+    esc(sb, plan);
+    sb_puts(sb, "</code></h3>\n");
+    histories_table(sb, s, plan, 0);
+    sb_puts(sb, "</section>\n");
+}
+
+static void every_evaluation(struct strbuf *sb, const struct site *s)
+{
+    if (!s->nevals)
+        return;
+    sb_printf(sb, "<details><summary>Every evaluation recorded (%zu)</summary>\n<ul>\n", s->nevals);
+    for (size_t i = s->nevals; i-- > 0;) {
+        const struct site_eval *e = &s->evals[i];
+        sb_printf(sb, "<li><a href=\"%s\">%lld <code>", e->file, e->id);
+        esc(sb, e->query);
+        sb_puts(sb, "</code></a> ");
+        esc(sb, e->at);
+        sb_puts(sb, ": ");
+        esc(sb, e->headline ? e->headline : e->outcome);
+        sb_puts(sb, "</li>\n");
+    }
+    sb_puts(sb, "</ul></details>\n");
+}
+
+int site_index_page(const struct site *s, struct strbuf *sb, char **err)
+{
+    size_t np = 0, nhost = 0;
+    char **pl = distinct(s, 0, &np), **ho = distinct(s, 1, &nhost);
+    if (!pl || !ho) {
+        free(pl);
+        free(ho);
+        return bd_fail(err, "out of memory");
+    }
+    site_head(sb, "every history and verdict", NULL);
+    sb_printf(sb, "<header><p class=\"what\"><strong>benchdb site</strong> \xc2\xb7 %zu plan%s \xc2\xb7 %zu host%s "
+                  "\xc2\xb7 %zu histor%s \xc2\xb7 %zu evaluation%s \xc2\xb7 data <code>%.12s</code> (%lld archives)</p>\n",
+              np, np == 1 ? "" : "s", nhost, nhost == 1 ? "" : "s", s->nh, s->nh == 1 ? "y" : "ies", s->nevals,
+              s->nevals == 1 ? "" : "s", s->fingerprint, s->archives);
+    headline(sb, s);
+    sb_printf(sb, "<nav>%s%s<a href=\"#plans\">plans</a><a href=\"#hosts\">hosts</a>"
+                  "<a href=\"#histories\">every history</a></nav>\n</header>\n",
+              open_regressions(s, NULL) ? "<a href=\"#open\">open regressions</a>" : "",
+              s->nevals ? "<a href=\"#verdicts\">verdicts</a>" : "");
+    if (open_regressions(s, NULL)) {
+        sb_puts(sb, "<h2 id=\"open\">Open regressions: the latest change point is a regression</h2>\n");
+        histories_table(sb, s, NULL, 1);
+    }
+    verdicts(sb, s);
+    plans(sb, s, pl, np);
+    hosts(sb, s, ho, nhost);
+    sb_puts(sb, "<h2 id=\"histories\">Every history, open regressions first</h2>\n");
+    for (int pass = 0; pass < 2; pass++) /* plans with open regressions first */
+        for (size_t k = 0; k < np; k++) {
+            if ((open_regressions(s, pl[k]) > 0) != (pass == 0))
+                continue;
+            plan_section(sb, s, pl[k], k);
+        }
+    every_evaluation(sb, s);
+    site_foot(sb);
+    free(pl);
+    free(ho);
+    return sb->failed ? bd_fail(err, "out of memory") : 0;
+}

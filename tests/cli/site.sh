@@ -1,0 +1,102 @@
+# benchdb site (docs/report.md, "A site of the store"): the pages it
+# makes, their links (relative, every one a file of the site), the index's
+# order (open regressions first), its change points against regressions',
+# incremental writing (a second run writes nothing; a night more on one
+# host rewrites only that host's histories and the index; a deleted plan's
+# pages are removed, and a file of DIR it did not make is left alone), the
+# parameters it takes, and its errors. (In a browser: cli/report_browser.)
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+bd init >/dev/null
+bd simulate -q --history 61 --hosts 2 --cells 2 --step 30:small/serialize/binary:+20 --seed 3 --plan nightly n
+mkdir night61 && mv n/ci-a-0061.jsonl.zst night61/ && rm n/ci-b-0061.jsonl.zst
+bd ingest -q n || fail "ingest 60 nights"
+bd simulate -q --groups 1 --hosts 2 --positions 2 --cells 2 --forks 1 --iterations 2 --warmups 0 --plan cal sim
+bd ingest -q sim || fail "ingest a calibration plan"
+bd query regressions -p plan=nightly -f csv >found.csv 2>/dev/null || fail "regressions"
+
+run bd site www
+expect_rc 0 "benchdb site"
+expect_err_has "site: wrote www: 10 pages (8 histories, 1 evaluations, the index): 10 written, 0 unchanged, 0 removed" \
+    "says what it wrote"
+[ -f www/index.html ] && [ -f www/e/1.html ] && [ -f www/.benchdb-site ] || fail "the index, the evaluation, the list"
+expect_eq "$(ls www/h | wc -l)" 8 "a page per history: 4 nightly, 4 of the calibration plan (2 hosts x 2 cells, a line per variant)"
+
+python3 - www found.csv <<'PY' || fail "links, order, change points"
+import csv, os, re, sys
+root = os.path.realpath(sys.argv[1])
+pages = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith(".html")]
+for p in pages:
+    text = open(p).read()
+    # self-contained: no script, nothing fetched, every link a file of the site
+    assert not re.search(r"<script|<link|<img|<iframe| src=|@import|url\(", text), p
+    assert "default-src 'none'" in text, p
+    for href in re.findall(r'href="([^"]*)"', text):
+        if href.startswith("#"):
+            assert 'id="%s"' % href[1:] in text, (p, href)
+            continue
+        assert "://" not in href and not href.startswith("/"), (p, href)
+        f = os.path.realpath(os.path.join(os.path.dirname(p), href.split("#")[0]))
+        assert f.startswith(root + os.sep) and os.path.isfile(f), (p, href)
+index = open(os.path.join(root, "index.html")).read()
+h1 = re.search(r'<h1 class="headline">(.*?)</h1>', index).group(1)
+assert h1.startswith("2 of 8 histories regressed and not recovered; the largest, "
+                     "serialize/format=binary/workload=small on ci-"), h1
+rows = re.findall(r"<tr>.*?</tr>", re.search(r'<table class="h">.*?</table>', index, re.S).group(0), re.S)[1:]
+assert len(rows) == 2 and all('class="n reg"' in r for r in rows), "the open regressions: the step on both hosts"
+# The history pages' change points are regressions': the same runs, the same changes to 3 digits.
+found = list(csv.DictReader(open(sys.argv[2])))
+assert found, "regressions finds the step"
+for r in found:
+    params = "".join("-" + "-".join(kv) for kv in __import__("json").loads(r["params"]).items())
+    page = [p for p in pages if "/h/nightly-%s-%s%s-%s-" % (r["host"], r["benchmark"], params, r["metric"]) in p]
+    assert len(page) == 1, (r, page)
+    text = open(page[0]).read()
+    want = "<td>%s</td>" % r["run"]
+    pct = "%+.3g%%" % float(r["change_percent"])
+    assert want in text and pct in text, (page[0], want, pct)
+    assert "regressions" in text and 'href="../e/1.html"' in text, "the history links to the evaluation naming it"
+print(len(pages), "pages checked")
+PY
+
+# Nothing changed: nothing written.
+run bd site www
+expect_err_has ": 0 written, 10 unchanged, 0 removed" "a second run writes nothing"
+# A night more on ci-a: its two nightly histories and the index, nothing else.
+echo keep >www/mine.txt
+bd ingest -q night61 || fail "night 61 on ci-a"
+run bd site www
+expect_err_has ": 3 written, 7 unchanged, 0 removed" "only ci-a's histories and the index rewritten"
+# A plan deleted: its pages removed; a file the site did not make stays.
+bd delete --plan cal >/dev/null || fail "delete the calibration plan"
+run bd site www
+expect_err_has "site: wrote www: 6 pages (4 histories, 1 evaluations, the index): 1 written, 5 unchanged, 4 removed" \
+    "the deleted plan's 4 pages removed"
+expect_eq "$(ls www/h | wc -l)" 4 "4 history pages left"
+[ -f www/mine.txt ] || fail "a file the site did not make is left alone"
+# -q says nothing; --param changes how change points are found.
+run bd site -q www
+expect_rc 0 "site -q"
+expect_eq "$(cat "$T/err")" "" "-q prints nothing"
+run bd site www --param min_magnitude=0.5
+expect_err_has ": 5 written, 1 unchanged, " "a magnitude of 50%: every history (its caption says so) and the index"
+grep -q "no open regression in 4 histories" www/index.html || fail "min_magnitude=0.5: no open regression"
+
+# Errors: what cannot be a site, parameters it does not take, a store that is not there.
+: >afile
+run bd site afile
+expect_rc 1 "a file where the directory should be"
+expect_err_has "site: cannot make the directory afile: a file of that name is there" "says so"
+run bd site www --param plan=nightly
+expect_rc 2 "a parameter of regressions the site does not take"
+expect_err_has "site: --param plan: the site takes regressions' window, max_pvalue and min_magnitude" "names it"
+run bd site www --param window=1
+expect_rc 2 "a window regressions refuses"
+expect_err_has "window=1: expected an integer" "as regressions says"
+run bd site
+expect_rc 2 "no directory"
+expect_err_has "missing the directory to write the site into" "says what is missing"
+run bd --db nosuch.db site www2
+expect_rc 1 "no store"
+[ -e www2 ] && fail "nothing made without a store"
+finish
