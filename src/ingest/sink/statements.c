@@ -50,6 +50,7 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
     [S_RUN_START_SET] = "UPDATE run SET started_at = ? WHERE id = ?",
+    [S_RUN_SOURCE_SET] = "UPDATE run SET source = ? WHERE id = ? AND source IS NULL",
     [S_SERIES_INSERT] = SERIES_INSERT,
     [S_SERIES_FIND] = "SELECT s.id, a.id, a.name FROM series s JOIN run r ON r.id = s.run_id "
                       "JOIN archive a ON a.id = coalesce(s.archive_id, r.archive_id) WHERE s.run_id = ? "

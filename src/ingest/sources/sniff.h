@@ -3,9 +3,8 @@
 /* Content sniffing, in one place: what a file holds, told by its bytes and
  * never by its name. Compression (zstd, gzip, xz, bzip2: decode.h) is
  * undone first; then a tar header, zip's magic bytes, a JSON document's
- * first keys (a benchdb-run/1 record, or the shape of a JMH, Google
- * Benchmark, hyperfine or pyperf result file) or Go benchmark lines say
- * what it is. Only the first SNIFF_BYTES decoded bytes are looked at. */
+ * first keys (a benchdb-run/1 record, or the shape of a harness's result
+ * file), an XML root element or benchmark text lines say what it is. Only the first SNIFF_BYTES decoded bytes are looked at. */
 #include <stddef.h>
 
 #include "ingest/sources/blocks.h"
@@ -25,6 +24,14 @@ enum content_kind {
     KIND_HYPERFINE,
     KIND_PYPERF,
     KIND_GOBENCH,
+    /* Rust, Python and C++ harnesses */
+    KIND_CRITERION,      /* Criterion.rs's sample.json */
+    KIND_CRITERION_PART, /* Criterion.rs's benchmark.json or estimates.json: read with sample.json */
+    KIND_CARGO_BENCH,    /* cargo bench's bencher lines */
+    KIND_PYTEST,         /* pytest-benchmark's JSON */
+    KIND_ASV,            /* an asv results file */
+    KIND_CATCH2,         /* Catch2's XML (or JSON) reporter */
+    KIND_NANOBENCH,      /* nanobench's JSON template */
 };
 
 /* What the decoded bytes p[0..n) hold; whole says n is all of them. */
@@ -43,8 +50,7 @@ int sniff_fd(int fd, struct sniffed *out, char **err);
 /* Sniffs bytes held in memory. */
 int sniff_buffer(const unsigned char *p, size_t n, struct sniffed *out, char **err);
 
-/* The harness format a kind is ("jmh", "google-benchmark", "hyperfine",
- * "pyperf", "go-bench"), or NULL. */
+/* The harness format a kind is ("jmh", "google-benchmark", ...), or NULL. */
 const char *kind_harness(enum content_kind k);
 /* The kind of a harness format name (KIND_UNKNOWN for none). */
 enum content_kind kind_of_harness(const char *format);
