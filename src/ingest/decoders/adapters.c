@@ -34,7 +34,7 @@ static const struct harness adapters[] = {
     {"criterion", harness_criterion, NULL, criterion_companions},
     {"cargo-bench", NULL, harness_cargo_bench, NULL},
     {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL},
-    {"asv", harness_asv, NULL, NULL},
+    {"asv", harness_asv, harness_asv_text, NULL},
     {"catch2", NULL, harness_catch2, NULL},
     {"nanobench", harness_nanobench, NULL, NULL},
 };
@@ -123,7 +123,9 @@ int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned 
     const unsigned char *raw = bytes;
     size_t raw_len = len;
     if (doc) {
-        rc = h->json ? h->json(c, doc) : harness_wrong(c, NULL, "a string (go-bench output is text)", doc);
+        char what[96];
+        snprintf(what, sizeof what, "a string (%s output is text)", h->name);
+        rc = h->json ? h->json(c, doc) : harness_wrong(c, NULL, what, doc);
     } else {
         rc = 0;
         if (codec_of(bytes, len) != CODEC_NONE) {

@@ -14,8 +14,8 @@ typedef int (*harness_text_fn)(struct harness_ctx *c, const char *text, size_t l
 
 struct harness {
     const char *name;     /* as in --format and results.format */
-    harness_json_fn json; /* one of the two */
-    harness_text_fn text;
+    harness_json_fn json; /* one of the two, or both: text reads the file's */
+    harness_text_fn text; /* bytes, json a document given parsed */
     /* files the harness writes beside the one read, which the adapter
      * reads too (NULL-terminated, or NULL): given on the command line, a
      * file brings them along; in a container they are its members */

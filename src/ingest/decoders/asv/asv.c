@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ingest/core/jsonparse.h"
 #include "ingest/decoders/asv/asv.h"
 #include "ingest/decoders/harness.h"
 #include "util/strbuf.h"
@@ -113,14 +114,14 @@ static long long combinations(struct harness_ctx *c, const struct bench *b)
     return total;
 }
 
-static int failed(struct harness_ctx *c, const struct bench *b)
+static int failed(struct harness_ctx *c, const struct bench *b, const char *event)
 {
     json_t *d = json_pack("{s:s,s:s}", "name", b->name, "params", c->params.buf ? c->params.buf : "{}");
     if (!d)
         return ingest_report_oom(c->rep);
     int rc = harness_detail(c, b->where, d);
     json_decref(d);
-    return rc ? rc : harness_event(c, "benchmark-error", b->name, c->detail.buf);
+    return rc ? rc : harness_event(c, event, b->name, c->detail.buf);
 }
 
 static int one_combination(struct harness_ctx *c, const struct bench *b, size_t j, json_t *r, long long n)
@@ -128,8 +129,11 @@ static int one_combination(struct harness_ctx *c, const struct bench *b, size_t 
     char path[600];
     if (combination(c, b, j))
         return -1;
-    if (json_is_null(r) || (json_is_real(r) && isnan(json_real_value(r))))
-        return failed(c, b); /* asv writes null (NaN in old files) for a failed or skipped combination */
+    /* asv writes null for a failed combination, NaN for a skipped one */
+    if (json_is_null(r))
+        return failed(c, b, "benchmark-error");
+    if (json_is_string(r) && strcmp(json_string_value(r), "NaN") == 0)
+        return failed(c, b, "benchmark-skipped");
     json_t *s = b->samples && json_is_array(b->samples) ? json_array_get(b->samples, j) : NULL;
     struct dvec v = {0};
     int rc = 0;
@@ -192,7 +196,8 @@ static int one_benchmark(struct harness_ctx *c, struct bench *b)
         return harness_fail(c, path, "expected %lld results (one per combination of params), got %zu", n,
                             json_array_size(b->result));
     }
-    if (!json_is_array(b->result) && !json_is_null(b->result) && !json_is_number(b->result)) {
+    if (!json_is_array(b->result) && !json_is_null(b->result) && !json_is_number(b->result) &&
+        !(json_is_string(b->result) && strcmp(json_string_value(b->result), "NaN") == 0)) {
         snprintf(path, sizeof path, "%s.result", b->where);
         return harness_wrong(c, path, "an array of results, a number or null", b->result);
     }
@@ -352,5 +357,68 @@ int harness_asv(struct harness_ctx *c, json_t *doc)
     struct strbuf where = {0};
     int rc = ver == 2 ? version2(c, doc, results, &where) : version1(c, doc, results, &where);
     sb_free(&where);
+    return rc;
+}
+
+/* Python's json writes NaN, Infinity and -Infinity as bare words, which
+ * JSON has not: outside strings they become the strings "NaN",
+ * "Infinity" and "-Infinity" (a skipped benchmark's result is NaN, as
+ * asv's own loader reads it). */
+static int quote_words(const char *s, size_t n, struct strbuf *out)
+{
+    static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
+    int in_string = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (in_string) {
+            if (s[i] == '\\' && i + 1 < n) {
+                if (sb_append(out, s + i, 2))
+                    return -1;
+                i++;
+                continue;
+            }
+            in_string = s[i] != '"';
+        } else if (s[i] == '"') {
+            in_string = 1;
+        } else {
+            size_t k = 0;
+            for (; k < 3; k++) {
+                size_t m = strlen(words[k]);
+                if (n - i >= m && memcmp(s + i, words[k], m) == 0)
+                    break;
+            }
+            if (k < 3) {
+                if (sb_printf(out, "\"%s\"", words[k]))
+                    return -1;
+                i += strlen(words[k]) - 1;
+                continue;
+            }
+        }
+        if (sb_putc(out, s[i]))
+            return -1;
+    }
+    return 0;
+}
+
+int harness_asv_text(struct harness_ctx *c, const char *text, size_t len)
+{
+    struct strbuf q = {0};
+    if (quote_words(text, len, &q)) {
+        sb_free(&q);
+        return ingest_report_oom(c->rep);
+    }
+    struct json_doc doc;
+    struct json_parse_error je;
+    int rc;
+    if (json_parse(q.buf ? q.buf : "", q.len, &doc, &je) != JSON_PARSED) {
+        char *msg = json_parse_message(&je, 1);
+        rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg ? msg : "out of memory")
+                                         : harness_fail(c, NULL, "%s", msg ? msg : "invalid JSON");
+        free(msg);
+    } else {
+        json_doc_hold(&doc);
+        rc = harness_asv(c, doc.root);
+        json_doc_free(&doc);
+    }
+    sb_free(&q);
     return rc;
 }

@@ -114,7 +114,13 @@ static int one_line(struct harness_ctx *c, struct bcells *cs, const char *s, siz
     for (const char *p = name; p + 12 <= end && !sep; p++)
         if (memcmp(p, " ... bench: ", 12) == 0)
             sep = p;
-    if (!sep || sep == name)
+    if (!sep)
+        return harness_fail(c, path, "name: expected a benchmark name after \"test \"");
+    /* libtest pads the names of one run to one width */
+    const char *name_end = sep;
+    while (name_end > name && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+        name_end--;
+    if (name_end == name)
         return harness_fail(c, path, "name: expected a benchmark name after \"test \"");
     const char *p = skip_spaces(sep + 12, end), *q = word_end(p, end);
     double value, dev = 0;
@@ -142,7 +148,7 @@ static int one_line(struct harness_ctx *c, struct bcells *cs, const char *s, siz
         while (thr_len && (thr[thr_len - 1] == ' ' || thr[thr_len - 1] == '\r'))
             thr_len--;
     }
-    struct bcell *b = bcell_get(cs, name, (size_t)(sep - name), lineno);
+    struct bcell *b = bcell_get(cs, name, (size_t)(name_end - name), lineno);
     if (!b)
         return ingest_report_oom(c->rep);
     if (!b->unit && !(b->unit = strdup(unit)))
