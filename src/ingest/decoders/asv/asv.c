@@ -134,6 +134,10 @@ static int one_combination(struct harness_ctx *c, const struct bench *b, size_t 
         return failed(c, b, "benchmark-error");
     if (json_is_string(r) && strcmp(json_string_value(r), "NaN") == 0)
         return failed(c, b, "benchmark-skipped");
+    if (!json_is_number(r)) {
+        snprintf(path, sizeof path, n > 1 || json_is_array(b->result) ? "%s.result[%zu]" : "%s.result", b->where, j);
+        return harness_wrong(c, path, "a number, null (failed) or NaN (skipped)", r);
+    }
     json_t *s = b->samples && json_is_array(b->samples) ? json_array_get(b->samples, j) : NULL;
     struct dvec v = {0};
     int rc = 0;
@@ -143,9 +147,8 @@ static int one_combination(struct harness_ctx *c, const struct bench *b, size_t 
     } else {
         double x;
         snprintf(path, sizeof path, n > 1 || json_is_array(b->result) ? "%s.result[%zu]" : "%s.result", b->where, j);
-        if (!harness_number(r, &x))
-            rc = harness_wrong(c, path, "a number or null", r);
-        else if (dvec_push(&v, x, 1))
+        harness_number(r, &x);
+        if (dvec_push(&v, x, 1))
             rc = ingest_report_oom(c->rep);
     }
     json_t *d = json_object();

@@ -118,8 +118,11 @@ static int bench_end(struct state *s)
     if (!mean)
         return harness_fail(c, at_copy, "BenchmarkResults \"%s\": expected a <mean> element (the file is cut short?)",
                             name);
-    if (!harness_number(v, &x))
-        return harness_wrong(c, at_copy, "mean.value as a number", v);
+    if (!harness_number(v, &x)) {
+        char at_mean[64];
+        snprintf(at_mean, sizeof at_mean, "%s: mean.value", at_copy);
+        return harness_wrong(c, at_mean, "a number", v);
+    }
     sb_reset(&s->key);
     if (sb_puts(&s->key, name) || sb_putc(&s->key, 0) || sb_puts(&s->key, c->params.buf))
         return ingest_report_oom(c->rep);
