@@ -72,7 +72,7 @@ int compare_side_parse(const char *arg, struct compare_side *s)
 char *compare_file_name(size_t k, const char *path)
 {
     const char *slash = strrchr(path, '/');
-    return bd_strdupf("%03zu-%s", k + 1, strcmp(path, "-") == 0 ? "stdin" : slash ? slash + 1 : path);
+    return bd_strdupf("%03zu/%s", k + 1, strcmp(path, "-") == 0 ? "stdin" : slash ? slash + 1 : path);
 }
 
 /* ---- reading ---- */

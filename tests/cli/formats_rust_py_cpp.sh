@@ -43,6 +43,8 @@ expect_rows "criterion members" "SELECT count(*), sum(path LIKE '%/new/benchmark
                                         sum(path LIKE '%/base/%'), sum(m.format = 'criterion')
                                  FROM archive_member m JOIN archive a ON a.id = m.archive_id JOIN run r ON r.archive_id = a.id
                                  WHERE r.name = 'run1'" "10,3,3,0,3"
+# one file per benchmark: one block, not a block per file as repetitions are
+expect_rows "criterion block" "SELECT DISTINCT s.block FROM series s JOIN run r ON r.id = s.run_id WHERE r.name = 'run1'" "1"
 expect_rows "criterion detail" "SELECT json_extract(s.detail, '$.estimates.mean.point_estimate') IS NOT NULL,
                                        json_array_length(s.detail, '$.iters')
                                 FROM series s JOIN run r ON r.id = s.run_id JOIN benchmark b ON b.id = s.benchmark_id

@@ -25,18 +25,18 @@
  * sources/sniff.c; every list of formats (messages, --help, the tests)
  * comes from this table. */
 static const struct harness adapters[] = {
-    {"jmh", harness_jmh, NULL, NULL},
-    {"google-benchmark", harness_gbench, NULL, NULL},
-    {"hyperfine", harness_hyperfine, NULL, NULL},
-    {"pyperf", harness_pyperf, NULL, NULL},
-    {"go-bench", NULL, harness_gobench, NULL},
+    {"jmh", harness_jmh, NULL, NULL, 0},
+    {"google-benchmark", harness_gbench, NULL, NULL, 0},
+    {"hyperfine", harness_hyperfine, NULL, NULL, 0},
+    {"pyperf", harness_pyperf, NULL, NULL, 0},
+    {"go-bench", NULL, harness_gobench, NULL, 0},
     /* Rust, Python and C++ harnesses */
-    {"criterion", harness_criterion, NULL, criterion_companions},
-    {"cargo-bench", NULL, harness_cargo_bench, NULL},
-    {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL},
-    {"asv", harness_asv, harness_asv_text, NULL},
-    {"catch2", NULL, harness_catch2, NULL},
-    {"nanobench", harness_nanobench, NULL, NULL},
+    {"criterion", harness_criterion, NULL, criterion_companions, 1},
+    {"cargo-bench", NULL, harness_cargo_bench, NULL, 0},
+    {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL, 0},
+    {"asv", harness_asv, harness_asv_text, NULL, 0},
+    {"catch2", NULL, harness_catch2, NULL, 0},
+    {"nanobench", harness_nanobench, NULL, NULL, 0},
 };
 #define N_ADAPTERS (sizeof adapters / sizeof adapters[0])
 

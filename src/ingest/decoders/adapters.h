@@ -20,6 +20,9 @@ struct harness {
      * reads too (NULL-terminated, or NULL): given on the command line, a
      * file brings them along; in a container they are its members */
     const char *const *companions;
+    /* one file per benchmark (Criterion's sample.json): the files of one
+     * run are one block, not successive blocks as repetitions are */
+    int per_benchmark;
 };
 
 /* The adapter named name, or NULL. */

@@ -224,9 +224,11 @@ static int manifest(const struct ingest_run *run, const struct entry *e, size_t 
     for (size_t i = 0; rc == 0 && i < n; i++) {
         /* Files of one format are the run's successive blocks, in the
          * members' order: repetitions of one harness (base_r1.json,
-         * base_r2.json) load side by side instead of colliding. */
+         * base_r2.json) load side by side instead of colliding; a
+         * format of one file per benchmark (Criterion's) is one block. */
         long long nth = 0;
-        for (size_t k = 0; k < i; k++)
+        const struct harness *h = harness_find(e[i].format);
+        for (size_t k = 0; k < i && !(h && h->per_benchmark); k++)
             nth += strcmp(e[k].format, e[i].format) == 0;
         json_t *r = json_pack("{s:s,s:s,s:I,s:s,s:s}", "record", "results", "format", e[i].format, "block",
                               (json_int_t)(run->block + nth), "variant", run->variant, "path", e[i].member);
