@@ -133,6 +133,8 @@ int ingest_time_valid(const char *s);
  * ("jmh, google-benchmark, ...", the adapters' table in order). */
 int ingest_harness_known(const char *name);
 const char *ingest_harness_list(void);
+/* The i-th harness format's name (0, 1, ...), NULL past the last. */
+const char *ingest_harness_at(size_t i);
 
 /* ---- removing ---- */
 

@@ -224,6 +224,21 @@ int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, s
     return 0;
 }
 
+json_t *harness_copy(json_t *obj)
+{
+    json_t *out = json_object();
+    const char *key;
+    json_t *v;
+    if (out)
+        json_object_foreach(obj, key, v) {
+            if (json_object_set(out, key, v)) {
+                json_decref(out);
+                return NULL;
+            }
+        }
+    return out;
+}
+
 int harness_parse_number(const char *s, size_t n, double *out)
 {
     char buf[64];

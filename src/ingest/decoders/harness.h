@@ -101,6 +101,9 @@ int harness_source(struct harness_ctx *c, const char *rev);
 /* A JSON array of numbers at path appended to d with count 1 (a wrong
  * element is named path[i]). */
 int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d);
+/* A shallow copy of an object, or NULL when memory ran out (jansson's
+ * json_copy drops keys it could not add without saying so). */
+json_t *harness_copy(json_t *obj);
 /* A number written as JSON text (a field of an XML or text format): 1 when
  * s[0..n) is one (strtod's syntax, no hex, inf or nan), with *out. */
 int harness_parse_number(const char *s, size_t n, double *out);

@@ -174,6 +174,12 @@ int ingest_time_valid(const char *s)
     return rfc3339_valid(s);
 }
 
+const char *ingest_harness_at(size_t i)
+{
+    const struct harness *h = harness_at(i);
+    return h ? h->name : NULL;
+}
+
 const char *ingest_harness_list(void)
 {
     return harness_list();

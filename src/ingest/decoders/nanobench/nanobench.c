@@ -70,7 +70,7 @@ static int one_result(struct harness_ctx *c, size_t i, json_t *r, struct idmap *
     if (idmap_put(seen, nm, json_string_length(name), fork))
         return ingest_report_oom(c->rep);
     /* everything but the measurements, and each epoch's iterations */
-    json_t *d = json_copy(r), *iters = json_array();
+    json_t *d = harness_copy(r), *iters = json_array();
     int rc = d && iters ? 0 : ingest_report_oom(c->rep);
     for (size_t k = 0; rc == 0 && k < json_array_size(meas); k++) {
         json_t *it = json_object_get(json_array_get(meas, k), "iterations");

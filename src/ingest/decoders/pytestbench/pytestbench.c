@@ -101,7 +101,7 @@ static int one_benchmark(struct harness_ctx *c, size_t i, json_t *b)
     if (rc == 0)
         rc = harness_number_array(c, path, data, &v);
     /* the statistics pytest-benchmark computed, and what it says about the benchmark */
-    json_t *st = rc == 0 ? json_copy(stats) : NULL;
+    json_t *st = rc == 0 ? harness_copy(stats) : NULL;
     if (rc == 0 && (!st || json_object_del(st, "data") || json_object_set_new(d, "stats", st)))
         rc = ingest_report_oom(c->rep);
     static const char *const keep[] = {"group", "param", "options", "extra_info", NULL};
