@@ -382,7 +382,7 @@ static int quote_words(const char *s, size_t n, struct strbuf *out)
             in_string = s[i] != '"';
         } else if (s[i] == '"') {
             in_string = 1;
-        } else {
+        } else if (s[i] == '-' || s[i] == 'I' || s[i] == 'N') { /* the words' first letters: no search per byte */
             size_t k = 0;
             for (; k < 3; k++) {
                 size_t m = strlen(words[k]);
