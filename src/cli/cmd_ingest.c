@@ -44,7 +44,7 @@ static int parse_harness_format(const struct cli_opt *o, const char *arg, void *
 {
     (void)o;
     if (!ingest_harness_known(arg))
-        return bd_fail(err, "expected one of %s", ingest_harness_names);
+        return bd_fail(err, "expected one of %s", ingest_harness_list());
     *(const char **)dst = arg;
     return 0;
 }
@@ -95,7 +95,7 @@ static const struct cli_opt ingest_opts[] = {
     {"host", 0, "H", "the host it ran on (default: the one the files name,\nGoogle Benchmark's context.host_name)",
      parse_text, A(host), 0, 0},
     {"append", 0, NULL, "add the files to run R, already stored", cli_opt_flag, A(append), 0, 0},
-    {"format", 0, "FORMAT", "read every FILE as jmh, google-benchmark,\nhyperfine, pyperf or go-bench",
+    {"format", 0, "FORMAT", "read every FILE as FORMAT (docs/formats.md; an\nunknown name lists them)",
      parse_harness_format, A(harness_format), 0, 0},
     {"source", 0, "REV", "the measured revision", parse_text, A(source), 0, 0},
     {"started-at", 0, "TIME", "when the run started (RFC 3339, e.g.\n2026-10-21T03:57:00Z)", parse_started_at,
@@ -218,6 +218,8 @@ static int cmp_items(const void *a, const void *b)
     return strcmp(((const struct item *)a)->path, ((const struct item *)b)->path);
 }
 
+#define WALK_NOTES 10
+
 /* What a walk found that it left out. */
 struct walk {
     int files_mode, quiet;
@@ -254,6 +256,8 @@ static int walk(const char *top, const char *dir, struct items *out, struct walk
                 bd_error("%s: %s", p, err);
                 free(err);
                 rc = -1;
+            } else if (kind == INGEST_KIND_COMPANION || (kind == INGEST_KIND_HARNESS && !ingest_walk_takes(p, harness))) {
+                /* comes along with the file beside it, or a copy of an earlier run */
             } else if (kind == (w->files_mode ? INGEST_KIND_HARNESS : INGEST_KIND_ARCHIVE)) {
                 const char *rel = p + tl + (top[tl - 1] == '/' ? 0 : 1);
                 rc = items_add(out, p, w->files_mode ? rel : NULL);
@@ -263,7 +267,9 @@ static int walk(const char *top, const char *dir, struct items *out, struct walk
                     snprintf(w->first_harness, sizeof w->first_harness, "%s (%s)", p, harness);
             } else {
                 w->other++;
-                if (w->files_mode && !w->quiet)
+                /* a harness's own directory holds many other files
+                 * (Criterion's reports): the first few are named */
+                if (w->files_mode && !w->quiet && w->other <= WALK_NOTES)
                     bd_notice("note: %s: left out (%s)", p,
                               kind == INGEST_KIND_ARCHIVE ? "a run archive carries its own runs"
                                                           : "not a format benchdb reads");
@@ -282,6 +288,9 @@ static int add_directory(const char *dir, struct items *out, int files_mode, int
     size_t from = out->n;
     if (walk(dir, dir, out, &w))
         return -1;
+    if (files_mode && !quiet && w.other > WALK_NOTES)
+        bd_notice("note: %s: %zu more files left out (not a format benchdb reads, or run archives)", dir,
+                  w.other - WALK_NOTES);
     if (out->n > from)
         qsort(out->v + from, out->n - from, sizeof *out->v, cmp_items);
     if (w.taken)
@@ -291,7 +300,7 @@ static int add_directory(const char *dir, struct items *out, int files_mode, int
                  "--plan, --run and --host",
                  dir, w.harness, w.harness == 1 ? "" : "s", w.first_harness);
     else if (files_mode)
-        bd_error("%s: no file in a format benchdb reads here (harness output: %s)", dir, ingest_harness_names);
+        bd_error("%s: no file in a format benchdb reads here (harness output: %s)", dir, ingest_harness_list());
     else
         bd_error("%s: no file in a format benchdb reads here (benchdb-run/1 streams, tar or zip archives)", dir);
     return -1;

@@ -72,7 +72,7 @@ int compare_side_parse(const char *arg, struct compare_side *s)
 char *compare_file_name(size_t k, const char *path)
 {
     const char *slash = strrchr(path, '/');
-    return bd_strdupf("%03zu-%s", k + 1, strcmp(path, "-") == 0 ? "stdin" : slash ? slash + 1 : path);
+    return bd_strdupf("%03zu/%s", k + 1, strcmp(path, "-") == 0 ? "stdin" : slash ? slash + 1 : path);
 }
 
 /* ---- reading ---- */
@@ -173,7 +173,7 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
                      "its runs", shown);
         else
             bd_error("compare: %s: not a format benchdb reads (Go benchmark text, or one of %s)", shown,
-                     ingest_harness_names);
+                     ingest_harness_list());
         rc = EXIT_FAIL;
     }
     sb_free(&text);

@@ -24,7 +24,8 @@ int compare_side_parse(const char *arg, struct compare_side *s);
 void compare_side_free(struct compare_side *s);
 
 /* The name the k-th (0-based) file of a side is stored under in the
- * side's run ("001-old.txt"): distinct, in the order given. malloc'd. */
+ * side's run ("001/old.txt": a directory each, so that
+ * the files a harness file brings along beside it stay apart): distinct, in the order given. malloc'd. */
 char *compare_file_name(size_t k, const char *path);
 
 struct compare_files_opts {

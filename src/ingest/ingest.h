@@ -110,10 +110,15 @@ enum ingest_kind {
     INGEST_KIND_UNKNOWN,  /* nothing benchdb reads */
     INGEST_KIND_ARCHIVE,  /* a run stream or a container of them */
     INGEST_KIND_HARNESS,  /* harness output: *harness names it */
+    INGEST_KIND_COMPANION, /* a harness's file read with the one beside it (Criterion's benchmark.json) */
 };
 
 /* Sniffs the file at path by its content. -1 with *err when it cannot be
  * read. */
+/* Whether a directory walk takes the harness file at path: not a copy a
+ * harness keeps of an earlier run (Criterion.rs's base/ and other saved
+ * baselines beside new/). */
+int ingest_walk_takes(const char *path, const char *harness);
 int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err);
 /* The same for bytes held in memory; *compressed says whether they were
  * compressed (what they hold is told after decompression). */
@@ -129,9 +134,12 @@ int ingest_text_check(const char *s, char *what, size_t size);
 int ingest_file_host(const char *path, char **host, char **err);
 /* True when s is an RFC 3339 date-time (--started-at). */
 int ingest_time_valid(const char *s);
-/* True when name is a harness format; ingest_harness_names lists them. */
+/* True when name is a harness format; ingest_harness_list() lists them
+ * ("jmh, google-benchmark, ...", the adapters' table in order). */
 int ingest_harness_known(const char *name);
-extern const char *const ingest_harness_names;
+const char *ingest_harness_list(void);
+/* The i-th harness format's name (0, 1, ...), NULL past the last. */
+const char *ingest_harness_at(size_t i);
 
 /* ---- removing ---- */
 

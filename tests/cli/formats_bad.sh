@@ -19,7 +19,7 @@ for args in "--format nope --plan p --run r --host h x.json" "--format jmh --run
     [ "$(wc -l <"$T/err")" = 1 ] || fail "ingest $args: more than one line: $(cat "$T/err")"
 done
 bd ingest --format nope --plan p --run r --host h x.json 2>&1 | head -1 | grep -qx \
-    "error: ingest: --format 'nope': expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv (see 'benchdb ingest --help')" ||
+    "error: ingest: --format 'nope': expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench, criterion, cargo-bench, pytest-benchmark, asv, catch2, nanobench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv (see 'benchdb ingest --help')" ||
     fail "unknown format message"
 bd ingest --format jmh x.json 2>&1 | grep -qx \
     "error: ingest: --format goes with --plan, --run and --host (a run archive names its own runs) (see 'benchdb ingest --help')" ||

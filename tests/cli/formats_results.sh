@@ -10,7 +10,7 @@ check() { # RECORD EXPECTED-FIRST-LINE
     [ "$(head -n 1 "$T/err")" = "$2" ] || fail "$1: $(cat "$T/err")"
 }
 check '{"record":"results","format":"xml","block":1,"variant":"v","data":[]}' \
-    'error: s.jsonl:2: results.format: expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv, got "xml"'
+    'error: s.jsonl:2: results.format: expected one of jmh, google-benchmark, hyperfine, pyperf, go-bench, criterion, cargo-bench, pytest-benchmark, asv, catch2, nanobench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv, got "xml"'
 check '{"record":"results","format":"jmh","block":1,"variant":"v","data":[],"path":"a.json"}' \
     'error: s.jsonl:2: results: expected either "path" or "data" (one of the two)'
 check '{"record":"results","format":"jmh","block":1,"variant":"v"}' \

@@ -39,7 +39,7 @@ refused truncated.jsonl.zst "error: truncated.jsonl.zst: truncated zstd stream: 
 refused trailing.jsonl.zst "error: trailing.jsonl.zst: corrupt zstd stream (Unknown frame descriptor) within the first $((n + 15)) bytes"
 # Bytes that are neither zstd nor JSON Lines (nor anything else benchdb
 # reads): refused for what they are, whatever the name says.
-notfmt="not a format benchdb reads: expected a benchdb-run/1 stream (JSON Lines, optionally compressed), a tar or zip holding them, or harness output (jmh, google-benchmark, hyperfine, pyperf, go-bench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv) with --plan, --run and --host"
+notfmt="not a format benchdb reads: expected a benchdb-run/1 stream (JSON Lines, optionally compressed), a tar or zip holding them, or harness output (jmh, google-benchmark, hyperfine, pyperf, go-bench, criterion, cargo-bench, pytest-benchmark, asv, catch2, nanobench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv) with --plan, --run and --host"
 printf '\001\002\003garbage\n' >"$T/garbage.jsonl"
 refused garbage.jsonl "error: garbage.jsonl: $notfmt"
 printf '\377\376{"record":"run"}\n' >"$T/notutf8.jsonl"

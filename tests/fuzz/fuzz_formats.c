@@ -1,7 +1,9 @@
 /* libFuzzer target: one bare harness file (docs/formats.md: every format
- * of the adapters' table) through 'ingest --plan P --run R --host
- * H [--format F] FILE' into an in-memory store. Byte 0 of the input picks
- * the format, or none (the file's own, detected); the rest is the file.
+ * of the adapters' table) through 'ingest --plan P --run R --host H
+ * [--format F] FILE' into an in-memory store. Byte 0 of the input picks
+ * the format (byte 0 modulo the number of formats + 1, in the table's
+ * order), or none (the last: the file's own, detected); the rest is the
+ * file.
  * Whatever the input, ingest must not crash, leak or corrupt the store: it
  * passes PRAGMA integrity_check, and a refused file left no row behind. */
 #define _GNU_SOURCE
@@ -21,14 +23,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int fd = memfd_create("archive", MFD_CLOEXEC);
-    /* the last: no format given, each file's own detected */
-    static const char *const formats[] = {"jmh",         "google-benchmark", "hyperfine", "pyperf",
-                                          "go-bench",    "tinybench",        "vitest",    "benchmarkjs",
-                                          "benchmarkdotnet", "bmf",          "csv",       NULL};
-    const size_t n_formats = sizeof formats / sizeof *formats;
     if (size < 1)
         return 0;
-    const char *format = formats[data[0] % n_formats];
+    size_t n_formats = 0;
+    while (ingest_harness_at(n_formats))
+        n_formats++;
+    /* the last choice: no format given, the file's own detected */
+    const char *format = ingest_harness_at(data[0] % (n_formats + 1));
     data++;
     size--;
     if (fd < 0 || write(fd, data, size) != (ssize_t)size)

@@ -108,7 +108,9 @@ static char pristine[128], errfile[128], archive[512];
 
 /* What is loaded: an archive (ingester_archive) or, when harness is set,
  * one harness file of each format into one run (ingester_files, formats
- * detected). */
+ * detected): the first five formats ("*"), or the Rust, Python and C++
+ * harnesses' ("rust-py-cpp"; Criterion's sample.json brings its
+ * benchmark.json and estimates.json along). */
 static const char *harness_format;
 static const char *const harness_files[] = {
     "jmh/sample_mode.json", "google-benchmark/repetitions_with_date.json", "hyperfine/hyperfine-py_parameter_scan.json",
@@ -116,7 +118,13 @@ static const char *const harness_files[] = {
     "tinybench/tinybench2_flat.json", "vitest/bencher_vitest_two.json", "benchmarkjs/benchmarkjs_suite.json",
     "benchmarkdotnet/launches_overhead_params.json", "bmf/bencher_report_v1_canonical.json", "csv/table.csv",
 };
+static const char *const harness_files2[] = {
+    "criterion/run1/Fibonacci/Recursive/5/new/sample.json", "cargo-bench/libtest_padded_commas.txt",
+    "pytest-benchmark/fib_run1.json", "asv/v2_params_samples.json", "catch2/catch2_v3_shape.xml",
+    "nanobench/json_template_run1.json",
+};
 #define N_HARNESS (sizeof harness_files / sizeof *harness_files)
+#define N_HARNESS2 (sizeof harness_files2 / sizeof *harness_files2)
 
 /* Loads the archive with the n-th allocation failing (n < 0: none);
  * returns the result, with the error text printed in *text. */
@@ -140,13 +148,16 @@ static int load(sqlite3 *db, long n, char **text)
     if (g) {
         if (harness_format) {
             struct ingest_run run = {.plan = "oom", .run = "r", .host = "h", .variant = "v", .block = 1};
-            struct ingest_file f[N_HARNESS];
-            char paths[N_HARNESS][512];
-            for (size_t i = 0; i < N_HARNESS; i++) {
-                snprintf(paths[i], sizeof paths[i], "%s/tests/data/harness/%s", TEST_SRC_DIR, harness_files[i]);
-                f[i] = (struct ingest_file){paths[i], strrchr(harness_files[i], '/') + 1};
+            int second = strcmp(harness_format, "rust-py-cpp") == 0;
+            const char *const *list = second ? harness_files2 : harness_files;
+            size_t nf = second ? N_HARNESS2 : N_HARNESS;
+            struct ingest_file f[N_HARNESS2 > N_HARNESS ? N_HARNESS2 : N_HARNESS];
+            char paths[N_HARNESS2 > N_HARNESS ? N_HARNESS2 : N_HARNESS][512];
+            for (size_t i = 0; i < nf; i++) {
+                snprintf(paths[i], sizeof paths[i], "%s/tests/data/harness/%s", TEST_SRC_DIR, list[i]);
+                f[i] = (struct ingest_file){paths[i], strrchr(list[i], '/') + 1};
             }
-            r = (int)ingester_files(g, &run, f, N_HARNESS, "harness files");
+            r = (int)ingester_files(g, &run, f, nf, "harness files");
         } else {
             r = (int)ingester_archive(g, archive);
         }
@@ -320,6 +331,13 @@ static void test_harness(void **state)
     run_faults("a JMH, a Google Benchmark, a hyperfine, a pyperf and a Go file into one run", 0);
 }
 
+static void test_harness2(void **state)
+{
+    (void)state;
+    use("harness files", "rust-py-cpp");
+    run_faults("a Criterion, a cargo bench, a pytest-benchmark, an asv, a Catch2 and a nanobench file into one run", 0);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -387,14 +405,15 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tar),
         cmocka_unit_test(test_zip),
         cmocka_unit_test(test_harness),
+        cmocka_unit_test(test_harness2),
     };
     /* One input (stream, tar, zip, harness) when named: ctest runs them side by side. */
     if (argc > 1) {
-        static const char *const parts[] = {"stream", "tar", "zip", "harness"};
+        static const char *const parts[] = {"stream", "tar", "zip", "harness", "rust-py-cpp"};
         for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
             if (strcmp(argv[1], parts[i]) == 0)
                 return _cmocka_run_group_tests(argv[1], &tests[i], 1, setup, teardown);
-        fprintf(stderr, "usage: test_ingest_oom [stream|tar|zip|harness]\n");
+        fprintf(stderr, "usage: test_ingest_oom [stream|tar|zip|harness|rust-py-cpp]\n");
         return 2;
     }
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -87,6 +87,15 @@ void ingest_report_print_error(struct ingest_report *r)
     bd_error("%s: %s", where, r->err ? r->err : "failed");
 }
 
+void ingest_report_clear_error(struct ingest_report *r)
+{
+    free(r->err);
+    free(r->err_file);
+    free(r->err_member);
+    r->err = r->err_file = r->err_member = NULL;
+    r->err_line = 0;
+}
+
 void ingest_report_reset(struct ingest_report *r)
 {
     free(r->err);

@@ -43,6 +43,9 @@ void ingest_report_notice(struct ingest_report *r, const char *fmt, ...) __attri
 void ingest_report_print_error(struct ingest_report *r);
 /* Lets the command clear its progress line before a message. */
 void ingest_report_before_message(struct ingest_report *r);
+/* Forgets the error (one that was expected: a file looked for that may
+ * be absent). */
+void ingest_report_clear_error(struct ingest_report *r);
 /* Forgets the error and the place (a new archive). */
 void ingest_report_reset(struct ingest_report *r);
 void ingest_report_free(struct ingest_report *r);

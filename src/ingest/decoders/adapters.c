@@ -1,6 +1,7 @@
 /* The adapters' table, and loading one harness file with one of them. */
 #include "ingest/decoders/adapters.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,39 +16,76 @@
 #include "ingest/decoders/hyperfine/hyperfine.h"
 #include "ingest/decoders/jmh/jmh.h"
 #include "ingest/decoders/pyperf/pyperf.h"
+#include "ingest/decoders/asv/asv.h"
+#include "ingest/decoders/catch2/catch2.h"
+#include "ingest/decoders/criterion/criterion.h"
+#include "ingest/decoders/nanobench/nanobench.h"
+#include "ingest/decoders/pytestbench/pytestbench.h"
 #include "ingest/decoders/tinybench/tinybench.h"
 #include "ingest/sources/decode.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
 
+/* One entry per format: a format joins by its entry here and its kind in
+ * sources/sniff.c; every list of formats (messages, --help, the tests)
+ * comes from this table. */
 static const struct harness adapters[] = {
-    {"jmh", harness_jmh, NULL},
-    {"google-benchmark", harness_gbench, NULL},
-    {"hyperfine", harness_hyperfine, NULL},
-    {"pyperf", harness_pyperf, NULL},
-    {"go-bench", NULL, harness_gobench},
-    {"tinybench", harness_tinybench, NULL},
-    {"vitest", harness_vitest, NULL},
-    {"benchmarkjs", harness_benchmarkjs, NULL},
-    {"benchmarkdotnet", harness_bdn, NULL},
-    {"bmf", harness_bmf, NULL},
-    {"csv", NULL, harness_csv},
+    {"jmh", harness_jmh, NULL, NULL, 0},
+    {"google-benchmark", harness_gbench, NULL, NULL, 0},
+    {"hyperfine", harness_hyperfine, NULL, NULL, 0},
+    {"pyperf", harness_pyperf, NULL, NULL, 0},
+    {"go-bench", NULL, harness_gobench, NULL, 0},
+    /* Rust, Python and C++ harnesses */
+    {"criterion", harness_criterion, NULL, criterion_companions, 1},
+    {"cargo-bench", NULL, harness_cargo_bench, NULL, 0},
+    {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL, 0},
+    {"asv", harness_asv, harness_asv_text, NULL, 0},
+    {"catch2", NULL, harness_catch2, NULL, 0},
+    {"nanobench", harness_nanobench, NULL, NULL, 0},
+    /* JavaScript, .NET, Bencher's format and plain tables */
+    {"tinybench", harness_tinybench, NULL, NULL, 0},
+    {"vitest", harness_vitest, NULL, NULL, 0},
+    {"benchmarkjs", harness_benchmarkjs, NULL, NULL, 0},
+    {"benchmarkdotnet", harness_bdn, NULL, NULL, 0},
+    {"bmf", harness_bmf, NULL, NULL, 0},
+    {"csv", NULL, harness_csv, NULL, 0},
 };
-const char harness_names[] = "jmh, google-benchmark, hyperfine, pyperf, go-bench, tinybench, vitest, benchmarkjs, "
-                             "benchmarkdotnet, bmf, csv";
+#define N_ADAPTERS (sizeof adapters / sizeof adapters[0])
 
 const struct harness *harness_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof adapters / sizeof adapters[0]; i++)
+    for (size_t i = 0; i < N_ADAPTERS; i++)
         if (strcmp(adapters[i].name, name) == 0)
             return &adapters[i];
     return NULL;
 }
 
+const struct harness *harness_at(size_t i)
+{
+    return i < N_ADAPTERS ? &adapters[i] : NULL;
+}
+
+static char list[N_ADAPTERS * 32];
+static pthread_once_t list_once = PTHREAD_ONCE_INIT;
+
+static void make_list(void)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < N_ADAPTERS && at < sizeof list; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", adapters[i].name);
+}
+
+const char *harness_list(void)
+{
+    pthread_once(&list_once, make_list);
+    return list;
+}
+
 /* ---- loading a file ---- */
 
 /* " (its content looks like ...)" when the content is not what h reads. */
-static void content_hint(const struct harness *h, const unsigned char *bytes, size_t len, char *out, size_t n)
+static void content_hint(const struct harness *h, int c_detected, const unsigned char *bytes, size_t len, char *out,
+                         size_t n)
 {
     struct sniffed sn;
     char *err = NULL;
@@ -56,8 +94,12 @@ static void content_hint(const struct harness *h, const unsigned char *bytes, si
         free(err);
         return;
     }
-    if (sn.kind == kind_of_harness(h->name))
+    if (sn.kind == kind_of_harness(h->name)) {
+        /* taken for this format by its content: say so, with what it was taken for */
+        if (c_detected)
+            snprintf(out, n, " (recognised by its content)");
         return;
+    }
     if (sn.kind == KIND_EMPTY)
         snprintf(out, n, " (the file is empty)");
     else if (sn.kind == KIND_UNKNOWN || sn.kind == KIND_JSON)
@@ -87,12 +129,15 @@ static int parse_and_run(struct harness_ctx *c, const struct harness *h, const u
 int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc)
 {
     c->values = c->aggregates = 0;
+    c->sink_error = 0;
     int rc;
     struct strbuf plain = {0};
     const unsigned char *raw = bytes;
     size_t raw_len = len;
     if (doc) {
-        rc = h->json ? h->json(c, doc) : harness_wrong(c, NULL, "a string (go-bench output is text)", doc);
+        char what[96];
+        snprintf(what, sizeof what, "a string (%s output is text)", h->name);
+        rc = h->json ? h->json(c, doc) : harness_wrong(c, NULL, what, doc);
     } else {
         rc = 0;
         if (codec_of(bytes, len) != CODEC_NONE) {
@@ -110,7 +155,7 @@ int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned 
     }
     if (rc == 0 && c->values == 0) {
         char hint[160];
-        content_hint(h, raw, raw_len, hint, sizeof hint);
+        content_hint(h, 0, raw, raw_len, hint, sizeof hint);
         if (c->aggregates)
             rc = harness_fail(c, NULL,
                               "only aggregate rows (mean, median, stddev...: %llu of them), no repetitions: each "
@@ -119,10 +164,10 @@ int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned 
                               (unsigned long long)c->aggregates);
         else
             rc = harness_fail(c, NULL, "no measured values read as %s%s", h->name, hint);
-    } else if (rc != 0 && c->rep->err && !doc) {
+    } else if (rc != 0 && c->rep->err && !doc && !c->sink_error) {
         /* an error reading a file that is something else: say so */
         char hint[160];
-        content_hint(h, raw, raw_len, hint, sizeof hint);
+        content_hint(h, c->detected, raw, raw_len, hint, sizeof hint);
         if (hint[0]) {
             char *err = c->rep->err;
             c->rep->err = bd_strdupf("%s; read as %s%s", err, h->name, hint);

@@ -14,14 +14,24 @@ typedef int (*harness_text_fn)(struct harness_ctx *c, const char *text, size_t l
 
 struct harness {
     const char *name;     /* as in --format and results.format */
-    harness_json_fn json; /* one of the two */
-    harness_text_fn text;
+    harness_json_fn json; /* one of the two, or both: text reads the file's */
+    harness_text_fn text; /* bytes, json a document given parsed */
+    /* files the harness writes beside the one read, which the adapter
+     * reads too (NULL-terminated, or NULL): given on the command line, a
+     * file brings them along; in a container they are its members */
+    const char *const *companions;
+    /* one file per benchmark (Criterion's sample.json): the files of one
+     * run are one block, not successive blocks as repetitions are */
+    int per_benchmark;
 };
 
 /* The adapter named name, or NULL. */
 const struct harness *harness_find(const char *name);
-/* "jmh, google-benchmark, ..., csv": every format, for messages */
-extern const char harness_names[];
+/* The i-th adapter of the table (0, 1, ...), NULL past the last. */
+const struct harness *harness_at(size_t i);
+/* Every adapter's name, in the table's order: "jmh, google-benchmark, ...".
+ * The one list that messages, --help and the docs' tests name. */
+const char *harness_list(void);
 
 /* Loads one harness file's bytes (decompressed first when they start with
  * zstd, gzip, xz or bzip2 magic bytes) or, for a JSON format, an already

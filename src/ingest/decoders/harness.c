@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/core/jsonparse.h"
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
 #include "ingest/core/units.h"
@@ -121,18 +122,24 @@ int harness_series(struct harness_ctx *c, const char *path, const char *bench, l
     free(f);
     if (rc == 0)
         c->values += n;
+    else
+        c->sink_error = 1;
     return rc;
 }
 
 int harness_event(struct harness_ctx *c, const char *name, const char *value, const char *detail)
 {
     struct sink_value sv = {.type = value ? SV_TEXT : SV_NULL, .text = value, .len = value ? strlen(value) : 0};
-    return sink_event(c->sink, name, &sv, NULL, detail);
+    int rc = sink_event(c->sink, name, &sv, NULL, detail);
+    c->sink_error |= rc != 0;
+    return rc;
 }
 
 int harness_attributes(struct harness_ctx *c, json_t *attrs)
 {
-    return sink_run_attributes(c->sink, attrs);
+    int rc = sink_run_attributes(c->sink, attrs);
+    c->sink_error |= rc != 0;
+    return rc;
 }
 
 int harness_started_at(struct harness_ctx *c, const char *when)
@@ -141,7 +148,9 @@ int harness_started_at(struct harness_ctx *c, const char *when)
         return 0;
     /* A local time without its offset cannot be placed: it stays where
      * the harness put it (attributes, detail) and the start unset. */
-    return rfc3339_valid(when) ? sink_run_started_at(c->sink, when) : 0;
+    int rc = rfc3339_valid(when) ? sink_run_started_at(c->sink, when) : 0;
+    c->sink_error |= rc != 0;
+    return rc;
 }
 
 int dvec_push(struct dvec *d, double v, int64_t count)
@@ -185,6 +194,84 @@ void dvec_free(struct dvec *d)
     free(d->v);
     free(d->count);
     memset(d, 0, sizeof *d);
+}
+
+int harness_companion_json(struct harness_ctx *c, const char *name, struct json_doc *doc)
+{
+    const struct harness_companion *f = NULL;
+    for (size_t i = 0; i < c->n_companions; i++)
+        if (strcmp(c->companions[i].name, name) == 0)
+            f = &c->companions[i];
+    if (!f || !f->bytes)
+        return 0;
+    struct json_parse_error je;
+    if (json_parse((const char *)f->bytes, f->len, doc, &je) != JSON_PARSED) {
+        char *msg = json_parse_message(&je, 1);
+        int rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg ? msg : "out of memory")
+                                             : harness_fail(c, name, "%s", msg ? msg : "invalid JSON");
+        free(msg);
+        return rc;
+    }
+    json_doc_hold(doc);
+    return 1;
+}
+
+int harness_source(struct harness_ctx *c, const char *rev)
+{
+    int rc = sink_run_source(c->sink, rev);
+    c->sink_error |= rc != 0;
+    return rc;
+}
+
+int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d)
+{
+    if (!json_is_array(arr))
+        return harness_wrong(c, path, "an array of numbers", arr);
+    for (size_t k = 0; k < json_array_size(arr); k++) {
+        double v;
+        if (!harness_number(json_array_get(arr, k), &v)) {
+            char *p = bd_strdupf("%s[%zu]", path, k);
+            int rc = p ? harness_wrong(c, p, "a finite number", json_array_get(arr, k)) : ingest_report_oom(c->rep);
+            free(p);
+            return rc;
+        }
+        if (dvec_push(d, v, 1))
+            return ingest_report_oom(c->rep);
+    }
+    return 0;
+}
+
+json_t *harness_copy(json_t *obj)
+{
+    json_t *out = json_object();
+    const char *key;
+    json_t *v;
+    if (out)
+        json_object_foreach(obj, key, v) {
+            if (json_object_set(out, key, v)) {
+                json_decref(out);
+                return NULL;
+            }
+        }
+    return out;
+}
+
+int harness_parse_number(const char *s, size_t n, double *out)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789+-.eE", s[i]) || s[i] == 0)
+            return 0;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    char *end;
+    double v = strtod(buf, &end);
+    if (end != buf + n)
+        return 0;
+    *out = v;
+    return 1;
 }
 
 void harness_ctx_free(struct harness_ctx *c)

@@ -15,6 +15,15 @@
 #include "ingest/sink/sink.h"
 #include "util/strbuf.h"
 
+/* A file a harness writes beside the one read (Criterion's benchmark.json
+ * beside its sample.json): found by the caller, by name, in the same
+ * directory; bytes NULL when it is not there. */
+struct harness_companion {
+    const char *name;
+    const unsigned char *bytes;
+    size_t len;
+};
+
 /* What an adapter works in: the run is open; its values go to block and
  * variant. Messages name fields as "PREFIX: PATH: what". */
 struct harness_ctx {
@@ -25,10 +34,14 @@ struct harness_ctx {
     const char *variant;
     const char *prefix;   /* e.g. results[jmh/a.json], or NULL */
     int64_t member_id;    /* the archive_member the values come from, or 0 */
+    int detected;         /* the format was recognised from the content (no --format) */
+    const struct harness_companion *companions; /* the files the adapter's table entry names */
+    size_t n_companions;
 
     /* what the adapter found */
     uint64_t values;     /* measured values stored (every metric) */
     uint64_t aggregates; /* Google Benchmark aggregate rows passed over */
+    int sink_error;      /* the error came from the store (a series already stored...), not the file's content */
 
     struct strbuf field;  /* scratch: the field named in a message */
     struct strbuf params; /* scratch: canonical params */
@@ -81,5 +94,24 @@ struct dvec {
 };
 int dvec_push(struct dvec *d, double v, int64_t count);
 void dvec_free(struct dvec *d);
+
+/* The companion file name as parsed JSON: 1 with *doc set (free it with
+ * json_doc_free), 0 when the file is not there, -1 with the error set
+ * (named as NAME: ...). */
+struct json_doc;
+int harness_companion_json(struct harness_ctx *c, const char *name, struct json_doc *doc);
+/* The revision the harness file says it measured: the run's source, if
+ * the run has none. */
+int harness_source(struct harness_ctx *c, const char *rev);
+/* A JSON array of numbers at path appended to d with count 1 (a wrong
+ * element is named path[i]). */
+int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d);
+/* A shallow copy of an object, or NULL when memory ran out (jansson's
+ * json_copy drops keys it could not add without saying so). */
+json_t *harness_copy(json_t *obj);
+/* A number written as JSON text (a field of an XML or text format): 1 when
+ * s[0..n) is one (strtod's syntax, no hex, inf or nan), with *out. */
+int harness_parse_number(const char *s, size_t n, double *out);
+
 
 #endif

@@ -27,7 +27,7 @@ static int refuse_kind(struct ingester *g, enum content_kind k, int is_stdin)
     return ingest_report_fail(&g->rep, NULL, "not a format benchdb reads: expected a benchdb-run/1 stream (JSON Lines, "
                                       "optionally compressed), a tar or zip holding them, or harness output (%s) "
                                       "with --plan, --run and --host",
-                       harness_names);
+                       harness_list());
 }
 
 static void notice_skip(struct ingester *g, const char *sha, int64_t id, const char *name)

@@ -145,8 +145,40 @@ static int file_format(const struct ingest_run *run, const struct strbuf *bytes,
         return 0;
     if (sn.kind == KIND_RUN_STREAM || sn.kind == KIND_TAR || sn.kind == KIND_ZIP)
         return bd_fail(err, "%s carries its own runs: load it without --plan, --run and --host", kind_describe(sn.kind));
+    if (sn.kind == KIND_CRITERION_PART)
+        return bd_fail(err, "%s: give the sample.json beside it (or the directory), which brings it along",
+                       kind_describe(sn.kind));
     return bd_fail(err, "%s harness output benchdb reads (%s; --format reads it as one of them)",
-                   sn.kind == KIND_EMPTY ? "an empty file, no" : "not", harness_names);
+                   sn.kind == KIND_EMPTY ? "an empty file, no" : "not", harness_list());
+}
+
+/* The files the harness writes beside f (adapters.h), as members beside
+ * its member: each that exists, read (counted with the run's files). */
+static int add_companions(FILE *tmp, const struct harness *h, const char *path, const char *member, uint64_t *total,
+                          char **err)
+{
+    if (!h || !h->companions || strcmp(path, "-") == 0)
+        return 0;
+    const char *ps = strrchr(path, '/'), *ms = strrchr(member, '/');
+    int pl = ps ? (int)(ps - path) + 1 : 0, ml = ms ? (int)(ms - member) + 1 : 0;
+    struct strbuf bytes = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && h->companions[i]; i++) {
+        char *p = bd_strdupf("%.*s%s", pl, path, h->companions[i]);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+            char *m = bd_strdupf("%.*s%s", ml, member, h->companions[i]);
+            sb_reset(&bytes);
+            if (read_file(p, total, &bytes, err))
+                rc = -1;
+            else if (tar_member(tmp, m, bytes.buf, bytes.len))
+                rc = bd_fail(err, "cannot write a temporary file");
+            free(m);
+        }
+        free(p);
+    }
+    sb_free(&bytes);
+    return rc;
 }
 
 struct entry {
@@ -192,9 +224,11 @@ static int manifest(const struct ingest_run *run, const struct entry *e, size_t 
     for (size_t i = 0; rc == 0 && i < n; i++) {
         /* Files of one format are the run's successive blocks, in the
          * members' order: repetitions of one harness (base_r1.json,
-         * base_r2.json) load side by side instead of colliding. */
+         * base_r2.json) load side by side instead of colliding; a
+         * format of one file per benchmark (Criterion's) is one block. */
         long long nth = 0;
-        for (size_t k = 0; k < i; k++)
+        const struct harness *h = harness_find(e[i].format);
+        for (size_t k = 0; k < i && !(h && h->per_benchmark); k++)
             nth += strcmp(e[k].format, e[i].format) == 0;
         json_t *r = json_pack("{s:s,s:s,s:I,s:s,s:s}", "record", "results", "format", e[i].format, "block",
                               (json_int_t)(run->block + nth), "variant", run->variant, "path", e[i].member);
@@ -292,6 +326,10 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
             r = refuse(g, shown, "cannot write a temporary file");
             goto out;
         }
+        if (add_companions(tmp, harness_find(e[i].format), e[i].file->path, e[i].member, &total, &err)) {
+            r = refuse(g, e[i].display, err);
+            goto out;
+        }
         paths[i] = e[i].member;
         displays[i] = e[i].display;
     }
@@ -307,10 +345,12 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     g->bundle_paths = paths;
     g->bundle_displays = displays;
     g->n_bundle = n;
+    g->bundle_detected = run->harness_format == NULL;
     sink_set_conflict_hint(g->sink, run->append ? NULL : "; to add these files to it, pass --append");
     r = load_archive(g, shown, fileno(tmp), 0, 0, shown);
     g->bundle_paths = g->bundle_displays = NULL;
     g->n_bundle = 0;
+    g->bundle_detected = 0;
 out:
     for (size_t i = 0; e && i < n; i++)
         free(e[i].member);

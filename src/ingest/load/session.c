@@ -134,7 +134,19 @@ int ingest_classify(const char *path, enum ingest_kind *kind, const char **harne
     *harness = kind_harness(sn.kind);
     int archive = sn.kind == KIND_RUN_STREAM || sn.kind == KIND_TAR || sn.kind == KIND_ZIP;
     *kind = *harness ? INGEST_KIND_HARNESS : archive ? INGEST_KIND_ARCHIVE : INGEST_KIND_UNKNOWN;
+    if (sn.kind == KIND_CRITERION_PART)
+        *kind = INGEST_KIND_COMPANION;
     return 0;
+}
+
+int ingest_walk_takes(const char *path, const char *harness)
+{
+    if (strcmp(harness, "criterion") != 0)
+        return 1;
+    /* target/criterion/NAME/new/sample.json: new/ is the latest run;
+     * base/ (and any --save-baseline name) a copy of an earlier one */
+    size_t n = strlen(path);
+    return n >= 16 && strcmp(path + n - 16, "/new/sample.json") == 0;
 }
 
 int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, const char **harness, int *compressed,
@@ -181,7 +193,16 @@ int ingest_time_valid(const char *s)
     return rfc3339_valid(s);
 }
 
-const char *const ingest_harness_names = harness_names;
+const char *ingest_harness_at(size_t i)
+{
+    const struct harness *h = harness_at(i);
+    return h ? h->name : NULL;
+}
+
+const char *ingest_harness_list(void)
+{
+    return harness_list();
+}
 
 int ingest_harness_known(const char *name)
 {

@@ -281,6 +281,18 @@ int sink_run_attributes(struct sink *s, json_t *attrs)
     return sink_step(s, st);
 }
 
+int sink_run_source(struct sink *s, const char *rev)
+{
+    if (s->appending)
+        return 0;
+    struct db_stmt *st = sink_stmt(s, S_RUN_SOURCE_SET);
+    if (!st)
+        return -1;
+    db_bind_text(st, 1, rev, -1);
+    db_bind_int64(st, 2, s->run_id);
+    return sink_step(s, st);
+}
+
 int sink_run_started_at(struct sink *s, const char *t)
 {
     double secs;

@@ -93,6 +93,10 @@ int sink_run_attributes(struct sink *s, json_t *attrs);
 /* Sets the current run's start time (RFC 3339) when it has none, or when
  * t is earlier than the one a harness file gave before in this archive. */
 int sink_run_started_at(struct sink *s, const char *t);
+/* Sets the current run's source (the measured revision) when it has none
+ * (neither the command line, the run record nor an earlier file gave
+ * one); a run appended to keeps its own. */
+int sink_run_source(struct sink *s, const char *rev);
 /* The current run's started_at as stored before this archive (malloc'd
  * or NULL): whether the command line or the run record gave one. */
 int sink_run_has_start(const struct sink *s);

@@ -14,23 +14,31 @@
 /* Keys that tell the formats apart: at the top of an object (TOP_), in the
  * first element of its "benchmarks" or "results" array (EL_), or in the
  * first element of a top-level array (ARR_). */
+#define F(n) ((uint64_t)1 << (n))
 enum {
-    TOP_RECORD = 1 << 0, TOP_CONTEXT = 1 << 1, TOP_BENCHMARKS = 1 << 2, TOP_RESULTS = 1 << 3,
-    TOP_VERSION = 1 << 4, TOP_METADATA = 1 << 5,
-    EL_GBENCH = 1 << 6,  /* real_time, cpu_time, run_type, time_unit, iterations, run_name */
-    EL_PYPERF = 1 << 7,  /* runs */
-    EL_HYPERFINE = 1 << 8, /* command, times, mean */
-    ARR_JMH = 1 << 9,    /* benchmark, jmhVersion, primaryMetric, mode */
-    ARR_EMPTY = 1 << 10, /* [] */
+    TOP_RECORD = 0, TOP_CONTEXT, TOP_BENCHMARKS, TOP_RESULTS, TOP_VERSION, TOP_METADATA,
+    EL_GBENCH,    /* real_time, cpu_time, run_type, time_unit, iterations, run_name */
+    EL_PYPERF,    /* runs */
+    EL_HYPERFINE, /* command, times, mean */
+    ARR_JMH,      /* benchmark, jmhVersion, primaryMetric, mode */
+    ARR_EMPTY,    /* [] */
+    /* Rust, Python and C++ harnesses */
+    TOP_ITERS, TOP_TIMES,            /* Criterion.rs's sample.json */
+    TOP_CRITERION_PART,              /* group_id, full_id, median_abs_dev: benchmark.json, estimates.json */
+    TOP_PYTEST,                      /* machine_info, commit_info */
+    EL_PYTEST,                       /* fullname, stats, extra_info */
+    TOP_ASV, TOP_COMMIT_HASH,        /* result_columns, env_name; commit_hash */
+    TOP_CATCH2,                      /* test-run, test-cases (Catch2's JSON reporter) */
+    EL_NANOBENCH,                    /* measurements, epochs, complexityN, clockResolutionMultiple */
     /* tinybench, Vitest, Benchmark.js, BenchmarkDotNet, BMF */
-    TOP_FILES = 1 << 16,      /* "files" */
-    EL_VITEST = 1 << 17,      /* files[0]: filepath, groups */
-    ARR_TINYBENCH = 1 << 18,  /* [0]: result */
-    ARR_BENCHMARKJS = 1 << 19, /* [0]: stats, cycles */
-    OBJ_BENCHMARKJS = 1 << 20, /* "0": {stats...}: a serialised Benchmark.Suite */
-    TOP_BDN = 1 << 21,        /* "Benchmarks", "HostEnvironmentInfo" */
-    BMF_V0 = 1 << 22,         /* {NAME: {MEASURE: {"value"...}}} */
-    BMF_V1 = 1 << 23,         /* {NAME: [{"measures"...}]} */
+    TOP_FILES,       /* "files" */
+    EL_VITEST,       /* files[0]: filepath, groups */
+    ARR_TINYBENCH,   /* [0]: result */
+    ARR_BENCHMARKJS, /* [0]: stats, cycles */
+    OBJ_BENCHMARKJS, /* "0": {stats...}: a serialised Benchmark.Suite */
+    TOP_BDN,         /* "Benchmarks", "HostEnvironmentInfo" */
+    BMF_V0,          /* {NAME: {MEASURE: {"value"...}}} */
+    BMF_V1,          /* {NAME: [{"measures"...}]} */
 };
 
 static int key_is(const char *k, size_t n, const char *name)
@@ -49,12 +57,19 @@ static int any_key(const char *k, size_t n, const char *const *names)
 #define PEEK_DEPTH 8
 
 /* Scans the first JSON value of p[0..n) for the keys above. */
-static unsigned json_peek(const unsigned char *p, size_t n)
+static uint64_t json_peek(const unsigned char *p, size_t n)
 {
     static const char *const gbench[] = {"real_time", "cpu_time", "run_type", "time_unit", "iterations",
                                          "run_name", NULL};
     static const char *const hyper[] = {"command", "times", "mean", NULL};
     static const char *const jmh[] = {"benchmark", "jmhVersion", "primaryMetric", "mode", NULL};
+    static const char *const crit_part[] = {"group_id", "full_id", "median_abs_dev", NULL};
+    static const char *const pytest_top[] = {"machine_info", "commit_info", NULL};
+    static const char *const pytest_el[] = {"fullname", "stats", "extra_info", NULL};
+    static const char *const asv_top[] = {"result_columns", "env_name", NULL};
+    static const char *const catch2_top[] = {"test-run", "test-cases", NULL};
+    static const char *const nanobench_el[] = {"measurements", "epochs", "complexityN", "clockResolutionMultiple",
+                                               NULL};
     struct frame {
         char type;       /* '{' or '[' */
         size_t index;    /* elements so far */
@@ -62,7 +77,7 @@ static unsigned json_peek(const unsigned char *p, size_t n)
         int top_key;     /* at depth 1: the key whose value this is: 1 benchmarks, 2 results, 3 files, 4 "0" */
     } st[PEEK_DEPTH];
     int depth = 0, pending_top_key = 0;
-    unsigned found = 0;
+    uint64_t found = 0;
     size_t i = 0;
     while (i < n) {
         unsigned char c = p[i];
@@ -83,7 +98,7 @@ static unsigned json_peek(const unsigned char *p, size_t n)
                     while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r' || p[j] == '\n'))
                         j++;
                     if (j < n && p[j] == ']')
-                        found |= ARR_EMPTY;
+                        found |= F(ARR_EMPTY);
                 }
             }
             depth++;
@@ -111,36 +126,45 @@ static unsigned json_peek(const unsigned char *p, size_t n)
             if (depth >= 1 && depth <= PEEK_DEPTH && st[depth - 1].type == '{' && st[depth - 1].want_key) {
                 st[depth - 1].want_key = 0;
                 if (depth == 1) {
-                    found |= key_is(k, len, "record") ? TOP_RECORD : 0;
-                    found |= key_is(k, len, "context") ? TOP_CONTEXT : 0;
-                    found |= key_is(k, len, "benchmarks") ? TOP_BENCHMARKS : 0;
-                    found |= key_is(k, len, "results") ? TOP_RESULTS : 0;
-                    found |= key_is(k, len, "version") ? TOP_VERSION : 0;
-                    found |= key_is(k, len, "metadata") ? TOP_METADATA : 0;
-                    found |= key_is(k, len, "files") ? TOP_FILES : 0;
-                    found |= key_is(k, len, "Benchmarks") || key_is(k, len, "HostEnvironmentInfo") ? TOP_BDN : 0;
+                    found |= key_is(k, len, "record") ? F(TOP_RECORD) : 0;
+                    found |= key_is(k, len, "context") ? F(TOP_CONTEXT) : 0;
+                    found |= key_is(k, len, "benchmarks") ? F(TOP_BENCHMARKS) : 0;
+                    found |= key_is(k, len, "results") ? F(TOP_RESULTS) : 0;
+                    found |= key_is(k, len, "version") ? F(TOP_VERSION) : 0;
+                    found |= key_is(k, len, "metadata") ? F(TOP_METADATA) : 0;
+                    found |= key_is(k, len, "iters") ? F(TOP_ITERS) : 0;
+                    found |= key_is(k, len, "times") ? F(TOP_TIMES) : 0;
+                    found |= any_key(k, len, crit_part) ? F(TOP_CRITERION_PART) : 0;
+                    found |= any_key(k, len, pytest_top) ? F(TOP_PYTEST) : 0;
+                    found |= any_key(k, len, asv_top) ? F(TOP_ASV) : 0;
+                    found |= key_is(k, len, "commit_hash") ? F(TOP_COMMIT_HASH) : 0;
+                    found |= any_key(k, len, catch2_top) ? F(TOP_CATCH2) : 0;
+                    found |= key_is(k, len, "files") ? F(TOP_FILES) : 0;
+                    found |= key_is(k, len, "Benchmarks") || key_is(k, len, "HostEnvironmentInfo") ? F(TOP_BDN) : 0;
                     pending_top_key = key_is(k, len, "benchmarks") ? 1 : key_is(k, len, "results") ? 2
                                       : key_is(k, len, "files") ? 3 : key_is(k, len, "0") ? 4 : 0;
                 } else if (depth == 2 && st[0].type == '[' && st[0].index == 0) {
-                    found |= any_key(k, len, jmh) ? ARR_JMH : 0;
-                    found |= key_is(k, len, "result") ? ARR_TINYBENCH : 0;
-                    found |= key_is(k, len, "stats") || key_is(k, len, "cycles") ? ARR_BENCHMARKJS : 0;
+                    found |= any_key(k, len, jmh) ? F(ARR_JMH) : 0;
+                    found |= key_is(k, len, "result") ? F(ARR_TINYBENCH) : 0;
+                    found |= key_is(k, len, "stats") || key_is(k, len, "cycles") ? F(ARR_BENCHMARKJS) : 0;
                 } else if (depth == 2 && st[0].type == '{' && st[1].type == '{' && st[1].top_key == 4) {
-                    found |= key_is(k, len, "stats") ? OBJ_BENCHMARKJS : 0;
+                    found |= key_is(k, len, "stats") ? F(OBJ_BENCHMARKJS) : 0;
                 } else if (depth == 3 && st[0].type == '{' && st[1].type == '[' && st[1].index == 0) {
                     if (st[1].top_key == 1) {
-                        found |= any_key(k, len, gbench) ? EL_GBENCH : 0;
-                        found |= key_is(k, len, "runs") ? EL_PYPERF : 0;
+                        found |= any_key(k, len, gbench) ? F(EL_GBENCH) : 0;
+                        found |= key_is(k, len, "runs") ? F(EL_PYPERF) : 0;
+                        found |= any_key(k, len, pytest_el) ? F(EL_PYTEST) : 0;
                     } else if (st[1].top_key == 2) {
-                        found |= any_key(k, len, hyper) ? EL_HYPERFINE : 0;
+                        found |= any_key(k, len, hyper) ? F(EL_HYPERFINE) : 0;
+                        found |= any_key(k, len, nanobench_el) ? F(EL_NANOBENCH) : 0;
                     } else if (st[1].top_key == 3) {
-                        found |= key_is(k, len, "groups") || key_is(k, len, "filepath") ? EL_VITEST : 0;
+                        found |= key_is(k, len, "groups") || key_is(k, len, "filepath") ? F(EL_VITEST) : 0;
                     }
                 }
                 /* Bencher Metric Format: the first benchmark's first measure */
                 if (depth == 3 && st[0].type == '{' && st[0].index == 0 && st[1].index == 0 && st[2].type == '{') {
-                    found |= st[1].type == '{' && key_is(k, len, "value") ? BMF_V0 : 0;
-                    found |= st[1].type == '[' && key_is(k, len, "measures") ? BMF_V1 : 0;
+                    found |= st[1].type == '{' && key_is(k, len, "value") ? F(BMF_V0) : 0;
+                    found |= st[1].type == '[' && key_is(k, len, "measures") ? F(BMF_V1) : 0;
                 }
             }
             continue;
@@ -176,12 +200,26 @@ static int gobench_line(const unsigned char *s, size_t n)
     return i > d && i < n && (s[i] == ' ' || s[i] == '\t');
 }
 
-static int looks_gobench(const unsigned char *p, size_t n)
+/* ---- cargo bench's bencher lines ---- */
+
+/* "test NAME ... bench: N ns/iter (+/- M)" (libtest's and Criterion.rs's
+ * --output-format bencher) */
+static int cargo_bench_line(const unsigned char *s, size_t n)
+{
+    if (n < 5 || memcmp(s, "test ", 5) != 0)
+        return 0;
+    for (size_t i = 5; i + 13 <= n; i++)
+        if (memcmp(s + i, " ... bench: ", 12) == 0)
+            return 1;
+    return 0;
+}
+
+static int looks_lines(const unsigned char *p, size_t n, int (*line)(const unsigned char *, size_t))
 {
     for (size_t i = 0; i < n;) {
         const unsigned char *nl = memchr(p + i, '\n', n - i);
         size_t len = nl ? (size_t)(nl - (p + i)) : n - i;
-        if (gobench_line(p + i, len))
+        if (line(p + i, len))
             return 1;
         i += len + 1;
     }
@@ -219,6 +257,20 @@ static int looks_csv(const unsigned char *p, size_t n)
     return have == 7;
 }
 
+/* ---- Catch2's XML reporter: the root element <Catch> (2.x) or
+ * <Catch2TestRun> (3.x), after the XML declaration ---- */
+
+static int looks_catch2_xml(const unsigned char *p, size_t n)
+{
+    size_t m = n < 4096 ? n : 4096;
+    for (size_t i = 0; i + 7 <= m; i++)
+        if (p[i] == '<' && memcmp(p + i + 1, "Catch", 5) == 0 &&
+            (p[i + 6] == ' ' || p[i + 6] == '>' || p[i + 6] == '\n' ||
+             (i + 14 <= m && memcmp(p + i + 6, "2TestRun", 8) == 0)))
+            return 1;
+    return 0;
+}
+
 enum content_kind sniff_content(const unsigned char *p, size_t n, int whole)
 {
     if (n >= 262 && memcmp(p + 257, "ustar", 5) == 0)
@@ -231,36 +283,53 @@ enum content_kind sniff_content(const unsigned char *p, size_t n, int whole)
     if (i == n)
         return whole || n == 0 ? KIND_EMPTY : KIND_UNKNOWN;
     if (p[i] == '{') {
-        unsigned f = json_peek(p + i, n - i);
-        if (f & TOP_RECORD)
+        uint64_t f = json_peek(p + i, n - i);
+        if (f & F(TOP_RECORD))
             return KIND_RUN_STREAM;
-        if ((f & TOP_CONTEXT) || ((f & TOP_BENCHMARKS) && (f & EL_GBENCH)))
+        /* before pyperf's rule: pytest-benchmark's files have "version" and "benchmarks" too */
+        if ((f & F(TOP_BENCHMARKS)) && (f & (F(TOP_PYTEST) | F(EL_PYTEST))))
+            return KIND_PYTEST;
+        if ((f & F(TOP_ASV)) || ((f & F(TOP_COMMIT_HASH)) && (f & F(TOP_RESULTS))))
+            return KIND_ASV;
+        if ((f & F(TOP_ITERS)) && (f & F(TOP_TIMES)))
+            return KIND_CRITERION;
+        if (f & F(TOP_CRITERION_PART))
+            return KIND_CRITERION_PART;
+        if ((f & F(TOP_CATCH2)) && (f & F(TOP_METADATA)))
+            return KIND_CATCH2;
+        if ((f & F(TOP_RESULTS)) && (f & F(EL_NANOBENCH)))
+            return KIND_NANOBENCH;
+        if ((f & F(TOP_CONTEXT)) || ((f & F(TOP_BENCHMARKS)) && (f & F(EL_GBENCH))))
             return KIND_GBENCH;
-        if ((f & TOP_BENCHMARKS) && ((f & EL_PYPERF) || (f & (TOP_VERSION | TOP_METADATA))))
+        if ((f & F(TOP_BENCHMARKS)) && ((f & F(EL_PYPERF)) || (f & (F(TOP_VERSION) | F(TOP_METADATA)))))
             return KIND_PYPERF;
-        if ((f & TOP_RESULTS) && (f & EL_HYPERFINE))
+        if ((f & F(TOP_RESULTS)) && (f & F(EL_HYPERFINE)))
             return KIND_HYPERFINE;
-        if ((f & TOP_FILES) && (f & EL_VITEST))
+        if ((f & F(TOP_FILES)) && (f & F(EL_VITEST)))
             return KIND_VITEST;
-        if (f & TOP_BDN)
+        if (f & F(TOP_BDN))
             return KIND_BDN;
-        if (f & OBJ_BENCHMARKJS)
+        if (f & F(OBJ_BENCHMARKJS))
             return KIND_BENCHMARKJS;
-        if (f & (BMF_V0 | BMF_V1))
+        if (f & (F(BMF_V0) | F(BMF_V1)))
             return KIND_BMF;
         return KIND_JSON;
     }
     if (p[i] == '[') {
-        unsigned f = json_peek(p + i, n - i);
-        if (f & (ARR_JMH | ARR_EMPTY))
+        uint64_t f = json_peek(p + i, n - i);
+        if (f & (F(ARR_JMH) | F(ARR_EMPTY)))
             return KIND_JMH;
-        if (f & ARR_TINYBENCH)
+        if (f & F(ARR_TINYBENCH))
             return KIND_TINYBENCH;
-        return f & ARR_BENCHMARKJS ? KIND_BENCHMARKJS : KIND_UNKNOWN;
+        return f & F(ARR_BENCHMARKJS) ? KIND_BENCHMARKJS : KIND_UNKNOWN;
     }
+    if (p[i] == '<')
+        return looks_catch2_xml(p + i, n - i) ? KIND_CATCH2 : KIND_UNKNOWN;
+    if (looks_lines(p + i, n - i, cargo_bench_line))
+        return KIND_CARGO_BENCH;
     if (looks_csv(p + i, n - i))
         return KIND_CSV;
-    return looks_gobench(p + i, n - i) ? KIND_GOBENCH : KIND_UNKNOWN;
+    return looks_lines(p + i, n - i, gobench_line) ? KIND_GOBENCH : KIND_UNKNOWN;
 }
 
 /* ---- reading the first bytes ---- */
@@ -380,6 +449,14 @@ static const struct {
     {KIND_HYPERFINE, "hyperfine", "hyperfine results (hyperfine)"},
     {KIND_PYPERF, "pyperf", "pyperf results (pyperf)"},
     {KIND_GOBENCH, "go-bench", "Go benchmark output (go-bench)"},
+    /* Rust, Python and C++ harnesses */
+    {KIND_CRITERION, "criterion", "Criterion.rs's sample.json (criterion)"},
+    {KIND_CRITERION_PART, NULL, "a Criterion.rs file read with the sample.json beside it (benchmark.json, estimates.json)"},
+    {KIND_CARGO_BENCH, "cargo-bench", "cargo bench's bencher lines (cargo-bench)"},
+    {KIND_PYTEST, "pytest-benchmark", "pytest-benchmark results (pytest-benchmark)"},
+    {KIND_ASV, "asv", "asv results (asv)"},
+    {KIND_CATCH2, "catch2", "Catch2 reporter output (catch2)"},
+    {KIND_NANOBENCH, "nanobench", "nanobench results (nanobench)"},
     {KIND_TINYBENCH, "tinybench", "tinybench results (tinybench)"},
     {KIND_VITEST, "vitest", "Vitest bench results (vitest)"},
     {KIND_BENCHMARKJS, "benchmarkjs", "Benchmark.js results (benchmarkjs)"},

@@ -3,10 +3,8 @@
 /* Content sniffing, in one place: what a file holds, told by its bytes and
  * never by its name. Compression (zstd, gzip, xz, bzip2: decode.h) is
  * undone first; then a tar header, zip's magic bytes, a JSON document's
- * first keys (a benchdb-run/1 record, or the shape of a JMH, Google
- * Benchmark, hyperfine, pyperf, tinybench, Vitest, Benchmark.js,
- * BenchmarkDotNet or Bencher Metric Format file), a CSV/TSV header or Go
- * benchmark lines say what it is. Only the first SNIFF_BYTES decoded bytes are looked at. */
+ * first keys (a benchdb-run/1 record, or the shape of a harness's result
+ * file), an XML root element, a CSV/TSV header or benchmark text lines say what it is. Only the first SNIFF_BYTES decoded bytes are looked at. */
 #include <stddef.h>
 
 #include "ingest/sources/blocks.h"
@@ -26,6 +24,14 @@ enum content_kind {
     KIND_HYPERFINE,
     KIND_PYPERF,
     KIND_GOBENCH,
+    /* Rust, Python and C++ harnesses */
+    KIND_CRITERION,      /* Criterion.rs's sample.json */
+    KIND_CRITERION_PART, /* Criterion.rs's benchmark.json or estimates.json: read with sample.json */
+    KIND_CARGO_BENCH,    /* cargo bench's bencher lines */
+    KIND_PYTEST,         /* pytest-benchmark's JSON */
+    KIND_ASV,            /* an asv results file */
+    KIND_CATCH2,         /* Catch2's XML (or JSON) reporter */
+    KIND_NANOBENCH,      /* nanobench's JSON template */
     /* JavaScript, .NET, Bencher's format and plain tables */
     KIND_TINYBENCH,
     KIND_VITEST,
@@ -51,8 +57,7 @@ int sniff_fd(int fd, struct sniffed *out, char **err);
 /* Sniffs bytes held in memory. */
 int sniff_buffer(const unsigned char *p, size_t n, struct sniffed *out, char **err);
 
-/* The harness format a kind is ("jmh", "google-benchmark", "hyperfine",
- * "pyperf", "go-bench"), or NULL. */
+/* The harness format a kind is ("jmh", "google-benchmark", ...), or NULL. */
 const char *kind_harness(enum content_kind k);
 /* The kind of a harness format name (KIND_UNKNOWN for none). */
 enum content_kind kind_of_harness(const char *format);

@@ -43,7 +43,7 @@ archive)
 harness)
     fmt=${name%%/*} base=${name#*/}
     dir="$BENCHDB_SRC/tests/data/formats/bad/$fmt"
-    f=$(ls "$dir/$base".json "$dir/$base".txt "$dir/$base".csv 2>/dev/null | head -n 1)
+    f=$(ls "$dir/$base".json "$dir/$base".txt "$dir/$base".xml "$dir/$base".csv 2>/dev/null | head -n 1)
     [ -n "$f" ] || fail "$name: no file beside $base.err"
     cp "$f" "$T/case/"
     set -- -q --format "$fmt" --plan p --run r --host h "$(basename "$f")"

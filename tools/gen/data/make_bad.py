@@ -45,8 +45,7 @@ VAL = 'expected a finite number > 0'
 UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, sec/op, B/s, MB/s"
 KINDS = '"run", "samples", "results", "gate" or "event"'
 NOT_A_FORMAT = ("not a format benchdb reads: expected a benchdb-run/1 stream (JSON Lines, optionally compressed), a tar "
-                "or zip holding them, or harness output (jmh, google-benchmark, hyperfine, pyperf, go-bench, tinybench, vitest, "
-                "benchmarkjs, benchmarkdotnet, bmf, csv) with "
+                "or zip holding them, or harness output (jmh, google-benchmark, hyperfine, pyperf, go-bench, criterion, cargo-bench, pytest-benchmark, asv, catch2, nanobench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv) with "
                 "--plan, --run and --host")
 
 cases = {

@@ -10,6 +10,42 @@
 #include "ingest/decoders/harness.h"
 #include "ingest/decoders/run/fields.h"
 #include "ingest/decoders/run/run.h"
+#include "util/diag.h"
+
+/* The companions of the file at path (adapters.h), copied: each one
+ * found into held[i], comp[i] naming it (bytes NULL when absent). */
+static int companions(struct run_decoder *d, const struct harness *h, const char *path, struct harness_companion *comp,
+                      struct strbuf *held, size_t *nc)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    for (size_t i = 0; h->companions && h->companions[i] && i < 4; i++) {
+        struct strbuf p = {0};
+        struct run_file cf = {0};
+        comp[i].name = h->companions[i];
+        *nc = i + 1;
+        if (sb_append(&p, path, dir) || sb_puts(&p, h->companions[i])) {
+            sb_free(&p);
+            return ingest_report_oom(d->rep);
+        }
+        /* quietly absent: the adapter says what it misses */
+        int found = d->files.get ? d->files.get(d->files.arg, p.buf, &cf) : 0;
+        sb_free(&p);
+        if (found < 0 && d->rep->err && strstr(d->rep->err, "out of memory"))
+            return -1;
+        if (found < 0) {
+            ingest_report_clear_error(d->rep);
+            continue;
+        }
+        if (found && (sb_append(&held[i], (const char *)cf.bytes, cf.len) || sb_putc(&held[i], 0)))
+            return ingest_report_oom(d->rep);
+        if (found) {
+            comp[i].bytes = (const unsigned char *)held[i].buf;
+            comp[i].len = cf.len;
+        }
+    }
+    return 0;
+}
 
 /* What data must be for a text format ("a string (the csv text)"). */
 static const char *text_format_wanted(const char *name)
@@ -26,9 +62,10 @@ int run_results_record(struct run_decoder *d, json_t *rec)
         return -1;
     const struct harness *h = harness_find(format);
     if (!h) {
-        char expected[256];
-        snprintf(expected, sizeof expected, "one of %s", harness_names);
-        return run_wrong(d, "results", "format", expected, json_object_get(rec, "format"));
+        char *expected = bd_strdupf("one of %s", harness_list());
+        int rc = run_wrong(d, "results", "format", expected, json_object_get(rec, "format"));
+        free(expected);
+        return rc;
     }
     if (run_get_int(d, rec, "results", "block", 1, 1, &block, &has) ||
         run_get_name(d, rec, "results", "variant", 1, &variant) ||
@@ -53,8 +90,20 @@ int run_results_record(struct run_decoder *d, json_t *rec)
         harness_ctx_free(&c);
         return rc;
     }
+    /* the files the harness writes beside this one, first (a file beside a
+     * bare stream is read into one buffer, which the next read reuses) */
+    struct harness_companion comp[4] = {{0}};
+    struct strbuf held[4] = {{0}};
+    size_t nc = 0;
+    rc = companions(d, h, path, comp, held, &nc);
+    c.companions = comp;
+    c.n_companions = nc;
     struct run_file f = {0};
-    int found = d->files.get ? d->files.get(d->files.arg, path, &f) : 0;
+    int found = rc ? -1 : d->files.get ? d->files.get(d->files.arg, path, &f) : 0;
+    if (found <= 0) {
+        for (size_t i = 0; i < nc; i++)
+            sb_free(&held[i]);
+    }
     if (found == 0)
         return ingest_report_fail(d->rep, "results.path", "no file \"%s\"", path);
     if (found < 0)
@@ -66,6 +115,7 @@ int run_results_record(struct run_decoder *d, json_t *rec)
     }
     c.prefix = where.buf;
     c.member_id = f.member_id;
+    c.detected = f.detected;
     rc = harness_load(&c, h, f.bytes, f.len, NULL);
     if (rc && f.display)
         ingest_report_blame_file(d->rep, f.display);
@@ -73,5 +123,7 @@ int run_results_record(struct run_decoder *d, json_t *rec)
         rc = sink_member_format(d->sink, f.member_id, h->name);
     harness_ctx_free(&c);
     sb_free(&where);
+    for (size_t i = 0; i < nc; i++)
+        sb_free(&held[i]);
     return rc;
 }

@@ -1,0 +1,217 @@
+/* cargo bench's bencher lines: "test NAME ... bench: VALUE UNIT/iter
+ * (+/- DEV)", as Criterion.rs writes them with --output-format bencher
+ * (VALUE its median, DEV its standard deviation, UNIT ns for wall time)
+ * and as libtest's #[bench] writes them (VALUE the median with thousands
+ * separators, DEV the range; an optional "= N MB/s"). A line holds one
+ * statistic, not the measurements: that one number is the value stored
+ * (every line of a name a value of its cell, in file order); DEV and the
+ * throughput go to the series detail. Other lines are ignored.
+ * docs/formats.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/idmap.h"
+#include "ingest/core/jsontext.h"
+#include "ingest/core/units.h"
+#include "ingest/core/utf8.h"
+#include "ingest/decoders/criterion/criterion.h"
+#include "ingest/decoders/harness.h"
+
+struct bcell {
+    char *name, *unit;
+    size_t first_line;
+    struct dvec v;
+    json_t *dev; /* array: DEV per line */
+    json_t *thr; /* array: the throughput text per line, or null */
+};
+
+struct bcells {
+    struct bcell *v;
+    size_t n, cap;
+    struct idmap index; /* name -> index */
+};
+
+static void bcells_free(struct bcells *cs)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        free(cs->v[i].name);
+        free(cs->v[i].unit);
+        dvec_free(&cs->v[i].v);
+        json_decref(cs->v[i].dev);
+        json_decref(cs->v[i].thr);
+    }
+    free(cs->v);
+    idmap_free(&cs->index);
+}
+
+static struct bcell *bcell_get(struct bcells *cs, const char *name, size_t len, size_t lineno)
+{
+    int64_t *ix = idmap_get(&cs->index, name, len);
+    if (ix)
+        return &cs->v[*ix];
+    if (cs->n == cs->cap) {
+        size_t ncap = cs->cap ? 2 * cs->cap : 16;
+        struct bcell *nv = realloc(cs->v, ncap * sizeof *nv);
+        if (!nv)
+            return NULL;
+        cs->v = nv;
+        cs->cap = ncap;
+    }
+    struct bcell *b = &cs->v[cs->n];
+    memset(b, 0, sizeof *b);
+    b->name = strndup(name, len);
+    b->first_line = lineno;
+    b->dev = json_array();
+    b->thr = json_array();
+    if (!b->name || !b->dev || !b->thr || idmap_put(&cs->index, name, len, (int64_t)cs->n)) {
+        free(b->name);
+        json_decref(b->dev);
+        json_decref(b->thr);
+        return NULL;
+    }
+    cs->n++;
+    return b;
+}
+
+/* A number with libtest's thousands separators ("1,234,567" or "12.5"). */
+static int bench_number(const char *s, size_t n, double *out)
+{
+    char buf[64];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ',' && k + 1 < sizeof buf)
+            buf[k++] = s[i];
+    return k && k + 1 < sizeof buf && harness_parse_number(buf, k, out);
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
+}
+
+static const char *word_end(const char *p, const char *end)
+{
+    while (p < end && *p != ' ' && *p != '\t')
+        p++;
+    return p;
+}
+
+/* One "test ... bench:" line s[0..n): 0 (added), or -1. */
+static int one_line(struct harness_ctx *c, struct bcells *cs, const char *s, size_t n, size_t lineno)
+{
+    char path[64];
+    snprintf(path, sizeof path, "line %zu", lineno);
+    size_t at = utf8_bad_at(s, n);
+    if (at < n) {
+        char what[96];
+        utf8_describe(s, at, "column", what, sizeof what);
+        return harness_fail(c, path, "%s", what);
+    }
+    const char *end = s + n, *name = s + 5, *sep = NULL;
+    for (const char *p = name; p + 12 <= end && !sep; p++)
+        if (memcmp(p, " ... bench: ", 12) == 0)
+            sep = p;
+    if (!sep)
+        return harness_fail(c, path, "name: expected a benchmark name after \"test \"");
+    /* libtest pads the names of one run to one width */
+    const char *name_end = sep;
+    while (name_end > name && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+        name_end--;
+    if (name_end == name)
+        return harness_fail(c, path, "name: expected a benchmark name after \"test \"");
+    const char *p = skip_spaces(sep + 12, end), *q = word_end(p, end);
+    double value, dev = 0;
+    if (!bench_number(p, (size_t)(q - p), &value))
+        return harness_fail(c, path, "value: expected a number, got \"%.*s\"", (int)(q - p), p);
+    p = skip_spaces(q, end);
+    q = word_end(p, end);
+    if (q - p < 6 || memcmp(q - 5, "/iter", 5) != 0)
+        return harness_fail(c, path, "unit: expected UNIT/iter, got \"%.*s\"", (int)(q - p), p);
+    char unit[32];
+    snprintf(unit, sizeof unit, "%.*s", (int)(q - p - 5 < 31 ? q - p - 5 : 31), p);
+    p = skip_spaces(q, end);
+    if (end - p < 5 || memcmp(p, "(+/- ", 5) != 0)
+        return harness_fail(c, path, "deviation: expected \"(+/- N)\" after the unit");
+    p += 5;
+    q = memchr(p, ')', (size_t)(end - p));
+    if (!q || !bench_number(p, (size_t)(q - p), &dev))
+        return harness_fail(c, path, "deviation: expected \"(+/- N)\" with a number");
+    p = skip_spaces(q + 1, end);
+    const char *thr = NULL;
+    size_t thr_len = 0;
+    if (p < end && *p == '=') {
+        thr = skip_spaces(p + 1, end);
+        thr_len = (size_t)(end - thr);
+        while (thr_len && (thr[thr_len - 1] == ' ' || thr[thr_len - 1] == '\r'))
+            thr_len--;
+    }
+    struct bcell *b = bcell_get(cs, name, (size_t)(name_end - name), lineno);
+    if (!b)
+        return ingest_report_oom(c->rep);
+    if (!b->unit && !(b->unit = strdup(unit)))
+        return ingest_report_oom(c->rep);
+    if (strcmp(b->unit, unit) != 0)
+        return harness_fail(c, path, "unit: \"%s\", but line %zu gave \"%s\" for this benchmark", unit,
+                            b->first_line, b->unit);
+    if (dvec_push(&b->v, value, 1) || json_array_append_new(b->dev, json_real(dev)) ||
+        json_array_append_new(b->thr, thr ? json_stringn(thr, thr_len) : json_null()))
+        return ingest_report_oom(c->rep);
+    return 0;
+}
+
+static int store_cell(struct harness_ctx *c, struct bcell *b)
+{
+    char path[64];
+    snprintf(path, sizeof path, "line %zu", b->first_line);
+    /* wall time in a time unit is the primary metric; a custom
+     * measurement's unit (cycles...) a metric of its own */
+    int ix = unit_index(b->unit);
+    int primary = ix >= 0 && ix < UNIT_PRIMARY_COUNT;
+    int any_thr = 0;
+    for (size_t i = 0; i < json_array_size(b->thr); i++)
+        any_thr |= !json_is_null(json_array_get(b->thr, i));
+    json_t *d = json_pack("{s:O}", "deviation", b->dev);
+    if (!d || (any_thr && json_object_set(d, "throughput", b->thr))) {
+        json_decref(d);
+        return ingest_report_oom(c->rep);
+    }
+    int rc = harness_detail(c, path, d);
+    json_decref(d);
+    if (rc == 0)
+        rc = harness_series(c, path, b->name, 0, primary ? NULL : b->unit, b->unit, c->detail.buf, b->v.v, NULL,
+                            b->v.n, NULL, 0);
+    return rc;
+}
+
+int harness_cargo_bench(struct harness_ctx *c, const char *text, size_t len)
+{
+    struct bcells cs = {0};
+    int rc = harness_params(c, NULL);
+    size_t lineno = 0;
+    for (size_t i = 0; rc == 0 && i < len;) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+        const char *s = text + i;
+        lineno++;
+        i += n + 1;
+        size_t m = n;
+        while (m && s[m - 1] == '\r')
+            m--;
+        /* "test NAME ... bench:"; "test NAME ... ok" and the rest ignored */
+        int bench = m > 5 && memcmp(s, "test ", 5) == 0;
+        if (bench) {
+            bench = 0;
+            for (size_t k = 5; k + 12 <= m && !bench; k++)
+                bench = memcmp(s + k, " ... bench: ", 12) == 0;
+        }
+        if (bench)
+            rc = one_line(c, &cs, s, m, lineno);
+    }
+    for (size_t k = 0; rc == 0 && k < cs.n; k++)
+        rc = store_cell(c, &cs.v[k]);
+    bcells_free(&cs);
+    return rc;
+}

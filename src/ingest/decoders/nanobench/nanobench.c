@@ -1,0 +1,124 @@
+/* nanobench's JSON template (ankerl::nanobench::templates::json()): one
+ * object per benchmark in "results", its "measurements" one per epoch:
+ * "elapsed" the average wall-clock time of one iteration of the epoch, in
+ * seconds, and the per-iteration averages of the performance counters.
+ * Each epoch's elapsed is a value of the cell named "name" (the primary
+ * metric); each counter a further metric of its own name (unit 1), left
+ * out when it is 0 in every epoch (nanobench writes 0 for a counter it
+ * could not read). The epoch's iteration count, the title, unit, batch,
+ * configuration and nanobench's own statistics (median(elapsed)...) go to
+ * the series detail. A name listed again (the same benchmark run twice)
+ * is the next fork. nanobench's pyperf template is pyperf's format, read
+ * by that adapter. docs/formats.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/idmap.h"
+#include "ingest/decoders/harness.h"
+#include "ingest/decoders/nanobench/nanobench.h"
+
+static const char *const counters[] = {"pagefaults", "cpucycles", "contextswitches", "instructions",
+                                       "branchinstructions", "branchmisses", NULL};
+
+/* The values of key over the measurements, into v; *present when one is
+ * not 0 (always, for a required key). An optional key missing from the
+ * first measurement is left out. */
+static int column(struct harness_ctx *c, size_t i, json_t *meas, const char *key, int required, struct dvec *v,
+                  int *present)
+{
+    char path[96];
+    *present = 0;
+    for (size_t k = 0; k < json_array_size(meas); k++) {
+        json_t *m = json_array_get(meas, k), *x = json_object_get(m, key);
+        double d;
+        snprintf(path, sizeof path, "results[%zu].measurements[%zu].%s", i, k, key);
+        if (!x && !required && k == 0)
+            return 0; /* an older template without this counter */
+        if (!harness_number(x, &d))
+            return harness_wrong(c, path, "a number", x);
+        if (dvec_push(v, d, 1))
+            return ingest_report_oom(c->rep);
+        *present |= d != 0;
+    }
+    if (required)
+        *present = 1;
+    return 0;
+}
+
+static int one_result(struct harness_ctx *c, size_t i, json_t *r, struct idmap *seen)
+{
+    char path[96];
+    snprintf(path, sizeof path, "results[%zu]", i);
+    if (!json_is_object(r))
+        return harness_wrong(c, path, "an object", r);
+    json_t *name = json_object_get(r, "name"), *meas = json_object_get(r, "measurements");
+    snprintf(path, sizeof path, "results[%zu].name", i);
+    if (!json_is_string(name) || json_string_length(name) == 0)
+        return harness_wrong(c, path, "a non-empty string", name);
+    snprintf(path, sizeof path, "results[%zu].measurements", i);
+    if (!json_is_array(meas))
+        return harness_wrong(c, path, "an array", meas);
+    for (size_t k = 0; k < json_array_size(meas); k++)
+        if (!json_is_object(json_array_get(meas, k))) {
+            snprintf(path, sizeof path, "results[%zu].measurements[%zu]", i, k);
+            return harness_wrong(c, path, "an object", json_array_get(meas, k));
+        }
+    const char *nm = json_string_value(name);
+    int64_t *prev = idmap_get(seen, nm, json_string_length(name));
+    long long fork = prev ? *prev + 1 : 0;
+    if (idmap_put(seen, nm, json_string_length(name), fork))
+        return ingest_report_oom(c->rep);
+    /* everything but the measurements, and each epoch's iterations */
+    json_t *d = harness_copy(r), *iters = json_array();
+    int rc = d && iters ? 0 : ingest_report_oom(c->rep);
+    for (size_t k = 0; rc == 0 && k < json_array_size(meas); k++) {
+        json_t *it = json_object_get(json_array_get(meas, k), "iterations");
+        if (json_array_append(iters, it ? it : json_null()))
+            rc = ingest_report_oom(c->rep);
+    }
+    if (rc == 0 && (json_object_del(d, "measurements") || json_object_del(d, "name") ||
+                    json_object_set(d, "iterations", iters)))
+        rc = ingest_report_oom(c->rep);
+    snprintf(path, sizeof path, "results[%zu]", i);
+    if (rc == 0)
+        rc = harness_detail(c, path, d);
+    json_decref(d);
+    json_decref(iters);
+    char *detail = rc == 0 ? strdup(c->detail.buf) : NULL;
+    if (rc == 0 && !detail)
+        rc = ingest_report_oom(c->rep);
+    int present;
+    struct dvec v = {0};
+    if (rc == 0)
+        rc = column(c, i, meas, "elapsed", 1, &v, &present);
+    snprintf(path, sizeof path, "results[%zu].measurements", i);
+    if (rc == 0)
+        rc = harness_series(c, path, nm, fork, NULL, "s", detail, v.v, NULL, v.n, NULL, 0);
+    for (int k = 0; rc == 0 && counters[k]; k++) {
+        dvec_free(&v);
+        rc = column(c, i, meas, counters[k], 0, &v, &present);
+        if (rc == 0 && present && v.n)
+            rc = harness_series(c, path, nm, fork, counters[k], "1", NULL, v.v, NULL, v.n, NULL, 0);
+    }
+    dvec_free(&v);
+    free(detail);
+    return rc;
+}
+
+int harness_nanobench(struct harness_ctx *c, json_t *doc)
+{
+    if (!json_is_object(doc))
+        return harness_wrong(c, NULL, "a JSON object with \"results\"", doc);
+    json_t *results = json_object_get(doc, "results");
+    if (!json_is_array(results))
+        return harness_wrong(c, "results", "an array", results);
+    if (harness_params(c, NULL))
+        return -1;
+    struct idmap seen = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < json_array_size(results); i++)
+        rc = one_result(c, i, json_array_get(results, i), &seen);
+    idmap_free(&seen);
+    return rc;
+}
