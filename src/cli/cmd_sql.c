@@ -87,10 +87,10 @@ static void report_sql_error(struct db *db, int rc, const struct sql_run *run)
         /* An unknown table, column or function: the nearest that exist. */
         struct strbuf hint = {0};
         char *msg = strdup(db_errmsg(db));
-        /* PostgreSQL: the failed statement aborted the read-only
-         * transaction; the catalogues are read after it (the command
-         * fails anyway, and nothing of it could be kept). */
-        if (msg && db_engine(db) == DB_POSTGRESQL && !run->a->write)
+        /* The failed statement may have aborted the read-only
+         * transaction (PostgreSQL); the catalogues are read after it (the
+         * command fails anyway, and nothing of it could be kept). */
+        if (msg && !run->a->write)
             store_end_readonly(db);
         if (msg)
             sql_error_hint(db, msg, &hint);
