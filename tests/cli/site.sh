@@ -13,7 +13,7 @@ mkdir night61 && mv n/ci-a-0061.jsonl.zst night61/ && rm n/ci-b-0061.jsonl.zst
 bd ingest -q n || fail "ingest 60 nights"
 bd simulate -q --groups 1 --hosts 2 --positions 2 --cells 2 --forks 1 --iterations 2 --warmups 0 --plan cal sim
 bd ingest -q sim || fail "ingest a calibration plan"
-bd query regressions -p plan=nightly -f csv >found.csv 2>/dev/null || fail "regressions"
+bd query regressions --record -p plan=nightly -f csv >found.csv 2>/dev/null || fail "regressions"
 
 run bd site www
 expect_rc 0 "benchdb site"
