@@ -53,9 +53,11 @@ KNOWN_CYCLES = {
     frozenset({"sqlfn/catalogue", "sqlfn/extension"}),
     # the command table names cmd_help, which lists the table
     frozenset({"cli/cmd_help", "cli/commands"}),
-    # chart.c dispatches to each kind of chart, which use its axes
+    # chart.c dispatches to each kind of chart, which use its axes and
+    # panels
     frozenset({"report/chart", "report/chart_bar", "report/chart_forest",
-               "report/chart_series", "report/chart_strip"}),
+               "report/chart_series", "report/chart_strip",
+               "report/forest_panel", "report/series_panel"}),
     # a simulated history is one part of a simulation, which drives it
     frozenset({"sim/history", "sim/sim"}),
     # the connection layer: opening a store migrates it and guards it, and
