@@ -1,6 +1,7 @@
 #include "util/strbuf.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,14 +9,22 @@
 
 int sb_grow(struct strbuf *sb, size_t extra)
 {
+    if (sb->failed)
+        return -1;
     if (sb->len + extra + 1 <= sb->cap)
         return 0;
+    if (extra > SIZE_MAX / 4 - sb->len) {
+        sb->failed = 1;
+        return -1;
+    }
     size_t cap = sb->cap ? sb->cap : 64;
     while (cap < sb->len + extra + 1)
         cap *= 2;
     char *p = realloc(sb->buf, cap);
-    if (!p)
+    if (!p) {
+        sb->failed = 1;
         return -1;
+    }
     sb->buf = p;
     sb->cap = cap;
     return 0;
@@ -42,6 +51,8 @@ int sb_printf(struct strbuf *sb, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    if (n < 0)
+        sb->failed = 1;
     if (n < 0 || sb_grow(sb, (size_t)n))
         return -1;
     va_start(ap, fmt);
@@ -51,8 +62,11 @@ int sb_printf(struct strbuf *sb, const char *fmt, ...)
     return 0;
 }
 
+int sb_failed(const struct strbuf *sb) { return sb->failed; }
+
 void sb_reset(struct strbuf *sb)
 {
+    sb->failed = 0;
     sb->len = 0;
     if (sb->buf)
         sb->buf[0] = 0;
@@ -63,10 +77,15 @@ void sb_free(struct strbuf *sb)
     free(sb->buf);
     sb->buf = NULL;
     sb->len = sb->cap = 0;
+    sb->failed = 0;
 }
 
 char *sb_detach(struct strbuf *sb)
 {
+    if (sb->failed) {
+        sb_free(sb);
+        return NULL;
+    }
     char *p = sb->buf;
     if (!p) {
         p = malloc(1);
