@@ -1,4 +1,5 @@
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +72,7 @@ char *bd_vstrdupf(const char *fmt, va_list ap)
     va_end(ap2);
     if (n < 0)
         n = 0;
-    char *s = malloc((size_t)n + 1);
-    if (!s) {
-        fputs("error: out of memory\n", stderr);
-        abort();
-    }
+    char *s = xmalloc((size_t)n + 1);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
 }

@@ -1,6 +1,7 @@
 #include "util/strbuf.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +9,14 @@
 
 int sb_grow(struct strbuf *sb, size_t extra)
 {
+    if (sb->failed)
+        return -1;
     if (sb->len + extra + 1 <= sb->cap)
         return 0;
+    if (extra > SIZE_MAX / 4 - sb->len) {
+        sb->failed = 1;
+        return -1;
+    }
     size_t cap = sb->cap ? sb->cap : 64;
     while (cap < sb->len + extra + 1)
         cap *= 2;
@@ -57,8 +64,11 @@ int sb_printf(struct strbuf *sb, const char *fmt, ...)
     return 0;
 }
 
+int sb_failed(const struct strbuf *sb) { return sb->failed; }
+
 void sb_reset(struct strbuf *sb)
 {
+    sb->failed = 0;
     sb->len = 0;
     if (sb->buf)
         sb->buf[0] = 0;
@@ -74,6 +84,10 @@ void sb_free(struct strbuf *sb)
 
 char *sb_detach(struct strbuf *sb)
 {
+    if (sb->failed) {
+        sb_free(sb);
+        return NULL;
+    }
     char *p = sb->buf;
     if (!p) {
         p = malloc(1);
