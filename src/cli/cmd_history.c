@@ -23,7 +23,7 @@ static const struct cli_opt history_opts[] = {
      0},
     {"verify", 0, NULL, "run evaluations ID... again and compare them with\ntheir records (exit 0 only when all are "
      "identical)", cli_opt_flag, offsetof(struct history_args, verify), 0, 0},
-    {"all", 0, NULL, "with --verify: every evaluation", cli_opt_flag, offsetof(struct history_args, all), 0, 0},
+    {"all", 0, NULL, "every evaluation: with --verify, or listed (lookups\ntoo)", cli_opt_flag, offsetof(struct history_args, all), 0, 0},
     {"limit", 'n', "N", "only the last N evaluations", cli_opt_int, offsetof(struct history_args, limit), 1,
      2147483647LL},
     CLI_OUTPUT_OPTIONS(struct history_args, out),
@@ -37,7 +37,8 @@ const struct cli_spec spec_history = {
     .store = 1,
     .synopsis = (const char *const[]){"history [OPTIONS] [NAME]", "history --diff [OPTIONS] ID1 ID2",
                                       "history --verify [OPTIONS] ID...|--all", NULL},
-    .about = "List recorded evaluations of saved queries, newest last: id, when, query,\n"
+    .about = "List the recorded decisions (verdicts, gates and back-tests; --all: lookups\n"
+             "recorded with --record or for a page too), newest last: id, when, query,\n"
              "the query text's short SHA-256, parameters, the one-line outcome and, for a\n"
              "rule judging a plan, whether it was pre-registered. NAME must be a saved\n"
              "query or a query with recorded evaluations.\n"
@@ -107,10 +108,17 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     struct report rep = {0};
     char *err = NULL;
     int rc = name ? check_name(db, &a->path, name, &rep) : EXIT_OK;
-    if (rc == EXIT_OK && history_list(db, name, a->limit, &rs, &err)) {
+    long long lookups = 0;
+    if (rc == EXIT_OK && history_list(db, name, a->limit, !a->all, &lookups, &rs, &err)) {
         bd_error("history: %s", err);
         rc = EXIT_FAIL;
     }
+    /* The history is of decisions; lookups kept on purpose (--record, or
+     * what a page was drawn from) are counted, not hidden silently. */
+    if (rc == EXIT_OK && lookups)
+        report_note(&rep, "%lld lookup%s not listed (queries without an -- outcome:, recorded with --record or for a "
+                          "page): 'benchdb history --all' lists every evaluation, 'benchdb history QUERY' one query's",
+                    lookups, lookups == 1 ? "" : "s");
     if (rc == EXIT_OK && report_print(&rep, &rs, &a->out, stdout, stderr))
         rc = EXIT_FAIL;
     rowset_free(&rs);
@@ -216,9 +224,9 @@ int cmd_history(struct cli *cli, int argc, char **argv)
     if (cli_parse(&spec_history, argc, argv, &a, &first) || cli_output_ready("history", &a.out))
         goto out;
     int nargs = argc - first;
-    if (a.diff + a.verify > 1 || (a.all && !a.verify)) {
-        bd_usage_error("history", "history: %s", a.all && !a.verify ? "--all goes with --verify"
-                                                                   : "--diff and --verify go one at a time");
+    if (a.diff + a.verify > 1 || (a.all && a.diff)) {
+        bd_usage_error("history", "history: %s", a.all && a.diff ? "--all goes with --verify or a listing"
+                                                                  : "--diff and --verify go one at a time");
         goto out;
     }
     if (a.verify && (a.all ? nargs > 0 : nargs == 0)) {

@@ -11,20 +11,49 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-int history_list(struct db *db, const char *name, long long limit, struct rowset *rs, char **err)
+/* A decision: the evaluation of a query whose header has an -- outcome:
+ * line (?3 is '%' newline '-- outcome:%'), or a back-test (its composed
+ * rule scores a gate). */
+#define DECISION(P) "(query_name LIKE 'backtest-%' OR query_text LIKE '-- outcome:%' OR query_text LIKE " P ")"
+static const char decision_like[] = "%\n-- outcome:%";
+
+static int count_lookups(struct db *db, long long *n, char **err)
 {
     struct db_stmt *st;
+    if (db_prepare(db, "SELECT count(*) FROM evaluation WHERE NOT " DECISION("?1"), &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    int rc = db_bind_text(st, 1, decision_like, -1);
+    if (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW)
+        *n = db_column_int64(st, 0);
+    db_finalize(st);
+    return rc == SQLITE_ROW ? 0 : bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+}
+
+int history_list(struct db *db, const char *name, long long limit, int decisions, long long *lookups,
+                 struct rowset *rs, char **err)
+{
+    struct db_stmt *st;
+    decisions = decisions && !name;
     const char *sql =
-        "SELECT * FROM (SELECT id, evaluated_at, query_name AS query, substr(query_sha256, 1, 12) AS sha256, "
-        "params, outcome, registration FROM evaluation WHERE (CAST(?1 AS TEXT) IS NULL OR query_name = ?1) "
-        "ORDER BY id DESC LIMIT ?2) AS h ORDER BY id";
+        decisions ? "SELECT * FROM (SELECT id, evaluated_at, query_name AS query, substr(query_sha256, 1, 12) AS sha256, "
+                    "params, outcome, registration FROM evaluation WHERE CAST(?1 AS TEXT) IS NULL AND " DECISION("?3") " "
+                    "ORDER BY id DESC LIMIT ?2) AS h ORDER BY id"
+                  : "SELECT * FROM (SELECT id, evaluated_at, query_name AS query, substr(query_sha256, 1, 12) AS sha256, "
+                    "params, outcome, registration FROM evaluation WHERE (CAST(?1 AS TEXT) IS NULL OR query_name = ?1) "
+                    "ORDER BY id DESC LIMIT ?2) AS h ORDER BY id";
+    if (lookups)
+        *lookups = 0;
+    if (decisions && lookups && count_lookups(db, lookups, err))
+        return -1;
     if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
-    int rc = name ? db_bind_text(st, 1, name, -1) : SQLITE_OK;
+    int rc = name ? db_bind_text(st, 1, name, -1) : db_bind_null(st, 1);
     /* No limit: the largest one both engines take (SQLite reads -1 as
      * none, PostgreSQL refuses it). */
     if (rc == SQLITE_OK)
         rc = db_bind_int64(st, 2, limit < 0 ? INT64_MAX : limit);
+    if (rc == SQLITE_OK && decisions)
+        rc = db_bind_text(st, 3, decision_like, -1);
     if (rc == SQLITE_OK)
         rc = rowset_collect_db(rs, st);
     if (rc != SQLITE_DONE)

@@ -10,8 +10,13 @@
 
 /* The last `limit` (< 0: all) evaluations of the query name (NULL: of
  * every query), oldest first: id, evaluated_at, query, sha256 (short),
- * params, outcome, registration. Returns 0, or -1 with *err. */
-int history_list(struct db *db, const char *name, long long limit, struct rowset *rs, char **err);
+ * params, outcome, registration. With decisions set (and name NULL), only
+ * the decisions: evaluations of a query with an -- outcome: line, and
+ * back-tests; *lookups (when not NULL) is then set to how many others
+ * there are (lookups recorded with --record or for a page). Returns 0,
+ * or -1 with *err. */
+int history_list(struct db *db, const char *name, long long limit, int decisions, long long *lookups,
+                 struct rowset *rs, char **err);
 
 /* The names of the queries with recorded evaluations, sorted. Returns the
  * count, or -1 with *err; free with history_names_free. */

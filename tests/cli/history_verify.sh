@@ -137,9 +137,9 @@ expect_rc 2 "--verify without ids"
 expect_err_has "error: history: --verify needs evaluation ids, or --all (not both)" "message"
 run bd history --verify 1 --all
 expect_rc 2 "ids and --all"
-run bd history --all
-expect_rc 2 "--all alone"
-expect_err_has "--all goes with --verify" "message"
+run bd history --all --diff 1 2
+expect_rc 2 "--all with --diff"
+expect_err_has "--all goes with --verify or a listing" "message"
 run bd history --verify x
 expect_rc 2 "a bad id"
 run bd history --verify 1 --diff 1 2

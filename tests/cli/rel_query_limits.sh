@@ -92,7 +92,7 @@ fi
 
 # 5. Nothing stopped was recorded: the one evaluation is the one within
 # its limits.
-run bd history --format csv
+run bd history --all --format csv
 expect_eq "$(($(wc -l <"$T/out") - 1))" 1 "one evaluation recorded"
 expect_out_has ",some," "the one within its limits"
 finish

@@ -159,21 +159,28 @@ expect_out_has "run_cell_data  table" "step 12: .tables PATTERN"
 expect_out_has "CREATE TABLE plan (" "step 12: .schema plan"
 expect_err_has "error: sql: no such column: nam; did you mean 'name'?" "step 12: the nearest column"
 
-# The history holds decisions, not lookups: every evaluation recorded is
-# a verdict or a gate (a query with an -- outcome: column, a back-test),
-# or the evaluation a page was drawn from (report QUERY records what it
-# draws; each page names its evaluations).
-"$BENCHDB_BIN" history --format csv >history.csv 2>/dev/null
+# The history holds decisions, not lookups: 'benchdb history' lists only
+# the tutorial's verdicts and gates (a query with an -- outcome: column, a
+# back-test) and counts the lookups recorded for its pages, which
+# --all lists (report QUERY records what it draws; each page names its
+# evaluations).
+"$BENCHDB_BIN" history --format csv >history.csv 2>history.err
+"$BENCHDB_BIN" history --all --format csv >history-all.csv 2>/dev/null
 cat ./*.html | grep -oE '(evaluation|Evaluation) [0-9]+' | grep -oE '[0-9]+' | sort -un >drawn.txt
-python3 - history.csv drawn.txt <<'PY' || fail "the history holds decisions and what the pages were drawn from"
+python3 - history.csv history-all.csv drawn.txt history.err <<'PY' || fail "the history lists the decisions; --all what the pages were drawn from"
 import csv, sys
 decisions = {"placement-rule", "compare", "gate-zscore", "gate-ttest", "gate-percent"}
-drawn = {int(l) for l in open(sys.argv[2]) if l.strip()}
+def decision(q): return q in decisions or q.startswith("backtest-")
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-other = [(r["id"], r["query"]) for r in rows
-         if r["query"] not in decisions and not r["query"].startswith("backtest-") and int(r["id"]) not in drawn]
-assert not other, other
+every = list(csv.DictReader(open(sys.argv[2], newline="")))
+drawn = {int(l) for l in open(sys.argv[3]) if l.strip()}
+assert [(r["id"], r["query"]) for r in rows if not decision(r["query"])] == [], rows
+assert [r["id"] for r in rows] == [r["id"] for r in every if decision(r["query"])], (rows, every)
+other = [r for r in every if not decision(r["query"])]
+assert other and all(int(r["id"]) in drawn for r in other), other
 assert sum(1 for r in rows if r["query"] == "placement-rule") == 23, rows
+note = open(sys.argv[4]).read()
+assert f"{len(other)} lookups not listed" in note, note
 PY
 
 # Step 13: the store as a site; the second run writes nothing; every link
