@@ -13,7 +13,8 @@ usage: harness_values.py FORMAT STORE RUN FILE...
 Every series the file gives (benchmark name, params, fork, metric, unit)
 must be stored with exactly the file's values in the file's order (the
 same doubles: Python and benchdb both round the decimal text correctly),
-and no other series; the events the file gives must be there. Prints
+and no other series, and no warm-up value (none of these formats writes
+its warm-up rounds); the events the file gives must be there. Prints
 "ok: N series, M values, E events" or fails with what differs.
 """
 import itertools
@@ -188,6 +189,11 @@ def main():
         n_values += len(vals)
     if got:
         sys.exit("FAIL: %s: series stored that the file does not give: %r" % (path, sorted(got)))
+    # none of these formats writes its warm-up rounds: none may be stored
+    (warm,) = db.execute("SELECT count(*) FROM sample v JOIN series s ON s.id = v.series_id JOIN run r "
+                         "ON r.id = s.run_id WHERE r.name = ? AND v.warmup <> 0", (run,)).fetchone()
+    if warm:
+        sys.exit("FAIL: %s: %d warm-up values stored; the file gives none" % (path, warm))
     ev = sorted(db.execute("SELECT e.name, e.value FROM event e JOIN run r ON r.id = e.run_id WHERE r.name = ?",
                            (run,)).fetchall())
     if ev != sorted(want_events):
