@@ -155,7 +155,10 @@ static int summarize(struct site_eval *e, const struct drawn *d, char **err)
     json_t *at = json_string(d->ev.evaluated_at ? d->ev.evaluated_at : "");
     e->id = d->ev.id;
     e->query = strdup(d->ev.query_name);
-    e->plan = d->ev.judged_plan ? strdup(d->ev.judged_plan) : NULL;
+    /* The plan it judged, else the plan it was asked about (a query that
+     * judges no plan, like regressions, still names one in its parameters). */
+    const char *plan = d->ev.judged_plan ? d->ev.judged_plan : text_of(d->ev.params, "plan");
+    e->plan = plan ? strdup(plan) : NULL;
     e->at = at ? display_value(at, REPORT_DIGITS, NULL) : NULL;
     e->outcome = d->ev.outcome ? strdup(d->ev.outcome) : NULL;
     e->file = bd_strdupf("e/%lld.html", d->ev.id);

@@ -3,7 +3,8 @@
 # tests/browser/check_pages.mjs in headless Chromium (Debian's, driven by
 # playwright-core from npm; both installed by scripts/install-deps). Fails,
 # never skips, when node, playwright-core or Chromium is missing or cannot
-# start. Screenshots: $BENCHDB_BUILD/report-shots/.
+# start. Every shipped query (queries/*.sql) has a page checked here.
+# Screenshots: $BENCHDB_BUILD/report-shots/.
 # ctest: browser
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
@@ -14,6 +15,7 @@ command -v node >/dev/null || { echo "FAIL: node is not installed (scripts/insta
 
 Q="$BENCHDB_SRC/tests/data/report"
 pages="$T/pages.json"
+queried=""
 echo "[" >"$pages"
 sep=""
 
@@ -21,6 +23,7 @@ sep=""
 page() {
     set_=$1 db=$2 name=$3
     shift 3
+    queried="$queried $1"
     out="$T/$set_-$name.html"
     if ! "$BENCHDB_BIN" --db "$db" report "$@" --queries "$Q" -o "$out" 2>"$T/err"; then
         fail "$set_-$name: benchdb report $*"
@@ -64,6 +67,7 @@ pages_of() {
     # the shipped queries' own views
     page "$set_" "$db" compare-shipped compare --param "plan=$plan" --param by=variant --param a=chill --param b=native --param sample=run
     page "$set_" "$db" variability-shipped variability --param "plan=$plan"
+    page "$set_" "$db" versions-shipped versions --param "plan=$plan"
 }
 
 # The example data, the rule registered before the plan ran.
@@ -100,6 +104,7 @@ grep -q 'class="chg"' "$T/history-regressions.html" || fail "history: regression
 grep -q 'class="chg"' "$T/history-trend.html" || fail "history: trend marks change points"
 grep -q 'change point, labelled with its revision and change' "$T/history-regressions.html" ||
     fail "history: the change points' legend"
+page history "$hist" injected-steps injected-steps --param plan=nightly
 # An empty result: its headline says what was looked at, nothing else is drawn.
 page history "$hist" regressions-empty regressions --param plan=nightly --param min_magnitude=5
 grep -q '<h1 class="headline empty">no change point in 4 histories of up to 60 runs (plan nightly)</h1>' \
@@ -229,6 +234,10 @@ for f in "$T"/site/h/*.html "$T"/site/e/*.html; do
         "$(basename "$(dirname "$f")")" "$(basename "$f" .html)" "$f" "$hist" "$T/site" "$shot" >>"$pages"
 done
 echo "]" >>"$pages"
+# Every shipped query's page is among those checked.
+for q in "$BENCHDB_SRC"/queries/*.sql; do
+    case "$queried " in *" $(basename "$q" .sql) "*) ;; *) fail "queries/$(basename "$q"): no page of it is checked" ;; esac
+done
 
 cd "$BENCHDB_SRC/tests/browser" || exit 1
 node check_pages.mjs "$pages" "$BENCHDB_BUILD/report-shots" "$BENCHDB_BUILD/report-chromium-profile"
