@@ -201,7 +201,12 @@ CREATE TABLE block_score_data (
 -- series, summing the totals in fork order (SQLite's unique index on
 -- series gives them so, as the aggregate above reads them; PostgreSQL's
 -- sum says ORDER BY fork), so that the score is the same double.
-CREATE TRIGGER series_insert_block_score AFTER INSERT ON series BEGIN
+-- The insert trigger stands aside for the series of the runs an ingest
+-- opens (archive_id NULL while its transaction is marked, below at
+-- ingest_defer), whose scores the ingest computes once before the commit
+-- with this SELECT (src/store/dialect.c), as on PostgreSQL.
+CREATE TRIGGER series_insert_block_score AFTER INSERT ON series
+WHEN new.archive_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM ingest_defer) BEGIN
   INSERT OR REPLACE INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit)
   SELECT run_id, benchmark_id, block, variant_id, sum(total) / sum(n), sum(n), min(unit)
   FROM series
