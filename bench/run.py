@@ -73,6 +73,23 @@ def timed(cmd, stdin=None):
     return time.perf_counter() - t
 
 
+def duckdb_module():
+    """None when bench/duckdb's DuckDB module loads (npm ci'd there first, at
+    the version its package-lock.json pins, as scripts/install-deps installs
+    the browser tests' modules), else why not."""
+    d = os.path.join(SRC, "bench", "duckdb")
+    probe = ["node", "-e", "import('@duckdb/node-api').then(() => 0)"]
+    try:
+        if subprocess.run(probe, cwd=d, capture_output=True).returncode != 0:
+            log("installing DuckDB into bench/duckdb/node_modules (npm ci)")
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=d, check=True,
+                           capture_output=True)
+            subprocess.run(probe, cwd=d, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return f"no DuckDB from npm in bench/duckdb ({e})"
+    return None
+
+
 def fresh(template, path):
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
@@ -162,6 +179,7 @@ def main():
                   for n, _ in sizes))
 
     # ---- 1, 2: ingest against the bare-insert floor and a Python loader ----
+    duckdb = duckdb_module()
     for name, _ in sizes:
         r = refs[name]
         files = sorted(os.path.join(r["jsonl"], f) for f in os.listdir(r["jsonl"]))
@@ -191,8 +209,15 @@ def main():
             return timed([PY_LOADER, os.path.join(SRC, "bench", "py_loader.py"), "--extension",
                           os.path.join(build, "benchstats"), tgt, *files])
 
+        def side_duckdb():
+            tdb = os.path.join(data, "t.duckdb")
+            for f in (tdb, tdb + ".wal"):
+                if os.path.exists(f):
+                    os.remove(f)
+            return timed(["node", os.path.join(SRC, "bench", "duckdb", "load.mjs"), r["jsonl"], tdb])
+
         sides = [("benchdb", side_benchdb), ("bare", floor("bare")), ("shaped", floor("shaped")),
-                 ("python", side_python)]
+                 ("python", side_python)] + ([("duckdb", side_duckdb)] if duckdb is None else [])
         times = {k: [] for k, _ in sides}
         for rep in range(REPS):
             k = rep % len(sides)
@@ -214,6 +239,13 @@ def main():
         row("1 ingest", f"{name}: benchdb / bare insert of values as benchdb inserts them (stricter)",
             f"{ratio_shaped:.2f}", "(reported)")
         row("2 vs Python", f"{name}: Python loader / benchdb", f"{ratio_py:.2f}x", ">= 1.7x", ratio_py >= 1.7)
+        if duckdb is None:
+            ratio_duck = med([d / b for d, b in zip(times["duckdb"], times["benchdb"])])
+            row("2 vs DuckDB", f"{name}: benchdb's rate / DuckDB's (read_json + unnest into a table, "
+                f"bench/duckdb/load.mjs; {med(times['duckdb']):.3f} s)", f"{ratio_duck:.2f}x", ">= 1.5x",
+                ratio_duck >= 1.5)
+        else:
+            row("2 vs DuckDB", f"{name}: benchdb's rate / DuckDB's", f"not measured: {duckdb}")
 
     # ---- 3: peak RSS ingesting one archive streamed from a generator ----
     rss = []

@@ -1,7 +1,7 @@
--- benchdb: the store's schema on PostgreSQL at version 7 (docs/schema.md).
+-- benchdb: the store's schema on PostgreSQL at version 8 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 7 has exactly this schema
+-- the schema"). A store migrated to version 8 has exactly this schema
 -- (the test pg/schema).
 
 -- A JSON text check for TEXT columns: true when text parses as JSON.

@@ -1,7 +1,7 @@
--- benchdb: the store's schema on SQLite at version 7 (docs/schema.md).
+-- benchdb: the store's schema on SQLite at version 8 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 7 has exactly this schema
+-- the schema"). A store migrated to version 8 has exactly this schema
 -- (the test unit/schema).
 
 -- Every ingested archive, with its original bytes (zstd-compressed unless
@@ -201,7 +201,12 @@ CREATE TABLE block_score_data (
 -- series, summing the totals in fork order (SQLite's unique index on
 -- series gives them so, as the aggregate above reads them; PostgreSQL's
 -- sum says ORDER BY fork), so that the score is the same double.
-CREATE TRIGGER series_insert_block_score AFTER INSERT ON series BEGIN
+-- The insert trigger stands aside for the series of the runs an ingest
+-- opens (archive_id NULL while its transaction is marked, below at
+-- ingest_defer), whose scores the ingest computes once before the commit
+-- with this SELECT (src/store/dialect.c), as on PostgreSQL.
+CREATE TRIGGER series_insert_block_score AFTER INSERT ON series
+WHEN new.archive_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM ingest_defer) BEGIN
   INSERT OR REPLACE INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit)
   SELECT run_id, benchmark_id, block, variant_id, sum(total) / sum(n), sum(n), min(unit)
   FROM series

@@ -12,7 +12,8 @@
     X(PQresultErrorField) X(PQresultErrorMessage) X(PQclear) X(PQtransactionStatus) X(PQgetisnull) X(PQgetvalue)    \
     X(PQgetlength) X(PQftype) X(PQunescapeBytea) X(PQfreemem) X(PQntuples) X(PQnfields) X(PQprepare)               \
     X(PQdescribePrepared) X(PQfname) X(PQputCopyData) X(PQputCopyEnd) X(PQgetResult) X(PQsendQuery)                \
-    X(PQsendQueryParams) X(PQsocket) X(PQconsumeInput) X(PQisBusy) X(PQbackendPID) X(PQexecParams)
+    X(PQsendQueryParams) X(PQsocket) X(PQconsumeInput) X(PQisBusy) X(PQbackendPID) X(PQexecParams)  \
+    X(PQsendPrepare) X(PQsendQueryPrepared)
 #define PQ_POINTER(f) __typeof__(f) *f;
 struct pq_api {
     PQ_FUNCTIONS(PQ_POINTER)
@@ -57,6 +58,8 @@ int pq_load(char **err);
 #define PQisBusy pq.PQisBusy
 #define PQbackendPID pq.PQbackendPID
 #define PQexecParams pq.PQexecParams
+#define PQsendPrepare pq.PQsendPrepare
+#define PQsendQueryPrepared pq.PQsendQueryPrepared
 #endif
 
 #endif

@@ -117,7 +117,12 @@ c.executescript("""
 DROP VIEW history_point; DROP TRIGGER run_update_history; DROP TRIGGER series_insert_history;
 DROP TRIGGER series_delete_history; DROP TRIGGER series_update_history; DROP TABLE history_point_data;
 """)
-# Migrations after it are taken back too: 0007_summaries.
+# Migrations after it are taken back too: 0008_ingest_scores (the block
+# scores' insert trigger without its WHEN), then 0007_summaries.
+trig = c.execute("SELECT sql FROM sqlite_schema WHERE name = 'series_insert_block_score'").fetchone()[0]
+if "ingest_defer" in trig:
+    c.executescript("DROP TRIGGER series_insert_block_score;\n" + trig.replace(
+        "\nWHEN new.archive_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM ingest_defer)", "") + ";")
 if c.execute("SELECT 1 FROM sqlite_schema WHERE name = 'run_cell_data'").fetchone():
     c.executescript("""
     DROP VIEW calibration_comparison; DROP VIEW calibration_pair; DROP VIEW plan_run; DROP VIEW run_cell;
