@@ -47,7 +47,8 @@ const struct harness *harness_find(const char *name)
 /* ---- loading a file ---- */
 
 /* " (its content looks like ...)" when the content is not what h reads. */
-static void content_hint(const struct harness *h, const unsigned char *bytes, size_t len, char *out, size_t n)
+static void content_hint(const struct harness *h, int c_detected, const unsigned char *bytes, size_t len, char *out,
+                         size_t n)
 {
     struct sniffed sn;
     char *err = NULL;
@@ -56,8 +57,12 @@ static void content_hint(const struct harness *h, const unsigned char *bytes, si
         free(err);
         return;
     }
-    if (sn.kind == kind_of_harness(h->name))
+    if (sn.kind == kind_of_harness(h->name)) {
+        /* taken for this format by its content: say so, with what it was taken for */
+        if (c_detected)
+            snprintf(out, n, " (recognised by its content)");
         return;
+    }
     if (sn.kind == KIND_EMPTY)
         snprintf(out, n, " (the file is empty)");
     else if (sn.kind == KIND_UNKNOWN || sn.kind == KIND_JSON)
@@ -87,6 +92,7 @@ static int parse_and_run(struct harness_ctx *c, const struct harness *h, const u
 int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc)
 {
     c->values = c->aggregates = 0;
+    c->sink_error = 0;
     int rc;
     struct strbuf plain = {0};
     const unsigned char *raw = bytes;
@@ -110,7 +116,7 @@ int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned 
     }
     if (rc == 0 && c->values == 0) {
         char hint[160];
-        content_hint(h, raw, raw_len, hint, sizeof hint);
+        content_hint(h, 0, raw, raw_len, hint, sizeof hint);
         if (c->aggregates)
             rc = harness_fail(c, NULL,
                               "only aggregate rows (mean, median, stddev...: %llu of them), no repetitions: each "
@@ -119,10 +125,10 @@ int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned 
                               (unsigned long long)c->aggregates);
         else
             rc = harness_fail(c, NULL, "no measured values read as %s%s", h->name, hint);
-    } else if (rc != 0 && c->rep->err && !doc) {
+    } else if (rc != 0 && c->rep->err && !doc && !c->sink_error) {
         /* an error reading a file that is something else: say so */
         char hint[160];
-        content_hint(h, raw, raw_len, hint, sizeof hint);
+        content_hint(h, c->detected, raw, raw_len, hint, sizeof hint);
         if (hint[0]) {
             char *err = c->rep->err;
             c->rep->err = bd_strdupf("%s; read as %s%s", err, h->name, hint);

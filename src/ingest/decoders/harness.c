@@ -121,18 +121,24 @@ int harness_series(struct harness_ctx *c, const char *path, const char *bench, l
     free(f);
     if (rc == 0)
         c->values += n;
+    else
+        c->sink_error = 1;
     return rc;
 }
 
 int harness_event(struct harness_ctx *c, const char *name, const char *value, const char *detail)
 {
     struct sink_value sv = {.type = value ? SV_TEXT : SV_NULL, .text = value, .len = value ? strlen(value) : 0};
-    return sink_event(c->sink, name, &sv, NULL, detail);
+    int rc = sink_event(c->sink, name, &sv, NULL, detail);
+    c->sink_error |= rc != 0;
+    return rc;
 }
 
 int harness_attributes(struct harness_ctx *c, json_t *attrs)
 {
-    return sink_run_attributes(c->sink, attrs);
+    int rc = sink_run_attributes(c->sink, attrs);
+    c->sink_error |= rc != 0;
+    return rc;
 }
 
 int harness_started_at(struct harness_ctx *c, const char *when)
@@ -141,7 +147,9 @@ int harness_started_at(struct harness_ctx *c, const char *when)
         return 0;
     /* A local time without its offset cannot be placed: it stays where
      * the harness put it (attributes, detail) and the start unset. */
-    return rfc3339_valid(when) ? sink_run_started_at(c->sink, when) : 0;
+    int rc = rfc3339_valid(when) ? sink_run_started_at(c->sink, when) : 0;
+    c->sink_error |= rc != 0;
+    return rc;
 }
 
 int dvec_push(struct dvec *d, double v, int64_t count)

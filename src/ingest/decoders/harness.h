@@ -25,10 +25,12 @@ struct harness_ctx {
     const char *variant;
     const char *prefix;   /* e.g. results[jmh/a.json], or NULL */
     int64_t member_id;    /* the archive_member the values come from, or 0 */
+    int detected;         /* the format was recognised from the content (no --format) */
 
     /* what the adapter found */
     uint64_t values;     /* measured values stored (every metric) */
     uint64_t aggregates; /* Google Benchmark aggregate rows passed over */
+    int sink_error;      /* the error came from the store (a series already stored...), not the file's content */
 
     struct strbuf field;  /* scratch: the field named in a message */
     struct strbuf params; /* scratch: canonical params */

@@ -307,10 +307,12 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     g->bundle_paths = paths;
     g->bundle_displays = displays;
     g->n_bundle = n;
+    g->bundle_detected = run->harness_format == NULL;
     sink_set_conflict_hint(g->sink, run->append ? NULL : "; to add these files to it, pass --append");
     r = load_archive(g, shown, fileno(tmp), 0, 0, shown);
     g->bundle_paths = g->bundle_displays = NULL;
     g->n_bundle = 0;
+    g->bundle_detected = 0;
 out:
     for (size_t i = 0; e && i < n; i++)
         free(e[i].member);

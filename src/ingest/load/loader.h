@@ -52,6 +52,7 @@ struct ingester {
     int bundle;               /* files given on the command line (load/bundle.c) */
     const char *const *bundle_paths, *const *bundle_displays; /* its members (in byte order) and the names given for them */
     size_t n_bundle;
+    int bundle_detected; /* the bundle's formats were recognised from the files' content (no --format) */
     uint64_t streams;         /* run stream members read */
     struct strbuf beside;     /* a file beside a bare stream, while a results record reads it */
     struct idmap beside_ids;  /* its path -> archive_member id */

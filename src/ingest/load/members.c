@@ -95,6 +95,7 @@ static int member_get(void *arg, const char *path, struct run_file *out)
     out->len = m->len;
     out->member_id = m->id;
     out->display = m->display;
+    out->detected = g->bundle_detected && m->display != NULL;
     return 1;
 }
 

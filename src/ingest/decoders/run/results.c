@@ -66,6 +66,7 @@ int run_results_record(struct run_decoder *d, json_t *rec)
     }
     c.prefix = where.buf;
     c.member_id = f.member_id;
+    c.detected = f.detected;
     rc = harness_load(&c, h, f.bytes, f.len, NULL);
     if (rc && f.display)
         ingest_report_blame_file(d->rep, f.display);

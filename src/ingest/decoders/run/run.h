@@ -22,6 +22,7 @@ struct run_file {
     size_t len;
     int64_t member_id; /* its archive_member row, or 0 */
     const char *display; /* errors in it are blamed on this name (a file given on the command line), or NULL */
+    int detected;        /* its format was recognised from its content, not named (--format) */
 };
 
 struct run_files {
