@@ -26,7 +26,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import pg_bench  # noqa: E402 (figure 11)
-import harness_speed  # noqa: E402 (figure 14)
+import harness_speed_js_net  # noqa: E402 (figure 3, the JavaScript, .NET, Bencher and CSV readers)
 
 # BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
 # its numbers mean nothing and it does not write bench/results.md.
@@ -46,8 +46,7 @@ FN_ROWS = 100000 if QUICK else 10000000
 # BENCH_ONLY=rule: figures 4 and 5 alone (the placement rule), printed but
 # not written to bench/results.md. BENCH_ONLY=pg: figure 11 alone
 # (PostgreSQL), with the stores it copies made first. BENCH_ONLY=readers:
-# figure 3's harness readers alone, likewise. BENCH_ONLY=formats: figure 14
-# (a file of 100,000 values in each newer harness format) alone, likewise.
+# figure 3's harness readers alone, likewise.
 
 # The default plan, 10x and 100x its values (simulate's options).
 SIZES = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
@@ -129,11 +128,6 @@ def main():
     empty = os.path.join(data, "empty.db")
     run([bd, "--db", empty, "init"], stdout=subprocess.DEVNULL)
 
-    if ONLY == "formats":
-        harness_speed.figure(bd, data, empty, fresh, row, REPS, 10000 if QUICK else harness_speed.N)
-        shutil.rmtree(data, ignore_errors=True)
-        report(desc, time.time() - t0)
-        return
     if ONLY in ("compare", "readers"):
         (compare_files_figure if ONLY == "compare" else readers_figure)(bd, data, empty)
         shutil.rmtree(data, ignore_errors=True)
@@ -260,7 +254,6 @@ def main():
         mt.append(timed([bd, "--db", tgt, "ingest", "-q", tarpath + ".zst"]))
     row("3 containers", f"a tar.zst of {nmem + 1:,} members", f"{med(mt):.2f} s", "< 3 s", med(mt) < 3)
     readers_figure(bd, data, empty)
-    harness_speed.figure(bd, data, empty, fresh, row, REPS, 10000 if QUICK else harness_speed.N)
     if ONLY == "ingest":
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
@@ -402,6 +395,7 @@ def readers_figure(bd, data, empty):
         r = med(ratios)
         row("3 readers", f"{fmt}: {10 * n:,} names / {n:,} names (one file into one run)",
             f"{r:.2f} ({med(large):.2f} s / {med(small):.2f} s)", "<= 13", r <= 13)
+    harness_speed_js_net.figure(bd, data, empty, fresh, row, REPS, 10000 if QUICK else harness_speed_js_net.N)
 
 
 def default_store(bd, data, empty, name, opts):

@@ -1,4 +1,5 @@
-# benchdb compare on two files of each format ingest reads besides Go text
+# benchdb compare on two files of each of the tinybench, Vitest, Benchmark.js,
+# BenchmarkDotNet, BMF and CSV formats
 # (through a store in memory, docs/queries.md "compare on files"): the head
 # file is the base file with every value times 1.25 (made here), so each
 # primary cell's medians must be in the ratio 1.25, with the base file's
