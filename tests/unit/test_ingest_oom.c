@@ -108,15 +108,20 @@ static char pristine[128], errfile[128], archive[512];
 
 /* What is loaded: an archive (ingester_archive) or, when harness is set,
  * one harness file of each format into one run (ingester_files, formats
- * detected). */
+ * detected): the first five formats ("*"), or the JavaScript, .NET,
+ * Bencher and CSV ones ("js-net"), each a ctest entry of its own. */
 static const char *harness_format;
 static const char *const harness_files[] = {
     "jmh/sample_mode.json", "google-benchmark/repetitions_with_date.json", "hyperfine/hyperfine-py_parameter_scan.json",
     "pyperf/pyperf_track_memory.json", "go-bench/config_and_allocs.txt",
+};
+static const char *const harness_files_js[] = {
     "tinybench/tinybench2_flat.json", "vitest/bencher_vitest_two.json", "benchmarkjs/benchmarkjs_suite.json",
     "benchmarkdotnet/launches_overhead_params.json", "bmf/bencher_report_v1_canonical.json", "csv/table.csv",
 };
 #define N_HARNESS (sizeof harness_files / sizeof *harness_files)
+#define N_HARNESS_JS (sizeof harness_files_js / sizeof *harness_files_js)
+#define N_HARNESS_MAX (N_HARNESS_JS > N_HARNESS ? N_HARNESS_JS : N_HARNESS)
 
 /* Loads the archive with the n-th allocation failing (n < 0: none);
  * returns the result, with the error text printed in *text. */
@@ -140,13 +145,16 @@ static int load(sqlite3 *db, long n, char **text)
     if (g) {
         if (harness_format) {
             struct ingest_run run = {.plan = "oom", .run = "r", .host = "h", .variant = "v", .block = 1};
-            struct ingest_file f[N_HARNESS];
-            char paths[N_HARNESS][512];
-            for (size_t i = 0; i < N_HARNESS; i++) {
-                snprintf(paths[i], sizeof paths[i], "%s/tests/data/harness/%s", TEST_SRC_DIR, harness_files[i]);
-                f[i] = (struct ingest_file){paths[i], strrchr(harness_files[i], '/') + 1};
+            int js = strcmp(harness_format, "js-net") == 0;
+            const char *const *list = js ? harness_files_js : harness_files;
+            size_t nf = js ? N_HARNESS_JS : N_HARNESS;
+            struct ingest_file f[N_HARNESS_MAX];
+            char paths[N_HARNESS_MAX][512];
+            for (size_t i = 0; i < nf; i++) {
+                snprintf(paths[i], sizeof paths[i], "%s/tests/data/harness/%s", TEST_SRC_DIR, list[i]);
+                f[i] = (struct ingest_file){paths[i], strrchr(list[i], '/') + 1};
             }
-            r = (int)ingester_files(g, &run, f, N_HARNESS, "harness files");
+            r = (int)ingester_files(g, &run, f, nf, "harness files");
         } else {
             r = (int)ingester_archive(g, archive);
         }
@@ -320,6 +328,13 @@ static void test_harness(void **state)
     run_faults("a JMH, a Google Benchmark, a hyperfine, a pyperf and a Go file into one run", 0);
 }
 
+static void test_harness_js(void **state)
+{
+    (void)state;
+    use("harness files", "js-net");
+    run_faults("a tinybench, a Vitest, a Benchmark.js, a BenchmarkDotNet, a BMF and a CSV file into one run", 0);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -387,14 +402,15 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tar),
         cmocka_unit_test(test_zip),
         cmocka_unit_test(test_harness),
+        cmocka_unit_test(test_harness_js),
     };
-    /* One input (stream, tar, zip, harness) when named: ctest runs them side by side. */
+    /* One input (stream, tar, zip, harness, js-net) when named: ctest runs them side by side. */
     if (argc > 1) {
-        static const char *const parts[] = {"stream", "tar", "zip", "harness"};
+        static const char *const parts[] = {"stream", "tar", "zip", "harness", "js-net"};
         for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
             if (strcmp(argv[1], parts[i]) == 0)
                 return _cmocka_run_group_tests(argv[1], &tests[i], 1, setup, teardown);
-        fprintf(stderr, "usage: test_ingest_oom [stream|tar|zip|harness]\n");
+        fprintf(stderr, "usage: test_ingest_oom [stream|tar|zip|harness|js-net]\n");
         return 2;
     }
     return cmocka_run_group_tests(tests, setup, teardown);
