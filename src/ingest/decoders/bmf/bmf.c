@@ -143,9 +143,12 @@ static int entries(struct harness_ctx *c, const char *bench, json_t *arr)
         const char *key;
         json_t *m;
         json_object_foreach(ms, key, m) {
-            json_t *had = json_object_get(into, key);
+            /* a copy of the file's measure, never the measure itself: the
+             * parsed document is not to be changed (its nodes live in its
+             * arena, docs/architecture.md), and a later entry updates it */
+            json_t *had = json_object_get(into, key), *cp = NULL;
             if (json_is_object(had) && json_is_object(m) ? json_object_update(had, m)
-                                                         : json_object_set(into, key, m)) {
+                                                         : !(cp = json_copy(m)) || json_object_set_new(into, key, cp)) {
                 rc = ingest_report_oom(c->rep);
                 break;
             }
