@@ -27,6 +27,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import pg_bench  # noqa: E402 (figure 11)
 import harness_speed  # noqa: E402 (figure 3, the readers of docs/formats.md)
+import harness_speed_js_net  # noqa: E402 (figure 3, the JavaScript, .NET, Bencher and CSV readers)
 
 # BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
 # its numbers mean nothing and it does not write bench/results.md.
@@ -436,6 +437,7 @@ def readers_figure(bd, data, empty):
         row("3 readers", f"{fmt}: {10 * n:,} names / {n:,} names (one file into one run)",
             f"{r:.2f} ({med(large):.2f} s / {med(small):.2f} s)", "<= 13", r <= 13)
     harness_speed.figure(bd, data, empty, fresh, timed, row, med, REPS, QUICK)
+    harness_speed_js_net.figure(bd, data, empty, fresh, row, REPS, 10000 if QUICK else harness_speed_js_net.N)
 
 
 def default_store(bd, data, empty, name, opts):

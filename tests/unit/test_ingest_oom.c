@@ -108,13 +108,16 @@ static char pristine[128], errfile[128], archive[512];
 
 /* What is loaded: an archive (ingester_archive) or, when harness is set,
  * one harness file of each format into one run (ingester_files, formats
- * detected): the first five formats ("*"), or the Rust, Python and C++
+ * detected): the first five formats ("*"), the Rust, Python and C++
  * harnesses' ("rust-py-cpp"; Criterion's sample.json brings its
- * benchmark.json and estimates.json along). */
+ * benchmark.json and estimates.json along), or the JavaScript, .NET,
+ * Bencher and CSV ones ("js-net"), each a ctest entry of its own. */
 static const char *harness_format;
 static const char *const harness_files[] = {
     "jmh/sample_mode.json", "google-benchmark/repetitions_with_date.json", "hyperfine/hyperfine-py_parameter_scan.json",
     "pyperf/pyperf_track_memory.json", "go-bench/config_and_allocs.txt",
+};
+static const char *const harness_files_js[] = {
     "tinybench/tinybench2_flat.json", "vitest/bencher_vitest_two.json", "benchmarkjs/benchmarkjs_suite.json",
     "benchmarkdotnet/launches_overhead_params.json", "bmf/bencher_report_v1_canonical.json", "csv/table.csv",
 };
@@ -125,6 +128,9 @@ static const char *const harness_files2[] = {
 };
 #define N_HARNESS (sizeof harness_files / sizeof *harness_files)
 #define N_HARNESS2 (sizeof harness_files2 / sizeof *harness_files2)
+#define N_HARNESS_JS (sizeof harness_files_js / sizeof *harness_files_js)
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define N_HARNESS_MAX MAX2(N_HARNESS, MAX2(N_HARNESS2, N_HARNESS_JS))
 
 /* Loads the archive with the n-th allocation failing (n < 0: none);
  * returns the result, with the error text printed in *text. */
@@ -148,11 +154,11 @@ static int load(sqlite3 *db, long n, char **text)
     if (g) {
         if (harness_format) {
             struct ingest_run run = {.plan = "oom", .run = "r", .host = "h", .variant = "v", .block = 1};
-            int second = strcmp(harness_format, "rust-py-cpp") == 0;
-            const char *const *list = second ? harness_files2 : harness_files;
-            size_t nf = second ? N_HARNESS2 : N_HARNESS;
-            struct ingest_file f[N_HARNESS2 > N_HARNESS ? N_HARNESS2 : N_HARNESS];
-            char paths[N_HARNESS2 > N_HARNESS ? N_HARNESS2 : N_HARNESS][512];
+            int second = strcmp(harness_format, "rust-py-cpp") == 0, js = strcmp(harness_format, "js-net") == 0;
+            const char *const *list = second ? harness_files2 : js ? harness_files_js : harness_files;
+            size_t nf = second ? N_HARNESS2 : js ? N_HARNESS_JS : N_HARNESS;
+            struct ingest_file f[N_HARNESS_MAX];
+            char paths[N_HARNESS_MAX][512];
             for (size_t i = 0; i < nf; i++) {
                 snprintf(paths[i], sizeof paths[i], "%s/tests/data/harness/%s", TEST_SRC_DIR, list[i]);
                 f[i] = (struct ingest_file){paths[i], strrchr(list[i], '/') + 1};
@@ -338,6 +344,13 @@ static void test_harness2(void **state)
     run_faults("a Criterion, a cargo bench, a pytest-benchmark, an asv, a Catch2 and a nanobench file into one run", 0);
 }
 
+static void test_harness_js(void **state)
+{
+    (void)state;
+    use("harness files", "js-net");
+    run_faults("a tinybench, a Vitest, a Benchmark.js, a BenchmarkDotNet, a BMF and a CSV file into one run", 0);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -406,14 +419,15 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_zip),
         cmocka_unit_test(test_harness),
         cmocka_unit_test(test_harness2),
+        cmocka_unit_test(test_harness_js),
     };
-    /* One input (stream, tar, zip, harness) when named: ctest runs them side by side. */
+    /* One input (stream, tar, zip, harness, rust-py-cpp, js-net) when named: ctest runs them side by side. */
     if (argc > 1) {
-        static const char *const parts[] = {"stream", "tar", "zip", "harness", "rust-py-cpp"};
+        static const char *const parts[] = {"stream", "tar", "zip", "harness", "rust-py-cpp", "js-net"};
         for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
             if (strcmp(argv[1], parts[i]) == 0)
                 return _cmocka_run_group_tests(argv[1], &tests[i], 1, setup, teardown);
-        fprintf(stderr, "usage: test_ingest_oom [stream|tar|zip|harness|rust-py-cpp]\n");
+        fprintf(stderr, "usage: test_ingest_oom [stream|tar|zip|harness|rust-py-cpp|js-net]\n");
         return 2;
     }
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -232,4 +232,5 @@ def main():
     print("ok: %d series, %d values, %d warm-ups, %d events" % (len(want), n_values, n_warm, len(want_events)))
 
 
-main()
+if __name__ == "__main__":
+    main()

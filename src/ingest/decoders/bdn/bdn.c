@@ -82,37 +82,42 @@ static int kind_of(const char *mode, const char *stage)
     return -1;
 }
 
+/* Measurement k's field is not what it should be: its path formatted here,
+ * only on error, since a full export has a measurement per iteration. */
+static int bad_field(struct harness_ctx *c, size_t i, size_t k, const char *field, const char *want, json_t *got)
+{
+    char path[128];
+    snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu]%s%s", i, k, field ? "." : "", field ? field : "");
+    return harness_wrong(c, path, want, got);
+}
+
 /* Measurement k of benchmark i: its value per operation, added to its launch. */
 static int measurement(struct harness_ctx *c, size_t i, size_t k, json_t *m, struct launches *ls)
 {
-    char path[128];
-    snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu]", i, k);
     if (!json_is_object(m))
-        return harness_wrong(c, path, "an object", m);
+        return bad_field(c, i, k, NULL, "an object", m);
     json_t *mode = json_object_get(m, "IterationMode"), *stage = json_object_get(m, "IterationStage");
     json_t *launch = json_object_get(m, "LaunchIndex"), *ops = json_object_get(m, "Operations"),
            *ns = json_object_get(m, "Nanoseconds");
-    snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu].IterationMode", i, k);
     if (!json_is_string(mode))
-        return harness_wrong(c, path, "a string", mode);
-    snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu].IterationStage", i, k);
+        return bad_field(c, i, k, "IterationMode", "a string", mode);
     if (stage && !json_is_string(stage))
-        return harness_wrong(c, path, "a string", stage);
+        return bad_field(c, i, k, "IterationStage", "a string", stage);
     int kind = kind_of(json_string_value(mode), json_string_value(stage));
-    if (kind < 0)
+    if (kind < 0) {
+        char path[128];
+        snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu].IterationStage", i, k);
         return harness_fail(c, path, "IterationMode \"%s\" with IterationStage \"%s\" is not one BenchmarkDotNet "
                                      "writes (Workload or Overhead: Jitting, Pilot, Warmup, Actual, Result)",
                             json_string_value(mode), stage ? json_string_value(stage) : "(none)");
-    snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu].LaunchIndex", i, k);
+    }
     if (launch && !json_is_integer(launch))
-        return harness_wrong(c, path, "an integer", launch);
-    snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu].Operations", i, k);
+        return bad_field(c, i, k, "LaunchIndex", "an integer", launch);
     if (!json_is_integer(ops) || json_integer_value(ops) < 1)
-        return harness_wrong(c, path, "an integer >= 1", ops);
+        return bad_field(c, i, k, "Operations", "an integer >= 1", ops);
     double t;
-    snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu].Nanoseconds", i, k);
     if (!harness_number(ns, &t))
-        return harness_wrong(c, path, "a number", ns);
+        return bad_field(c, i, k, "Nanoseconds", "a number", ns);
     struct launch *l = launch_get(ls, launch ? json_integer_value(launch) : 1);
     if (!l || dvec_push(&l->v[kind], t / (double)json_integer_value(ops), 1))
         return ingest_report_oom(c->rep);

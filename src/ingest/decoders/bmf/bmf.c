@@ -84,6 +84,8 @@ static int measures(struct harness_ctx *c, const char *path, const char *bench, 
 static json_t *same_numbers(json_t *params)
 {
     json_t *p = json_object();
+    if (!p)
+        return NULL;
     const char *k;
     json_t *v;
     json_object_foreach(params, k, v) {
@@ -91,12 +93,33 @@ static json_t *same_numbers(json_t *params)
         json_t *w = x == (double)(json_int_t)x && x > -9007199254740992.0 && x < 9007199254740992.0
                         ? json_integer((json_int_t)x)
                         : json_incref(v);
-        if (!p || json_object_set_new(p, k, w)) {
+        if (json_object_set_new(p, k, w)) {
             json_decref(p);
             return NULL;
         }
     }
     return p;
+}
+
+/* A measure to merge into: a copy of an object (the parsed document is not
+ * to be changed: its nodes live in its arena, docs/architecture.md), each
+ * key checked, since jansson's json_copy drops a key it cannot add; NULL
+ * when memory ran out. Anything else is kept as it is (measures() refuses
+ * it). */
+static json_t *measure_copy(json_t *m)
+{
+    if (!json_is_object(m))
+        return json_incref(m);
+    json_t *cp = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach(m, k, v) {
+        if (!cp || json_object_set(cp, k, v)) {
+            json_decref(cp);
+            return NULL;
+        }
+    }
+    return cp;
 }
 
 /* Bencher's form with parameters: entries merged by their parameters. */
@@ -143,9 +166,9 @@ static int entries(struct harness_ctx *c, const char *bench, json_t *arr)
         const char *key;
         json_t *m;
         json_object_foreach(ms, key, m) {
-            json_t *had = json_object_get(into, key);
+            json_t *had = json_object_get(into, key), *cp = NULL;
             if (json_is_object(had) && json_is_object(m) ? json_object_update(had, m)
-                                                         : json_object_set(into, key, m)) {
+                                                         : !(cp = measure_copy(m)) || json_object_set_new(into, key, cp)) {
                 rc = ingest_report_oom(c->rep);
                 break;
             }

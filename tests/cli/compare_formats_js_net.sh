@@ -1,4 +1,5 @@
-# benchdb compare on two files of each format ingest reads besides Go text
+# benchdb compare on two files of each of the tinybench, Vitest, Benchmark.js,
+# BenchmarkDotNet, BMF and CSV formats
 # (through a store in memory, docs/queries.md "compare on files"): the head
 # file is the base file with every value times 1.25 (made here), so each
 # primary cell's medians must be in the ratio 1.25, with the base file's
@@ -45,15 +46,26 @@ for fmt in tinybench vitest benchmarkjs benchmarkdotnet bmf csv; do
     [ "$fmt" = csv ] && ext=csv
     run bd compare --format csv "base=$fmt-base.$ext" "head=$fmt-head.$ext"
     expect_rc 0 "$fmt: compare"
-    python3 - "$fmt" "$T/out" <<'PY' || fail "$fmt: each primary cell's medians in the ratio 1.25"
+    python3 - "$fmt" "$T/out" "$BENCHDB_SRC/tests/cli/lib" "$fmt-base.$ext" <<'PY' || fail "$fmt: each primary cell's medians in the ratio 1.25"
 import csv, sys
-fmt, out = sys.argv[1], sys.argv[2]
+fmt, out, lib, base = sys.argv[1:5]
+sys.path.insert(0, lib)
+import values_js_net  # the independent reading of the file (tests/cli/lib)
 rows = [r for r in csv.DictReader(open(out)) if r["kind"] == "cell" and r["metric"] == "primary"]
 assert rows, "no primary cell compared"
 for r in rows:
     a, b = float(r["median_a"]), float(r["median_b"])
     assert abs(b / a - 1.25) < 1e-12, (r["benchmark"], a, b)
     assert r["n_a"] == r["n_b"] and int(r["n_a"]) >= 1, r
+# as many cells as the file has primary (name, params), with all their values
+o = values_js_net.Out()
+values_js_net.READERS[fmt](base, o)
+cells = {}
+for (name, params, fork, metric), (unit, vals, warm) in o.series.items():
+    if metric == "primary":
+        cells[(name, params)] = cells.get((name, params), 0) + len(vals)
+assert len(rows) == len(cells), (len(rows), cells)
+assert sorted(int(r["n_a"]) for r in rows) == sorted(cells.values()), ([r["n_a"] for r in rows], cells)
 print(fmt, len(rows), "cells")
 PY
     checks=$((checks + 1))
