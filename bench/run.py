@@ -26,6 +26,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import pg_bench  # noqa: E402 (figure 11)
+import copy_bench  # noqa: E402 (figure 14)
 
 # BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
 # its numbers mean nothing and it does not write bench/results.md.
@@ -45,7 +46,8 @@ FN_ROWS = 100000 if QUICK else 10000000
 # BENCH_ONLY=rule: figures 4 and 5 alone (the placement rule), printed but
 # not written to bench/results.md. BENCH_ONLY=pg: figure 11 alone
 # (PostgreSQL), with the stores it copies made first. BENCH_ONLY=readers:
-# figure 3's harness readers alone, likewise.
+# figure 3's harness readers alone, likewise. BENCH_ONLY=copy: figure 14
+# (benchdb copy of the 1,000-plan store), with that store made first.
 
 # The default plan, 10x and 100x its values (simulate's options).
 SIZES = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
@@ -54,6 +56,8 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (Debian's; pyenv's is often built without), for benchdb's functions.
 PY_LOADER = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
 ROWS = []  # (figure, case, measured, target, holds)
+# plan_stores' ingest of the 999 plans into SQLite: seconds, values (figure 14).
+PLAN_INGEST = {}
 
 
 def log(msg):
@@ -135,6 +139,12 @@ def main():
     if ONLY == "rule":
         ref = default_store(bd, data, empty, "1x", [])["ref"]
         rule_figures(bd, prog, ref, *plan_stores(bd, data, ref))
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
+    if ONLY == "copy":
+        ref = default_store(bd, data, empty, "1x", [])["ref"]
+        copy_bench.figure(build, SRC, data, plan_stores(bd, data, ref)[1], PLAN_INGEST, row, QUICK)
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
         return
@@ -352,6 +362,9 @@ def main():
 
     # ---- 11: the same stores and queries on PostgreSQL (issue 19) ----
     pg_bench.figure(build, SRC, data, [refs["1x"]["ref"], s100, s1000], refs, cmp_db, row, REPS)
+
+    # ---- 14: benchdb copy of the 1,000-plan store into SQLite and PostgreSQL ----
+    copy_bench.figure(build, SRC, data, s1000, PLAN_INGEST, row, QUICK)
     # The stores (about 1.2 GB) are not kept.
     shutil.rmtree(data, ignore_errors=True)
     wall = time.time() - t0
@@ -528,6 +541,8 @@ def plan_stores(bd, data, s1):
     tgen = time.perf_counter() - t
     with sqlite3.connect(s1000) as c:
         nser, nsamp = c.execute("SELECT (SELECT count(*) FROM series), (SELECT count(*) FROM sample)").fetchone()
+    with sqlite3.connect(s1) as c:
+        PLAN_INGEST.update(seconds=ting, values=nsamp - c.execute("SELECT count(*) FROM sample").fetchone()[0])
     row("4 rule", "stores of 100 and 1,000 plans",
         f"{NPLANS - 1} more plans (12 runs each in one archive, 1 fork x 1 value per block) generated and "
         f"ingested in "
