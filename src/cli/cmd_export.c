@@ -23,7 +23,7 @@ static const struct cli_opt export_opts[] = {
      offsetof(struct export_args, plan), 0, 0},
     {"run", 0, "PLAN/RUN", "only the archives that stored run RUN of plan PLAN", cli_opt_string,
      offsetof(struct export_args, run), 0, 0},
-    {"archive", 0, "ID", "only the archive with this id ('benchdb list archives')", cli_opt_int,
+    {"archive", 0, "ID", "only the archive with this id ('benchdb list\narchives')", cli_opt_int,
      offsetof(struct export_args, archive), 1, 2147483647LL},
     {"quiet", 'q', NULL, "print nothing on success", cli_opt_flag, offsetof(struct export_args, quiet), 0, 0},
     {0},
@@ -32,7 +32,8 @@ static const struct cli_opt export_opts[] = {
 const struct cli_spec spec_export = {
     .name = "export",
     .store = 1,
-    .synopsis = (const char *const[]){"export DIR [--plan PLAN | --run PLAN/RUN | --archive ID] [--quiet]", NULL},
+    .synopsis = (const char *const[]){"export DIR [--plan PLAN]", "export DIR --run PLAN/RUN",
+                                      "export DIR --archive ID", NULL},
     .about = "Write every stored archive's original bytes (or those --plan, --run or\n"
              "--archive select) into DIR, one file per archive named by its SHA-256 and\n"
              "its original extension (DIR/SHA256.jsonl.zst), as object storage keeps them\n"
