@@ -6,7 +6,8 @@
 # archives), every row of the rule and evaluation tables (ids, texts,
 # parameters, rows, hashes, times) and every shipped query's rows
 # (tests/pg/queries.list, --no-record) are the source's; the schema hashes
-# come back to SQLite as SQLite computed them. A destination that holds
+# come back to SQLite as SQLite computed them; `check` finds both copies
+# whole. A destination that holds
 # rows is refused and left as it was; a copy that fails leaves nothing.
 # ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -43,6 +44,8 @@ for store in "$uri" back.db; do
     run bd --db "$store" history --verify --all --queries my-rules --queries my-charts
     expect_rc 0 "history --verify --all on $store"
     expect_err_has "verified $nev evaluations: $nev identical, 0 not" "every evaluation identical on $store"
+    run bd --db "$store" check
+    expect_rc 0 "check on $store"
 done
 
 # The same rows: list, the rule and evaluation tables, every table's count.
