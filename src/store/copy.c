@@ -55,6 +55,12 @@ struct store_copy {
     /* PostgreSQL destination: the tables whose triggers were disabled. */
     char **trig_tables;
     size_t ntrig_tables;
+    /* PostgreSQL destination: its foreign keys, dropped for the copy and
+     * added again before the commit ("ALTER TABLE t ADD CONSTRAINT name
+     * definition": one check of the whole table instead of one query per
+     * row; the same names and definitions). */
+    char **fkeys;
+    size_t nfkeys;
 };
 
 static int fail_db(char **err, struct db *db, const char *what)
@@ -173,7 +179,7 @@ static int source_snapshot(struct db *src, int on)
 /* The destination's triggers stand aside: SQLite has no way to disable a
  * trigger but to drop it (inside the transaction: a failed copy leaves
  * them); PostgreSQL's ALTER TABLE ... DISABLE TRIGGER USER, undone before
- * the commit. */
+ * the commit, and its foreign keys dropped, to be added again then. */
 static int triggers_aside(struct store_copy *c, char **err)
 {
     struct db *dst = c->dst;
@@ -184,6 +190,19 @@ static int triggers_aside(struct store_copy *c, char **err)
                   "CAST(CAST(current_schema() AS regnamespace) AS oid) ORDER BY 1",
                   &c->trig_tables, &c->ntrig_tables, err))
             return -1;
+        if (texts(dst,
+                  "SELECT 'ALTER TABLE ' || CAST(CAST(conrelid AS regclass) AS TEXT) || ' ADD CONSTRAINT ' || "
+                  "quote_ident(conname) || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'f' "
+                  "AND connamespace = CAST(CAST(current_schema() AS regnamespace) AS oid) ORDER BY oid",
+                  &c->fkeys, &c->nfkeys, err))
+            return -1;
+        if (db_exec(dst,
+                    "DO $$ DECLARE k record; BEGIN FOR k IN SELECT conrelid, conname FROM pg_constraint WHERE "
+                    "contype = 'f' AND connamespace = CAST(CAST(current_schema() AS regnamespace) AS oid) LOOP "
+                    "EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', CAST(k.conrelid AS regclass), k.conname); "
+                    "END LOOP; END $$",
+                    NULL) != SQLITE_OK)
+            return bd_fail(err, "cannot set the destination's foreign keys aside: %s", db_errmsg(dst));
         for (size_t i = 0; i < c->ntrig_tables; i++) {
             char *sql = bd_strdupf("ALTER TABLE %s DISABLE TRIGGER USER", c->trig_tables[i]);
             int rc = sql ? db_exec(dst, sql, NULL) : SQLITE_NOMEM;
@@ -455,6 +474,9 @@ int store_copy_rearm(struct store_copy *c, char **err)
     free_texts(c->trig_sql, c->ntrig);
     c->trig_sql = NULL;
     c->ntrig = 0;
+    for (size_t i = 0; i < c->nfkeys; i++)
+        if (db_exec(dst, c->fkeys[i], NULL) != SQLITE_OK)
+            return bd_fail(err, "the copied rows fail a foreign key (%s): %s", c->fkeys[i], db_errmsg(dst));
     for (size_t i = 0; i < c->ntrig_tables; i++) {
         char *sql = bd_strdupf("ALTER TABLE %s ENABLE TRIGGER USER", c->trig_tables[i]);
         int rc = sql ? db_exec(dst, sql, NULL) : SQLITE_NOMEM;
@@ -497,5 +519,6 @@ void store_copy_free(struct store_copy *c)
         source_snapshot(c->src, 0);
     free_texts(c->trig_sql, c->ntrig);
     free_texts(c->trig_tables, c->ntrig_tables);
+    free_texts(c->fkeys, c->nfkeys);
     free(c);
 }
