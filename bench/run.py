@@ -28,6 +28,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import pg_bench  # noqa: E402 (figure 11)
 import harness_speed  # noqa: E402 (figure 3, the readers of docs/formats.md)
 import harness_speed_js_net  # noqa: E402 (figure 3, the JavaScript, .NET, Bencher and CSV readers)
+import copy_bench  # noqa: E402 (figure 15)
 
 # BENCH_QUICK=1: a smoke run of the driver itself (1 repetition, small data);
 # its numbers mean nothing and it does not write bench/results.md.
@@ -48,7 +49,8 @@ FN_ROWS = 100000 if QUICK else 10000000
 # not written to bench/results.md. BENCH_ONLY=site: figure 14 alone (benchdb
 # site of the 1,000-history store), printed but not written. BENCH_ONLY=pg: figure 11 alone
 # (PostgreSQL), with the stores it copies made first. BENCH_ONLY=readers:
-# figure 3's harness readers alone, likewise.
+# figure 3's harness readers alone, likewise. BENCH_ONLY=copy: figure 15
+# (benchdb copy of the 1,000-plan store), with that store made first.
 
 # The default plan, 10x and 100x its values (simulate's options).
 SIZES = [("1x", []), ("10x", ["--iterations", "50"]), ("100x", ["--iterations", "500"])]
@@ -57,6 +59,8 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (Debian's; pyenv's is often built without), for benchdb's functions.
 PY_LOADER = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
 ROWS = []  # (figure, case, measured, target, holds)
+# plan_stores' ingest of the 999 plans into SQLite: seconds, values (figure 15).
+PLAN_INGEST = {}
 
 
 def log(msg):
@@ -160,6 +164,12 @@ def main():
         return
     if ONLY == "site":
         site_figure(bd, data, history_store(bd, data, empty))
+        shutil.rmtree(data, ignore_errors=True)
+        report(desc, time.time() - t0)
+        return
+    if ONLY == "copy":
+        ref = default_store(bd, data, empty, "1x", [])["ref"]
+        copy_bench.figure(build, SRC, data, plan_stores(bd, data, ref)[1], PLAN_INGEST, row, QUICK)
         shutil.rmtree(data, ignore_errors=True)
         report(desc, time.time() - t0)
         return
@@ -394,6 +404,9 @@ def main():
 
     # ---- 11: the same stores and queries on PostgreSQL (issue 19) ----
     pg_bench.figure(build, SRC, data, [refs["1x"]["ref"], s100, s1000], refs, cmp_db, row, REPS)
+
+    # ---- 15: benchdb copy of the 1,000-plan store into SQLite and PostgreSQL ----
+    copy_bench.figure(build, SRC, data, s1000, PLAN_INGEST, row, QUICK)
     # The stores (about 1.2 GB) are not kept.
     shutil.rmtree(data, ignore_errors=True)
     wall = time.time() - t0
@@ -572,6 +585,8 @@ def plan_stores(bd, data, s1):
     tgen = time.perf_counter() - t
     with sqlite3.connect(s1000) as c:
         nser, nsamp = c.execute("SELECT (SELECT count(*) FROM series), (SELECT count(*) FROM sample)").fetchone()
+    with sqlite3.connect(s1) as c:
+        PLAN_INGEST.update(seconds=ting, values=nsamp - c.execute("SELECT count(*) FROM sample").fetchone()[0])
     row("4 rule", "stores of 100 and 1,000 plans",
         f"{NPLANS - 1} more plans (12 runs each in one archive, 1 fork x 1 value per block) generated and "
         f"ingested in "

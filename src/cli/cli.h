@@ -230,9 +230,12 @@ struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp,
 /* Each command's entry point and spec. */
 #define CLI_COMMAND(n) int cmd_##n(struct cli *, int, char **); extern const struct cli_spec spec_##n
 CLI_COMMAND(backtest);
+CLI_COMMAND(backup);
 CLI_COMMAND(check);
 CLI_COMMAND(compare);
+CLI_COMMAND(copy);
 CLI_COMMAND(delete);
+CLI_COMMAND(export);
 CLI_COMMAND(help);
 CLI_COMMAND(history);
 CLI_COMMAND(ingest);

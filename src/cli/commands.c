@@ -7,9 +7,12 @@
 
 const struct command commands[] = {
     {"backtest", cmd_backtest, "Back-test a gate: what would it have flagged, how well", &spec_backtest},
+    {"backup", cmd_backup, "Copy a SQLite store into a new file while it is in use", &spec_backup},
     {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", &spec_check},
     {"compare", cmd_compare, "Compare two runs, sources or variants as benchstat does", &spec_compare},
+    {"copy", cmd_copy, "Copy the whole store into another, on either engine", &spec_copy},
     {"delete", cmd_delete, "Remove a stored archive, run or plan with everything it stored", &spec_delete},
+    {"export", cmd_export, "Write stored archives' original bytes back out as files", &spec_export},
     {"help", cmd_help, "Show help for benchdb or one command", &spec_help},
     {"history", cmd_history, "List recorded evaluations, or what changed between two", &spec_history},
     {"ingest", cmd_ingest, "Load run archives and harness output files into the store", &spec_ingest},

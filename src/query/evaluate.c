@@ -605,12 +605,10 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
     struct schema_reads *set = how & RUN_RERUN ? &ev->read_set : NULL;
     if (prepare_guarded(db, q, q->sql, "the query", want_schema ? &notes : NULL, &st, err))
         return schema_reads_free(&reads), -1;
-    /* The schema the statement read, while the guard holds its names.
-     * Engine branch: SQLite's schema text, or on a server the schema of
-     * benchdb's version with the server's own definitions (schema_hash.h). */
+    /* The schema the statement read, while the guard holds its names
+     * (schema_hash.h: each engine's own). */
     if (check_columns(q, st, err) || bind_all(st, q, rp, "the query", err) ||
-        (want_schema && (db_sqlite(db) ? schema_hash(db_sqlite(db), &reads, 1, ev->schema_sha256, set, err)
-                                       : schema_hash_pg(db, &reads, ev->schema_sha256, set, err)))) {
+        (want_schema && schema_hash_db(db, &reads, 1, ev->schema_sha256, set, err))) {
         db_finalize(st);
         guard_off(db);
         schema_reads_free(&reads);

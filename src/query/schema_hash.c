@@ -442,10 +442,10 @@ static sqlite3 *logical_store(int version, char **err)
     return mem;
 }
 
-/* The logical schema of db's store (its version read from the server). */
+/* The logical schema of db's store (its version read from the store). */
 static sqlite3 *pg_logical(struct db *db, char **err)
 {
-    int version = store_pg_version(db, err);
+    int version = store_version(db, err);
     return version < 0 ? NULL : logical_store(version, err);
 }
 
@@ -605,5 +605,26 @@ int schema_hash_pg(struct db *db, const struct schema_reads *reads, char out[65]
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
+    return rc;
+}
+
+int schema_hash_db(struct db *db, const struct schema_reads *r, int guard_on, char out[65], struct schema_reads *set,
+                   char **err)
+{
+    /* Engine branch: SQLite's schema text, or on a server the schema of
+     * benchdb's version with the server's own definitions (above). */
+    return db_sqlite(db) ? schema_hash(db_sqlite(db), r, guard_on, out, set, err) : schema_hash_pg(db, r, out, set, err);
+}
+
+int schema_hash_of_sql(struct db *db, const char *sql, int guard_on, char out[65], char **err)
+{
+    struct schema_reads reads = {0};
+    const struct store_guard_reads notes = {schema_reads_note, &reads};
+    int rc = schema_pg_check(db, sql, &notes, err) ? -1 : 0;
+    if (rc == 0 && reads.nomem)
+        rc = bd_fail(err, "out of memory");
+    if (rc == 0)
+        rc = schema_hash_db(db, &reads, guard_on, out, NULL, err);
+    schema_reads_free(&reads);
     return rc;
 }

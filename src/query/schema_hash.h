@@ -60,4 +60,14 @@ int schema_pg_check(struct db *db, const char *sql, const struct store_guard_rea
 int schema_hash_pg(struct db *db, const struct schema_reads *r, char out[65], struct schema_reads *set,
                    char **err);
 
+/* The engine's own hash (schema_hash on SQLite, guard_on as there;
+ * schema_hash_pg on PostgreSQL). */
+int schema_hash_db(struct db *db, const struct schema_reads *r, int guard_on, char out[65], struct schema_reads *set,
+                   char **err);
+/* The hash the statement sql (a saved query's SQL) would be recorded with
+ * on db now: the tables and views it reads found on benchdb's schema of
+ * the store's version (as schema_pg_check finds them, on either engine),
+ * then schema_hash_db. Nothing is run. 0, or -1 with *err. */
+int schema_hash_of_sql(struct db *db, const char *sql, int guard_on, char out[65], char **err);
+
 #endif

@@ -70,6 +70,23 @@ static int lock_waits(struct db *db, int readonly, char **err)
 
 static int connect_server(const char *name, enum store_mode mode, struct db **out, char **err);
 
+/* A hot standby (docs/scale-out.md, "Readers on streaming replicas")
+ * refuses every write with PostgreSQL's "cannot execute INSERT in a
+ * read-only transaction", after the work that led to it; a command that
+ * writes is refused as it connects instead, saying what to do. */
+static int refuse_standby(struct db *db, char **err)
+{
+    struct db_stmt *st = NULL;
+    int standby = db_prepare(db, "SELECT pg_is_in_recovery()", &st) == SQLITE_OK && db_step(st) == SQLITE_ROW &&
+                  db_column_int(st, 0) == 1;
+    db_finalize(st);
+    if (!standby)
+        return 0;
+    return bd_fail(err, "the server is a hot standby (a read-only replica in recovery), where nothing can be "
+                        "written or recorded: run saved queries there with --no-record, or run this command against "
+                        "the primary");
+}
+
 int store_connect(const char *name, enum store_mode mode, struct db **out, char **err)
 {
     *out = NULL;
@@ -141,6 +158,8 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
             free(msg);
             goto fail;
         }
+    } else if (refuse_standby(db, err)) {
+        goto fail;
     } else if (mode != STORE_MIGRATE && version < known) {
         if ((mode == STORE_CREATE && need_extension(db, "init", err)) || store_apply_migrations(db, -1, err) < 0)
             goto fail;

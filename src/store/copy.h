@@ -1,0 +1,42 @@
+#ifndef BENCHDB_STORE_COPY_H
+#define BENCHDB_STORE_COPY_H
+/* Copying a whole store into another, on either engine (benchdb copy,
+ * docs/copy.md): every table's rows with their ids, in one transaction
+ * on the destination, read from one snapshot of the source. What differs
+ * between the engines (how the destination's triggers stand aside, how
+ * rows are written, an event's value) stays here.
+ *
+ * The steps, in order: store_copy_open (the source's snapshot; the
+ * destination's write transaction, refused unless the destination holds
+ * no rows; its triggers set aside: the derived tables are copied as they
+ * are, bit for bit), store_copy_rows, store_copy_rearm (the triggers
+ * back, the id sequences past the copied ids), then the caller's own
+ * writes inside the same transaction, then store_copy_commit.
+ * store_copy_free rolls back whatever was not committed. */
+#include "store/db.h"
+
+struct store_copy;
+
+/* Progress: called at each table's start (done 0) and every so many rows,
+ * with the table's row count (total) as the snapshot holds it. */
+struct store_copy_tick {
+    void (*fn)(void *arg, const char *table, long long done, long long total);
+    void *arg;
+};
+
+/* Returns 0, or -1 with *err (the destination is not empty, naming a
+ * table with rows; the source holds a table the copy does not know; the
+ * destination's triggers cannot be set aside). */
+int store_copy_open(struct db *src, struct db *dst, struct store_copy **out, char **err);
+/* Every row of every table. 0, or -1 with *err naming the table. */
+int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, long long *rows, char **err);
+int store_copy_rearm(struct store_copy *c, char **err);
+int store_copy_commit(struct store_copy *c, char **err);
+void store_copy_free(struct store_copy *c);
+
+/* A consistent copy of a SQLite store into the file path (SQLite's online
+ * backup; other processes may go on writing the store meanwhile). The
+ * file must not exist; on failure it is removed. 0, or -1 with *err. */
+int store_backup(struct db *db, const char *path, char **err);
+
+#endif

@@ -1,0 +1,89 @@
+# benchdb export (docs/scale-out.md, "Archives in object storage"): every
+# stored archive's original bytes, one file per archive named by its
+# SHA-256 and original extension; each file's SHA-256 is its name, and the
+# files ingested into an empty store give the same rows (every value,
+# series, run, gate, event and derived row, by their names; the archives'
+# SHA-256s). --plan, --run and --archive select; a selection that matches
+# nothing, a file in the way with other bytes and a bad --run are errors.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+ex=$BENCHDB_SRC/examples
+bd --db a.db init >/dev/null
+bd --db a.db ingest -q "$ex"/calibration/*.jsonl.zst "$ex/git-perf/p0001-git-git.jsonl" || fail "ingest"
+n=$(bd --db a.db sql "SELECT count(*) FROM archive" --format csv | tail -1 | tr -d '\r')
+
+run bd --db a.db export exp
+expect_rc 0 "export"
+expect_out_has "exported $n archives to exp (0 already there)" "says how many"
+expect_eq "$(ls exp | wc -l)" "$n" "one file per archive"
+for f in exp/*; do
+    b=$(basename "$f")
+    checks=$((checks + 1))
+    [ "$(sha256sum "$f" | cut -c1-64)" = "${b%%.*}" ] || fail "$b: its SHA-256 is its name"
+done
+expect_eq "$(ls exp | grep -c '^[0-9a-f]\{64\}\.jsonl\.zst$')" 12 "the zstd archives keep .jsonl.zst"
+expect_eq "$(ls exp | grep -c '^[0-9a-f]\{64\}\.jsonl$')" 1 "the plain one keeps .jsonl"
+# The original bytes: the example files themselves.
+for f in "$ex"/calibration/*.jsonl.zst "$ex/git-perf/p0001-git-git.jsonl"; do
+    s=$(sha256sum "$f" | cut -c1-64)
+    checks=$((checks + 1))
+    cmp -s "$f" exp/"$s".* || fail "$(basename "$f") comes back byte for byte"
+done
+run bd --db a.db export exp
+expect_out_has "exported 0 archives to exp ($n already there)" "a second export leaves the files"
+
+# Re-ingested into an empty store: the same rows.
+bd --db c.db init >/dev/null
+bd --db c.db ingest -q exp || fail "ingest the export"
+rows() {
+    bd --db "$1" sql "$2" --format csv --digits 17 --max-rows 10000000 --max-result-bytes 1G
+}
+while read -r what q; do
+    rows a.db "$q" >a.csv || fail "$what on the store"
+    rows c.db "$q" >c.csv || fail "$what on the re-ingested store"
+    checks=$((checks + 1))
+    cmp -s a.csv c.csv || fail "$what differ after re-ingesting the export"
+done <<'SQL'
+archives SELECT sha256, size, format, content_encoding, stored_size FROM archive ORDER BY sha256
+runs SELECT p.name, r.name, h.name, r.position, r.source, r.started_at, r.ended_at, r.attributes, a.sha256 FROM run r JOIN plan p ON p.id = r.plan_id JOIN host h ON h.id = r.host_id JOIN archive a ON a.id = r.archive_id ORDER BY 1, 2
+values SELECT p.name, r.name, b.name, b.params, v.name, s.block, s.fork, s.metric, s.unit, s.n, s.total, s.detail, x.warmup, x.iteration, x.value, x.count FROM sample x JOIN series s ON s.id = x.series_id JOIN run r ON r.id = s.run_id JOIN plan p ON p.id = r.plan_id JOIN benchmark b ON b.id = s.benchmark_id JOIN variant v ON v.id = s.variant_id ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 13, 14
+gates SELECT r.name, g.name, g.passed, g.at, g.detail FROM gate g JOIN run r ON r.id = g.run_id ORDER BY 1, 2, 3, 4
+events SELECT r.name, e.name, e.value, e.at, e.detail FROM event e JOIN run r ON r.id = e.run_id ORDER BY 1, 2, 3, 4
+cells SELECT r.name, b.name, b.params, c.blocks, c.mean_log, c.sd_log, hex(c.moments) FROM run_cell_data c JOIN run r ON r.id = c.run_id JOIN benchmark b ON b.id = c.benchmark_id ORDER BY 1, 2, 3
+points SELECT r.name, b.name, b.params, v.name, h.metric, h.started, h.position, h.series, h.n, h.total, h.unit FROM history_point_data h JOIN run r ON r.id = h.run_id JOIN benchmark b ON b.id = h.benchmark_id JOIN variant v ON v.id = h.variant_id ORDER BY 1, 2, 3, 4, 5
+plans SELECT plan, run, host, position FROM plan_run ORDER BY plan, run
+SQL
+checks=$((checks + 1))
+[ "$(wc -l <a.csv)" -gt 10 ] || fail "the comparison saw rows"
+
+# Selections.
+run bd --db a.db export sel --plan git-perf-p0001
+expect_rc 0 "--plan"
+expect_eq "$(ls sel)" "$(sha256sum "$ex/git-perf/p0001-git-git.jsonl" | cut -c1-64).jsonl" "only that plan's archive"
+run bd --db a.db export sel2 --run calibration-sim/p3-vm-a-1
+expect_rc 0 "--run"
+expect_eq "$(ls sel2)" "$(sha256sum "$ex/calibration/p3-vm-a-1.jsonl.zst" | cut -c1-64).jsonl.zst" "only that run's archive"
+run bd --db a.db export sel3 --archive 2
+expect_rc 0 "--archive"
+expect_eq "$(ls sel3 | wc -l)" 1 "one archive"
+run bd --db a.db export sel4 --plan calibraton-sim
+expect_rc 1 "a plan with no archive"
+expect_err_has "no stored archive holds plan 'calibraton-sim'" "says so"
+run bd --db a.db export sel4 --archive 999
+expect_rc 1 "no such archive"
+expect_err_has "no stored archive has id 999" "says so"
+run bd --db a.db export sel4 --run nosuchrun
+expect_rc 2 "--run without PLAN/"
+run bd --db a.db export sel4 --plan a --archive 1
+expect_rc 2 "two selections"
+# A file in the way with other bytes.
+f=$(ls sel3)
+echo "other bytes" >"sel3/$f"
+run bd --db a.db export sel3 --archive 2
+expect_rc 1 "a file with other bytes in the way"
+expect_err_has "already exists with other bytes than archive 2's" "says so"
+expect_eq "$(cat "sel3/$f")" "other bytes" "and leaves it"
+echo x >notadir
+run bd --db a.db export notadir
+expect_rc 1 "DIR is a file"
+expect_err_has "notadir: not a directory" "says so"
+finish

@@ -1,0 +1,131 @@
+# benchdb copy between the engines (docs/copy.md): a SQLite store holding
+# the tutorial's plans, evaluations and registrations (docs/tutorial.md's
+# commands, run as cli/tutorial runs them) copied to PostgreSQL and from
+# there back into a new SQLite file. On both copies `history --verify
+# --all` finds every evaluation identical; `list` (plans, runs,
+# archives), every row of the rule and evaluation tables (ids, texts,
+# parameters, rows, hashes, times) and every shipped query's rows
+# (tests/pg/queries.list, --no-record) are the source's; the schema hashes
+# come back to SQLite as SQLite computed them; `check` finds both copies
+# whole. A destination that holds
+# rows is refused and left as it was; a copy that fails leaves nothing.
+# ctest: slow
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/pg/lib.sh"
+db=benchdb_copy
+uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
+
+mkdir bin
+ln -s "$BENCHDB_BIN" bin/benchdb
+ln -s "$BENCHDB_SRC/examples" examples
+awk '
+    /^```sh( sqlite)?$/ { inblock = 1; next }
+    /^```sh ext$/ { skip = 1; next }
+    /^```/ { if (inblock) print ""; inblock = 0; skip = 0; next }
+    inblock { print }
+' "$BENCHDB_SRC/docs/tutorial.md" >commands.sh
+PATH="$T/bin:$PATH" sh -e commands.sh >tutorial.out 2>tutorial.err
+rc=$?
+expect_rc 0 "the tutorial's commands build the SQLite store"
+[ "$failures" -eq 0 ] || { tail -5 tutorial.err >&2; exit 1; }
+src=results.db
+nev=$(bd --db $src sql "SELECT count(*) FROM evaluation" --format csv | tail -1 | tr -d "\r")
+nrule=$(bd --db $src sql "SELECT count(*) FROM rule" --format csv | tail -1 | tr -d "\r")
+[ "$nev" -ge 5 ] && [ "$nrule" -ge 1 ] || fail "the tutorial's store holds evaluations ($nev) and rules ($nrule)"
+
+pg_emptydb "$db" >/dev/null
+run bd --db $src copy "$uri"
+expect_rc 0 "SQLite -> PostgreSQL"
+expect_out_has "copied " "the summary"
+run bd --db "$uri" copy back.db
+expect_rc 0 "PostgreSQL -> SQLite"
+
+for store in "$uri" back.db; do
+    run bd --db "$store" history --verify --all --queries my-rules --queries my-charts
+    expect_rc 0 "history --verify --all on $store"
+    expect_err_has "verified $nev evaluations: $nev identical, 0 not" "every evaluation identical on $store"
+    run bd --db "$store" check
+    expect_rc 0 "check on $store"
+done
+
+# The same rows: list, the rule and evaluation tables, every table's count.
+same() { # WHAT ARGS...: the output of benchdb ARGS on the three stores
+    what=$1
+    shift
+    bd --db $src "$@" >a.txt 2>a.err
+    ra=$?
+    for store in "$uri" back.db; do
+        bd --db "$store" "$@" >b.txt 2>b.err
+        rb=$?
+        checks=$((checks + 1))
+        if [ "$ra" != "$rb" ] || ! cmp -s a.txt b.txt; then
+            fail "$what differs on $store (exit $ra / $rb)"
+            diff a.txt b.txt | head -5 >&2
+        fi
+    done
+}
+for what in plans runs archives; do
+    same "list $what" list $what --format csv
+done
+same "the rules" sql "SELECT * FROM rule ORDER BY id" --format csv
+same "the evaluations" sql "SELECT id, query_name, query_sha256, query_text, params, rows, row_count, outcome,
+    evaluated_at, duration_ms, tool_version, data_fingerprint, archive_count, judged_plan, registration, rule_id
+    FROM evaluation ORDER BY id" --format json --max-result-bytes 1G
+for t in archive archive_chunk plan host variant benchmark run unit archive_member series sample gate event \
+    block_score_data run_cell_data history_point_data; do
+    same "$t's rows" sql "SELECT count(*) AS n FROM $t" --format csv
+done
+same "the stored bytes" sql "SELECT archive_id, seq, data FROM archive_chunk ORDER BY archive_id, seq" --format csv \
+    --max-result-bytes 1G
+same "the derived rows" sql "SELECT run_id, benchmark_id, blocks, mean_log, sd_log, moments FROM run_cell_data
+    ORDER BY run_id, benchmark_id" --format csv --digits 17
+# The schema hashes: back on SQLite as SQLite computed them.
+bd --db $src sql "SELECT id, schema_sha256 FROM evaluation ORDER BY id" --format csv >h1.txt
+bd --db back.db sql "SELECT id, schema_sha256 FROM evaluation ORDER BY id" --format csv >h2.txt
+bd --db "$uri" sql "SELECT id, schema_sha256 FROM evaluation ORDER BY id" --format csv >h3.txt
+checks=$((checks + 1))
+cmp -s h1.txt h2.txt || fail "the schema hashes came back to SQLite as they were"
+checks=$((checks + 1))
+! cmp -s h1.txt h3.txt || fail "PostgreSQL's schema hashes are its own"
+
+# Every shipped query with the parameters pg/queries runs it with.
+grep '^same ' "$BENCHDB_SRC/tests/pg/queries.list" | while read -r _ name params; do
+    failures=0
+    set --
+    for p in $params; do set -- "$@" --param "$p"; done
+    same "query $name $params" query "$name" "$@" --no-record --format csv
+done >q.log 2>&1
+checks=$((checks + 1))
+! grep -q FAIL q.log || { fail "shipped queries differ"; cat q.log >&2; }
+
+# New ids continue after the copied ones on PostgreSQL.
+run bd --db "$uri" query variability --param plan=calibration-sim
+expect_rc 0 "a query recorded on the copy"
+expect_err_has "recorded as evaluation $((nev + 1))" "its id follows the copied ones"
+
+# A destination with rows is refused, and left as it was.
+before=$(bd --db "$uri" sql "SELECT count(*) FROM evaluation" --format csv | tail -1 | tr -d "\r")
+run bd --db $src copy "$uri"
+expect_rc 1 "a destination that holds rows"
+expect_err_has "the destination is not empty: its table archive holds rows" "says why"
+expect_err_has "nothing was written there" "says nothing was written"
+checks=$((checks + 1))
+[ "$(bd --db "$uri" sql "SELECT count(*) FROM evaluation" --format csv | tail -1 | tr -d "\r")" = "$before" ] ||
+    fail "the refused destination is unchanged"
+
+# A copy that fails half-way leaves nothing: a unit the destination
+# refuses (a PostgreSQL database whose unit table has a stricter check).
+pg_emptydb "${db}_bad" >/dev/null
+bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_bad" init >/dev/null
+pg -d "${db}_bad" -c "ALTER TABLE evaluation ADD CONSTRAINT no_reverse CHECK (CAST(params AS TEXT) NOT LIKE '%reverse%')" >/dev/null
+run bd --db $src copy "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_bad"
+expect_rc 1 "a copy the destination refuses half-way"
+expect_err_has "table evaluation: " "names the table"
+checks=$((checks + 1))
+[ "$(pg -d "${db}_bad" -A -t -c "SELECT (SELECT count(*) FROM archive) + (SELECT count(*) FROM sample)")" = 0 ] ||
+    fail "nothing stays of the failed copy"
+pg_dropdb "${db}_bad" >/dev/null
+pg_dropdb "$db" >/dev/null
+
+[ "$failures" -eq 0 ] || exit 1
+echo "ok: $checks checks"
