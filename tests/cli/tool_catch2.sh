@@ -4,7 +4,9 @@
 # (Catch2's reporters write no samples), with params test_case and
 # section, as tests/cli/lib/harness_values.py reads it. Catch2's JSON
 # reporter writes no benchmark results: such a file is refused, saying so.
-# ctest: slow
+# The sanitizer pass would only build the same benchmark again: what it
+# writes is read under the sanitizers by cli/formats_rust_py_cpp.
+# ctest: slow plain-only
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 [ -f /usr/include/catch2/catch.hpp ] || fail "Catch2 is missing: scripts/install-deps installs catch2"
 command -v g++ >/dev/null || fail "g++ is missing (build-essential)"

@@ -7,7 +7,10 @@
 # tests/cli/lib/harness_values.py reads it; the bencher lines load as
 # cargo-bench, each line's one value the file's; Criterion's mean estimate
 # is the mean of the stored values.
-# ctest: slow
+# The sanitizer pass would only build the same crate again (minutes of
+# cargo): what it writes is read under the sanitizers by
+# cli/formats_rust_py_cpp.
+# ctest: slow plain-only
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 command -v cargo >/dev/null || fail "cargo is missing: scripts/install-deps installs cargo"
 [ -d /usr/share/cargo/registry/criterion-0.3.6 ] || ls -d /usr/share/cargo/registry/criterion-0.3* >/dev/null 2>&1 ||
