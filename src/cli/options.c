@@ -256,6 +256,9 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, void *args, in
         for (int i = 0; !o && i < nlo; i++)
             if (by_val[i]->short_name == c)
                 o = by_val[i];
+        /* o is found: getopt_long returns only what shortopts and lo hold,
+         * both built from these options, or '?' and ':' (above); gcc
+         * -fanalyzer cannot see that. */
         char *err = NULL;
         int prc = o->parse(o, optarg, (char *)args + o->offset, &err);
         if (prc == -2)

@@ -250,7 +250,8 @@ int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, c
         params[r] = pj && prev && strcmp(pj, prev) == 0 ? json_incref(params[r - 1])
                     : pj                                 ? json_loads(pj, 0, NULL)
                                                          : NULL;
-        if (strcmp(text_at(&v, r, C_KIND), "cell") != 0)
+        const char *kind = text_at(&v, r, C_KIND);
+        if (!kind || strcmp(kind, "cell") != 0) /* never NULL (refused above); said again for gcc -fanalyzer */
             continue;
         const char *pkg = pkg_of(params[r]), *var = text_at(&v, r, C_VARIANT);
         one_pkg &= !pkg0 || strcmp(pkg0, pkg) == 0;

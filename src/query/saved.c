@@ -425,14 +425,12 @@ static int entry_files(const char *entry, char ***out, char **why)
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.' || !ends_with(de->d_name, ".sql"))
             continue;
-        char **v = xreallocarray(*out, (size_t)(n + 1), sizeof *v);
-        if (!v)
-            break;
-        *out = v;
+        *out = xreallocarray(*out, (size_t)(n + 1), sizeof **out);
         (*out)[n++] = bd_strdupf("%s/%s", entry, de->d_name);
     }
     closedir(d);
-    qsort(*out, (size_t)n, sizeof **out, cmp_str);
+    if (n) /* a directory without queries leaves *out NULL, which qsort may not take */
+        qsort(*out, (size_t)n, sizeof **out, cmp_str);
     return n;
 }
 

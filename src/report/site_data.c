@@ -361,7 +361,8 @@ int site_read(struct site *s, char **err)
         g_runs = s->runs;
         g_run_ids = ids;
         g_nruns = s->nruns;
-        qsort(rows, n, sizeof *rows, cmp_row);
+        if (n) /* a store without points leaves rows NULL, which qsort may not take */
+            qsort(rows, n, sizeof *rows, cmp_row);
         size_t nh = 0;
         for (size_t i = 0; i < n; i++)
             nh += i == 0 || !same_history(&rows[i], &rows[i - 1]);

@@ -195,15 +195,9 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
     if (rc == 0)
         qsort(by_cell, s->nh, sizeof *by_cell, cmp_cell);
     while (rc == 0 && db_step(st) == SQLITE_ROW) {
-        if (n == cap) {
-            long long *grown = xreallocarray(ids, (cap = cap ? 2 * cap : 64), sizeof *ids);
-            if (!grown)
-                rc = bd_fail(err, "out of memory");
-            else
-                ids = grown;
-        }
-        if (rc == 0)
-            ids[n++] = db_column_int64(st, 0);
+        if (n == cap)
+            ids = xreallocarray(ids, (cap = cap ? 2 * cap : 64), sizeof *ids);
+        ids[n++] = db_column_int64(st, 0);
     }
     db_finalize(st);
     if (rc == 0 && !(s->evals = xcalloc(n ? n : 1, sizeof *s->evals)))
