@@ -476,6 +476,8 @@ int saved_query_scan(const struct query_path *qp, struct saved_query ***out, str
             oom = skip(sk, qp->entries[e], e, why);
             continue;
         }
+        /* nf > 0 only with files set: gcc -fanalyzer follows entry_files'
+         * failures (bd_fail, always -1) as if they could return more. */
         for (int i = 0; i < nf; i++) {
             struct saved_query *q = oom ? NULL : load_file(files[i], &why);
             if (!oom)
