@@ -71,6 +71,30 @@ static int set_param(struct params *ps, const char *name, const char *value)
     return rc;
 }
 
+/* The options are parameters of the composed query: 0, or -1 with the
+ * error printed and *rc its exit status. */
+static int set_named(struct backtest_args *a, const struct saved_query *q, const char *gate, const char *since_utc,
+                     const char *within, int *rc)
+{
+    const char *named[][2] = {
+        {"plan", a->plan}, {"host", a->host}, {"since", since_utc}, {"within", *within ? within : NULL}};
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
+        if (!named[k][1])
+            continue;
+        if (!saved_query_param(q, named[k][0])) {
+            *rc = bd_usage_error("backtest", "backtest: --%s: %s has no parameter '%s'", named[k][0], gate,
+                                 named[k][0]);
+            return -1;
+        }
+        if (set_param(&a->params, named[k][0], named[k][1])) {
+            bd_error("backtest: out of memory");
+            *rc = EXIT_FAIL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int cmd_backtest(struct cli *cli, int argc, char **argv)
 {
     struct backtest_args a = {0};
@@ -109,21 +133,8 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
         bd_error("%s", err);
         goto out;
     }
-    /* The options are parameters of the composed query. */
-    const char *named[][2] = {{"plan", a.plan}, {"host", a.host}, {"since", since_utc}, {"within", *within ? within : NULL}};
-    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
-        if (!named[k][1])
-            continue;
-        if (!saved_query_param(q, named[k][0])) {
-            rc = bd_usage_error("backtest", "backtest: --%s: %s has no parameter '%s'", named[k][0], gate,
-                                named[k][0]);
-            goto out;
-        }
-        if (set_param(&a.params, named[k][0], named[k][1])) {
-            bd_error("backtest: out of memory");
-            goto out;
-        }
-    }
+    if (set_named(&a, q, gate, since_utc, within, &rc))
+        goto out;
     int erc = query_evaluate(db, q, &a.params, !a.no_record, &lim, &ev, &err);
     if (erc == EXIT_USAGE) {
         char *see = bd_strdupf("queries %s", gate);

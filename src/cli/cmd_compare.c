@@ -14,6 +14,7 @@
 #include "query/compare.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "util/xalloc.h"
 #include <stddef.h>
 
 static int add_param(struct params *ps, const char *name, const char *value)
@@ -112,7 +113,7 @@ static int parse_key(const struct cli_opt *o, const char *arg, void *dst, char *
     struct keys *k = dst;
     if (!*arg)
         return bd_fail(err, "expected a configuration key");
-    const char **v = realloc(k->v, (k->n + 1) * sizeof *v);
+    const char **v = xreallocarray(k->v, k->n + 1, sizeof *v);
     if (!v)
         return bd_fail(err, "out of memory");
     k->v = v;
@@ -223,7 +224,7 @@ static int keep_changed(struct rowset *rs)
     int kind = rowset_column(rs, "kind"), verdict = rowset_column(rs, "verdict");
     if (kind < 0 || verdict < 0)
         return 0;
-    unsigned char *keep = calloc(rs->nrow + 1, 1);
+    unsigned char *keep = xcalloc(rs->nrow + 1, 1);
     if (!keep)
         return -1;
     for (size_t r = 0; r < rs->nrow; r++) {
@@ -301,7 +302,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     rc = EXIT_FAIL;
     if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
-    plan = a->plan ? strdup(a->plan) : NULL;
+    plan = a->plan ? xstrdup(a->plan) : NULL;
     int found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {
         bd_error("%s", err);
@@ -429,8 +430,8 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
         rc = EXIT_FAIL;
     }
     for (int s = 0; rc == EXIT_OK && s < n; s++) {
-        struct ingest_file *files = calloc(sides[s].npaths, sizeof *files);
-        char **names = calloc(sides[s].npaths, sizeof *names);
+        struct ingest_file *files = xcalloc(sides[s].npaths, sizeof *files);
+        char **names = xcalloc(sides[s].npaths, sizeof *names);
         for (size_t i = 0; files && names && i < sides[s].npaths; i++) {
             names[i] = compare_file_name(i, sides[s].paths[i]);
             files[i] = (struct ingest_file){sides[s].paths[i], names[i]};
@@ -457,7 +458,7 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
 /* Files or runs: every side a file (or -) and no --plan or --by: files. */
 static int files_or_store(struct cli *cli, struct compare_args *a, char **args, int n)
 {
-    struct compare_side *sides = calloc((size_t)n, sizeof *sides);
+    struct compare_side *sides = xcalloc((size_t)n, sizeof *sides);
     if (!sides) {
         bd_error("compare: out of memory");
         return EXIT_FAIL;

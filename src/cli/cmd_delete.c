@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "ingest/ingest.h"
 #include "query/param_check.h"
+#include "util/xalloc.h"
 
 static int parse_run_arg(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
@@ -80,8 +81,8 @@ static int split_run(struct db *db, const char *arg, char **plan, char **run, ch
         bd_fail(err, "'%s' names more than one stored run (plans with '/' in their names): delete by --archive", arg);
         return 1;
     }
-    *plan = strndup(arg, (size_t)(at - arg));
-    *run = strdup(at + 1);
+    *plan = xstrndup(arg, (size_t)(at - arg));
+    *run = xstrdup(at + 1);
     return *plan && *run ? 0 : bd_fail(err, "out of memory");
 }
 

@@ -10,6 +10,7 @@
 #include "query/verify.h"
 #include "util/suggest.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 struct history_args {
     int diff, verify, all, limit;
@@ -74,7 +75,7 @@ static int check_name(struct db *db, const struct query_path *qp, const char *na
         rc = EXIT_FAIL;
         goto out;
     }
-    const char **names = calloc((size_t)(nrec + nsaved) + 1, sizeof *names);
+    const char **names = xcalloc((size_t)(nrec + nsaved) + 1, sizeof *names);
     int n = 0;
     for (int i = 0; i < nsaved; i++) {
         names[n++] = saved[i]->name;
@@ -234,7 +235,7 @@ int cmd_history(struct cli *cli, int argc, char **argv)
         goto out;
     }
     if (a.verify && nargs) {
-        ids = calloc((size_t)nargs, sizeof *ids);
+        ids = xcalloc((size_t)nargs, sizeof *ids);
         for (int i = 0; ids && i < nargs; i++)
             if (parse_id(argv[first + i], &ids[i])) {
                 bd_usage_error("history", "history: --verify %s: expected an evaluation id (a positive integer)",

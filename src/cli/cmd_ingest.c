@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "ingest/ingest.h"
+#include "util/xalloc.h"
 
 /* ---- the command line ---- */
 
@@ -190,14 +191,14 @@ static int items_add(struct items *l, const char *path, const char *name)
 {
     if (l->n == l->cap) {
         size_t ncap = l->cap ? 2 * l->cap : 16;
-        struct item *nv = realloc(l->v, ncap * sizeof *nv);
+        struct item *nv = xreallocarray(l->v, ncap, sizeof *nv);
         if (!nv)
             return -1;
         l->v = nv;
         l->cap = ncap;
     }
-    l->v[l->n].path = strdup(path);
-    l->v[l->n].name = name ? strdup(name) : NULL;
+    l->v[l->n].path = xstrdup(path);
+    l->v[l->n].name = name ? xstrdup(name) : NULL;
     if (!l->v[l->n].path || (name && !l->v[l->n].name))
         return -1;
     l->n++;
@@ -330,7 +331,7 @@ static char *last_components(const char *p, int n)
             sb_free(&sb);
             return NULL;
         }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -347,8 +348,8 @@ static int name_files(struct items *l)
 {
     for (size_t i = 0; i < l->n; i++)
         if (!l->v[i].name)
-            l->v[i].name = strcmp(l->v[i].path, "-") == 0 ? strdup("stdin") : last_components(l->v[i].path, 1);
-    struct item **by = malloc((l->n ? l->n : 1) * sizeof *by);
+            l->v[i].name = strcmp(l->v[i].path, "-") == 0 ? xstrdup("stdin") : last_components(l->v[i].path, 1);
+    struct item **by = xmalloc((l->n ? l->n : 1) * sizeof *by);
     if (!by)
         return -1;
     for (size_t i = 0; i < l->n; i++)
@@ -597,11 +598,11 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     }
     pr.g = g;
     if (files_mode) {
-        struct ingest_file *files = name_files(&list) ? NULL : calloc(list.n, sizeof *files);
+        struct ingest_file *files = name_files(&list) ? NULL : xcalloc(list.n, sizeof *files);
         struct strbuf shown = {0};
         for (int i = first; i < argc; i++)
             sb_printf(&shown, "%s%s", i > first ? " " : "", argv[i]);
-        if (!files || !shown.buf) {
+        if (!files || sb_failed(&shown) || !shown.buf) {
             bd_error("out of memory");
             rc = EXIT_FAIL;
         } else {

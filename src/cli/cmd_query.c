@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "query/saved.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct query_args {
     struct params params;
@@ -132,7 +133,7 @@ static void describe_skipped(const struct query_skips *sk, struct report *rep)
         sb_putc(&js, '}');
     }
     sb_putc(&js, ']');
-    report_field_json(rep, "skipped", js.buf);
+    report_field_json(rep, "skipped", xsb_text(&js));
     sb_free(&js);
 }
 

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "util/outfile.h"
 #include "util/sha256.h"
+#include "util/xalloc.h"
 
 struct report_args {
     struct params params;
@@ -114,7 +115,7 @@ static int run_and_record(const struct report_run *r, const struct saved_query *
     if (probe->from) {
         /* The companion is found (or run) on the data the query just saw. */
         if (data_fingerprint(db, fp, NULL, &err) == 0)
-            mem.fingerprint = strdup(fp);
+            mem.fingerprint = xstrdup(fp);
         if (!mem.fingerprint || report_companion(db, &a->path, &mem, probe->from, probe, 1, comp, &err)) {
             say_companion_failure(r, probe->from, err);
             goto out;
@@ -160,7 +161,7 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         bd_error("report: %s", err);
         goto out;
     }
-    parsed = saved_query_parse(strdup(ev.text), src, 0, &err);
+    parsed = saved_query_parse(xstrdup(ev.text), src, 0, &err);
     free(err);
     err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
     const struct report_eval *chart_ev = &ev;
@@ -194,7 +195,7 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         sb_printf(&sb, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
     if (chart_ev != &ev)
         sb_printf(&sb, " from evaluation %lld of %s%s", cev.id, cev.query_name, comp->ran ? " (recorded now)" : "");
-    *line = sb_detach(&sb);
+    *line = xsb_detach(&sb);
 out:
     chart_spec_free(&spec);
     report_eval_free(&ev);
@@ -288,7 +289,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     rc = EXIT_FAIL;
     if (draw(&run, eval_id, q, svg, &comp, &page, &line) < 0)
         goto out;
-    if (outfile_put(&o, page.buf, page.len, &err)) {
+    if (outfile_put(&o, xsb_text(&page), page.len, &err)) {
         bd_error("report: %s", err);
         goto out; /* aborted there: the temporary removed */
     }

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "sim/sim.h"
 #include "util/outfile.h"
+#include "util/xalloc.h"
 
 /* Fixed so that a seed gives the same bytes (with the same libzstd). */
 #define SIM_ZSTD_LEVEL 9
@@ -40,7 +41,7 @@ static int parse_wide_spread(const struct cli_opt *o, const char *arg, void *dst
 {
     struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
     const char *colon = strchr(arg, ':');
-    char *lo = colon ? strndup(arg, (size_t)(colon - arg)) : NULL;
+    char *lo = colon ? xstrndup(arg, (size_t)(colon - arg)) : NULL;
     int rc = !lo ? bd_fail(err, "expected LO:HI")
                  : cli_opt_real(o, lo, &cfg->wide_lo, err) || cli_opt_real(o, colon + 1, &cfg->wide_hi, err) ? -1 : 0;
     free(lo);
@@ -50,7 +51,7 @@ static int parse_wide_spread(const struct cli_opt *o, const char *arg, void *dst
 static int parse_effect(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
     struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
-    struct sim_effect *v = realloc(cfg->effects, ((size_t)cfg->n_effects + 1) * sizeof *v);
+    struct sim_effect *v = xreallocarray(cfg->effects, (size_t)cfg->n_effects + 1, sizeof *v);
     if (!v)
         return bd_fail(err, "out of memory");
     cfg->effects = v;
@@ -63,7 +64,7 @@ static int parse_effect(const struct cli_opt *o, const char *arg, void *dst, cha
 static int parse_step(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
     struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
-    struct sim_step *v = realloc(cfg->steps, ((size_t)cfg->n_steps + 1) * sizeof *v);
+    struct sim_step *v = xreallocarray(cfg->steps, (size_t)cfg->n_steps + 1, sizeof *v);
     if (!v)
         return bd_fail(err, "out of memory");
     cfg->steps = v;
@@ -76,7 +77,7 @@ static int parse_step(const struct cli_opt *o, const char *arg, void *dst, char 
 static int parse_host_noise(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
     struct sim_config *cfg = &((struct simulate_args *)((char *)dst - o->offset))->cfg;
-    struct sim_host_noise *v = realloc(cfg->host_noise, ((size_t)cfg->n_host_noise + 1) * sizeof *v);
+    struct sim_host_noise *v = xreallocarray(cfg->host_noise, (size_t)cfg->n_host_noise + 1, sizeof *v);
     if (!v)
         return bd_fail(err, "out of memory");
     cfg->host_noise = v;
@@ -151,7 +152,7 @@ const struct cli_spec spec_simulate = {
 /* mkdir -p */
 static int make_dirs(const char *path)
 {
-    char *p = strdup(path);
+    char *p = xstrdup(path);
     int rc = 0;
     for (char *s = p + 1; !rc; s++) {
         if (*s == '/' || *s == 0) {
@@ -211,7 +212,7 @@ static int write_archive(const struct sim_config *cfg, int i, const char *path, 
     struct zsink z = {.cc = cc, .cap = ZSTD_CStreamOutSize()};
     struct outfile o;
     char *err = NULL;
-    z.buf = malloc(z.cap);
+    z.buf = xmalloc(z.cap);
     if (!z.buf) {
         bd_error("simulate: out of memory");
         return -1;
@@ -264,7 +265,7 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
     /* Refuse before writing anything, so that a refused command changes nothing. */
     rc = EXIT_FAIL;
     n_runs = sim_run_count(cfg);
-    paths = calloc((size_t)n_runs, sizeof *paths);
+    paths = xcalloc((size_t)n_runs, sizeof *paths);
     if (!paths)
         goto out;
     for (int i = 0; i < n_runs; i++) {

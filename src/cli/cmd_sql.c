@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/sql_dot.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 struct sql_args {
     struct params params;
@@ -86,7 +87,7 @@ static void report_sql_error(struct db *db, int rc, const struct sql_run *run)
     } else {
         /* An unknown table, column or function: the nearest that exist. */
         struct strbuf hint = {0};
-        char *msg = strdup(db_errmsg(db));
+        char *msg = xstrdup(db_errmsg(db));
         /* The failed statement may have aborted the read-only
          * transaction (PostgreSQL); the catalogues are read after it (the
          * command fails anyway, and nothing of it could be kept). */
@@ -94,7 +95,7 @@ static void report_sql_error(struct db *db, int rc, const struct sql_run *run)
             store_end_readonly(db);
         if (msg)
             sql_error_hint(db, msg, &hint);
-        bd_error("sql: %s%s", msg ? msg : db_errmsg(db), hint.len ? hint.buf : "");
+        bd_error("sql: %s%s", msg ? msg : db_errmsg(db), hint.len ? xsb_text(&hint) : "");
         sb_free(&hint);
         free(msg);
     }
@@ -119,7 +120,7 @@ static char *sql_text(const struct sql_args *a, int nargs, char **args, int *rc)
         bd_error("%s", err);
         *rc = EXIT_FAIL;
     } else if (!a->file)
-        sql = strdup(args[0]);
+        sql = xstrdup(args[0]);
     free(err);
     if (sql && sql_is_blank(sql)) {
         bd_usage_error("sql", "sql: the SQL text holds no statement");
@@ -161,7 +162,7 @@ static int bind_params(struct db_stmt *st, const struct params *ps, int *used)
 static int run_all(struct db *db, const char *sql, const struct sql_run *run, struct rowset *rs)
 {
     const struct sql_args *a = run->a;
-    int *used = calloc((size_t)a->params.n + 1, sizeof *used);
+    int *used = xcalloc((size_t)a->params.n + 1, sizeof *used);
     int rc = used ? EXIT_OK : EXIT_FAIL;
     for (const char *pos = sql; rc == EXIT_OK && !sql_is_blank(pos);) {
         struct db_stmt *st = NULL;

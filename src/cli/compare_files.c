@@ -17,6 +17,7 @@
 #include "compare/units.h"
 #include "ingest/ingest.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static int is_file(const char *p)
 {
@@ -35,11 +36,11 @@ void compare_side_free(struct compare_side *s)
 
 static int add_path(struct compare_side *s, const char *p, size_t n)
 {
-    char **v = realloc(s->paths, (s->npaths + 1) * sizeof *v);
+    char **v = xreallocarray(s->paths, s->npaths + 1, sizeof *v);
     if (!v)
         return -1;
     s->paths = v;
-    return (s->paths[s->npaths] = strndup(p, n)) ? (int)(++s->npaths, 0) : -1;
+    return (s->paths[s->npaths] = xstrndup(p, n)) ? (int)(++s->npaths, 0) : -1;
 }
 
 int compare_side_parse(const char *arg, struct compare_side *s)
@@ -49,10 +50,10 @@ int compare_side_parse(const char *arg, struct compare_side *s)
     const char *eq = strchr(arg, '=');
     const char *rest = arg;
     if (!is_file(arg) && eq && eq > arg) {
-        s->label = strndup(arg, (size_t)(eq - arg));
+        s->label = xstrndup(arg, (size_t)(eq - arg));
         rest = eq + 1;
     } else
-        s->label = strdup(arg);
+        s->label = xstrdup(arg);
     if (!s->label)
         return -1;
     if (is_file(rest))
@@ -198,7 +199,7 @@ static char *full_name(const char *name, const char *params, char **pkg)
         if (strcmp(k, "procs") == 0 && json_is_integer(v))
             continue;
         if (strcmp(k, "pkg") == 0 && json_is_string(v)) {
-            *pkg = strdup(json_string_value(v));
+            *pkg = xstrdup(json_string_value(v));
             continue;
         }
         char *t = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -213,7 +214,7 @@ static char *full_name(const char *name, const char *params, char **pkg)
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 /* Every stored value into the builder, series by series in the order
@@ -263,8 +264,8 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
     io.quiet = 1;
     struct ingester *g = NULL;
-    struct ingest_file *files = calloc(n + 1, sizeof *files);
-    char **names = calloc(n + 1, sizeof *names);
+    struct ingest_file *files = xcalloc(n + 1, sizeof *files);
+    char **names = xcalloc(n + 1, sizeof *names);
     int rc = !files || !names || store_open_memory(&db, &err) || !(g = ingester_open(db, &io, NULL, &err));
     for (int s = 0; !rc && s < nsides; s++) {
         size_t k = 0;
@@ -311,7 +312,7 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
         cmp_builder_free(b);
         return bd_usage_error("compare", "compare: standard input (-) is given more than once");
     }
-    struct other *others = calloc(nfiles + 1, sizeof *others);
+    struct other *others = xcalloc(nfiles + 1, sizeof *others);
     size_t nothers = 0;
     if (!others)
         rc = EXIT_FAIL;

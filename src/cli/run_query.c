@@ -8,6 +8,7 @@
 #include "query/saved.h"
 #include "util/markdown.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* The notes and envelope fields of an evaluation (not_recorded: why it
  * is not in the history, or NULL). */
@@ -68,8 +69,7 @@ static void lead_sentence(const struct cli_query_run *r, const struct evaluation
     if (r->gate && (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS))
         sb_printf(&sb, " — gate: %s (exit %d)",
                   gate_rc == EXIT_OK ? "passes" : gate_rc == EXIT_NOT_HELD ? "fails" : "no rows to judge", gate_rc);
-    if (sb.buf)
-        report_lead(rep, sb.buf);
+    report_lead(rep, xsb_text(&sb));
     sb_free(&sb);
 }
 

@@ -12,6 +12,7 @@
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 /* The first column of sql's rows (?1 bound to arg when not NULL) into
  * names; 0, or -1 on an error. */
@@ -27,13 +28,13 @@ static int load_names(struct db *db, const char *sql, const char *arg, struct sq
     int rc;
     while ((rc = db_step(st)) == SQLITE_ROW) {
         const char *t = (const char *)db_column_text(st, 0);
-        char **v = realloc(names->v, (names->n + 1) * sizeof *v);
+        char **v = xreallocarray(names->v, names->n + 1, sizeof *v);
         if (!v) {
             rc = SQLITE_NOMEM;
             break;
         }
         names->v = v;
-        if (!(v[names->n] = strdup(t ? t : ""))) {
+        if (!(v[names->n] = xstrdup(t ? t : ""))) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -59,7 +60,7 @@ static int collect(struct db *db, const char *sql, const char *arg, struct rowse
 static int functions_of_benchdb(struct db *db, struct rowset *rs)
 {
     int rc = collect(db, store_catalog_sql(db, STORE_CATALOG_FUNCTIONS), NULL, rs);
-    unsigned char *keep = rc ? NULL : calloc(rs->nrow + 1, 1);
+    unsigned char *keep = rc ? NULL : xcalloc(rs->nrow + 1, 1);
     for (size_t r = 0; keep && r < rs->nrow; r++) {
         const char *name = (const char *)sqlite3_value_text(rowset_cell(rs, r, 0));
         int builtin = store_function_is_builtin(db, name ? name : "", sqlite3_value_int(rowset_cell(rs, r, 2)));
@@ -143,7 +144,7 @@ int sql_dot_command(struct db *db, const char *text, const struct out_opts *out,
             sb_printf(&msg, "sql: .schema: no table or view named '%s'", a);
             if (load_names(db, store_catalog_sql(db, STORE_CATALOG_TABLES), NULL, &tables) == 0)
                 hint_names(&msg, a, &tables, "tables and views");
-            *rc = bd_usage_error("sql", "%s", msg.buf);
+            *rc = bd_usage_error("sql", "%s", xsb_text(&msg));
             sb_free(&msg);
         } else if (sb.len && fwrite(sb.buf, 1, sb.len, stdout) != sb.len)
             bd_error("sql: cannot write the output");
@@ -172,10 +173,10 @@ static char *name_after(const char *msg, const char *prefix, int quoted)
     p += strlen(prefix);
     if (quoted) {
         const char *e = strchr(p, '"');
-        return e ? strndup(p, (size_t)(e - p)) : NULL;
+        return e ? xstrndup(p, (size_t)(e - p)) : NULL;
     }
     size_t n = strcspn(p, " (\n");
-    return n ? strndup(p, n) : NULL;
+    return n ? xstrndup(p, n) : NULL;
 }
 
 void sql_error_hint(struct db *db, const char *msg, struct strbuf *hint)

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 struct arena_chunk {
     struct arena_chunk *next;
     alignas(max_align_t) unsigned char data[];
@@ -20,7 +22,7 @@ void *arena_alloc(struct arena *a, size_t n)
         n = align;
     if (!a->head || a->size - a->used < n) {
         size_t size = n > CHUNK_MIN ? n : CHUNK_MIN;
-        struct arena_chunk *c = malloc(sizeof *c + size);
+        struct arena_chunk *c = xmalloc(sizeof *c + size);
         if (!c) {
             a->failed = 1;
             return NULL;

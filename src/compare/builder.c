@@ -14,6 +14,7 @@
 
 #include "compare/internal.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 int grow_array(void **p, int *cap, int need, size_t elem)
 {
@@ -22,7 +23,7 @@ int grow_array(void **p, int *cap, int need, size_t elem)
     int ncap = *cap ? *cap : 16;
     while (ncap < need)
         ncap *= 2;
-    void *q = realloc(*p, (size_t)ncap * elem);
+    void *q = xreallocarray(*p, (size_t)ncap, elem);
     if (!q)
         return -1;
     *p = q;
@@ -52,7 +53,7 @@ void interner_free(struct interner *in)
 
 struct cmp_builder *cmp_builder_new(void)
 {
-    return calloc(1, sizeof(struct cmp_builder));
+    return xcalloc(1, sizeof(struct cmp_builder));
 }
 
 void cmp_builder_free(struct cmp_builder *b)
@@ -128,7 +129,7 @@ static int table_of(struct cmp_builder *b, int ncfg, int unit)
     if (grow_array((void **)&b->tables, &b->cap_tables, b->ntables + 1, sizeof *b->tables))
         return -1;
     struct btable *bt = &b->tables[b->ntables];
-    bt->cfg = malloc((size_t)(ncfg ? ncfg : 1) * sizeof *bt->cfg);
+    bt->cfg = xmalloc((size_t)(ncfg ? ncfg : 1) * sizeof *bt->cfg);
     if (!bt->cfg)
         return -1;
     memcpy(bt->cfg, b->tuple, (size_t)ncfg * sizeof *bt->cfg);
@@ -189,11 +190,11 @@ int cmp_builder_add(struct cmp_builder *b, const char *col, const struct cmp_con
             return -1;
         if (b->nv == b->capv) {
             size_t cap = b->capv ? 2 * b->capv : 1024;
-            int32_t *vc = realloc(b->vcell, cap * sizeof *vc);
+            int32_t *vc = xreallocarray(b->vcell, cap, sizeof *vc);
             if (!vc)
                 return -1;
             b->vcell = vc;
-            double *vv = realloc(b->vval, cap * sizeof *vv);
+            double *vv = xreallocarray(b->vval, cap, sizeof *vv);
             if (!vv)
                 return -1;
             b->vval = vv;

@@ -9,6 +9,7 @@
 #include "ingest/core/idmap.h"
 #include "util/markdown.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static const char *const class_names[CMP_NCLASS] = {
     "slower", "worse", "faster", "better", "higher", "lower", "undetermined", "removed", "added", "unchanged",
@@ -98,7 +99,7 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
                 }
                 if (ncls == cap) {
                     size_t ncap = cap ? 2 * cap : 64;
-                    enum cmp_class *v = realloc(cls, ncap * sizeof *v);
+                    enum cmp_class *v = xreallocarray(cls, ncap, sizeof *v);
                     if (!v) {
                         rc = -1;
                         break;
@@ -138,7 +139,7 @@ char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static int put_range(struct strbuf *sb, int64_t lo, int64_t hi)
@@ -168,7 +169,7 @@ char *cmp_counts_words(const struct cmp_counts *c)
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c)
@@ -200,7 +201,7 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 void cmp_model_only_changed(struct cmp_model *m)
@@ -308,7 +309,7 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m)
                     continue;
                 if (n == cap) {
                     size_t ncap = cap ? 2 * cap : 32;
-                    struct changed *nv = realloc(v, ncap * sizeof *nv);
+                    struct changed *nv = xreallocarray(v, ncap, sizeof *nv);
                     if (!nv) {
                         rc = -1;
                         break;

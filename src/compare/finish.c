@@ -9,6 +9,7 @@
 #include "util/diag.h"
 #include "util/natural.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 
 void cmp_options_init(struct cmp_options *o)
 {
@@ -85,7 +86,7 @@ static int wanted(const struct cmp_options *o, const struct bunit *u)
  * metrics they have. */
 static int no_such_metric(const struct cmp_builder *b, const struct cmp_options *o, char **err)
 {
-    const char **names = calloc((size_t)b->n_unit_info + 2, sizeof *names);
+    const char **names = xcalloc((size_t)b->n_unit_info + 2, sizeof *names);
     size_t n = 0;
     if (!names)
         return bd_fail(err, "compare: out of memory");
@@ -129,7 +130,7 @@ static int one_table(const struct cmp_builder *b, struct cmp_model *m, const str
     t->exact = idmap_get(&b->exact.map, u->label, strlen(u->label)) != NULL ||
                (o->exact_units && (listed(o->exact_units, u->label) || listed(o->exact_units, u->orig)));
     /* Rows and columns present, in order. */
-    int seen[64], *colseen = b->cols.n < 64 ? seen : calloc((size_t)b->cols.n + 1, sizeof *colseen);
+    int seen[64], *colseen = b->cols.n < 64 ? seen : xcalloc((size_t)b->cols.n + 1, sizeof *colseen);
     if (!colseen)
         return -1;
     memset(colseen, 0, (size_t)(b->cols.n + 1) * sizeof *colseen);
@@ -138,7 +139,7 @@ static int one_table(const struct cmp_builder *b, struct cmp_model *m, const str
         colseen[sc[k][2]] = 1;
         nrows += k == c0 || sc[k][1] != sc[k - 1][1];
     }
-    int colix[64], *cix = b->cols.n < 64 ? colix : calloc((size_t)b->cols.n + 1, sizeof *cix);
+    int colix[64], *cix = b->cols.n < 64 ? colix : xcalloc((size_t)b->cols.n + 1, sizeof *cix);
     t->cols = arena_alloc(&m->arena, (size_t)b->cols.n * sizeof *t->cols);
     t->rows = arena_alloc(&m->arena, nrows * sizeof *t->rows);
     int rc = !cix || !t->cols || !t->rows ? -1 : 0;
@@ -148,8 +149,8 @@ static int one_table(const struct cmp_builder *b, struct cmp_model *m, const str
             t->cols[t->ncols++] = arena_strdup(&m->arena, b->cols.s[c - 1]);
         }
     size_t nvals = nrows * (size_t)t->ncols;
-    double **tv = rc ? NULL : calloc(nvals ? nvals : 1, sizeof *tv);
-    size_t *tn = rc ? NULL : calloc(nvals ? nvals : 1, sizeof *tn);
+    double **tv = rc ? NULL : xcalloc(nvals ? nvals : 1, sizeof *tv);
+    size_t *tn = rc ? NULL : xcalloc(nvals ? nvals : 1, sizeof *tn);
     rc = rc || !tv || !tn ? -1 : 0;
     for (int k = c0; rc == 0 && k < c1; k++) {
         if (k == c0 || sc[k][1] != sc[k - 1][1]) {
@@ -186,10 +187,10 @@ static int by_double(const void *x, const void *y)
 /* Each cell's values, sorted, in one array: values[k] points into it. */
 static double *cell_values(const struct cmp_builder *b, double ***values, size_t **counts)
 {
-    size_t *count = calloc((size_t)b->ncells + 1, sizeof *count);
-    double **vp = calloc((size_t)b->ncells + 1, sizeof *vp);
-    double *all = malloc((b->nv ? b->nv : 1) * sizeof *all);
-    size_t *fill = calloc((size_t)b->ncells + 1, sizeof *fill);
+    size_t *count = xcalloc((size_t)b->ncells + 1, sizeof *count);
+    double **vp = xcalloc((size_t)b->ncells + 1, sizeof *vp);
+    double *all = xmalloc((b->nv ? b->nv : 1) * sizeof *all);
+    size_t *fill = xcalloc((size_t)b->ncells + 1, sizeof *fill);
     if (!count || !vp || !all || !fill) {
         free(count), free(vp), free(all), free(fill);
         return NULL;
@@ -222,8 +223,8 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
     double **values = NULL;
     size_t *counts = NULL;
     double *all = cell_values(b, &values, &counts);
-    struct tref *order = malloc((size_t)(b->ntables + 1) * sizeof *order);
-    int32_t(*sc)[4] = malloc((size_t)(b->ncells + 1) * sizeof *sc);
+    struct tref *order = xmalloc((size_t)(b->ntables + 1) * sizeof *order);
+    int32_t(*sc)[4] = xmalloc((size_t)(b->ncells + 1) * sizeof *sc);
     m->fields = arena_alloc(&m->arena, (size_t)(b->fields.n + 1) * sizeof *m->fields);
     m->tables = arena_alloc(&m->arena, (size_t)(b->ntables + 1) * sizeof *m->tables);
     int rc = !all || !order || !sc || !m->fields || !m->tables ? -1 : 0;
@@ -240,7 +241,7 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
         qsort(order, (size_t)b->ntables, sizeof *order, by_table_order);
     }
     /* Where each table's cells start in the sorted cells. */
-    int *start = rc ? NULL : calloc((size_t)b->ntables + 1, sizeof *start);
+    int *start = rc ? NULL : xcalloc((size_t)b->ntables + 1, sizeof *start);
     rc = rc || !start ? -1 : 0;
     for (int k = b->ncells - 1; rc == 0 && k >= 0; k--)
         start[sc[k][0]] = k;

@@ -22,6 +22,7 @@
 #include "compare/units.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static int is_space(unsigned char c)
 {
@@ -94,7 +95,7 @@ static int config_set(struct config *c, const char *key, size_t klen, const char
         }
         return 0;
     }
-    char *v = strndup(val, vlen);
+    char *v = xstrndup(val, vlen);
     if (!v)
         return -1;
     if (i < c->n) {
@@ -105,10 +106,10 @@ static int config_set(struct config *c, const char *key, size_t klen, const char
     }
     if (c->n == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 8;
-        struct cmp_config *nv = realloc(c->v, cap * sizeof *nv);
+        struct cmp_config *nv = xreallocarray(c->v, cap, sizeof *nv);
         if (nv)
             c->v = nv;
-        char **no = nv ? realloc(c->owned, 2 * cap * sizeof *no) : NULL;
+        char **no = nv ? xreallocarray(c->owned, 2 * cap, sizeof *no) : NULL;
         if (!no) {
             free(v);
             return -1;
@@ -116,7 +117,7 @@ static int config_set(struct config *c, const char *key, size_t klen, const char
         c->owned = no;
         c->cap = cap;
     }
-    char *k = strndup(key, klen);
+    char *k = xstrndup(key, klen);
     if (!k) {
         free(v);
         return -1;
@@ -217,14 +218,14 @@ static const char *parse_value(const char *f, size_t n, double *out)
 static int room(struct reader *r, size_t nv, size_t unit_bytes)
 {
     if (nv > r->cap_vals) {
-        struct cmp_value *v = realloc(r->vals, nv * 2 * sizeof *v);
+        struct cmp_value *v = xreallocarray(r->vals, nv * 2, sizeof *v);
         if (!v)
             return -1;
         r->vals = v;
         r->cap_vals = nv * 2;
     }
     if (unit_bytes > r->cap_units) {
-        char *u = realloc(r->units, unit_bytes * 2);
+        char *u = xreallocarray(r->units, unit_bytes * 2, 1);
         if (!u)
             return -1;
         r->units = u;
@@ -292,7 +293,7 @@ static int benchmark_line(struct reader *r, const char *s, const char *end)
     for (size_t i = 0; i < nv; i++)
         if (strcmp(r->vals[i].orig_unit, "ns/op") == 0 || (!has_ns && strcmp(r->vals[i].orig_unit, "sec/op") == 0))
             r->vals[i].metric = "primary";
-    char *full = strndup(name, nname);
+    char *full = xstrndup(name, nname);
     if (!full)
         return -1;
     int rc = cmp_builder_add(r->b, r->col, r->shown, shown_config(r), full, r->vals, nv);
@@ -311,7 +312,7 @@ static int unit_line(struct reader *r, const char *s, const char *end)
         syntax(r, "missing unit");
         return 1;
     }
-    char *unit = strndup(u, nu), *tidy = malloc(2 * nu + 8);
+    char *unit = xstrndup(u, nu), *tidy = xmalloc(2 * nu + 8);
     int rc = unit && tidy ? 0 : -1;
     if (rc == 0)
         cmp_tidy_unit(unit, tidy, 2 * nu + 8);

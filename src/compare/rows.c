@@ -10,6 +10,7 @@
 #include "compare/compare.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static const char *const names[] = {
     "a", "b", "kind", "benchmark", "params", "variant", "metric", "unit", "n_a", "median_a", "pm_a", "n_b",
@@ -46,7 +47,7 @@ static char *params_json(const struct cmp_model *m, const struct cmp_table *t)
             sb_json_string(&sb, t->cfg[f], strlen(t->cfg[f]));
         }
     sb_putc(&sb, '}');
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static void side(struct rowset_builder *rb, int n, int median, int pm, const struct cmp_cell *c)
@@ -79,7 +80,7 @@ static void cell_row(struct rowset_builder *rb, const struct cmp_table *t, const
     }
     if (b)
         add_warnings(&w, b->warn, b->nwarn);
-    rb_text(rb, WARNINGS, w.len ? w.buf : NULL);
+    rb_text(rb, WARNINGS, w.len ? xsb_text(&w) : NULL);
     rb_int(rb, NO_REGRESSION, b && b->regressed ? 0 : 1);
     sb_free(&w);
     (void)t;
@@ -100,7 +101,7 @@ static void geomean_row(struct rowset_builder *rb, const struct cmp_table *t, in
     add_warnings(&w, a->warn, a->nwarn);
     if (b)
         add_warnings(&w, b->warn, b->nwarn);
-    rb_text(rb, WARNINGS, w.len ? w.buf : NULL);
+    rb_text(rb, WARNINGS, w.len ? xsb_text(&w) : NULL);
     rb_int(rb, NO_REGRESSION, 1);
     rb_int(rb, IS_GEOMEAN, 1);
     sb_free(&w);

@@ -11,6 +11,7 @@
 
 #include "compare/internal.h"
 #include "compare/units.h"
+#include "util/xalloc.h"
 
 static const char *text(struct cmp_model *m, const char *s)
 {
@@ -262,8 +263,8 @@ int cmp_table_stats(struct cmp_model *m, struct cmp_table *t, const struct cmp_o
     size_t most = 0;
     for (size_t k = 0; k < t->nrows * (size_t)t->ncols; k++)
         most = nvals[k] > most ? nvals[k] : most;
-    struct mw_obs *obs = malloc((2 * most + 1) * sizeof *obs);
-    double *buf = malloc((2 * t->nrows + 1) * sizeof *buf);
+    struct mw_obs *obs = xmalloc((2 * most + 1) * sizeof *obs);
+    double *buf = xmalloc((2 * t->nrows + 1) * sizeof *buf);
     t->sums = arena_alloc(&m->arena, (size_t)t->ncols * sizeof *t->sums);
     if (!obs || !buf || !t->sums) {
         free(obs);
@@ -352,7 +353,7 @@ static int adjust_all(struct cmp_model *m)
         for (size_t r = 0; r < m->tables[t].nrows; r++)
             for (int c = 1; c < m->tables[t].ncols; c++)
                 n += m->tables[t].rows[r].cells[c].tested;
-    struct pref *p = malloc((n ? n : 1) * sizeof *p);
+    struct pref *p = xmalloc((n ? n : 1) * sizeof *p);
     if (!p)
         return -1;
     n = 0;

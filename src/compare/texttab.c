@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 int tt_width(const char *s)
 {
     int w = 0;
@@ -43,7 +45,7 @@ void tt_span(struct texttab *t, int cols, const char *value, enum tt_align align
 {
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
-        struct tt_cell *c = realloc(t->cells, cap * sizeof *c);
+        struct tt_cell *c = xreallocarray(t->cells, cap, sizeof *c);
         if (!c) {
             t->failed = 1;
             return;
@@ -64,7 +66,7 @@ void tt_set_shrink(struct texttab *t, int col)
 {
     if (col >= t->nshrink) {
         int n = col + 16;
-        unsigned char *s = realloc(t->shrink, (size_t)n);
+        unsigned char *s = xreallocarray(t->shrink, (size_t)n, 1);
         if (!s) {
             t->failed = 1;
             return;
@@ -166,8 +168,8 @@ int tt_format(struct texttab *t, FILE *out)
 {
     if (t->failed)
         return -1;
-    int *ws = calloc((size_t)t->cols + 1, sizeof *ws), *lm = calloc((size_t)t->cols + 1, sizeof *lm);
-    int *offs = calloc((size_t)t->cols + 1, sizeof *offs);
+    int *ws = xcalloc((size_t)t->cols + 1, sizeof *ws), *lm = xcalloc((size_t)t->cols + 1, sizeof *lm);
+    int *offs = xcalloc((size_t)t->cols + 1, sizeof *offs);
     if (!ws || !lm || !offs) {
         free(ws);
         free(lm);

@@ -7,6 +7,7 @@
 #include "output/human.h"
 #include "util/diag.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 static void csv_field(FILE *out, const char *s)
 {
@@ -75,7 +76,7 @@ int rowset_print(const struct rowset *rs, const struct out_opts *o, FILE *out)
 
 static void *grow(void *p, int n, size_t size)
 {
-    void *q = realloc(p, (size_t)(n + 1) * size);
+    void *q = xreallocarray(p, (size_t)n + 1, size);
     if (!q) {
         fputs("error: out of memory\n", stderr);
         abort();
@@ -108,7 +109,7 @@ void report_field_text(struct report *r, const char *key, const char *text)
     }
     struct strbuf sb = {0};
     json_put_string(&sb, text, strlen(text));
-    report_field_json(r, key, sb.buf ? sb.buf : "\"\"");
+    report_field_json(r, key, xsb_text(&sb));
     sb_free(&sb);
 }
 

@@ -9,16 +9,17 @@
 
 #include "util/diag.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 static int set_names(struct rowset *rs, int ncol, const char *(*name)(const void *, int), const void *src)
 {
     rs->ncol = ncol;
-    rs->names = calloc((size_t)ncol + 1, sizeof *rs->names);
+    rs->names = xcalloc((size_t)ncol + 1, sizeof *rs->names);
     if (!rs->names)
         return SQLITE_NOMEM;
     for (int c = 0; c < ncol; c++) {
         const char *n = name(src, c);
-        rs->names[c] = strdup(n ? n : "");
+        rs->names[c] = xstrdup(n ? n : "");
         if (!rs->names[c])
             return SQLITE_NOMEM;
     }
@@ -64,7 +65,7 @@ static int collect(struct rowset *rs, const struct row_source *src, const struct
             return ROWSET_OVER_ROWS;
         if (rs->nrow == rs->cap) {
             size_t cap = rs->cap ? rs->cap * 2 : 16;
-            sqlite3_value **p = realloc(rs->cells, cap * (size_t)(rs->ncol ? rs->ncol : 1) * sizeof *p);
+            sqlite3_value **p = xreallocarray(rs->cells, cap * (size_t)(rs->ncol ? rs->ncol : 1), sizeof *p);
             if (!p)
                 return SQLITE_NOMEM;
             rs->cells = p;
@@ -155,8 +156,8 @@ int rowset_sort_natural(struct rowset *rs, const int *cols, int ncols)
 {
     if (rs->nrow < 2)
         return 0;
-    size_t *order = malloc(rs->nrow * sizeof *order);
-    sqlite3_value **cells = malloc(rs->nrow * (size_t)rs->ncol * sizeof *cells);
+    size_t *order = xmalloc(rs->nrow * sizeof *order);
+    sqlite3_value **cells = xmalloc(rs->nrow * (size_t)rs->ncol * sizeof *cells);
     if (!order || !cells) {
         free(order);
         free(cells);

@@ -9,6 +9,7 @@
 #include "util/diag.h"
 #include "util/markdown.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 /* The cells as they are printed. */
 struct grid {
@@ -95,17 +96,17 @@ static char *with_percent(char *shown_value, sqlite3_value *v)
 static int grid_build(struct grid *g, const struct rowset *rs, const struct out_opts *o, int markdown)
 {
     memset(g, 0, sizeof *g);
-    int *cols = calloc((size_t)rs->ncol + 1, sizeof *cols);
+    int *cols = xcalloc((size_t)rs->ncol + 1, sizeof *cols);
     if (!cols)
         return -1;
     g->ncol = shown_columns(rs, o, cols);
     g->nrow = rs->nrow;
     size_t n = g->nrow * (size_t)g->ncol;
-    g->head = calloc((size_t)g->ncol + 1, sizeof *g->head);
-    g->text = calloc(n ? n : 1, sizeof *g->text);
-    g->w = calloc((size_t)g->ncol + 1, sizeof *g->w);
-    g->numeric = calloc((size_t)g->ncol + 1, sizeof *g->numeric);
-    g->whole = calloc((size_t)g->ncol + 1, sizeof *g->whole);
+    g->head = xcalloc((size_t)g->ncol + 1, sizeof *g->head);
+    g->text = xcalloc(n ? n : 1, sizeof *g->text);
+    g->w = xcalloc((size_t)g->ncol + 1, sizeof *g->w);
+    g->numeric = xcalloc((size_t)g->ncol + 1, sizeof *g->numeric);
+    g->whole = xcalloc((size_t)g->ncol + 1, sizeof *g->whole);
     if (!g->head || !g->text || !g->w || !g->numeric || !g->whole) {
         free(cols);
         return -1;

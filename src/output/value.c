@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/text.h"
+#include "util/xalloc.h"
 
 static char *hex_of_blob(const unsigned char *p, int n, int sql_literal)
 {
@@ -18,7 +19,7 @@ static char *hex_of_blob(const unsigned char *p, int n, int sql_literal)
         sb_printf(&sb, "%02x", p[i]);
     if (sql_literal)
         sb_putc(&sb, '\'');
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 char *value_text(sqlite3_value *v)
@@ -26,18 +27,18 @@ char *value_text(sqlite3_value *v)
     char buf[40];
     switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
-        return strdup("");
+        return xstrdup("");
     case SQLITE_INTEGER:
         snprintf(buf, sizeof buf, "%lld", (long long)sqlite3_value_int64(v));
-        return strdup(buf);
+        return xstrdup(buf);
     case SQLITE_FLOAT:
         fmt_double(buf, sqlite3_value_double(v));
-        return strdup(buf);
+        return xstrdup(buf);
     case SQLITE_BLOB:
         return hex_of_blob(sqlite3_value_blob(v), sqlite3_value_bytes(v), 1);
     default: {
         const char *t = (const char *)sqlite3_value_text(v);
-        return strdup(t ? t : "");
+        return xstrdup(t ? t : "");
     }
     }
 }
@@ -91,7 +92,7 @@ char *value_display(sqlite3_value *v, int digits)
         return value_text(v);
     char buf[40];
     fmt_double_digits(buf, sqlite3_value_double(v), digits);
-    return strdup(buf);
+    return xstrdup(buf);
 }
 
 int json_put_string(struct strbuf *sb, const char *s, size_t n) { return sb_json_string(sb, s, n); }

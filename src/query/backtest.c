@@ -12,6 +12,7 @@
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* The scoring, after the CTEs bt_gate and bt_reference. Histories are
  * matched by name (host, benchmark, params, metric, variant) and runs by
@@ -156,7 +157,7 @@ char *backtest_normalize_time(const char *time)
                            -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, time, -1, SQLITE_STATIC);
         if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
-            out = strdup((const char *)sqlite3_column_text(st, 0));
+            out = xstrdup((const char *)sqlite3_column_text(st, 0));
         sqlite3_finalize(st);
     }
     sqlite3_close(mem);
@@ -335,7 +336,9 @@ struct saved_query *backtest_compose(const struct query_path *qp, const char *ga
     sb_puts(&sb, "),\n");
     for (size_t k = 0; k < sizeof scoring / sizeof *scoring; k++)
         sb_puts(&sb, scoring[k]);
-    out = saved_query_parse(sb_detach(&sb), "backtest", 0, err);
+    /* Checked once here: the buffer's error is sticky, so the composed
+     * SQL is never run with a clause missing (util/strbuf.h). */
+    out = saved_query_parse(xsb_detach(&sb), "backtest", 0, err);
 out:
     sb_free(&sb);
     saved_query_free(g);
@@ -366,20 +369,20 @@ static int pick(const struct rowset *rs, const char *a, const char *b, const cha
 {
     memset(out, 0, sizeof *out);
     int idx[32];
-    out->names = calloc((size_t)ncols + 1, sizeof *out->names);
+    out->names = xcalloc((size_t)ncols + 1, sizeof *out->names);
     if (!out->names || ncols > 32)
         return -1;
     out->ncol = ncols;
     for (int c = 0; c < ncols; c++) {
         idx[c] = column(rs, cols[c]);
-        out->names[c] = strdup(cols[c]);
+        out->names[c] = xstrdup(cols[c]);
         if (idx[c] < 0 || !out->names[c])
             return -1;
     }
     size_t n = 0;
     for (size_t r = 0; r < rs->nrow; r++)
         n += (size_t)row_kind_in(rs, r, a, b);
-    out->cells = calloc(n * (size_t)ncols + 1, sizeof *out->cells);
+    out->cells = xcalloc(n * (size_t)ncols + 1, sizeof *out->cells);
     if (!out->cells)
         return -1;
     out->cap = n;
@@ -460,7 +463,7 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
         if (det)
             sb_printf(&sb, ", detected %.2g runs late on average (at most %lld)", num_or_nan(rows, r, "mean_delay"),
                       (long long)num_or_nan(rows, r, "max_delay"));
-        return sb_detach(&sb);
+        return xsb_detach(&sb);
     }
-    return strdup("");
+    return xstrdup("");
 }

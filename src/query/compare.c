@@ -16,6 +16,7 @@
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 char *compare_side_text(const struct compare_sides *s, const char *name)
 {
@@ -72,8 +73,8 @@ static int plans_with(struct db *db, const struct compare_sides *s, const char *
         db_bind_text(st, 3, plan, -1);
     int rc;
     while ((rc = db_step(st)) == SQLITE_ROW) {
-        char **v = realloc(out->v, (out->n + 1) * sizeof *v);
-        if (!v || !(v[out->n] = strdup((const char *)db_column_text(st, 0)))) {
+        char **v = xreallocarray(out->v, out->n + 1, sizeof *v);
+        if (!v || !(v[out->n] = xstrdup((const char *)db_column_text(st, 0)))) {
             out->v = v ? v : out->v;
             db_finalize(st);
             return bd_fail(err, "compare: out of memory") * 2;
@@ -122,11 +123,11 @@ static int suggest_side(struct db *db, const char *by, const char *key, const ch
     int rc;
     while ((rc = db_step(st)) == SQLITE_ROW) {
         const char *t = (const char *)db_column_text(st, 0);
-        char **v = realloc(ns.v, (ns.n + 1) * sizeof *v);
+        char **v = xreallocarray(ns.v, ns.n + 1, sizeof *v);
         if (!v)
             break;
         ns.v = v;
-        if (!(ns.v[ns.n] = strdup(t ? t : "")))
+        if (!(ns.v[ns.n] = xstrdup(t ? t : "")))
             break;
         ns.n++;
     }
@@ -149,7 +150,7 @@ static int suggest_side(struct db *db, const char *by, const char *key, const ch
     names_free(&ns);
     if (sb.buf) {
         free(*err);
-        *err = sb_detach(&sb);
+        *err = xsb_detach(&sb);
     }
     return 0;
 }
@@ -197,7 +198,7 @@ int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan,
                     n++;
                 }
         if (n == 1)
-            *plan = strdup(one);
+            *plan = xstrdup(one);
         else if (n == 0 && (!pa.n || !pb.n)) {
             rc = bd_fail(err, "compare: no plan has %s", !pa.n ? ta : tb);
             suggest_side(db, s->by, s->key, !pa.n ? s->a : s->b, NULL, err);
@@ -206,7 +207,7 @@ int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan,
             rc = bd_fail(err, "compare: no plan has both %s and %s", ta, tb);
         else
             rc = bd_fail(err, "compare: %s and %s are in %zu plans (%s): choose one with --plan", ta, tb, n,
-                         both.buf);
+                         xsb_text(&both));
         sb_free(&both);
         if (n == 1 && !*plan)
             rc = bd_fail(err, "compare: out of memory") * 2;

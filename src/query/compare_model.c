@@ -11,6 +11,7 @@
 #include "compare/units.h"
 #include "query/compare.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 enum col {
     C_KIND, C_BENCHMARK, C_PARAMS, C_VARIANT, C_METRIC, C_UNIT, C_N_A, C_MEDIAN_A, C_PM_A, C_N_B, C_MEDIAN_B,
@@ -68,7 +69,7 @@ static char *label(struct arena *a, const char *name, json_t *params, int keep_p
         sb_printf(&sb, "-%lld", (long long)json_integer_value(procs));
     if (variant)
         sb_printf(&sb, " (%s)", variant);
-    char *out = arena_strdup(a, sb.buf ? sb.buf : "");
+    char *out = arena_strdup(a, xsb_text(&sb));
     sb_free(&sb);
     return out;
 }
@@ -237,7 +238,7 @@ int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, c
     m->adjust = !adjust || strcmp(adjust, "none") == 0 ? CMP_ADJUST_NONE
                 : strcmp(adjust, "holm") == 0         ? CMP_ADJUST_HOLM
                                                       : CMP_ADJUST_BH;
-    json_t **params = calloc(rs->nrow + 1, sizeof *params);
+    json_t **params = xcalloc(rs->nrow + 1, sizeof *params);
     if (!params)
         return -1;
     /* pkg shared by every row goes above the tables, as Go's files say it. */
@@ -249,7 +250,8 @@ int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, c
         params[r] = pj && prev && strcmp(pj, prev) == 0 ? json_incref(params[r - 1])
                     : pj                                 ? json_loads(pj, 0, NULL)
                                                          : NULL;
-        if (strcmp(text_at(&v, r, C_KIND), "cell") != 0)
+        const char *kind = text_at(&v, r, C_KIND);
+        if (!kind || strcmp(kind, "cell") != 0) /* never NULL (refused above); said again for gcc -fanalyzer */
             continue;
         const char *pkg = pkg_of(params[r]), *var = text_at(&v, r, C_VARIANT);
         one_pkg &= !pkg0 || strcmp(pkg0, pkg) == 0;

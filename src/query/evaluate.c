@@ -22,12 +22,13 @@
 #include "util/suggest.h"
 #include "util/text.h"
 #include "version.h"
+#include "util/xalloc.h"
 
 /* ---- parameters ---- */
 
 static int unknown_param(const struct saved_query *q, const char *name, char **err)
 {
-    const char **names = calloc((size_t)q->nparams + 1, sizeof *names);
+    const char **names = xcalloc((size_t)q->nparams + 1, sizeof *names);
     for (int i = 0; names && i < q->nparams; i++)
         names[i] = q->params[i].name;
     char *m = suggest_unknown("parameter", "parameters", name, names, names ? (size_t)q->nparams : 0);
@@ -41,7 +42,7 @@ int evaluation_resolve(const struct saved_query *q, const struct params *given, 
                        char **err)
 {
     rp->n = q->nparams;
-    rp->v = calloc((size_t)q->nparams + 1, sizeof *rp->v);
+    rp->v = xcalloc((size_t)q->nparams + 1, sizeof *rp->v);
     if (!rp->v)
         return bd_fail(err, "out of memory"), EXIT_FAIL;
     for (int i = 0; i < given->n; i++)
@@ -169,7 +170,7 @@ static int pg_checked(struct db *db, const struct saved_query *q, const char **s
         sb_free(pg);
         return -1;
     }
-    *sql = pg->buf;
+    *sql = xsb_text(pg);
     return 0;
 }
 
@@ -251,7 +252,7 @@ static char *unmet_message(const struct saved_query *q, const struct resolved_pa
         }
         sb_putc(&sb, *p++);
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 int evaluation_check_needs(struct db *db, const struct saved_query *q, const struct resolved_params *rp, char **err)
@@ -329,7 +330,7 @@ int data_fingerprint(struct db *db, char out[65], long long *count, char **err)
 static int check_columns(const struct saved_query *q, struct db_stmt *st, char **err)
 {
     int n = db_column_count(st);
-    const char **cols = calloc((size_t)n + 1, sizeof *cols);
+    const char **cols = xcalloc((size_t)n + 1, sizeof *cols);
     if (!cols)
         return bd_fail(err, "out of memory");
     for (int c = 0; c < n; c++)
@@ -354,7 +355,7 @@ static int check_columns(const struct saved_query *q, struct db_stmt *st, char *
                 struct strbuf sb = {0};
                 sb_put_name_list(&sb, cols, (size_t)n, 40);
                 rc = bd_fail(err, "query %s (%s): %s: the query has no column '%s'; columns: %s", q->name, q->source,
-                             lists[l].key, lists[l].names[i], sb.buf);
+                             lists[l].key, lists[l].names[i], xsb_text(&sb));
                 sb_free(&sb);
             }
         }
@@ -395,7 +396,7 @@ static void describe_params(const struct saved_query *q, const struct params *gi
         }
     }
     sb_putc(&pj, '}');
-    ev->params_json = sb_detach(&pj);
+    ev->params_json = xsb_detach(&pj);
 }
 
 /* Whether a registered rule with this text was fixed before the judged
@@ -410,7 +411,7 @@ static int judge_registration(struct db *db, const struct saved_query *q, const 
         return -1;
     if (!found) {
         *rule_id = 0;
-        ev->registration = strdup("unregistered");
+        ev->registration = xstrdup("unregistered");
         ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) is not registered: 'benchdb rule register' fixes a "
                                            "rule before its data", q->name, sha);
         return 0;
@@ -422,20 +423,20 @@ static int judge_registration(struct db *db, const struct saved_query *q, const 
     if (known < 0 || before < 0)
         return -1;
     if (!known) {
-        ev->registration = strdup("registered");
+        ev->registration = xstrdup("registered");
         ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s; plan %s records no start time, so "
                                            "whether that preceded it is unknown", q->name, sha, fixed, refp, plan);
     } else if (!before) {
-        ev->registration = strdup("retroactive");
+        ev->registration = xstrdup("retroactive");
         ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, after plan %s began (%s): applied "
                                            "retroactively", q->name, sha, fixed, refp, plan, start);
     } else if (!defaults_only) {
-        ev->registration = strdup("retroactive");
+        ev->registration = xstrdup("retroactive");
         ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, before plan %s began (%s), but with "
                                            "other parameters (%s): applied retroactively",
                                            q->name, sha, fixed, refp, plan, start, changed);
     } else {
-        ev->registration = strdup("pre-registered");
+        ev->registration = xstrdup("pre-registered");
         ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) was fixed at %s%s, before plan %s began (%s): "
                                            "pre-registered", q->name, sha, fixed, refp, plan, start);
     }
@@ -459,7 +460,7 @@ static void sum_up(const struct saved_query *q, struct evaluation *ev)
     if (vc >= 0 && rs->nrow > 0 && sqlite3_value_type(rowset_cell(rs, 0, vc)) != SQLITE_NULL)
         ev->verdict = value_text(rowset_cell(rs, 0, vc));
     if (ev->verdict)
-        ev->outcome = strdup(ev->verdict);
+        ev->outcome = xstrdup(ev->verdict);
     else if (ev->outcome_column >= 0 && rs->nrow > 0 && ev->holding == rs->nrow)
         ev->outcome = bd_strdupf("%s holds in all %zu row%s", q->outcome, rs->nrow, rs->nrow == 1 ? "" : "s");
     else if (ev->outcome_column >= 0 && rs->nrow > 0)
@@ -648,11 +649,12 @@ static int run_query(struct db *db, const struct saved_query *q, const struct pa
 
     char sha[65];
     sha256_hex_of(q->text, strlen(q->text), sha);
-    if (plan && !(ev->judged_plan = strdup(plan))) {
+    if (plan && !(ev->judged_plan = xstrdup(plan))) {
         sb_free(&changed);
         return bd_fail(err, "out of memory");
     }
-    rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &ev->rule_id, err)
+    rc = q->judges && plan ? judge_registration(db, q, sha, plan, defaults_only, xsb_text(&changed), ev, &ev->rule_id,
+                                                err)
                            : 0;
     sb_free(&changed);
     if (rc || !(how & RUN_RECORD))
@@ -709,12 +711,12 @@ int evaluation_judge(struct db *db, const struct saved_query *q, const struct re
         }
     }
     int rc = 0;
-    if (plan && !(ev->judged_plan = strdup(plan)))
+    if (plan && !(ev->judged_plan = xstrdup(plan)))
         rc = bd_fail(err, "out of memory");
     if (rc == 0 && q->judges && plan) {
         char sha[65];
         sha256_hex_of(q->text, strlen(q->text), sha);
-        rc = judge_registration(db, q, sha, plan, defaults_only, changed.buf, ev, &ev->rule_id, err);
+        rc = judge_registration(db, q, sha, plan, defaults_only, xsb_text(&changed), ev, &ev->rule_id, err);
     }
     sb_free(&changed);
     return rc;

@@ -10,6 +10,7 @@
 #include "query/saved.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* A decision: the evaluation of a query whose header has an -- outcome:
  * line (?3 is '%' newline '-- outcome:%'), or a back-test (its composed
@@ -77,13 +78,13 @@ int history_names(struct db *db, char ***names, char **err)
         return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     int n = 0, rc;
     while ((rc = db_step(st)) == SQLITE_ROW) {
-        char **v = realloc(*names, (size_t)(n + 1) * sizeof *v);
+        char **v = xreallocarray(*names, (size_t)(n + 1), sizeof *v);
         if (!v) {
             rc = SQLITE_NOMEM;
             break;
         }
         *names = v;
-        v[n++] = strdup((const char *)db_column_text(st, 0));
+        v[n++] = xstrdup((const char *)db_column_text(st, 0));
     }
     if (rc != SQLITE_DONE) {
         bd_fail(err, "cannot read the history: %s", rc == SQLITE_NOMEM ? "out of memory" : db_errmsg(db));
@@ -113,7 +114,7 @@ static void recorded_free(struct recorded *e)
 static char *column_dup(struct db_stmt *st, int c)
 {
     const char *t = (const char *)db_column_text(st, c);
-    return strdup(t ? t : "");
+    return xstrdup(t ? t : "");
 }
 
 /* Loads evaluation i of d (d->id[i]). */
@@ -155,14 +156,14 @@ static char *jtext(json_t *v)
 {
     char buf[40];
     if (!v)
-        return strdup("(absent)");
+        return xstrdup("(absent)");
     switch (json_typeof(v)) {
-    case JSON_NULL: return strdup("null");
-    case JSON_TRUE: return strdup("true");
-    case JSON_FALSE: return strdup("false");
-    case JSON_INTEGER: snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)); return strdup(buf);
-    case JSON_REAL: fmt_double(buf, json_real_value(v)); return strdup(buf);
-    case JSON_STRING: return strdup(json_string_value(v));
+    case JSON_NULL: return xstrdup("null");
+    case JSON_TRUE: return xstrdup("true");
+    case JSON_FALSE: return xstrdup("false");
+    case JSON_INTEGER: snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)); return xstrdup(buf);
+    case JSON_REAL: fmt_double(buf, json_real_value(v)); return xstrdup(buf);
+    case JSON_STRING: return xstrdup(json_string_value(v));
     default: return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
     }
 }
@@ -186,7 +187,7 @@ static char *params_changes(json_t *a, json_t *b)
         if (!json_object_get(b, k))
             sb_printf(&pd, "%s%s: removed", pd.len ? ", " : "", k);
     }
-    return sb_detach(&pd);
+    return xsb_detach(&pd);
 }
 
 /* ---- rows matched by key ---- */
@@ -210,7 +211,7 @@ static char *row_key(const struct keyed *k, json_t *row)
         sb_printf(&sb, "%s%s", i ? "\x1f" : "", t);
         free(t);
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static json_t *find_row(const struct keyed *k, json_t *rows, const char *key)
@@ -283,7 +284,7 @@ static int diff_rows(struct history_diff *d, struct keyed *k, json_t *ra, json_t
     snprintf(id2, sizeof id2, "%lld", d->id[1]);
     snprintf(alt1, sizeof alt1, "evaluation %lld", d->id[0]);
     snprintf(alt2, sizeof alt2, "evaluation %lld", d->id[1]);
-    const char **names = calloc((size_t)k->nkeys + 3, sizeof *names);
+    const char **names = xcalloc((size_t)k->nkeys + 3, sizeof *names);
     if (!names)
         return bd_fail(err, "out of memory");
     for (int i = 0; i < k->nkeys; i++)
@@ -371,7 +372,7 @@ int history_rows_differ(char **keys, int nkeys, json_t *was, json_t *now, size_t
     }
     if (d.rows.nrow > (size_t)max)
         sb_printf(&sb, "; ...");
-    *summary = sb_detach(&sb);
+    *summary = xsb_detach(&sb);
     rowset_free(&d.rows);
     return 0;
 }
@@ -391,11 +392,11 @@ int history_diff(struct db *db, long long id1, long long id2, struct history_dif
                      "evaluations", id1, id2, e[0].name, e[1].name);
         goto out;
     }
-    d->query = strdup(e[1].name);
+    d->query = xstrdup(e[1].name);
     d->params_changes = params_changes(e[0].params, e[1].params);
     /* The key columns come from the header of the later evaluation's text. */
     char *perr = NULL;
-    struct saved_query *q = saved_query_parse(strdup(e[1].text), "recorded query", 0, &perr);
+    struct saved_query *q = saved_query_parse(xstrdup(e[1].text), "recorded query", 0, &perr);
     free(perr);
     struct keyed k = {q ? q->keys : NULL, q ? q->nkeys : 0, {0}};
     if (diff_rows(d, &k, e[0].rows, e[1].rows, err) == 0)

@@ -10,6 +10,7 @@
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 /* What each kind is looked up in; ?1 is the plan in scope, or NULL (cast:
  * PostgreSQL cannot infer the type of a parameter that is only tested for
@@ -61,11 +62,11 @@ static int names_add(char ***v, size_t *n, const char *t)
     for (size_t i = 0; i < *n; i++)
         if (strcmp((*v)[i], t) == 0)
             return 0;
-    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    char **nv = xreallocarray(*v, *n + 1, sizeof *nv);
     if (!nv)
         return -1;
     *v = nv;
-    if (!(nv[*n] = strdup(t)))
+    if (!(nv[*n] = xstrdup(t)))
         return -1;
     (*n)++;
     return 0;
@@ -160,7 +161,7 @@ static int refuse(const char *pname, enum param_names names, const char *key, co
         sb_printf(&sb, "; the nearest of %zu %ss: ", ns->n, kind);
         sb_put_name_list(&sb, nearest, k, SHOWN);
     }
-    bd_fail(err, "%s", sb.buf);
+    bd_fail(err, "%s", xsb_text(&sb));
     sb_free(&sb);
     return EXIT_USAGE;
 }
@@ -220,7 +221,7 @@ static int check_one(struct db *db, const char *pname, enum param_names kind, co
 static int check_sides(struct db *db, const char *pname, enum param_names kind, const char *key, const char *list,
                        const char *plan, char **err)
 {
-    char *copy = strdup(list);
+    char *copy = xstrdup(list);
     if (!copy)
         return bd_fail(err, "out of memory"), EXIT_FAIL;
     int rc = EXIT_OK;
@@ -289,7 +290,7 @@ static int values_exist(struct db *db, const struct saved_param *const *ps, cons
     sb_puts(&sql, " LIMIT 1");
     struct db_stmt *st = NULL;
     int rc = -1;
-    if (sql.buf && db_prepare(db, sql.buf, &st) == SQLITE_OK) {
+    if (db_prepare(db, xsb_text(&sql), &st) == SQLITE_OK) {
         int brc = SQLITE_OK;
         for (int i = 0; i < n && brc == SQLITE_OK; i++)
             brc = db_bind_text(st, i + 1, values[i], -1);
@@ -330,7 +331,7 @@ char *param_explain_empty(struct db *db, const struct saved_query *q, const stru
                       values[i]);
         if (k > 1)
             sb_puts(&sb, " together");
-        return sb_detach(&sb);
+        return xsb_detach(&sb);
     }
     return NULL;
 }

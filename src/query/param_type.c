@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 static const char *const type_names[] = {"text", "integer", "real", "boolean", "choice"};
 static const char *const names_kinds[] = {"", "plan", "run", "host", "attribute", "metric", "benchmark", "source",
@@ -109,7 +110,7 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
     }
     if (take_word(&s, "choice") && take_word(&s, "of") && *s) {
         t->type = PARAM_CHOICE;
-        char *list = strdup(s), *save = NULL;
+        char *list = xstrdup(s), *save = NULL;
         if (!list)
             return bd_fail(err, "out of memory");
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -119,8 +120,8 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
                 n--;
             if (!n)
                 continue;
-            char **v = realloc(t->choices, (size_t)(t->nchoices + 1) * sizeof *v);
-            char *word = v ? strndup(b, n) : NULL;
+            char **v = xreallocarray(t->choices, (size_t)(t->nchoices + 1), sizeof *v);
+            char *word = v ? xstrndup(b, n) : NULL;
             if (v)
                 t->choices = v;
             if (!word) {
@@ -175,7 +176,7 @@ char *param_type_describe(const struct param_type_spec *t)
         put_range(&sb, &t->range);
     for (int i = 0; i < t->nchoices; i++)
         sb_printf(&sb, "%s%s", i ? ", " : " of ", t->choices[i]);
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static int in_range(const struct param_range *r, double x)
@@ -193,7 +194,7 @@ static int expected(const struct param_type_spec *t, char **err, const char *wha
     sb_printf(&sb, "expected %s", what);
     if (has_range(&t->range))
         put_range(&sb, &t->range);
-    bd_fail(err, "%s", sb.buf);
+    bd_fail(err, "%s", xsb_text(&sb));
     sb_free(&sb);
     return -1;
 }
@@ -276,7 +277,7 @@ int param_value_parse(const struct param_type_spec *t, const char *text, struct 
         struct strbuf sb = {0};
         for (int i = 0; i < t->nchoices; i++)
             sb_printf(&sb, "%s%s", i ? ", " : "", t->choices[i]);
-        bd_fail(err, "expected one of %s", sb.buf);
+        bd_fail(err, "expected one of %s", xsb_text(&sb));
         sb_free(&sb);
         return -1;
     }

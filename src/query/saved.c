@@ -14,14 +14,15 @@
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 int query_path_add(struct query_path *qp, const char *entry)
 {
-    char **v = realloc(qp->entries, (size_t)(qp->n + 1) * sizeof *v);
+    char **v = xreallocarray(qp->entries, (size_t)(qp->n + 1), sizeof *v);
     if (!v)
         return -1;
     qp->entries = v;
-    qp->entries[qp->n++] = strdup(entry);
+    qp->entries[qp->n++] = xstrdup(entry);
     return 0;
 }
 
@@ -30,7 +31,7 @@ void query_path_add_env(struct query_path *qp)
     const char *env = getenv("BENCHDB_QUERIES");
     if (!env || !*env)
         return;
-    char *copy = strdup(env), *save = NULL;
+    char *copy = xstrdup(env), *save = NULL;
     for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
         if (*tok)
             query_path_add(qp, tok);
@@ -87,7 +88,7 @@ static char *trimmed(const char *s, size_t n)
         s++, n--;
     while (n && isspace((unsigned char)s[n - 1]))
         n--;
-    return strndup(s, n);
+    return xstrndup(s, n);
 }
 
 static int valid_ident(const char *s, int dashes)
@@ -120,21 +121,21 @@ static int header_fail(struct header *h, const char *key, const char *fmt, const
 static int set_once(char **slot, char *val)
 {
     free(*slot);
-    *slot = strdup(val);
+    *slot = xstrdup(val);
     return 0;
 }
 
 /* "a, b, c" appended to a list. */
 static int split_list(const char *val, char ***v, int *n)
 {
-    char *list = strdup(val), *save = NULL;
+    char *list = xstrdup(val), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *t = trimmed(tok, strlen(tok));
         if (!*t) {
             free(t);
             continue;
         }
-        *v = realloc(*v, (size_t)(*n + 1) * sizeof **v);
+        *v = xreallocarray(*v, (size_t)(*n + 1), sizeof **v);
         (*v)[(*n)++] = t;
     }
     free(list);
@@ -159,7 +160,7 @@ static int h_param(struct header *h, char *val)
     const char *s = val;
     size_t nlen = strcspn(s, " \t=");
     struct saved_param sp = {0};
-    sp.name = strndup(s, nlen);
+    sp.name = xstrndup(s, nlen);
     sp.line = h->line;
     s += nlen;
     while (*s == ' ' || *s == '\t')
@@ -190,7 +191,7 @@ static int h_param(struct header *h, char *val)
         free(sp.description);
         return -1;
     }
-    h->q->params = realloc(h->q->params, (size_t)(h->q->nparams + 1) * sizeof *h->q->params);
+    h->q->params = xreallocarray(h->q->params, (size_t)(h->q->nparams + 1), sizeof *h->q->params);
     h->q->params[h->q->nparams++] = sp;
     return 0;
 }
@@ -230,8 +231,8 @@ static int h_needs(struct header *h, char *val)
         return header_fail(h, "needs", "the needs line above has no '-- unmet: MESSAGE' line%s", "");
     if (!*val)
         return header_fail(h, "needs", "expected an SQL expression that must be true%s", "");
-    q->needs = realloc(q->needs, (size_t)(q->nneeds + 1) * sizeof *q->needs);
-    q->needs[q->nneeds++] = (struct saved_need){strdup(val), NULL, h->line};
+    q->needs = xreallocarray(q->needs, (size_t)(q->nneeds + 1), sizeof *q->needs);
+    q->needs[q->nneeds++] = (struct saved_need){xstrdup(val), NULL, h->line};
     return 0;
 }
 
@@ -240,7 +241,7 @@ static int h_unmet(struct header *h, char *val)
     struct saved_query *q = h->q;
     if (!q->nneeds || q->needs[q->nneeds - 1].message)
         return header_fail(h, "unmet", "expected right after a '-- needs:' line, got '%s'", val);
-    q->needs[q->nneeds - 1].message = strdup(val);
+    q->needs[q->nneeds - 1].message = xstrdup(val);
     return 0;
 }
 
@@ -298,9 +299,9 @@ static int header_check(struct saved_query *q, const char *source, char **err)
 
 struct saved_query *saved_query_parse(char *text, const char *source, int builtin, char **err)
 {
-    struct saved_query *q = calloc(1, sizeof *q);
+    struct saved_query *q = xcalloc(1, sizeof *q);
     q->text = text;
-    q->source = strdup(source);
+    q->source = xstrdup(source);
     q->builtin = builtin;
     struct header h = {q, source, 0, err};
     const char *p = text;
@@ -330,7 +331,7 @@ struct saved_query *saved_query_parse(char *text, const char *source, int builti
         return NULL;
     }
     if (!q->summary)
-        q->summary = strdup("");
+        q->summary = xstrdup("");
     return q;
 }
 
@@ -355,7 +356,7 @@ char *saved_query_param_list(const struct saved_query *q)
     }
     if (!q->nparams)
         sb_puts(&sb, "(none)");
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static int cmp_query_name(const void *a, const void *b)
@@ -380,13 +381,13 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 /* Notes a file (or an entry) of the query path that was skipped. */
 static int skip(struct query_skips *sk, const char *path, int entry, char *why)
 {
-    struct query_skip *v = realloc(sk->v, (size_t)(sk->n + 1) * sizeof *v);
+    struct query_skip *v = xreallocarray(sk->v, (size_t)(sk->n + 1), sizeof *v);
     if (!v) {
         free(why);
         return -1;
     }
     sk->v = v;
-    sk->v[sk->n++] = (struct query_skip){strdup(path), why, entry};
+    sk->v[sk->n++] = (struct query_skip){xstrdup(path), why, entry};
     return 0;
 }
 
@@ -410,10 +411,10 @@ static int entry_files(const char *entry, char ***out, char **why)
     if (stat(entry, &st) != 0)
         return bd_fail(why, "%s: cannot read this query path entry: %s", entry, strerror(errno));
     if (!S_ISDIR(st.st_mode)) {
-        *out = malloc(sizeof **out);
+        *out = xmalloc(sizeof **out);
         if (!*out)
             return bd_fail(why, "out of memory");
-        (*out)[0] = strdup(entry);
+        (*out)[0] = xstrdup(entry);
         return 1;
     }
     DIR *d = opendir(entry);
@@ -424,14 +425,12 @@ static int entry_files(const char *entry, char ***out, char **why)
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.' || !ends_with(de->d_name, ".sql"))
             continue;
-        char **v = realloc(*out, (size_t)(n + 1) * sizeof *v);
-        if (!v)
-            break;
-        *out = v;
+        *out = xreallocarray(*out, (size_t)(n + 1), sizeof **out);
         (*out)[n++] = bd_strdupf("%s/%s", entry, de->d_name);
     }
     closedir(d);
-    qsort(*out, (size_t)n, sizeof **out, cmp_str);
+    if (n) /* a directory without queries leaves *out NULL, which qsort may not take */
+        qsort(*out, (size_t)n, sizeof **out, cmp_str);
     return n;
 }
 
@@ -443,7 +442,7 @@ static int add_query(struct saved_query ***v, int *n, struct saved_query *q)
             saved_query_free(q);
             return 0;
         }
-    struct saved_query **nv = realloc(*v, (size_t)(*n + 1) * sizeof *nv);
+    struct saved_query **nv = xreallocarray(*v, (size_t)(*n + 1), sizeof *nv);
     if (!nv) {
         saved_query_free(q);
         return -1;
@@ -456,11 +455,11 @@ static int add_query(struct saved_query ***v, int *n, struct saved_query *q)
 static struct saved_query *builtin(size_t i, char **err)
 {
     char *src = bd_strdupf("built-in %s", embedded_queries[i].name);
-    struct saved_query *q = saved_query_parse(strdup(embedded_queries[i].data), src, 1, err);
+    struct saved_query *q = saved_query_parse(xstrdup(embedded_queries[i].data), src, 1, err);
     free(src);
     if (q) {
         free(q->source);
-        q->source = strdup("built-in");
+        q->source = xstrdup("built-in");
     }
     return q;
 }
@@ -477,6 +476,8 @@ int saved_query_scan(const struct query_path *qp, struct saved_query ***out, str
             oom = skip(sk, qp->entries[e], e, why);
             continue;
         }
+        /* nf > 0 only with files set: gcc -fanalyzer follows entry_files'
+         * failures (bd_fail, always -1) as if they could return more. */
         for (int i = 0; i < nf; i++) {
             struct saved_query *q = oom ? NULL : load_file(files[i], &why);
             if (!oom)
@@ -566,7 +567,7 @@ struct saved_query *saved_query_find(const struct query_path *qp, const char *na
     if (n < 0)
         return NULL;
     struct saved_query *found = NULL;
-    const char **names = calloc((size_t)n + 1, sizeof *names);
+    const char **names = xcalloc((size_t)n + 1, sizeof *names);
     for (int i = 0; i < n; i++) {
         if (names)
             names[i] = v[i]->name;

@@ -36,6 +36,7 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 /* ---- names ---- */
 
@@ -54,7 +55,7 @@ void schema_reads_note(void *arg, const char *name)
         return;
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 16;
-        char **v = realloc(r->names, cap * sizeof *v);
+        char **v = xreallocarray(r->names, cap, sizeof *v);
         if (!v) {
             r->nomem = 1;
             return;
@@ -62,7 +63,7 @@ void schema_reads_note(void *arg, const char *name)
         r->names = v;
         r->cap = cap;
     }
-    if (!(r->names[r->n] = strdup(name)))
+    if (!(r->names[r->n] = xstrdup(name)))
         r->nomem = 1;
     else
         r->n++;
@@ -100,7 +101,7 @@ static void add_edge(struct edges *e, const char *ctx, const char *name, int wri
         return;
     if (e->n == e->cap) {
         size_t cap = e->cap ? 2 * e->cap : 64;
-        struct edge *v = realloc(e->v, cap * sizeof *v);
+        struct edge *v = xreallocarray(e->v, cap, sizeof *v);
         if (!v) {
             e->nomem = 1;
             return;
@@ -109,8 +110,8 @@ static void add_edge(struct edges *e, const char *ctx, const char *name, int wri
         e->cap = cap;
     }
     struct edge *x = &e->v[e->n];
-    x->ctx = strdup(ctx);
-    x->name = strdup(name);
+    x->ctx = xstrdup(ctx);
+    x->name = xstrdup(name);
     x->write = write;
     if (!x->ctx || !x->name) {
         free(x->ctx);
@@ -166,7 +167,7 @@ static int trigger_edges(sqlite3 *db, struct edges *e, char **err)
         rc = sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?)", -1, &cols, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(tables)) == SQLITE_ROW) {
         rc = SQLITE_OK;
-        char *table = strdup((const char *)sqlite3_column_text(tables, 0));
+        char *table = xstrdup((const char *)sqlite3_column_text(tables, 0));
         struct strbuf set = {0};
         sqlite3_bind_text(cols, 1, table, -1, SQLITE_STATIC);
         while (table && sqlite3_step(cols) == SQLITE_ROW) {
@@ -182,7 +183,7 @@ static int trigger_edges(sqlite3 *db, struct edges *e, char **err)
         char *sql[3] = {NULL, NULL, NULL};
         if (table && set.len) {
             sql[0] = sqlite3_mprintf("INSERT INTO \"%w\" DEFAULT VALUES", table);
-            sql[1] = sqlite3_mprintf("UPDATE \"%w\" SET %s", table, set.buf);
+            sql[1] = sqlite3_mprintf("UPDATE \"%w\" SET %s", table, xsb_text(&set));
             sql[2] = sqlite3_mprintf("DELETE FROM \"%w\"", table);
         }
         for (int k = 0; k < 3; k++)
@@ -234,7 +235,7 @@ static int load_objects(sqlite3 *db, struct object **out, size_t *n, char **err)
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
-            struct object *v = realloc(*out, cap * sizeof *v);
+            struct object *v = xreallocarray(*out, cap, sizeof *v);
             if (!v) {
                 rc = SQLITE_NOMEM;
                 break;
@@ -242,10 +243,10 @@ static int load_objects(sqlite3 *db, struct object **out, size_t *n, char **err)
             *out = v;
         }
         struct object *o = &(*out)[(*n)++];
-        o->type = strdup((const char *)sqlite3_column_text(st, 0));
-        o->name = strdup((const char *)sqlite3_column_text(st, 1));
-        o->table = strdup((const char *)sqlite3_column_text(st, 2));
-        o->sql = strdup((const char *)sqlite3_column_text(st, 3));
+        o->type = xstrdup((const char *)sqlite3_column_text(st, 0));
+        o->name = xstrdup((const char *)sqlite3_column_text(st, 1));
+        o->table = xstrdup((const char *)sqlite3_column_text(st, 2));
+        o->sql = xstrdup((const char *)sqlite3_column_text(st, 3));
         o->in = 0;
         if (!o->type || !o->name || !o->table || !o->sql) {
             rc = SQLITE_NOMEM;
@@ -320,7 +321,7 @@ static int hash_units(struct db *db, struct sha256 *h, char **err)
         sb_reset(&sb);
         sb_printf(&sb, "%s|%s|%s|%s\n", (const char *)db_column_text(st, 0), (const char *)db_column_text(st, 1), num,
                   dir ? dir : "");
-        sha256_update(h, sb.buf, sb.len);
+        sha256_update(h, xsb_text(&sb), sb.len);
     }
     sb_free(&sb);
     if (rc != SQLITE_DONE)
@@ -381,7 +382,7 @@ int schema_hash(sqlite3 *db, const struct schema_reads *r, int guard_on, char ou
             }
             struct strbuf sb = {0};
             sb_printf(&sb, "%s %s\n%s\n", o[i].type, o[i].name, norm);
-            sha256_update(&h, sb.buf, sb.len);
+            sha256_update(&h, xsb_text(&sb), sb.len);
             sb_free(&sb);
             free(norm);
         }
@@ -497,12 +498,12 @@ static int pg_names(struct db *db, const struct schema_reads *reads, char ***nam
     size_t n = 0;
     int rc = closed_set(mem, reads, 0, &o, &n, &e, err);
     if (rc == 0) {
-        *names = calloc(n + 1, sizeof **names);
+        *names = xcalloc(n + 1, sizeof **names);
         if (!*names)
             rc = bd_fail(err, "out of memory");
         for (size_t i = 0; i < n && rc == 0; i++)
             if (o[i].in && strcmp(o[i].type, "trigger") != 0) {
-                if (!((*names)[*nnames] = strdup(o[i].name)))
+                if (!((*names)[*nnames] = xstrdup(o[i].name)))
                     rc = bd_fail(err, "out of memory");
                 else
                     (*nnames)++;
@@ -532,7 +533,7 @@ static int hash_rows(struct db *db, struct sha256 *h, const char *label, const c
             sb_puts(&sb, t ? t : "");
         }
         sb_putc(&sb, '\n');
-        sha256_update(h, sb.buf, sb.len);
+        sha256_update(h, xsb_text(&sb), sb.len);
         rc = SQLITE_OK;
     }
     sb_free(&sb);
@@ -591,7 +592,7 @@ int schema_hash_pg(struct db *db, const struct schema_reads *reads, char out[65]
         sb_printf(&list, "%s%s", i ? "," : "", names[i]);
     int rc = 0;
     for (size_t k = 0; k < sizeof pg_relation_sql / sizeof pg_relation_sql[0] && rc == 0; k++)
-        rc = hash_rows(db, &h, pg_relation_sql[k][0], pg_relation_sql[k][1], list.buf ? list.buf : "", err);
+        rc = hash_rows(db, &h, pg_relation_sql[k][0], pg_relation_sql[k][1], xsb_text(&list), err);
     sb_free(&list);
     if (rc == 0)
         rc = hash_rows(db, &h, "function", pg_functions_sql, NULL, err);

@@ -15,6 +15,7 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "version.h"
+#include "util/xalloc.h"
 
 /* Differences described per comparison, at most this many rows each. */
 enum { ROWS_SHOWN = 3 };
@@ -45,7 +46,7 @@ static void record_free(struct record *r)
 static char *col(struct db_stmt *st, int c)
 {
     const char *t = (const char *)db_column_text(st, c);
-    return t ? strdup(t) : NULL;
+    return t ? xstrdup(t) : NULL;
 }
 
 /* 1 loaded, 0 no such evaluation, -1 error. */
@@ -93,7 +94,7 @@ static int load(struct db *db, long long id, struct record *r, char **err)
 static int recorded_values(const struct saved_query *q, json_t *params, struct resolved_params *rp, char **err)
 {
     rp->n = q->nparams;
-    rp->v = calloc((size_t)q->nparams + 1, sizeof *rp->v);
+    rp->v = xcalloc((size_t)q->nparams + 1, sizeof *rp->v);
     if (!rp->v)
         return bd_fail(err, "out of memory");
     for (int i = 0; i < q->nparams; i++) {
@@ -127,8 +128,8 @@ static char *composed_from(const char *text, const char *lead)
     const char *src = open + 2;
     size_t n = (size_t)(comma - src);
     if (n == strlen("built-in") && strncmp(src, "built-in", n) == 0)
-        return strndup(p, (size_t)(open - p));
-    return strndup(src, n);
+        return xstrndup(p, (size_t)(open - p));
+    return xstrndup(src, n);
 }
 
 /* The rule's text now: NULL with *why when there is none. */
@@ -154,7 +155,7 @@ static char *text_now(const struct query_path *qp, const struct record *r, char 
                            : bd_strdupf("%s", err);
     }
     if (q)
-        text = strdup(q->text);
+        text = xstrdup(q->text);
     saved_query_free(q);
     free(err);
     return text;
@@ -164,7 +165,7 @@ static char *text_now(const struct query_path *qp, const struct record *r, char 
 static void compare(struct strbuf *diffs, char **slot, int same, const char *what, char *how)
 {
     if (same) {
-        *slot = how ? how : strdup("same");
+        *slot = how ? how : xstrdup("same");
         return;
     }
     sb_printf(diffs, "%s%s: %s", diffs->len ? "; " : "", what, how);
@@ -205,7 +206,7 @@ static void compare_rows(const struct saved_query *q, const struct record *r, co
 {
     struct strbuf now = {0};
     if (rowset_json(&ev->rows, &now, 0)) {
-        compare(&o->diffs, &o->rows, 0, "rows", strdup("out of memory"));
+        compare(&o->diffs, &o->rows, 0, "rows", xstrdup("out of memory"));
         return;
     }
     if (strcmp(now.buf, r->rows) == 0) {
@@ -218,7 +219,7 @@ static void compare_rows(const struct saved_query *q, const struct record *r, co
     size_t changed = 0, total = 0;
     char *summary = NULL, *err = NULL;
     if (!json_is_array(was) || !json_is_array(is))
-        compare(&o->diffs, &o->rows, 0, "rows", strdup("the recorded rows are not a JSON array"));
+        compare(&o->diffs, &o->rows, 0, "rows", xstrdup("the recorded rows are not a JSON array"));
     else if (history_rows_differ(q->keys, q->nkeys, was, is, &changed, &total, &summary, ROWS_SHOWN, &err))
         compare(&o->diffs, &o->rows, 0, "rows", err), err = NULL;
     else if (changed == 0)
@@ -241,7 +242,7 @@ static void compare_outcome(const struct record *r, const struct evaluation *ev,
     if (r->row_count != (long long)ev->rows.nrow)
         sb_printf(&how, "%srow_count %lld -> %zu", how.len ? "; " : "", r->row_count, ev->rows.nrow);
     int same = how.len == 0;
-    compare(&o->diffs, &o->outcome, same, "outcome", same ? NULL : sb_detach(&how));
+    compare(&o->diffs, &o->outcome, same, "outcome", same ? NULL : xsb_detach(&how));
     sb_free(&how);
 }
 
@@ -291,8 +292,8 @@ static int text_eq(const char *a, const char *b) { return a && b ? strcmp(a, b) 
 static char *registration_words(const char *reg, long long rule_id)
 {
     if (!reg)
-        return strdup("none");
-    return rule_id ? bd_strdupf("%s (rule %lld)", reg, rule_id) : strdup(reg);
+        return xstrdup("none");
+    return rule_id ? bd_strdupf("%s (rule %lld)", reg, rule_id) : xstrdup(reg);
 }
 
 /* The plan the evaluation judged and whether its rule was registered before
@@ -366,7 +367,9 @@ static int compare_summaries(struct verify_ctx *c, const struct evaluation *ev, 
         sb_puts(&bad, ": the re-run read them, not the values ('benchdb check' names them, docs/schema.md rebuilds "
                       "them)");
     int same = bad.len == 0;
-    char *how = !same ? sb_detach(&bad) : read.len ? bd_strdupf("match their values (%s)", read.buf) : strdup("none read");
+    char *how = !same      ? xsb_detach(&bad)
+                : read.len ? bd_strdupf("match their values (%s)", xsb_text(&read))
+                           : xstrdup("none read");
     compare(&o->diffs, &o->summaries, same, "summaries", how);
     sb_free(&bad);
     sb_free(&read);
@@ -416,7 +419,7 @@ static int compare_all(struct verify_ctx *c, const struct saved_query *q, const 
     if (compare_data(c->db, r, o, err))
         return -1;
     if (!r->schema)
-        compare(&o->diffs, &o->schema, 0, "schema", strdup("not recorded (evaluated before benchdb recorded it)"));
+        compare(&o->diffs, &o->schema, 0, "schema", xstrdup("not recorded (evaluated before benchdb recorded it)"));
     else
         compare(&o->diffs, &o->schema, strcmp(r->schema, ev->schema_sha256) == 0, "schema",
                 strcmp(r->schema, ev->schema_sha256) == 0 ? NULL
@@ -428,7 +431,7 @@ static int compare_all(struct verify_ctx *c, const struct saved_query *q, const 
     compare_params(r, ev, o);
     if (compare_registration(c->db, q, rp, r, ev, o, err) || compare_summaries(c, ev, o, err))
         return -1;
-    o->result = strdup(o->diffs.len ? "differs" : "identical");
+    o->result = xstrdup(o->diffs.len ? "differs" : "identical");
     return 0;
 }
 
@@ -444,19 +447,19 @@ static int verify_one(struct verify_ctx *c, const struct record *r, double timeo
     struct resolved_params rp = {0};
     struct evaluation ev = {0};
     json_t *params = json_loads(r->params, JSON_DECODE_ANY, NULL);
-    struct saved_query *q = saved_query_parse(strdup(r->text), "recorded query", 0, &perr);
+    struct saved_query *q = saved_query_parse(xstrdup(r->text), "recorded query", 0, &perr);
     if (!q)
         why = bd_strdupf("its recorded text does not parse: %s", perr);
     else if (!json_is_object(params))
-        why = strdup("its recorded parameters are not a JSON object");
+        why = xstrdup("its recorded parameters are not a JSON object");
     else if (recorded_values(q, params, &rp, &perr))
-        why = strdup(perr);
+        why = xstrdup(perr);
     else {
         struct store_deadline dl = {0};
         if (limit_start(db, &dl, timeout, &perr) || evaluation_rerun(db, q, &rp, lim, &ev, &perr))
             why = store_deadline_passed(db, &dl)
                       ? bd_strdupf("stopped after %g s (--timeout SECONDS raises the limit)", timeout)
-                      : strdup(perr ? perr : "out of memory");
+                      : xstrdup(perr ? perr : "out of memory");
         store_deadline_clear(db);
     }
     int rc = 0;
@@ -469,6 +472,8 @@ static int verify_one(struct verify_ctx *c, const struct record *r, double timeo
         counts->differ++;
     else
         counts->identical++;
+    if (sb_failed(&o.diffs)) /* a difference dropped from the list: memory ran out */
+        xalloc_die();
     const char *cells[] = {r->name, r->when, o.result, o.diffs.buf, o.rows, o.data, o.schema, o.text, o.version,
                            o.outcome, o.params, o.registration, o.summaries};
     rb_int(b, 0, r->id);
@@ -497,7 +502,7 @@ static int all_ids(struct db *db, long long **ids, int *n, char **err)
     while ((rc = db_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
-            long long *v = realloc(*ids, (size_t)cap * sizeof *v);
+            long long *v = xreallocarray(*ids, (size_t)cap, sizeof *v);
             if (!v) {
                 rc = SQLITE_NOMEM;
                 break;

@@ -10,10 +10,11 @@
 #include "report/fmt_sig.h"
 #include "report/svg.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 struct panel *panel_new(struct chart_out *out)
 {
-    struct panel *grown = realloc(out->v, (size_t)(out->n + 1) * sizeof *out->v);
+    struct panel *grown = xreallocarray(out->v, (size_t)(out->n + 1), sizeof *out->v);
     if (!grown)
         return NULL;
     out->v = grown;
@@ -39,8 +40,8 @@ void notes_add(struct chart_out *out, const char *text)
     for (int i = 0; i < out->nnotes; i++)
         if (strcmp(out->notes[i], text) == 0)
             return;
-    char **grown = realloc(out->notes, (size_t)(out->nnotes + 1) * sizeof *out->notes);
-    char *copy = strdup(text);
+    char **grown = xreallocarray(out->notes, (size_t)(out->nnotes + 1), sizeof *out->notes);
+    char *copy = xstrdup(text);
     if (grown)
         out->notes = grown;
     if (!grown || !copy) {
@@ -92,7 +93,7 @@ static char *group_key(const struct chart_ctx *c, size_t i)
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static char *group_title(const struct chart_ctx *c, size_t i)
@@ -115,10 +116,10 @@ static int cmp_first(const void *a, const void *b)
 static int groups_alloc(struct groups *g, size_t ng)
 {
     memset(g, 0, sizeof *g);
-    g->keys = calloc(ng ? ng : 1, sizeof *g->keys);
-    g->titles = calloc(ng ? ng : 1, sizeof *g->titles);
-    g->rows = calloc(ng ? ng : 1, sizeof *g->rows);
-    g->nrows = calloc(ng ? ng : 1, sizeof *g->nrows);
+    g->keys = xcalloc(ng ? ng : 1, sizeof *g->keys);
+    g->titles = xcalloc(ng ? ng : 1, sizeof *g->titles);
+    g->rows = xcalloc(ng ? ng : 1, sizeof *g->rows);
+    g->nrows = xcalloc(ng ? ng : 1, sizeof *g->nrows);
     if (g->keys && g->titles && g->rows && g->nrows)
         return 0;
     groups_free(g);
@@ -133,7 +134,7 @@ static int groups_of(const struct chart_ctx *c, const struct keyed *k, size_t n,
     size_t ng = 0;
     for (size_t i = 0; i < n; i++)
         ng += i == 0 || strcmp(k[i].key, k[i - 1].key) != 0;
-    struct run_start *rs = malloc((ng + 1) * sizeof *rs);
+    struct run_start *rs = xmalloc((ng + 1) * sizeof *rs);
     if (!rs || groups_alloc(g, ng)) {
         free(rs);
         return -1;
@@ -149,10 +150,10 @@ static int groups_of(const struct chart_ctx *c, const struct keyed *k, size_t n,
         while (b < n && strcmp(k[b].key, k[a].key) == 0)
             b++;
         g->n++;
-        g->keys[i] = strdup(k[a].key);
-        g->titles[i] = title ? title(c, k[a].row) : strdup(k[a].key);
+        g->keys[i] = xstrdup(k[a].key);
+        g->titles[i] = title ? title(c, k[a].row) : xstrdup(k[a].key);
         g->nrows[i] = b - a;
-        g->rows[i] = malloc((b - a) * sizeof **g->rows);
+        g->rows[i] = xmalloc((b - a) * sizeof **g->rows);
         rc = g->keys[i] && g->titles[i] && g->rows[i] ? 0 : -1;
         for (size_t m = a; rc == 0 && m < b; m++)
             g->rows[i][m - a] = k[m].row;
@@ -168,7 +169,7 @@ void groups_split(const struct chart_ctx *c, const size_t *rows, size_t n,
                   struct groups *g)
 {
     memset(g, 0, sizeof *g);
-    struct keyed *k = malloc((n ? n : 1) * sizeof *k);
+    struct keyed *k = xmalloc((n ? n : 1) * sizeof *k);
     size_t made = 0;
     int rc = k ? 0 : -1;
     for (; rc == 0 && made < n; made++) {
@@ -189,7 +190,7 @@ void groups_split(const struct chart_ctx *c, const size_t *rows, size_t n,
 void groups_make(const struct chart_ctx *c, struct groups *g)
 {
     size_t n = report_nrows(c->ev);
-    size_t *all = malloc((n ? n : 1) * sizeof *all);
+    size_t *all = xmalloc((n ? n : 1) * sizeof *all);
     if (!all) {
         memset(g, 0, sizeof *g);
         c->out->oom = 1;
@@ -232,7 +233,7 @@ void classes_make(const struct chart_ctx *c, struct classes *cl)
 {
     memset(cl, 0, sizeof *cl);
     size_t n = report_nrows(c->ev);
-    cl->of_row = calloc(n ? n : 1, sizeof *cl->of_row);
+    cl->of_row = xcalloc(n ? n : 1, sizeof *cl->of_row);
     if (!cl->of_row) {
         c->out->oom = 1;
         return; /* of_row NULL with n 0: no class is read */
@@ -249,7 +250,7 @@ void classes_make(const struct chart_ctx *c, struct classes *cl)
             c->out->oom = 1;
             k = 0;
         } else if (k == cl->n && cl->n == PALETTE_N) {
-            char *other = strdup("other");
+            char *other = xstrdup("other");
             k = PALETTE_N - 1;
             if (other) {
                 free(cl->names[k]);
@@ -258,7 +259,7 @@ void classes_make(const struct chart_ctx *c, struct classes *cl)
                 c->out->oom = 1;
             }
         } else if (k == cl->n) {
-            char **grown = realloc(cl->names, (size_t)(cl->n + 1) * sizeof *cl->names);
+            char **grown = xreallocarray(cl->names, (size_t)(cl->n + 1), sizeof *cl->names);
             if (grown) {
                 cl->names = grown;
                 cl->names[cl->n++] = t;
@@ -358,7 +359,7 @@ static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, 
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 char *row_label(const struct chart_ctx *c, size_t i) { return cols_label(c, i, c->spec->label, c->spec->nlabel, " "); }
@@ -451,7 +452,7 @@ double panel_title(struct strbuf *sb, const char *key, size_t n, const char *wha
     sb_printf(&t, "%zu %s", n, what);
     if (parts > 1)
         sb_printf(&t, " (part %d of %d)", part, parts);
-    char *fit = text_fit(t.buf, (int)((CHART_W - 16) / TITLE_CHAR_W));
+    char *fit = text_fit(xsb_text(&t), (int)((CHART_W - 16) / TITLE_CHAR_W));
     svg_text(sb, 8, y + 14, "start", "tt", fit);
     free(fit);
     sb_free(&t);
@@ -489,7 +490,7 @@ char *chart_unit(const struct chart_ctx *c, const size_t *rows, size_t n)
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 /* ---- dispatch ---- */
@@ -502,7 +503,7 @@ static int check_col(const struct chart_ctx *c, const char *opt, const char *col
     for (int i = 0; i < c->ev->ncol; i++)
         sb_printf(&names, "%s%s", i ? ", " : "", c->ev->cols[i]);
     char *who = chart_who(c->ev);
-    bd_fail(c->err, "%s: chart: %s=%s: no such column (its columns: %s)", who, opt, col, names.buf);
+    bd_fail(c->err, "%s: chart: %s=%s: no such column (its columns: %s)", who, opt, col, xsb_text(&names));
     free(who);
     sb_free(&names);
     return -1;

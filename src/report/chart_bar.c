@@ -10,6 +10,7 @@
 #include "report/fmt_sig.h"
 #include "report/svg.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 struct brow {
     size_t i;
@@ -79,7 +80,7 @@ static void legend(const struct bars *bs, struct strbuf *sb, double line, double
 static char *axis_label(const struct bars *bs, const struct bar_panel *bp)
 {
     const struct chart_spec *s = bs->c->spec;
-    size_t *idx = malloc((bp->m ? bp->m : 1) * sizeof *idx);
+    size_t *idx = xmalloc((bp->m ? bp->m : 1) * sizeof *idx);
     char *unit = NULL;
     if (idx) {
         for (size_t j = 0; j < bp->m; j++)
@@ -178,7 +179,7 @@ static int read_rows(struct bars *bs, const struct band_ref *br)
     const struct chart_spec *s = bs->c->spec;
     size_t n = report_nrows(bs->c->ev);
     struct axis probe = {.log = s->log};
-    if (!(bs->r = calloc(n ? n : 1, sizeof *bs->r)))
+    if (!(bs->r = xcalloc(n ? n : 1, sizeof *bs->r)))
         return -1;
     bs->base = br->has_ref ? br->ref : s->log ? 1 : 0;
     memcpy(bs->band, br->band, sizeof bs->band);
@@ -210,7 +211,7 @@ static int group_panels(struct bars *bs, const struct groups *g, int k)
     const struct chart_spec *s = bs->c->spec;
     struct axis probe = {.log = s->log};
     size_t m = g->nrows[k];
-    struct brow **rows = malloc((m ? m : 1) * sizeof *rows);
+    struct brow **rows = xmalloc((m ? m : 1) * sizeof *rows);
     if (!rows)
         return -1;
     for (size_t j = 0; j < m; j++)

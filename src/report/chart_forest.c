@@ -12,6 +12,7 @@
 #include "report/svg.h"
 #include "util/diag.h"
 #include "report/forest.h"
+#include "util/xalloc.h"
 
 static int cmp_est(const void *a, const void *b)
 {
@@ -43,10 +44,10 @@ char *forest_numbers_text(const struct forest *f, const struct frow *r)
 {
     char e[48], lo[48], hi[48];
     if (!r->has_e)
-        return strdup("no estimate");
+        return xstrdup("no estimate");
     forest_fmt(e, r->e);
     if (!r->has_ci)
-        return strdup(e);
+        return xstrdup(e);
     forest_fmt(lo, r->lo);
     forest_fmt(hi, r->hi);
     const char *word = r->dir > 0 ? f->above : r->dir < 0 ? f->below : NULL;
@@ -113,7 +114,7 @@ double forest_class_lines(struct forest *f, struct strbuf *sb, struct frow **row
         }
         if (est < cnt)
             sb_printf(&t, " \xc2\xb7 %zu without an estimate", cnt - est);
-        h += svg_wrapped(sb, 8, y + h + 12, "t", t.buf, (int)((CHART_W - 16) / CHAR_W));
+        h += svg_wrapped(sb, 8, y + h + 12, "t", xsb_text(&t), (int)((CHART_W - 16) / CHAR_W));
         sb_free(&t);
     }
     return h;
@@ -331,7 +332,7 @@ static double clip_width(const struct forest *f, size_t n)
 {
     if (f->c->spec->log || n < 4)
         return 0;
-    double *d = malloc(n * sizeof *d), ref = f->has_ref ? f->ref : 0;
+    double *d = xmalloc(n * sizeof *d), ref = f->has_ref ? f->ref : 0;
     size_t m = 0;
     if (!d)
         return 0;
@@ -403,8 +404,8 @@ static void fit_axis(struct forest *f, size_t n, double *vals, size_t nv)
 static int group_panels(struct forest *f, const struct groups *g, int k)
 {
     size_t m = g->nrows[k], nm = 0, ns = 0;
-    struct frow **all = malloc((m ? m : 1) * sizeof *all), **main = malloc((m ? m : 1) * sizeof *main),
-                **sums = malloc((m ? m : 1) * sizeof *sums);
+    struct frow **all = xmalloc((m ? m : 1) * sizeof *all), **main = xmalloc((m ? m : 1) * sizeof *main),
+                **sums = xmalloc((m ? m : 1) * sizeof *sums);
     int rc = all && main && sums ? 0 : -1;
     for (size_t j = 0; rc == 0 && j < m; j++) {
         struct frow *r = &f->r[g->rows[k][j]];
@@ -442,8 +443,8 @@ int chart_forest(struct chart_ctx *c)
     f.has_band = br.has_band;
     f.has_ref = br.has_ref;
     size_t n = report_nrows(c->ev), nv = 0;
-    f.r = calloc(n ? n : 1, sizeof *f.r);
-    double *vals = malloc((3 * n + 3) * sizeof *vals);
+    f.r = xcalloc(n ? n : 1, sizeof *f.r);
+    double *vals = xmalloc((3 * n + 3) * sizeof *vals);
     int rc = -1;
     if (!f.r || !vals)
         goto out;

@@ -12,6 +12,7 @@
 #include "report/display.h"
 #include "report/series.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 /* What x is: times if every value reads as one, numbers if every one
  * does, else the values in order of first appearance. */
@@ -44,7 +45,7 @@ static int x_category(struct series *s, const json_t *xv, double *x)
         if (strcmp(s->cats[k], t) == 0)
             break;
     if (k == s->ncat) {
-        char **grown = realloc(s->cats, (size_t)(s->ncat + 1) * sizeof *s->cats);
+        char **grown = xreallocarray(s->cats, (size_t)(s->ncat + 1), sizeof *s->cats);
         if (!grown) {
             free(t);
             return -1;
@@ -201,7 +202,7 @@ static int levels_differ(const struct series *s, struct srow **rows, size_t m)
 static int group_panels(struct series *s, const struct groups *g, int k, int *first)
 {
     size_t m = g->nrows[k];
-    struct srow **rows = malloc((m ? m : 1) * sizeof *rows);
+    struct srow **rows = xmalloc((m ? m : 1) * sizeof *rows);
     if (!rows)
         return -1;
     for (size_t j = 0; j < m; j++)
@@ -240,7 +241,7 @@ static int draw_groups(struct series *s)
 {
     struct groups g;
     groups_make(s->c, &g);
-    struct rank *order = malloc((size_t)(g.n ? g.n : 1) * sizeof *order);
+    struct rank *order = xmalloc((size_t)(g.n ? g.n : 1) * sizeof *order);
     int rc = order ? 0 : -1, first = 1;
     for (int k = 0; rc == 0 && k < g.n; k++)
         order[k] = rank_of(s, &g, k);
@@ -259,7 +260,7 @@ int chart_series(struct chart_ctx *c)
     struct series s = {.c = c};
     size_t n = report_nrows(c->ev);
     int rc = -1;
-    s.r = calloc(n ? n : 1, sizeof *s.r);
+    s.r = xcalloc(n ? n : 1, sizeof *s.r);
     if (!s.r)
         goto out;
     s.xk = x_kind(c);

@@ -9,6 +9,7 @@
 
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define K(k) (1u << (k))
 #define ROWS (K(CHART_FOREST) | K(CHART_STRIP) | K(CHART_BAR))
@@ -112,7 +113,7 @@ static char *next_token(const char **s, int *bad)
     }
     *bad = quoted;
     *s = p;
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 /* One option's value into s. Returns 0, or -1 with *err. */
@@ -124,7 +125,7 @@ static int set_option(struct chart_spec *s, const struct opt *o, int kind, const
     case OPT_FLAG: *(int *)base = 1; return 0;
     case OPT_TEXT:
         free(*(char **)base);
-        *(char **)base = strdup(v);
+        *(char **)base = xstrdup(v);
         return *(char **)base ? 0 : bd_fail(err, "out of memory");
     case OPT_SORT:
         if (strcmp(v, "none") == 0)
@@ -146,7 +147,7 @@ static int set_option(struct chart_spec *s, const struct opt *o, int kind, const
         size_t len = strcspn(p, ",");
         if (!len)
             break;
-        if (!(v2[n++] = strndup(p, len)))
+        if (!(v2[n++] = xstrndup(p, len)))
             return bd_fail(err, "out of memory");
         p += len;
         if (*p == ',')
@@ -215,7 +216,7 @@ static int parse_line(const char *val, const char *where, struct chart_spec *s, 
                 if ((opts[i].kinds & K(kind)) && strcmp(opts[i].name, "color") != 0)
                     sb_printf(&names, "%s%s", names.len ? ", " : "", opts[i].name);
             rc = bd_fail(err, "%s: chart: '%s' is not an option of a %s chart (expected one of %s)", where, tok,
-                         kind_names[kind], names.len ? names.buf : "none");
+                         kind_names[kind], names.len ? xsb_text(&names) : "none");
             sb_free(&names);
         } else if (o->type == OPT_FLAG ? eq != NULL : (eq == NULL || !eq[1])) {
             rc = o->type == OPT_FLAG ? bd_fail(err, "%s: chart: %s: expected no value, got '%s'", where, tok, eq + 1)
@@ -255,7 +256,7 @@ int chart_spec_parse(const char *text, const char *source, struct chart_spec *sp
                     chart_spec_free(spec);
                     return bd_fail(err, "%s: chart: the header has a second chart line", where);
                 }
-                char *val = strndup(c + 6, len - (size_t)(c + 6 - l));
+                char *val = xstrndup(c + 6, len - (size_t)(c + 6 - l));
                 int rc = parse_line(val, where, spec, err);
                 free(val);
                 if (rc) {

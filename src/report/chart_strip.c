@@ -10,6 +10,7 @@
 #include "report/fmt_sig.h"
 #include "report/svg.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 struct strip {
     size_t *rows; /* evaluation rows of the strip */
@@ -123,7 +124,7 @@ static char **strip_numbers(const struct strips *ss, const struct strip_group *s
                             int *nc)
 {
     int lg = ss->c->spec->log;
-    char **nums = calloc(b - a + 1, sizeof *nums);
+    char **nums = xcalloc(b - a + 1, sizeof *nums);
     *lc = *nc = 0;
     for (size_t m = a; nums && m < b; m++) {
         const struct strip *q = &sg->st[m];
@@ -131,7 +132,7 @@ static char **strip_numbers(const struct strips *ss, const struct strip_group *s
         report_fmt_sig(mb, q->mean, REPORT_DIGITS);
         report_fmt_sig(sp, lg ? q->hi / q->lo : q->hi - q->lo, REPORT_DIGITS);
         nums[m - a] = q->nv ? bd_strdupf("n %zu, mean %s, %s %s", q->nv, mb, lg ? "max/min" : "range", sp)
-                            : strdup("no values");
+                            : xstrdup("no values");
         int l = text_cols(q->label), w = text_cols(nums[m - a]);
         *lc = l > *lc ? l : *lc;
         *nc = w > *nc ? w : *nc;
@@ -156,7 +157,7 @@ static int strip_panel(struct strips *ss, const struct strip_group *sg, int part
     int compact = ns > PANEL_LABELLED, lc = 0, nc = 0;
     if (part == 1)
         legend(ss, sg, sb, &y);
-    char **nums = compact ? calloc(ns + 1, sizeof *nums) : strip_numbers(ss, sg, a, b, &lc, &nc);
+    char **nums = compact ? xcalloc(ns + 1, sizeof *nums) : strip_numbers(ss, sg, a, b, &lc, &nc);
     char *note = bd_strdupf("one strip per label (%zu here); hover a dot for its numbers", ns);
     struct row_layout lay = rows_layout(sb, &ss->ax, compact, lc, nc, ns, 3, 24, note ? note : "", &y);
     free(note);
@@ -197,7 +198,7 @@ static int make_strips(struct strips *ss, const struct groups *g, int k, struct 
     struct groups sp;
     groups_split(ss->c, g->rows[k], g->nrows[k], row_label, NULL, &sp);
     *sg = (struct strip_group){g->keys[k], g->titles[k], g->rows[k], g->nrows[k], NULL, (size_t)sp.n, NAN, 0};
-    if (ss->c->out->oom || !(sg->st = calloc(sg->nst ? sg->nst : 1, sizeof *sg->st))) {
+    if (ss->c->out->oom || !(sg->st = xcalloc(sg->nst ? sg->nst : 1, sizeof *sg->st))) {
         groups_free(&sp);
         return -1;
     }
@@ -243,8 +244,8 @@ static int read_values(struct strips *ss)
     const struct chart_spec *s = ss->c->spec;
     size_t n = report_nrows(ss->c->ev);
     struct axis probe = {.log = s->log};
-    ss->val = malloc((n ? n : 1) * sizeof *ss->val);
-    ss->ok = calloc(n ? n : 1, 1);
+    ss->val = xmalloc((n ? n : 1) * sizeof *ss->val);
+    ss->ok = xcalloc(n ? n : 1, 1);
     if (!ss->val || !ss->ok)
         return -1;
     double vmin = INFINITY, vmax = -INFINITY;

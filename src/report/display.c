@@ -10,6 +10,7 @@
 #include "report/evaldata.h"
 #include "report/fmt_sig.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 int display_time_parse(const char *s, double *out)
 {
@@ -59,7 +60,7 @@ int display_is_sha(const char *s)
 /* A parameter's value as text: a string as it is, else its JSON. */
 static char *member_text(const json_t *v)
 {
-    return json_is_string(v) ? strdup(json_string_value(v)) : json_show(v, 17);
+    return json_is_string(v) ? xstrdup(json_string_value(v)) : json_show(v, 17);
 }
 
 /* The members of a JSON object's text joined as KEY=VALUE with sep (and
@@ -88,13 +89,13 @@ static char *object_joined(const char *s, const char *lead, const char *sep)
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 char *display_params_path(const char *json_text)
 {
     char *t = json_text ? object_joined(json_text, "/", "/") : NULL;
-    return t ? t : strdup("");
+    return t ? t : xstrdup("");
 }
 
 static char *display_text(const char *s, char **full)
@@ -103,17 +104,17 @@ static char *display_text(const char *s, char **full)
     char buf[32];
     char *shown = NULL;
     if (display_is_sha(s)) {
-        shown = strndup(s, 12);
+        shown = xstrndup(s, 12);
     } else if (strlen(s) > 10 && display_time_parse(s, &t)) {
         display_time(buf, t, 0);
-        shown = strdup(buf);
+        shown = xstrdup(buf);
     } else if (*s == '{') {
         shown = object_joined(s, "", ", ");
     }
     if (!shown)
-        return strdup(s);
+        return xstrdup(s);
     if (full && strcmp(shown, s) != 0)
-        *full = strdup(s);
+        *full = xstrdup(s);
     return shown;
 }
 

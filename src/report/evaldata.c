@@ -11,11 +11,12 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 static char *col_dup(struct db_stmt *st, int i)
 {
     const unsigned char *t = db_column_text(st, i);
-    return t ? strdup((const char *)t) : NULL;
+    return t ? xstrdup((const char *)t) : NULL;
 }
 
 /* JSON text as recorded. An evaluation recorded before benchdb refused
@@ -46,7 +47,7 @@ static int take_json(struct report_eval *ev, const char *params, const char *row
         return -1;
     json_t *first = json_array_get(ev->rows, 0);
     if (first) {
-        if (!(ev->cols = calloc(json_object_size(first) + 1, sizeof *ev->cols)))
+        if (!(ev->cols = xcalloc(json_object_size(first) + 1, sizeof *ev->cols)))
             return -1;
         const char *k;
         json_t *v;
@@ -98,7 +99,7 @@ int report_eval_load(struct db *db, long long id, struct report_eval *ev, char *
 int report_eval_unrecorded(struct report_eval *ev, const char *name, const char *params, const char *rows, char **err)
 {
     memset(ev, 0, sizeof *ev);
-    if (!(ev->query_name = strdup(name)) || take_json(ev, params, rows)) {
+    if (!(ev->query_name = xstrdup(name)) || take_json(ev, params, rows)) {
         report_eval_free(ev);
         return bd_fail(err, "out of memory");
     }
@@ -110,10 +111,10 @@ int report_eval_take(struct report_eval *ev, const char *name, json_t *params, j
     memset(ev, 0, sizeof *ev);
     ev->params = params;
     ev->rows = rows;
-    ev->query_name = strdup(name);
+    ev->query_name = xstrdup(name);
     json_t *first = json_array_get(rows, 0);
     if (!params || !rows || !ev->query_name || !json_is_object(params) || !json_is_array(rows) ||
-        (first && !(ev->cols = calloc(json_object_size(first) + 1, sizeof *ev->cols)))) {
+        (first && !(ev->cols = xcalloc(json_object_size(first) + 1, sizeof *ev->cols)))) {
         report_eval_free(ev);
         return -1;
     }
@@ -178,19 +179,19 @@ char *json_show(const json_t *v, int digits)
 {
     char buf[64];
     if (!v || json_is_null(v))
-        return strdup("");
+        return xstrdup("");
     if (json_is_integer(v)) {
         snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
-        return strdup(buf);
+        return xstrdup(buf);
     }
     if (json_is_real(v)) {
         report_fmt_sig(buf, json_real_value(v), digits);
-        return strdup(buf);
+        return xstrdup(buf);
     }
     if (json_is_string(v))
-        return strdup(json_string_value(v));
+        return xstrdup(json_string_value(v));
     if (json_is_boolean(v))
-        return strdup(json_is_true(v) ? "true" : "false");
+        return xstrdup(json_is_true(v) ? "true" : "false");
     return json_dumps(v, JSON_COMPACT);
 }
 
@@ -198,10 +199,10 @@ char *json_exact(const json_t *v)
 {
     char buf[64];
     if (!v || json_is_null(v))
-        return strdup("null");
+        return xstrdup("null");
     if (json_is_real(v)) {
         fmt_double(buf, json_real_value(v));
-        return strdup(buf);
+        return xstrdup(buf);
     }
     return json_show(v, 17);
 }

@@ -11,6 +11,7 @@
 #include "report/forest.h"
 #include "report/svg.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 /* Blocks of consecutive rows sharing their label's leading columns. */
 struct blocks {
@@ -29,7 +30,7 @@ static int find_blocks(const struct forest *f, struct frow **rows, size_t n, str
     b->cols = f->c->spec->nlabel - 1;
     if (b->cols < 1 || n <= PANEL_LABELLED)
         return 0;
-    if (!(b->start = malloc((n + 1) * sizeof *b->start)))
+    if (!(b->start = xmalloc((n + 1) * sizeof *b->start)))
         return -1;
     char *prev = NULL;
     for (size_t j = 0; j < n && b->n <= PANEL_LABELLED; j++) {
@@ -76,7 +77,7 @@ static void label_widths(const struct forest *f, const struct forest_panel *fp, 
 static char *axis_label(const struct forest *f, const struct forest_panel *fp)
 {
     const struct chart_spec *s = f->c->spec;
-    size_t *idx = malloc((fp->nall ? fp->nall : 1) * sizeof *idx);
+    size_t *idx = xmalloc((fp->nall ? fp->nall : 1) * sizeof *idx);
     char *unit = NULL;
     if (idx) {
         for (size_t j = 0; j < fp->nall; j++)
@@ -148,7 +149,7 @@ static void draw_sums(struct forest *f, struct strbuf *sb, const struct forest_p
         char *l = row_label(f->c, fp->sums[j]->i);
         if (l && !*l) { /* a summary row without a label of its own (benchstat's geomean row) */
             free(l);
-            l = strdup("summary");
+            l = xstrdup("summary");
         }
         char *lf = l ? text_fit(l, compact ? 40 : (int)(lay->labw / CHAR_W)) : NULL;
         char *t = forest_numbers_text(f, fp->sums[j]);

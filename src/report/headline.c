@@ -13,6 +13,7 @@
 #include "report/fmt_sig.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define MAX_CONDS 16
 
@@ -55,7 +56,7 @@ static char *trimmed(const char *s, size_t n)
         s++, n--;
     while (n && isspace((unsigned char)s[n - 1]))
         n--;
-    return strndup(s, n);
+    return xstrndup(s, n);
 }
 
 /* One item of a list: a condition (COL OP VALUE) or, when order_ok, a
@@ -73,7 +74,7 @@ static int cond_item(const char *s, size_t n, struct conds *c, int order_ok, con
             col++;
         size_t len = strlen(col);
         int abs_ = len > 2 && col[0] == '|' && col[len - 1] == '|';
-        c->order_col = abs_ ? strndup(col + 1, len - 2) : strdup(col);
+        c->order_col = abs_ ? xstrndup(col + 1, len - 2) : xstrdup(col);
         c->order_abs = abs_;
         c->order_dir = dir;
         free(t);
@@ -123,7 +124,7 @@ static int parse_list(const char *s, size_t n, struct conds *c, int order_ok, ch
             return -1;
         if (rc == 1) {
             char *col = trimmed(s + i, j - i);
-            char **grown = cols ? realloc(*cols, (size_t)(*ncols + 1) * sizeof **cols) : NULL;
+            char **grown = cols ? xreallocarray(*cols, (size_t)(*ncols + 1), sizeof **cols) : NULL;
             if (!col || !*col || !grown) {
                 int empty = col && !*col;
                 free(col);
@@ -160,7 +161,7 @@ static int num_of(const char *s, double *x)
 
 static int alt_equal(const json_t *v, const char *alt, size_t n)
 {
-    char *a = strndup(alt, n);
+    char *a = xstrndup(alt, n);
     if (!a)
         return 0;
     double x, y;
@@ -251,7 +252,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 static long long count_distinct(const json_t *rows, char **cols, int ncols, const struct conds *c)
 {
     size_t n = json_array_size(rows), m = 0, i;
-    char **keys = calloc(n ? n : 1, sizeof *keys);
+    char **keys = xcalloc(n ? n : 1, sizeof *keys);
     long long count = keys ? 0 : -1;
     json_t *row;
     json_array_foreach(rows, i, row) {
@@ -392,9 +393,9 @@ static char *format_value(const json_t *v, const char *fmt, int optional)
             display_time(buf, t, fmt[0] == 'd');
             if (fmt[0] == 't')
                 buf[16] = 0; /* to the minute */
-            return strdup(buf);
+            return xstrdup(buf);
         }
-        char *t2 = strcmp(fmt, "sha") == 0 && s ? strndup(s, 12) : display_value(v, REPORT_DIGITS, NULL);
+        char *t2 = strcmp(fmt, "sha") == 0 && s ? xstrndup(s, 12) : display_value(v, REPORT_DIGITS, NULL);
         if (t2 && !*t2) {
             free(t2);
             return NULL;
@@ -431,7 +432,7 @@ static char *placeholder(const struct fill *f, const char *s, size_t n, int chec
         if (s[i] == ':' && !depth)
             colon = i;
     }
-    char *fmt = colon < n ? trimmed(s + colon + 1, n - colon - 1) : strdup("");
+    char *fmt = colon < n ? trimmed(s + colon + 1, n - colon - 1) : xstrdup("");
     char *expr = trimmed(s, colon);
     char *text = NULL;
     json_t *v = NULL;
@@ -525,7 +526,7 @@ static int render(const struct fill *f, const char *s, size_t n, struct strbuf *
                     return -1;
                 }
                 if (rc > 0 && part.len)
-                    sb_append(sb, part.buf, part.len);
+                    sb_append(sb, xsb_text(&part), part.len);
                 sb_free(&part);
             }
             i = j;
@@ -605,7 +606,7 @@ static int each_line(const char *text, const char *source, int (*fn)(const char 
             if (rest > 8 && strncmp(c, "headline", 8) == 0 && (c[8] == '[' || c[8] == ':')) {
                 char where[512];
                 snprintf(where, sizeof where, "%s:%d", source, line);
-                char *v = strndup(c + 8, rest - 8);
+                char *v = xstrndup(c + 8, rest - 8);
                 int rc = v ? fn(v, where, arg) : -1;
                 free(v);
                 if (rc)

@@ -15,6 +15,7 @@
 #include "report/svg.h"
 #include "util/diag.h"
 #include "version.h"
+#include "util/xalloc.h"
 
 const char report_page_css[] =
     "body{font:15px/1.45 system-ui,\"DejaVu Sans\",sans-serif;color:#1a1a1a;background:#fff;margin:0}"
@@ -70,7 +71,7 @@ static int is_default(const struct report_page *p, const char *name, const json_
         return 0;
     if (json_is_null(v))
         return strcmp(def, "null") == 0;
-    char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+    char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
     int same = t && strcmp(t, def) == 0;
     double x, y;
     char *end;
@@ -92,7 +93,7 @@ static void params_given(struct strbuf *sb, const struct report_page *p)
     json_object_foreach(p->ev->params, k, v) {
         if (is_default(p, k, v))
             continue;
-        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
         sb_puts(sb, n++ ? ", <code>" : "<code>");
         esc(sb, k);
         sb_putc(sb, '=');
@@ -172,7 +173,7 @@ static void conditions(struct strbuf *sb, const struct report_page *p)
             sb_append(&h, d, (size_t)(colon - d));
             if (h.buf)
                 h.buf[0] = (char)toupper((unsigned char)h.buf[0]);
-            esc(sb, h.buf);
+            esc(sb, xsb_text(&h));
             sb_free(&h);
             sb_puts(sb, "</strong>:");
             esc(sb, colon + 1);
@@ -229,7 +230,7 @@ static void panel_svg(struct strbuf *sb, const struct panel *pn, double y, int n
     sb_printf(sb, "\" viewBox=\"0 0 %d ", (int)CHART_W);
     svg_num(sb, pn->h);
     sb_puts(sb, "\">");
-    sb_append(sb, pn->svg.buf, pn->svg.len);
+    sb_append(sb, xsb_text(&pn->svg), pn->svg.len);
     sb_puts(sb, "</svg>\n");
 }
 
@@ -318,7 +319,7 @@ static void chart_section(struct strbuf *sb, const struct report_page *p, const 
     sb_printf(sb, "<figure><div class=\"chart\" data-kind=\"%s\" data-evaluation=\"%lld\" data-rows=\"%zu\" "
                   "data-marks=\"%zu\" data-roles=\"",
               chart_kind_name(p->spec->kind), p->chart_ev->id, report_nrows(p->chart_ev), co->marks);
-    esc(sb, co->roles.buf);
+    esc(sb, xsb_text(&co->roles));
     sb_puts(sb, "\">\n");
     for (int i = 0; i < co->n; i++)
         panel_svg(sb, &co->v[i], 0, 0);
@@ -482,7 +483,7 @@ long long report_svg(struct strbuf *sb, const struct report_page *p, char **err)
     svg_num(sb, total);
     sb_printf(sb, "\" data-kind=\"%s\" data-evaluation=\"%lld\" data-rows=\"%zu\" data-marks=\"%zu\" data-roles=\"",
               chart_kind_name(p->spec->kind), p->chart_ev->id, report_nrows(p->chart_ev), co.marks);
-    esc(sb, co.roles.buf);
+    esc(sb, xsb_text(&co.roles));
     sb_printf(sb, "\">\n<style>%s</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", svg_css);
     sb_append(sb, head.buf, head.len);
     sb_putc(sb, '\n');

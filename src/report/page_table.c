@@ -9,6 +9,7 @@
 #include "report/display.h"
 #include "report/fmt_sig.h"
 #include "report/svg.h"
+#include "util/xalloc.h"
 
 static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
 
@@ -84,7 +85,7 @@ static void table_of(struct strbuf *sb, const struct report_eval *ev, const int 
 
 void page_table(struct strbuf *sb, const struct report_eval *ev, char *const *answer, int nanswer, int details_only)
 {
-    int *idx = malloc((size_t)(ev->ncol + 1) * sizeof *idx), n = 0;
+    int *idx = xmalloc((size_t)(ev->ncol + 1) * sizeof *idx), n = 0;
     if (!idx) {
         sb->failed = 1;
         return;
@@ -143,17 +144,17 @@ int page_answer_columns(const char *text, char *const *show, int nshow, char ***
     if (!list) {
         if (!nshow)
             return 0;
-        if (!(*out = calloc((size_t)nshow, sizeof **out)))
+        if (!(*out = xcalloc((size_t)nshow, sizeof **out)))
             return -1;
         for (int i = 0; i < nshow; i++)
-            if (!((*out)[(*n)++] = strdup(show[i])))
+            if (!((*out)[(*n)++] = xstrdup(show[i])))
                 return -1;
         return 0;
     }
     size_t cap = 1;
     for (size_t i = 0; i < len; i++)
         cap += list[i] == ',';
-    if (!(*out = calloc(cap, sizeof **out)))
+    if (!(*out = xcalloc(cap, sizeof **out)))
         return -1;
     for (size_t i = 0; i < len;) {
         size_t j = i;
@@ -164,7 +165,7 @@ int page_answer_columns(const char *text, char *const *show, int nshow, char ***
             a++;
         while (b > a && isspace((unsigned char)list[b - 1]))
             b--;
-        if (b > a && !((*out)[(*n)++] = strndup(list + a, b - a)))
+        if (b > a && !((*out)[(*n)++] = xstrndup(list + a, b - a)))
             return -1;
         i = j + 1;
     }

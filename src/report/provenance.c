@@ -9,11 +9,12 @@
 #include "util/diag.h"
 #include "util/params.h"
 #include "util/sha256.h"
+#include "util/xalloc.h"
 
 static char *text_col(struct db_stmt *st, int i)
 {
     const unsigned char *t = db_column_text(st, i);
-    return t ? strdup((const char *)t) : NULL;
+    return t ? xstrdup((const char *)t) : NULL;
 }
 
 char *report_registration_text(struct db *db, const struct report_eval *ev)
@@ -98,7 +99,7 @@ char *report_verify_text(const struct report_eval *ev, const struct saved_query 
     json_t *v;
     json_object_foreach(ev->params, k, v) {
         const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
-        char *t = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
         double x, y;
         char *end = NULL;
         /* a number recorded as 0.0 is the default written 0 */
@@ -108,7 +109,7 @@ char *report_verify_text(const struct report_eval *ev, const struct saved_query 
             struct strbuf a = {0};
             sb_printf(&a, "%s=%s", k, t);
             sb_puts(&sb, " --param ");
-            shell_word(&sb, a.buf);
+            shell_word(&sb, xsb_text(&a));
             sb_free(&a);
         }
         free(t);
@@ -116,13 +117,13 @@ char *report_verify_text(const struct report_eval *ev, const struct saved_query 
     sb_printf(&sb, "\nbenchdb history --diff %lld NEW_ID   # NEW_ID: the evaluation the query records; same text, "
                    "parameters and data fingerprint give the same rows",
               ev->id);
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 /* The value of a recorded parameter as --param text. */
 static char *param_text(const json_t *v)
 {
-    return json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+    return json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
 }
 
 /* The value a companion's parameter `name` takes: from `with` (the chart's
@@ -239,7 +240,7 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
                 same = got && json_equal(w, got);
             } else {
                 /* not given: the recorded value must be the default */
-                char *gt = got ? (json_is_string(got) ? strdup(json_string_value(got)) : json_exact(got)) : NULL;
+                char *gt = got ? (json_is_string(got) ? xstrdup(json_string_value(got)) : json_exact(got)) : NULL;
                 same = gt && q->params[i].has_default && strcmp(gt, q->params[i].def) == 0;
                 free(gt);
             }

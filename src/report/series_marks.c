@@ -11,6 +11,7 @@
 #include "report/series.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct keyed_row {
     char *key;
@@ -50,7 +51,7 @@ static char *match_key(const struct chart_spec *sp, const struct report_eval *ev
         sb_free(&sb);
         return NULL;
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 static int class_of(struct series *s, const char *name)
@@ -58,8 +59,8 @@ static int class_of(struct series *s, const char *name)
     for (int k = 0; k < s->nmarks; k++)
         if (strcmp(s->marks[k], name) == 0)
             return k;
-    char **grown = realloc(s->marks, (size_t)(s->nmarks + 1) * sizeof *s->marks);
-    char *copy = strdup(name);
+    char **grown = xreallocarray(s->marks, (size_t)(s->nmarks + 1), sizeof *s->marks);
+    char *copy = xstrdup(name);
     if (!grown || !copy) {
         free(copy);
         if (grown)
@@ -86,7 +87,7 @@ static int place(struct series *s, const struct keyed_row *idx, size_t n, size_t
     json_t *v = report_cell(page, i, sp->mark);
     if (!v || json_is_null(v))
         return 0;
-    char *name = json_is_string(v) ? strdup(json_string_value(v)) : json_exact(v);
+    char *name = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
     char *key = name ? match_key(sp, page, i, 0) : NULL;
     int k = key ? class_of(s, name) : -1, rc = k < 0 ? -1 : 0;
     struct srow *at = rc ? NULL : find(s, idx, n, key);
@@ -122,7 +123,7 @@ int series_marks(struct series *s)
         return bd_fail(s->c->err, "chart: mark=%s%s%s: not a column of the page's rows", sp->mark,
                        sp->lag ? ", lag=" : "", sp->lag ? sp->lag : "");
     size_t n = report_nrows(s->c->ev), np = report_nrows(page), built = 0;
-    struct keyed_row *idx = malloc((n ? n : 1) * sizeof *idx);
+    struct keyed_row *idx = xmalloc((n ? n : 1) * sizeof *idx);
     int rc = idx ? 0 : -1;
     for (; rc == 0 && built < n; built++) {
         idx[built] = (struct keyed_row){match_key(sp, s->c->ev, built, 0), built};

@@ -10,6 +10,7 @@
 #include "report/fmt_sig.h"
 #include "report/series.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 #define PLOT_H 110.0
 #define LANES 4
@@ -146,7 +147,7 @@ static void ranges(const struct series *s, struct geo *g, struct srow **rows, si
 static void y_label(const struct series *s, struct strbuf *sb, struct srow **rows, size_t n, double y)
 {
     const struct chart_spec *sp = s->c->spec;
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    size_t *idx = xmalloc((n ? n : 1) * sizeof *idx);
     char *unit = NULL;
     if (idx) {
         for (size_t j = 0; j < n; j++)

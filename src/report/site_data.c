@@ -17,6 +17,7 @@
 #include "stats/changepoint.h"
 #include "util/diag.h"
 #include "util/sha256.h"
+#include "util/xalloc.h"
 
 /* ---- interned names: a history point repeats its plan, host, cell ... ---- */
 
@@ -41,7 +42,7 @@ static char *intern(struct intern *t, const char *s, int *oom)
         return NULL;
     if (2 * (t->n + 1) > t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 1024;
-        char **slot = calloc(cap, sizeof *slot);
+        char **slot = xcalloc(cap, sizeof *slot);
         if (!slot) {
             *oom = 1;
             return NULL;
@@ -61,7 +62,7 @@ static char *intern(struct intern *t, const char *s, int *oom)
     while (t->slot[j] && strcmp(t->slot[j], s) != 0)
         j = (j + 1) & (t->cap - 1);
     if (!t->slot[j]) {
-        if (!(t->slot[j] = strdup(s))) {
+        if (!(t->slot[j] = xstrdup(s))) {
             *oom = 1;
             return NULL;
         }
@@ -145,8 +146,8 @@ static int read_runs(struct site *s, long long **ids, char **err)
     while (rc == 0 && (step = db_step(st)) == SQLITE_ROW) {
         if (s->nruns == cap) {
             cap = cap ? 2 * cap : 256;
-            struct site_run *r = realloc(s->runs, cap * sizeof *r);
-            long long *i = r ? realloc(*ids, cap * sizeof *i) : NULL;
+            struct site_run *r = xreallocarray(s->runs, cap, sizeof *r);
+            long long *i = r ? xreallocarray(*ids, cap, sizeof *i) : NULL;
             if (r)
                 s->runs = r;
             if (i)
@@ -158,11 +159,11 @@ static int read_runs(struct site *s, long long **ids, char **err)
         }
         struct site_run *r = &s->runs[s->nruns];
         (*ids)[s->nruns] = db_column_int64(st, 0);
-        r->name = strdup(col(st, 1) ? col(st, 1) : "");
-        r->revision = col(st, 2) ? strdup(col(st, 2)) : NULL;
-        r->started_at = col(st, 3) ? strdup(col(st, 3)) : NULL;
-        r->plan = strdup(col(st, 4) ? col(st, 4) : "");
-        r->host = strdup(col(st, 5) ? col(st, 5) : "");
+        r->name = xstrdup(col(st, 1) ? col(st, 1) : "");
+        r->revision = col(st, 2) ? xstrdup(col(st, 2)) : NULL;
+        r->started_at = col(st, 3) ? xstrdup(col(st, 3)) : NULL;
+        r->plan = xstrdup(col(st, 4) ? col(st, 4) : "");
+        r->host = xstrdup(col(st, 5) ? col(st, 5) : "");
         s->nruns++;
         if (!r->name || (col(st, 2) && !r->revision) || (col(st, 3) && !r->started_at) || !r->plan || !r->host)
             rc = bd_fail(err, "out of memory");
@@ -186,7 +187,7 @@ static int read_points(struct site *s, struct intern *names, struct row **rows, 
     while (!oom && (step = db_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             cap = cap ? 2 * cap : 4096;
-            struct row *r = realloc(*rows, cap * sizeof *r);
+            struct row *r = xreallocarray(*rows, cap, sizeof *r);
             if (!r) {
                 oom = 1;
                 break;
@@ -252,16 +253,16 @@ static char *history_file(const struct site_history *h)
 static int line_changes(struct site *s, struct site_history *h, struct site_line *l)
 {
     size_t n = l->count;
-    double *x = malloc((n ? n : 1) * sizeof *x);
+    double *x = xmalloc((n ? n : 1) * sizeof *x);
     size_t w = (size_t)s->window;
-    void *work = malloc(changepoint_work_size(n, w) + 16);
-    struct changepoint *cp = malloc((n ? n : 1) * sizeof *cp);
+    void *work = xmalloc(changepoint_work_size(n, w) + 16);
+    struct changepoint *cp = xmalloc((n ? n : 1) * sizeof *cp);
     int rc = x && work && cp ? 0 : -1;
     if (rc == 0) {
         for (size_t j = 0; j < n; j++)
             x[j] = h->pts[l->first + j].value;
         size_t k = changepoint_otava(x, n, w, s->max_pvalue, s->min_magnitude, work, cp);
-        l->cps = calloc(k ? k : 1, sizeof *l->cps);
+        l->cps = xcalloc(k ? k : 1, sizeof *l->cps);
         rc = l->cps ? 0 : -1;
         for (size_t j = 0; rc == 0 && j < k; j++) {
             struct site_cp *c = &l->cps[l->ncps++];
@@ -290,8 +291,8 @@ static int make_history(struct site *s, struct site_history *h, const struct row
     *h = (struct site_history){.plan = (char *)r0->plan, .host = (char *)r0->host, .benchmark = (char *)r0->benchmark,
                                .params = (char *)r0->params, .metric = (char *)r0->metric, .unit = (char *)r0->unit,
                                .direction = (char *)r0->direction};
-    h->pts = malloc((b - a) * sizeof *h->pts);
-    h->lines = calloc(b - a, sizeof *h->lines);
+    h->pts = xmalloc((b - a) * sizeof *h->pts);
+    h->lines = xcalloc(b - a, sizeof *h->lines);
     h->file = history_file(h);
     if (!h->pts || !h->lines || !h->file)
         return -1;
@@ -352,7 +353,7 @@ int site_read(struct site *s, char **err)
     int rc = read_runs(s, &ids, err);
     if (rc == 0 && data_fingerprint(s->db, s->fingerprint, &s->archives, err))
         rc = -1;
-    if (rc == 0 && !(s->names = calloc(1, sizeof(struct intern))))
+    if (rc == 0 && !(s->names = xcalloc(1, sizeof(struct intern))))
         rc = bd_fail(err, "out of memory");
     if (rc == 0)
         rc = read_points(s, s->names, &rows, &n, err);
@@ -360,12 +361,13 @@ int site_read(struct site *s, char **err)
         g_runs = s->runs;
         g_run_ids = ids;
         g_nruns = s->nruns;
-        qsort(rows, n, sizeof *rows, cmp_row);
+        if (n) /* a store without points leaves rows NULL, which qsort may not take */
+            qsort(rows, n, sizeof *rows, cmp_row);
         size_t nh = 0;
         for (size_t i = 0; i < n; i++)
             nh += i == 0 || !same_history(&rows[i], &rows[i - 1]);
-        s->h = calloc(nh ? nh : 1, sizeof *s->h);
-        s->order = malloc((nh ? nh : 1) * sizeof *s->order);
+        s->h = xcalloc(nh ? nh : 1, sizeof *s->h);
+        s->order = xmalloc((nh ? nh : 1) * sizeof *s->order);
         rc = s->h && s->order ? 0 : bd_fail(err, "out of memory");
         for (size_t i = 0, a = 0; rc == 0 && i < n; i++)
             if (i + 1 == n || !same_history(&rows[i + 1], &rows[i])) {

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "report/site.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 /* ---- the histories an evaluation's rows name ---- */
 
@@ -26,7 +27,7 @@ static void add_eval(struct site_history *h, long long id)
 {
     if (h->nevals && h->evals[h->nevals - 1] == id)
         return;
-    long long *grown = realloc(h->evals, (h->nevals + 1) * sizeof *grown);
+    long long *grown = xreallocarray(h->evals, h->nevals + 1, sizeof *grown);
     if (!grown)
         return; /* a link less: the page says the rest */
     h->evals = grown;
@@ -131,7 +132,7 @@ static int load(struct site *s, long long id, struct drawn *d, char **err)
     snprintf(src, sizeof src, "evaluation %lld (%s)", d->ev.id, d->ev.query_name);
     if (chart_spec_parse(d->ev.text, src, &d->spec, err) < 0)
         return -1;
-    char *copy = strdup(d->ev.text);
+    char *copy = xstrdup(d->ev.text);
     d->parsed = copy ? saved_query_parse(copy, src, 0, &e2) : NULL; /* without it: no descriptions */
     free(e2);
     e2 = NULL;
@@ -142,7 +143,7 @@ static int load(struct site *s, long long id, struct drawn *d, char **err)
         companion(s, d);
     d->reg = report_registration_text(s->db, &d->ev);
     d->verify = report_verify_text(&d->ev, d->now, s->qp);
-    d->nav = strdup("<nav><a href=\"../index.html\">\xe2\x86\x90 every history and verdict (index)</a></nav>\n");
+    d->nav = xstrdup("<nav><a href=\"../index.html\">\xe2\x86\x90 every history and verdict (index)</a></nav>\n");
     if (!d->verify || !d->nav)
         return bd_fail(err, "out of memory");
     return 0;
@@ -154,13 +155,13 @@ static int summarize(struct site_eval *e, const struct drawn *d, char **err)
     snprintf(src, sizeof src, "evaluation %lld (%s)", d->ev.id, d->ev.query_name);
     json_t *at = json_string(d->ev.evaluated_at ? d->ev.evaluated_at : "");
     e->id = d->ev.id;
-    e->query = strdup(d->ev.query_name);
+    e->query = xstrdup(d->ev.query_name);
     /* The plan it judged, else the plan it was asked about (a query that
      * judges no plan, like regressions, still names one in its parameters). */
     const char *plan = d->ev.judged_plan ? d->ev.judged_plan : text_of(d->ev.params, "plan");
-    e->plan = plan ? strdup(plan) : NULL;
+    e->plan = plan ? xstrdup(plan) : NULL;
     e->at = at ? display_value(at, REPORT_DIGITS, NULL) : NULL;
-    e->outcome = d->ev.outcome ? strdup(d->ev.outcome) : NULL;
+    e->outcome = d->ev.outcome ? xstrdup(d->ev.outcome) : NULL;
     e->file = bd_strdupf("e/%lld.html", d->ev.id);
     json_decref(at);
     if (report_headline(&d->ev, d->cev.rows ? &d->cev : NULL, src, &e->headline, err))
@@ -189,7 +190,7 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
     size_t n = 0, cap = 0;
     if (db_prepare(s->db, "SELECT id FROM evaluation ORDER BY id", &st) != SQLITE_OK)
         return bd_fail(err, "cannot read the evaluations: %s", db_errmsg(s->db));
-    size_t *by_cell = malloc((s->nh ? s->nh : 1) * sizeof *by_cell);
+    size_t *by_cell = xmalloc((s->nh ? s->nh : 1) * sizeof *by_cell);
     int rc = by_cell ? 0 : bd_fail(err, "out of memory");
     for (size_t k = 0; rc == 0 && k < s->nh; k++)
         by_cell[k] = k;
@@ -197,18 +198,12 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
     if (rc == 0)
         qsort(by_cell, s->nh, sizeof *by_cell, cmp_cell);
     while (rc == 0 && db_step(st) == SQLITE_ROW) {
-        if (n == cap) {
-            long long *grown = realloc(ids, (cap = cap ? 2 * cap : 64) * sizeof *ids);
-            if (!grown)
-                rc = bd_fail(err, "out of memory");
-            else
-                ids = grown;
-        }
-        if (rc == 0)
-            ids[n++] = db_column_int64(st, 0);
+        if (n == cap)
+            ids = xreallocarray(ids, (cap = cap ? 2 * cap : 64), sizeof *ids);
+        ids[n++] = db_column_int64(st, 0);
     }
     db_finalize(st);
-    if (rc == 0 && !(s->evals = calloc(n ? n : 1, sizeof *s->evals)))
+    if (rc == 0 && !(s->evals = xcalloc(n ? n : 1, sizeof *s->evals)))
         rc = bd_fail(err, "out of memory");
     for (size_t i = 0; rc == 0 && i < n; i++) {
         struct drawn d;

@@ -14,6 +14,7 @@
 #include "report/site.h"
 #include "report/svg.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 /* The chart: trend's view, the unit from the page (not a column of every
  * row: a page of 365 runs stays small), a line per variant when there are
@@ -115,7 +116,7 @@ static int chart(struct strbuf *sb, const struct site *s, const struct site_hist
             sb_printf(sb, "<svg class=\"panel\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"%d\" "
                           "height=\"%.1f\" viewBox=\"0 0 %d %.1f\">",
                       (int)CHART_W, co.v[i].h, (int)CHART_W, co.v[i].h);
-            sb_append(sb, co.v[i].svg.buf, co.v[i].svg.len);
+            sb_append(sb, xsb_text(&co.v[i].svg), co.v[i].svg.len);
             sb_puts(sb, "</svg>\n");
         }
         sb_printf(sb, "</div><figcaption>Change points as the saved query regressions finds them (Otava's E-divisive "

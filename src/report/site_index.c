@@ -12,6 +12,7 @@
 #include "report/site.h"
 #include "report/svg.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
 
@@ -20,7 +21,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 /* The distinct values of the runs' plan (which 0) or host (1), sorted. */
 static char **distinct(const struct site *s, int which, size_t *n)
 {
-    char **v = malloc((s->nruns ? s->nruns : 1) * sizeof *v);
+    char **v = xmalloc((s->nruns ? s->nruns : 1) * sizeof *v);
     *n = 0;
     if (!v)
         return NULL;

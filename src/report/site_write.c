@@ -14,6 +14,7 @@
 #include "report/site.h"
 #include "util/diag.h"
 #include "util/outfile.h"
+#include "util/xalloc.h"
 
 #define MANIFEST ".benchdb-site"
 
@@ -31,7 +32,7 @@ static int make_dir(const char *path, char **err)
 int site_writer_open(struct site_writer *w, const char *dir, char **err)
 {
     memset(w, 0, sizeof *w);
-    if (!(w->dir = strdup(dir)))
+    if (!(w->dir = xstrdup(dir)))
         return bd_fail(err, "out of memory");
     const char *sub[] = {"h", "e"};
     if (make_dir(dir, err))
@@ -85,14 +86,14 @@ int site_put(struct site_writer *w, const char *page, const struct strbuf *conte
         return bd_fail(err, "out of memory");
     if (w->nmade == w->cap) {
         size_t cap = w->cap ? 2 * w->cap : 256;
-        char **grown = realloc(w->made, cap * sizeof *grown);
+        char **grown = xreallocarray(w->made, cap, sizeof *grown);
         if (!grown)
             return bd_fail(err, "out of memory");
         w->made = grown;
         w->cap = cap;
     }
     char *path = bd_strdupf("%s/%s", w->dir, page);
-    if (!path || !(w->made[w->nmade] = strdup(page))) {
+    if (!path || !(w->made[w->nmade] = xstrdup(page))) {
         free(path);
         return bd_fail(err, "out of memory");
     }

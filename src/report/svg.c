@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/fmt_sig.h"
+#include "util/xalloc.h"
 
 static double ln_(double x) { return log(x); }
 
@@ -122,7 +123,7 @@ char *text_fit(const char *s, int maxcols)
     if (!s)
         return NULL;
     if (text_cols(s) <= maxcols)
-        return strdup(s);
+        return xstrdup(s);
     struct strbuf sb = {0};
     int cols = 0;
     const unsigned char *p = (const unsigned char *)s;
@@ -140,7 +141,7 @@ char *text_fit(const char *s, int maxcols)
         sb_free(&sb);
         return NULL; /* svg_text of NULL marks its buffer failed */
     }
-    return sb_detach(&sb);
+    return xsb_detach(&sb);
 }
 
 void svg_text(struct strbuf *sb, double x, double y, const char *anchor, const char *cls, const char *text)
@@ -405,8 +406,8 @@ void svg_shape(struct strbuf *sb, enum shape s, double cx, double cy, double r, 
 void legend_add(struct legend *l, enum legend_kind kind, enum shape shape, const char *colour, int filled,
                 const char *text)
 {
-    struct legend_entry *grown = realloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
-    char *copy = strdup(text ? text : "");
+    struct legend_entry *grown = xreallocarray(l->v, (size_t)(l->n + 1), sizeof *l->v);
+    char *copy = xstrdup(text ? text : "");
     if (grown)
         l->v = grown;
     if (!grown || !copy) { /* an entry less; the panel's buffer says memory ran out */
@@ -494,9 +495,9 @@ double svg_wrapped(struct strbuf *sb, double x, double y, const char *cls, const
                 w++;
             const char *we = w + strcspn(w, " ");
             struct strbuf t = {0};
-            sb_append(&t, line.buf ? line.buf : "", line.len);
+            sb_append(&t, xsb_text(&line), line.len);
             sb_append(&t, end, (size_t)(we - end));
-            int fits = text_cols(t.buf ? t.buf : "") <= maxcols;
+            int fits = text_cols(xsb_text(&t)) <= maxcols;
             sb_free(&t);
             if (!fits)
                 break;
@@ -510,7 +511,7 @@ double svg_wrapped(struct strbuf *sb, double x, double y, const char *cls, const
             free(fit);
             p += strcspn(p, " ");
         } else {
-            svg_text(sb, x, y + h, "start", cls, line.buf + strspn(line.buf, " "));
+            svg_text(sb, x, y + h, "start", cls, xsb_text(&line) + strspn(xsb_text(&line), " "));
             p = cut;
         }
         sb_free(&line);

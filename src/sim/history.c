@@ -12,6 +12,7 @@
 #include "sim/internal.h"
 #include "sim/rng.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 /* 2025-10-22T00:00:00Z: night 1; a year of nights ends 2026-10-21. */
 #define HISTORY_START_DAYS 20383L
@@ -97,11 +98,11 @@ int sim_step_parse(const char *arg, struct sim_step *s, char **err)
                            SIM_MAX_HISTORY);
         s->night = (int)night;
     } else {
-        s->runs = strndup(arg, rlen);
+        s->runs = xstrndup(arg, rlen);
     }
-    s->workload = strndup(cell, (size_t)(s1 - cell));
-    s->operation = strndup(s1 + 1, (size_t)(op_end - s1 - 1));
-    s->format = s2 ? strndup(s2 + 1, (size_t)(cell_end - s2 - 1)) : strdup("*");
+    s->workload = xstrndup(cell, (size_t)(s1 - cell));
+    s->operation = xstrndup(s1 + 1, (size_t)(op_end - s1 - 1));
+    s->format = s2 ? xstrndup(s2 + 1, (size_t)(cell_end - s2 - 1)) : xstrdup("*");
     s->percent = pct;
     return 0;
 }
@@ -125,7 +126,7 @@ static int push_step(struct step_at **v, int *n, int *cap, struct step_at s)
 {
     if (*n == *cap) {
         int c = *cap ? 2 * *cap : 16;
-        struct step_at *p = realloc(*v, (size_t)c * sizeof *p);
+        struct step_at *p = xreallocarray(*v, (size_t)c, sizeof *p);
         if (!p)
             return -1;
         *v = p;
@@ -166,7 +167,7 @@ static int resolve_steps(const struct sim_config *cfg, int host, struct step_at 
      * slower. */
     if (cfg->random_steps) {
         int nh = cfg->hosts * cfg->cells, lo = cfg->history / 10 + 2;
-        order = malloc((size_t)nh * sizeof *order);
+        order = xmalloc((size_t)nh * sizeof *order);
         if (!order)
             goto nomem;
         for (int i = 0; i < nh; i++)
@@ -338,7 +339,7 @@ int sim_history_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit,
         if (steps[k].host == host && steps[k].night == night) {
             write_step_event(&sb, &steps[k], start);
             if (sb.len >= (1u << 16)) {
-                rc = emit(ctx, sb.buf, sb.len);
+                rc = emit(ctx, xsb_text(&sb), sb.len);
                 sb_reset(&sb);
             }
         }
@@ -364,12 +365,12 @@ int sim_history_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit,
         }
         sb_puts(&sb, "]}\n");
         if (sb.len >= (1u << 16)) {
-            rc = emit(ctx, sb.buf, sb.len);
+            rc = emit(ctx, xsb_text(&sb), sb.len);
             sb_reset(&sb);
         }
     }
     if (rc == 0 && sb.len)
-        rc = emit(ctx, sb.buf, sb.len);
+        rc = emit(ctx, xsb_text(&sb), sb.len);
     sb_free(&sb);
     free(steps);
     return rc;

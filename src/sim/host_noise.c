@@ -9,6 +9,7 @@
 
 #include "sim/sim.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 int sim_host_noise_parse(const char *arg, struct sim_host_noise *h, char **err)
 {
@@ -20,7 +21,7 @@ int sim_host_noise_parse(const char *arg, struct sim_host_noise *h, char **err)
     double factor = eq[1] ? strtod(eq + 1, &end) : NAN;
     if (!eq[1] || *end || !(factor >= 0 && factor <= SIM_MAX_HOST_NOISE))
         return bd_fail(err, "--host-noise '%s': FACTOR: expected a number from 0 to %d", arg, SIM_MAX_HOST_NOISE);
-    h->hosts = strndup(arg, (size_t)(eq - arg));
+    h->hosts = xstrndup(arg, (size_t)(eq - arg));
     h->factor = factor;
     return h->hosts ? 0 : bd_fail(err, "out of memory");
 }

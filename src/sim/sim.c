@@ -12,6 +12,7 @@
 #include "sim/rng.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* ---- the plan's shape ---------------------------------------------------- */
 
@@ -305,7 +306,7 @@ struct out {
 static int out_flush(struct out *o, size_t threshold)
 {
     if (o->rc == 0 && o->sb.len >= threshold && o->sb.len > 0) {
-        o->rc = o->emit(o->ctx, o->sb.buf, o->sb.len);
+        o->rc = o->emit(o->ctx, xsb_text(&o->sb), o->sb.len);
         sb_reset(&o->sb);
     }
     return o->rc;
@@ -428,8 +429,8 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
         return -1;
     write_run_record(&o.sb, cfg, i, p, &rt);
 
-    double *warm = malloc(((size_t)cfg->warmups + 1) * sizeof *warm);
-    double *vals = malloc((size_t)cfg->iterations * sizeof *vals);
+    double *warm = xmalloc(((size_t)cfg->warmups + 1) * sizeof *warm);
+    double *vals = xmalloc((size_t)cfg->iterations * sizeof *vals);
     if (!warm || !vals)
         o.rc = -1;
     for (int b = 0; b < cfg->blocks && o.rc == 0; b++) {
@@ -517,7 +518,7 @@ int sim_effect_parse(const char *arg, struct sim_effect *e, char **err)
     if (end_op == s1 + 1 || (s2 && s2 + 1 == eq) || (s2 && memchr(s2 + 1, '/', (size_t)(eq - s2 - 1))))
         return bd_fail(err, "--effect '%s': expected WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS]", arg);
     const char *at = strchr(eq + 1, '@');
-    char *num = at ? strndup(eq + 1, (size_t)(at - eq - 1)) : strdup(eq + 1);
+    char *num = at ? xstrndup(eq + 1, (size_t)(at - eq - 1)) : xstrdup(eq + 1);
     char *endp = NULL;
     double factor = num && *num ? strtod(num, &endp) : NAN;
     int bad = !num || !*num || *endp || !isfinite(factor) || factor <= 0;
@@ -526,10 +527,10 @@ int sim_effect_parse(const char *arg, struct sim_effect *e, char **err)
         return bd_fail(err, "--effect '%s': FACTOR: expected a finite number > 0", arg);
     if (at && !at[1])
         return bd_fail(err, "--effect '%s': expected a run pattern after '@'", arg);
-    e->workload = strndup(arg, (size_t)(s1 - arg));
-    e->operation = strndup(s1 + 1, (size_t)(end_op - s1 - 1));
-    e->format = s2 ? strndup(s2 + 1, (size_t)(eq - s2 - 1)) : strdup("*");
-    e->runs = at ? strdup(at + 1) : NULL;
+    e->workload = xstrndup(arg, (size_t)(s1 - arg));
+    e->operation = xstrndup(s1 + 1, (size_t)(end_op - s1 - 1));
+    e->format = s2 ? xstrndup(s2 + 1, (size_t)(eq - s2 - 1)) : xstrdup("*");
+    e->runs = at ? xstrdup(at + 1) : NULL;
     e->factor = factor;
     return 0;
 }

@@ -34,6 +34,8 @@ static PGconn *conn(struct db *db) { return db->pg; }
 void db_pg_set_error(struct db *db, int code, const char *state, const char *msg)
 {
     free(db->errmsg);
+    /* gcc -fanalyzer reads a leak: db->errmsg is freed here next time and
+     * when the connection closes. NULL (out of memory) reads as no message. */
     db->errmsg = strdup(msg ? msg : "unknown error");
     db->errcode = code;
     snprintf(db->sqlstate, sizeof db->sqlstate, "%s", state ? state : "");

@@ -184,7 +184,7 @@ sqlite3_int64 db_last_insert_id(struct db *db)
         return sqlite3_last_insert_rowid(db->lite);
     struct db_stmt *st = NULL;
     sqlite3_int64 id = 0;
-    if (db_prepare(db, "SELECT lastval()", &st) == SQLITE_OK && db_step(st) == SQLITE_ROW)
+    if (db_prepare(db, "SELECT lastval()", &st) == SQLITE_OK && st && db_step(st) == SQLITE_ROW)
         id = db_column_int64(st, 0);
     db_finalize(st);
     return id;

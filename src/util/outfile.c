@@ -147,6 +147,9 @@ void outfile_abort(struct outfile *o)
     release(o);
 }
 
+/* gcc -fanalyzer follows outfile_write_all past a failed outfile_open to a
+ * NULL o->f here: it does not know that bd_fail returns -1, so that the
+ * failure returns before any write. */
 int outfile_put(struct outfile *o, const void *data, size_t n, char **err)
 {
     if (!n || fwrite(data, 1, n, o->f) == n)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 _Noreturn void xalloc_die(void)
 {
     fputs("error: out of memory\n", stderr);
@@ -50,6 +52,21 @@ char *xstrdup(const char *s)
 char *xstrndup(const char *s, size_t n)
 {
     char *p = strndup(s, n);
+    if (!p)
+        xalloc_die();
+    return p;
+}
+
+const char *xsb_text(const struct strbuf *sb)
+{
+    if (sb_failed(sb))
+        xalloc_die();
+    return sb->buf ? sb->buf : "";
+}
+
+char *xsb_detach(struct strbuf *sb)
+{
+    char *p = sb_detach(sb);
     if (!p)
         xalloc_die();
     return p;

@@ -20,4 +20,13 @@ char *xstrndup(const char *s, size_t n);
 /* Called when memory ran out: the message, then abort(). */
 _Noreturn void xalloc_die(void);
 
+/* A string buffer's text for these layers (util/strbuf.h: its error is
+ * sticky, so one check covers every append): a failed append means memory
+ * ran out, so each aborts as above instead of giving NULL. xsb_text is
+ * sb's text ("" when nothing was appended), still owned by sb;
+ * xsb_detach is sb_detach's, never NULL. */
+struct strbuf;
+const char *xsb_text(const struct strbuf *sb);
+char *xsb_detach(struct strbuf *sb);
+
 #endif
