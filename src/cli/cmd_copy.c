@@ -12,6 +12,7 @@
 #include "query/schema_hash.h"
 #include "store/copy.h"
 #include "store/dialect.h"
+#include "util/xalloc.h"
 
 struct copy_args {
     int quiet;
@@ -71,17 +72,12 @@ static int recorded_texts(struct db *src, char ***sha, char ***text, size_t *n, 
     while ((rc = db_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             size_t nc = cap ? 2 * cap : 8;
-            char **a = realloc(*sha, nc * sizeof *a);
-            if (a)
-                *sha = a;
-            char **b = a ? realloc(*text, nc * sizeof *b) : NULL;
-            if (!b)
-                break;
-            *text = b;
+            *sha = xreallocarray(*sha, nc, sizeof **sha);
+            *text = xreallocarray(*text, nc, sizeof **text);
             cap = nc;
         }
-        (*sha)[*n] = strdup((const char *)db_column_text(st, 0));
-        (*text)[*n] = strdup((const char *)db_column_text(st, 1));
+        (*sha)[*n] = xstrdup((const char *)db_column_text(st, 0));
+        (*text)[*n] = xstrdup((const char *)db_column_text(st, 1));
         (*n)++;
         if (!(*sha)[*n - 1] || !(*text)[*n - 1])
             break;

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct export_args {
     const char *plan, *run;
@@ -166,7 +167,7 @@ static int export_one(struct db *db, const char *dir, long long id, const char *
     if (zstd) {
         s.z = ZSTD_createDCtx();
         s.cap = ZSTD_DStreamOutSize();
-        s.buf = malloc(s.cap);
+        s.buf = xmalloc(s.cap);
     }
     if (!s.f)
         rc = bd_fail(err, "%s: %s", tmp, strerror(errno));

@@ -11,8 +11,8 @@ bd --db a.db init >/dev/null
 bd --db a.db ingest -q "$ex"/calibration/*.jsonl.zst "$ex/git-perf/p0001-git-git.jsonl" || fail "ingest"
 bd --db a.db rule register variability --published-at 2020-01-01T00:00:00Z 2>/dev/null || fail "rule register"
 bd --db a.db query placement-rule --param plan=calibration-sim >/dev/null 2>&1
-bd --db a.db query variability --param plan=calibration-sim >/dev/null 2>&1 || fail "a recorded query"
-bd --db a.db query variability --param plan=git-perf-p0001 >/dev/null 2>&1 || fail "a recorded query"
+bd --db a.db query variability --record --param plan=calibration-sim >/dev/null 2>&1 || fail "a recorded query"
+bd --db a.db query variability --record --param plan=git-perf-p0001 >/dev/null 2>&1 || fail "a recorded query"
 
 run bd --db a.db copy b.db
 expect_rc 0 "a copy into a new file"
@@ -39,7 +39,7 @@ expect_rc 0 "history --verify --all on the copy"
 expect_err_has "verified 3 evaluations: 3 identical, 0 not" "every evaluation identical"
 run bd --db b.db check
 expect_rc 0 "check on the copy"
-run bd --db b.db query variability --param plan=calibration-sim
+run bd --db b.db query variability --record --param plan=calibration-sim
 expect_err_has "recorded as evaluation 4" "ids go on after the copied ones"
 
 # Refused, nothing written.
