@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "fnshared/numfmt.h"
 #include "util/strbuf.h"
 
 /* ---- the output options every command printing rows takes (format.c) ---- */
@@ -14,7 +15,7 @@ enum out_format { OUT_TABLE, OUT_VERTICAL, OUT_CSV, OUT_JSON, OUT_MARKDOWN };
 int out_format_parse(const char *s, enum out_format *f);
 
 #define OUT_DIGITS_DEFAULT 4
-#define OUT_DIGITS_MAX 17
+#define OUT_DIGITS_MAX NUMFMT_DIGITS_MAX
 
 struct out_opts {
     enum out_format format;
@@ -129,8 +130,6 @@ char *value_text(sqlite3_value *v);
  * value_text does. Integers are never rounded; other values as value_text.
  * Control characters are not escaped here. malloc'd. */
 char *value_display(sqlite3_value *v, int digits);
-/* The display form of a double (see value_display); buf holds >= 40 bytes. */
-void fmt_double_digits(char *buf, double x, int digits);
 
 /* Appends one value as JSON: numbers as JSON numbers in full precision
  * (NaN and infinities as null), NULL as null, blobs as hex strings, text as

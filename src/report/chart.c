@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 #include "util/diag.h"
 

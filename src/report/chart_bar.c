@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/chart.h"
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 #include "util/diag.h"
 
@@ -55,19 +56,19 @@ static void legend(const struct bars *bs, struct strbuf *sb, double line, double
         legend_add(&l, LEG_SHAPE, SHAPE_SQUARE, class_colour(&bs->cl, q), 1, t);
         free(t);
     }
-    report_fmt_sig(buf, bs->base, REPORT_DIGITS);
+    numfmt_sig(buf, bs->base, REPORT_DIGITS);
     char *t = bd_strdupf("bars start at %s", buf);
     legend_add(&l, LEG_LINE, 0, NULL, 0, t);
     free(t);
     if (bs->has_band) {
-        report_fmt_sig(b0, bs->band[0], REPORT_DIGITS);
-        report_fmt_sig(b1, bs->band[1], REPORT_DIGITS);
+        numfmt_sig(b0, bs->band[0], REPORT_DIGITS);
+        numfmt_sig(b1, bs->band[1], REPORT_DIGITS);
         t = bd_strdupf("band [%s, %s]", b0, b1);
         legend_add(&l, LEG_BAND, 0, NULL, 0, t);
         free(t);
     }
     if (!isnan(line)) {
-        report_fmt_sig(buf, line, REPORT_DIGITS);
+        numfmt_sig(buf, line, REPORT_DIGITS);
         t = bd_strdupf("%s = %s", s->line_col, buf);
         legend_add(&l, LEG_DASH, 0, NULL, 0, t);
         free(t);
@@ -122,7 +123,7 @@ static void bar_row(const struct bars *bs, struct strbuf *sb, const struct bar_p
     char *lb = row_label(bs->c, q->i), *lf = text_fit(lb, (int)(lay->labw / CHAR_W)), num[48];
     svg_text(sb, 8, yc + 4, "start", "t", lf);
     if (q->ok)
-        report_fmt_sig(num, q->v, REPORT_DIGITS);
+        numfmt_sig(num, q->v, REPORT_DIGITS);
     svg_text(sb, CHART_W - 8 - lay->numw, yc + 4, "start", "t", q->ok ? num : "no value");
     free(lb);
     free(lf);
@@ -144,7 +145,7 @@ static int bar_panel(struct bars *bs, const struct bar_panel *bp)
     int lc = 0, nc = 0;
     for (size_t j = bp->a; !compact && j < bp->b; j++) {
         char *lb = row_label(bs->c, bp->rows[j]->i), num[48];
-        report_fmt_sig(num, bp->rows[j]->v, REPORT_DIGITS);
+        numfmt_sig(num, bp->rows[j]->v, REPORT_DIGITS);
         int x1 = text_cols(lb), x2 = bp->rows[j]->ok ? text_cols(num) : 8;
         lc = x1 > lc ? x1 : lc;
         nc = x2 > nc ? x2 : nc;

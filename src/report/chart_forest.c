@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/chart.h"
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 #include "util/diag.h"
 #include "report/forest.h"
@@ -23,7 +24,7 @@ static int cmp_est(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-void forest_fmt(char *buf, double x) { report_fmt_sig(buf, x, REPORT_DIGITS); }
+void forest_fmt(char *buf, double x) { numfmt_sig(buf, x, REPORT_DIGITS); }
 
 static void row_style(const struct forest *f, const struct frow *r, const char **colour, enum shape *shape)
 {

@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "report/evaldata.h"
-#include "report/fmt_sig.h"
 #include "util/strbuf.h"
 
 int display_time_parse(const char *s, double *out)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fmt_sig.h"
+#include "fnshared/numfmt.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -184,7 +184,7 @@ char *json_show(const json_t *v, int digits)
         return strdup(buf);
     }
     if (json_is_real(v)) {
-        report_fmt_sig(buf, json_real_value(v), digits);
+        numfmt_sig(buf, json_real_value(v), digits);
         return strdup(buf);
     }
     if (json_is_string(v))
@@ -200,7 +200,7 @@ char *json_exact(const json_t *v)
     if (!v || json_is_null(v))
         return strdup("null");
     if (json_is_real(v)) {
-        fmt_double(buf, json_real_value(v));
+        numfmt_real(buf, json_real_value(v));
         return strdup(buf);
     }
     return json_show(v, 17);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 
@@ -407,16 +407,16 @@ static char *format_value(const json_t *v, const char *fmt, int optional)
     if (slash) {
         if (x == 0 && optional)
             return NULL; /* "[, {count(...):improvement/improvements}]" says nothing of none */
-        report_fmt_sig(buf, x, REPORT_DIGITS);
+        numfmt_sig(buf, x, REPORT_DIGITS);
         return bd_strdupf("%s %.*s", buf, x == 1 ? (int)(slash - fmt) : (int)strlen(slash + 1),
                           x == 1 ? fmt : slash + 1);
     }
     if (strcmp(fmt, "pct") == 0) {
-        report_fmt_sig(buf, fabs(x), 3);
+        numfmt_sig(buf, fabs(x), 3);
         return bd_strdupf("%s%s%%", x > 0 ? "+" : x < 0 ? "-" : "", buf);
     }
     int digits = isdigit((unsigned char)fmt[0]) ? atoi(fmt) : strcmp(fmt, "abs") == 0 ? REPORT_DIGITS : 3;
-    report_fmt_sig(buf, strcmp(fmt, "share") == 0 ? 100 * x : strcmp(fmt, "abs") == 0 ? fabs(x) : x, digits);
+    numfmt_sig(buf, strcmp(fmt, "share") == 0 ? 100 * x : strcmp(fmt, "abs") == 0 ? fabs(x) : x, digits);
     return bd_strdupf("%s%s", buf, strcmp(fmt, "%") == 0 || strcmp(fmt, "share") == 0 ? "%" : "");
 }
 

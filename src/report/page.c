@@ -8,7 +8,6 @@
 
 #include "report/chart.h"
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "report/headline.h"
 #include "report/page_table.h"
 #include "report/report.h"
