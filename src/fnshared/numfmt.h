@@ -5,13 +5,13 @@
  * fnshared because the PostgreSQL extension (src/pg) needs the first and
  * links no util (docs/architecture.md, "The modules of src/"). Which to
  * use:
- *   numfmt_shortest  exact text for a program (SQL functions' JSON, what a
- *                    store keeps): reads back as the same double, finite x
- *                    only; the fastest.
- *   numfmt_real      the same for any double in a value a person may also
- *                    read (JSON output, canonical JSON, generated SQL):
- *                    nan, inf, -inf named, and a whole number keeps ".0"
- *                    so that a real stays a real.
+ *   numfmt_shortest  exact text of a finite double for a program (the SQL
+ *                    functions' JSON results on both engines): reads back
+ *                    as the same double; the fastest.
+ *   numfmt_real      exact text of any double where it stays a real (CSV
+ *                    and JSON output, canonical JSON, SQL literals and
+ *                    parameters): nan, inf, -inf named, and a whole number
+ *                    keeps ".0" (3.0, as SQLite's shell shows it).
  *   numfmt_digits    the output layer's --digits (table, vertical,
  *                    Markdown): numfmt_real rounded to `digits`
  *                    significant digits without cutting the integer part;
