@@ -192,12 +192,12 @@ static int read_rows(struct bars *bs, const struct band_ref *br)
     for (size_t i = 0; i < n; i++) {
         struct brow *r = &bs->r[i];
         r->i = i;
-        r->ok = json_num(report_cell(bs->c->ev, i, s->value), &r->v) && axis_ok(&probe, r->v);
+        r->ok = evaldata_num(report_cell(bs->c->ev, i, s->value), &r->v) && axis_ok(&probe, r->v);
         if (r->ok) {
             vmin = fmin(vmin, r->v);
             vmax = fmax(vmax, r->v);
         }
-        if (s->line_col && json_num(report_cell(bs->c->ev, i, s->line_col), &lv) && axis_ok(&probe, lv)) {
+        if (s->line_col && evaldata_num(report_cell(bs->c->ev, i, s->line_col), &lv) && axis_ok(&probe, lv)) {
             vmin = fmin(vmin, lv);
             vmax = fmax(vmax, lv);
         }
@@ -219,7 +219,7 @@ static int group_panels(struct bars *bs, const struct groups *g, int k)
     if (s->sort == SORT_VALUE)
         qsort(rows, m, sizeof *rows, cmp_value);
     double line = NAN, lv;
-    if (s->line_col && m && json_num(report_cell(bs->c->ev, rows[0]->i, s->line_col), &lv) && axis_ok(&probe, lv))
+    if (s->line_col && m && evaldata_num(report_cell(bs->c->ev, rows[0]->i, s->line_col), &lv) && axis_ok(&probe, lv))
         line = lv;
     int parts = panel_parts(m), rc = 0;
     for (int part = 1; rc == 0 && part <= parts; part++) {

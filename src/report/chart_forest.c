@@ -292,10 +292,10 @@ static void read_row(struct forest *f, size_t i, double *vals, size_t *nv)
     struct axis probe = {.log = s->log};
     struct frow *r = &f->r[i];
     r->i = i;
-    r->has_e = json_num(report_cell(ev, i, s->estimate), &r->e) && axis_ok(&probe, r->e);
-    r->has_ci = r->has_e && json_num(report_cell(ev, i, s->lo), &r->lo) && axis_ok(&probe, r->lo) &&
-                json_num(report_cell(ev, i, s->hi), &r->hi) && axis_ok(&probe, r->hi);
-    r->summary = s->summary && json_truthy(report_cell(ev, i, s->summary));
+    r->has_e = evaldata_num(report_cell(ev, i, s->estimate), &r->e) && axis_ok(&probe, r->e);
+    r->has_ci = r->has_e && evaldata_num(report_cell(ev, i, s->lo), &r->lo) && axis_ok(&probe, r->lo) &&
+                evaldata_num(report_cell(ev, i, s->hi), &r->hi) && axis_ok(&probe, r->hi);
+    r->summary = s->summary && evaldata_truthy(report_cell(ev, i, s->summary));
     if (r->has_e)
         vals[(*nv)++] = r->e;
     if (r->has_ci) {
@@ -306,7 +306,7 @@ static void read_row(struct forest *f, size_t i, double *vals, size_t *nv)
             r->dir = r->lo > f->ref ? 1 : r->hi < f->ref ? -1 : 0;
     }
     if (s->note) {
-        char *t = json_show(report_cell(ev, i, s->note), REPORT_DIGITS);
+        char *t = evaldata_show(report_cell(ev, i, s->note), REPORT_DIGITS);
         if (t && *t)
             notes_add(f->c->out, t);
         free(t);

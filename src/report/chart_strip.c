@@ -250,7 +250,7 @@ static int read_values(struct strips *ss)
         return -1;
     double vmin = INFINITY, vmax = -INFINITY;
     for (size_t i = 0; i < n; i++) {
-        ss->ok[i] = json_num(report_cell(ss->c->ev, i, s->value), &ss->val[i]) && axis_ok(&probe, ss->val[i]);
+        ss->ok[i] = evaldata_num(report_cell(ss->c->ev, i, s->value), &ss->val[i]) && axis_ok(&probe, ss->val[i]);
         if (ss->ok[i]) {
             vmin = fmin(vmin, ss->val[i]);
             vmax = fmax(vmax, ss->val[i]);

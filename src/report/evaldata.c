@@ -151,7 +151,7 @@ int report_has_col(const struct report_eval *ev, const char *col)
     return 0;
 }
 
-int json_num(const json_t *v, double *out)
+int evaldata_num(const json_t *v, double *out)
 {
     if (json_is_number(v)) {
         *out = json_number_value(v);
@@ -174,7 +174,7 @@ int json_num(const json_t *v, double *out)
     return 0;
 }
 
-char *json_show(const json_t *v, int digits)
+char *evaldata_show(const json_t *v, int digits)
 {
     char buf[64];
     if (!v || json_is_null(v))
@@ -194,7 +194,7 @@ char *json_show(const json_t *v, int digits)
     return json_dumps(v, JSON_COMPACT);
 }
 
-char *json_exact(const json_t *v)
+char *evaldata_exact(const json_t *v)
 {
     char buf[64];
     if (!v || json_is_null(v))
@@ -203,10 +203,10 @@ char *json_exact(const json_t *v)
         numfmt_real(buf, json_real_value(v));
         return strdup(buf);
     }
-    return json_show(v, 17);
+    return evaldata_show(v, 17);
 }
 
-int json_truthy(const json_t *v)
+int evaldata_truthy(const json_t *v)
 {
     double x;
     if (!v || json_is_null(v))
@@ -215,5 +215,5 @@ int json_truthy(const json_t *v)
         const char *s = json_string_value(v);
         return *s && strcmp(s, "0") != 0 && strcmp(s, "false") != 0;
     }
-    return json_num(v, &x) && x != 0;
+    return evaldata_num(v, &x) && x != 0;
 }

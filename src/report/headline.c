@@ -169,12 +169,12 @@ static int alt_equal(const json_t *v, const char *alt, size_t n)
         eq = !v || json_is_null(v);
     else if (!v || json_is_null(v))
         eq = 0;
-    else if (json_num(v, &x) && !json_is_string(v) && num_of(a, &y))
+    else if (evaldata_num(v, &x) && !json_is_string(v) && num_of(a, &y))
         eq = x == y;
     else if (json_is_string(v))
         eq = strcmp(json_string_value(v), a) == 0;
     else {
-        char *t = json_exact(v);
+        char *t = evaldata_exact(v);
         eq = t && strcmp(t, a) == 0;
         free(t);
     }
@@ -197,7 +197,7 @@ static int cond_holds(const struct cond *d, const json_t *row)
         return d->op == OP_EQ ? any : !any;
     }
     double x, y;
-    if (!v || !json_num(v, &x) || !num_of(d->vals, &y))
+    if (!v || !evaldata_num(v, &x) || !num_of(d->vals, &y))
         return 0;
     switch (d->op) {
     case OP_LT: return x < y;
@@ -230,7 +230,7 @@ static json_t *choose_row(const struct conds *c, const json_t *rows)
         if (!first)
             first = row;
         double x;
-        if (!json_num(json_object_get(row, c->order_col), &x))
+        if (!evaldata_num(json_object_get(row, c->order_col), &x))
             continue;
         if (c->order_abs)
             x = fabs(x);
@@ -259,7 +259,7 @@ static long long count_distinct(const json_t *rows, char **cols, int ncols, cons
             continue;
         struct strbuf sb = {0};
         for (int k = 0; k < ncols; k++) {
-            char *t = json_exact(json_object_get(row, cols[k]));
+            char *t = evaldata_exact(json_object_get(row, cols[k]));
             sb_printf(&sb, "%s%s", k ? "\x1f" : "", t ? t : "");
             free(t);
         }
@@ -290,7 +290,7 @@ static json_t *extreme(const json_t *rows, const char *col, const struct conds *
     json_array_foreach(rows, i, row) {
         const json_t *v = json_object_get(row, col);
         double x;
-        if (!row_matches(c, row) || !json_num(v, &x))
+        if (!row_matches(c, row) || !evaldata_num(v, &x))
             continue;
         sum += x;
         any = 1;
@@ -401,7 +401,7 @@ static char *format_value(const json_t *v, const char *fmt, int optional)
         }
         return t2;
     }
-    if (!json_num(v, &x))
+    if (!evaldata_num(v, &x))
         return NULL;
     const char *slash = strchr(fmt, '/');
     if (slash) {
