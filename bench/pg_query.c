@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fnshared/numfmt.h"
 #include "query/evaluate.h"
 #include "query/pg_sql.h"
 #include "util/strbuf.h"
@@ -73,7 +74,7 @@ static void bind_values(const struct saved_query *q, const struct resolved_param
             snprintf(num, sizeof num, "%lld", v->i);
             break;
         case SQLITE_FLOAT:
-            fmt_double(num, v->d);
+            numfmt_real(num, v->d);
             break;
         default:
             b->values[k] = strdup(v->s);

@@ -104,7 +104,7 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
     struct db *db = NULL;
     char *err = NULL, *since_utc = NULL, *sentence = NULL, within[16] = "";
     struct evaluation ev = {0};
-    struct report rep = {0};
+    struct out_notes rep = {0};
     struct store_deadline dl = {0};
     struct rowset_limits lim;
     double timeout;
@@ -157,22 +157,22 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
         goto out;
     }
     sentence = backtest_sentence(&ev.rows, gate);
-    report_note(&rep, "%s (reference: %s, within %s runs)", sentence, reference, *within ? within : "5");
-    report_field_text(&rep, "summary", sentence);
-    report_field_text(&rep, "reference", reference);
+    out_note(&rep, "%s (reference: %s, within %s runs)", sentence, reference, *within ? within : "5");
+    out_field_text(&rep, "summary", sentence);
+    out_field_text(&rep, "reference", reference);
     if (ev.id) {
-        report_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev.id, q->name);
-        report_field_int(&rep, "evaluation", ev.id);
+        out_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev.id, q->name);
+        out_field_int(&rep, "evaluation", ev.id);
     }
-    if (a.out.envelope ? report_print(&rep, &ev.rows, &a.out, stdout, stderr)
-                       : backtest_print(&ev.rows, &a.out, stdout) || report_print(&rep, NULL, &a.out, stdout, stderr)) {
+    if (a.out.envelope ? out_notes_print(&rep, &ev.rows, &a.out, stdout, stderr)
+                       : backtest_print(&ev.rows, &a.out, stdout) || out_notes_print(&rep, NULL, &a.out, stdout, stderr)) {
         bd_error("backtest: cannot write the output");
         goto out;
     }
     fflush(stdout);
     rc = ferror(stdout) ? EXIT_FAIL : EXIT_OK;
 out:
-    report_free(&rep);
+    out_notes_free(&rep);
     evaluation_free(&ev);
     saved_query_free(q);
     db_close(db);

@@ -241,7 +241,7 @@ static int keep_changed(struct rowset *rs)
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
                        const struct compare_sides *sides, int *gate_rc)
 {
-    struct report rep = {0};
+    struct out_notes rep = {0};
     const char *summary = ev->verdict ? ev->verdict : ev->outcome;
     struct cmp_model m = {0};
     const char *level = params_get(&a->params, "level"), *alpha = params_get(&a->params, "alpha"),
@@ -256,30 +256,30 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     if (prc == 0)
         prc = compare_summarize(&m, summary, &rep);
     else
-        report_note(&rep, "%s: %s", q->name, summary);
-    report_field_text(&rep, "verdict", ev->verdict);
+        out_note(&rep, "%s: %s", q->name, summary);
+    out_field_text(&rep, "verdict", ev->verdict);
     /* Registration: the rule of an outcome, said when it was registered
      * (an unregistered compare is the ordinary case, not worth a note). */
     if (ev->registration_note && ev->registration && strcmp(ev->registration, "unregistered") != 0)
-        report_note(&rep, "%s", ev->registration_note);
+        out_note(&rep, "%s", ev->registration_note);
     if (ev->id) {
-        report_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev->id, q->name);
-        report_field_int(&rep, "evaluation", ev->id);
+        out_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev->id, q->name);
+        out_field_int(&rep, "evaluation", ev->id);
     }
     if (a->gate)
-        report_field_int(&rep, "exit", *gate_rc);
+        out_field_int(&rep, "exit", *gate_rc);
     if (prc == 0 && a->only_changed)
         cmp_model_only_changed(&m);
     if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))
         prc = -1;
     else if (prc == 0 && a->out.format == OUT_TABLE)
-        prc = cmp_print_text(&m, stdout) || report_print(&rep, NULL, &a->out, stdout, stderr);
+        prc = cmp_print_text(&m, stdout) || out_notes_print(&rep, NULL, &a->out, stdout, stderr);
     else if (prc == 0 && a->out.format == OUT_MARKDOWN)
-        prc = cmp_print_comment(&m, stdout) || report_print(&rep, NULL, &a->out, stdout, stderr);
+        prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &a->out, stdout, stderr);
     else
-        prc = report_print(&rep, &ev->rows, &a->out, stdout, stderr);
+        prc = out_notes_print(&rep, &ev->rows, &a->out, stdout, stderr);
     cmp_model_free(&m);
-    report_free(&rep);
+    out_notes_free(&rep);
     return prc || fflush(stdout) || ferror(stdout) ? -1 : 0;
 }
 

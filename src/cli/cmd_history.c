@@ -63,7 +63,7 @@ const struct cli_spec spec_history = {
 
 /* NAME must be known: a saved query, or a query with evaluations; an
  * unknown NAME is refused as query and rule refuse it. */
-static int check_name(struct db *db, const struct query_path *qp, const char *name, struct report *rep)
+static int check_name(struct db *db, const struct query_path *qp, const char *name, struct out_notes *rep)
 {
     char *err = NULL, **recorded = NULL;
     struct saved_query **saved = NULL;
@@ -94,7 +94,7 @@ static int check_name(struct db *db, const struct query_path *qp, const char *na
         rc = cli_usage_error_see("queries", "history: %s", m);
         free(m);
     } else if (!(known & 2))
-        report_note(rep, "no evaluation of %s is recorded", name);
+        out_note(rep, "no evaluation of %s is recorded", name);
     free(names);
 out:
     saved_query_list_free(saved, nsaved > 0 ? nsaved : 0);
@@ -106,7 +106,7 @@ out:
 static int list(struct db *db, const struct history_args *a, const char *name)
 {
     struct rowset rs = {0};
-    struct report rep = {0};
+    struct out_notes rep = {0};
     char *err = NULL;
     int rc = name ? check_name(db, &a->path, name, &rep) : EXIT_OK;
     long long lookups = 0;
@@ -117,38 +117,38 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     /* The history is of decisions; lookups kept on purpose (--record, or
      * what a page was drawn from) are counted, not hidden silently. */
     if (rc == EXIT_OK && lookups)
-        report_note(&rep, "%lld lookup%s not listed (queries without an -- outcome:, recorded with --record or for a "
+        out_note(&rep, "%lld lookup%s not listed (queries without an -- outcome:, recorded with --record or for a "
                           "page): 'benchdb history --all' lists every evaluation, 'benchdb history QUERY' one query's",
                     lookups, lookups == 1 ? "" : "s");
-    if (rc == EXIT_OK && report_print(&rep, &rs, &a->out, stdout, stderr))
+    if (rc == EXIT_OK && out_notes_print(&rep, &rs, &a->out, stdout, stderr))
         rc = EXIT_FAIL;
     rowset_free(&rs);
-    report_free(&rep);
+    out_notes_free(&rep);
     free(err);
     return rc;
 }
 
-static void describe_diff(const struct history_diff *d, struct report *rep)
+static void describe_diff(const struct history_diff *d, struct out_notes *rep)
 {
-    report_note(rep, "evaluations %lld (%s) and %lld (%s) of %s", d->id[0], d->when[0], d->id[1], d->when[1], d->query);
+    out_note(rep, "evaluations %lld (%s) and %lld (%s) of %s", d->id[0], d->when[0], d->id[1], d->when[1], d->query);
     int text_same = strcmp(d->sha256[0], d->sha256[1]) == 0, data_same = strcmp(d->fingerprint[0], d->fingerprint[1]) == 0;
     if (text_same)
-        report_note(rep, "rule text:  same (sha256 %.12s)", d->sha256[0]);
+        out_note(rep, "rule text:  same (sha256 %.12s)", d->sha256[0]);
     else
-        report_note(rep, "rule text:  differs (sha256 %.12s -> %.12s)", d->sha256[0], d->sha256[1]);
-    report_note(rep, "parameters: %s", *d->params_changes ? d->params_changes : "same");
+        out_note(rep, "rule text:  differs (sha256 %.12s -> %.12s)", d->sha256[0], d->sha256[1]);
+    out_note(rep, "parameters: %s", *d->params_changes ? d->params_changes : "same");
     if (data_same)
-        report_note(rep, "data:       same (%lld archives, fingerprint %.12s)", d->archives[0], d->fingerprint[0]);
+        out_note(rep, "data:       same (%lld archives, fingerprint %.12s)", d->archives[0], d->fingerprint[0]);
     else
-        report_note(rep, "data:       differs (%lld -> %lld archives, fingerprint %.12s -> %.12s)", d->archives[0],
+        out_note(rep, "data:       differs (%lld -> %lld archives, fingerprint %.12s -> %.12s)", d->archives[0],
                     d->archives[1], d->fingerprint[0], d->fingerprint[1]);
-    report_note(rep, "rows:       %zu of %zu differ", d->rows_changed, d->rows_total);
-    report_field_text(rep, "query", d->query);
-    report_field_bool(rep, "text_same", text_same);
-    report_field_text(rep, "params_changed", *d->params_changes ? d->params_changes : NULL);
-    report_field_bool(rep, "data_same", data_same);
-    report_field_int(rep, "rows_changed", (long long)d->rows_changed);
-    report_field_int(rep, "rows_total", (long long)d->rows_total);
+    out_note(rep, "rows:       %zu of %zu differ", d->rows_changed, d->rows_total);
+    out_field_text(rep, "query", d->query);
+    out_field_bool(rep, "text_same", text_same);
+    out_field_text(rep, "params_changed", *d->params_changes ? d->params_changes : NULL);
+    out_field_bool(rep, "data_same", data_same);
+    out_field_int(rep, "rows_changed", (long long)d->rows_changed);
+    out_field_int(rep, "rows_total", (long long)d->rows_total);
 }
 
 static int parse_id(const char *s, long long *out)
@@ -169,13 +169,13 @@ static int diff(struct db *db, const struct history_args *a, long long id1, long
     if (rc != EXIT_OK)
         bd_error("history: %s", err);
     else {
-        struct report rep = {.notes_first = 1};
+        struct out_notes rep = {.notes_first = 1};
         describe_diff(&d, &rep);
         /* A table of no rows says nothing a person needs. */
         int show_rows = d.rows_changed || (a->out.format != OUT_TABLE && a->out.format != OUT_VERTICAL);
-        if (report_print(&rep, show_rows || a->out.envelope ? &d.rows : NULL, &a->out, stdout, stderr))
+        if (out_notes_print(&rep, show_rows || a->out.envelope ? &d.rows : NULL, &a->out, stdout, stderr))
             rc = EXIT_FAIL;
-        report_free(&rep);
+        out_notes_free(&rep);
     }
     history_diff_free(&d);
     free(err);
@@ -198,19 +198,19 @@ static int verify(struct db *db, const struct history_args *a, const long long *
         rowset_free(&rs);
         return EXIT_FAIL;
     }
-    struct report rep = {0};
-    report_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
+    struct out_notes rep = {0};
+    out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
                 n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
-    report_field_int(&rep, "identical", n.identical);
-    report_field_int(&rep, "differ", n.differ);
+    out_field_int(&rep, "identical", n.identical);
+    out_field_int(&rep, "differ", n.differ);
     /* A table shows what a person reads first; CSV and JSON hold every
      * comparison. */
     static char *const shown[] = {"id", "query", "result", "differences"};
     struct out_opts out = a->out;
     out.show = shown;
     out.nshow = 4;
-    rc = report_print(&rep, &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
-    report_free(&rep);
+    rc = out_notes_print(&rep, &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
+    out_notes_free(&rep);
     rowset_free(&rs);
     return rc;
 }

@@ -51,7 +51,7 @@ static int status_rows(struct db *db, struct rowset *rs, char **err)
         char version[16];
         snprintf(version, sizeof version, "%04d", i);
         rb_text(&b, 0, version);
-        rb_text(&b, 1, store_migration_name(db, i));
+        rb_text(&b, 1, store_migration_name(i));
         rb_text(&b, 2, i <= applied ? "applied" : "pending");
         if (i <= applied && (rc = db_bind_int(st, 1, i)) == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW) {
             rb_text(&b, 3, (const char *)db_column_text(st, 0));

@@ -120,12 +120,12 @@ const struct cli_spec spec_queries = {
 };
 
 /* The files skipped: warnings (notes), and the envelope's "skipped". */
-static void describe_skipped(const struct query_skips *sk, struct report *rep)
+static void describe_skipped(const struct query_skips *sk, struct out_notes *rep)
 {
     struct strbuf js = {0};
     sb_putc(&js, '[');
     for (int i = 0; i < sk->n; i++) {
-        report_note(rep, "warning: %s; skipped (the other saved queries still work)", sk->v[i].why);
+        out_note(rep, "warning: %s; skipped (the other saved queries still work)", sk->v[i].why);
         sb_puts(&js, i ? ", {\"file\": " : "{\"file\": ");
         json_put_string(&js, sk->v[i].path, strlen(sk->v[i].path));
         sb_puts(&js, ", \"why\": ");
@@ -133,11 +133,11 @@ static void describe_skipped(const struct query_skips *sk, struct report *rep)
         sb_putc(&js, '}');
     }
     sb_putc(&js, ']');
-    report_field_json(rep, "skipped", xsb_text(&js));
+    out_field_json(rep, "skipped", xsb_text(&js));
     sb_free(&js);
 }
 
-static int list_all(const struct queries_args *a, struct rowset *rs, struct report *rep, char **err)
+static int list_all(const struct queries_args *a, struct rowset *rs, struct out_notes *rep, char **err)
 {
     struct saved_query **v;
     struct query_skips sk;
@@ -163,7 +163,7 @@ static int list_all(const struct queries_args *a, struct rowset *rs, struct repo
 }
 
 /* One query: a row per parameter, and what else its header says. */
-static int describe_one(const struct saved_query *q, struct rowset *rs, struct report *rep, char **err)
+static int describe_one(const struct saved_query *q, struct rowset *rs, struct out_notes *rep, char **err)
 {
     static const char *const names[] = {"parameter", "type", "default", "description"};
     struct rowset_builder b;
@@ -178,18 +178,18 @@ static int describe_one(const struct saved_query *q, struct rowset *rs, struct r
         rb_row(&b);
         free(type);
     }
-    report_note(rep, "%s: %s (%s)", q->name, q->summary, q->source);
-    report_field_text(rep, "name", q->name);
-    report_field_text(rep, "summary", q->summary);
-    report_field_text(rep, "source", q->source);
+    out_note(rep, "%s: %s (%s)", q->name, q->summary, q->source);
+    out_field_text(rep, "name", q->name);
+    out_field_text(rep, "summary", q->summary);
+    out_field_text(rep, "source", q->source);
     if (q->outcome)
-        report_note(rep, "outcome: %s (--gate exits 0 when it holds in every row)", q->outcome);
-    report_field_text(rep, "outcome", q->outcome);
+        out_note(rep, "outcome: %s (--gate exits 0 when it holds in every row)", q->outcome);
+    out_field_text(rep, "outcome", q->outcome);
     if (q->verdict)
-        report_note(rep, "verdict: %s", q->verdict);
-    report_field_text(rep, "verdict", q->verdict);
+        out_note(rep, "verdict: %s", q->verdict);
+    out_field_text(rep, "verdict", q->verdict);
     for (int i = 0; i < q->nneeds; i++)
-        report_note(rep, "needs: %s", q->needs[i].check);
+        out_note(rep, "needs: %s", q->needs[i].check);
     return rowset_builder_finish(&b, err);
 }
 
@@ -199,7 +199,7 @@ int cmd_queries(struct cli *cli, int argc, char **argv)
     struct queries_args a = {0};
     out_opts_init(&a.out);
     struct rowset rs = {0};
-    struct report rep = {0};
+    struct out_notes rep = {0};
     struct saved_query *q = NULL;
     char *err = NULL;
     int first, rc = EXIT_USAGE;
@@ -211,13 +211,13 @@ int cmd_queries(struct cli *cli, int argc, char **argv)
     rc = EXIT_FAIL;
     if (q ? describe_one(q, &rs, &rep, &err) : list_all(&a, &rs, &rep, &err))
         bd_error("queries: %s", err);
-    else if (report_print(&rep, &rs, &a.out, stdout, stderr))
+    else if (out_notes_print(&rep, &rs, &a.out, stdout, stderr))
         bd_error("queries: cannot write the output");
     else
         rc = EXIT_OK;
 out:
     rowset_free(&rs);
-    report_free(&rep);
+    out_notes_free(&rep);
     saved_query_free(q);
     query_path_free(&a.path);
     free(err);

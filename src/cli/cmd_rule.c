@@ -46,12 +46,12 @@ static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
     if (cli_connect_store(cli, STORE_READ, &db))
         return EXIT_FAIL;
     struct rowset rs = {0};
-    struct report rep = {0};
+    struct out_notes rep = {0};
     char *err = NULL;
     int rc = EXIT_FAIL;
     if (rule_list(db, &rs, &err))
         bd_error("rule list: %s", err);
-    else if (report_print(&rep, &rs, &a->out, stdout, stderr) == 0)
+    else if (out_notes_print(&rep, &rs, &a->out, stdout, stderr) == 0)
         rc = EXIT_OK;
     rowset_free(&rs);
     free(err);
@@ -67,7 +67,7 @@ static int rule_register_cmd(struct cli *cli, const struct rule_args *a, const c
     struct saved_query *q = cli_find_query("rule register", &a->path, name, &rc);
     if (!q)
         return rc;
-    struct report rep = {0};
+    struct out_notes rep = {0};
     struct rule_registration reg;
     if (!q->judges)
         bd_warning("rule register: %s has no '-- judges: PARAM' header line, so no evaluation can say whether it "
@@ -89,18 +89,18 @@ static int rule_register_cmd(struct cli *cli, const struct rule_args *a, const c
         goto out;
     }
     if (reg.existed)
-        report_note(&rep, "rule %s (sha256 %.12s) is already registered as rule %lld, at %s", q->name, reg.sha256,
+        out_note(&rep, "rule %s (sha256 %.12s) is already registered as rule %lld, at %s", q->name, reg.sha256,
                     reg.id, reg.registered_at);
     else
-        report_note(&rep, "registered rule %s (sha256 %.12s) as rule %lld at %s%s%s", q->name, reg.sha256, reg.id,
+        out_note(&rep, "registered rule %s (sha256 %.12s) as rule %lld at %s%s%s", q->name, reg.sha256, reg.id,
                     reg.registered_at, a->published ? ", published " : "", a->published ? a->published : "");
-    report_field_int(&rep, "rule", reg.id);
-    report_field_text(&rep, "sha256", reg.sha256);
-    report_field_text(&rep, "registered_at", reg.registered_at);
-    report_field_bool(&rep, "existed", reg.existed);
-    rc = report_print(&rep, NULL, &a->out, stdout, stderr) ? EXIT_FAIL : EXIT_OK;
+    out_field_int(&rep, "rule", reg.id);
+    out_field_text(&rep, "sha256", reg.sha256);
+    out_field_text(&rep, "registered_at", reg.registered_at);
+    out_field_bool(&rep, "existed", reg.existed);
+    rc = out_notes_print(&rep, NULL, &a->out, stdout, stderr) ? EXIT_FAIL : EXIT_OK;
 out:
-    report_free(&rep);
+    out_notes_free(&rep);
     saved_query_free(q);
     db_close(db);
     free(err);

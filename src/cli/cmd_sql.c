@@ -233,8 +233,8 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     if (sql_dot_command(db, sql, &a.out, &rc))
         ;
     else if ((rc = run_all(db, sql, &run, &rs)) == EXIT_OK) {
-        struct report rep = {0};
-        if (report_print(&rep, &rs, &a.out, stdout, stderr)) {
+        struct out_notes rep = {0};
+        if (out_notes_print(&rep, &rs, &a.out, stdout, stderr)) {
             bd_error("sql: cannot write the output");
             rc = EXIT_FAIL;
         }

@@ -348,7 +348,7 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
 /* The summary: a note on stderr ("compare: regressed (2 slower, 1
  * faster, 27 unchanged)"), the counts in the --envelope, the Markdown
  * comment's first line. 0, or -1 when memory ran out. */
-int compare_summarize(const struct cmp_model *m, const char *summary, struct report *rep)
+int compare_summarize(const struct cmp_model *m, const char *summary, struct out_notes *rep)
 {
     struct cmp_counts c;
     if (cmp_count(m, &c))
@@ -356,12 +356,12 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct rep
     char *words = cmp_counts_words(&c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
     int rc = words && json && line ? 0 : -1;
     if (rc == 0) {
-        report_note(rep, "compare: %s (%s)", summary, words);
+        out_note(rep, "compare: %s (%s)", summary, words);
         if (!m->compared && m->nsides >= 2)
-            report_note(rep, "compare: nothing compared: no cell has values both in %s and in another side",
+            out_note(rep, "compare: nothing compared: no cell has values both in %s and in another side",
                         m->sides[0]);
-        report_field_json(rep, "counts", json);
-        report_lead(rep, line);
+        out_field_json(rep, "counts", json);
+        out_lead(rep, line);
     }
     free(words);
     free(json);
@@ -377,21 +377,21 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         cmp_model_free(&m);
         return rc;
     }
-    struct report rep = {0};
+    struct out_notes rep = {0};
     const char *summary = m.regressed ? "regressed" : "no regression";
     int prc = compare_summarize(&m, summary, &rep);
-    report_field_text(&rep, "verdict", summary);
+    out_field_text(&rep, "verdict", summary);
     int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
     if (o->gate)
-        report_field_int(&rep, "exit", gate_rc);
+        out_field_int(&rep, "exit", gate_rc);
     if (o->only_changed)
         cmp_model_only_changed(&m);
     if (prc) {
         bd_error("compare: out of memory");
     } else if (o->out.format == OUT_TABLE) {
-        prc = cmp_print_text(&m, stdout) || report_print(&rep, NULL, &o->out, stdout, stderr);
+        prc = cmp_print_text(&m, stdout) || out_notes_print(&rep, NULL, &o->out, stdout, stderr);
     } else if (o->out.format == OUT_MARKDOWN) {
-        prc = cmp_print_comment(&m, stdout) || report_print(&rep, NULL, &o->out, stdout, stderr);
+        prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &o->out, stdout, stderr);
     } else {
         struct rowset rs = {0};
         char *err = NULL;
@@ -399,7 +399,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         if (prc)
             bd_error("compare: %s", err);
         else
-            prc = report_print(&rep, &rs, &o->out, stdout, stderr);
+            prc = out_notes_print(&rep, &rs, &o->out, stdout, stderr);
         free(err);
         rowset_free(&rs);
     }
@@ -408,7 +408,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         rc = EXIT_FAIL;
     } else
         rc = o->gate ? gate_rc : EXIT_OK;
-    report_free(&rep);
+    out_notes_free(&rep);
     cmp_model_free(&m);
     return rc;
 }

@@ -49,6 +49,6 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
 /* The summary of a comparison beside its output: the note "compare:
  * SUMMARY (2 slower, 1 faster, 27 unchanged)", the --envelope's counts,
  * and the Markdown comment's first line. 0, or -1 when memory ran out. */
-int compare_summarize(const struct cmp_model *m, const char *summary, struct report *rep);
+int compare_summarize(const struct cmp_model *m, const char *summary, struct out_notes *rep);
 
 #endif

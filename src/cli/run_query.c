@@ -13,51 +13,51 @@
 /* The notes and envelope fields of an evaluation (not_recorded: why it
  * is not in the history, or NULL). */
 static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc,
-                     const char *not_recorded, struct report *rep)
+                     const char *not_recorded, struct out_notes *rep)
 {
     const struct saved_query *q = r->q;
-    report_field_text(rep, "query", q->name);
-    report_field_json(rep, "params", ev->params_json);
+    out_field_text(rep, "query", q->name);
+    out_field_json(rep, "params", ev->params_json);
     /* The verdict in words, once; else what the rows say, and why there
      * are none when the parameters say. */
     if (ev->empty_why)
-        report_note(rep, "%s%s: %s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why);
+        out_note(rep, "%s%s: %s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why);
     else
-        report_note(rep, "%s%s", ev->verdict ? "" : "result: ", ev->outcome);
-    report_field_text(rep, "empty_because", ev->empty_why);
-    report_field_text(rep, "verdict", ev->verdict);
-    report_field_text(rep, "outcome", ev->outcome);
+        out_note(rep, "%s%s", ev->verdict ? "" : "result: ", ev->outcome);
+    out_field_text(rep, "empty_because", ev->empty_why);
+    out_field_text(rep, "verdict", ev->verdict);
+    out_field_text(rep, "outcome", ev->outcome);
     if (ev->outcome_column >= 0 && ev->rows.nrow && !ev->outcome_text)
-        report_field_bool(rep, "holds", ev->holding == ev->rows.nrow);
+        out_field_bool(rep, "holds", ev->holding == ev->rows.nrow);
     else
-        report_field_json(rep, "holds", NULL);
+        out_field_json(rep, "holds", NULL);
     /* Whether a rule was fixed before its data matters for a decision: a
      * lookup that happens to judge a plan is not told it is unregistered. */
     if (ev->registration_note && (q->outcome || (ev->registration && strcmp(ev->registration, "unregistered") != 0)))
-        report_note(rep, "%s", ev->registration_note);
-    report_field_text(rep, "registration", ev->registration);
+        out_note(rep, "%s", ev->registration_note);
+    out_field_text(rep, "registration", ev->registration);
     if (ev->id) {
-        report_note(rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev->id, q->name);
-        report_field_int(rep, "evaluation", ev->id);
+        out_note(rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev->id, q->name);
+        out_field_int(rep, "evaluation", ev->id);
     } else
-        report_field_json(rep, "evaluation", NULL);
-    report_field_text(rep, "not_recorded", not_recorded);
+        out_field_json(rep, "evaluation", NULL);
+    out_field_text(rep, "not_recorded", not_recorded);
     if (r->gate) {
         static const char *const what[] = {
             [EXIT_OK] = "holds in every row", [EXIT_NOT_HELD] = "does not hold in every row",
             [EXIT_NO_ROWS] = "has no rows to hold in"};
         /* Not recorded: the command fails whatever the gate says. */
         if ((gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS) && not_recorded)
-            report_note(rep, "gate: %s %s (exit %d, but 1: not recorded)", q->outcome, what[gate_rc], gate_rc);
+            out_note(rep, "gate: %s %s (exit %d, but 1: not recorded)", q->outcome, what[gate_rc], gate_rc);
         else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
-            report_note(rep, "gate: %s %s (exit %d)", q->outcome, what[gate_rc], gate_rc);
-        report_field_int(rep, "exit", not_recorded ? EXIT_FAIL : gate_rc);
+            out_note(rep, "gate: %s %s (exit %d)", q->outcome, what[gate_rc], gate_rc);
+        out_field_int(rep, "exit", not_recorded ? EXIT_FAIL : gate_rc);
     }
 }
 
 /* Markdown output of a decision leads with its answer: the verdict in
  * words (or what the rows say), bold, then the gate's result. */
-static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, struct report *rep)
+static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, struct out_notes *rep)
 {
     if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict))
         return;
@@ -69,21 +69,21 @@ static void lead_sentence(const struct cli_query_run *r, const struct evaluation
     if (r->gate && (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS))
         sb_printf(&sb, " — gate: %s (exit %d)",
                   gate_rc == EXIT_OK ? "passes" : gate_rc == EXIT_NOT_HELD ? "fails" : "no rows to judge", gate_rc);
-    report_lead(rep, xsb_text(&sb));
+    out_lead(rep, xsb_text(&sb));
     sb_free(&sb);
 }
 
 /* Needs unmet: the reason, and nothing else. */
 static int report_unmet(const struct cli_query_run *r, const char *why)
 {
-    struct report rep = {0};
-    report_note(&rep, "%s", why);
-    report_field_text(&rep, "query", r->q->name);
-    report_field_text(&rep, "unmet", why);
-    report_field_int(&rep, "exit", EXIT_NO_ROWS);
+    struct out_notes rep = {0};
+    out_note(&rep, "%s", why);
+    out_field_text(&rep, "query", r->q->name);
+    out_field_text(&rep, "unmet", why);
+    out_field_int(&rep, "exit", EXIT_NO_ROWS);
     struct rowset none = {0};
-    int rc = report_print(&rep, r->out.envelope ? &none : NULL, &r->out, stdout, stderr);
-    report_free(&rep);
+    int rc = out_notes_print(&rep, r->out.envelope ? &none : NULL, &r->out, stdout, stderr);
+    out_notes_free(&rep);
     return rc ? EXIT_FAIL : EXIT_NO_ROWS;
 }
 
@@ -102,14 +102,14 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
         out.show = q->show;
         out.nshow = q->nshow;
     }
-    struct report rep = {0};
+    struct out_notes rep = {0};
     describe(r, ev, gate_rc, not_recorded, &rep);
     lead_sentence(r, ev, gate_rc, &rep);
-    if (report_print(&rep, &ev->rows, &out, stdout, stderr)) {
+    if (out_notes_print(&rep, &ev->rows, &out, stdout, stderr)) {
         bd_error("%s: cannot write the output", r->cmd);
         gate_rc = EXIT_FAIL;
     }
-    report_free(&rep);
+    out_notes_free(&rep);
     return gate_rc;
 }
 

@@ -118,20 +118,20 @@ int sql_dot_command(struct db *db, const char *text, const struct out_opts *out,
     int n = sscanf(s, ".%31s %255s", cmd, arg);
     const char *a = n == 2 ? arg : NULL;
     struct rowset rs = {0};
-    struct report rep = {0};
+    struct out_notes rep = {0};
     struct strbuf sb = {0};
     *rc = EXIT_FAIL;
     if (strcmp(cmd, "tables") == 0) {
         if (collect(db, store_catalog_sql(db, STORE_CATALOG_TABLES), a, &rs))
             bd_error("sql: .tables: %s", db_errmsg(db));
-        else if (report_print(&rep, &rs, out, stdout, stderr))
+        else if (out_notes_print(&rep, &rs, out, stdout, stderr))
             bd_error("sql: cannot write the output");
         else
             *rc = EXIT_OK;
     } else if (strcmp(cmd, "functions") == 0) {
         if (functions_of_benchdb(db, &rs))
             bd_error("sql: .functions: %s", db_errmsg(db));
-        else if (report_print(&rep, &rs, out, stdout, stderr))
+        else if (out_notes_print(&rep, &rs, out, stdout, stderr))
             bd_error("sql: cannot write the output");
         else
             *rc = EXIT_OK;
@@ -155,7 +155,7 @@ int sql_dot_command(struct db *db, const char *text, const struct out_opts *out,
         *rc = bd_usage_error("sql", "sql: unknown command '.%s': benchdb sql knows .tables [PATTERN], .schema [TABLE] "
                                     "and .functions", cmd);
     rowset_free(&rs);
-    report_free(&rep);
+    out_notes_free(&rep);
     sb_free(&sb);
     return 1;
 }

@@ -120,11 +120,6 @@ static inline void fn_mw_obs(struct mw_obs *o, double x, int first)
     o->first = first;
 }
 
-/* The shortest "%.15g".."%.17g" text that reads back as x (finite x),
- * byte for byte; computed without printf for 1e-6 <= |x| < 1e15 when size
- * is at least 40 (fmt_double.c). */
-void fn_fmt_double(char *buf, size_t size, double x);
-
 /* ---- a FIFO of fixed-size elements (fifo.c) ----
  * for the aggregates that keep their values. Window frames remove the
  * oldest row first, so removal pops the front in O(1); a value not at the

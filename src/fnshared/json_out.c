@@ -1,5 +1,5 @@
 /* The JSON text of the functions' results: objects in a fixed buffer,
- * numbers in shortest round-trip form (fn_fmt_double), null where a value
+ * numbers in shortest round-trip form (numfmt_shortest), null where a value
  * does not exist. The same bytes on every engine; PostgreSQL reads them
  * into jsonb. */
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fnshared/fnshared.h"
+#include "fnshared/numfmt.h"
 
 void fn_overflow_note(struct fn_overflow *o, const char *key, double x)
 {
@@ -81,12 +82,12 @@ void fn_json_num(struct fn_json *j, const char *key, double x)
     }
     if (sizeof j->buf - j->len > 40) {
         /* Straight into the buffer (40 bytes hold any double's text). */
-        fn_fmt_double(j->buf + j->len, 40, x);
+        numfmt_shortest(j->buf + j->len, 40, x);
         j->len += strlen(j->buf + j->len);
         return;
     }
     char num[40];
-    fn_fmt_double(num, sizeof num, x);
+    numfmt_shortest(num, sizeof num, x);
     json_raw(j, num);
 }
 
@@ -227,7 +228,7 @@ static char *put_num(char *o, const char *key, double x, struct fn_overflow *ove
     fn_overflow_note(over, key, x);
     if (!isfinite(x))
         return o + sprintf(o, "null");
-    fn_fmt_double(o, 40, x);
+    numfmt_shortest(o, 40, x);
     return o + strlen(o);
 }
 
@@ -244,7 +245,7 @@ size_t fn_json_changepoints(char *out, const struct fn_seq_row *rows, const stru
         if (r->seq_is_int) {
             o += sprintf(o, "%lld", (long long)r->seq_int);
         } else {
-            fn_fmt_double(o, 40, r->seq_real);
+            numfmt_shortest(o, 40, r->seq_real);
             o += strlen(o);
         }
         o += sprintf(o, ",\"index\":%lld", (long long)c->index);

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "fnshared/numfmt.h"
 #include "util/strbuf.h"
 
 /* ---- the output options every command printing rows takes (format.c) ---- */
@@ -14,7 +15,7 @@ enum out_format { OUT_TABLE, OUT_VERTICAL, OUT_CSV, OUT_JSON, OUT_MARKDOWN };
 int out_format_parse(const char *s, enum out_format *f);
 
 #define OUT_DIGITS_DEFAULT 4
-#define OUT_DIGITS_MAX 17
+#define OUT_DIGITS_MAX NUMFMT_DIGITS_MAX
 
 struct out_opts {
     enum out_format format;
@@ -129,8 +130,6 @@ char *value_text(sqlite3_value *v);
  * value_text does. Integers are never rounded; other values as value_text.
  * Control characters are not escaped here. malloc'd. */
 char *value_display(sqlite3_value *v, int digits);
-/* The display form of a double (see value_display); buf holds >= 40 bytes. */
-void fmt_double_digits(char *buf, double x, int digits);
 
 /* Appends one value as JSON: numbers as JSON numbers in full precision
  * (NaN and infinities as null), NULL as null, blobs as hex strings, text as
@@ -159,28 +158,28 @@ int rowset_print(const struct rowset *rs, const struct out_opts *o, FILE *out);
  * stderr (escaped), one line each, in every format; with --format json
  * --envelope, stdout gets one object: {"rows": [...], FIELDS...,
  * "notes": [...]} and stderr nothing. */
-struct report_field {
+struct out_field {
     char *key;
     char *json; /* the field's value as JSON text */
 };
-struct report {
+struct out_notes {
     int notes_first; /* print the notes before the rows (a summary) */
     char *lead;      /* Markdown output: a line on stdout before the rows (the answer first) */
     char **notes;
     int nnotes;
-    struct report_field *fields;
+    struct out_field *fields;
     int nfields;
 };
-void report_note(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void report_field_text(struct report *r, const char *key, const char *text); /* NULL: null */
-void report_field_int(struct report *r, const char *key, long long v);
-void report_field_bool(struct report *r, const char *key, int v);
+void out_note(struct out_notes *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out_field_text(struct out_notes *r, const char *key, const char *text); /* NULL: null */
+void out_field_int(struct out_notes *r, const char *key, long long v);
+void out_field_bool(struct out_notes *r, const char *key, int v);
 /* The Markdown line that leads the rows in Markdown output (already
  * Markdown: escape what data it holds, util/markdown.h). */
-void report_lead(struct report *r, const char *markdown);
-void report_field_json(struct report *r, const char *key, const char *json); /* NULL: null */
+void out_lead(struct out_notes *r, const char *markdown);
+void out_field_json(struct out_notes *r, const char *key, const char *json); /* NULL: null */
 /* Prints rows (may be NULL: no rows member, nothing on stdout) and notes. */
-int report_print(const struct report *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err);
-void report_free(struct report *r);
+int out_notes_print(const struct out_notes *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err);
+void out_notes_free(struct out_notes *r);
 
 #endif

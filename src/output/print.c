@@ -84,7 +84,7 @@ static void *grow(void *p, int n, size_t size)
     return q;
 }
 
-void report_note(struct report *r, const char *fmt, ...)
+void out_note(struct out_notes *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -93,7 +93,7 @@ void report_note(struct report *r, const char *fmt, ...)
     va_end(ap);
 }
 
-void report_field_json(struct report *r, const char *key, const char *json)
+void out_field_json(struct out_notes *r, const char *key, const char *json)
 {
     r->fields = grow(r->fields, r->nfields, sizeof *r->fields);
     r->fields[r->nfields].key = bd_strdupf("%s", key);
@@ -101,34 +101,34 @@ void report_field_json(struct report *r, const char *key, const char *json)
     r->nfields++;
 }
 
-void report_field_text(struct report *r, const char *key, const char *text)
+void out_field_text(struct out_notes *r, const char *key, const char *text)
 {
     if (!text) {
-        report_field_json(r, key, NULL);
+        out_field_json(r, key, NULL);
         return;
     }
     struct strbuf sb = {0};
     json_put_string(&sb, text, strlen(text));
-    report_field_json(r, key, xsb_text(&sb));
+    out_field_json(r, key, xsb_text(&sb));
     sb_free(&sb);
 }
 
-void report_field_int(struct report *r, const char *key, long long v)
+void out_field_int(struct out_notes *r, const char *key, long long v)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", v);
-    report_field_json(r, key, buf);
+    out_field_json(r, key, buf);
 }
 
-void report_field_bool(struct report *r, const char *key, int v) { report_field_json(r, key, v ? "true" : "false"); }
+void out_field_bool(struct out_notes *r, const char *key, int v) { out_field_json(r, key, v ? "true" : "false"); }
 
-void report_lead(struct report *r, const char *markdown)
+void out_lead(struct out_notes *r, const char *markdown)
 {
     free(r->lead);
     r->lead = bd_strdupf("%s", markdown);
 }
 
-void report_free(struct report *r)
+void out_notes_free(struct out_notes *r)
 {
     for (int i = 0; i < r->nnotes; i++)
         free(r->notes[i]);
@@ -142,7 +142,7 @@ void report_free(struct report *r)
     memset(r, 0, sizeof *r);
 }
 
-static int print_envelope(const struct report *r, const struct rowset *rows, FILE *out)
+static int print_envelope(const struct out_notes *r, const struct rowset *rows, FILE *out)
 {
     struct strbuf sb = {0};
     int rc = sb_putc(&sb, '{');
@@ -171,7 +171,7 @@ static int print_envelope(const struct report *r, const struct rowset *rows, FIL
 }
 
 /* The notes, escaped, after what is on stdout so far. */
-static void print_notes(const struct report *r, FILE *out, FILE *err)
+static void print_notes(const struct out_notes *r, FILE *out, FILE *err)
 {
     fflush(out);
     for (int i = 0; i < r->nnotes; i++) {
@@ -181,7 +181,7 @@ static void print_notes(const struct report *r, FILE *out, FILE *err)
     }
 }
 
-int report_print(const struct report *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err)
+int out_notes_print(const struct out_notes *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err)
 {
     if (o->format == OUT_JSON && o->envelope)
         return print_envelope(r, rows, out) || ferror(out) ? -1 : 0;

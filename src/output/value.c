@@ -1,4 +1,5 @@
 /* One value as text: exact (CSV), for reading (tables), or as JSON. */
+#include "fnshared/numfmt.h"
 #include "output/output.h"
 
 #include <jansson.h>
@@ -32,7 +33,7 @@ char *value_text(sqlite3_value *v)
         snprintf(buf, sizeof buf, "%lld", (long long)sqlite3_value_int64(v));
         return xstrdup(buf);
     case SQLITE_FLOAT:
-        fmt_double(buf, sqlite3_value_double(v));
+        numfmt_real(buf, sqlite3_value_double(v));
         return xstrdup(buf);
     case SQLITE_BLOB:
         return hex_of_blob(sqlite3_value_blob(v), sqlite3_value_bytes(v), 1);
@@ -43,55 +44,12 @@ char *value_text(sqlite3_value *v)
     }
 }
 
-/* Significant digits of a number's text (its mantissa, leading zeros left out). */
-static int significant_digits(const char *s)
-{
-    int n = 0, started = 0;
-    for (; *s && *s != 'e' && *s != 'E'; s++) {
-        if (*s < '0' || *s > '9')
-            continue;
-        started |= *s != '0';
-        n += started;
-    }
-    /* Trailing zeros of an integer part ("1200.5" has five) count; those
-     * of a fraction never reach here: the shortest form has none. */
-    return n;
-}
-
-void fmt_double_digits(char *buf, double x, int digits)
-{
-    fmt_double(buf, x);
-    if (!isfinite(x) || digits >= OUT_DIGITS_MAX)
-        return;
-    double ax = fabs(x);
-    if (ax == trunc(ax) && ax < 9007199254740992.0)
-        return; /* a whole number below 2^53: never rounded */
-    if (significant_digits(buf) <= digits)
-        return; /* already short: 0.95 stays 0.95 */
-    if (ax >= 1 && ax < 1e15) {
-        /* Round the fraction only: 1234.5678 to 4 digits is 1235, not 1.235e+03. */
-        char ip[40];
-        snprintf(ip, sizeof ip, "%.0f", trunc(ax));
-        int dec = digits - (int)strlen(ip);
-        snprintf(buf, 40, "%.*f", dec > 0 ? dec : 0, x);
-        if (strchr(buf, '.')) {
-            char *e = buf + strlen(buf) - 1;
-            while (*e == '0')
-                *e-- = 0;
-            if (*e == '.')
-                *e = 0;
-        }
-    } else {
-        snprintf(buf, 40, "%.*g", digits, x);
-    }
-}
-
 char *value_display(sqlite3_value *v, int digits)
 {
     if (sqlite3_value_type(v) != SQLITE_FLOAT)
         return value_text(v);
     char buf[40];
-    fmt_double_digits(buf, sqlite3_value_double(v), digits);
+    numfmt_digits(buf, sqlite3_value_double(v), digits);
     return xstrdup(buf);
 }
 
@@ -120,7 +78,7 @@ int json_put_value(struct strbuf *sb, sqlite3_value *v, int nest_json)
         double x = sqlite3_value_double(v);
         if (!isfinite(x))
             return sb_puts(sb, "null"); /* JSON has no NaN or infinity */
-        fmt_double(buf, x);
+        numfmt_real(buf, x);
         return sb_puts(sb, buf);
     }
     case SQLITE_BLOB: {

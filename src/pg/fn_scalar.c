@@ -12,6 +12,7 @@
  *     when value lies outside [lo, hi], else 0 (an integer, as on SQLite).
  *  Example: SELECT t_quantile(0.975, 8); -- 2.3060041352041662
  */
+#include "fnshared/numfmt.h"
 #include "pg/pg.h"
 
 #include <math.h>
@@ -88,7 +89,7 @@ static void number_value(JsonbValue *out, double x)
         return;
     }
     char num[40];
-    fn_fmt_double(num, sizeof num, x);
+    numfmt_shortest(num, sizeof num, x);
     out->type = jbvNumeric;
     out->val.numeric = DatumGetNumeric(
         DirectFunctionCall3(numeric_in, CStringGetDatum(num), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));

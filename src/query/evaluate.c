@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fnshared/numfmt.h"
 #include "query/param_check.h"
 #include "query/pg_sql.h"
 #include "query/rules.h"
@@ -243,7 +244,7 @@ static char *unmet_message(const struct saved_query *q, const struct resolved_pa
                 else if (v->sqlite_type == SQLITE_INTEGER)
                     sb_printf(&sb, "%lld", v->i);
                 else if (v->sqlite_type == SQLITE_FLOAT)
-                    fmt_double(buf, v->d), sb_puts(&sb, buf);
+                    numfmt_real(buf, v->d), sb_puts(&sb, buf);
                 else
                     sb_puts(&sb, "null");
                 p += n;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "query/saved.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -162,7 +163,7 @@ static char *jtext(json_t *v)
     case JSON_TRUE: return xstrdup("true");
     case JSON_FALSE: return xstrdup("false");
     case JSON_INTEGER: snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)); return xstrdup(buf);
-    case JSON_REAL: fmt_double(buf, json_real_value(v)); return xstrdup(buf);
+    case JSON_REAL: numfmt_real(buf, json_real_value(v)); return xstrdup(buf);
     case JSON_STRING: return xstrdup(json_string_value(v));
     default: return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
     }

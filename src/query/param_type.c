@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fnshared/numfmt.h"
 #include "util/diag.h"
 #include "util/xalloc.h"
 
@@ -151,9 +152,9 @@ static void put_range(struct strbuf *sb, const struct param_range *r)
 {
     char lo[40] = "", hi[40] = "";
     if (r->has_lo)
-        fmt_double(lo, r->lo);
+        numfmt_real(lo, r->lo);
     if (r->has_hi)
-        fmt_double(hi, r->hi);
+        numfmt_real(hi, r->hi);
     /* 1.0 written as 1: a bound reads as the header wrote it. */
     for (char *b = lo; b; b = b == lo ? hi : NULL) {
         size_t n = strlen(b);
@@ -307,7 +308,7 @@ int param_value_json(struct strbuf *sb, const struct param_value *v)
     switch (v->sqlite_type) {
     case SQLITE_NULL: return sb_puts(sb, "null");
     case SQLITE_INTEGER: return sb_printf(sb, "%lld", v->i);
-    case SQLITE_FLOAT: fmt_double(buf, v->d); return sb_puts(sb, buf);
+    case SQLITE_FLOAT: numfmt_real(buf, v->d); return sb_puts(sb, buf);
     default: return sb_json_string(sb, v->s, strlen(v->s));
     }
 }

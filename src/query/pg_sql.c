@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "store/pg_lex.h"
 #include "util/diag.h"
 
@@ -149,7 +150,7 @@ static int put_literal(struct strbuf *out, const struct param_value *v)
     case SQLITE_INTEGER:
         return sb_printf(out, "%lld", v->i);
     case SQLITE_FLOAT:
-        fmt_double(num, v->d);
+        numfmt_real(num, v->d);
         return sb_printf(out, "'%s'", num);
     default: {
         int rc = sb_putc(out, '\'');

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fnshared/numfmt.h"
 #include "sqlfn/benchstats.h"
 #include "store/db.h"
 #include "store/store.h"
@@ -316,7 +317,7 @@ static int hash_units(struct db *db, struct sha256 *h, char **err)
     int rc;
     while ((rc = db_step(st)) == SQLITE_ROW) {
         char num[40];
-        fmt_double(num, db_column_double(st, 2));
+        numfmt_real(num, db_column_double(st, 2));
         const char *dir = (const char *)db_column_text(st, 3);
         sb_reset(&sb);
         sb_printf(&sb, "%s|%s|%s|%s\n", (const char *)db_column_text(st, 0), (const char *)db_column_text(st, 1), num,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 #include "util/diag.h"
 #include "util/xalloc.h"
@@ -82,7 +82,7 @@ static char *group_key(const struct chart_ctx *c, size_t i)
 {
     struct strbuf sb = {0};
     for (int k = 0; k < c->spec->ngroup; k++) {
-        char *t = json_exact(report_cell(c->ev, i, c->spec->group[k]));
+        char *t = evaldata_exact(report_cell(c->ev, i, c->spec->group[k]));
         if (t)
             sb_printf(&sb, "%s%s", k ? " \xc2\xb7 " : "", t);
         else
@@ -241,7 +241,7 @@ void classes_make(const struct chart_ctx *c, struct classes *cl)
     if (!c->spec->colour)
         return;
     for (size_t i = 0; i < n; i++) {
-        char *t = json_exact(report_cell(c->ev, i, c->spec->colour));
+        char *t = evaldata_exact(report_cell(c->ev, i, c->spec->colour));
         int k;
         for (k = 0; t && k < cl->n; k++)
             if (strcmp(cl->names[k], t) == 0)
@@ -336,14 +336,14 @@ static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, 
             const char *key;
             json_t *m;
             json_object_foreach(obj, key, m) {
-                char *t = json_show(m, REPORT_DIGITS);
+                char *t = evaldata_show(m, REPORT_DIGITS);
                 if (t)
                     sb_printf(&part, "%s%s", part.len ? "/" : "", t);
                 part.failed |= !t;
                 free(t);
             }
         } else {
-            char *t = json_show(v, REPORT_DIGITS);
+            char *t = evaldata_show(v, REPORT_DIGITS);
             if (t)
                 sb_puts(&part, t);
             part.failed |= !t;
@@ -387,7 +387,7 @@ void mark_open(const struct chart_ctx *c, struct strbuf *sb, size_t i, const cha
     for (int k = 0; roles && roles[k]; k += 2) {
         if (!roles[k + 1])
             continue;
-        char *t = json_exact(report_cell(c->ev, i, roles[k + 1]));
+        char *t = evaldata_exact(report_cell(c->ev, i, roles[k + 1]));
         attr(sb, roles[k], t);
         free(t);
     }
@@ -399,7 +399,7 @@ void mark_open(const struct chart_ctx *c, struct strbuf *sb, size_t i, const cha
     json_object_foreach(row, key, v) {
         if (json_is_null(v))
             continue; /* the tooltip names what there is */
-        char *t = json_show(v, REPORT_DIGITS);
+        char *t = evaldata_show(v, REPORT_DIGITS);
         if (!t) {
             sb->failed = 1;
             continue;
@@ -435,7 +435,7 @@ int chart_number(const struct chart_ctx *c, const char *opt, const char *text, d
     json_t *v = json_object_get(c->params_ev->params, text);
     if (!v)
         v = json_object_get(c->ev->params, text);
-    if (v && json_num(v, out))
+    if (v && evaldata_num(v, out))
         return 0;
     char *who = chart_who(c->params_ev);
     bd_fail(c->err, "%s: chart: %s: '%s' is neither a number nor a numeric parameter of the evaluation", who, opt,
@@ -466,7 +466,7 @@ char *chart_unit(const struct chart_ctx *c, const size_t *rows, size_t n)
     struct strbuf sb = {0};
     int count = 0;
     for (size_t i = 0; i < n && count < 4; i++) {
-        char *t = json_show(report_cell(c->ev, rows[i], c->spec->unit), REPORT_DIGITS);
+        char *t = evaldata_show(report_cell(c->ev, rows[i], c->spec->unit), REPORT_DIGITS);
         if (!t)
             break; /* memory ran out: the axis is labelled without more units */
         if (*t) {

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/chart.h"
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 #include "util/diag.h"
 #include "util/xalloc.h"
@@ -56,19 +57,19 @@ static void legend(const struct bars *bs, struct strbuf *sb, double line, double
         legend_add(&l, LEG_SHAPE, SHAPE_SQUARE, class_colour(&bs->cl, q), 1, t);
         free(t);
     }
-    report_fmt_sig(buf, bs->base, REPORT_DIGITS);
+    numfmt_sig(buf, bs->base, REPORT_DIGITS);
     char *t = bd_strdupf("bars start at %s", buf);
     legend_add(&l, LEG_LINE, 0, NULL, 0, t);
     free(t);
     if (bs->has_band) {
-        report_fmt_sig(b0, bs->band[0], REPORT_DIGITS);
-        report_fmt_sig(b1, bs->band[1], REPORT_DIGITS);
+        numfmt_sig(b0, bs->band[0], REPORT_DIGITS);
+        numfmt_sig(b1, bs->band[1], REPORT_DIGITS);
         t = bd_strdupf("band [%s, %s]", b0, b1);
         legend_add(&l, LEG_BAND, 0, NULL, 0, t);
         free(t);
     }
     if (!isnan(line)) {
-        report_fmt_sig(buf, line, REPORT_DIGITS);
+        numfmt_sig(buf, line, REPORT_DIGITS);
         t = bd_strdupf("%s = %s", s->line_col, buf);
         legend_add(&l, LEG_DASH, 0, NULL, 0, t);
         free(t);
@@ -123,7 +124,7 @@ static void bar_row(const struct bars *bs, struct strbuf *sb, const struct bar_p
     char *lb = row_label(bs->c, q->i), *lf = text_fit(lb, (int)(lay->labw / CHAR_W)), num[48];
     svg_text(sb, 8, yc + 4, "start", "t", lf);
     if (q->ok)
-        report_fmt_sig(num, q->v, REPORT_DIGITS);
+        numfmt_sig(num, q->v, REPORT_DIGITS);
     svg_text(sb, CHART_W - 8 - lay->numw, yc + 4, "start", "t", q->ok ? num : "no value");
     free(lb);
     free(lf);
@@ -145,7 +146,7 @@ static int bar_panel(struct bars *bs, const struct bar_panel *bp)
     int lc = 0, nc = 0;
     for (size_t j = bp->a; !compact && j < bp->b; j++) {
         char *lb = row_label(bs->c, bp->rows[j]->i), num[48];
-        report_fmt_sig(num, bp->rows[j]->v, REPORT_DIGITS);
+        numfmt_sig(num, bp->rows[j]->v, REPORT_DIGITS);
         int x1 = text_cols(lb), x2 = bp->rows[j]->ok ? text_cols(num) : 8;
         lc = x1 > lc ? x1 : lc;
         nc = x2 > nc ? x2 : nc;
@@ -192,12 +193,12 @@ static int read_rows(struct bars *bs, const struct band_ref *br)
     for (size_t i = 0; i < n; i++) {
         struct brow *r = &bs->r[i];
         r->i = i;
-        r->ok = json_num(report_cell(bs->c->ev, i, s->value), &r->v) && axis_ok(&probe, r->v);
+        r->ok = evaldata_num(report_cell(bs->c->ev, i, s->value), &r->v) && axis_ok(&probe, r->v);
         if (r->ok) {
             vmin = fmin(vmin, r->v);
             vmax = fmax(vmax, r->v);
         }
-        if (s->line_col && json_num(report_cell(bs->c->ev, i, s->line_col), &lv) && axis_ok(&probe, lv)) {
+        if (s->line_col && evaldata_num(report_cell(bs->c->ev, i, s->line_col), &lv) && axis_ok(&probe, lv)) {
             vmin = fmin(vmin, lv);
             vmax = fmax(vmax, lv);
         }
@@ -219,7 +220,7 @@ static int group_panels(struct bars *bs, const struct groups *g, int k)
     if (s->sort == SORT_VALUE)
         qsort(rows, m, sizeof *rows, cmp_value);
     double line = NAN, lv;
-    if (s->line_col && m && json_num(report_cell(bs->c->ev, rows[0]->i, s->line_col), &lv) && axis_ok(&probe, lv))
+    if (s->line_col && m && evaldata_num(report_cell(bs->c->ev, rows[0]->i, s->line_col), &lv) && axis_ok(&probe, lv))
         line = lv;
     int parts = panel_parts(m), rc = 0;
     for (int part = 1; rc == 0 && part <= parts; part++) {

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/chart.h"
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 #include "util/diag.h"
 #include "report/forest.h"
@@ -24,7 +25,7 @@ static int cmp_est(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-void forest_fmt(char *buf, double x) { report_fmt_sig(buf, x, REPORT_DIGITS); }
+void forest_fmt(char *buf, double x) { numfmt_sig(buf, x, REPORT_DIGITS); }
 
 static void row_style(const struct forest *f, const struct frow *r, const char **colour, enum shape *shape)
 {
@@ -292,10 +293,10 @@ static void read_row(struct forest *f, size_t i, double *vals, size_t *nv)
     struct axis probe = {.log = s->log};
     struct frow *r = &f->r[i];
     r->i = i;
-    r->has_e = json_num(report_cell(ev, i, s->estimate), &r->e) && axis_ok(&probe, r->e);
-    r->has_ci = r->has_e && json_num(report_cell(ev, i, s->lo), &r->lo) && axis_ok(&probe, r->lo) &&
-                json_num(report_cell(ev, i, s->hi), &r->hi) && axis_ok(&probe, r->hi);
-    r->summary = s->summary && json_truthy(report_cell(ev, i, s->summary));
+    r->has_e = evaldata_num(report_cell(ev, i, s->estimate), &r->e) && axis_ok(&probe, r->e);
+    r->has_ci = r->has_e && evaldata_num(report_cell(ev, i, s->lo), &r->lo) && axis_ok(&probe, r->lo) &&
+                evaldata_num(report_cell(ev, i, s->hi), &r->hi) && axis_ok(&probe, r->hi);
+    r->summary = s->summary && evaldata_truthy(report_cell(ev, i, s->summary));
     if (r->has_e)
         vals[(*nv)++] = r->e;
     if (r->has_ci) {
@@ -306,7 +307,7 @@ static void read_row(struct forest *f, size_t i, double *vals, size_t *nv)
             r->dir = r->lo > f->ref ? 1 : r->hi < f->ref ? -1 : 0;
     }
     if (s->note) {
-        char *t = json_show(report_cell(ev, i, s->note), REPORT_DIGITS);
+        char *t = evaldata_show(report_cell(ev, i, s->note), REPORT_DIGITS);
         if (t && *t)
             notes_add(f->c->out, t);
         free(t);

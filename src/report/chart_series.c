@@ -29,7 +29,7 @@ static enum xkind x_kind(const struct chart_ctx *c)
         if (!v || json_is_null(v))
             continue;
         all_time &= json_is_string(v) && display_time_parse(json_string_value(v), &t);
-        all_num &= json_num(v, &t);
+        all_num &= evaldata_num(v, &t);
     }
     return all_time ? X_TIME : all_num ? X_NUMBER : X_ORDER;
 }
@@ -37,7 +37,7 @@ static enum xkind x_kind(const struct chart_ctx *c)
 /* The x of an X_ORDER row: the index of its value among the categories. */
 static int x_category(struct series *s, const json_t *xv, double *x)
 {
-    char *t = json_show(xv, 17);
+    char *t = evaldata_show(xv, 17);
     if (!t)
         return -1;
     int k;
@@ -61,7 +61,7 @@ static int x_category(struct series *s, const json_t *xv, double *x)
 
 static enum alert_kind alert_of(const json_t *v)
 {
-    if (!json_truthy(v))
+    if (!evaldata_truthy(v))
         return ALERT_NONE;
     return json_is_string(v) && strcmp(json_string_value(v), "improvement") == 0 ? ALERT_GOOD : ALERT_BAD;
 }
@@ -82,15 +82,15 @@ static int read_row(struct series *s, size_t i)
     } else if (s->xk == X_TIME) {
         r->has_x = json_is_string(xv) && display_time_parse(json_string_value(xv), &r->x);
     } else if (s->xk == X_NUMBER) {
-        r->has_x = json_num(xv, &r->x);
+        r->has_x = evaldata_num(xv, &r->x);
     } else if (xv && !json_is_null(xv)) {
         if (x_category(s, xv, &r->x))
             return -1;
         r->has_x = 1;
     }
-    r->has_y = json_num(report_cell(ev, i, sp->y), &r->y) && axis_ok(&probe, r->y);
+    r->has_y = evaldata_num(report_cell(ev, i, sp->y), &r->y) && axis_ok(&probe, r->y);
     if (sp->change) {
-        r->has_change = json_num(report_cell(ev, i, sp->change), &r->change);
+        r->has_change = evaldata_num(report_cell(ev, i, sp->change), &r->change);
         s->any_change |= r->has_change;
     }
     if (sp->alert) {
@@ -98,8 +98,8 @@ static int read_row(struct series *s, size_t i)
         s->any_alert[r->alert] = 1;
     }
     if (sp->lower) {
-        r->has_band = json_num(report_cell(ev, i, sp->lower), &r->lo) && axis_ok(&probe, r->lo) &&
-                      json_num(report_cell(ev, i, sp->upper), &r->hi) && axis_ok(&probe, r->hi);
+        r->has_band = evaldata_num(report_cell(ev, i, sp->lower), &r->lo) && axis_ok(&probe, r->lo) &&
+                      evaldata_num(report_cell(ev, i, sp->upper), &r->hi) && axis_ok(&probe, r->hi);
         s->any_band |= r->has_band;
     }
     return 0;

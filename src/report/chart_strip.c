@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/chart.h"
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 #include "util/diag.h"
 #include "util/xalloc.h"
@@ -61,21 +62,21 @@ static void legend(const struct strips *ss, const struct strip_group *sg, struct
         legend_add(&l, LEG_SHAPE, class_shape(&ss->cl, q), class_colour(&ss->cl, q), 1, t);
         free(t);
     }
-    report_fmt_sig(buf, sg->gmean, REPORT_DIGITS);
+    numfmt_sig(buf, sg->gmean, REPORT_DIGITS);
     char *t = bd_strdupf("average of %s: %s (%s mean of %zu values)", sg->title ? sg->title : "all",
                          sg->gn ? buf : "none", s->log ? "geometric" : "arithmetic", sg->gn);
     legend_add(&l, LEG_DASH, 0, NULL, 0, t);
     free(t);
     legend_add(&l, LEG_TEXT, 0, NULL, 0, "| each strip's mean");
     if (ss->br.has_band) {
-        report_fmt_sig(b0, ss->br.band[0], REPORT_DIGITS);
-        report_fmt_sig(b1, ss->br.band[1], REPORT_DIGITS);
+        numfmt_sig(b0, ss->br.band[0], REPORT_DIGITS);
+        numfmt_sig(b1, ss->br.band[1], REPORT_DIGITS);
         t = bd_strdupf("band [%s, %s]", b0, b1);
         legend_add(&l, LEG_BAND, 0, NULL, 0, t);
         free(t);
     }
     if (ss->br.has_ref) {
-        report_fmt_sig(buf, ss->br.ref, REPORT_DIGITS);
+        numfmt_sig(buf, ss->br.ref, REPORT_DIGITS);
         t = bd_strdupf("line at %s", buf);
         legend_add(&l, LEG_LINE, 0, NULL, 0, t);
         free(t);
@@ -129,8 +130,8 @@ static char **strip_numbers(const struct strips *ss, const struct strip_group *s
     for (size_t m = a; nums && m < b; m++) {
         const struct strip *q = &sg->st[m];
         char mb[48], sp[48];
-        report_fmt_sig(mb, q->mean, REPORT_DIGITS);
-        report_fmt_sig(sp, lg ? q->hi / q->lo : q->hi - q->lo, REPORT_DIGITS);
+        numfmt_sig(mb, q->mean, REPORT_DIGITS);
+        numfmt_sig(sp, lg ? q->hi / q->lo : q->hi - q->lo, REPORT_DIGITS);
         nums[m - a] = q->nv ? bd_strdupf("n %zu, mean %s, %s %s", q->nv, mb, lg ? "max/min" : "range", sp)
                             : xstrdup("no values");
         int l = text_cols(q->label), w = text_cols(nums[m - a]);
@@ -250,7 +251,7 @@ static int read_values(struct strips *ss)
         return -1;
     double vmin = INFINITY, vmax = -INFINITY;
     for (size_t i = 0; i < n; i++) {
-        ss->ok[i] = json_num(report_cell(ss->c->ev, i, s->value), &ss->val[i]) && axis_ok(&probe, ss->val[i]);
+        ss->ok[i] = evaldata_num(report_cell(ss->c->ev, i, s->value), &ss->val[i]) && axis_ok(&probe, ss->val[i]);
         if (ss->ok[i]) {
             vmin = fmin(vmin, ss->val[i]);
             vmax = fmax(vmax, ss->val[i]);

@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "report/evaldata.h"
-#include "report/fmt_sig.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -60,7 +59,7 @@ int display_is_sha(const char *s)
 /* A parameter's value as text: a string as it is, else its JSON. */
 static char *member_text(const json_t *v)
 {
-    return json_is_string(v) ? xstrdup(json_string_value(v)) : json_show(v, 17);
+    return json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_show(v, 17);
 }
 
 /* The members of a JSON object's text joined as KEY=VALUE with sep (and
@@ -124,5 +123,5 @@ char *display_value(const json_t *v, int digits, char **full)
         *full = NULL;
     if (json_is_string(v))
         return display_text(json_string_value(v), full);
-    return json_show(v, digits);
+    return evaldata_show(v, digits);
 }

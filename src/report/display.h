@@ -2,6 +2,10 @@
 #define BENCHDB_REPORT_DISPLAY_H
 #include <jansson.h>
 
+/* Default significant digits of the numbers a report shows
+ * (fnshared/numfmt.h's numfmt_sig). */
+#define REPORT_DIGITS 4
+
 /* How a value of an evaluation's rows reads on a page (docs/report.md,
  * "Values on a page"): the exact value stays in the mark's data attributes
  * and in a cell's title; the text shown is short enough that the columns

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fmt_sig.h"
+#include "fnshared/numfmt.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -152,7 +152,7 @@ int report_has_col(const struct report_eval *ev, const char *col)
     return 0;
 }
 
-int json_num(const json_t *v, double *out)
+int evaldata_num(const json_t *v, double *out)
 {
     if (json_is_number(v)) {
         *out = json_number_value(v);
@@ -175,7 +175,7 @@ int json_num(const json_t *v, double *out)
     return 0;
 }
 
-char *json_show(const json_t *v, int digits)
+char *evaldata_show(const json_t *v, int digits)
 {
     char buf[64];
     if (!v || json_is_null(v))
@@ -185,7 +185,7 @@ char *json_show(const json_t *v, int digits)
         return xstrdup(buf);
     }
     if (json_is_real(v)) {
-        report_fmt_sig(buf, json_real_value(v), digits);
+        numfmt_sig(buf, json_real_value(v), digits);
         return xstrdup(buf);
     }
     if (json_is_string(v))
@@ -195,19 +195,19 @@ char *json_show(const json_t *v, int digits)
     return json_dumps(v, JSON_COMPACT);
 }
 
-char *json_exact(const json_t *v)
+char *evaldata_exact(const json_t *v)
 {
     char buf[64];
     if (!v || json_is_null(v))
         return xstrdup("null");
     if (json_is_real(v)) {
-        fmt_double(buf, json_real_value(v));
+        numfmt_real(buf, json_real_value(v));
         return xstrdup(buf);
     }
-    return json_show(v, 17);
+    return evaldata_show(v, 17);
 }
 
-int json_truthy(const json_t *v)
+int evaldata_truthy(const json_t *v)
 {
     double x;
     if (!v || json_is_null(v))
@@ -216,5 +216,5 @@ int json_truthy(const json_t *v)
         const char *s = json_string_value(v);
         return *s && strcmp(s, "0") != 0 && strcmp(s, "false") != 0;
     }
-    return json_num(v, &x) && x != 0;
+    return evaldata_num(v, &x) && x != 0;
 }

@@ -41,14 +41,14 @@ int report_has_col(const struct report_eval *ev, const char *col);
 
 /* A JSON value as a number: numbers, true/false as 1/0, text that reads
  * wholly as a finite number. Returns 1, or 0 (null, other text). */
-int json_num(const json_t *v, double *out);
+int evaldata_num(const json_t *v, double *out);
 /* A JSON value as text for a page (numbers as table output shows them,
  * null as ""), malloc'd. digits: significant digits of reals. */
-char *json_show(const json_t *v, int digits);
+char *evaldata_show(const json_t *v, int digits);
 /* A JSON value exactly (reals in shortest round-trip form, null as
  * "null"), malloc'd: for data attributes a test reads back. */
-char *json_exact(const json_t *v);
+char *evaldata_exact(const json_t *v);
 /* Truthy: a non-zero number, true, or text other than "", "0", "false". */
-int json_truthy(const json_t *v);
+int evaldata_truthy(const json_t *v);
 
 #endif

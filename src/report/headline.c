@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -170,12 +170,12 @@ static int alt_equal(const json_t *v, const char *alt, size_t n)
         eq = !v || json_is_null(v);
     else if (!v || json_is_null(v))
         eq = 0;
-    else if (json_num(v, &x) && !json_is_string(v) && num_of(a, &y))
+    else if (evaldata_num(v, &x) && !json_is_string(v) && num_of(a, &y))
         eq = x == y;
     else if (json_is_string(v))
         eq = strcmp(json_string_value(v), a) == 0;
     else {
-        char *t = json_exact(v);
+        char *t = evaldata_exact(v);
         eq = t && strcmp(t, a) == 0;
         free(t);
     }
@@ -198,7 +198,7 @@ static int cond_holds(const struct cond *d, const json_t *row)
         return d->op == OP_EQ ? any : !any;
     }
     double x, y;
-    if (!v || !json_num(v, &x) || !num_of(d->vals, &y))
+    if (!v || !evaldata_num(v, &x) || !num_of(d->vals, &y))
         return 0;
     switch (d->op) {
     case OP_LT: return x < y;
@@ -231,7 +231,7 @@ static json_t *choose_row(const struct conds *c, const json_t *rows)
         if (!first)
             first = row;
         double x;
-        if (!json_num(json_object_get(row, c->order_col), &x))
+        if (!evaldata_num(json_object_get(row, c->order_col), &x))
             continue;
         if (c->order_abs)
             x = fabs(x);
@@ -260,7 +260,7 @@ static long long count_distinct(const json_t *rows, char **cols, int ncols, cons
             continue;
         struct strbuf sb = {0};
         for (int k = 0; k < ncols; k++) {
-            char *t = json_exact(json_object_get(row, cols[k]));
+            char *t = evaldata_exact(json_object_get(row, cols[k]));
             sb_printf(&sb, "%s%s", k ? "\x1f" : "", t ? t : "");
             free(t);
         }
@@ -291,7 +291,7 @@ static json_t *extreme(const json_t *rows, const char *col, const struct conds *
     json_array_foreach(rows, i, row) {
         const json_t *v = json_object_get(row, col);
         double x;
-        if (!row_matches(c, row) || !json_num(v, &x))
+        if (!row_matches(c, row) || !evaldata_num(v, &x))
             continue;
         sum += x;
         any = 1;
@@ -402,22 +402,22 @@ static char *format_value(const json_t *v, const char *fmt, int optional)
         }
         return t2;
     }
-    if (!json_num(v, &x))
+    if (!evaldata_num(v, &x))
         return NULL;
     const char *slash = strchr(fmt, '/');
     if (slash) {
         if (x == 0 && optional)
             return NULL; /* "[, {count(...):improvement/improvements}]" says nothing of none */
-        report_fmt_sig(buf, x, REPORT_DIGITS);
+        numfmt_sig(buf, x, REPORT_DIGITS);
         return bd_strdupf("%s %.*s", buf, x == 1 ? (int)(slash - fmt) : (int)strlen(slash + 1),
                           x == 1 ? fmt : slash + 1);
     }
     if (strcmp(fmt, "pct") == 0) {
-        report_fmt_sig(buf, fabs(x), 3);
+        numfmt_sig(buf, fabs(x), 3);
         return bd_strdupf("%s%s%%", x > 0 ? "+" : x < 0 ? "-" : "", buf);
     }
     int digits = isdigit((unsigned char)fmt[0]) ? atoi(fmt) : strcmp(fmt, "abs") == 0 ? REPORT_DIGITS : 3;
-    report_fmt_sig(buf, strcmp(fmt, "share") == 0 ? 100 * x : strcmp(fmt, "abs") == 0 ? fabs(x) : x, digits);
+    numfmt_sig(buf, strcmp(fmt, "share") == 0 ? 100 * x : strcmp(fmt, "abs") == 0 ? fabs(x) : x, digits);
     return bd_strdupf("%s%s", buf, strcmp(fmt, "%") == 0 || strcmp(fmt, "share") == 0 ? "%" : "");
 }
 

@@ -8,7 +8,6 @@
 
 #include "report/chart.h"
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "report/headline.h"
 #include "report/page_table.h"
 #include "report/report.h"
@@ -71,11 +70,11 @@ static int is_default(const struct report_page *p, const char *name, const json_
         return 0;
     if (json_is_null(v))
         return strcmp(def, "null") == 0;
-    char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
+    char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
     int same = t && strcmp(t, def) == 0;
     double x, y;
     char *end;
-    if (!same && t && json_num(v, &x) && !json_is_string(v)) {
+    if (!same && t && evaldata_num(v, &x) && !json_is_string(v)) {
         y = strtod(def, &end);
         same = end != def && !*end && x == y;
     }
@@ -93,7 +92,7 @@ static void params_given(struct strbuf *sb, const struct report_page *p)
     json_object_foreach(p->ev->params, k, v) {
         if (is_default(p, k, v))
             continue;
-        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
+        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
         sb_puts(sb, n++ ? ", <code>" : "<code>");
         esc(sb, k);
         sb_putc(sb, '=');
@@ -165,7 +164,7 @@ static void conditions(struct strbuf *sb, const struct report_page *p)
         if (!nc++)
             sb_puts(sb, "<h3>The rule's conditions</h3>\n<p>In the rule's own words, with the values this evaluation "
                         "used:</p><ul>\n");
-        char *t = json_exact(v);
+        char *t = evaldata_exact(v);
         const char *colon = strchr(d, ':');
         sb_puts(sb, "<li><strong>");
         if (colon) {
@@ -200,7 +199,7 @@ static void rule_section(struct strbuf *sb, const struct report_page *p)
                 "<thead><tr><th>parameter</th><th>value</th><th>default</th><th>meaning</th></tr></thead><tbody>\n");
     json_object_foreach(p->ev->params, k, v) {
         const char *def, *d = param_desc(p, k, &def);
-        char *t = json_exact(v);
+        char *t = evaldata_exact(v);
         sb_puts(sb, is_condition(d) ? "<tr class=\"cond\"><td><code>" : "<tr><td><code>");
         esc(sb, k);
         sb_puts(sb, "</code></td><td>");

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "report/svg.h"
 #include "util/xalloc.h"
 

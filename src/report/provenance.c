@@ -99,11 +99,11 @@ char *report_verify_text(const struct report_eval *ev, const struct saved_query 
     json_t *v;
     json_object_foreach(ev->params, k, v) {
         const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
-        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
+        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
         double x, y;
         char *end = NULL;
         /* a number recorded as 0.0 is the default written 0 */
-        int same_number = sp && sp->has_default && !json_is_string(v) && json_num(v, &x) &&
+        int same_number = sp && sp->has_default && !json_is_string(v) && evaldata_num(v, &x) &&
                           (y = strtod(sp->def, &end), end != sp->def && !*end && x == y);
         if (!t || !sp || !sp->has_default || (strcmp(sp->def, t) != 0 && !same_number)) {
             struct strbuf a = {0};
@@ -123,7 +123,7 @@ char *report_verify_text(const struct report_eval *ev, const struct saved_query 
 /* The value of a recorded parameter as --param text. */
 static char *param_text(const json_t *v)
 {
-    return json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
+    return json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
 }
 
 /* The value a companion's parameter `name` takes: from `with` (the chart's
@@ -233,14 +233,14 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
             json_t *w = json_object_get(want, q->params[i].name), *got = json_object_get(rp, q->params[i].name);
             if (w && json_is_string(w) && got && !json_is_string(got)) {
                 /* a with= value is text: the recorded one as text */
-                char *gt = json_exact(got);
+                char *gt = evaldata_exact(got);
                 same = gt && strcmp(gt, json_string_value(w)) == 0;
                 free(gt);
             } else if (w) {
                 same = got && json_equal(w, got);
             } else {
                 /* not given: the recorded value must be the default */
-                char *gt = got ? (json_is_string(got) ? xstrdup(json_string_value(got)) : json_exact(got)) : NULL;
+                char *gt = got ? (json_is_string(got) ? xstrdup(json_string_value(got)) : evaldata_exact(got)) : NULL;
                 same = gt && q->params[i].has_default && strcmp(gt, q->params[i].def) == 0;
                 free(gt);
             }

@@ -34,13 +34,13 @@ static char *match_key(const struct chart_spec *sp, const struct report_eval *ev
         char *t;
         if (lag && k == sp->nmatch - 1) {
             double x;
-            if (!json_num(v, &x)) {
+            if (!evaldata_num(v, &x)) {
                 sb_free(&sb);
                 return NULL;
             }
             t = bd_strdupf("%lld", (long long)llround(x) - lag);
         } else {
-            t = json_exact(v);
+            t = evaldata_exact(v);
         }
         sb_printf(&sb, "%s%s", k ? "\x1f" : "", t ? t : "");
         if (!t)
@@ -87,7 +87,7 @@ static int place(struct series *s, const struct keyed_row *idx, size_t n, size_t
     json_t *v = report_cell(page, i, sp->mark);
     if (!v || json_is_null(v))
         return 0;
-    char *name = json_is_string(v) ? xstrdup(json_string_value(v)) : json_exact(v);
+    char *name = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
     char *key = name ? match_key(sp, page, i, 0) : NULL;
     int k = key ? class_of(s, name) : -1, rc = k < 0 ? -1 : 0;
     struct srow *at = rc ? NULL : find(s, idx, n, key);
@@ -98,7 +98,7 @@ static int place(struct series *s, const struct keyed_row *idx, size_t n, size_t
     double lag;
     if (at && strcmp(name, "missed") == 0) {
         at->ref = 1;
-    } else if (!rc && sp->lag && json_num(report_cell(page, i, sp->lag), &lag)) {
+    } else if (!rc && sp->lag && evaldata_num(report_cell(page, i, sp->lag), &lag)) {
         char *back = match_key(sp, page, i, (long long)llround(lag));
         struct srow *ref = back ? find(s, idx, n, back) : NULL;
         if (ref)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "report/series.h"
 #include "util/diag.h"
 #include "util/xalloc.h"
@@ -65,7 +65,7 @@ static char *change_text(const struct series *s, const struct srow *r)
 {
     const struct chart_spec *sp = s->c->spec;
     char pct[48];
-    report_fmt_sig(pct, fabs(r->change), 3);
+    numfmt_sig(pct, fabs(r->change), 3);
     char *rev = sp->revision ? display_value(report_cell(s->c->ev, r->i, sp->revision), REPORT_DIGITS, NULL) : NULL;
     char *revfit = text_fit(rev ? rev : "", 12);
     char *t = bd_strdupf("%s%s%s%s%%%s%s", revfit ? revfit : "", revfit && *revfit ? " " : "",

@@ -8,7 +8,6 @@
 
 #include "report/chart_spec.h"
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "report/headline.h"
 #include "report/report.h"
 #include "report/site.h"

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "report/chart.h"
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "report/site.h"
 #include "report/svg.h"
 #include "util/diag.h"
@@ -69,8 +69,8 @@ static void headline(struct strbuf *sb, const struct site *s, const struct site_
         const struct site_run *r = &s->runs[h->pts[h->last->at].run];
         char pct[56], b[48], a[48];
         site_pct(pct, h->last->change);
-        report_fmt_sig(b, h->last->before, REPORT_DIGITS);
-        report_fmt_sig(a, h->last->after, REPORT_DIGITS);
+        numfmt_sig(b, h->last->before, REPORT_DIGITS);
+        numfmt_sig(a, h->last->after, REPORT_DIGITS);
         sb_printf(sb, ": %s by %s from run ", h->last->regression ? "regressed" : "improved", pct);
         svg_esc(sb, r->name);
         if (r->revision) {
@@ -145,9 +145,9 @@ static void change_table(struct strbuf *sb, const struct site *s, const struct s
             const struct site_run *r = &s->runs[h->pts[c->at].run];
             char b[48], a[48], p[48], pct[56], t[32] = "";
             double when;
-            report_fmt_sig(b, c->before, REPORT_DIGITS);
-            report_fmt_sig(a, c->after, REPORT_DIGITS);
-            report_fmt_sig(p, c->pvalue, REPORT_DIGITS);
+            numfmt_sig(b, c->before, REPORT_DIGITS);
+            numfmt_sig(a, c->after, REPORT_DIGITS);
+            numfmt_sig(p, c->pvalue, REPORT_DIGITS);
             site_pct(pct, c->change);
             if (r->started_at && display_time_parse(r->started_at, &when))
                 display_time(t, when, 0);
@@ -180,7 +180,7 @@ static void runs_table(struct strbuf *sb, const struct site *s, const struct sit
             const struct site_run *r = &s->runs[p->run];
             char v[48], t[32] = "";
             double when;
-            report_fmt_sig(v, p->value, REPORT_DIGITS);
+            numfmt_sig(v, p->value, REPORT_DIGITS);
             if (r->started_at && display_time_parse(r->started_at, &when))
                 display_time(t, when, 0);
             sb_puts(sb, "<tr>");

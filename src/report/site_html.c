@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fmt_sig.h"
+#include "fnshared/numfmt.h"
+#include "report/display.h"
 #include "report/report.h"
 #include "report/site.h"
 #include "report/svg.h"
@@ -39,7 +40,7 @@ void site_foot(struct strbuf *sb)
 void site_pct(char *buf, double x)
 {
     char t[48];
-    report_fmt_sig(t, fabs(x), 3);
+    numfmt_sig(t, fabs(x), 3);
     snprintf(buf, 56, "%s%s%%", x > 0 ? "+" : x < 0 ? "-" : "", t);
 }
 
@@ -69,8 +70,8 @@ void site_sparkline(struct strbuf *sb, const struct site *s, const struct site_h
                   "viewBox=\"0 0 %d %d\" role=\"img\"><title>",
               (int)SPARK_W, (int)SPARK_H, (int)SPARK_W, (int)SPARK_H);
     char a[48], b[48];
-    report_fmt_sig(a, lo, REPORT_DIGITS);
-    report_fmt_sig(b, hi, REPORT_DIGITS);
+    numfmt_sig(a, lo, REPORT_DIGITS);
+    numfmt_sig(b, hi, REPORT_DIGITS);
     sb_printf(sb, "%zu runs, %s to %s ", n, a, b);
     svg_esc(sb, h->unit ? h->unit : "");
     sb_puts(sb, "</title><path fill=\"none\" stroke=\"#0072B2\" stroke-width=\"1.2\" d=\"");

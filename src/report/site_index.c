@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "report/display.h"
-#include "report/fmt_sig.h"
 #include "report/site.h"
 #include "report/svg.h"
 #include "util/diag.h"

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fmt_sig.h"
+#include "fnshared/numfmt.h"
+#include "report/display.h"
 #include "util/xalloc.h"
 
 static double ln_(double x) { return log(x); }
@@ -214,7 +215,7 @@ void axis_ticks(struct axis *a, int vertical)
     a->nt = 0;
     for (int i = 0; i < n && a->nt < 40; i++) {
         char buf[48];
-        report_fmt_sig(buf, cand[i], REPORT_DIGITS);
+        numfmt_sig(buf, cand[i], REPORT_DIGITS);
         double p = axis_pos(a, cand[i]);
         double half = vertical ? LINE_H / 2 : text_cols(buf) * CHAR_W / 2 + 6;
         double lo = vertical ? -p - half : p - half;
@@ -261,7 +262,7 @@ double axis_draw_x_labelled(struct strbuf *sb, const struct axis *a, double y, d
     sb_puts(sb, "\"/>");
     for (int i = 0; i < a->nt; i++) {
         char buf[48];
-        report_fmt_sig(buf, a->ticks[i], REPORT_DIGITS);
+        numfmt_sig(buf, a->ticks[i], REPORT_DIGITS);
         svg_text(sb, axis_pos(a, a->ticks[i]), y + 16, "middle", "t", ticks ? ticks[i] : buf);
     }
     if (label) {
@@ -303,7 +304,7 @@ void axis_draw_y(struct strbuf *sb, const struct axis *a, double x, double x_rig
     sb_puts(sb, "\"/>");
     for (int i = 0; i < a->nt; i++) {
         char buf[48];
-        report_fmt_sig(buf, a->ticks[i], REPORT_DIGITS);
+        numfmt_sig(buf, a->ticks[i], REPORT_DIGITS);
         svg_text(sb, x - 6, axis_pos(a, a->ticks[i]) + 4, "end", "t", buf);
     }
 }

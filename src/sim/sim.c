@@ -386,6 +386,56 @@ static void write_run_record(struct strbuf *sb, const struct sim_config *cfg, in
     sb_puts(sb, ",\"max\":0.5}}\n");
 }
 
+/* Per cell of run name at p: what acts on this run's ratio beyond the
+ * block noise (the host's offset, the drift scaled by noise, the effects
+ * that match), into shift. */
+static void cell_shifts(const struct sim_config *cfg, struct run_place p, const struct cell *cells, const char *name,
+                        double noise, double *shift)
+{
+    const uint64_t g = (uint64_t)p.group, h = (uint64_t)p.host, pos = (uint64_t)p.position;
+    for (int c = 0; c < cfg->cells; c++) {
+        struct rng r;
+        rng_stream(&r, cfg->seed, (uint64_t[]){TAG_HOSTCELL, g, h, (uint64_t)c}, 4);
+        double offset = cells[c].host_sd * rng_normal(&r);
+        rng_stream(&r, cfg->seed, (uint64_t[]){TAG_DRIFT, g, h, pos, (uint64_t)c}, 5);
+        double drift = noise * cfg->drift * rng_normal(&r);
+        double effect = 0;
+        for (int k = 0; k < cfg->n_effects; k++) {
+            const struct sim_effect *e = &cfg->effects[k];
+            if (effect_matches_cell(e, &cells[c]) && (!e->runs || fnmatch(e->runs, name, 0) == 0))
+                effect += log(e->factor);
+        }
+        shift[c] = offset + drift + effect;
+    }
+}
+
+/* One samples record: cell cl's fork f of block b (0-based), the
+ * treatment's when native, with its warmups and values. */
+static void write_samples(struct strbuf *sb, const struct sim_config *cfg, const struct cell *cl, int b, int native,
+                          int f, const double *warm, const double *vals)
+{
+    sb_printf(sb, "{\"record\":\"samples\",\"benchmark\":\"%s\",\"params\":{\"workload\":\"%s\","
+                  "\"format\":\"%s\"},\"block\":%d,\"variant\":\"%s\",\"fork\":%d,\"unit\":\"%s\"",
+              operations[cl->operation], workloads[cl->workload], formats[cl->format], b + 1,
+              native ? TREATMENT : BASELINE, f, cl->unit);
+    if (cfg->warmups > 0) {
+        sb_puts(sb, ",\"warmup\":[");
+        for (int w = 0; w < cfg->warmups; w++) {
+            if (w)
+                sb_putc(sb, ',');
+            sim_json_value(sb, warm[w]);
+        }
+        sb_putc(sb, ']');
+    }
+    sb_puts(sb, ",\"values\":[");
+    for (int v = 0; v < cfg->iterations; v++) {
+        if (v)
+            sb_putc(sb, ',');
+        sim_json_value(sb, vals[v]);
+    }
+    sb_puts(sb, "]}\n");
+}
+
 int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *ctx)
 {
     if (cfg->history)
@@ -403,20 +453,7 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
 
     /* Per cell: what acts on this run's ratio beyond the block noise. */
     double shift[SIM_MAX_CELLS];
-    for (int c = 0; c < cfg->cells; c++) {
-        struct rng r;
-        rng_stream(&r, cfg->seed, (uint64_t[]){TAG_HOSTCELL, g, h, (uint64_t)c}, 4);
-        double offset = cells[c].host_sd * rng_normal(&r);
-        rng_stream(&r, cfg->seed, (uint64_t[]){TAG_DRIFT, g, h, pos, (uint64_t)c}, 5);
-        double drift = noise * cfg->drift * rng_normal(&r);
-        double effect = 0;
-        for (int k = 0; k < cfg->n_effects; k++) {
-            const struct sim_effect *e = &cfg->effects[k];
-            if (effect_matches_cell(e, &cells[c]) && (!e->runs || fnmatch(e->runs, name, 0) == 0))
-                effect += log(e->factor);
-        }
-        shift[c] = offset + drift + effect;
-    }
+    cell_shifts(cfg, p, cells, name, noise, shift);
 
     struct run_times rt = run_times(cfg, p);
     double speed = host_speed(cfg, p);
@@ -459,28 +496,7 @@ int sim_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *c
                         warm[w] = level * (1 + excess) * exp(noise * cfg->iteration_sd * rng_normal(&r));
                     for (int v = 0; v < cfg->iterations; v++)
                         vals[v] = level * exp(noise * cfg->iteration_sd * rng_normal(&r));
-
-                    struct strbuf *sb = &o.sb;
-                    sb_printf(sb, "{\"record\":\"samples\",\"benchmark\":\"%s\",\"params\":{\"workload\":\"%s\","
-                                  "\"format\":\"%s\"},\"block\":%d,\"variant\":\"%s\",\"fork\":%d,\"unit\":\"%s\"",
-                              operations[cl->operation], workloads[cl->workload], formats[cl->format], b + 1,
-                              native ? TREATMENT : BASELINE, f, cl->unit);
-                    if (cfg->warmups > 0) {
-                        sb_puts(sb, ",\"warmup\":[");
-                        for (int w = 0; w < cfg->warmups; w++) {
-                            if (w)
-                                sb_putc(sb, ',');
-                            sim_json_value(sb, warm[w]);
-                        }
-                        sb_putc(sb, ']');
-                    }
-                    sb_puts(sb, ",\"values\":[");
-                    for (int v = 0; v < cfg->iterations; v++) {
-                        if (v)
-                            sb_putc(sb, ',');
-                        sim_json_value(sb, vals[v]);
-                    }
-                    sb_puts(sb, "]}\n");
+                    write_samples(&o.sb, cfg, cl, b, native, f, warm, vals);
                     out_flush(&o, 1 << 16);
                 }
             }

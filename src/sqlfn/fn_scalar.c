@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "sqlfn/sqlfn.h"
 #include "stats/stats.h"
 
@@ -127,7 +128,7 @@ static void write_ci(sqlite3_context *ctx, json_t *root, const double v[3])
             double x = slot >= 0 ? v[slot] : json_real_value(val);
             char num[40];
             if (isfinite(x))
-                sqlfn_fmt_double(num, sizeof num, x);
+                numfmt_shortest(num, sizeof num, x);
             else
                 strcpy(num, "null");
             sqlite3_str_appendall(out, num);

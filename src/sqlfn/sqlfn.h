@@ -116,8 +116,6 @@ int sqlfn_same(sqlite3_context *ctx, sqlite3_value **argv, int argi, double valu
  * error (fn_overflow_message) instead when a member overflowed. */
 void sqlfn_json_result(sqlite3_context *ctx, struct fn_json *j);
 void sqlfn_overflow_error(sqlite3_context *ctx, const struct fn_overflow *o);
-/* fn_fmt_double under the name its test knows. */
-static inline void sqlfn_fmt_double(char *buf, size_t size, double x) { fn_fmt_double(buf, size, x); }
 
 /* The FIFO of fnshared.h on SQLite's allocator. */
 void *sqlfn_grow(void *ctx, void *old, size_t bytes);

@@ -286,6 +286,99 @@ static int64_t last_above(uint64_t M, double sigma0, double z)
     return a;
 }
 
+/* Whether the sorted samples x and y hold a tie: within x, within y, or
+ * across. */
+static int any_ties(const double *x, size_t n1, const double *y, size_t n2)
+{
+    int ties = 0;
+    for (size_t i = 1; i < n1 && !ties; i++)
+        ties = x[i] == x[i - 1];
+    for (size_t j = 1; j < n2 && !ties; j++)
+        ties = y[j] == y[j - 1];
+    for (size_t i = 0, j = 0; i < n1 && j < n2 && !ties;) {
+        ties = x[i] == y[j];
+        if (x[i] < y[j])
+            i++;
+        else
+            j++;
+    }
+    return ties;
+}
+
+/* The ranks klo and khi (1-based, among the M = n1 n2 differences) of the
+ * interval's ends at level 1 - alpha: exact (Wilcoxon's distribution,
+ * out->confidence set) when out->exact, else from the normal
+ * approximation with the ties' correction. 0, or -2 when the exact
+ * quantile fails. */
+static int interval_ranks(const double *x, size_t n1, const double *y, size_t n2, double alpha, struct hl_result *out,
+                          uint64_t *klo, uint64_t *khi)
+{
+    uint64_t M = (uint64_t)n1 * n2;
+    if (out->exact) {
+        double p;
+        int qu = stats_qwilcox_lower_below(alpha / 2, (int)n1, (int)n2, &p);
+        if (qu < 0)
+            return -2;
+        if (qu == 0)
+            qu = 1;
+        out->confidence = 1 - 2 * p;
+        *klo = (uint64_t)qu;
+        *khi = M - (uint64_t)qu + 1;
+    } else {
+        double nx = (double)n1, ny = (double)n2;
+        double sigma0 = sqrt((nx * ny / 12) * ((nx + ny + 1) - (tie_sum(x, n1) + tie_sum(y, n2)) / ((nx + ny) * (nx + ny - 1))));
+        int64_t jl = last_above(M, sigma0, gsl_cdf_ugaussian_Qinv(alpha / 2));
+        int64_t jh = last_above(M, sigma0, gsl_cdf_ugaussian_Pinv(alpha / 2));
+        *klo = jl + 1 < 1 ? 1 : (uint64_t)(jl + 1) > M ? M : (uint64_t)(jl + 1);
+        *khi = jh + 1 < 1 ? 1 : (uint64_t)(jh + 1) > M ? M : (uint64_t)(jh + 1);
+    }
+    return 0;
+}
+
+/* The differences of ranks klo and khi (out->lo, out->hi) and the two
+ * middle ones (*m1, *m2), with their work counted in out->work. 0, or -2
+ * when memory runs out. */
+static int select_differences(const double *x, size_t n1, const double *y, size_t n2, uint64_t klo, uint64_t khi,
+                              struct hl_result *out, double *m1, double *m2)
+{
+    uint64_t M = (uint64_t)n1 * n2;
+    if (M <= HL_SORT_MAX) {
+        /* Few differences (a benchmark cell's 10 against 10): all of them
+         * formed, and each order statistic selected among them (the same
+         * values as the selection in the sorted matrix below, with less
+         * work for so few). */
+        double *d = malloc(M * sizeof *d);
+        if (!d)
+            return -2;
+        size_t t = 0;
+        for (size_t i = 0; i < n1; i++)
+            for (size_t j = 0; j < n2; j++)
+                d[t++] = x[i] - y[j];
+        out->work += 4 * 4 * M; /* forming them, and four quickselects */
+        stats_select(d, M, klo - 1);
+        out->lo = d[klo - 1];
+        stats_select(d, M, khi - 1);
+        out->hi = d[khi - 1];
+        stats_select(d, M, (M + 1) / 2 - 1);
+        *m1 = d[(M + 1) / 2 - 1];
+        stats_select(d, M, M / 2);
+        *m2 = d[M / 2];
+        free(d);
+    } else {
+        out->lo = shift_kth_any(x, n1, y, n2, klo, &out->work);
+        out->hi = shift_kth_any(x, n1, y, n2, khi, &out->work);
+        *m1 = shift_kth_any(x, n1, y, n2, (M + 1) / 2, &out->work);
+        *m2 = *m1;
+        if (M % 2 == 0 && !isnan(*m1)) { /* d(M/2 + 1): m1 again, or the next difference up */
+            uint64_t le;
+            double up = next_above(x, n1, y, n2, *m1, &le, &out->work);
+            if (le < M / 2 + 1)
+                *m2 = up;
+        }
+    }
+    return 0;
+}
+
 int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_result *out)
 {
     size_t n1 = 0;
@@ -310,20 +403,7 @@ int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_r
     qsort(x, n1, sizeof *x, cmp_double);
     qsort(y, n2, sizeof *y, cmp_double);
     out->work = n + sort_work(n1) + sort_work(n2);
-    /* Ties anywhere in the combined sample: within x, within y, or across. */
-    int ties = 0;
-    for (size_t i = 1; i < n1 && !ties; i++)
-        ties = x[i] == x[i - 1];
-    for (size_t j = 1; j < n2 && !ties; j++)
-        ties = y[j] == y[j - 1];
-    for (size_t i = 0, j = 0; i < n1 && j < n2 && !ties;) {
-        ties = x[i] == y[j];
-        if (x[i] < y[j])
-            i++;
-        else
-            j++;
-    }
-    uint64_t M = (uint64_t)n1 * n2;
+    int ties = any_ties(x, n1, y, n2);
     double alpha = 1 - level;
     out->n1 = (int64_t)n1;
     out->n2 = (int64_t)n2;
@@ -332,59 +412,9 @@ int stats_hodges_lehmann(struct mw_obs *obs, size_t n, double level, struct hl_r
     out->confidence = NAN;
     int rc = -2;
     uint64_t klo, khi;
-    if (out->exact) {
-        double p;
-        int qu = stats_qwilcox_lower_below(alpha / 2, (int)n1, (int)n2, &p);
-        if (qu < 0)
-            goto done;
-        if (qu == 0)
-            qu = 1;
-        out->confidence = 1 - 2 * p;
-        klo = (uint64_t)qu;
-        khi = M - (uint64_t)qu + 1;
-    } else {
-        double nx = (double)n1, ny = (double)n2;
-        double sigma0 = sqrt((nx * ny / 12) * ((nx + ny + 1) - (tie_sum(x, n1) + tie_sum(y, n2)) / ((nx + ny) * (nx + ny - 1))));
-        int64_t jl = last_above(M, sigma0, gsl_cdf_ugaussian_Qinv(alpha / 2));
-        int64_t jh = last_above(M, sigma0, gsl_cdf_ugaussian_Pinv(alpha / 2));
-        klo = jl + 1 < 1 ? 1 : (uint64_t)(jl + 1) > M ? M : (uint64_t)(jl + 1);
-        khi = jh + 1 < 1 ? 1 : (uint64_t)(jh + 1) > M ? M : (uint64_t)(jh + 1);
-    }
     double m1, m2;
-    if (M <= HL_SORT_MAX) {
-        /* Few differences (a benchmark cell's 10 against 10): all of them
-         * formed, and each order statistic selected among them (the same
-         * values as the selection in the sorted matrix below, with less
-         * work for so few). */
-        double *d = malloc(M * sizeof *d);
-        if (!d)
-            goto done;
-        size_t t = 0;
-        for (size_t i = 0; i < n1; i++)
-            for (size_t j = 0; j < n2; j++)
-                d[t++] = x[i] - y[j];
-        out->work += 4 * 4 * M; /* forming them, and four quickselects */
-        stats_select(d, M, klo - 1);
-        out->lo = d[klo - 1];
-        stats_select(d, M, khi - 1);
-        out->hi = d[khi - 1];
-        stats_select(d, M, (M + 1) / 2 - 1);
-        m1 = d[(M + 1) / 2 - 1];
-        stats_select(d, M, M / 2);
-        m2 = d[M / 2];
-        free(d);
-    } else {
-        out->lo = shift_kth_any(x, n1, y, n2, klo, &out->work);
-        out->hi = shift_kth_any(x, n1, y, n2, khi, &out->work);
-        m1 = shift_kth_any(x, n1, y, n2, (M + 1) / 2, &out->work);
-        m2 = m1;
-        if (M % 2 == 0 && !isnan(m1)) { /* d(M/2 + 1): m1 again, or the next difference up */
-            uint64_t le;
-            double up = next_above(x, n1, y, n2, m1, &le, &out->work);
-            if (le < M / 2 + 1)
-                m2 = up;
-        }
-    }
+    if (interval_ranks(x, n1, y, n2, alpha, out, &klo, &khi) || select_differences(x, n1, y, n2, klo, khi, out, &m1, &m2))
+        goto done;
     if (isnan(out->lo) || isnan(out->hi) || isnan(m1) || isnan(m2))
         goto done;
     out->estimate = (m1 + m2) / 2;

@@ -356,6 +356,109 @@ int stats_mann_whitney(struct mw_obs *obs, size_t n, struct mw_result *out)
     return stats_mann_whitney_method(obs, n, MW_R, out);
 }
 
+/* Over obs sorted by value: the rank sum (mid-ranks) of the first sample,
+ * the sum of t^3 - t over the tie groups (t values each), the number of
+ * groups and the size of the lowest. */
+static void rank_sums(const struct mw_obs *obs, size_t n, double *ranksum, double *ties, size_t *groups, size_t *lowest)
+{
+    *ranksum = 0;
+    *ties = 0;
+    *groups = 0;
+    *lowest = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && obs[j].x == obs[i].x)
+            j++;
+        double rank = ((double)(i + 1) + (double)j) / 2;
+        for (size_t k = i; k < j; k++)
+            if (obs[k].first)
+                *ranksum += rank;
+        double t = (double)(j - i);
+        *ties += t * t * t - t;
+        if ((*groups)++ == 0)
+            *lowest = j - i;
+        i = j;
+    }
+}
+
+/* benchstat's p without ties: the plain distribution of U for (n1, n2),
+ * exact integers while they sum below 2^53, hence the same p as cond_p's
+ * at a fraction of its work (most benchmark cells: 10 values a side).
+ * 1 with *p, 0 when the counts are too large for that, -2 when memory ran
+ * out. */
+static int benchstat_plain_p(int64_t n1, int64_t n2, double w, double *p)
+{
+    double nx = (double)n1, ny = (double)n2;
+    double all = 1;
+    for (int64_t i = 1; i <= n1 && all <= 0x1p53; i++)
+        all = all * (double)(n2 + i) / (double)i;
+    if (all > 0x1p53)
+        return 0;
+    double *c = wilcox_counts((int)n1, (int)n2);
+    if (!c)
+        return -2;
+    double m = nx * ny, small = w < m - w ? w : m - w, total = 0, le = 0;
+    for (size_t k = 0; k <= (size_t)m; k++)
+        total += c[k];
+    for (size_t k = 0; k <= (size_t)small; k++)
+        le += c[k];
+    free(c);
+    *p = le / total * 2;
+    return 1;
+}
+
+/* The p from the conditional distribution given the ties of obs (sorted
+ * by value): 0, or -2 when memory ran out. */
+static int conditional_p(const struct mw_obs *obs, size_t n, int64_t n1, int64_t n2, double w, enum mw_method method,
+                         struct mw_result *out)
+{
+    int64_t *score2 = malloc(n * sizeof *score2);
+    if (!score2)
+        return -2;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && obs[j].x == obs[i].x)
+            j++;
+        for (size_t k = i; k < j; k++)
+            score2[k] = (int64_t)(i + 1 + j);
+        i = j;
+    }
+    out->p = cond_p(score2, n1, n2, w, method);
+    free(score2);
+    return isnan(out->p) ? -2 : 0;
+}
+
+/* The exact p of MW_EXACT and MW_BENCHSTAT (U = w; ties, groups and lowest
+ * as rank_sums gives them): 0, -2 when memory ran out, -3 when MW_EXACT's
+ * work would exceed MW_EXACT_WORK. */
+static int exact_p(const struct mw_obs *obs, size_t n, int64_t n1, int64_t n2, double w, double ties, size_t groups,
+                   size_t lowest, enum mw_method method, struct mw_result *out)
+{
+    double nx = (double)n1, ny = (double)n2;
+    if (method == MW_BENCHSTAT && groups == 1) {
+        out->p = NAN; /* go-moremath: "all samples are equal" */
+        return 0;
+    }
+    if (method == MW_BENCHSTAT && w == nx * ny - w) {
+        out->p = 1;
+        return 0;
+    }
+    double nsel = fmin(nx, ny);
+    if (method == MW_EXACT && (nx + ny) * nsel * (2 * nsel * (nx + ny - nsel) + 1) > MW_EXACT_WORK)
+        return -3;
+    if (method == MW_BENCHSTAT && groups == 2) {
+        double m = nx * ny;
+        out->p = benchstat_two_groups(n1, n2, (int64_t)lowest, (int64_t)n - (int64_t)lowest, w < m - w ? w : m - w);
+        return 0;
+    }
+    if (method == MW_BENCHSTAT && ties == 0) {
+        int rc = benchstat_plain_p(n1, n2, w, &out->p);
+        if (rc)
+            return rc < 0 ? rc : 0;
+    }
+    return conditional_p(obs, n, n1, n2, w, method, out);
+}
+
 int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method method, struct mw_result *out)
 {
     int64_t n1 = 0, n2 = 0;
@@ -365,22 +468,9 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
         return -1;
     qsort(obs, n, sizeof *obs, cmp_obs);
     /* Mid-ranks; the rank sum of the first sample; sum of t^3 - t over ties. */
-    double ranksum = 0, ties = 0;
-    size_t groups = 0, lowest = 0; /* lowest: the size of the lowest tie group */
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && obs[j].x == obs[i].x)
-            j++;
-        double rank = ((double)(i + 1) + (double)j) / 2;
-        for (size_t k = i; k < j; k++)
-            if (obs[k].first)
-                ranksum += rank;
-        double t = (double)(j - i);
-        ties += t * t * t - t;
-        if (groups++ == 0)
-            lowest = j - i;
-        i = j;
-    }
+    double ranksum, ties;
+    size_t groups, lowest; /* lowest: the size of the lowest tie group */
+    rank_sums(obs, n, &ranksum, &ties, &groups, &lowest);
     double nx = (double)n1, ny = (double)n2;
     double w = ranksum - nx * (nx + 1) / 2;
     out->u = w;
@@ -408,60 +498,8 @@ int stats_mann_whitney_method(struct mw_obs *obs, size_t n, enum mw_method metho
         out->p = fmin(2 * p, 1);
         return 0;
     }
-    if (out->exact) {
-        if (method == MW_BENCHSTAT && groups == 1) {
-            out->p = NAN; /* go-moremath: "all samples are equal" */
-            return 0;
-        }
-        if (method == MW_BENCHSTAT && w == nx * ny - w) {
-            out->p = 1;
-            return 0;
-        }
-        double nsel = fmin(nx, ny);
-        if (method == MW_EXACT && (nx + ny) * nsel * (2 * nsel * (nx + ny - nsel) + 1) > MW_EXACT_WORK)
-            return -3;
-        if (method == MW_BENCHSTAT && groups == 2) {
-            double m = nx * ny;
-            out->p = benchstat_two_groups(n1, n2, (int64_t)lowest, (int64_t)n - (int64_t)lowest, w < m - w ? w : m - w);
-            return 0;
-        }
-        if (method == MW_BENCHSTAT && ties == 0) {
-            /* Without ties the conditional distribution is the plain one:
-             * the counts of U for (n1, n2), exact integers while they sum
-             * below 2^53, hence the same p as cond_p's at a fraction of its
-             * work (most benchmark cells: 10 values a side). */
-            double all = 1;
-            for (int64_t i = 1; i <= n1 && all <= 0x1p53; i++)
-                all = all * (double)(n2 + i) / (double)i;
-            if (all <= 0x1p53) {
-                double *c = wilcox_counts((int)n1, (int)n2);
-                if (!c)
-                    return -2;
-                double m = nx * ny, small = w < m - w ? w : m - w, total = 0, le = 0;
-                for (size_t k = 0; k <= (size_t)m; k++)
-                    total += c[k];
-                for (size_t k = 0; k <= (size_t)small; k++)
-                    le += c[k];
-                free(c);
-                out->p = le / total * 2;
-                return 0;
-            }
-        }
-        int64_t *score2 = malloc(n * sizeof *score2);
-        if (!score2)
-            return -2;
-        for (size_t i = 0; i < n;) {
-            size_t j = i + 1;
-            while (j < n && obs[j].x == obs[i].x)
-                j++;
-            for (size_t k = i; k < j; k++)
-                score2[k] = (int64_t)(i + 1 + j);
-            i = j;
-        }
-        out->p = cond_p(score2, n1, n2, w, method);
-        free(score2);
-        return isnan(out->p) ? -2 : 0;
-    }
+    if (out->exact)
+        return exact_p(obs, n, n1, n2, w, ties, groups, lowest, method, out);
     double z = w - nx * ny / 2;
     double sigma = sqrt((nx * ny / 12) * ((nx + ny + 1) - ties / ((nx + ny) * (nx + ny - 1))));
     double correction = z > 0 ? 0.5 : z < 0 ? -0.5 : 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "stats/sum.h"
 #include "store/store.h"
 #include "util/diag.h"
@@ -67,8 +68,8 @@ static int compare_series(struct db *db, struct summary_state *out, summary_each
                       m == 1 ? "" : "s", gaps ? " (iterations not numbered 1..n)" : "");
         else if (!(fabs(sum - total) <= 1e-12 * fmax(fabs(sum), fabs(total)))) {
             char a[32], b[32];
-            fmt_double(a, total);
-            fmt_double(b, sum);
+            numfmt_real(a, total);
+            numfmt_real(b, sum);
             sb_printf(&why, "series %" PRId64 ": total is %s but its values add up to %s", id, a, b);
         }
         if (why.len) {

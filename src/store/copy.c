@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "store/db_internal.h"
 #include "store/dialect.h"
 #include "store/store.h"
@@ -275,7 +276,7 @@ static int bind_any(sqlite3_stmt *ins, int i, sqlite3_value *v)
             return sqlite3_bind_int64(ins, i, ll);
         double d = strtod(t, &end);
         if (*t && !*end) {
-            fmt_double(buf, d);
+            numfmt_real(buf, d);
             if (strcmp(buf, t) == 0)
                 return sqlite3_bind_double(ins, i, d);
         }
@@ -290,7 +291,7 @@ static int copy_field(struct strbuf *sb, struct db_stmt *st, int i)
     switch (db_column_type(st, i)) {
     case SQLITE_NULL: return sb_append(sb, "\\N", 2);
     case SQLITE_INTEGER: return sb_printf(sb, "%lld", (long long)db_column_int64(st, i));
-    case SQLITE_FLOAT: fmt_double(buf, db_column_double(st, i)); return sb_puts(sb, buf);
+    case SQLITE_FLOAT: numfmt_real(buf, db_column_double(st, i)); return sb_puts(sb, buf);
     case SQLITE_BLOB: {
         static const char hex[] = "0123456789abcdef";
         const unsigned char *p = sqlite3_value_blob(db_column_value(st, i));

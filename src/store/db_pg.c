@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "fnshared/numfmt.h"
 #include "store/db_internal.h"
 #include "store/pg_lex.h"
 #include "store/pq.h"
@@ -443,7 +444,7 @@ int db_pg_bind(struct db_stmt *st, int i, int type, sqlite3_int64 iv, double d, 
     case SQLITE_FLOAT:
         if (d != d) /* NaN binds NULL, as on SQLite */
             return SQLITE_OK;
-        fmt_double(buf, d);
+        numfmt_real(buf, d);
         st->types[i - 1] = OID_FLOAT8;
         s = buf;
         n = (int)strlen(buf);

@@ -18,11 +18,11 @@
 
 int migrations_count(void) { return (int)embedded_migrations_count; }
 
-const char *migration_name(int i)
+const char *store_migration_name(int v)
 {
-    if (i < 1 || i > migrations_count())
+    if (v < 1 || v > migrations_count())
         return NULL;
-    return embedded_migrations[i - 1].name;
+    return embedded_migrations[v - 1].name;
 }
 
 const char *migration_text(int i)
@@ -160,7 +160,7 @@ int store_check_migration_hashes(sqlite3 *db, void (*report)(int, const char *, 
         if (strcmp(hex, recorded) != 0) {
             bad++;
             if (report)
-                report(i, migration_name(i), arg);
+                report(i, store_migration_name(i), arg);
         }
     }
     sqlite3_finalize(st);

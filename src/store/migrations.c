@@ -59,14 +59,6 @@ int store_migrations_known(struct db *db)
     return last;
 }
 
-const char *store_migration_name(struct db *db, int v)
-{
-    if (v < 1 || v > store_migrations_known(db))
-        return NULL;
-    const struct embedded_file *f = db->engine == DB_SQLITE ? NULL : pg_file(v);
-    return f && f != pg_baseline() ? f->name : migration_name(v);
-}
-
 const char *store_migration_text(struct db *db, int v)
 {
     if (db->engine == DB_SQLITE)
@@ -97,7 +89,7 @@ static int next_step(struct db *db, int at, struct step *s, char **err)
     const char *text = store_migration_text(db, at + 1);
     if (!text)
         return bd_fail(err, "no migration from version %d", at);
-    *s = (struct step){at, at + 1, store_migration_name(db, at + 1), text};
+    *s = (struct step){at, at + 1, store_migration_name(at + 1), text};
     return 0;
 }
 
@@ -111,7 +103,7 @@ static int record(struct db *db, const struct step *s)
     struct db_stmt *st = NULL;
     int rc = db_prepare(db, "INSERT INTO schema_migration(version, name, sha256, applied_at) VALUES (?, ?, ?, ?)", &st);
     for (int v = s->from + 1; rc == SQLITE_OK && v <= s->to; v++) {
-        const char *name = store_migration_name(db, v);
+        const char *name = store_migration_name(v);
         if ((rc = db_bind_int(st, 1, v)) == SQLITE_OK && (rc = db_bind_text(st, 2, name ? name : s->file, -1)) == SQLITE_OK &&
             (rc = db_bind_text(st, 3, hex, -1)) == SQLITE_OK && (rc = db_bind_text(st, 4, when, -1)) == SQLITE_OK)
             rc = db_step(st);

@@ -60,13 +60,16 @@ int store_connect(const char *name, enum store_mode mode, struct db **out, char 
  * migrations/postgresql/NNNN_baseline.sql makes a new store at version
  * NNNN at once, recording versions 1 to NNNN, and each later file (named
  * as SQLite's) one version more (docs/schema.md, "Changing the schema").
- * The highest version this binary knows for db's engine; version v's name
- * (SQLite's file name, on both engines) and the engine's text that makes
- * it (PostgreSQL's baseline for every version up to its own); NULL out
- * of range. */
+ * The highest version this binary knows for db's engine, and the engine's
+ * text that makes version v (PostgreSQL's baseline for every version up to
+ * its own); NULL out of range. */
 int store_migrations_known(struct db *db);
-const char *store_migration_name(struct db *db, int v);
 const char *store_migration_text(struct db *db, int v);
+/* Version v's name, one on both engines: SQLite's file name
+ * (NNNN_name.sql), which PostgreSQL's later files share and under which its
+ * baseline records each version it makes (tests/pg/test_schema.sh holds
+ * them to it); NULL out of range (migrate.c). */
+const char *store_migration_name(int v);
 /* The store's version: 0 for none, -1 with *err. */
 int store_version(struct db *db, char **err);
 int store_pg_version(struct db *db, char **err);
@@ -166,8 +169,8 @@ char *store_busy_text(void);
 
 /* The migrations compiled into this binary, numbered 1..count in order. */
 int migrations_count(void);
-/* Number and name of migration i (1-based); NULL when out of range. */
-const char *migration_name(int i);
+/* The text of migration i (1-based, its name store_migration_name(i));
+ * NULL when out of range. */
 const char *migration_text(int i);
 
 /* Highest migration applied to the store (0 for an empty file), or -1 with

@@ -1,6 +1,5 @@
 #include "util/strbuf.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -129,24 +128,4 @@ int sb_json_string(struct strbuf *sb, const char *s, size_t n)
     if (sb_append(sb, s + start, n - start))
         return -1;
     return sb_putc(sb, '"');
-}
-
-void fmt_double(char *buf, double x)
-{
-    if (isnan(x)) {
-        strcpy(buf, "nan");
-        return;
-    }
-    if (isinf(x)) {
-        strcpy(buf, x > 0 ? "inf" : "-inf");
-        return;
-    }
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, 32, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    /* Keep a real looking like a real: 3 -> 3.0, as SQLite's shell does. */
-    if (!strpbrk(buf, ".eE"))
-        strcat(buf, ".0");
 }

@@ -38,8 +38,4 @@ char *sb_detach(struct strbuf *sb);
  * control characters escaped, everything else as it is. */
 int sb_json_string(struct strbuf *sb, const char *s, size_t n);
 
-/* Shortest decimal text that reads back as exactly x ("%.15g" to "%.17g");
- * buf holds at least 32 bytes. Non-finite values print as nan, inf, -inf. */
-void fmt_double(char *buf, double x);
-
 #endif

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
+#include "fnshared/numfmt.h"
 #include "output/output.h"
 #include "util/markdown.h"
 #include "query/param_type.h"
@@ -126,7 +127,7 @@ static void test_digits(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[40];
-        fmt_double_digits(buf, cases[i].x, cases[i].digits);
+        numfmt_digits(buf, cases[i].x, cases[i].digits);
         if (strcmp(buf, cases[i].want) != 0)
             fail_msg("%.17g to %d digits: got %s, want %s", cases[i].x, cases[i].digits, buf, cases[i].want);
     }

@@ -1,4 +1,4 @@
-/* sqlfn_fmt_double (src/sqlfn/fmt_double.c) against the definition it
+/* numfmt_shortest (src/fnshared/numfmt.c) against the definition it
  * replaces: the first of "%.15g", "%.16g", "%.17g" whose text reads back as
  * the same double, with glibc's printf and strtod. Byte-identical text on
  * random bit patterns, on random magnitudes in and around the exact path's
@@ -17,8 +17,7 @@
 
 #include <cmocka.h>
 
-#define SQLITE_CORE
-#include "sqlfn/sqlfn.h"
+#include "fnshared/numfmt.h"
 
 static void reference(char *buf, size_t size, double x)
 {
@@ -36,7 +35,7 @@ static void check1(double x)
     char want[40], got[40];
     reference(want, sizeof want, x);
     memset(got, 'X', sizeof got);
-    sqlfn_fmt_double(got, sizeof got, x);
+    numfmt_shortest(got, sizeof got, x);
     checked++;
     if (strcmp(want, got) != 0 && failures++ < 20)
         print_error("%a: want %s, got %s\n", x, want, got);

@@ -13,8 +13,9 @@
 
 #include <cmocka.h>
 
+#include "fnshared/numfmt.h"
 #include "report/chart_spec.h"
-#include "report/fmt_sig.h"
+#include "report/display.h"
 #include "report/svg.h"
 
 static void fmt_sig_cases(void **state)
@@ -29,14 +30,14 @@ static void fmt_sig_cases(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[48];
-        report_fmt_sig(buf, cases[i].x, cases[i].d);
+        numfmt_sig(buf, cases[i].x, cases[i].d);
         if (strcmp(buf, cases[i].want) != 0)
-            fail_msg("report_fmt_sig(%.17g, %d) = %s, expected %s", cases[i].x, cases[i].d, buf, cases[i].want);
+            fail_msg("numfmt_sig(%.17g, %d) = %s, expected %s", cases[i].x, cases[i].d, buf, cases[i].want);
     }
     char buf[48];
-    report_fmt_sig(buf, NAN, 4);
+    numfmt_sig(buf, NAN, 4);
     assert_string_equal(buf, "nan");
-    report_fmt_sig(buf, -INFINITY, 4);
+    numfmt_sig(buf, -INFINITY, 4);
     assert_string_equal(buf, "-inf");
 }
 
@@ -52,16 +53,16 @@ static void fmt_sig_random(void **state)
         double x = ldexp((double)(s >> 11), -53) * pow(10, (double)(s % 25) - 8) * ((s >> 5) & 1 ? -1 : 1);
         int d = 1 + (int)((s >> 8) % 6);
         char got[48], ref[64];
-        report_fmt_sig(got, x, d);
+        numfmt_sig(got, x, d);
         snprintf(ref, sizeof ref, "%.*e", d - 1, x);
         double want = strtod(ref, NULL), back = strtod(got, NULL);
         if (back != want && !(want == 0 && back == 0))
-            fail_msg("report_fmt_sig(%.17g, %d) = %s, reads %.17g; printf rounds to %s", x, d, got, back, ref);
+            fail_msg("numfmt_sig(%.17g, %d) = %s, reads %.17g; printf rounds to %s", x, d, got, back, ref);
         int has_e = strchr(got, 'e') != NULL, big = want != 0 && (fabs(want) < 1e-4 || fabs(want) >= 1e15);
         if (has_e != big)
-            fail_msg("report_fmt_sig(%.17g, %d) = %s: exponent %s", x, d, got, big ? "expected" : "not expected");
+            fail_msg("numfmt_sig(%.17g, %d) = %s: exponent %s", x, d, got, big ? "expected" : "not expected");
         if (!has_e && strchr(got, '.') && (got[strlen(got) - 1] == '0' || got[strlen(got) - 1] == '.'))
-            fail_msg("report_fmt_sig(%.17g, %d) = %s: trailing zeros", x, d, got);
+            fail_msg("numfmt_sig(%.17g, %d) = %s: trailing zeros", x, d, got);
     }
 }
 
@@ -180,8 +181,8 @@ static void axis_ticks_apart(void **state)
                 continue;
             assert_true(ax.ticks[k] > ax.ticks[k - 1]);
             char l0[48], l1[48];
-            report_fmt_sig(l0, ax.ticks[k - 1], REPORT_DIGITS);
-            report_fmt_sig(l1, ax.ticks[k], REPORT_DIGITS);
+            numfmt_sig(l0, ax.ticks[k - 1], REPORT_DIGITS);
+            numfmt_sig(l1, ax.ticks[k], REPORT_DIGITS);
             assert_string_not_equal(l0, l1);
             double gap = fabs(axis_pos(&ax, ax.ticks[k]) - axis_pos(&ax, ax.ticks[k - 1]));
             double need = vertical ? LINE_H : (text_cols(l0) + text_cols(l1)) * CHAR_W / 2 + 6;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
+
 void json_describe(const json_t *v, char *buf, size_t n)
 {
     switch (json_typeof(v)) {
@@ -12,7 +14,7 @@ void json_describe(const json_t *v, char *buf, size_t n)
     case JSON_INTEGER: snprintf(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
     case JSON_REAL: {
         char d[32];
-        fmt_double(d, json_real_value(v));
+        numfmt_real(d, json_real_value(v));
         snprintf(buf, n, "%s", d);
         break;
     }
@@ -54,7 +56,7 @@ int json_canonical(const json_t *v, struct strbuf *sb)
     case JSON_INTEGER: return sb_printf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
     case JSON_REAL: {
         char d[32];
-        fmt_double(d, json_real_value(v)); /* shortest round trip, "1.0" kept a real */
+        numfmt_real(d, json_real_value(v)); /* shortest round trip, "1.0" kept a real */
         return sb_puts(sb, d);
     }
     case JSON_STRING: return sb_json_string(sb, json_string_value(v), json_string_length(v));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnshared/numfmt.h"
 #include "ingest/core/jsonparse.h"
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
@@ -104,7 +105,7 @@ int harness_series(struct harness_ctx *c, const char *path, const char *bench, l
         for (size_t i = 0; i < m; i++) {
             if (!isfinite(x[i]) || (primary && x[i] < 0)) {
                 char d[32];
-                fmt_double(d, x[i]);
+                numfmt_real(d, x[i]);
                 return ingest_report_fail(c->rep, field, "%s[%zu]: expected a finite number%s, got %s", w ? "warmup" : "values",
                                    i, primary ? " >= 0" : "", d);
             }

@@ -137,29 +137,13 @@ static int add_attribute(struct sink *s, const char *key, json_t *v)
     return !val || json_object_set_new(s->attrs, key, val) ? -1 : 0;
 }
 
-int sink_run(struct sink *s, const struct sink_run *r)
+/* The run of plan_id named as r names it, if stored: appended to (1, with
+ * s->run_id set), replaced with --replace (0), else refused (-1, with the
+ * error reported); 0 when none is stored and r does not append. */
+static int stored_run(struct sink *s, const struct sink_run *r, int64_t plan_id)
 {
-    int64_t plan_id = 0, host_id = 0, t_id = 0, b_id = 0;
-    s->run_id = 0;
-    s->appending = 0;
-    s->start_given = r->started_at != NULL;
-    s->start_set = 0;
-    s->n_series_lines = 0;
-    idmap_clear(&s->cell_unit);
-    idmap_clear(&s->series_keys);
-    /* PostgreSQL: the series of the runs before are sent first (a run
-     * --replace deletes may be one of them; ids in the order given). */
-    if (sink_copy_flush(s))
-        return -1;
-    if (sink_name_id(s, &s->plans, r->plan, &plan_id) || sink_name_id(s, &s->hosts, r->host, &host_id))
-        return -1;
-    if (r->treatment && (sink_name_id(s, &s->variants, r->treatment, &t_id) || sink_name_id(s, &s->variants, r->baseline, &b_id)))
-        return -1;
-
     struct db_stmt *st = sink_stmt(s, S_RUN_FIND);
-
     if (!st)
-
         return -1;
     db_bind_int64(st, 1, plan_id);
     db_bind_text(st, 2, r->name, -1);
@@ -172,42 +156,45 @@ int sink_run(struct sink *s, const struct sink_run *r)
             return ingest_report_fail(s->rep, "run.append",
                                "run \"%s\" of plan \"%s\" is not stored (an appending run adds to a stored run)",
                                r->name, r->plan);
-    } else {
-        int64_t old_run = db_column_int64(st, 0), old_archive = db_column_int64(st, 1);
-        char *old_name = sink_column_dup(st, 2);
-        if (r->append) {
-            rc = check_append(s, r, st);
-            db_reset(st);
-            free(old_name);
-            if (rc)
-                return -1;
-            if (old_archive == s->archive_id)
-                return ingest_report_fail(s->rep, "run.append", "run \"%s\" of plan \"%s\" is opened by this archive",
-                                   r->name, r->plan);
-            s->run_id = old_run;
-            s->appending = 1;
-            s->here.appended++;
-            s->here.rows++;
-            return 0;
-        }
+        return 0;
+    }
+    int64_t old_run = db_column_int64(st, 0), old_archive = db_column_int64(st, 1);
+    char *old_name = sink_column_dup(st, 2);
+    if (r->append) {
+        rc = check_append(s, r, st);
         db_reset(st);
-        if (!s->replace) {
-            ingest_report_fail(s->rep, "run.run", "run \"%s\" of plan \"%s\" is already stored (archive %lld \"%s\")%s",
-                        r->name, r->plan, (long long)old_archive, old_name ? old_name : "?",
-                        s->conflict_hint ? s->conflict_hint : "");
-            free(old_name);
-            return -1;
-        }
-        rc = replace_run(s, r, old_run, old_archive, old_name);
         free(old_name);
         if (rc)
             return -1;
+        if (old_archive == s->archive_id)
+            return ingest_report_fail(s->rep, "run.append", "run \"%s\" of plan \"%s\" is opened by this archive",
+                               r->name, r->plan);
+        s->run_id = old_run;
+        s->appending = 1;
+        s->here.appended++;
+        s->here.rows++;
+        return 1;
     }
+    db_reset(st);
+    if (!s->replace) {
+        ingest_report_fail(s->rep, "run.run", "run \"%s\" of plan \"%s\" is already stored (archive %lld \"%s\")%s",
+                    r->name, r->plan, (long long)old_archive, old_name ? old_name : "?",
+                    s->conflict_hint ? s->conflict_hint : "");
+        free(old_name);
+        return -1;
+    }
+    rc = replace_run(s, r, old_run, old_archive, old_name);
+    free(old_name);
+    return rc ? -1 : 0;
+}
 
-    st = sink_stmt(s, S_RUN_INSERT);
-
+/* Inserts the new run r (its plan, host, treatment and baseline by id),
+ * its attributes as canonical JSON. 0, or -1 with the error reported. */
+static int insert_run(struct sink *s, const struct sink_run *r, int64_t plan_id, int64_t host_id, int64_t t_id,
+                      int64_t b_id)
+{
+    struct db_stmt *st = sink_stmt(s, S_RUN_INSERT);
     if (!st)
-
         return -1;
     db_bind_int64(st, 1, plan_id);
     db_bind_text(st, 2, r->name, -1);
@@ -246,6 +233,30 @@ int sink_run(struct sink *s, const struct sink_run *r)
     s->here.runs++;
     s->here.rows++;
     return 0;
+}
+
+int sink_run(struct sink *s, const struct sink_run *r)
+{
+    int64_t plan_id = 0, host_id = 0, t_id = 0, b_id = 0;
+    s->run_id = 0;
+    s->appending = 0;
+    s->start_given = r->started_at != NULL;
+    s->start_set = 0;
+    s->n_series_lines = 0;
+    idmap_clear(&s->cell_unit);
+    idmap_clear(&s->series_keys);
+    /* PostgreSQL: the series of the runs before are sent first (a run
+     * --replace deletes may be one of them; ids in the order given). */
+    if (sink_copy_flush(s))
+        return -1;
+    if (sink_name_id(s, &s->plans, r->plan, &plan_id) || sink_name_id(s, &s->hosts, r->host, &host_id))
+        return -1;
+    if (r->treatment && (sink_name_id(s, &s->variants, r->treatment, &t_id) || sink_name_id(s, &s->variants, r->baseline, &b_id)))
+        return -1;
+    int rc = stored_run(s, r, plan_id);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    return insert_run(s, r, plan_id, host_id, t_id, b_id);
 }
 
 int sink_appending(const struct sink *s)

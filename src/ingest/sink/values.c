@@ -1,5 +1,6 @@
 /* Series and their values (the one path every value takes), units,
  * gates and events. */
+#include "fnshared/numfmt.h"
 #include "ingest/sink/statements.h"
 
 #include <math.h>
@@ -162,7 +163,7 @@ static int pend_series(struct sink *s, const struct sink_series *x, int64_t benc
                   strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0))
         return ingest_report_oom(s->rep);
     char num[40];
-    fmt_double(num, total);
+    numfmt_real(num, total);
     struct strbuf *b = &s->series_rows;
     int bad = sb_printf(b, "%lld\t%lld\t%lld\t%lld\t%lld\t", (long long)s->run_id, (long long)bench_id,
                         x->block, (long long)variant_id, x->fork) ||

@@ -352,6 +352,122 @@ static int is_stream_name(const char *path)
     return 0;
 }
 
+/* A new entry at the end of *m for the member at path: NULL (the error
+ * put) when memory runs out. */
+static struct member_seen *member_add(struct pipeline *p, struct member_seen **m, size_t *n, size_t *cap,
+                                      const char *path)
+{
+    if (*n == *cap) {
+        size_t ncap = *cap ? 2 * *cap : 64;
+        struct member_seen *nm = realloc(*m, ncap * sizeof *nm);
+        if (!nm) {
+            put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
+            return NULL;
+        }
+        *m = nm;
+        *cap = ncap;
+    }
+    struct member_seen *ms = &(*m)[*n];
+    memset(ms, 0, sizeof *ms);
+    ms->path = strdup(path);
+    if (!ms->path) {
+        put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
+        return NULL;
+    }
+    (*n)++;
+    return ms;
+}
+
+/* Reads the current member of c to its end: its hash and size into ms
+ * and a PIPE_MEMBER item, with its bytes when it is not a run stream and
+ * the bytes kept so far (*kept) leave room. 0, or -1 with the error put. */
+static int member_read(struct pipeline *p, struct container *c, struct member_seen *ms, uint64_t *kept)
+{
+    char *err = NULL;
+    ms->stream = is_stream_name(ms->path);
+    int zip = strcmp(c->format, "zip") == 0;
+    struct hashing h = {.in = container_member(c)};
+    sha256_init(&h.sha);
+    struct strbuf keep = {0};
+    int keeping = !ms->stream;
+    const unsigned char *b;
+    size_t k;
+    int got;
+    while ((got = hashing_next(&h, &b, &k, &err)) > 0) {
+        /* a zip member is inflated: that counts; a tar's bytes counted as the tar's */
+        int over = zip ? budget_expand(&p->budget, k) : 0;
+        if (over == -1) {
+            err = bd_strdupf("the container holds more than %llu bytes after decompression (--max-bytes)",
+                             (unsigned long long)p->budget.max);
+            got = -1;
+            break;
+        }
+        if (over) {
+            got = decode_ratio_fail(&p->budget, &err);
+            break;
+        }
+        if (keeping && *kept + keep.len + k > CONTAINER_KEEP_MAX) {
+            keeping = 0; /* too large to keep: a results record naming it is refused */
+            sb_free(&keep);
+        }
+        if (keeping && sb_append(&keep, b, k)) {
+            err = bd_strdupf("out of memory");
+            got = -1;
+            break;
+        }
+    }
+    if (got < 0) {
+        sb_free(&keep);
+        return put_error(p, err, 0, ms->path, ERROR_READING);
+    }
+    hashing_hex(&h, ms->sha);
+    struct pipe_item it = {.kind = PIPE_MEMBER, .n = h.n, .flags = (ms->stream ? MEMBER_STREAM : 0)};
+    memcpy(it.sha, ms->sha, sizeof it.sha);
+    it.text = strdup(ms->path);
+    if (keeping) {
+        it.flags |= MEMBER_KEPT;
+        *kept += keep.len;
+        it.size = keep.len;
+        it.buf = keep.buf ? (unsigned char *)sb_detach(&keep) : NULL;
+    }
+    if (!it.text) {
+        item_free(&it);
+        return put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
+    }
+    return put(p, &it) ? -1 : 0;
+}
+
+/* After the last member: the rest of the file stored and hashed, the file
+ * checked unchanged since the first read, the container's format noted
+ * and PIPE_MEMBERS_DONE put. 0, or -1 with the error put. */
+static int container_end(struct pipeline *p, const struct container *c, const struct decoder *dec)
+{
+    char *err = NULL;
+    int rc = 0;
+    /* The rest of the file (zip directory, tar padding, what follows the
+     * last frame) is stored and hashed too, not decoded. */
+    const unsigned char *b;
+    size_t k;
+    int got;
+    while ((got = blocks_next(rawfile_blocks(&p->raw), &b, &k, &err)) > 0)
+        ;
+    if (got < 0 || chunks_finish(&p->chunks, &err))
+        rc = put_error(p, err, 0, NULL, ERROR_READING);
+    if (rc == 0) {
+        rawfile_digest(&p->raw, p->sha);
+        if (strcmp(p->sha, p->pre_sha) != 0 || atomic_load(&p->raw.bytes) != p->pre_size)
+            rc = put_error(p, bd_strdupf("changed while being read (its SHA-256 differs between two reads)"), 0, NULL,
+                           ERROR_READING);
+    }
+    if (rc == 0) {
+        snprintf(p->container_format, sizeof p->container_format, "%s%s%s", c->format[0] ? c->format : "tar",
+                 dec->depth ? "+" : "", dec->depth ? codec_name(dec->codecs[0]) : "");
+        struct pipe_item it = {.kind = PIPE_MEMBERS_DONE};
+        rc = put(p, &it);
+    }
+    return rc;
+}
+
 /* Pass 1: every member's hash, size and (for results records) bytes. */
 static int container_members(struct pipeline *p, struct member_seen **out, size_t *count)
 {
@@ -378,104 +494,11 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
             }
             break;
         }
-        if (n == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            struct member_seen *nm = realloc(m, ncap * sizeof *nm);
-            if (!nm) {
-                rc = put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
-                break;
-            }
-            m = nm;
-            cap = ncap;
-        }
-        struct member_seen *ms = &m[n];
-        memset(ms, 0, sizeof *ms);
-        ms->path = strdup(c.path.buf);
-        if (!ms->path) {
-            rc = put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
-            break;
-        }
-        n++;
-        ms->stream = is_stream_name(ms->path);
-        int zip = strcmp(c.format, "zip") == 0;
-        struct hashing h = {.in = container_member(&c)};
-        sha256_init(&h.sha);
-        struct strbuf keep = {0};
-        int keeping = !ms->stream;
-        const unsigned char *b;
-        size_t k;
-        int got;
-        while ((got = hashing_next(&h, &b, &k, &err)) > 0) {
-            /* a zip member is inflated: that counts; a tar's bytes counted as the tar's */
-            int over = zip ? budget_expand(&p->budget, k) : 0;
-            if (over == -1) {
-                err = bd_strdupf("the container holds more than %llu bytes after decompression (--max-bytes)",
-                                 (unsigned long long)p->budget.max);
-                got = -1;
-                break;
-            }
-            if (over) {
-                got = decode_ratio_fail(&p->budget, &err);
-                break;
-            }
-            if (keeping && kept + keep.len + k > CONTAINER_KEEP_MAX) {
-                keeping = 0; /* too large to keep: a results record naming it is refused */
-                sb_free(&keep);
-            }
-            if (keeping && sb_append(&keep, b, k)) {
-                err = bd_strdupf("out of memory");
-                got = -1;
-                break;
-            }
-        }
-        if (got < 0) {
-            sb_free(&keep);
-            rc = put_error(p, err, 0, ms->path, ERROR_READING);
-            break;
-        }
-        hashing_hex(&h, ms->sha);
-        struct pipe_item it = {.kind = PIPE_MEMBER, .n = h.n, .flags = (ms->stream ? MEMBER_STREAM : 0)};
-        memcpy(it.sha, ms->sha, sizeof it.sha);
-        it.text = strdup(ms->path);
-        if (keeping) {
-            it.flags |= MEMBER_KEPT;
-            kept += keep.len;
-            it.size = keep.len;
-            it.buf = keep.buf ? (unsigned char *)sb_detach(&keep) : NULL;
-        }
-        if (!it.text) {
-            item_free(&it);
-            rc = put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
-            break;
-        }
-        if (put(p, &it)) {
-            rc = -1;
-            break;
-        }
+        struct member_seen *ms = member_add(p, &m, &n, &cap, c.path.buf);
+        rc = ms ? member_read(p, &c, ms, &kept) : -1;
     }
-    if (rc == 0) {
-        /* The rest of the file (zip directory, tar padding, what follows
-         * the last frame) is stored and hashed too, not decoded. */
-        const unsigned char *b;
-        size_t k;
-        int got;
-        while ((got = blocks_next(rawfile_blocks(&p->raw), &b, &k, &err)) > 0)
-            ;
-        if (got < 0 || chunks_finish(&p->chunks, &err))
-            rc = put_error(p, err, 0, NULL, ERROR_READING);
-    }
-    if (rc == 0) {
-        rawfile_digest(&p->raw, p->sha);
-        if (strcmp(p->sha, p->pre_sha) != 0 || atomic_load(&p->raw.bytes) != p->pre_size)
-            rc = put_error(p, bd_strdupf("changed while being read (its SHA-256 differs between two reads)"), 0, NULL,
-                           ERROR_READING);
-    }
-    if (rc == 0) {
-        snprintf(p->container_format, sizeof p->container_format, "%s%s%s", c.format[0] ? c.format : "tar",
-                 dec.depth ? "+" : "", dec.depth ? codec_name(dec.codecs[0]) : "");
-        struct pipe_item it = {.kind = PIPE_MEMBERS_DONE};
-        rc = put(p, &it);
-    }
+    if (rc == 0)
+        rc = container_end(p, &c, &dec);
     container_close(&c);
     decoder_free(&dec);
     *out = m;

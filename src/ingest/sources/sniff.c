@@ -56,26 +56,84 @@ static int any_key(const char *k, size_t n, const char *const *names)
 
 #define PEEK_DEPTH 8
 
-/* Scans the first JSON value of p[0..n) for the keys above. */
-static uint64_t json_peek(const unsigned char *p, size_t n)
+/* An object or array open around the scanner. */
+struct peek_frame {
+    char type;    /* '{' or '[' */
+    size_t index; /* elements so far */
+    int want_key; /* an object expecting a key */
+    int top_key;  /* at depth 1: the key whose value this is: 1 benchmarks, 2 results, 3 files, 4 "0" */
+};
+
+/* The flags of a key k (len bytes) of the top-level object. */
+static uint64_t top_key_flags(const char *k, size_t len)
+{
+    static const char *const crit_part[] = {"group_id", "full_id", "median_abs_dev", NULL};
+    static const char *const pytest_top[] = {"machine_info", "commit_info", NULL};
+    static const char *const asv_top[] = {"result_columns", "env_name", NULL};
+    static const char *const catch2_top[] = {"test-run", "test-cases", NULL};
+    uint64_t found = 0;
+    found |= key_is(k, len, "record") ? F(TOP_RECORD) : 0;
+    found |= key_is(k, len, "context") ? F(TOP_CONTEXT) : 0;
+    found |= key_is(k, len, "benchmarks") ? F(TOP_BENCHMARKS) : 0;
+    found |= key_is(k, len, "results") ? F(TOP_RESULTS) : 0;
+    found |= key_is(k, len, "version") ? F(TOP_VERSION) : 0;
+    found |= key_is(k, len, "metadata") ? F(TOP_METADATA) : 0;
+    found |= key_is(k, len, "iters") ? F(TOP_ITERS) : 0;
+    found |= key_is(k, len, "times") ? F(TOP_TIMES) : 0;
+    found |= any_key(k, len, crit_part) ? F(TOP_CRITERION_PART) : 0;
+    found |= any_key(k, len, pytest_top) ? F(TOP_PYTEST) : 0;
+    found |= any_key(k, len, asv_top) ? F(TOP_ASV) : 0;
+    found |= key_is(k, len, "commit_hash") ? F(TOP_COMMIT_HASH) : 0;
+    found |= any_key(k, len, catch2_top) ? F(TOP_CATCH2) : 0;
+    found |= key_is(k, len, "files") ? F(TOP_FILES) : 0;
+    found |= key_is(k, len, "Benchmarks") || key_is(k, len, "HostEnvironmentInfo") ? F(TOP_BDN) : 0;
+    return found;
+}
+
+/* The flags of a key k (len bytes) of the object at depth (1 the top),
+ * inside the frames st. */
+static uint64_t key_flags(const struct peek_frame *st, int depth, const char *k, size_t len)
 {
     static const char *const gbench[] = {"real_time", "cpu_time", "run_type", "time_unit", "iterations",
                                          "run_name", NULL};
     static const char *const hyper[] = {"command", "times", "mean", NULL};
     static const char *const jmh[] = {"benchmark", "jmhVersion", "primaryMetric", "mode", NULL};
-    static const char *const crit_part[] = {"group_id", "full_id", "median_abs_dev", NULL};
-    static const char *const pytest_top[] = {"machine_info", "commit_info", NULL};
     static const char *const pytest_el[] = {"fullname", "stats", "extra_info", NULL};
-    static const char *const asv_top[] = {"result_columns", "env_name", NULL};
-    static const char *const catch2_top[] = {"test-run", "test-cases", NULL};
     static const char *const nanobench_el[] = {"measurements", "epochs", "complexityN", "clockResolutionMultiple",
                                                NULL};
-    struct frame {
-        char type;       /* '{' or '[' */
-        size_t index;    /* elements so far */
-        int want_key;    /* an object expecting a key */
-        int top_key;     /* at depth 1: the key whose value this is: 1 benchmarks, 2 results, 3 files, 4 "0" */
-    } st[PEEK_DEPTH];
+    uint64_t found = 0;
+    if (depth == 1) {
+        found |= top_key_flags(k, len);
+    } else if (depth == 2 && st[0].type == '[' && st[0].index == 0) {
+        found |= any_key(k, len, jmh) ? F(ARR_JMH) : 0;
+        found |= key_is(k, len, "result") ? F(ARR_TINYBENCH) : 0;
+        found |= key_is(k, len, "stats") || key_is(k, len, "cycles") ? F(ARR_BENCHMARKJS) : 0;
+    } else if (depth == 2 && st[0].type == '{' && st[1].type == '{' && st[1].top_key == 4) {
+        found |= key_is(k, len, "stats") ? F(OBJ_BENCHMARKJS) : 0;
+    } else if (depth == 3 && st[0].type == '{' && st[1].type == '[' && st[1].index == 0) {
+        if (st[1].top_key == 1) {
+            found |= any_key(k, len, gbench) ? F(EL_GBENCH) : 0;
+            found |= key_is(k, len, "runs") ? F(EL_PYPERF) : 0;
+            found |= any_key(k, len, pytest_el) ? F(EL_PYTEST) : 0;
+        } else if (st[1].top_key == 2) {
+            found |= any_key(k, len, hyper) ? F(EL_HYPERFINE) : 0;
+            found |= any_key(k, len, nanobench_el) ? F(EL_NANOBENCH) : 0;
+        } else if (st[1].top_key == 3) {
+            found |= key_is(k, len, "groups") || key_is(k, len, "filepath") ? F(EL_VITEST) : 0;
+        }
+    }
+    /* Bencher Metric Format: the first benchmark's first measure */
+    if (depth == 3 && st[0].type == '{' && st[0].index == 0 && st[1].index == 0 && st[2].type == '{') {
+        found |= st[1].type == '{' && key_is(k, len, "value") ? F(BMF_V0) : 0;
+        found |= st[1].type == '[' && key_is(k, len, "measures") ? F(BMF_V1) : 0;
+    }
+    return found;
+}
+
+/* Scans the first JSON value of p[0..n) for the keys above. */
+static uint64_t json_peek(const unsigned char *p, size_t n)
+{
+    struct peek_frame st[PEEK_DEPTH];
     int depth = 0, pending_top_key = 0;
     uint64_t found = 0;
     size_t i = 0;
@@ -92,7 +150,7 @@ static uint64_t json_peek(const unsigned char *p, size_t n)
         }
         if (c == '{' || c == '[') {
             if (depth < PEEK_DEPTH) {
-                st[depth] = (struct frame){(char)c, 0, c == '{', depth == 1 ? pending_top_key : 0};
+                st[depth] = (struct peek_frame){(char)c, 0, c == '{', depth == 1 ? pending_top_key : 0};
                 if (depth == 0 && c == '[') {
                     size_t j = i + 1;
                     while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r' || p[j] == '\n'))
@@ -125,47 +183,10 @@ static uint64_t json_peek(const unsigned char *p, size_t n)
             i++;
             if (depth >= 1 && depth <= PEEK_DEPTH && st[depth - 1].type == '{' && st[depth - 1].want_key) {
                 st[depth - 1].want_key = 0;
-                if (depth == 1) {
-                    found |= key_is(k, len, "record") ? F(TOP_RECORD) : 0;
-                    found |= key_is(k, len, "context") ? F(TOP_CONTEXT) : 0;
-                    found |= key_is(k, len, "benchmarks") ? F(TOP_BENCHMARKS) : 0;
-                    found |= key_is(k, len, "results") ? F(TOP_RESULTS) : 0;
-                    found |= key_is(k, len, "version") ? F(TOP_VERSION) : 0;
-                    found |= key_is(k, len, "metadata") ? F(TOP_METADATA) : 0;
-                    found |= key_is(k, len, "iters") ? F(TOP_ITERS) : 0;
-                    found |= key_is(k, len, "times") ? F(TOP_TIMES) : 0;
-                    found |= any_key(k, len, crit_part) ? F(TOP_CRITERION_PART) : 0;
-                    found |= any_key(k, len, pytest_top) ? F(TOP_PYTEST) : 0;
-                    found |= any_key(k, len, asv_top) ? F(TOP_ASV) : 0;
-                    found |= key_is(k, len, "commit_hash") ? F(TOP_COMMIT_HASH) : 0;
-                    found |= any_key(k, len, catch2_top) ? F(TOP_CATCH2) : 0;
-                    found |= key_is(k, len, "files") ? F(TOP_FILES) : 0;
-                    found |= key_is(k, len, "Benchmarks") || key_is(k, len, "HostEnvironmentInfo") ? F(TOP_BDN) : 0;
+                found |= key_flags(st, depth, k, len);
+                if (depth == 1)
                     pending_top_key = key_is(k, len, "benchmarks") ? 1 : key_is(k, len, "results") ? 2
                                       : key_is(k, len, "files") ? 3 : key_is(k, len, "0") ? 4 : 0;
-                } else if (depth == 2 && st[0].type == '[' && st[0].index == 0) {
-                    found |= any_key(k, len, jmh) ? F(ARR_JMH) : 0;
-                    found |= key_is(k, len, "result") ? F(ARR_TINYBENCH) : 0;
-                    found |= key_is(k, len, "stats") || key_is(k, len, "cycles") ? F(ARR_BENCHMARKJS) : 0;
-                } else if (depth == 2 && st[0].type == '{' && st[1].type == '{' && st[1].top_key == 4) {
-                    found |= key_is(k, len, "stats") ? F(OBJ_BENCHMARKJS) : 0;
-                } else if (depth == 3 && st[0].type == '{' && st[1].type == '[' && st[1].index == 0) {
-                    if (st[1].top_key == 1) {
-                        found |= any_key(k, len, gbench) ? F(EL_GBENCH) : 0;
-                        found |= key_is(k, len, "runs") ? F(EL_PYPERF) : 0;
-                        found |= any_key(k, len, pytest_el) ? F(EL_PYTEST) : 0;
-                    } else if (st[1].top_key == 2) {
-                        found |= any_key(k, len, hyper) ? F(EL_HYPERFINE) : 0;
-                        found |= any_key(k, len, nanobench_el) ? F(EL_NANOBENCH) : 0;
-                    } else if (st[1].top_key == 3) {
-                        found |= key_is(k, len, "groups") || key_is(k, len, "filepath") ? F(EL_VITEST) : 0;
-                    }
-                }
-                /* Bencher Metric Format: the first benchmark's first measure */
-                if (depth == 3 && st[0].type == '{' && st[0].index == 0 && st[1].index == 0 && st[2].type == '{') {
-                    found |= st[1].type == '{' && key_is(k, len, "value") ? F(BMF_V0) : 0;
-                    found |= st[1].type == '[' && key_is(k, len, "measures") ? F(BMF_V1) : 0;
-                }
             }
             continue;
         }

@@ -1,4 +1,6 @@
-/* fn_fmt_double: the text of printf("%.15g"), "%.16g" or "%.17g",
+/* The number formatters (numfmt.h).
+ *
+ * numfmt_shortest: the text of printf("%.15g"), "%.16g" or "%.17g",
  * whichever comes first that reads back (strtod) as the same double.
  *
  * glibc's printf and strtod do this exactly with multi-precision arithmetic,
@@ -14,12 +16,13 @@
  * infinities, NaN, other magnitudes, a buffer under 40 bytes) takes the
  * printf loop.
  * tests/unit/test_fmt_double.c compares both paths on millions of doubles. */
+#include "fnshared/numfmt.h"
+
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "fnshared/fnshared.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -171,7 +174,7 @@ static int fmt_fast(char *buf, size_t size, double x)
     return 0;
 }
 
-void fn_fmt_double(char *buf, size_t size, double x)
+void numfmt_shortest(char *buf, size_t size, double x)
 {
     if (fmt_fast(buf, size, x))
         return;
@@ -180,4 +183,100 @@ void fn_fmt_double(char *buf, size_t size, double x)
         if (strtod(buf, NULL) == x)
             break;
     }
+}
+
+void numfmt_real(char *buf, double x)
+{
+    if (isnan(x)) {
+        strcpy(buf, "nan");
+        return;
+    }
+    if (isinf(x)) {
+        strcpy(buf, x > 0 ? "inf" : "-inf");
+        return;
+    }
+    numfmt_shortest(buf, 32, x);
+    /* Keep a real looking like a real: 3 -> 3.0, as SQLite's shell does. */
+    if (!strpbrk(buf, ".eE"))
+        strcat(buf, ".0");
+}
+
+/* Significant digits of a number's text (its mantissa, leading zeros left out). */
+static int significant_digits(const char *s)
+{
+    int n = 0, started = 0;
+    for (; *s && *s != 'e' && *s != 'E'; s++) {
+        if (*s < '0' || *s > '9')
+            continue;
+        started |= *s != '0';
+        n += started;
+    }
+    /* Trailing zeros of an integer part ("1200.5" has five) count; those
+     * of a fraction never reach here: the shortest form has none. */
+    return n;
+}
+
+void numfmt_digits(char *buf, double x, int digits)
+{
+    numfmt_real(buf, x);
+    if (!isfinite(x) || digits >= NUMFMT_DIGITS_MAX)
+        return;
+    double ax = fabs(x);
+    if (ax == trunc(ax) && ax < 9007199254740992.0)
+        return; /* a whole number below 2^53: never rounded */
+    if (significant_digits(buf) <= digits)
+        return; /* already short: 0.95 stays 0.95 */
+    if (ax >= 1 && ax < 1e15) {
+        /* Round the fraction only: 1234.5678 to 4 digits is 1235, not 1.235e+03. */
+        char ip[40];
+        snprintf(ip, sizeof ip, "%.0f", trunc(ax));
+        int dec = digits - (int)strlen(ip);
+        snprintf(buf, 40, "%.*f", dec > 0 ? dec : 0, x);
+        if (strchr(buf, '.')) {
+            char *e = buf + strlen(buf) - 1;
+            while (*e == '0')
+                *e-- = 0;
+            if (*e == '.')
+                *e = 0;
+        }
+    } else {
+        snprintf(buf, 40, "%.*g", digits, x);
+    }
+}
+
+void numfmt_sig(char *buf, double x, int digits)
+{
+    if (digits < 1)
+        digits = 1;
+    if (digits > 17)
+        digits = 17;
+    if (!isfinite(x)) {
+        strcpy(buf, isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+        return;
+    }
+    /* printf's rounding to `digits` significant digits decides the
+     * magnitude (9.99996 is 10.00), and the magnitude the notation. */
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*e", digits - 1, x);
+    double r = strtod(tmp, NULL), ar = fabs(r);
+    if (ar != 0 && (ar < 1e-4 || ar >= 1e15)) {
+        snprintf(buf, 40, "%.*g", digits, x);
+        return;
+    }
+    int mag = ar == 0 ? 0 : (int)floor(log10(ar));
+    int dec = digits - 1 - mag;
+    if (dec < 0) {
+        snprintf(buf, 40, "%.0f", r);
+        return;
+    }
+    snprintf(buf, 40, "%.*f", dec, r);
+    if (strchr(buf, '.')) {
+        size_t n = strlen(buf);
+        while (buf[n - 1] == '0')
+            buf[--n] = 0;
+        if (buf[n - 1] == '.')
+            buf[--n] = 0;
+    }
+    if (strcmp(buf, "-0") == 0)
+        strcpy(buf, "0");
 }
