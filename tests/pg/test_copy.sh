@@ -99,7 +99,7 @@ checks=$((checks + 1))
 ! grep -q FAIL q.log || { fail "shipped queries differ"; cat q.log >&2; }
 
 # New ids continue after the copied ones on PostgreSQL.
-run bd --db "$uri" query variability --param plan=calibration-sim
+run bd --db "$uri" query variability --record --param plan=calibration-sim
 expect_rc 0 "a query recorded on the copy"
 expect_err_has "recorded as evaluation $((nev + 1))" "its id follows the copied ones"
 

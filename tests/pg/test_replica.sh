@@ -48,7 +48,7 @@ P="postgresql://benchdb@127.0.0.1:$pport/results"
 bd --db "$P" init >/dev/null || fail "init on the primary"
 bd --db "$P" ingest -q "$BENCHDB_SRC"/examples/calibration/p3-*.jsonl.zst "$BENCHDB_SRC"/examples/calibration/p4-vm-a-*.jsonl.zst ||
     fail "ingest on the primary"
-bd --db "$P" query variability --param plan=calibration-sim >/dev/null 2>&1 || fail "a recorded query on the primary"
+bd --db "$P" query variability --record --param plan=calibration-sim >/dev/null 2>&1 || fail "a recorded query on the primary"
 psql_at "$pport" -d results -c "CREATE ROLE alice LOGIN IN ROLE benchdb_reader" || fail "a reader's login"
 
 # The standby: a base backup of the primary, streaming from it.
@@ -120,7 +120,7 @@ want_rc=1 same "history --verify" history --verify --all --format csv
 
 # What writes fails at once on the standby, saying what to do.
 nev=$(psql_at "$pport" -d results -A -t -c "SELECT count(*) FROM evaluation")
-for cmd in "query variability --param plan=calibration-sim" "ingest $BENCHDB_SRC/examples/git-perf/p0001-git-git.jsonl" \
+for cmd in "query variability --record --param plan=calibration-sim" "ingest $BENCHDB_SRC/examples/git-perf/p0001-git-git.jsonl" \
     "rule register placement-rule"; do
     run_bounded 10 "$BENCHDB_BIN" --db "$S" $cmd
     expect_rc 1 "$cmd on the standby"
