@@ -244,6 +244,87 @@ static const char *param_default(const struct saved_param *p)
     return p->has_default ? p->def : "(required)";
 }
 
+/* 0 when gate g and reference r compose into a back-test, else -1 with
+ * why in *err. */
+static int check_composable(const struct saved_query *g, const struct saved_query *r, char **err)
+{
+    const struct saved_param *scope = saved_query_param(g, "scope");
+    int every = 0;
+    for (int k = 0; scope && k < scope->type.nchoices; k++)
+        every |= strcmp(scope->type.choices[k], "every") == 0;
+    if (!every) {
+        bd_fail(err, "backtest: %s (%s) is not a gate: it needs a parameter 'scope' with the choice 'every' "
+                     "(every run judged against the runs before it; docs/queries.md)", g->name, g->source);
+        return -1;
+    }
+    if (saved_query_param(g, "within") || saved_query_param(r, "within")) {
+        bd_fail(err, "backtest: %s declares a parameter 'within', which the back-test's scoring uses",
+                saved_query_param(g, "within") ? g->name : r->name);
+        return -1;
+    }
+    for (int i = 0; i < r->nparams; i++) {
+        const struct saved_param *gp = saved_query_param(g, r->params[i].name);
+        if (gp && !same_param(gp, &r->params[i])) {
+            bd_fail(err, "backtest: the parameter '%s' is %s's (default %s) and %s's (default %s); a parameter both "
+                         "declare must have one default", gp->name, g->name, param_default(gp), r->name,
+                    param_default(&r->params[i]));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The composed query's header: its name, parameters (the gate's, then
+ * the reference's it lacks, then within), verdict, chart, columns,
+ * headlines and where it came from. */
+static void put_header(struct strbuf *sb, const struct saved_query *g, const struct saved_query *r)
+{
+    char gsha[65], rsha[65];
+    sha256_hex_of(g->text, strlen(g->text), gsha);
+    sha256_hex_of(r->text, strlen(r->text), rsha);
+
+    sb_printf(sb, "-- name: backtest-%s\n", g->name);
+    sb_printf(sb, "-- summary: %s evaluated as of each past run, seeing only the runs before it, scored against %s\n",
+              g->name, r->name);
+    for (int i = 0; i < g->nparams; i++) {
+        if (strcmp(g->params[i].name, "scope") == 0)
+            sb_puts(sb, "-- param: scope = every  fixed: every run is judged against the runs before it\n"
+                         "-- type: scope = choice of every\n");
+        else
+            put_param(sb, &g->params[i]);
+    }
+    for (int i = 0; i < r->nparams; i++)
+        if (!saved_query_param(g, r->params[i].name))
+            put_param(sb, &r->params[i]);
+    sb_puts(sb, "-- param: within = 5  an alert up to this many runs after a reference regression (counting it) "
+                 "detects it\n"
+                 "-- type: within = integer in [1, 1000000]\n"
+                 "-- verdict: summary\n"
+                 "-- key: kind, host, benchmark, params, metric, variant, seq\n");
+    /* The report's view (docs/report.md): every judged run of every
+     * history, drawn from the gate itself (scope = every, the same
+     * parameters) with its limits and alerts, and the back-test's own rows
+     * on it: hits, false alarms and missed reference regressions, each
+     * reference regression a dotted line (delay runs before its hit). */
+    sb_printf(sb, "-- chart: series from=%s group=host,benchmark,params,metric colour=variant x=seq tick=started_at "
+                   "y=value lower=lower upper=upper alert=alert unit=unit mark=verdict "
+                   "match=host,benchmark,params,metric,variant,seq lag=delay flag=\"missed,false alarm\" "
+                   "xlabel=\"run, in order (dates in UTC)\" "
+                   "title=\"Each history as %s judged it, run by run: hits, false alarms and missed regressions "
+                   "(histories with a miss or a false alarm first)\"\n",
+              g->name, g->name);
+    sb_puts(sb, "-- columns: kind, host, benchmark, params, run, revision, verdict, delay, runs, events, detected, "
+                 "false_alarms, recall, precision\n");
+    sb_printf(sb, "-- headline[kind=total, events>0]: %s would have caught {detected} of {events:reference "
+                   "regression/reference regressions} (recall {recall:share}) with {false_alarms:false alarm/false "
+                   "alarms} in {runs} runs judged[; {count(kind=missed):missed/missed}]\n", g->name);
+    sb_printf(sb, "-- headline[kind=total]: no reference regression to catch; %s raised {alerts:alert/alerts} in "
+                   "{runs} runs judged\n--\n", g->name);
+    sb_printf(sb, "-- Composed by 'benchdb backtest' from the saved queries %s (%s, sha256 %s)\n", g->name, g->source,
+              gsha);
+    sb_printf(sb, "-- and %s (%s, sha256 %s); docs/queries.md, \"Back-testing a gate\".\n", r->name, r->source, rsha);
+}
+
 struct saved_query *backtest_compose(const struct query_path *qp, const char *gate, const char *reference,
                                      char **err)
 {
@@ -258,88 +339,23 @@ struct saved_query *backtest_compose(const struct query_path *qp, const char *ga
     }
     struct strbuf sb = {0};
     struct saved_query *out = NULL;
-    const struct saved_param *scope = saved_query_param(g, "scope");
-    int every = 0;
-    for (int k = 0; scope && k < scope->type.nchoices; k++)
-        every |= strcmp(scope->type.choices[k], "every") == 0;
-    if (!every) {
-        bd_fail(err, "backtest: %s (%s) is not a gate: it needs a parameter 'scope' with the choice 'every' "
-                     "(every run judged against the runs before it; docs/queries.md)", g->name, g->source);
-        goto out;
+    if (check_composable(g, r, err) == 0) {
+        put_header(&sb, g, r);
+        /* Both computed once: PostgreSQL would otherwise inline the reference
+         * (used once) into bt_event's IN and, estimating the gate's CTE at one
+         * row, run it again for each of the gate's rows (30 s instead of 0.1 s
+         * for a year of 12 histories). */
+        sb_puts(&sb, "WITH\nbt_gate AS MATERIALIZED (\n");
+        put_statement(&sb, g);
+        sb_puts(&sb, "),\nbt_reference AS MATERIALIZED (\n");
+        put_statement(&sb, r);
+        sb_puts(&sb, "),\n");
+        for (size_t k = 0; k < sizeof scoring / sizeof *scoring; k++)
+            sb_puts(&sb, scoring[k]);
+        /* Checked once here: the buffer's error is sticky, so the composed
+         * SQL is never run with a clause missing (util/strbuf.h). */
+        out = saved_query_parse(xsb_detach(&sb), "backtest", 0, err);
     }
-    if (saved_query_param(g, "within") || saved_query_param(r, "within")) {
-        bd_fail(err, "backtest: %s declares a parameter 'within', which the back-test's scoring uses",
-                saved_query_param(g, "within") ? g->name : r->name);
-        goto out;
-    }
-    for (int i = 0; i < r->nparams; i++) {
-        const struct saved_param *gp = saved_query_param(g, r->params[i].name);
-        if (gp && !same_param(gp, &r->params[i])) {
-            bd_fail(err, "backtest: the parameter '%s' is %s's (default %s) and %s's (default %s); a parameter both "
-                         "declare must have one default", gp->name, g->name, param_default(gp), r->name,
-                    param_default(&r->params[i]));
-            goto out;
-        }
-    }
-    char gsha[65], rsha[65];
-    sha256_hex_of(g->text, strlen(g->text), gsha);
-    sha256_hex_of(r->text, strlen(r->text), rsha);
-
-    sb_printf(&sb, "-- name: backtest-%s\n", g->name);
-    sb_printf(&sb, "-- summary: %s evaluated as of each past run, seeing only the runs before it, scored against %s\n",
-              g->name, r->name);
-    for (int i = 0; i < g->nparams; i++) {
-        if (strcmp(g->params[i].name, "scope") == 0)
-            sb_puts(&sb, "-- param: scope = every  fixed: every run is judged against the runs before it\n"
-                         "-- type: scope = choice of every\n");
-        else
-            put_param(&sb, &g->params[i]);
-    }
-    for (int i = 0; i < r->nparams; i++)
-        if (!saved_query_param(g, r->params[i].name))
-            put_param(&sb, &r->params[i]);
-    sb_puts(&sb, "-- param: within = 5  an alert up to this many runs after a reference regression (counting it) "
-                 "detects it\n"
-                 "-- type: within = integer in [1, 1000000]\n"
-                 "-- verdict: summary\n"
-                 "-- key: kind, host, benchmark, params, metric, variant, seq\n");
-    /* The report's view (docs/report.md): every judged run of every
-     * history, drawn from the gate itself (scope = every, the same
-     * parameters) with its limits and alerts, and the back-test's own rows
-     * on it: hits, false alarms and missed reference regressions, each
-     * reference regression a dotted line (delay runs before its hit). */
-    sb_printf(&sb, "-- chart: series from=%s group=host,benchmark,params,metric colour=variant x=seq tick=started_at "
-                   "y=value lower=lower upper=upper alert=alert unit=unit mark=verdict "
-                   "match=host,benchmark,params,metric,variant,seq lag=delay flag=\"missed,false alarm\" "
-                   "xlabel=\"run, in order (dates in UTC)\" "
-                   "title=\"Each history as %s judged it, run by run: hits, false alarms and missed regressions "
-                   "(histories with a miss or a false alarm first)\"\n",
-              g->name, g->name);
-    sb_puts(&sb, "-- columns: kind, host, benchmark, params, run, revision, verdict, delay, runs, events, detected, "
-                 "false_alarms, recall, precision\n");
-    sb_printf(&sb, "-- headline[kind=total, events>0]: %s would have caught {detected} of {events:reference "
-                   "regression/reference regressions} (recall {recall:share}) with {false_alarms:false alarm/false "
-                   "alarms} in {runs} runs judged[; {count(kind=missed):missed/missed}]\n", g->name);
-    sb_printf(&sb, "-- headline[kind=total]: no reference regression to catch; %s raised {alerts:alert/alerts} in "
-                   "{runs} runs judged\n--\n", g->name);
-    sb_printf(&sb, "-- Composed by 'benchdb backtest' from the saved queries %s (%s, sha256 %s)\n", g->name, g->source,
-              gsha);
-    sb_printf(&sb, "-- and %s (%s, sha256 %s); docs/queries.md, \"Back-testing a gate\".\n", r->name, r->source, rsha);
-    /* Both computed once: PostgreSQL would otherwise inline the reference
-     * (used once) into bt_event's IN and, estimating the gate's CTE at one
-     * row, run it again for each of the gate's rows (30 s instead of 0.1 s
-     * for a year of 12 histories). */
-    sb_puts(&sb, "WITH\nbt_gate AS MATERIALIZED (\n");
-    put_statement(&sb, g);
-    sb_puts(&sb, "),\nbt_reference AS MATERIALIZED (\n");
-    put_statement(&sb, r);
-    sb_puts(&sb, "),\n");
-    for (size_t k = 0; k < sizeof scoring / sizeof *scoring; k++)
-        sb_puts(&sb, scoring[k]);
-    /* Checked once here: the buffer's error is sticky, so the composed
-     * SQL is never run with a clause missing (util/strbuf.h). */
-    out = saved_query_parse(xsb_detach(&sb), "backtest", 0, err);
-out:
     sb_free(&sb);
     saved_query_free(g);
     saved_query_free(r);
