@@ -40,11 +40,14 @@ rc=$?
 expect_rc 0 "every tutorial command runs"
 
 # What pg/tutorial compares its run on PostgreSQL with (ctest fixture
-# tutorial-sqlite): this run's stdout, stderr and pages.
+# tutorial-sqlite): this run's stdout, stderr and pages; and the store the
+# commands left with the queries it was asked with, which pg/copy copies
+# between the engines.
 rec="${BENCHDB_BUILD:?set by ctest}/tutorial-sqlite"
 rm -rf "$rec" "$rec.new"
-mkdir "$rec.new" && cp "$T/out" "$T/err" "$rec.new/" && cp ./*.html "$rec.new/" && mv "$rec.new" "$rec" ||
-    fail "cannot record the run in $rec"
+mkdir "$rec.new" && cp "$T/out" "$T/err" "$rec.new/" && cp ./*.html "$rec.new/" &&
+    mkdir "$rec.new/store" && cp results.db "$rec.new/store/" && cp -R my-rules my-charts "$rec.new/store/" &&
+    mv "$rec.new" "$rec" || fail "cannot record the run in $rec"
 
 o="$T/out"
 # Step 1: two builds compared, one command: the pull-request comment.
