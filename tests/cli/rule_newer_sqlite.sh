@@ -4,19 +4,15 @@
 # compensated) with build/benchstats loaded, on the example data and a
 # simulated history, and every value it returns is compared with benchdb's
 # own result, numbers by their bits (tests/sqlite-newer/check_rules.mjs).
-# Skipped, saying so, only where node or npm is not installed, and under
-# the sanitizers (node cannot load an instrumented extension; the plain
-# pass runs it); fails when better-sqlite3 is missing (scripts/install-deps
-# installs it).
+# In the plain pass only: node cannot load an extension built with the
+# sanitizers. Fails when node, npm or better-sqlite3 is missing
+# (scripts/install-deps installs them).
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    echo "SKIPPED: node or npm is not installed here (scripts/install-deps installs them); the shipped rules were not run in a newer SQLite"
-    exit 77
-fi
-if [ "${BENCHDB_SANITIZED:-0}" = 1 ]; then
-    echo "SKIPPED: build/benchstats.so is built with the sanitizers, which node cannot load; the plain build runs this test"
-    exit 77
+    echo "FAIL: node or npm is not installed here (scripts/install-deps installs them): the shipped rules cannot be run in a newer SQLite" >&2
+    exit 1
 fi
 dir="$BENCHDB_SRC/tests/sqlite-newer"
 (cd "$dir" && node -e "require('better-sqlite3')" 2>/dev/null) ||
