@@ -16,6 +16,10 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from graph_cycles import cycles  # noqa: E402
+
 src, build = sys.argv[1], sys.argv[2]
 root = os.path.join(src, "src", "ingest")
 RANK = {"core": 0, "sources": 1, "sink": 1, "check": 1, "decoders": 2, "load": 3}
@@ -84,36 +88,8 @@ for kind, graph in (("includes", includes), ("calls", calls)):
             fa, fb = folder_of(a), folder_of(b)
             if fa != fb and (fa not in RANK or fb not in RANK or RANK[fb] >= RANK[fa]):
                 bad.append("%s %s %s: %s may not use %s" % (a, kind, b, fa, fb))
-    # cycles between modules (Tarjan's strongly connected components)
-    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
-
-    def strong(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in graph.get(v, ()):
-            if w not in index:
-                strong(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                comps.append(sorted(comp))
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(set(graph) | {t for ts in graph.values() for t in ts}):
-        if v not in index:
-            strong(v)
-    for comp in comps:
+    # cycles between modules
+    for comp in cycles(graph):
         bad.append("a cycle of %s: %s" % (kind, " -> ".join(comp)))
 
 n_inc = sum(len(t) for t in includes.values())

@@ -17,6 +17,10 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from graph_cycles import cycles  # noqa: E402
+
 src, build = sys.argv[1], sys.argv[2]
 root = os.path.join(src, "src")
 
@@ -148,39 +152,6 @@ for mod, syms in used.items():
         t = defined.get(s)
         if t and t != mod:
             calls.setdefault(mod, set()).add(t)
-
-
-def cycles(graph):
-    """Strongly connected components of more than one module (Tarjan)."""
-    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
-
-    def strong(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                strong(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                comps.append(sorted(comp))
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(set(graph) | {t for ts in graph.values() for t in ts}):
-        if v not in index:
-            strong(v)
-    return comps
 
 
 bad = []
