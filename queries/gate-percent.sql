@@ -37,22 +37,16 @@ WITH
 point AS (
   SELECT host_id, benchmark_id, metric, variant_id, run_id, started, direction, value,
          row_number() OVER (PARTITION BY host_id, benchmark_id, metric, variant_id
-                            ORDER BY started NULLS LAST, position NULLS LAST, plan, run) AS seq
+                            ORDER BY started NULLS LAST, position NULLS LAST, plan, run) AS seq,
+         count(*) OVER (PARTITION BY host_id, benchmark_id, metric, variant_id) AS points
   FROM history_point
   WHERE (:host IS NULL OR host = :host) AND (:plan IS NULL OR plan = :plan)
     AND (:metric IS NULL OR metric = :metric)
 ),
-last AS (
-  SELECT host_id, benchmark_id, metric, variant_id, max(seq) AS points
-  FROM point
-  GROUP BY host_id, benchmark_id, metric, variant_id
-),
 sample AS (
   SELECT p.*, count(p.value) OVER w AS baseline_n, median(p.value) OVER w AS median
   FROM point AS p
-  WHERE :scope = 'every' OR p.seq > (SELECT l.points FROM last AS l
-                  WHERE l.host_id = p.host_id AND l.benchmark_id = p.benchmark_id AND l.metric = p.metric
-                    AND l.variant_id = p.variant_id) - :runs - 1
+  WHERE :scope = 'every' OR p.seq > p.points - :runs - 1
   WINDOW w AS (PARTITION BY p.host_id, p.benchmark_id, p.metric, p.variant_id
                ORDER BY p.seq ROWS BETWEEN :runs PRECEDING AND 1 PRECEDING)
 ),
@@ -82,8 +76,6 @@ SELECT h.host, h.benchmark, h.params, h.metric, h.variant, h.unit, s.seq, h.run,
 FROM judged AS s
 JOIN history_point AS h ON h.run_id = s.run_id AND h.benchmark_id = s.benchmark_id AND h.variant_id = s.variant_id
                       AND h.metric = s.metric
-WHERE (:scope = 'every' OR s.seq = (SELECT l.points FROM last AS l
-                  WHERE l.host_id = s.host_id AND l.benchmark_id = s.benchmark_id AND l.metric = s.metric
-                    AND l.variant_id = s.variant_id))
+WHERE (:scope = 'every' OR s.seq = s.points)
   AND (:since IS NULL OR s.started >= :since)
 ORDER BY h.host, h.benchmark, h.params, h.metric, h.variant, s.seq;

@@ -44,33 +44,32 @@ WITH
 point AS (
   SELECT host_id, benchmark_id, metric, variant_id, run_id, started, direction, value,
          row_number() OVER (PARTITION BY host_id, benchmark_id, metric, variant_id
-                            ORDER BY started NULLS LAST, position NULLS LAST, plan, run) AS seq
+                            ORDER BY started NULLS LAST, position NULLS LAST, plan, run) AS seq,
+         count(*) OVER (PARTITION BY host_id, benchmark_id, metric, variant_id) AS points
   FROM history_point
   WHERE (:host IS NULL OR host = :host) AND (:plan IS NULL OR plan = :plan)
     AND (:metric IS NULL OR metric = :metric)
 ),
-last AS (
-  SELECT host_id, benchmark_id, metric, variant_id, max(seq) AS points
-  FROM point
-  GROUP BY host_id, benchmark_id, metric, variant_id
+-- A run's smallest and largest measured value per history point: its
+-- single value summary when svs = best.
+extremes AS (
+  SELECT se.run_id, se.benchmark_id, se.variant_id, se.metric, min(sa.value) AS lo, max(sa.value) AS hi
+  FROM series AS se
+  JOIN sample AS sa ON sa.series_id = se.id AND sa.warmup = 0
+  WHERE :svs <> 'mean' AND se.run_id IN (SELECT run_id FROM point)
+  GROUP BY se.run_id, se.benchmark_id, se.variant_id, se.metric
 ),
 judged AS (
   SELECT p.*,
          CASE WHEN :svs = 'mean' THEN p.value
-              WHEN p.direction IS NOT DISTINCT FROM 'higher' THEN
-                (SELECT max(sa.value) FROM series AS se JOIN sample AS sa ON sa.series_id = se.id AND sa.warmup = 0
-                 WHERE se.run_id = p.run_id AND se.benchmark_id = p.benchmark_id AND se.variant_id = p.variant_id
-                   AND se.metric = p.metric)
-              ELSE
-                (SELECT min(sa.value) FROM series AS se JOIN sample AS sa ON sa.series_id = se.id AND sa.warmup = 0
-                 WHERE se.run_id = p.run_id AND se.benchmark_id = p.benchmark_id AND se.variant_id = p.variant_id
-                   AND se.metric = p.metric)
+              WHEN p.direction IS NOT DISTINCT FROM 'higher' THEN x.hi
+              ELSE x.lo
          END AS svs,
          CASE WHEN p.direction IS NOT DISTINCT FROM 'higher' THEN 1 ELSE -1 END AS sign
   FROM point AS p
-  WHERE :scope = 'every' OR p.seq > (SELECT l.points FROM last AS l
-                  WHERE l.host_id = p.host_id AND l.benchmark_id = p.benchmark_id AND l.metric = p.metric
-                    AND l.variant_id = p.variant_id) - :runs - 1
+  LEFT JOIN extremes AS x ON x.run_id = p.run_id AND x.benchmark_id = p.benchmark_id
+                         AND x.variant_id = p.variant_id AND x.metric = p.metric
+  WHERE :scope = 'every' OR p.seq > p.points - :runs - 1
 ),
 dist AS (
   SELECT j.*,
@@ -101,8 +100,6 @@ SELECT h.host, h.benchmark, h.params, h.metric, h.variant, h.unit, s.seq, h.run,
 FROM scored AS s
 JOIN history_point AS h ON h.run_id = s.run_id AND h.benchmark_id = s.benchmark_id AND h.variant_id = s.variant_id
                       AND h.metric = s.metric
-WHERE (:scope = 'every' OR s.seq = (SELECT l.points FROM last AS l
-                  WHERE l.host_id = s.host_id AND l.benchmark_id = s.benchmark_id AND l.metric = s.metric
-                    AND l.variant_id = s.variant_id))
+WHERE (:scope = 'every' OR s.seq = s.points)
   AND (:since IS NULL OR s.started >= :since)
 ORDER BY h.host, h.benchmark, h.params, h.metric, h.variant, s.seq;

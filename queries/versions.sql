@@ -88,9 +88,11 @@ placed AS MATERIALIZED (
 cells AS MATERIALIZED (
   SELECT p.benchmark_id, p.variant_key, p.metric, min(p.unit) AS unit
   FROM placed p
-  WHERE p.position = (SELECT min(q.position) FROM placed q
-                      WHERE q.benchmark_id = p.benchmark_id AND q.variant_key = p.variant_key
-                        AND q.metric = p.metric)
+  JOIN (SELECT q.benchmark_id, q.variant_key, q.metric, min(q.position) AS position
+        FROM placed q
+        GROUP BY q.benchmark_id, q.variant_key, q.metric) f
+    ON f.benchmark_id = p.benchmark_id AND f.variant_key = p.variant_key AND f.metric = p.metric
+   AND f.position = p.position
   GROUP BY p.benchmark_id, p.variant_key, p.metric
 ),
 scaled AS MATERIALIZED (
