@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""same_rows.py A.db B.db: every table of two SQLite stores holds the same
+rows, value for value and type for type: the same count, and no row of one
+missing from the other (EXCEPT both ways, each value beside its typeof(),
+so 1, 1.0 and '1' differ; reals compare as SQLite compares them: exactly). Each store's own migration record
+(schema_migration: when it was migrated) is left out. Prints "ok TABLE: N
+rows" per table; names each table that differs and exits 1."""
+import sqlite3
+import sys
+
+LEFT = {"schema_migration"}
+
+
+def tables(db, schema):
+    return [r[0] for r in db.execute("SELECT name FROM %s.sqlite_schema WHERE type = 'table' "
+                                     "AND name NOT LIKE 'sqlite_%%' ORDER BY name" % schema) if r[0] not in LEFT]
+
+
+def main():
+    a_path, b_path = sys.argv[1:3]
+    db = sqlite3.connect("file:%s?mode=ro" % a_path, uri=True)
+    db.execute("ATTACH ? AS b", ("file:%s?mode=ro" % b_path,))
+    names = tables(db, "main")
+    if tables(db, "b") != names:
+        print("FAIL the tables differ: %s / %s" % (names, tables(db, "b")))
+        sys.exit(1)
+    failures = 0
+    for t in names:
+        cols = [r[1] for r in db.execute('PRAGMA main.table_info("%s")' % t)]
+        if cols != [r[1] for r in db.execute('PRAGMA b.table_info("%s")' % t)]:
+            print("FAIL %s: its columns differ" % t)
+            failures += 1
+            continue
+        sel = ", ".join('"%s", typeof("%s")' % (c, c) for c in cols)
+        n, m = (db.execute('SELECT count(*) FROM %s."%s"' % (s, t)).fetchone()[0] for s in ("main", "b"))
+        diff = db.execute('SELECT (SELECT count(*) FROM (SELECT %s FROM main."%s" EXCEPT SELECT %s FROM b."%s")), '
+                          '(SELECT count(*) FROM (SELECT %s FROM b."%s" EXCEPT SELECT %s FROM main."%s"))'
+                          % (sel, t, sel, t, sel, t, sel, t)).fetchone()
+        if n != m or diff != (0, 0):
+            print("FAIL %s: %d / %d rows, %d only in the first, %d only in the second" % (t, n, m, *diff))
+            failures += 1
+        else:
+            print("ok %s: %d rows" % (t, n))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
