@@ -11,7 +11,7 @@
 #     set): loads within a CPU-time limit far below what a quadratic
 #     search took (98 s for such a tar);
 # 10. details nested 2,000 deep (the deepest the store keeps) load.
-# ctest: slow
+# ctest: slow cost=10
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 command -v zstd >/dev/null || fail "the zstd command is missing (scripts/install-deps)"
 bd init >/dev/null

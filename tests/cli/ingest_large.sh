@@ -2,7 +2,7 @@
 # loads completely with peak memory (max RSS) under a fixed bound smaller
 # than the archive itself: nothing holds the whole archive. Under the
 # sanitizers the archive is smaller and memory is not checked.
-# ctest: slow
+# ctest: slow cost=9
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 values=4000000

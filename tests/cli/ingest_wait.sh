@@ -8,7 +8,7 @@
 # transaction by the test-only $BENCHDB_TEST_INGEST_HOLD (it creates the
 # file named and waits until the test removes it); the archive is a large
 # one generated here.
-# ctest: slow
+# ctest: slow cost=9
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 B=$BENCHDB_BIN
 unset BENCHDB_BUSY_TIMEOUT BENCHDB_TEST_INGEST_HOLD

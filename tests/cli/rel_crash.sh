@@ -5,7 +5,7 @@
 # belongs to no archive, and re-running the same command completes with
 # exactly the expected rows. Kill moments are spread by a measured duration
 # (nothing asserts a time). Smaller archives under the sanitizers.
-# ctest: slow
+# ctest: slow cost=12
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 kills=50

@@ -8,7 +8,7 @@
 # spread (zero variance), host offsets that fail the band condition, an
 # effect on one host, runs without the group attribute (a NULL group, alone
 # and beside others), and the exact tie of tests/data/plans/tie.sql.
-# ctest: slow
+# ctest: slow cost=7
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 old="$BENCHDB_SRC/tests/data/rules"
 

@@ -6,7 +6,7 @@
 # reporter writes no benchmark results: such a file is refused, saying so.
 # The sanitizer pass would only build the same benchmark again: what it
 # writes is read under the sanitizers by cli/formats_rust_py_cpp.
-# ctest: slow plain-only
+# ctest: slow plain-only cost=20
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 [ -f /usr/include/catch2/catch.hpp ] || fail "Catch2 is missing: scripts/install-deps installs catch2"
 command -v g++ >/dev/null || fail "g++ is missing (build-essential)"

@@ -1,7 +1,7 @@
 # docs/tutorial.md: every ```sh block runs, in order, in a fresh directory
 # (```sh ext blocks need the sqlite3 shell and an uninstrumented extension:
 # skipped under the sanitizers); then the figures the tutorial promises.
-# ctest: slow
+# ctest: slow cost=150
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 mkdir bin

@@ -13,6 +13,7 @@
 # (report, backtest, --verify: test_report.sh); a command that
 # does not work on a server yet says so, and so does init where the
 # extension cannot be installed. (ingest: test_ingest.sh.)
+# ctest: cost=11
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_commands

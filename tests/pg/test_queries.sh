@@ -6,7 +6,7 @@
 # be identical on both (store.py compare), and every query of
 # queries.list give identical rows, every number bit for bit (queries.py:
 # the queries marked pending are reported).
-# ctest: slow
+# ctest: slow cost=15
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_queries

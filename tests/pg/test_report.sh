@@ -22,6 +22,7 @@
 #    rewritten, a value changed in sample alone and a block score written
 #    by hand differ, with the same lines as SQLite's (check names the
 #    series too).
+# ctest: cost=16
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_report

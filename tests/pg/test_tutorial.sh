@@ -18,7 +18,7 @@
 # SQLite side is cli/tutorial's own run, recorded in
 # $BENCHDB_BUILD/tutorial-sqlite (ctest runs cli/tutorial first: fixture
 # tutorial-sqlite), its ```sh ext blocks' output left out by their markers.
-# ctest: slow
+# ctest: slow cost=60
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_tutorial

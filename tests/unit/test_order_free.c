@@ -12,7 +12,7 @@
  * frames, every frame compared with the plain aggregate of its rows. A
  * result that overflows (an error, docs/functions.md rule 6) is compared
  * as its error text. */
-// ctest: slow
+// ctest: slow cost=8
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
