@@ -19,6 +19,7 @@
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
 #include "ingest/core/units.h"
+#include "ingest/core/utf8.h"
 #include "ingest/sources/decode.h"
 #include "ingest/sources/lines.h"
 #include "ingest/sources/rawfile.h"
@@ -116,6 +117,37 @@ static void test_canonical(void **state)
     expect_canon("[3,{\"b\":[],\"a\":{}},\"x\"]", "[3,{\"a\":{},\"b\":[]},\"x\"]");
     expect_canon("123456789012345678", "123456789012345678");
     expect_canon("0.30000000000000004", "0.30000000000000004");
+    /* integers written without printf, reals of zero without it too: the extremes, signs and zero */
+    expect_canon("[0,-7,10,-10,9223372036854775807,-9223372036854775808]",
+                 "[0,-7,10,-10,9223372036854775807,-9223372036854775808]");
+    expect_canon("[0.0,-0.0,0e5,1000000.0,1e15,1e-7]", "[0.0,-0.0,0.0,1000000.0,1e+15,1e-07]");
+}
+
+/* utf8_bad_at passes ASCII eight bytes at a time: a bad byte, a NUL or a
+ * sequence cut short is found at every offset within and across those
+ * blocks, and valid sequences anywhere pass. */
+static void test_utf8_blocks(void **state)
+{
+    (void)state;
+    char s[64];
+    for (size_t n = 1; n <= 40; n++)
+        for (size_t at = 0; at < n; at++) {
+            memset(s, 'a', n);
+            s[at] = 0;
+            assert_int_equal(utf8_bad_at(s, n), at);
+            s[at] = (char)0xFF;
+            assert_int_equal(utf8_bad_at(s, n), at);
+            s[at] = (char)0x80; /* a continuation byte alone */
+            assert_int_equal(utf8_bad_at(s, n), at);
+            s[at] = (char)0xC3; /* the first byte of "\xC3\xA9" (U+00E9) */
+            if (at + 1 < n) {
+                s[at + 1] = (char)0xA9;
+                assert_int_equal(utf8_bad_at(s, n), n);
+            } else {
+                assert_int_equal(utf8_bad_at(s, n), at); /* cut short by the end */
+            }
+        }
+    assert_int_equal(utf8_bad_at("", 0), 0);
 }
 
 static void expect_describe(const char *in, const char *out)
@@ -465,7 +497,7 @@ static void test_reader_drain(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rfc3339),         cmocka_unit_test(test_canonical),
+        cmocka_unit_test(test_rfc3339),         cmocka_unit_test(test_canonical), cmocka_unit_test(test_utf8_blocks),
         cmocka_unit_test(test_describe),        cmocka_unit_test(test_idmap),
         cmocka_unit_test(test_units_match_store), cmocka_unit_test(test_reader_lines),
         cmocka_unit_test(test_reader_long_lines), cmocka_unit_test(test_reader_zstd),
