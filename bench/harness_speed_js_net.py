@@ -6,7 +6,10 @@ the same values in the same series (the existing ingest path) as the
 reference. Target: >= 1 M values/s (issue "every benchmark file people
 already have"). Reported: wall time and the process's CPU time (user +
 system, from os.wait4), since a shared machine's load stretches the wall
-time; and the file's size, since the JSON formats cost by the byte.
+time; and the file's size, since the JSON formats cost by the byte. The
+target is judged on the CPU time; beside it, the store's own cost of the
+same rows (bench/bare_insert, figure 1's stricter floor), which no reader
+goes below.
 
 Bencher Metric Format holds one value per measure, so its values are
 series of one value each: the store's cost per series, not the reader's,
@@ -83,7 +86,8 @@ def write_files(data, n=N):
     return out, refs
 
 
-def _timed(cmd):
+def timed_cpu(cmd):
+    """Wall and CPU (user + system) seconds of one command, its output discarded."""
     t = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
@@ -91,6 +95,23 @@ def _timed(cmd):
     if status != 0:
         raise subprocess.CalledProcessError(status, cmd)
     return wall, ru.ru_utime + ru.ru_stime
+
+
+def floor_cpu(bd, data, empty, fresh, cmd, reps):
+    """The store's own cost of the rows that cmd(store) (an ingest) writes:
+    CPU seconds of bench/bare_insert (figure 1's stricter floor: values by
+    benchdb's statements of 64, 32, ... rows) inserting exactly those rows
+    into a fresh store, the median of reps; the rows are written once,
+    untimed."""
+    src = fresh(empty, os.path.join(data, "floor-src.db"))
+    subprocess.run(cmd(src), check=True, stdout=subprocess.DEVNULL)
+    bare = os.path.join(os.path.dirname(bd), "bench", "bare_insert")
+    xs = []
+    for _ in range(reps):
+        dst = fresh(empty, os.path.join(data, "floor.db"))
+        out = subprocess.run([bare, "--cpu", src, dst], check=True, capture_output=True, text=True).stdout
+        xs.append(float(out.split()[-1]))
+    return statistics.median(xs)
 
 
 def figure(bd, data, empty, fresh, row, reps, n=N):
@@ -102,19 +123,22 @@ def figure(bd, data, empty, fresh, row, reps, n=N):
             for which in ((0, 1) if rep % 2 == 0 else (1, 0)):  # alternating which goes first
                 tgt = fresh(empty, os.path.join(data, "speed.db"))
                 if which == 0:
-                    w, c = _timed([bd, "--db", tgt, "ingest", "-q", "--max-series", "1M", "--plan", "p", "--run", "r",
+                    w, c = timed_cpu([bd, "--db", tgt, "ingest", "-q", "--max-series", "1M", "--plan", "p", "--run", "r",
                                    "--host", "h", path])
                     walls.append(w)
                     cpus.append(c)
                 else:
-                    w, c = _timed([bd, "--db", tgt, "ingest", "-q", "--max-series", "1M", ref])
+                    w, c = timed_cpu([bd, "--db", tgt, "ingest", "-q", "--max-series", "1M", ref])
                     ref_walls.append(w)
                     ref_cpus.append(c)
         w, c = statistics.median(walls), statistics.median(cpus)
         rw, rc = statistics.median(ref_walls), statistics.median(ref_cpus)
+        fl = floor_cpu(bd, data, empty, fresh, lambda db: [bd, "--db", db, "ingest", "-q", "--max-series", "1M",
+                                                           "--plan", "p", "--run", "r", "--host", "h", path], reps)
         size = os.path.getsize(path)
         k = n // 10 if fmt == "bmf" else n
         row("3 readers", f"{fmt}: {k:,} values, one file ({size / 1e6:.1f} MB{', one value a series' if fmt == 'bmf' else ''})",
-            f"{k / w / 1e6:.2f} M values/s wall ({w:.3f} s), {k / c / 1e6:.2f} by CPU ({c:.3f} s); "
-            f"a run stream of the same series {k / rw / 1e6:.2f} / {k / rc / 1e6:.2f}",
-            ">= 1 M values/s", k / w >= 1e6)
+            f"{k / c / 1e6:.2f} M values/s by CPU ({c:.3f} s), {k / w / 1e6:.2f} wall ({w:.3f} s); "
+            f"a run stream of the same series {k / rc / 1e6:.2f} / {k / rw / 1e6:.2f}; "
+            f"the store's floor (bare_insert, the same rows) {k / fl / 1e6:.2f} by CPU",
+            ">= 1 M values/s (CPU)", k / c >= 1e6)

@@ -449,7 +449,7 @@ def readers_figure(bd, data, empty):
         r = med(ratios)
         row("3 readers", f"{fmt}: {10 * n:,} names / {n:,} names (one file into one run)",
             f"{r:.2f} ({med(large):.2f} s / {med(small):.2f} s)", "<= 13", r <= 13)
-    harness_speed.figure(bd, data, empty, fresh, timed, row, med, REPS, QUICK)
+    harness_speed.figure(bd, data, empty, fresh, row, med, REPS, QUICK)
     harness_speed_js_net.figure(bd, data, empty, fresh, row, REPS, 10000 if QUICK else harness_speed_js_net.N)
 
 

@@ -178,6 +178,10 @@ void numfmt_shortest(char *buf, size_t size, double x)
 {
     if (fmt_fast(buf, size, x))
         return;
+    if (x == 0 && size >= 3) { /* printf's "%.15g" of zeros, which the exact path leaves out */
+        strcpy(buf, signbit(x) ? "-0" : "0");
+        return;
+    }
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, size, "%.*g", prec, x);
         if (strtod(buf, NULL) == x)
@@ -195,7 +199,13 @@ void numfmt_real(char *buf, double x)
         strcpy(buf, x > 0 ? "inf" : "-inf");
         return;
     }
-    numfmt_shortest(buf, 32, x);
+    /* The exact path needs 40 bytes to work in; the text itself is at most
+     * 24 ("-1.2345678901234567e-308"), which the caller's 32 hold. Canonical
+     * JSON formats every real of a harness file's detail through here
+     * (docs/formats.md), so printf's three tries cost ingest dearly. */
+    char tmp[40];
+    numfmt_shortest(tmp, sizeof tmp, x);
+    memcpy(buf, tmp, strlen(tmp) + 1);
     /* Keep a real looking like a real: 3 -> 3.0, as SQLite's shell does. */
     if (!strpbrk(buf, ".eE"))
         strcat(buf, ".0");

@@ -1,8 +1,9 @@
-/* The ingest building blocks: RFC 3339 syntax, canonical JSON, value
- * descriptions in messages, the id map, the unit list against the store's
+/* The ingest building blocks: RFC 3339 syntax, canonical JSON, the UTF-8
+ * check, the text readers' decimals, value descriptions in messages, the id map, the unit list against the store's
  * unit table, and the streaming reader (line ends, lines split across
  * buffers, limits, zstd frames, truncation, the sink seeing the original
  * bytes). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
 #include "ingest/core/units.h"
+#include "ingest/core/utf8.h"
+#include "ingest/decoders/harness.h"
 #include "ingest/sources/decode.h"
 #include "ingest/sources/lines.h"
 #include "ingest/sources/rawfile.h"
@@ -116,6 +119,79 @@ static void test_canonical(void **state)
     expect_canon("[3,{\"b\":[],\"a\":{}},\"x\"]", "[3,{\"a\":{},\"b\":[]},\"x\"]");
     expect_canon("123456789012345678", "123456789012345678");
     expect_canon("0.30000000000000004", "0.30000000000000004");
+    /* integers written without printf, reals of zero without it too: the extremes, signs and zero */
+    expect_canon("[0,-7,10,-10,9223372036854775807,-9223372036854775808]",
+                 "[0,-7,10,-10,9223372036854775807,-9223372036854775808]");
+    expect_canon("[0.0,-0.0,0e5,1000000.0,1e15,1e-7]", "[0.0,-0.0,0.0,1000000.0,1e+15,1e-07]");
+}
+
+/* utf8_bad_at passes ASCII eight bytes at a time: a bad byte, a NUL or a
+ * sequence cut short is found at every offset within and across those
+ * blocks, and valid sequences anywhere pass. */
+static void test_utf8_blocks(void **state)
+{
+    (void)state;
+    char s[64];
+    for (size_t n = 1; n <= 40; n++)
+        for (size_t at = 0; at < n; at++) {
+            memset(s, 'a', n);
+            s[at] = 0;
+            assert_int_equal(utf8_bad_at(s, n), at);
+            s[at] = (char)0xFF;
+            assert_int_equal(utf8_bad_at(s, n), at);
+            s[at] = (char)0x80; /* a continuation byte alone */
+            assert_int_equal(utf8_bad_at(s, n), at);
+            s[at] = (char)0xC3; /* the first byte of "\xC3\xA9" (U+00E9) */
+            if (at + 1 < n) {
+                s[at + 1] = (char)0xA9;
+                assert_int_equal(utf8_bad_at(s, n), n);
+            } else {
+                assert_int_equal(utf8_bad_at(s, n), at); /* cut short by the end */
+            }
+        }
+    assert_int_equal(utf8_bad_at("", 0), 0);
+}
+
+/* harness_decimal's fast path gives strtod's double, bit for bit, on
+ * plain decimals of up to 15 digits (random digits, signs and points,
+ * leading and trailing points and zeros), and leaves everything else to
+ * strtod. */
+static void test_decimal_fast(void **state)
+{
+    (void)state;
+    uint64_t x = 88172645463325252ull; /* xorshift64 */
+    char s[32];
+    for (int t = 0; t < 200000; t++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int digits = 1 + (int)(x % 15), dot = (int)((x >> 8) % (uint64_t)(digits + 2)) - 1, neg = (x >> 16) & 1;
+        uint64_t r = x >> 20;
+        size_t n = 0;
+        if (neg)
+            s[n++] = '-';
+        for (int i = 0; i < digits; i++) {
+            if (i == dot)
+                s[n++] = '.';
+            s[n++] = (char)('0' + (i == 0 && (r & 1) ? 0 : (int)((r >> (i % 40)) % 10)));
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+        }
+        if (dot == digits)
+            s[n++] = '.';
+        s[n] = 0;
+        double fast, slow = strtod(s, NULL);
+        assert_int_equal(harness_decimal(s, n, &fast), 1);
+        if (memcmp(&fast, &slow, sizeof fast) != 0)
+            fail_msg("%s: %.17g, strtod %.17g", s, fast, slow);
+    }
+    double v;
+    const char *const left[] = {"", "-", ".", "-.", "1e5", "+1", "1.2.3", " 1", "1 ", "0x10", "inf", "nan",
+                                "1234567890123456", "0.0000000000000001", "1,5"};
+    for (size_t i = 0; i < sizeof left / sizeof *left; i++)
+        if (harness_decimal(left[i], strlen(left[i]), &v))
+            fail_msg("took \"%s\"", left[i]);
+    assert_int_equal(harness_decimal("-0", 2, &v), 1);
+    assert_true(v == 0 && signbit(v));
+    assert_int_equal(harness_decimal("999999999999999", 15, &v), 1);
+    assert_true(v == 999999999999999.0);
 }
 
 static void expect_describe(const char *in, const char *out)
@@ -465,7 +541,7 @@ static void test_reader_drain(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rfc3339),         cmocka_unit_test(test_canonical),
+        cmocka_unit_test(test_rfc3339),         cmocka_unit_test(test_canonical), cmocka_unit_test(test_utf8_blocks), cmocka_unit_test(test_decimal_fast),
         cmocka_unit_test(test_describe),        cmocka_unit_test(test_idmap),
         cmocka_unit_test(test_units_match_store), cmocka_unit_test(test_reader_lines),
         cmocka_unit_test(test_reader_long_lines), cmocka_unit_test(test_reader_zstd),

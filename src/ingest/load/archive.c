@@ -201,7 +201,7 @@ static void prefetch(struct ingester *g)
     }
     char *perr = NULL;
     struct pipe_limits lim = limits(g);
-    if (pipeline_start(other_pipe(g), fd, &lim, 1, &perr)) {
+    if (pipeline_start(other_pipe(g), fd, &lim, 1, NULL, &perr)) {
         free(perr);
         pipeline_free(other_pipe(g));
         close(fd);
@@ -284,7 +284,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
                                 "file", what);
     } else if (!ahead) {
         char *perr = NULL;
-        int started = pipeline_start(g->pipe, fd, &lim, seekable, &perr);
+        int started = pipeline_start(g->pipe, fd, &lim, seekable, g->bundle_sha[0] ? g->bundle_sha : NULL, &perr);
         g->pipe_started = 1;
         if (started) {
             rc = ingest_report_fail(&g->rep, NULL, "%s", perr);

@@ -23,22 +23,40 @@
 #include "ingest/sources/localfile.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
+#include "util/sha256.h"
 
 #define MANIFEST "benchdb-run.jsonl"
 
 /* ---- a tar written the same way every time ---- */
+
+/* The temporary file and the SHA-256 of what was written to it: the
+ * archive's identity, so that load_archive need not read the file once
+ * more to hash it before reading it (the harness files' bytes were read
+ * once already, here). */
+struct tarw {
+    FILE *f;
+    struct sha256 sha;
+};
+
+static int tw_write(struct tarw *w, const void *p, size_t n)
+{
+    if (fwrite(p, 1, n, w->f) != n)
+        return -1;
+    sha256_update(&w->sha, p, n);
+    return 0;
+}
 
 static void octal(char *field, size_t width, unsigned long long v)
 {
     snprintf(field, width, "%0*llo", (int)width - 1, v);
 }
 
-static int tar_block(FILE *f, const unsigned char *b)
+static int tar_block(struct tarw *f, const unsigned char *b)
 {
-    return fwrite(b, 1, 512, f) == 512 ? 0 : -1;
+    return tw_write(f, b, 512);
 }
 
-static int tar_header(FILE *f, const char *name, unsigned long long size, char type)
+static int tar_header(struct tarw *f, const char *name, unsigned long long size, char type)
 {
     unsigned char h[512];
     memset(h, 0, sizeof h);
@@ -60,17 +78,17 @@ static int tar_header(FILE *f, const char *name, unsigned long long size, char t
     return tar_block(f, h);
 }
 
-static int tar_data(FILE *f, const void *p, size_t n)
+static int tar_data(struct tarw *f, const void *p, size_t n)
 {
     static const unsigned char zero[512];
-    if (n && fwrite(p, 1, n, f) != n)
+    if (n && tw_write(f, p, n))
         return -1;
     size_t pad = (512 - n % 512) % 512;
-    return pad && fwrite(zero, 1, pad, f) != pad ? -1 : 0;
+    return pad && tw_write(f, zero, pad) ? -1 : 0;
 }
 
 /* A member; a path longer than ustar's 100 bytes goes in a pax header. */
-static int tar_member(FILE *f, const char *path, const void *p, size_t n)
+static int tar_member(struct tarw *f, const char *path, const void *p, size_t n)
 {
     size_t len = strlen(path);
     if (len >= 100) {
@@ -92,7 +110,7 @@ static int tar_member(FILE *f, const char *path, const void *p, size_t n)
     return tar_header(f, path, n, '0') || tar_data(f, p, n) ? -1 : 0;
 }
 
-static int tar_end(FILE *f)
+static int tar_end(struct tarw *f)
 {
     static const unsigned char zero[512];
     return tar_block(f, zero) || tar_block(f, zero) ? -1 : 0;
@@ -154,8 +172,8 @@ static int file_format(const struct ingest_run *run, const struct strbuf *bytes,
 
 /* The files the harness writes beside f (adapters.h), as members beside
  * its member: each that exists, read (counted with the run's files). */
-static int add_companions(FILE *tmp, const struct harness *h, const char *path, const char *member, uint64_t *total,
-                          char **err)
+static int add_companions(struct tarw *tmp, const struct harness *h, const char *path, const char *member,
+                          uint64_t *total, char **err)
 {
     if (!h || !h->companions || strcmp(path, "-") == 0)
         return 0;
@@ -281,13 +299,15 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
 {
     prefetch_cancel(g);
     struct entry *e = calloc(n ? n : 1, sizeof *e);
-    FILE *tmp = tmpfile();
+    struct tarw tw = {.f = tmpfile()};
+    struct tarw *tmp = &tw;
+    sha256_init(&tw.sha);
     struct strbuf bytes = {0}, text = {0};
     const char **paths = calloc(n ? n : 1, sizeof *paths), **displays = calloc(n ? n : 1, sizeof *displays);
     char *err = NULL;
     enum ingest_result r = INGEST_FAILED;
-    if (!e || !tmp || !paths || !displays) {
-        r = refuse(g, shown, tmp ? "out of memory" : "cannot create a temporary file");
+    if (!e || !tw.f || !paths || !displays) {
+        r = refuse(g, shown, tw.f ? "out of memory" : "cannot create a temporary file");
         goto out;
     }
     char what[256];
@@ -337,8 +357,8 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
         r = refuse(g, shown, "out of memory");
         goto out;
     }
-    if (tar_member(tmp, MANIFEST, text.buf, text.len) || tar_end(tmp) || fflush(tmp) != 0 ||
-        lseek(fileno(tmp), 0, SEEK_SET) != 0) {
+    if (tar_member(tmp, MANIFEST, text.buf, text.len) || tar_end(tmp) || fflush(tw.f) != 0 ||
+        lseek(fileno(tw.f), 0, SEEK_SET) != 0) {
         r = refuse(g, shown, "cannot write a temporary file");
         goto out;
     }
@@ -347,7 +367,11 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     g->n_bundle = n;
     g->bundle_detected = run->harness_format == NULL;
     sink_set_conflict_hint(g->sink, run->append ? NULL : "; to add these files to it, pass --append");
-    r = load_archive(g, shown, fileno(tmp), 0, 0, shown);
+    unsigned char digest[32];
+    sha256_final(&tw.sha, digest);
+    sha256_hex(digest, g->bundle_sha);
+    r = load_archive(g, shown, fileno(tw.f), 0, 0, shown);
+    g->bundle_sha[0] = 0;
     g->bundle_paths = g->bundle_displays = NULL;
     g->n_bundle = 0;
     g->bundle_detected = 0;
@@ -360,7 +384,7 @@ out:
     free(err);
     sb_free(&bytes);
     sb_free(&text);
-    if (tmp)
-        fclose(tmp);
+    if (tw.f)
+        fclose(tw.f);
     return r;
 }

@@ -53,6 +53,7 @@ struct ingester {
     const char *const *bundle_paths, *const *bundle_displays; /* its members (in byte order) and the names given for them */
     size_t n_bundle;
     int bundle_detected; /* the bundle's formats were recognised from the files' content (no --format) */
+    char bundle_sha[65];  /* the bundle's SHA-256, computed as its tar was written ("" otherwise) */
     uint64_t streams;         /* run stream members read */
     struct strbuf beside;     /* a file beside a bare stream, while a results record reads it */
     struct idmap beside_ids;  /* its path -> archive_member id */

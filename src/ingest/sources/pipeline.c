@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ingest/core/paths.h"
@@ -604,7 +605,17 @@ static void *produce(void *arg)
     enum pipe_job job = JOB_STREAM;
     if (p->hash_first) {
         struct pipe_item it = {.kind = PIPE_HASHED};
-        if (hash_fd(p->fd, p->pre_sha, &p->pre_size, &p->pre_err) == 0 && lseek(p->fd, 0, SEEK_SET) != 0)
+        struct stat st;
+        if (p->known_sha[0]) { /* its writer hashed it: its size is all that is left to know */
+            memcpy(p->pre_sha, p->known_sha, sizeof p->pre_sha);
+            if (fstat(p->fd, &st) == 0)
+                p->pre_size = (uint64_t)st.st_size;
+            else
+                p->pre_err = bd_strdupf("%s", strerror(errno));
+        } else {
+            hash_fd(p->fd, p->pre_sha, &p->pre_size, &p->pre_err); /* a failure says why in pre_err */
+        }
+        if (!p->pre_err && lseek(p->fd, 0, SEEK_SET) != 0)
             p->pre_err = bd_strdupf("%s", strerror(errno));
         char *serr = NULL;
         if (!p->pre_err && sniff_fd(p->fd, &p->sniffed, &serr)) {
@@ -623,10 +634,13 @@ static void *produce(void *arg)
     return NULL;
 }
 
-int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err)
+int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, const char *known_sha,
+                   char **err)
 {
     memset(p, 0, sizeof *p);
     p->fd = fd;
+    if (hash_first && known_sha)
+        snprintf(p->known_sha, sizeof p->known_sha, "%s", known_sha);
     p->lim = *lim;
     p->hash_first = hash_first;
     p->go = !hash_first;

@@ -101,6 +101,7 @@ struct pipeline {
     struct pipe_item q[PIPE_ITEMS];
     size_t head, count, bytes;
     int cancel, getter_waiting, putter_waiting, hash_first, go;
+    char known_sha[65]; /* hash_first with the hash given: "" to hash the file */
 };
 
 /* What the producer does with a file of this kind after hashing it. */
@@ -114,8 +115,11 @@ enum pipe_job pipe_job_for(enum content_kind k);
  * list is hashed and its first lines parsed while the current one is
  * stored, without holding a long line or a large window. Without
  * hash_first (standard input) the file is read once as a run stream.
- * 0, or -1 with *err. */
-int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err);
+ * known_sha (with hash_first; NULL otherwise): the file's SHA-256, which
+ * its writer computed (load/bundle.c's tar), taken instead of a reading of
+ * its own; the read that follows still checks it. 0, or -1 with *err. */
+int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, const char *known_sha,
+                   char **err);
 void pipeline_go(struct pipeline *p);
 /* The next item, in order (blocks). Nothing follows PIPE_ERROR or PIPE_END. */
 void pipeline_next(struct pipeline *p, struct pipe_item *it);

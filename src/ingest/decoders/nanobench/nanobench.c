@@ -32,11 +32,12 @@ static int column(struct harness_ctx *c, size_t i, json_t *meas, const char *key
     for (size_t k = 0; k < json_array_size(meas); k++) {
         json_t *m = json_array_get(meas, k), *x = json_object_get(m, key);
         double d;
-        snprintf(path, sizeof path, "results[%zu].measurements[%zu].%s", i, k, key);
         if (!x && !required && k == 0)
             return 0; /* an older template without this counter */
-        if (!harness_number(x, &d))
+        if (!harness_number(x, &d)) { /* the path formatted only here: printf per value cost a tenth of the time */
+            snprintf(path, sizeof path, "results[%zu].measurements[%zu].%s", i, k, key);
             return harness_wrong(c, path, "a number", x);
+        }
         if (dvec_push(v, d, 1))
             return ingest_report_oom(c->rep);
         *present |= d != 0;
