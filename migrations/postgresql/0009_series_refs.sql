@@ -1,0 +1,157 @@
+-- benchdb schema, version 9: series' references to run, benchmark, variant
+-- and unit are checked once per statement by the triggers below instead
+-- of by foreign keys, whose per-row checks were most of the time of an
+-- ingest's COPY of its series (docs/postgresql.md, "ingest"). The same
+-- rows are refused and the same deletes cascade or are refused, with the
+-- foreign key's error; schema/benchdb.schema says how. The stored rows
+-- satisfied the foreign keys, so nothing is checked again here.
+
+ALTER TABLE series DROP CONSTRAINT series_run_id_fkey, DROP CONSTRAINT series_benchmark_id_fkey,
+  DROP CONSTRAINT series_variant_id_fkey, DROP CONSTRAINT series_unit_fkey;
+
+CREATE FUNCTION series_refs_missing(col TEXT, val TEXT, tab TEXT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'insert or update on table "series" violates foreign key constraint "series_%_fkey"', col
+    USING ERRCODE = 'foreign_key_violation', TABLE = 'series', CONSTRAINT = 'series_' || col || '_fkey',
+          DETAIL = format('Key (%s)=(%s) is not present in table "%s".', col, val, tab);
+END $$;
+
+CREATE FUNCTION series_refs_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM run WHERE id = NEW.run_id FOR KEY SHARE;
+  IF NOT FOUND THEN
+    PERFORM series_refs_missing('run_id', CAST(NEW.run_id AS TEXT), 'run');
+  END IF;
+  PERFORM 1 FROM benchmark WHERE id = NEW.benchmark_id FOR KEY SHARE;
+  IF NOT FOUND THEN
+    PERFORM series_refs_missing('benchmark_id', CAST(NEW.benchmark_id AS TEXT), 'benchmark');
+  END IF;
+  PERFORM 1 FROM variant WHERE id = NEW.variant_id FOR KEY SHARE;
+  IF NOT FOUND THEN
+    PERFORM series_refs_missing('variant_id', CAST(NEW.variant_id AS TEXT), 'variant');
+  END IF;
+  PERFORM 1 FROM "unit" WHERE name = NEW.unit FOR KEY SHARE;
+  IF NOT FOUND THEN
+    PERFORM series_refs_missing('unit', NEW.unit, 'unit');
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER series_check_refs_insert AFTER INSERT ON series
+  FOR EACH ROW WHEN (NEW.archive_id IS NOT NULL OR coalesce(current_setting('benchdb.ingest_defer', true), '') = '')
+  EXECUTE FUNCTION series_refs_row();
+CREATE TRIGGER series_check_refs_update AFTER UPDATE OF run_id, benchmark_id, variant_id, unit ON series
+  FOR EACH ROW WHEN (OLD.run_id <> NEW.run_id OR OLD.benchmark_id <> NEW.benchmark_id
+                     OR OLD.variant_id <> NEW.variant_id OR OLD.unit <> NEW.unit)
+  EXECUTE FUNCTION series_refs_row();
+
+-- The rows series_check_refs_insert stood aside for, all at once.
+CREATE FUNCTION series_refs_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  col TEXT;
+  val TEXT;
+  tab TEXT;
+BEGIN
+  IF coalesce(current_setting('benchdb.ingest_defer', true), '') = '' THEN
+    RETURN NULL;
+  END IF;
+  PERFORM 1 FROM run WHERE id IN (SELECT run_id FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
+  PERFORM 1 FROM benchmark WHERE id IN (SELECT benchmark_id FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
+  PERFORM 1 FROM variant WHERE id IN (SELECT variant_id FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
+  PERFORM 1 FROM "unit" WHERE name IN (SELECT unit FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
+  SELECT m.col, m.val, m.tab INTO col, val, tab FROM (
+    SELECT 'run_id' AS col, CAST(n.run_id AS TEXT) AS val, 'run' AS tab FROM new_series AS n
+    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM run WHERE id = n.run_id)
+    UNION ALL
+    SELECT 'benchmark_id', CAST(n.benchmark_id AS TEXT), 'benchmark' FROM new_series AS n
+    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM benchmark WHERE id = n.benchmark_id)
+    UNION ALL
+    SELECT 'variant_id', CAST(n.variant_id AS TEXT), 'variant' FROM new_series AS n
+    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM variant WHERE id = n.variant_id)
+    UNION ALL
+    SELECT 'unit', n.unit, 'unit' FROM new_series AS n
+    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM "unit" WHERE name = n.unit)) AS m
+  LIMIT 1;
+  IF col IS NOT NULL THEN
+    PERFORM series_refs_missing(col, val, tab);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER series_insert_refs AFTER INSERT ON series REFERENCING NEW TABLE AS new_series
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_statement();
+
+-- ON DELETE CASCADE of series.run_id.
+CREATE FUNCTION run_delete_series() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM series WHERE run_id IN (SELECT id FROM old_run);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER run_delete_series AFTER DELETE ON run REFERENCING OLD TABLE AS old_run
+  FOR EACH STATEMENT EXECUTE FUNCTION run_delete_series();
+
+-- The refusals (TG_ARGV[0]: series' column, TG_ARGV[1]: the key it
+-- refers to): a delete of rows still referred to, once per statement.
+CREATE FUNCTION series_refs_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  val TEXT;
+BEGIN
+  EXECUTE format('SELECT CAST(o.%I AS TEXT) FROM old_keys AS o WHERE EXISTS '
+                 '(SELECT 1 FROM series WHERE %I = o.%I) LIMIT 1', TG_ARGV[1], TG_ARGV[0], TG_ARGV[1]) INTO val;
+  IF val IS NOT NULL THEN
+    RAISE EXCEPTION 'update or delete on table "%" violates foreign key constraint "series_%_fkey" on table "series"',
+      TG_TABLE_NAME, TG_ARGV[0]
+      USING ERRCODE = 'foreign_key_violation', TABLE = TG_TABLE_NAME, CONSTRAINT = 'series_' || TG_ARGV[0] || '_fkey',
+            DETAIL = format('Key (%s)=(%s) is still referenced from table "series".', TG_ARGV[1], val);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER benchmark_delete_series_refs AFTER DELETE ON benchmark REFERENCING OLD TABLE AS old_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_delete('benchmark_id', 'id');
+CREATE TRIGGER variant_delete_series_refs AFTER DELETE ON variant REFERENCING OLD TABLE AS old_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_delete('variant_id', 'id');
+CREATE TRIGGER unit_delete_series_refs AFTER DELETE ON "unit" REFERENCING OLD TABLE AS old_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_delete('unit', 'name');
+
+-- A key changed under rows referring to it (the row locked by the update
+-- first, so an ingest that locked it FOR KEY SHARE has ended).
+CREATE FUNCTION series_refs_refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  val TEXT;
+BEGIN
+  EXECUTE format('SELECT CAST($1.%I AS TEXT) FROM series WHERE %I = $1.%I LIMIT 1', TG_ARGV[1], TG_ARGV[0], TG_ARGV[1])
+    INTO val USING OLD;
+  IF val IS NOT NULL THEN
+    RAISE EXCEPTION 'update or delete on table "%" violates foreign key constraint "series_%_fkey" on table "series"',
+      TG_TABLE_NAME, TG_ARGV[0]
+      USING ERRCODE = 'foreign_key_violation', TABLE = TG_TABLE_NAME, CONSTRAINT = 'series_' || TG_ARGV[0] || '_fkey',
+            DETAIL = format('Key (%s)=(%s) is still referenced from table "series".', TG_ARGV[1], val);
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER run_update_series_refs BEFORE UPDATE OF id ON run
+  FOR EACH ROW WHEN (OLD.id <> NEW.id) EXECUTE FUNCTION series_refs_refuse_update('run_id', 'id');
+CREATE TRIGGER benchmark_update_series_refs BEFORE UPDATE OF id ON benchmark
+  FOR EACH ROW WHEN (OLD.id <> NEW.id) EXECUTE FUNCTION series_refs_refuse_update('benchmark_id', 'id');
+CREATE TRIGGER variant_update_series_refs BEFORE UPDATE OF id ON variant
+  FOR EACH ROW WHEN (OLD.id <> NEW.id) EXECUTE FUNCTION series_refs_refuse_update('variant_id', 'id');
+CREATE TRIGGER unit_update_series_refs BEFORE UPDATE OF name ON "unit"
+  FOR EACH ROW WHEN (OLD.name <> NEW.name) EXECUTE FUNCTION series_refs_refuse_update('unit', 'name');
+
+-- TRUNCATE, which a foreign key refuses unless series goes too: refused
+-- while series has rows.
+CREATE FUNCTION series_refs_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM series) THEN
+    RAISE EXCEPTION 'cannot truncate a table referenced in a foreign key constraint'
+      USING ERRCODE = 'feature_not_supported',
+            DETAIL = format('Table "series" references "%s".', TG_TABLE_NAME);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER run_truncate_series_refs BEFORE TRUNCATE ON run
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
+CREATE TRIGGER benchmark_truncate_series_refs BEFORE TRUNCATE ON benchmark
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
+CREATE TRIGGER variant_truncate_series_refs BEFORE TRUNCATE ON variant
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
+CREATE TRIGGER unit_truncate_series_refs BEFORE TRUNCATE ON "unit"
+  FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
