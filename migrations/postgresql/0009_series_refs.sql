@@ -155,3 +155,43 @@ CREATE TRIGGER variant_truncate_series_refs BEFORE TRUNCATE ON variant
   FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
 CREATE TRIGGER unit_truncate_series_refs BEFORE TRUNCATE ON "unit"
   FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
+
+-- What an ingest computes before its commit for the series the triggers
+-- stood aside for (benchdb.ingest_defer; src/store/dialect.c calls it with
+-- the archive's id), in one call instead of a round trip per statement:
+-- the block scores of the runs the archive opened (their totals summed in
+-- fork order), their history points (a point's in the order its series
+-- were stored: their ids; each run's start time parsed once), then
+-- run_cell_data of the runs it opened or added series to, from the scores;
+-- then the mark is cleared. The block scores' insert is planned afresh
+-- each time (EXECUTE): a generic plan of it was once seen seven times
+-- slower than a fresh one. The others keep the plan PL/pgSQL caches for
+-- the session, generic after five calls when no worse: planning
+-- run_cell_data's insert (block_ratio's joins) took ten times longer than
+-- running it on a small archive.
+CREATE FUNCTION benchdb_ingest_finish(archive BIGINT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE 'INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) '
+    'SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), '
+    'sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id '
+    'WHERE r.archive_id = $1 AND s.archive_id IS NULL AND s.metric = ''primary'' '
+    'GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id' USING archive;
+  WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started
+                          FROM run WHERE archive_id = benchdb_ingest_finish.archive)
+  INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n,
+                                 total, unit)
+  SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), min(r.position), count(*),
+         sum(s.n), sum(s.total ORDER BY s.id), (array_agg(s.unit ORDER BY s.id))[1]
+  FROM series AS s JOIN r ON r.id = s.run_id
+  WHERE s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric;
+  DELETE FROM run_cell_data WHERE run_id IN (SELECT id FROM run WHERE archive_id = benchdb_ingest_finish.archive
+                                             UNION SELECT run_id FROM series
+                                             WHERE archive_id = benchdb_ingest_finish.archive);
+  INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments)
+  SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), moments(log_ratio)
+  FROM block_ratio
+  WHERE run_id IN (SELECT id FROM run WHERE archive_id = benchdb_ingest_finish.archive
+                   UNION SELECT run_id FROM series WHERE archive_id = benchdb_ingest_finish.archive)
+  GROUP BY run_id, benchmark_id;
+  PERFORM set_config('benchdb.ingest_defer', '', true);
+END $$;

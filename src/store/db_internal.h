@@ -24,6 +24,11 @@ struct db {
     unsigned cursors;     /* cursors declared so far (their names) */
     unsigned named;       /* statements named on the server so far (their names) */
     int txn_readonly;     /* the open transaction: 0 not known, 1 only reads, 2 may write */
+    /* What a transaction begun by a plain BEGIN is (txn_readonly's values):
+     * the session's default, known once asked, forgotten at any statement
+     * that may change it (SET, BEGIN READ ONLY...). */
+    int begin_readonly;
+    int plain_begin;      /* the open transaction was begun by a plain BEGIN */
     /* The read-only guard (pg_guard.c): guard_connection for every
      * statement of a session opened read-only, guard while
      * db_begin_readonly's transaction is open. */
