@@ -44,35 +44,46 @@ CREATE TRIGGER series_check_refs_update AFTER UPDATE OF run_id, benchmark_id, va
                      OR OLD.variant_id <> NEW.variant_id OR OLD.unit <> NEW.unit)
   EXECUTE FUNCTION series_refs_row();
 
--- The rows series_check_refs_insert stood aside for, all at once.
+-- The rows series_check_refs_insert stood aside for, all at once: their
+-- distinct keys in one pass over the statement's rows, then each table's
+-- rows locked by key; a key with no row locked is missing.
 CREATE FUNCTION series_refs_statement() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  col TEXT;
-  val TEXT;
-  tab TEXT;
+  runs BIGINT[];
+  benchmarks BIGINT[];
+  variants BIGINT[];
+  units TEXT[];
+  locked_ids BIGINT[];
+  locked_names TEXT[];
 BEGIN
   IF coalesce(current_setting('benchdb.ingest_defer', true), '') = '' THEN
     RETURN NULL;
   END IF;
-  PERFORM 1 FROM run WHERE id IN (SELECT run_id FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
-  PERFORM 1 FROM benchmark WHERE id IN (SELECT benchmark_id FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
-  PERFORM 1 FROM variant WHERE id IN (SELECT variant_id FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
-  PERFORM 1 FROM "unit" WHERE name IN (SELECT unit FROM new_series WHERE archive_id IS NULL) FOR KEY SHARE;
-  SELECT m.col, m.val, m.tab INTO col, val, tab FROM (
-    SELECT 'run_id' AS col, CAST(n.run_id AS TEXT) AS val, 'run' AS tab FROM new_series AS n
-    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM run WHERE id = n.run_id)
-    UNION ALL
-    SELECT 'benchmark_id', CAST(n.benchmark_id AS TEXT), 'benchmark' FROM new_series AS n
-    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM benchmark WHERE id = n.benchmark_id)
-    UNION ALL
-    SELECT 'variant_id', CAST(n.variant_id AS TEXT), 'variant' FROM new_series AS n
-    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM variant WHERE id = n.variant_id)
-    UNION ALL
-    SELECT 'unit', n.unit, 'unit' FROM new_series AS n
-    WHERE n.archive_id IS NULL AND NOT EXISTS (SELECT 1 FROM "unit" WHERE name = n.unit)) AS m
-  LIMIT 1;
-  IF col IS NOT NULL THEN
-    PERFORM series_refs_missing(col, val, tab);
+  SELECT array_agg(DISTINCT run_id), array_agg(DISTINCT benchmark_id), array_agg(DISTINCT variant_id),
+         array_agg(DISTINCT unit)
+  INTO runs, benchmarks, variants, units FROM new_series WHERE archive_id IS NULL;
+  IF runs IS NULL THEN
+    RETURN NULL;
+  END IF;
+  SELECT array_agg(id) INTO locked_ids FROM (SELECT id FROM run WHERE id = ANY (runs) FOR KEY SHARE) AS l;
+  IF coalesce(cardinality(locked_ids), 0) < cardinality(runs) THEN
+    PERFORM series_refs_missing('run_id', (SELECT CAST(min(x) AS TEXT) FROM unnest(runs) AS x
+                                           WHERE x <> ALL (coalesce(locked_ids, '{}'))), 'run');
+  END IF;
+  SELECT array_agg(id) INTO locked_ids FROM (SELECT id FROM benchmark WHERE id = ANY (benchmarks) FOR KEY SHARE) AS l;
+  IF coalesce(cardinality(locked_ids), 0) < cardinality(benchmarks) THEN
+    PERFORM series_refs_missing('benchmark_id', (SELECT CAST(min(x) AS TEXT) FROM unnest(benchmarks) AS x
+                                                 WHERE x <> ALL (coalesce(locked_ids, '{}'))), 'benchmark');
+  END IF;
+  SELECT array_agg(id) INTO locked_ids FROM (SELECT id FROM variant WHERE id = ANY (variants) FOR KEY SHARE) AS l;
+  IF coalesce(cardinality(locked_ids), 0) < cardinality(variants) THEN
+    PERFORM series_refs_missing('variant_id', (SELECT CAST(min(x) AS TEXT) FROM unnest(variants) AS x
+                                               WHERE x <> ALL (coalesce(locked_ids, '{}'))), 'variant');
+  END IF;
+  SELECT array_agg(name) INTO locked_names FROM (SELECT name FROM "unit" WHERE name = ANY (units) FOR KEY SHARE) AS l;
+  IF coalesce(cardinality(locked_names), 0) < cardinality(units) THEN
+    PERFORM series_refs_missing('unit', (SELECT min(x) FROM unnest(units) AS x
+                                         WHERE x <> ALL (coalesce(locked_names, '{}'))), 'unit');
   END IF;
   RETURN NULL;
 END $$;

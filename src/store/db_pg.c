@@ -187,19 +187,6 @@ static PGresult *collect(struct db *db, int sent)
 static PGresult *exec_sql(struct db *db, const char *sql) { return collect(db, PQsendQuery(conn(db), sql)); }
 static PGresult *exec_params(struct db_stmt *st, const char *sql)
 {
-    if (st->keep && !st->name[0]) { /* db_keep_plan: parsed once, by name */
-        char name[sizeof st->name];
-        snprintf(name, sizeof name, "benchdb_kept_%u", st->db->named + 1);
-        PGresult *p = collect(st->db, PQsendPrepare(conn(st->db), name, sql, st->nparams, st->types));
-        if (!p || PQresultStatus(p) != PGRES_COMMAND_OK)
-            return p;
-        PQclear(p);
-        st->db->named++;
-        memcpy(st->name, name, sizeof name);
-    }
-    if (st->name[0])
-        return collect(st->db, PQsendQueryPrepared(conn(st->db), st->name, st->nparams,
-                                                   (const char *const *)st->values, NULL, NULL, 0));
     return collect(st->db, PQsendQueryParams(conn(st->db), sql, st->nparams, st->types,
                                              (const char *const *)st->values, NULL, NULL, 0));
 }
@@ -818,14 +805,6 @@ const char *db_pg_column_name(struct db_stmt *st, int i)
 void db_pg_free(struct db_stmt *st)
 {
     db_pg_reset(st);
-    /* A named statement lives as long as the session: closed here when no
-     * transaction is open (a DEALLOCATE that failed inside one would abort
-     * it), else by the session's end. */
-    if (st->name[0] && conn(st->db) && PQtransactionStatus(conn(st->db)) == PQTRANS_IDLE) {
-        char sql[sizeof st->name + 16];
-        snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
-        PQclear(exec_sql(st->db, sql));
-    }
     for (int i = 0; i < st->nparams; i++) {
         if (st->param_names)
             free(st->param_names[i]);

@@ -37,7 +37,10 @@ static const char *const sqlite_defer_finish[] = {SCORES_INSERT, CELLS_DELETE, C
  * block_score_data and history_point_data too. What they left is computed
  * by the schema's benchdb_ingest_finish() in one round trip (the same
  * statements as above and the triggers' SELECTs; schema/benchdb.schema
- * says which plans it keeps), which clears the mark. */
+ * says which plans it keeps), which clears the mark. Nothing is named on
+ * the server (PL/pgSQL keeps the function's plans for the session), so
+ * an ingest works through a pooler that does not keep prepared
+ * statements. */
 static const char *const pg_defer_finish[] = {"SELECT benchdb_ingest_finish(CAST(?1 AS BIGINT))", NULL};
 
 static const struct db_dialect sqlite_dialect = {
@@ -61,10 +64,6 @@ static const struct db_dialect pg_dialect = {
     .name_lock = " FOR KEY SHARE",
     .defer_mark = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(?1 AS BIGINT) AS TEXT), true)",
     .defer_finish = pg_defer_finish,
-    /* Nothing named on the server: the function's own statements keep
-     * their plans (PL/pgSQL's cache, per session), so the ingest works
-     * through a pooler that does not keep prepared statements. */
-    .defer_keep = 0,
 };
 
 const struct db_dialect *db_dialect(const struct db *db)

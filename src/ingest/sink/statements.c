@@ -222,8 +222,6 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
                                                     : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
-    if (rc == SQLITE_OK && id >= S_DEFER_FINISH && (d->defer_keep >> (id - S_DEFER_FINISH) & 1u))
-        db_keep_plan(s->st[id]);
     if (rc != SQLITE_OK) {
         sink_fail_sql(s);
         db_finalize(s->st[id]);
