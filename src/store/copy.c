@@ -466,6 +466,29 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
 
 /* ---- the end ---- */
 
+/* On PostgreSQL series' references to run, benchmark, variant and unit
+ * are checked by triggers, not foreign keys (schema/benchdb.schema), and
+ * the triggers stood aside: the copied rows are checked here as adding
+ * those foreign keys back would have checked them. */
+#define SERIES_REF(col, tab, key, text)                                                                        \
+    "SELECT 'series_" col "_fkey: Key (" col ")=(' || " text " || ') is not present in table \"" tab "\"' " \
+    "FROM series AS s WHERE NOT EXISTS (SELECT 1 FROM \"" tab "\" AS t WHERE t." key " = s." col ")"
+static int series_refs_copied(struct db *dst, char **err)
+{
+    char **bad;
+    size_t n;
+    if (texts(dst,
+              "SELECT * FROM (" SERIES_REF("run_id", "run", "id", "CAST(s.run_id AS TEXT)") " UNION ALL " SERIES_REF(
+                  "benchmark_id", "benchmark", "id", "CAST(s.benchmark_id AS TEXT)") " UNION ALL " SERIES_REF("variant_id",
+                  "variant", "id", "CAST(s.variant_id AS TEXT)") " UNION ALL " SERIES_REF("unit", "unit", "name",
+                  "s.unit") ") AS m LIMIT 1",
+              &bad, &n, err))
+        return -1;
+    int rc = n ? bd_fail(err, "the copied rows fail a foreign key (%s)", bad[0]) : 0;
+    free_texts(bad, n);
+    return rc;
+}
+
 int store_copy_rearm(struct store_copy *c, char **err)
 {
     struct db *dst = c->dst;
@@ -478,6 +501,8 @@ int store_copy_rearm(struct store_copy *c, char **err)
     for (size_t i = 0; i < c->nfkeys; i++)
         if (db_exec(dst, c->fkeys[i], NULL) != SQLITE_OK)
             return bd_fail(err, "the copied rows fail a foreign key (%s): %s", c->fkeys[i], db_errmsg(dst));
+    if (dst->engine == DB_POSTGRESQL && series_refs_copied(dst, err))
+        return -1;
     for (size_t i = 0; i < c->ntrig_tables; i++) {
         char *sql = bd_strdupf("ALTER TABLE %s ENABLE TRIGGER USER", c->trig_tables[i]);
         int rc = sql ? db_exec(dst, sql, NULL) : SQLITE_NOMEM;

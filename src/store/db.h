@@ -113,14 +113,6 @@ int db_bind_parameter_count(struct db_stmt *st);
 /* Names as SQLite gives them (":name"), NULL for a positional parameter. */
 const char *db_bind_parameter_name(struct db_stmt *st, int i);
 
-/* A statement run again and again in one session (once per archive): on
- * PostgreSQL it is then parsed once, as a named prepared statement, and
- * PostgreSQL's plan cache decides whether to plan it for each execution
- * (its first five always are) or keep a generic plan; otherwise each
- * execution is parsed and planned anew. SQLite's statements are
- * prepared once anyway: nothing to do. */
-void db_keep_plan(struct db_stmt *st);
-
 int db_step(struct db_stmt *st);
 int db_reset(struct db_stmt *st);
 int db_finalize(struct db_stmt *st); /* NULL is fine */

@@ -22,8 +22,12 @@ struct db {
     char sqlstate[6]; /* its SQLSTATE */
     long long timeout_ms; /* statement_timeout as db_pg_set_timeout set it (0: none) */
     unsigned cursors;     /* cursors declared so far (their names) */
-    unsigned named;       /* statements named on the server so far (their names) */
     int txn_readonly;     /* the open transaction: 0 not known, 1 only reads, 2 may write */
+    /* What a transaction begun by a plain BEGIN is (txn_readonly's values):
+     * the session's default, known once asked, forgotten at any statement
+     * that may change it (SET, BEGIN READ ONLY...). */
+    int begin_readonly;
+    int plain_begin;      /* the open transaction was begun by a plain BEGIN */
     /* The read-only guard (pg_guard.c): guard_connection for every
      * statement of a session opened read-only, guard while
      * db_begin_readonly's transaction is open. */
@@ -49,8 +53,6 @@ struct db_stmt {
     void *res;            /* PGresult * of the executed statement */
     void *desc;           /* PGresult * describing it before it ran */
     int refused;          /* the server refused to describe it (db's error says why) */
-    int keep;             /* db_keep_plan: parsed once on the server, under name */
-    char name[32];        /* its name there once parsed; "" before (and when not kept) */
     int row, nrows, ncols;
     sqlite3_stmt *row_values; /* "SELECT ?1, ..., ?N": the current row's cells */
     /* A query of a read-only transaction runs as a cursor, res holding one

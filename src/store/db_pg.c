@@ -187,26 +187,29 @@ static PGresult *collect(struct db *db, int sent)
 static PGresult *exec_sql(struct db *db, const char *sql) { return collect(db, PQsendQuery(conn(db), sql)); }
 static PGresult *exec_params(struct db_stmt *st, const char *sql)
 {
-    if (st->keep && !st->name[0]) { /* db_keep_plan: parsed once, by name */
-        char name[sizeof st->name];
-        snprintf(name, sizeof name, "benchdb_kept_%u", st->db->named + 1);
-        PGresult *p = collect(st->db, PQsendPrepare(conn(st->db), name, sql, st->nparams, st->types));
-        if (!p || PQresultStatus(p) != PGRES_COMMAND_OK)
-            return p;
-        PQclear(p);
-        st->db->named++;
-        memcpy(st->name, name, sizeof name);
-    }
-    if (st->name[0])
-        return collect(st->db, PQsendQueryPrepared(conn(st->db), st->name, st->nparams,
-                                                   (const char *const *)st->values, NULL, NULL, 0));
     return collect(st->db, PQsendQueryParams(conn(st->db), sql, st->nparams, st->types,
                                              (const char *const *)st->values, NULL, NULL, 0));
 }
 
+/* What sql does to the read-only state (txn_readonly): a plain BEGIN
+ * (db_begin_write) begins a transaction as the session's default makes
+ * it, known after the first one; COMMIT and ROLLBACK end one; anything
+ * else may change either (SET, BEGIN READ ONLY, several statements). */
+static void exec_readonly_state(struct db *db, const char *sql)
+{
+    db->txn_readonly = 0;
+    db->plain_begin = 0;
+    if (strcmp(sql, "BEGIN") == 0) {
+        db->plain_begin = 1;
+        db->txn_readonly = db->begin_readonly;
+    } else if (strcmp(sql, "COMMIT") != 0 && strcmp(sql, "ROLLBACK") != 0) {
+        db->begin_readonly = 0;
+    }
+}
+
 int db_pg_exec(struct db *db, const char *sql, char **errmsg)
 {
-    db->txn_readonly = 0; /* it may begin or end a transaction */
+    exec_readonly_state(db, sql);
     PGresult *res = exec_sql(db, sql);
     int rc = check_result(db, res);
     PQclear(res);
@@ -218,7 +221,8 @@ int db_pg_exec(struct db *db, const char *sql, char **errmsg)
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
 {
     PGconn *c = conn(db);
-    db->txn_readonly = 0;
+    /* COPY neither begins nor ends a transaction, nor changes whether it
+     * only reads: txn_readonly stays. */
     PGresult *res = exec_sql(db, sql);
     if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
         int rc = check_result(db, res);
@@ -551,7 +555,8 @@ static int cursor_query(const char *sql)
 }
 
 /* Whether the open transaction only reads: asked once per transaction
- * (forgotten whenever one may begin or end). */
+ * (forgotten whenever one may begin or end), and once per session for
+ * the transactions a plain BEGIN begins (an ingest's, one per archive). */
 static int txn_readonly(struct db *db)
 {
     if (PQtransactionStatus(conn(db)) != PQTRANS_INTRANS) {
@@ -565,6 +570,8 @@ static int txn_readonly(struct db *db)
                                ? 1
                                : 2;
         PQclear(r);
+        if (db->plain_begin)
+            db->begin_readonly = db->txn_readonly;
     }
     return db->txn_readonly == 1;
 }
@@ -693,7 +700,7 @@ static int execute(struct db_stmt *st)
             return rc;
     } else {
         if (txn_control(st->sql))
-            db->txn_readonly = 0;
+            db->txn_readonly = db->begin_readonly = db->plain_begin = 0;
         PGresult *res = exec_params(st, st->sql);
         rc = check_result(db, res);
         if (rc != SQLITE_OK) {
@@ -798,14 +805,6 @@ const char *db_pg_column_name(struct db_stmt *st, int i)
 void db_pg_free(struct db_stmt *st)
 {
     db_pg_reset(st);
-    /* A named statement lives as long as the session: closed here when no
-     * transaction is open (a DEALLOCATE that failed inside one would abort
-     * it), else by the session's end. */
-    if (st->name[0] && conn(st->db) && PQtransactionStatus(conn(st->db)) == PQTRANS_IDLE) {
-        char sql[sizeof st->name + 16];
-        snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
-        PQclear(exec_sql(st->db, sql));
-    }
     for (int i = 0; i < st->nparams; i++) {
         if (st->param_names)
             free(st->param_names[i]);

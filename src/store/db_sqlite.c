@@ -109,11 +109,6 @@ const char *db_bind_parameter_name(struct db_stmt *st, int i)
 
 int db_step(struct db_stmt *st) { return PG(st) ? db_pg_step(st) : sqlite3_step(st->lite); }
 int db_reset(struct db_stmt *st) { return PG(st) ? db_pg_reset(st) : sqlite3_reset(st->lite); }
-void db_keep_plan(struct db_stmt *st)
-{
-    if (st && PG(st))
-        st->keep = 1;
-}
 int db_finalize(struct db_stmt *st)
 {
     if (!st)

@@ -4,7 +4,8 @@
 #include "store/db_internal.h"
 
 /* run_cell_data of the runs an archive opened or added series to, as the
- * insert trigger would have kept it: the same on both engines. */
+ * insert trigger would have kept it (PostgreSQL's benchdb_ingest_finish()
+ * runs the same two statements). */
 #define CELLS_DELETE                                                                                           \
     "DELETE FROM run_cell_data WHERE run_id IN "                                                               \
     "(SELECT id FROM run WHERE archive_id = ?1 UNION SELECT run_id FROM series WHERE archive_id = ?1)"
@@ -33,29 +34,14 @@ static const char *const sqlite_defer_finish[] = {SCORES_INSERT, CELLS_DELETE, C
 /* PostgreSQL: the mark is the transaction's own setting, which the insert
  * triggers' WHEN clauses read without a function call per row; the series
  * of the runs the archive opened (archive_id NULL) skip the triggers of
- * block_score_data and history_point_data too, whose rows are computed
- * here from the triggers' SELECTs (the scores' totals summed in fork
- * order, a point's in the order its series were stored: their ids), each
- * run's start time parsed once; run_cell_data then reads the scores. */
-static const char *const pg_defer_finish[] = {
-    "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) "
-    "SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), "
-    "sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id "
-    "WHERE r.archive_id = ?1 AND s.archive_id IS NULL AND s.metric = 'primary' "
-    "GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id",
-    "WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started "
-    "FROM run WHERE archive_id = ?1) "
-    "INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, "
-    "position, series, n, total, unit) "
-    "SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), "
-    "min(r.position), count(*), sum(s.n), sum(s.total ORDER BY s.id), "
-    "(array_agg(s.unit ORDER BY s.id))[1] FROM series AS s JOIN r ON r.id = s.run_id "
-    "WHERE s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric",
-    CELLS_DELETE,
-    CELLS_INSERT,
-    "SELECT set_config('benchdb.ingest_defer', '', true), CAST(?1 AS BIGINT)",
-    NULL,
-};
+ * block_score_data and history_point_data too. What they left is computed
+ * by the schema's benchdb_ingest_finish() in one round trip (the same
+ * statements as above and the triggers' SELECTs; schema/benchdb.schema
+ * says which plans it keeps), which clears the mark. Nothing is named on
+ * the server (PL/pgSQL keeps the function's plans for the session), so
+ * an ingest works through a pooler that does not keep prepared
+ * statements. */
+static const char *const pg_defer_finish[] = {"SELECT benchdb_ingest_finish(CAST(?1 AS BIGINT))", NULL};
 
 static const struct db_dialect sqlite_dialect = {
     .time_valid = "SELECT julianday(?1) IS NOT NULL",
@@ -78,12 +64,6 @@ static const struct db_dialect pg_dialect = {
     .name_lock = " FOR KEY SHARE",
     .defer_mark = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(?1 AS BIGINT) AS TEXT), true)",
     .defer_finish = pg_defer_finish,
-    /* The history points' insert and run_cell_data's delete and insert:
-     * planning the last (block_ratio's five joins) took 3.3 ms an archive
-     * against 0.3 ms running it (docs/postgresql.md, "ingest"). Not the
-     * block scores' insert, whose generic plan was once seen seven times
-     * slower than a fresh one. */
-    .defer_keep = 1u << 1 | 1u << 2 | 1u << 3,
 };
 
 const struct db_dialect *db_dialect(const struct db *db)

@@ -36,11 +36,6 @@ struct db_dialect {
      * left to it, the last one clearing the mark. */
     const char *defer_mark;
     const char *const *defer_finish;
-    /* Bit i: defer_finish[i] is run through db_keep_plan (parsed once per
-     * session, its plan cached by the server when PostgreSQL finds a
-     * generic one no worse), for planning it cost more than running it
-     * on a small archive. */
-    unsigned defer_keep;
 };
 
 const struct db_dialect *db_dialect(const struct db *db);

@@ -41,7 +41,10 @@ fresh() {
 fresh
 version=$(pg_known)
 extversion=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$BENCHDB_SRC/src/pg/benchstats.control")
-fkeys=$(grep -c 'REFERENCES' "$BENCHDB_SRC/schema/postgresql.sql")
+# every reference of the schema: SQLite's foreign keys, of which series'
+# four to run, benchmark, variant and unit are triggers on PostgreSQL
+# (schema/benchdb.schema), checked and counted as foreign keys there too
+fkeys=$(grep -c 'REFERENCES' "$BENCHDB_SRC/schema/schema.sql")
 run bd --db "$T/s.db" check
 expect_rc 0 "check on the sound SQLite store"
 cp "$T/out" "$T/lite.out"
@@ -84,7 +87,7 @@ PostgreSQL: $(cat "$T/pg.err")"
     checks=$((checks + 1))
     cmp -s "$T/lite.same" "$T/pg.same" || { fail "$1: stdout differs"; diff "$T/lite.same" "$T/pg.same" >&2; }
     checks=$((checks + 1))
-    [ "$(tail -n 1 "$T/pg.out")" = "check: 1 problem found" ] || fail "$1: stdout $(cat "$T/pg.out")"
+    [ "$(tail -n 1 "$T/pg.out")" = "check: 1 problem found" ] || fail "$1: stdout $(cat "$T/pg.out") stderr $(cat "$T/pg.err")"
 }
 # The last byte of archive 2 (stored as it came: zstd) flipped; bytes cut
 # to an empty zstd frame; bytes that are no zstd; a chunk deleted; a chunk
@@ -120,6 +123,12 @@ damaged orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (
 damaged foreign-key "PRAGMA foreign_keys = OFF; INSERT INTO gate(run_id, name, passed) VALUES (77, 'x', 1)" \
     "ALTER TABLE gate DISABLE TRIGGER ALL; INSERT INTO gate(run_id, name, passed) VALUES (77, 'x', 1); ALTER TABLE gate ENABLE TRIGGER ALL"
 grep -q 'foreign_key_check: gate row 5 refers to a missing row of run' "$T/pg.err" || fail "foreign key: $(cat "$T/pg.err")"
+# A series of a unit that does not exist: around the foreign key, and on
+# PostgreSQL around the trigger that stands for it.
+damaged series-ref "PRAGMA foreign_keys = OFF; UPDATE series SET unit = 'furlongs' WHERE id = 16" \
+    "ALTER TABLE series DISABLE TRIGGER series_check_refs_update; UPDATE series SET unit = 'furlongs' WHERE id = 16;
+     ALTER TABLE series ENABLE TRIGGER series_check_refs_update"
+grep -q 'foreign_key_check: series row 16 refers to a missing row of unit' "$T/pg.err" || fail "series' reference: $(cat "$T/pg.err")"
 # A malformed JSON text in the one text column holding JSON (around its
 # CHECK constraint: ignored on SQLite; on PostgreSQL dropped and added
 # back NOT VALID).
@@ -145,6 +154,12 @@ expect_eq "$(cat "$T/err")" "error: check: foreign keys: gate_archive_id_fkey of
 error: check: foreign keys: gate_run_id_fkey of gate is not enforced: its triggers are disabled (ALTER TABLE gate ENABLE TRIGGER ALL)" "named, with the remedy"
 expect_out_has "check: foreign keys: $fkeys constraints, NOT all validated and enforced" "its line"
 expect_out_has "check: 2 problems found" "one problem each"
+fresh
+pg -d "$db" -c "ALTER TABLE series DISABLE TRIGGER series_insert_refs" >/dev/null
+run bd --db "$uri" check
+expect_rc 1 "series' references not enforced"
+expect_eq "$(cat "$T/err")" "error: check: foreign keys: series' references to run, benchmark, variant and unit are not enforced: 14 of their 15 triggers are enabled (ALTER TABLE ... ENABLE TRIGGER USER on series, run, benchmark, variant and unit)" "named, with the remedy"
+expect_out_has "check: foreign keys: $fkeys constraints, NOT all validated and enforced" "its line"
 fresh
 pg -d "$db" -c "ALTER TABLE gate DROP CONSTRAINT gate_run_id_fkey; ALTER TABLE gate ADD CONSTRAINT gate_run_id_fkey FOREIGN KEY (run_id) REFERENCES run(id) NOT VALID" >/dev/null
 run bd --db "$uri" check

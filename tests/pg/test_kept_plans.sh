@@ -1,8 +1,9 @@
-# The derived rows' statements that an ingest names on the server once per
-# session (db_keep_plan, src/store/dialect.c) give SQLite's rows also after
-# PostgreSQL switched to its generic plan (after five archives) and after a
-# refused archive rolled back in the middle of the session: one ingest of
-# fourteen archives, two of them refused, on both engines; every
+# The derived rows an ingest computes before each commit, in one call of
+# benchdb_ingest_finish() (schema/benchdb.schema), whose statements keep
+# their plans for the session (PL/pgSQL's cache), give SQLite's rows also
+# after PostgreSQL switched to its generic plans (after five archives) and
+# after a refused archive rolled back in the middle of the session: one
+# ingest of fourteen archives, two of them refused, on both engines; every
 # derived table the same, and nothing of the refused ones stored.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"

@@ -64,12 +64,19 @@ class Column:
     def not_null(self):
         return self.type == "ID" or "NOT NULL" in self.mods or "PRIMARY KEY" in self.mods
 
+    def mods_of(self, engine):
+        """The column's modifiers on engine: {sqlite: X} and {postgresql: X}
+        kept on their engine only (series' references, checked on
+        PostgreSQL by statement-level triggers instead)."""
+        return PIECE.sub(lambda m: m.group(2) if m.group(1) == engine else "", self.mods).strip()
+
     def declared(self, engine):
         """The column's definition after its name on engine."""
         i = ENGINES.index(engine)
         parts = [TYPES[self.type][i]] if TYPES[self.type][i] else []
-        if self.mods:
-            parts.append(self.mods)
+        mods = self.mods_of(engine)
+        if mods:
+            parts.append(mods)
         check = JSON_CHECK.get((self.type, engine))
         if check:
             check = check.format(c=self.name)
@@ -101,11 +108,11 @@ class Table:
                 keys.append([x.strip() for x in m.group(1).split(",")])
         return keys
 
-    def foreign_keys(self):
-        """(column, table, column, on delete) of each REFERENCES."""
+    def foreign_keys(self, engine):
+        """(column, table, column, on delete) of each REFERENCES on engine."""
         out = []
         for c in self.columns:
-            m = re.search(r'REFERENCES "?(\w+)"?\((\w+)\)(?: ON DELETE (CASCADE|SET NULL|RESTRICT))?', c.mods)
+            m = re.search(r'REFERENCES "?(\w+)"?\((\w+)\)(?: ON DELETE (CASCADE|SET NULL|RESTRICT))?', c.mods_of(engine))
             if m:
                 out.append((c.name, m.group(1), m.group(2), m.group(3) or "NO ACTION"))
         return out

@@ -58,9 +58,8 @@ int sink_archive_begin(struct sink *s, const char *name, const char *sha, const 
     db_bind_text(st, 3, format, -1);
     db_bind_text(st, 4, when, -1);
     db_bind_text(st, 5, BENCHDB_VERSION, -1);
-    if (sink_step(s, st))
+    if (sink_step_id(s, st, &s->archive_id))
         return -1;
-    s->archive_id = db_last_insert_id(s->db);
     s->chunk_seq = 0;
     return sink_defer_cells(s);
 }
@@ -98,9 +97,8 @@ int sink_member(struct sink *s, const char *path, const char *sha, uint64_t size
     db_bind_text(st, 2, path, -1);
     db_bind_text(st, 3, sha, -1);
     db_bind_int64(st, 4, (sqlite3_int64)size);
-    if (sink_step(s, st))
+    if (sink_step_id(s, st, id))
         return -1;
-    *id = db_last_insert_id(s->db);
     s->here.members++;
     s->here.rows++;
     return 0;

@@ -227,9 +227,8 @@ static int insert_run(struct sink *s, const struct sink_run *r, int64_t plan_id,
         return ingest_report_oom(s->rep);
     db_bind_text(st, 10, s->text.buf, (int)s->text.len);
     db_bind_int64(st, 11, s->archive_id);
-    if (sink_step(s, st))
+    if (sink_step_id(s, st, &s->run_id))
         return -1;
-    s->run_id = db_last_insert_id(s->db);
     s->here.runs++;
     s->here.rows++;
     return 0;

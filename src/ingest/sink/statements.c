@@ -22,7 +22,7 @@ const char sink_primary_metric[] = "primary";
 const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_ARCHIVE_BY_SHA] = "SELECT id, name FROM archive WHERE sha256 = ?",
     [S_ARCHIVE_INSERT] = "INSERT INTO archive(sha256, name, size, format, content_encoding, stored_size, "
-                         "ingested_at, tool_version) VALUES (?, ?, 0, ?, 'zstd', 0, ?, ?)",
+                         "ingested_at, tool_version) VALUES (?, ?, 0, ?, 'zstd', 0, ?, ?) RETURNING id",
     [S_ARCHIVE_UPDATE] = "UPDATE archive SET sha256 = ?, size = ?, content_encoding = ?, stored_size = ? WHERE id = ?",
     [S_ARCHIVE_FORMAT] = "UPDATE archive SET format = ? WHERE id = ?",
     [S_ARCHIVE_DELETE_EMPTY] = "DELETE FROM archive WHERE id = ?1 AND NOT EXISTS "
@@ -49,7 +49,7 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                           "ORDER BY a.id LIMIT 1",
     [S_RUN_DELETE] = "DELETE FROM run WHERE id = ?",
     [S_RUN_INSERT] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
-                     "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
     [S_RUN_START_SET] = "UPDATE run SET started_at = ? WHERE id = ?",
     [S_RUN_SOURCE_SET] = "UPDATE run SET source = ? WHERE id = ? AND source IS NULL",
@@ -65,7 +65,7 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?)",
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
-    [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?)",
+    [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?) RETURNING id",
     [S_MEMBER_FORMAT] = "UPDATE archive_member SET format = ? WHERE id = ?",
     [S_UNIT_KIND] = "SELECT kind FROM unit WHERE name = ?",
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
@@ -110,6 +110,19 @@ int sink_step(struct sink *s, struct db_stmt *st)
     db_reset(st);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return sink_fail_sql(s);
+    return 0;
+}
+
+/* Steps an INSERT ... RETURNING id, giving the new row's id (in the
+ * statement's own answer: on a server, no second round trip for it). */
+int sink_step_id(struct sink *s, struct db_stmt *st, int64_t *id)
+{
+    int rc = db_step(st);
+    *id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
+    db_reset(st);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE ? ingest_report_fail(s->rep, NULL, "cannot store: no id for the new row")
+                                 : sink_fail_sql(s);
     return 0;
 }
 
@@ -209,8 +222,6 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
                                                     : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
-    if (rc == SQLITE_OK && id >= S_DEFER_FINISH && (d->defer_keep >> (id - S_DEFER_FINISH) & 1u))
-        db_keep_plan(s->st[id]);
     if (rc != SQLITE_OK) {
         sink_fail_sql(s);
         db_finalize(s->st[id]);

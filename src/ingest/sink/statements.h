@@ -115,6 +115,8 @@ int sink_fail_sql(struct sink *s);
 char *sink_busy_text(void);
 /* Steps a statement whose row (if any) is not needed, and resets it: 0 or -1. */
 int sink_step(struct sink *s, struct db_stmt *st);
+/* Steps an INSERT ... RETURNING id, *id the new row's: 0 or -1. */
+int sink_step_id(struct sink *s, struct db_stmt *st, int64_t *id);
 void sink_bind_opt_text(struct db_stmt *st, int i, const char *t);
 /* The archive id column of rows added to a run this archive did not open. */
 void sink_bind_appender(struct sink *s, struct db_stmt *st, int i);
