@@ -18,7 +18,12 @@
 # SQLite side is cli/tutorial's own run, recorded in
 # $BENCHDB_BUILD/tutorial-sqlite (ctest runs cli/tutorial first: fixture
 # tutorial-sqlite), its ```sh ext blocks' output left out by their markers.
-# ctest: slow cost=60
+# In the plain pass only: what it adds is the two engines' output side by
+# side, which the sanitizers do not change; the sanitized benchdb runs the
+# same PostgreSQL paths in pg/commands (every command, shipped query and
+# history on both engines), pg/ingest, pg/copy (the tutorial's store, both
+# ways, re-verified), pg/report and pg/reader.
+# ctest: slow plain-only cost=60
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_tutorial
