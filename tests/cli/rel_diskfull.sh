@@ -5,16 +5,8 @@
 # with the disk filled to the last byte, reading still works, loading fails
 # the same way, and loads again once space is freed.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: mounting a tmpfs needs root"
-    exit 77
-fi
-mkdir "$T/m"
-if ! mount -t tmpfs -o size=1M benchdb-test "$T/m" 2>"$T/mount.err"; then
-    echo "skipped: cannot mount a tmpfs: $(cat "$T/mount.err")"
-    exit 77
-fi
-trap 'umount "$T/m" 2>/dev/null; rm -rf "$T"' EXIT
+. "$BENCHDB_SRC/tests/cli/lib/tmpfs.sh"
+skip_without_tmpfs m 1M
 bd() { "$BENCHDB_BIN" --db "$T/m/store.db" "$@"; }
 bd init >/dev/null
 bd ingest --quiet "$DATA/good/example.jsonl"

@@ -8,7 +8,7 @@
 # skipped otherwise).
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/cli/lib/tmpfs.sh"
-mount_tmpfs m 2M || { echo "skipped"; exit 77; }
+skip_without_tmpfs m 2M
 bd() { "$BENCHDB_BIN" --db m/s.db "$@"; }
 unset BENCHDB_TIMEOUT BENCHDB_BUSY_TIMEOUT
 mkdir q

@@ -8,7 +8,7 @@
 # tests/cli/rel_diskfull does.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/cli/lib/tmpfs.sh"
-mount_tmpfs m 1M || { echo "skipped"; exit 77; }
+skip_without_tmpfs m 1M
 bd() { "$BENCHDB_BIN" --db m/s.db "$@"; }
 example="$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
 mkdir q

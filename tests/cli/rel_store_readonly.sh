@@ -12,7 +12,7 @@
 # would miss, refused with what to do.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/cli/lib/tmpfs.sh"
-mount_tmpfs m 4M || { echo "skipped"; exit 77; }
+skip_without_tmpfs m 4M
 example="$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
 mkdir q
 printf -- '-- name: n\n-- summary: counts values\nSELECT count(*) AS n FROM sample\n' >q/n.sql
