@@ -5,6 +5,7 @@
 # writes now: the generators run in a copy of the tree, and each of their
 # files must equal the committed one (make regen writes them; make
 # regen-check runs every generator, R's and mpmath's too: docs/testing.md).
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 run python3 "$BENCHDB_SRC/tools/gen/regen.py" --tier python --check
 expect_rc 0 "the generated files are current"
