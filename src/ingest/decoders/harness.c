@@ -285,24 +285,31 @@ int harness_decimal(const char *s, size_t n, double *out)
     return 1;
 }
 
-int harness_parse_number(const char *s, size_t n, double *out)
+int harness_number_cstr(const char *s, double *out)
 {
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
-        return 0;
+    size_t n = strlen(s);
     if (harness_decimal(s, n, out))
         return 1;
-    for (size_t i = 0; i < n; i++)
-        if (!strchr("0123456789+-.eE", s[i]) || s[i] == 0)
-            return 0;
-    memcpy(buf, s, n);
-    buf[n] = 0;
+    /* strtod's other syntaxes (hex, inf, nan, leading blanks) are not
+     * numbers in any of these formats. */
+    if (n == 0 || strspn(s, "0123456789+-.eE") != n)
+        return 0;
     char *end;
-    double v = strtod(buf, &end);
-    if (end != buf + n)
+    double v = strtod(s, &end);
+    if (*end || !isfinite(v))
         return 0;
     *out = v;
     return 1;
+}
+
+int harness_parse_number(const char *s, size_t n, double *out)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf || memchr(s, 0, n))
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return harness_number_cstr(buf, out);
 }
 
 void harness_ctx_free(struct harness_ctx *c)

@@ -113,8 +113,11 @@ json_t *harness_copy(json_t *obj);
  * double strtod gives for it, computed without strtod; 0 for any other
  * text (which strtod then reads). For the text readers' values. */
 int harness_decimal(const char *s, size_t n, double *out);
-/* A number written as JSON text (a field of an XML or text format): 1 when
- * s[0..n) is one (strtod's syntax, no hex, inf or nan), with *out. */
+/* A finite number written as JSON writes one (a field of an XML or text
+ * format): 1 when the string s is one (strtod's decimal syntax: no hex,
+ * inf, nan or blanks; not beyond a double's range), with *out; 0 for any
+ * other text. harness_parse_number: the same for s[0..n), n < 64. */
+int harness_number_cstr(const char *s, double *out);
 int harness_parse_number(const char *s, size_t n, double *out);
 
 

@@ -222,13 +222,8 @@ static int row(struct cread *r)
     if (!*unit)
         return harness_fail(c, where(r), "unit: expected a unit, got nothing");
     double v;
-    if (!harness_decimal(vs, strlen(vs), &v)) { /* an exponent, 16 digits or more: strtod */
-        char *end;
-        errno = 0;
-        v = strtod(vs, &end);
-        if (!*vs || *end || errno == ERANGE || !isfinite(v) || *vs == ' ')
-            return harness_fail(c, where(r), "value: expected a finite number, got \"%s\"", vs);
-    }
+    if (!harness_number_cstr(vs, &v))
+        return harness_fail(c, where(r), "value: expected a finite number, got \"%s\"", vs);
     int warm = 0, rc = 0;
     long long fork = 0;
     if (row_options(r, &metric, &warm, &fork))

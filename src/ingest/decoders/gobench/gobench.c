@@ -161,14 +161,6 @@ static int check_text(struct harness_ctx *c, size_t lineno, const char *raw, siz
     return harness_fail(c, path, "%s", what);
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    return *s && !*end && errno == 0 && isfinite(*out);
-}
-
 /* What reading a file keeps between its lines. */
 struct gread {
     struct harness_ctx *c;
@@ -229,7 +221,7 @@ static int bench_line(struct gread *r, char **f, size_t nf)
     int primary = 0;
     for (size_t k = 2; k + 1 < nf; k += 2) {
         double v;
-        if (!parse_double(f[k], &v))
+        if (!harness_number_cstr(f[k], &v))
             return harness_fail(c, r->path, "expected a finite number before unit \"%s\", got \"%s\"", f[k + 1], f[k]);
         const char *unit = f[k + 1];
         primary |= strcmp(unit, "ns/op") == 0 || strcmp(unit, "sec/op") == 0;
