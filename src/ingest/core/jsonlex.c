@@ -244,11 +244,30 @@ static int unescape(struct json_lexer *x)
     return JT_STRING;
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether the 8 bytes at q are all IS_PLAIN (0 may also mean a byte
+ * close to one that is not: the byte loop then decides). A byte below
+ * 0x80 is zero after x ^ c exactly when it is c, and (x - ONES) & ~x sets
+ * its high bit when it is zero; (x - n * ONES) & ~x when it is below n. */
+static int plain8(const unsigned char *q)
+{
+    uint64_t w, quote, backslash;
+    memcpy(&w, q, 8);
+    quote = w ^ ONES * '"';
+    backslash = w ^ ONES * '\\';
+    uint64_t t = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) | ((w - ONES * 0x20) & ~w) | w;
+    return (t & HIGHS) == 0;
+}
+
 static int lex_string(struct json_lexer *x)
 {
     const unsigned char *q = x->p + 1, *end = x->end;
     int escaped = 0;
     for (;;) {
+        while (end - q >= 8 && plain8(q))
+            q += 8;
         while (q < end && IS_PLAIN(*q))
             q++;
         if (q == end) {
@@ -452,6 +471,12 @@ static const unsigned char *skip_space(struct json_lexer *x)
     }
     x->after_word = 0;
     for (; p < end; p++) {
+        /* indentation: eight spaces at a time */
+        uint64_t w;
+        while (end - p >= 8 && (memcpy(&w, p, 8), w == ONES * ' '))
+            p += 8;
+        if (p == end)
+            break;
         if (*p == '\n') {
             x->line++;
             x->line_start = p + 1;
