@@ -8,8 +8,8 @@
  * with jansson's constructors, so that every reader works on json_t. It
  * accepts and refuses exactly what jansson 2.14's json_loadb does with
  * JSON_REJECT_DUPLICATES, with jansson's line, column and message
- * (unit/jsonparse_diff and fuzz/json compare the two), about three times
- * as fast (bench/README.md, figure 3).
+ * (unit/jsonparse_diff and fuzz/json compare the two), 3 to 7 times as
+ * fast (bench/README.md, figure 3).
  *
  * jansson's allocator is wrapped: a failure is noted on the thread that
  * met it, and a document parsed while one failed is refused as out of
@@ -36,7 +36,6 @@ struct json_doc {
     struct json_arena *arena;
     size_t bytes; /* the arena's size */
 };
-
 
 /* Parses s (n bytes) strictly (duplicate keys refused) into doc. */
 enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc, struct json_parse_error *e);
