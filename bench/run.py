@@ -451,6 +451,21 @@ def readers_figure(bd, data, empty):
             f"{r:.2f} ({med(large):.2f} s / {med(small):.2f} s)", "<= 13", r <= 13)
     harness_speed.figure(bd, data, empty, fresh, row, med, REPS, QUICK)
     harness_speed_js_net.figure(bd, data, empty, fresh, row, REPS, 10000 if QUICK else harness_speed_js_net.N)
+    parse_alone(os.path.join(os.path.dirname(bd), "bench", "json_parse"), data)
+
+
+def parse_alone(prog, data):
+    """Figure 3, the JSON parse alone (bench/json_parse.c): benchdb's parser
+    against jansson's json_loadb, which it replaced, on the JSON files of
+    the readers above (each over 0.5 MB; a run stream a line at a time),
+    by CPU, the best of 5 passes each."""
+    files = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(data) for f in fs
+                   if f.endswith(".json") and os.path.getsize(os.path.join(dp, f)) > 500_000)
+    lines = sorted(os.path.join(data, f) for f in os.listdir(data) if f == "speed-ref-cells.jsonl")
+    out = subprocess.run([prog, *files, "--lines", *lines], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        path, rest = line.split(": ", 1)
+        row("3 readers", f"the JSON parse alone: {os.path.relpath(path, data)}", rest)
 
 
 def default_store(bd, data, empty, name, opts):

@@ -153,7 +153,7 @@ char *file_read_text(const char *path, size_t max, const char *what, size_t *len
 }
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t utf8_sequence(const unsigned char *s, size_t n)
 {
     unsigned char c = s[0];
     size_t len;
@@ -195,7 +195,7 @@ size_t utf8_invalid_at(const char *s, size_t n)
             i += 8;
         if (i == n)
             break;
-        size_t len = p[i] >= 0x80 ? utf8_len(p + i, n - i) : p[i] != 0;
+        size_t len = p[i] >= 0x80 ? utf8_sequence(p + i, n - i) : p[i] != 0;
         if (!len)
             return i;
         i += len;
@@ -210,7 +210,7 @@ char *utf8_replaced(const char *s, size_t n, size_t *count)
     size_t i = 0, k = 0;
     int rc = sb_append(&sb, "", 0);
     while (i < n && !rc) {
-        size_t len = p[i] >= 0x80 ? utf8_len(p + i, n - i) : 1;
+        size_t len = p[i] >= 0x80 ? utf8_sequence(p + i, n - i) : 1;
         rc = len ? sb_append(&sb, s + i, len) : sb_puts(&sb, "\xef\xbf\xbd");
         k += !len;
         i += len ? len : 1;
@@ -253,7 +253,7 @@ int sb_put_escaped_controls(struct strbuf *sb, const char *s, size_t n)
             i++;
             continue;
         }
-        size_t len = c >= 0x80 ? utf8_len(p + i, n - i) : 0;
+        size_t len = c >= 0x80 ? utf8_sequence(p + i, n - i) : 0;
         unsigned cp = len ? utf8_code(p + i, len) : 0;
         if (len && cp >= 0xA0 && !bidi_control(cp)) {
             i += len; /* a printable multibyte character */

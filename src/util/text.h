@@ -51,6 +51,10 @@ char *text_escape_controls(const char *s);
 /* The offset of the first byte of s (n bytes) that is not part of valid
  * UTF-8, or of its first NUL byte; n when there is none. */
 size_t utf8_invalid_at(const char *s, size_t n);
+/* The length (2 to 4) of the well-formed multibyte UTF-8 sequence at s
+ * (n > 0 bytes available; the Unicode standard's table 3-7), 0 when the
+ * bytes there are not one. */
+size_t utf8_sequence(const unsigned char *s, size_t n);
 
 /* s (n bytes) with each byte that is not part of valid UTF-8 replaced by
  * U+FFFD, malloc'd and NUL-terminated (NULL when out of memory); *count

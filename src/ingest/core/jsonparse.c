@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/core/jsonread.h"
 #include "util/diag.h"
 
 static _Thread_local int alloc_failed, too_big;
@@ -164,17 +165,17 @@ enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc,
             a = NULL;
         }
     }
-    json_error_t je;
     json_t *root = NULL;
     if (a && a->head) {
         const struct json_arena *was = held[3];
         alloc_arena = a;
         held[3] = a;
-        root = json_loadb(s ? s : "", n, JSON_REJECT_DUPLICATES, &je);
+        root = json_read(s, n, inner_malloc, inner_free, e);
         alloc_arena = NULL;
         held[3] = was;
     }
-    if (!a || !a->head || alloc_failed || too_big) {
+    if (!a || !a->head || alloc_failed || too_big || (!root && e->status == JSON_NO_MEMORY)) {
+        memset(e, 0, sizeof *e);
         e->status = too_big ? JSON_TOO_BIG : JSON_NO_MEMORY;
         if (a)
             arena_free(a);
@@ -182,10 +183,6 @@ enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc,
     }
     if (!root) {
         arena_free(a);
-        e->status = JSON_SYNTAX;
-        e->line = je.line;
-        e->column = je.column;
-        memcpy(e->text, je.text, sizeof e->text);
         return JSON_SYNTAX;
     }
     doc->root = root;

@@ -3,12 +3,19 @@
 /* The one checked JSON parser, for every line of a run stream (bare or a
  * container member) and every harness JSON file.
  *
- * jansson 2.14 ignores a failed allocation while it collects a token's
- * text (lex_save drops the byte), so a line could parse *wrongly* under
- * memory pressure ("a-rather-long-benchmark-name" as "a-rather-long-
- * enchmark-name"). jansson's allocator is therefore wrapped: a failure is
- * noted on the thread that met it, and a document parsed while one failed
- * is refused as out of memory, whatever jansson returned.
+ * The parser is benchdb's own (jsonread, over the tokens of jsonlex): one
+ * pass over the buffer, no call per byte, building jansson json_t trees
+ * with jansson's constructors, so that every reader works on json_t. It
+ * accepts and refuses exactly what jansson 2.14's json_loadb does with
+ * JSON_REJECT_DUPLICATES, with jansson's line, column and message
+ * (unit/jsonparse_diff and fuzz/json compare the two), 3 to 7 times as
+ * fast (bench/README.md, figure 3).
+ *
+ * jansson's allocator is wrapped: a failure is noted on the thread that
+ * met it, and a document parsed while one failed is refused as out of
+ * memory, whatever the constructors returned (jansson's own parser, which
+ * benchdb used before, even mis-parsed under memory pressure: lex_save
+ * dropped a byte it could not store).
  *
  * A document's tree lives in an arena of its own: its nodes are neither
  * allocated nor freed one by one, and the tree is dropped whole. All the
@@ -18,6 +25,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "ingest/core/jsonerror.h"
+
 #define JSON_TREES_MAX (128ull << 20)
 
 struct json_arena;
@@ -26,14 +35,6 @@ struct json_doc {
     json_t *root;
     struct json_arena *arena;
     size_t bytes; /* the arena's size */
-};
-
-enum json_parse_status { JSON_PARSED, JSON_SYNTAX, JSON_NO_MEMORY, JSON_TOO_BIG };
-
-struct json_parse_error {
-    enum json_parse_status status;
-    int line, column;
-    char text[JSON_ERROR_TEXT_LENGTH];
 };
 
 /* Parses s (n bytes) strictly (duplicate keys refused) into doc. */

@@ -10,6 +10,11 @@ size_t utf8_bad_at(const char *s, size_t n)
     return utf8_invalid_at(s, n);
 }
 
+size_t utf8_multibyte_at(const unsigned char *s, size_t n)
+{
+    return utf8_sequence(s, n);
+}
+
 void utf8_describe(const char *s, size_t at, const char *where, char *buf, size_t size)
 {
     unsigned char c = (unsigned char)s[at];

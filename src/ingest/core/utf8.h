@@ -13,6 +13,10 @@ size_t utf8_bad_at(const char *s, size_t n);
 /* What is wrong at s[at] (utf8_bad_at's answer), counting from 1 in
  * units of where ("byte", or "column" for a line): "is not valid UTF-8
  * (byte 0xFF at byte 3)" or "holds a NUL byte (at byte 3)", into buf. */
+/* The length (2 to 4) of the well-formed multibyte UTF-8 character that
+ * starts at s (n > 0 bytes available), 0 when the bytes there are not one
+ * (the JSON parser checks each string's non-ASCII bytes with it). */
+size_t utf8_multibyte_at(const unsigned char *s, size_t n);
 void utf8_describe(const char *s, size_t at, const char *where, char *buf, size_t size);
 
 #endif

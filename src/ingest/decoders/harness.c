@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fnshared/numfmt.h"
+#include "ingest/core/decimal.h"
 #include "ingest/core/jsonparse.h"
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
@@ -259,18 +260,17 @@ json_t *harness_copy(json_t *obj)
 
 int harness_decimal(const char *s, size_t n, double *out)
 {
-    /* Clinger's fast path: m < 10^15 < 2^53 and 10^f (f <= 22) are exact
-     * doubles, so one correctly rounded division gives the double nearest
-     * the decimal, as strtod does. Anything else is left to strtod. */
-    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = n && s[0] == '-';
+    /* A plain decimal of up to 19 digits is an exact integer over a power
+     * of ten: decimal_exact converts it exactly when it can. Anything
+     * else (an exponent, more digits) is left to strtod. */
+    int neg = n && s[0] == '-';
     uint64_t m = 0;
     int digits = 0, frac = -1;
-    for (; i < n; i++) {
+    for (size_t i = (size_t)neg; i < n; i++) {
         if (s[i] >= '0' && s[i] <= '9') {
+            if (++digits > 19)
+                return 0;
             m = m * 10 + (uint64_t)(s[i] - '0');
-            digits++;
             frac += frac >= 0;
         } else if (s[i] == '.' && frac < 0) {
             frac = 0;
@@ -278,10 +278,10 @@ int harness_decimal(const char *s, size_t n, double *out)
             return 0;
         }
     }
-    if (digits == 0 || digits > 15 || frac > 22)
+    double v;
+    if (digits == 0 || !decimal_exact(m, frac > 0 ? -frac : 0, &v))
         return 0;
-    double v = (double)m / pow10[frac > 0 ? frac : 0];
-    *out = n && s[0] == '-' ? -v : v;
+    *out = neg ? -v : v;
     return 1;
 }
 

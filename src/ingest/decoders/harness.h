@@ -109,8 +109,9 @@ int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, s
 /* A shallow copy of an object, or NULL when memory ran out (jansson's
  * json_copy drops keys it could not add without saying so). */
 json_t *harness_copy(json_t *obj);
-/* A plain decimal ([-]digits[.digits], at most 15 digits): 1 with *out, the
- * double strtod gives for it, computed without strtod; 0 for any other
+/* A plain decimal ([-]digits[.digits], at most 19 digits, at most 2^53
+ * without its point, at most 22 after it): 1 with *out, the double strtod
+ * gives for it, computed without strtod (core/decimal); 0 for any other
  * text (which strtod then reads). For the text readers' values. */
 int harness_decimal(const char *s, size_t n, double *out);
 /* A finite number written as JSON writes one (a field of an XML or text

@@ -1,0 +1,72 @@
+/* libFuzzer target: benchdb's JSON parser (core/jsonparse) against
+ * jansson's json_loadb, which it replaced (JSON_REJECT_DUPLICATES, the
+ * flags benchdb used): the input is one JSON text. Both must give the
+ * same tree (types, members in order, strings byte for byte, integers,
+ * reals bit for bit), or both refuse it at the same line and column with
+ * the same text; anything else aborts. unit/jsonparse_diff does the same
+ * for the files of the repository, edge cases and their mutants. */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/core/jsonparse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int same(json_t *a, json_t *b)
+{
+    if (json_typeof(a) != json_typeof(b))
+        return 0;
+    if (json_is_object(a)) {
+        void *i = json_object_iter(a), *j = json_object_iter(b);
+        for (; i && j; i = json_object_iter_next(a, i), j = json_object_iter_next(b, j))
+            if (json_object_iter_key_len(i) != json_object_iter_key_len(j) ||
+                memcmp(json_object_iter_key(i), json_object_iter_key(j), json_object_iter_key_len(i)) ||
+                !same(json_object_iter_value(i), json_object_iter_value(j)))
+                return 0;
+        return !i && !j;
+    }
+    if (json_is_array(a)) {
+        if (json_array_size(a) != json_array_size(b))
+            return 0;
+        for (size_t k = 0; k < json_array_size(a); k++)
+            if (!same(json_array_get(a, k), json_array_get(b, k)))
+                return 0;
+        return 1;
+    }
+    if (json_is_string(a))
+        return json_string_length(a) == json_string_length(b) &&
+               !memcmp(json_string_value(a), json_string_value(b), json_string_length(a));
+    if (json_is_integer(a))
+        return json_integer_value(a) == json_integer_value(b);
+    if (json_is_real(a)) {
+        double x = json_real_value(a), y = json_real_value(b);
+        return !memcmp(&x, &y, sizeof x);
+    }
+    return 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static int installed;
+    if (!installed) {
+        json_checked_install();
+        installed = 1;
+    }
+    const char *s = (const char *)data;
+    json_error_t je;
+    json_t *want = json_loadb(s, size, JSON_REJECT_DUPLICATES, &je);
+    struct json_doc doc;
+    struct json_parse_error e;
+    enum json_parse_status st = json_parse(s, size, &doc, &e);
+    if (want) {
+        if (st != JSON_PARSED || !same(want, doc.root))
+            abort();
+        json_doc_free(&doc);
+        json_decref(want);
+    } else if (st != JSON_SYNTAX || e.line != je.line || e.column != je.column || strcmp(e.text, je.text)) {
+        abort();
+    }
+    return 0;
+}
