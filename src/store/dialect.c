@@ -73,6 +73,11 @@ const struct db_dialect *db_dialect(const struct db *db)
 
 int db_begin_write(struct db *db) { return db_exec(db, db->engine == DB_POSTGRESQL ? "BEGIN" : "BEGIN IMMEDIATE", NULL); }
 
+int db_begin_write_later(struct db *db)
+{
+    return db->engine == DB_POSTGRESQL ? db_exec_later(db, "BEGIN") : db_begin_write(db);
+}
+
 int db_lock_key(struct db *db, long long key)
 {
     if (db->engine == DB_SQLITE)
@@ -80,9 +85,9 @@ int db_lock_key(struct db *db, long long key)
     struct db_stmt *st = NULL;
     int rc = db_prepare(db, "SELECT pg_advisory_xact_lock(?)", &st);
     if (rc == SQLITE_OK && (rc = db_bind_int64(st, 1, key)) == SQLITE_OK)
-        rc = db_step(st);
+        rc = db_step_later(st);
     db_finalize(st);
-    return rc == SQLITE_ROW ? SQLITE_OK : rc;
+    return rc;
 }
 
 int db_tune_for_writing(struct db *db)

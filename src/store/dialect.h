@@ -45,10 +45,15 @@ const struct db_dialect *db_dialect(const struct db *db);
  * what another writer committed while this one waited for a lock is seen
  * by the next statement). SQLITE_OK or an error code (db_errmsg). */
 int db_begin_write(struct db *db);
+/* The same, its answer (on PostgreSQL) read with the next statement's
+ * (db_step_later): a writer's first round trip carries its BEGIN. */
+int db_begin_write_later(struct db *db);
 /* Inside a write transaction: a lock keyed by key, held to its end, for
  * writers that would otherwise run side by side (PostgreSQL's advisory
  * lock); nothing on SQLite, whose write transaction excludes every other
- * writer already. SQLITE_OK or an error code. */
+ * writer already. SQLITE_OK or an error code; on PostgreSQL taken with
+ * the next statement (db_step_later), which waits for it, and a failure
+ * to take it (lock_timeout, no grant) is that statement's error. */
 int db_lock_key(struct db *db, long long key);
 /* Settings for a long run of inserts: SQLite's synchronous = NORMAL (WAL
  * keeps every commit atomic; a power cut may lose the last commits, never

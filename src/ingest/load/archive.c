@@ -305,7 +305,9 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
         if (rc == 0 && pipe_job_for(g->pipe->sniffed.kind) == JOB_NONE) {
             rc = refuse_kind(g, g->pipe->sniffed.kind, 0);
         }
-        if (rc == 0)
+        /* On a server the look-up after the archive's lock (below)
+         * decides, in the archive's first round trip: none here. */
+        if (rc == 0 && db_engine(g->db) == DB_SQLITE)
             rc = stored_already(g, first_sha);
     }
     /* Another process storing the same archive is waited for, however

@@ -50,6 +50,13 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_RUN_DELETE] = "DELETE FROM run WHERE id = ?",
     [S_RUN_INSERT] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    /* A run that neither appends nor may replace: inserted unless one of
+     * its plan and name is stored (no row back), which S_RUN_FIND then
+     * reads for the refusal; a new run, the common case, costs one
+     * statement. */
+    [S_RUN_INSERT_NEW] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
+                         "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                         "ON CONFLICT DO NOTHING RETURNING id",
     [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
     [S_RUN_START_SET] = "UPDATE run SET started_at = ? WHERE id = ?",
     [S_RUN_SOURCE_SET] = "UPDATE run SET source = ? WHERE id = ? AND source IS NULL",
@@ -111,6 +118,13 @@ int sink_step(struct sink *s, struct db_stmt *st)
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return sink_fail_sql(s);
     return 0;
+}
+
+int sink_step_later(struct sink *s, struct db_stmt *st)
+{
+    int rc = db_step_later(st);
+    db_reset(st);
+    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 /* Steps an INSERT ... RETURNING id, giving the new row's id (in the
@@ -261,7 +275,7 @@ void sink_close(struct sink *s)
 
 int sink_begin(struct sink *s)
 {
-    return db_begin_write(s->db) == SQLITE_OK ? 0 : sink_fail_sql(s);
+    return db_begin_write_later(s->db) == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 int sink_lock_archive(struct sink *s, const char *sha)
@@ -375,7 +389,7 @@ static int step_archive(struct sink *s, int id)
     if (!st)
         return -1;
     db_bind_int64(st, 1, s->archive_id);
-    return sink_step(s, st);
+    return sink_step_later(s, st);
 }
 
 int sink_defer_cells(struct sink *s)
@@ -480,7 +494,7 @@ int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
         if (!st)
             return -1;
         db_bind_text(st, 1, name, (int)len);
-        if (sink_step(s, st) || found_id(s, sink_stmt(s, t->get), id))
+        if (sink_step_later(s, st) || found_id(s, sink_stmt(s, t->get), id))
             return -1;
         s->here.rows++;
     }
@@ -516,7 +530,7 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
             return -1;
         db_bind_text(st, 1, name, -1);
         db_bind_text(st, 2, params, -1);
-        if (sink_step(s, st) || found_id(s, sink_stmt(s, S_BENCH_GET), id))
+        if (sink_step_later(s, st) || found_id(s, sink_stmt(s, S_BENCH_GET), id))
             return -1;
         s->here.rows++;
     }

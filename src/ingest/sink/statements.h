@@ -26,7 +26,7 @@ enum stmt_id {
     S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_FORMAT, S_ARCHIVE_DELETE_EMPTY,
     S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
     S_BENCH_GET, S_BENCH_INSERT,
-    S_RUN_FIND, S_RUN_APPENDED_BY, S_RUN_DELETE, S_RUN_INSERT, S_RUN_ATTRS_SET, S_RUN_START_SET, S_RUN_SOURCE_SET,
+    S_RUN_FIND, S_RUN_APPENDED_BY, S_RUN_DELETE, S_RUN_INSERT, S_RUN_INSERT_NEW, S_RUN_ATTRS_SET, S_RUN_START_SET, S_RUN_SOURCE_SET,
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
@@ -115,6 +115,11 @@ int sink_fail_sql(struct sink *s);
 char *sink_busy_text(void);
 /* Steps a statement whose row (if any) is not needed, and resets it: 0 or -1. */
 int sink_step(struct sink *s, struct db_stmt *st);
+/* The same for a statement whose failure can only be the store's (a
+ * lock, the disk, the connection), not a row's: on a server it is sent
+ * with the next statement that waits (db_step_later), which returns its
+ * error. 0 or -1. */
+int sink_step_later(struct sink *s, struct db_stmt *st);
 /* Steps an INSERT ... RETURNING id, *id the new row's: 0 or -1. */
 int sink_step_id(struct sink *s, struct db_stmt *st, int64_t *id);
 void sink_bind_opt_text(struct db_stmt *st, int i, const char *t);
