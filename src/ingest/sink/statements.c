@@ -81,6 +81,19 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
      * without one, from series.id's sequence. */
     [S_SERIES_IDS] = "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "
                      "FROM generate_series(1, CAST(? AS BIGINT)) ORDER BY 1",
+    /* Only on a server (names.c): the plans, hosts, variants and
+     * benchmarks (JSON arrays of names, of [name, params] pairs) the last
+     * transaction used, found and locked as S_PLAN_GET... lock them. */
+    [S_NAMES_AGAIN] = "WITH p AS (SELECT id, name FROM plan WHERE name IN "
+                      "(SELECT json_array_elements_text(CAST(?1 AS json))) FOR KEY SHARE), "
+                      "h AS (SELECT id, name FROM host WHERE name IN "
+                      "(SELECT json_array_elements_text(CAST(?2 AS json))) FOR KEY SHARE), "
+                      "v AS (SELECT id, name FROM variant WHERE name IN "
+                      "(SELECT json_array_elements_text(CAST(?3 AS json))) FOR KEY SHARE), "
+                      "b AS (SELECT id, name, params FROM benchmark WHERE (name, params) IN "
+                      "(SELECT e->>0, e->>1 FROM json_array_elements(CAST(?4 AS json)) AS e) FOR KEY SHARE) "
+                      "SELECT 0, id, name, NULL FROM p UNION ALL SELECT 1, id, name, NULL FROM h "
+                      "UNION ALL SELECT 2, id, name, NULL FROM v UNION ALL SELECT 3, id, name, params FROM b",
 };
 
 /* ---- failing ---- */
@@ -254,6 +267,8 @@ void sink_close(struct sink *s)
     idmap_free(&s->hosts.cache);
     idmap_free(&s->variants.cache);
     idmap_free(&s->benchmarks);
+    for (int k = 0; k < 4; k++)
+        idmap_free(&s->again[k]);
     idmap_free(&s->cell_unit);
     json_decref(s->attrs);
     free(s->series_lines);
@@ -397,20 +412,6 @@ int sink_defer_cells(struct sink *s)
     return step_archive(s, S_DEFER_MARK);
 }
 
-/* The ids read in a transaction are forgotten when it ends: between two
- * archives another process may delete a plan (and on SQLite a new one
- * take its id), so an id kept for the next archive could store a run
- * under the wrong plan, or fail on its foreign key. Within the
- * transaction nothing can remove them (SQLite: the write lock;
- * PostgreSQL: FOR KEY SHARE). */
-static void forget_ids(struct sink *s)
-{
-    idmap_clear(&s->plans.cache);
-    idmap_clear(&s->hosts.cache);
-    idmap_clear(&s->variants.cache);
-    idmap_clear(&s->benchmarks);
-}
-
 int sink_commit(struct sink *s)
 {
     if (sink_copy_flush(s))
@@ -422,7 +423,7 @@ int sink_commit(struct sink *s)
         if (step_archive(s, S_DEFER_FINISH + i))
             return -1;
     int rc = exec(s, "COMMIT");
-    forget_ids(s); /* no cached id outlives the transaction that read it */
+    sink_forget_ids(s); /* no cached id outlives the transaction that read it */
     if (rc)
         return -1;
     if (s->notices.len && !s->rep->quiet) {
@@ -437,7 +438,7 @@ void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
     pending_reset(s);
-    forget_ids(s);
+    sink_forget_ids(s);
 }
 
 void sink_set_replace(struct sink *s, int replace)
@@ -453,90 +454,6 @@ void sink_set_max_series(struct sink *s, uint64_t max)
 void sink_set_conflict_hint(struct sink *s, const char *hint)
 {
     s->conflict_hint = hint;
-}
-
-/* ---- ids ---- */
-
-/* The id of the row the statement get (its parameters bound) finds,
- * after INSERT ... ON CONFLICT DO NOTHING: the row may be another
- * ingest's (on PostgreSQL, where several write at once). */
-static int found_id(struct sink *s, struct db_stmt *get, int64_t *id)
-{
-    if (!get)
-        return -1;
-    int rc = db_step(get);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(get, 0);
-    db_reset(get);
-    return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
-}
-
-int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
-{
-    size_t len = strlen(name);
-    int64_t *hit = idmap_get(&t->cache, name, len);
-    if (hit) {
-        *id = *hit;
-        return 0;
-    }
-    struct db_stmt *st = sink_stmt(s, t->get);
-    if (!st)
-        return -1;
-    db_bind_text(st, 1, name, (int)len);
-    int rc = db_step(st);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(st, 0);
-    db_reset(st);
-    if (rc != SQLITE_ROW) {
-        if (rc != SQLITE_DONE)
-            return sink_fail_sql(s);
-        st = sink_stmt(s, t->insert);
-        if (!st)
-            return -1;
-        db_bind_text(st, 1, name, (int)len);
-        if (sink_step_later(s, st) || found_id(s, sink_stmt(s, t->get), id))
-            return -1;
-        s->here.rows++;
-    }
-    if (idmap_put(&t->cache, name, len, *id))
-        return ingest_report_oom(s->rep);
-    return 0;
-}
-
-int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id)
-{
-    sb_reset(&s->key);
-    if (sb_puts(&s->key, name) || sb_putc(&s->key, 0) || sb_puts(&s->key, params))
-        return ingest_report_oom(s->rep);
-    int64_t *hit = idmap_get(&s->benchmarks, s->key.buf, s->key.len);
-    if (hit) {
-        *id = *hit;
-        return 0;
-    }
-    struct db_stmt *st = sink_stmt(s, S_BENCH_GET);
-    if (!st)
-        return -1;
-    db_bind_text(st, 1, name, -1);
-    db_bind_text(st, 2, params, -1);
-    int rc = db_step(st);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(st, 0);
-    db_reset(st);
-    if (rc != SQLITE_ROW) {
-        if (rc != SQLITE_DONE)
-            return sink_fail_sql(s);
-        st = sink_stmt(s, S_BENCH_INSERT);
-        if (!st)
-            return -1;
-        db_bind_text(st, 1, name, -1);
-        db_bind_text(st, 2, params, -1);
-        if (sink_step_later(s, st) || found_id(s, sink_stmt(s, S_BENCH_GET), id))
-            return -1;
-        s->here.rows++;
-    }
-    if (idmap_put(&s->benchmarks, s->key.buf, s->key.len, *id))
-        return ingest_report_oom(s->rep);
-    return 0;
 }
 
 int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first)

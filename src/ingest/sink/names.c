@@ -1,0 +1,197 @@
+/* The ids of plan, host, variant and benchmark names (sink_name_id,
+ * sink_benchmark_id): looked up, or inserted when new, once per
+ * transaction each, and forgotten when it ends. On a server the names the
+ * last archive used are looked up again in the next one's transaction by
+ * one statement (S_NAMES_AGAIN) before its first look-up, instead of one
+ * statement and round trip each (docs/postgresql.md, "ingest"). */
+#include "ingest/sink/statements.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/dialect.h"
+
+/* Names kept for the next transaction's look-up again: at most this many
+ * (a bound on the statement; beyond, the rest are looked up one by one). */
+enum { AGAIN_MAX = 4096 };
+
+/* The ids read in a transaction are forgotten when it ends: between two
+ * archives another process may delete a plan (and on SQLite a new one
+ * take its id), so an id kept for the next archive could store a run
+ * under the wrong plan, or fail on its foreign key. Within the
+ * transaction nothing can remove them (SQLite: the write lock;
+ * PostgreSQL: FOR KEY SHARE). On a server only the names are kept (in
+ * s->again), and looked up again, locked, in the next transaction
+ * (names_again): no id outlives the transaction that read it. */
+void sink_forget_ids(struct sink *s)
+{
+    struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
+    size_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        if (s->by_copy && live[k]->count) { /* the names of this transaction replace those kept */
+            struct idmap t = s->again[k];
+            s->again[k] = *live[k];
+            *live[k] = t;
+        }
+        idmap_clear(live[k]);
+        n += s->again[k].count;
+    }
+    s->look_again = s->by_copy && n > 0 && n <= AGAIN_MAX;
+}
+
+/* The keys of map m as a JSON array: of names, or (benchmarks: "name NUL
+ * params") of [name, params] pairs. NULL when out of memory or a key is
+ * no UTF-8 (then nothing is looked up again). */
+static json_t *keys_json(const struct idmap *m, int pairs)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < m->cap; i++) {
+        const struct idmap_slot *e = &m->slots[i];
+        if (!e->hash)
+            continue;
+        const char *k = m->arena + e->key_off;
+        size_t nl = pairs ? strnlen(k, e->key_len) : e->key_len;
+        json_t *x = json_stringn(k, nl);
+        if (x && pairs) {
+            json_t *p = nl < e->key_len ? json_stringn(k + nl + 1, e->key_len - nl - 1) : NULL;
+            x = p ? json_pack("[oo]", x, p) : (json_decref(x), NULL);
+        }
+        if (!x || json_array_append_new(a, x)) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/* Before the transaction's first look-up: the names kept from the last
+ * one, found in one statement with each row locked FOR KEY SHARE as a
+ * look-up locks it, into the caches. A name not found (deleted since) is
+ * looked up, or inserted, alone later. 0 or -1. */
+static int names_again(struct sink *s)
+{
+    s->look_again = 0;
+    struct db_stmt *st = sink_stmt(s, S_NAMES_AGAIN);
+    if (!st)
+        return -1;
+    int ok = 1;
+    for (int k = 0; k < 4 && ok; k++) {
+        json_t *a = keys_json(&s->again[k], k == 3);
+        char *text = a ? json_dumps(a, JSON_COMPACT) : NULL;
+        ok = text && db_bind_text(st, k + 1, text, -1) == SQLITE_OK;
+        free(text);
+        json_decref(a);
+    }
+    if (!ok) { /* each name looked up alone */
+        db_reset(st);
+        return 0;
+    }
+    struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        int k = db_column_int(st, 0);
+        const char *name = (const char *)db_column_text(st, 2);
+        if (k < 0 || k > 3 || !name)
+            continue;
+        sb_reset(&s->key);
+        int bad = sb_puts(&s->key, name);
+        if (k == 3) {
+            const char *params = (const char *)db_column_text(st, 3);
+            bad = bad || !params || sb_putc(&s->key, 0) || sb_puts(&s->key, params);
+        }
+        if (!bad && idmap_put(live[k], s->key.buf, s->key.len, db_column_int64(st, 1))) {
+            db_reset(st);
+            return ingest_report_oom(s->rep);
+        }
+    }
+    db_reset(st);
+    return rc == SQLITE_DONE ? 0 : sink_fail_sql(s);
+}
+
+
+/* The id of the row the statement get (its parameters bound) finds,
+ * after INSERT ... ON CONFLICT DO NOTHING: the row may be another
+ * ingest's (on PostgreSQL, where several write at once). */
+static int found_id(struct sink *s, struct db_stmt *get, int64_t *id)
+{
+    if (!get)
+        return -1;
+    int rc = db_step(get);
+    if (rc == SQLITE_ROW)
+        *id = db_column_int64(get, 0);
+    db_reset(get);
+    return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
+}
+
+int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
+{
+    size_t len = strlen(name);
+    if (s->look_again && names_again(s))
+        return -1;
+    int64_t *hit = idmap_get(&t->cache, name, len);
+    if (hit) {
+        *id = *hit;
+        return 0;
+    }
+    struct db_stmt *st = sink_stmt(s, t->get);
+    if (!st)
+        return -1;
+    db_bind_text(st, 1, name, (int)len);
+    int rc = db_step(st);
+    if (rc == SQLITE_ROW)
+        *id = db_column_int64(st, 0);
+    db_reset(st);
+    if (rc != SQLITE_ROW) {
+        if (rc != SQLITE_DONE)
+            return sink_fail_sql(s);
+        st = sink_stmt(s, t->insert);
+        if (!st)
+            return -1;
+        db_bind_text(st, 1, name, (int)len);
+        if (sink_step_later(s, st) || found_id(s, sink_stmt(s, t->get), id))
+            return -1;
+        s->here.rows++;
+    }
+    if (idmap_put(&t->cache, name, len, *id))
+        return ingest_report_oom(s->rep);
+    return 0;
+}
+
+int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id)
+{
+    if (s->look_again && names_again(s))
+        return -1;
+    sb_reset(&s->key);
+    if (sb_puts(&s->key, name) || sb_putc(&s->key, 0) || sb_puts(&s->key, params))
+        return ingest_report_oom(s->rep);
+    int64_t *hit = idmap_get(&s->benchmarks, s->key.buf, s->key.len);
+    if (hit) {
+        *id = *hit;
+        return 0;
+    }
+    struct db_stmt *st = sink_stmt(s, S_BENCH_GET);
+    if (!st)
+        return -1;
+    db_bind_text(st, 1, name, -1);
+    db_bind_text(st, 2, params, -1);
+    int rc = db_step(st);
+    if (rc == SQLITE_ROW)
+        *id = db_column_int64(st, 0);
+    db_reset(st);
+    if (rc != SQLITE_ROW) {
+        if (rc != SQLITE_DONE)
+            return sink_fail_sql(s);
+        st = sink_stmt(s, S_BENCH_INSERT);
+        if (!st)
+            return -1;
+        db_bind_text(st, 1, name, -1);
+        db_bind_text(st, 2, params, -1);
+        if (sink_step_later(s, st) || found_id(s, sink_stmt(s, S_BENCH_GET), id))
+            return -1;
+        s->here.rows++;
+    }
+    if (idmap_put(&s->benchmarks, s->key.buf, s->key.len, *id))
+        return ingest_report_oom(s->rep);
+    return 0;
+}
