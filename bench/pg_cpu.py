@@ -12,6 +12,9 @@ case it prints the medians of: SQLite's process CPU (user + system,
 os.wait4), benchdb's CPU into PostgreSQL, the server's CPU for it (the
 postmaster's cutime + cstime grown while benchdb ran: its backend, which
 has exited by then), and the ratio (PostgreSQL's client + server) / SQLite.
+With PG_CPU_BEFORE=PATH another benchdb (an earlier build) ingests into
+PostgreSQL in the same rotation, and its ratio is printed beside: before
+and after under the same load. PG_CPU_ONLY=1x,small picks the cases.
 """
 import os
 import statistics
@@ -71,6 +74,7 @@ def main():
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     bd = os.path.join(build, "benchdb")
+    before = os.environ.get("PG_CPU_BEFORE")
     base = tempfile.mkdtemp(prefix="pg-cpu-", dir=build)
     pg = pg_bench.Cluster(build, src, base)
     pg.env["BENCHDB_PG_CONF"] += "\nautovacuum = off"
@@ -97,10 +101,11 @@ def main():
         for name, d in sets.items():
             if only and name not in only.split(","):
                 continue
-            got = {"lite": [], "client": [], "server": [], "ratio": []}
+            got = {"lite": [], "client": [], "server": [], "ratio": [], "before": []}
+            sides = ["lite", "pg"] + (["before"] if before else [])
             for rep in range(reps):
                 one = {}
-                for side in (("lite", "pg") if rep % 2 == 0 else ("pg", "lite")):
+                for side in sides[rep % len(sides):] + sides[:rep % len(sides)]:
                     if side == "lite":
                         for f in (lite, lite + "-wal", lite + "-shm"):
                             if os.path.exists(f):
@@ -109,18 +114,25 @@ def main():
                         one["lite"] = run_cpu([bd, "--db", lite, "ingest", "-q", d], pg.env)
                     else:
                         pg.newdb("ingest")
+                        t0 = children_cpu(postmaster)
+                        client = run_cpu([bd if side == "pg" else before, "--db", pg.uri("ingest"), "ingest", "-q", d],
+                                         pg.env)
                         settle(postmaster, aux)
-                        before = children_cpu(postmaster)
-                        one["client"] = run_cpu([bd, "--db", pg.uri("ingest"), "ingest", "-q", d], pg.env)
-                        settle(postmaster, aux)
-                        one["server"] = children_cpu(postmaster) - before
+                        if side == "pg":
+                            one["client"], one["server"] = client, children_cpu(postmaster) - t0
+                        else:
+                            one["before"] = client + children_cpu(postmaster) - t0
                 for k in ("lite", "client", "server"):
                     got[k].append(one[k])
                 got["ratio"].append((one["client"] + one["server"]) / one["lite"])
-            m = {k: statistics.median(v) for k, v in got.items()}
+                if before:
+                    got["before"].append(one["before"] / one["lite"])
+            m = {k: statistics.median(v) if v else 0 for k, v in got.items()}
             print(f"{name}: SQLite {m['lite']:.3f} s CPU; PostgreSQL client {m['client']:.3f} s + server "
                   f"{m['server']:.3f} s; (client+server)/SQLite {m['ratio']:.2f} "
-                  f"(each: {', '.join(f'{r:.2f}' for r in got['ratio'])})", flush=True)
+                  f"(each: {', '.join(f'{r:.2f}' for r in got['ratio'])})"
+                  + (f"; before: {m['before']:.2f} (each: {', '.join(f'{r:.2f}' for r in got['before'])})"
+                     if before else ""), flush=True)
     finally:
         pg.stop()
         subprocess.run(["rm", "-rf", base])

@@ -50,6 +50,8 @@ static const struct db_dialect sqlite_dialect = {
     .name_lock = "",
     .defer_mark = "INSERT INTO ingest_defer(archive_id) VALUES (?1)",
     .defer_finish = sqlite_defer_finish,
+    .names_again = NULL,
+    .look_up_before_begin = 1,
 };
 
 /* Times through benchdb_started() (schema/postgresql.sql): SQLite's
@@ -64,6 +66,17 @@ static const struct db_dialect pg_dialect = {
     .name_lock = " FOR KEY SHARE",
     .defer_mark = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(?1 AS BIGINT) AS TEXT), true)",
     .defer_finish = pg_defer_finish,
+    .names_again = "WITH p AS (SELECT id, name FROM plan WHERE name IN "
+                   "(SELECT json_array_elements_text(CAST(?1 AS json))) FOR KEY SHARE), "
+                   "h AS (SELECT id, name FROM host WHERE name IN "
+                   "(SELECT json_array_elements_text(CAST(?2 AS json))) FOR KEY SHARE), "
+                   "v AS (SELECT id, name FROM variant WHERE name IN "
+                   "(SELECT json_array_elements_text(CAST(?3 AS json))) FOR KEY SHARE), "
+                   "b AS (SELECT id, name, params FROM benchmark WHERE (name, params) IN "
+                   "(SELECT e->>0, e->>1 FROM json_array_elements(CAST(?4 AS json)) AS e) FOR KEY SHARE) "
+                   "SELECT 0, id, name, NULL FROM p UNION ALL SELECT 1, id, name, NULL FROM h "
+                   "UNION ALL SELECT 2, id, name, NULL FROM v UNION ALL SELECT 3, id, name, params FROM b",
+    .look_up_before_begin = 0,
 };
 
 const struct db_dialect *db_dialect(const struct db *db)

@@ -36,6 +36,19 @@ struct db_dialect {
      * left to it, the last one clearing the mark. */
     const char *defer_mark;
     const char *const *defer_finish;
+    /* An ingest's look-up again, in a transaction's first round trip, of
+     * the names the last one used (src/ingest/sink/names.c), where each
+     * look-up costs a round trip: NULL on SQLite; on PostgreSQL a query
+     * of ?1 plans, ?2 hosts, ?3 variants (JSON arrays of names) and ?4
+     * benchmarks (of [name, params] pairs) giving (0-3 for the table, id,
+     * name, params), each row locked as name_lock locks it. */
+    const char *names_again;
+    /* Whether an ingest looks an archive up before its transaction
+     * begins: SQLite's BEGIN IMMEDIATE takes the store's one write lock,
+     * which a stored archive then does not wait for; a server's BEGIN
+     * takes nothing, and the look-up after the archive's lock, in the
+     * transaction's first round trip, suffices. */
+    int look_up_before_begin;
 };
 
 const struct db_dialect *db_dialect(const struct db *db);

@@ -27,9 +27,10 @@ enum { AGAIN_MAX = 4096 };
 void sink_forget_ids(struct sink *s)
 {
     struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
+    int keep = db_dialect(s->db)->names_again != NULL;
     size_t n = 0;
     for (int k = 0; k < 4; k++) {
-        if (s->by_copy && live[k]->count) { /* the names of this transaction replace those kept */
+        if (keep && live[k]->count) { /* the names of this transaction replace those kept */
             struct idmap t = s->again[k];
             s->again[k] = *live[k];
             *live[k] = t;
@@ -37,7 +38,7 @@ void sink_forget_ids(struct sink *s)
         idmap_clear(live[k]);
         n += s->again[k].count;
     }
-    s->look_again = s->by_copy && n > 0 && n <= AGAIN_MAX;
+    s->look_again = keep && n > 0 && n <= AGAIN_MAX;
 }
 
 /* The keys of map m as a JSON array: of names, or (benchmarks: "name NUL

@@ -81,19 +81,6 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
      * without one, from series.id's sequence. */
     [S_SERIES_IDS] = "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "
                      "FROM generate_series(1, CAST(? AS BIGINT)) ORDER BY 1",
-    /* Only on a server (names.c): the plans, hosts, variants and
-     * benchmarks (JSON arrays of names, of [name, params] pairs) the last
-     * transaction used, found and locked as S_PLAN_GET... lock them. */
-    [S_NAMES_AGAIN] = "WITH p AS (SELECT id, name FROM plan WHERE name IN "
-                      "(SELECT json_array_elements_text(CAST(?1 AS json))) FOR KEY SHARE), "
-                      "h AS (SELECT id, name FROM host WHERE name IN "
-                      "(SELECT json_array_elements_text(CAST(?2 AS json))) FOR KEY SHARE), "
-                      "v AS (SELECT id, name FROM variant WHERE name IN "
-                      "(SELECT json_array_elements_text(CAST(?3 AS json))) FOR KEY SHARE), "
-                      "b AS (SELECT id, name, params FROM benchmark WHERE (name, params) IN "
-                      "(SELECT e->>0, e->>1 FROM json_array_elements(CAST(?4 AS json)) AS e) FOR KEY SHARE) "
-                      "SELECT 0, id, name, NULL FROM p UNION ALL SELECT 1, id, name, NULL FROM h "
-                      "UNION ALL SELECT 2, id, name, NULL FROM v UNION ALL SELECT 3, id, name, params FROM b",
 };
 
 /* ---- failing ---- */
@@ -246,6 +233,7 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
     const char *sql = shaped                        ? shaped
                       : id == S_DEFER_MARK          ? d->defer_mark
                       : id >= S_DEFER_FINISH        ? d->defer_finish[id - S_DEFER_FINISH]
+                      : id == S_NAMES_AGAIN         ? d->names_again
                                                     : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
