@@ -41,7 +41,9 @@
  *    (db_pg_set_timeout) bounds the whole query: each FETCH runs with the
  *    time left. Any other statement (writes, COPY, transaction control, a
  *    query outside a read-only transaction) has its whole result read on
- *    its first step (PQexecParams), as SQLite's shape allows. */
+ *    its first step (PQexecParams), as SQLite's shape allows; one run by
+ *    db_step_later or db_exec_later is sent in libpq's pipeline mode and
+ *    its answer read with the next statement's. */
 #include <sqlite3.h>
 #include <stddef.h>
 

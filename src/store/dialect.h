@@ -39,9 +39,10 @@ struct db_dialect {
     /* An ingest's look-up again, in a transaction's first round trip, of
      * the names the last one used (src/ingest/sink/names.c), where each
      * look-up costs a round trip: NULL on SQLite; on PostgreSQL a query
-     * of ?1 plans, ?2 hosts, ?3 variants (JSON arrays of names) and ?4
-     * benchmarks (of [name, params] pairs) giving (0-3 for the table, id,
-     * name, params), each row locked as name_lock locks it. */
+     * of ?1 plans, ?2 hosts, ?3 variants and ?4 benchmarks (arrays of
+     * names in PostgreSQL's text form, every element quoted; a
+     * benchmark's every params) giving (0-3 for the table, id, name,
+     * params), each row locked as name_lock locks it. */
     const char *names_again;
     /* Whether an ingest looks an archive up before its transaction
      * begins: SQLite's BEGIN IMMEDIATE takes the store's one write lock,

@@ -6,7 +6,6 @@
  * statement and round trip each (docs/postgresql.md, "ingest"). */
 #include "ingest/sink/statements.h"
 
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,34 +40,30 @@ void sink_forget_ids(struct sink *s)
     s->look_again = keep && n > 0 && n <= AGAIN_MAX;
 }
 
-/* The keys of map m as a JSON array: of names, or (benchmarks: "name NUL
- * params") of [name, params] pairs. NULL when out of memory or a key is
- * no UTF-8 (then nothing is looked up again). */
-static json_t *keys_json(const struct idmap *m, int pairs)
+/* The names of map m's keys (a benchmark's key: "name NUL params") as
+ * an array in PostgreSQL's text form, each element quoted, into out. */
+static int keys_array(const struct idmap *m, int pairs, struct strbuf *out)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < m->cap; i++) {
+    sb_reset(out);
+    int bad = sb_putc(out, '{');
+    for (size_t i = 0; !bad && i < m->cap; i++) {
         const struct idmap_slot *e = &m->slots[i];
         if (!e->hash)
             continue;
         const char *k = m->arena + e->key_off;
-        size_t nl = pairs ? strnlen(k, e->key_len) : e->key_len;
-        json_t *x = json_stringn(k, nl);
-        if (x && pairs) {
-            json_t *p = nl < e->key_len ? json_stringn(k + nl + 1, e->key_len - nl - 1) : NULL;
-            x = p ? json_pack("[oo]", x, p) : (json_decref(x), NULL);
-        }
-        if (!x || json_array_append_new(a, x)) {
-            json_decref(a);
-            return NULL;
-        }
+        size_t n = pairs ? strnlen(k, e->key_len) : e->key_len;
+        bad = (out->len > 1 && sb_putc(out, ',')) || sb_putc(out, '"');
+        for (size_t j = 0; !bad && j < n; j++)
+            bad = ((k[j] == '"' || k[j] == '\\') && sb_putc(out, '\\')) || sb_putc(out, k[j]);
+        bad = bad || sb_putc(out, '"');
     }
-    return a;
+    return bad || sb_putc(out, '}') || sb_putc(out, 0) ? -1 : 0;
 }
 
 /* Before the transaction's first look-up: the names kept from the last
  * one, found in one statement with each row locked FOR KEY SHARE as a
- * look-up locks it, into the caches. A name not found (deleted since) is
+ * look-up locks it, into the caches (a benchmark's every params: each
+ * row is one read and locked here). A name not found (deleted since) is
  * looked up, or inserted, alone later. 0 or -1. */
 static int names_again(struct sink *s)
 {
@@ -76,18 +71,14 @@ static int names_again(struct sink *s)
     struct db_stmt *st = sink_stmt(s, S_NAMES_AGAIN);
     if (!st)
         return -1;
-    int ok = 1;
-    for (int k = 0; k < 4 && ok; k++) {
-        json_t *a = keys_json(&s->again[k], k == 3);
-        char *text = a ? json_dumps(a, JSON_COMPACT) : NULL;
-        ok = text && db_bind_text(st, k + 1, text, -1) == SQLITE_OK;
-        free(text);
-        json_decref(a);
-    }
-    if (!ok) { /* each name looked up alone */
-        db_reset(st);
-        return 0;
-    }
+    struct strbuf names = {0};
+    for (int k = 0; k < 4; k++)
+        if (keys_array(&s->again[k], k == 3, &names) || db_bind_text(st, k + 1, names.buf, -1) != SQLITE_OK) {
+            sb_free(&names);
+            db_reset(st);
+            return ingest_report_oom(s->rep);
+        }
+    sb_free(&names); /* the server's copy is bound */
     struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
     int rc;
     while ((rc = db_step(st)) == SQLITE_ROW) {
