@@ -1,6 +1,7 @@
 /* The ids of plan, host, variant and benchmark names (sink_name_id,
  * sink_benchmark_id): looked up, or inserted when new, once per
- * transaction each, and forgotten when it ends. On a server the names the
+ * transaction each, and forgotten when it ends (statements.c, which on a
+ * server keeps their names in s->again). On a server the names the
  * last archive used are looked up again in the next one's transaction by
  * one statement (S_NAMES_AGAIN) before its first look-up, instead of one
  * statement and round trip each (docs/postgresql.md, "ingest"). */
@@ -10,35 +11,6 @@
 #include <string.h>
 
 #include "store/dialect.h"
-
-/* Names kept for the next transaction's look-up again: at most this many
- * (a bound on the statement; beyond, the rest are looked up one by one). */
-enum { AGAIN_MAX = 4096 };
-
-/* The ids read in a transaction are forgotten when it ends: between two
- * archives another process may delete a plan (and on SQLite a new one
- * take its id), so an id kept for the next archive could store a run
- * under the wrong plan, or fail on its foreign key. Within the
- * transaction nothing can remove them (SQLite: the write lock;
- * PostgreSQL: FOR KEY SHARE). On a server only the names are kept (in
- * s->again), and looked up again, locked, in the next transaction
- * (names_again): no id outlives the transaction that read it. */
-void sink_forget_ids(struct sink *s)
-{
-    struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
-    int keep = db_dialect(s->db)->names_again != NULL;
-    size_t n = 0;
-    for (int k = 0; k < 4; k++) {
-        if (keep && live[k]->count) { /* the names of this transaction replace those kept */
-            struct idmap t = s->again[k];
-            s->again[k] = *live[k];
-            *live[k] = t;
-        }
-        idmap_clear(live[k]);
-        n += s->again[k].count;
-    }
-    s->look_again = keep && n > 0 && n <= AGAIN_MAX;
-}
 
 /* The names of map m's keys (a benchmark's key: "name NUL params") as
  * an array in PostgreSQL's text form, each element quoted, into out. */

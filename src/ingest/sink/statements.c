@@ -400,6 +400,35 @@ int sink_defer_cells(struct sink *s)
     return step_archive(s, S_DEFER_MARK);
 }
 
+/* Names kept for the next transaction's look-up again: at most this many
+ * (a bound on the statement; beyond, the rest are looked up one by one). */
+enum { AGAIN_MAX = 4096 };
+
+/* The ids read in a transaction are forgotten when it ends: between two
+ * archives another process may delete a plan (and on SQLite a new one
+ * take its id), so an id kept for the next archive could store a run
+ * under the wrong plan, or fail on its foreign key. Within the
+ * transaction nothing can remove them (SQLite: the write lock;
+ * PostgreSQL: FOR KEY SHARE). On a server only the names are kept (in
+ * s->again), and looked up again, locked, in the next transaction
+ * (names.c): no id outlives the transaction that read it. */
+static void forget_ids(struct sink *s)
+{
+    struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
+    int keep = db_dialect(s->db)->names_again != NULL;
+    size_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        if (keep && live[k]->count) { /* the names of this transaction replace those kept */
+            struct idmap t = s->again[k];
+            s->again[k] = *live[k];
+            *live[k] = t;
+        }
+        idmap_clear(live[k]);
+        n += s->again[k].count;
+    }
+    s->look_again = keep && n > 0 && n <= AGAIN_MAX;
+}
+
 int sink_commit(struct sink *s)
 {
     if (sink_copy_flush(s))
@@ -411,7 +440,7 @@ int sink_commit(struct sink *s)
         if (step_archive(s, S_DEFER_FINISH + i))
             return -1;
     int rc = exec(s, "COMMIT");
-    sink_forget_ids(s); /* no cached id outlives the transaction that read it */
+    forget_ids(s); /* no cached id outlives the transaction that read it */
     if (rc)
         return -1;
     if (s->notices.len && !s->rep->quiet) {
@@ -426,7 +455,7 @@ void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
     pending_reset(s);
-    sink_forget_ids(s);
+    forget_ids(s);
 }
 
 void sink_set_replace(struct sink *s, int replace)

@@ -136,8 +136,7 @@ char *sink_column_dup(struct db_stmt *st, int i);
  * (names.c). */
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id);
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
-/* At a transaction's end: its ids forgotten (names.c). */
-void sink_forget_ids(struct sink *s);
+
 #define SINK_COPY_BYTES ((size_t)4 << 20)
 /* A value in COPY's binary format, but for its tuple's field count and
  * series id: four BIGINT / DOUBLE PRECISION fields (length 8, 8 bytes). */
