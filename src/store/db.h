@@ -41,7 +41,9 @@
  *    (db_pg_set_timeout) bounds the whole query: each FETCH runs with the
  *    time left. Any other statement (writes, COPY, transaction control, a
  *    query outside a read-only transaction) has its whole result read on
- *    its first step (PQexecParams), as SQLite's shape allows. */
+ *    its first step (PQexecParams), as SQLite's shape allows; one run by
+ *    db_step_later or db_exec_later is sent in libpq's pipeline mode and
+ *    its answer read with the next statement's. */
 #include <sqlite3.h>
 #include <stddef.h>
 
@@ -114,6 +116,17 @@ int db_bind_parameter_count(struct db_stmt *st);
 const char *db_bind_parameter_name(struct db_stmt *st, int i);
 
 int db_step(struct db_stmt *st);
+/* Runs a statement whose rows are not needed (to its end) and resets it,
+ * for a caller that needs no answer before its next statement. SQLite:
+ * now, its code (SQLITE_OK for a row or done). PostgreSQL: sent without
+ * waiting (libpq's pipeline mode), its answer read with the next
+ * statement's, so that several cost one round trip; SQLITE_OK then, and
+ * its failure (the server's message, the transaction aborted) is what
+ * the next call that waits for the server returns (db_step, db_exec,
+ * db_copy_in, ...). For what fails only when the server does (a lock, the
+ * disk, the connection), not on a row's content, whose error should name
+ * the row. */
+int db_step_later(struct db_stmt *st);
 int db_reset(struct db_stmt *st);
 int db_finalize(struct db_stmt *st); /* NULL is fine */
 
@@ -139,6 +152,9 @@ struct db *db_stmt_db(struct db_stmt *st);
 /* Runs every statement of sql (no parameters, rows dropped). On failure
  * *errmsg (when not NULL) gets a malloc'd message. */
 int db_exec(struct db *db, const char *sql, char **errmsg);
+/* One statement without parameters or rows (BEGIN, COMMIT), as
+ * db_step_later runs one. */
+int db_exec_later(struct db *db, const char *sql);
 const char *db_errmsg(struct db *db);
 int db_errcode(struct db *db); /* the primary code */
 /* The SQLSTATE of PostgreSQL's last error ("" on SQLite or none). */

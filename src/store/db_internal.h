@@ -28,6 +28,9 @@ struct db {
      * that may change it (SET, BEGIN READ ONLY...). */
     int begin_readonly;
     int plain_begin;      /* the open transaction was begun by a plain BEGIN */
+    /* Statements sent in libpq's pipeline mode whose answers are not read
+     * yet (db_step_later, db_pg.c "Statements sent without waiting"). */
+    int pending;
     /* The read-only guard (pg_guard.c): guard_connection for every
      * statement of a session opened read-only, guard while
      * db_begin_readonly's transaction is open. */
@@ -82,6 +85,12 @@ int db_pg_column_count(struct db_stmt *st);
 int db_pg_exec(struct db *db, const char *sql, char **errmsg);
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n);
 int db_pg_autocommit(struct db *db);
+int db_pg_step_later(struct db_stmt *st);
+int db_pg_exec_later(struct db *db, const char *sql);
+/* Reads the answers of the statements sent without waiting: SQLITE_OK,
+ * or the first one's error (recorded on db). Called before anything else
+ * talks to the server; nothing to do when none is pending. */
+int db_pg_sync(struct db *db);
 int db_pg_timeout(struct db *db, long long ms);
 /* Records an error on db: SQLite's code, the SQLSTATE, the message. */
 void db_pg_set_error(struct db *db, int code, const char *state, const char *msg);

@@ -154,6 +154,7 @@ struct db *db_connect_pg(const char *name, char **err)
 
 void db_pg_close(struct db *db)
 {
+    db_pg_sync(db);
     db_pg_wait_close(db);
     free(db->conninfo);
     PQfinish(conn(db));
@@ -183,12 +184,129 @@ static PGresult *collect(struct db *db, int sent)
     return keep;
 }
 
-/* PQexec and PQexecParams, waiting as db_pg_await waits. */
-static PGresult *exec_sql(struct db *db, const char *sql) { return collect(db, PQsendQuery(conn(db), sql)); }
+/* ---- Statements sent without waiting ----
+ *
+ * A writer's statements whose answers it does not need before its next
+ * one (db_step_later: an ingest's BEGIN, archive lock, chunks, name
+ * inserts, derived rows) are sent in libpq's pipeline mode and their
+ * answers read with the next statement that waits, which is sent in the
+ * same pipeline: one round trip for all of them (docs/postgresql.md,
+ * "ingest"). The first error among them is the one returned; the server
+ * skips what follows it up to the sync, and the transaction is aborted,
+ * as if each had been waited for. COPY, cursors and several statements
+ * in one text do not go in a pipeline: everything pending is read first
+ * (db_pg_sync). At most PIPE_MAX statements wait, so that the answers
+ * never fill the socket's buffer while the client is still sending. */
+enum { PIPE_MAX = 64 };
+
+static void exec_readonly_state(struct db *db, const char *sql);
+static int txn_control(const char *sql);
+
+/* Sends one statement into the pipeline (entered when not yet). */
+static int pipe_send(struct db *db, const char *sql, int n, const unsigned *types, char *const *values)
+{
+    PGconn *c = conn(db);
+    if (PQpipelineStatus(c) == PQ_PIPELINE_OFF && !PQenterPipelineMode(c))
+        return check_result(db, NULL);
+    if (!PQsendQueryParams(c, sql, n, types, (const char *const *)values, NULL, NULL, 0))
+        return check_result(db, NULL);
+    db->pending++;
+    return SQLITE_OK;
+}
+
+/* Ends the pipeline with a sync and reads every answer in it: the first
+ * error's result, else the last statement's (collect's contract). NULL
+ * when the connection failed. */
+static PGresult *pipe_collect(struct db *db)
+{
+    PGconn *c = conn(db);
+    int n = db->pending;
+    db->pending = 0;
+    if (!PQpipelineSync(c))
+        return NULL;
+    PGresult *keep = NULL, *r;
+    for (int i = 0; i < n; i++)
+        while ((db_pg_await(db), r = PQgetResult(c))) {
+            if (keep && PQresultStatus(keep) == PGRES_FATAL_ERROR)
+                PQclear(r); /* the rest were skipped (PGRES_PIPELINE_ABORTED) */
+            else {
+                PQclear(keep);
+                keep = r;
+            }
+        }
+    db_pg_await(db);
+    PQclear(PQgetResult(c)); /* the sync's PGRES_PIPELINE_SYNC */
+    PQexitPipelineMode(c);
+    return keep;
+}
+
+int db_pg_sync(struct db *db)
+{
+    if (!db->pending)
+        return SQLITE_OK;
+    PGresult *res = pipe_collect(db);
+    int rc = check_result(db, res);
+    PQclear(res);
+    return rc;
+}
+
+int db_pg_step_later(struct db_stmt *st)
+{
+    struct db *db = st->db;
+    if (st->refused)
+        return db->errcode;
+    int rc = db->pending >= PIPE_MAX ? db_pg_sync(db) : SQLITE_OK;
+    if (rc != SQLITE_OK)
+        return rc;
+    if (txn_control(st->sql))
+        db->txn_readonly = db->begin_readonly = db->plain_begin = 0;
+    return pipe_send(db, st->sql, st->nparams, st->types, st->values);
+}
+
+int db_pg_exec_later(struct db *db, const char *sql)
+{
+    int rc = db->pending >= PIPE_MAX ? db_pg_sync(db) : SQLITE_OK;
+    if (rc != SQLITE_OK)
+        return rc;
+    exec_readonly_state(db, sql);
+    return pipe_send(db, sql, 0, NULL, NULL);
+}
+
+/* The pipeline's answers, the statement just sent last among them: the
+ * first error's result, else its own; NULL when it could not be sent. */
+static PGresult *pipe_with(struct db *db, int sent)
+{
+    PGresult *res = pipe_collect(db);
+    if (!sent && res && PQresultStatus(res) != PGRES_FATAL_ERROR) {
+        PQclear(res);
+        return NULL;
+    }
+    return res;
+}
+
+/* PQexec and PQexecParams, waiting as db_pg_await waits. With statements
+ * waiting in the pipeline, one statement goes in with them (a ROLLBACK
+ * after them, which an error among them would skip, and several
+ * statements in one text, which a pipeline cannot take, are sent alone). */
+static PGresult *exec_sql(struct db *db, const char *sql)
+{
+    if (db->pending) {
+        if (!strchr(sql, ';') && strcasecmp(sql, "ROLLBACK") != 0)
+            return pipe_with(db, pipe_send(db, sql, 0, NULL, NULL) == SQLITE_OK);
+        PGresult *res = pipe_collect(db);
+        if (check_result(db, res) != SQLITE_OK && strcasecmp(sql, "ROLLBACK") != 0)
+            return res;
+        PQclear(res);
+    }
+    return collect(db, PQsendQuery(conn(db), sql));
+}
 static PGresult *exec_params(struct db_stmt *st, const char *sql)
 {
-    return collect(st->db, PQsendQueryParams(conn(st->db), sql, st->nparams, st->types,
-                                             (const char *const *)st->values, NULL, NULL, 0));
+    struct db *db = st->db;
+    if (db->pending)
+        return pipe_with(db, pipe_send(db, sql, st->nparams, st->types, st->values) == SQLITE_OK);
+    return collect(db, PQsendQueryParams(conn(db), sql, st->nparams, st->types, (const char *const *)st->values,
+                                         NULL, NULL, 0));
 }
 
 /* What sql does to the read-only state (txn_readonly): a plain BEGIN
@@ -221,11 +339,14 @@ int db_pg_exec(struct db *db, const char *sql, char **errmsg)
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
 {
     PGconn *c = conn(db);
+    int rc = db_pg_sync(db); /* COPY goes in no pipeline */
+    if (rc != SQLITE_OK)
+        return rc;
     /* COPY neither begins nor ends a transaction, nor changes whether it
      * only reads: txn_readonly stays. */
     PGresult *res = exec_sql(db, sql);
     if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
-        int rc = check_result(db, res);
+        rc = check_result(db, res);
         PQclear(res);
         return rc == SQLITE_OK ? SQLITE_ERROR : rc;
     }
@@ -238,7 +359,6 @@ int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
         at += piece;
     }
     ok = PQputCopyEnd(c, ok ? NULL : "benchdb could not send the data") == 1 && ok;
-    int rc = SQLITE_OK;
     while ((db_pg_await(db), res = PQgetResult(c))) {
         int r = check_result(db, res);
         if (rc == SQLITE_OK)
@@ -252,7 +372,11 @@ int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
     return rc;
 }
 
-int db_pg_autocommit(struct db *db) { return PQtransactionStatus(conn(db)) == PQTRANS_IDLE; }
+int db_pg_autocommit(struct db *db)
+{
+    db_pg_sync(db); /* an error leaves the transaction open (and aborted) */
+    return PQtransactionStatus(conn(db)) == PQTRANS_IDLE;
+}
 
 int db_pg_timeout(struct db *db, long long ms)
 {
@@ -559,6 +683,8 @@ static int cursor_query(const char *sql)
  * the transactions a plain BEGIN begins (an ingest's, one per archive). */
 static int txn_readonly(struct db *db)
 {
+    if (db->pending) /* known (execute read the pipeline otherwise): what was sent decides */
+        return db->txn_readonly == 1;
     if (PQtransactionStatus(conn(db)) != PQTRANS_INTRANS) {
         db->txn_readonly = 0;
         return 0;
@@ -578,6 +704,8 @@ static int txn_readonly(struct db *db)
 
 static void close_cursor(struct db_stmt *st)
 {
+    if (st->cursor[0])
+        db_pg_sync(st->db); /* its error is the next statement's */
     if (st->cursor[0] && PQtransactionStatus(conn(st->db)) == PQTRANS_INTRANS) {
         char sql[48];
         snprintf(sql, sizeof sql, "CLOSE %s", st->cursor);
@@ -592,7 +720,8 @@ static PGresult *run_for_rows(struct db *db, const char *sql, int *rc)
 {
     PGconn *c = conn(db);
     PGresult *rows = NULL, *res;
-    *rc = SQLITE_OK;
+    if ((*rc = db_pg_sync(db)) != SQLITE_OK)
+        return NULL;
     if (!PQsendQuery(c, sql)) {
         *rc = check_result(db, NULL);
         return NULL;
@@ -677,7 +806,14 @@ static int execute(struct db_stmt *st)
 {
     struct db *db = st->db;
     int rc;
+    /* Whether the transaction only reads, when statements wait in the
+     * pipeline: known when they began it with a plain BEGIN (its kind
+     * known), else read after them. */
+    if (db->pending && !db->txn_readonly && cursor_query(st->sql) && (rc = db_pg_sync(db)) != SQLITE_OK)
+        return rc;
     if (cursor_query(st->sql) && txn_readonly(db)) {
+        if ((rc = db_pg_sync(db)) != SQLITE_OK)
+            return rc;
         snprintf(st->cursor, sizeof st->cursor, "benchdb_cursor_%u", ++db->cursors);
         char *sql = bd_strdupf("DECLARE %s NO SCROLL CURSOR FOR %s", st->cursor, st->sql);
         if (!sql) {
@@ -712,7 +848,14 @@ static int execute(struct db_stmt *st)
         st->nrows = PQntuples(res);
     }
     st->ncols = PQnfields(st->res);
-    if (st->ncols > 0) {
+    /* The value maker of the statement's last run serves again when the
+     * columns are as many (an ingest runs its statements thousands of
+     * times: SQLite's compile of it is then paid once). */
+    if (st->row_values && sqlite3_bind_parameter_count(st->row_values) != st->ncols) {
+        sqlite3_finalize(st->row_values);
+        st->row_values = NULL;
+    }
+    if (st->ncols > 0 && !st->row_values) {
         struct strbuf sql = {0};
         int bad = sb_puts(&sql, "SELECT ");
         for (int c = 1; c <= st->ncols && !bad; c++)
@@ -760,8 +903,10 @@ int db_pg_reset(struct db_stmt *st)
     close_cursor(st);
     PQclear(st->res);
     st->res = NULL;
-    sqlite3_finalize(st->row_values);
-    st->row_values = NULL;
+    if (st->row_values) { /* kept for the next run (execute); its cells let go */
+        sqlite3_reset(st->row_values);
+        sqlite3_clear_bindings(st->row_values);
+    }
     st->ncols = 0;
     return SQLITE_OK;
 }
@@ -774,6 +919,8 @@ static PGresult *shape(struct db_stmt *st)
     if (st->res)
         return st->res;
     if (!st->desc) {
+        if (db_pg_sync(st->db) != SQLITE_OK)
+            return NULL; /* the error is the statement's to return when it runs */
         PGresult *p = PQprepare(conn(st->db), "", st->sql, st->nparams, st->types);
         int rc = check_result(st->db, p);
         PQclear(p);
@@ -817,4 +964,6 @@ void db_pg_free(struct db_stmt *st)
     free(st->types);
     free(st->sql);
     PQclear(st->desc);
+    sqlite3_finalize(st->row_values);
+    st->row_values = NULL;
 }

@@ -108,6 +108,14 @@ const char *db_bind_parameter_name(struct db_stmt *st, int i)
 }
 
 int db_step(struct db_stmt *st) { return PG(st) ? db_pg_step(st) : sqlite3_step(st->lite); }
+int db_step_later(struct db_stmt *st)
+{
+    if (PG(st))
+        return db_pg_step_later(st);
+    int rc = sqlite3_step(st->lite);
+    sqlite3_reset(st->lite);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
 int db_reset(struct db_stmt *st) { return PG(st) ? db_pg_reset(st) : sqlite3_reset(st->lite); }
 int db_finalize(struct db_stmt *st)
 {
@@ -153,6 +161,11 @@ int db_exec(struct db *db, const char *sql, char **errmsg)
         *errmsg = rc == SQLITE_OK ? NULL : strdup(msg ? msg : sqlite3_errmsg(db->lite));
     sqlite3_free(msg);
     return rc;
+}
+
+int db_exec_later(struct db *db, const char *sql)
+{
+    return db->engine == DB_POSTGRESQL ? db_pg_exec_later(db, sql) : db_exec(db, sql, NULL);
 }
 
 const char *db_errmsg(struct db *db)

@@ -50,6 +50,8 @@ static const struct db_dialect sqlite_dialect = {
     .name_lock = "",
     .defer_mark = "INSERT INTO ingest_defer(archive_id) VALUES (?1)",
     .defer_finish = sqlite_defer_finish,
+    .names_again = NULL,
+    .look_up_before_begin = 1,
 };
 
 /* Times through benchdb_started() (schema/postgresql.sql): SQLite's
@@ -64,6 +66,14 @@ static const struct db_dialect pg_dialect = {
     .name_lock = " FOR KEY SHARE",
     .defer_mark = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(?1 AS BIGINT) AS TEXT), true)",
     .defer_finish = pg_defer_finish,
+    /* Arrays, not JSON: planned in a third of the time (0.1 ms). */
+    .names_again = "WITH p AS (SELECT id, name FROM plan WHERE name = ANY (CAST(?1 AS TEXT[])) FOR KEY SHARE), "
+                   "h AS (SELECT id, name FROM host WHERE name = ANY (CAST(?2 AS TEXT[])) FOR KEY SHARE), "
+                   "v AS (SELECT id, name FROM variant WHERE name = ANY (CAST(?3 AS TEXT[])) FOR KEY SHARE), "
+                   "b AS (SELECT id, name, params FROM benchmark WHERE name = ANY (CAST(?4 AS TEXT[])) FOR KEY SHARE) "
+                   "SELECT 0, id, name, NULL FROM p UNION ALL SELECT 1, id, name, NULL FROM h "
+                   "UNION ALL SELECT 2, id, name, NULL FROM v UNION ALL SELECT 3, id, name, params FROM b",
+    .look_up_before_begin = 0,
 };
 
 const struct db_dialect *db_dialect(const struct db *db)
@@ -73,6 +83,11 @@ const struct db_dialect *db_dialect(const struct db *db)
 
 int db_begin_write(struct db *db) { return db_exec(db, db->engine == DB_POSTGRESQL ? "BEGIN" : "BEGIN IMMEDIATE", NULL); }
 
+int db_begin_write_later(struct db *db)
+{
+    return db->engine == DB_POSTGRESQL ? db_exec_later(db, "BEGIN") : db_begin_write(db);
+}
+
 int db_lock_key(struct db *db, long long key)
 {
     if (db->engine == DB_SQLITE)
@@ -80,9 +95,9 @@ int db_lock_key(struct db *db, long long key)
     struct db_stmt *st = NULL;
     int rc = db_prepare(db, "SELECT pg_advisory_xact_lock(?)", &st);
     if (rc == SQLITE_OK && (rc = db_bind_int64(st, 1, key)) == SQLITE_OK)
-        rc = db_step(st);
+        rc = db_step_later(st);
     db_finalize(st);
-    return rc == SQLITE_ROW ? SQLITE_OK : rc;
+    return rc;
 }
 
 int db_tune_for_writing(struct db *db)

@@ -36,6 +36,20 @@ struct db_dialect {
      * left to it, the last one clearing the mark. */
     const char *defer_mark;
     const char *const *defer_finish;
+    /* An ingest's look-up again, in a transaction's first round trip, of
+     * the names the last one used (src/ingest/sink/names.c), where each
+     * look-up costs a round trip: NULL on SQLite; on PostgreSQL a query
+     * of ?1 plans, ?2 hosts, ?3 variants and ?4 benchmarks (arrays of
+     * names in PostgreSQL's text form, every element quoted; a
+     * benchmark's every params) giving (0-3 for the table, id, name,
+     * params), each row locked as name_lock locks it. */
+    const char *names_again;
+    /* Whether an ingest looks an archive up before its transaction
+     * begins: SQLite's BEGIN IMMEDIATE takes the store's one write lock,
+     * which a stored archive then does not wait for; a server's BEGIN
+     * takes nothing, and the look-up after the archive's lock, in the
+     * transaction's first round trip, suffices. */
+    int look_up_before_begin;
 };
 
 const struct db_dialect *db_dialect(const struct db *db);
@@ -45,10 +59,15 @@ const struct db_dialect *db_dialect(const struct db *db);
  * what another writer committed while this one waited for a lock is seen
  * by the next statement). SQLITE_OK or an error code (db_errmsg). */
 int db_begin_write(struct db *db);
+/* The same, its answer (on PostgreSQL) read with the next statement's
+ * (db_step_later): a writer's first round trip carries its BEGIN. */
+int db_begin_write_later(struct db *db);
 /* Inside a write transaction: a lock keyed by key, held to its end, for
  * writers that would otherwise run side by side (PostgreSQL's advisory
  * lock); nothing on SQLite, whose write transaction excludes every other
- * writer already. SQLITE_OK or an error code. */
+ * writer already. SQLITE_OK or an error code; on PostgreSQL taken with
+ * the next statement (db_step_later), which waits for it, and a failure
+ * to take it (lock_timeout, no grant) is that statement's error. */
 int db_lock_key(struct db *db, long long key);
 /* Settings for a long run of inserts: SQLite's synchronous = NORMAL (WAL
  * keeps every commit atomic; a power cut may lose the last commits, never

@@ -124,6 +124,9 @@ static int may_read_as_reader(struct db *db)
 
 int db_pg_begin_readonly(struct db *db, unsigned flags)
 {
+    int synced = db_pg_sync(db);
+    if (synced != SQLITE_OK)
+        return synced;
     if (db->guard || PQtransactionStatus(db->pg) != PQTRANS_IDLE) {
         db_pg_set_error(db, SQLITE_MISUSE, "", "a transaction is already open on the store");
         return SQLITE_MISUSE;

@@ -13,7 +13,8 @@
     X(PQgetlength) X(PQftype) X(PQunescapeBytea) X(PQfreemem) X(PQntuples) X(PQnfields) X(PQprepare)               \
     X(PQdescribePrepared) X(PQfname) X(PQputCopyData) X(PQputCopyEnd) X(PQgetResult) X(PQsendQuery)                \
     X(PQsendQueryParams) X(PQsocket) X(PQconsumeInput) X(PQisBusy) X(PQbackendPID) X(PQexecParams)  \
-    X(PQsendPrepare) X(PQsendQueryPrepared)
+    X(PQsendPrepare) X(PQsendQueryPrepared) X(PQenterPipelineMode) X(PQexitPipelineMode) X(PQpipelineSync)         \
+    X(PQpipelineStatus)
 #define PQ_POINTER(f) __typeof__(f) *f;
 struct pq_api {
     PQ_FUNCTIONS(PQ_POINTER)
@@ -60,6 +61,10 @@ int pq_load(char **err);
 #define PQexecParams pq.PQexecParams
 #define PQsendPrepare pq.PQsendPrepare
 #define PQsendQueryPrepared pq.PQsendQueryPrepared
+#define PQenterPipelineMode pq.PQenterPipelineMode
+#define PQexitPipelineMode pq.PQexitPipelineMode
+#define PQpipelineSync pq.PQpipelineSync
+#define PQpipelineStatus pq.PQpipelineStatus
 #endif
 
 #endif

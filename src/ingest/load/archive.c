@@ -12,6 +12,7 @@
 #include "ingest/core/utf8.h"
 #include "ingest/decoders/adapters.h"
 #include "ingest/load/loader.h"
+#include "store/dialect.h"
 #include "util/diag.h"
 
 /* Why a file of this kind is not loaded as an archive. */
@@ -305,7 +306,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
         if (rc == 0 && pipe_job_for(g->pipe->sniffed.kind) == JOB_NONE) {
             rc = refuse_kind(g, g->pipe->sniffed.kind, 0);
         }
-        if (rc == 0)
+        if (rc == 0 && db_dialect(g->db)->look_up_before_begin)
             rc = stored_already(g, first_sha);
     }
     /* Another process storing the same archive is waited for, however

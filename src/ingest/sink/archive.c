@@ -71,7 +71,7 @@ int sink_archive_format(struct sink *s, const char *format)
         return -1;
     db_bind_text(st, 1, format, -1);
     db_bind_int64(st, 2, s->archive_id);
-    return sink_step(s, st);
+    return sink_step_later(s, st);
 }
 
 int sink_chunk(struct sink *s, const unsigned char *p, size_t n)
@@ -82,7 +82,7 @@ int sink_chunk(struct sink *s, const unsigned char *p, size_t n)
     db_bind_int64(st, 1, s->archive_id);
     db_bind_int64(st, 2, s->chunk_seq++);
     db_bind_blob(st, 3, p, (int)n);
-    int rc = sink_step(s, st);
+    int rc = sink_step_later(s, st);
     db_clear_bindings(st);
     s->here.rows++;
     return rc;
@@ -111,7 +111,7 @@ int sink_member_format(struct sink *s, int64_t member_id, const char *format)
         return -1;
     db_bind_text(st, 1, format, -1);
     db_bind_int64(st, 2, member_id);
-    return sink_step(s, st);
+    return sink_step_later(s, st);
 }
 
 int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compressed, uint64_t stored)
@@ -127,7 +127,7 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
     db_bind_text(st, 3, compressed ? "zstd" : "identity", -1);
     db_bind_int64(st, 4, (sqlite3_int64)stored);
     db_bind_int64(st, 5, s->archive_id);
-    if (sink_step(s, st))
+    if (sink_step_later(s, st))
         return -1;
     for (size_t i = 0; i < s->n_replaced; i++) {
         struct db_stmt *del = sink_stmt(s, S_ARCHIVE_DELETE_EMPTY);

@@ -189,11 +189,14 @@ static int stored_run(struct sink *s, const struct sink_run *r, int64_t plan_id)
 }
 
 /* Inserts the new run r (its plan, host, treatment and baseline by id),
- * its attributes as canonical JSON. 0, or -1 with the error reported. */
-static int insert_run(struct sink *s, const struct sink_run *r, int64_t plan_id, int64_t host_id, int64_t t_id,
-                      int64_t b_id)
+ * its attributes as canonical JSON, by statement which: S_RUN_INSERT, or
+ * S_RUN_INSERT_NEW, which inserts nothing when a run of the plan and name
+ * is stored. 1 when inserted, 0 when S_RUN_INSERT_NEW found one stored,
+ * -1 with the error reported. */
+static int insert_run(struct sink *s, const struct sink_run *r, int which, int64_t plan_id, int64_t host_id,
+                      int64_t t_id, int64_t b_id)
 {
-    struct db_stmt *st = sink_stmt(s, S_RUN_INSERT);
+    struct db_stmt *st = sink_stmt(s, which);
     if (!st)
         return -1;
     db_bind_int64(st, 1, plan_id);
@@ -227,11 +230,17 @@ static int insert_run(struct sink *s, const struct sink_run *r, int64_t plan_id,
         return ingest_report_oom(s->rep);
     db_bind_text(st, 10, s->text.buf, (int)s->text.len);
     db_bind_int64(st, 11, s->archive_id);
-    if (sink_step_id(s, st, &s->run_id))
-        return -1;
+    int rc = db_step(st);
+    s->run_id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
+    db_reset(st);
+    if (rc == SQLITE_DONE && which == S_RUN_INSERT_NEW)
+        return 0;
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE ? ingest_report_fail(s->rep, NULL, "cannot store: no id for the new row")
+                                 : sink_fail_sql(s);
     s->here.runs++;
     s->here.rows++;
-    return 0;
+    return 1;
 }
 
 int sink_run(struct sink *s, const struct sink_run *r)
@@ -252,10 +261,15 @@ int sink_run(struct sink *s, const struct sink_run *r)
         return -1;
     if (r->treatment && (sink_name_id(s, &s->variants, r->treatment, &t_id) || sink_name_id(s, &s->variants, r->baseline, &b_id)))
         return -1;
-    int rc = stored_run(s, r, plan_id);
+    /* A new run in one statement (S_RUN_INSERT_NEW); one stored already
+     * is read, then refused or (--replace) deleted. */
+    int rc = r->append || s->replace ? 0 : insert_run(s, r, S_RUN_INSERT_NEW, plan_id, host_id, t_id, b_id);
     if (rc)
         return rc < 0 ? -1 : 0;
-    return insert_run(s, r, plan_id, host_id, t_id, b_id);
+    rc = stored_run(s, r, plan_id);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    return insert_run(s, r, S_RUN_INSERT, plan_id, host_id, t_id, b_id) < 0 ? -1 : 0;
 }
 
 int sink_appending(const struct sink *s)

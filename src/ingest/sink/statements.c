@@ -50,6 +50,13 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_RUN_DELETE] = "DELETE FROM run WHERE id = ?",
     [S_RUN_INSERT] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
                      "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    /* A run that neither appends nor may replace: inserted unless one of
+     * its plan and name is stored (no row back), which S_RUN_FIND then
+     * reads for the refusal; a new run, the common case, costs one
+     * statement. */
+    [S_RUN_INSERT_NEW] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
+                         "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                         "ON CONFLICT DO NOTHING RETURNING id",
     [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
     [S_RUN_START_SET] = "UPDATE run SET started_at = ? WHERE id = ?",
     [S_RUN_SOURCE_SET] = "UPDATE run SET source = ? WHERE id = ? AND source IS NULL",
@@ -111,6 +118,13 @@ int sink_step(struct sink *s, struct db_stmt *st)
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return sink_fail_sql(s);
     return 0;
+}
+
+int sink_step_later(struct sink *s, struct db_stmt *st)
+{
+    int rc = db_step_later(st);
+    db_reset(st);
+    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 /* Steps an INSERT ... RETURNING id, giving the new row's id (in the
@@ -219,6 +233,7 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
     const char *sql = shaped                        ? shaped
                       : id == S_DEFER_MARK          ? d->defer_mark
                       : id >= S_DEFER_FINISH        ? d->defer_finish[id - S_DEFER_FINISH]
+                      : id == S_NAMES_AGAIN         ? d->names_again
                                                     : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
@@ -240,6 +255,8 @@ void sink_close(struct sink *s)
     idmap_free(&s->hosts.cache);
     idmap_free(&s->variants.cache);
     idmap_free(&s->benchmarks);
+    for (int k = 0; k < 4; k++)
+        idmap_free(&s->again[k]);
     idmap_free(&s->cell_unit);
     json_decref(s->attrs);
     free(s->series_lines);
@@ -261,7 +278,7 @@ void sink_close(struct sink *s)
 
 int sink_begin(struct sink *s)
 {
-    return db_begin_write(s->db) == SQLITE_OK ? 0 : sink_fail_sql(s);
+    return db_begin_write_later(s->db) == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 int sink_lock_archive(struct sink *s, const char *sha)
@@ -375,7 +392,7 @@ static int step_archive(struct sink *s, int id)
     if (!st)
         return -1;
     db_bind_int64(st, 1, s->archive_id);
-    return sink_step(s, st);
+    return sink_step_later(s, st);
 }
 
 int sink_defer_cells(struct sink *s)
@@ -383,18 +400,33 @@ int sink_defer_cells(struct sink *s)
     return step_archive(s, S_DEFER_MARK);
 }
 
+/* Names kept for the next transaction's look-up again: at most this many
+ * (a bound on the statement; beyond, the rest are looked up one by one). */
+enum { AGAIN_MAX = 4096 };
+
 /* The ids read in a transaction are forgotten when it ends: between two
  * archives another process may delete a plan (and on SQLite a new one
  * take its id), so an id kept for the next archive could store a run
  * under the wrong plan, or fail on its foreign key. Within the
  * transaction nothing can remove them (SQLite: the write lock;
- * PostgreSQL: FOR KEY SHARE). */
+ * PostgreSQL: FOR KEY SHARE). On a server only the names are kept (in
+ * s->again), and looked up again, locked, in the next transaction
+ * (names.c): no id outlives the transaction that read it. */
 static void forget_ids(struct sink *s)
 {
-    idmap_clear(&s->plans.cache);
-    idmap_clear(&s->hosts.cache);
-    idmap_clear(&s->variants.cache);
-    idmap_clear(&s->benchmarks);
+    struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
+    int keep = db_dialect(s->db)->names_again != NULL;
+    size_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        if (keep && live[k]->count) { /* the names of this transaction replace those kept */
+            struct idmap t = s->again[k];
+            s->again[k] = *live[k];
+            *live[k] = t;
+        }
+        idmap_clear(live[k]);
+        n += s->again[k].count;
+    }
+    s->look_again = keep && n > 0 && n <= AGAIN_MAX;
 }
 
 int sink_commit(struct sink *s)
@@ -439,90 +471,6 @@ void sink_set_max_series(struct sink *s, uint64_t max)
 void sink_set_conflict_hint(struct sink *s, const char *hint)
 {
     s->conflict_hint = hint;
-}
-
-/* ---- ids ---- */
-
-/* The id of the row the statement get (its parameters bound) finds,
- * after INSERT ... ON CONFLICT DO NOTHING: the row may be another
- * ingest's (on PostgreSQL, where several write at once). */
-static int found_id(struct sink *s, struct db_stmt *get, int64_t *id)
-{
-    if (!get)
-        return -1;
-    int rc = db_step(get);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(get, 0);
-    db_reset(get);
-    return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
-}
-
-int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
-{
-    size_t len = strlen(name);
-    int64_t *hit = idmap_get(&t->cache, name, len);
-    if (hit) {
-        *id = *hit;
-        return 0;
-    }
-    struct db_stmt *st = sink_stmt(s, t->get);
-    if (!st)
-        return -1;
-    db_bind_text(st, 1, name, (int)len);
-    int rc = db_step(st);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(st, 0);
-    db_reset(st);
-    if (rc != SQLITE_ROW) {
-        if (rc != SQLITE_DONE)
-            return sink_fail_sql(s);
-        st = sink_stmt(s, t->insert);
-        if (!st)
-            return -1;
-        db_bind_text(st, 1, name, (int)len);
-        if (sink_step(s, st) || found_id(s, sink_stmt(s, t->get), id))
-            return -1;
-        s->here.rows++;
-    }
-    if (idmap_put(&t->cache, name, len, *id))
-        return ingest_report_oom(s->rep);
-    return 0;
-}
-
-int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id)
-{
-    sb_reset(&s->key);
-    if (sb_puts(&s->key, name) || sb_putc(&s->key, 0) || sb_puts(&s->key, params))
-        return ingest_report_oom(s->rep);
-    int64_t *hit = idmap_get(&s->benchmarks, s->key.buf, s->key.len);
-    if (hit) {
-        *id = *hit;
-        return 0;
-    }
-    struct db_stmt *st = sink_stmt(s, S_BENCH_GET);
-    if (!st)
-        return -1;
-    db_bind_text(st, 1, name, -1);
-    db_bind_text(st, 2, params, -1);
-    int rc = db_step(st);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(st, 0);
-    db_reset(st);
-    if (rc != SQLITE_ROW) {
-        if (rc != SQLITE_DONE)
-            return sink_fail_sql(s);
-        st = sink_stmt(s, S_BENCH_INSERT);
-        if (!st)
-            return -1;
-        db_bind_text(st, 1, name, -1);
-        db_bind_text(st, 2, params, -1);
-        if (sink_step(s, st) || found_id(s, sink_stmt(s, S_BENCH_GET), id))
-            return -1;
-        s->here.rows++;
-    }
-    if (idmap_put(&s->benchmarks, s->key.buf, s->key.len, *id))
-        return ingest_report_oom(s->rep);
-    return 0;
 }
 
 int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first)

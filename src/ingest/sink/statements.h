@@ -26,11 +26,11 @@ enum stmt_id {
     S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_FORMAT, S_ARCHIVE_DELETE_EMPTY,
     S_PLAN_GET, S_PLAN_INSERT, S_HOST_GET, S_HOST_INSERT, S_VARIANT_GET, S_VARIANT_INSERT,
     S_BENCH_GET, S_BENCH_INSERT,
-    S_RUN_FIND, S_RUN_APPENDED_BY, S_RUN_DELETE, S_RUN_INSERT, S_RUN_ATTRS_SET, S_RUN_START_SET, S_RUN_SOURCE_SET,
+    S_RUN_FIND, S_RUN_APPENDED_BY, S_RUN_DELETE, S_RUN_INSERT, S_RUN_INSERT_NEW, S_RUN_ATTRS_SET, S_RUN_START_SET, S_RUN_SOURCE_SET,
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
-    S_SERIES_IDS,
+    S_SERIES_IDS, S_NAMES_AGAIN,
     /* The schema's ingest deferral, its texts the store's (store/dialect.h):
      * the mark, then up to SINK_DEFER_STEPS statements before the commit. */
     S_DEFER_MARK, S_DEFER_FINISH,
@@ -50,6 +50,11 @@ struct sink {
     struct db_stmt *st[S_COUNT];
     struct names plans, hosts, variants;
     struct idmap benchmarks; /* name NUL canonical-params -> id */
+    /* On a server: the names (keys of the four caches above) the last
+     * transaction used, looked up again in the next (names.c) when
+     * look_again is set. */
+    struct idmap again[4];
+    int look_again;
     int replace;
     const char *conflict_hint;
     uint64_t max_series; /* per archive (--max-series) */
@@ -115,6 +120,11 @@ int sink_fail_sql(struct sink *s);
 char *sink_busy_text(void);
 /* Steps a statement whose row (if any) is not needed, and resets it: 0 or -1. */
 int sink_step(struct sink *s, struct db_stmt *st);
+/* The same for a statement whose failure can only be the store's (a
+ * lock, the disk, the connection), not a row's: on a server it is sent
+ * with the next statement that waits (db_step_later), which returns its
+ * error. 0 or -1. */
+int sink_step_later(struct sink *s, struct db_stmt *st);
 /* Steps an INSERT ... RETURNING id, *id the new row's: 0 or -1. */
 int sink_step_id(struct sink *s, struct db_stmt *st, int64_t *id);
 void sink_bind_opt_text(struct db_stmt *st, int i, const char *t);
@@ -122,9 +132,11 @@ void sink_bind_opt_text(struct db_stmt *st, int i, const char *t);
 void sink_bind_appender(struct sink *s, struct db_stmt *st, int i);
 /* A column's text, malloc'd (NULL when NULL or out of memory). */
 char *sink_column_dup(struct db_stmt *st, int i);
-/* Ids of a plan, host or variant name, and of a cell, inserted when new. */
+/* Ids of a plan, host or variant name, and of a cell, inserted when new
+ * (names.c). */
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id);
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
+
 #define SINK_COPY_BYTES ((size_t)4 << 20)
 /* A value in COPY's binary format, but for its tuple's field count and
  * series id: four BIGINT / DOUBLE PRECISION fields (length 8, 8 bytes). */

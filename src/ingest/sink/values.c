@@ -52,7 +52,7 @@ static int unit_ix(struct sink *s, const char *unit, int *ix)
         if (!add)
             return -1;
         db_bind_text(add, 1, unit, -1);
-        if (sink_step(s, add))
+        if (sink_step_later(s, add))
             return -1;
     }
     char *copy = strdup(unit);
