@@ -14,7 +14,7 @@
 # who holds it, and gives up after $BENCHDB_BUSY_TIMEOUT with a message;
 # once the lock is gone it loads. init run by a role that may not take
 # those functions from PUBLIC says so.
-# ctest: cost=17
+# ctest: cost=7
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_reader_t
