@@ -40,7 +40,7 @@ if [ "${BENCHDB_SANITIZED:-0}" = 1 ]; then
     # made before them saw only the ones that stay (their fingerprints
     # cover the first N archives by id), the later ones go with them.
     last="p.name = 'hume' OR p.name LIKE 'null-%'"
-    run bd --db $src sql --write "DELETE FROM archive WHERE id IN (SELECT r.archive_id FROM run r JOIN plan p \
+    run bd --db $src sql --write --timeout 900 "DELETE FROM archive WHERE id IN (SELECT r.archive_id FROM run r JOIN plan p \
 ON p.id = r.plan_id WHERE $last); DELETE FROM plan AS p WHERE $last;
 DELETE FROM evaluation WHERE archive_count > (SELECT count(*) FROM archive)"
     expect_rc 0 "the sanitized pass's smaller store"
