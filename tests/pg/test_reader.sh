@@ -14,7 +14,7 @@
 # who holds it, and gives up after $BENCHDB_BUSY_TIMEOUT with a message;
 # once the lock is gone it loads. init run by a role that may not take
 # those functions from PUBLIC says so.
-# ctest: cost=17
+# ctest: cost=7
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_reader_t
@@ -96,14 +96,27 @@ expect_eq "$(pg -d "$db" -A -t -c "SELECT has_function_privilege('$alice', 'pg_a
     f "a reader does not have it"
 
 # ---- an ingest waiting for a lock says so, and gives up ----
-# hold SECONDS SQL SQL: another session holding what the SQL takes, for
-# SECONDS.
+# hold SQL SQL: another session (psql, as the messages name it) holding
+# what the SQL takes, returning once it holds it (its pg_sleep has begun);
+# release: that session ends, and with it what it held. Events, not fixed
+# sleeps: the holder sleeps until released, at most a minute.
+holding="SELECT pg_sleep(60)"
+holder_is="datname = '$db' AND query = '$holding' AND pid <> pg_backend_pid()"
 hold() {
-    pg -d "$db" -c "$2" -c "$3" -c "SELECT pg_sleep($1)" -c "ROLLBACK" >/dev/null 2>&1 &
+    pg -d "$db" -c "$1" -c "$2" -c "$holding" -c "ROLLBACK" >/dev/null 2>&1 &
     holder=$!
-    sleep 0.7
+    i=0
+    until [ "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE $holder_is AND state = 'active'")" = 1 ]; do
+        i=$((i + 1))
+        [ "$i" -le 400 ] || { fail "the holding session did not start"; break; }
+        sleep 0.05
+    done
 }
-hold 8 "BEGIN" "SELECT pg_advisory_lock(CAST(x'$key' AS BIGINT))"
+release() {
+    pg -d "$db" -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE $holder_is" >/dev/null
+    wait "$holder"
+}
+hold "BEGIN" "SELECT pg_advisory_lock(CAST(x'$key' AS BIGINT))"
 t0=$(date +%s)
 run env BENCHDB_BUSY_TIMEOUT=2 "$BENCHDB_BIN" --db "$uri" ingest "$archive"
 t1=$(date +%s)
@@ -115,14 +128,14 @@ expect_err_has "the store is busy: another process holds its write lock (waited 
     "gives up with a message"
 checks=$((checks + 1))
 [ $((t1 - t0)) -le 5 ] || fail "gave up after $((t1 - t0)) s, not about 2"
-wait "$holder"
-hold 8 "BEGIN" "INSERT INTO plan(name) VALUES ('calibration-sim')"
+release
+hold "BEGIN" "INSERT INTO plan(name) VALUES ('calibration-sim')"
 run env BENCHDB_BUSY_TIMEOUT=2 "$BENCHDB_BIN" --db "$uri" ingest "$archive"
 expect_rc 1 "an ingest behind a row another transaction writes"
 expect_err_has "note: waiting for a row that another transaction is writing or has locked, held by process" \
     "says it waits, and for what"
 expect_err_has "the store is busy" "gives up with a message"
-wait "$holder"
+release
 expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")" 0 "nothing stored"
 run bd --db "$uri" ingest "$archive"
 expect_rc 0 "with the locks gone the archive loads"

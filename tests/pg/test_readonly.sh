@@ -147,7 +147,12 @@ saved "pg_read_file, schema-qualified" readfile2 "SELECT pg_catalog.pg_read_file
 saved "pg_ls_dir" lsdir "SELECT pg_ls_dir('/') AS f" "$alien: no such function: pg_ls_dir"
 pg -d "$db" -c "SET application_name = '$victim'" -c "SELECT pg_sleep(120)" >/dev/null 2>&1 &
 vpid=$!
-sleep 0.5
+i=0 # until it runs
+until [ "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$victim' \
+AND state = 'active'")" = 1 ] || [ "$i" -ge 200 ]; do
+    i=$((i + 1))
+    sleep 0.05
+done
 saved "pg_terminate_backend" terminate "SELECT pg_terminate_backend(pid) AS t FROM pg_stat_activity \
 WHERE application_name = '$victim'" "$alien: no such"
 expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$victim'")" 1 \

@@ -23,7 +23,7 @@
 # same PostgreSQL paths in pg/commands (every command, shipped query and
 # history on both engines), pg/ingest, pg/copy (the tutorial's store, both
 # ways, re-verified), pg/report and pg/reader.
-# ctest: slow plain-only cost=60
+# ctest: slow plain-only cost=45
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_tutorial
