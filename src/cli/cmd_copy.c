@@ -141,6 +141,13 @@ static int run_copy(struct db *src, struct db *dst, int progress, long long *row
              store_copy_rearm(c, err) || translate_hashes(src, dst, texts, err) || store_copy_commit(c, err);
     if (progress)
         fputs("\r\033[K", stderr);
+    char *why = NULL;
+    if (rc == 0 && store_copy_analyze(c, &why)) {
+        bd_warning("copy: copied and committed; the server's statistics were not gathered (%s): it gathers them "
+                   "itself later, and queries may be slow until then",
+                   why ? why : "out of memory");
+        free(why);
+    }
     store_copy_free(c);
     return rc ? -1 : 0;
 }

@@ -11,7 +11,8 @@
  * no rows; its triggers set aside: the derived tables are copied as they
  * are, bit for bit), store_copy_rows, store_copy_rearm (the triggers
  * back, the id sequences past the copied ids), then the caller's own
- * writes inside the same transaction, then store_copy_commit.
+ * writes inside the same transaction, then store_copy_commit (and
+ * store_copy_analyze).
  * store_copy_free rolls back whatever was not committed. */
 #include "store/db.h"
 
@@ -32,6 +33,10 @@ int store_copy_open(struct db *src, struct db *dst, struct store_copy **out, cha
 int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, long long *rows, char **err);
 int store_copy_rearm(struct store_copy *c, char **err);
 int store_copy_commit(struct store_copy *c, char **err);
+/* After the commit, on a server: gathers the planner's statistics (ANALYZE)
+ * at once rather than when autovacuum comes; nothing on SQLite. A failure
+ * loses nothing copied. */
+int store_copy_analyze(struct store_copy *c, char **err);
 void store_copy_free(struct store_copy *c);
 
 /* A consistent copy of a SQLite store into the file path (SQLite's online
