@@ -473,6 +473,21 @@ static void test_reals(void **state)
         compare("halfway", halfway[i], strlen(halfway[i]));
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/* The same with the x87 unit rounding to 53 bits, as a thread may set it
+ * (and as valgrind computes long doubles): the parser must see that its
+ * extended path is not extended there and leave the reals to strtod. */
+static void test_reals_x87_53_bits(void **state)
+{
+    unsigned short cw, cw53;
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    cw53 = (unsigned short)((cw & ~0x300u) | 0x200u);
+    __asm__ volatile("fldcw %0" : : "m"(cw53));
+    test_reals(state);
+    __asm__ volatile("fldcw %0" : : "m"(cw));
+}
+#endif
+
 /* ---- allocation failures ---- */
 
 static long fail_at = -1;
@@ -522,6 +537,9 @@ int main(void)
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_mutants),
         cmocka_unit_test(test_reals),
+#if defined(__x86_64__) || defined(__i386__)
+        cmocka_unit_test(test_reals_x87_53_bits),
+#endif
         cmocka_unit_test(test_no_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
