@@ -721,12 +721,19 @@ CREATE INDEX history_point_order ON history_point_data(host_id, benchmark_id, me
 -- total, so the point's total is the sum of its series' totals in the order
 -- they were stored (an archive's order). A deleted one takes away, and the
 -- point goes with its last series; an update is both.
--- started from a run's started_at, as SQLite's triggers compute it.
+-- started from a run's started_at, as SQLite's triggers compute it. The
+-- form benchdb writes (UTC, at most three digits of a second, every field
+-- in range) is printed as benchdb_started() prints it without calling it:
+-- a PL/pgSQL call sets up its expressions again in each transaction, 0.1
+-- ms an archive's ingest.
 CREATE FUNCTION history_started(started_at TEXT) RETURNS TEXT
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT benchdb_started(CASE WHEN substr(started_at, 18, 2) = '60'
-                              THEN upper(substr(started_at, 1, 17) || '59' || substr(started_at, 20))
-                              ELSE upper(started_at) END)
+  SELECT CASE WHEN started_at ~ '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:[.][0-9]{1,3})?Z$'
+              THEN substr(started_at, 1, 19) || '.' || rpad(substr(started_at, 21, greatest(length(started_at) - 21, 0)), 3, '0')
+                   || 'Z'
+              ELSE benchdb_started(CASE WHEN substr(started_at, 18, 2) = '60'
+                                        THEN upper(substr(started_at, 1, 17) || '59' || substr(started_at, 20))
+                                        ELSE upper(started_at) END) END
 $$;
 
 CREATE FUNCTION history_add(s series) RETURNS void LANGUAGE plpgsql AS $$

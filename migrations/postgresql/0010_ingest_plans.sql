@@ -6,7 +6,9 @@
 -- most of their time on small archives (docs/postgresql.md, "ingest").
 -- Their statements take the archive's run ids as an array, so that each
 -- plan is the same index look-up whatever the ids: no plan depends on a
--- value. Rows, checks and errors are those of version 9.
+-- value. A run's start time in benchdb's own form is read without the
+-- full pattern's captures (benchdb_started()) and without a PL/pgSQL call
+-- (history_started()). Rows, checks and errors are those of version 9.
 
 CREATE OR REPLACE FUNCTION series_refs_statement() RETURNS trigger LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan AS $$
@@ -185,3 +187,14 @@ BEGIN
     FOR KEY SHARE;
   RETURN QUERY SELECT 3, b.id, b.name, b.params FROM benchmark AS b WHERE b.name = ANY (benchmarks) FOR KEY SHARE;
 END $$;
+
+-- history_started(): benchdb's own form of a start time without a PL/pgSQL call.
+CREATE OR REPLACE FUNCTION history_started(started_at TEXT) RETURNS TEXT
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN started_at ~ '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:[.][0-9]{1,3})?Z$'
+              THEN substr(started_at, 1, 19) || '.' || rpad(substr(started_at, 21, greatest(length(started_at) - 21, 0)), 3, '0')
+                   || 'Z'
+              ELSE benchdb_started(CASE WHEN substr(started_at, 18, 2) = '60'
+                                        THEN upper(substr(started_at, 1, 17) || '59' || substr(started_at, 20))
+                                        ELSE upper(started_at) END) END
+$$;
