@@ -178,7 +178,8 @@ int db_copy_in(struct db *db, const char *sql, const void *data, size_t n);
  * for it (k: 0 for the text's first COPY, then 1, ...), so that the
  * answer to one and the next one's start share a round trip. A callback's
  * -1 stops the text (the COPY refused, the transaction aborted) and gives
- * SQLITE_ABORT; else as db_copy_in. SQLITE_MISUSE on SQLite. */
+ * SQLITE_ABORT (the callback has said why); else as db_copy_in.
+ * SQLITE_MISUSE on SQLite. */
 struct db_copy_steps {
     void *arg;
     int (*ids)(void *arg, const int64_t *ids, size_t n);

@@ -379,13 +379,14 @@ int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
     return rc;
 }
 
-/* The rows of a SELECT of one integer column, to cb->ids. */
+/* The rows of a SELECT of one integer column, to cb->ids: its answer, or
+ * -2 when out of memory. */
 static int give_ids(const struct db_copy_steps *cb, PGresult *res)
 {
     size_t n = (size_t)PQntuples(res);
     int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
     if (!ids)
-        return -1;
+        return -2;
     for (size_t i = 0; i < n; i++)
         ids[i] = strtoll(PQgetvalue(res, (int)i, 0), NULL, 10);
     int rc = cb->ids(cb->arg, ids, n);
@@ -403,12 +404,15 @@ int db_pg_copy_steps(struct db *db, const char *sql, const struct db_copy_steps 
         return check_result(db, NULL);
     /* Every result read to the end (libpq's contract), the first error
      * kept; a callback's failure refuses the COPY asked for next. */
-    int k = 0, ok = 1, stopped = 0;
+    int k = 0, ok = 1, stopped = 0, nomem = 0;
     PGresult *res;
     while ((db_pg_await(db), res = PQgetResult(c))) {
         ExecStatusType st = PQresultStatus(res);
-        if (st == PGRES_TUPLES_OK && !stopped && give_ids(cb, res))
+        int given = st == PGRES_TUPLES_OK && !stopped ? give_ids(cb, res) : 0;
+        if (given) {
             stopped = 1;
+            nomem = given == -2;
+        }
         if (st == PGRES_COPY_IN) {
             const void *buf = NULL;
             size_t n = 0;
@@ -421,9 +425,9 @@ int db_pg_copy_steps(struct db *db, const char *sql, const struct db_copy_steps 
         }
         PQclear(res);
     }
-    if (stopped) {
-        db_pg_set_error(db, SQLITE_ABORT, "", "stopped by the caller");
-        return SQLITE_ABORT;
+    if (stopped) { /* the caller said why, unless memory ran out here */
+        db_pg_set_error(db, nomem ? SQLITE_NOMEM : SQLITE_ABORT, "", nomem ? "out of memory" : "stopped by the caller");
+        return db->errcode;
     }
     if (rc == SQLITE_OK && !ok) {
         db_pg_set_error(db, SQLITE_IOERR, "", PQerrorMessage(c));
