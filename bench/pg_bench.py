@@ -86,10 +86,10 @@ class Cluster:
         return subprocess.run([self.psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", db, "-c",
                                statement], env=self.env, capture_output=True, text=True, check=True).stdout.strip()
 
-    def newdb(self, db):
-        """A database as benchdb wants one, at the schema of migrations/postgresql."""
-        subprocess.run(["sh", "-c", '. "$BENCHDB_SRC/tests/pg/lib.sh" && pg_newdb "$1" >/dev/null && pg_migrate "$1"',
-                        "sh", db], env=self.env, check=True, stdout=subprocess.DEVNULL)
+    def newdb(self, db, version=9999):
+        """A database as benchdb wants one, at the schema of migrations/postgresql (up to version)."""
+        subprocess.run(["sh", "-c", '. "$BENCHDB_SRC/tests/pg/lib.sh" && pg_newdb "$1" >/dev/null && pg_migrate "$1" "$2"',
+                        "sh", db, str(version)], env=self.env, check=True, stdout=subprocess.DEVNULL)
 
     def copy(self, sqlite_db, db, derived):
         """Seconds copying sqlite_db's rows into db, then seconds of VACUUM (ANALYZE)."""

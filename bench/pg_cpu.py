@@ -14,7 +14,9 @@ postmaster's cutime + cstime grown while benchdb ran: its backend, which
 has exited by then), and the ratio (PostgreSQL's client + server) / SQLite.
 With PG_CPU_BEFORE=PATH another benchdb (an earlier build) ingests into
 PostgreSQL in the same rotation, and its ratio is printed beside: before
-and after under the same load. PG_CPU_ONLY=1x,small picks the cases.
+and after under the same load (PG_CPU_BEFORE_SCHEMA=N: into a store at
+schema version N, the one that build knows). PG_CPU_ONLY=1x,small picks
+the cases.
 """
 import os
 import statistics
@@ -75,6 +77,7 @@ def main():
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     bd = os.path.join(build, "benchdb")
     before = os.environ.get("PG_CPU_BEFORE")
+    before_schema = int(os.environ.get("PG_CPU_BEFORE_SCHEMA", "9999"))
     base = tempfile.mkdtemp(prefix="pg-cpu-", dir=build)
     pg = pg_bench.Cluster(build, src, base)
     pg.env["BENCHDB_PG_CONF"] += "\nautovacuum = off"
@@ -113,7 +116,7 @@ def main():
                         subprocess.run([bd, "--db", lite, "init"], check=True, stdout=subprocess.DEVNULL)
                         one["lite"] = run_cpu([bd, "--db", lite, "ingest", "-q", d], pg.env)
                     else:
-                        pg.newdb("ingest")
+                        pg.newdb("ingest", 9999 if side == "pg" else before_schema)
                         t0 = children_cpu(postmaster)
                         client = run_cpu([bd if side == "pg" else before, "--db", pg.uri("ingest"), "ingest", "-q", d],
                                          pg.env)

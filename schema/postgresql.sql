@@ -1,7 +1,7 @@
--- benchdb: the store's schema on PostgreSQL at version 9 (docs/schema.md).
+-- benchdb: the store's schema on PostgreSQL at version 10 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 9 has exactly this schema
+-- the schema"). A store migrated to version 10 has exactly this schema
 -- (the test pg/schema).
 
 -- A JSON text check for TEXT columns: true when text parses as JSON.
@@ -226,8 +226,11 @@ CREATE TRIGGER series_check_refs_update AFTER UPDATE OF run_id, benchmark_id, va
 
 -- The rows series_check_refs_insert stood aside for, all at once: their
 -- distinct keys in one pass over the statement's rows, then each table's
--- rows locked by key; a key with no row locked is missing.
-CREATE FUNCTION series_refs_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+-- rows locked by key; a key with no row locked is missing. Its plans are
+-- generic, kept for the session (planned per COPY they were a third of
+-- its time on a small archive).
+CREATE FUNCTION series_refs_statement() RETURNS trigger LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   runs BIGINT[];
   benchmarks BIGINT[];
@@ -621,7 +624,15 @@ DECLARE
   z BIGINT; c BIGINT; e BIGINT; x1 BIGINT; dd BIGINT;
   i INT;
 BEGIN
-  m := regexp_match(t, '^(-?)([0-9]{4})-([0-9]{2})-([0-9]{2})[ \t\n\v\f\rT]*(?:([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]+))?)?(?:[ \t\n\v\f\r]*(?:([Zz])|([+-])([0-9]{2}):([0-9]{2})))?[ \t\n\v\f\r]*)?$');
+  IF t ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]+)?Z$' THEN
+    -- benchdb's own form: the fields where the pattern below captures
+    -- them, without its captures (which cost PostgreSQL's regular
+    -- expressions some 50 times more: 0.2 ms a start time).
+    m := ARRAY['', substr(t, 1, 4), substr(t, 6, 2), substr(t, 9, 2), substr(t, 12, 2), substr(t, 15, 2),
+               substr(t, 18, 2), CASE WHEN length(t) > 20 THEN substr(t, 21, length(t) - 21) END, 'Z', NULL, NULL, NULL];
+  ELSE
+    m := regexp_match(t, '^(-?)([0-9]{4})-([0-9]{2})-([0-9]{2})[ \t\n\v\f\rT]*(?:([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]+))?)?(?:[ \t\n\v\f\r]*(?:([Zz])|([+-])([0-9]{2}):([0-9]{2})))?[ \t\n\v\f\r]*)?$');
+  END IF;
   IF m IS NULL THEN
     RETURN NULL;
   END IF;
@@ -710,12 +721,19 @@ CREATE INDEX history_point_order ON history_point_data(host_id, benchmark_id, me
 -- total, so the point's total is the sum of its series' totals in the order
 -- they were stored (an archive's order). A deleted one takes away, and the
 -- point goes with its last series; an update is both.
--- started from a run's started_at, as SQLite's triggers compute it.
+-- started from a run's started_at, as SQLite's triggers compute it. The
+-- form benchdb writes (UTC, at most three digits of a second, every field
+-- in range) is printed as benchdb_started() prints it without calling it:
+-- a PL/pgSQL call sets up its expressions again in each transaction, 0.1
+-- ms an archive's ingest.
 CREATE FUNCTION history_started(started_at TEXT) RETURNS TEXT
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT benchdb_started(CASE WHEN substr(started_at, 18, 2) = '60'
-                              THEN upper(substr(started_at, 1, 17) || '59' || substr(started_at, 20))
-                              ELSE upper(started_at) END)
+  SELECT CASE WHEN started_at ~ '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:[.][0-9]{1,3})?Z$'
+              THEN substr(started_at, 1, 19) || '.' || rpad(substr(started_at, 21, greatest(length(started_at) - 21, 0)), 3, '0')
+                   || 'Z'
+              ELSE benchdb_started(CASE WHEN substr(started_at, 18, 2) = '60'
+                                        THEN upper(substr(started_at, 1, 17) || '59' || substr(started_at, 20))
+                                        ELSE upper(started_at) END) END
 $$;
 
 CREATE FUNCTION history_add(s series) RETURNS void LANGUAGE plpgsql AS $$
@@ -770,6 +788,23 @@ END $$;
 CREATE TRIGGER run_update_history AFTER UPDATE OF host_id, started_at, position ON run
   FOR EACH ROW EXECUTE FUNCTION run_update_history();
 
+-- The names an ingest's last archive used (plans, hosts, variants,
+-- benchmarks by name, as arrays), looked up again in the next archive's
+-- transaction, each row locked FOR KEY SHARE as a look-up locks it
+-- (src/ingest/sink/names.c): one call whose plans are kept for the
+-- session, instead of a statement of four look-ups parsed and planned
+-- per archive.
+CREATE FUNCTION benchdb_names_again(plans TEXT[], hosts TEXT[], variants TEXT[], benchmarks TEXT[])
+  RETURNS TABLE(kind INTEGER, row_id BIGINT, row_name TEXT, row_params TEXT) LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN QUERY SELECT 0, p.id, p.name, CAST(NULL AS TEXT) FROM plan AS p WHERE p.name = ANY (plans) FOR KEY SHARE;
+  RETURN QUERY SELECT 1, h.id, h.name, CAST(NULL AS TEXT) FROM host AS h WHERE h.name = ANY (hosts) FOR KEY SHARE;
+  RETURN QUERY SELECT 2, v.id, v.name, CAST(NULL AS TEXT) FROM variant AS v WHERE v.name = ANY (variants)
+    FOR KEY SHARE;
+  RETURN QUERY SELECT 3, b.id, b.name, b.params FROM benchmark AS b WHERE b.name = ANY (benchmarks) FOR KEY SHARE;
+END $$;
+
 -- What an ingest computes before its commit for the series the triggers
 -- stood aside for (benchdb.ingest_defer; src/store/dialect.c calls it with
 -- the archive's id), in one call instead of a round trip per statement:
@@ -777,36 +812,43 @@ CREATE TRIGGER run_update_history AFTER UPDATE OF host_id, started_at, position 
 -- fork order), their history points (a point's in the order its series
 -- were stored: their ids; each run's start time parsed once), then
 -- run_cell_data of the runs it opened or added series to, from the scores;
--- then the mark is cleared. The block scores' insert is planned afresh
--- each time (EXECUTE): a generic plan of it was once seen seven times
--- slower than a fresh one. The others keep the plan PL/pgSQL caches for
--- the session, generic after five calls when no worse: planning
--- run_cell_data's insert (block_ratio's joins) took ten times longer than
--- running it on a small archive.
-CREATE FUNCTION benchdb_ingest_finish(archive BIGINT) RETURNS void LANGUAGE plpgsql AS $$
+-- then the mark is cleared. Its statements keep one generic plan each for
+-- the session (plan_cache_mode, since migration 0010): they take the
+-- archive's runs as an array, so that every plan is the same index look-up
+-- whatever the ids, and planning them per archive (block_ratio's joins,
+-- the block scores' insert) was most of the function's time on small
+-- archives.
+CREATE FUNCTION benchdb_ingest_finish(archive BIGINT) RETURNS void LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+  opened BIGINT[];
+  touched BIGINT[];
 BEGIN
-  EXECUTE 'INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) '
-    'SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), '
-    'sum(s.n), min(s.unit) FROM series AS s JOIN run AS r ON r.id = s.run_id '
-    'WHERE r.archive_id = $1 AND s.archive_id IS NULL AND s.metric = ''primary'' '
-    'GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id' USING archive;
-  WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started
-                          FROM run WHERE archive_id = benchdb_ingest_finish.archive)
-  INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n,
-                                 total, unit)
-  SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), min(r.position), count(*),
-         sum(s.n), sum(s.total ORDER BY s.id), (array_agg(s.unit ORDER BY s.id))[1]
-  FROM series AS s JOIN r ON r.id = s.run_id
-  WHERE s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric;
-  DELETE FROM run_cell_data WHERE run_id IN (SELECT id FROM run WHERE archive_id = benchdb_ingest_finish.archive
-                                             UNION SELECT run_id FROM series
-                                             WHERE archive_id = benchdb_ingest_finish.archive);
-  INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments)
-  SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), moments(log_ratio)
-  FROM block_ratio
-  WHERE run_id IN (SELECT id FROM run WHERE archive_id = benchdb_ingest_finish.archive
-                   UNION SELECT run_id FROM series WHERE archive_id = benchdb_ingest_finish.archive)
-  GROUP BY run_id, benchmark_id;
+  SELECT array_agg(id) INTO opened FROM run WHERE archive_id = benchdb_ingest_finish.archive;
+  IF opened IS NOT NULL THEN
+    INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit)
+    SELECT s.run_id, s.benchmark_id, s.block, s.variant_id, sum(s.total ORDER BY s.fork) / sum(s.n), sum(s.n),
+           min(s.unit)
+    FROM series AS s WHERE s.run_id = ANY (opened) AND s.archive_id IS NULL AND s.metric = 'primary'
+    GROUP BY s.run_id, s.benchmark_id, s.block, s.variant_id;
+    WITH r AS MATERIALIZED (SELECT id, host_id, position, history_started(started_at) AS started
+                            FROM run WHERE id = ANY (opened))
+    INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n,
+                                   total, unit)
+    SELECT s.run_id, s.benchmark_id, s.variant_id, s.metric, min(r.host_id), min(r.started), min(r.position),
+           count(*), sum(s.n), sum(s.total ORDER BY s.id), (array_agg(s.unit ORDER BY s.id))[1]
+    FROM series AS s JOIN r ON r.id = s.run_id
+    WHERE s.run_id = ANY (opened) AND s.archive_id IS NULL GROUP BY s.run_id, s.benchmark_id, s.variant_id, s.metric;
+  END IF;
+  SELECT array_agg(DISTINCT run_id) INTO touched FROM series WHERE archive_id = benchdb_ingest_finish.archive;
+  touched := coalesce(opened, '{}') || coalesce(touched, '{}');
+  IF cardinality(touched) > 0 THEN
+    DELETE FROM run_cell_data WHERE run_id = ANY (touched);
+    INSERT INTO run_cell_data(run_id, benchmark_id, blocks, mean_log, sd_log, moments)
+    SELECT run_id, benchmark_id, count(*), trimmed_mean(log_ratio, 0), stddev(log_ratio), moments(log_ratio)
+    FROM block_ratio WHERE run_id = ANY (touched)
+    GROUP BY run_id, benchmark_id;
+  END IF;
   PERFORM set_config('benchdb.ingest_defer', '', true);
 END $$;
 

@@ -46,6 +46,7 @@
  *    its answer read with the next statement's. */
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum db_engine { DB_SQLITE, DB_POSTGRESQL };
 
@@ -170,6 +171,21 @@ sqlite3_int64 db_last_insert_id(struct db *db);
  * as its input. SQLITE_OK, or an error code (db_errmsg: the server's
  * message). SQLITE_MISUSE on SQLite. */
 int db_copy_in(struct db *db, const char *sql, const void *data, size_t n);
+
+/* PostgreSQL: runs sql, several statements in one text (no parameters):
+ * SELECTs of one integer column, whose rows go to ids in their order,
+ * and COPYs ... FROM STDIN, whose input data gives when the server asks
+ * for it (k: 0 for the text's first COPY, then 1, ...), so that the
+ * answer to one and the next one's start share a round trip. A callback's
+ * -1 stops the text (the COPY refused, the transaction aborted) and gives
+ * SQLITE_ABORT (the callback has said why); else as db_copy_in.
+ * SQLITE_MISUSE on SQLite. */
+struct db_copy_steps {
+    void *arg;
+    int (*ids)(void *arg, const int64_t *ids, size_t n);
+    int (*data)(void *arg, int k, const void **buf, size_t *n);
+};
+int db_copy_steps(struct db *db, const char *sql, const struct db_copy_steps *cb);
 
 /* Sets statement_timeout (ms, 0: none) on PostgreSQL: for the rest of the
  * transaction when one is open, else for the session. SQLITE_OK or an

@@ -84,6 +84,7 @@ const char *db_pg_column_name(struct db_stmt *st, int i);
 int db_pg_column_count(struct db_stmt *st);
 int db_pg_exec(struct db *db, const char *sql, char **errmsg);
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n);
+int db_pg_copy_steps(struct db *db, const char *sql, const struct db_copy_steps *cb);
 int db_pg_autocommit(struct db *db);
 int db_pg_step_later(struct db_stmt *st);
 int db_pg_exec_later(struct db *db, const char *sql);

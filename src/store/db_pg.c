@@ -336,6 +336,20 @@ int db_pg_exec(struct db *db, const char *sql, char **errmsg)
     return rc;
 }
 
+/* Sends a COPY's input and its end (an error instead when data is NULL:
+ * the COPY refused); 1 when libpq took it all. */
+static int put_copy(PGconn *c, const void *data, size_t n)
+{
+    /* In pieces of at most 1 GiB (an int's worth for libpq). */
+    int ok = 1;
+    for (size_t at = 0; data && ok && at < n;) {
+        size_t piece = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
+        ok = PQputCopyData(c, (const char *)data + at, (int)piece) == 1;
+        at += piece;
+    }
+    return PQputCopyEnd(c, data && ok ? NULL : "benchdb could not send the data") == 1 && data && ok;
+}
+
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
 {
     PGconn *c = conn(db);
@@ -351,19 +365,69 @@ int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n)
         return rc == SQLITE_OK ? SQLITE_ERROR : rc;
     }
     PQclear(res);
-    /* In pieces of at most 1 GiB (an int's worth for libpq). */
-    int ok = 1;
-    for (size_t at = 0; ok && at < n;) {
-        size_t piece = n - at < ((size_t)1 << 30) ? n - at : (size_t)1 << 30;
-        ok = PQputCopyData(c, (const char *)data + at, (int)piece) == 1;
-        at += piece;
-    }
-    ok = PQputCopyEnd(c, ok ? NULL : "benchdb could not send the data") == 1 && ok;
+    int ok = put_copy(c, data ? data : "", n);
     while ((db_pg_await(db), res = PQgetResult(c))) {
         int r = check_result(db, res);
         if (rc == SQLITE_OK)
             rc = r;
         PQclear(res);
+    }
+    if (rc == SQLITE_OK && !ok) {
+        db_pg_set_error(db, SQLITE_IOERR, "", PQerrorMessage(c));
+        rc = SQLITE_IOERR;
+    }
+    return rc;
+}
+
+/* The rows of a SELECT of one integer column, to cb->ids: its answer, or
+ * -2 when out of memory. */
+static int give_ids(const struct db_copy_steps *cb, PGresult *res)
+{
+    size_t n = (size_t)PQntuples(res);
+    int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids)
+        return -2;
+    for (size_t i = 0; i < n; i++)
+        ids[i] = strtoll(PQgetvalue(res, (int)i, 0), NULL, 10);
+    int rc = cb->ids(cb->arg, ids, n);
+    free(ids);
+    return rc;
+}
+
+int db_pg_copy_steps(struct db *db, const char *sql, const struct db_copy_steps *cb)
+{
+    PGconn *c = conn(db);
+    int rc = db_pg_sync(db); /* COPY goes in no pipeline */
+    if (rc != SQLITE_OK)
+        return rc;
+    if (!PQsendQuery(c, sql))
+        return check_result(db, NULL);
+    /* Every result read to the end (libpq's contract), the first error
+     * kept; a callback's failure refuses the COPY asked for next. */
+    int k = 0, ok = 1, stopped = 0, nomem = 0;
+    PGresult *res;
+    while ((db_pg_await(db), res = PQgetResult(c))) {
+        ExecStatusType st = PQresultStatus(res);
+        int given = st == PGRES_TUPLES_OK && !stopped ? give_ids(cb, res) : 0;
+        if (given) {
+            stopped = 1;
+            nomem = given == -2;
+        }
+        if (st == PGRES_COPY_IN) {
+            const void *buf = NULL;
+            size_t n = 0;
+            if (!stopped && cb->data(cb->arg, k++, &buf, &n))
+                stopped = 1;
+            if (!put_copy(c, stopped ? NULL : buf ? buf : "", n) && !stopped)
+                ok = 0;
+        } else if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK && rc == SQLITE_OK) {
+            rc = check_result(db, res);
+        }
+        PQclear(res);
+    }
+    if (stopped) { /* the caller said why, unless memory ran out here */
+        db_pg_set_error(db, nomem ? SQLITE_NOMEM : SQLITE_ABORT, "", nomem ? "out of memory" : "stopped by the caller");
+        return db->errcode;
     }
     if (rc == SQLITE_OK && !ok) {
         db_pg_set_error(db, SQLITE_IOERR, "", PQerrorMessage(c));

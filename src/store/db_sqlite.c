@@ -185,6 +185,10 @@ int db_copy_in(struct db *db, const char *sql, const void *data, size_t n)
 {
     return db->engine == DB_POSTGRESQL ? db_pg_copy_in(db, sql, data, n) : SQLITE_MISUSE;
 }
+int db_copy_steps(struct db *db, const char *sql, const struct db_copy_steps *cb)
+{
+    return db->engine == DB_POSTGRESQL ? db_pg_copy_steps(db, sql, cb) : SQLITE_MISUSE;
+}
 
 sqlite3_int64 db_last_insert_id(struct db *db)
 {

@@ -7,7 +7,9 @@ postgresql.sql) against SQLite's strftime in the same expression
 digits, lower case, leap seconds, the first and last days of months,
 years 0000 and 9999), a few other strings SQLite reads (a date alone,
 spaces, HH:MM) and some it does not: 5,000 random ones and the edge cases,
-each required to give the same text (or NULL) on both. The forms SQLite
+and 1,000 of the form benchdb itself writes (UTC, 'T' and 'Z', 0 to 3
+digits of a second), which history_started() prints without calling
+benchdb_started(), each required to give the same text (or NULL) on both. The forms SQLite
 reads that are not RFC 3339 date-times at all (a time alone, a Julian day
 number, 'now'), which benchdb never stores, are NULL on PostgreSQL."""
 import random
@@ -35,6 +37,8 @@ EDGES = [
     "2026-06-15T12:34:56.789+02:00", "2026-06-15T12:34:56.0625Z", "2026-06-15T12:34:56.1235Z",
     "2026-06-15T12:34:56.9999999999+00:00", "2026-06-15T12:34:56.5-00:00", "1970-01-01T00:00:00Z",
     "1900-02-28T23:00:00-02:00", "2000-02-29T23:30:00-01:00", "2100-03-01T00:30:00+01:00",
+    "2026-04-31T23:59:59.1Z", "2026-01-01T00:00:00.12Z", "2026-01-01T00:00:00.000Z", "9999-12-31T23:59:59Z",
+    "2026-01-01T00:00:00.1234Z", "2026-01-01T23:59:60.1Z", "2026-01-01T24:00:00.000Z",
 ]
 
 
@@ -61,10 +65,19 @@ def random_time(rng):
     return s
 
 
+def bench_form(rng):
+    """A start time as benchdb writes one: history_started()'s own path."""
+    s = "%04d-%02d-%02dT%02d:%02d:%02d" % (rng.choice([rng.randint(0, 9999), rng.randint(1990, 2040)]),
+                                          rng.randint(1, 12), rng.randint(1, 31), rng.randint(0, 23),
+                                          rng.randint(0, 59), rng.randint(0, 59))
+    k = rng.randint(0, 3)
+    return s + ("." + "".join(rng.choice("0123456789") for _ in range(k)) if k else "") + "Z"
+
+
 def main():
     psql = engines.tool("BENCHDB_PSQL")
     rng = random.Random(19)
-    times = EDGES + [random_time(rng) for _ in range(5000)] + NOT_RFC
+    times = EDGES + [random_time(rng) for _ in range(5000)] + [bench_form(rng) for _ in range(1000)] + NOT_RFC
     lite = sqlite3.connect(":memory:")
     want = [lite.execute("WITH v(s) AS (SELECT ?) SELECT " + EXPR + " FROM v", (t,)).fetchone()[0] for t in times]
     for t in NOT_RFC:

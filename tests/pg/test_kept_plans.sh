@@ -1,8 +1,9 @@
 # The derived rows an ingest computes before each commit, in one call of
 # benchdb_ingest_finish() (schema/benchdb.schema), whose statements keep
-# their plans for the session (PL/pgSQL's cache), give SQLite's rows also
-# after PostgreSQL switched to its generic plans (after five archives) and
-# after a refused archive rolled back in the middle of the session: one
+# one generic plan each for the session (PL/pgSQL's cache, plan_cache_mode
+# since migration 0010), give SQLite's rows with those plans, made at the
+# first archive, and after a refused archive rolled back in the middle of
+# the session: one
 # ingest of fourteen archives, two of them refused, on both engines; every
 # derived table the same, and nothing of the refused ones stored.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"

@@ -74,7 +74,7 @@ expect_rc 0 "check"
 # The statements: the names' look-up again once in each archive after the
 # first, and no single name's look-up there.
 tail -n +"$((before + 1))" "$log" >"$T/statements"
-again=$(grep -c "WITH p AS (SELECT id, name FROM plan WHERE name = ANY" "$T/statements")
+again=$(grep -c "FROM benchdb_names_again(" "$T/statements")
 single=$(grep -c "SELECT id FROM benchmark WHERE name = \$1 AND params = \$2 FOR KEY SHARE" "$T/statements")
 expect_eq "$again" 3 "the look-up again in archives 2, 3 and 4"
 expect_eq "$single" 6 "each of the 3 (name, params) looked up alone in archive 1 only (before and after its insert)"

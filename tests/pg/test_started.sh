@@ -1,5 +1,6 @@
 # history_point_data.started on PostgreSQL is what SQLite's trigger
-# computes with strftime, for 5,000 random RFC 3339 start times and the
+# computes with strftime, for 5,000 random RFC 3339 start times, 1,000 of
+# the form benchdb writes (history_started()'s own path) and the
 # edge cases (tests/pg/started.py).
 # ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"

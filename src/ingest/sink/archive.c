@@ -74,8 +74,14 @@ int sink_archive_format(struct sink *s, const char *format)
     return sink_step_later(s, st);
 }
 
+/* On a server the values pending for COPY go before the archive's bytes
+ * and row (sink_copy_flush, as the commit would send them): the statements
+ * after them then wait in the pipeline with the commit, instead of being
+ * read alone before the COPY (one round trip fewer a small archive). */
 int sink_chunk(struct sink *s, const unsigned char *p, size_t n)
 {
+    if (sink_copy_flush(s))
+        return -1;
     struct db_stmt *st = sink_stmt(s, S_CHUNK_INSERT);
     if (!st)
         return -1;
@@ -119,6 +125,8 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
     if (s->here.runs == 0 && s->here.appended == 0)
         return ingest_report_fail(s->rep, NULL,
                            "no run record (an archive holds one or more runs, each opened by a run record)");
+    if (sink_copy_flush(s))
+        return -1;
     struct db_stmt *st = sink_stmt(s, S_ARCHIVE_UPDATE);
     if (!st)
         return -1;

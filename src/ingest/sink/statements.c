@@ -77,10 +77,6 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_UNIT_KIND] = "SELECT kind FROM unit WHERE name = ?",
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
                    "ON CONFLICT (name) DO NOTHING",
-    /* Only when values go by COPY (db_can_copy): the ids of series sent
-     * without one, from series.id's sequence. */
-    [S_SERIES_IDS] = "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "
-                     "FROM generate_series(1, CAST(? AS BIGINT)) ORDER BY 1",
 };
 
 /* ---- failing ---- */
@@ -300,32 +296,25 @@ static void pending_reset(struct sink *s)
     s->n_pend = 0;
 }
 
-/* The ids of the pending series without one, from series.id's sequence
- * in one statement, in ascending order (the order they were given). */
-static int pending_ids(struct sink *s)
+/* A flush's steps (db_copy_steps): the ids of the pending series without
+ * one, then the COPYs what[0] and what[1] (0: series, 1: sample). */
+struct flush {
+    struct sink *s;
+    size_t need;
+    int what[2];
+};
+
+/* The ids from series.id's sequence, ascending (the order the series were
+ * given), into the pending series without one. */
+static int take_ids(void *arg, const int64_t *ids, size_t n)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < s->n_pend; i++)
-        k += s->pend[i].id == 0;
-    if (!k)
-        return 0;
-    struct db_stmt *st = sink_stmt(s, S_SERIES_IDS);
-    if (!st)
-        return -1;
-    db_bind_int64(st, 1, (sqlite3_int64)k);
-    size_t i = 0;
-    int rc;
-    while ((rc = db_step(st)) == SQLITE_ROW) {
-        while (i < s->n_pend && s->pend[i].id)
-            i++;
-        if (i < s->n_pend)
-            s->pend[i++].id = db_column_int64(st, 0);
-    }
-    db_reset(st);
-    while (i < s->n_pend && s->pend[i].id)
-        i++;
-    if (rc != SQLITE_DONE || i != s->n_pend)
-        return rc != SQLITE_DONE ? sink_fail_sql(s) : ingest_report_fail(s->rep, NULL, "cannot store: %zu series ids for %zu series", i, s->n_pend);
+    struct flush *f = arg;
+    struct sink *s = f->s;
+    if (n != f->need)
+        return ingest_report_fail(s->rep, NULL, "cannot store: %zu series ids for %zu series", n, f->need);
+    for (size_t i = 0, j = 0; i < s->n_pend; i++)
+        if (!s->pend[i].id)
+            s->pend[i].id = ids[j++];
     return 0;
 }
 
@@ -342,45 +331,79 @@ static int prefix_lines(struct sink *s, const char *text, size_t from, size_t to
     return 0;
 }
 
-static int copy_sent(struct sink *s, const char *sql)
+static int series_text(struct sink *s)
 {
-    int rc = s->sent.len ? db_copy_in(s->db, sql, s->sent.buf, s->sent.len) : SQLITE_OK;
-    sb_reset(&s->sent);
-    return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
+    size_t row = 0;
+    for (size_t i = 0; i < s->n_pend; i++) {
+        if (s->pend[i].row_end > row && prefix_lines(s, s->series_rows.buf, row, s->pend[i].row_end, s->pend[i].id))
+            return -1;
+        row = s->pend[i].row_end;
+    }
+    return 0;
 }
 
+/* The values in COPY's binary format: the header, then per value its
+ * field count (5), its series id and the fields stored, then -1. */
+static int samples_binary(struct sink *s)
+{
+    size_t values = s->copy.len / SINK_COPY_ROW, val = 0;
+    if (sb_grow(&s->sent, 19 + values * (SINK_COPY_ROW + 14) + 2))
+        return ingest_report_oom(s->rep);
+    sb_append(&s->sent, "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", 19); /* grown above, as what follows */
+    for (size_t i = 0; i < s->n_pend; i++) {
+        unsigned char head[14] = {0, 5};
+        copy_int8(head + 2, (uint64_t)s->pend[i].id);
+        for (; val < s->pend[i].copy_end; val += SINK_COPY_ROW) {
+            sb_append(&s->sent, head, sizeof head);
+            sb_append(&s->sent, s->copy.buf + val, SINK_COPY_ROW);
+        }
+    }
+    sb_append(&s->sent, "\377\377", 2);
+    return 0;
+}
+
+static int copy_data(void *arg, int k, const void **buf, size_t *n)
+{
+    struct flush *f = arg;
+    struct sink *s = f->s;
+    sb_reset(&s->sent);
+    if (k > 1 || (f->what[k] ? samples_binary(s) : series_text(s)))
+        return -1;
+    *buf = s->sent.buf;
+    *n = s->sent.len;
+    return 0;
+}
+
+/* The pending series and values in one text: the series' ids, COPY
+ * series, COPY sample, whose answers and starts share round trips
+ * (three instead of five; docs/postgresql.md, "ingest"). */
 int sink_copy_flush(struct sink *s)
 {
     if (!s->n_pend)
         return 0;
-    int rc = pending_ids(s);
-    size_t row = 0, val = 0;
-    for (size_t i = 0; i < s->n_pend && !rc; i++) {
-        if (s->pend[i].row_end > row)
-            rc = prefix_lines(s, s->series_rows.buf, row, s->pend[i].row_end, s->pend[i].id);
-        row = s->pend[i].row_end;
+    struct flush f = {s, 0, {0, 0}};
+    for (size_t i = 0; i < s->n_pend; i++)
+        f.need += s->pend[i].id == 0;
+    struct strbuf sql = {0};
+    int copies = 0;
+    int bad = f.need && sb_printf(&sql, "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "
+                                        "FROM generate_series(1, %zu) ORDER BY 1; ", f.need);
+    if (!bad && s->series_rows.len) {
+        f.what[copies++] = 0;
+        bad = sb_puts(&sql, "COPY series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, "
+                            "member_id, detail, archive_id) FROM STDIN; ");
     }
-    rc = rc ? rc
-            : copy_sent(s, "COPY series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, "
-                           "member_id, detail, archive_id) FROM STDIN");
-    /* The values in COPY's binary format: the header, then per value its
-     * field count (5), its series id and the fields stored, then -1. */
-    size_t values = s->copy.len / SINK_COPY_ROW;
-    if (!rc && values && sb_grow(&s->sent, 19 + values * (SINK_COPY_ROW + 14) + 2))
-        rc = ingest_report_oom(s->rep);
-    if (!rc && values)
-        rc = sb_append(&s->sent, "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", 19);
-    for (size_t i = 0; i < s->n_pend && values && !rc; i++) {
-        unsigned char head[14] = {0, 5};
-        copy_int8(head + 2, (uint64_t)s->pend[i].id);
-        for (; val < s->pend[i].copy_end; val += SINK_COPY_ROW) {
-            sb_append(&s->sent, head, sizeof head); /* grown above */
-            sb_append(&s->sent, s->copy.buf + val, SINK_COPY_ROW);
-        }
+    if (!bad && s->copy.len) {
+        f.what[copies++] = 1;
+        bad = sb_puts(&sql, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN (FORMAT binary)");
     }
-    if (!rc && values)
-        rc = sb_append(&s->sent, "\377\377", 2);
-    rc = rc ? rc : copy_sent(s, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN (FORMAT binary)");
+    int rc = bad ? ingest_report_oom(s->rep) : 0;
+    if (!rc && sql.len) {
+        struct db_copy_steps cb = {&f, take_ids, copy_data};
+        int code = db_copy_steps(s->db, sql.buf, &cb);
+        rc = code == SQLITE_OK ? 0 : code == SQLITE_ABORT ? -1 : sink_fail_sql(s);
+    }
+    sb_free(&sql);
     pending_reset(s);
     return rc;
 }

@@ -30,7 +30,7 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
-    S_SERIES_IDS, S_NAMES_AGAIN,
+    S_NAMES_AGAIN,
     /* The schema's ingest deferral, its texts the store's (store/dialect.h):
      * the mark, then up to SINK_DEFER_STEPS statements before the commit. */
     S_DEFER_MARK, S_DEFER_FINISH,
