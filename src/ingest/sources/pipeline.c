@@ -515,6 +515,9 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
     struct rawfile raw;
     if (rawfile_init(&raw, p->fd, NULL, NULL))
         return put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
+    /* Pass 1 hashed the whole container and checked it; here each stream
+     * member's own hash (below) says whether it changed since. */
+    raw.hashing = 0;
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
     struct container c;

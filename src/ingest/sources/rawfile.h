@@ -20,6 +20,9 @@ struct rawfile {
     _Atomic uint64_t bytes; /* read so far (read by other threads for progress) */
     rawfile_tee_fn tee;     /* NULL: none */
     void *tee_arg;
+    /* 1 after rawfile_init; 0: the bytes are not hashed (a second reading
+     * of bytes whose hash the first reading took, rawfile_digest unused) */
+    int hashing;
 
     /* private */
     unsigned char *buf;
