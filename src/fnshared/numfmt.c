@@ -209,15 +209,15 @@ void numfmt_shortest(char *buf, size_t size, double x)
     }
 }
 
-void numfmt_real(char *buf, double x)
+size_t numfmt_real(char *buf, double x)
 {
     if (isnan(x)) {
         strcpy(buf, "nan");
-        return;
+        return 3;
     }
     if (isinf(x)) {
         strcpy(buf, x > 0 ? "inf" : "-inf");
-        return;
+        return strlen(buf);
     }
     /* The exact path needs 40 bytes to work in; the text itself is at most
      * 24 ("-1.2345678901234567e-308"), which the caller's 32 hold. Canonical
@@ -225,10 +225,14 @@ void numfmt_real(char *buf, double x)
      * (docs/formats.md), so printf's three tries cost ingest dearly. */
     char tmp[40];
     numfmt_shortest(tmp, sizeof tmp, x);
-    memcpy(buf, tmp, strlen(tmp) + 1);
+    size_t n = strlen(tmp);
+    memcpy(buf, tmp, n + 1);
     /* Keep a real looking like a real: 3 -> 3.0, as SQLite's shell does. */
-    if (!strpbrk(buf, ".eE"))
-        strcat(buf, ".0");
+    if (!memchr(tmp, '.', n) && !memchr(tmp, 'e', n) && !memchr(tmp, 'E', n)) {
+        memcpy(buf + n, ".0", 3);
+        n += 2;
+    }
+    return n;
 }
 
 /* Significant digits of a number's text (its mantissa, leading zeros left out). */

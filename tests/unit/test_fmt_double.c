@@ -147,6 +147,18 @@ static void test_whole_numbers(void **state)
     for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
         check(edges[i]);
     finish();
+    /* numfmt_real: ".0" after a whole number's digits, and the length it returns */
+    static const struct {
+        double x;
+        const char *text;
+    } reals[] = {{3, "3.0"}, {-120, "-120.0"}, {999999999999999.0, "999999999999999.0"}, {1e15, "1e+15"},
+                 {0.5, "0.5"}, {0, "0.0"}, {-0.0, "-0.0"}, {1e-7, "1e-07"}, {NAN, "nan"}, {-INFINITY, "-inf"}};
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        char buf[32];
+        size_t n = numfmt_real(buf, reals[i].x);
+        assert_string_equal(buf, reals[i].text);
+        assert_int_equal(n, strlen(reals[i].text));
+    }
 }
 
 static void test_edges(void **state)

@@ -195,8 +195,8 @@ static int store_cell(struct harness_ctx *c, struct bcell *b)
     int rc = sb_puts(d, "{\"deviation\":[");
     for (size_t i = 0; rc == 0 && i < b->dev.n; i++) {
         char num[32];
-        numfmt_real(num, b->dev.v[i]);
-        rc = (i && sb_putc(d, ',')) || sb_puts(d, num);
+        size_t k = numfmt_real(num, b->dev.v[i]);
+        rc = (i && sb_putc(d, ',')) || sb_append(d, num, k);
     }
     rc = rc || sb_putc(d, ']') || (b->thr && (sb_puts(d, ",\"throughput\":") || json_canonical(b->thr, d))) ||
          sb_putc(d, '}');
