@@ -371,6 +371,7 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     unsigned char digest[32];
     sha256_final(&tw.sha, digest);
     sha256_hex(digest, g->bundle_sha);
+    sb_free(&bytes); /* the last file's copy: the tar holds it now */
     g->bundle_tar = (const unsigned char *)tw.tar.buf;
     g->bundle_tar_len = tw.tar.len;
     r = load_archive(g, shown, -1, 0, 0, shown);
