@@ -30,7 +30,7 @@ void numfmt_shortest(char *buf, size_t size, double x);
 /* numfmt_shortest's text, "nan", "inf" or "-inf", with ".0" added to a
  * whole number (3 -> 3.0, as SQLite's shell shows a real); buf holds at
  * least 32 bytes. */
-void numfmt_real(char *buf, double x);
+size_t numfmt_real(char *buf, double x); /* the text's length */
 /* x rounded for display to `digits` significant digits in the shortest form
  * (0.8916666666666667 -> 0.8917, 1234.5678 -> 1235: the integer part is
  * never cut), except a whole number below 2^53, which shows in full as

@@ -52,6 +52,7 @@ static const struct db_dialect sqlite_dialect = {
     .defer_finish = sqlite_defer_finish,
     .names_again = NULL,
     .look_up_before_begin = 1,
+    .returning_id = "",
 };
 
 /* Times through benchdb_started() (schema/postgresql.sql): SQLite's
@@ -72,6 +73,7 @@ static const struct db_dialect pg_dialect = {
     .names_again = "SELECT kind, row_id, row_name, row_params FROM benchdb_names_again(CAST(?1 AS TEXT[]), "
                    "CAST(?2 AS TEXT[]), CAST(?3 AS TEXT[]), CAST(?4 AS TEXT[]))",
     .look_up_before_begin = 0,
+    .returning_id = " RETURNING id",
 };
 
 const struct db_dialect *db_dialect(const struct db *db)
@@ -103,6 +105,25 @@ int db_tune_for_writing(struct db *db)
     if (db->engine == DB_POSTGRESQL)
         return SQLITE_OK;
     return db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8192", NULL);
+}
+
+int db_step_insert_id(struct db_stmt *st, sqlite3_int64 *id)
+{
+    *id = 0;
+    if (st->db->engine == DB_POSTGRESQL) {
+        int rc = db_step(st);
+        if (rc == SQLITE_ROW)
+            *id = db_column_int64(st, 0);
+        return rc;
+    }
+    int rc = sqlite3_step(st->lite);
+    if (rc == SQLITE_ROW) { /* written with RETURNING after all: its row, as on a server */
+        *id = sqlite3_column_int64(st->lite, 0);
+    } else if (rc == SQLITE_DONE && sqlite3_changes(st->db->lite) > 0) {
+        *id = sqlite3_last_insert_rowid(st->db->lite);
+        rc = SQLITE_ROW;
+    }
+    return rc;
 }
 
 int db_can_copy(const struct db *db) { return db->engine == DB_POSTGRESQL; }

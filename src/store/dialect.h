@@ -50,6 +50,13 @@ struct db_dialect {
      * takes nothing, and the look-up after the archive's lock, in the
      * transaction's first round trip, suffices. */
     int look_up_before_begin;
+    /* Appended to an INSERT whose new row's id is wanted, which is then
+     * stepped by db_step_insert_id: " RETURNING id" on PostgreSQL (the id
+     * in the statement's own answer, no second round trip); "" on SQLite,
+     * whose RETURNING goes through a temporary table per statement (about
+     * twice a plain single-row INSERT's cost), the id read from the
+     * connection instead. */
+    const char *returning_id;
 };
 
 const struct db_dialect *db_dialect(const struct db *db);
@@ -73,6 +80,13 @@ int db_lock_key(struct db *db, long long key);
  * keeps every commit atomic; a power cut may lose the last commits, never
  * half of one) and an 8 MiB page cache; nothing on PostgreSQL. */
 int db_tune_for_writing(struct db *db);
+/* Steps an INSERT written with returning_id (ON CONFLICT DO NOTHING
+ * allowed): SQLITE_ROW with *id the new row's id, SQLITE_DONE (*id 0)
+ * when it inserted no row, or an error code; the caller resets it. On
+ * SQLite the id is sqlite3_last_insert_rowid (a trigger's own inserts
+ * leave it as the statement set it) and no row is sqlite3_changes() == 0
+ * (which counts the statement's own rows, not its triggers'). */
+int db_step_insert_id(struct db_stmt *st, sqlite3_int64 *id);
 /* Whether rows may be sent by COPY (db_copy_in): on PostgreSQL, where a
  * statement per row costs a round trip. */
 int db_can_copy(const struct db *db);

@@ -3,7 +3,7 @@
  * the same double, with glibc's printf and strtod. Byte-identical text on
  * random bit patterns, on random magnitudes in and around the exact path's
  * range, on short decimals and their neighbours, on exact ties at 15 and 16
- * digits, on values that round up to the next power of ten, and on the
+ * digits, on whole numbers, on values that round up to the next power of ten, and on the
  * boundaries (powers of two and ten, the range edges, subnormals, zeros,
  * infinities, NaN), each with both signs. */
 #include <math.h>
@@ -131,6 +131,36 @@ static void test_ties(void **state)
     finish();
 }
 
+/* Whole numbers (a harness detail's iteration counts and deviations):
+ * small ones, random ones of every magnitude up to and past 1e15, and the
+ * boundaries. */
+static void test_whole_numbers(void **state)
+{
+    (void)state;
+    for (int i = 0; i <= 100000; i++)
+        check1(i), check1(-i);
+    for (int i = 0; i < 40000; i++) {
+        double u = (double)(next() >> 11) * 0x1p-53;
+        check(trunc(pow(10, 17 * u)));
+    }
+    static const double edges[] = {1e15 - 1, 1e15, 1e15 + 1, 1e15 + 2, 999999999999999.0, 0x1p49, 0x1p50};
+    for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+        check(edges[i]);
+    finish();
+    /* numfmt_real: ".0" after a whole number's digits, and the length it returns */
+    static const struct {
+        double x;
+        const char *text;
+    } reals[] = {{3, "3.0"}, {-120, "-120.0"}, {999999999999999.0, "999999999999999.0"}, {1e15, "1e+15"},
+                 {0.5, "0.5"}, {0, "0.0"}, {-0.0, "-0.0"}, {1e-7, "1e-07"}, {NAN, "nan"}, {-INFINITY, "-inf"}};
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        char buf[32];
+        size_t n = numfmt_real(buf, reals[i].x);
+        assert_string_equal(buf, reals[i].text);
+        assert_int_equal(n, strlen(reals[i].text));
+    }
+}
+
 static void test_edges(void **state)
 {
     (void)state;
@@ -187,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_random_magnitudes),
         cmocka_unit_test(test_short_decimals),
         cmocka_unit_test(test_ties),
+        cmocka_unit_test(test_whole_numbers),
         cmocka_unit_test(test_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,8 +72,8 @@ int json_canonical(const json_t *v, struct strbuf *sb)
     case JSON_INTEGER: return put_integer(sb, json_integer_value(v));
     case JSON_REAL: {
         char d[32];
-        numfmt_real(d, json_real_value(v)); /* shortest round trip, "1.0" kept a real */
-        return sb_puts(sb, d);
+        size_t n = numfmt_real(d, json_real_value(v)); /* shortest round trip, "1.0" kept a real */
+        return sb_append(sb, d, n);
     }
     case JSON_STRING: return sb_json_string(sb, json_string_value(v), json_string_length(v));
     case JSON_ARRAY: {

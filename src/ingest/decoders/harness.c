@@ -304,6 +304,8 @@ int harness_number_cstr(const char *s, double *out)
 
 int harness_parse_number(const char *s, size_t n, double *out)
 {
+    if (n && harness_decimal(s, n, out)) /* a plain decimal: read in place */
+        return 1;
     char buf[64];
     if (n == 0 || n >= sizeof buf || memchr(s, 0, n))
         return 0;

@@ -202,7 +202,7 @@ static void prefetch(struct ingester *g)
     }
     char *perr = NULL;
     struct pipe_limits lim = limits(g);
-    if (pipeline_start(other_pipe(g), fd, &lim, 1, NULL, &perr)) {
+    if (pipeline_start(other_pipe(g), fd, &lim, 1, &perr)) {
         free(perr);
         pipeline_free(other_pipe(g));
         close(fd);
@@ -271,8 +271,9 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     g->rep.file = g->shown;
     g->bundle = bundle_shown != NULL;
     struct stat sb;
-    int have_stat = !is_stdin && fstat(fd, &sb) == 0;
-    int seekable = have_stat && S_ISREG(sb.st_mode);
+    int in_memory = g->bundle_tar != NULL; /* then fd is -1 */
+    int have_stat = !is_stdin && !in_memory && fstat(fd, &sb) == 0;
+    int seekable = in_memory || (have_stat && S_ISREG(sb.st_mode));
     int rc = 0, began = 0, reader_failed = 0;
     struct pipe_limits lim = limits(g);
     size_t bad = utf8_bad_at(g->shown, strlen(g->shown));
@@ -285,7 +286,8 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
                                 "file", what);
     } else if (!ahead) {
         char *perr = NULL;
-        int started = pipeline_start(g->pipe, fd, &lim, seekable, g->bundle_sha[0] ? g->bundle_sha : NULL, &perr);
+        int started = in_memory ? pipeline_start_mem(g->pipe, g->bundle_tar, g->bundle_tar_len, g->bundle_sha, &lim, &perr)
+                                : pipeline_start(g->pipe, fd, &lim, seekable, &perr);
         g->pipe_started = 1;
         if (started) {
             rc = ingest_report_fail(&g->rep, NULL, "%s", perr);

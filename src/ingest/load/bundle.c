@@ -6,7 +6,10 @@
  * fixed headers), so its SHA-256, the archive's identity, changes exactly
  * when a file's bytes, its name, the format it is read as or the run it
  * goes to change: the same files into another run load again, the same
- * command twice is skipped. docs/archive-format.md. */
+ * command twice is skipped. docs/archive-format.md. The tar is made in
+ * memory (the files are held there while they load anyway) and read from
+ * there: hashed once, as it is written, never written to a file and read
+ * back. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,18 +32,17 @@
 
 /* ---- a tar written the same way every time ---- */
 
-/* The temporary file and the SHA-256 of what was written to it: the
- * archive's identity, so that load_archive need not read the file once
- * more to hash it before reading it (the harness files' bytes were read
- * once already, here). */
+/* The tar and the SHA-256 of what was written to it: the archive's
+ * identity, so that load_archive need not hash it before reading it (the
+ * harness files' bytes were read once already, here). */
 struct tarw {
-    FILE *f;
+    struct strbuf tar;
     struct sha256 sha;
 };
 
 static int tw_write(struct tarw *w, const void *p, size_t n)
 {
-    if (fwrite(p, 1, n, w->f) != n)
+    if (sb_append(&w->tar, p, n))
         return -1;
     sha256_update(&w->sha, p, n);
     return 0;
@@ -190,7 +192,7 @@ static int add_companions(struct tarw *tmp, const struct harness *h, const char 
             if (read_file(p, total, &bytes, err))
                 rc = -1;
             else if (tar_member(tmp, m, bytes.buf, bytes.len))
-                rc = bd_fail(err, "cannot write a temporary file");
+                rc = bd_fail(err, "out of memory");
             free(m);
         }
         free(p);
@@ -299,15 +301,15 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
 {
     prefetch_cancel(g);
     struct entry *e = calloc(n ? n : 1, sizeof *e);
-    struct tarw tw = {.f = tmpfile()};
+    struct tarw tw = {0};
     struct tarw *tmp = &tw;
     sha256_init(&tw.sha);
     struct strbuf bytes = {0}, text = {0};
     const char **paths = calloc(n ? n : 1, sizeof *paths), **displays = calloc(n ? n : 1, sizeof *displays);
     char *err = NULL;
     enum ingest_result r = INGEST_FAILED;
-    if (!e || !tw.f || !paths || !displays) {
-        r = refuse(g, shown, tw.f ? "out of memory" : "cannot create a temporary file");
+    if (!e || !paths || !displays) {
+        r = refuse(g, shown, "out of memory");
         goto out;
     }
     char what[256];
@@ -343,7 +345,7 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
             goto out;
         }
         if (tar_member(tmp, e[i].member, bytes.buf, bytes.len)) {
-            r = refuse(g, shown, "cannot write a temporary file");
+            r = refuse(g, shown, "out of memory");
             goto out;
         }
         if (add_companions(tmp, harness_find(e[i].format), e[i].file->path, e[i].member, &total, &err)) {
@@ -357,9 +359,8 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
         r = refuse(g, shown, "out of memory");
         goto out;
     }
-    if (tar_member(tmp, MANIFEST, text.buf, text.len) || tar_end(tmp) || fflush(tw.f) != 0 ||
-        lseek(fileno(tw.f), 0, SEEK_SET) != 0) {
-        r = refuse(g, shown, "cannot write a temporary file");
+    if (tar_member(tmp, MANIFEST, text.buf, text.len) || tar_end(tmp)) {
+        r = refuse(g, shown, "out of memory");
         goto out;
     }
     g->bundle_paths = paths;
@@ -370,7 +371,12 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     unsigned char digest[32];
     sha256_final(&tw.sha, digest);
     sha256_hex(digest, g->bundle_sha);
-    r = load_archive(g, shown, fileno(tw.f), 0, 0, shown);
+    sb_free(&bytes); /* the last file's copy: the tar holds it now */
+    g->bundle_tar = (const unsigned char *)tw.tar.buf;
+    g->bundle_tar_len = tw.tar.len;
+    r = load_archive(g, shown, -1, 0, 0, shown);
+    g->bundle_tar = NULL;
+    g->bundle_tar_len = 0;
     g->bundle_sha[0] = 0;
     g->bundle_paths = g->bundle_displays = NULL;
     g->n_bundle = 0;
@@ -384,7 +390,6 @@ out:
     free(err);
     sb_free(&bytes);
     sb_free(&text);
-    if (tw.f)
-        fclose(tw.f);
+    sb_free(&tw.tar);
     return r;
 }

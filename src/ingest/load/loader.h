@@ -53,7 +53,11 @@ struct ingester {
     const char *const *bundle_paths, *const *bundle_displays; /* its members (in byte order) and the names given for them */
     size_t n_bundle;
     int bundle_detected; /* the bundle's formats were recognised from the files' content (no --format) */
-    char bundle_sha[65];  /* the bundle's SHA-256, computed as its tar was written ("" otherwise) */
+    /* The bundle's tar, in memory (NULL otherwise), and its SHA-256,
+     * computed as it was written: load_archive reads it from there. */
+    const unsigned char *bundle_tar;
+    size_t bundle_tar_len;
+    char bundle_sha[65];
     uint64_t streams;         /* run stream members read */
     struct strbuf beside;     /* a file beside a bare stream, while a results record reads it */
     struct idmap beside_ids;  /* its path -> archive_member id */
@@ -69,7 +73,8 @@ void members_clear(struct members *m);
 
 /* Loads the file on fd (path names it) as one archive: a run stream or
  * a container; bundle_shown, when not NULL, says the file is a bundle of
- * harness files (load/bundle.c) shown under that name. */
+ * harness files (load/bundle.c) shown under that name, whose tar is
+ * g->bundle_tar (fd -1). */
 enum ingest_result load_archive(struct ingester *g, const char *path, int fd, int is_stdin, int ahead,
                                 const char *bundle_shown);
 /* Stops reading the next archive ahead. */

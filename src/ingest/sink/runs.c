@@ -1,6 +1,7 @@
 /* Runs: a new one, one appended to, one replaced; its attributes and
  * start time as harness files give them. */
 #include "ingest/sink/statements.h"
+#include "store/dialect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,8 +231,9 @@ static int insert_run(struct sink *s, const struct sink_run *r, int which, int64
         return ingest_report_oom(s->rep);
     db_bind_text(st, 10, s->text.buf, (int)s->text.len);
     db_bind_int64(st, 11, s->archive_id);
-    int rc = db_step(st);
-    s->run_id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
+    sqlite3_int64 got = 0;
+    int rc = db_step_insert_id(st, &got);
+    s->run_id = got;
     db_reset(st);
     if (rc == SQLITE_DONE && which == S_RUN_INSERT_NEW)
         return 0;

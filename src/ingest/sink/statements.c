@@ -14,7 +14,9 @@
 
 const char sink_primary_metric[] = "primary";
 
-/* The statements of the sink, the same on both engines. Where several
+/* The statements of the sink, the same on both engines (those whose new
+ * row's id is wanted get the dialect's returning_id, and are stepped by
+ * db_step_insert_id: is_returning below). Where several
  * ingests write at once (PostgreSQL), a name, unit or series another one
  * is inserting is waited for and then found (ON CONFLICT DO NOTHING,
  * then a look-up): a refused insert would end the transaction there. The
@@ -22,7 +24,7 @@ const char sink_primary_metric[] = "primary";
 const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_ARCHIVE_BY_SHA] = "SELECT id, name FROM archive WHERE sha256 = ?",
     [S_ARCHIVE_INSERT] = "INSERT INTO archive(sha256, name, size, format, content_encoding, stored_size, "
-                         "ingested_at, tool_version) VALUES (?, ?, 0, ?, 'zstd', 0, ?, ?) RETURNING id",
+                         "ingested_at, tool_version) VALUES (?, ?, 0, ?, 'zstd', 0, ?, ?)",
     [S_ARCHIVE_UPDATE] = "UPDATE archive SET sha256 = ?, size = ?, content_encoding = ?, stored_size = ? WHERE id = ?",
     [S_ARCHIVE_FORMAT] = "UPDATE archive SET format = ? WHERE id = ?",
     [S_ARCHIVE_DELETE_EMPTY] = "DELETE FROM archive WHERE id = ?1 AND NOT EXISTS "
@@ -49,21 +51,21 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                           "ORDER BY a.id LIMIT 1",
     [S_RUN_DELETE] = "DELETE FROM run WHERE id = ?",
     [S_RUN_INSERT] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
-                     "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                     "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     /* A run that neither appends nor may replace: inserted unless one of
      * its plan and name is stored (no row back), which S_RUN_FIND then
      * reads for the refusal; a new run, the common case, costs one
      * statement. */
     [S_RUN_INSERT_NEW] = "INSERT INTO run(plan_id, name, host_id, position, source, started_at, ended_at, "
                          "treatment_id, baseline_id, attributes, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                         "ON CONFLICT DO NOTHING RETURNING id",
+                         "ON CONFLICT DO NOTHING",
     [S_RUN_ATTRS_SET] = "UPDATE run SET attributes = ? WHERE id = ?",
     [S_RUN_START_SET] = "UPDATE run SET started_at = ? WHERE id = ?",
     [S_RUN_SOURCE_SET] = "UPDATE run SET source = ? WHERE id = ? AND source IS NULL",
     /* No row back: the series is a duplicate (sink_series). */
     [S_SERIES_INSERT] = "INSERT INTO series(run_id, benchmark_id, block, variant_id, fork, unit, n, total, metric, "
                         "member_id, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT DO NOTHING RETURNING id",
+                        "ON CONFLICT DO NOTHING",
     [S_SERIES_FIND] = "SELECT s.id, a.id, a.name FROM series s JOIN run r ON r.id = s.run_id "
                       "JOIN archive a ON a.id = coalesce(s.archive_id, r.archive_id) WHERE s.run_id = ? "
                       "AND s.benchmark_id = ? AND s.block = ? AND s.variant_id = ? AND s.fork = ? AND s.metric = ?",
@@ -72,12 +74,19 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?)",
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
-    [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?) RETURNING id",
+    [S_MEMBER_INSERT] = "INSERT INTO archive_member(archive_id, path, sha256, size) VALUES (?, ?, ?, ?)",
     [S_MEMBER_FORMAT] = "UPDATE archive_member SET format = ? WHERE id = ?",
     [S_UNIT_KIND] = "SELECT kind FROM unit WHERE name = ?",
     [S_UNIT_ADD] = "INSERT INTO unit(name, kind, factor, direction) VALUES (?, 'other', 1, NULL) "
                    "ON CONFLICT (name) DO NOTHING",
 };
+
+/* The statements written with the dialect's returning_id. */
+static int is_returning(int id)
+{
+    return id == S_ARCHIVE_INSERT || id == S_RUN_INSERT || id == S_RUN_INSERT_NEW || id == S_SERIES_INSERT ||
+           id == S_MEMBER_INSERT;
+}
 
 /* ---- failing ---- */
 
@@ -123,12 +132,13 @@ int sink_step_later(struct sink *s, struct db_stmt *st)
     return rc == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
-/* Steps an INSERT ... RETURNING id, giving the new row's id (in the
- * statement's own answer: on a server, no second round trip for it). */
+/* Steps an INSERT written with returning_id, giving the new row's id (on
+ * a server in the statement's own answer: no second round trip for it). */
 int sink_step_id(struct sink *s, struct db_stmt *st, int64_t *id)
 {
-    int rc = db_step(st);
-    *id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
+    sqlite3_int64 got = 0;
+    int rc = db_step_insert_id(st, &got);
+    *id = got;
     db_reset(st);
     if (rc != SQLITE_ROW)
         return rc == SQLITE_DONE ? ingest_report_fail(s->rep, NULL, "cannot store: no id for the new row")
@@ -222,7 +232,8 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
     }
     const struct db_dialect *d = db_dialect(s->db);
     int name_get = id == S_PLAN_GET || id == S_HOST_GET || id == S_VARIANT_GET || id == S_BENCH_GET;
-    if (name_get && *d->name_lock && !(shaped = bd_strdupf("%s%s", sink_stmt_sql[id], d->name_lock))) {
+    const char *suffix = name_get ? d->name_lock : is_returning(id) ? d->returning_id : "";
+    if (*suffix && !(shaped = bd_strdupf("%s%s", sink_stmt_sql[id], suffix))) {
         ingest_report_oom(s->rep);
         return NULL;
     }

@@ -10,6 +10,7 @@
 
 #include "ingest/core/units.h"
 #include "stats/sum.h"
+#include "store/dialect.h"
 
 void sink_forget_units(struct sink *s)
 {
@@ -341,17 +342,16 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
         db_bind_null(st, 10);
     sink_bind_opt_text(st, 11, x->detail);
     sink_bind_appender(s, st, 12);
-    int rc = db_step(st);
-    /* ON CONFLICT DO NOTHING RETURNING id (on PostgreSQL a refused
-     * statement would end the transaction): no row is the duplicate;
-     * another constraint's refusal is said as the engine says it. */
-    int64_t series_id = rc == SQLITE_ROW ? db_column_int64(st, 0) : 0;
-    if (rc == SQLITE_ROW)
-        rc = db_step(st);
+    /* ON CONFLICT DO NOTHING (on PostgreSQL a refused statement would end
+     * the transaction): no row is the duplicate; another constraint's
+     * refusal is said as the engine says it. */
+    sqlite3_int64 got = 0;
+    int rc = db_step_insert_id(st, &got);
+    int64_t series_id = got;
     db_reset(st);
-    if ((rc & 0xff) == SQLITE_CONSTRAINT || (rc == SQLITE_DONE && !series_id))
+    if ((rc & 0xff) == SQLITE_CONSTRAINT || rc == SQLITE_DONE)
         return duplicate(s, x, bench_id, variant_id, metric);
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_ROW)
         return sink_fail_sql(s);
     s->series_lines[s->n_series_lines][0] = series_id;
     s->series_lines[s->n_series_lines][1] = strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0;

@@ -267,6 +267,16 @@ static int prefix_next(void *self, const unsigned char **p, size_t *n, char **er
     return blocks_next(x->in, p, n, err);
 }
 
+/* The hash of the bytes read, into p->sha: a buffer in memory
+ * (pipeline_start_mem) was hashed by its writer and is not read hashed. */
+static void raw_digest(struct pipeline *p)
+{
+    if (p->raw.hashing)
+        rawfile_digest(&p->raw, p->sha);
+    else
+        memcpy(p->sha, p->pre_sha, sizeof p->sha);
+}
+
 static void stream_job(struct pipeline *p)
 {
     struct decoder dec;
@@ -300,7 +310,7 @@ static void stream_job(struct pipeline *p)
         put_error(p, err, 0, NULL, ERROR_READING);
         goto out;
     }
-    rawfile_digest(&p->raw, p->sha);
+    raw_digest(p);
     struct pipe_item it = {.kind = PIPE_END};
     put(p, &it);
 out:
@@ -455,7 +465,7 @@ static int container_end(struct pipeline *p, const struct container *c, const st
     if (got < 0 || chunks_finish(&p->chunks, &err))
         rc = put_error(p, err, 0, NULL, ERROR_READING);
     if (rc == 0) {
-        rawfile_digest(&p->raw, p->sha);
+        raw_digest(p);
         if (strcmp(p->sha, p->pre_sha) != 0 || atomic_load(&p->raw.bytes) != p->pre_size)
             rc = put_error(p, bd_strdupf("changed while being read (its SHA-256 differs between two reads)"), 0, NULL,
                            ERROR_READING);
@@ -510,11 +520,14 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
 /* Pass 2: each run stream member, record by record. */
 static int container_streams(struct pipeline *p, struct member_seen *m, size_t n)
 {
-    if (lseek(p->fd, 0, SEEK_SET) != 0)
+    if (!p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
         return put_error(p, bd_strdupf("cannot seek: %s", strerror(errno)), 0, NULL, ERROR_READING);
     struct rawfile raw;
-    if (rawfile_init(&raw, p->fd, NULL, NULL))
+    if (p->mem ? rawfile_init_mem(&raw, p->mem, p->mem_len, NULL, NULL) : rawfile_init(&raw, p->fd, NULL, NULL))
         return put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
+    /* Pass 1 hashed the whole container and checked it; here each stream
+     * member's own hash (below) says whether it changed since. */
+    raw.hashing = 0;
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
     struct container c;
@@ -605,20 +618,17 @@ static void *produce(void *arg)
     enum pipe_job job = JOB_STREAM;
     if (p->hash_first) {
         struct pipe_item it = {.kind = PIPE_HASHED};
-        struct stat st;
-        if (p->known_sha[0]) { /* its writer hashed it: its size is all that is left to know */
+        if (p->mem) { /* its writer hashed it: its size is all that is left to know */
             memcpy(p->pre_sha, p->known_sha, sizeof p->pre_sha);
-            if (fstat(p->fd, &st) == 0)
-                p->pre_size = (uint64_t)st.st_size;
-            else
-                p->pre_err = bd_strdupf("%s", strerror(errno));
+            p->pre_size = p->mem_len;
         } else {
             hash_fd(p->fd, p->pre_sha, &p->pre_size, &p->pre_err); /* a failure says why in pre_err */
         }
-        if (!p->pre_err && lseek(p->fd, 0, SEEK_SET) != 0)
+        if (!p->pre_err && !p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
             p->pre_err = bd_strdupf("%s", strerror(errno));
         char *serr = NULL;
-        if (!p->pre_err && sniff_fd(p->fd, &p->sniffed, &serr)) {
+        if (!p->pre_err && (p->mem ? sniff_buffer(p->mem, p->mem_len, &p->sniffed, &serr)
+                                   : sniff_fd(p->fd, &p->sniffed, &serr))) {
             /* undecodable from the start: read as a stream, which says where */
             free(serr);
             p->sniffed = (struct sniffed){KIND_RUN_STREAM, 0, CODEC_NONE};
@@ -634,13 +644,16 @@ static void *produce(void *arg)
     return NULL;
 }
 
-int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, const char *known_sha,
-                   char **err)
+/* fd, or (mem not NULL) the n bytes at mem, whose SHA-256 is sha. */
+static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n, const char *sha,
+                 const struct pipe_limits *lim, int hash_first, char **err)
 {
     memset(p, 0, sizeof *p);
     p->fd = fd;
-    if (hash_first && known_sha)
-        snprintf(p->known_sha, sizeof p->known_sha, "%s", known_sha);
+    p->mem = mem;
+    p->mem_len = n;
+    if (mem)
+        snprintf(p->known_sha, sizeof p->known_sha, "%s", sha);
     p->lim = *lim;
     p->hash_first = hash_first;
     p->go = !hash_first;
@@ -650,12 +663,28 @@ int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, in
     pthread_cond_init(&p->can_get, NULL);
     pthread_cond_init(&p->can_put, NULL);
     p->inited = 1;
-    if (rawfile_init(&p->raw, fd, tee_chunks, p) || chunks_init(&p->chunks, emit_chunk, p, err))
+    if ((mem ? rawfile_init_mem(&p->raw, mem, n, tee_chunks, p) : rawfile_init(&p->raw, fd, tee_chunks, p)) ||
+        chunks_init(&p->chunks, emit_chunk, p, err))
         return bd_fail(err, "out of memory");
+    /* Bytes in this process's memory, hashed as they were written there,
+     * cannot change while read: the check of a file read twice (that the
+     * bytes stored are the bytes hashed) holds by construction. */
+    p->raw.hashing = mem == NULL;
     if (pthread_create(&p->thread, NULL, produce, p) != 0)
         return bd_fail(err, "cannot start a thread");
     p->running = 1;
     return 0;
+}
+
+int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err)
+{
+    return start(p, fd, NULL, 0, NULL, lim, hash_first, err);
+}
+
+int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct pipe_limits *lim,
+                       char **err)
+{
+    return start(p, -1, mem ? mem : (const void *)"", n, sha, lim, 1, err);
 }
 
 void pipeline_go(struct pipeline *p)

@@ -92,7 +92,9 @@ struct pipeline {
     char container_format[32]; /* PIPE_MEMBERS_DONE: tar, tar+zstd, zip... */
 
     /* private */
-    int fd;
+    int fd;                   /* -1 with mem */
+    const unsigned char *mem; /* pipeline_start_mem: the bytes read, mem_len of them */
+    size_t mem_len;
     struct pipe_limits lim;
     pthread_t thread;
     int running, inited;
@@ -101,7 +103,7 @@ struct pipeline {
     struct pipe_item q[PIPE_ITEMS];
     size_t head, count, bytes;
     int cancel, getter_waiting, putter_waiting, hash_first, go;
-    char known_sha[65]; /* hash_first with the hash given: "" to hash the file */
+    char known_sha[65]; /* with mem: its SHA-256 */
 };
 
 /* What the producer does with a file of this kind after hashing it. */
@@ -114,12 +116,15 @@ enum pipe_job pipe_job_for(enum content_kind k);
  * PIPE_WAKE_ITEMS items) until pipeline_go, so that the next archive of a
  * list is hashed and its first lines parsed while the current one is
  * stored, without holding a long line or a large window. Without
- * hash_first (standard input) the file is read once as a run stream.
- * known_sha (with hash_first; NULL otherwise): the file's SHA-256, which
- * its writer computed (load/bundle.c's tar), taken instead of a reading of
- * its own; the read that follows still checks it. 0, or -1 with *err. */
-int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, const char *known_sha,
-                   char **err);
+ * hash_first (standard input) the file is read once as a run stream. 0,
+ * or -1 with *err. */
+int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err);
+/* The same (hash_first) on n bytes in memory (load/bundle.c's tar), which
+ * stay valid and unchanged until pipeline_free, and whose SHA-256 (hex)
+ * their writer computed as it wrote them: taken as the hash, and the
+ * bytes read without hashing them again. */
+int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct pipe_limits *lim,
+                       char **err);
 void pipeline_go(struct pipeline *p);
 /* The next item, in order (blocks). Nothing follows PIPE_ERROR or PIPE_END. */
 void pipeline_next(struct pipeline *p, struct pipe_item *it);

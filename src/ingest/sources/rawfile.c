@@ -15,8 +15,23 @@ int rawfile_init(struct rawfile *r, int fd, rawfile_tee_fn tee, void *tee_arg)
     r->tee_arg = tee_arg;
     atomic_init(&r->bytes, 0);
     sha256_init(&r->sha);
+    r->hashing = 1;
     r->buf = malloc(RAWFILE_BLOCK);
     return r->buf ? 0 : -1;
+}
+
+int rawfile_init_mem(struct rawfile *r, const void *p, size_t n, rawfile_tee_fn tee, void *tee_arg)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    r->tee = tee;
+    r->tee_arg = tee_arg;
+    atomic_init(&r->bytes, 0);
+    sha256_init(&r->sha);
+    r->hashing = 1;
+    r->mem = p ? p : (const void *)"";
+    r->mem_len = n;
+    return 0;
 }
 
 void rawfile_free(struct rawfile *r)
@@ -39,13 +54,26 @@ static ssize_t read_some(struct rawfile *r, size_t have, char **err)
     return k;
 }
 
+/* The next block of a buffer in memory, pointing into it. */
+static size_t next_mem(struct rawfile *r, const unsigned char **b)
+{
+    size_t have = r->mem_len - r->mem_at;
+    if (have > RAWFILE_BLOCK)
+        have = RAWFILE_BLOCK;
+    *b = r->mem + r->mem_at;
+    r->mem_at += have;
+    r->eof = r->mem_at == r->mem_len;
+    return have;
+}
+
 static int next(void *self, const unsigned char **p, size_t *n, char **err)
 {
     struct rawfile *r = self;
-    size_t have = 0;
+    const unsigned char *b = r->buf;
+    size_t have = r->mem ? next_mem(r, &b) : 0;
     /* The first block: at least 4 bytes (the zstd magic) unless the file is shorter. */
     int first = atomic_load(&r->bytes) == 0;
-    while (!r->eof && (have == 0 || (first && have < 4))) {
+    while (!r->mem && !r->eof && (have == 0 || (first && have < 4))) {
         ssize_t k = read_some(r, have, err);
         if (k < 0)
             return -1;
@@ -53,11 +81,12 @@ static int next(void *self, const unsigned char **p, size_t *n, char **err)
     }
     if (have == 0)
         return 0;
-    sha256_update(&r->sha, r->buf, have);
+    if (r->hashing)
+        sha256_update(&r->sha, b, have);
     atomic_fetch_add(&r->bytes, have);
-    if (r->tee && r->tee(r->tee_arg, r->buf, have, err))
+    if (r->tee && r->tee(r->tee_arg, b, have, err))
         return -1;
-    *p = r->buf;
+    *p = b;
     *n = have;
     return 1;
 }
@@ -69,6 +98,13 @@ struct blocks rawfile_blocks(struct rawfile *r)
 
 int rawfile_drain(struct rawfile *r, char **err)
 {
+    while (r->mem && !r->eof) {
+        const unsigned char *b;
+        size_t k = next_mem(r, &b);
+        if (r->hashing)
+            sha256_update(&r->sha, b, k);
+        atomic_fetch_add(&r->bytes, (uint64_t)k);
+    }
     while (!r->eof) {
         ssize_t k = read_some(r, 0, err);
         if (k < 0)

@@ -1,7 +1,8 @@
 #ifndef BENCHDB_INGEST_SOURCES_RAWFILE_H
 #define BENCHDB_INGEST_SOURCES_RAWFILE_H
-/* The bytes of a file descriptor as read: hashed (SHA-256) on the way and
- * passed, in order, to a tee (which stores them as the archive's chunks).
+/* The bytes of a file descriptor as read (or of a buffer in memory):
+ * hashed (SHA-256) on the way and passed, in order, to a tee (which
+ * stores them as the archive's chunks).
  * The first block holds at least 4 bytes unless the file is shorter, so
  * the tee can tell zstd by its magic bytes from its first call. */
 #include <stdatomic.h>
@@ -20,13 +21,21 @@ struct rawfile {
     _Atomic uint64_t bytes; /* read so far (read by other threads for progress) */
     rawfile_tee_fn tee;     /* NULL: none */
     void *tee_arg;
+    /* 1 after rawfile_init; 0: the bytes are not hashed (a second reading
+     * of bytes whose hash the first reading took, rawfile_digest unused) */
+    int hashing;
 
     /* private */
     unsigned char *buf;
     int eof;
+    const unsigned char *mem; /* rawfile_init_mem: the bytes, mem_len of them, mem_at read */
+    size_t mem_len, mem_at;
 };
 
 int rawfile_init(struct rawfile *r, int fd, rawfile_tee_fn tee, void *tee_arg);
+/* The same over n bytes at p, which stay valid and unchanged while read
+ * (blocks of at most RAWFILE_BLOCK, pointing into them); fd is -1. */
+int rawfile_init_mem(struct rawfile *r, const void *p, size_t n, rawfile_tee_fn tee, void *tee_arg);
 struct blocks rawfile_blocks(struct rawfile *r);
 /* Reads and hashes whatever is left without passing it on (the hash of a
  * stream refused half-way). */

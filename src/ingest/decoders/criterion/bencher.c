@@ -17,13 +17,13 @@
 #include "ingest/core/utf8.h"
 #include "ingest/decoders/criterion/criterion.h"
 #include "ingest/decoders/harness.h"
+#include "fnshared/numfmt.h"
 
 struct bcell {
     char *name, *unit;
     size_t first_line;
-    struct dvec v;
-    json_t *dev; /* array: DEV per line */
-    json_t *thr; /* array: the throughput text per line, or null */
+    struct dvec v, dev; /* the value and DEV per line */
+    json_t *thr;        /* array: the throughput text per line, or null; NULL until a line has one */
 };
 
 struct bcells {
@@ -38,7 +38,7 @@ static void bcells_free(struct bcells *cs)
         free(cs->v[i].name);
         free(cs->v[i].unit);
         dvec_free(&cs->v[i].v);
-        json_decref(cs->v[i].dev);
+        dvec_free(&cs->v[i].dev);
         json_decref(cs->v[i].thr);
     }
     free(cs->v);
@@ -62,12 +62,8 @@ static struct bcell *bcell_get(struct bcells *cs, const char *name, size_t len, 
     memset(b, 0, sizeof *b);
     b->name = strndup(name, len);
     b->first_line = lineno;
-    b->dev = json_array();
-    b->thr = json_array();
-    if (!b->name || !b->dev || !b->thr || idmap_put(&cs->index, name, len, (int64_t)cs->n)) {
+    if (!b->name || idmap_put(&cs->index, name, len, (int64_t)cs->n)) {
         free(b->name);
-        json_decref(b->dev);
-        json_decref(b->thr);
         return NULL;
     }
     cs->n++;
@@ -107,8 +103,26 @@ static const char *line_at(char *path, size_t lineno)
     return path;
 }
 
-/* One "test ... bench:" line s[0..n): 0 (added), or -1. */
-static int one_line(struct harness_ctx *c, struct bcells *cs, const char *s, size_t n, size_t lineno)
+/* The throughput text of b's line (NULL: none) after its earlier lines'
+ * (null each when none had one): the array is made at the first line
+ * that has one, most files having none. 0, or -1 out of memory. */
+static int add_throughput(struct bcell *b, const char *thr, size_t len)
+{
+    if (!thr && !b->thr)
+        return 0;
+    if (!b->thr) {
+        if (!(b->thr = json_array()))
+            return -1;
+        for (size_t i = 0; i + 1 < b->v.n; i++)
+            if (json_array_append_new(b->thr, json_null()))
+                return -1;
+    }
+    return json_array_append_new(b->thr, thr ? json_stringn(thr, len) : json_null());
+}
+
+/* One "test ... bench:" line s[0..n), sep where its " ... bench: " is:
+ * 0 (added), or -1. */
+static int one_line(struct harness_ctx *c, struct bcells *cs, const char *s, size_t n, const char *sep, size_t lineno)
 {
     char path[64];
     size_t at = utf8_bad_at(s, n);
@@ -117,12 +131,7 @@ static int one_line(struct harness_ctx *c, struct bcells *cs, const char *s, siz
         utf8_describe(s, at, "column", what, sizeof what);
         return harness_fail(c, line_at(path, lineno), "%s", what);
     }
-    const char *end = s + n, *name = s + 5, *sep = NULL;
-    for (const char *p = name; p + 12 <= end && !sep; p++)
-        if (memcmp(p, " ... bench: ", 12) == 0)
-            sep = p;
-    if (!sep)
-        return harness_fail(c, line_at(path, lineno), "name: expected a benchmark name after \"test \"");
+    const char *end = s + n, *name = s + 5;
     /* libtest pads the names of one run to one width */
     const char *name_end = sep;
     while (name_end > name && (name_end[-1] == ' ' || name_end[-1] == '\t'))
@@ -165,8 +174,7 @@ static int one_line(struct harness_ctx *c, struct bcells *cs, const char *s, siz
     if (strcmp(b->unit, unit) != 0)
         return harness_fail(c, line_at(path, lineno), "unit: \"%s\", but line %zu gave \"%s\" for this benchmark", unit,
                             b->first_line, b->unit);
-    if (dvec_push(&b->v, value, 1) || json_array_append_new(b->dev, json_real(dev)) ||
-        json_array_append_new(b->thr, thr ? json_stringn(thr, thr_len) : json_null()))
+    if (dvec_push(&b->v, value, 1) || dvec_push(&b->dev, dev, 1) || add_throughput(b, thr, thr_len))
         return ingest_report_oom(c->rep);
     return 0;
 }
@@ -179,16 +187,21 @@ static int store_cell(struct harness_ctx *c, struct bcell *b)
      * measurement's unit (cycles...) a metric of its own */
     int ix = unit_index(b->unit);
     int primary = ix >= 0 && ix < UNIT_PRIMARY_COUNT;
-    int any_thr = 0;
-    for (size_t i = 0; i < json_array_size(b->thr); i++)
-        any_thr |= !json_is_null(json_array_get(b->thr, i));
-    json_t *d = json_pack("{s:O}", "deviation", b->dev);
-    if (!d || (any_thr && json_object_set(d, "throughput", b->thr))) {
-        json_decref(d);
-        return ingest_report_oom(c->rep);
+    /* The detail as canonical JSON ({"deviation":[...],"throughput":[...]},
+     * a real as numfmt_real writes it), written here: one jansson real per
+     * line cost more than reading the line. */
+    struct strbuf *d = &c->detail;
+    sb_reset(d);
+    int rc = sb_puts(d, "{\"deviation\":[");
+    for (size_t i = 0; rc == 0 && i < b->dev.n; i++) {
+        char num[32];
+        size_t k = numfmt_real(num, b->dev.v[i]);
+        rc = (i && sb_putc(d, ',')) || sb_append(d, num, k);
     }
-    int rc = harness_detail(c, path, d);
-    json_decref(d);
+    rc = rc || sb_putc(d, ']') || (b->thr && (sb_puts(d, ",\"throughput\":") || json_canonical(b->thr, d))) ||
+         sb_putc(d, '}');
+    if (rc)
+        return ingest_report_oom(c->rep);
     if (rc == 0)
         rc = harness_series(c, path, b->name, 0, primary ? NULL : b->unit, b->unit, c->detail.buf, b->v.v, NULL,
                             b->v.n, NULL, 0);
@@ -210,14 +223,13 @@ int harness_cargo_bench(struct harness_ctx *c, const char *text, size_t len)
         while (m && s[m - 1] == '\r')
             m--;
         /* "test NAME ... bench:"; "test NAME ... ok" and the rest ignored */
-        int bench = m > 5 && memcmp(s, "test ", 5) == 0;
-        if (bench) {
-            bench = 0;
-            for (size_t k = 5; k + 12 <= m && !bench; k++)
-                bench = memcmp(s + k, " ... bench: ", 12) == 0;
-        }
-        if (bench)
-            rc = one_line(c, &cs, s, m, lineno);
+        const char *sep = NULL;
+        if (m > 5 && memcmp(s, "test ", 5) == 0)
+            for (size_t k = 5; k + 12 <= m && !sep; k++)
+                if (s[k] == ' ' && memcmp(s + k, " ... bench: ", 12) == 0)
+                    sep = s + k;
+        if (sep)
+            rc = one_line(c, &cs, s, m, sep, lineno);
     }
     for (size_t k = 0; rc == 0 && k < cs.n; k++)
         rc = store_cell(c, &cs.v[k]);

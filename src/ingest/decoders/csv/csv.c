@@ -38,7 +38,9 @@ struct cread {
     size_t n, cap;
     struct idmap index;
     struct strbuf key, line;
-    char *f[MAX_COLS]; /* the fields of the current line */
+    char *f[MAX_COLS];   /* the fields of the current line */
+    size_t len[MAX_COLS]; /* and their lengths */
+    char unit_ok[32];     /* the last unit found a primary metric's (most files have one unit) */
     size_t lineno;
     char path[64];
 };
@@ -99,6 +101,7 @@ static long split(struct cread *r)
         }
         char *next = *s ? s + 1 : NULL;
         *out = 0;
+        r->len[n - 1] = (size_t)(out - r->f[n - 1]);
         if (!next)
             return (long)n;
         s = next;
@@ -149,11 +152,12 @@ static struct cseries *series_of(struct cread *r, const char *metric, long long 
 {
     struct harness_ctx *c = r->c;
     sb_reset(&r->key);
-    int bad = sb_puts(&r->key, r->f[r->at[C_BENCH]]) || sb_putc(&r->key, 0) || sb_puts(&r->key, metric ? metric : "") ||
+    int b = r->at[C_BENCH];
+    int bad = sb_append(&r->key, r->f[b], r->len[b] + 1) || sb_puts(&r->key, metric ? metric : "") ||
               sb_putc(&r->key, 0) || sb_append(&r->key, &fork, sizeof fork); /* the key is bytes, never shown */
     for (size_t k = 0; !bad && k < r->ncols; k++)
         if (r->kind[k] == C_PARAM)
-            bad = sb_putc(&r->key, 0) || sb_puts(&r->key, r->f[k]);
+            bad = sb_putc(&r->key, 0) || sb_append(&r->key, r->f[k], r->len[k]);
     int64_t *ix = bad ? NULL : idmap_get(&r->index, r->key.buf, r->key.len);
     if (ix)
         return &r->s[*ix];
@@ -222,18 +226,20 @@ static int row(struct cread *r)
     if (!*unit)
         return harness_fail(c, where(r), "unit: expected a unit, got nothing");
     double v;
-    if (!harness_number_cstr(vs, &v))
+    if (!harness_decimal(vs, r->len[r->at[C_VALUE]], &v) && !harness_number_cstr(vs, &v))
         return harness_fail(c, where(r), "value: expected a finite number, got \"%s\"", vs);
     int warm = 0, rc = 0;
     long long fork = 0;
     if (row_options(r, &metric, &warm, &fork))
         return -1;
     if (!metric) {
-        int ix = unit_index(unit);
+        int ix = strcmp(unit, r->unit_ok) == 0 ? 0 : unit_index(unit);
         if (ix < 0 || ix >= UNIT_PRIMARY_COUNT)
             return harness_fail(c, where(r), "unit: \"%s\" is not a time or throughput unit, which the primary metric "
                                             "needs (one of %s; other units go with a metric column)", unit,
                                 unit_primary_list);
+        if (strlen(unit) < sizeof r->unit_ok)
+            strcpy(r->unit_ok, unit);
         if (v < 0)
             return harness_fail(c, where(r), "value: expected a number >= 0 (a time or throughput), got \"%s\"", vs);
     }
