@@ -6,7 +6,12 @@
 # be identical on both (store.py compare), and every query of
 # queries.list give identical rows, every number bit for bit (queries.py:
 # the queries marked pending are reported).
-# ctest: slow cost=15
+# Plain pass only: what it runs of benchdb's code, the saved queries on
+# SQLite and their translation for PostgreSQL (src/query/pg_sql.c), runs
+# under the sanitizers in cli/'s query tests and in pg/copy, which runs
+# every shipped query through benchdb on PostgreSQL; here the sanitized
+# pass would only repeat the servers' work (19 s of CPU).
+# ctest: slow plain-only cost=15
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_queries
