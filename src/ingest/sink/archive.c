@@ -1,9 +1,11 @@
 /* The archive's own rows: archive, archive_chunk, archive_member. */
 #include "ingest/sink/statements.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/dialect.h"
 #include "util/text.h"
 #include "version.h"
 
@@ -35,6 +37,7 @@ void sink_archive_reset(struct sink *s)
 {
     s->archive_id = 0;
     s->chunk_seq = 0;
+    memset(&s->closing, 0, sizeof s->closing);
     s->run_id = 0;
     s->appending = 0;
     s->n_replaced = 0;
@@ -46,8 +49,51 @@ void sink_archive_reset(struct sink *s)
     memset(&s->here, 0, sizeof s->here);
 }
 
+int sink_archive_open(struct sink *s, const char *sha, const char *name, const char *format, int64_t *id,
+                      char **stored_name)
+{
+    if (!db_dialect(s->db)->archive_open)
+        return 2;
+    char when[TIME_TEXT_MAX];
+    time_now_rfc3339(when, 0);
+    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_OPEN);
+    if (!st)
+        return -1;
+    db_bind_int64(st, 1, sink_archive_key(sha));
+    db_bind_text(st, 2, sha, -1);
+    db_bind_text(st, 3, name, -1);
+    db_bind_text(st, 4, format, -1);
+    db_bind_text(st, 5, when, -1);
+    db_bind_text(st, 6, BENCHDB_VERSION, -1);
+    if (sink_names_again_bind(s, st, 7))
+        return -1;
+    int rc, stored = -1; /* until the archive's row (kind -1) is read */
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        if (db_column_int(st, 0) != -1) {
+            if (sink_names_again_row(s, st))
+                break;
+            continue;
+        }
+        stored = db_column_type(st, 3) != SQLITE_NULL;
+        *id = db_column_int64(st, 1);
+        *stored_name = stored ? sink_column_dup(st, 2) : NULL;
+        if (!stored) {
+            s->archive_id = *id;
+            s->chunk_seq = 0;
+        }
+    }
+    db_reset(st);
+    if (rc == SQLITE_ROW) /* out of memory, reported */
+        return -1;
+    if (rc != SQLITE_DONE)
+        return sink_fail_sql(s);
+    return stored >= 0 ? stored : ingest_report_fail(s->rep, NULL, "cannot store: no id for the new row");
+}
+
 int sink_archive_begin(struct sink *s, const char *name, const char *sha, const char *format)
 {
+    if (s->archive_id) /* opened with its look-up (sink_archive_open) */
+        return 0;
     char when[TIME_TEXT_MAX];
     time_now_rfc3339(when, 0);
     struct db_stmt *st = sink_stmt(s, S_ARCHIVE_INSERT);
@@ -127,16 +173,25 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
                            "no run record (an archive holds one or more runs, each opened by a run record)");
     if (sink_copy_flush(s))
         return -1;
-    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_UPDATE);
-    if (!st)
+    struct db_stmt *st = NULL;
+    if (db_dialect(s->db)->archive_close) { /* sent with the derived rows (sink_archive_close) */
+        snprintf(s->closing.sha, sizeof s->closing.sha, "%s", sha);
+        s->closing.size = size;
+        s->closing.compressed = compressed;
+        s->closing.stored = stored;
+        s->closing.pending = 1;
+    } else if (!(st = sink_stmt(s, S_ARCHIVE_UPDATE))) {
         return -1;
-    db_bind_text(st, 1, sha, -1);
-    db_bind_int64(st, 2, (sqlite3_int64)size);
-    db_bind_text(st, 3, compressed ? "zstd" : "identity", -1);
-    db_bind_int64(st, 4, (sqlite3_int64)stored);
-    db_bind_int64(st, 5, s->archive_id);
-    if (sink_step_later(s, st))
-        return -1;
+    }
+    if (st) {
+        db_bind_text(st, 1, sha, -1);
+        db_bind_int64(st, 2, (sqlite3_int64)size);
+        db_bind_text(st, 3, compressed ? "zstd" : "identity", -1);
+        db_bind_int64(st, 4, (sqlite3_int64)stored);
+        db_bind_int64(st, 5, s->archive_id);
+        if (sink_step_later(s, st))
+            return -1;
+    }
     for (size_t i = 0; i < s->n_replaced; i++) {
         struct db_stmt *del = sink_stmt(s, S_ARCHIVE_DELETE_EMPTY);
         if (!del)
@@ -147,6 +202,22 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
     }
     s->here.rows++;
     return 0;
+}
+
+int sink_archive_close(struct sink *s)
+{
+    if (!s->closing.pending)
+        return 0;
+    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_CLOSE);
+    if (!st)
+        return -1;
+    db_bind_int64(st, 1, s->archive_id);
+    db_bind_text(st, 2, s->closing.sha, -1);
+    db_bind_int64(st, 3, (sqlite3_int64)s->closing.size);
+    db_bind_text(st, 4, s->closing.compressed ? "zstd" : "identity", -1);
+    db_bind_int64(st, 5, (sqlite3_int64)s->closing.stored);
+    s->closing.pending = 0;
+    return sink_step_later(s, st) ? -1 : 1;
 }
 
 const struct sink_counts *sink_counts(const struct sink *s)
