@@ -32,11 +32,6 @@ static int keys_array(const struct idmap *m, int pairs, struct strbuf *out)
     return bad || sb_putc(out, '}') || sb_putc(out, 0) ? -1 : 0;
 }
 
-/* Before the transaction's first look-up: the names kept from the last
- * one, found in one statement with each row locked FOR KEY SHARE as a
- * look-up locks it, into the caches (a benchmark's every params: each
- * row is one read and locked here). A name not found (deleted since) is
- * looked up, or inserted, alone later. 0 or -1. */
 int sink_names_again_bind(struct sink *s, struct db_stmt *st, int first)
 {
     struct strbuf names = {0};
@@ -74,6 +69,11 @@ int sink_names_again_row(struct sink *s, struct db_stmt *st)
     return 0;
 }
 
+/* Before the transaction's first look-up: the names kept from the last
+ * one, found in one statement with each row locked FOR KEY SHARE as a
+ * look-up locks it, into the caches (a benchmark's every params: each
+ * row is one read and locked here). A name not found (deleted since) is
+ * looked up, or inserted, alone later. 0 or -1. */
 static int names_again(struct sink *s)
 {
     struct db_stmt *st = sink_stmt(s, S_NAMES_AGAIN);
