@@ -1,7 +1,6 @@
 /* The archive's own rows: archive, archive_chunk, archive_member. */
 #include "ingest/sink/statements.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +36,7 @@ void sink_archive_reset(struct sink *s)
 {
     s->archive_id = 0;
     s->chunk_seq = 0;
-    memset(&s->closing, 0, sizeof s->closing);
+    s->finished = 0;
     s->run_id = 0;
     s->appending = 0;
     s->n_replaced = 0;
@@ -173,25 +172,22 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
                            "no run record (an archive holds one or more runs, each opened by a run record)");
     if (sink_copy_flush(s))
         return -1;
-    struct db_stmt *st = NULL;
-    if (db_dialect(s->db)->archive_close) { /* sent with the derived rows (sink_archive_close) */
-        snprintf(s->closing.sha, sizeof s->closing.sha, "%s", sha);
-        s->closing.size = size;
-        s->closing.compressed = compressed;
-        s->closing.stored = stored;
-        s->closing.pending = 1;
-    } else if (!(st = sink_stmt(s, S_ARCHIVE_UPDATE))) {
+    /* Where the store closes an archive by one call (store/dialect.h,
+     * archive_close), its row's update goes with the derived rows after
+     * the archives emptied by --replace are removed, and waits in the
+     * pipeline with the commit. */
+    int one_call = db_dialect(s->db)->archive_close != NULL;
+    struct db_stmt *st = sink_stmt(s, one_call ? S_ARCHIVE_CLOSE : S_ARCHIVE_UPDATE);
+    if (!st)
         return -1;
-    }
-    if (st) {
-        db_bind_text(st, 1, sha, -1);
-        db_bind_int64(st, 2, (sqlite3_int64)size);
-        db_bind_text(st, 3, compressed ? "zstd" : "identity", -1);
-        db_bind_int64(st, 4, (sqlite3_int64)stored);
-        db_bind_int64(st, 5, s->archive_id);
-        if (sink_step_later(s, st))
-            return -1;
-    }
+    int id_at = one_call ? 1 : 5;
+    db_bind_text(st, 1 + one_call, sha, -1);
+    db_bind_int64(st, 2 + one_call, (sqlite3_int64)size);
+    db_bind_text(st, 3 + one_call, compressed ? "zstd" : "identity", -1);
+    db_bind_int64(st, 4 + one_call, (sqlite3_int64)stored);
+    db_bind_int64(st, id_at, s->archive_id);
+    if (!one_call && sink_step_later(s, st))
+        return -1;
     for (size_t i = 0; i < s->n_replaced; i++) {
         struct db_stmt *del = sink_stmt(s, S_ARCHIVE_DELETE_EMPTY);
         if (!del)
@@ -200,24 +196,11 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
         if (sink_step(s, del))
             return -1;
     }
+    if (one_call && sink_step_later(s, st))
+        return -1;
+    s->finished = one_call;
     s->here.rows++;
     return 0;
-}
-
-int sink_archive_close(struct sink *s)
-{
-    if (!s->closing.pending)
-        return 0;
-    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_CLOSE);
-    if (!st)
-        return -1;
-    db_bind_int64(st, 1, s->archive_id);
-    db_bind_text(st, 2, s->closing.sha, -1);
-    db_bind_int64(st, 3, (sqlite3_int64)s->closing.size);
-    db_bind_text(st, 4, s->closing.compressed ? "zstd" : "identity", -1);
-    db_bind_int64(st, 5, (sqlite3_int64)s->closing.stored);
-    s->closing.pending = 0;
-    return sink_step_later(s, st) ? -1 : 1;
 }
 
 const struct sink_counts *sink_counts(const struct sink *s)

@@ -465,10 +465,7 @@ int sink_commit(struct sink *s)
     /* What the insert triggers left to the ingest (store/dialect.h), the
      * mark cleared last. */
     const char *const *finish = db_dialect(s->db)->defer_finish;
-    int closed = sink_archive_close(s);
-    if (closed < 0)
-        return -1;
-    for (int i = 0; s->archive_id && !closed && finish[i]; i++)
+    for (int i = 0; s->archive_id && !s->finished && finish[i]; i++)
         if (step_archive(s, S_DEFER_FINISH + i))
             return -1;
     int rc = exec(s, "COMMIT");

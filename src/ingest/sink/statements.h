@@ -61,9 +61,10 @@ struct sink {
 
     /* the archive */
     int64_t archive_id, chunk_seq;
-    /* Where the dialect closes an archive by one call (archive_close):
-     * its row's values, sent with the derived rows by sink_commit. */
-    struct { int pending, compressed; char sha[65]; uint64_t size, stored; } closing;
+    /* Set when the archive was closed by one call with its derived rows
+     * (the dialect's archive_close, sink_archive_end): sink_commit then
+     * does not compute them again. */
+    int finished;
     struct sink_counts here;
     int64_t *replaced; /* archives that lost a run to --replace */
     size_t n_replaced, cap_replaced;
@@ -171,10 +172,6 @@ int sink_names_again_bind(struct sink *s, struct db_stmt *st, int first);
 int sink_names_again_row(struct sink *s, struct db_stmt *st);
 /* The advisory lock key of an archive: the first 64 bits of its SHA-256. */
 long long sink_archive_key(const char *sha);
-/* Where the dialect closes an archive by one call: sends it (its row's
- * values, then the derived rows) and returns 1, or -1; 0 where it does
- * not (the dialect's defer_finish then follows). */
-int sink_archive_close(struct sink *s);
 
 /* Marks the archive's transaction in ingest_defer: run_cell_data is then
  * computed once per run by sink_commit, not by the per-row trigger. */
