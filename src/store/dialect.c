@@ -51,6 +51,8 @@ static const struct db_dialect sqlite_dialect = {
     .defer_mark = "INSERT INTO ingest_defer(archive_id) VALUES (?1)",
     .defer_finish = sqlite_defer_finish,
     .names_again = NULL,
+    .archive_open = NULL,
+    .archive_close = NULL,
     .look_up_before_begin = 1,
     .returning_id = "",
 };
@@ -72,6 +74,12 @@ static const struct db_dialect pg_dialect = {
      * statement took 0.1 ms an archive). */
     .names_again = "SELECT kind, row_id, row_name, row_params FROM benchdb_names_again(CAST(?1 AS TEXT[]), "
                    "CAST(?2 AS TEXT[]), CAST(?3 AS TEXT[]), CAST(?4 AS TEXT[]))",
+    /* Six statements of an archive as two calls (migration 0011_ingest_calls). */
+    .archive_open = "SELECT kind, row_id, row_name, row_params FROM benchdb_archive_open(CAST(?1 AS BIGINT), "
+                    "CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS TEXT), CAST(?5 AS TEXT), CAST(?6 AS TEXT), "
+                    "CAST(?7 AS TEXT[]), CAST(?8 AS TEXT[]), CAST(?9 AS TEXT[]), CAST(?10 AS TEXT[]))",
+    .archive_close = "SELECT benchdb_archive_close(CAST(?1 AS BIGINT), CAST(?2 AS TEXT), CAST(?3 AS BIGINT), "
+                     "CAST(?4 AS TEXT), CAST(?5 AS BIGINT))",
     .look_up_before_begin = 0,
     .returning_id = " RETURNING id",
 };

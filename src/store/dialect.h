@@ -44,6 +44,19 @@ struct db_dialect {
      * benchmark's every params) giving (0-3 for the table, id, name,
      * params), each row locked as name_lock locks it. */
     const char *names_again;
+    /* An ingest's archive opened and closed by one call each (schema:
+     * benchdb_archive_open(), benchdb_archive_close()), where each
+     * statement costs the server a parse, a plan and a start: NULL on
+     * SQLite. archive_open: ?1 the archive's lock key, ?2 its SHA-256, ?3
+     * its name, ?4 its format, ?5 the time, ?6 benchdb's version, ?7-?10
+     * names_again's arrays (NULL: none), giving first (-1, id, stored
+     * name, 'stored' when stored: nothing written, else NULL), then
+     * names_again's rows; archive_close:
+     * ?1 the archive's id, ?2 its SHA-256, ?3 its size, ?4 its encoding,
+     * ?5 its stored size, then the derived rows (instead of
+     * defer_finish). */
+    const char *archive_open;
+    const char *archive_close;
     /* Whether an ingest looks an archive up before its transaction
      * begins: SQLite's BEGIN IMMEDIATE takes the store's one write lock,
      * which a stored archive then does not wait for; a server's BEGIN

@@ -6,7 +6,8 @@
 # blanks, the word NULL, the empty-looking "{}") and a benchmark stored
 # with two params, the archives given in one ingest, give the same rows
 # and ids as on SQLite; and the look-up again is what runs (the server's
-# statement log holds it once per archive after the first), so that the
+# statement log holds it once per archive after the first, in the call
+# that opens the archive), so that the
 # archives cost one statement for their names, not one per name.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
@@ -72,11 +73,24 @@ run bd --db "$uri" check
 expect_rc 0 "check"
 
 # The statements: the names' look-up again once in each archive after the
-# first, and no single name's look-up there.
+# first, inside the archive's opening call (benchdb_archive_open(), whose
+# seventh to tenth parameters are the arrays; NULL in the first archive),
+# and no single name's look-up there.
 tail -n +"$((before + 1))" "$log" >"$T/statements"
-again=$(grep -c "FROM benchdb_names_again(" "$T/statements")
+opened=$(grep -c "FROM benchdb_archive_open(" "$T/statements")
+again=$(grep -c "parameters: .*\$7 = '{" "$T/statements")
+alone=$(grep -c "FROM benchdb_names_again(" "$T/statements")
 single=$(grep -c "SELECT id FROM benchmark WHERE name = \$1 AND params = \$2 FOR KEY SHARE" "$T/statements")
+expect_eq "$opened" 4 "each archive opened by one call"
 expect_eq "$again" 3 "the look-up again in archives 2, 3 and 4"
+expect_eq "$alone" 0 "no look-up again of its own (it is in the opening call)"
+# The archive's other statements folded into the two calls (migration
+# 0011_ingest_calls): its lock, look-up, row and mark in the opening one,
+# its row's update and the derived rows in the closing one.
+closed=$(grep -c "SELECT benchdb_archive_close(" "$T/statements")
+apart=$(grep -c "pg_advisory_xact_lock(\$1)\|FROM archive WHERE sha256 = \|INSERT INTO archive(\|UPDATE archive SET sha256\|set_config('benchdb.ingest_defer'\|SELECT benchdb_ingest_finish(" "$T/statements")
+expect_eq "$closed" 4 "each archive closed by one call"
+expect_eq "$apart" 0 "no statement of its own for the archive's lock, look-up, row, mark or derived rows"
 expect_eq "$single" 6 "each of the 3 (name, params) looked up alone in archive 1 only (before and after its insert)"
 [ "$failures" -eq 0 ] || exit 1
 echo "ok: $checks checks"

@@ -50,6 +50,28 @@ static int stored_already(struct ingester *g, const char *sha)
     return found;
 }
 
+/* The archive's format as stored: a container's, or a bare run stream's. */
+static const char *archive_format(struct ingester *g, const char *first_sha)
+{
+    return first_sha && pipe_job_for(g->pipe->sniffed.kind) == JOB_CONTAINER ? "tar" : RUN_STREAM_FORMAT;
+}
+
+/* In the transaction: the archive's lock, then its look-up, as
+ * stored_already; where the store does both with the archive's row in one
+ * call (sink_archive_open), so. */
+static int lock_and_look_up(struct ingester *g, const char *sha, const char *name)
+{
+    int64_t id = 0;
+    char *stored = NULL;
+    int found = sink_archive_open(g->sink, sha, name, archive_format(g, sha), &id, &stored);
+    if (found == 2)
+        return sink_lock_archive(g->sink, sha) ? -1 : stored_already(g, sha);
+    if (found > 0)
+        notice_skip(g, sha, id, stored);
+    free(stored);
+    return found;
+}
+
 /* After an error in a stream read once (a pipe): reads the rest to learn
  * its hash; an archive already stored is skipped, not refused, whatever
  * its content would say now (e.g. its runs conflict with themselves). */
@@ -230,7 +252,7 @@ static void reset_archive(struct ingester *g)
 static int load_body(struct ingester *g, const char *name, const char *first_sha, int *reader_failed)
 {
     int container = first_sha && pipe_job_for(g->pipe->sniffed.kind) == JOB_CONTAINER;
-    if (sink_archive_begin(g->sink, name, first_sha, container ? "tar" : RUN_STREAM_FORMAT))
+    if (sink_archive_begin(g->sink, name, first_sha, archive_format(g, first_sha)))
         return -1;
     run_decoder_archive(&g->dec, &g->pipe->budget, container ? members_files(g) : beside_files(g));
     if (!container) { /* a bare stream is its own run stream; files beside it are read from its directory */
@@ -321,7 +343,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
         began = rc == 0;
     }
     if (rc == 0 && seekable) /* another process may have stored it since the look-up above */
-        rc = sink_lock_archive(g->sink, first_sha) ? -1 : stored_already(g, first_sha);
+        rc = lock_and_look_up(g, first_sha, bundle_shown ? bundle_shown : path);
     if (rc == 0)
         claim_test_hold();
     if (rc == 0) {

@@ -56,8 +56,8 @@ int claim_take(struct ingester *g, const char *sha, struct claim *c)
 {
     c->fd = -1;
     c->path = NULL;
-    /* On PostgreSQL the archive's advisory lock (sink_lock_archive) is
-     * its claim. */
+    /* On PostgreSQL the archive's advisory lock (sink_archive_open,
+     * sink_lock_archive) is its claim. */
     const char *store = db_filename(g->db);
     if (!store) /* a server's, or an in-memory store: no other process */
         return -1;

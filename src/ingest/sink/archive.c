@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/dialect.h"
 #include "util/text.h"
 #include "version.h"
 
@@ -35,6 +36,7 @@ void sink_archive_reset(struct sink *s)
 {
     s->archive_id = 0;
     s->chunk_seq = 0;
+    s->finished = 0;
     s->run_id = 0;
     s->appending = 0;
     s->n_replaced = 0;
@@ -46,8 +48,51 @@ void sink_archive_reset(struct sink *s)
     memset(&s->here, 0, sizeof s->here);
 }
 
+int sink_archive_open(struct sink *s, const char *sha, const char *name, const char *format, int64_t *id,
+                      char **stored_name)
+{
+    if (!db_dialect(s->db)->archive_open)
+        return 2;
+    char when[TIME_TEXT_MAX];
+    time_now_rfc3339(when, 0);
+    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_OPEN);
+    if (!st)
+        return -1;
+    db_bind_int64(st, 1, sink_archive_key(sha));
+    db_bind_text(st, 2, sha, -1);
+    db_bind_text(st, 3, name, -1);
+    db_bind_text(st, 4, format, -1);
+    db_bind_text(st, 5, when, -1);
+    db_bind_text(st, 6, BENCHDB_VERSION, -1);
+    if (sink_names_again_bind(s, st, 7))
+        return -1;
+    int rc, stored = -1; /* until the archive's row (kind -1) is read */
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        if (db_column_int(st, 0) != -1) {
+            if (sink_names_again_row(s, st))
+                break;
+            continue;
+        }
+        stored = db_column_type(st, 3) != SQLITE_NULL;
+        *id = db_column_int64(st, 1);
+        *stored_name = stored ? sink_column_dup(st, 2) : NULL;
+        if (!stored) {
+            s->archive_id = *id;
+            s->chunk_seq = 0;
+        }
+    }
+    db_reset(st);
+    if (rc == SQLITE_ROW) /* out of memory, reported */
+        return -1;
+    if (rc != SQLITE_DONE)
+        return sink_fail_sql(s);
+    return stored >= 0 ? stored : ingest_report_fail(s->rep, NULL, "cannot store: no id for the new row");
+}
+
 int sink_archive_begin(struct sink *s, const char *name, const char *sha, const char *format)
 {
+    if (s->archive_id) /* opened with its look-up (sink_archive_open) */
+        return 0;
     char when[TIME_TEXT_MAX];
     time_now_rfc3339(when, 0);
     struct db_stmt *st = sink_stmt(s, S_ARCHIVE_INSERT);
@@ -127,15 +172,21 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
                            "no run record (an archive holds one or more runs, each opened by a run record)");
     if (sink_copy_flush(s))
         return -1;
-    struct db_stmt *st = sink_stmt(s, S_ARCHIVE_UPDATE);
+    /* Where the store closes an archive by one call (store/dialect.h,
+     * archive_close), its row's update goes with the derived rows after
+     * the archives emptied by --replace are removed, and waits in the
+     * pipeline with the commit. */
+    int one_call = db_dialect(s->db)->archive_close != NULL;
+    struct db_stmt *st = sink_stmt(s, one_call ? S_ARCHIVE_CLOSE : S_ARCHIVE_UPDATE);
     if (!st)
         return -1;
-    db_bind_text(st, 1, sha, -1);
-    db_bind_int64(st, 2, (sqlite3_int64)size);
-    db_bind_text(st, 3, compressed ? "zstd" : "identity", -1);
-    db_bind_int64(st, 4, (sqlite3_int64)stored);
-    db_bind_int64(st, 5, s->archive_id);
-    if (sink_step_later(s, st))
+    int id_at = one_call ? 1 : 5;
+    db_bind_text(st, 1 + one_call, sha, -1);
+    db_bind_int64(st, 2 + one_call, (sqlite3_int64)size);
+    db_bind_text(st, 3 + one_call, compressed ? "zstd" : "identity", -1);
+    db_bind_int64(st, 4 + one_call, (sqlite3_int64)stored);
+    db_bind_int64(st, id_at, s->archive_id);
+    if (!one_call && sink_step_later(s, st))
         return -1;
     for (size_t i = 0; i < s->n_replaced; i++) {
         struct db_stmt *del = sink_stmt(s, S_ARCHIVE_DELETE_EMPTY);
@@ -145,6 +196,9 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
         if (sink_step(s, del))
             return -1;
     }
+    if (one_call && sink_step_later(s, st))
+        return -1;
+    s->finished = one_call;
     s->here.rows++;
     return 0;
 }

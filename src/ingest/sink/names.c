@@ -32,6 +32,43 @@ static int keys_array(const struct idmap *m, int pairs, struct strbuf *out)
     return bad || sb_putc(out, '}') || sb_putc(out, 0) ? -1 : 0;
 }
 
+int sink_names_again_bind(struct sink *s, struct db_stmt *st, int first)
+{
+    struct strbuf names = {0};
+    int again = s->look_again;
+    s->look_again = 0; /* done, or failed: not tried again */
+    for (int k = 0; k < 4; k++) {
+        if (!again) {
+            db_bind_null(st, first + k);
+        } else if (keys_array(&s->again[k], k == 3, &names) ||
+                   db_bind_text(st, first + k, names.buf, -1) != SQLITE_OK) {
+            sb_free(&names);
+            db_reset(st);
+            return ingest_report_oom(s->rep);
+        }
+    }
+    sb_free(&names); /* the server's copy is bound */
+    return 0;
+}
+
+int sink_names_again_row(struct sink *s, struct db_stmt *st)
+{
+    struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
+    int k = db_column_int(st, 0);
+    const char *name = (const char *)db_column_text(st, 2);
+    if (k < 0 || k > 3 || !name)
+        return 0;
+    sb_reset(&s->key);
+    int bad = sb_puts(&s->key, name);
+    if (k == 3) {
+        const char *params = (const char *)db_column_text(st, 3);
+        bad = bad || !params || sb_putc(&s->key, 0) || sb_puts(&s->key, params);
+    }
+    if (!bad && idmap_put(live[k], s->key.buf, s->key.len, db_column_int64(st, 1)))
+        return ingest_report_oom(s->rep);
+    return 0;
+}
+
 /* Before the transaction's first look-up: the names kept from the last
  * one, found in one statement with each row locked FOR KEY SHARE as a
  * look-up locks it, into the caches (a benchmark's every params: each
@@ -39,36 +76,19 @@ static int keys_array(const struct idmap *m, int pairs, struct strbuf *out)
  * looked up, or inserted, alone later. 0 or -1. */
 static int names_again(struct sink *s)
 {
-    s->look_again = 0;
     struct db_stmt *st = sink_stmt(s, S_NAMES_AGAIN);
-    if (!st)
+    if (!st) {
+        s->look_again = 0;
         return -1;
-    struct strbuf names = {0};
-    for (int k = 0; k < 4; k++)
-        if (keys_array(&s->again[k], k == 3, &names) || db_bind_text(st, k + 1, names.buf, -1) != SQLITE_OK) {
-            sb_free(&names);
-            db_reset(st);
-            return ingest_report_oom(s->rep);
-        }
-    sb_free(&names); /* the server's copy is bound */
-    struct idmap *live[4] = {&s->plans.cache, &s->hosts.cache, &s->variants.cache, &s->benchmarks};
-    int rc;
-    while ((rc = db_step(st)) == SQLITE_ROW) {
-        int k = db_column_int(st, 0);
-        const char *name = (const char *)db_column_text(st, 2);
-        if (k < 0 || k > 3 || !name)
-            continue;
-        sb_reset(&s->key);
-        int bad = sb_puts(&s->key, name);
-        if (k == 3) {
-            const char *params = (const char *)db_column_text(st, 3);
-            bad = bad || !params || sb_putc(&s->key, 0) || sb_puts(&s->key, params);
-        }
-        if (!bad && idmap_put(live[k], s->key.buf, s->key.len, db_column_int64(st, 1))) {
-            db_reset(st);
-            return ingest_report_oom(s->rep);
-        }
     }
+    if (sink_names_again_bind(s, st, 1))
+        return -1;
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW)
+        if (sink_names_again_row(s, st)) {
+            db_reset(st);
+            return -1;
+        }
     db_reset(st);
     return rc == SQLITE_DONE ? 0 : sink_fail_sql(s);
 }

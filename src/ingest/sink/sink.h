@@ -50,6 +50,14 @@ void sink_set_conflict_hint(struct sink *s, const char *hint);
 /* An archive with this SHA-256: 1 (with its id and malloc'd name), 0 when
  * none, -1 with the error set. */
 int sink_find_archive(struct sink *s, const char *sha, int64_t *id, char **name);
+/* Where the store opens an archive by one call (PostgreSQL: its lock,
+ * its look-up, its row and the transaction's mark; store/dialect.h,
+ * archive_open), does so in the open transaction: 1 when it is stored
+ * (*id, *name that one's, malloc'd), 0 when its row was inserted (then
+ * sink_archive_begin keeps it), -1 on an error; 2 where the store has no
+ * such call (sink_lock_archive and sink_find_archive do it). */
+int sink_archive_open(struct sink *s, const char *sha, const char *name, const char *format, int64_t *id,
+                      char **stored_name);
 /* Starts an archive's row (sha NULL: not known yet, set by sink_archive_end). */
 int sink_archive_begin(struct sink *s, const char *name, const char *sha, const char *format);
 int sink_archive_format(struct sink *s, const char *format);

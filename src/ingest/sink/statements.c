@@ -241,6 +241,8 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
                       : id == S_DEFER_MARK          ? d->defer_mark
                       : id >= S_DEFER_FINISH        ? d->defer_finish[id - S_DEFER_FINISH]
                       : id == S_NAMES_AGAIN         ? d->names_again
+                      : id == S_ARCHIVE_OPEN        ? d->archive_open
+                      : id == S_ARCHIVE_CLOSE       ? d->archive_close
                                                     : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
@@ -288,15 +290,19 @@ int sink_begin(struct sink *s)
     return db_begin_write_later(s->db) == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
-int sink_lock_archive(struct sink *s, const char *sha)
+/* The first 64 bits of the archive's SHA-256 name its lock, held until
+ * the transaction ends (on SQLite the write transaction is the store's
+ * one lock already). */
+long long sink_archive_key(const char *sha)
 {
-    /* The first 64 bits of the archive's SHA-256 name its lock, held until
-     * the transaction ends (on SQLite the write transaction is the store's
-     * one lock already). */
     char hex[17];
     snprintf(hex, sizeof hex, "%.16s", sha);
-    long long key = (long long)strtoull(hex, NULL, 16);
-    return db_lock_key(s->db, key) == SQLITE_OK ? 0 : sink_fail_sql(s);
+    return (long long)strtoull(hex, NULL, 16);
+}
+
+int sink_lock_archive(struct sink *s, const char *sha)
+{
+    return db_lock_key(s->db, sink_archive_key(sha)) == SQLITE_OK ? 0 : sink_fail_sql(s);
 }
 
 static void pending_reset(struct sink *s)
@@ -470,7 +476,7 @@ int sink_commit(struct sink *s)
     /* What the insert triggers left to the ingest (store/dialect.h), the
      * mark cleared last. */
     const char *const *finish = db_dialect(s->db)->defer_finish;
-    for (int i = 0; s->archive_id && finish[i]; i++)
+    for (int i = 0; s->archive_id && !s->finished && finish[i]; i++)
         if (step_archive(s, S_DEFER_FINISH + i))
             return -1;
     int rc = exec(s, "COMMIT");

@@ -30,7 +30,7 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
-    S_NAMES_AGAIN,
+    S_NAMES_AGAIN, S_ARCHIVE_OPEN, S_ARCHIVE_CLOSE,
     /* The schema's ingest deferral, its texts the store's (store/dialect.h):
      * the mark, then up to SINK_DEFER_STEPS statements before the commit. */
     S_DEFER_MARK, S_DEFER_FINISH,
@@ -61,6 +61,10 @@ struct sink {
 
     /* the archive */
     int64_t archive_id, chunk_seq;
+    /* Set when the archive was closed by one call with its derived rows
+     * (the dialect's archive_close, sink_archive_end): sink_commit then
+     * does not compute them again. */
+    int finished;
     struct sink_counts here;
     int64_t *replaced; /* archives that lost a run to --replace */
     size_t n_replaced, cap_replaced;
@@ -157,6 +161,17 @@ int sink_copy_flush(struct sink *s);
 int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
+
+/* The names kept from the last transaction (s->again) as the four
+ * arrays of the look-up again, bound at first..first + 3 (NULL when
+ * there is none to do), and the look-up marked done: 0 or -1 (reported,
+ * the statement reset). names.c. */
+int sink_names_again_bind(struct sink *s, struct db_stmt *st, int first);
+/* A row (kind 0-3, id, name, params) of the look-up again into the
+ * caches (other kinds left alone): 0 or -1 (out of memory, reported). */
+int sink_names_again_row(struct sink *s, struct db_stmt *st);
+/* The advisory lock key of an archive: the first 64 bits of its SHA-256. */
+long long sink_archive_key(const char *sha);
 
 /* Marks the archive's transaction in ingest_defer: run_cell_data is then
  * computed once per run by sink_commit, not by the per-row trigger. */
