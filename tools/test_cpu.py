@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""test_cpu.py BUILD [JOBS [REGEX]]: where the suite's CPU goes (docs/testing.md).
+
+Runs every ctest test of BUILD (or those whose name matches REGEX) with
+JOBS workers (default 2), the fixtures' set-up tests first and their
+clean-ups last, as ctest orders them, and prints per test: name, wall
+seconds, CPU seconds (user + system of the test's process tree, from
+os.wait4), the exit status, and for a test with a PostgreSQL test cluster
+the server's CPU over the test (the postmaster's own and its exited
+children's: approximate when tests overlap). Then the total. A test that
+ctest would skip shows its skip status (77) as a failure here."""
+import json, os, subprocess, sys, time, threading, re
+build = sys.argv[1]; jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+pat = sys.argv[3] if len(sys.argv) > 3 else None
+info = json.loads(subprocess.check_output(["ctest", "--show-only=json-v1"], cwd=build))
+tests = []
+for t in info["tests"]:
+    if pat and not re.search(pat, t["name"]): continue
+    env = dict(os.environ); wd = build; disabled = False
+    for p in t.get("properties", []):
+        if p["name"] == "ENVIRONMENT":
+            for kv in p["value"]:
+                k, _, v = kv.partition("="); env[k] = v
+        if p["name"] == "WORKING_DIRECTORY": wd = p["value"]
+        if p["name"] == "DISABLED" and p["value"]: disabled = True
+    kind = 1
+    for p in t.get("properties", []):
+        if p["name"] == "FIXTURES_SETUP": kind = 0
+        if p["name"] == "FIXTURES_CLEANUP": kind = 2
+    if not disabled: tests.append((kind, t["name"], t["command"], wd, env))
+setups = [t[1:] for t in tests if t[0] == 0]; cleanups = [t[1:] for t in tests if t[0] == 2]
+tests = [t[1:] for t in tests if t[0] == 1]
+lock = threading.Lock(); res = []; idx = [0]
+def srvcpu(env):
+    pid = os.path.join(env.get("BENCHDB_PG_CLUSTER",""), "data", "postmaster.pid")
+    try:
+        pm = open(pid).readline().strip(); f = open(f"/proc/{pm}/stat").read().split(")")[1].split()
+        return sum(int(x) for x in f[11:15]) / os.sysconf("SC_CLK_TCK")
+    except Exception: return 0.0
+def run1(name, cmd, wd, env):
+        srv0 = srvcpu(env)
+        t0 = time.time()
+        p = subprocess.Popen(cmd, cwd=wd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, st, ru = os.wait4(p.pid, 0)
+        wall = time.time() - t0
+        srv = srvcpu(env) - srv0
+        with lock:
+            res.append((name, wall, ru.ru_utime + ru.ru_stime, os.waitstatus_to_exitcode(st)))
+            print(f"{name}\t{wall:.1f}\t{ru.ru_utime+ru.ru_stime:.1f}\t{os.waitstatus_to_exitcode(st)}\tserver {srv:.1f}", flush=True)
+def worker():
+    while True:
+        with lock:
+            if idx[0] >= len(tests): return
+            t = tests[idx[0]]; idx[0] += 1
+        run1(*t)
+for t in setups: run1(*t)
+th = [threading.Thread(target=worker) for _ in range(jobs)]
+[t.start() for t in th]; [t.join() for t in th]
+for t in cleanups:
+    pid = os.path.join(t[3].get("BENCHDB_PG_CLUSTER",""), "data", "postmaster.pid")
+    if os.path.exists(pid):
+        pm = open(pid).readline().strip(); f = open(f"/proc/{pm}/stat").read().split(")")[1].split()
+        hz = os.sysconf("SC_CLK_TCK"); print(f"postmaster self {(int(f[11])+int(f[12]))/hz:.1f} children {(int(f[13])+int(f[14]))/hz:.1f}")
+    run1(*t)
+tot = sum(r[2] for r in res)
+print(f"TOTAL cpu {tot:.0f} s over {len(res)} tests; failures: {[r[0] for r in res if r[3]]}")
