@@ -108,6 +108,19 @@ static int found_id(struct sink *s, struct db_stmt *get, int64_t *id)
     return rc == SQLITE_ROW ? 0 : sink_fail_sql(s);
 }
 
+/* Steps get, its parameters bound: 1 with *id the row's, 0 when it holds
+ * no row, or -1 (an error, reported). */
+static int look_up(struct sink *s, struct db_stmt *get, int64_t *id)
+{
+    int rc = db_step(get);
+    if (rc == SQLITE_ROW)
+        *id = db_column_int64(get, 0);
+    db_reset(get);
+    if (rc == SQLITE_ROW)
+        return 1;
+    return rc == SQLITE_DONE ? 0 : sink_fail_sql(s);
+}
+
 int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
 {
     size_t len = strlen(name);
@@ -122,13 +135,10 @@ int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
     if (!st)
         return -1;
     db_bind_text(st, 1, name, (int)len);
-    int rc = db_step(st);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(st, 0);
-    db_reset(st);
-    if (rc != SQLITE_ROW) {
-        if (rc != SQLITE_DONE)
-            return sink_fail_sql(s);
+    int found = look_up(s, st, id);
+    if (found < 0)
+        return -1;
+    if (!found) {
         st = sink_stmt(s, t->insert);
         if (!st)
             return -1;
@@ -159,13 +169,10 @@ int sink_benchmark_id(struct sink *s, const char *name, const char *params, int6
         return -1;
     db_bind_text(st, 1, name, -1);
     db_bind_text(st, 2, params, -1);
-    int rc = db_step(st);
-    if (rc == SQLITE_ROW)
-        *id = db_column_int64(st, 0);
-    db_reset(st);
-    if (rc != SQLITE_ROW) {
-        if (rc != SQLITE_DONE)
-            return sink_fail_sql(s);
+    int found = look_up(s, st, id);
+    if (found < 0)
+        return -1;
+    if (!found) {
         st = sink_stmt(s, S_BENCH_INSERT);
         if (!st)
             return -1;
