@@ -474,8 +474,11 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
             sb_printf(&sb, ", precision %.2f)", num_or_nan(rows, r, "precision"));
         else
             sb_puts(&sb, ", precision undefined)");
-        sb_printf(&sb, ", %lld false alarm%s (%.3g per 100 runs)", fa, fa == 1 ? "" : "s",
-                  num_or_nan(rows, r, "false_per_100"));
+        if (runs)
+            sb_printf(&sb, ", %lld false alarm%s (%.3g per 100 runs)", fa, fa == 1 ? "" : "s",
+                      num_or_nan(rows, r, "false_per_100"));
+        else /* nothing judged (e.g. --since after the last run): no rate to give */
+            sb_puts(&sb, ", 0 false alarms (per 100 runs undefined)");
         if (det)
             sb_printf(&sb, ", detected %.2g runs late on average (at most %lld)", num_or_nan(rows, r, "mean_delay"),
                       (long long)num_or_nan(rows, r, "max_delay"));

@@ -135,4 +135,12 @@ assert all(r["seq"] >= 25 for r in rows if r["kind"] in ("alert", "missed")), ro
 ' || fail "--since: $(head -c 400 out)"
 checks=$((checks + 1))
 
+# Nothing to judge (--since after the last night): every rate undefined,
+# said in words, none printed as a number.
+run bd backtest gate-ttest --since 2025-12-31 --no-record
+expect_rc 0 "backtest, nothing judged"
+expect_err_has "gate-ttest would have raised 0 alerts in 0 runs: no reference regression to catch (recall undefined, precision undefined), 0 false alarms (per 100 runs undefined)" "nothing judged: the sentence"
+checks=$((checks + 1))
+! grep -qiw nan "$T/out" "$T/err" || fail "nothing judged: a rate printed as nan: $(grep -iw nan "$T/out" "$T/err")"
+
 finish

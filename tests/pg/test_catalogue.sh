@@ -3,6 +3,9 @@
 # argument count, its kind and determinism) and the extension benchstats
 # on PostgreSQL; the functions of both engines the same on both
 # (tests/pg/catalogue.py).
+# ctest: plain-only
+#   (its benchdb code runs sanitized elsewhere: every line of src/ it
+#   reaches, a sanitized test reaches too; tools/plain_only_cover.py)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_catalogue

@@ -6,6 +6,9 @@
 # the session: one
 # ingest of fourteen archives, two of them refused, on both engines; every
 # derived table the same, and nothing of the refused ones stored.
+# ctest: plain-only
+#   (its benchdb code runs sanitized elsewhere: every line of src/ it
+#   reaches, a sanitized test reaches too; tools/plain_only_cover.py)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_kept

@@ -9,6 +9,9 @@
 # statement log holds it once per archive after the first, in the call
 # that opens the archive), so that the
 # archives cost one statement for their names, not one per name.
+# ctest: plain-only
+#   (its benchdb code runs sanitized elsewhere: every line of src/ it
+#   reaches, a sanitized test reaches too; tools/plain_only_cover.py)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_names_again

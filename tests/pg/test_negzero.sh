@@ -5,6 +5,9 @@
 # warmups written -0.0, -0 and -0e0; PostgreSQL's COPY path) and for
 # go-bench files, a new run (COPY) and one appended to a stored run (one
 # INSERT per series, values bound as parameters).
+# ctest: plain-only
+#   (its benchdb code runs sanitized elsewhere: every line of src/ it
+#   reaches, a sanitized test reaches too; tools/plain_only_cover.py)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_negzero

@@ -22,7 +22,9 @@
 #    rewritten, a value changed in sample alone and a block score written
 #    by hand differ, with the same lines as SQLite's (check names the
 #    series too).
-# ctest: cost=16
+# ctest: plain-only cost=16
+#   (its benchdb code runs sanitized elsewhere: every line of src/ it
+#   reaches, a sanitized test reaches too; tools/plain_only_cover.py)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_report

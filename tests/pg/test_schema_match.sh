@@ -3,6 +3,9 @@
 # the map of tools/gen/schema.py, NOT NULL, defaults), keys, foreign keys
 # and indexes, and on every view's columns, and both are what
 # schema/benchdb.schema describes (tests/pg/schema_match.py).
+# ctest: plain-only
+#   (its benchdb code runs sanitized elsewhere: every line of src/ it
+#   reaches, a sanitized test reaches too; tools/plain_only_cover.py)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_schema_match

@@ -8,6 +8,9 @@
 # with two sessions (psql reading a FIFO, steps driven by the server's
 # view of its sessions, no timing) a delete and an insert of a series that
 # refers to the row deleted never leave a series without it.
+# ctest: plain-only
+#   (its benchdb code runs sanitized elsewhere: every line of src/ it
+#   reaches, a sanitized test reaches too; tools/plain_only_cover.py)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_series_refs
