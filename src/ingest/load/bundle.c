@@ -7,9 +7,9 @@
  * when a file's bytes, its name, the format it is read as or the run it
  * goes to change: the same files into another run load again, the same
  * command twice is skipped. docs/archive-format.md. The tar is made in
- * memory (the files are held there while they load anyway) and read from
- * there: hashed once, as it is written, never written to a file and read
- * back. */
+ * memory (the files are held there while they load anyway), each file
+ * read straight into it, and read from there: hashed once, as it is
+ * written, never copied, written to a file or read back. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -58,10 +58,9 @@ static int tar_block(struct tarw *f, const unsigned char *b)
     return tw_write(f, b, 512);
 }
 
-static int tar_header(struct tarw *f, const char *name, unsigned long long size, char type)
+static void tar_header_fill(unsigned char *h, const char *name, unsigned long long size, char type)
 {
-    unsigned char h[512];
-    memset(h, 0, sizeof h);
+    memset(h, 0, 512);
     snprintf((char *)h, 100, "%s", name);
     octal((char *)h + 100, 8, 0644);
     octal((char *)h + 108, 8, 0);
@@ -77,6 +76,12 @@ static int tar_header(struct tarw *f, const char *name, unsigned long long size,
         sum += h[i];
     snprintf((char *)h + 148, 8, "%06o", sum);
     h[155] = ' ';
+}
+
+static int tar_header(struct tarw *f, const char *name, unsigned long long size, char type)
+{
+    unsigned char h[512];
+    tar_header_fill(h, name, size, type);
     return tar_block(f, h);
 }
 
@@ -89,27 +94,56 @@ static int tar_data(struct tarw *f, const void *p, size_t n)
     return pad && tw_write(f, zero, pad) ? -1 : 0;
 }
 
-/* A member; a path longer than ustar's 100 bytes goes in a pax header. */
-static int tar_member(struct tarw *f, const char *path, const void *p, size_t n)
+/* A path longer than ustar's 100 bytes goes in a pax header before its
+ * member's. */
+static int tar_long_path(struct tarw *f, const char *path)
 {
     size_t len = strlen(path);
-    if (len >= 100) {
-        /* "LEN path=PATH\n", LEN counting its own digits */
-        size_t base = len + 7, total = 0;
-        char num[32];
-        for (size_t digits = 1; digits < 20; digits++) {
-            total = base + digits;
-            snprintf(num, sizeof num, "%zu", total);
-            if (strlen(num) == digits)
-                break;
-        }
-        char *rec = bd_strdupf("%s path=%s\n", num, path);
-        int rc = tar_header(f, "PaxHeader", strlen(rec), 'x') || tar_data(f, rec, strlen(rec));
-        free(rec);
-        if (rc)
-            return -1;
+    if (len < 100)
+        return 0;
+    /* "LEN path=PATH\n", LEN counting its own digits */
+    size_t base = len + 7, total = 0;
+    char num[32];
+    for (size_t digits = 1; digits < 20; digits++) {
+        total = base + digits;
+        snprintf(num, sizeof num, "%zu", total);
+        if (strlen(num) == digits)
+            break;
     }
-    return tar_header(f, path, n, '0') || tar_data(f, p, n) ? -1 : 0;
+    char *rec = bd_strdupf("%s path=%s\n", num, path);
+    int rc = tar_header(f, "PaxHeader", strlen(rec), 'x') || tar_data(f, rec, strlen(rec));
+    free(rec);
+    return rc ? -1 : 0;
+}
+
+/* A member of n bytes at p. */
+static int tar_member(struct tarw *f, const char *path, const void *p, size_t n)
+{
+    return tar_long_path(f, path) || tar_header(f, path, n, '0') || tar_data(f, p, n) ? -1 : 0;
+}
+
+/* A member whose bytes are read straight into the tar (a harness file
+ * can be large: no copy of it is made on the way): tar_file_begin leaves
+ * room for the header, the caller appends the bytes to f->tar, and
+ * tar_file_end writes the header in front of them and hashes both, in the
+ * tar's order (nothing else is written in between). */
+static int tar_file_begin(struct tarw *f, const char *path, size_t *header_at)
+{
+    static const unsigned char room[512];
+    if (tar_long_path(f, path))
+        return -1;
+    *header_at = f->tar.len;
+    return sb_append(&f->tar, room, sizeof room);
+}
+
+static int tar_file_end(struct tarw *f, const char *path, size_t header_at)
+{
+    static const unsigned char zero[512];
+    unsigned char *h = (unsigned char *)f->tar.buf + header_at;
+    size_t n = f->tar.len - header_at - 512, pad = (512 - n % 512) % 512;
+    tar_header_fill(h, path, n, '0');
+    sha256_update(&f->sha, h, f->tar.len - header_at);
+    return pad && tw_write(f, zero, pad) ? -1 : 0;
 }
 
 static int tar_end(struct tarw *f)
@@ -150,15 +184,30 @@ static int read_file(const char *path, uint64_t *total, struct strbuf *out, char
     return rc;
 }
 
+/* The file at path read into the tar as member (counted with the run's
+ * files); *at and *n say where its bytes are in f->tar. */
+static int tar_file(struct tarw *f, const char *path, const char *member, uint64_t *total, size_t *at, size_t *n,
+                    char **err)
+{
+    size_t h;
+    if (tar_file_begin(f, member, &h))
+        return bd_fail(err, "out of memory");
+    if (read_file(path, total, &f->tar, err))
+        return -1;
+    *at = h + 512;
+    *n = f->tar.len - *at;
+    return tar_file_end(f, member, h) ? bd_fail(err, "out of memory") : 0;
+}
+
 /* The format a file is read as: --format, or what its content is. */
-static int file_format(const struct ingest_run *run, const struct strbuf *bytes, const char **format, char **err)
+static int file_format(const struct ingest_run *run, const char *bytes, size_t n, const char **format, char **err)
 {
     if (run->harness_format) {
         *format = run->harness_format;
         return 0;
     }
     struct sniffed sn;
-    if (sniff_buffer((const unsigned char *)(bytes->buf ? bytes->buf : ""), bytes->len, &sn, err))
+    if (sniff_buffer((const unsigned char *)bytes, n, &sn, err))
         return -1;
     *format = kind_harness(sn.kind);
     if (*format)
@@ -181,23 +230,18 @@ static int add_companions(struct tarw *tmp, const struct harness *h, const char 
         return 0;
     const char *ps = strrchr(path, '/'), *ms = strrchr(member, '/');
     int pl = ps ? (int)(ps - path) + 1 : 0, ml = ms ? (int)(ms - member) + 1 : 0;
-    struct strbuf bytes = {0};
     int rc = 0;
     for (size_t i = 0; rc == 0 && h->companions[i]; i++) {
         char *p = bd_strdupf("%.*s%s", pl, path, h->companions[i]);
         struct stat st;
         if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
             char *m = bd_strdupf("%.*s%s", ml, member, h->companions[i]);
-            sb_reset(&bytes);
-            if (read_file(p, total, &bytes, err))
-                rc = -1;
-            else if (tar_member(tmp, m, bytes.buf, bytes.len))
-                rc = bd_fail(err, "out of memory");
+            size_t at, n;
+            rc = tar_file(tmp, p, m, total, &at, &n, err);
             free(m);
         }
         free(p);
     }
-    sb_free(&bytes);
     return rc;
 }
 
@@ -304,7 +348,7 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     struct tarw tw = {0};
     struct tarw *tmp = &tw;
     sha256_init(&tw.sha);
-    struct strbuf bytes = {0}, text = {0};
+    struct strbuf text = {0};
     const char **paths = calloc(n ? n : 1, sizeof *paths), **displays = calloc(n ? n : 1, sizeof *displays);
     char *err = NULL;
     enum ingest_result r = INGEST_FAILED;
@@ -335,17 +379,14 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     qsort(e, n, sizeof *e, by_member);
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        sb_reset(&bytes);
         if (i && strcmp(e[i].member, e[i - 1].member) == 0) {
             r = refuse(g, e[i].display, "given twice (or under the same name as another file)");
             goto out;
         }
-        if (read_file(e[i].file->path, &total, &bytes, &err) || file_format(run, &bytes, &e[i].format, &err)) {
+        size_t at, len;
+        if (tar_file(tmp, e[i].file->path, e[i].member, &total, &at, &len, &err) ||
+            file_format(run, tw.tar.buf + at, len, &e[i].format, &err)) {
             r = refuse(g, e[i].display, err);
-            goto out;
-        }
-        if (tar_member(tmp, e[i].member, bytes.buf, bytes.len)) {
-            r = refuse(g, shown, "out of memory");
             goto out;
         }
         if (add_companions(tmp, harness_find(e[i].format), e[i].file->path, e[i].member, &total, &err)) {
@@ -371,7 +412,6 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     unsigned char digest[32];
     sha256_final(&tw.sha, digest);
     sha256_hex(digest, g->bundle_sha);
-    sb_free(&bytes); /* the last file's copy: the tar holds it now */
     g->bundle_tar = (const unsigned char *)tw.tar.buf;
     g->bundle_tar_len = tw.tar.len;
     r = load_archive(g, shown, -1, 0, 0, shown);
@@ -388,7 +428,6 @@ out:
     free(paths);
     free(displays);
     free(err);
-    sb_free(&bytes);
     sb_free(&text);
     sb_free(&tw.tar);
     return r;

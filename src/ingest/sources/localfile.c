@@ -12,19 +12,25 @@
 
 int read_to_end(int fd, struct strbuf *out, int (*take)(void *arg, size_t n, char **err), void *arg, char **err)
 {
-    char buf[65536];
+    /* straight into out's free room (no block copied through the stack),
+     * at most 64 KiB a read, so that take is offered each block before
+     * more is read, as it was block by block */
     for (;;) {
-        ssize_t k = read(fd, buf, sizeof buf);
+        if (sb_grow(out, 65536))
+            return bd_fail(err, "out of memory");
+        ssize_t k = read(fd, out->buf + out->len, 65536);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
             return bd_fail(err, "cannot read: %s", strerror(errno));
-        if (k == 0)
+        if (k == 0) {
+            out->buf[out->len] = 0;
             return 0;
+        }
         if (take && take(arg, (size_t)k, err))
             return -1;
-        if (sb_append(out, buf, (size_t)k))
-            return bd_fail(err, "out of memory");
+        out->len += (size_t)k;
+        out->buf[out->len] = 0;
     }
 }
 
