@@ -146,11 +146,14 @@ static int already(const char *path, const char *sha)
 }
 
 /* One archive into dir; 1 when written, 0 when already there. */
-static int export_one(struct db *db, const char *dir, long long id, const char *sha, const char *name, int zstd,
-                      char **err)
+static int export_one(struct db *db, const char *dir, long long id, const char *sha, const char *name,
+                      const char *format, int zstd, char **err)
 {
     char ext[32];
-    extension(name, ext);
+    if (strcmp(format, "files") == 0) /* harness files: the tar ingest made of them, named by them all */
+        snprintf(ext, sizeof ext, ".tar");
+    else
+        extension(name, ext);
     char *path = bd_strdupf("%s/%s%s", dir, sha, ext), *tmp = bd_strdupf("%s/.%s.partial-%ld", dir, sha, (long)getpid());
     int rc = path && tmp ? already(path, sha) : bd_fail(err, "out of memory");
     if (rc == 1 || (rc == -1 && !path)) {
@@ -195,7 +198,7 @@ static int export_one(struct db *db, const char *dir, long long id, const char *
 }
 
 static const char select_sql[] =
-    "SELECT a.id, a.sha256, a.name, a.content_encoding FROM archive AS a "
+    "SELECT a.id, a.sha256, a.name, a.content_encoding, a.format FROM archive AS a "
     "WHERE (CAST(?1 AS BIGINT) IS NULL OR a.id = ?1) AND (CAST(?2 AS TEXT) IS NULL OR a.id IN ("
     "SELECT r.archive_id FROM run AS r JOIN plan AS p ON p.id = r.plan_id WHERE p.name = ?2 OR p.name || '/' || r.name = ?2 "
     "UNION SELECT s.archive_id FROM series AS s JOIN run AS r ON r.id = s.run_id JOIN plan AS p ON p.id = r.plan_id "
@@ -219,7 +222,8 @@ static int export_all(struct db *db, const char *dir, const struct export_args *
         long long id = db_column_int64(st, 0);
         char *err = NULL;
         int w = export_one(db, dir, id, (const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2),
-                           strcmp((const char *)db_column_text(st, 3), "zstd") == 0, &err);
+                           (const char *)db_column_text(st, 4), strcmp((const char *)db_column_text(st, 3), "zstd") == 0,
+                           &err);
         seen++;
         if (w < 0) {
             bd_error("export: archive %lld (%s): %s; the files already written stay", id,

@@ -37,6 +37,26 @@ for f in jmh.json gbench.json hyperfine.json pyperf.json go.txt; do
     expect_rows "member $f" "SELECT sha256, size FROM archive_member WHERE path = 'files/$f'" \
         "$(sha256sum "$T/base/$f" | cut -d' ' -f1),$(wc -c <"$T/base/$f")"
 done
+# The archive's id is the SHA-256 of a tar made the same way every time
+# (docs/archive-format.md), so the same files give the same id in every
+# version of benchdb, or a store would load them again as a new archive:
+# pinned here as benchdb made it before it read the files straight into
+# the tar. The exported bytes are that tar (.tar: docs/copy.md), their
+# SHA-256 the id, the members in order; loaded into an empty store it
+# gives the run back without the options.
+id=f268ad1df5099fe1ad92787a3aecff5fe70de619fc622c81a988a3243c826a03
+expect_rows archive-id "SELECT sha256 FROM archive" "$id"
+bd export -q "$T/exported" || fail "export"
+[ "$(sha256sum "$T/exported/$id.tar" | cut -d' ' -f1)" = "$id" ] || fail "exported: $(ls "$T/exported")"
+[ "$(tar -tf "$T/exported/$id.tar" | tr '\n' ' ')" = \
+    "files/gbench.json files/go.txt files/hyperfine.json files/jmh.json files/pyperf.json benchdb-run.jsonl " ] ||
+    fail "the tar's members: $(tar -tf "$T/exported/$id.tar")"
+bd --db "$T/again.db" init >/dev/null
+bd --db "$T/again.db" ingest -q "$T/exported" || fail "the exported tar ingested again"
+[ "$(bd --db "$T/again.db" sql -f csv "SELECT p.name, r.name, h.name, r.source FROM run r JOIN plan p ON p.id = r.plan_id
+        JOIN host h ON h.id = r.host_id" | tail -n +2 | tr -d '\r')" = "pr-42,base,ci-1,844fd45" ] ||
+    fail "the exported tar's run: $(bd --db "$T/again.db" list runs)"
+checks=$((checks + 4))
 # every series names the member it came from, each format in one run
 expect_rows series "SELECT m.format, count(*) FROM series s JOIN archive_member m ON m.id = s.member_id
                     GROUP BY m.format ORDER BY m.format" \
