@@ -11,8 +11,9 @@ command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/insta
 kills=50
 values=30000
 [ "${BENCHDB_SANITIZED:-0}" = 1 ] && values=6000
+# one archive generated (deterministic), four plans made of it
+python3 "$LIB/gen_archive.py" "$T/gen.jsonl" --values "$values" --iterations 100 >/dev/null
 for i in 1 2 3 4; do
-    python3 "$LIB/gen_archive.py" "$T/gen.jsonl" --values "$values" --iterations 100 >/dev/null
     sed "s/\"plan\":\"big\"/\"plan\":\"crash$i\"/" "$T/gen.jsonl" >"$T/a$i.jsonl"
 done
 rm "$T/gen.jsonl"
@@ -47,6 +48,7 @@ start=$(date +%s%N)
 bd ingest --quiet $archives
 full_ns=$(($(date +%s%N) - start))
 snap >"$T/expected"
+expected=$(cat "$T/expected")
 grep '^archive ' "$T/expected" >"$T/expected.archives"
 [ "$(wc -l <"$T/expected.archives")" = 4 ] || fail "test setup: four archives expected"
 grep -qx 'integrity ok' "$T/expected" || fail "test setup: integrity"
@@ -56,9 +58,9 @@ check_after_kill() {
     snap >"$T/got"
     grep -qx 'integrity ok' "$T/got" || fail "kill $k: $(grep '^integrity' "$T/got")"
     grep '^archive ' "$T/got" >"$T/got.archives" || true
-    while IFS= read -r line; do
-        grep -qxF "$line" "$T/expected.archives" || fail "kill $k: half-stored: $line (expected one of: $(cat "$T/expected.archives"))"
-    done <"$T/got.archives"
+    # (one grep for all the lines: each must be one of the expected lines)
+    line=$(grep -vxF -f "$T/expected.archives" "$T/got.archives" | head -n 1) || true
+    [ -z "$line" ] || fail "kill $k: half-stored: $line (expected one of: $(cat "$T/expected.archives"))"
     # No row outside the stored archives: the totals are the sums over them.
     sums=$(awk '{r+=$3; s+=$4; v+=$5; g+=$6; c+=$7} END {printf "%d %d %d %d %d", r, s, v, g, c}' "$T/got.archives")
     grep -q "^totals $sums names " "$T/got" || fail "kill $k: rows outside any archive: $(grep '^totals' "$T/got") vs $sums"
@@ -89,7 +91,7 @@ while [ "$k" -lt "$kills" ]; do
     # The same command again completes, with exactly the expected rows.
     # shellcheck disable=SC2086
     bd ingest --quiet $archives || fail "kill $k: the re-run failed"
-    [ "$(snap)" = "$(cat "$T/expected")" ] || fail "kill $k: after the re-run: $(snap) expected $(cat "$T/expected")"
+    [ "$(snap)" = "$expected" ] || fail "kill $k: after the re-run: $(snap) expected $expected"
     k=$((k + 1))
 done
 # How many archives each kill left stored (informative: it depends on timing).

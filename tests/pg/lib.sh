@@ -129,6 +129,22 @@ pg_same_data() {
         python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/s.db" "$1"
 }
 
+# pg_same_rows WHAT SQL [LINES]: the query gives identical rows (CSV, reals
+# to 17 digits) on the SQLite store $lite and the PostgreSQL store $pguri
+# (by default $T/s.db and $uri), at least LINES lines with the header
+# (default 2: one row). Leaves them in $T/lite.out and $T/pg.out.
+pg_same_rows() {
+    bd --db "${lite:-$T/s.db}" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
+    bd --db "${pguri:-$uri}" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
+    checks=$((checks + 1))
+    if ! cmp -s "$T/lite.out" "$T/pg.out"; then
+        fail "$1: differs (< SQLite, > PostgreSQL)"
+        diff "$T/lite.out" "$T/pg.out" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
+    elif [ "$(wc -l <"$T/pg.out")" -lt "${3:-2}" ]; then
+        fail "$1: fewer rows than $((${3:-2} - 1)): $(cat "$T/pg.out")"
+    fi
+}
+
 # both WHAT ARGS...: the same command on $T/s.db and on $uri: the same exit
 # status and identical stdout (each through $filter, with $store naming
 # the store it came from), not empty when the command succeeds; with

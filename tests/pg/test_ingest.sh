@@ -30,38 +30,27 @@ run bd --db "$uri" ingest -q "$BENCHDB_SRC/examples" "$T/nightly"
 expect_rc 0 "ingest on PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
 
-# same WHAT SQL: identical rows on both stores ($lite, $pguri), reals to
+# pg_same_rows (lib.sh) compares these two stores ($lite, $pguri), reals to
 # 17 digits.
 lite="$T/s.db" pguri=$uri
-same() {
-    bd --db "$lite" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
-    bd --db "$pguri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
-    checks=$((checks + 1))
-    if ! cmp -s "$T/lite.out" "$T/pg.out"; then
-        fail "$1: differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.out" "$T/pg.out" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
-    elif [ "$(wc -l <"$T/pg.out")" -lt 2 ]; then
-        fail "$1: no rows: $(cat "$T/pg.out")"
-    fi
-}
-same "archives (but when)" "SELECT id, sha256, name, size, format, content_encoding, stored_size, tool_version \
+pg_same_rows "archives (but when)" "SELECT id, sha256, name, size, format, content_encoding, stored_size, tool_version \
 FROM archive ORDER BY id"
-same "archive chunks" "SELECT archive_id, seq, data FROM archive_chunk ORDER BY archive_id, seq"
-same "archive members" "SELECT count(*) AS n FROM archive_member"
-same "plans, hosts, variants" "SELECT 'plan' AS t, id, name FROM plan UNION ALL SELECT 'host', id, name FROM host \
+pg_same_rows "archive chunks" "SELECT archive_id, seq, data FROM archive_chunk ORDER BY archive_id, seq"
+pg_same_rows "archive members" "SELECT count(*) AS n FROM archive_member"
+pg_same_rows "plans, hosts, variants" "SELECT 'plan' AS t, id, name FROM plan UNION ALL SELECT 'host', id, name FROM host \
 UNION ALL SELECT 'variant', id, name FROM variant ORDER BY 1, 2"
-same "benchmarks" "SELECT id, name, params FROM benchmark ORDER BY id"
-same "runs" "SELECT * FROM run ORDER BY id"
-same "series" "SELECT * FROM series ORDER BY id"
-same "samples" "SELECT * FROM sample ORDER BY series_id, warmup, iteration"
-same "gates and events" "SELECT 'gate' AS t, id, run_id, name, CAST(passed AS TEXT) AS v, at, detail FROM gate \
+pg_same_rows "benchmarks" "SELECT id, name, params FROM benchmark ORDER BY id"
+pg_same_rows "runs" "SELECT * FROM run ORDER BY id"
+pg_same_rows "series" "SELECT * FROM series ORDER BY id"
+pg_same_rows "samples" "SELECT * FROM sample ORDER BY series_id, warmup, iteration"
+pg_same_rows "gates and events" "SELECT 'gate' AS t, id, run_id, name, CAST(passed AS TEXT) AS v, at, detail FROM gate \
 UNION ALL SELECT 'event', id, run_id, name, CAST(value AS TEXT), at, detail FROM event ORDER BY 1, 2"
-same "units" "SELECT * FROM unit ORDER BY name"
-same "block_score_data" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
-same "run_cell_data" "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
-same "run_cell" "SELECT * FROM run_cell ORDER BY run_id, benchmark_id"
-same "history_point_data" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
-same "a saved query over what was ingested" "SELECT 1 AS x" # the connection stays usable
+pg_same_rows "units" "SELECT * FROM unit ORDER BY name"
+pg_same_rows "block_score_data" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
+pg_same_rows "run_cell_data" "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
+pg_same_rows "run_cell" "SELECT * FROM run_cell ORDER BY run_id, benchmark_id"
+pg_same_rows "history_point_data" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
+pg_same_rows "a saved query over what was ingested" "SELECT 1 AS x" # the connection stays usable
 run bd --db "$uri" query regressions --no-record -f csv
 expect_rc 0 "a saved query on the ingested store"
 cp "$T/out" "$T/pg-regressions"
@@ -112,9 +101,9 @@ WHERE id = (SELECT min(id) FROM series WHERE metric = 'primary')" \
     run bd --db "$uri" sql --write "$w"
     expect_rc 0 "sql --write on PostgreSQL"
 done
-same "block_score_data after sql --write" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
-same "history_point_data after sql --write" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
-same "run_cell_data after sql --write" "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
+pg_same_rows "block_score_data after sql --write" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
+pg_same_rows "history_point_data after sql --write" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
+pg_same_rows "run_cell_data after sql --write" "SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id"
 
 # ---- eight at once ----
 db8=benchdb_ingest8
@@ -170,10 +159,10 @@ both_delete --run nightly-sim/ci-a-0002
 both_delete --archive 3
 both_delete --plan git-perf-p0001
 both_delete --run nightly-sim/no-such-run
-same "runs after the deletes" "SELECT id, name FROM run ORDER BY id"
-same "archives after the deletes" "SELECT id, name FROM archive ORDER BY id"
-same "values after the deletes" "SELECT count(*) AS n, sum(value) AS s FROM sample"
-same "derived rows after the deletes" "SELECT (SELECT count(*) FROM block_score_data) AS b, \
+pg_same_rows "runs after the deletes" "SELECT id, name FROM run ORDER BY id"
+pg_same_rows "archives after the deletes" "SELECT id, name FROM archive ORDER BY id"
+pg_same_rows "values after the deletes" "SELECT count(*) AS n, sum(value) AS s FROM sample"
+pg_same_rows "derived rows after the deletes" "SELECT (SELECT count(*) FROM block_score_data) AS b, \
 (SELECT count(*) FROM history_point_data) AS h, (SELECT count(*) FROM run_cell_data) AS c"
 
 # ---- --replace and --append: the same messages and rows on both engines ----
@@ -206,7 +195,7 @@ both() {
     fi
     rc=$prc
 }
-lite="$T/r.db" pguri=$urir # same() compares these now
+lite="$T/r.db" pguri=$urir # pg_same_rows compares these now
 ex="$BENCHDB_SRC/tests/data/ingest/good/example.jsonl"
 cp "$ex" "$T/v1.jsonl"
 { sed -n 11,12p "$ex"; echo '{"record":"samples","benchmark":"roundtrip","block":1,"variant":"native","unit":"ops/s","values":[7,8,9]}'; } >"$T/v2.jsonl"
@@ -253,30 +242,30 @@ SER="(SELECT p.name || '/' || r.name || ' ' || b.name || b.params || ' ' || CAST
 v.name || ' ' || CAST(s.fork AS TEXT) || ' ' || s.metric FROM series s JOIN run r ON r.id = s.run_id \
 JOIN plan p ON p.id = r.plan_id JOIN benchmark b ON b.id = s.benchmark_id JOIN variant v ON v.id = s.variant_id \
 WHERE s.id = x.series_id)"
-same "archives after --replace and --append" "SELECT sha256, name, size, format, content_encoding, stored_size \
+pg_same_rows "archives after --replace and --append" "SELECT sha256, name, size, format, content_encoding, stored_size \
 FROM archive ORDER BY sha256"
-same "archive members" "SELECT a.sha256, m.path, m.sha256 AS member, m.size, m.format FROM archive_member m \
+pg_same_rows "archive members" "SELECT a.sha256, m.path, m.sha256 AS member, m.size, m.format FROM archive_member m \
 JOIN archive a ON a.id = m.archive_id ORDER BY 1, 2"
-same "runs" "SELECT $RUN AS run, h.name AS host, x.position, x.source, x.started_at, x.ended_at, x.attributes, \
+pg_same_rows "runs" "SELECT $RUN AS run, h.name AS host, x.position, x.source, x.started_at, x.ended_at, x.attributes, \
 a.sha256 FROM (SELECT id AS run_id, * FROM run) AS x JOIN host h ON h.id = x.host_id \
 JOIN archive a ON a.id = x.archive_id ORDER BY 1"
-same "series" "SELECT $SER AS k, x.unit, x.n, x.total, m.path, x.detail, a.sha256 FROM \
+pg_same_rows "series" "SELECT $SER AS k, x.unit, x.n, x.total, m.path, x.detail, a.sha256 FROM \
 (SELECT id AS series_id, * FROM series) AS x LEFT JOIN archive_member m ON m.id = x.member_id \
 LEFT JOIN archive a ON a.id = x.archive_id ORDER BY 1"
-same "samples" "SELECT $SER AS k, x.warmup, x.iteration, x.value, x.count FROM sample x ORDER BY 1, 2, 3"
-same "gates and events" "SELECT 'gate' AS t, $RUN AS run, name, CAST(passed AS TEXT) AS v, at, detail, \
+pg_same_rows "samples" "SELECT $SER AS k, x.warmup, x.iteration, x.value, x.count FROM sample x ORDER BY 1, 2, 3"
+pg_same_rows "gates and events" "SELECT 'gate' AS t, $RUN AS run, name, CAST(passed AS TEXT) AS v, at, detail, \
 (SELECT sha256 FROM archive WHERE id = x.archive_id) AS a FROM gate x UNION ALL SELECT 'event', $RUN, name, \
 CAST(value AS TEXT), at, detail, (SELECT sha256 FROM archive WHERE id = x.archive_id) FROM event x ORDER BY 1, 2, 3"
-same "block_score_data" "SELECT $RUN AS run, b.name, b.params, x.block, v.name AS variant, x.score, x.n, x.unit \
+pg_same_rows "block_score_data" "SELECT $RUN AS run, b.name, b.params, x.block, v.name AS variant, x.score, x.n, x.unit \
 FROM block_score_data x JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id \
 ORDER BY 1, 2, 3, 4, 5"
-same "history_point_data" "SELECT $RUN AS run, b.name, b.params, v.name AS variant, x.metric, h.name AS host, \
+pg_same_rows "history_point_data" "SELECT $RUN AS run, b.name, b.params, v.name AS variant, x.metric, h.name AS host, \
 x.started, x.position, x.series, x.n, x.total, x.unit FROM history_point_data x \
 JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id JOIN host h ON h.id = x.host_id \
 ORDER BY 1, 2, 3, 4, 5"
-same "run_cell_data" "SELECT $RUN AS run, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments \
+pg_same_rows "run_cell_data" "SELECT $RUN AS run, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments \
 FROM run_cell_data x JOIN benchmark b ON b.id = x.benchmark_id ORDER BY 1, 2, 3"
-same "appended series" "SELECT $SER AS k, (SELECT name FROM archive WHERE id = x.archive_id) AS appender \
+pg_same_rows "appended series" "SELECT $SER AS k, (SELECT name FROM archive WHERE id = x.archive_id) AS appender \
 FROM (SELECT id AS series_id, * FROM series) AS x WHERE x.archive_id IS NOT NULL ORDER BY 1"
 
 # One run of 100,000 values (4.8 MB in COPY's binary rows): its series and
@@ -290,10 +279,10 @@ expect_rc 0 "a run sent in parts"
 # with it; each value is compared instead.)
 BIG="x.series_id IN (SELECT s.id FROM series s JOIN run r ON r.id = s.run_id JOIN plan p ON p.id = r.plan_id \
 WHERE p.name = 'big')"
-same "values per series of the run sent in parts" "SELECT $SER AS k, count(*) AS n, min(x.value) AS vmin, \
+pg_same_rows "values per series of the run sent in parts" "SELECT $SER AS k, count(*) AS n, min(x.value) AS vmin, \
 max(x.value) AS vmax, min(x.iteration) AS lo, max(x.iteration) AS hi FROM sample x WHERE $BIG \
 GROUP BY x.series_id ORDER BY 1"
-same "every value of the run sent in parts" "SELECT $SER AS k, x.warmup, x.iteration, x.value FROM sample x \
+pg_same_rows "every value of the run sent in parts" "SELECT $SER AS k, x.warmup, x.iteration, x.value FROM sample x \
 WHERE $BIG ORDER BY 1, 2, 3"
 
 pg_dropdb "$dbr" >/dev/null

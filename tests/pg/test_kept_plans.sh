@@ -28,25 +28,14 @@ run bd --db "$T/s.db" ingest -q "$T/in"
 expect_rc 1 "ingest on SQLite: two refused"
 run bd --db "$uri" ingest -q "$T/in"
 expect_rc 1 "ingest on PostgreSQL: two refused"
-same() {
-    bd --db "$T/s.db" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
-    bd --db "$uri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
-    checks=$((checks + 1))
-    if ! cmp -s "$T/lite.out" "$T/pg.out"; then
-        fail "$1: differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.out" "$T/pg.out" | head -10 | cut -c1-300 | sed 's/^/  /' >&2
-    elif [ "$(wc -l <"$T/pg.out")" -lt 2 ]; then
-        fail "$1: no rows: $(cat "$T/pg.out")"
-    fi
-}
-same "archives" "SELECT name FROM archive ORDER BY name"
-same "runs" "SELECT p.name, r.name FROM run r JOIN plan p ON p.id = r.plan_id ORDER BY 1, 2"
-same "block_score_data" "SELECT r.name, b.name, b.params, x.block, v.name, x.score, x.n, x.unit FROM block_score_data x \
+pg_same_rows "archives" "SELECT name FROM archive ORDER BY name"
+pg_same_rows "runs" "SELECT p.name, r.name FROM run r JOIN plan p ON p.id = r.plan_id ORDER BY 1, 2"
+pg_same_rows "block_score_data" "SELECT r.name, b.name, b.params, x.block, v.name, x.score, x.n, x.unit FROM block_score_data x \
 JOIN run r ON r.id = x.run_id JOIN benchmark b ON b.id = x.benchmark_id JOIN variant v ON v.id = x.variant_id ORDER BY 1, 2, 3, 4, 5"
-same "history_point_data" "SELECT r.name, b.name, b.params, v.name, x.metric, x.started, x.position, x.series, x.n, x.total, x.unit \
+pg_same_rows "history_point_data" "SELECT r.name, b.name, b.params, v.name, x.metric, x.started, x.position, x.series, x.n, x.total, x.unit \
 FROM history_point_data x JOIN run r ON r.id = x.run_id JOIN benchmark b ON b.id = x.benchmark_id \
 JOIN variant v ON v.id = x.variant_id ORDER BY 1, 2, 3, 4, 5"
-same "run_cell_data" "SELECT r.name, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments FROM run_cell_data x \
+pg_same_rows "run_cell_data" "SELECT r.name, b.name, b.params, x.blocks, x.mean_log, x.sd_log, x.moments FROM run_cell_data x \
 JOIN run r ON r.id = x.run_id JOIN benchmark b ON b.id = x.benchmark_id ORDER BY 1, 2, 3"
 expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")" 12 "the twelve good archives stored, the refused not"
 expect_eq "$(pg -d "$db" -A -t -c "SELECT count(DISTINCT run_id) FROM run_cell_data")" 12 "every stored run has its cells"

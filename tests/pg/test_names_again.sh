@@ -51,24 +51,13 @@ run bd --db "$T/s.db" ingest -q "$T/in"
 expect_rc 0 "ingest on SQLite"
 [ "$failures" -eq 0 ] || exit 1
 
-same() {
-    bd --db "$T/s.db" sql "$2" -f csv --digits 17 >"$T/lite.out" 2>&1
-    bd --db "$uri" sql "$2" -f csv --digits 17 >"$T/pg.out" 2>&1
-    checks=$((checks + 1))
-    if ! cmp -s "$T/lite.out" "$T/pg.out"; then
-        fail "$1: differs (< SQLite, > PostgreSQL)"
-        diff "$T/lite.out" "$T/pg.out" | head -10 | sed 's/^/  /' >&2
-    elif [ "$(wc -l <"$T/pg.out")" -lt "$3" ]; then
-        fail "$1: fewer rows than $(($3 - 1)): $(cat "$T/pg.out")"
-    fi
-}
-same "plans, hosts, variants" "SELECT 'plan' AS t, id, name FROM plan UNION ALL SELECT 'host', id, name FROM host \
+pg_same_rows "plans, hosts, variants" "SELECT 'plan' AS t, id, name FROM plan UNION ALL SELECT 'host', id, name FROM host \
 UNION ALL SELECT 'variant', id, name FROM variant ORDER BY 1, 2" 7
-same "benchmarks" "SELECT id, name, params FROM benchmark ORDER BY id" 4
-same "runs by name" "SELECT r.id, p.name AS plan, r.name, h.name AS host, t.name AS treatment, b.name AS baseline \
+pg_same_rows "benchmarks" "SELECT id, name, params FROM benchmark ORDER BY id" 4
+pg_same_rows "runs by name" "SELECT r.id, p.name AS plan, r.name, h.name AS host, t.name AS treatment, b.name AS baseline \
 FROM run r JOIN plan p ON p.id = r.plan_id JOIN host h ON h.id = r.host_id JOIN variant t ON t.id = r.treatment_id \
 JOIN variant b ON b.id = r.baseline_id ORDER BY r.id" 5
-same "series by name" "SELECT s.id, r.name AS run, b.name, b.params, v.name AS variant, s.n, s.total FROM series s \
+pg_same_rows "series by name" "SELECT s.id, r.name AS run, b.name, b.params, v.name AS variant, s.n, s.total FROM series s \
 JOIN run r ON r.id = s.run_id JOIN benchmark b ON b.id = s.benchmark_id JOIN variant v ON v.id = s.variant_id \
 ORDER BY s.id" 29
 expect_eq "$(bd --db "$uri" sql "SELECT count(*) FROM plan" -f csv | tail -1 | tr -d '\r')" 1 "one plan, looked up again"

@@ -18,16 +18,20 @@ blocks, variants, forks = 5, ("native", "chill"), 2
 per_cell = blocks * len(variants) * forks * a.iterations
 cells = max(1, a.values // (per_cell * a.runs))
 state = 12345
+INV53 = 1.0 / (1 << 53)  # 2^-53
 
 
 def noise(k):
-    """k pseudo-random values in (0.5, 1.5), formatted with 6 decimals."""
+    """k pseudo-random values in (0.5, 1.5), formatted with 6 decimals, as
+    one text joined by commas (one formatting of a tuple: the same digits
+    as "%.6f" of each, in less time)."""
     global state
-    out = []
-    for _ in range(k):
-        state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-        out.append("%.6f" % (0.5 + (state >> 11) / float(1 << 53)))
-    return out
+    s, x = state, [0.0] * k
+    for i in range(k):  # masked to 64 bits: the same numbers as % 2^64
+        s = (s * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        x[i] = 0.5 + (s >> 11) * INV53  # exact: as (s >> 11) / 2^53
+    state = s
+    return ("%.6f," * k)[:-1] % tuple(x)
 
 
 values = series = 0
@@ -44,7 +48,7 @@ with open(a.out, "w") as f:
                         vals = noise(a.iterations)
                         f.write('{"record":"samples","benchmark":"bench%d","params":{"size":%d},"block":%d,'
                                 '"variant":"%s","fork":%d,"unit":"ns/op","warmup":[2.5,2.25],"values":[%s]}\n'
-                                % (c, c % 3, b, v, k, ",".join(vals)))
-                        values += len(vals)
+                                % (c, c % 3, b, v, k, vals))
+                        values += a.iterations
                         series += 1
 print(values, series)
