@@ -23,6 +23,7 @@ import sqlite3
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 FIG = "11 PostgreSQL"
@@ -106,6 +107,19 @@ class Cluster:
         return int(self.sql(db, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class AS c "
                                 "JOIN pg_namespace AS n ON n.oid = c.relnamespace "
                                 "WHERE n.nspname = 'public' AND c.relkind = 'r'"))
+
+
+def quiet_cluster(build, prefix):
+    """A throwaway cluster under build (autovacuum off, so that CPU is
+    measured without it), started: (cluster, its base directory)."""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    base = tempfile.mkdtemp(prefix=prefix, dir=build)
+    pg = Cluster(build, src, base)
+    pg.env["BENCHDB_PG_CONF"] += "\nautovacuum = off"
+    why = pg.start()
+    if why:
+        raise SystemExit(why)
+    return pg, base
 
 
 def query(prog, conninfo, warm, args):

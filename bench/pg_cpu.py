@@ -22,7 +22,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -74,16 +73,10 @@ def run_cpu(args, env):
 def main():
     build = os.path.abspath(sys.argv[1])
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     bd = os.path.join(build, "benchdb")
     before = os.environ.get("PG_CPU_BEFORE")
     before_schema = int(os.environ.get("PG_CPU_BEFORE_SCHEMA", "9999"))
-    base = tempfile.mkdtemp(prefix="pg-cpu-", dir=build)
-    pg = pg_bench.Cluster(build, src, base)
-    pg.env["BENCHDB_PG_CONF"] += "\nautovacuum = off"
-    why = pg.start()
-    if why:
-        raise SystemExit(why)
+    pg, base = pg_bench.quiet_cluster(build, "pg-cpu-")
     try:
         where = pg.dir
         if os.path.isfile(os.path.join(pg.dir, "base")):

@@ -19,7 +19,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pg_bench  # noqa: E402
@@ -35,13 +34,7 @@ TABLES = {
 def main():
     build = os.path.abspath(sys.argv[1])
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    base = tempfile.mkdtemp(prefix="pg-layout-", dir=build)
-    pg = pg_bench.Cluster(build, src, base)
-    pg.env["BENCHDB_PG_CONF"] += "\nautovacuum = off"
-    why = pg.start()
-    if why:
-        raise SystemExit(why)
+    pg, base = pg_bench.quiet_cluster(build, "pg-layout-")
     try:
         d = os.path.join(base, "10x")
         bd = os.path.join(build, "benchdb")
