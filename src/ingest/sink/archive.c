@@ -43,6 +43,7 @@ void sink_archive_reset(struct sink *s)
     s->n_series_lines = 0;
     idmap_clear(&s->cell_unit);
     idmap_clear(&s->series_keys);
+    sink_history_forget(s);
     sink_forget_units(s);
     sb_reset(&s->notices);
     memset(&s->here, 0, sizeof s->here);

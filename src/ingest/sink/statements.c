@@ -243,6 +243,7 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
                       : id == S_NAMES_AGAIN         ? d->names_again
                       : id == S_ARCHIVE_OPEN        ? d->archive_open
                       : id == S_ARCHIVE_CLOSE       ? d->archive_close
+                      : id == S_HISTORY_INSERT      ? d->history_insert
                                                     : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
@@ -267,6 +268,9 @@ void sink_close(struct sink *s)
     for (int k = 0; k < 4; k++)
         idmap_free(&s->again[k]);
     idmap_free(&s->cell_unit);
+    idmap_free(&s->point_ix);
+    free(s->points);
+    sb_free(&s->point_metrics);
     json_decref(s->attrs);
     free(s->series_lines);
     free(s->replaced);
@@ -471,7 +475,7 @@ static void forget_ids(struct sink *s)
 
 int sink_commit(struct sink *s)
 {
-    if (sink_copy_flush(s))
+    if (sink_copy_flush(s) || sink_history_flush(s))
         return -1;
     /* What the insert triggers left to the ingest (store/dialect.h), the
      * mark cleared last. */
@@ -495,6 +499,7 @@ void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
     pending_reset(s);
+    sink_history_forget(s);
     forget_ids(s);
 }
 
