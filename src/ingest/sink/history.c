@@ -25,8 +25,8 @@ void sink_history_forget(struct sink *s)
     s->points_run = 0;
 }
 
-int sink_history_add(struct sink *s, int64_t bench_id, int64_t variant_id, const char *metric, int unit_ix, int64_t n,
-                     double total)
+int sink_history_add(struct sink *s, const char *field, int64_t bench_id, int64_t variant_id, const char *metric,
+                     const char *unit, int64_t n, double total)
 {
     /* Series added to a stored run keep the trigger (their archive_id is
      * set, which its WHEN reads). */
@@ -41,16 +41,18 @@ int sink_history_add(struct sink *s, int64_t bench_id, int64_t variant_id, const
     int64_t ku[2] = {bench_id, variant_id};
     size_t mlen = metric ? strlen(metric) + 1 : 0;
     if (mlen > 256)
-        return ingest_report_fail(s->rep, NULL, "metric name longer than 255 bytes");
+        return ingest_report_fail(s->rep, field, "metric name longer than 255 bytes");
     memcpy(k, ku, sizeof ku);
     if (mlen)
         memcpy(k + sizeof ku, metric, mlen);
     int64_t *ix = idmap_get(&s->point_ix, k, sizeof ku + mlen);
     if (ix) {
         struct sink_point *p = &s->points[*ix];
+        /* The trigger's n + excluded.n would have turned into a real. */
         if (__builtin_add_overflow(p->n, n, &p->n))
-            return ingest_report_fail(s->rep, NULL,
-                                      "the counts of a benchmark's series in one run add up to more than 2^63");
+            return ingest_report_fail(s->rep, field,
+                                      "the counts of this benchmark's series in the run add up to more than a 64-bit integer holds "
+                                      "(their history point's n)");
         p->series++;
         p->total = p->total + total; /* the trigger's total + excluded.total */
         return 0;
@@ -65,7 +67,7 @@ int sink_history_add(struct sink *s, int64_t bench_id, int64_t variant_id, const
     }
     if (idmap_put(&s->point_ix, k, sizeof ku + mlen, (int64_t)s->n_points))
         return ingest_report_oom(s->rep);
-    s->points[s->n_points++] = (struct sink_point){bench_id, variant_id, 1, n, total, at, unit_ix};
+    s->points[s->n_points++] = (struct sink_point){bench_id, variant_id, 1, n, total, at, unit};
     return 0;
 }
 
@@ -88,7 +90,7 @@ int sink_history_flush(struct sink *s)
         db_bind_int64(st, 5, p->series);
         db_bind_int64(st, 6, p->n);
         db_bind_double(st, 7, p->total);
-        db_bind_text(st, 8, sink_unit_name(s, p->unit_ix), -1);
+        db_bind_text(st, 8, p->unit, -1);
         if (sink_step(s, st))
             return -1;
     }

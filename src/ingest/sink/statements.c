@@ -475,7 +475,7 @@ static void forget_ids(struct sink *s)
 
 int sink_commit(struct sink *s)
 {
-    if (sink_copy_flush(s) || sink_history_flush(s))
+    if (sink_copy_flush(s))
         return -1;
     /* What the insert triggers left to the ingest (store/dialect.h), the
      * mark cleared last. */
@@ -499,7 +499,6 @@ void sink_rollback(struct sink *s)
 {
     db_exec(s->db, "ROLLBACK", NULL);
     pending_reset(s);
-    sink_history_forget(s);
     forget_ids(s);
 }
 

@@ -93,7 +93,7 @@ struct sink {
         int64_t benchmark_id, variant_id, series, n;
         double total;
         size_t metric_at; /* in point_metrics; SIZE_MAX: the primary metric */
-        int unit_ix;
+        const char *unit; /* units.h's or the archive's (s->xunits, kept until it ends) */
     } *points;
     size_t n_points, cap_points;
     int64_t points_run; /* the run they are of */
@@ -174,16 +174,15 @@ int sink_copy_flush(struct sink *s);
 int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
-/* A unit's name by its index (a built-in one or one this archive added). */
-const char *sink_unit_name(const struct sink *s, int ix);
 
 /* History points (history.c), where the store leaves those of the runs
  * an ingest opens to it (store/dialect.h, history_insert): a series
- * stored in such a run added to its point (in the order stored); the
- * run's points written (before the next run and the commit); forgotten
- * (a rollback, the archive's end). 0 or -1 (reported). */
-int sink_history_add(struct sink *s, int64_t bench_id, int64_t variant_id, const char *metric, int unit_ix, int64_t n,
-                     double total);
+ * stored in such a run added to its point (in the order stored; field
+ * for a message); the run's points written (before the next run and at
+ * the archive's end, sink_archive_end); forgotten (sink_archive_reset,
+ * before an archive and after one that failed). 0 or -1 (reported). */
+int sink_history_add(struct sink *s, const char *field, int64_t bench_id, int64_t variant_id, const char *metric,
+                     const char *unit, int64_t n, double total);
 int sink_history_flush(struct sink *s);
 void sink_history_forget(struct sink *s);
 

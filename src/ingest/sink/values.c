@@ -21,7 +21,7 @@ void sink_forget_units(struct sink *s)
 
 /* ---- series ---- */
 
-const char *sink_unit_name(const struct sink *s, int ix)
+static const char *unit_name(const struct sink *s, int ix)
 {
     return ix < unit_count ? unit_names[ix] : s->xunits[ix - unit_count];
 }
@@ -82,7 +82,7 @@ static int check_cell_unit(struct sink *s, const struct sink_series *x, int64_t 
     snprintf(f, sizeof f, "%s%s", x->field, strcmp(x->field, "samples") == 0 ? ".unit" : "");
     if (prev && (*prev & 0xff) != ix)
         return ingest_report_fail(s->rep, f, "expected \"%s\" (the unit of this cell and variant at line %lld), got \"%s\"",
-                           sink_unit_name(s, (int)(*prev & 0xff)), (long long)(*prev >> 8), sink_unit_name(s, ix));
+                           unit_name(s, (int)(*prev & 0xff)), (long long)(*prev >> 8), unit_name(s, ix));
     if (prev)
         return 0;
     if (s->appending) {
@@ -98,9 +98,9 @@ static int check_cell_unit(struct sink *s, const struct sink_series *x, int64_t 
         db_reset(st);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
             return sink_fail_sql(s);
-        if (stored && strcmp(stored, sink_unit_name(s, ix)) != 0) {
+        if (stored && strcmp(stored, unit_name(s, ix)) != 0) {
             ingest_report_fail(s->rep, f, "expected \"%s\" (the unit this cell and variant have in the stored run), got \"%s\"",
-                        stored, sink_unit_name(s, ix));
+                        stored, unit_name(s, ix));
             free(stored);
             return -1;
         }
@@ -318,7 +318,7 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     if (sink_grow(s, &s->series_lines, s->n_series_lines, &s->cap_series_lines, sizeof *s->series_lines, 256))
         return -1;
     if (s->by_copy && !s->appending) { /* by COPY (sink_open), a run this archive opens: the series too */
-        if (pend_series(s, x, bench_id, variant_id, metric, sink_unit_name(s, ix), total_n, total) || pend_push(s, 0))
+        if (pend_series(s, x, bench_id, variant_id, metric, unit_name(s, ix), total_n, total) || pend_push(s, 0))
             return -1;
         s->here.series++;
         s->here.rows++;
@@ -332,7 +332,7 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
     db_bind_int64(st, 3, x->block);
     db_bind_int64(st, 4, variant_id);
     db_bind_int64(st, 5, x->fork);
-    db_bind_text(st, 6, sink_unit_name(s, ix), -1);
+    db_bind_text(st, 6, unit_name(s, ix), -1);
     db_bind_int64(st, 7, total_n);
     db_bind_double(st, 8, total);
     db_bind_text(st, 9, metric ? metric : sink_primary_metric, -1);
@@ -353,7 +353,7 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
         return duplicate(s, x, bench_id, variant_id, metric);
     if (rc != SQLITE_ROW)
         return sink_fail_sql(s);
-    if (sink_history_add(s, bench_id, variant_id, metric, ix, total_n, total))
+    if (sink_history_add(s, x->field, bench_id, variant_id, metric, unit_name(s, ix), total_n, total))
         return -1;
     s->series_lines[s->n_series_lines][0] = series_id;
     s->series_lines[s->n_series_lines][1] = strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0;
