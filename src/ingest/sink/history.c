@@ -32,7 +32,7 @@ int sink_history_add(struct sink *s, const char *field, int64_t bench_id, int64_
      * set, which its WHEN reads). */
     if (s->appending || !db_dialect(s->db)->history_insert)
         return 0;
-    if (s->points_run != s->run_id && sink_history_flush(s))
+    if (s->points_run != s->run_id && sink_history_flush(s)) /* sink_run wrote them already */
         return -1;
     s->points_run = s->run_id;
     /* benchmark, variant[, metric NUL]: check_cell_unit's key, whose
@@ -51,8 +51,8 @@ int sink_history_add(struct sink *s, const char *field, int64_t bench_id, int64_
         /* The trigger's n + excluded.n would have turned into a real. */
         if (__builtin_add_overflow(p->n, n, &p->n))
             return ingest_report_fail(s->rep, field,
-                                      "the counts of this benchmark's series in the run add up to more than a 64-bit integer holds "
-                                      "(their history point's n)");
+                                      "the counts of this benchmark's series in the run add up to more than a "
+                                      "64-bit integer holds (their history point's n)");
         p->series++;
         p->total = p->total + total; /* the trigger's total + excluded.total */
         return 0;
