@@ -1,7 +1,7 @@
--- benchdb: the store's schema on PostgreSQL at version 11 (docs/schema.md).
+-- benchdb: the store's schema on PostgreSQL at version 12 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 11 has exactly this schema
+-- the schema"). A store migrated to version 12 has exactly this schema
 -- (the test pg/schema).
 
 -- A JSON text check for TEXT columns: true when text parses as JSON.

@@ -1,7 +1,7 @@
--- benchdb: the store's schema on SQLite at version 11 (docs/schema.md).
+-- benchdb: the store's schema on SQLite at version 12 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 11 has exactly this schema
+-- the schema"). A store migrated to version 12 has exactly this schema
 -- (the test unit/schema).
 
 -- Every ingested archive, with its original bytes (zstd-compressed unless
@@ -439,7 +439,13 @@ CREATE INDEX history_point_order ON history_point_data(host_id, benchmark_id, me
 -- total, so the point's total is the sum of its series' totals in the order
 -- they were stored (an archive's order). A deleted one takes away, and the
 -- point goes with its last series; an update is both.
-CREATE TRIGGER series_insert_history AFTER INSERT ON series BEGIN
+-- The insert trigger stands aside for the series of the runs an ingest
+-- opens (archive_id NULL while its transaction is marked, at
+-- ingest_defer), whose points the ingest adds up as it stores the series,
+-- in their order, and writes once per point with this SELECT from run
+-- (src/ingest/sink/history.c, src/store/dialect.c), as on PostgreSQL.
+CREATE TRIGGER series_insert_history AFTER INSERT ON series
+WHEN new.archive_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM ingest_defer) BEGIN
   INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, series, n,
                                  total, unit)
   SELECT new.run_id, new.benchmark_id, new.variant_id, new.metric, r.host_id,

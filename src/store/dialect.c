@@ -17,8 +17,9 @@
     "UNION SELECT run_id FROM series WHERE archive_id = ?1) GROUP BY run_id, benchmark_id"
 
 /* SQLite: the mark is a row of ingest_defer, which the insert triggers of
- * run_cell_data (migration 0007) and of block_score_data for the series of
- * the runs the archive opened (archive_id NULL; migration 0008) read. The
+ * run_cell_data (migration 0007), and of block_score_data (migration 0008)
+ * and history_point_data (migration 0012, history_insert below) for the
+ * series of the runs the archive opened (archive_id NULL), read. The
  * block scores are the trigger's SELECT over those runs: the series'
  * unique index, read by run in key order, gives each block's series in
  * fork order, the order the trigger sums them in (no sorter; benchdb check
@@ -28,6 +29,20 @@
     "SELECT run_id, benchmark_id, block, variant_id, sum(total) / sum(n), sum(n), min(unit) FROM series "      \
     "WHERE run_id IN (SELECT id FROM run WHERE archive_id = ?1) AND archive_id IS NULL AND metric = 'primary' " \
     "GROUP BY run_id, benchmark_id, block, variant_id"
+/* A history point of a run the archive opened, as the insert trigger
+ * series_insert_history (schema/schema.sql) would have left it after the
+ * point's last series: the same SELECT from run (its start time read by
+ * the same expression), the point's series count, n, total (the series'
+ * totals added left to right in the order they were stored, as the
+ * trigger added them; src/ingest/sink/history.c) and first unit bound.
+ * Nothing can have stored the point before (its run is this archive's),
+ * so a plain INSERT: a row already there would be an error, not a sum. */
+#define HISTORY_INSERT                                                                                         \
+    "INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, "     \
+    "series, n, total, unit) "                                                                                 \
+    "SELECT r.id, ?2, ?3, ?4, r.host_id, strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(r.started_at, 18, 2) " \
+    "= '60' THEN upper(substr(r.started_at, 1, 17) || '59' || substr(r.started_at, 20)) "                     \
+    "ELSE upper(r.started_at) END), r.position, ?5, ?6, ?7, ?8 FROM run AS r WHERE r.id = ?1"
 static const char *const sqlite_defer_finish[] = {SCORES_INSERT, CELLS_DELETE, CELLS_INSERT,
                                                   "DELETE FROM ingest_defer WHERE archive_id = ?1", NULL};
 
@@ -50,6 +65,7 @@ static const struct db_dialect sqlite_dialect = {
     .name_lock = "",
     .defer_mark = "INSERT INTO ingest_defer(archive_id) VALUES (?1)",
     .defer_finish = sqlite_defer_finish,
+    .history_insert = HISTORY_INSERT,
     .names_again = NULL,
     .archive_open = NULL,
     .archive_close = NULL,
@@ -69,6 +85,7 @@ static const struct db_dialect pg_dialect = {
     .name_lock = " FOR KEY SHARE",
     .defer_mark = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(?1 AS BIGINT) AS TEXT), true)",
     .defer_finish = pg_defer_finish,
+    .history_insert = NULL,
     /* Arrays, not JSON (parsed in a third of the time); the schema's
      * function keeps its plans for the session (planning this as one
      * statement took 0.1 ms an archive). */

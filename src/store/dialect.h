@@ -36,6 +36,16 @@ struct db_dialect {
      * left to it, the last one clearing the mark. */
     const char *defer_mark;
     const char *const *defer_finish;
+    /* Where the ingest itself keeps the history points of the runs it
+     * opens (their insert trigger stands aside while the transaction is
+     * marked, and the ingest adds a point's series up as it stores them,
+     * in their order: src/ingest/sink/history.c), one point's row: ?1 its
+     * run, ?2 benchmark, ?3 variant, ?4 metric, ?5 its series' count, ?6
+     * their n, ?7 their totals' sum, ?8 the first one's unit, the run's
+     * host, start and position read as the trigger reads them. NULL on
+     * PostgreSQL, whose defer_finish computes them (its triggers stood
+     * aside too). */
+    const char *history_insert;
     /* An ingest's look-up again, in a transaction's first round trip, of
      * the names the last one used (src/ingest/sink/names.c), where each
      * look-up costs a round trip: NULL on SQLite; on PostgreSQL a query

@@ -43,6 +43,7 @@ void sink_archive_reset(struct sink *s)
     s->n_series_lines = 0;
     idmap_clear(&s->cell_unit);
     idmap_clear(&s->series_keys);
+    sink_history_forget(s);
     sink_forget_units(s);
     sb_reset(&s->notices);
     memset(&s->here, 0, sizeof s->here);
@@ -170,7 +171,8 @@ int sink_archive_end(struct sink *s, const char *sha, uint64_t size, int compres
     if (s->here.runs == 0 && s->here.appended == 0)
         return ingest_report_fail(s->rep, NULL,
                            "no run record (an archive holds one or more runs, each opened by a run record)");
-    if (sink_copy_flush(s))
+    /* The last run's history points (history.c), before the derived rows. */
+    if (sink_copy_flush(s) || sink_history_flush(s))
         return -1;
     /* Where the store closes an archive by one call (store/dialect.h,
      * archive_close), its row's update goes with the derived rows after

@@ -256,8 +256,10 @@ int sink_run(struct sink *s, const struct sink_run *r)
     idmap_clear(&s->cell_unit);
     idmap_clear(&s->series_keys);
     /* PostgreSQL: the series of the runs before are sent first (a run
-     * --replace deletes may be one of them; ids in the order given). */
-    if (sink_copy_flush(s))
+     * --replace deletes may be one of them; ids in the order given). On
+     * SQLite the last run's history points are written (history.c), as
+     * its series' triggers would have before. */
+    if (sink_copy_flush(s) || sink_history_flush(s))
         return -1;
     if (sink_name_id(s, &s->plans, r->plan, &plan_id) || sink_name_id(s, &s->hosts, r->host, &host_id))
         return -1;

@@ -243,6 +243,7 @@ struct db_stmt *sink_stmt(struct sink *s, int id)
                       : id == S_NAMES_AGAIN         ? d->names_again
                       : id == S_ARCHIVE_OPEN        ? d->archive_open
                       : id == S_ARCHIVE_CLOSE       ? d->archive_close
+                      : id == S_HISTORY_INSERT      ? d->history_insert
                                                     : sink_stmt_sql[id];
     int rc = db_prepare(s->db, sql, &s->st[id]);
     free(shaped);
@@ -267,6 +268,9 @@ void sink_close(struct sink *s)
     for (int k = 0; k < 4; k++)
         idmap_free(&s->again[k]);
     idmap_free(&s->cell_unit);
+    idmap_free(&s->point_ix);
+    free(s->points);
+    sb_free(&s->point_metrics);
     json_decref(s->attrs);
     free(s->series_lines);
     free(s->replaced);

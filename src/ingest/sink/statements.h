@@ -30,7 +30,7 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
-    S_NAMES_AGAIN, S_ARCHIVE_OPEN, S_ARCHIVE_CLOSE,
+    S_NAMES_AGAIN, S_ARCHIVE_OPEN, S_ARCHIVE_CLOSE, S_HISTORY_INSERT,
     /* The schema's ingest deferral, its texts the store's (store/dialect.h):
      * the mark, then up to SINK_DEFER_STEPS statements before the commit. */
     S_DEFER_MARK, S_DEFER_FINISH,
@@ -85,6 +85,19 @@ struct sink {
     int64_t (*series_lines)[2];
     size_t n_series_lines, cap_series_lines;
     struct idmap cell_unit; /* benchmark, variant[, metric] -> line << 8 | unit index */
+    /* The history points of the run, where the sink keeps them
+     * (history.c): per point its sums so far, found by benchmark,
+     * variant[, metric] -> index; their metrics' names (NUL-ended). */
+    struct idmap point_ix;
+    struct sink_point {
+        int64_t benchmark_id, variant_id, series, n;
+        double total;
+        size_t metric_at; /* in point_metrics; SIZE_MAX: the primary metric */
+        const char *unit; /* units.h's or the archive's (s->xunits, kept until it ends) */
+    } *points;
+    size_t n_points, cap_points;
+    int64_t points_run; /* the run they are of */
+    struct strbuf point_metrics;
 
     struct strbuf key, text; /* scratch */
     /* by_copy (db_can_copy: PostgreSQL): series and their values sent by
@@ -161,6 +174,17 @@ int sink_copy_flush(struct sink *s);
 int sink_grow(struct sink *s, void *arr, size_t n, size_t *cap, size_t elem, size_t first);
 /* Forgets the units this archive added (values.c). */
 void sink_forget_units(struct sink *s);
+
+/* History points (history.c), where the store leaves those of the runs
+ * an ingest opens to it (store/dialect.h, history_insert): a series
+ * stored in such a run added to its point (in the order stored; field
+ * for a message); the run's points written (before the next run and at
+ * the archive's end, sink_archive_end); forgotten (sink_archive_reset,
+ * before an archive and after one that failed). 0 or -1 (reported). */
+int sink_history_add(struct sink *s, const char *field, int64_t bench_id, int64_t variant_id, const char *metric,
+                     const char *unit, int64_t n, double total);
+int sink_history_flush(struct sink *s);
+void sink_history_forget(struct sink *s);
 
 /* The names kept from the last transaction (s->again) as the four
  * arrays of the look-up again, bound at first..first + 3 (NULL when

@@ -353,6 +353,8 @@ int sink_series(struct sink *s, const struct sink_series *x, const double *v, co
         return duplicate(s, x, bench_id, variant_id, metric);
     if (rc != SQLITE_ROW)
         return sink_fail_sql(s);
+    if (sink_history_add(s, x->field, bench_id, variant_id, metric, unit_name(s, ix), total_n, total))
+        return -1;
     s->series_lines[s->n_series_lines][0] = series_id;
     s->series_lines[s->n_series_lines][1] = strcmp(x->field, "samples") == 0 ? (int64_t)s->rep->line : 0;
     s->n_series_lines++;
