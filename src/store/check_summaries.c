@@ -93,8 +93,13 @@ out:
 
 /* The rows of a derived table against a fresh aggregate, exactly (EXCEPT
  * both ways), or, for history points, within rounding (a deleted series
- * is subtracted from its point's total). Each statement's first columns:
- * the rows that differ, the table's rows; then the first's key. */
+ * is subtracted from its point's total): n - 1 additions in any order
+ * differ from each other by at most about 2(n - 1) eps times the sum of
+ * the terms' magnitudes, not of the result's (1e16 + 1 - 1e16 is 0 in one
+ * order and 1 in another), so the bound is 1e-12 per series times the
+ * larger of the stored total and the series' totals' magnitudes. Each
+ * statement's first columns: the rows that differ, the table's rows;
+ * then the first's key. */
 static const char block_scores_sql[] =
     "WITH fresh AS (SELECT run_id, benchmark_id, block, variant_id, sum(total%s) / sum(n) AS score, "
     "sum(n) AS n, min(unit) AS unit FROM series WHERE metric = 'primary' GROUP BY run_id, benchmark_id, block, "
@@ -116,15 +121,17 @@ static const char run_cells_sql[] =
  * and start time (%s: the start time as the triggers write it). */
 static const char history_sql[] =
     "WITH fresh AS (SELECT run_id, benchmark_id, variant_id, metric, count(*) AS series, sum(n) AS n, "
-    "sum(total) AS total, min(id) AS first FROM series GROUP BY run_id, benchmark_id, variant_id, metric), "
+    "sum(total) AS total, sum(abs(total)) AS magnitude, min(id) AS first FROM series "
+    "GROUP BY run_id, benchmark_id, variant_id, metric), "
     "want AS (SELECT f.run_id, f.benchmark_id, f.variant_id, f.metric, r.host_id, %s AS started, r.position, "
-    "f.series, f.n, f.total, u.unit FROM fresh AS f JOIN run AS r ON r.id = f.run_id JOIN series AS u ON u.id = f.first), "
+    "f.series, f.n, f.total, f.magnitude, u.unit FROM fresh AS f JOIN run AS r ON r.id = f.run_id "
+    "JOIN series AS u ON u.id = f.first), "
     "diff AS (SELECT w.run_id, w.benchmark_id, w.variant_id, w.metric FROM want AS w LEFT JOIN history_point_data AS h "
     "ON h.run_id = w.run_id AND h.benchmark_id = w.benchmark_id AND h.variant_id = w.variant_id AND h.metric = w.metric "
     "WHERE h.run_id IS NULL OR h.host_id <> w.host_id OR h.started IS DISTINCT FROM w.started "
     "OR h.position IS DISTINCT FROM w.position OR h.series <> w.series OR h.n <> w.n OR h.unit <> w.unit "
-    "OR NOT abs(h.total - w.total) <= 1e-12 * w.series * (CASE WHEN abs(h.total) > abs(w.total) THEN abs(h.total) "
-    "ELSE abs(w.total) END) "
+    "OR NOT abs(h.total - w.total) <= 1e-12 * w.series * (CASE WHEN abs(h.total) > w.magnitude THEN abs(h.total) "
+    "ELSE w.magnitude END) "
     "UNION ALL SELECT h.run_id, h.benchmark_id, h.variant_id, h.metric FROM history_point_data AS h "
     "LEFT JOIN fresh AS f ON f.run_id = h.run_id AND f.benchmark_id = h.benchmark_id AND f.variant_id = h.variant_id "
     "AND f.metric = h.metric WHERE f.run_id IS NULL) "
