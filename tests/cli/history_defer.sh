@@ -29,7 +29,7 @@ expect_eq "$(bd --db s.db sql "SELECT count(*) FROM ingest_defer" -f csv | tail 
 
 run python3 "$ORDER" --check s.db
 expect_rc 0 "the stored points against their series summed in order"
-expect_out "11 points, 0 differ" "every point"
+expect_out "12 points, 0 differ" "every point"
 
 # Every stored point, its total to 17 digits (a double's round trip).
 points() {
@@ -38,7 +38,7 @@ points() {
                       FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric" -f csv
 }
 points s.db >ingested.csv
-expect_eq "$(wc -l <ingested.csv | tr -d ' ')" 12 "the points listed (a header and 11)"
+expect_eq "$(wc -l <ingested.csv | tr -d ' ')" 13 "the points listed (a header and 12)"
 grep -q '2026-03-01T01:00:00.500Z' ingested.csv && grep -q '2026-02-28T23:59:59.000Z' ingested.csv &&
     grep -q '2026-03-02T11:30:00.250Z' ingested.csv || fail "the runs' start times: $(cat ingested.csv)"
 checks=$((checks + 1))
@@ -49,7 +49,7 @@ cp s.db t.db
 run bd --db t.db sql --write "CREATE TEMP TABLE s AS SELECT * FROM series;
   DELETE FROM history_point_data; DELETE FROM series; INSERT INTO series SELECT * FROM s ORDER BY id"
 expect_rc 0 "the series through the triggers again"
-expect_eq "$(bd --db t.db sql "SELECT count(*) FROM series" -f csv | tail -n 1 | tr -d '\r')" 40 "the series again"
+expect_eq "$(bd --db t.db sql "SELECT count(*) FROM series" -f csv | tail -n 1 | tr -d '\r')" 43 "the series again"
 points t.db >triggers.csv
 checks=$((checks + 1))
 cmp -s ingested.csv triggers.csv || { fail "the ingest's points differ from the triggers' (< ingest, > triggers)";

@@ -25,7 +25,7 @@ done
 
 run python3 "$BENCHDB_SRC/tests/cli/lib/order_archives.py" --check "$T/s.db"
 expect_rc 0 "SQLite's points against their series summed in order"
-expect_out "11 points, 0 differ" "every point on SQLite"
+expect_out "12 points, 0 differ" "every point on SQLite"
 
 # Every point by names, its total as the hex of its double: SQLite's from
 # the stored real (benchdb sql --digits 17 prints a double's round trip,
@@ -47,7 +47,7 @@ pg -d "$db" -A -t -F'|' -c "SELECT r.name, b.name, v.name, h.metric, ho.name, h.
   JOIN benchmark b ON b.id = h.benchmark_id JOIN variant v ON v.id = h.variant_id JOIN host ho ON ho.id = h.host_id
   ORDER BY 1, 2, 3, 4" >"$T/pg.txt" || fail "PostgreSQL's points"
 checks=$((checks + 1))
-expect_eq "$(wc -l <"$T/pg.txt" | tr -d ' ')" 11 "PostgreSQL's points"
+expect_eq "$(wc -l <"$T/pg.txt" | tr -d ' ')" 12 "PostgreSQL's points"
 cmp -s "$T/lite.txt" "$T/pg.txt" || { fail "the points differ (< SQLite, > PostgreSQL)"; diff "$T/lite.txt" "$T/pg.txt" >&2; }
 run bd --db "$uri" check
 expect_rc 0 "check on PostgreSQL"
