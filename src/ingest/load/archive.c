@@ -224,7 +224,7 @@ static void prefetch(struct ingester *g)
     }
     char *perr = NULL;
     struct pipe_limits lim = limits(g);
-    if (pipeline_start(other_pipe(g), fd, &lim, 1, &perr)) {
+    if (pipeline_start(other_pipe(g), fd, &lim, 1, &g->kept, &perr)) {
         free(perr);
         pipeline_free(other_pipe(g));
         close(fd);
@@ -308,8 +308,8 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
                                 "file", what);
     } else if (!ahead) {
         char *perr = NULL;
-        int started = in_memory ? pipeline_start_mem(g->pipe, g->bundle_tar, g->bundle_tar_len, g->bundle_sha, &lim, &perr)
-                                : pipeline_start(g->pipe, fd, &lim, seekable, &perr);
+        int started = in_memory ? pipeline_start_mem(g->pipe, g->bundle_tar, g->bundle_tar_len, g->bundle_sha, &lim, &g->kept, &perr)
+                                : pipeline_start(g->pipe, fd, &lim, seekable, &g->kept, &perr);
         g->pipe_started = 1;
         if (started) {
             rc = ingest_report_fail(&g->rep, NULL, "%s", perr);

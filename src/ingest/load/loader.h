@@ -10,6 +10,7 @@
 #include "ingest/decoders/run/run.h"
 #include "ingest/ingest.h"
 #include "ingest/sink/sink.h"
+#include "ingest/sources/kept.h"
 #include "ingest/sources/pipeline.h"
 #include "util/strbuf.h"
 
@@ -41,6 +42,7 @@ struct ingester {
     /* reading: the archive's pipeline, and the next one reading ahead */
     struct pipeline pipes[2];
     struct pipeline *pipe;
+    struct source_kept kept; /* zstd contexts both pipelines reuse, archive after archive */
     int pipe_started;
     char *next_path;
     int next_fd, next_started;

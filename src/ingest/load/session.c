@@ -26,6 +26,7 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     }
     g->pipe = &g->pipes[0];
     g->next_fd = -1;
+    kept_init(&g->kept);
     g->db = db;
     g->opt = *opt;
     if (!g->opt.max_members)
@@ -41,6 +42,7 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     g->rep.hook_arg = g->hooks.arg;
     g->sink = sink_open(db, &g->rep, err);
     if (!g->sink) {
+        kept_free(&g->kept);
         free(g);
         return NULL;
     }
@@ -67,6 +69,7 @@ void ingester_close(struct ingester *g)
     sb_free(&g->beside);
     free(g->stream_dir);
     ingest_report_free(&g->rep);
+    kept_free(&g->kept); /* after prefetch_cancel: no pipeline holds a context */
     free(g);
 }
 
@@ -121,13 +124,30 @@ void ingester_live(const struct ingester *g, uint64_t *bytes, uint64_t *rows)
 
 /* ---- what a file holds ---- */
 
-int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err)
+struct source_kept *ingest_kept_new(void)
+{
+    struct source_kept *k = malloc(sizeof *k);
+    if (k)
+        kept_init(k);
+    return k;
+}
+
+void ingest_kept_free(struct source_kept *kept)
+{
+    if (!kept)
+        return;
+    kept_free(kept);
+    free(kept);
+}
+
+int ingest_classify(const char *path, struct source_kept *kept, enum ingest_kind *kind, const char **harness,
+                    char **err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return bd_fail(err, "cannot open: %s", strerror(errno));
     struct sniffed sn;
-    int rc = sniff_fd(fd, &sn, err);
+    int rc = sniff_fd_kept(fd, kept, &sn, err);
     close(fd);
     if (rc)
         return -1;

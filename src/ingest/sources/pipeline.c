@@ -281,6 +281,7 @@ static void stream_job(struct pipeline *p)
 {
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&p->raw), &p->budget, 1);
+    dec.kept = p->kept;
     struct gate gate = {decoder_blocks(&dec), p, 0};
     struct blocks src = {gate_next, &gate};
     struct prefix x = {.in = src};
@@ -486,6 +487,7 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
     chunks_begin(&p->chunks, plain_tar); /* a compressed container is kept as it is */
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&p->raw), &p->budget, 1);
+    dec.kept = p->kept;
     struct gate gate = {decoder_blocks(&dec), p, 0};
     struct container c;
     char *err = NULL, *err_member = NULL;
@@ -530,6 +532,7 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
     raw.hashing = 0;
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
+    dec.kept = p->kept;
     struct container c;
     char *err = NULL;
     size_t i = 0;
@@ -561,6 +564,7 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
         struct decoder inner;
         decoder_init(&inner, (struct blocks){hashing_next, &h}, &p->budget, 0);
         inner.inner = 1;
+        inner.kept = p->kept;
         struct lines ln;
         lines_init(&ln, decoder_blocks(&inner), p->lim.max_line);
         rc = produce_records(p, &ln, ms->path);
@@ -627,8 +631,9 @@ static void *produce(void *arg)
         if (!p->pre_err && !p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
             p->pre_err = bd_strdupf("%s", strerror(errno));
         char *serr = NULL;
-        if (!p->pre_err && (p->mem ? sniff_buffer(p->mem, p->mem_len, &p->sniffed, &serr)
-                                   : sniff_fd(p->fd, &p->sniffed, &serr))) {
+        struct membuf m = {p->mem, p->mem_len, 0};
+        if (!p->pre_err && (p->mem ? sniff_blocks(membuf_blocks(&m), p->kept, &p->sniffed, &serr)
+                                   : sniff_fd_kept(p->fd, p->kept, &p->sniffed, &serr))) {
             /* undecodable from the start: read as a stream, which says where */
             free(serr);
             p->sniffed = (struct sniffed){KIND_RUN_STREAM, 0, CODEC_NONE};
@@ -646,9 +651,10 @@ static void *produce(void *arg)
 
 /* fd, or (mem not NULL) the n bytes at mem, whose SHA-256 is sha. */
 static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n, const char *sha,
-                 const struct pipe_limits *lim, int hash_first, char **err)
+                 const struct pipe_limits *lim, int hash_first, struct source_kept *kept, char **err)
 {
     memset(p, 0, sizeof *p);
+    p->kept = kept;
     p->fd = fd;
     p->mem = mem;
     p->mem_len = n;
@@ -664,7 +670,7 @@ static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n,
     pthread_cond_init(&p->can_put, NULL);
     p->inited = 1;
     if ((mem ? rawfile_init_mem(&p->raw, mem, n, tee_chunks, p) : rawfile_init(&p->raw, fd, tee_chunks, p)) ||
-        chunks_init(&p->chunks, emit_chunk, p, err))
+        chunks_init(&p->chunks, emit_chunk, p, kept, err))
         return bd_fail(err, "out of memory");
     /* Bytes in this process's memory, hashed as they were written there,
      * cannot change while read: the check of a file read twice (that the
@@ -676,15 +682,16 @@ static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n,
     return 0;
 }
 
-int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err)
+int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first,
+                   struct source_kept *kept, char **err)
 {
-    return start(p, fd, NULL, 0, NULL, lim, hash_first, err);
+    return start(p, fd, NULL, 0, NULL, lim, hash_first, kept, err);
 }
 
 int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct pipe_limits *lim,
-                       char **err)
+                       struct source_kept *kept, char **err)
 {
-    return start(p, -1, mem ? mem : (const void *)"", n, sha, lim, 1, err);
+    return start(p, -1, mem ? mem : (const void *)"", n, sha, lim, 1, kept, err);
 }
 
 void pipeline_go(struct pipeline *p)
