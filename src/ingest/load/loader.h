@@ -43,6 +43,7 @@ struct ingester {
     struct pipeline pipes[2];
     struct pipeline *pipe;
     struct source_kept kept; /* zstd contexts both pipelines reuse, archive after archive */
+    struct pipe_worker workers[2]; /* pipes[i]'s reading thread, kept from archive to archive */
     int pipe_started;
     char *next_path;
     int next_fd, next_started;

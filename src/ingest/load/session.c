@@ -27,6 +27,8 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     g->pipe = &g->pipes[0];
     g->next_fd = -1;
     kept_init(&g->kept);
+    pipe_worker_init(&g->workers[0]);
+    pipe_worker_init(&g->workers[1]);
     g->db = db;
     g->opt = *opt;
     if (!g->opt.max_members)
@@ -42,6 +44,8 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     g->rep.hook_arg = g->hooks.arg;
     g->sink = sink_open(db, &g->rep, err);
     if (!g->sink) {
+        pipe_worker_free(&g->workers[0]);
+        pipe_worker_free(&g->workers[1]);
         kept_free(&g->kept);
         free(g);
         return NULL;
@@ -69,7 +73,10 @@ void ingester_close(struct ingester *g)
     sb_free(&g->beside);
     free(g->stream_dir);
     ingest_report_free(&g->rep);
-    kept_free(&g->kept); /* after prefetch_cancel: no pipeline holds a context */
+    /* after prefetch_cancel: no pipeline runs on a worker or holds a context */
+    pipe_worker_free(&g->workers[0]);
+    pipe_worker_free(&g->workers[1]);
+    kept_free(&g->kept);
     free(g);
 }
 
