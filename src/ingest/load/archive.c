@@ -208,6 +208,8 @@ void prefetch_cancel(struct ingester *g)
     close(g->next_fd);
     g->next_fd = -1;
     g->next_started = 0;
+    free(g->ahead_path);
+    g->ahead_path = NULL;
 }
 
 /* Starts hashing and reading the next archive on the other pipeline, if it
@@ -237,6 +239,8 @@ static void prefetch(struct ingester *g)
     }
     g->next_fd = fd;
     g->next_started = 1;
+    g->ahead_path = g->next_path; /* the caller names the one after it with ingester_next */
+    g->next_path = NULL;
 }
 
 /* ---- one archive ---- */

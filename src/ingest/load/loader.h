@@ -45,7 +45,8 @@ struct ingester {
     struct source_kept kept; /* zstd contexts both pipelines reuse, archive after archive */
     struct pipe_worker workers[2]; /* pipes[i]'s reading thread, kept from archive to archive */
     int pipe_started;
-    char *next_path;
+    char *next_path;  /* ingester_next's: read ahead while the archive is stored */
+    char *ahead_path; /* the path being read ahead (next_started), next_path until then */
     int next_fd, next_started;
 
     /* the archive being loaded */

@@ -91,7 +91,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
     int is_stdin = strcmp(path, "-") == 0;
     sink_set_conflict_hint(g->sink, NULL);
     /* The next archive, if its reading began while the last was stored. */
-    int ahead = g->next_started && strcmp(g->next_path, path) == 0;
+    int ahead = g->next_started && strcmp(g->ahead_path, path) == 0;
     if (!ahead)
         prefetch_cancel(g);
     int fd;
@@ -101,18 +101,24 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         fd = g->next_fd;
         g->next_fd = -1;
         g->next_started = 0;
+        free(g->ahead_path);
+        g->ahead_path = NULL;
     } else {
         fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
     }
-    free(g->next_path);
-    g->next_path = NULL;
     if (fd < 0) {
+        free(g->next_path);
+        g->next_path = NULL;
         ingest_report_before_message(&g->rep);
         bd_error("%s: cannot open: %s", path, strerror(errno));
         g->totals.failed++;
         return INGEST_FAILED;
     }
+    /* next_path (ingester_next, named before this call) is read ahead while
+     * this one is stored, and forgotten after it */
     enum ingest_result r = load_archive(g, path, fd, is_stdin, ahead, NULL);
+    free(g->next_path);
+    g->next_path = NULL;
     if (!is_stdin)
         close(fd);
     return r;
