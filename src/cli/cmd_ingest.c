@@ -226,6 +226,7 @@ struct walk {
     int files_mode, quiet;
     size_t taken, harness, other;
     char first_harness[512];
+    struct source_kept *kept; /* zstd contexts, one for all the files classified */
 };
 
 /* Adds what under dir the mode loads (archives, or harness files named by
@@ -253,7 +254,7 @@ static int walk(const char *top, const char *dir, struct items *out, struct walk
             enum ingest_kind kind;
             const char *harness = NULL;
             char *err = NULL;
-            if (ingest_classify(p, &kind, &harness, &err)) {
+            if (ingest_classify(p, w->kept, &kind, &harness, &err)) {
                 bd_error("%s: %s", p, err);
                 free(err);
                 rc = -1;
@@ -285,9 +286,11 @@ static int walk(const char *top, const char *dir, struct items *out, struct walk
 /* Adds a directory's files; a directory without any is an error. */
 static int add_directory(const char *dir, struct items *out, int files_mode, int quiet)
 {
-    struct walk w = {files_mode, quiet, 0, 0, 0, ""};
+    struct walk w = {files_mode, quiet, 0, 0, 0, "", ingest_kept_new()};
     size_t from = out->n;
-    if (walk(dir, dir, out, &w))
+    int rc = walk(dir, dir, out, &w);
+    ingest_kept_free(w.kept);
+    if (rc)
         return -1;
     if (files_mode && !quiet && w.other > WALK_NOTES)
         bd_notice("note: %s: %zu more files left out (not a format benchdb reads, or run archives)", dir,

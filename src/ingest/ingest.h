@@ -119,7 +119,14 @@ enum ingest_kind {
  * harness keeps of an earlier run (Criterion.rs's base/ and other saved
  * baselines beside new/). */
 int ingest_walk_takes(const char *path, const char *harness);
-int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err);
+/* kept (ingest_kept_new; NULL: none) lends zstd contexts from one file to
+ * the next, which saves creating one per file (docs/architecture.md). */
+struct source_kept;
+int ingest_classify(const char *path, struct source_kept *kept, enum ingest_kind *kind, const char **harness,
+                    char **err);
+/* NULL when memory runs out (then classify without). */
+struct source_kept *ingest_kept_new(void);
+void ingest_kept_free(struct source_kept *kept);
 /* The same for bytes held in memory; *compressed says whether they were
  * compressed (what they hold is told after decompression). */
 int ingest_classify_buffer(const void *p, size_t n, enum ingest_kind *kind, const char **harness, int *compressed,

@@ -38,4 +38,36 @@ expect_rows same-values "SELECT count(DISTINCT n) FROM (SELECT p.name, count(*) 
                          JOIN series x ON x.id = s.series_id JOIN run r ON r.id = x.run_id
                          JOIN plan p ON p.id = r.plan_id GROUP BY p.name)" "1"
 bd check >/dev/null || fail "check"
+# The reading ahead happens: while the second archive waits at the test's
+# hold (load/claim.c, before its transaction), its file is the one the
+# first archive's turn opened to read ahead (O_NONBLOCK, load/archive.c's
+# prefetch), not one opened in its own turn.
+for p in f g; do
+    sed "s/\"plan\":\"calibration-example\"/\"plan\":\"$p\"/" "$ex" >"$T/$p.jsonl"
+done
+wait_for() { # FILE: up to 30 s
+    i=0
+    while [ ! -e "$1" ]; do
+        i=$((i + 1))
+        [ "$i" -lt 1500 ] || fail "no $1 after 30 s"
+        sleep 0.02
+    done
+}
+BENCHDB_TEST_INGEST_HOLD="$T/hold" "$BENCHDB_BIN" --db "$T/store.db" ingest --quiet "$T/f.jsonl" "$T/g.jsonl" \
+    >"$T/ra.out" 2>"$T/ra.err" &
+pid=$!
+wait_for "$T/hold"
+rm "$T/hold" # f goes on, and g is read ahead
+wait_for "$T/hold"
+flags=
+for fd in /proc/$pid/fd/*; do
+    [ "$(readlink "$fd" 2>/dev/null)" = "$T/g.jsonl" ] && flags=$(awk '$1 == "flags:" {print $2}' "/proc/$pid/fdinfo/${fd##*/}")
+done
+rm "$T/hold"
+rc=0
+wait $pid || rc=$?
+[ "$rc" = 0 ] || fail "f, g: exit $rc: $(cat "$T/ra.err")"
+[ -n "$flags" ] || fail "g.jsonl is not open while it waits for its turn"
+[ $((0$flags & 04000)) != 0 ] || fail "g.jsonl was opened in its turn (flags $flags), not read ahead"
+expect_rows f-g "SELECT count(*) FROM plan WHERE name IN ('f', 'g')" "2"
 echo ok

@@ -49,4 +49,25 @@ rc=0
 bd ingest "$T/random.bin" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "random bytes: exit $rc"
 [ "$(snapshot)" = "$before" ] || fail "random bytes: the store changed"
+# One ingest of several archives, whose zstd contexts are reused from one
+# archive to the next (docs/architecture.md, the source layer): a
+# decompression that failed half-way (a frame cut short, garbage inside a
+# frame) leaves nothing the next archive sees. The good archives load with
+# every row, the bad ones are refused with their own messages.
+sed 's/vm-a/vm-c/g' "$ex" | zstd -q -c >"$T/good-c.jsonl.zst"
+sed 's/vm-a/vm-d/g' "$ex" | zstd -q -c >"$T/good-d.jsonl.zst"
+m=$((n / 2))
+{ head -c $m "$T/whole.zst"; printf 'garbage! garbage!'; tail -c +$((m + 18)) "$T/whole.zst"; } >"$T/inside.jsonl.zst"
+[ "$(wc -c <"$T/inside.jsonl.zst")" = "$n" ] || fail "test setup: inside.jsonl.zst"
+rc=0
+(cd "$T" && bd ingest truncated.jsonl.zst good-c.jsonl.zst inside.jsonl.zst good-d.jsonl.zst) >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" = 1 ] || fail "mixed list: exit $rc"
+grep -q "^error: truncated.jsonl.zst: truncated zstd stream" "$T/err" || fail "mixed list: $(cat "$T/err")"
+grep -q "^error: inside.jsonl.zst: corrupt zstd stream" "$T/err" || fail "mixed list: $(cat "$T/err")"
+[ "$(grep -c '^error:' "$T/err")" = 2 ] || fail "mixed list: $(cat "$T/err")"
+expect_rows "mixed list" "SELECT h.name, count(*), sum(s.n), sum(s.total) FROM series s JOIN run r ON r.id = s.run_id
+    JOIN host h ON h.id = r.host_id GROUP BY h.name ORDER BY h.name" "vm-a,8,20,411482.5
+vm-c,8,20,411482.5
+vm-d,8,20,411482.5"
+bd check >/dev/null || fail "check after the mixed list"
 echo ok

@@ -1,7 +1,8 @@
 /* The sources layer alone: paths inside an archive, content sniffing (every
  * kind, through compression layers), decompression layers and their
- * budget (each layer counts what it produces), and the tar a bundle of
- * harness files is read from. */
+ * budget (each layer counts what it produces), the zstd contexts kept
+ * from one archive to the next, and the tar a bundle of harness files is
+ * read from. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include "ingest/core/paths.h"
 #include "ingest/sources/decode.h"
+#include "ingest/sources/kept.h"
 #include "ingest/sources/sniff.h"
 #include "util/strbuf.h"
 
@@ -201,6 +203,109 @@ static void test_decode_layers(void **state)
     sb_free(&out);
 }
 
+/* ---- zstd contexts kept across archives ---- */
+
+/* Decodes n bytes at p with contexts from k, as a pipeline's decoder does;
+ * the decoded bytes into out. */
+static int decode_kept(struct source_kept *k, const unsigned char *p, size_t n, struct strbuf *out, char **err)
+{
+    struct membuf m = {p, n, 0};
+    struct budget b;
+    budget_init(&b, 1u << 30);
+    struct decoder d;
+    decoder_init(&d, membuf_blocks(&m), &b, 1);
+    d.kept = k;
+    struct blocks in = decoder_blocks(&d);
+    const unsigned char *q;
+    size_t len;
+    int rc;
+    while ((rc = blocks_next(in, &q, &len, err)) > 0)
+        assert_int_equal(sb_append(out, q, len), 0);
+    decoder_free(&d);
+    return rc;
+}
+
+/* Text that compresses to several blocks: lines of numbers. */
+static size_t lines_of_numbers(char *p, size_t cap, unsigned seed)
+{
+    size_t n = 0;
+    for (unsigned i = 0; n + 32 < cap; i++)
+        n += (size_t)snprintf(p + n, cap - n, "{\"i\":%u,\"v\":%u}\n", i, (i * 2654435761u) ^ seed);
+    return n;
+}
+
+static void test_kept_contexts(void **state)
+{
+    (void)state;
+    static char a[400000], c[400000];
+    static unsigned char za[200000], zc[200000];
+    size_t an = lines_of_numbers(a, sizeof a, 1), cn = lines_of_numbers(c, sizeof c, 2);
+    size_t zan = ZSTD_compress(za, sizeof za, a, an, 3), zcn = ZSTD_compress(zc, sizeof zc, c, cn, 3);
+    assert_false(ZSTD_isError(zan) || ZSTD_isError(zcn));
+    assert_true(zan > 2000);
+    struct source_kept k;
+    kept_init(&k);
+    struct strbuf out = {0};
+    char *err = NULL;
+    /* A frame cut half-way: the context is given back in the middle of it. */
+    assert_int_equal(decode_kept(&k, zc, zcn / 2, &out, &err), -1);
+    assert_non_null(strstr(err, "truncated zstd stream"));
+    free(err);
+    err = NULL;
+    assert_true(out.len > 0 && out.len < cn); /* it had decoded part of the frame */
+    assert_int_equal(k.ndctx, 1);
+    /* Garbage half-way through a block: an error in the middle of a frame. */
+    sb_free(&out);
+    memcpy(zc + zcn / 2, "garbage! garbage! garbage!", 26);
+    assert_int_equal(decode_kept(&k, zc, zcn, &out, &err), -1);
+    assert_non_null(strstr(err, "corrupt zstd stream"));
+    free(err);
+    err = NULL;
+    /* The next archive's frame, in the same context, decodes whole. */
+    sb_free(&out);
+    assert_int_equal(decode_kept(&k, za, zan, &out, &err), 0);
+    assert_int_equal(out.len, an);
+    assert_memory_equal(out.buf, a, an);
+    assert_int_equal(k.created, 1);
+    assert_int_equal(k.reused, 2);
+    assert_int_equal(k.ndctx, 1);
+    sb_free(&out);
+
+    /* A context past KEPT_MAX_BYTES (a 16 MiB window) is freed, not kept. */
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    assert_non_null(cc);
+    assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog, 24)));
+    static unsigned char zw[200000];
+    ZSTD_outBuffer ob = {zw, sizeof zw, 0};
+    ZSTD_inBuffer ib = {a, an, 0}; /* streamed, no size known: the decoder must hold the whole window */
+    assert_false(ZSTD_isError(ZSTD_compressStream2(cc, &ob, &ib, ZSTD_e_continue)));
+    assert_int_equal(ib.pos, an);
+    ZSTD_inBuffer none = {NULL, 0, 0};
+    assert_int_equal(ZSTD_compressStream2(cc, &ob, &none, ZSTD_e_end), 0);
+    ZSTD_freeCCtx(cc);
+    assert_int_equal(decode_kept(&k, zw, ob.pos, &out, &err), 0);
+    assert_memory_equal(out.buf, a, an);
+    sb_free(&out);
+    assert_int_equal(k.ndctx, 0);
+    assert_int_equal(k.reused, 3);
+
+    /* At most KEPT_MAX of each kind are kept. */
+    ZSTD_DCtx *d[KEPT_MAX + 1];
+    unsigned char *o[KEPT_MAX + 1];
+    for (int i = 0; i <= KEPT_MAX; i++)
+        assert_int_equal(kept_take_dctx(&k, 23, &d[i], &o[i]), 0);
+    for (int i = 0; i <= KEPT_MAX; i++)
+        kept_give_dctx(&k, d[i], o[i]);
+    assert_int_equal(k.ndctx, KEPT_MAX);
+    ZSTD_CCtx *cx[KEPT_MAX + 1];
+    for (int i = 0; i <= KEPT_MAX; i++)
+        assert_non_null(cx[i] = kept_take_cctx(&k));
+    for (int i = 0; i <= KEPT_MAX; i++)
+        kept_give_cctx(&k, cx[i]);
+    assert_int_equal(k.ncctx, KEPT_MAX);
+    kept_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_sniff_kinds),
         cmocka_unit_test(test_sniff_compressed),
         cmocka_unit_test(test_decode_layers),
+        cmocka_unit_test(test_kept_contexts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

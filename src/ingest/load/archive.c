@@ -188,6 +188,11 @@ static struct pipeline *other_pipe(struct ingester *g)
     return g->pipe == &g->pipes[0] ? &g->pipes[1] : &g->pipes[0];
 }
 
+static struct pipe_worker *worker_of(struct ingester *g, const struct pipeline *p)
+{
+    return &g->workers[p == &g->pipes[0] ? 0 : 1];
+}
+
 static struct pipe_limits limits(const struct ingester *g)
 {
     return (struct pipe_limits){g->opt.max_line_bytes, g->opt.max_bytes, g->opt.max_members, g->opt.max_ratio,
@@ -203,6 +208,8 @@ void prefetch_cancel(struct ingester *g)
     close(g->next_fd);
     g->next_fd = -1;
     g->next_started = 0;
+    free(g->ahead_path);
+    g->ahead_path = NULL;
 }
 
 /* Starts hashing and reading the next archive on the other pipeline, if it
@@ -224,7 +231,7 @@ static void prefetch(struct ingester *g)
     }
     char *perr = NULL;
     struct pipe_limits lim = limits(g);
-    if (pipeline_start(other_pipe(g), fd, &lim, 1, &perr)) {
+    if (pipeline_start(other_pipe(g), fd, &lim, 1, &g->kept, worker_of(g, other_pipe(g)), &perr)) {
         free(perr);
         pipeline_free(other_pipe(g));
         close(fd);
@@ -232,6 +239,8 @@ static void prefetch(struct ingester *g)
     }
     g->next_fd = fd;
     g->next_started = 1;
+    g->ahead_path = g->next_path; /* the caller names the one after it with ingester_next */
+    g->next_path = NULL;
 }
 
 /* ---- one archive ---- */
@@ -308,8 +317,9 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
                                 "file", what);
     } else if (!ahead) {
         char *perr = NULL;
-        int started = in_memory ? pipeline_start_mem(g->pipe, g->bundle_tar, g->bundle_tar_len, g->bundle_sha, &lim, &perr)
-                                : pipeline_start(g->pipe, fd, &lim, seekable, &perr);
+        int started = in_memory ? pipeline_start_mem(g->pipe, g->bundle_tar, g->bundle_tar_len, g->bundle_sha, &lim, &g->kept,
+                                                     worker_of(g, g->pipe), &perr)
+                                : pipeline_start(g->pipe, fd, &lim, seekable, &g->kept, worker_of(g, g->pipe), &perr);
         g->pipe_started = 1;
         if (started) {
             rc = ingest_report_fail(&g->rep, NULL, "%s", perr);

@@ -10,6 +10,7 @@
 #include "ingest/decoders/run/run.h"
 #include "ingest/ingest.h"
 #include "ingest/sink/sink.h"
+#include "ingest/sources/kept.h"
 #include "ingest/sources/pipeline.h"
 #include "util/strbuf.h"
 
@@ -41,8 +42,11 @@ struct ingester {
     /* reading: the archive's pipeline, and the next one reading ahead */
     struct pipeline pipes[2];
     struct pipeline *pipe;
+    struct source_kept kept; /* zstd contexts both pipelines reuse, archive after archive */
+    struct pipe_worker workers[2]; /* pipes[i]'s reading thread, kept from archive to archive */
     int pipe_started;
-    char *next_path;
+    char *next_path;  /* ingester_next's: read ahead while the archive is stored */
+    char *ahead_path; /* the path being read ahead (next_started), next_path until then */
     int next_fd, next_started;
 
     /* the archive being loaded */

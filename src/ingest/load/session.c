@@ -26,6 +26,9 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     }
     g->pipe = &g->pipes[0];
     g->next_fd = -1;
+    kept_init(&g->kept);
+    pipe_worker_init(&g->workers[0]);
+    pipe_worker_init(&g->workers[1]);
     g->db = db;
     g->opt = *opt;
     if (!g->opt.max_members)
@@ -41,6 +44,9 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     g->rep.hook_arg = g->hooks.arg;
     g->sink = sink_open(db, &g->rep, err);
     if (!g->sink) {
+        pipe_worker_free(&g->workers[0]);
+        pipe_worker_free(&g->workers[1]);
+        kept_free(&g->kept);
         free(g);
         return NULL;
     }
@@ -67,6 +73,10 @@ void ingester_close(struct ingester *g)
     sb_free(&g->beside);
     free(g->stream_dir);
     ingest_report_free(&g->rep);
+    /* after prefetch_cancel: no pipeline runs on a worker or holds a context */
+    pipe_worker_free(&g->workers[0]);
+    pipe_worker_free(&g->workers[1]);
+    kept_free(&g->kept);
     free(g);
 }
 
@@ -81,7 +91,7 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
     int is_stdin = strcmp(path, "-") == 0;
     sink_set_conflict_hint(g->sink, NULL);
     /* The next archive, if its reading began while the last was stored. */
-    int ahead = g->next_started && strcmp(g->next_path, path) == 0;
+    int ahead = g->next_started && strcmp(g->ahead_path, path) == 0;
     if (!ahead)
         prefetch_cancel(g);
     int fd;
@@ -91,18 +101,24 @@ enum ingest_result ingester_archive(struct ingester *g, const char *path)
         fd = g->next_fd;
         g->next_fd = -1;
         g->next_started = 0;
+        free(g->ahead_path);
+        g->ahead_path = NULL;
     } else {
         fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
     }
-    free(g->next_path);
-    g->next_path = NULL;
     if (fd < 0) {
+        free(g->next_path);
+        g->next_path = NULL;
         ingest_report_before_message(&g->rep);
         bd_error("%s: cannot open: %s", path, strerror(errno));
         g->totals.failed++;
         return INGEST_FAILED;
     }
+    /* next_path (ingester_next, named before this call) is read ahead while
+     * this one is stored, and forgotten after it */
     enum ingest_result r = load_archive(g, path, fd, is_stdin, ahead, NULL);
+    free(g->next_path);
+    g->next_path = NULL;
     if (!is_stdin)
         close(fd);
     return r;
@@ -121,13 +137,30 @@ void ingester_live(const struct ingester *g, uint64_t *bytes, uint64_t *rows)
 
 /* ---- what a file holds ---- */
 
-int ingest_classify(const char *path, enum ingest_kind *kind, const char **harness, char **err)
+struct source_kept *ingest_kept_new(void)
+{
+    struct source_kept *k = malloc(sizeof *k);
+    if (k)
+        kept_init(k);
+    return k;
+}
+
+void ingest_kept_free(struct source_kept *kept)
+{
+    if (!kept)
+        return;
+    kept_free(kept);
+    free(kept);
+}
+
+int ingest_classify(const char *path, struct source_kept *kept, enum ingest_kind *kind, const char **harness,
+                    char **err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return bd_fail(err, "cannot open: %s", strerror(errno));
     struct sniffed sn;
-    int rc = sniff_fd(fd, &sn, err);
+    int rc = sniff_fd_kept(fd, kept, &sn, err);
     close(fd);
     if (rc)
         return -1;

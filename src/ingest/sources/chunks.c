@@ -3,25 +3,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/sources/kept.h"
 #include "util/diag.h"
 
-int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, char **err)
+int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, struct source_kept *kept, char **err)
 {
     memset(w, 0, sizeof *w);
     w->emit = emit;
     w->arg = arg;
-    w->buf = malloc(CHUNK_MAX);
-    w->cctx = ZSTD_createCCtx();
-    if (!w->buf || !w->cctx)
+    w->kept = kept;
+    w->cctx = kept_take_cctx(kept);
+    if (!w->cctx)
         return bd_fail(err, "out of memory");
     return 0;
 }
 
 void chunks_free(struct chunk_writer *w)
 {
-    ZSTD_freeCCtx(w->cctx);
+    kept_give_cctx(w->kept, w->cctx);
     free(w->buf);
     memset(w, 0, sizeof *w);
+}
+
+/* The buffer of the next piece, allocated when the first byte of it comes
+ * (the last piece's successor is never needed: a small archive's one piece
+ * costs one buffer, not two). */
+static int have_buf(struct chunk_writer *w, char **err)
+{
+    if (!w->buf && !(w->buf = malloc(CHUNK_MAX)))
+        return bd_fail(err, "out of memory");
+    return 0;
 }
 
 void chunks_begin(struct chunk_writer *w, int compress)
@@ -42,12 +53,9 @@ static int flush(struct chunk_writer *w, char **err)
 {
     if (w->len == 0)
         return 0;
-    unsigned char *next = malloc(CHUNK_MAX);
-    if (!next)
-        return bd_fail(err, "out of memory");
     unsigned char *full = w->buf;
     size_t len = w->len;
-    w->buf = next;
+    w->buf = NULL;
     w->len = 0;
     w->stored += len;
     w->seq++;
@@ -58,6 +66,8 @@ int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, ch
 {
     if (!w->compress) {
         while (n > 0) {
+            if (have_buf(w, err))
+                return -1;
             size_t k = CHUNK_MAX - w->len < n ? CHUNK_MAX - w->len : n;
             memcpy(w->buf + w->len, data, k);
             w->len += k;
@@ -70,6 +80,8 @@ int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, ch
     }
     ZSTD_inBuffer in = {data, n, 0};
     while (in.pos < in.size) {
+        if (have_buf(w, err))
+            return -1;
         ZSTD_outBuffer out = {w->buf, CHUNK_MAX, w->len};
         size_t r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_continue);
         if (ZSTD_isError(r))
@@ -87,6 +99,8 @@ int chunks_finish(struct chunk_writer *w, char **err)
         ZSTD_inBuffer in = {NULL, 0, 0};
         size_t r;
         do {
+            if (have_buf(w, err))
+                return -1;
             ZSTD_outBuffer out = {w->buf, CHUNK_MAX, w->len};
             r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
             if (ZSTD_isError(r))

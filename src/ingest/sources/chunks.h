@@ -22,11 +22,14 @@ struct chunk_writer {
     int compress;
     uint64_t stored; /* bytes written to chunks so far */
     ZSTD_CCtx *cctx;
-    unsigned char *buf;
+    struct source_kept *kept; /* where cctx goes back (kept.h; NULL: freed) */
+    unsigned char *buf; /* NULL until the next piece's first byte */
     size_t len;
 };
 
-int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, char **err);
+struct source_kept;
+/* Its compression context from kept (NULL: a new one). */
+int chunks_init(struct chunk_writer *w, chunk_emit_fn emit, void *arg, struct source_kept *kept, char **err);
 /* Starts an archive; compress is decided by the caller from the first bytes. */
 void chunks_begin(struct chunk_writer *w, int compress);
 int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, char **err);

@@ -8,6 +8,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "ingest/sources/kept.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 
@@ -109,6 +110,7 @@ struct decode_layer {
     struct budget *budget;
     int *decompressed; /* for the budget's message */
     /* zstd */
+    struct source_kept *kept; /* where dctx and out go back (NULL: freed) */
     ZSTD_DCtx *dctx;
     const unsigned char *ip;
     size_t in_pos, in_len, zret;
@@ -235,14 +237,14 @@ static void layer_free(struct decode_layer *L)
 {
     if (!L)
         return;
-    ZSTD_freeDCtx(L->dctx);
-    free(L->out);
+    kept_give_dctx(L->kept, L->dctx, L->out);
     if (L->a)
         archive_read_free(L->a);
     free(L);
 }
 
-static struct decode_layer *layer_new(enum codec c, struct blocks below, struct budget *b, int window_log, char **err)
+static struct decode_layer *layer_new(enum codec c, struct blocks below, struct budget *b, int window_log,
+                                      struct source_kept *kept, char **err)
 {
     struct decode_layer *L = calloc(1, sizeof *L);
     if (!L) {
@@ -254,10 +256,8 @@ static struct decode_layer *layer_new(enum codec c, struct blocks below, struct 
     L->below = below;
     L->budget = b;
     if (c == CODEC_ZSTD) {
-        L->dctx = ZSTD_createDCtx();
-        L->out = malloc(ZSTD_DStreamOutSize());
-        if (!L->dctx || !L->out ||
-            ZSTD_isError(ZSTD_DCtx_setParameter(L->dctx, ZSTD_d_windowLogMax, window_log))) {
+        L->kept = kept;
+        if (kept_take_dctx(kept, window_log, &L->dctx, &L->out)) {
             layer_free(L);
             bd_fail(err, "out of memory");
             return NULL;
@@ -312,7 +312,7 @@ static int start(struct decoder *d, char **err)
         if (c == CODEC_NONE || d->depth == DECODE_DEPTH_MAX)
             return 0;
         int window_log = d->inner || d->depth > 0 ? DECODE_ZSTD_INNER_WINDOW_LOG : DECODE_ZSTD_WINDOW_LOG;
-        struct decode_layer *L = layer_new(c, (struct blocks){peek_next, k}, d->budget, window_log, err);
+        struct decode_layer *L = layer_new(c, (struct blocks){peek_next, k}, d->budget, window_log, d->kept, err);
         if (!L)
             return -1;
         d->layer[d->depth] = L;

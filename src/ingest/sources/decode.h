@@ -31,6 +31,7 @@ const char *codec_name(enum codec c);
 #define CODEC_MAGIC_MAX 6
 
 struct decode_layer;
+struct source_kept;
 
 struct peeker {
     struct blocks in;
@@ -45,6 +46,7 @@ struct decoder {
     struct budget *budget; /* NULL: no limit */
     int count_plain;       /* count the bytes even when no layer decompresses */
     int inner;             /* what a file holds, not the file: the smaller zstd window */
+    struct source_kept *kept; /* zstd contexts taken from and given back to (kept.h); NULL: none */
     int depth;             /* decompression layers (0: plain), known after the first block */
     enum codec codecs[DECODE_DEPTH_MAX]; /* outermost first */
     uint64_t out_bytes;    /* bytes given out */
@@ -58,7 +60,8 @@ struct decoder {
 /* Prepares d to decode in. budget may be NULL; count_plain says whether
  * bytes that no layer decompressed count against it (the top of an
  * archive: yes; a container member, whose bytes the container counted
- * already: no). Set d->inner before the first read for what a file holds. */
+ * already: no). Set d->inner before the first read for what a file holds,
+ * and d->kept to reuse zstd contexts across archives. */
 void decoder_init(struct decoder *d, struct blocks in, struct budget *budget, int count_plain);
 /* The decoded bytes. The first call finds the layers. */
 struct blocks decoder_blocks(struct decoder *d);

@@ -281,6 +281,7 @@ static void stream_job(struct pipeline *p)
 {
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&p->raw), &p->budget, 1);
+    dec.kept = p->kept;
     struct gate gate = {decoder_blocks(&dec), p, 0};
     struct blocks src = {gate_next, &gate};
     struct prefix x = {.in = src};
@@ -486,6 +487,7 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
     chunks_begin(&p->chunks, plain_tar); /* a compressed container is kept as it is */
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&p->raw), &p->budget, 1);
+    dec.kept = p->kept;
     struct gate gate = {decoder_blocks(&dec), p, 0};
     struct container c;
     char *err = NULL, *err_member = NULL;
@@ -530,6 +532,7 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
     raw.hashing = 0;
     struct decoder dec;
     decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
+    dec.kept = p->kept;
     struct container c;
     char *err = NULL;
     size_t i = 0;
@@ -561,6 +564,7 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
         struct decoder inner;
         decoder_init(&inner, (struct blocks){hashing_next, &h}, &p->budget, 0);
         inner.inner = 1;
+        inner.kept = p->kept;
         struct lines ln;
         lines_init(&ln, decoder_blocks(&inner), p->lim.max_line);
         rc = produce_records(p, &ln, ms->path);
@@ -627,8 +631,9 @@ static void *produce(void *arg)
         if (!p->pre_err && !p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
             p->pre_err = bd_strdupf("%s", strerror(errno));
         char *serr = NULL;
-        if (!p->pre_err && (p->mem ? sniff_buffer(p->mem, p->mem_len, &p->sniffed, &serr)
-                                   : sniff_fd(p->fd, &p->sniffed, &serr))) {
+        struct membuf m = {p->mem, p->mem_len, 0};
+        if (!p->pre_err && (p->mem ? sniff_blocks(membuf_blocks(&m), p->kept, &p->sniffed, &serr)
+                                   : sniff_fd_kept(p->fd, p->kept, &p->sniffed, &serr))) {
             /* undecodable from the start: read as a stream, which says where */
             free(serr);
             p->sniffed = (struct sniffed){KIND_RUN_STREAM, 0, CODEC_NONE};
@@ -644,11 +649,83 @@ static void *produce(void *arg)
     return NULL;
 }
 
+/* ---- the kept reading thread ---- */
+
+static void *worker_main(void *arg)
+{
+    struct pipe_worker *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->job && !w->quit)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->job)
+            break;
+        struct pipeline *p = w->job;
+        pthread_mutex_unlock(&w->mu);
+        produce(p);
+        pthread_mutex_lock(&w->mu);
+        w->job = NULL; /* p is the consumer's again */
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+void pipe_worker_init(struct pipe_worker *w)
+{
+    *w = (struct pipe_worker){0};
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+}
+
+void pipe_worker_free(struct pipe_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->quit = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    if (w->started)
+        pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+}
+
+/* Hands p to w, starting w's thread the first time; -1 when it cannot. */
+static int worker_run(struct pipe_worker *w, struct pipeline *p)
+{
+    pthread_mutex_lock(&w->mu);
+    int rc = 0;
+    if (!w->started) {
+        rc = pthread_create(&w->thread, NULL, worker_main, w) == 0 ? 0 : -1;
+        w->started = rc == 0;
+    }
+    while (rc == 0 && w->job) /* one pipeline at a time: the last one's end first */
+        pthread_cond_wait(&w->cv, &w->mu);
+    if (rc == 0) {
+        w->job = p;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return rc;
+}
+
+/* Waits until w has finished p. */
+static void worker_wait(struct pipe_worker *w, struct pipeline *p)
+{
+    pthread_mutex_lock(&w->mu);
+    while (w->job == p)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
 /* fd, or (mem not NULL) the n bytes at mem, whose SHA-256 is sha. */
 static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n, const char *sha,
-                 const struct pipe_limits *lim, int hash_first, char **err)
+                 const struct pipe_limits *lim, int hash_first, struct source_kept *kept, struct pipe_worker *worker,
+                 char **err)
 {
     memset(p, 0, sizeof *p);
+    p->kept = kept;
+    p->worker = worker;
     p->fd = fd;
     p->mem = mem;
     p->mem_len = n;
@@ -664,27 +741,28 @@ static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n,
     pthread_cond_init(&p->can_put, NULL);
     p->inited = 1;
     if ((mem ? rawfile_init_mem(&p->raw, mem, n, tee_chunks, p) : rawfile_init(&p->raw, fd, tee_chunks, p)) ||
-        chunks_init(&p->chunks, emit_chunk, p, err))
+        chunks_init(&p->chunks, emit_chunk, p, kept, err))
         return bd_fail(err, "out of memory");
     /* Bytes in this process's memory, hashed as they were written there,
      * cannot change while read: the check of a file read twice (that the
      * bytes stored are the bytes hashed) holds by construction. */
     p->raw.hashing = mem == NULL;
-    if (pthread_create(&p->thread, NULL, produce, p) != 0)
+    if (worker ? worker_run(worker, p) : pthread_create(&p->thread, NULL, produce, p) != 0)
         return bd_fail(err, "cannot start a thread");
     p->running = 1;
     return 0;
 }
 
-int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err)
+int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first,
+                   struct source_kept *kept, struct pipe_worker *worker, char **err)
 {
-    return start(p, fd, NULL, 0, NULL, lim, hash_first, err);
+    return start(p, fd, NULL, 0, NULL, lim, hash_first, kept, worker, err);
 }
 
 int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct pipe_limits *lim,
-                       char **err)
+                       struct source_kept *kept, struct pipe_worker *worker, char **err)
 {
-    return start(p, -1, mem ? mem : (const void *)"", n, sha, lim, 1, err);
+    return start(p, -1, mem ? mem : (const void *)"", n, sha, lim, 1, kept, worker, err);
 }
 
 void pipeline_go(struct pipeline *p)
@@ -704,7 +782,10 @@ void pipeline_stop(struct pipeline *p)
     p->cancel = 1;
     pthread_cond_broadcast(&p->can_put);
     pthread_mutex_unlock(&p->mu);
-    pthread_join(p->thread, NULL);
+    if (p->worker)
+        worker_wait(p->worker, p);
+    else
+        pthread_join(p->thread, NULL);
     p->running = 0;
     while (p->count > 0) {
         item_free(&p->q[p->head]);

@@ -104,7 +104,25 @@ struct pipeline {
     size_t head, count, bytes;
     int cancel, getter_waiting, putter_waiting, hash_first, go;
     char known_sha[65]; /* with mem: its SHA-256 */
+    struct source_kept *kept; /* zstd contexts reused across archives (kept.h), or NULL */
+    struct pipe_worker *worker; /* the thread that runs the producer, or NULL: its own */
 };
+
+/* A reading thread kept from one archive to the next: pipeline_start hands
+ * it the archive instead of starting a thread for it (creating a thread per
+ * small archive cost as much CPU as reading it; docs/architecture.md). One
+ * per pipeline at a time. */
+struct pipe_worker {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct pipeline *job; /* handed over and not yet finished; NULL: idle */
+    int started, quit;
+    pthread_t thread;
+};
+
+void pipe_worker_init(struct pipe_worker *w);
+/* Ends the thread; no pipeline may be running on it. */
+void pipe_worker_free(struct pipe_worker *w);
 
 /* What the producer does with a file of this kind after hashing it. */
 enum pipe_job { JOB_NONE, JOB_STREAM, JOB_CONTAINER };
@@ -116,15 +134,19 @@ enum pipe_job pipe_job_for(enum content_kind k);
  * PIPE_WAKE_ITEMS items) until pipeline_go, so that the next archive of a
  * list is hashed and its first lines parsed while the current one is
  * stored, without holding a long line or a large window. Without
- * hash_first (standard input) the file is read once as a run stream. 0,
- * or -1 with *err. */
-int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first, char **err);
+ * hash_first (standard input) the file is read once as a run stream.
+ * kept (NULL: none) lends the zstd contexts and worker (NULL: a thread of
+ * its own) runs the producer; both must outlive pipeline_free. 0, or -1
+ * with *err. */
+struct source_kept;
+int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first,
+                   struct source_kept *kept, struct pipe_worker *worker, char **err);
 /* The same (hash_first) on n bytes in memory (load/bundle.c's tar), which
  * stay valid and unchanged until pipeline_free, and whose SHA-256 (hex)
  * their writer computed as it wrote them: taken as the hash, and the
  * bytes read without hashing them again. */
 int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct pipe_limits *lim,
-                       char **err);
+                       struct source_kept *kept, struct pipe_worker *worker, char **err);
 void pipeline_go(struct pipeline *p);
 /* The next item, in order (blocks). Nothing follows PIPE_ERROR or PIPE_END. */
 void pipeline_next(struct pipeline *p, struct pipe_item *it);

@@ -367,12 +367,13 @@ enum content_kind sniff_content(const unsigned char *p, size_t n, int whole)
 
 /* ---- reading the first bytes ---- */
 
-int sniff_blocks(struct blocks in, struct sniffed *out, char **err)
+int sniff_blocks(struct blocks in, struct source_kept *kept, struct sniffed *out, char **err)
 {
     struct budget b;
     budget_init(&b, UINT64_MAX); /* only SNIFF_BYTES are read */
     struct decoder d;
     decoder_init(&d, in, &b, 0);
+    d.kept = kept;
     struct blocks dec = decoder_blocks(&d);
     /* The first 64 KiB decide nearly always (a run record, a harness
      * file's first keys); JSON or text that did not is read further, up to
@@ -455,22 +456,27 @@ static int pread_next(void *self, const unsigned char **p, size_t *n, char **err
     return 1;
 }
 
-int sniff_fd(int fd, struct sniffed *out, char **err)
+int sniff_fd_kept(int fd, struct source_kept *kept, struct sniffed *out, char **err)
 {
     struct pread_src *s = malloc(sizeof *s);
     if (!s)
         return bd_fail(err, "out of memory");
     s->fd = fd;
     s->off = 0;
-    int rc = sniff_blocks((struct blocks){pread_next, s}, out, err);
+    int rc = sniff_blocks((struct blocks){pread_next, s}, kept, out, err);
     free(s);
     return rc;
+}
+
+int sniff_fd(int fd, struct sniffed *out, char **err)
+{
+    return sniff_fd_kept(fd, NULL, out, err);
 }
 
 int sniff_buffer(const unsigned char *p, size_t n, struct sniffed *out, char **err)
 {
     struct membuf m = {p, n, 0};
-    return sniff_blocks(membuf_blocks(&m), out, err);
+    return sniff_blocks(membuf_blocks(&m), NULL, out, err);
 }
 
 /* ---- names ---- */

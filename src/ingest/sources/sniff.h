@@ -49,11 +49,14 @@ struct sniffed {
     int depth;                 /* compression layers undone first */
     enum codec outer;          /* the outermost, or CODEC_NONE */
 };
-/* Sniffs a stream: decodes up to SNIFF_BYTES of it. -1 with *err when it
- * cannot be read or decompressed. */
-int sniff_blocks(struct blocks in, struct sniffed *out, char **err);
+/* Sniffs a stream: decodes up to SNIFF_BYTES of it, with zstd contexts
+ * from kept (kept.h; NULL: new ones). -1 with *err when it cannot be read
+ * or decompressed. */
+struct source_kept;
+int sniff_blocks(struct blocks in, struct source_kept *kept, struct sniffed *out, char **err);
 /* Sniffs the file on fd from its start (pread: the offset is kept). */
 int sniff_fd(int fd, struct sniffed *out, char **err);
+int sniff_fd_kept(int fd, struct source_kept *kept, struct sniffed *out, char **err);
 /* Sniffs bytes held in memory. */
 int sniff_buffer(const unsigned char *p, size_t n, struct sniffed *out, char **err);
 
