@@ -13,6 +13,7 @@
 
 #include "fnshared/numfmt.h"
 #include "stats/sum.h"
+#include "store/dialect.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -147,10 +148,7 @@ static int compare_derived(struct db *db, enum store_summary s, struct summary_s
     else if (s == SUMMARY_RUN_CELLS)
         sb_puts(&sql, run_cells_sql);
     else
-        sb_printf(&sql, history_sql,
-                  pg ? "history_started(r.started_at)"
-                     : "strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(r.started_at, 18, 2) = '60' THEN "
-                       "upper(substr(r.started_at, 1, 17) || '59' || substr(r.started_at, 20)) ELSE upper(r.started_at) END)");
+        sb_printf(&sql, history_sql, db_dialect(db)->history_started);
     struct db_stmt *st = NULL;
     int rc = 0;
     if (!sql.buf || db_prepare(db, sql.buf, &st) != SQLITE_OK || db_step(st) != SQLITE_ROW)

@@ -37,12 +37,14 @@
  * trigger added them; src/ingest/sink/history.c) and first unit bound.
  * Nothing can have stored the point before (its run is this archive's),
  * so a plain INSERT: a row already there would be an error, not a sum. */
+#define SQLITE_HISTORY_STARTED                                                                                 \
+    "strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(r.started_at, 18, 2) = '60' THEN "                          \
+    "upper(substr(r.started_at, 1, 17) || '59' || substr(r.started_at, 20)) ELSE upper(r.started_at) END)"
 #define HISTORY_INSERT                                                                                         \
     "INSERT INTO history_point_data(run_id, benchmark_id, variant_id, metric, host_id, started, position, "     \
     "series, n, total, unit) "                                                                                 \
-    "SELECT r.id, ?2, ?3, ?4, r.host_id, strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(r.started_at, 18, 2) " \
-    "= '60' THEN upper(substr(r.started_at, 1, 17) || '59' || substr(r.started_at, 20)) "                     \
-    "ELSE upper(r.started_at) END), r.position, ?5, ?6, ?7, ?8 FROM run AS r WHERE r.id = ?1"
+    "SELECT r.id, ?2, ?3, ?4, r.host_id, " SQLITE_HISTORY_STARTED ", r.position, ?5, ?6, ?7, ?8 "              \
+    "FROM run AS r WHERE r.id = ?1"
 static const char *const sqlite_defer_finish[] = {SCORES_INSERT, CELLS_DELETE, CELLS_INSERT,
                                                   "DELETE FROM ingest_defer WHERE archive_id = ?1", NULL};
 
@@ -66,6 +68,7 @@ static const struct db_dialect sqlite_dialect = {
     .defer_mark = "INSERT INTO ingest_defer(archive_id) VALUES (?1)",
     .defer_finish = sqlite_defer_finish,
     .history_insert = HISTORY_INSERT,
+    .history_started = SQLITE_HISTORY_STARTED,
     .names_again = NULL,
     .archive_open = NULL,
     .archive_close = NULL,
@@ -86,6 +89,7 @@ static const struct db_dialect pg_dialect = {
     .defer_mark = "SELECT set_config('benchdb.ingest_defer', CAST(CAST(?1 AS BIGINT) AS TEXT), true)",
     .defer_finish = pg_defer_finish,
     .history_insert = NULL,
+    .history_started = "history_started(r.started_at)",
     /* Arrays, not JSON (parsed in a third of the time); the schema's
      * function keeps its plans for the session (planning this as one
      * statement took 0.1 ms an archive). */

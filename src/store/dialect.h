@@ -46,6 +46,10 @@ struct db_dialect {
      * PostgreSQL, whose defer_finish computes them (its triggers stood
      * aside too). */
     const char *history_insert;
+    /* A run r's start time as history_point_data keeps it (its triggers'
+     * expression; on PostgreSQL the schema's history_started()), for
+     * history_insert and for check's fresh points. */
+    const char *history_started;
     /* An ingest's look-up again, in a transaction's first round trip, of
      * the names the last one used (src/ingest/sink/names.c), where each
      * look-up costs a round trip: NULL on SQLite; on PostgreSQL a query
