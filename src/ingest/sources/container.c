@@ -1,7 +1,5 @@
 #include "ingest/sources/container.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +7,7 @@
 
 #include "ingest/core/paths.h"
 #include "ingest/core/utf8.h"
+#include "ingest/sources/la.h"
 #include "util/diag.h"
 
 static la_ssize_t container_read(struct archive *a, void *arg, const void **buf)
@@ -36,6 +35,8 @@ int container_open(struct container *c, struct blocks in, uint64_t max_members, 
     c->in = in;
     c->max_members = max_members;
     c->checks = checks;
+    if (la_load(err))
+        return -1;
     c->a = archive_read_new();
     if (!c->a)
         return bd_fail(err, "out of memory");

@@ -1,7 +1,5 @@
 #include "ingest/sources/decode.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +7,7 @@
 #include <zstd_errors.h>
 
 #include "ingest/sources/kept.h"
+#include "ingest/sources/la.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 
@@ -265,6 +264,10 @@ static struct decode_layer *layer_new(enum codec c, struct blocks below, struct 
         return L;
     }
     int code = c == CODEC_GZIP ? ARCHIVE_FILTER_GZIP : c == CODEC_XZ ? ARCHIVE_FILTER_XZ : ARCHIVE_FILTER_BZIP2;
+    if (la_load(err)) {
+        layer_free(L);
+        return NULL;
+    }
     L->a = archive_read_new();
     struct archive_entry *e;
     int r = !L->a ? ARCHIVE_FATAL : archive_read_support_format_raw(L->a);
