@@ -21,6 +21,11 @@ for t in info["tests"]:
         if p["name"] == "ENVIRONMENT":
             for kv in p["value"]:
                 k, _, v = kv.partition("="); env[k] = v
+        if p["name"] == "ENVIRONMENT_MODIFICATION": # only the form tests/CMakeLists.txt uses
+            for kv in p["value"]:
+                k, _, v = kv.partition("="); op, _, val = v.partition(":")
+                if op != "path_list_prepend": sys.exit(f"test_cpu.py: {t['name']}: {op} not understood")
+                env[k] = val + (os.pathsep + env[k] if env.get(k) else "")
         if p["name"] == "WORKING_DIRECTORY": wd = p["value"]
         if p["name"] == "DISABLED" and p["value"]: disabled = True
     kind = 1
