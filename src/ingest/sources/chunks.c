@@ -25,13 +25,27 @@ void chunks_free(struct chunk_writer *w)
     memset(w, 0, sizeof *w);
 }
 
-/* The buffer of the next piece, allocated when the first byte of it comes
- * (the last piece's successor is never needed: a small archive's one piece
- * costs one buffer, not two). */
-static int have_buf(struct chunk_writer *w, char **err)
+/* Room in the buffer of the next piece, allocated when the first byte of
+ * it comes (the last piece's successor is never needed: a small archive's
+ * one piece costs one buffer, not two). An archive's first piece starts
+ * at CHUNK_FIRST and doubles as it fills, so that a small archive's piece
+ * costs a small buffer (under AddressSanitizer a block of 128 KB or more
+ * is mapped and unmapped on its own, which the allocation sweep of
+ * tests/unit/test_ingest_oom.c paid on every run); once one piece has
+ * filled, the next ones are CHUNK_MAX at once. Pieces are cut at
+ * CHUNK_MAX whatever the buffer's size. */
+static int have_room(struct chunk_writer *w, char **err)
 {
-    if (!w->buf && !(w->buf = malloc(CHUNK_MAX)))
+    if (w->buf && w->len < w->cap)
+        return 0;
+    size_t cap = w->buf ? 2 * w->cap : w->seq == 0 ? CHUNK_FIRST : CHUNK_MAX;
+    if (cap > CHUNK_MAX)
+        cap = CHUNK_MAX;
+    unsigned char *b = realloc(w->buf, cap);
+    if (!b)
         return bd_fail(err, "out of memory");
+    w->buf = b;
+    w->cap = cap;
     return 0;
 }
 
@@ -56,6 +70,7 @@ static int flush(struct chunk_writer *w, char **err)
     unsigned char *full = w->buf;
     size_t len = w->len;
     w->buf = NULL;
+    w->cap = 0;
     w->len = 0;
     w->stored += len;
     w->seq++;
@@ -66,9 +81,9 @@ int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, ch
 {
     if (!w->compress) {
         while (n > 0) {
-            if (have_buf(w, err))
+            if (have_room(w, err))
                 return -1;
-            size_t k = CHUNK_MAX - w->len < n ? CHUNK_MAX - w->len : n;
+            size_t k = w->cap - w->len < n ? w->cap - w->len : n;
             memcpy(w->buf + w->len, data, k);
             w->len += k;
             data += k;
@@ -80,9 +95,9 @@ int chunks_write(struct chunk_writer *w, const unsigned char *data, size_t n, ch
     }
     ZSTD_inBuffer in = {data, n, 0};
     while (in.pos < in.size) {
-        if (have_buf(w, err))
+        if (have_room(w, err))
             return -1;
-        ZSTD_outBuffer out = {w->buf, CHUNK_MAX, w->len};
+        ZSTD_outBuffer out = {w->buf, w->cap, w->len};
         size_t r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_continue);
         if (ZSTD_isError(r))
             return bd_fail(err, "zstd compression failed: %s", ZSTD_getErrorName(r));
@@ -99,9 +114,9 @@ int chunks_finish(struct chunk_writer *w, char **err)
         ZSTD_inBuffer in = {NULL, 0, 0};
         size_t r;
         do {
-            if (have_buf(w, err))
+            if (have_room(w, err))
                 return -1;
-            ZSTD_outBuffer out = {w->buf, CHUNK_MAX, w->len};
+            ZSTD_outBuffer out = {w->buf, w->cap, w->len};
             r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
             if (ZSTD_isError(r))
                 return bd_fail(err, "zstd compression failed: %s", ZSTD_getErrorName(r));

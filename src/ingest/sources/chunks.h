@@ -10,6 +10,7 @@
  * the original compressed with zstd as it streams by ('zstd'). Each full
  * piece goes to emit, which takes ownership of the malloc'd buffer. */
 #define CHUNK_MAX (1u << 20)
+#define CHUNK_FIRST (64u * 1024u) /* an archive's first piece's buffer at first (chunks.c, have_room) */
 #define CHUNK_ZSTD_LEVEL 1 /* on benchmark output level 1 compresses about as well as 3, twice as fast */
 
 typedef int (*chunk_emit_fn)(void *arg, unsigned char *buf, size_t len, char **err);
@@ -24,6 +25,7 @@ struct chunk_writer {
     ZSTD_CCtx *cctx;
     struct source_kept *kept; /* where cctx goes back (kept.h; NULL: freed) */
     unsigned char *buf; /* NULL until the next piece's first byte */
+    size_t cap;         /* buf's size */
     size_t len;
 };
 

@@ -3,9 +3,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/diag.h"
+
+/* The buffer for reading fd, at most `most` bytes: a regular file's
+ * size and one byte (which sees the end) when that is less, so that a
+ * small archive costs a small buffer (under AddressSanitizer a block of
+ * 128 KB or more is mapped and unmapped on its own: the allocation sweep
+ * of tests/unit/test_ingest_oom.c paid that for every run). A file that
+ * grows meanwhile is read whole all the same, by more reads. */
+static size_t buffer_size(int fd, size_t most)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size < most - 4096)
+        return (size_t)st.st_size + 4096;
+    return most;
+}
 
 int rawfile_init(struct rawfile *r, int fd, rawfile_tee_fn tee, void *tee_arg)
 {
@@ -16,7 +31,8 @@ int rawfile_init(struct rawfile *r, int fd, rawfile_tee_fn tee, void *tee_arg)
     atomic_init(&r->bytes, 0);
     sha256_init(&r->sha);
     r->hashing = 1;
-    r->buf = malloc(RAWFILE_BLOCK);
+    r->cap = buffer_size(fd, RAWFILE_BLOCK);
+    r->buf = malloc(r->cap);
     return r->buf ? 0 : -1;
 }
 
@@ -45,7 +61,7 @@ static ssize_t read_some(struct rawfile *r, size_t have, char **err)
 {
     ssize_t k;
     do
-        k = read(r->fd, r->buf + have, RAWFILE_BLOCK - have);
+        k = read(r->fd, r->buf + have, r->cap - have);
     while (k < 0 && errno == EINTR);
     if (k < 0)
         return bd_fail(err, "read error: %s", strerror(errno));
@@ -124,7 +140,7 @@ void rawfile_digest(struct rawfile *r, char hex[65])
 
 int hash_fd(int fd, char hex[65], uint64_t *size, char **err)
 {
-    enum { BUF = 1 << 20 };
+    size_t BUF = buffer_size(fd, 1u << 20);
     unsigned char *buf = malloc(BUF);
     if (!buf)
         return bd_fail(err, "out of memory");

@@ -27,6 +27,7 @@ struct rawfile {
 
     /* private */
     unsigned char *buf;
+    size_t cap; /* buf's size: RAWFILE_BLOCK, or less for a small file */
     int eof;
     const unsigned char *mem; /* rawfile_init_mem: the bytes, mem_len of them, mem_at read */
     size_t mem_len, mem_at;
