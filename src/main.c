@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/hugepage.h"
 #include "version.h"
 
 static int wants_help(int argc, char **argv)
@@ -89,6 +90,7 @@ static int take_globals(const struct cli_spec *spec, int *argc, char **argv, str
 int main(int argc, char **argv)
 {
     struct cli cli = {0};
+    mem_heap_setup(32u << 20);
     /* No allocation statistics: without them SQLite's every malloc and
      * free takes a process-wide mutex (Debian builds it without lookaside,
      * so an ingest allocates per row). Nothing in benchdb reads them. */

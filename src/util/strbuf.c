@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hugepage.h"
+
 int sb_grow(struct strbuf *sb, size_t extra)
 {
     if (sb->failed)
@@ -19,11 +21,26 @@ int sb_grow(struct strbuf *sb, size_t extra)
     size_t cap = sb->cap ? sb->cap : 64;
     while (cap < sb->len + extra + 1)
         cap *= 2;
+    return sb_reserve(sb, cap - sb->len - 1);
+}
+
+int sb_reserve(struct strbuf *sb, size_t extra)
+{
+    if (sb->failed)
+        return -1;
+    if (sb->len + extra + 1 <= sb->cap)
+        return 0;
+    if (extra > SIZE_MAX / 4 - sb->len) {
+        sb->failed = 1;
+        return -1;
+    }
+    size_t cap = sb->len + extra + 1;
     char *p = realloc(sb->buf, cap);
     if (!p) {
         sb->failed = 1;
         return -1;
     }
+    mem_advise_huge(p, cap); /* a large buffer is filled whole: in huge pages */
     sb->buf = p;
     sb->cap = cap;
     return 0;

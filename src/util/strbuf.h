@@ -20,6 +20,9 @@ struct strbuf {
 /* Each returns 0, or -1 when memory ran out now or before (the buffer is
  * unchanged, and failed set). */
 int sb_grow(struct strbuf *sb, size_t extra);
+/* The same, growing to exactly that room (sb_grow doubles): for a buffer
+ * whose size is known before it is filled. */
+int sb_reserve(struct strbuf *sb, size_t extra);
 int sb_append(struct strbuf *sb, const void *data, size_t n);
 int sb_puts(struct strbuf *sb, const char *s);
 int sb_putc(struct strbuf *sb, char c);

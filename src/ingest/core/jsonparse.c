@@ -8,6 +8,7 @@
 
 #include "ingest/core/jsonread.h"
 #include "util/diag.h"
+#include "util/hugepage.h"
 
 static _Thread_local int alloc_failed, too_big;
 static void *(*inner_malloc)(size_t) = malloc;
@@ -49,6 +50,7 @@ static struct arena_block *block_new(struct json_arena *a, size_t size)
         atomic_fetch_sub(&tree_bytes, total);
         return NULL;
     }
+    mem_advise_huge(b->data, size); /* a large tree's blocks fill whole */
     *b = (struct arena_block){a->head, size, 0};
     a->head = b;
     a->bytes += total;

@@ -163,14 +163,24 @@ int dvec_push(struct dvec *d, double v, int64_t count)
         if (!nv)
             return -1;
         d->v = nv;
-        int64_t *nc = realloc(d->count, ncap * sizeof *nc);
-        if (!nc)
-            return -1;
-        d->count = nc;
+        if (d->count) {
+            int64_t *nc = realloc(d->count, ncap * sizeof *nc);
+            if (!nc)
+                return -1;
+            d->count = nc;
+        }
         d->cap = ncap;
     }
+    if (count != 1 && !d->count) { /* the first count that is not 1: the 1s before it written out */
+        if (!(d->count = malloc(d->cap * sizeof *d->count)))
+            return -1;
+        for (size_t i = 0; i < d->n; i++)
+            d->count[i] = 1;
+    }
     d->v[d->n] = v;
-    d->count[d->n++] = count;
+    if (d->count)
+        d->count[d->n] = count;
+    d->n++;
     return 0;
 }
 

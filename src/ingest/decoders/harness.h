@@ -81,7 +81,9 @@ int harness_attributes(struct harness_ctx *c, json_t *attrs);
  * offset cannot be placed and is left out. */
 int harness_started_at(struct harness_ctx *c, const char *when);
 
-/* A growable array of doubles (and counts) for collecting values. */
+/* A growable array of doubles (and counts) for collecting values; count
+ * stays NULL while every count pushed is 1 (the sink's NULL: each value
+ * once), so that the values of most formats cost one array, not two. */
 struct dvec;
 /* The numbers of a JSON array at path into d ("PATH: expected an array of
  * numbers", "PATH[k]: expected a finite number, got ..."). */

@@ -175,8 +175,15 @@ static int read_file(const char *path, uint64_t *total, struct strbuf *out, char
         return bd_fail(err, "cannot open: %s", strerror(errno));
     struct stat st;
     int rc = 0;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+    int have = fstat(fd, &st) == 0;
+    if (have && S_ISDIR(st.st_mode))
         rc = bd_fail(err, "is a directory");
+    /* a regular file's room taken at once (read_to_end asks for 64 KiB
+     * more at each read, the last one included): no regrowth, and one
+     * allocation to put in huge pages (strbuf.c) */
+    if (rc == 0 && have && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= CONTAINER_KEEP_MAX &&
+        sb_reserve(out, (size_t)st.st_size + 65536 + 2 * 512))
+        rc = bd_fail(err, "out of memory");
     if (rc == 0)
         rc = read_to_end(fd, out, take_total, total, err);
     if (!is_stdin)

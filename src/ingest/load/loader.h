@@ -17,10 +17,10 @@
 /* A container's members as pass 1 found them, for results records. */
 struct member {
     char *path;
-    unsigned char *data; /* when kept */
+    unsigned char *data; /* when kept: malloc'd, or (lent) inside g->bundle_tar */
     size_t len;
     int64_t id;
-    int kept, stream;
+    int kept, stream, lent;
     char *display; /* a file given on the command line: its name as given */
 };
 

@@ -16,7 +16,8 @@ void members_clear(struct members *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         free(m->v[i].path);
-        free(m->v[i].data);
+        if (!m->v[i].lent)
+            free(m->v[i].data);
         free(m->v[i].display);
     }
     m->n = 0;
@@ -44,6 +45,7 @@ int members_add(struct ingester *g, struct pipe_item *it)
     it->text = NULL;
     x->kept = (it->flags & MEMBER_KEPT) != 0;
     x->stream = (it->flags & MEMBER_STREAM) != 0;
+    x->lent = (it->flags & MEMBER_LENT) != 0;
     x->data = it->buf;
     it->buf = NULL;
     x->len = it->n;

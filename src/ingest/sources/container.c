@@ -72,7 +72,9 @@ int container_next(struct container *c, char **err, char **err_member)
         snprintf(c->format, sizeof c->format, "%s", zip ? "zip" : "tar");
         if (archive_entry_filetype(e) != AE_IFREG)
             continue;
-        c->data_eof = 0;
+        c->data_eof = c->at_end = 0;
+        c->pend_n = 0;
+        c->pend_off = c->pos = 0;
         const char *name = archive_entry_pathname(e);
         if (!name)
             return member_fail(err, err_member, NULL, "a member without a readable path");
@@ -114,25 +116,52 @@ int container_next(struct container *c, char **err, char **err_member)
     }
 }
 
+/* archive_read_data's output (holes as zeros, in order), without its copy
+ * into a buffer of ours: the blocks libarchive gives, as they are. */
 static int member_next(void *self, const unsigned char **p, size_t *n, char **err)
 {
     struct container *c = self;
-    if (c->data_eof)
-        return 0;
-    if (!c->buf && !(c->buf = malloc(CONTAINER_BLOCK)))
-        return bd_fail(err, "out of memory");
-    /* archive_read_data, not _block: a sparse member's holes read as zeros */
-    la_ssize_t k = archive_read_data(c->a, c->buf, CONTAINER_BLOCK);
-    if (k < 0)
-        return c->read_err ? bd_fail(err, "%s", c->read_err)
-                           : bd_fail(err, "cannot read: %s", archive_error_string(c->a));
-    if (k == 0) {
-        c->data_eof = 1;
-        return 0;
+    for (;;) {
+        if (c->data_eof)
+            return 0;
+        if (c->pend_n == 0 && !c->at_end) {
+            const void *b = NULL;
+            size_t k = 0;
+            la_int64_t off = 0;
+            int r = archive_read_data_block(c->a, &b, &k, &off);
+            if (r == ARCHIVE_EOF) {
+                c->at_end = 1;
+                k = 0; /* off: the member's end, past a trailing hole */
+            } else if (r < ARCHIVE_OK) {
+                return c->read_err ? bd_fail(err, "%s", c->read_err)
+                                   : bd_fail(err, "cannot read: %s", archive_error_string(c->a));
+            }
+            c->pend = b;
+            c->pend_n = k;
+            c->pend_off = off;
+            if (off < c->pos)
+                return bd_fail(err, "cannot read: out-of-order sparse blocks");
+        }
+        if (c->pend_off > c->pos) { /* a hole: zeros */
+            if (!c->buf && !(c->buf = calloc(1, CONTAINER_BLOCK)))
+                return bd_fail(err, "out of memory");
+            int64_t gap = c->pend_off - c->pos;
+            *p = c->buf;
+            *n = gap < (int64_t)CONTAINER_BLOCK ? (size_t)gap : CONTAINER_BLOCK;
+            c->pos += (int64_t)*n;
+            return 1;
+        }
+        if (c->pend_n) {
+            *p = c->pend;
+            *n = c->pend_n;
+            c->pos += (int64_t)c->pend_n;
+            c->pend_off += (int64_t)c->pend_n;
+            c->pend_n = 0;
+            return 1;
+        }
+        if (c->at_end)
+            c->data_eof = 1;
     }
-    *p = c->buf;
-    *n = (size_t)k;
-    return 1;
 }
 
 struct blocks container_member(struct container *c)

@@ -29,7 +29,13 @@ struct container {
     struct blocks in;
     struct idmap seen;
     int data_eof;
-    unsigned char *buf;
+    unsigned char *buf; /* zeros for a sparse member's holes, when it has any */
+    /* the current member's data: the block libarchive gave and not yet
+     * handed on (pend_n bytes at pend_off), and the offset handed on up to */
+    const unsigned char *pend;
+    size_t pend_n;
+    int64_t pend_off, pos;
+    int at_end;
     char *read_err; /* what went wrong reading the decoded bytes */
 };
 
@@ -38,7 +44,9 @@ int container_open(struct container *c, struct blocks in, uint64_t max_members, 
 /* The next regular file: 1 with c->path set, 0 after the last, -1 with
  * *err set (and *err_member the member it concerns, malloc'd, or NULL). */
 int container_next(struct container *c, char **err, char **err_member);
-/* The current member's bytes. */
+/* The current member's bytes, as libarchive holds them (no copy: a tar in
+ * memory hands out pointers into that memory), a sparse member's holes as
+ * zeros. */
 struct blocks container_member(struct container *c);
 void container_close(struct container *c);
 

@@ -32,7 +32,8 @@ enum pipe_job pipe_job_for(enum content_kind k)
 static void item_free(struct pipe_item *it)
 {
     json_doc_free(&it->doc);
-    free(it->buf);
+    if (!(it->kind == PIPE_MEMBER && (it->flags & MEMBER_LENT)))
+        free(it->buf);
     free(it->text);
     free(it->member);
     memset(it, 0, sizeof *it);
@@ -390,6 +391,13 @@ static struct member_seen *member_add(struct pipeline *p, struct member_seen **m
     return ms;
 }
 
+/* 1 when the n bytes at b lie inside the pipeline's buffer in memory. */
+static int in_mem(const struct pipeline *p, const unsigned char *b, size_t n)
+{
+    uintptr_t at = (uintptr_t)b, lo = (uintptr_t)p->mem;
+    return p->mem && at >= lo && n <= p->mem_len && at - lo <= p->mem_len - n;
+}
+
 /* Reads the current member of c to its end: its hash and size into ms
  * and a PIPE_MEMBER item, with its bytes when it is not a run stream and
  * the bytes kept so far (*kept) leave room. 0, or -1 with the error put. */
@@ -402,6 +410,12 @@ static int member_read(struct pipeline *p, struct container *c, struct member_se
     sha256_init(&h.sha);
     struct strbuf keep = {0};
     int keeping = !ms->stream;
+    /* A member of a container in memory (load/bundle.c's tar) is kept
+     * where it lies, not copied, while its blocks follow one another
+     * there (libarchive hands out pointers into it); from the first that
+     * does not, what was lent so far is copied and the rest with it. */
+    const unsigned char *lent = NULL;
+    size_t lent_n = 0;
     const unsigned char *b;
     size_t k;
     int got;
@@ -418,9 +432,25 @@ static int member_read(struct pipeline *p, struct container *c, struct member_se
             got = decode_ratio_fail(&p->budget, &err);
             break;
         }
-        if (keeping && *kept + keep.len + k > CONTAINER_KEEP_MAX) {
+        if (keeping && *kept + keep.len + lent_n + k > CONTAINER_KEEP_MAX) {
             keeping = 0; /* too large to keep: a results record naming it is refused */
             sb_free(&keep);
+            lent = NULL;
+            lent_n = 0;
+        }
+        if (keeping && keep.len == 0 && in_mem(p, b, k) && (lent_n == 0 || b == lent + lent_n)) {
+            lent = lent_n ? lent : b;
+            lent_n += k;
+            continue;
+        }
+        if (keeping && lent_n) {
+            if (sb_append(&keep, lent, lent_n)) {
+                err = bd_strdupf("out of memory");
+                got = -1;
+                break;
+            }
+            lent = NULL;
+            lent_n = 0;
         }
         if (keeping && sb_append(&keep, b, k)) {
             err = bd_strdupf("out of memory");
@@ -436,7 +466,11 @@ static int member_read(struct pipeline *p, struct container *c, struct member_se
     struct pipe_item it = {.kind = PIPE_MEMBER, .n = h.n, .flags = (ms->stream ? MEMBER_STREAM : 0)};
     memcpy(it.sha, ms->sha, sizeof it.sha);
     it.text = strdup(ms->path);
-    if (keeping) {
+    if (keeping && lent_n) { /* held in flight by the caller's buffer, not by the item */
+        it.flags |= MEMBER_KEPT | MEMBER_LENT;
+        *kept += lent_n;
+        it.buf = (unsigned char *)lent;
+    } else if (keeping) {
         it.flags |= MEMBER_KEPT;
         *kept += keep.len;
         it.size = keep.len;

@@ -57,6 +57,7 @@ enum pipe_kind {
 
 #define MEMBER_STREAM 1 /* PIPE_MEMBER: a run stream */
 #define MEMBER_KEPT 2   /* PIPE_MEMBER: buf holds its bytes */
+#define MEMBER_LENT 4   /* PIPE_MEMBER: buf points into pipeline_start_mem's bytes (not freed with the item) */
 #define ERROR_READING 1 /* PIPE_ERROR: from reading or decompressing, not from a line */
 #define ERROR_KIND 2    /* PIPE_ERROR: standard input holds `kind`, not a run stream */
 

@@ -70,12 +70,13 @@ static ssize_t read_some(struct rawfile *r, size_t have, char **err)
     return k;
 }
 
-/* The next block of a buffer in memory, pointing into it. */
+/* The rest of a buffer in memory as one block, pointing into it: a
+ * container's members then lie whole in the block libarchive reads, which
+ * hands out pointers to them instead of copying the ones cut across two
+ * blocks. */
 static size_t next_mem(struct rawfile *r, const unsigned char **b)
 {
     size_t have = r->mem_len - r->mem_at;
-    if (have > RAWFILE_BLOCK)
-        have = RAWFILE_BLOCK;
     *b = r->mem + r->mem_at;
     r->mem_at += have;
     r->eof = r->mem_at == r->mem_len;

@@ -35,7 +35,7 @@ struct rawfile {
 
 int rawfile_init(struct rawfile *r, int fd, rawfile_tee_fn tee, void *tee_arg);
 /* The same over n bytes at p, which stay valid and unchanged while read
- * (blocks of at most RAWFILE_BLOCK, pointing into them); fd is -1. */
+ * (one block, pointing into them); fd is -1. */
 int rawfile_init_mem(struct rawfile *r, const void *p, size_t n, rawfile_tee_fn tee, void *tee_arg);
 struct blocks rawfile_blocks(struct rawfile *r);
 /* Reads and hashes whatever is left without passing it on (the hash of a
