@@ -15,7 +15,7 @@
 #define LA_FUNCTIONS(X)                                                                                               \
     X(archive_read_new) X(archive_read_free) X(archive_read_support_format_tar) X(archive_read_support_format_gnutar) \
     X(archive_read_support_format_zip) X(archive_read_support_format_raw) X(archive_read_support_format_empty)        \
-    X(archive_read_append_filter) X(archive_read_open) X(archive_read_next_header) X(archive_read_data)              \
+    X(archive_read_append_filter) X(archive_read_open) X(archive_read_next_header)                                   \
     X(archive_read_data_block) X(archive_error_string) X(archive_set_error) X(archive_format)                        \
     X(archive_entry_pathname) X(archive_entry_filetype)
 #define LA_POINTER(f) __typeof__(f) *f;
@@ -40,7 +40,6 @@ int la_load(char **err);
 #define archive_read_append_filter la.archive_read_append_filter
 #define archive_read_open la.archive_read_open
 #define archive_read_next_header la.archive_read_next_header
-#define archive_read_data la.archive_read_data
 #define archive_read_data_block la.archive_read_data_block
 #define archive_error_string la.archive_error_string
 #define archive_set_error la.archive_set_error
