@@ -127,12 +127,16 @@ out = bytearray()
 def read(fd):
     data = os.read(fd, 1024)
     out.extend(data)
+    with open("tty.raw", "ab") as raw: # as it comes, for the wait below
+        raw.write(data)
     return data
 pty.spawn([sys.argv[1], "--db", sys.argv[2], "ingest", sys.argv[3]], read)
 sys.stdout.write(out.decode("utf-8", "replace").replace("\x1b", "<ESC>").replace("\r", "<CR>"))
 EOF
 tty=$!
-sleep 2
+# the line shown, then the first released: no fixed sleep, which a loaded
+# machine outran (Python and benchdb starting took over 2 s)
+wait_for tty.raw "ingest: waiting 1 s for process $holder"
 release
 wait "$tty"
 grep -qF "<CR><ESC>[Kingest: waiting 1 s for process $holder to finish storing the same archive" tty.out ||
