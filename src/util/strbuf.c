@@ -10,14 +10,9 @@
 
 int sb_grow(struct strbuf *sb, size_t extra)
 {
-    if (sb->failed)
-        return -1;
-    if (sb->len + extra + 1 <= sb->cap)
-        return 0;
-    if (extra > SIZE_MAX / 4 - sb->len) {
-        sb->failed = 1;
-        return -1;
-    }
+    /* failed before, too large, or room enough: sb_reserve answers each */
+    if (sb->failed || extra > SIZE_MAX / 4 - sb->len || sb->len + extra + 1 <= sb->cap)
+        return sb_reserve(sb, extra);
     size_t cap = sb->cap ? sb->cap : 64;
     while (cap < sb->len + extra + 1)
         cap *= 2;
