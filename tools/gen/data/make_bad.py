@@ -239,8 +239,8 @@ zcases = {
     "zstd-invalid-json-inside": (zstd(RUN.encode() + b"\n{\"record\":\n"), 2, 'invalid JSON at column 10: unexpected token near end of file', []),
     # bombs: tiny on disk, 128 MiB once decompressed; refused at the
     # data limit (given) or the line limit (the default, 64 MiB)
-    "zstd-bomb-newlines": (zstd(RUN.encode() + b"\n" * (1 << 27), "-19"), 0, 'more than 16777216 bytes of data after decompression (the limit; raise it with --max-bytes)', ["--max-bytes", "16M"]),
-    "zstd-bomb-one-line": (zstd(RUN.encode() + b"\n" + b" " * (1 << 27), "-19"), 2, 'line longer than 67108864 bytes (the limit; raise it with --max-line-bytes)', ["--max-ratio", "1M"]),
+    "zstd-bomb-newlines": (zstd(RUN.encode() + b"\n" * (1 << 27), "-3"), 0, 'more than 16777216 bytes of data after decompression (the limit; raise it with --max-bytes)', ["--max-bytes", "16M"]),
+    "zstd-bomb-one-line": (zstd(RUN.encode() + b"\n" + b" " * (1 << 27), "-3"), 2, 'line longer than 67108864 bytes (the limit; raise it with --max-line-bytes)', ["--max-ratio", "1M"]),
     # at the default limits: a frame of 32 KiB giving 1 GiB of newlines
     # (it took 11 s to read through; 131 KB gave 4 GiB in a minute), and
     # the same compressed again (73 bytes): more than 1000 bytes per byte
