@@ -11,7 +11,9 @@ either engine, REPS times (default 5), rotating which side goes first. Per
 case it prints the medians of: SQLite's process CPU (user + system,
 os.wait4), benchdb's CPU into PostgreSQL, the server's CPU for it (the
 postmaster's cutime + cstime grown while benchdb ran: its backend, which
-has exited by then), and the ratio (PostgreSQL's client + server) / SQLite.
+has exited by then), and the ratio (PostgreSQL's client + server) / SQLite;
+then, from the same runs, the wall times and their ratio (the median of the
+repetitions' ratios), so that the two ratios compare under the same load.
 With PG_CPU_BEFORE=PATH another benchdb (an earlier build) ingests into
 PostgreSQL in the same rotation, and its ratio is printed beside: before
 and after under the same load (PG_CPU_BEFORE_SCHEMA=N: into a store at
@@ -61,10 +63,14 @@ def settle(pid, aux):
     raise SystemExit("a backend did not exit")
 
 
-def run_cpu(args, env):
-    """User + system seconds of the process tree of args."""
+def run_cpu(args, env, wall=None):
+    """User + system seconds of the process tree of args; its wall time
+    appended to the list wall when given."""
+    t = time.perf_counter()
     p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
+    if wall is not None:
+        wall.append(time.perf_counter() - t)
     if status != 0:
         raise SystemExit(f"{' '.join(args)} failed ({status})")
     return ru.ru_utime + ru.ru_stime
@@ -98,6 +104,7 @@ def main():
             if only and name not in only.split(","):
                 continue
             got = {"lite": [], "client": [], "server": [], "ratio": [], "before": []}
+            walls = {"lite": [], "pg": [], "before": []}
             sides = ["lite", "pg"] + (["before"] if before else [])
             for rep in range(reps):
                 one = {}
@@ -107,12 +114,12 @@ def main():
                             if os.path.exists(f):
                                 os.remove(f)
                         subprocess.run([bd, "--db", lite, "init"], check=True, stdout=subprocess.DEVNULL)
-                        one["lite"] = run_cpu([bd, "--db", lite, "ingest", "-q", d], pg.env)
+                        one["lite"] = run_cpu([bd, "--db", lite, "ingest", "-q", d], pg.env, walls["lite"])
                     else:
                         pg.newdb("ingest", 9999 if side == "pg" else before_schema)
                         t0 = children_cpu(postmaster)
                         client = run_cpu([bd if side == "pg" else before, "--db", pg.uri("ingest"), "ingest", "-q", d],
-                                         pg.env)
+                                         pg.env, walls[side])
                         settle(postmaster, aux)
                         if side == "pg":
                             one["client"], one["server"] = client, children_cpu(postmaster) - t0
@@ -124,11 +131,14 @@ def main():
                 if before:
                     got["before"].append(one["before"] / one["lite"])
             m = {k: statistics.median(v) if v else 0 for k, v in got.items()}
+            wall_ratio = statistics.median(b / a for a, b in zip(walls["lite"], walls["pg"]))
             print(f"{name}: SQLite {m['lite']:.3f} s CPU; PostgreSQL client {m['client']:.3f} s + server "
                   f"{m['server']:.3f} s; (client+server)/SQLite {m['ratio']:.2f} "
                   f"(each: {', '.join(f'{r:.2f}' for r in got['ratio'])})"
                   + (f"; before: {m['before']:.2f} (each: {', '.join(f'{r:.2f}' for r in got['before'])})"
-                     if before else ""), flush=True)
+                     if before else "")
+                  + f"; wall: SQLite {statistics.median(walls['lite']):.3f} s, PostgreSQL "
+                  f"{statistics.median(walls['pg']):.3f} s, PostgreSQL/SQLite {wall_ratio:.2f}", flush=True)
     finally:
         pg.stop()
         subprocess.run(["rm", "-rf", base])
