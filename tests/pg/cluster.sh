@@ -119,8 +119,15 @@ EOF
 # which gave the tables a test has just filled their statistics sooner,
 # was tried and left out: the plans it brings sum doubles in another order,
 # and pg/ingest compares such sums with SQLite's to the last bit.)
+# And WAL buffers of 1 MB instead of the 4 MB PostgreSQL gives 128 MB of
+# shared buffers: a backend maps each page of them it writes WAL through,
+# a page fault each (15-20 us on the virtual machines the suite runs on),
+# and an ingest's backend went through all of them. When 1 MB fills, the
+# backend writes it out itself, which with fsync off costs less than the
+# faults did (docs/postgresql.md, "ingest": 3,000-3,900 faults and about
+# 60 ms of server CPU fewer an ingest).
 if [ "${BENCHDB_PG_TESTS:-0}" = 1 ]; then
-    echo "jit = off" >>"$base/data/postgresql.conf"
+    printf 'jit = off\nwal_buffers = 1MB\n' >>"$base/data/postgresql.conf"
 fi
 # Settings of the caller's (make bench's figure 11: memory, checkpoints),
 # one "name = value" a line, after the above.
