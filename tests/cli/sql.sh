@@ -43,6 +43,11 @@ expect_out '| name      | n   | x     | note           |
 
 run bd sql "SELECT 1 AS one WHERE 0" --format json
 expect_out "[]" "an empty result in json"
+# JSON has no infinity (nor NaN: SQLite gives NULL for it): null
+run bd sql "SELECT 9e999 AS up, -9e999 AS down" --format json
+expect_out '[
+  {"up": null, "down": null}
+]' "an infinite real in json is null"
 run bd sql "SELECT 1 AS one WHERE 0" --format csv
 expect_out "$(printf 'one\r')" "an empty result in csv has its header"
 

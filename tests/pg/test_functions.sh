@@ -2,6 +2,11 @@
 # the cases of tests/pg/functions.sql, over the table functions_data.sql
 # makes the same way on both, must give identical rows, every number bit
 # for bit, and the same error texts (tests/pg/dual.py).
+# In the plain pass only: the functions' C code runs under the sanitizers
+# in the sql/ cases, and of benchdb's lines this test reaches, no other
+# sanitized test reached one (JSON's null for an infinite real, which
+# cli/sql now checks): tools/plain_only_cover.py, 2026-12-02.
+# ctest: plain-only
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_functions
