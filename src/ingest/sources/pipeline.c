@@ -514,6 +514,13 @@ static int container_end(struct pipeline *p, const struct container *c, const st
     return rc;
 }
 
+/* 1 when p reads a plain tar in memory (load/bundle.c's), which
+ * container_open_mem reads without libarchive. */
+static int own_tar(const struct pipeline *p)
+{
+    return p->mem && p->sniffed.depth == 0 && p->sniffed.kind == KIND_TAR;
+}
+
 /* Pass 1: every member's hash, size and (for results records) bytes. */
 static int container_members(struct pipeline *p, struct member_seen **out, size_t *count)
 {
@@ -528,7 +535,9 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
     struct member_seen *m = NULL;
     size_t n = 0, cap = 0;
     uint64_t kept = 0;
-    int rc = container_open(&c, (struct blocks){gate_next, &gate}, p->lim.max_members, 1, &err);
+    struct blocks in = {gate_next, &gate};
+    int rc = own_tar(p) ? container_open_mem(&c, in, p->mem, p->mem_len, p->lim.max_members, 1, &err)
+                        : container_open(&c, in, p->lim.max_members, 1, &err);
     if (rc)
         put_error(p, err, 0, NULL, ERROR_READING);
     while (rc == 0) {
@@ -553,24 +562,14 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
     return rc;
 }
 
-/* Pass 2: each run stream member, record by record. */
-static int container_streams(struct pipeline *p, struct member_seen *m, size_t n)
+/* Pass 2 on the container read from in (NULL: own_tar's, in memory). */
+static int container_streams_of(struct pipeline *p, struct member_seen *m, size_t n, struct blocks *in)
 {
-    if (!p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
-        return put_error(p, bd_strdupf("cannot seek: %s", strerror(errno)), 0, NULL, ERROR_READING);
-    struct rawfile raw;
-    if (p->mem ? rawfile_init_mem(&raw, p->mem, p->mem_len, NULL, NULL) : rawfile_init(&raw, p->fd, NULL, NULL))
-        return put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
-    /* Pass 1 hashed the whole container and checked it; here each stream
-     * member's own hash (below) says whether it changed since. */
-    raw.hashing = 0;
-    struct decoder dec;
-    decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
-    dec.kept = p->kept;
     struct container c;
     char *err = NULL;
     size_t i = 0;
-    int rc = container_open(&c, decoder_blocks(&dec), UINT64_MAX, 0, &err);
+    int rc = in ? container_open(&c, *in, UINT64_MAX, 0, &err)
+                : container_open_mem(&c, (struct blocks){0}, p->mem, p->mem_len, UINT64_MAX, 0, &err);
     if (rc)
         put_error(p, err, 0, NULL, ERROR_READING);
     while (rc == 0 && i < n) {
@@ -627,6 +626,27 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
         rc = put_error(p, bd_strdupf("changed while being read (fewer members on the second read)"), 0, NULL,
                        ERROR_READING);
     container_close(&c);
+    return rc;
+}
+
+/* Pass 2: each run stream member, record by record. */
+static int container_streams(struct pipeline *p, struct member_seen *m, size_t n)
+{
+    if (own_tar(p))
+        return container_streams_of(p, m, n, NULL);
+    if (!p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
+        return put_error(p, bd_strdupf("cannot seek: %s", strerror(errno)), 0, NULL, ERROR_READING);
+    struct rawfile raw;
+    if (p->mem ? rawfile_init_mem(&raw, p->mem, p->mem_len, NULL, NULL) : rawfile_init(&raw, p->fd, NULL, NULL))
+        return put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
+    /* Pass 1 hashed the whole container and checked it; here each stream
+     * member's own hash (below) says whether it changed since. */
+    raw.hashing = 0;
+    struct decoder dec;
+    decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
+    dec.kept = p->kept;
+    struct blocks in = decoder_blocks(&dec);
+    int rc = container_streams_of(p, m, n, &in);
     decoder_free(&dec);
     rawfile_free(&raw);
     return rc;
