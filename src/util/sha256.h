@@ -13,6 +13,11 @@ struct sha256 {
 
 void sha256_init(struct sha256 *s);
 void sha256_update(struct sha256 *s, const void *data, size_t n);
+/* The same n bytes into two hashes, as sha256_update(a, ...) then
+ * sha256_update(b, ...) would: in one pass when their blocks line up (as
+ * much hashed into each so far, modulo 64), which with the SHA extensions
+ * takes about 0.6x the CPU of two. a and b must differ. */
+void sha256_update2(struct sha256 *a, struct sha256 *b, const void *data, size_t n);
 void sha256_final(struct sha256 *s, unsigned char out[32]);
 /* Lower-case hex of a digest: out holds 65 bytes. */
 void sha256_hex(const unsigned char digest[32], char out[65]);

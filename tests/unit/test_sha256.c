@@ -120,6 +120,45 @@ static void test_portable_equals_accelerated(void **state)
     sha256_use_accelerated(had);
 }
 
+/* sha256_update2 = two sha256_update calls: states whose blocks line up
+ * (the same length hashed before, modulo 64, as a tar's and a member's
+ * hash in load/bundle.c) and states whose blocks do not, every data length
+ * up to 1,100 bytes, with the rounds in use (portable and accelerated by
+ * the groups below). */
+static void test_update2(void **state)
+{
+    (void)state;
+    unsigned char m[1100];
+    uint64_t x = 0x243f6a8885a308d3u;
+    for (size_t i = 0; i < sizeof m; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        m[i] = (unsigned char)x;
+    }
+    static const size_t before[][2] = {{0, 0}, {512, 0}, {3, 67}, {63, 127}, {5, 9}, {64, 1}};
+    for (size_t c = 0; c < sizeof before / sizeof *before; c++)
+        for (size_t n = 0; n <= sizeof m; n += n < 200 ? 1 : 37) {
+            struct sha256 a, b, a1, b1;
+            sha256_init(&a);
+            sha256_init(&b);
+            sha256_update(&a, m, before[c][0]);
+            sha256_update(&b, m + 100, before[c][1]);
+            a1 = a;
+            b1 = b;
+            sha256_update2(&a, &b, m + (n % 13), n - n % 13);
+            sha256_update(&a, m, n % 5); /* and on after it */
+            sha256_update(&a1, m + (n % 13), n - n % 13);
+            sha256_update(&a1, m, n % 5);
+            sha256_update(&b1, m + (n % 13), n - n % 13);
+            unsigned char da[32], db[32], da1[32], db1[32];
+            sha256_final(&a, da);
+            sha256_final(&b, db);
+            sha256_final(&a1, da1);
+            sha256_final(&b1, db1);
+            assert_memory_equal(da, da1, 32);
+            assert_memory_equal(db, db1, 32);
+        }
+}
+
 static int portable(void **state)
 {
     (void)state;
@@ -136,7 +175,8 @@ static int accelerated(void **state)
 
 #define VECTORS                                                                                                \
     cmocka_unit_test(test_empty), cmocka_unit_test(test_abc), cmocka_unit_test(test_two_blocks),               \
-        cmocka_unit_test(test_896_bits), cmocka_unit_test(test_million_a), cmocka_unit_test(test_padding_edges)
+        cmocka_unit_test(test_896_bits), cmocka_unit_test(test_million_a), cmocka_unit_test(test_padding_edges), \
+        cmocka_unit_test(test_update2)
 
 int main(void)
 {

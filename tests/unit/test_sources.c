@@ -19,6 +19,7 @@
 #include "ingest/sources/decode.h"
 #include "ingest/sources/kept.h"
 #include "ingest/sources/sniff.h"
+#include "ingest/sources/ustar.h"
 #include "util/strbuf.h"
 
 static void join(const char *dir, const char *path, const char *want)
@@ -306,6 +307,102 @@ static void test_kept_contexts(void **state)
     kept_free(&k);
 }
 
+/* ---- ustar: the tar load/bundle.c writes, read back without libarchive ---- */
+
+/* A ustar header as load/bundle.c writes one, at h. */
+static void tar_header(unsigned char *h, const char *name, size_t size, char type)
+{
+    memset(h, 0, 512);
+    snprintf((char *)h, 100, "%s", name);
+    snprintf((char *)h + 100, 8, "%07o", 0644);
+    snprintf((char *)h + 124, 12, "%011zo", size);
+    memset(h + 148, ' ', 8);
+    h[156] = (unsigned char)type;
+    memcpy(h + 257, "ustar", 6);
+    memcpy(h + 263, "00", 2);
+    unsigned sum = 0;
+    for (int i = 0; i < 512; i++)
+        sum += h[i];
+    snprintf((char *)h + 148, 8, "%06o", sum);
+    h[155] = ' ';
+}
+
+/* Appends an entry (header, data padded to 512) to t at *n. */
+static void tar_put(unsigned char *t, size_t *n, const char *name, const void *data, size_t size, char type)
+{
+    tar_header(t + *n, name, size, type);
+    memcpy(t + *n + 512, data, size);
+    *n += 512 + (size + 511) / 512 * 512;
+}
+
+static void test_ustar_entries(void **state)
+{
+    (void)state;
+    static unsigned char t[8192];
+    memset(t, 0, sizeof t);
+    size_t n = 0;
+    char longname[160], pax[200];
+    memset(longname, 'd', 150);
+    memcpy(longname, "files/", 6);
+    longname[150] = 0;
+    /* "LEN path=...\n", LEN counting itself: 3 digits + 1 + 5 + 150 + 1 = 160 */
+    int pl = snprintf(pax, sizeof pax, "160 path=%s\n", longname);
+    assert_int_equal(pl, 160);
+    tar_put(t, &n, "files/a.json", "{\"x\":1}", 7, '0');
+    tar_put(t, &n, "files", "", 0, '5');
+    tar_put(t, &n, "PaxHeader", pax, (size_t)pl, 'x');
+    tar_put(t, &n, "ignored-by-pax", "abc", 3, '0');
+    tar_put(t, &n, "empty", "", 0, '\0');
+    size_t end = n;
+    n += 1024; /* two zero blocks */
+
+    size_t at = 0;
+    char *err = NULL;
+    struct ustar_entry e;
+    assert_int_equal(ustar_next(t, n, &at, &e, &err), 1);
+    assert_int_equal(e.type, '0');
+    assert_int_equal(e.name_len, 12);
+    assert_memory_equal(e.name, "files/a.json", 12);
+    assert_int_equal(e.size, 7);
+    assert_ptr_equal(e.data, t + 512); /* in place, not copied */
+    assert_int_equal(ustar_next(t, n, &at, &e, &err), 1);
+    assert_int_equal(e.type, '5');
+    assert_int_equal(ustar_next(t, n, &at, &e, &err), 1);
+    assert_int_equal(e.type, '0');
+    assert_int_equal(e.name_len, 150);
+    assert_memory_equal(e.name, longname, 150);
+    assert_int_equal(e.size, 3);
+    assert_memory_equal(e.data, "abc", 3);
+    assert_int_equal(ustar_next(t, n, &at, &e, &err), 1);
+    assert_int_equal(e.type, '0'); /* '\0': a regular file, as libarchive reads it */
+    assert_int_equal(e.size, 0);
+    assert_int_equal(at, end);
+    assert_int_equal(ustar_next(t, n, &at, &e, &err), 0);
+    assert_null(err);
+
+    /* a damaged checksum */
+    at = 0;
+    t[0] ^= 1;
+    assert_int_equal(ustar_next(t, n, &at, &e, &err), -1);
+    assert_string_equal(err, "cannot read the container: a damaged tar header at byte 0");
+    free(err);
+    err = NULL;
+    t[0] ^= 1;
+    /* a member longer than what follows it */
+    at = 0;
+    assert_int_equal(ustar_next(t, 512 + 4, &at, &e, &err), -1);
+    assert_string_equal(err, "cannot read the container: truncated (a member of 7 bytes, 4 left)");
+    free(err);
+    err = NULL;
+    /* a kind benchdb does not write */
+    size_t m = 0;
+    tar_put(t, &m, "link", "", 0, '2');
+    at = 0;
+    assert_int_equal(ustar_next(t, n, &at, &e, &err), -1);
+    assert_string_equal(err, "cannot read the container: a tar entry of type '2', which benchdb does not write");
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_sniff_compressed),
         cmocka_unit_test(test_decode_layers),
         cmocka_unit_test(test_kept_contexts),
+        cmocka_unit_test(test_ustar_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

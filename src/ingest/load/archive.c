@@ -317,7 +317,8 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
                                 "file", what);
     } else if (!ahead) {
         char *perr = NULL;
-        int started = in_memory ? pipeline_start_mem(g->pipe, g->bundle_tar, g->bundle_tar_len, g->bundle_sha, &lim, &g->kept,
+        int started = in_memory ? pipeline_start_mem(g->pipe, g->bundle_tar, g->bundle_tar_len, g->bundle_sha,
+                                                     g->bundle_known, g->n_bundle_known, &lim, &g->kept,
                                                      worker_of(g, g->pipe), &perr)
                                 : pipeline_start(g->pipe, fd, &lim, seekable, &g->kept, worker_of(g, g->pipe), &perr);
         g->pipe_started = 1;

@@ -34,10 +34,14 @@
 
 /* The tar and the SHA-256 of what was written to it: the archive's
  * identity, so that load_archive need not hash it before reading it (the
- * harness files' bytes were read once already, here). */
+ * harness files' bytes were read once already, here); and each file's own
+ * SHA-256 (its member's), taken in the same pass (sha256_update2), so
+ * that reading the tar back need not hash the files again. */
 struct tarw {
     struct strbuf tar;
     struct sha256 sha;
+    struct mem_hash *files;
+    size_t n_files, cap_files;
 };
 
 static int tw_write(struct tarw *w, const void *p, size_t n)
@@ -142,7 +146,24 @@ static int tar_file_end(struct tarw *f, const char *path, size_t header_at)
     unsigned char *h = (unsigned char *)f->tar.buf + header_at;
     size_t n = f->tar.len - header_at - 512, pad = (512 - n % 512) % 512;
     tar_header_fill(h, path, n, '0');
-    sha256_update(&f->sha, h, f->tar.len - header_at);
+    if (f->n_files == f->cap_files) {
+        size_t cap = f->cap_files ? 2 * f->cap_files : 8;
+        struct mem_hash *nf = realloc(f->files, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        f->files = nf;
+        f->cap_files = cap;
+    }
+    struct mem_hash *mh = &f->files[f->n_files++];
+    struct sha256 own;
+    unsigned char d[32];
+    sha256_init(&own);
+    sha256_update(&f->sha, h, 512); /* the tar's blocks and the file's line up (512 bytes a header) */
+    sha256_update2(&f->sha, &own, h + 512, n);
+    sha256_final(&own, d);
+    sha256_hex(d, mh->sha);
+    mh->at = header_at + 512;
+    mh->n = n;
     return pad && tw_write(f, zero, pad) ? -1 : 0;
 }
 
@@ -421,9 +442,13 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     sha256_hex(digest, g->bundle_sha);
     g->bundle_tar = (const unsigned char *)tw.tar.buf;
     g->bundle_tar_len = tw.tar.len;
+    g->bundle_known = tw.files;
+    g->n_bundle_known = tw.n_files;
     r = load_archive(g, shown, -1, 0, 0, shown);
     g->bundle_tar = NULL;
     g->bundle_tar_len = 0;
+    g->bundle_known = NULL;
+    g->n_bundle_known = 0;
     g->bundle_sha[0] = 0;
     g->bundle_paths = g->bundle_displays = NULL;
     g->n_bundle = 0;
@@ -437,5 +462,6 @@ out:
     free(err);
     sb_free(&text);
     sb_free(&tw.tar);
+    free(tw.files);
     return r;
 }

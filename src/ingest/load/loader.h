@@ -62,6 +62,8 @@ struct ingester {
     const unsigned char *bundle_tar;
     size_t bundle_tar_len;
     char bundle_sha[65];
+    const struct mem_hash *bundle_known; /* the harness files' own hashes, taken with the tar's */
+    size_t n_bundle_known;
     uint64_t streams;         /* run stream members read */
     struct strbuf beside;     /* a file beside a bare stream, while a results record reads it */
     struct idmap beside_ids;  /* its path -> archive_member id */

@@ -328,11 +328,12 @@ struct member_seen {
     int stream;
 };
 
-/* A member's bytes, hashed on the way. */
+/* A member's bytes, hashed on the way (unless known: its hash is). */
 struct hashing {
     struct blocks in;
     struct sha256 sha;
     uint64_t n;
+    const char *known;
 };
 
 static int hashing_next(void *self, const unsigned char **b, size_t *n, char **err)
@@ -340,7 +341,8 @@ static int hashing_next(void *self, const unsigned char **b, size_t *n, char **e
     struct hashing *h = self;
     int rc = blocks_next(h->in, b, n, err);
     if (rc > 0) {
-        sha256_update(&h->sha, *b, *n);
+        if (!h->known)
+            sha256_update(&h->sha, *b, *n);
         h->n += *n;
     }
     return rc;
@@ -348,6 +350,10 @@ static int hashing_next(void *self, const unsigned char **b, size_t *n, char **e
 
 static void hashing_hex(struct hashing *h, char hex[65])
 {
+    if (h->known) {
+        memcpy(hex, h->known, 65);
+        return;
+    }
     unsigned char d[32];
     sha256_final(&h->sha, d);
     sha256_hex(d, hex);
@@ -398,6 +404,26 @@ static int in_mem(const struct pipeline *p, const unsigned char *b, size_t n)
     return p->mem && at >= lo && n <= p->mem_len && at - lo <= p->mem_len - n;
 }
 
+/* 1 when p reads a plain tar in memory (load/bundle.c's), which
+ * container_open_mem reads without libarchive. */
+static int own_tar(const struct pipeline *p)
+{
+    return p->mem && p->sniffed.depth == 0 && p->sniffed.kind == KIND_TAR;
+}
+
+/* The hash its writer took of the current member of own_tar's c, when
+ * the member lies exactly where one was taken (pipeline_start_mem); NULL
+ * otherwise. */
+static const char *known_hash(struct pipeline *p, const struct container *c)
+{
+    size_t at = (size_t)(c->mem_member - p->mem);
+    while (p->known_next < p->n_known && p->known[p->known_next].at < at)
+        p->known_next++;
+    if (p->known_next < p->n_known && p->known[p->known_next].at == at && p->known[p->known_next].n == c->mem_member_n)
+        return p->known[p->known_next].sha;
+    return NULL;
+}
+
 /* Reads the current member of c to its end: its hash and size into ms
  * and a PIPE_MEMBER item, with its bytes when it is not a run stream and
  * the bytes kept so far (*kept) leave room. 0, or -1 with the error put. */
@@ -406,7 +432,7 @@ static int member_read(struct pipeline *p, struct container *c, struct member_se
     char *err = NULL;
     ms->stream = is_stream_name(ms->path);
     int zip = strcmp(c->format, "zip") == 0;
-    struct hashing h = {.in = container_member(c)};
+    struct hashing h = {.in = container_member(c), .known = own_tar(p) ? known_hash(p, c) : NULL};
     sha256_init(&h.sha);
     struct strbuf keep = {0};
     int keeping = !ms->stream;
@@ -528,7 +554,9 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
     struct member_seen *m = NULL;
     size_t n = 0, cap = 0;
     uint64_t kept = 0;
-    int rc = container_open(&c, (struct blocks){gate_next, &gate}, p->lim.max_members, 1, &err);
+    struct blocks in = {gate_next, &gate};
+    int rc = own_tar(p) ? container_open_mem(&c, in, p->mem, p->mem_len, p->lim.max_members, 1, &err)
+                        : container_open(&c, in, p->lim.max_members, 1, &err);
     if (rc)
         put_error(p, err, 0, NULL, ERROR_READING);
     while (rc == 0) {
@@ -553,24 +581,14 @@ static int container_members(struct pipeline *p, struct member_seen **out, size_
     return rc;
 }
 
-/* Pass 2: each run stream member, record by record. */
-static int container_streams(struct pipeline *p, struct member_seen *m, size_t n)
+/* Pass 2 on the container read from in (NULL: own_tar's, in memory). */
+static int container_streams_of(struct pipeline *p, struct member_seen *m, size_t n, struct blocks *in)
 {
-    if (!p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
-        return put_error(p, bd_strdupf("cannot seek: %s", strerror(errno)), 0, NULL, ERROR_READING);
-    struct rawfile raw;
-    if (p->mem ? rawfile_init_mem(&raw, p->mem, p->mem_len, NULL, NULL) : rawfile_init(&raw, p->fd, NULL, NULL))
-        return put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
-    /* Pass 1 hashed the whole container and checked it; here each stream
-     * member's own hash (below) says whether it changed since. */
-    raw.hashing = 0;
-    struct decoder dec;
-    decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
-    dec.kept = p->kept;
     struct container c;
     char *err = NULL;
     size_t i = 0;
-    int rc = container_open(&c, decoder_blocks(&dec), UINT64_MAX, 0, &err);
+    int rc = in ? container_open(&c, *in, UINT64_MAX, 0, &err)
+                : container_open_mem(&c, (struct blocks){0}, p->mem, p->mem_len, UINT64_MAX, 0, &err);
     if (rc)
         put_error(p, err, 0, NULL, ERROR_READING);
     while (rc == 0 && i < n) {
@@ -627,6 +645,27 @@ static int container_streams(struct pipeline *p, struct member_seen *m, size_t n
         rc = put_error(p, bd_strdupf("changed while being read (fewer members on the second read)"), 0, NULL,
                        ERROR_READING);
     container_close(&c);
+    return rc;
+}
+
+/* Pass 2: each run stream member, record by record. */
+static int container_streams(struct pipeline *p, struct member_seen *m, size_t n)
+{
+    if (own_tar(p))
+        return container_streams_of(p, m, n, NULL);
+    if (!p->mem && lseek(p->fd, 0, SEEK_SET) != 0)
+        return put_error(p, bd_strdupf("cannot seek: %s", strerror(errno)), 0, NULL, ERROR_READING);
+    struct rawfile raw;
+    if (p->mem ? rawfile_init_mem(&raw, p->mem, p->mem_len, NULL, NULL) : rawfile_init(&raw, p->fd, NULL, NULL))
+        return put_error(p, bd_strdupf("out of memory"), 0, NULL, ERROR_READING);
+    /* Pass 1 hashed the whole container and checked it; here each stream
+     * member's own hash (below) says whether it changed since. */
+    raw.hashing = 0;
+    struct decoder dec;
+    decoder_init(&dec, rawfile_blocks(&raw), NULL, 0); /* counted in pass 1 */
+    dec.kept = p->kept;
+    struct blocks in = decoder_blocks(&dec);
+    int rc = container_streams_of(p, m, n, &in);
     decoder_free(&dec);
     rawfile_free(&raw);
     return rc;
@@ -754,7 +793,7 @@ static void worker_wait(struct pipe_worker *w, struct pipeline *p)
 
 /* fd, or (mem not NULL) the n bytes at mem, whose SHA-256 is sha. */
 static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n, const char *sha,
-                 const struct pipe_limits *lim, int hash_first, struct source_kept *kept, struct pipe_worker *worker,
+                 const struct mem_hash *known, size_t n_known, const struct pipe_limits *lim, int hash_first, struct source_kept *kept, struct pipe_worker *worker,
                  char **err)
 {
     memset(p, 0, sizeof *p);
@@ -765,6 +804,8 @@ static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n,
     p->mem_len = n;
     if (mem)
         snprintf(p->known_sha, sizeof p->known_sha, "%s", sha);
+    p->known = known;
+    p->n_known = n_known;
     p->lim = *lim;
     p->hash_first = hash_first;
     p->go = !hash_first;
@@ -790,13 +831,14 @@ static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n,
 int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, int hash_first,
                    struct source_kept *kept, struct pipe_worker *worker, char **err)
 {
-    return start(p, fd, NULL, 0, NULL, lim, hash_first, kept, worker, err);
+    return start(p, fd, NULL, 0, NULL, NULL, 0, lim, hash_first, kept, worker, err);
 }
 
-int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct pipe_limits *lim,
-                       struct source_kept *kept, struct pipe_worker *worker, char **err)
+int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct mem_hash *known,
+                       size_t n_known, const struct pipe_limits *lim, struct source_kept *kept,
+                       struct pipe_worker *worker, char **err)
 {
-    return start(p, -1, mem ? mem : (const void *)"", n, sha, lim, 1, kept, worker, err);
+    return start(p, -1, mem ? mem : (const void *)"", n, sha, known, n_known, lim, 1, kept, worker, err);
 }
 
 void pipeline_go(struct pipeline *p)

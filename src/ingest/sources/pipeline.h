@@ -105,8 +105,19 @@ struct pipeline {
     size_t head, count, bytes;
     int cancel, getter_waiting, putter_waiting, hash_first, go;
     char known_sha[65]; /* with mem: its SHA-256 */
+    const struct mem_hash *known; /* with mem: n_known stretches' hashes, in order; known_next looked at next */
+    size_t n_known, known_next;
     struct source_kept *kept; /* zstd contexts reused across archives (kept.h), or NULL */
     struct pipe_worker *worker; /* the thread that runs the producer, or NULL: its own */
+};
+
+/* A stretch of pipeline_start_mem's bytes whose SHA-256 their writer took
+ * as it wrote them, with the whole's (load/bundle.c: each harness file in
+ * its tar, the two hashes in one pass, util/sha256.h sha256_update2): a
+ * member lying exactly there is not hashed again. */
+struct mem_hash {
+    size_t at, n;
+    char sha[65];
 };
 
 /* A reading thread kept from one archive to the next: pipeline_start hands
@@ -145,9 +156,12 @@ int pipeline_start(struct pipeline *p, int fd, const struct pipe_limits *lim, in
 /* The same (hash_first) on n bytes in memory (load/bundle.c's tar), which
  * stay valid and unchanged until pipeline_free, and whose SHA-256 (hex)
  * their writer computed as it wrote them: taken as the hash, and the
- * bytes read without hashing them again. */
-int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct pipe_limits *lim,
-                       struct source_kept *kept, struct pipe_worker *worker, char **err);
+ * bytes read without hashing them again; likewise the n_known stretches
+ * of known (in the order of the bytes; they must outlive p), taken as
+ * the hashes of the members lying exactly there. */
+int pipeline_start_mem(struct pipeline *p, const void *mem, size_t n, const char *sha, const struct mem_hash *known,
+                       size_t n_known, const struct pipe_limits *lim, struct source_kept *kept,
+                       struct pipe_worker *worker, char **err);
 void pipeline_go(struct pipeline *p);
 /* The next item, in order (blocks). Nothing follows PIPE_ERROR or PIPE_END. */
 void pipeline_next(struct pipeline *p, struct pipe_item *it);
