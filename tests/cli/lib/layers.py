@@ -56,6 +56,7 @@ for d, _, files in os.walk(root):
 # Calls: which module defines each symbol, which uses it.
 objdir = os.path.join(build, "CMakeFiles", "benchdb_core.dir", "src", "ingest")
 defined, used = {}, {}
+objects = {}  # object file -> module
 for d, _, files in os.walk(objdir):
     for f in files:
         if not f.endswith(".c.o"):
@@ -63,14 +64,18 @@ for d, _, files in os.walk(objdir):
         rel = os.path.relpath(os.path.join(d, f), objdir)[:-len(".o")]
         if not os.path.exists(os.path.join(root, rel)):
             continue  # left from an older tree
-        mod = module_of(rel)
-        out = subprocess.run(["nm", os.path.join(d, f)], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in "TDBR":
-                defined[parts[2]] = mod
-            elif len(parts) == 2 and parts[0] == "U":
-                used.setdefault(mod, set()).add(parts[1])
+        objects[os.path.join(d, f)] = module_of(rel)
+# One nm for all of them (-A: each line starts "FILE:"), not one a file.
+out = subprocess.run(["nm", "-A"] + sorted(objects), capture_output=True, text=True,
+                     check=True).stdout if objects else ""
+for line in out.splitlines():
+    path, _, rest = line.rpartition(":")  # C symbols hold no colon
+    mod = objects[path]
+    parts = rest.split()
+    if len(parts) == 3 and parts[1] in "TDBR":
+        defined[parts[2]] = mod
+    elif len(parts) == 2 and parts[0] == "U":
+        used.setdefault(mod, set()).add(parts[1])
 calls = {}
 for mod, syms in used.items():
     for s in syms:
