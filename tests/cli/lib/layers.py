@@ -13,7 +13,8 @@ interface, belongs to load. Prints every offending edge and exits 1.
 usage: layers.py SRC_DIR BUILD_DIR"""
 import os
 import re
-import subprocess
+
+import nm_symbols
 import sys
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
@@ -55,7 +56,6 @@ for d, _, files in os.walk(root):
 
 # Calls: which module defines each symbol, which uses it.
 objdir = os.path.join(build, "CMakeFiles", "benchdb_core.dir", "src", "ingest")
-defined, used = {}, {}
 objects = {}  # object file -> module
 for d, _, files in os.walk(objdir):
     for f in files:
@@ -65,17 +65,7 @@ for d, _, files in os.walk(objdir):
         if not os.path.exists(os.path.join(root, rel)):
             continue  # left from an older tree
         objects[os.path.join(d, f)] = module_of(rel)
-# One nm for all of them (-A: each line starts "FILE:"), not one a file.
-out = subprocess.run(["nm", "-A"] + sorted(objects), capture_output=True, text=True,
-                     check=True).stdout if objects else ""
-for line in out.splitlines():
-    path, _, rest = line.rpartition(":")  # C symbols hold no colon
-    mod = objects[path]
-    parts = rest.split()
-    if len(parts) == 3 and parts[1] in "TDBR":
-        defined[parts[2]] = mod
-    elif len(parts) == 2 and parts[0] == "U":
-        used.setdefault(mod, set()).add(parts[1])
+defined, used = nm_symbols.symbols(objects)
 calls = {}
 for mod, syms in used.items():
     for s in syms:

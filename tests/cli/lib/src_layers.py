@@ -14,7 +14,8 @@ decision made in the map and the docs, not by accident.
 usage: src_layers.py SRC_DIR BUILD_DIR"""
 import os
 import re
-import subprocess
+
+import nm_symbols
 import sys
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
@@ -124,7 +125,6 @@ for d, _, files in os.walk(root):
             if target != mod:
                 includes.setdefault(mod, set()).add(target)
 
-defined, used = {}, {}
 objects = {}  # object file -> module
 for target in ("benchdb_core", "benchdb_stats", "benchdb_sqlfn", "benchdb"):
     objdir = os.path.join(build, "CMakeFiles", target + ".dir", "src")
@@ -136,18 +136,7 @@ for target in ("benchdb_core", "benchdb_stats", "benchdb_sqlfn", "benchdb"):
             if not os.path.exists(os.path.join(root, rel)):
                 continue  # left from an older tree
             objects[os.path.join(d, f)] = module_of(rel)
-# One nm for all of them (-A: each line starts "FILE:"; a process per
-# object file cost the test a quarter of a minute of CPU).
-out = subprocess.run(["nm", "-A"] + sorted(objects), capture_output=True, text=True,
-                     check=True).stdout if objects else ""
-for line in out.splitlines():
-    path, _, rest = line.rpartition(":")  # C symbols hold no colon
-    mod = objects[path]
-    parts = rest.split()
-    if len(parts) == 3 and parts[1] in "TDBR":
-        defined[parts[2]] = mod
-    elif len(parts) == 2 and parts[0] == "U":
-        used.setdefault(mod, set()).add(parts[1])
+defined, used = nm_symbols.symbols(objects)
 if not defined:
     print("src_layers: no object files under %s (build first)" % build)
     sys.exit(1)
