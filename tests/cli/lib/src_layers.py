@@ -15,10 +15,10 @@ usage: src_layers.py SRC_DIR BUILD_DIR"""
 import os
 import re
 
-import nm_symbols
 import sys
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
+import nm_symbols  # noqa: E402 (after the line above: no __pycache__ in the source tree)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from graph_cycles import cycles  # noqa: E402
 
