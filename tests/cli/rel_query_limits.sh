@@ -6,6 +6,7 @@
 # passes 1 000 000 rows (--max-rows) or 256 MiB of memory
 # (--max-result-bytes), quickly and within a bounded memory, saying which
 # limit and how to raise it; nothing is recorded.
+# ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/rel_query.sh"
 c="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
 # The endless megabytes are zeroblob(1000000)s: each is a megabyte held like

@@ -7,7 +7,7 @@
 # In the plain pass only: node cannot load an extension built with the
 # sanitizers. Fails when node, npm or better-sqlite3 is missing
 # (scripts/install-deps installs them).
-# ctest: plain-only
+# ctest: plain-only slow
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

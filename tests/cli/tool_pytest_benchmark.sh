@@ -4,6 +4,7 @@
 # recognised, and every value stored is the file's (stats.data, per call)
 # as tests/cli/lib/harness_values.py reads it; the statistics stay in the
 # detail; the two files compare.
+# ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 PY=/usr/bin/python3
 $PY -c 'import pytest_benchmark' 2>/dev/null ||
