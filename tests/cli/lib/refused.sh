@@ -28,31 +28,37 @@ if [ "$kind" = template ]; then
 fi
 [ -f "$tmpl/store.db" ] || fail "no template store in $tmpl (ctest runs refused/template first)"
 cp "$tmpl/store.db" "$T/store.db"
-before=$(cat "$tmpl/snapshot")
 mkdir "$T/case"
+# Below, names and arguments by the shell's own expansions and read: a
+# case is run hundreds of times a pass, and each process here was one more.
 case $kind in
 archive)
     BAD="$BENCHDB_SRC/tests/data/bad"
-    f=$(ls "$BAD/$name".jsonl* 2>/dev/null | head -n 1)
+    f=
+    for g in "$BAD/$name".jsonl*; do [ -e "$g" ] && f=$g && break; done
     [ -n "$f" ] || fail "$name: no archive beside $name.err"
-    file=$(basename "$f")
+    file=${f##*/}
     cp "$f" "$T/case/$file"
-    set -- $(cat "$BAD/$name.args" 2>/dev/null || true) "$file"
-    printf '%s\nnote: %s: archive not stored (nothing from it was written)\n' "$(cat "$BAD/$name.err")" "$file" >"$T/want"
+    args=
+    [ ! -f "$BAD/$name.args" ] || read -r args <"$BAD/$name.args"
+    set -- $args "$file"
+    { cat "$BAD/$name.err" && printf 'note: %s: archive not stored (nothing from it was written)\n' "$file"; } >"$T/want"
     ;;
 harness)
     fmt=${name%%/*} base=${name#*/}
     dir="$BENCHDB_SRC/tests/data/formats/bad/$fmt"
-    f=$(ls "$dir/$base".json "$dir/$base".txt "$dir/$base".xml "$dir/$base".csv 2>/dev/null | head -n 1)
+    f=
+    for g in "$dir/$base".json "$dir/$base".txt "$dir/$base".xml "$dir/$base".csv; do [ -e "$g" ] && f=$g && break; done
     [ -n "$f" ] || fail "$name: no file beside $base.err"
     cp "$f" "$T/case/"
-    set -- -q --format "$fmt" --plan p --run r --host h "$(basename "$f")"
+    set -- -q --format "$fmt" --plan p --run r --host h "${f##*/}"
     cp "$dir/$base.err" "$T/want"
     ;;
 case)
     dir="$BENCHDB_SRC/tests/data/refused/$name"
     cp -R "$dir/." "$T/case/"
-    set -- $(cat "$dir/args")
+    read -r args <"$dir/args"
+    set -- $args
     cp "$dir/err" "$T/want"
     ;;
 *) fail "unknown kind $kind" ;;
@@ -74,7 +80,7 @@ $(cat "$T/err")"
 if cmp -s "$T/store.db" "$tmpl/store.db" && [ ! -s "$T/store.db-wal" ]; then
     how="byte for byte"
 else
-    [ "$(snapshot)" = "$before" ] || fail "$name: the store changed"
+    [ "$(snapshot)" = "$(cat "$tmpl/snapshot")" ] || fail "$name: the store changed"
     how="by its rows"
 fi
 echo "ok: $kind $name refused, the store unchanged $how"
