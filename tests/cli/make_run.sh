@@ -6,7 +6,7 @@
 # the recipe make would run, then the target graph CMake generates for a
 # fresh build directory, then install-deps --run against stand-in apt-get,
 # dpkg-query, node and npm that log their calls.
-# ctest: plain-only
+# ctest: plain-only slow
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 # ---- the recipe ----

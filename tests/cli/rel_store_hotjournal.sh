@@ -10,6 +10,7 @@
 # time by lib/hot_journal.py (a writer ended as abruptly as a kill after
 # spilling pages to a new file), then 40 real kills of 'benchdb init' at
 # moments spread over its run must each leave a store that 'init' repairs.
+# ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 hot() { # FILE: a new file with a hot journal
