@@ -76,6 +76,20 @@ def run_cpu(args, env, wall=None):
     return ru.ru_utime + ru.ru_stime
 
 
+def cluster_dir(pg):
+    """Where cluster.sh put the cluster's data and log: its directory, or
+    the one DIR/base names."""
+    if os.path.isfile(os.path.join(pg.dir, "base")):
+        with open(os.path.join(pg.dir, "base")) as f:
+            return f.read().strip()
+    return pg.dir
+
+
+def postmaster_pid(pg):
+    with open(os.path.join(cluster_dir(pg), "data", "postmaster.pid")) as f:
+        return int(f.readline())
+
+
 def main():
     build = os.path.abspath(sys.argv[1])
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -84,12 +98,7 @@ def main():
     before_schema = int(os.environ.get("PG_CPU_BEFORE_SCHEMA", "9999"))
     pg, base = pg_bench.quiet_cluster(build, "pg-cpu-")
     try:
-        where = pg.dir
-        if os.path.isfile(os.path.join(pg.dir, "base")):
-            with open(os.path.join(pg.dir, "base")) as f:
-                where = f.read().strip()
-        with open(os.path.join(where, "data", "postmaster.pid")) as f:
-            postmaster = int(f.readline())
+        postmaster = postmaster_pid(pg)
         time.sleep(1)
         aux = children(postmaster)
         sets = {}

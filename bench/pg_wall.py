@@ -177,12 +177,8 @@ def main():
     bd = os.path.join(build, "benchdb")
     pg, base = pg_bench.quiet_cluster(build, "pg-wall-")
     try:
-        where = pg.dir
-        if os.path.isfile(os.path.join(pg.dir, "base")):
-            with open(os.path.join(pg.dir, "base")) as f:
-                where = f.read().strip()
-        with open(os.path.join(where, "data", "postmaster.pid")) as f:
-            pm = int(f.readline())
+        where = pg_cpu.cluster_dir(pg)
+        pm = pg_cpu.postmaster_pid(pg)
         time.sleep(1)
         aux = pg_cpu.children(pm)
         work = tempfile.mkdtemp(dir=base)
