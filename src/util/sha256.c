@@ -52,42 +52,60 @@ static void compress(uint32_t h[8], const unsigned char *p)
 }
 
 #ifdef SHA256_X86
-/* The 64 rounds of blocks of 64 bytes with SHA-NI: the state held as ABEF
- * and CDGH, four rounds per group of four message words, the schedule
- * W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16] kept four words at a
- * time (sha256msg1 adds s0, alignr brings W[t-7], sha256msg2 adds s1). */
-__attribute__((target("sha,sse4.1,ssse3"))) static void compress_ni(uint32_t h[8], const unsigned char *p,
-                                                                    size_t blocks)
+#define SHA_NI __attribute__((target("sha,sse4.1,ssse3")))
+
+/* A state h[8] as SHA-NI holds it, ABEF in *st0 and CDGH in *st1, and back. */
+SHA_NI static inline void ni_load(const uint32_t h[8], __m128i *st0, __m128i *st1)
+{
+    __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1); /* CDAB */
+    __m128i hi = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1B);  /* EFGH */
+    *st0 = _mm_alignr_epi8(tmp, hi, 8);                                             /* ABEF */
+    *st1 = _mm_blend_epi16(hi, tmp, 0xF0);                                          /* CDGH */
+}
+
+SHA_NI static inline void ni_store(uint32_t h[8], __m128i st0, __m128i st1)
+{
+    __m128i tmp = _mm_shuffle_epi32(st0, 0x1B); /* FEBA */
+    st1 = _mm_shuffle_epi32(st1, 0xB1);         /* DCHG */
+    _mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(tmp, st1, 0xF0)); /* DCBA */
+    _mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(st1, tmp, 8));    /* HGFE */
+}
+
+/* Group g (0-15) of a block's message schedule, four words W[4g..4g+3]
+ * kept in m[g & 3], plus their round constants: W[t] = s1(W[t-2]) +
+ * W[t-7] + s0(W[t-15]) + W[t-16] (sha256msg1 adds s0, alignr brings
+ * W[t-7], sha256msg2 adds s1). */
+SHA_NI static inline __m128i ni_schedule(__m128i m[4], int g, const unsigned char *p)
 {
     const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
-    __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1); /* CDAB */
-    __m128i st1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1B); /* EFGH */
-    __m128i st0 = _mm_alignr_epi8(tmp, st1, 8);                                      /* ABEF */
-    st1 = _mm_blend_epi16(st1, tmp, 0xF0);                                          /* CDGH */
+    if (g < 4) {
+        m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), swap);
+    } else {
+        __m128i x = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
+        x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
+        m[g & 3] = _mm_sha256msg2_epu32(x, m[(g + 3) & 3]);
+    }
+    return _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)&K[4 * g]));
+}
+
+/* The 64 rounds of blocks of 64 bytes with SHA-NI: four rounds per group
+ * of four message words. */
+SHA_NI static void compress_ni(uint32_t h[8], const unsigned char *p, size_t blocks)
+{
+    __m128i st0, st1;
+    ni_load(h, &st0, &st1);
     for (; blocks > 0; blocks--, p += 64) {
         __m128i save0 = st0, save1 = st1, m[4];
 #pragma GCC unroll 16
         for (int g = 0; g < 16; g++) {
-            if (g < 4) {
-                m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), swap);
-            } else {
-                __m128i x = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
-                x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
-                m[g & 3] = _mm_sha256msg2_epu32(x, m[(g + 3) & 3]);
-            }
-            __m128i msg = _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)&K[4 * g]));
+            __m128i msg = ni_schedule(m, g, p);
             st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
             st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(msg, 0x0E));
         }
         st0 = _mm_add_epi32(st0, save0);
         st1 = _mm_add_epi32(st1, save1);
     }
-    tmp = _mm_shuffle_epi32(st0, 0x1B);     /* FEBA */
-    st1 = _mm_shuffle_epi32(st1, 0xB1);     /* DCHG */
-    st0 = _mm_blend_epi16(tmp, st1, 0xF0);  /* DCBA */
-    st1 = _mm_alignr_epi8(st1, tmp, 8);     /* HGFE */
-    _mm_storeu_si128((__m128i *)&h[0], st0);
-    _mm_storeu_si128((__m128i *)&h[4], st1);
+    ni_store(h, st0, st1);
 }
 
 /* The same rounds for two states over the same blocks: the message
@@ -95,30 +113,16 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void compress_ni(uint32_t h[8
  * sha256rnds2 waits on the one before it in its own state, so two
  * independent chains keep the unit busy): about 0.6x the CPU of two
  * passes (bench/README.md, figure 3). */
-__attribute__((target("sha,sse4.1,ssse3"))) static void compress_ni2(uint32_t ha[8], uint32_t hb[8],
-                                                                     const unsigned char *p, size_t blocks)
+SHA_NI static void compress_ni2(uint32_t ha[8], uint32_t hb[8], const unsigned char *p, size_t blocks)
 {
-    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
-    __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&ha[0]), 0xB1);
-    __m128i a1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&ha[4]), 0x1B);
-    __m128i a0 = _mm_alignr_epi8(tmp, a1, 8);
-    a1 = _mm_blend_epi16(a1, tmp, 0xF0);
-    tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&hb[0]), 0xB1);
-    __m128i b1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&hb[4]), 0x1B);
-    __m128i b0 = _mm_alignr_epi8(tmp, b1, 8);
-    b1 = _mm_blend_epi16(b1, tmp, 0xF0);
+    __m128i a0, a1, b0, b1;
+    ni_load(ha, &a0, &a1);
+    ni_load(hb, &b0, &b1);
     for (; blocks > 0; blocks--, p += 64) {
         __m128i sa0 = a0, sa1 = a1, sb0 = b0, sb1 = b1, m[4];
 #pragma GCC unroll 16
         for (int g = 0; g < 16; g++) {
-            if (g < 4) {
-                m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), swap);
-            } else {
-                __m128i x = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
-                x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
-                m[g & 3] = _mm_sha256msg2_epu32(x, m[(g + 3) & 3]);
-            }
-            __m128i msg = _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)&K[4 * g]));
+            __m128i msg = ni_schedule(m, g, p);
             __m128i hi = _mm_shuffle_epi32(msg, 0x0E);
             a1 = _mm_sha256rnds2_epu32(a1, a0, msg);
             b1 = _mm_sha256rnds2_epu32(b1, b0, msg);
@@ -130,14 +134,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void compress_ni2(uint32_t ha
         b0 = _mm_add_epi32(b0, sb0);
         b1 = _mm_add_epi32(b1, sb1);
     }
-    tmp = _mm_shuffle_epi32(a0, 0x1B);
-    a1 = _mm_shuffle_epi32(a1, 0xB1);
-    _mm_storeu_si128((__m128i *)&ha[0], _mm_blend_epi16(tmp, a1, 0xF0));
-    _mm_storeu_si128((__m128i *)&ha[4], _mm_alignr_epi8(a1, tmp, 8));
-    tmp = _mm_shuffle_epi32(b0, 0x1B);
-    b1 = _mm_shuffle_epi32(b1, 0xB1);
-    _mm_storeu_si128((__m128i *)&hb[0], _mm_blend_epi16(tmp, b1, 0xF0));
-    _mm_storeu_si128((__m128i *)&hb[4], _mm_alignr_epi8(b1, tmp, 8));
+    ni_store(ha, a0, a1);
+    ni_store(hb, b0, b1);
 }
 
 static int cpu_has_sha(void)
