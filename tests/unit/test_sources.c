@@ -401,6 +401,23 @@ static void test_ustar_entries(void **state)
     assert_int_equal(ustar_next(t, n, &at, &e, &err), -1);
     assert_string_equal(err, "cannot read the container: a tar entry of type '2', which benchdb does not write");
     free(err);
+    err = NULL;
+    /* pax records whose length does not cover them: "0 " (which, after
+     * a good record, once read that record's newline as its own and
+     * looped for ever), "2 " (no room for the newline), a record without
+     * its newline */
+    static const char *const bad_pax[] = {"0 \n", "10 a=bbbb\n0 \n", "2 \n", "3 x\n"};
+    for (size_t i = 0; i < sizeof bad_pax / sizeof *bad_pax; i++) {
+        m = 0;
+        tar_put(t, &m, "PaxHeader", bad_pax[i], strlen(bad_pax[i]), 'x');
+        tar_put(t, &m, "f", "abc", 3, '0');
+        memset(t + m, 0, 1024);
+        at = 0;
+        assert_int_equal(ustar_next(t, m + 1024, &at, &e, &err), -1);
+        assert_string_equal(err, "cannot read the container: a damaged pax header");
+        free(err);
+        err = NULL;
+    }
 }
 
 int main(void)

@@ -61,7 +61,8 @@ static int pax_path(const unsigned char *p, size_t n, const char **path, size_t 
                 return -1;
             rl = rl * 10 + (uint64_t)(p[i] - '0');
         }
-        if (i == at || i >= n || p[i] != ' ' || rl > n - at || p[at + rl - 1] != '\n')
+        /* a record holds its length, a space and at least its newline */
+        if (i == at || i >= n || p[i] != ' ' || rl <= i - at + 1 || rl > n - at || p[at + rl - 1] != '\n')
             return -1;
         const unsigned char *kv = p + i + 1, *end = p + at + rl - 1;
         if (end - kv >= 5 && memcmp(kv, "path=", 5) == 0) {
