@@ -540,12 +540,8 @@ int store_copy_analyze(struct store_copy *c, char **err)
     /* A server plans from statistics its autovacuum gathers some time
      * later: until then the first queries on a copied store ran up to 60
      * times slower (history --verify 10.9 s of the server's CPU instead of
-     * 1.3 s on the tutorial's store). SQLite plans without them. */
-    if (db_engine(c->dst) != DB_POSTGRESQL)
-        return 0;
-    if (db_exec(c->dst, "ANALYZE", NULL) != SQLITE_OK)
-        return fail_db(err, c->dst, "ANALYZE");
-    return 0;
+     * 1.3 s on the tutorial's store). */
+    return store_refresh_statistics(c->dst, err) < 0 ? -1 : 0;
 }
 
 void store_copy_free(struct store_copy *c)

@@ -170,3 +170,46 @@ fail:
     db_close(db);
     return -1;
 }
+
+int store_refresh_statistics(struct db *db, char **err)
+{
+    if (db_engine(db) != DB_POSTGRESQL)
+        return 0;
+    /* A session's own counts of changed rows reach pg_stat_user_tables
+     * when it next waits for a statement, at most once a second unless
+     * asked: asked here, and read by the next statement. */
+    char *msg = NULL;
+    if (db_exec(db, "SELECT pg_stat_force_next_flush()", &msg) != SQLITE_OK) {
+        bd_fail(err, "%s", msg ? msg : "out of memory");
+        free(msg);
+        return -1;
+    }
+    /* Autovacuum's rule (reltuples -1: never analyzed, counted as none);
+     * only tables this role owns (through a role it is a member of), which
+     * ANALYZE would otherwise skip with a warning. */
+    struct db_stmt *st = NULL;
+    int n = -1;
+    struct strbuf sql = {0};
+    if (db_prepare(db,
+                   "SELECT CAST(count(*) AS INTEGER), string_agg(quote_ident(s.relname), ', ' ORDER BY s.relname) "
+                   "FROM pg_stat_user_tables AS s JOIN pg_class AS c ON c.oid = s.relid "
+                   "WHERE s.schemaname = current_schema() AND pg_has_role(c.relowner, 'USAGE') "
+                   "AND s.n_mod_since_analyze > "
+                   "CAST(current_setting('autovacuum_analyze_threshold') AS DOUBLE PRECISION) + "
+                   "CAST(current_setting('autovacuum_analyze_scale_factor') AS DOUBLE PRECISION) * "
+                   "greatest(c.reltuples, 0)",
+                   &st) != SQLITE_OK ||
+        db_step(st) != SQLITE_ROW) {
+        bd_fail(err, "%s", db_errmsg(db));
+    } else if ((n = db_column_int(st, 0)) > 0) {
+        sb_printf(&sql, "ANALYZE (SKIP_LOCKED) %s", (const char *)db_column_text(st, 1));
+        if (sb_failed(&sql))
+            n = bd_fail(err, "out of memory");
+        else if (db_exec(db, sql.buf, &msg) != SQLITE_OK)
+            n = bd_fail(err, "ANALYZE: %s", msg ? msg : "out of memory");
+    }
+    free(msg);
+    sb_free(&sql);
+    db_finalize(st);
+    return n;
+}
