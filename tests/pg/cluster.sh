@@ -124,7 +124,7 @@ EOF
 # a page fault each (15-20 us on the virtual machines the suite runs on),
 # and an ingest's backend went through all of them. When 1 MB fills, the
 # backend writes it out itself, which with fsync off costs less than the
-# faults did (docs/postgresql.md, "ingest": 3,000-3,900 faults and about
+# faults did (bench/pg-ingest.md: 3,000-3,900 faults and about
 # 60 ms of server CPU fewer an ingest).
 if [ "${BENCHDB_PG_TESTS:-0}" = 1 ]; then
     printf 'jit = off\nwal_buffers = 1MB\n' >>"$base/data/postgresql.conf"
