@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sqlfn/benchstats.h"
+#include "store/subjournal.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -44,8 +45,9 @@ static int connect(const char *name, int flags, sqlite3 **out)
 {
     /* NOMUTEX: a connection is only ever used by the thread that opened it
      * (ingest's producer thread never touches SQLite), so SQLite's
-     * per-call connection mutex is pure cost on every bind and step. */
-    int rc = sqlite3_open_v2(name, out, flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL);
+     * per-call connection mutex is pure cost on every bind and step. The
+     * VFS keeps a statement journal in memory (store/subjournal.c). */
+    int rc = sqlite3_open_v2(name, out, flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, store_vfs());
     if (rc != SQLITE_OK)
         return rc;
     sqlite3 *db = *out;

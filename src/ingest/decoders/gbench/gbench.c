@@ -45,7 +45,7 @@ struct cell {
     const char *unit;
     size_t first_row;
     struct dvec real, cpu;
-    json_t *counters; /* name -> array of numbers */
+    json_t *counters; /* name -> array of numbers; NULL until the cell's first counter (most cells have none) */
 };
 
 /* The file's cells in the order they first appear, found by name through
@@ -91,6 +91,8 @@ static int row_values(struct harness_ctx *c, size_t i, json_t *r, struct cell *c
             continue;
         json_t *arr = json_object_get(cell->counters, key);
         if (!arr) {
+            if (!cell->counters && !(cell->counters = json_object()))
+                return ingest_report_oom(c->rep);
             arr = json_array();
             if (!arr || json_object_set_new(cell->counters, key, arr))
                 return ingest_report_oom(c->rep);
@@ -143,8 +145,7 @@ static int one_row(struct harness_ctx *c, size_t i, json_t *r, struct cells *cs)
         cell->name = strdup(json_string_value(name));
         cell->unit = unit;
         cell->first_row = i;
-        cell->counters = json_object();
-        if (!cell->name || !cell->counters ||
+        if (!cell->name ||
             idmap_put(&cs->index, json_string_value(name), json_string_length(name), (int64_t)(cs->n - 1)))
             return ingest_report_oom(c->rep);
     } else if (strcmp(cell->unit, unit) != 0) {
