@@ -14,7 +14,14 @@
  * fixed pseudo-random sequence of byte changes, insertions, deletions,
  * truncations and spliced tokens). Then every allocation of a parse fails
  * in turn: each run ends with the tree or "out of memory", nothing else,
- * and (under ASan) nothing leaks. */
+ * and (under ASan) nothing leaks.
+ *
+ * Each input is also parsed with arrays read flat (core/jsonflat.h: a
+ * BenchmarkDotNet's Measurements, nanobench's measurements, and any array
+ * at the root or one or two levels below it), which must refuse exactly
+ * what the tree parse refuses, with the same line, column and text, and
+ * whose records must hold jansson's values: every element's kind and
+ * scalar, every field named present or absent as in jansson's object. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,7 +84,123 @@ static int same_tree(json_t *a, json_t *b)
     }
 }
 
-static long compared, accepted;
+static long compared, accepted, flat_arrays;
+
+/* ---- arrays read flat ---- */
+
+static const char *const bdn_path[] = {"Benchmarks", "*", "Measurements", NULL};
+static const char *const bdn_fields[] = {"IterationMode", "IterationStage", "LaunchIndex", "Operations",
+                                         "Nanoseconds", NULL};
+static const char *const nb_path[] = {"results", "*", "measurements", NULL};
+static const char *const nb_fields[] = {"elapsed", "iterations", "pagefaults", "cpucycles", "contextswitches",
+                                        "instructions", "branchinstructions", "branchmisses", NULL};
+static const char *const root_path[] = {NULL}, *const one_path[] = {"*", NULL}, *const two_path[] = {"*", "*", NULL};
+static const char *const any_fields[] = {"a", "b", "k", "name", "value", "", "\xc3\xa9", NULL};
+static const struct json_flat_spec specs[] = {
+    {bdn_path, bdn_fields}, {nb_path, nb_fields}, {root_path, any_fields}, {one_path, any_fields},
+    {two_path, any_fields},
+};
+#define N_SPECS (sizeof specs / sizeof *specs)
+
+static int same_flat_value(const json_t *want, const struct json_flat_value *v)
+{
+    if (!want)
+        return v->type == JSON_FLAT_ABSENT;
+    if (v->type != (int)json_typeof(want))
+        return 0;
+    if (json_is_integer(want))
+        return v->u.integer == json_integer_value(want);
+    if (json_is_real(want)) {
+        double x = json_real_value(want);
+        return !memcmp(&x, &v->u.real, sizeof x);
+    }
+    return same_tree((json_t *)want, v->u.tree);
+}
+
+/* jansson's tree a against b, a tree whose flat arrays' placeholders
+ * stand for arrays of records. */
+static int same_with_flats(json_t *a, json_t *b, const struct json_doc *doc, size_t width,
+                           const char *const *fields)
+{
+    size_t hint = 0;
+    const struct json_flat_array *fa = json_flats_find(&doc->flats, b, &hint);
+    if (fa) {
+        flat_arrays++;
+        if (!json_is_array(a) || json_array_size(a) != fa->n || fa->width != width)
+            return 0;
+        for (size_t k = 0; k < fa->n; k++) {
+            const json_t *e = json_array_get(a, k);
+            const struct json_flat_value *r = json_flat_at(fa, k);
+            if (!json_is_object(e)) {
+                if (!same_flat_value(e, &r[0]))
+                    return 0;
+                continue;
+            }
+            if (r[0].type != JSON_OBJECT || r[0].u.tree)
+                return 0;
+            for (size_t f = 0; f + 1 < width; f++)
+                if (!same_flat_value(json_object_get(e, fields[f]), &r[1 + f]))
+                    return 0;
+        }
+        return 1;
+    }
+    if (json_typeof(a) != json_typeof(b))
+        return 0;
+    if (json_is_array(a)) {
+        if (json_array_size(a) != json_array_size(b))
+            return 0;
+        for (size_t k = 0; k < json_array_size(a); k++)
+            if (!same_with_flats(json_array_get(a, k), json_array_get(b, k), doc, width, fields))
+                return 0;
+        return 1;
+    }
+    if (json_is_object(a)) {
+        if (json_object_size(a) != json_object_size(b))
+            return 0;
+        void *i = json_object_iter(a), *j = json_object_iter(b);
+        for (; i && j; i = json_object_iter_next(a, i), j = json_object_iter_next(b, j)) {
+            size_t ka = json_object_iter_key_len(i), kb = json_object_iter_key_len(j);
+            if (ka != kb || memcmp(json_object_iter_key(i), json_object_iter_key(j), ka) ||
+                !same_with_flats(json_object_iter_value(i), json_object_iter_value(j), doc, width, fields))
+                return 0;
+        }
+        return !i && !j;
+    }
+    return same_tree(a, b);
+}
+
+static void show(const char *what, const char *s, size_t n);
+
+/* The flat parse with spec against jansson's (want, or its error je). */
+static void compare_flat(const char *what, const char *s, size_t n, const struct json_flat_spec *spec, json_t *want,
+                         const json_error_t *je)
+{
+    struct json_doc doc;
+    struct json_parse_error e;
+    enum json_parse_status st = json_parse_flat(s, n, spec, &doc, &e);
+    size_t width = 1;
+    while (spec->fields[width - 1])
+        width++;
+    if (want && st == JSON_PARSED && same_with_flats(want, doc.root, &doc, width, spec->fields)) {
+    } else if (!want && st == JSON_SYNTAX && e.line == je->line && e.column == je->column &&
+               !strcmp(e.text, je->text)) {
+    } else {
+        show(what, s, n);
+        fprintf(stderr, "jansson: %s (line %d, column %d: %s)\nflat (%s): %s (line %d, column %d: %s)\n",
+                want ? "parsed" : "refused", want ? 0 : je->line, want ? 0 : je->column, want ? "" : je->text,
+                spec->path[0] ? spec->path[0] : "root",
+                st == JSON_PARSED ? "parsed" : st == JSON_SYNTAX ? "refused" : "out of memory", e.line, e.column,
+                e.text);
+        fail_msg("%s: the flat parse differs", what);
+    }
+    if (st == JSON_PARSED)
+        json_doc_free(&doc);
+}
+
+/* Which specs each input is also parsed with: every one, or (the
+ * mutants, by the hundred thousand) one in turn. */
+static int flat_all = 1;
+static size_t flat_turn;
 
 /* The input shown in a failure: printable ASCII as it is, the rest \xNN. */
 static void show(const char *what, const char *s, size_t n)
@@ -97,6 +220,10 @@ static void compare(const char *what, const char *s, size_t n)
     struct json_parse_error e;
     enum json_parse_status st = json_parse(s, n, &doc, &e);
     compared++;
+    for (size_t k = 0; k < N_SPECS; k++)
+        if (flat_all || k == flat_turn % N_SPECS)
+            compare_flat(what, s, n, &specs[k], want, &je);
+    flat_turn++;
     if (want && st == JSON_PARSED && same_tree(want, doc.root)) {
         accepted++;
     } else if (!want && st == JSON_SYNTAX && e.line == je.line && e.column == je.column &&
@@ -154,6 +281,17 @@ static const char *const edge[] = {
     "{\"aaaaaaaaaaaaaaaaaaaaaaaaaaa\":1,\"aaaaaaaaaaaaaaaaaaaaaaaaaaa\":2}", "[123456789012345678901]",
     "[12345678901234567890]", "[1234567890123456789]", "[-12345678901234567890]", "[1,\n2,\n3 4]",
     "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": x\n}", "[\"\\u00e9\xc3\xa9\\n\", 1e5, -0.5, {\"k\":\"v\"}]",
+    /* elements of arrays read flat (specs: the root's, the root's members') */
+    "[{\"a\":1,\"a\":2}]", "[{\"x\":1,\"x\":2}]", "[{\"a\":1,\"\\u0061\":2}]", "[{\"\\u0078\":1,\"x\":2}]",
+    "[{\"a\\u0000\":1}]", "[{\"a\"}]", "[{\"a\":}]", "[{\"a\":1,}]", "[{,}]", "[{\"a\":1 \"b\":2}]", "[{\"a\":1]",
+    "[{\"a\":[1,{\"b\":1,\"b\":2}]}]", "[{\"a\":{\"b\":[]}},{}]", "[{}]", "[{},]", "[1,\"s\",[],{},null,true,false,1.5]",
+    "{\"x\":[{\"a\":1}],\"x\":[]}", "{\"x\":[],\"\\u0078\":[]}", "[{\"a\":\"\\u0000\"}]", "[{\"x\":\"\\u0000\"}]",
+    "[{\"a\":tru}]", "[{\"a\":1e400}]", "[{\"b\":-0.0,\"a\":\"\\u00e9\",\"k\":[{}],\"\":null}]", "[{1:2}]",
+    "[{\"a\":\"Workload\"},{\"a\":\"Workload\"},{\"a\":\"Actual\",\"b\":\"Workload\"}]", "[{\"a\":1},",
+    "{\"a\":[{\"a\":1}],\"b\":{\"a\":[{\"b\":2},{\"b\":3,\"b\":4}]}}", "[[{\"a\":1,\"a\":1}]]",
+    "[{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,\"k10\":10,\"k11\":11,\"k12\":12,\"k13\":13,\"k14\":14,\"k15\":15,\"k16\":16,\"k17\":17,\"k18\":18,\"k19\":19,\"k3\":1}]", "[{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,\"k10\":10,\"k11\":11,\"k12\":12,\"k13\":13,\"k14\":14,\"k15\":15,\"k16\":16,\"k17\":17,\"k18\":18,\"k19\":19,\"k25\":1}]", "[{\"\\u006b0\":0,\"\\u006b1\":1,\"\\u006b2\":2,\"\\u006b3\":3,\"\\u006b4\":4,\"\\u006b5\":5,\"\\u006b6\":6,\"\\u006b7\":7,\"\\u006b8\":8,\"\\u006b9\":9,\"\\u006b10\":10,\"\\u006b11\":11,\"\\u006b12\":12,\"\\u006b13\":13,\"\\u006b14\":14,\"\\u006b15\":15,\"\\u006b16\":16,\"\\u006b17\":17,\"\\u006b18\":18,\"\\u006b19\":19,\"k3\":1}]", "[{\"\\u006b0\":0,\"\\u006b1\":1,\"\\u006b2\":2,\"\\u006b3\":3,\"\\u006b4\":4,\"\\u006b5\":5,\"\\u006b6\":6,\"\\u006b7\":7,\"\\u006b8\":8,\"\\u006b9\":9,\"\\u006b10\":10,\"\\u006b11\":11,\"\\u006b12\":12,\"\\u006b13\":13,\"\\u006b14\":14,\"\\u006b15\":15,\"\\u006b16\":16,\"\\u006b17\":17,\"\\u006b18\":18,\"\\u006b19\":19,\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,\"k10\":10,\"k11\":11,\"k12\":12,\"k13\":13,\"k14\":14,\"k15\":15,\"k16\":16,\"k17\":17,\"k18\":18,\"k19\":19,}]", "[{\"\\u006b0\":0,\"\\u006b1\":1,\"\\u006b2\":2,\"\\u006b3\":3,\"\\u006b4\":4,\"\\u006b5\":5,\"\\u006b6\":6,\"\\u006b7\":7,\"\\u006b8\":8,\"\\u006b9\":9,\"\\u006b10\":10,\"\\u006b11\":11,\"\\u006b12\":12,\"\\u006b13\":13,\"\\u006b14\":14,\"\\u006b15\":15,\"\\u006b16\":16,\"\\u006b17\":17,\"\\u006b18\":18,\"\\u006b19\":19,\"\\u006b19\":1}]",
+    "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMode\":\"Workload\",\"IterationMode\":1}]}]}",
+    "{\"results\":[{\"measurements\":[{\"elapsed\":1,\"el\\u0061psed\":2}]}]}",
 };
 
 /* Strings with NUL bytes in them (the table above cannot hold them). */
@@ -333,8 +471,10 @@ static void test_files(void **state)
     }
     printf("%ld files: %ld texts compared, %ld of them JSON both parsers accept\n", files, compared - before,
            accepted - ok);
+    printf("%ld arrays read flat matched jansson's\n", flat_arrays);
     /* the walk reached the data: hundreds of files, most of them JSON */
     assert_true(files > 500);
+    assert_true(flat_arrays > 1000);
     assert_true(accepted - ok > 2000);
 }
 
@@ -409,10 +549,12 @@ static void test_mutants(void **state)
     char out[4096 + 128];
     long n = getenv("BENCHDB_SANITIZED") && !strcmp(getenv("BENCHDB_SANITIZED"), "1") ? 100000 : 400000;
     long ok = accepted;
+    flat_all = 0;
     for (long i = 0; i < n; i++) {
         size_t k = next() % seeds.count;
         compare("mutant", out, mutate(seeds.s[k], seeds.n[k], out));
     }
+    flat_all = 1;
     printf("%ld mutants, %ld of them JSON both parsers accept\n", n, accepted - ok);
     for (size_t k = 0; k < seeds.count; k++)
         free(seeds.s[k]);
@@ -505,7 +647,10 @@ static void test_no_memory(void **state)
     const char *docs[] = {"{\"a\\u00e9\":[1,2.5,\"x\\ny\"],\"b\":{\"c\":null},\"d\":\"\\ud83d\\ude00\"}",
                           "[1.7976931348623157e308, 0.1e-5, 123456789012345678901e-5, \"\\t\", "
                           "0.1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
-                          "00000000000000000000000000000000000000000000000000000000000000000000000000000001]"};
+                          "00000000000000000000000000000000000000000000000000000000000000000000000000000001]",
+                          /* read flat (specs[0]): a record, a string made once, a decoded key, a tree */
+                          "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMode\":\"Workload\",\"Nanoseconds\":1},"
+                          "{\"Iteration\\u004dode\":\"Workload\",\"x\":{\"y\":[1]},\"Operations\":\"a\\nb\"}, 5]}]}"};
     json_checked_allocator(faulty, free);
     for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
         int reached_end = 0;
@@ -513,7 +658,8 @@ static void test_no_memory(void **state)
             fail_at = k;
             struct json_doc doc;
             struct json_parse_error e;
-            enum json_parse_status st = json_parse(docs[i], strlen(docs[i]), &doc, &e);
+            enum json_parse_status st = i == 2 ? json_parse_flat(docs[i], strlen(docs[i]), &specs[0], &doc, &e)
+                                               : json_parse(docs[i], strlen(docs[i]), &doc, &e);
             reached_end = fail_at >= 0;
             if (st == JSON_PARSED) {
                 assert_true(reached_end);

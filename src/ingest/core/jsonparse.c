@@ -154,6 +154,12 @@ void json_doc_free(struct json_doc *d)
 
 enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc, struct json_parse_error *e)
 {
+    return json_parse_flat(s, n, NULL, doc, e);
+}
+
+enum json_parse_status json_parse_flat(const char *s, size_t n, const struct json_flat_spec *spec,
+                                       struct json_doc *doc, struct json_parse_error *e)
+{
     memset(doc, 0, sizeof *doc);
     memset(e, 0, sizeof *e);
     alloc_failed = too_big = 0;
@@ -172,7 +178,7 @@ enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc,
         const struct json_arena *was = held[3];
         alloc_arena = a;
         held[3] = a;
-        root = json_read(s, n, inner_malloc, inner_free, e);
+        root = json_read_flat(s, n, spec, &doc->flats, inner_malloc, inner_free, e);
         alloc_arena = NULL;
         held[3] = was;
     }
@@ -181,10 +187,12 @@ enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc,
         e->status = too_big ? JSON_TOO_BIG : JSON_NO_MEMORY;
         if (a)
             arena_free(a);
+        memset(doc, 0, sizeof *doc);
         return e->status;
     }
     if (!root) {
         arena_free(a);
+        memset(doc, 0, sizeof *doc);
         return JSON_SYNTAX;
     }
     doc->root = root;

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "ingest/core/jsonerror.h"
+#include "ingest/core/jsonflat.h"
 
 #define JSON_TREES_MAX (128ull << 20)
 
@@ -35,10 +36,16 @@ struct json_doc {
     json_t *root;
     struct json_arena *arena;
     size_t bytes; /* the arena's size */
+    struct json_flats flats; /* the arrays read flat (json_parse_flat), in the arena */
 };
 
 /* Parses s (n bytes) strictly (duplicate keys refused) into doc. */
 enum json_parse_status json_parse(const char *s, size_t n, struct json_doc *doc, struct json_parse_error *e);
+/* The same, the arrays spec names read flat into doc->flats (jsonflat.h):
+ * the same checks and errors, their records in the arena (under the same
+ * bound) instead of a json_t per element. */
+enum json_parse_status json_parse_flat(const char *s, size_t n, const struct json_flat_spec *spec,
+                                       struct json_doc *doc, struct json_parse_error *e);
 /* The error as benchdb says it: "invalid JSON at column 12: ..." for a
  * line, "invalid JSON at line 3, column 12: ..." for a file (with_line);
  * malloc'd. */

@@ -30,25 +30,25 @@
  * sources/sniff.c; every list of formats (messages, --help, the tests)
  * comes from this table. */
 static const struct harness adapters[] = {
-    {"jmh", harness_jmh, NULL, NULL, 0},
-    {"google-benchmark", harness_gbench, NULL, NULL, 0},
-    {"hyperfine", harness_hyperfine, NULL, NULL, 0},
-    {"pyperf", harness_pyperf, NULL, NULL, 0},
-    {"go-bench", NULL, harness_gobench, NULL, 0},
+    {"jmh", harness_jmh, NULL, NULL, 0, NULL},
+    {"google-benchmark", harness_gbench, NULL, NULL, 0, NULL},
+    {"hyperfine", harness_hyperfine, NULL, NULL, 0, NULL},
+    {"pyperf", harness_pyperf, NULL, NULL, 0, NULL},
+    {"go-bench", NULL, harness_gobench, NULL, 0, NULL},
     /* Rust, Python and C++ harnesses */
-    {"criterion", harness_criterion, NULL, criterion_companions, 1},
-    {"cargo-bench", NULL, harness_cargo_bench, NULL, 0},
-    {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL, 0},
-    {"asv", harness_asv, harness_asv_text, NULL, 0},
-    {"catch2", NULL, harness_catch2, NULL, 0},
-    {"nanobench", harness_nanobench, NULL, NULL, 0},
+    {"criterion", harness_criterion, NULL, criterion_companions, 1, NULL},
+    {"cargo-bench", NULL, harness_cargo_bench, NULL, 0, NULL},
+    {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL, 0, NULL},
+    {"asv", harness_asv, harness_asv_text, NULL, 0, NULL},
+    {"catch2", NULL, harness_catch2, NULL, 0, NULL},
+    {"nanobench", harness_nanobench, NULL, NULL, 0, &nanobench_flat},
     /* JavaScript, .NET, Bencher's format and plain tables */
-    {"tinybench", harness_tinybench, NULL, NULL, 0},
-    {"vitest", harness_vitest, NULL, NULL, 0},
-    {"benchmarkjs", harness_benchmarkjs, NULL, NULL, 0},
-    {"benchmarkdotnet", harness_bdn, NULL, NULL, 0},
-    {"bmf", harness_bmf, NULL, NULL, 0},
-    {"csv", NULL, harness_csv, NULL, 0},
+    {"tinybench", harness_tinybench, NULL, NULL, 0, NULL},
+    {"vitest", harness_vitest, NULL, NULL, 0, NULL},
+    {"benchmarkjs", harness_benchmarkjs, NULL, NULL, 0, NULL},
+    {"benchmarkdotnet", harness_bdn, NULL, NULL, 0, &bdn_flat},
+    {"bmf", harness_bmf, NULL, NULL, 0, NULL},
+    {"csv", NULL, harness_csv, NULL, 0, NULL},
 };
 #define N_ADAPTERS (sizeof adapters / sizeof adapters[0])
 
@@ -114,14 +114,17 @@ static int parse_and_run(struct harness_ctx *c, const struct harness *h, const u
         return h->text(c, (const char *)bytes, len);
     struct json_doc doc;
     struct json_parse_error je;
-    if (json_parse((const char *)bytes, len, &doc, &je) != JSON_PARSED) {
+    if (json_parse_flat((const char *)bytes, len, h->flat, &doc, &je) != JSON_PARSED) {
         char *msg = json_parse_message(&je, 1);
         int rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg) : harness_fail(c, NULL, "%s", msg);
         free(msg);
         return rc;
     }
     json_doc_hold(&doc);
+    c->flats = &doc.flats;
+    c->flat_hint = 0;
     int rc = h->json(c, doc.root);
+    c->flats = NULL;
     json_doc_free(&doc);
     return rc;
 }

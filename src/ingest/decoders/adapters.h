@@ -23,6 +23,9 @@ struct harness {
     /* one file per benchmark (Criterion's sample.json): the files of one
      * run are one block, not successive blocks as repetitions are */
     int per_benchmark;
+    /* the large arrays of a JSON format the parser reads flat (jsonflat.h),
+     * or NULL: the whole document a tree */
+    const struct json_flat_spec *flat;
 };
 
 /* The adapter named name, or NULL. */

@@ -253,6 +253,30 @@ int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, s
     return 0;
 }
 
+const struct json_flat_array *harness_flat(struct harness_ctx *c, const json_t *arr, const char *const *fields,
+                                           struct json_flat_array **made)
+{
+    *made = NULL;
+    const struct json_flat_array *a = json_flats_find(c->flats, arr, &c->flat_hint);
+    if (a)
+        return a;
+    if (!(*made = json_flat_from_tree(arr, fields)))
+        ingest_report_oom(c->rep);
+    return *made;
+}
+
+int harness_wrong_flat(struct harness_ctx *c, const char *path, const char *what, const struct json_flat_value *v)
+{
+    if (v->type == JSON_FLAT_ABSENT)
+        return harness_wrong(c, path, what, NULL);
+    json_t *j = json_flat_json(v);
+    if (!j)
+        return ingest_report_oom(c->rep);
+    int rc = harness_wrong(c, path, what, j);
+    json_decref(j);
+    return rc;
+}
+
 json_t *harness_copy(json_t *obj)
 {
     json_t *out = json_object();

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ingest/core/budget.h"
+#include "ingest/core/jsonflat.h"
 #include "ingest/core/report.h"
 #include "ingest/sink/sink.h"
 #include "util/strbuf.h"
@@ -37,6 +38,8 @@ struct harness_ctx {
     int detected;         /* the format was recognised from the content (no --format) */
     const struct harness_companion *companions; /* the files the adapter's table entry names */
     size_t n_companions;
+    const struct json_flats *flats; /* the arrays the parser read flat (the adapter's spec), or NULL */
+    size_t flat_hint;
 
     /* what the adapter found */
     uint64_t values;     /* measured values stored (every metric) */
@@ -108,6 +111,14 @@ int harness_source(struct harness_ctx *c, const char *rev);
 /* A JSON array of numbers at path appended to d with count 1 (a wrong
  * element is named path[i]). */
 int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d);
+/* The records of the array arr, its elements' fields those of the
+ * adapter's spec: the parser's (arr their placeholder) or, for a tree
+ * (a document inside a run stream), made into *made, which the caller
+ * frees (json_flat_array_free). NULL when memory ran out (the error set). */
+const struct json_flat_array *harness_flat(struct harness_ctx *c, const json_t *arr, const char *const *fields,
+                                           struct json_flat_array **made);
+/* harness_wrong for a value of such a record. */
+int harness_wrong_flat(struct harness_ctx *c, const char *path, const char *what, const struct json_flat_value *v);
 /* A shallow copy of an object, or NULL when memory ran out (jansson's
  * json_copy drops keys it could not add without saying so). */
 json_t *harness_copy(json_t *obj);

@@ -82,44 +82,70 @@ static int kind_of(const char *mode, const char *stage)
     return -1;
 }
 
+/* The Measurements are read flat (core/jsonflat.h): a record of these
+ * fields per measurement, no json_t object each. */
+static const char *const measurement_fields[] = {"IterationMode", "IterationStage", "LaunchIndex", "Operations",
+                                                 "Nanoseconds", NULL};
+enum { F_MODE = 1, F_STAGE, F_LAUNCH, F_OPS, F_NS };
+static const char *const measurement_path[] = {"Benchmarks", "*", "Measurements", NULL};
+const struct json_flat_spec bdn_flat = {measurement_path, measurement_fields};
+
 /* Measurement k's field is not what it should be: its path formatted here,
  * only on error, since a full export has a measurement per iteration. */
-static int bad_field(struct harness_ctx *c, size_t i, size_t k, const char *field, const char *want, json_t *got)
+static int bad_field(struct harness_ctx *c, size_t i, size_t k, const char *field, const char *want,
+                     const struct json_flat_value *got)
 {
     char path[128];
     snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu]%s%s", i, k, field ? "." : "", field ? field : "");
-    return harness_wrong(c, path, want, got);
+    return harness_wrong_flat(c, path, want, got);
 }
 
+/* The kind of the last mode and stage met: a file has a few distinct
+ * ones, the parser makes each once, so most measurements match it. */
+struct kind_cache {
+    const json_t *mode, *stage;
+    int kind;
+};
+
 /* Measurement k of benchmark i: its value per operation, added to its launch. */
-static int measurement(struct harness_ctx *c, size_t i, size_t k, json_t *m, struct launches *ls)
+static int measurement(struct harness_ctx *c, size_t i, size_t k, const struct json_flat_value *m,
+                       struct launches *ls, struct kind_cache *kc)
 {
-    if (!json_is_object(m))
-        return bad_field(c, i, k, NULL, "an object", m);
-    json_t *mode = json_object_get(m, "IterationMode"), *stage = json_object_get(m, "IterationStage");
-    json_t *launch = json_object_get(m, "LaunchIndex"), *ops = json_object_get(m, "Operations"),
-           *ns = json_object_get(m, "Nanoseconds");
-    if (!json_is_string(mode))
+    if (m[0].type != JSON_OBJECT)
+        return bad_field(c, i, k, NULL, "an object", &m[0]);
+    const struct json_flat_value *mode = &m[F_MODE], *stage = &m[F_STAGE], *launch = &m[F_LAUNCH], *ops = &m[F_OPS],
+                                 *ns = &m[F_NS];
+    if (mode->type != JSON_STRING)
         return bad_field(c, i, k, "IterationMode", "a string", mode);
-    if (stage && !json_is_string(stage))
+    if (stage->type != JSON_FLAT_ABSENT && stage->type != JSON_STRING)
         return bad_field(c, i, k, "IterationStage", "a string", stage);
-    int kind = kind_of(json_string_value(mode), json_string_value(stage));
+    const json_t *st = stage->type == JSON_STRING ? stage->u.tree : NULL;
+    if (mode->u.tree != kc->mode || st != kc->stage) {
+        kc->mode = mode->u.tree;
+        kc->stage = st;
+        kc->kind = kind_of(json_string_value(mode->u.tree), json_string_value(st));
+    }
+    int kind = kc->kind;
     if (kind < 0) {
         char path[128];
         snprintf(path, sizeof path, "Benchmarks[%zu].Measurements[%zu].IterationStage", i, k);
         return harness_fail(c, path, "IterationMode \"%s\" with IterationStage \"%s\" is not one BenchmarkDotNet "
                                      "writes (Workload or Overhead: Jitting, Pilot, Warmup, Actual, Result)",
-                            json_string_value(mode), stage ? json_string_value(stage) : "(none)");
+                            json_string_value(mode->u.tree), st ? json_string_value(st) : "(none)");
     }
-    if (launch && !json_is_integer(launch))
+    if (launch->type != JSON_FLAT_ABSENT && launch->type != JSON_INTEGER)
         return bad_field(c, i, k, "LaunchIndex", "an integer", launch);
-    if (!json_is_integer(ops) || json_integer_value(ops) < 1)
+    if (ops->type != JSON_INTEGER || ops->u.integer < 1)
         return bad_field(c, i, k, "Operations", "an integer >= 1", ops);
     double t;
-    if (!harness_number(ns, &t))
+    if (ns->type == JSON_INTEGER)
+        t = (double)ns->u.integer;
+    else if (ns->type == JSON_REAL)
+        t = ns->u.real;
+    else
         return bad_field(c, i, k, "Nanoseconds", "a number", ns);
-    struct launch *l = launch_get(ls, launch ? json_integer_value(launch) : 1);
-    if (!l || dvec_push(&l->v[kind], t / (double)json_integer_value(ops), 1))
+    struct launch *l = launch_get(ls, launch->type == JSON_INTEGER ? launch->u.integer : 1);
+    if (!l || dvec_push(&l->v[kind], t / (double)ops->u.integer, 1))
         return ingest_report_oom(c->rep);
     return 0;
 }
@@ -243,10 +269,16 @@ static int one_benchmark(struct harness_ctx *c, size_t i, json_t *b, struct strb
                                      "load the full one (*-report-full.json or *-report-full-compressed.json)");
     if (!json_is_array(ms))
         return harness_wrong(c, path, "an array", ms);
+    struct json_flat_array *made;
+    const struct json_flat_array *fa = harness_flat(c, ms, measurement_fields, &made);
+    if (!fa)
+        return -1;
     struct launches ls = {0};
+    struct kind_cache kc = {NULL, NULL, -1};
     int rc = 0;
-    for (size_t k = 0; rc == 0 && k < json_array_size(ms); k++)
-        rc = measurement(c, i, k, json_array_get(ms, k), &ls);
+    for (size_t k = 0; rc == 0 && k < fa->n; k++)
+        rc = measurement(c, i, k, json_flat_at(fa, k), &ls, &kc);
+    json_flat_array_free(made);
     if (rc == 0 && ls.n == 0)
         rc = harness_fail(c, path, "no measurements");
     if (rc == 0)

@@ -7,5 +7,7 @@
 #include "ingest/decoders/harness.h"
 
 int harness_bdn(struct harness_ctx *c, json_t *doc);
+/* Its Measurements, which the parser reads flat (core/jsonflat.h). */
+extern const struct json_flat_spec bdn_flat;
 
 #endif

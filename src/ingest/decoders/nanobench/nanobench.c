@@ -18,25 +18,34 @@
 #include "ingest/decoders/harness.h"
 #include "ingest/decoders/nanobench/nanobench.h"
 
-static const char *const counters[] = {"pagefaults", "cpucycles", "contextswitches", "instructions",
-                                       "branchinstructions", "branchmisses", NULL};
+/* The measurements are read flat (core/jsonflat.h): a record of these
+ * fields per epoch, no json_t object each; the counters are fields 2 on. */
+static const char *const fields[] = {"elapsed", "iterations", "pagefaults", "cpucycles", "contextswitches",
+                                     "instructions", "branchinstructions", "branchmisses", NULL};
+enum { F_ELAPSED = 1, F_ITERATIONS, F_COUNTERS };
+static const char *const measurements_path[] = {"results", "*", "measurements", NULL};
+const struct json_flat_spec nanobench_flat = {measurements_path, fields};
 
-/* The values of key over the measurements, into v; *present when one is
- * not 0 (always, for a required key). An optional key missing from the
- * first measurement is left out. */
-static int column(struct harness_ctx *c, size_t i, json_t *meas, const char *key, int required, struct dvec *v,
-                  int *present)
+/* The values of field over the measurements, into v; *present when one
+ * is not 0 (always, for a required field). An optional field missing from
+ * the first measurement is left out. */
+static int column(struct harness_ctx *c, size_t i, const struct json_flat_array *meas, int field, int required,
+                  struct dvec *v, int *present)
 {
     char path[96];
     *present = 0;
-    for (size_t k = 0; k < json_array_size(meas); k++) {
-        json_t *m = json_array_get(meas, k), *x = json_object_get(m, key);
+    for (size_t k = 0; k < meas->n; k++) {
+        const struct json_flat_value *x = &json_flat_at(meas, k)[field];
         double d;
-        if (!x && !required && k == 0)
+        if (x->type == JSON_FLAT_ABSENT && !required && k == 0)
             return 0; /* an older template without this counter */
-        if (!harness_number(x, &d)) { /* the path formatted only here: printf per value cost a tenth of the time */
-            snprintf(path, sizeof path, "results[%zu].measurements[%zu].%s", i, k, key);
-            return harness_wrong(c, path, "a number", x);
+        if (x->type == JSON_INTEGER) {
+            d = (double)x->u.integer;
+        } else if (x->type == JSON_REAL) {
+            d = x->u.real;
+        } else { /* the path formatted only here: printf per value cost a tenth of the time */
+            snprintf(path, sizeof path, "results[%zu].measurements[%zu].%s", i, k, fields[field - 1]);
+            return harness_wrong_flat(c, path, "a number", x);
         }
         if (dvec_push(v, d, 1))
             return ingest_report_oom(c->rep);
@@ -47,7 +56,8 @@ static int column(struct harness_ctx *c, size_t i, json_t *meas, const char *key
     return 0;
 }
 
-static int one_result(struct harness_ctx *c, size_t i, json_t *r, struct idmap *seen)
+static int result_values(struct harness_ctx *c, size_t i, json_t *r, struct idmap *seen,
+                         struct json_flat_array **made)
 {
     char path[96];
     snprintf(path, sizeof path, "results[%zu]", i);
@@ -60,10 +70,13 @@ static int one_result(struct harness_ctx *c, size_t i, json_t *r, struct idmap *
     snprintf(path, sizeof path, "results[%zu].measurements", i);
     if (!json_is_array(meas))
         return harness_wrong(c, path, "an array", meas);
-    for (size_t k = 0; k < json_array_size(meas); k++)
-        if (!json_is_object(json_array_get(meas, k))) {
+    const struct json_flat_array *ms = harness_flat(c, meas, fields, made);
+    if (!ms)
+        return -1;
+    for (size_t k = 0; k < ms->n; k++)
+        if (json_flat_at(ms, k)[0].type != JSON_OBJECT) {
             snprintf(path, sizeof path, "results[%zu].measurements[%zu]", i, k);
-            return harness_wrong(c, path, "an object", json_array_get(meas, k));
+            return harness_wrong_flat(c, path, "an object", &json_flat_at(ms, k)[0]);
         }
     const char *nm = json_string_value(name);
     int64_t *prev = idmap_get(seen, nm, json_string_length(name));
@@ -73,9 +86,10 @@ static int one_result(struct harness_ctx *c, size_t i, json_t *r, struct idmap *
     /* everything but the measurements, and each epoch's iterations */
     json_t *d = harness_copy(r), *iters = json_array();
     int rc = d && iters ? 0 : ingest_report_oom(c->rep);
-    for (size_t k = 0; rc == 0 && k < json_array_size(meas); k++) {
-        json_t *it = json_object_get(json_array_get(meas, k), "iterations");
-        if (json_array_append(iters, it ? it : json_null()))
+    for (size_t k = 0; rc == 0 && k < ms->n; k++) {
+        const struct json_flat_value *it = &json_flat_at(ms, k)[F_ITERATIONS];
+        json_t *j = it->type == JSON_FLAT_ABSENT ? json_null() : json_flat_json(it);
+        if (!j || json_array_append_new(iters, j))
             rc = ingest_report_oom(c->rep);
     }
     if (rc == 0 && (json_object_del(d, "measurements") || json_object_del(d, "name") ||
@@ -92,18 +106,26 @@ static int one_result(struct harness_ctx *c, size_t i, json_t *r, struct idmap *
     int present;
     struct dvec v = {0};
     if (rc == 0)
-        rc = column(c, i, meas, "elapsed", 1, &v, &present);
+        rc = column(c, i, ms, F_ELAPSED, 1, &v, &present);
     snprintf(path, sizeof path, "results[%zu].measurements", i);
     if (rc == 0)
         rc = harness_series(c, path, nm, fork, NULL, "s", detail, v.v, NULL, v.n, NULL, 0);
-    for (int k = 0; rc == 0 && counters[k]; k++) {
+    for (int k = F_COUNTERS; rc == 0 && fields[k - 1]; k++) {
         dvec_free(&v);
-        rc = column(c, i, meas, counters[k], 0, &v, &present);
+        rc = column(c, i, ms, k, 0, &v, &present);
         if (rc == 0 && present && v.n)
-            rc = harness_series(c, path, nm, fork, counters[k], "1", NULL, v.v, NULL, v.n, NULL, 0);
+            rc = harness_series(c, path, nm, fork, fields[k - 1], "1", NULL, v.v, NULL, v.n, NULL, 0);
     }
     dvec_free(&v);
     free(detail);
+    return rc;
+}
+
+static int one_result(struct harness_ctx *c, size_t i, json_t *r, struct idmap *seen)
+{
+    struct json_flat_array *made = NULL;
+    int rc = result_values(c, i, r, seen, &made);
+    json_flat_array_free(made);
     return rc;
 }
 

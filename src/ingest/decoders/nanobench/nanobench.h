@@ -8,5 +8,7 @@
 #include "ingest/decoders/harness.h"
 
 int harness_nanobench(struct harness_ctx *c, json_t *doc);
+/* Its measurements, which the parser reads flat (core/jsonflat.h). */
+extern const struct json_flat_spec nanobench_flat;
 
 #endif

@@ -1,0 +1,161 @@
+#include "ingest/core/jsonflat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t json_flat_width(const struct json_flat_spec *spec)
+{
+    size_t n = 0;
+    while (n < JSON_FLAT_FIELDS_MAX && spec->fields[n])
+        n++;
+    return n;
+}
+
+struct json_flat_array *json_flat_new(size_t width, void *(*alloc)(size_t))
+{
+    struct json_flat_array *a = alloc(sizeof *a);
+    if (a) {
+        memset(a, 0, sizeof *a);
+        a->width = width;
+    }
+    return a;
+}
+
+struct json_flat_value *json_flat_push(struct json_flat_array *a, void *(*alloc)(size_t))
+{
+    if (a->n == (a->n_chunks ? JSON_FLAT_FIRST + (a->n_chunks - 1) * JSON_FLAT_CHUNK : 0)) {
+        if (a->n_chunks == a->cap_chunks) {
+            /* from an arena, the old table is not freed: it is a few bytes a chunk */
+            size_t cap = a->cap_chunks ? 2 * a->cap_chunks : 4;
+            struct json_flat_value **c = alloc(cap * sizeof *c);
+            if (!c)
+                return NULL;
+            if (a->n_chunks)
+                memcpy(c, a->chunks, a->n_chunks * sizeof *c);
+            if (a->owned)
+                free(a->chunks);
+            a->chunks = c;
+            a->cap_chunks = cap;
+        }
+        size_t elems = a->n_chunks ? JSON_FLAT_CHUNK : JSON_FLAT_FIRST;
+        struct json_flat_value *chunk = alloc(elems * a->width * sizeof *chunk);
+        if (!chunk)
+            return NULL;
+        a->chunks[a->n_chunks++] = chunk;
+    }
+    struct json_flat_value *r = json_flat_at(a, a->n++);
+    for (size_t i = 0; i < a->width; i++)
+        r[i].type = JSON_FLAT_ABSENT;
+    return r;
+}
+
+int json_flats_add(struct json_flats *f, struct json_flat_array *a, void *(*alloc)(size_t))
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 8;
+        struct json_flat_array **na = alloc(cap * sizeof *na);
+        if (!na)
+            return -1;
+        if (f->n)
+            memcpy(na, f->a, f->n * sizeof *na);
+        f->a = na; /* the old table stays in the arena */
+        f->cap = cap;
+    }
+    f->a[f->n++] = a;
+    return 0;
+}
+
+json_t *json_flat_string(struct json_flat_array *a, const char *s, size_t len)
+{
+    for (size_t i = 0; i < a->n_strings; i++)
+        if (json_string_length(a->strings[i]) == len && memcmp(json_string_value(a->strings[i]), s, len) == 0)
+            return a->strings[i];
+    json_t *v = json_stringn_nocheck(s, len);
+    if (v && a->n_strings < sizeof a->strings / sizeof *a->strings)
+        a->strings[a->n_strings++] = v;
+    return v;
+}
+
+const struct json_flat_array *json_flats_find(const struct json_flats *f, const json_t *v, size_t *hint)
+{
+    if (!f || !json_is_array(v) || json_array_size(v) != 0)
+        return NULL;
+    for (size_t i = 0; i < f->n; i++) {
+        size_t k = (*hint + i) % f->n;
+        if (f->a[k]->placeholder == v) {
+            *hint = k + 1;
+            return f->a[k];
+        }
+    }
+    return NULL;
+}
+
+/* v's value into out (a tree's string or container borrowed). */
+static void from_json(const json_t *v, struct json_flat_value *out)
+{
+    if (!v) {
+        out->type = JSON_FLAT_ABSENT;
+        return;
+    }
+    out->type = (int)json_typeof(v);
+    if (json_is_integer(v))
+        out->u.integer = json_integer_value(v);
+    else if (json_is_real(v))
+        out->u.real = json_real_value(v);
+    else
+        out->u.tree = (json_t *)v;
+}
+
+struct json_flat_array *json_flat_from_tree(const json_t *v, const char *const *fields)
+{
+    struct json_flat_spec spec = {NULL, fields};
+    size_t width = 1 + json_flat_width(&spec);
+    struct json_flat_array *a = json_flat_new(width, malloc);
+    if (!a)
+        return NULL;
+    a->owned = 1;
+    a->placeholder = v;
+    for (size_t k = 0; k < json_array_size(v); k++) {
+        struct json_flat_value *r = json_flat_push(a, malloc);
+        if (!r) {
+            json_flat_array_free(a);
+            return NULL;
+        }
+        const json_t *e = json_array_get(v, k);
+        if (!json_is_object(e)) {
+            from_json(e, &r[0]);
+            continue;
+        }
+        r[0].type = JSON_OBJECT;
+        r[0].u.tree = NULL;
+        for (size_t f = 0; f + 1 < width; f++)
+            from_json(json_object_get(e, fields[f]), &r[1 + f]);
+    }
+    return a;
+}
+
+void json_flat_array_free(struct json_flat_array *a)
+{
+    if (!a || !a->owned)
+        return;
+    for (size_t i = 0; i < a->n_chunks; i++)
+        free(a->chunks[i]);
+    free(a->chunks);
+    free(a);
+}
+
+json_t *json_flat_json(const struct json_flat_value *v)
+{
+    switch (v->type) {
+    case JSON_FLAT_ABSENT:
+        return NULL;
+    case JSON_INTEGER:
+        return json_integer(v->u.integer);
+    case JSON_REAL:
+        return json_real(v->u.real);
+    case JSON_OBJECT:
+        return v->u.tree ? json_incref(v->u.tree) : json_object(); /* a flat element: its kind is what is said */
+    default:
+        return json_incref(v->u.tree);
+    }
+}
