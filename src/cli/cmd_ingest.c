@@ -541,6 +541,18 @@ static uint64_t items_bytes(const struct items *list)
     return bytes;
 }
 
+/* The planner's statistics for what was stored, now rather than at
+ * autovacuum's next round (a gate run right after the ingest plans from
+ * them); nothing on SQLite. The archives are stored either way. */
+static void refresh_statistics(struct db *db)
+{
+    char *err = NULL;
+    if (store_refresh_statistics(db, &err) < 0)
+        bd_warning("ingest: the server's statistics of the tables were not refreshed (its autovacuum will): %s",
+                   err ? err : "out of memory");
+    free(err);
+}
+
 /* The command; *named_host: the host the files named, freed by the caller. */
 static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host)
 {
@@ -630,15 +642,8 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     }
     progress_clear(&pr);
     const struct ingest_totals *t = ingester_totals(g);
-    /* The planner's statistics for what was stored, now rather than at
-     * autovacuum's next round (a gate run right after the ingest plans
-     * from them); nothing on SQLite. The archives are stored either way. */
-    if (t->loaded > 0 && store_refresh_statistics(db, &err) < 0) {
-        bd_warning("ingest: the server's statistics of the tables were not refreshed (its autovacuum will): %s",
-                   err ? err : "out of memory");
-        free(err);
-        err = NULL;
-    }
+    if (t->loaded > 0)
+        refresh_statistics(db);
     if (!opt.quiet)
         printf("ingest: %" PRIu64 " archive%s loaded, %" PRIu64 " skipped, %" PRIu64 " failed; %" PRIu64
                " run%s, %" PRIu64 " samples; %.2f s\n",
