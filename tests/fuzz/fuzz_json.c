@@ -3,13 +3,19 @@
  * flags benchdb used): the input is one JSON text. Both must give the
  * same tree (types, members in order, strings byte for byte, integers,
  * reals bit for bit), or both refuse it at the same line and column with
- * the same text; anything else aborts. unit/jsonparse_diff does the same
- * for the files of the repository, edge cases and their mutants. */
+ * the same text; anything else aborts. The same input is also parsed with
+ * arrays read flat (core/jsonflat.h: BenchmarkDotNet's and nanobench's
+ * paths, and arrays at the root and one or two levels below it): it must
+ * be accepted or refused as jansson does, at the same line and column
+ * with the same text. unit/jsonparse_diff does the same for the files of
+ * the repository, edge cases and their mutants, and compares the flat
+ * records' values with jansson's too. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest/core/jsonflat.h"
 #include "ingest/core/jsonparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,6 +53,36 @@ static int same(json_t *a, json_t *b)
     return 1;
 }
 
+static const char *const bdn_path[] = {"Benchmarks", "*", "Measurements", NULL};
+static const char *const bdn_fields[] = {"IterationMode", "IterationStage", "LaunchIndex", "Operations",
+                                         "Nanoseconds", NULL};
+static const char *const nb_path[] = {"results", "*", "measurements", NULL};
+static const char *const nb_fields[] = {"elapsed", "iterations", "pagefaults", "cpucycles", NULL};
+static const char *const root_path[] = {NULL}, *const one_path[] = {"*", NULL}, *const two_path[] = {"*", "*", NULL};
+static const char *const any_fields[] = {"a", "b", "k", "name", "value", NULL};
+static const struct json_flat_spec specs[] = {
+    {bdn_path, bdn_fields}, {nb_path, nb_fields}, {root_path, any_fields}, {one_path, any_fields},
+    {two_path, any_fields},
+};
+
+/* The flat parse with each spec accepts and refuses as jansson did (want,
+ * or its error je). */
+static void same_flat(const char *s, size_t size, const json_t *want, const json_error_t *je)
+{
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        struct json_doc doc;
+        struct json_parse_error e;
+        enum json_parse_status st = json_parse_flat(s, size, &specs[k], &doc, &e);
+        if (want) {
+            if (st != JSON_PARSED)
+                abort();
+            json_doc_free(&doc);
+        } else if (st != JSON_SYNTAX || e.line != je->line || e.column != je->column || strcmp(e.text, je->text)) {
+            abort();
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int installed;
@@ -60,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct json_doc doc;
     struct json_parse_error e;
     enum json_parse_status st = json_parse(s, size, &doc, &e);
+    same_flat(s, size, want, &je);
     if (want) {
         if (st != JSON_PARSED || !same(want, doc.root))
             abort();
