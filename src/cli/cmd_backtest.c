@@ -164,11 +164,16 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
         out_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev.id, q->name);
         out_field_int(&rep, "evaluation", ev.id);
     }
+    /* The sentence first, then the rows, then where it was recorded. */
+    if (!a.out.envelope)
+        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
     if (a.out.envelope ? out_notes_print(&rep, &ev.rows, &a.out, stdout, stderr)
-                       : backtest_print(&ev.rows, &a.out, stdout) || out_notes_print(&rep, NULL, &a.out, stdout, stderr)) {
+                       : backtest_print(&ev.rows, &a.out, stdout)) {
         bd_error("backtest: cannot write the output");
         goto out;
     }
+    if (!a.out.envelope)
+        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
     fflush(stdout);
     rc = ferror(stdout) ? EXIT_FAIL : EXIT_OK;
 out:

@@ -237,7 +237,7 @@ static int keep_changed(struct rowset *rs)
     return 0;
 }
 
-/* The notes after the table, and the table in the format asked for. */
+/* The table in the format asked for, its summary first, and the notes. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
                        const struct compare_sides *sides, int *gate_rc)
 {
@@ -276,8 +276,10 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         prc = cmp_print_text(&m, stdout) || out_notes_print(&rep, NULL, &a->out, stdout, stderr);
     else if (prc == 0 && a->out.format == OUT_MARKDOWN)
         prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &a->out, stdout, stderr);
-    else
+    else {
+        rep.leading = 1; /* the summary before the rows */
         prc = out_notes_print(&rep, &ev->rows, &a->out, stdout, stderr);
+    }
     cmp_model_free(&m);
     out_notes_free(&rep);
     return prc || fflush(stdout) || ferror(stdout) ? -1 : 0;

@@ -48,9 +48,10 @@ const struct cli_spec spec_query = {
              "printed all the same, and the error says why (exit 1). The query runs\n"
              "within limits on time and result size (options below).\n"
              "\n"
-             "Stdout holds the rows only, in the chosen format. The verdict (once), a\n"
-             "rule's registration (was it fixed before the plan ran?) and the\n"
-             "evaluation's id go to stderr, or into the object of --envelope.\n",
+             "Stdout holds the rows only, in the chosen format. The verdict (once, before\n"
+             "the rows: the answer first), a rule's registration (was it fixed before the\n"
+             "plan ran?) and the evaluation's id (after them) go to stderr, or into the\n"
+             "object of --envelope.\n",
     .opts = query_opts,
     .more = "Exit status: 0 success; 1 failure (a limit above passed; or the result\n"
             "printed but not recorded, saying why); 2 usage error (parameters too);\n"

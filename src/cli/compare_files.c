@@ -396,6 +396,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         struct rowset rs = {0};
         char *err = NULL;
         prc = cmp_model_rows(&m, o->cmp.alpha, o->cmp.threshold, &rs, &err);
+        rep.leading = 1; /* the summary before the rows */
         if (prc)
             bd_error("compare: %s", err);
         else

@@ -105,6 +105,10 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
     struct out_notes rep = {0};
     describe(r, ev, gate_rc, not_recorded, &rep);
     lead_sentence(r, ev, gate_rc, &rep);
+    /* A decision's answer (describe's first note) before its rows on a
+     * terminal and in CSV or JSON; Markdown leads with lead_sentence. */
+    if (out.format != OUT_MARKDOWN && (q->outcome || ev->verdict))
+        rep.leading = 1;
     if (out_notes_print(&rep, &ev->rows, &out, stdout, stderr)) {
         bd_error("%s: cannot write the output", r->cmd);
         gate_rc = EXIT_FAIL;

@@ -164,6 +164,7 @@ struct out_field {
 };
 struct out_notes {
     int notes_first; /* print the notes before the rows (a summary) */
+    int leading;     /* else the first `leading` notes before the rows (the answer first), the rest after */
     char *lead;      /* Markdown output: a line on stdout before the rows (the answer first) */
     char **notes;
     int nnotes;
@@ -178,6 +179,9 @@ void out_field_bool(struct out_notes *r, const char *key, int v);
  * Markdown: escape what data it holds, util/markdown.h). */
 void out_lead(struct out_notes *r, const char *markdown);
 void out_field_json(struct out_notes *r, const char *key, const char *json); /* NULL: null */
+/* Notes [from, to) on err, escaped, after what is on out so far (a
+ * command that prints its own rows puts its leading notes first). */
+void out_notes_print_lines(const struct out_notes *r, int from, int to, FILE *out, FILE *err);
 /* Prints rows (may be NULL: no rows member, nothing on stdout) and notes. */
 int out_notes_print(const struct out_notes *r, const struct rowset *rows, const struct out_opts *o, FILE *out, FILE *err);
 void out_notes_free(struct out_notes *r);

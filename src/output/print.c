@@ -170,11 +170,10 @@ static int print_envelope(const struct out_notes *r, const struct rowset *rows, 
     return rc ? -1 : 0;
 }
 
-/* The notes, escaped, after what is on stdout so far. */
-static void print_notes(const struct out_notes *r, FILE *out, FILE *err)
+void out_notes_print_lines(const struct out_notes *r, int from, int to, FILE *out, FILE *err)
 {
     fflush(out);
-    for (int i = 0; i < r->nnotes; i++) {
+    for (int i = from < 0 ? 0 : from; i < to && i < r->nnotes; i++) {
         char *t = text_escape_controls(r->notes[i]);
         fprintf(err, "%s\n", t);
         free(t);
@@ -185,13 +184,12 @@ int out_notes_print(const struct out_notes *r, const struct rowset *rows, const 
 {
     if (o->format == OUT_JSON && o->envelope)
         return print_envelope(r, rows, out) || ferror(out) ? -1 : 0;
-    if (r->notes_first)
-        print_notes(r, out, err);
+    int before = r->notes_first ? r->nnotes : r->leading;
+    out_notes_print_lines(r, 0, before, out, err);
     if (r->lead && rows && o->format == OUT_MARKDOWN)
         fprintf(out, "%s\n\n", r->lead);
     if (rows && rowset_print(rows, o, out))
         return -1;
-    if (!r->notes_first)
-        print_notes(r, out, err);
+    out_notes_print_lines(r, before, r->nnotes, out, err);
     return ferror(out) ? -1 : 0;
 }

@@ -86,6 +86,14 @@ g                         0.2                   0.7                    0.8     0
 expect_err_has "separate-host placement not adopted: g fails the interval condition" "the verdict in words, on stderr"
 expect_eq "$(grep -c 'separate-host placement' "$T/err")" 1 "the verdict is said once"
 expect_err_has "recorded as evaluation 3 (see 'benchdb history placement-rule')" "the evaluation is recorded"
+# The answer first: stdout and stderr merged, as on a terminal, the
+# verdict is the first line and the rows follow (table and CSV alike).
+for f in table csv; do
+  bd --db tie.db query placement-rule -p plan=tie -p min_band_share=0.2 --no-record --format $f >"$T/merged" 2>&1
+  expect_eq "$(head -1 "$T/merged")" "separate-host placement not adopted: g fails the interval condition" \
+    "the verdict leads the rows ($f)"
+  expect_eq "$(sed -n 2p "$T/merged" | cut -c1-9)" "run_group" "the rows follow the verdict ($f)"
+done
 
 # --- History: every evaluation, and what changed between two.
 run bd --db tie.db history --format csv
