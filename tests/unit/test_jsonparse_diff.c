@@ -122,8 +122,8 @@ static int same_flat_value(const json_t *want, const struct json_flat_value *v)
 static int same_with_flats(json_t *a, json_t *b, const struct json_doc *doc, size_t width,
                            const char *const *fields)
 {
-    size_t hint = 0;
-    const struct json_flat_array *fa = json_flats_find(&doc->flats, b, &hint);
+    struct json_flats_cursor cur = {0, 0};
+    const struct json_flat_array *fa = json_flats_find(&doc->flats, b, &cur);
     if (fa) {
         flat_arrays++;
         if (!json_is_array(a) || json_array_size(a) != fa->n || fa->width != width)

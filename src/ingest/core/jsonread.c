@@ -400,6 +400,8 @@ json_t *json_read_flat(const char *s, size_t n, const struct json_flat_spec *spe
         root = read_value(&r, 1, spec ? 0 : NO_PATH);
         if (root && json_lex_next(x) != JT_EOF)
             json_lex_fail(x, "end of file expected");
+        if (root && !x->failed && spec && json_flats_index(flats, r.keep))
+            json_lex_no_memory(x);
     }
     json_lex_close(x);
     return x->failed ? NULL : root;

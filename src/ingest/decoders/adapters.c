@@ -122,7 +122,7 @@ static int parse_and_run(struct harness_ctx *c, const struct harness *h, const u
     }
     json_doc_hold(&doc);
     c->flats = &doc.flats;
-    c->flat_hint = 0;
+    c->flat_cursor = (struct json_flats_cursor){0, 0};
     int rc = h->json(c, doc.root);
     c->flats = NULL;
     json_doc_free(&doc);

@@ -257,7 +257,7 @@ const struct json_flat_array *harness_flat(struct harness_ctx *c, const json_t *
                                            struct json_flat_array **made)
 {
     *made = NULL;
-    const struct json_flat_array *a = json_flats_find(c->flats, arr, &c->flat_hint);
+    const struct json_flat_array *a = json_flats_find(c->flats, arr, &c->flat_cursor);
     if (a)
         return a;
     if (!(*made = json_flat_from_tree(arr, fields)))

@@ -39,7 +39,7 @@ struct harness_ctx {
     const struct harness_companion *companions; /* the files the adapter's table entry names */
     size_t n_companions;
     const struct json_flats *flats; /* the arrays the parser read flat (the adapter's spec), or NULL */
-    size_t flat_hint;
+    struct json_flats_cursor flat_cursor;
 
     /* what the adapter found */
     uint64_t values;     /* measured values stored (every metric) */
