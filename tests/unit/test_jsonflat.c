@@ -1,4 +1,4 @@
-/* core/jsonflat's lookups.
+/* core/jsonflat's lookups and the path's either-key step.
  *
  * A reader finds each array read flat from its placeholder in the tree
  * (json_flats_find). Looked up in the document's order, each is found at
@@ -122,12 +122,41 @@ static void test_unindexed_scan(void **state)
     sb_free(&text);
 }
 
+/* "latency|throughput": either key is a step of the path; another key,
+ * a key that only starts like one, or an alternative's prefix is not. */
+static void test_either_key_step(void **state)
+{
+    (void)state;
+    static const char *const path[] = {"*", "result", "latency|throughput", "samples", NULL};
+    static const struct json_flat_spec spec = {path, no_fields};
+    const char *text = "[{\"result\": {\"latency\": {\"samples\": [1, 2]}, \"throughput\": {\"samples\": [3]},"
+                       " \"other\": {\"samples\": [4]}, \"latencyx\": {\"samples\": [5]}, \"lat\": {\"samples\": [6]},"
+                       " \"latency|throughput\": {\"samples\": [7]}}}]";
+    struct json_doc doc;
+    struct json_parse_error e;
+    assert_int_equal(json_parse_flat(text, strlen(text), &spec, &doc, &e), JSON_PARSED);
+    assert_int_equal(doc.flats.n, 2);
+    json_t *res = json_object_get(json_array_get(doc.root, 0), "result");
+    struct json_flats_cursor cur = {0, 0};
+    const struct json_flat_array *lat =
+        json_flats_find(&doc.flats, json_object_get(json_object_get(res, "latency"), "samples"), &cur);
+    const struct json_flat_array *thr =
+        json_flats_find(&doc.flats, json_object_get(json_object_get(res, "throughput"), "samples"), &cur);
+    assert_true(lat && lat->n == 2 && json_flat_at(lat, 1)->u.integer == 2);
+    assert_true(thr && thr->n == 1 && json_flat_at(thr, 0)->u.integer == 3);
+    static const char *const others[] = {"other", "latencyx", "lat", "latency|throughput"};
+    for (size_t k = 0; k < sizeof others / sizeof *others; k++) /* trees, as they came */
+        assert_int_equal(json_array_size(json_object_get(json_object_get(res, others[k]), "samples")), 1);
+    json_doc_free(&doc);
+}
+
 int main(void)
 {
     json_checked_install();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lookups_in_any_order),
         cmocka_unit_test(test_unindexed_scan),
+        cmocka_unit_test(test_either_key_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,9 @@
  * Measurements, nanobench's measurements) kept as records of the few
  * fields a reader takes, not as a json_t object each (a hash table per
  * element: the tree was six times the text, and building it most of
- * these files' ingest; bench/README.md, figure 3).
+ * these files' ingest; bench/README.md, figure 3); an array of numbers
+ * (tinybench's, Vitest's and pytest-benchmark's samples) as 16 bytes a
+ * number, not a json_t each.
  *
  * The parser (jsonread) fills them while it reads the document, which it
  * checks exactly as when it builds the whole tree: the same refusals,
@@ -20,7 +22,9 @@
 /* Which arrays, and which fields of their elements. */
 struct json_flat_spec {
     /* keys from the root to the array, NULL-terminated; "*" stands for
-     * any key or any element of an array: {"Benchmarks", "*", "Measurements", NULL} */
+     * any key or any element of an array, "a|b" for either key (a key
+     * with a '|' in it cannot be named): {"Benchmarks", "*", "Measurements", NULL},
+     * {"*", "result", "latency|throughput", "samples", NULL} */
     const char *const *path;
     /* the keys kept of each element, NULL-terminated (at most JSON_FLAT_FIELDS_MAX) */
     const char *const *fields;
