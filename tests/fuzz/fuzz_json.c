@@ -4,12 +4,14 @@
  * same tree (types, members in order, strings byte for byte, integers,
  * reals bit for bit), or both refuse it at the same line and column with
  * the same text; anything else aborts. The same input is also parsed with
- * arrays read flat (core/jsonflat.h: BenchmarkDotNet's and nanobench's
- * paths, and arrays at the root and one or two levels below it): it must
- * be accepted or refused as jansson does, at the same line and column
- * with the same text. unit/jsonparse_diff does the same for the files of
- * the repository, edge cases and their mutants, and compares the flat
- * records' values with jansson's too. */
+ * arrays read flat (core/jsonflat.h), with every flat spec of the adapters'
+ * table (decoders/adapters.c: a reader made flat is fuzzed without being
+ * listed here) and synthetic ones (arrays at the root and one or two
+ * levels below it, an either-key step): it must be accepted or refused as
+ * jansson does, at the same line and column with the same text.
+ * unit/jsonparse_diff does the same for the files of the repository, edge
+ * cases and their mutants, and compares the flat records' values with
+ * jansson's too. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #include "ingest/core/jsonflat.h"
 #include "ingest/core/jsonparse.h"
+#include "ingest/decoders/adapters.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,26 +56,39 @@ static int same(json_t *a, json_t *b)
     return 1;
 }
 
-static const char *const bdn_path[] = {"Benchmarks", "*", "Measurements", NULL};
-static const char *const bdn_fields[] = {"IterationMode", "IterationStage", "LaunchIndex", "Operations",
-                                         "Nanoseconds", NULL};
-static const char *const nb_path[] = {"results", "*", "measurements", NULL};
-static const char *const nb_fields[] = {"elapsed", "iterations", "pagefaults", "cpucycles", NULL};
-static const char *const root_path[] = {NULL}, *const one_path[] = {"*", NULL}, *const two_path[] = {"*", "*", NULL};
+static const char *const root_path[] = {NULL}, *const one_path[] = {"*", NULL}, *const two_path[] = {"*", "*", NULL},
+                         *const either_path[] = {"*", "a|b|", "*", NULL};
 static const char *const any_fields[] = {"a", "b", "k", "name", "value", NULL};
-static const struct json_flat_spec specs[] = {
-    {bdn_path, bdn_fields}, {nb_path, nb_fields}, {root_path, any_fields}, {one_path, any_fields},
-    {two_path, any_fields},
-};
+static const struct json_flat_spec synthetic[] = {
+    {root_path, any_fields}, {one_path, any_fields}, {two_path, any_fields}, {either_path, any_fields}};
+
+/* Every adapter's flat spec (the table's order), then the synthetic ones. */
+#define MAX_SPECS 64
+static const struct json_flat_spec *specs[MAX_SPECS];
+static size_t n_specs;
+
+static void collect_specs(void)
+{
+    const struct harness *h;
+    for (size_t i = 0; (h = harness_at(i)); i++)
+        if (h->flat && n_specs < MAX_SPECS)
+            specs[n_specs++] = h->flat;
+    if (n_specs == 0) /* the table's specs not reached: nothing would be fuzzed flat */
+        abort();
+    for (size_t i = 0; i < sizeof synthetic / sizeof *synthetic && n_specs < MAX_SPECS; i++)
+        specs[n_specs++] = &synthetic[i];
+    if (n_specs == MAX_SPECS)
+        abort();
+}
 
 /* The flat parse with each spec accepts and refuses as jansson did (want,
  * or its error je). */
 static void same_flat(const char *s, size_t size, const json_t *want, const json_error_t *je)
 {
-    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+    for (size_t k = 0; k < n_specs; k++) {
         struct json_doc doc;
         struct json_parse_error e;
-        enum json_parse_status st = json_parse_flat(s, size, &specs[k], &doc, &e);
+        enum json_parse_status st = json_parse_flat(s, size, specs[k], &doc, &e);
         if (want) {
             if (st != JSON_PARSED)
                 abort();
@@ -88,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static int installed;
     if (!installed) {
         json_checked_install();
+        collect_specs();
         installed = 1;
     }
     const char *s = (const char *)data;

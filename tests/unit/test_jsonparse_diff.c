@@ -16,12 +16,14 @@
  * in turn: each run ends with the tree or "out of memory", nothing else,
  * and (under ASan) nothing leaks.
  *
- * Each input is also parsed with arrays read flat (core/jsonflat.h: a
- * BenchmarkDotNet's Measurements, nanobench's measurements, and any array
- * at the root or one or two levels below it), which must refuse exactly
- * what the tree parse refuses, with the same line, column and text, and
- * whose records must hold jansson's values: every element's kind and
- * scalar, every field named present or absent as in jansson's object. */
+ * Each input is also parsed with arrays read flat (core/jsonflat.h), with
+ * every flat spec of the adapters' table (decoders/adapters.c: a reader
+ * made flat is compared here without being listed) and synthetic ones
+ * (any array at the root or one or two levels below it, and an either-key
+ * step), which must refuse exactly what the tree parse refuses, with the
+ * same line, column and text, and whose records must hold jansson's
+ * values: every element's kind and scalar, every field named present or
+ * absent as in jansson's object. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +39,7 @@
 #include <zstd.h>
 
 #include "ingest/core/jsonparse.h"
+#include "ingest/decoders/adapters.h"
 
 /* ---- the comparison ---- */
 
@@ -88,19 +91,39 @@ static long compared, accepted, flat_arrays;
 
 /* ---- arrays read flat ---- */
 
-static const char *const bdn_path[] = {"Benchmarks", "*", "Measurements", NULL};
-static const char *const bdn_fields[] = {"IterationMode", "IterationStage", "LaunchIndex", "Operations",
-                                         "Nanoseconds", NULL};
-static const char *const nb_path[] = {"results", "*", "measurements", NULL};
-static const char *const nb_fields[] = {"elapsed", "iterations", "pagefaults", "cpucycles", "contextswitches",
-                                        "instructions", "branchinstructions", "branchmisses", NULL};
-static const char *const root_path[] = {NULL}, *const one_path[] = {"*", NULL}, *const two_path[] = {"*", "*", NULL};
+static const char *const root_path[] = {NULL}, *const one_path[] = {"*", NULL}, *const two_path[] = {"*", "*", NULL},
+                         *const either_path[] = {"*", "a|b|", "*", NULL};
 static const char *const any_fields[] = {"a", "b", "k", "name", "value", "", "\xc3\xa9", NULL};
-static const struct json_flat_spec specs[] = {
-    {bdn_path, bdn_fields}, {nb_path, nb_fields}, {root_path, any_fields}, {one_path, any_fields},
-    {two_path, any_fields},
-};
-#define N_SPECS (sizeof specs / sizeof *specs)
+static const struct json_flat_spec synthetic[] = {
+    {root_path, any_fields}, {one_path, any_fields}, {two_path, any_fields}, {either_path, any_fields}};
+
+/* The specs every input is parsed with: the adapters' (the table's order),
+ * then the synthetic ones. */
+#define MAX_SPECS 64
+static const struct json_flat_spec *specs[MAX_SPECS];
+static size_t n_specs, n_adapter_specs;
+
+static void collect_specs(void)
+{
+    const struct harness *h;
+    for (size_t i = 0; (h = harness_at(i)); i++)
+        if (h->flat && n_specs < MAX_SPECS)
+            specs[n_specs++] = h->flat;
+    n_adapter_specs = n_specs;
+    for (size_t i = 0; i < sizeof synthetic / sizeof *synthetic && n_specs < MAX_SPECS; i++)
+        specs[n_specs++] = &synthetic[i];
+}
+
+/* The spec's path as text ("Benchmarks/ * /Measurements"; "(root)"), for a failure. */
+static const char *path_text(const struct json_flat_spec *spec)
+{
+    static char buf[256];
+    size_t k = 0;
+    buf[0] = 0;
+    for (size_t i = 0; spec->path[i] && k < sizeof buf; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? "/" : "", spec->path[i]);
+    return buf[0] ? buf : "(root)";
+}
 
 static int same_flat_value(const json_t *want, const struct json_flat_value *v)
 {
@@ -122,8 +145,8 @@ static int same_flat_value(const json_t *want, const struct json_flat_value *v)
 static int same_with_flats(json_t *a, json_t *b, const struct json_doc *doc, size_t width,
                            const char *const *fields)
 {
-    size_t hint = 0;
-    const struct json_flat_array *fa = json_flats_find(&doc->flats, b, &hint);
+    struct json_flats_cursor cur = {0, 0};
+    const struct json_flat_array *fa = json_flats_find(&doc->flats, b, &cur);
     if (fa) {
         flat_arrays++;
         if (!json_is_array(a) || json_array_size(a) != fa->n || fa->width != width)
@@ -188,7 +211,7 @@ static void compare_flat(const char *what, const char *s, size_t n, const struct
         show(what, s, n);
         fprintf(stderr, "jansson: %s (line %d, column %d: %s)\nflat (%s): %s (line %d, column %d: %s)\n",
                 want ? "parsed" : "refused", want ? 0 : je->line, want ? 0 : je->column, want ? "" : je->text,
-                spec->path[0] ? spec->path[0] : "root",
+                path_text(spec),
                 st == JSON_PARSED ? "parsed" : st == JSON_SYNTAX ? "refused" : "out of memory", e.line, e.column,
                 e.text);
         fail_msg("%s: the flat parse differs", what);
@@ -220,9 +243,9 @@ static void compare(const char *what, const char *s, size_t n)
     struct json_parse_error e;
     enum json_parse_status st = json_parse(s, n, &doc, &e);
     compared++;
-    for (size_t k = 0; k < N_SPECS; k++)
-        if (flat_all || k == flat_turn % N_SPECS)
-            compare_flat(what, s, n, &specs[k], want, &je);
+    for (size_t k = 0; k < n_specs; k++)
+        if (flat_all || k == flat_turn % n_specs)
+            compare_flat(what, s, n, specs[k], want, &je);
     flat_turn++;
     if (want && st == JSON_PARSED && same_tree(want, doc.root)) {
         accepted++;
@@ -648,9 +671,11 @@ static void test_no_memory(void **state)
                           "[1.7976931348623157e308, 0.1e-5, 123456789012345678901e-5, \"\\t\", "
                           "0.1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
                           "00000000000000000000000000000000000000000000000000000000000000000000000000000001]",
-                          /* read flat (specs[0]): a record, a string made once, a decoded key, a tree */
+                          /* read flat (BenchmarkDotNet's spec): a record, a string made once, a decoded key, a tree */
                           "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMode\":\"Workload\",\"Nanoseconds\":1},"
                           "{\"Iteration\\u004dode\":\"Workload\",\"x\":{\"y\":[1]},\"Operations\":\"a\\nb\"}, 5]}]}"};
+    const struct json_flat_spec *bdn = harness_find("benchmarkdotnet")->flat;
+    assert_non_null(bdn);
     json_checked_allocator(faulty, free);
     for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
         int reached_end = 0;
@@ -658,7 +683,7 @@ static void test_no_memory(void **state)
             fail_at = k;
             struct json_doc doc;
             struct json_parse_error e;
-            enum json_parse_status st = i == 2 ? json_parse_flat(docs[i], strlen(docs[i]), &specs[0], &doc, &e)
+            enum json_parse_status st = i == 2 ? json_parse_flat(docs[i], strlen(docs[i]), bdn, &doc, &e)
                                                : json_parse(docs[i], strlen(docs[i]), &doc, &e);
             reached_end = fail_at >= 0;
             if (st == JSON_PARSED) {
@@ -678,6 +703,11 @@ static void test_no_memory(void **state)
 int main(void)
 {
     json_checked_install();
+    collect_specs();
+    printf("%zu flat specs: %zu of the adapters' table, %zu synthetic\n", n_specs, n_adapter_specs,
+           n_specs - n_adapter_specs);
+    if (n_adapter_specs == 0 || n_specs == MAX_SPECS) /* the table read, and no spec left out */
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_files),

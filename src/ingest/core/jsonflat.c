@@ -1,5 +1,6 @@
 #include "ingest/core/jsonflat.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +62,30 @@ int json_flats_add(struct json_flats *f, struct json_flat_array *a, void *(*allo
         f->a = na; /* the old table stays in the arena */
         f->cap = cap;
     }
+    a->index = f->n;
     f->a[f->n++] = a;
+    return 0;
+}
+
+static int by_placeholder(const void *x, const void *y)
+{
+    uintptr_t a = (uintptr_t)(*(struct json_flat_array *const *)x)->placeholder,
+              b = (uintptr_t)(*(struct json_flat_array *const *)y)->placeholder;
+    return (a > b) - (a < b);
+}
+
+int json_flats_index(struct json_flats *f, void *(*alloc)(size_t))
+{
+    if (f->n < 2) {
+        f->by_placeholder = f->a; /* sorted already */
+        return 0;
+    }
+    struct json_flat_array **s = alloc(f->n * sizeof *s);
+    if (!s)
+        return -1;
+    memcpy(s, f->a, f->n * sizeof *s);
+    qsort(s, f->n, sizeof *s, by_placeholder);
+    f->by_placeholder = s;
     return 0;
 }
 
@@ -76,18 +100,45 @@ json_t *json_flat_string(struct json_flat_array *a, const char *s, size_t len)
     return v;
 }
 
-const struct json_flat_array *json_flats_find(const struct json_flats *f, const json_t *v, size_t *hint)
+/* v among f's placeholders, sorted by address: log n comparisons. */
+static const struct json_flat_array *search(const struct json_flats *f, const json_t *v,
+                                            struct json_flats_cursor *cur)
 {
-    if (!f || !json_is_array(v) || json_array_size(v) != 0)
-        return NULL;
-    for (size_t i = 0; i < f->n; i++) {
-        size_t k = (*hint + i) % f->n;
-        if (f->a[k]->placeholder == v) {
-            *hint = k + 1;
-            return f->a[k];
-        }
+    uintptr_t want = (uintptr_t)v;
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uintptr_t p = (uintptr_t)f->by_placeholder[mid]->placeholder;
+        cur->probes++;
+        if (p == want)
+            return f->by_placeholder[mid];
+        if (p < want)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return NULL;
+}
+
+const struct json_flat_array *json_flats_find(const struct json_flats *f, const json_t *v,
+                                              struct json_flats_cursor *cur)
+{
+    if (!f || !f->n || !json_is_array(v) || json_array_size(v) != 0)
+        return NULL;
+    const struct json_flat_array *a = NULL;
+    cur->probes++;
+    if (cur->next < f->n && f->a[cur->next]->placeholder == v) {
+        a = f->a[cur->next];
+    } else if (f->by_placeholder) {
+        a = search(f, v, cur);
+    } else {
+        for (size_t i = 0; i < f->n && !a; i++, cur->probes++)
+            if (f->a[i]->placeholder == v)
+                a = f->a[i];
+    }
+    if (a)
+        cur->next = a->index + 1;
+    return a;
 }
 
 /* v's value into out (a tree's string or container borrowed). */

@@ -5,7 +5,9 @@
  * Measurements, nanobench's measurements) kept as records of the few
  * fields a reader takes, not as a json_t object each (a hash table per
  * element: the tree was six times the text, and building it most of
- * these files' ingest; bench/README.md, figure 3).
+ * these files' ingest; bench/README.md, figure 3); an array of numbers
+ * (tinybench's, Vitest's and pytest-benchmark's samples) as 16 bytes a
+ * number, not a json_t each.
  *
  * The parser (jsonread) fills them while it reads the document, which it
  * checks exactly as when it builds the whole tree: the same refusals,
@@ -20,7 +22,9 @@
 /* Which arrays, and which fields of their elements. */
 struct json_flat_spec {
     /* keys from the root to the array, NULL-terminated; "*" stands for
-     * any key or any element of an array: {"Benchmarks", "*", "Measurements", NULL} */
+     * any key or any element of an array, "a|b" for either key (a key
+     * with a '|' in it cannot be named): {"Benchmarks", "*", "Measurements", NULL},
+     * {"*", "result", "latency|throughput", "samples", NULL} */
     const char *const *path;
     /* the keys kept of each element, NULL-terminated (at most JSON_FLAT_FIELDS_MAX) */
     const char *const *fields;
@@ -56,13 +60,27 @@ struct json_flat_array {
      * made once each */
     json_t *strings[8];
     size_t n_strings;
-    int owned; /* from json_flat_from_tree: json_flat_array_free frees it */
+    int owned;    /* from json_flat_from_tree: json_flat_array_free frees it */
+    size_t index; /* its place in the document's json_flats */
 };
 
-/* The arrays of one document, in the order the parser met them. */
+/* The arrays of one document, in the order the parser met them, and the
+ * same sorted by their placeholders' addresses (json_flats_index), so
+ * that a lookup out of that order, or of an array not read flat, costs
+ * log n comparisons, not n. */
 struct json_flats {
     struct json_flat_array **a;
     size_t n, cap;
+    struct json_flat_array **by_placeholder; /* n of them, or NULL: not indexed */
+};
+
+/* Where json_flats_find looks first (zeroed before a document's first
+ * lookup): the array after the one it found last, since a reader looks
+ * its arrays up in the document's order. probes: the placeholders it
+ * compared, every lookup together (tests count them). */
+struct json_flats_cursor {
+    size_t next;
+    size_t probes;
 };
 
 static inline struct json_flat_value *json_flat_at(const struct json_flat_array *a, size_t k)
@@ -82,14 +100,18 @@ struct json_flat_array *json_flat_new(size_t width, void *(*alloc)(size_t));
 struct json_flat_value *json_flat_push(struct json_flat_array *a, void *(*alloc)(size_t));
 /* Registers a in f; -1 when alloc failed. */
 int json_flats_add(struct json_flats *f, struct json_flat_array *a, void *(*alloc)(size_t));
+/* Sorts f's arrays by placeholder into f->by_placeholder (once they are
+ * all in); -1 when alloc failed. */
+int json_flats_index(struct json_flats *f, void *(*alloc)(size_t));
 /* The string s[0..len) as a json_t: one of a's (made from alloc's memory
  * by jansson's constructor) or a new one; NULL when memory ran out. */
 json_t *json_flat_string(struct json_flat_array *a, const char *s, size_t len);
 
 /* The records of the array v, if the parser read it flat (v is its
- * placeholder), else NULL. *hint: where to look first (start at 0; the
- * arrays are looked up in the document's order, each found at once). */
-const struct json_flat_array *json_flats_find(const struct json_flats *f, const json_t *v, size_t *hint);
+ * placeholder), else NULL: at once when v is the one cur expects, else by
+ * a binary search of f->by_placeholder (f not indexed: by a scan). */
+const struct json_flat_array *json_flats_find(const struct json_flats *f, const json_t *v,
+                                              struct json_flats_cursor *cur);
 /* The array v (a tree) as records of fields (NULL-terminated), malloc'd
  * (json_flat_array_free); NULL when memory ran out. */
 struct json_flat_array *json_flat_from_tree(const json_t *v, const char *const *fields);

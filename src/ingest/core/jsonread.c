@@ -21,6 +21,20 @@ struct reader {
 
 static json_t *read_value(struct reader *r, size_t depth, size_t at);
 
+/* Whether key is one of a path step's keys ("a", or "a|b": either). */
+static int step_names(const char *s, const char *key, size_t len)
+{
+    for (;;) {
+        const char *bar = strchr(s, '|');
+        size_t n = bar ? (size_t)(bar - s) : strlen(s);
+        if (n == len && memcmp(s, key, len) == 0)
+            return 1;
+        if (!bar)
+            return 0;
+        s = bar + 1;
+    }
+}
+
 /* The step a member key (or, key NULL, an array element) takes from at. */
 static size_t step(const struct reader *r, size_t at, const char *key, size_t len)
 {
@@ -29,7 +43,7 @@ static size_t step(const struct reader *r, size_t at, const char *key, size_t le
     const char *s = r->spec->path[at];
     if (s[0] == '*' && s[1] == 0)
         return at + 1;
-    return key && strlen(s) == len && memcmp(s, key, len) == 0 ? at + 1 : NO_PATH;
+    return key && step_names(s, key, len) ? at + 1 : NO_PATH;
 }
 
 /* One member, its key the current token: checked (no NUL, no duplicate:
@@ -400,6 +414,8 @@ json_t *json_read_flat(const char *s, size_t n, const struct json_flat_spec *spe
         root = read_value(&r, 1, spec ? 0 : NO_PATH);
         if (root && json_lex_next(x) != JT_EOF)
             json_lex_fail(x, "end of file expected");
+        if (root && !x->failed && spec && json_flats_index(flats, r.keep))
+            json_lex_no_memory(x);
     }
     json_lex_close(x);
     return x->failed ? NULL : root;

@@ -38,13 +38,13 @@ static const struct harness adapters[] = {
     /* Rust, Python and C++ harnesses */
     {"criterion", harness_criterion, NULL, criterion_companions, 1, NULL},
     {"cargo-bench", NULL, harness_cargo_bench, NULL, 0, NULL},
-    {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL, 0, NULL},
+    {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL, 0, &pytest_flat},
     {"asv", harness_asv, harness_asv_text, NULL, 0, NULL},
     {"catch2", NULL, harness_catch2, NULL, 0, NULL},
     {"nanobench", harness_nanobench, NULL, NULL, 0, &nanobench_flat},
     /* JavaScript, .NET, Bencher's format and plain tables */
-    {"tinybench", harness_tinybench, NULL, NULL, 0, NULL},
-    {"vitest", harness_vitest, NULL, NULL, 0, NULL},
+    {"tinybench", harness_tinybench, NULL, NULL, 0, &tinybench_flat},
+    {"vitest", harness_vitest, NULL, NULL, 0, &vitest_flat},
     {"benchmarkjs", harness_benchmarkjs, NULL, NULL, 0, NULL},
     {"benchmarkdotnet", harness_bdn, NULL, NULL, 0, &bdn_flat},
     {"bmf", harness_bmf, NULL, NULL, 0, NULL},
@@ -122,7 +122,7 @@ static int parse_and_run(struct harness_ctx *c, const struct harness *h, const u
     }
     json_doc_hold(&doc);
     c->flats = &doc.flats;
-    c->flat_hint = 0;
+    c->flat_cursor = (struct json_flats_cursor){0, 0};
     int rc = h->json(c, doc.root);
     c->flats = NULL;
     json_doc_free(&doc);

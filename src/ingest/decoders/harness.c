@@ -184,17 +184,48 @@ int dvec_push(struct dvec *d, double v, int64_t count)
     return 0;
 }
 
+/* Element k of an array at path is not a number: "PATH[k]: expected a
+ * finite number, got ...". */
+static int not_a_number(struct harness_ctx *c, const char *path, size_t k, const json_t *v,
+                        const struct json_flat_value *fv)
+{
+    char *p = bd_strdupf("%s[%zu]", path, k);
+    int rc = !p ? ingest_report_oom(c->rep)
+         : fv   ? harness_wrong_flat(c, p, "a finite number", fv)
+                : harness_wrong(c, p, "a finite number", v);
+    free(p);
+    return rc;
+}
+
+/* The numbers of an array read flat into d. */
+static int flat_numbers(struct harness_ctx *c, const char *path, const struct json_flat_array *fa, struct dvec *d)
+{
+    for (size_t k = 0; k < fa->n; k++) {
+        const struct json_flat_value *x = json_flat_at(fa, k);
+        double v;
+        if (x->type == JSON_REAL)
+            v = x->u.real;
+        else if (x->type == JSON_INTEGER)
+            v = (double)x->u.integer;
+        else
+            return not_a_number(c, path, k, NULL, x);
+        if (dvec_push(d, v, 1))
+            return ingest_report_oom(c->rep);
+    }
+    return 0;
+}
+
 int harness_numbers(struct harness_ctx *c, const char *path, const json_t *arr, struct dvec *d)
 {
     if (!json_is_array(arr))
         return harness_wrong(c, path, "an array of numbers", arr);
+    const struct json_flat_array *fa = json_flats_find(c->flats, arr, &c->flat_cursor);
+    if (fa)
+        return flat_numbers(c, path, fa, d);
     for (size_t k = 0; k < json_array_size(arr); k++) {
         double v;
-        if (!harness_number(json_array_get(arr, k), &v)) {
-            char p[256];
-            snprintf(p, sizeof p, "%s[%zu]", path, k);
-            return harness_wrong(c, p, "a finite number", json_array_get(arr, k));
-        }
+        if (!harness_number(json_array_get(arr, k), &v))
+            return not_a_number(c, path, k, json_array_get(arr, k), NULL);
         if (dvec_push(d, v, 1))
             return ingest_report_oom(c->rep);
     }
@@ -237,27 +268,14 @@ int harness_source(struct harness_ctx *c, const char *rev)
 
 int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d)
 {
-    if (!json_is_array(arr))
-        return harness_wrong(c, path, "an array of numbers", arr);
-    for (size_t k = 0; k < json_array_size(arr); k++) {
-        double v;
-        if (!harness_number(json_array_get(arr, k), &v)) {
-            char *p = bd_strdupf("%s[%zu]", path, k);
-            int rc = p ? harness_wrong(c, p, "a finite number", json_array_get(arr, k)) : ingest_report_oom(c->rep);
-            free(p);
-            return rc;
-        }
-        if (dvec_push(d, v, 1))
-            return ingest_report_oom(c->rep);
-    }
-    return 0;
+    return harness_numbers(c, path, arr, d);
 }
 
 const struct json_flat_array *harness_flat(struct harness_ctx *c, const json_t *arr, const char *const *fields,
                                            struct json_flat_array **made)
 {
     *made = NULL;
-    const struct json_flat_array *a = json_flats_find(c->flats, arr, &c->flat_hint);
+    const struct json_flat_array *a = json_flats_find(c->flats, arr, &c->flat_cursor);
     if (a)
         return a;
     if (!(*made = json_flat_from_tree(arr, fields)))

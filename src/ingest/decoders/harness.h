@@ -39,7 +39,7 @@ struct harness_ctx {
     const struct harness_companion *companions; /* the files the adapter's table entry names */
     size_t n_companions;
     const struct json_flats *flats; /* the arrays the parser read flat (the adapter's spec), or NULL */
-    size_t flat_hint;
+    struct json_flats_cursor flat_cursor;
 
     /* what the adapter found */
     uint64_t values;     /* measured values stored (every metric) */
@@ -89,7 +89,8 @@ int harness_started_at(struct harness_ctx *c, const char *when);
  * once), so that the values of most formats cost one array, not two. */
 struct dvec;
 /* The numbers of a JSON array at path into d ("PATH: expected an array of
- * numbers", "PATH[k]: expected a finite number, got ..."). */
+ * numbers", "PATH[k]: expected a finite number, got ..."): a tree's, or
+ * the records of one the parser read flat (the adapter's spec names it). */
 int harness_numbers(struct harness_ctx *c, const char *path, const json_t *arr, struct dvec *d);
 
 struct dvec {
@@ -108,8 +109,7 @@ int harness_companion_json(struct harness_ctx *c, const char *name, struct json_
 /* The revision the harness file says it measured: the run's source, if
  * the run has none. */
 int harness_source(struct harness_ctx *c, const char *rev);
-/* A JSON array of numbers at path appended to d with count 1 (a wrong
- * element is named path[i]). */
+/* The same (harness_numbers), for the adapters that named it so. */
 int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d);
 /* The records of the array arr, its elements' fields those of the
  * adapter's spec: the parser's (arr their placeholder) or, for a tree

@@ -15,6 +15,13 @@
 #include "ingest/decoders/harness.h"
 #include "ingest/decoders/pytestbench/pytestbench.h"
 
+/* Each benchmark's stats.data is read flat (core/jsonflat.h): a number is
+ * 16 bytes in the document's arena, not a json_t and its slot in an
+ * array; harness_number_array takes them as it takes a tree's. */
+static const char *const no_fields[] = {NULL};
+static const char *const data_path[] = {"benchmarks", "*", "stats", "data", NULL};
+const struct json_flat_spec pytest_flat = {data_path, no_fields};
+
 /* The run's facts: machine_info's keys as they are, commit_info's as
  * commit_KEY, the file's datetime and version. */
 static int run_facts(struct harness_ctx *c, json_t *doc)

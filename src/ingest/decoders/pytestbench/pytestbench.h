@@ -7,5 +7,7 @@
 #include "ingest/decoders/harness.h"
 
 int harness_pytest_benchmark(struct harness_ctx *c, json_t *doc);
+/* Its stats.data, which the parser reads flat (core/jsonflat.h). */
+extern const struct json_flat_spec pytest_flat;
 
 #endif

@@ -14,6 +14,15 @@
 #include "ingest/decoders/harness.h"
 #include "ingest/decoders/tinybench/tinybench.h"
 
+/* The samples are read flat (core/jsonflat.h): a number is 16 bytes in
+ * the document's arena, not a json_t and its slot in an array; the
+ * readers take them with harness_numbers as they take a tree's. */
+static const char *const no_fields[] = {NULL};
+static const char *const tinybench_path[] = {"*", "result", "latency|throughput", "samples", NULL};
+static const char *const vitest_path[] = {"files", "*", "groups", "*", "benchmarks", "*", "samples", NULL};
+const struct json_flat_spec tinybench_flat = {tinybench_path, no_fields};
+const struct json_flat_spec vitest_flat = {vitest_path, no_fields};
+
 /* A name listed again continues its fork numbers, as JMH's does: the
  * second listing's values are another process's. */
 static int fork_of(struct harness_ctx *c, struct idmap *seen, const char *name, long long *fork)
