@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
-"""proc_cpu.py [--top N] -- COMMAND...: the CPU of every process COMMAND's tree runs, by program.
+"""proc_cpu.py [--top N] [--records FILE] -- COMMAND...: the CPU of every process COMMAND's tree runs, by program.
 
 Runs COMMAND and prints, per program name (the kernel's 15-character
 `comm`: benchdb, sh, python3, psql, postgres, cargo, ...), how many
 processes of that name exited, their CPU (user, system, total, and per
 process) and their page faults, heaviest first; then the tree's total as
-wait4() counts it. Example (docs/testing.md, "Where a sanitized pass's
-CPU goes"):
+wait4() counts it. Example (docs/testing.md, "CPU by program"):
 
     tools/proc_cpu.py -- ctest --test-dir /tmp/x -R '^refused/' -j2
 
@@ -24,15 +23,20 @@ its parent does. CPU per process is the scheduler's exact runtime
 (`cpu_run_virtual_total`), split into user and system as the kernel's
 tick samples split it (as getrusage does); with HZ=250 a short process's
 split is coarse, its total is not. Records the socket could not hold are
-reported, never silently dropped.
+reported, never silently dropped. The records are taken before the
+kernel releases an exited process's memory, which the table therefore
+misses and the wait4 line holds (docs/testing.md, "CPU by program").
+It waits for COMMAND and then for every orphan COMMAND's tree left
+behind; exits with COMMAND's status. --records FILE writes the raw
+records (every process on the machine), one JSON object a line.
 """
-import ctypes, json, os, socket, struct, sys, threading, time
+import ctypes, errno, json, os, socket, struct, sys, threading, time
 
 NETLINK_GENERIC = 16
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 0x10, 3, 1, 2
-NLM_F_REQUEST, NLMSG_ERROR = 1, 2
-TASKSTATS_CMD_GET, TASKSTATS_CMD_NEW = 1, 2
-TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK = 3, 4
+NLM_F_REQUEST, NLM_F_ACK, NLMSG_ERROR = 1, 4, 2
+TASKSTATS_CMD_GET = 1
+TASKSTATS_CMD_ATTR_REGISTER_CPUMASK = 3
 TASKSTATS_TYPE_STATS, TASKSTATS_TYPE_AGGR_PID = 3, 4
 AFORK = 0x01
 PR_SET_CHILD_SUBREAPER = 36
@@ -60,9 +64,9 @@ def attrs(buf):
         at += (length + 3) & ~3
 
 
-def genl_send(sock, family, cmd, payload, seq):
+def genl_send(sock, family, cmd, payload, seq, flags=NLM_F_REQUEST):
     body = struct.pack("BBH", cmd, 1, 0) + payload
-    sock.send(struct.pack("IHHII", 16 + len(body), family, NLM_F_REQUEST, seq, 0) + body)
+    sock.send(struct.pack("IHHII", 16 + len(body), family, flags, seq, 0) + body)
 
 
 def family_id(sock):
@@ -89,9 +93,11 @@ class Listener:
         self.sock.bind((0, 0))
         self.family = family_id(self.sock)
         self.cpus = f"0-{os.cpu_count() - 1}".encode() + b"\0"
-        genl_send(self.sock, self.family, TASKSTATS_CMD_GET,
-                  attr(TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, self.cpus), 2)
         self.records, self.lost, self.stop = [], 0, False
+        genl_send(self.sock, self.family, TASKSTATS_CMD_GET,
+                  attr(TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, self.cpus), 2, NLM_F_REQUEST | NLM_F_ACK)
+        while self.messages(self.sock.recv(1 << 20)) is None:
+            pass
         self.thread = threading.Thread(target=self.read, daemon=True)
         self.thread.start()
 
@@ -105,18 +111,25 @@ class Listener:
             except OSError:  # ENOBUFS: the buffer overflowed, records lost
                 self.lost += 1
                 continue
-            at = 0
-            while at + 16 <= len(data):
-                length, kind = struct.unpack_from("IH", data, at)
-                if length < 16:
-                    break
-                if kind == NLMSG_ERROR:
-                    err = struct.unpack_from("i", data, at + 16)[0]
-                    if err:
-                        sys.stderr.write(f"proc_cpu.py: taskstats: {os.strerror(-err)}\n")
-                elif kind == self.family:
-                    self.take(data[at + 20:at + length])
-                at += (length + 3) & ~3
+            self.messages(data)
+
+    def messages(self, data):
+        """Takes the exit records in data; returns the acknowledgement's
+        status if one is there (the registration's), None if not."""
+        at, ack = 0, None
+        while at + 16 <= len(data):
+            length, kind = struct.unpack_from("IH", data, at)
+            if length < 16:
+                break
+            if kind == NLMSG_ERROR:
+                ack = -struct.unpack_from("i", data, at + 16)[0]
+                if ack:
+                    why = " (it needs root)" if ack == errno.EPERM else ""
+                    sys.exit(f"proc_cpu.py: registering for the exit records: {os.strerror(ack)}{why}")
+            elif kind == self.family:
+                self.take(data[at + 20:at + length])
+            at += (length + 3) & ~3
+        return ack
 
     def take(self, payload):
         for k, v in attrs(payload):
@@ -242,7 +255,10 @@ def main(argv):
             for r in listener.records:
                 f.write(json.dumps(r) + "\n")
     rows = by_program(processes_of(listener.records, os.getpid()))
-    report(rows, top, (user, system), listener.lost)
+    try:
+        report(rows, top, (user, system), listener.lost)
+    except BrokenPipeError:  # | head
+        sys.stderr.close()
     return status if status is not None and status >= 0 else 1
 
 
