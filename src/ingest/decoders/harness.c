@@ -266,11 +266,6 @@ int harness_source(struct harness_ctx *c, const char *rev)
     return rc;
 }
 
-int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d)
-{
-    return harness_numbers(c, path, arr, d);
-}
-
 const struct json_flat_array *harness_flat(struct harness_ctx *c, const json_t *arr, const char *const *fields,
                                            struct json_flat_array **made)
 {

@@ -109,8 +109,6 @@ int harness_companion_json(struct harness_ctx *c, const char *name, struct json_
 /* The revision the harness file says it measured: the run's source, if
  * the run has none. */
 int harness_source(struct harness_ctx *c, const char *rev);
-/* The same (harness_numbers), for the adapters that named it so. */
-int harness_number_array(struct harness_ctx *c, const char *path, json_t *arr, struct dvec *d);
 /* The records of the array arr, its elements' fields those of the
  * adapter's spec: the parser's (arr their placeholder) or, for a tree
  * (a document inside a run stream), made into *made, which the caller

@@ -143,7 +143,7 @@ static int one_combination(struct harness_ctx *c, const struct bench *b, size_t 
     int rc = 0;
     if (s && !json_is_null(s)) {
         snprintf(path, sizeof path, "%s.samples[%zu]", b->where, j);
-        rc = harness_number_array(c, path, s, &v);
+        rc = harness_numbers(c, path, s, &v);
     } else {
         double x;
         snprintf(path, sizeof path, n > 1 || json_is_array(b->result) ? "%s.result[%zu]" : "%s.result", b->where, j);

@@ -64,9 +64,9 @@ static int values(struct harness_ctx *c, json_t *doc, struct dvec *v, json_t *de
 {
     json_t *iters = json_object_get(doc, "iters"), *times = json_object_get(doc, "times");
     struct dvec it = {0}, tm = {0};
-    int rc = harness_number_array(c, "iters", iters, &it);
+    int rc = harness_numbers(c, "iters", iters, &it);
     if (rc == 0)
-        rc = harness_number_array(c, "times", times, &tm);
+        rc = harness_numbers(c, "times", times, &tm);
     if (rc == 0 && it.n != tm.n)
         rc = harness_fail(c, "times", "expected as many times as iters (%zu), got %zu", it.n, tm.n);
     for (size_t i = 0; rc == 0 && i < it.n; i++) {

@@ -17,7 +17,7 @@
 
 /* Each benchmark's stats.data is read flat (core/jsonflat.h): a number is
  * 16 bytes in the document's arena, not a json_t and its slot in an
- * array; harness_number_array takes them as it takes a tree's. */
+ * array; harness_numbers takes them as it takes a tree's. */
 static const char *const no_fields[] = {NULL};
 static const char *const data_path[] = {"benchmarks", "*", "stats", "data", NULL};
 const struct json_flat_spec pytest_flat = {data_path, no_fields};
@@ -106,7 +106,7 @@ static int one_benchmark(struct harness_ctx *c, size_t i, json_t *b)
     if (rc == 0)
         rc = harness_params(c, json_is_object(params) ? params : NULL);
     if (rc == 0)
-        rc = harness_number_array(c, path, data, &v);
+        rc = harness_numbers(c, path, data, &v);
     /* the statistics pytest-benchmark computed, and what it says about the benchmark */
     json_t *st = rc == 0 ? harness_copy(stats) : NULL;
     if (rc == 0 && (!st || json_object_del(st, "data") || json_object_set_new(d, "stats", st)))
