@@ -389,7 +389,11 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     if (prc) {
         bd_error("compare: out of memory");
     } else if (o->out.format == OUT_TABLE) {
-        prc = cmp_print_text(&m, stdout) || out_notes_print(&rep, NULL, &o->out, stdout, stderr);
+        /* The summary before benchstat's tables (the answer first on a
+         * terminal), the other notes after them. */
+        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
+        prc = cmp_print_text(&m, stdout);
+        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
     } else if (o->out.format == OUT_MARKDOWN) {
         prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &o->out, stdout, stderr);
     } else {
