@@ -165,6 +165,30 @@ expect_rc 0 "hyperfine files as a table"
 expect_out_has "│     sec     │" "times in seconds, as benchstat shows them"
 grep -q "^sort small .*µ ± .*µ ± " "$T/out" || fail "a row scaled to µ"
 checks=$((checks + 1))
+# JMH's throughput in ops/s on one side and ops/ms on the other (-tu s,
+# -tu ms): one cell, converted, 20% more operations a second is faster
+python3 - <<'PY'
+import json
+vals = [3.37e9, 3.38e9, 3.375e9, 3.372e9, 3.379e9, 3.371e9]
+def jmh(name, unit, scale):
+    return [{"benchmark": "b.Hello.run", "mode": "thrpt", "forks": 1,
+             "primaryMetric": {"score": 1, "scoreUnit": unit, "rawData": [[v * scale for v in vals]]}}]
+json.dump(jmh("s", "ops/s", 1), open("jmh_s.json", "w"))
+json.dump(jmh("ms", "ops/ms", 1.2 / 1000), open("jmh_ms.json", "w"))
+PY
+run bd compare --format csv jmh_s.json jmh_ms.json
+expect_rc 0 "JMH in ops/s and ops/ms"
+python3 - "$T/out" <<'PY' || fail "ops/ms converted into ops/s: one cell, compared, faster"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "cell"]
+assert len(rows) == 1, rows
+r = rows[0]
+assert (r["unit"], r["n_a"], r["n_b"], r["verdict"]) == ("ops/s", "6", "6", "faster"), r
+assert abs(float(r["median_b"]) / float(r["median_a"]) - 1.2) < 1e-12, r
+assert abs(float(r["change"]) - 20) < 1e-9, r
+PY
+checks=$((checks + 1))
+expect_err_has "compare: no regression (0 slower, 1 faster, 0 unchanged)" "the summary counts it faster, not removed"
 # compressed Go text, which benchstat does not read: through ingest too
 gzip -c old.txt >old.txt.gz
 gzip -c new.txt >new.txt.gz
