@@ -12,7 +12,16 @@
 #include "util/xalloc.h"
 
 static const char *const class_names[CMP_NCLASS] = {
-    "slower", "worse", "faster", "better", "higher", "lower", "undetermined", "removed", "added", "unchanged",
+    "slower", "worse", "faster", "better", "higher", "lower", "undetermined", "removed", "added", "inconclusive",
+    "unchanged",
+};
+/* A benchmark counted in several metrics gets its most telling class, the
+ * lowest rank: a change, then what could not be told, then unchanged,
+ * and removed or added only when no metric of it was compared. */
+static const int class_rank[CMP_NCLASS] = {
+    [CMP_SLOWER] = 0,        [CMP_WORSE] = 1,     [CMP_FASTER] = 2,   [CMP_BETTER] = 3,
+    [CMP_HIGHER] = 4,        [CMP_LOWER] = 5,     [CMP_UNKNOWN] = 6,  [CMP_INCONCLUSIVE] = 7,
+    [CMP_UNCHANGED] = 8,     [CMP_REMOVED] = 9,   [CMP_ADDED] = 10,
 };
 
 const char *cmp_class_name(enum cmp_class c) { return c < CMP_NCLASS ? class_names[c] : "?"; }
@@ -31,8 +40,15 @@ static enum cmp_class classify(const struct cmp_cell *base, const struct cmp_cel
         return CMP_REMOVED;
     if (!hb)
         return CMP_ADDED;
-    if (!cmp_cell_changed(c))
+    if (!cmp_cell_changed(c)) {
+        /* benchstat's "~" where no outcome of the test could reach alpha
+         * (n = 1+1, 3+3): not evidence that nothing changed. */
+        if (c->compared && c->verdict && strcmp(c->verdict, "~") == 0)
+            for (int w = 0; w < c->ncwarn; w++)
+                if (strstr(c->cwarn[w], "samples to detect a difference"))
+                    return CMP_INCONCLUSIVE;
         return CMP_UNCHANGED;
+    }
     for (int k = CMP_SLOWER; k <= CMP_LOWER; k++)
         if (strcmp(c->verdict, class_names[k]) == 0)
             return (enum cmp_class)k;
@@ -93,7 +109,7 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
                 int64_t *at = idmap_get(&seen, key.buf, key.len);
                 if (at) {
                     /* A benchmark measured in several metrics: its most telling verdict. */
-                    if (k < cls[*at])
+                    if (class_rank[k] < class_rank[cls[*at]])
                         cls[*at] = k;
                     continue;
                 }
@@ -152,7 +168,8 @@ static int put_range(struct strbuf *sb, int64_t lo, int64_t hi)
 static int put_counts(struct strbuf *sb, const struct cmp_counts *c)
 {
     static const enum cmp_class order[] = {CMP_SLOWER, CMP_WORSE,   CMP_FASTER,  CMP_BETTER, CMP_HIGHER,
-                                           CMP_LOWER,  CMP_UNKNOWN, CMP_REMOVED, CMP_ADDED,  CMP_UNCHANGED};
+                                           CMP_LOWER,  CMP_UNKNOWN, CMP_REMOVED, CMP_ADDED,  CMP_INCONCLUSIVE,
+                                           CMP_UNCHANGED};
     int rc = 0, n = 0;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
         enum cmp_class k = order[i];
@@ -185,6 +202,8 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
     rc |= sb_printf(&sb, " (unchanged: p > %s, Mann–Whitney U test", alpha);
     if (m->adjust != CMP_ADJUST_NONE)
         rc |= sb_puts(&sb, m->adjust == CMP_ADJUST_HOLM ? ", Holm-adjusted" : ", Benjamini-Hochberg-adjusted");
+    if (c->n[CMP_INCONCLUSIVE])
+        rc |= sb_printf(&sb, "; inconclusive: too few samples for p ≤ %s", alpha);
     if (c->n1hi) {
         rc |= sb_puts(&sb, "; n = ");
         rc |= put_range(&sb, c->n1lo, c->n1hi);

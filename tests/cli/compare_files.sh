@@ -189,6 +189,24 @@ assert abs(float(r["change"]) - 20) < 1e-9, r
 PY
 checks=$((checks + 1))
 expect_err_has "compare: no regression (0 slower, 1 faster, 0 unchanged)" "the summary counts it faster, not removed"
+# One value a side (Bencher's BMF, a CSV row): no outcome of the U test can
+# reach alpha, so a 30% change is inconclusive, not unchanged; an equal
+# value is unchanged; a benchmark with a metric only the head has is still
+# compared (not counted as added)
+printf 'benchmark,metric,unit,value\nup,,ns,100\ndown,,ns,100\nsame,,ns,100\nboth,,ns,10\nboth,,ns,10\n' >one_a.csv
+printf 'benchmark,metric,unit,value\nup,,ns,130\ndown,,ns,70\nsame,,ns,100\nboth,,ns,10\nboth,,ns,10\nboth,allocs,1,3\n' >one_b.csv
+run bd compare one_a.csv one_b.csv --format markdown --gate
+expect_rc 0 "one value a side: the gate passes"
+expect_eq "$(head -n 1 "$T/out")" \
+    "**0 slower, 0 faster, 2 inconclusive, 2 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; inconclusive: too few samples for p ≤ 0.05; n = 1–2+1–2) — gate: passes" \
+    "one value a side: inconclusive, not unchanged"
+run bd compare one_a.csv one_b.csv --format json --envelope
+python3 - "$T/out" <<'PY' || fail "the envelope counts the inconclusive cells"
+import json, sys
+c = json.load(open(sys.argv[1]))["counts"]
+assert (c["inconclusive"], c["unchanged"], c["added"], c["benchmarks"]) == (2, 2, 0, 4), c
+PY
+checks=$((checks + 1))
 # compressed Go text, which benchstat does not read: through ingest too
 gzip -c old.txt >old.txt.gz
 gzip -c new.txt >new.txt.gz
