@@ -207,6 +207,16 @@ c = json.load(open(sys.argv[1]))["counts"]
 assert (c["inconclusive"], c["unchanged"], c["added"], c["benchmarks"]) == (2, 2, 0, 4), c
 PY
 checks=$((checks + 1))
+# the head's allocs metric in CSV: a is still the baseline, with n_a 0
+run bd compare base=one_a.csv head=one_b.csv --format csv
+python3 - "$T/out" <<'PY' || fail "a metric only the head has: a = base, n_a = 0, b = head"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["metric"] == "allocs"]
+assert [(r["kind"], r["a"], r["b"], r["n_a"], r["n_b"], r["median_a"]) for r in rows] == [
+    ("cell", "base", "head", "0", "1", ""), ("geomean", "base", "head", "0", "1", "")], rows
+assert all(abs(float(r["median_b"]) - 3) < 1e-12 for r in rows), rows
+PY
+checks=$((checks + 1))
 # compressed Go text, which benchstat does not read: through ingest too
 gzip -c old.txt >old.txt.gz
 gzip -c new.txt >new.txt.gz
