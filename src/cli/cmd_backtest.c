@@ -95,6 +95,20 @@ static int set_named(struct backtest_args *a, const struct saved_query *q, const
     return 0;
 }
 
+/* 0 when the gate and the reference given (NULL: the default) are saved
+ * queries; else -1 with *rc the usage error's. */
+static int known_queries(const struct query_path *qp, const char *gate, const char *reference, int *rc)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? reference : gate;
+        struct saved_query *q = name ? cli_find_query("backtest", qp, name, rc) : NULL;
+        if (name && !q)
+            return -1;
+        saved_query_free(q);
+    }
+    return 0;
+}
+
 int cmd_backtest(struct cli *cli, int argc, char **argv)
 {
     struct backtest_args a = {0};
@@ -115,6 +129,11 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
         snprintf(within, sizeof within, "%d", a.within);
     if ((rc = cli_limits_resolve("backtest", &a.limits, &timeout, &lim)) != EXIT_OK)
         goto out;
+    /* A name that is no saved query: a usage error naming the nearest,
+     * before the store is opened, as query and report refuse it. */
+    query_path_add_env(&a.path);
+    if (known_queries(&a.path, gate, a.reference, &rc))
+        goto out;
     rc = EXIT_FAIL;
     if (cli_connect_limited(cli, a.no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
@@ -126,7 +145,6 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
             goto out;
         }
     }
-    query_path_add_env(&a.path);
     const char *reference = a.reference ? a.reference : backtest_default_reference(db);
     q = backtest_compose(&a.path, gate, reference, &err);
     if (!q) {
