@@ -177,8 +177,10 @@ const struct cli_spec spec_compare = {
              "verdict (slower/faster, or worse/better for other units).\n"
              "\n"
              "Files: when every side is a file (or -, or FILE1,FILE2 for several, or\n"
-             "LABEL=FILE...), they are compared without a store, as 'benchstat A B'\n"
-             "compares them: Go benchmark text, or any harness output 'ingest' reads.\n"
+             "LABEL=FILE..., or a directory: the harness files below it, such as\n"
+             "Criterion.rs's target/criterion), they are compared without a store, as\n"
+             "'benchstat A B' compares them: Go benchmark text, or any harness output\n"
+             "'ingest' reads.\n"
              "C and more sides are each compared with A. Nothing is stored or recorded\n"
              "unless --record is given with --db.\n"
              "\n"
@@ -487,6 +489,9 @@ static int files_or_store(struct cli *cli, struct compare_args *a, char **args, 
         rc = bd_usage_error("compare", "compare: '%s' is not a file (either every side is a file, or every side a "
                                        "run of a store)", args[not_file]);
     struct compare_files_opts o;
+    for (int i = 0; rc == EXIT_OK && files == n && i < n; i++)
+        if (compare_side_expand(&sides[i]))
+            rc = EXIT_FAIL;
     if (rc == EXIT_OK && files == 0) {
         if (n > 2)
             rc = bd_usage_error("compare", "compare: more than two sides: on files only (runs of a store compare "

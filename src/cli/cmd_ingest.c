@@ -310,6 +310,23 @@ static int add_directory(const char *dir, struct items *out, int files_mode, int
     return -1;
 }
 
+int cli_harness_files_under(const char *dir, char ***paths, size_t *n)
+{
+    struct items l = {0};
+    int rc = add_directory(dir, &l, 1, 1);
+    *paths = rc ? NULL : xcalloc(l.n + 1, sizeof **paths);
+    *n = *paths ? l.n : 0;
+    for (size_t i = 0; i < l.n; i++) {
+        if (*paths)
+            (*paths)[i] = l.v[i].path; /* taken */
+        else
+            free(l.v[i].path);
+        free(l.v[i].name);
+    }
+    free(l.v);
+    return *paths ? 0 : -1;
+}
+
 /* The last n path components of p ("." and ".." left out), or NULL when
  * it has fewer. */
 static char *last_components(const char *p, int n)

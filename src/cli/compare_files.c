@@ -14,15 +14,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "compare/units.h"
 #include "ingest/ingest.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* A file, a directory of harness files, or standard input. */
 static int is_file(const char *p)
 {
     struct stat st;
-    return strcmp(p, "-") == 0 || (stat(p, &st) == 0 && !S_ISDIR(st.st_mode));
+    return strcmp(p, "-") == 0 || stat(p, &st) == 0;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 void compare_side_free(struct compare_side *s)
@@ -68,6 +76,30 @@ int compare_side_parse(const char *arg, struct compare_side *s)
         p += n + (c != NULL);
     }
     return files;
+}
+
+int compare_side_expand(struct compare_side *s)
+{
+    for (size_t i = 0; i < s->npaths; i++) {
+        if (!is_dir(s->paths[i]))
+            continue;
+        char **found;
+        size_t nf;
+        if (cli_harness_files_under(s->paths[i], &found, &nf))
+            return -1;
+        /* paths[i] becomes found[0 .. nf) */
+        char **v = xcalloc(s->npaths + nf, sizeof *v);
+        memcpy(v, s->paths, i * sizeof *v);
+        memcpy(v + i, found, nf * sizeof *v);
+        memcpy(v + i + nf, s->paths + i + 1, (s->npaths - i - 1) * sizeof *v);
+        free(s->paths[i]);
+        free(s->paths);
+        free(found);
+        s->paths = v;
+        s->npaths += nf - 1;
+        i += nf - 1;
+    }
+    return 0;
 }
 
 char *compare_file_name(size_t k, const char *path)
