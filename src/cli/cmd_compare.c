@@ -378,15 +378,28 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
     return EXIT_OK;
 }
 
+enum store_at { STORE_NONE, STORE_FILE, STORE_ELSEWHERE };
+
+/* Where the store --db names is: no file at its path, a file, or elsewhere
+ * (a server, or not a regular file). */
+static enum store_at store_at(const struct cli *cli)
+{
+    struct stat st;
+    /* Engine branch: only a store file is looked into; a server is not
+     * reached for a comparison of files. */
+    if (db_is_server_name(cli->db_path))
+        return STORE_ELSEWHERE;
+    if (stat(cli->db_path, &st) != 0)
+        return STORE_NONE;
+    return S_ISREG(st.st_mode) ? STORE_FILE : STORE_ELSEWHERE;
+}
+
 /* A side that names a file and a run of the store (one that exists) is
  * ambiguous: say so, naming both. Runs of plan "files" (--record's) are
  * those files. */
 static int ambiguous(struct cli *cli, const struct compare_side *sides, int n)
 {
-    struct stat st;
-    /* Engine branch: only a store file is looked into; a server is not
-     * reached for a comparison of files. */
-    if (db_is_server_name(cli->db_path) || stat(cli->db_path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (store_at(cli) != STORE_FILE)
         return 0;
     sqlite3 *db = NULL;
     char *err = NULL;
@@ -492,7 +505,12 @@ static int files_or_store(struct cli *cli, struct compare_args *a, char **args, 
     for (int i = 0; rc == EXIT_OK && files == n && i < n; i++)
         if (compare_side_expand(&sides[i]))
             rc = EXIT_FAIL;
-    if (rc == EXIT_OK && files == 0) {
+    if (rc == EXIT_OK && files == 0 && store_at(cli) == STORE_NONE)
+        /* No file and no store: a mistyped file name, not a run. */
+        rc = bd_usage_error("compare", "compare: '%s' is no file, and there is no store (%s) whose runs it could "
+                                       "name: give harness files, or --db STORE to compare runs",
+                            args[0], cli_store_name(cli));
+    else if (rc == EXIT_OK && files == 0) {
         if (n > 2)
             rc = bd_usage_error("compare", "compare: more than two sides: on files only (runs of a store compare "
                                            "two at a time)");

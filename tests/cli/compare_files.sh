@@ -81,6 +81,11 @@ run bd compare old.txt nosuch.txt
 expect_rc 2 "a file and a name that is none"
 expect_err_has "compare: 'nosuch.txt' is not a file (either every side is a file, or every side a run of a store)" \
     "its message"
+# Two names that are no files, and no store: mistyped files, not runs
+run bd compare olt.txt nwe.txt
+expect_rc 2 "no file and no store: a usage error"
+expect_err_has "error: compare: 'olt.txt' is no file, and there is no store (results.db) whose runs it could name: give harness files, or --db STORE to compare runs" \
+    "it says the file is missing, not that a store is"
 run bd compare old.txt old.txt,nosuch.txt
 expect_rc 2 "a list with a name that is no file"
 run sh -c "'$BENCHDB_BIN' compare - - </dev/null"
