@@ -205,8 +205,8 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
             bd_error("compare: %s: a benchdb-run/1 archive carries its own runs: ingest it into a store and compare "
                      "its runs", shown);
         else
-            bd_error("compare: %s: not a format benchdb reads (Go benchmark text, or one of %s)", shown,
-                     ingest_harness_list());
+            bd_error("compare: %s: %snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
+                     text.len == 0 ? "the file is empty: " : "", ingest_harness_list());
         rc = EXIT_FAIL;
     }
     sb_free(&text);

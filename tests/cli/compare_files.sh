@@ -86,6 +86,10 @@ run bd compare olt.txt nwe.txt
 expect_rc 2 "no file and no store: a usage error"
 expect_err_has "error: compare: 'olt.txt' is no file, and there is no store (results.db) whose runs it could name: give harness files, or --db STORE to compare runs" \
     "it says the file is missing, not that a store is"
+: >empty.txt
+run bd compare old.txt empty.txt
+expect_rc 1 "an empty file"
+expect_err_has "error: compare: empty.txt: the file is empty: not a format benchdb reads" "an empty file is said to be empty"
 run bd compare old.txt old.txt,nosuch.txt
 expect_rc 2 "a list with a name that is no file"
 run sh -c "'$BENCHDB_BIN' compare - - </dev/null"
