@@ -295,6 +295,7 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
     io.quiet = 1;
+    io.scratch = 1; /* nothing is stored anyway */
     struct ingester *g = NULL;
     struct ingest_file *files = xcalloc(n + 1, sizeof *files);
     char **names = xcalloc(n + 1, sizeof *names);

@@ -86,6 +86,12 @@ run bd compare olt.txt nwe.txt
 expect_rc 2 "no file and no store: a usage error"
 expect_err_has "error: compare: 'olt.txt' is no file, and there is no store (results.db) whose runs it could name: give harness files, or --db STORE to compare runs" \
     "it says the file is missing, not that a store is"
+printf '{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1' >cut.json
+run bd compare cut.json cut.json,old.txt
+expect_rc 1 "a truncated JSON file"
+expect_err_has "error: cut.json: invalid JSON at line 1, column 62" "where it ends"
+grep -q "not stored" "$T/err" && fail "compare stores nothing: no note that a refused file was not stored"
+checks=$((checks + 1))
 : >empty.txt
 run bd compare old.txt empty.txt
 expect_rc 1 "an empty file"

@@ -374,7 +374,8 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     const struct sink_counts *here = sink_counts(g->sink);
     if (rc < 0) {
         ingest_report_print_error(&g->rep);
-        bd_notice("note: %s: archive not stored (nothing from it was written)", g->shown);
+        if (!g->opt.scratch)
+            bd_notice("note: %s: archive not stored (nothing from it was written)", g->shown);
         g->totals.failed++;
         reset_archive(g);
         return INGEST_FAILED;
