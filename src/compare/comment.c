@@ -78,7 +78,7 @@ static int bench_key(struct strbuf *sb, const struct cmp_model *m, const struct 
 int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
 {
     memset(c, 0, sizeof *c);
-    struct idmap seen = {0};
+    struct idmap seen = {0}, names = {0};
     enum cmp_class *cls = NULL;
     size_t ncls = 0, cap = 0;
     struct strbuf key = {0};
@@ -104,7 +104,12 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
                     c->n2lo = first || ce->n2 < c->n2lo ? ce->n2 : c->n2lo;
                     c->n2hi = ce->n2 > c->n2hi ? ce->n2 : c->n2hi;
                 }
-                if ((rc = bench_key(&key, m, t, m->sides[s], t->rows[r].label)) != 0)
+                /* the benchmark, whatever the side */
+                if ((rc = bench_key(&key, m, t, "", t->rows[r].label)) != 0)
+                    break;
+                if (!idmap_get(&names, key.buf, key.len) && (rc = idmap_put(&names, key.buf, key.len, 0)) == 0)
+                    c->names++;
+                if (rc || (rc = bench_key(&key, m, t, m->sides[s], t->rows[r].label)) != 0)
                     break;
                 int64_t *at = idmap_get(&seen, key.buf, key.len);
                 if (at) {
@@ -134,6 +139,7 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
     c->benchmarks = ncls;
     free(cls);
     idmap_free(&seen);
+    idmap_free(&names);
     sb_free(&key);
     return rc ? -1 : 0;
 }
@@ -395,7 +401,7 @@ static int details(struct strbuf *sb, struct cmp_model *m, const struct cmp_coun
     }
     size_t fence = longest >= 3 ? longest + 1 : 3;
     rc |= sb_printf(sb, "\n<details><summary>All %zu benchmark%s, as benchstat prints them</summary>\n\n",
-                    c->benchmarks, c->benchmarks == 1 ? "" : "s");
+                    c->names, c->names == 1 ? "" : "s");
     for (size_t i = 0; i < fence; i++)
         rc |= sb_putc(sb, '`');
     rc |= sb_puts(sb, "text\n");

@@ -176,6 +176,7 @@ enum cmp_class {
 struct cmp_counts {
     size_t n[CMP_NCLASS];
     size_t benchmarks;     /* benchmark and side pairs counted */
+    size_t names;          /* distinct benchmarks (full name and configuration) of every side */
     int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
 };
 /* The class's word ("slower", "removed"...). */

@@ -74,6 +74,9 @@ expect_rc 0 "three sides"
 expect_out_has "Encode/format=json-48   1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)   1.423µ ± 1%  -17.20% (p=0.000 n=10)" \
     "the third side compared with the first"
 expect_out_has "geomean                 2.295µ        2.090µ        -8.94%                  2.090µ        -8.94%" "its geomean"
+run bd compare old.txt new.txt newer=new.txt --format markdown
+expect_eq "$(grep -c '^<details><summary>All 2 benchmarks, as benchstat prints them</summary>$' "$T/out")" 1 \
+    "three sides: the folded tables hold 2 benchmarks (not 2 per side compared)"
 run bd compare old.txt new.txt new.txt
 expect_rc 2 "a side twice"
 expect_err_has "compare: two sides are both 'new.txt'" "its message"
