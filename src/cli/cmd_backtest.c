@@ -10,6 +10,9 @@
 #include "query/backtest.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "util/markdown.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct backtest_args {
     struct params params;
@@ -109,6 +112,23 @@ static int known_queries(const struct query_path *qp, const char *gate, const ch
     return 0;
 }
 
+/* The answer before the rows: the sentence (rep's first note) on stderr,
+ * or in Markdown a bold first line on stdout, as a comment opens (query's
+ * Markdown does the same); the notes follow the rows either way. */
+static void lead(const struct out_opts *o, const struct out_notes *rep)
+{
+    if (o->format != OUT_MARKDOWN || rep->nnotes < 1) {
+        out_notes_print_lines(rep, 0, 1, stdout, stderr);
+        return;
+    }
+    struct strbuf sb = {0};
+    sb_puts(&sb, "**");
+    sb_put_markdown(&sb, rep->notes[0], strlen(rep->notes[0]), MD_TEXT);
+    sb_puts(&sb, "**\n\n");
+    fputs(xsb_text(&sb), stdout);
+    sb_free(&sb);
+}
+
 int cmd_backtest(struct cli *cli, int argc, char **argv)
 {
     struct backtest_args a = {0};
@@ -184,14 +204,14 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
     }
     /* The sentence first, then the rows, then where it was recorded. */
     if (!a.out.envelope)
-        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
+        lead(&a.out, &rep);
     if (a.out.envelope ? out_notes_print(&rep, &ev.rows, &a.out, stdout, stderr)
                        : backtest_print(&ev.rows, &a.out, stdout)) {
         bd_error("backtest: cannot write the output");
         goto out;
     }
     if (!a.out.envelope)
-        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
+        out_notes_print_lines(&rep, a.out.format == OUT_MARKDOWN ? 0 : 1, rep.nnotes, stdout, stderr);
     fflush(stdout);
     rc = ferror(stdout) ? EXIT_FAIL : EXIT_OK;
 out:
