@@ -1,6 +1,7 @@
 /* The answer first (compare.h): a comparison counted per benchmark, its
  * changed cells, and the pull-request comment that leads with them
  * (docs/queries.md, "The pull-request comment"). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,7 +290,7 @@ static int put_value(struct strbuf *sb, const struct cmp_scaler *sc, const struc
 }
 
 static int changed_row(struct strbuf *sb, const struct cmp_model *m, const struct changed *x, int with_unit,
-                       int with_side)
+                       int with_side, int inconclusive)
 {
     const struct cmp_cell *base = &x->row->cells[0], *c = &x->row->cells[x->e];
     double centers[2] = {base->center, c->center};
@@ -308,17 +309,21 @@ static int changed_row(struct strbuf *sb, const struct cmp_model *m, const struc
     rc |= put_value(sb, &sc, base);
     rc |= sb_puts(sb, " | ");
     rc |= put_value(sb, &sc, c);
-    rc |= sb_printf(sb, " | %s | ", c->delta ? c->delta : "?");
+    if (inconclusive && !isnan(c->change)) /* the change as measured, where benchstat shows "~" */
+        rc |= sb_printf(sb, " | %+.2f%% | ", c->change);
+    else
+        rc |= sb_printf(sb, " | %s | ", c->delta ? c->delta : "?");
     if (c->tested)
         rc |= sb_printf(sb, "%.3f", c->p);
     if (m->extras)
-        rc |= sb_printf(sb, " | %s", c->verdict);
+        rc |= sb_printf(sb, " | %s", inconclusive ? "inconclusive" : c->verdict);
     return rc | sb_puts(sb, " |\n");
 }
 
 /* The table of the changed cells, slower first, in the model's order
- * within a class. */
-static int changed_table(struct strbuf *sb, const struct cmp_model *m)
+ * within a class; or (inconclusive) of the cells too small to test, after
+ * a line saying so, nothing when there are none. */
+static int changed_table(struct strbuf *sb, const struct cmp_model *m, int inconclusive)
 {
     size_t n = 0, cap = 0;
     struct changed *v = NULL;
@@ -330,7 +335,8 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m)
         for (size_t r = 0; rc == 0 && r < m->tables[i].nrows; r++)
             for (int e = 1; e < m->tables[i].ncols; e++) {
                 const struct cmp_row *row = &m->tables[i].rows[r];
-                if (!cmp_cell_changed(&row->cells[e]))
+                if (inconclusive ? classify(&row->cells[0], &row->cells[e]) != CMP_INCONCLUSIVE
+                                 : !cmp_cell_changed(&row->cells[e]))
                     continue;
                 if (n == cap) {
                     size_t ncap = cap ? 2 * cap : 32;
@@ -347,7 +353,13 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m)
             }
     if (rc == 0 && n == 0) {
         free(v);
-        return sb_puts(sb, "No cell changed.\n");
+        return inconclusive ? 0 : sb_puts(sb, "No cell changed.\n");
+    }
+    if (inconclusive) {
+        char alpha[40];
+        cmp_go_float(m->alpha, alpha, sizeof alpha);
+        rc |= sb_printf(sb, "\nInconclusive: too few samples for the U test to reach p ≤ %s; the change as "
+                            "measured, not a verdict:\n\n", alpha);
     }
     qsort(v, n, sizeof *v, by_class);
     int with_side = m->nsides > 2;
@@ -374,7 +386,7 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m)
     rc |= sb_puts(sb, " ---: | ---: | ---: | ---: |");
     rc |= sb_puts(sb, m->extras ? " --- |\n" : "\n");
     for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = changed_row(sb, m, &v[i], with_unit, with_side);
+        rc = changed_row(sb, m, &v[i], with_unit, with_side, inconclusive);
     free(v);
     return rc ? -1 : 0;
 }
@@ -424,7 +436,9 @@ int cmp_print_comment(struct cmp_model *m, FILE *out)
     if (rc == 0)
         rc = sb_printf(&sb, "%s\n\n", line);
     if (rc == 0)
-        rc = changed_table(&sb, m);
+        rc = changed_table(&sb, m, 0);
+    if (rc == 0)
+        rc = changed_table(&sb, m, 1);
     if (rc == 0)
         rc = details(&sb, m, &c);
     if (rc == 0 && sb.len && fwrite(sb.buf, 1, sb.len, out) != sb.len)
