@@ -226,6 +226,11 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r);
  * Returns NULL with *rc set (having printed the error). */
 struct query_path;
 struct saved_query *cli_find_query(const char *cmd, const struct query_path *qp, const char *name, int *rc);
+/* The harness files below dir that `ingest --plan` takes (Criterion.rs's
+ * new/sample.json, not its copies; names starting with '.' left out), in
+ * the order of their paths: 0 with *paths (malloc'd, each malloc'd) and
+ * *n, or -1 after an error naming dir (none there, or unreadable). */
+int cli_harness_files_under(const char *dir, char ***paths, size_t *n);
 
 /* Each command's entry point and spec. */
 #define CLI_COMMAND(n) int cmd_##n(struct cli *, int, char **); extern const struct cli_spec spec_##n

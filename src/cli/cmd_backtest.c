@@ -10,6 +10,9 @@
 #include "query/backtest.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "util/markdown.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct backtest_args {
     struct params params;
@@ -95,6 +98,37 @@ static int set_named(struct backtest_args *a, const struct saved_query *q, const
     return 0;
 }
 
+/* 0 when the gate and the reference given (NULL: the default) are saved
+ * queries; else -1 with *rc the usage error's. */
+static int known_queries(const struct query_path *qp, const char *gate, const char *reference, int *rc)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? reference : gate;
+        struct saved_query *q = name ? cli_find_query("backtest", qp, name, rc) : NULL;
+        if (name && !q)
+            return -1;
+        saved_query_free(q);
+    }
+    return 0;
+}
+
+/* The answer before the rows: the sentence (rep's first note) on stderr,
+ * or in Markdown a bold first line on stdout, as a comment opens (query's
+ * Markdown does the same); the notes follow the rows either way. */
+static void lead(const struct out_opts *o, const struct out_notes *rep)
+{
+    if (o->format != OUT_MARKDOWN || rep->nnotes < 1) {
+        out_notes_print_lines(rep, 0, 1, stdout, stderr);
+        return;
+    }
+    struct strbuf sb = {0};
+    sb_puts(&sb, "**");
+    sb_put_markdown(&sb, rep->notes[0], strlen(rep->notes[0]), MD_TEXT);
+    sb_puts(&sb, "**\n\n");
+    fputs(xsb_text(&sb), stdout);
+    sb_free(&sb);
+}
+
 int cmd_backtest(struct cli *cli, int argc, char **argv)
 {
     struct backtest_args a = {0};
@@ -115,6 +149,11 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
         snprintf(within, sizeof within, "%d", a.within);
     if ((rc = cli_limits_resolve("backtest", &a.limits, &timeout, &lim)) != EXIT_OK)
         goto out;
+    /* A name that is no saved query: a usage error naming the nearest,
+     * before the store is opened, as query and report refuse it. */
+    query_path_add_env(&a.path);
+    if (known_queries(&a.path, gate, a.reference, &rc))
+        goto out;
     rc = EXIT_FAIL;
     if (cli_connect_limited(cli, a.no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
@@ -126,7 +165,6 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
             goto out;
         }
     }
-    query_path_add_env(&a.path);
     const char *reference = a.reference ? a.reference : backtest_default_reference(db);
     q = backtest_compose(&a.path, gate, reference, &err);
     if (!q) {
@@ -166,14 +204,14 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
     }
     /* The sentence first, then the rows, then where it was recorded. */
     if (!a.out.envelope)
-        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
+        lead(&a.out, &rep);
     if (a.out.envelope ? out_notes_print(&rep, &ev.rows, &a.out, stdout, stderr)
                        : backtest_print(&ev.rows, &a.out, stdout)) {
         bd_error("backtest: cannot write the output");
         goto out;
     }
     if (!a.out.envelope)
-        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
+        out_notes_print_lines(&rep, a.out.format == OUT_MARKDOWN ? 0 : 1, rep.nnotes, stdout, stderr);
     fflush(stdout);
     rc = ferror(stdout) ? EXIT_FAIL : EXIT_OK;
 out:

@@ -177,8 +177,10 @@ const struct cli_spec spec_compare = {
              "verdict (slower/faster, or worse/better for other units).\n"
              "\n"
              "Files: when every side is a file (or -, or FILE1,FILE2 for several, or\n"
-             "LABEL=FILE...), they are compared without a store, as 'benchstat A B'\n"
-             "compares them: Go benchmark text, or any harness output 'ingest' reads.\n"
+             "LABEL=FILE..., or a directory: the harness files below it, such as\n"
+             "Criterion.rs's target/criterion), they are compared without a store, as\n"
+             "'benchstat A B' compares them: Go benchmark text, or any harness output\n"
+             "'ingest' reads.\n"
              "C and more sides are each compared with A. Nothing is stored or recorded\n"
              "unless --record is given with --db.\n"
              "\n"
@@ -272,8 +274,12 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         cmp_model_only_changed(&m);
     if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))
         prc = -1;
-    else if (prc == 0 && a->out.format == OUT_TABLE)
-        prc = cmp_print_text(&m, stdout) || out_notes_print(&rep, NULL, &a->out, stdout, stderr);
+    else if (prc == 0 && a->out.format == OUT_TABLE) {
+        /* The summary before benchstat's tables, as in CSV and JSON. */
+        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
+        prc = cmp_print_text(&m, stdout);
+        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
+    }
     else if (prc == 0 && a->out.format == OUT_MARKDOWN)
         prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &a->out, stdout, stderr);
     else {
@@ -372,15 +378,28 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
     return EXIT_OK;
 }
 
+enum store_at { STORE_NONE, STORE_FILE, STORE_ELSEWHERE };
+
+/* Where the store --db names is: no file at its path, a file, or elsewhere
+ * (a server, or not a regular file). */
+static enum store_at store_at(const struct cli *cli)
+{
+    struct stat st;
+    /* Engine branch: only a store file is looked into; a server is not
+     * reached for a comparison of files. */
+    if (db_is_server_name(cli->db_path))
+        return STORE_ELSEWHERE;
+    if (stat(cli->db_path, &st) != 0)
+        return STORE_NONE;
+    return S_ISREG(st.st_mode) ? STORE_FILE : STORE_ELSEWHERE;
+}
+
 /* A side that names a file and a run of the store (one that exists) is
  * ambiguous: say so, naming both. Runs of plan "files" (--record's) are
  * those files. */
 static int ambiguous(struct cli *cli, const struct compare_side *sides, int n)
 {
-    struct stat st;
-    /* Engine branch: only a store file is looked into; a server is not
-     * reached for a comparison of files. */
-    if (db_is_server_name(cli->db_path) || stat(cli->db_path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (store_at(cli) != STORE_FILE)
         return 0;
     sqlite3 *db = NULL;
     char *err = NULL;
@@ -483,7 +502,15 @@ static int files_or_store(struct cli *cli, struct compare_args *a, char **args, 
         rc = bd_usage_error("compare", "compare: '%s' is not a file (either every side is a file, or every side a "
                                        "run of a store)", args[not_file]);
     struct compare_files_opts o;
-    if (rc == EXIT_OK && files == 0) {
+    for (int i = 0; rc == EXIT_OK && files == n && i < n; i++)
+        if (compare_side_expand(&sides[i]))
+            rc = EXIT_FAIL;
+    if (rc == EXIT_OK && files == 0 && store_at(cli) == STORE_NONE)
+        /* No file and no store: a mistyped file name, not a run. */
+        rc = bd_usage_error("compare", "compare: '%s' is no file, and there is no store (%s) whose runs it could "
+                                       "name: give harness files, or --db STORE to compare runs",
+                            args[0], cli_store_name(cli));
+    else if (rc == EXIT_OK && files == 0) {
         if (n > 2)
             rc = bd_usage_error("compare", "compare: more than two sides: on files only (runs of a store compare "
                                            "two at a time)");

@@ -310,6 +310,23 @@ static int add_directory(const char *dir, struct items *out, int files_mode, int
     return -1;
 }
 
+int cli_harness_files_under(const char *dir, char ***paths, size_t *n)
+{
+    struct items l = {0};
+    int rc = add_directory(dir, &l, 1, 1);
+    *paths = rc ? NULL : xcalloc(l.n + 1, sizeof **paths);
+    *n = *paths ? l.n : 0;
+    for (size_t i = 0; i < l.n; i++) {
+        if (*paths)
+            (*paths)[i] = l.v[i].path; /* taken */
+        else
+            free(l.v[i].path);
+        free(l.v[i].name);
+    }
+    free(l.v);
+    return *paths ? 0 : -1;
+}
+
 /* The last n path components of p ("." and ".." left out), or NULL when
  * it has fewer. */
 static char *last_components(const char *p, int n)
@@ -565,7 +582,7 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     if (cli_parse(&spec_ingest, argc, argv, &a, &first))
         return EXIT_USAGE;
     struct ingest_options opt = {a.max_line_bytes, a.max_bytes, a.replace, a.quiet, a.max_members, a.max_series,
-                                 a.max_ratio};
+                                 a.max_ratio, 0};
     struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
                              a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append};
     int files_mode = run.plan || run.run || run.host;

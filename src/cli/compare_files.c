@@ -14,15 +14,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "compare/units.h"
 #include "ingest/ingest.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* A file, a directory of harness files, or standard input. */
 static int is_file(const char *p)
 {
     struct stat st;
-    return strcmp(p, "-") == 0 || (stat(p, &st) == 0 && !S_ISDIR(st.st_mode));
+    return strcmp(p, "-") == 0 || stat(p, &st) == 0;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 void compare_side_free(struct compare_side *s)
@@ -68,6 +76,30 @@ int compare_side_parse(const char *arg, struct compare_side *s)
         p += n + (c != NULL);
     }
     return files;
+}
+
+int compare_side_expand(struct compare_side *s)
+{
+    for (size_t i = 0; i < s->npaths; i++) {
+        if (!is_dir(s->paths[i]))
+            continue;
+        char **found;
+        size_t nf;
+        if (cli_harness_files_under(s->paths[i], &found, &nf))
+            return -1;
+        /* paths[i] becomes found[0 .. nf) */
+        char **v = xcalloc(s->npaths + nf, sizeof *v);
+        memcpy(v, s->paths, i * sizeof *v);
+        memcpy(v + i, found, nf * sizeof *v);
+        memcpy(v + i + nf, s->paths + i + 1, (s->npaths - i - 1) * sizeof *v);
+        free(s->paths[i]);
+        free(s->paths);
+        free(found);
+        s->paths = v;
+        s->npaths += nf - 1;
+        i += nf - 1;
+    }
+    return 0;
 }
 
 char *compare_file_name(size_t k, const char *path)
@@ -173,8 +205,8 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
             bd_error("compare: %s: a benchdb-run/1 archive carries its own runs: ingest it into a store and compare "
                      "its runs", shown);
         else
-            bd_error("compare: %s: not a format benchdb reads (Go benchmark text, or one of %s)", shown,
-                     ingest_harness_list());
+            bd_error("compare: %s: %snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
+                     text.len == 0 ? "the file is empty: " : "", ingest_harness_list());
         rc = EXIT_FAIL;
     }
     sb_free(&text);
@@ -263,6 +295,7 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
     io.quiet = 1;
+    io.scratch = 1; /* nothing is stored anyway */
     struct ingester *g = NULL;
     struct ingest_file *files = xcalloc(n + 1, sizeof *files);
     char **names = xcalloc(n + 1, sizeof *names);
@@ -389,7 +422,11 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     if (prc) {
         bd_error("compare: out of memory");
     } else if (o->out.format == OUT_TABLE) {
-        prc = cmp_print_text(&m, stdout) || out_notes_print(&rep, NULL, &o->out, stdout, stderr);
+        /* The summary before benchstat's tables (the answer first on a
+         * terminal), the other notes after them. */
+        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
+        prc = cmp_print_text(&m, stdout);
+        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
     } else if (o->out.format == OUT_MARKDOWN) {
         prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &o->out, stdout, stderr);
     } else {

@@ -15,12 +15,16 @@ struct compare_side {
     char **paths;
     size_t npaths;
 };
-/* Parses arg. Returns 1 when it names files (every path an existing file,
- * or "-"), 0 when it does not (a run or other name of a store), -1 when
- * memory ran out. The whole argument is a path when it names a file;
- * else LABEL= before its first "=" labels the side, and the rest is split
- * at commas unless it names a file itself. */
+/* Parses arg. Returns 1 when it names files (every path an existing file
+ * or directory, or "-"), 0 when it does not (a run or other name of a
+ * store), -1 when memory ran out. The whole argument is a path when it
+ * names a file; else LABEL= before its first "=" labels the side, and the
+ * rest is split at commas unless it names a file itself. */
 int compare_side_parse(const char *arg, struct compare_side *s);
+/* A directory among s's paths becomes the harness files below it, as
+ * `ingest --plan` takes them (Criterion.rs's target/criterion). 0, or -1
+ * after an error naming the directory. */
+int compare_side_expand(struct compare_side *s);
 void compare_side_free(struct compare_side *s);
 
 /* The name the k-th (0-based) file of a side is stored under in the

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "report/headline.h"
 #include "util/markdown.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -55,14 +56,39 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
     }
 }
 
+/* A decision without a verdict column (a gate) in words: its first
+ * `-- headline` line the rows fill, as its page opens ("the gate fails: 16
+ * of 483 runs judged regressed, ..."); NULL when it has none, or for a
+ * verdict (already in words). */
+static char *decision_headline(const struct saved_query *q, const struct evaluation *ev)
+{
+    if (ev->verdict || !q->outcome || !q->text || !strstr(q->text, "-- headline"))
+        return NULL;
+    struct strbuf rows = {0};
+    struct report_eval mem;
+    char *out = NULL, *err = NULL;
+    if (rowset_json(&ev->rows, &rows, 0) == 0 &&
+        report_eval_unrecorded(&mem, q->name, ev->params_json, xsb_text(&rows), &err) == 0) {
+        mem.text = xstrdup(q->text);
+        if (report_headline(&mem, NULL, q->name, &out, &err))
+            out = NULL; /* a malformed line: the outcome line says it */
+        report_eval_free(&mem);
+    }
+    free(err);
+    sb_free(&rows);
+    return out;
+}
+
 /* Markdown output of a decision leads with its answer: the verdict in
- * words (or what the rows say), bold, then the gate's result. */
-static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, struct out_notes *rep)
+ * words (or its headline, or what the rows say), bold, then the gate's
+ * result. */
+static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, const char *headline,
+                          int gate_rc, struct out_notes *rep)
 {
     if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict))
         return;
     struct strbuf sb = {0};
-    const char *what = ev->verdict ? ev->verdict : ev->outcome ? ev->outcome : "";
+    const char *what = ev->verdict ? ev->verdict : headline ? headline : ev->outcome ? ev->outcome : "";
     sb_puts(&sb, "**");
     sb_put_markdown(&sb, what, strlen(what), MD_TEXT);
     sb_puts(&sb, "**");
@@ -103,12 +129,18 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
         out.nshow = q->nshow;
     }
     struct out_notes rep = {0};
+    char *headline = decision_headline(q, ev);
+    /* A gate's answer in words first, then the outcome line as recorded. */
+    if (headline && out.format != OUT_MARKDOWN)
+        out_note(&rep, "%s", headline);
     describe(r, ev, gate_rc, not_recorded, &rep);
-    lead_sentence(r, ev, gate_rc, &rep);
+    out_field_text(&rep, "headline", headline);
+    lead_sentence(r, ev, headline, gate_rc, &rep);
     /* A decision's answer (describe's first note) before its rows on a
      * terminal and in CSV or JSON; Markdown leads with lead_sentence. */
     if (out.format != OUT_MARKDOWN && (q->outcome || ev->verdict))
-        rep.leading = 1;
+        rep.leading = headline ? 2 : 1;
+    free(headline);
     if (out_notes_print(&rep, &ev->rows, &out, stdout, stderr)) {
         bd_error("%s: cannot write the output", r->cmd);
         gate_rc = EXIT_FAIL;

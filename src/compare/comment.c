@@ -1,6 +1,7 @@
 /* The answer first (compare.h): a comparison counted per benchmark, its
  * changed cells, and the pull-request comment that leads with them
  * (docs/queries.md, "The pull-request comment"). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,16 @@
 #include "util/xalloc.h"
 
 static const char *const class_names[CMP_NCLASS] = {
-    "slower", "worse", "faster", "better", "higher", "lower", "undetermined", "removed", "added", "unchanged",
+    "slower", "worse", "faster", "better", "higher", "lower", "undetermined", "removed", "added", "inconclusive",
+    "unchanged",
+};
+/* A benchmark counted in several metrics gets its most telling class, the
+ * lowest rank: a change, then what could not be told, then unchanged,
+ * and removed or added only when no metric of it was compared. */
+static const int class_rank[CMP_NCLASS] = {
+    [CMP_SLOWER] = 0,        [CMP_WORSE] = 1,     [CMP_FASTER] = 2,   [CMP_BETTER] = 3,
+    [CMP_HIGHER] = 4,        [CMP_LOWER] = 5,     [CMP_UNKNOWN] = 6,  [CMP_INCONCLUSIVE] = 7,
+    [CMP_UNCHANGED] = 8,     [CMP_REMOVED] = 9,   [CMP_ADDED] = 10,
 };
 
 const char *cmp_class_name(enum cmp_class c) { return c < CMP_NCLASS ? class_names[c] : "?"; }
@@ -31,8 +41,15 @@ static enum cmp_class classify(const struct cmp_cell *base, const struct cmp_cel
         return CMP_REMOVED;
     if (!hb)
         return CMP_ADDED;
-    if (!cmp_cell_changed(c))
+    if (!cmp_cell_changed(c)) {
+        /* benchstat's "~" where no outcome of the test could reach alpha
+         * (n = 1+1, 3+3): not evidence that nothing changed. */
+        if (c->compared && c->verdict && strcmp(c->verdict, "~") == 0)
+            for (int w = 0; w < c->ncwarn; w++)
+                if (strstr(c->cwarn[w], "samples to detect a difference"))
+                    return CMP_INCONCLUSIVE;
         return CMP_UNCHANGED;
+    }
     for (int k = CMP_SLOWER; k <= CMP_LOWER; k++)
         if (strcmp(c->verdict, class_names[k]) == 0)
             return (enum cmp_class)k;
@@ -62,7 +79,7 @@ static int bench_key(struct strbuf *sb, const struct cmp_model *m, const struct 
 int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
 {
     memset(c, 0, sizeof *c);
-    struct idmap seen = {0};
+    struct idmap seen = {0}, names = {0};
     enum cmp_class *cls = NULL;
     size_t ncls = 0, cap = 0;
     struct strbuf key = {0};
@@ -88,12 +105,17 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
                     c->n2lo = first || ce->n2 < c->n2lo ? ce->n2 : c->n2lo;
                     c->n2hi = ce->n2 > c->n2hi ? ce->n2 : c->n2hi;
                 }
-                if ((rc = bench_key(&key, m, t, m->sides[s], t->rows[r].label)) != 0)
+                /* the benchmark, whatever the side */
+                if ((rc = bench_key(&key, m, t, "", t->rows[r].label)) != 0)
+                    break;
+                if (!idmap_get(&names, key.buf, key.len) && (rc = idmap_put(&names, key.buf, key.len, 0)) == 0)
+                    c->names++;
+                if (rc || (rc = bench_key(&key, m, t, m->sides[s], t->rows[r].label)) != 0)
                     break;
                 int64_t *at = idmap_get(&seen, key.buf, key.len);
                 if (at) {
                     /* A benchmark measured in several metrics: its most telling verdict. */
-                    if (k < cls[*at])
+                    if (class_rank[k] < class_rank[cls[*at]])
                         cls[*at] = k;
                     continue;
                 }
@@ -118,6 +140,7 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
     c->benchmarks = ncls;
     free(cls);
     idmap_free(&seen);
+    idmap_free(&names);
     sb_free(&key);
     return rc ? -1 : 0;
 }
@@ -152,7 +175,8 @@ static int put_range(struct strbuf *sb, int64_t lo, int64_t hi)
 static int put_counts(struct strbuf *sb, const struct cmp_counts *c)
 {
     static const enum cmp_class order[] = {CMP_SLOWER, CMP_WORSE,   CMP_FASTER,  CMP_BETTER, CMP_HIGHER,
-                                           CMP_LOWER,  CMP_UNKNOWN, CMP_REMOVED, CMP_ADDED,  CMP_UNCHANGED};
+                                           CMP_LOWER,  CMP_UNKNOWN, CMP_REMOVED, CMP_ADDED,  CMP_INCONCLUSIVE,
+                                           CMP_UNCHANGED};
     int rc = 0, n = 0;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
         enum cmp_class k = order[i];
@@ -185,6 +209,8 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
     rc |= sb_printf(&sb, " (unchanged: p > %s, Mann–Whitney U test", alpha);
     if (m->adjust != CMP_ADJUST_NONE)
         rc |= sb_puts(&sb, m->adjust == CMP_ADJUST_HOLM ? ", Holm-adjusted" : ", Benjamini-Hochberg-adjusted");
+    if (c->n[CMP_INCONCLUSIVE])
+        rc |= sb_printf(&sb, "; inconclusive: too few samples for p ≤ %s", alpha);
     if (c->n1hi) {
         rc |= sb_puts(&sb, "; n = ");
         rc |= put_range(&sb, c->n1lo, c->n1hi);
@@ -264,7 +290,7 @@ static int put_value(struct strbuf *sb, const struct cmp_scaler *sc, const struc
 }
 
 static int changed_row(struct strbuf *sb, const struct cmp_model *m, const struct changed *x, int with_unit,
-                       int with_side)
+                       int with_side, int inconclusive)
 {
     const struct cmp_cell *base = &x->row->cells[0], *c = &x->row->cells[x->e];
     double centers[2] = {base->center, c->center};
@@ -283,17 +309,21 @@ static int changed_row(struct strbuf *sb, const struct cmp_model *m, const struc
     rc |= put_value(sb, &sc, base);
     rc |= sb_puts(sb, " | ");
     rc |= put_value(sb, &sc, c);
-    rc |= sb_printf(sb, " | %s | ", c->delta ? c->delta : "?");
+    if (inconclusive && !isnan(c->change)) /* the change as measured, where benchstat shows "~" */
+        rc |= sb_printf(sb, " | %+.2f%% | ", c->change);
+    else
+        rc |= sb_printf(sb, " | %s | ", c->delta ? c->delta : "?");
     if (c->tested)
         rc |= sb_printf(sb, "%.3f", c->p);
     if (m->extras)
-        rc |= sb_printf(sb, " | %s", c->verdict);
+        rc |= sb_printf(sb, " | %s", inconclusive ? "inconclusive" : c->verdict);
     return rc | sb_puts(sb, " |\n");
 }
 
 /* The table of the changed cells, slower first, in the model's order
- * within a class. */
-static int changed_table(struct strbuf *sb, const struct cmp_model *m)
+ * within a class; or (inconclusive) of the cells too small to test, after
+ * a line saying so, nothing when there are none. */
+static int changed_table(struct strbuf *sb, const struct cmp_model *m, int inconclusive)
 {
     size_t n = 0, cap = 0;
     struct changed *v = NULL;
@@ -305,7 +335,8 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m)
         for (size_t r = 0; rc == 0 && r < m->tables[i].nrows; r++)
             for (int e = 1; e < m->tables[i].ncols; e++) {
                 const struct cmp_row *row = &m->tables[i].rows[r];
-                if (!cmp_cell_changed(&row->cells[e]))
+                if (inconclusive ? classify(&row->cells[0], &row->cells[e]) != CMP_INCONCLUSIVE
+                                 : !cmp_cell_changed(&row->cells[e]))
                     continue;
                 if (n == cap) {
                     size_t ncap = cap ? 2 * cap : 32;
@@ -322,7 +353,13 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m)
             }
     if (rc == 0 && n == 0) {
         free(v);
-        return sb_puts(sb, "No cell changed.\n");
+        return inconclusive ? 0 : sb_puts(sb, "No cell changed.\n");
+    }
+    if (inconclusive) {
+        char alpha[40];
+        cmp_go_float(m->alpha, alpha, sizeof alpha);
+        rc |= sb_printf(sb, "\nInconclusive: too few samples for the U test to reach p ≤ %s; the change as "
+                            "measured, not a verdict:\n\n", alpha);
     }
     qsort(v, n, sizeof *v, by_class);
     int with_side = m->nsides > 2;
@@ -349,7 +386,7 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m)
     rc |= sb_puts(sb, " ---: | ---: | ---: | ---: |");
     rc |= sb_puts(sb, m->extras ? " --- |\n" : "\n");
     for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = changed_row(sb, m, &v[i], with_unit, with_side);
+        rc = changed_row(sb, m, &v[i], with_unit, with_side, inconclusive);
     free(v);
     return rc ? -1 : 0;
 }
@@ -376,7 +413,7 @@ static int details(struct strbuf *sb, struct cmp_model *m, const struct cmp_coun
     }
     size_t fence = longest >= 3 ? longest + 1 : 3;
     rc |= sb_printf(sb, "\n<details><summary>All %zu benchmark%s, as benchstat prints them</summary>\n\n",
-                    c->benchmarks, c->benchmarks == 1 ? "" : "s");
+                    c->names, c->names == 1 ? "" : "s");
     for (size_t i = 0; i < fence; i++)
         rc |= sb_putc(sb, '`');
     rc |= sb_puts(sb, "text\n");
@@ -399,7 +436,9 @@ int cmp_print_comment(struct cmp_model *m, FILE *out)
     if (rc == 0)
         rc = sb_printf(&sb, "%s\n\n", line);
     if (rc == 0)
-        rc = changed_table(&sb, m);
+        rc = changed_table(&sb, m, 0);
+    if (rc == 0)
+        rc = changed_table(&sb, m, 1);
     if (rc == 0)
         rc = details(&sb, m, &c);
     if (rc == 0 && sb.len && fwrite(sb.buf, 1, sb.len, out) != sb.len)

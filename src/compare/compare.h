@@ -170,11 +170,13 @@ int cmp_read_gotext(struct cmp_builder *b, const char *col, const char *file, co
  * its verdict is neither ~ nor same. */
 enum cmp_class {
     CMP_SLOWER, CMP_WORSE, CMP_FASTER, CMP_BETTER, CMP_HIGHER, CMP_LOWER, CMP_UNKNOWN, CMP_REMOVED, CMP_ADDED,
+    CMP_INCONCLUSIVE, /* "~" with too few samples for the test to reach alpha */
     CMP_UNCHANGED, CMP_NCLASS
 };
 struct cmp_counts {
     size_t n[CMP_NCLASS];
     size_t benchmarks;     /* benchmark and side pairs counted */
+    size_t names;          /* distinct benchmarks (full name and configuration) of every side */
     int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
 };
 /* The class's word ("slower", "removed"...). */

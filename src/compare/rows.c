@@ -1,8 +1,10 @@
 /* The model as rows with the saved query `compare`'s columns (its CSV,
  * JSON, Markdown and vertical output), led by the sides' labels a and b:
  * per table and column after the first, a row per benchmark either side
- * has, then the geomean row. A table of one column gives its rows with b
- * empty. */
+ * has, then the geomean row. A table of the baseline's column alone gives
+ * its rows with b empty; a table without the baseline's column (a metric
+ * or unit only the other sides have) gives each column's rows with a the
+ * baseline and n_a 0, as a store's compare does. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,24 +54,26 @@ static char *params_json(const struct cmp_model *m, const struct cmp_table *t)
 
 static void side(struct rowset_builder *rb, int n, int median, int pm, const struct cmp_cell *c)
 {
-    rb_int(rb, n, c->present ? c->n : 0);
-    real(rb, median, c->center, c->present);
-    real(rb, pm, c->pm, c->present);
+    rb_int(rb, n, c && c->present ? c->n : 0);
+    if (c) {
+        real(rb, median, c->center, c->present);
+        real(rb, pm, c->pm, c->present);
+    }
 }
 
-static void cell_row(struct rowset_builder *rb, const struct cmp_table *t, const struct cmp_row *r, int j)
+/* A row of side b's cell against side a's (either may be NULL: the table
+ * has no column for it). */
+static void cell_row(struct rowset_builder *rb, const struct cmp_row *r, const struct cmp_cell *a,
+                     const struct cmp_cell *b)
 {
-    const struct cmp_cell *a = &r->cells[0], *b = j ? &r->cells[j] : NULL;
     rb_text(rb, KIND, "cell");
     rb_text(rb, BENCHMARK, r->label);
     side(rb, N_A, MEDIAN_A, PM_A, a);
-    if (b)
-        side(rb, N_B, MEDIAN_B, PM_B, b);
-    else
-        rb_int(rb, N_B, 0);
+    side(rb, N_B, MEDIAN_B, PM_B, b);
     struct strbuf w = {0};
-    add_warnings(&w, a->warn, a->nwarn);
-    if (b && b->compared) {
+    if (a)
+        add_warnings(&w, a->warn, a->nwarn);
+    if (a && b && b->compared) {
         real(rb, CHANGE, b->change, 1);
         real(rb, CHANGE_LO, b->ci_lo, b->has_ci);
         real(rb, CHANGE_HI, b->ci_hi, b->has_ci);
@@ -81,24 +85,25 @@ static void cell_row(struct rowset_builder *rb, const struct cmp_table *t, const
     if (b)
         add_warnings(&w, b->warn, b->nwarn);
     rb_text(rb, WARNINGS, w.len ? xsb_text(&w) : NULL);
-    rb_int(rb, NO_REGRESSION, b && b->regressed ? 0 : 1);
+    rb_int(rb, NO_REGRESSION, a && b && b->regressed ? 0 : 1);
     sb_free(&w);
-    (void)t;
 }
 
-static void geomean_row(struct rowset_builder *rb, const struct cmp_table *t, int j)
+static void geomean_row(struct rowset_builder *rb, const struct cmp_sum *a, const struct cmp_sum *b)
 {
-    const struct cmp_sum *a = &t->sums[0], *b = j ? &t->sums[j] : NULL;
     rb_text(rb, KIND, "geomean");
-    rb_int(rb, N_A, a->n);
-    real(rb, MEDIAN_A, a->summary, a->has_summary);
+    rb_int(rb, N_A, a ? a->n : 0);
+    if (a)
+        real(rb, MEDIAN_A, a->summary, a->has_summary);
     rb_int(rb, N_B, b ? b->n : 0);
     if (b) {
         real(rb, MEDIAN_B, b->summary, b->has_summary);
-        real(rb, CHANGE, (b->ratio - 1) * 100, b->has_ratio);
+        if (a)
+            real(rb, CHANGE, (b->ratio - 1) * 100, b->has_ratio);
     }
     struct strbuf w = {0};
-    add_warnings(&w, a->warn, a->nwarn);
+    if (a)
+        add_warnings(&w, a->warn, a->nwarn);
     if (b)
         add_warnings(&w, b->warn, b->nwarn);
     rb_text(rb, WARNINGS, w.len ? xsb_text(&w) : NULL);
@@ -117,23 +122,30 @@ int cmp_model_rows(const struct cmp_model *m, double alpha, double threshold, st
     for (size_t i = 0; i < m->ntables; i++) {
         const struct cmp_table *t = &m->tables[i];
         char *params = params_json(m, t);
-        for (int j = t->ncols > 1 ? 1 : 0; j < (t->ncols > 1 ? t->ncols : 1); j++) {
+        /* base: the table has the baseline's column (its first) */
+        int base = m->nsides > 0 && strcmp(t->cols[0], m->sides[0]) == 0;
+        int j0 = base && t->ncols > 1 ? 1 : 0, j1 = base && t->ncols == 1 ? 1 : t->ncols;
+        for (int j = j0; j < j1; j++) {
+            int has_b = !base || j > 0; /* column j is a side b; compared when base */
             for (size_t r = 0; r <= t->nrows; r++) {
-                if (m->only_changed && (r == t->nrows || !j || !cmp_cell_changed(&t->rows[r].cells[j])))
+                const struct cmp_row *row = r < t->nrows ? &t->rows[r] : NULL;
+                const struct cmp_cell *ca = base && row ? &row->cells[0] : NULL;
+                const struct cmp_cell *cb = has_b && row ? &row->cells[j] : NULL;
+                if (m->only_changed && (!row || !base || !cb || !cmp_cell_changed(cb)))
                     continue;
-                if (r < t->nrows && !t->rows[r].cells[0].present && !(j && t->rows[r].cells[j].present))
+                if (row && !(ca && ca->present) && !(cb && cb->present))
                     continue;
-                rb_text(&rb, A, t->cols[0]);
-                rb_text(&rb, B, j ? t->cols[j] : NULL);
+                rb_text(&rb, A, base ? t->cols[0] : m->sides[0]);
+                rb_text(&rb, B, has_b ? t->cols[j] : NULL);
                 rb_text(&rb, PARAMS, params);
                 rb_text(&rb, METRIC, t->metric);
                 rb_text(&rb, UNIT, t->unit);
                 rb_text(&rb, SUMMARY, summary);
                 rb_int(&rb, IS_GEOMEAN, 0);
-                if (r < t->nrows)
-                    cell_row(&rb, t, &t->rows[r], j);
+                if (row)
+                    cell_row(&rb, row, ca, cb);
                 else
-                    geomean_row(&rb, t, j);
+                    geomean_row(&rb, base ? &t->sums[0] : NULL, has_b ? &t->sums[j] : NULL);
                 rb_row(&rb);
             }
         }

@@ -86,6 +86,12 @@ double cmp_tidy_any(const char *unit, char *out, size_t size)
         snprintf(out, size, "%s", n > 3 && strcmp(unit + n - 3, "/op") == 0 ? "sec/op" : "sec");
         return factor;
     }
+    /* ops/ms and ops/s are one table, as ns/op and us/op are (a JMH run
+     * with -tu ms against one with -tu s). */
+    if (cmp_unit_info(unit, &kind, &direction, &factor) == 0 && strcmp(kind, "throughput") == 0) {
+        snprintf(out, size, "ops/s");
+        return factor;
+    }
     return cmp_tidy_unit(unit, out, size);
 }
 

@@ -22,8 +22,8 @@
  * the factor its values are multiplied by. */
 double cmp_tidy_unit(const char *unit, char *out, size_t size);
 /* The same for a unit of any harness: benchdb's time units in seconds
- * (sec/op for a time per operation, sec otherwise), any other unit as
- * benchstat tidies it. */
+ * (sec/op for a time per operation, sec otherwise), its throughput units
+ * in ops/s, any other unit as benchstat tidies it. */
 double cmp_tidy_any(const char *unit, char *out, size_t size);
 /* 1 when unit scales by powers of 1024. */
 int cmp_unit_binary(const char *unit);

@@ -28,6 +28,7 @@ struct ingest_options {
     uint64_t max_members; /* files a container may hold */
     uint64_t max_series;  /* series one archive may hold (0: the default) */
     uint64_t max_ratio;   /* decompressed bytes per byte read (0: the default) */
+    int scratch; /* a store that is never kept (compare on files): no note that a refused file was not stored */
 };
 
 /* Every limit at its default: the options of an ingest no one tuned. */

@@ -124,7 +124,8 @@ run bd backtest trend
 expect_rc 1 "not a gate"
 expect_err_has "backtest: trend (built-in) is not a gate: it needs a parameter 'scope' with the choice 'every'" "not a gate: message"
 run bd backtest no-such-gate
-expect_rc 1 "no such query"
+expect_rc 2 "no such query: a usage error, as query's"
+expect_err_has "error: backtest: no saved query named 'no-such-gate'" "no such query: its message"
 sed -e 's/^-- param: host = null /-- param: host = ci-a /' "$BENCHDB_SRC/queries/injected-steps.sql" >q/ref.sql
 run bd backtest gate-zscore --queries q --reference q/ref.sql
 expect_rc 1 "a reference whose parameter clashes with the gate's"

@@ -112,6 +112,11 @@ expect_out_has "missed" "a missed regression is listed"
 bd backtest gate-percent --no-record >"$T/merged" 2>&1
 expect_eq "$(head -1 "$T/merged" | cut -d' ' -f1-6)" "gate-percent would have raised 9 alerts" "backtest: the sentence first"
 expect_eq "$(grep -n missed "$T/merged" | head -1 | cut -d: -f1 | awk '{print ($1 > 1)}')" 1 "backtest: the rows after it"
+# Markdown (a comment for a pull request): the sentence is stdout's bold first line.
+run bd backtest gate-percent --no-record --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**gate-percent would have raised 9 alerts in 160 runs: 2 of 3 reference regressions caught (recall 0.67, precision 1.00), 0 false alarms (0 per 100 runs), detected 0 runs late on average (at most 0) (reference: injected-steps, within 5 runs)**" \
+    "backtest, Markdown: the answer on stdout's first line"
+expect_eq "$(sed -n 2p "$T/out")$(sed -n 3p "$T/out" | cut -c1-6)" "| kind" "backtest, Markdown: a blank line, then the table"
 
 # --within changes what counts as a hit; --since what is judged.
 run bd backtest gate-ttest --within 1 --format json --no-record

@@ -74,6 +74,9 @@ expect_rc 0 "three sides"
 expect_out_has "Encode/format=json-48   1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)   1.423µ ± 1%  -17.20% (p=0.000 n=10)" \
     "the third side compared with the first"
 expect_out_has "geomean                 2.295µ        2.090µ        -8.94%                  2.090µ        -8.94%" "its geomean"
+run bd compare old.txt new.txt newer=new.txt --format markdown
+expect_eq "$(grep -c '^<details><summary>All 2 benchmarks, as benchstat prints them</summary>$' "$T/out")" 1 \
+    "three sides: the folded tables hold 2 benchmarks (not 2 per side compared)"
 run bd compare old.txt new.txt new.txt
 expect_rc 2 "a side twice"
 expect_err_has "compare: two sides are both 'new.txt'" "its message"
@@ -81,6 +84,21 @@ run bd compare old.txt nosuch.txt
 expect_rc 2 "a file and a name that is none"
 expect_err_has "compare: 'nosuch.txt' is not a file (either every side is a file, or every side a run of a store)" \
     "its message"
+# Two names that are no files, and no store: mistyped files, not runs
+run bd compare olt.txt nwe.txt
+expect_rc 2 "no file and no store: a usage error"
+expect_err_has "error: compare: 'olt.txt' is no file, and there is no store (results.db) whose runs it could name: give harness files, or --db STORE to compare runs" \
+    "it says the file is missing, not that a store is"
+printf '{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1' >cut.json
+run bd compare cut.json cut.json,old.txt
+expect_rc 1 "a truncated JSON file"
+expect_err_has "error: cut.json: invalid JSON at line 1, column 62" "where it ends"
+grep -q "not stored" "$T/err" && fail "compare stores nothing: no note that a refused file was not stored"
+checks=$((checks + 1))
+: >empty.txt
+run bd compare old.txt empty.txt
+expect_rc 1 "an empty file"
+expect_err_has "error: compare: empty.txt: the file is empty: not a format benchdb reads" "an empty file is said to be empty"
 run bd compare old.txt old.txt,nosuch.txt
 expect_rc 2 "a list with a name that is no file"
 run sh -c "'$BENCHDB_BIN' compare - - </dev/null"
@@ -164,6 +182,63 @@ run bd compare --benchstat base=base_r1.json,base_r2.json head=head_r1.json,head
 expect_rc 0 "hyperfine files as a table"
 expect_out_has "│     sec     │" "times in seconds, as benchstat shows them"
 grep -q "^sort small .*µ ± .*µ ± " "$T/out" || fail "a row scaled to µ"
+checks=$((checks + 1))
+# JMH's throughput in ops/s on one side and ops/ms on the other (-tu s,
+# -tu ms): one cell, converted, 20% more operations a second is faster
+python3 - <<'PY'
+import json
+vals = [3.37e9, 3.38e9, 3.375e9, 3.372e9, 3.379e9, 3.371e9]
+def jmh(name, unit, scale):
+    return [{"benchmark": "b.Hello.run", "mode": "thrpt", "forks": 1,
+             "primaryMetric": {"score": 1, "scoreUnit": unit, "rawData": [[v * scale for v in vals]]}}]
+json.dump(jmh("s", "ops/s", 1), open("jmh_s.json", "w"))
+json.dump(jmh("ms", "ops/ms", 1.2 / 1000), open("jmh_ms.json", "w"))
+PY
+run bd compare --format csv jmh_s.json jmh_ms.json
+expect_rc 0 "JMH in ops/s and ops/ms"
+python3 - "$T/out" <<'PY' || fail "ops/ms converted into ops/s: one cell, compared, faster"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "cell"]
+assert len(rows) == 1, rows
+r = rows[0]
+assert (r["unit"], r["n_a"], r["n_b"], r["verdict"]) == ("ops/s", "6", "6", "faster"), r
+assert abs(float(r["median_b"]) / float(r["median_a"]) - 1.2) < 1e-12, r
+assert abs(float(r["change"]) - 20) < 1e-9, r
+PY
+checks=$((checks + 1))
+expect_err_has "compare: no regression (0 slower, 1 faster, 0 unchanged)" "the summary counts it faster, not removed"
+# One value a side (Bencher's BMF, a CSV row): no outcome of the U test can
+# reach alpha, so a 30% change is inconclusive, not unchanged; an equal
+# value is unchanged; a benchmark with a metric only the head has is still
+# compared (not counted as added)
+printf 'benchmark,metric,unit,value\nup,,ns,100\ndown,,ns,100\nsame,,ns,100\nboth,,ns,10\nboth,,ns,10\n' >one_a.csv
+printf 'benchmark,metric,unit,value\nup,,ns,130\ndown,,ns,70\nsame,,ns,100\nboth,,ns,10\nboth,,ns,10\nboth,allocs,1,3\n' >one_b.csv
+run bd compare one_a.csv one_b.csv --format markdown --gate
+expect_rc 0 "one value a side: the gate passes"
+expect_eq "$(head -n 1 "$T/out")" \
+    "**0 slower, 0 faster, 2 inconclusive, 2 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; inconclusive: too few samples for p ≤ 0.05; n = 1–2+1–2) — gate: passes" \
+    "one value a side: inconclusive, not unchanged"
+expect_out_has "No cell changed." "one value a side: no changed cell"
+expect_out_has "Inconclusive: too few samples for the U test to reach p ≤ 0.05; the change as measured, not a verdict:" \
+    "one value a side: the inconclusive cells, said so"
+expect_out_has "| up | sec | 100.0n ± ∞ | 130.0n ± ∞ | +30.00% | 1.000 | inconclusive |" "the 30% shown, called inconclusive"
+expect_out_has "| down | sec | 100.00n ± ∞ | 70.00n ± ∞ | -30.00% | 1.000 | inconclusive |" "and the other"
+run bd compare one_a.csv one_b.csv --format json --envelope
+python3 - "$T/out" <<'PY' || fail "the envelope counts the inconclusive cells"
+import json, sys
+c = json.load(open(sys.argv[1]))["counts"]
+assert (c["inconclusive"], c["unchanged"], c["added"], c["benchmarks"]) == (2, 2, 0, 4), c
+PY
+checks=$((checks + 1))
+# the head's allocs metric in CSV: a is still the baseline, with n_a 0
+run bd compare base=one_a.csv head=one_b.csv --format csv
+python3 - "$T/out" <<'PY' || fail "a metric only the head has: a = base, n_a = 0, b = head"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["metric"] == "allocs"]
+assert [(r["kind"], r["a"], r["b"], r["n_a"], r["n_b"], r["median_a"]) for r in rows] == [
+    ("cell", "base", "head", "0", "1", ""), ("geomean", "base", "head", "0", "1", "")], rows
+assert all(abs(float(r["median_b"]) - 3) < 1e-12 for r in rows), rows
+PY
 checks=$((checks + 1))
 # compressed Go text, which benchstat does not read: through ingest too
 gzip -c old.txt >old.txt.gz

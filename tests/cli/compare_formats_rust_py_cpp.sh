@@ -16,6 +16,14 @@ $out"
     echo "$out" >"$T/$1.out"
 }
 check criterion 3 "$(crit run1)" "$(crit run2)"
+# a side that is a directory: the harness files below it, as ingest takes
+# them (Criterion.rs's target/criterion): the same table as its files
+check criterion-dir 3 "$S/criterion/run1" "$S/criterion/run2"
+cmp -s "$T/criterion.out" "$T/criterion-dir.out" || fail "a directory side: not the table of its sample.json files:
+$(diff "$T/criterion.out" "$T/criterion-dir.out")"
+mkdir "$T/nothing"
+"$BENCHDB_BIN" compare "$T/nothing" "$S/criterion/run2" >"$T/out" 2>"$T/err" && fail "a directory without harness files compared"
+grep -qF "error: $T/nothing: no file in a format benchdb reads here" "$T/err" || fail "an empty directory: $(cat "$T/err")"
 check cargo-bench 3 "$S/cargo-bench/criterion_bencher_run1.txt" "$S/cargo-bench/criterion_bencher_run2.txt"
 check pytest-benchmark 3 "$S/pytest-benchmark/fib_run1.json" "$S/pytest-benchmark/fib_run2.json"
 check asv 2 "$S/asv/v2_params_samples.json" "$S/asv/v2_params_samples_next.json"

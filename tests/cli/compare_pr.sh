@@ -81,6 +81,10 @@ expect_eq "$(tail -n +2 "$T/out" | cut -d, -f4 | tr -d '\r' | tr '\n' ' ')" \
 bd compare base.json head.json --metric real_time --only-changed --format csv >"$T/merged" 2>&1
 expect_eq "$(head -1 "$T/merged")" "compare: regressed (2 slower, 1 faster, 3 unchanged)" "files, CSV: the summary first"
 expect_eq "$(sed -n 2p "$T/merged" | cut -c1-5)" "$(head -1 "$T/out" | cut -c1-5)" "files, CSV: the header follows"
+# The table too: the summary before benchstat's tables, not after them.
+bd compare base.json head.json --metric real_time >"$T/merged" 2>&1
+expect_eq "$(head -1 "$T/merged")" "compare: regressed (2 slower, 1 faster, 3 unchanged)" "files, table: the summary first"
+expect_eq "$(tail -1 "$T/merged" | cut -c1-7)" "geomean" "files, table: the tables follow"
 run bd compare base.json head.json --metric primary --only-changed
 expect_eq "$(grep -c 'manual_time' "$T/out")" 3 "--only-changed table: three rows"
 expect_eq "$(grep -c geomean "$T/out")" 0 "--only-changed table: no geomean row"
@@ -126,6 +130,8 @@ expect_eq "$(tail -n +2 "$T/out" | wc -l)" 3 "on a store: --only-changed in CSV"
 expect_eq "$(tail -n +2 "$T/out" | cut -d, -f5 | sort -u | tr -d '\r')" "real_time" "the metric named as the harness names it"
 bd compare --plan pr-7 base head --metric primary --only-changed --format csv --no-record >"$T/merged" 2>&1
 expect_eq "$(head -1 "$T/merged" | cut -d' ' -f1-2)" "compare: regressed" "on a store, CSV: the summary first"
+bd compare --plan pr-7 base head --metric real_time --no-record >"$T/merged" 2>&1
+expect_eq "$(head -1 "$T/merged")" "compare: regressed (2 slower, 1 faster, 3 unchanged)" "on a store, table: the summary first"
 run bd compare --plan pr-7 base head --metric cpu --no-record
 expect_rc 2 "a metric the plan lacks"
 expect_err_has "error: compare: metric 'cpu' has no values in plan pr-7; did you mean 'cpu_time'? (metrics: cpu_time, primary, real_time)" \

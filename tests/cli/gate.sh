@@ -141,6 +141,34 @@ done
 run bd query ok --queries mine --param n=3 --param fail=2 --no-record
 expect_rc 0 "without --gate the outcome does not set the exit status"
 expect_err_has "result: ok holds in 2 of 3 rows" "the outcome line without a verdict column"
+# A gate with -- headline lines says its answer in words first (as its
+# page opens), then the outcome line; Markdown leads with it in bold.
+cat >mine/hl.sql <<'SQL'
+-- name: hl
+-- param: fail = 0  the row that fails (0: none)
+-- type: fail = integer
+-- outcome: ok
+-- headline[ok=0]: the gate fails: {count(ok=0)} of {count():row/rows} fail, the first at i = {i}
+-- headline: the gate passes: {count():row/rows}, none fails
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 3)
+SELECT i, CASE WHEN i = :fail THEN 0 ELSE 1 END AS ok FROM k;
+SQL
+bd query hl --queries mine --param fail=2 --gate --no-record >"$T/merged" 2>&1
+expect_eq "$(sed -n 1,2p "$T/merged")" "the gate fails: 1 of 3 rows fail, the first at i = 2
+result: ok holds in 2 of 3 rows" "a gate's headline, then its outcome line, before the rows"
+expect_eq "$(sed -n 3p "$T/merged" | tr -s ' ')" "i ok" "the rows follow"
+run bd query hl --queries mine --no-record
+expect_eq "$(head -n 1 "$T/err")" "the gate passes: 3 rows, none fails" "the passing headline"
+run bd query hl --queries mine --param fail=1 --gate --no-record --format markdown
+expect_rc 3 "a headline does not change the gate"
+expect_eq "$(head -n 1 "$T/out")" "**the gate fails: 1 of 3 rows fail, the first at i = 1** — gate: fails (exit 3)" \
+    "Markdown: the headline, bold"
+run bd query hl --queries mine --param fail=1 --no-record --format json --envelope
+expect_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["headline"])' "$T/out")" \
+    "the gate fails: 1 of 3 rows fail, the first at i = 1" "the envelope carries it"
+run bd query ok --queries mine --param n=3 --param fail=2 --no-record --format json --envelope
+expect_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["headline"])' "$T/out")" "None" \
+    "no headline line: null"
 run bd query aggregations --param plan=git-perf-p0001 --gate
 expect_rc 2 "--gate without an outcome column"
 expect_err_has "error: query aggregations: --gate: the query has no '-- outcome: COLUMN' header line (see 'benchdb queries aggregations')" "its message"

@@ -128,6 +128,10 @@ refused "delete --plan" "error: delete: plan 'crc3' does not exist; did you mean
 refused "delete --run" "error: delete: run 'hed' is not a run of plan crc32; did you mean 'head'?" bd delete --run crc32/hed
 refused "backtest --plan" "error: backtest gate-zscore: plan 'crc3' does not exist; did you mean 'crc32'?" \
     bd backtest gate-zscore --plan crc3
+refused "backtest: the gate" "error: backtest: no saved query named 'gate-zscor'; did you mean 'gate-zscore'? (see 'benchdb queries')" \
+    bd backtest gate-zscor
+refused "backtest --reference" "error: backtest: no saved query named 'regresions'; did you mean 'regressions'?" \
+    bd backtest gate-zscore --reference regresions
 refused "backtest --host" "error: backtest gate-zscore: host 'laptp' does not exist; did you mean 'laptop'?" \
     bd backtest gate-zscore --host laptp
 

@@ -59,6 +59,7 @@ grep -q '^| CRC32/poly=Koopman/size=1kB/align=1-8 | sec/op | 2.155µ ± 2% | 2.3
     fail "step 1: a changed cell in the comment"
 # Step 2: tonight's gate passes, recorded.
 expect_err_has "gate: pass holds in every row (exit 0)" "step 2: tonight's gate"
+expect_err_has "the gate passes: " "step 2: the gate's answer in words"
 expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed; 13 runs, 76830 samples" "step 1: ingest"
 expect_out_has "ingest: 0 archives loaded, 13 skipped, 0 failed" "step 1: a second ingest skips"
 expect_out_has "p4-vm-c-2  sim-p4-vm-c         2  protobuf-4" "step 1: runs, hosts, positions"

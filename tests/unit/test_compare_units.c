@@ -134,6 +134,11 @@ static void test_tidy(void **state)
     assert_true(cmp_tidy_any("us/op", got, sizeof got) == 1e-6 && strcmp(got, "sec/op") == 0);
     assert_true(cmp_tidy_any("ms", got, sizeof got) == 1e-3 && strcmp(got, "sec") == 0);
     assert_true(cmp_tidy_any("ops/s", got, sizeof got) == 1 && strcmp(got, "ops/s") == 0);
+    /* throughputs of one kind in one unit, so that they compare */
+    assert_true(cmp_tidy_any("ops/ms", got, sizeof got) == 1e3 && strcmp(got, "ops/s") == 0);
+    assert_true(cmp_tidy_any("ops/us", got, sizeof got) == 1e6 && strcmp(got, "ops/s") == 0);
+    assert_true(cmp_tidy_any("ops/min", got, sizeof got) == 1.0 / 60 && strcmp(got, "ops/s") == 0);
+    assert_true(cmp_tidy_any("items/s", got, sizeof got) == 1 && strcmp(got, "items/s") == 0);
 }
 
 static void test_class(void **state)

@@ -280,11 +280,11 @@ static int load_body(struct ingester *g, const char *name, const char *first_sha
     if (container && g->streams == 0)
         return ingest_report_fail(&g->rep, NULL,
                            "no run stream (a member named *.jsonl, optionally .zst, .gz, .xz or .bz2) in this container");
-    if (!container && !g->dec.in_run)
-        return ingest_report_fail(&g->rep, NULL,
-                           "no run record (an archive holds one or more runs, each opened by a run record)");
-    const char *sha = g->pipe->sha;
     uint64_t raw = atomic_load(&g->pipe->raw.bytes);
+    if (!container && !g->dec.in_run)
+        return ingest_report_fail(&g->rep, NULL, "%sno run record (an archive holds one or more runs, each opened by a "
+                                  "run record)", raw == 0 ? "the file is empty: " : "");
+    const char *sha = g->pipe->sha;
     if (first_sha && !container && (strcmp(sha, first_sha) != 0 || raw != g->pipe->pre_size))
         return ingest_report_fail(&g->rep, NULL, "changed while being read (its SHA-256 differs between two reads)");
     if (!first_sha) {
@@ -374,7 +374,8 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     const struct sink_counts *here = sink_counts(g->sink);
     if (rc < 0) {
         ingest_report_print_error(&g->rep);
-        bd_notice("note: %s: archive not stored (nothing from it was written)", g->shown);
+        if (!g->opt.scratch)
+            bd_notice("note: %s: archive not stored (nothing from it was written)", g->shown);
         g->totals.failed++;
         reset_archive(g);
         return INGEST_FAILED;
