@@ -44,10 +44,8 @@ static enum cmp_class classify(const struct cmp_cell *base, const struct cmp_cel
     if (!cmp_cell_changed(c)) {
         /* benchstat's "~" where no outcome of the test could reach alpha
          * (n = 1+1, 3+3): not evidence that nothing changed. */
-        if (c->compared && c->verdict && strcmp(c->verdict, "~") == 0)
-            for (int w = 0; w < c->ncwarn; w++)
-                if (strstr(c->cwarn[w], "samples to detect a difference"))
-                    return CMP_INCONCLUSIVE;
+        if (c->compared && c->too_few && c->verdict && strcmp(c->verdict, "~") == 0)
+            return CMP_INCONCLUSIVE;
         return CMP_UNCHANGED;
     }
     for (int k = CMP_SLOWER; k <= CMP_LOWER; k++)

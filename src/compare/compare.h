@@ -56,6 +56,7 @@ struct cmp_cell {
     double change;         /* percent; NAN when undefined */
     const char *cwarn[CMP_MAXWARN];
     int ncwarn;
+    int too_few;           /* neither sample large enough for the test to reach alpha (benchstat's "need >= N samples") */
     int has_ci;            /* the change's Hodges-Lehmann interval, percent */
     double ci_lo, ci_hi;
     const char *verdict;   /* "~", "same", "?", "slower", "faster", "worse", "better", "higher", "lower" */

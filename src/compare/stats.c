@@ -170,6 +170,7 @@ static int u_test(struct cmp_model *m, struct cmp_cell *c, const double *base, s
             cmp_go_float(o->alpha, a, sizeof a);
             snprintf(buf, sizeof buf, "need %s %d samples to detect a difference at alpha level %s", op, need, a);
             add_warn(c->cwarn, &c->ncwarn, text(m, buf));
+            c->too_few = 1;
         }
     }
     return 0;
