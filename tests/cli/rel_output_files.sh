@@ -53,11 +53,15 @@ checks=$((checks + 6))
 # --- A FIFO is written through to its reader.
 # The shell holds both ends open while the report runs, so that neither
 # side blocks in open() and the reader ends when that is closed, whatever
-# the report did with the name.
+# the report did with the name. The reader's end is opened here, before
+# the reader starts: a reader that opened the name itself could come to
+# open() after every writer had closed, and wait for a writer forever.
 mkfifo pipe
 exec 3<>pipe
-cat pipe >from-pipe 3>&- &
+exec 4<pipe
+cat <&4 >from-pipe 3>&- 4<&- &
 reader=$!
+exec 4<&-
 run bd report --evaluation 1 -o pipe
 exec 3>&-
 wait "$reader"
