@@ -1,5 +1,6 @@
 #include "ingest/core/jsonread.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "ingest/core/jsonlex.h"
@@ -60,7 +61,7 @@ static int read_member(struct reader *r, json_t *o, size_t depth, size_t at)
         json_lex_fail(x, "NUL byte in object key not supported");
     } else if (json_object_getn(o, key, len)) {
         json_lex_fail(x, "duplicate object key");
-    } else if (json_lex_next(x) != ':') {
+    } else if (json_lex_expect(x, ':') != ':') {
         json_lex_fail(x, "':' expected");
     } else {
         json_lex_next(x);
@@ -91,7 +92,7 @@ static json_t *read_object(struct reader *r, size_t depth, size_t at)
         }
         if (!read_member(r, o, depth, at))
             return NULL;
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
         json_lex_next(x);
     }
@@ -120,7 +121,7 @@ static json_t *read_array(struct reader *r, size_t depth, size_t at)
             json_lex_no_memory(x);
             return NULL;
         }
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
         json_lex_next(x);
     }
@@ -208,6 +209,27 @@ struct keys {
     json_t *set;
 };
 
+/* Whether the len bytes at a and b are the same: keys are short, and
+ * most of 8 to 16 bytes, which two words each compare (overlapping). */
+static inline int same_key(const char *a, const char *b, size_t len)
+{
+    if (len >= 8 && len <= 16) {
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, a, 8);
+        memcpy(&b0, b, 8);
+        memcpy(&a1, a + len - 8, 8);
+        memcpy(&b1, b + len - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (len < 8) {
+        for (size_t i = 0; i < len; i++)
+            if (a[i] != b[i])
+                return 0;
+        return 1;
+    }
+    return memcmp(a, b, len) == 0;
+}
+
 /* Whether key is one already seen; else it is noted (its text taken
  * into the arena when it is a decoded copy); -1 when memory ran out. */
 static int key_seen(struct keys *ks, const char *key, size_t len)
@@ -218,7 +240,7 @@ static int key_seen(struct keys *ks, const char *key, size_t len)
         return json_object_setn_new_nocheck(ks->set, key, len, json_null()) ? -1 : 0;
     }
     for (size_t i = 0; i < ks->n; i++)
-        if (ks->k[i].len == len && memcmp(ks->k[i].s, key, len) == 0)
+        if (ks->k[i].len == len && same_key(ks->k[i].s, key, len))
             return 1;
     if (ks->n == FEW_KEYS) {
         if (!(ks->set = json_object()))
@@ -237,9 +259,21 @@ static int key_seen(struct keys *ks, const char *key, size_t len)
 static int field_of(const struct reader *r, const char *key, size_t len)
 {
     for (size_t f = 0; f + 1 < r->width; f++)
-        if (r->field_len[f] == len && memcmp(r->spec->fields[f], key, len) == 0)
+        if (r->field_len[f] == len && same_key(r->spec->fields[f], key, len))
             return (int)f;
     return -1;
+}
+
+/* Whether the element's key (its field f, or -1) was met before in it: a
+ * field by its bit in *fields, any other key among the others (no field
+ * is one of them); -1 when memory ran out. */
+static int member_seen(struct keys *ks, unsigned *fields, int f, const char *key, size_t len)
+{
+    if (f < 0)
+        return key_seen(ks, key, len);
+    int seen = (*fields >> f) & 1;
+    *fields |= 1u << f;
+    return seen;
 }
 
 /* An element that is an object, its fields into rec: read_object's and
@@ -250,6 +284,7 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
     struct keys ks;
     ks.n = ks.n_owned = 0;
     ks.set = NULL;
+    unsigned fields = 0;
     rec[0].type = JSON_OBJECT;
     rec[0].u.tree = NULL;
     int ok = 1;
@@ -265,9 +300,10 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
         size_t len = x->len;
         char *owned = x->owned;
         x->owned = NULL; /* the key outlives the tokens of its value */
-        int seen = x->has_nul ? 0 : key_seen(&ks, key, len);
+        int f = x->has_nul ? -1 : field_of(r, key, len);
+        int seen = x->has_nul ? 0 : member_seen(&ks, &fields, f, key, len);
         /* a decoded key the list points to lives until the element ends */
-        int listed = owned && !x->has_nul && seen == 0 && !ks.set;
+        int listed = owned && !x->has_nul && f < 0 && seen == 0 && !ks.set;
         if (listed)
             ks.owned[ks.n_owned++] = owned;
         if (x->has_nul) {
@@ -276,11 +312,10 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
             json_lex_no_memory(x);
         } else if (seen) {
             json_lex_fail(x, "duplicate object key");
-        } else if (json_lex_next(x) != ':') {
+        } else if (json_lex_expect(x, ':') != ':') {
             json_lex_fail(x, "':' expected");
         } else {
             json_lex_next(x);
-            int f = field_of(r, key, len);
             struct json_flat_value scratch;
             flat_value(r, fa, depth + 1, f >= 0 ? &rec[1 + f] : &scratch, f >= 0);
         }
@@ -290,7 +325,7 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
             ok = 0;
             break;
         }
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
         json_lex_next(x);
     }
@@ -329,7 +364,7 @@ static json_t *flat_array(struct reader *r, size_t depth)
         }
         if (!(x->token == '{' ? flat_object(r, fa, depth + 1, rec) : flat_value(r, fa, depth + 1, &rec[0], 1)))
             return NULL;
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
         json_lex_next(x);
     }
