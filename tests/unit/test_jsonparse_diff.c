@@ -339,6 +339,20 @@ static const char *const edge[] = {
     "\"x13\":13,\"x14\":14,\"x15\":15,\"x16\":16,\"x17\":17,\"abcdefgh\":1,\"x3\":0}]",
     "[{\"x1\":1,\"x2\":2,\"x3\":3,\"x4\":4,\"x5\":5,\"x6\":6,\"x7\":7,\"x8\":8,\"x9\":9,\"x10\":10,\"x11\":11,\"x12\":12,"
     "\"x13\":13,\"x14\":14,\"x15\":15,\"x16\":16,\"x17\":17,\"abcdefgh\":1,\"abcdefgh\":0}]",
+    /* an element's keys foreseen from the last element's: the same, in
+     * another order, longer or shorter by a byte, escaped, repeated,
+     * absent, cut short by the end of the text */
+    "[{\"abcdefgh\":1,\"b\":2},{\"abcdefgh\":3,\"b\":4},{\"b\":5,\"abcdefgh\":6},{\"abcdefghX\":7,\"b\":8}]",
+    "[{\"abcdefgh\":1,\"b\":2},{\"abcdefg\":3,\"b\":4},{\"abcdefg\\u0068\":5,\"b\":6},{\"abcdefgh\":7,\"abcdefgh\":8}]",
+    "[{\"abcdefgh\":1,\"b\":2},{\"abcdefgh\":3,\"abcdefgh\":4}]", "[{\"a\":1,\"b\":2},{\"a\":3,\"a\":4}]",
+    "[{\"a\":1,\"b\":2},{\"b\":3,\"b\":4}]", "[{\"a\":1,\"b\":2},{}, {\"a\":1,\"b\":2,\"c\":3},{\"a\":1}]",
+    "[{\"a\":1,\"b\":2},{\"a\":1, \"b\":2},{\"a\":1,  \"b\":2},{\"a\":1,\n\"b\":2},{ \"a\":1,\"b\" :2}]",
+    "[{\"a\":1,\"b\":2},{\"a\":1,\"b", "[{\"a\":1,\"b\":2},{\"a\":1,\"b\"", "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":",
+    "[{\"a\":1,\"b\":2},{\"a\":1,\"\\u0000\":2}]", "[{\"\\u0000\":1,\"b\":2},{\"\\u0000\":1,\"b\":2}]",
+    "[{\"\xc3\xa9\":1,\"b\":2},{\"\xc3\xa9\":1,\"b\":2},{\"\xc3\xa8\":1,\"b\":2},{\"\xc3\":1}]",
+    "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2}],[{\"a\":1,\"b\":2}]", "[{\"a\":{\"a\":1,\"a\":2}},{\"a\":{\"b\":1}}]",
+    "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMode\":\"Workload\",\"Nanoseconds\":1},{\"IterationMode\":\"Workload\","
+    "\"Nanoseconds\":2}]},{\"Measurements\":[{\"IterationMode\":\"Workload\",\"Nanoseconds\":3,\"Nanoseconds\":4}]}]}",
     /* strings scanned 8 bytes at a time: what ends or breaks the run at
      * every place in a word and across words */
     "[\"1234567\\\"\",\"12345678\\\"\",\"123456789\\\"\",\"123456789012345\\\"\",\"1234567890123456\\\"\"]",

@@ -11,6 +11,8 @@
  * token read so far ("near '...'", when it is at most 20 bytes). */
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "ingest/core/jsonerror.h"
 
@@ -110,6 +112,50 @@ static inline int json_lex_expect(struct json_lexer *x, unsigned char c)
         }
     }
     return json_lex_next(x);
+}
+
+/* Whether the len bytes at a and b are the same: keys are short, and
+ * most of 8 to 16 bytes, which two words each compare (overlapping),
+ * without a call. */
+static inline int json_same_bytes(const void *a, const void *b, size_t len)
+{
+    const unsigned char *s = a, *t = b;
+    if (len >= 8 && len <= 16) {
+        uint64_t s0, s1, t0, t1;
+        memcpy(&s0, s, 8);
+        memcpy(&t0, t, 8);
+        memcpy(&s1, s + len - 8, 8);
+        memcpy(&t1, t + len - 8, 8);
+        return ((s0 ^ t0) | (s1 ^ t1)) == 0;
+    }
+    if (len < 8) {
+        for (size_t i = 0; i < len; i++)
+            if (s[i] != t[i])
+                return 0;
+        return 1;
+    }
+    return memcmp(s, t, len) == 0;
+}
+
+/* Reads the next token when it is the string "s" (s[0..len) the bytes of
+ * a string without escapes read before in this text, so that the same
+ * bytes make the same token), after at most one space, without scanning
+ * it again: 1; else 0, nothing read. */
+static inline int json_lex_known(struct json_lexer *x, const char *s, size_t len)
+{
+    const unsigned char *p = x->p, *end = x->end;
+    if (x->owned || x->failed || x->after_word)
+        return 0;
+    p += p < end && *p == ' ';
+    if ((size_t)(end - p) < len + 2 || p[0] != '"' || p[len + 1] != '"' || !json_same_bytes(p + 1, s, len))
+        return 0;
+    x->tok = p;
+    x->p = p + len + 2;
+    x->str = (const char *)p + 1;
+    x->len = len;
+    x->has_nul = 0;
+    x->token = JT_STRING;
+    return 1;
 }
 
 /* Notes the error fmt at the current place, unless one was noted already

@@ -12,6 +12,15 @@ struct reader {
     size_t steps;                      /* the spec's path length */
     size_t width;                      /* 1 + its fields */
     size_t field_len[JSON_FLAT_FIELDS_MAX];
+    /* the keys of the last object read flat, in their order, when they
+     * were plain (s in the text; else NULL), with their fields (or -1):
+     * the next element's keys are most likely the same, which a compare
+     * of their bytes tells (json_lex_known) */
+    struct {
+        const char *s;
+        size_t len;
+        int field;
+    } last[16];
     struct json_flats *flats;
     void *(*keep)(size_t); /* jansson's allocator: what lives as long as the tree */
 };
@@ -209,27 +218,6 @@ struct keys {
     json_t *set;
 };
 
-/* Whether the len bytes at a and b are the same: keys are short, and
- * most of 8 to 16 bytes, which two words each compare (overlapping). */
-static inline int same_key(const char *a, const char *b, size_t len)
-{
-    if (len >= 8 && len <= 16) {
-        uint64_t a0, a1, b0, b1;
-        memcpy(&a0, a, 8);
-        memcpy(&b0, b, 8);
-        memcpy(&a1, a + len - 8, 8);
-        memcpy(&b1, b + len - 8, 8);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    if (len < 8) {
-        for (size_t i = 0; i < len; i++)
-            if (a[i] != b[i])
-                return 0;
-        return 1;
-    }
-    return memcmp(a, b, len) == 0;
-}
-
 /* Whether key is one already seen; else it is noted (its text taken
  * into the arena when it is a decoded copy); -1 when memory ran out. */
 static int key_seen(struct keys *ks, const char *key, size_t len)
@@ -240,7 +228,7 @@ static int key_seen(struct keys *ks, const char *key, size_t len)
         return json_object_setn_new_nocheck(ks->set, key, len, json_null()) ? -1 : 0;
     }
     for (size_t i = 0; i < ks->n; i++)
-        if (ks->k[i].len == len && same_key(ks->k[i].s, key, len))
+        if (ks->k[i].len == len && json_same_bytes(ks->k[i].s, key, len))
             return 1;
     if (ks->n == FEW_KEYS) {
         if (!(ks->set = json_object()))
@@ -259,9 +247,23 @@ static int key_seen(struct keys *ks, const char *key, size_t len)
 static int field_of(const struct reader *r, const char *key, size_t len)
 {
     for (size_t f = 0; f + 1 < r->width; f++)
-        if (r->field_len[f] == len && same_key(r->spec->fields[f], key, len))
+        if (r->field_len[f] == len && json_same_bytes(r->spec->fields[f], key, len))
             return (int)f;
     return -1;
+}
+
+/* The next token, where an object's member i's key is expected: when it
+ * is the key the last element had there, its field (or -1) without a
+ * scan of its bytes or a match against the fields; else NO_KEY, the
+ * token read as ever. */
+#define NO_KEY (-2)
+static int next_key(struct reader *r, size_t i)
+{
+    if (i < sizeof r->last / sizeof *r->last && r->last[i].s &&
+        json_lex_known(&r->x, r->last[i].s, r->last[i].len))
+        return r->last[i].field;
+    json_lex_next(&r->x);
+    return NO_KEY;
 }
 
 /* Whether the element's key (its field f, or -1) was met before in it: a
@@ -288,7 +290,9 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
     rec[0].type = JSON_OBJECT;
     rec[0].u.tree = NULL;
     int ok = 1;
-    if (json_lex_next(x) == '}')
+    size_t i = 0; /* the member's place */
+    int f = next_key(r, i);
+    if (f == NO_KEY && x->token == '}')
         return 1;
     for (;;) {
         if (x->token != JT_STRING) {
@@ -300,7 +304,13 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
         size_t len = x->len;
         char *owned = x->owned;
         x->owned = NULL; /* the key outlives the tokens of its value */
-        int f = x->has_nul ? -1 : field_of(r, key, len);
+        if (f == NO_KEY)
+            f = x->has_nul ? -1 : field_of(r, key, len);
+        if (i < sizeof r->last / sizeof *r->last) {
+            r->last[i].s = owned || x->has_nul ? NULL : key;
+            r->last[i].len = len;
+            r->last[i].field = f;
+        }
         int seen = x->has_nul ? 0 : member_seen(&ks, &fields, f, key, len);
         /* a decoded key the list points to lives until the element ends */
         int listed = owned && !x->has_nul && f < 0 && seen == 0 && !ks.set;
@@ -327,7 +337,7 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
         }
         if (json_lex_expect(x, ',') != ',')
             break;
-        json_lex_next(x);
+        f = next_key(r, ++i);
     }
     if (ok && x->token != '}') {
         json_lex_fail(x, "'}' expected");
