@@ -549,6 +549,12 @@ static const unsigned char *skip_space(struct json_lexer *x)
     return p;
 }
 
+void json_lex_space(struct json_lexer *x)
+{
+    if (!x->owned && !x->failed)
+        x->p = skip_space(x);
+}
+
 int json_lex_scan(struct json_lexer *x)
 {
     json_lex_close(x);

@@ -137,6 +137,11 @@ static inline int json_same_bytes(const void *a, const void *b, size_t len)
     return memcmp(s, t, len) == 0;
 }
 
+/* Skips the whitespace before the next token (counting lines), unless an
+ * error was met or a string is left to drop: json_lex_scan's first step,
+ * for a caller that looks at the token's bytes before reading it. */
+void json_lex_space(struct json_lexer *x);
+
 /* Reads the next token when it is the string "s" (s[0..len) the bytes of
  * a string without escapes read before in this text, so that the same
  * bytes make the same token), after at most one space, without scanning

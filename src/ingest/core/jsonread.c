@@ -259,10 +259,18 @@ static int field_of(const struct reader *r, const char *key, size_t len)
 #define NO_KEY (-2)
 static int next_key(struct reader *r, size_t i)
 {
-    if (i < sizeof r->last / sizeof *r->last && r->last[i].s &&
-        json_lex_known(&r->x, r->last[i].s, r->last[i].len))
-        return r->last[i].field;
-    json_lex_next(&r->x);
+    struct json_lexer *x = &r->x;
+    if (i < sizeof r->last / sizeof *r->last && r->last[i].s) {
+        if (json_lex_known(x, r->last[i].s, r->last[i].len))
+            return r->last[i].field;
+        /* a pretty-printed text: a newline and an indentation first */
+        if (x->p < x->end && (*x->p == '\n' || *x->p == '\r' || *x->p == '\t')) {
+            json_lex_space(x);
+            if (json_lex_known(x, r->last[i].s, r->last[i].len))
+                return r->last[i].field;
+        }
+    }
+    json_lex_next(x);
     return NO_KEY;
 }
 
