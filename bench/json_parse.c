@@ -5,9 +5,12 @@
  * the text, each next one twice the last), dropped whole after each
  * document, so that both sides pay the same for memory.
  *
- * usage: json_parse [--lines] [--only-benchdb] FILE...   (a .zst file is
- * decompressed first; --lines: each line a document, as a run stream is
- * parsed; --only-benchdb: benchdb's side alone, for a profiler)
+ * usage: json_parse [--lines] [--only-benchdb] [--flat FORMAT] FILE...
+ * (a .zst file is decompressed first; --lines: each line a document, as a
+ * run stream is parsed; --only-benchdb: benchdb's side alone, for a
+ * profiler; --flat: benchdb's side reads the arrays FORMAT's adapter
+ * names flat, as its ingest does: bdn, nanobench, tinybench, vitest,
+ * pytest)
  * Prints per file: MB, documents, the best of 5 passes' CPU seconds and
  * MB/s of each side, and the ratio. */
 #define _GNU_SOURCE
@@ -20,6 +23,30 @@
 #include <zstd.h>
 
 #include "ingest/core/jsonparse.h"
+#include "ingest/decoders/bdn/bdn.h"
+#include "ingest/decoders/nanobench/nanobench.h"
+#include "ingest/decoders/pytestbench/pytestbench.h"
+#include "ingest/decoders/tinybench/tinybench.h"
+
+/* The spec of --flat, NULL: the whole tree. */
+static const struct json_flat_spec *flat;
+
+static const struct json_flat_spec *flat_named(const char *name)
+{
+    static const struct {
+        const char *name;
+        const struct json_flat_spec *spec;
+    } specs[] = {{"bdn", &bdn_flat},
+                 {"nanobench", &nanobench_flat},
+                 {"tinybench", &tinybench_flat},
+                 {"vitest", &vitest_flat},
+                 {"pytest", &pytest_flat}};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        if (!strcmp(specs[i].name, name))
+            return specs[i].spec;
+    fprintf(stderr, "json_parse: --flat: no format %s (bdn, nanobench, tinybench, vitest, pytest)\n", name);
+    exit(2);
+}
 
 struct block {
     struct block *next;
@@ -120,7 +147,7 @@ static double pass(const char *s, size_t n, int lines, int ours)
             if (ours) {
                 struct json_doc doc;
                 struct json_parse_error e;
-                if (json_parse(s + at, len, &doc, &e) != JSON_PARSED)
+                if (json_parse_flat(s + at, len, flat, &doc, &e) != JSON_PARSED)
                     exit(2);
                 json_doc_free(&doc);
             } else {
@@ -145,6 +172,10 @@ int main(int argc, char **argv)
             lines = 1;
             continue;
         }
+        if (!strcmp(argv[i], "--flat") && i + 1 < argc) {
+            flat = flat_named(argv[++i]);
+            continue;
+        }
         if (!strcmp(argv[i], "--only-benchdb")) {
             only = 1;
             continue;
@@ -162,8 +193,12 @@ int main(int argc, char **argv)
                 if (t < best[ours])
                     best[ours] = t;
             }
-        printf("%s: %.1f MB; jansson %.4f s %.0f MB/s; benchdb %.4f s %.0f MB/s; %.2fx\n", argv[i], n / 1e6, best[0],
-               n / 1e6 / best[0], best[1], n / 1e6 / best[1], best[0] / best[1]);
+        if (only)
+            printf("%s: %.1f MB; benchdb%s %.4f s %.0f MB/s\n", argv[i], n / 1e6, flat ? " (flat)" : "", best[1],
+                   n / 1e6 / best[1]);
+        else
+            printf("%s: %.1f MB; jansson %.4f s %.0f MB/s; benchdb%s %.4f s %.0f MB/s; %.2fx\n", argv[i], n / 1e6,
+                   best[0], n / 1e6 / best[0], flat ? " (flat)" : "", best[1], n / 1e6 / best[1], best[0] / best[1]);
         free(s);
     }
     bump_reset(0);

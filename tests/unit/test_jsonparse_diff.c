@@ -94,8 +94,16 @@ static long compared, accepted, flat_arrays;
 static const char *const root_path[] = {NULL}, *const one_path[] = {"*", NULL}, *const two_path[] = {"*", "*", NULL},
                          *const either_path[] = {"*", "a|b|", "*", NULL};
 static const char *const any_fields[] = {"a", "b", "k", "name", "value", "", "\xc3\xa9", NULL};
-static const struct json_flat_spec synthetic[] = {
-    {root_path, any_fields}, {one_path, any_fields}, {two_path, any_fields}, {either_path, any_fields}};
+/* keys the parser compares a word or two at a time: 7 to 17 bytes, the
+ * same length and differing in the first, the eighth or the last byte */
+static const char *const long_fields[] = {"abcdefg",          "abcdefgh",          "abcdefgi",         "bbcdefgh",
+                                          "abcdefghX",        "abcdefghijklmnop",  "abcdefghijklmnoq", "abcdefgxijklmnop",
+                                          "abcdefghijklmnopq", "abcdefghijklmnopr", NULL};
+static const struct json_flat_spec synthetic[] = {{root_path, any_fields},
+                                                  {one_path, any_fields},
+                                                  {two_path, any_fields},
+                                                  {either_path, any_fields},
+                                                  {root_path, long_fields}};
 
 /* The specs every input is parsed with: the adapters' (the table's order),
  * then the synthetic ones. */
@@ -314,6 +322,61 @@ static const char *const edge[] = {
     "{\"a\":[{\"a\":1}],\"b\":{\"a\":[{\"b\":2},{\"b\":3,\"b\":4}]}}", "[[{\"a\":1,\"a\":1}]]",
     "[{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,\"k10\":10,\"k11\":11,\"k12\":12,\"k13\":13,\"k14\":14,\"k15\":15,\"k16\":16,\"k17\":17,\"k18\":18,\"k19\":19,\"k3\":1}]", "[{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,\"k10\":10,\"k11\":11,\"k12\":12,\"k13\":13,\"k14\":14,\"k15\":15,\"k16\":16,\"k17\":17,\"k18\":18,\"k19\":19,\"k25\":1}]", "[{\"\\u006b0\":0,\"\\u006b1\":1,\"\\u006b2\":2,\"\\u006b3\":3,\"\\u006b4\":4,\"\\u006b5\":5,\"\\u006b6\":6,\"\\u006b7\":7,\"\\u006b8\":8,\"\\u006b9\":9,\"\\u006b10\":10,\"\\u006b11\":11,\"\\u006b12\":12,\"\\u006b13\":13,\"\\u006b14\":14,\"\\u006b15\":15,\"\\u006b16\":16,\"\\u006b17\":17,\"\\u006b18\":18,\"\\u006b19\":19,\"k3\":1}]", "[{\"\\u006b0\":0,\"\\u006b1\":1,\"\\u006b2\":2,\"\\u006b3\":3,\"\\u006b4\":4,\"\\u006b5\":5,\"\\u006b6\":6,\"\\u006b7\":7,\"\\u006b8\":8,\"\\u006b9\":9,\"\\u006b10\":10,\"\\u006b11\":11,\"\\u006b12\":12,\"\\u006b13\":13,\"\\u006b14\":14,\"\\u006b15\":15,\"\\u006b16\":16,\"\\u006b17\":17,\"\\u006b18\":18,\"\\u006b19\":19,\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,\"k10\":10,\"k11\":11,\"k12\":12,\"k13\":13,\"k14\":14,\"k15\":15,\"k16\":16,\"k17\":17,\"k18\":18,\"k19\":19,}]", "[{\"\\u006b0\":0,\"\\u006b1\":1,\"\\u006b2\":2,\"\\u006b3\":3,\"\\u006b4\":4,\"\\u006b5\":5,\"\\u006b6\":6,\"\\u006b7\":7,\"\\u006b8\":8,\"\\u006b9\":9,\"\\u006b10\":10,\"\\u006b11\":11,\"\\u006b12\":12,\"\\u006b13\":13,\"\\u006b14\":14,\"\\u006b15\":15,\"\\u006b16\":16,\"\\u006b17\":17,\"\\u006b18\":18,\"\\u006b19\":19,\"\\u006b19\":1}]",
     "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMode\":\"Workload\",\"IterationMode\":1}]}]}",
+    /* fields matched by length and words: keys sharing a length or a prefix
+     * with a field, a field repeated (as itself, escaped), at 7 to 17 bytes */
+    "{\"Benchmarks\":[{\"Measurements\":[{\"IterationIndex\":1,\"IterationStage\":\"A\",\"IterationStagf\":2,\"IterationStage\":3}]}]}",
+    "{\"Benchmarks\":[{\"Measurements\":[{\"IterationStage\":\"A\",\"IterationIndex\":1,\"IterationIndex\":2}]}]}",
+    "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMod\\u0065\":\"Workload\",\"LaunchIndex\":1,\"Nanoseconds\":2.5,\"Operations\":4}]}]}",
+    "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMode\":\"Workload\",\"\\u0049terationMode\":\"Workload\"}]}]}",
+    "{\"Benchmarks\":[{\"Measurements\":[{\"Nanoseconds\":1,\"NanosecondS\":2,\"nanoseconds\":3,\"Nanoseconds\":4}]}]}",
+    "[{\"abcdefg\":1,\"abcdefgh\":2,\"abcdefgi\":3,\"bbcdefgh\":4,\"abcdefghX\":5,\"abcdefghijklmnop\":6,"
+    "\"abcdefghijklmnoq\":7,\"abcdefgxijklmnop\":8,\"abcdefghijklmnopq\":9,\"abcdefghijklmnopr\":10}]",
+    "[{\"abcdefgh\":1,\"abcdefgi\":2,\"abcdefgh\":3}]", "[{\"abcdefghijklmnoq\":1,\"abcdefghijklmnop\":2,\"abcdefghijklmnoq\":3}]",
+    "[{\"abcdefghijklmnopq\":1,\"abcdefghijklmnopr\":2,\"abcdefghijklmnop\\u0071\":3}]",
+    "[{\"abcdefgj\":1,\"abcdefghijklmnoz\":2,\"zbcdefghijklmnop\":3,\"abcdefghijklmnopz\":4,\"abcdefghijklmnopqr\":5}]",
+    "[{\"abcdefg\\u0068\":1,\"abcdefgh\":2}]", "[{\"abcdefgh\":\"x\",\"abcdefghX\":\"x\",\"abcdefgh\\u0058\":\"y\"}]",
+    "[{\"x1\":1,\"x2\":2,\"x3\":3,\"x4\":4,\"x5\":5,\"x6\":6,\"x7\":7,\"x8\":8,\"x9\":9,\"x10\":10,\"x11\":11,\"x12\":12,"
+    "\"x13\":13,\"x14\":14,\"x15\":15,\"x16\":16,\"x17\":17,\"abcdefgh\":1,\"x3\":0}]",
+    "[{\"x1\":1,\"x2\":2,\"x3\":3,\"x4\":4,\"x5\":5,\"x6\":6,\"x7\":7,\"x8\":8,\"x9\":9,\"x10\":10,\"x11\":11,\"x12\":12,"
+    "\"x13\":13,\"x14\":14,\"x15\":15,\"x16\":16,\"x17\":17,\"abcdefgh\":1,\"abcdefgh\":0}]",
+    /* an element's keys foreseen from the last element's: the same, in
+     * another order, longer or shorter by a byte, escaped, repeated,
+     * absent, cut short by the end of the text */
+    "[{\"abcdefgh\":1,\"b\":2},{\"abcdefgh\":3,\"b\":4},{\"b\":5,\"abcdefgh\":6},{\"abcdefghX\":7,\"b\":8}]",
+    "[{\"abcdefgh\":1,\"b\":2},{\"abcdefg\":3,\"b\":4},{\"abcdefg\\u0068\":5,\"b\":6},{\"abcdefgh\":7,\"abcdefgh\":8}]",
+    "[{\"abcdefgh\":1,\"b\":2},{\"abcdefgh\":3,\"abcdefgh\":4}]", "[{\"a\":1,\"b\":2},{\"a\":3,\"a\":4}]",
+    "[{\"a\":1,\"b\":2},{\"b\":3,\"b\":4}]", "[{\"a\":1,\"b\":2},{}, {\"a\":1,\"b\":2,\"c\":3},{\"a\":1}]",
+    "[{\"a\":1,\"b\":2},{\"a\":1, \"b\":2},{\"a\":1,  \"b\":2},{\"a\":1,\n\"b\":2},{ \"a\":1,\"b\" :2}]",
+    "[{\n  \"a\": 1,\n  \"b\": 2\n},\n{\n  \"a\": 1,\n  \"b\": 2\n},{\n\t\"a\":1,\r\n \"c\":2},{\n\n    \"a\":1,\n    \"b\" 2}]",
+    "[{\n  \"a\": 1,\n  \"b\": 2\n},\n{\n  \"a\": 1,\n  \"b\": 2,\n  \"b\": 3\n}]", "[{\n \"a\":1},{\n \"a\"\n:\n1\n,\n\"a\"}]",
+    "[{\n  \"a\": 1,\n  \"b\": 2\n},\n{\n  \"a\": 1,\n  \xff\"b\": 2\n}]", "[{\n  \"a\": 1\n},\n{\n  \"a\": 1,\n  ",
+    "[{\"a\":1,\"b\":2},{\"a\":1,\"b", "[{\"a\":1,\"b\":2},{\"a\":1,\"b\"", "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":",
+    "[{\"a\":1,\"b\":2},{\"a\":1,\"\\u0000\":2}]", "[{\"\\u0000\":1,\"b\":2},{\"\\u0000\":1,\"b\":2}]",
+    "[{\"\xc3\xa9\":1,\"b\":2},{\"\xc3\xa9\":1,\"b\":2},{\"\xc3\xa8\":1,\"b\":2},{\"\xc3\":1}]",
+    "[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2}],[{\"a\":1,\"b\":2}]", "[{\"a\":{\"a\":1,\"a\":2}},{\"a\":{\"b\":1}}]",
+    "{\"Benchmarks\":[{\"Measurements\":[{\"IterationMode\":\"Workload\",\"Nanoseconds\":1},{\"IterationMode\":\"Workload\","
+    "\"Nanoseconds\":2}]},{\"Measurements\":[{\"IterationMode\":\"Workload\",\"Nanoseconds\":3,\"Nanoseconds\":4}]}]}",
+    /* strings scanned 8 bytes at a time: what ends or breaks the run at
+     * every place in a word and across words */
+    "[\"1234567\\\"\",\"12345678\\\"\",\"123456789\\\"\",\"123456789012345\\\"\",\"1234567890123456\\\"\"]",
+    "[\"1234567\\n\",\"12345678\\n\",\"123456789\\u00e9\",\"1234567\\u0000\",\"123456789012345\\\\\"]",
+    "[\"1234567\x7f\",\"12345678\x7f\",\"1234567\xc3\xa9\",\"12345678\xc3\xa9\",\"123456\xe2\x82\xac\",\"1234567\xe2\x82\xac\"]",
+    "[\"1234567\xf0\x9f\x98\x80\",\"123456789abcdef\xf0\x9f\x98\x80\",\"1234567\x1f\",\"12345678\t\",\"123456789\x01\"]",
+    "[\"1234567\xc3\",\"12345678\xff\"]", "[\"123456789012345\xc3\x28\"]", "[\"1234567\n\"]",
+    "[\"12345678901234567890123456789012\"]", "[\"12345678\"]", "[\"1234567\"]", "[\"123456789\"]",
+    "[\"\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"]", "[\"1234567",
+    "[\"12345678", "[\"123456789", "[\"1234567\\", "[\"12345678\\u00",
+    /* numbers read 8 digits at a time: runs of 1 to 20 digits, bytes next
+     * to '0' and '9' (0x2F '/', 0x3A ':') right after them, leading zeros */
+    "[1234567,12345678,123456789,1234567890123456,12345678901234567,123456789012345678,1234567890123456789]",
+    "[-1234567,-12345678,-123456789,-9223372036854775808,-92233720368547758080]",
+    "[0.1234567,0.12345678,0.123456789,0.1234567890123456,0.12345678901234567,0.123456789012345678901]",
+    "[12345678.12345678,1234567.123456789,123456789.1234567,12345678901.23456789,1234567890123456789.5]",
+    "[0.00000000123456789,0.000000001234567890123456789,100000000.00000001,9007199254740993.0,9007199254740992.5]",
+    "[12345678e2,12345678E-2,1234567.8e1,12345678.e1,12345678.x]", "[12345678/]", "[1234567:]", "[12345678:1]",
+    "{\"a\":12345678:}", "[12345678", "[1234567", "[123456789", "[0.12345678", "[1234567890123456789",
+    "[20144.135867447578,26964.12788743259,0.000000000000000000000000001234567,1234567800000000000000000000]",
+    "[4503599627370497.5,9007199254740991,9007199254740992,9007199254740993,18014398509481985]",
     "{\"results\":[{\"measurements\":[{\"elapsed\":1,\"el\\u0061psed\":2}]}]}",
 };
 

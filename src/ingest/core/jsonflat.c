@@ -92,11 +92,14 @@ int json_flats_index(struct json_flats *f, void *(*alloc)(size_t))
 json_t *json_flat_string(struct json_flat_array *a, const char *s, size_t len)
 {
     for (size_t i = 0; i < a->n_strings; i++)
-        if (json_string_length(a->strings[i]) == len && memcmp(json_string_value(a->strings[i]), s, len) == 0)
+        if (a->string_len[i] == len && memcmp(a->string_text[i], s, len) == 0)
             return a->strings[i];
     json_t *v = json_stringn_nocheck(s, len);
-    if (v && a->n_strings < sizeof a->strings / sizeof *a->strings)
+    if (v && a->n_strings < sizeof a->strings / sizeof *a->strings) {
+        a->string_text[a->n_strings] = json_string_value(v);
+        a->string_len[a->n_strings] = len;
         a->strings[a->n_strings++] = v;
+    }
     return v;
 }
 

@@ -57,8 +57,11 @@ struct json_flat_array {
     size_t n_chunks, cap_chunks;
     const json_t *placeholder; /* what the tree holds in its place */
     /* strings met in its fields (a mode, a stage: a few distinct ones),
-     * made once each */
+     * made once each; their texts and lengths at hand, to compare without
+     * a call into jansson */
     json_t *strings[8];
+    const char *string_text[8];
+    size_t string_len[8];
     size_t n_strings;
     int owned;    /* from json_flat_from_tree: json_flat_array_free frees it */
     size_t index; /* its place in the document's json_flats */

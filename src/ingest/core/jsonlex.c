@@ -247,18 +247,43 @@ static int unescape(struct json_lexer *x)
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
 
-/* Whether the 8 bytes at q are all IS_PLAIN (0 may also mean a byte
- * close to one that is not: the byte loop then decides). A byte below
- * 0x80 is zero after x ^ c exactly when it is c, and (x - ONES) & ~x sets
- * its high bit when it is zero; (x - n * ONES) & ~x when it is below n. */
-static int plain8(const unsigned char *q)
+/* The bytes of the 8 at q that are not IS_PLAIN, as their high bits (a
+ * byte below 0x80 is zero after w ^ c exactly when it is c, and (x - ONES)
+ * & ~x sets its high bit when it is zero; (x - n * ONES) & ~x when it is
+ * below n). A borrow may also mark a plain byte, but only one above (after)
+ * a byte truly marked: the lowest mark is exact, so on a little-endian
+ * machine the first byte that is not plain is q[ctz(mask) / 8]. */
+static uint64_t not_plain8(const unsigned char *q)
 {
     uint64_t w, quote, backslash;
     memcpy(&w, q, 8);
     quote = w ^ ONES * '"';
     backslash = w ^ ONES * '\\';
     uint64_t t = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) | ((w - ONES * 0x20) & ~w) | w;
-    return (t & HIGHS) == 0;
+    return t & HIGHS;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FIRST_MARKED(mask) ((size_t)__builtin_ctzll(mask) / 8)
+#else
+#define FIRST_MARKED(mask) ((size_t)0) /* the byte loop finds it */
+#endif
+
+/* The first byte from q on that is not IS_PLAIN (end if none): 8 bytes a
+ * step, then one. */
+static const unsigned char *plain_run(const unsigned char *q, const unsigned char *end)
+{
+    while (end - q >= 8) {
+        uint64_t mask = not_plain8(q);
+        if (mask) {
+            q += FIRST_MARKED(mask);
+            break;
+        }
+        q += 8;
+    }
+    while (q < end && IS_PLAIN(*q))
+        q++;
+    return q;
 }
 
 static int lex_string(struct json_lexer *x)
@@ -266,10 +291,7 @@ static int lex_string(struct json_lexer *x)
     const unsigned char *q = x->p + 1, *end = x->end;
     int escaped = 0;
     for (;;) {
-        while (end - q >= 8 && plain8(q))
-            q += 8;
-        while (q < end && IS_PLAIN(*q))
-            q++;
+        q = plain_run(q, end);
         if (q == end) {
             x->p = q;
             json_lex_fail(x, "premature end of input");
@@ -308,16 +330,51 @@ static int lex_string(struct json_lexer *x)
     return JT_STRING;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Whether the 8 bytes of w are all digits: '0'-'9' are 0x30-0x39, whose
+ * low half takes 6 without a carry into the high half, 0x3A-0x3F's not. */
+static int digits8(uint64_t w)
+{
+    const uint64_t high = ONES * 0xF0, threes = ONES * 0x30;
+    return (w & high) == threes && ((w + ONES * 6) & high) == threes;
+}
+
+/* The 8 digits of w (the first one the lowest byte) as a number: pairs,
+ * then fours, then the eight. */
+static uint64_t value8(uint64_t w)
+{
+    w -= ONES * '0';
+    w = (w * 10 + (w >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    w = (w * 100 + (w >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    return (w * 10000 + (w >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+#endif
+
 /* The digits from q on into the decimal m (at most 19 significant ones,
- * *sig counting them all, leading zeros not counted); past them. */
+ * *sig counting them all, leading zeros not counted); past them. Eight
+ * at a time while all 8 count (a double printed in full has 17), then
+ * one at a time (finding a short run's end within a word and shifting
+ * it into place was slower: bench/changes.md). */
 static const unsigned char *digits(const unsigned char *q, const unsigned char *end, uint64_t *m, int *sig)
 {
-    for (; q < end && IS_DIGIT(*q); q++) {
-        if (*m == 0 && *q == '0' && *sig == 0)
-            continue;
-        if (++*sig <= 19)
-            *m = *m * 10 + (uint64_t)(*q - '0');
+    uint64_t v = *m;
+    int n = *sig;
+    if (n == 0) /* then v is 0 too */
+        while (q < end && *q == '0')
+            q++;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    while (n <= 19 - 8 && end - q >= 8 && (memcpy(&w, q, 8), digits8(w))) {
+        v = v * 100000000 + value8(w);
+        n += 8;
+        q += 8;
     }
+#endif
+    for (; q < end && IS_DIGIT(*q); q++)
+        if (++n <= 19)
+            v = v * 10 + (uint64_t)(*q - '0');
+    *m = v;
+    *sig = n;
     return q;
 }
 
@@ -470,30 +527,44 @@ static const unsigned char *skip_space(struct json_lexer *x)
         x->line_nuls++;
     }
     x->after_word = 0;
-    for (; p < end; p++) {
-        /* indentation: eight spaces at a time */
-        uint64_t w;
-        while (end - p >= 8 && (memcpy(&w, p, 8), w == ONES * ' '))
-            p += 8;
-        if (p == end)
-            break;
-        if (*p == '\n') {
+    while (p < end) {
+        unsigned c = *p;
+        if (c == ' ') {
+            /* indentation: eight spaces at a time */
+            uint64_t w;
+            p++;
+            while (end - p >= 8 && (memcpy(&w, p, 8), w == ONES * ' '))
+                p += 8;
+        } else if (c == '\n') {
+            p++;
             x->line++;
-            x->line_start = p + 1;
+            x->line_start = p;
             x->line_nuls = 0;
-        } else if (*p != ' ' && *p != '\t' && *p != '\r') {
+        } else if (c == '\t' || c == '\r') {
+            p++;
+        } else {
             break;
         }
     }
     return p;
 }
 
-int json_lex_next(struct json_lexer *x)
+void json_lex_space(struct json_lexer *x)
+{
+    if (!x->owned && !x->failed)
+        x->p = skip_space(x);
+}
+
+int json_lex_scan(struct json_lexer *x)
 {
     json_lex_close(x);
     if (x->failed)
         return x->token = JT_INVALID;
-    const unsigned char *p = skip_space(x);
+    return json_lex_at(x, skip_space(x));
+}
+
+int json_lex_at(struct json_lexer *x, const unsigned char *p)
+{
     x->p = x->tok = p;
     if (p == x->end)
         return x->token = JT_EOF;

@@ -1,5 +1,6 @@
 #include "ingest/core/jsonread.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "ingest/core/jsonlex.h"
@@ -11,6 +12,15 @@ struct reader {
     size_t steps;                      /* the spec's path length */
     size_t width;                      /* 1 + its fields */
     size_t field_len[JSON_FLAT_FIELDS_MAX];
+    /* the keys of the last object read flat, in their order, when they
+     * were plain (s in the text; else NULL), with their fields (or -1):
+     * the next element's keys are most likely the same, which a compare
+     * of their bytes tells (json_lex_known) */
+    struct {
+        const char *s;
+        size_t len;
+        int field;
+    } last[16];
     struct json_flats *flats;
     void *(*keep)(size_t); /* jansson's allocator: what lives as long as the tree */
 };
@@ -60,7 +70,7 @@ static int read_member(struct reader *r, json_t *o, size_t depth, size_t at)
         json_lex_fail(x, "NUL byte in object key not supported");
     } else if (json_object_getn(o, key, len)) {
         json_lex_fail(x, "duplicate object key");
-    } else if (json_lex_next(x) != ':') {
+    } else if (json_lex_expect(x, ':') != ':') {
         json_lex_fail(x, "':' expected");
     } else {
         json_lex_next(x);
@@ -91,7 +101,7 @@ static json_t *read_object(struct reader *r, size_t depth, size_t at)
         }
         if (!read_member(r, o, depth, at))
             return NULL;
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
         json_lex_next(x);
     }
@@ -120,7 +130,7 @@ static json_t *read_array(struct reader *r, size_t depth, size_t at)
             json_lex_no_memory(x);
             return NULL;
         }
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
         json_lex_next(x);
     }
@@ -218,7 +228,7 @@ static int key_seen(struct keys *ks, const char *key, size_t len)
         return json_object_setn_new_nocheck(ks->set, key, len, json_null()) ? -1 : 0;
     }
     for (size_t i = 0; i < ks->n; i++)
-        if (ks->k[i].len == len && memcmp(ks->k[i].s, key, len) == 0)
+        if (ks->k[i].len == len && json_same_bytes(ks->k[i].s, key, len))
             return 1;
     if (ks->n == FEW_KEYS) {
         if (!(ks->set = json_object()))
@@ -237,9 +247,43 @@ static int key_seen(struct keys *ks, const char *key, size_t len)
 static int field_of(const struct reader *r, const char *key, size_t len)
 {
     for (size_t f = 0; f + 1 < r->width; f++)
-        if (r->field_len[f] == len && memcmp(r->spec->fields[f], key, len) == 0)
+        if (r->field_len[f] == len && json_same_bytes(r->spec->fields[f], key, len))
             return (int)f;
     return -1;
+}
+
+/* The next token, where an object's member i's key is expected: when it
+ * is the key the last element had there, its field (or -1) without a
+ * scan of its bytes or a match against the fields; else NO_KEY, the
+ * token read as ever. */
+#define NO_KEY (-2)
+static int next_key(struct reader *r, size_t i)
+{
+    struct json_lexer *x = &r->x;
+    if (i < sizeof r->last / sizeof *r->last && r->last[i].s) {
+        if (json_lex_known(x, r->last[i].s, r->last[i].len))
+            return r->last[i].field;
+        /* a pretty-printed text: a newline and an indentation first */
+        if (x->p < x->end && (*x->p == '\n' || *x->p == '\r' || *x->p == '\t')) {
+            json_lex_space(x);
+            if (json_lex_known(x, r->last[i].s, r->last[i].len))
+                return r->last[i].field;
+        }
+    }
+    json_lex_next(x);
+    return NO_KEY;
+}
+
+/* Whether the element's key (its field f, or -1) was met before in it: a
+ * field by its bit in *fields, any other key among the others (no field
+ * is one of them); -1 when memory ran out. */
+static int member_seen(struct keys *ks, unsigned *fields, int f, const char *key, size_t len)
+{
+    if (f < 0)
+        return key_seen(ks, key, len);
+    int seen = (*fields >> f) & 1;
+    *fields |= 1u << f;
+    return seen;
 }
 
 /* An element that is an object, its fields into rec: read_object's and
@@ -250,10 +294,13 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
     struct keys ks;
     ks.n = ks.n_owned = 0;
     ks.set = NULL;
+    unsigned fields = 0;
     rec[0].type = JSON_OBJECT;
     rec[0].u.tree = NULL;
     int ok = 1;
-    if (json_lex_next(x) == '}')
+    size_t i = 0; /* the member's place */
+    int f = next_key(r, i);
+    if (f == NO_KEY && x->token == '}')
         return 1;
     for (;;) {
         if (x->token != JT_STRING) {
@@ -265,9 +312,16 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
         size_t len = x->len;
         char *owned = x->owned;
         x->owned = NULL; /* the key outlives the tokens of its value */
-        int seen = x->has_nul ? 0 : key_seen(&ks, key, len);
+        if (f == NO_KEY)
+            f = x->has_nul ? -1 : field_of(r, key, len);
+        if (i < sizeof r->last / sizeof *r->last) {
+            r->last[i].s = owned || x->has_nul ? NULL : key;
+            r->last[i].len = len;
+            r->last[i].field = f;
+        }
+        int seen = x->has_nul ? 0 : member_seen(&ks, &fields, f, key, len);
         /* a decoded key the list points to lives until the element ends */
-        int listed = owned && !x->has_nul && seen == 0 && !ks.set;
+        int listed = owned && !x->has_nul && f < 0 && seen == 0 && !ks.set;
         if (listed)
             ks.owned[ks.n_owned++] = owned;
         if (x->has_nul) {
@@ -276,11 +330,10 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
             json_lex_no_memory(x);
         } else if (seen) {
             json_lex_fail(x, "duplicate object key");
-        } else if (json_lex_next(x) != ':') {
+        } else if (json_lex_expect(x, ':') != ':') {
             json_lex_fail(x, "':' expected");
         } else {
             json_lex_next(x);
-            int f = field_of(r, key, len);
             struct json_flat_value scratch;
             flat_value(r, fa, depth + 1, f >= 0 ? &rec[1 + f] : &scratch, f >= 0);
         }
@@ -290,9 +343,9 @@ static int flat_object(struct reader *r, struct json_flat_array *fa, size_t dept
             ok = 0;
             break;
         }
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
-        json_lex_next(x);
+        f = next_key(r, ++i);
     }
     if (ok && x->token != '}') {
         json_lex_fail(x, "'}' expected");
@@ -329,7 +382,7 @@ static json_t *flat_array(struct reader *r, size_t depth)
         }
         if (!(x->token == '{' ? flat_object(r, fa, depth + 1, rec) : flat_value(r, fa, depth + 1, &rec[0], 1)))
             return NULL;
-        if (json_lex_next(x) != ',')
+        if (json_lex_expect(x, ',') != ',')
             break;
         json_lex_next(x);
     }
