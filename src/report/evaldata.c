@@ -218,3 +218,16 @@ int evaldata_truthy(const json_t *v)
     }
     return evaldata_num(v, &x) && x != 0;
 }
+
+int evaldata_outcome_holds(const json_t *v)
+{
+    return json_is_true(v) || (json_is_number(v) && json_number_value(v) != 0);
+}
+
+size_t report_failing_rows(const struct report_eval *ev, const char *outcome)
+{
+    size_t n = 0, rows = report_nrows(ev);
+    for (size_t i = 0; outcome && i < rows; i++)
+        n += !evaldata_outcome_holds(report_cell(ev, i, outcome));
+    return n;
+}

@@ -50,5 +50,12 @@ char *evaldata_show(const json_t *v, int digits);
 char *evaldata_exact(const json_t *v);
 /* Truthy: a non-zero number, true, or text other than "", "0", "false". */
 int evaldata_truthy(const json_t *v);
+/* Whether a row's outcome holds, as `benchdb query` counts it (docs/queries.md,
+ * "Outcome, verdict and --gate"): a number other than 0 (or true); 0, null
+ * and text do not. */
+int evaldata_outcome_holds(const json_t *v);
+/* How many of ev's rows the outcome column does not hold in (0 when
+ * outcome is NULL: a lookup has no outcome). */
+size_t report_failing_rows(const struct report_eval *ev, const char *outcome);
 
 #endif

@@ -349,7 +349,7 @@ static void page_body(struct strbuf *sb, const struct report_page *p, const stru
         return;
     if (!drawn || p->chart_ev != ev) {
         sb_puts(sb, drawn ? "<h2>The verdict</h2>\n" : "<h2>The rows</h2>\n");
-        page_table(sb, ev, cols, ncols, 0);
+        page_table(sb, ev, cols, ncols, 0, p->query ? p->query->outcome : NULL);
     }
     conditions(sb, p);
     if (!drawn && p->no_chart) {
@@ -359,7 +359,7 @@ static void page_body(struct strbuf *sb, const struct report_page *p, const stru
     }
     if (drawn) {
         chart_section(sb, p, co);
-        page_table(sb, p->chart_ev, NULL, 0, 1);
+        page_table(sb, p->chart_ev, NULL, 0, 1, NULL);
     }
 }
 

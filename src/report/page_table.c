@@ -61,8 +61,10 @@ static void cell(struct strbuf *sb, const json_t *v)
     free(full);
 }
 
-/* The table of ev's rows with the columns idx[0..n). */
-static void table_of(struct strbuf *sb, const struct report_eval *ev, const int *idx, int n, const char *cls)
+/* The table of ev's rows, in the order ord (NULL: as recorded), with the
+ * columns idx[0..n). */
+static void table_of(struct strbuf *sb, const struct report_eval *ev, const size_t *ord, const int *idx, int n,
+                     const char *cls)
 {
     size_t rows = report_nrows(ev);
     sb_printf(sb, "<div class=\"tw\"><table class=\"%s\"><thead><tr>", cls);
@@ -74,7 +76,7 @@ static void table_of(struct strbuf *sb, const struct report_eval *ev, const int 
     sb_puts(sb, "</tr></thead><tbody>\n");
     for (size_t i = 0; i < rows; i++) {
         sb_puts(sb, "<tr>");
-        json_t *row = json_array_get(ev->rows, i);
+        json_t *row = json_array_get(ev->rows, ord ? ord[i] : i);
         for (int k = 0; k < n; k++)
             cell(sb, json_object_get(row, ev->cols[idx[k]]));
         sb_puts(sb, "</tr>\n");
@@ -82,13 +84,28 @@ static void table_of(struct strbuf *sb, const struct report_eval *ev, const int 
     sb_puts(sb, "</tbody></table></div>\n");
 }
 
-void page_table(struct strbuf *sb, const struct report_eval *ev, char *const *answer, int nanswer, int details_only)
+/* The rows where the outcome does not hold first, then the rest, each in
+ * recorded order; NULL (no outcome, or out of memory: as recorded). */
+static size_t *failing_first(const struct report_eval *ev, const char *outcome)
+{
+    size_t rows = report_nrows(ev), k = 0;
+    size_t *ord = outcome && report_failing_rows(ev, outcome) ? xmalloc(rows * sizeof *ord) : NULL;
+    for (int pass = 0; ord && pass < 2; pass++)
+        for (size_t i = 0; i < rows; i++)
+            if (evaldata_outcome_holds(report_cell(ev, i, outcome)) == pass)
+                ord[k++] = i;
+    return ord;
+}
+
+void page_table(struct strbuf *sb, const struct report_eval *ev, char *const *answer, int nanswer, int details_only,
+                const char *outcome)
 {
     int *idx = xmalloc((size_t)(ev->ncol + 1) * sizeof *idx), n = 0;
     if (!idx) {
         sb->failed = 1;
         return;
     }
+    size_t *ord = details_only ? NULL : failing_first(ev, outcome);
     for (int k = 0; k < nanswer; k++) {
         int c = col_index(ev, answer[k]);
         if (c >= 0 && col_used(ev, c))
@@ -98,17 +115,18 @@ void page_table(struct strbuf *sb, const struct report_eval *ev, char *const *an
     /* Without a list, or when it names none of the columns: all of them. */
     int all = n == 0 || n == ev->ncol;
     if (!details_only && !all)
-        table_of(sb, ev, idx, n, "answer");
+        table_of(sb, ev, ord, idx, n, "answer");
     for (int c = 0; c < ev->ncol; c++)
         idx[c] = c;
     if (!details_only && all) {
-        table_of(sb, ev, idx, ev->ncol, "answer");
+        table_of(sb, ev, ord, idx, ev->ncol, "answer");
     } else {
         sb_printf(sb, "<details><summary>%s: the %zu row%s with all %d columns</summary>\n",
                   details_only ? "The rows the chart draws" : "Every column", rows, rows == 1 ? "" : "s", ev->ncol);
-        table_of(sb, ev, idx, ev->ncol, "all");
+        table_of(sb, ev, ord, idx, ev->ncol, "all");
         sb_puts(sb, "</details>\n");
     }
+    free(ord);
     free(idx);
 }
 

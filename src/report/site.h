@@ -61,6 +61,11 @@ struct site_eval {
     long long id;
     char *query, *plan, *at, *headline, *outcome;
     char *file; /* "e/ID.html" */
+    int decision;     /* its query has an `-- outcome:` column */
+    size_t nrows;     /* its rows */
+    size_t failing;   /* the rows its outcome does not hold in (a decision's) */
+    long long companion; /* the evaluation its chart is drawn from (from=), when found and not itself (0: none) */
+    long long drawn_for; /* recorded by report to draw the chart of this earlier evaluation (0: none) */
 };
 
 struct site {

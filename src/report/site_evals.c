@@ -162,6 +162,10 @@ static int summarize(struct site_eval *e, const struct drawn *d, char **err)
     e->at = at ? display_value(at, REPORT_DIGITS, NULL) : NULL;
     e->outcome = d->ev.outcome ? xstrdup(d->ev.outcome) : NULL;
     e->file = bd_strdupf("e/%lld.html", d->ev.id);
+    e->decision = d->parsed && d->parsed->outcome;
+    e->nrows = report_nrows(&d->ev);
+    e->failing = report_failing_rows(&d->ev, e->decision ? d->parsed->outcome : NULL);
+    e->companion = d->comp.id != d->ev.id ? d->comp.id : 0;
     json_decref(at);
     if (report_headline(&d->ev, d->cev.rows ? &d->cev : NULL, src, &e->headline, err))
         return -1;
@@ -182,6 +186,29 @@ static int eval_page(struct site *s, struct drawn *d, struct site_writer *w, con
     return rc;
 }
 
+static int cmp_eval_id(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = ((const struct site_eval *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/* Marks each companion recorded after the evaluation whose chart it draws
+ * (as `benchdb report` records one, for the page) as drawn for it (the
+ * latest such evaluation before it): not a verdict of its own on the
+ * index. One recorded before was the user's own (a report reuses it), and
+ * stays one. */
+static void mark_drawn(struct site *s)
+{
+    for (size_t i = 0; i < s->nevals; i++) {
+        const struct site_eval *p = &s->evals[i];
+        if (p->companion <= p->id)
+            continue;
+        struct site_eval *c = bsearch(&p->companion, s->evals, s->nevals, sizeof *s->evals, cmp_eval_id);
+        if (c)
+            c->drawn_for = p->id; /* the nearest before it: the one it was recorded for */
+    }
+}
+
 int site_read_evals(struct site *s, struct site_writer *w, char **err)
 {
     struct db_stmt *st;
@@ -197,8 +224,15 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
     if (rc == 0)
         qsort(by_cell, s->nh, sizeof *by_cell, cmp_cell);
     while (rc == 0 && db_step(st) == SQLITE_ROW) {
-        if (n == cap)
-            ids = xreallocarray(ids, (cap = cap ? 2 * cap : 64), sizeof *ids);
+        if (n == cap) {
+            long long *grown = xreallocarray(ids, cap ? 2 * cap : 64, sizeof *grown);
+            if (!grown) {
+                rc = bd_fail(err, "out of memory");
+                break;
+            }
+            ids = grown;
+            cap = cap ? 2 * cap : 64;
+        }
         ids[n++] = db_column_int64(st, 0);
     }
     db_finalize(st);
@@ -216,6 +250,8 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
         }
         drawn_free(&d);
     }
+    if (rc == 0)
+        mark_drawn(s);
     free(ids);
     free(by_cell);
     return rc;

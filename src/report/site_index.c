@@ -1,7 +1,9 @@
-/* index.html: what the store holds and what is wrong with it, first: the
- * open regressions (histories whose latest change point is a regression),
- * the latest verdict of each query, the plans and hosts, then every
- * history (regressed first, a sparkline each) and every evaluation. */
+/* index.html: what the store holds and what is wrong with it, first: a
+ * headline naming the failing decisions, then the open regressions
+ * (histories whose latest change point is a regression); the latest
+ * verdict of each query (failing first; not the evaluations report
+ * recorded to draw a chart), the plans and hosts, then every history
+ * (regressed first, a sparkline each) and every evaluation. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +52,105 @@ static void anchor(struct strbuf *sb, const char *what, const char *name, size_t
     sb_printf(sb, "-%zu", k);
 }
 
-static void headline(struct strbuf *sb, const struct site *s)
+static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+
+/* By query, plan (none first), then newest first. */
+static int cmp_query_plan(const void *a, const void *b)
 {
-    size_t open = open_regressions(s, NULL);
-    sb_printf(sb, "<h1 class=\"headline%s\">", open ? "" : " empty");
+    const struct site_eval *x = *(const struct site_eval *const *)a, *y = *(const struct site_eval *const *)b;
+    int c = strcmp(x->query, y->query);
+    if (!c)
+        c = !x->plan || !y->plan ? (x->plan != NULL) - (y->plan != NULL) : strcmp(x->plan, y->plan);
+    return c ? c : (x->id < y->id) - (x->id > y->id);
+}
+
+/* The failing decisions first, then the rest, each newest first. */
+static int cmp_failing_newest(const void *a, const void *b)
+{
+    const struct site_eval *x = *(const struct site_eval *const *)a, *y = *(const struct site_eval *const *)b;
+    int c = (y->failing > 0) - (x->failing > 0);
+    return c ? c : (x->id < y->id) - (x->id > y->id);
+}
+
+/* The latest verdict of each query and plan: of the evaluations not
+ * recorded to draw another's chart, the newest of each query and plan; the
+ * decisions whose outcome fails somewhere first, then the rest, each
+ * newest first. Returns them (*n), or NULL (none, or out of memory: *n 0). */
+static const struct site_eval **latest_verdicts(const struct site *s, size_t *n)
+{
+    const struct site_eval **v = s->nevals ? xmalloc(s->nevals * sizeof *v) : NULL;
+    size_t m = 0;
+    *n = 0;
+    for (size_t i = 0; v && i < s->nevals; i++)
+        if (!s->evals[i].drawn_for)
+            v[m++] = &s->evals[i];
+    if (!v)
+        return NULL;
+    qsort(v, m, sizeof *v, cmp_query_plan);
+    for (size_t i = 0; i < m; i++)
+        if (i == 0 || strcmp(v[i]->query, v[i - 1]->query) != 0 || !same_text(v[i]->plan, v[i - 1]->plan))
+            v[(*n)++] = v[i];
+    qsort(v, *n, sizeof *v, cmp_failing_newest);
+    return v;
+}
+
+/* The failing decisions among the latest verdicts, in words and numbers,
+ * a query failing on several plans once: "22 of 23 latest decisions fail:
+ * placement-rule on 21 plans, compare (plan crc32) in 5 of 37 rows; ", or
+ * nothing when none fails. v: latest_verdicts', the failing first. */
+static void failing_decisions(struct strbuf *sb, const struct site_eval *const *v, size_t n)
+{
+    size_t fail = 0, dec = 0, named = 0, left = 0;
+    for (size_t k = 0; k < n; k++) {
+        fail += v[k]->failing > 0;
+        dec += v[k]->decision;
+    }
+    if (!fail)
+        return;
+    sb_printf(sb, "%zu of %zu latest decision%s fail%s: ", fail, dec, dec == 1 ? "" : "s", fail == 1 ? "s" : "");
+    for (size_t k = 0; k < fail; k++) {
+        const struct site_eval *e = v[k];
+        size_t plans = 0, seen = 0;
+        for (size_t j = 0; j < fail; j++)
+            if (strcmp(v[j]->query, e->query) == 0) {
+                plans++;
+                seen += j < k;
+            }
+        if (seen) /* named with its first */
+            continue;
+        if (named == 3) {
+            left += plans;
+            continue;
+        }
+        sb_puts(sb, named++ ? ", " : "");
+        esc(sb, e->query);
+        if (plans > 1) {
+            sb_printf(sb, " on %zu plans", plans);
+            continue;
+        }
+        if (e->plan) {
+            sb_puts(sb, " (plan ");
+            esc(sb, e->plan);
+            sb_puts(sb, ")");
+        }
+        sb_printf(sb, " in %zu of %zu row%s", e->failing, e->nrows, e->nrows == 1 ? "" : "s");
+    }
+    if (left)
+        sb_printf(sb, " and %zu more", left);
+    sb_puts(sb, "; ");
+}
+
+/* What is wrong first: the failing decisions, then the open regressions
+ * (else that there are none, and that the decisions pass). */
+static void headline(struct strbuf *sb, const struct site *s, const struct site_eval *const *v, size_t n)
+{
+    size_t open = open_regressions(s, NULL), dec = 0, fail = 0;
+    for (size_t k = 0; k < n; k++) {
+        dec += v[k]->decision;
+        fail += v[k]->failing > 0;
+    }
+    sb_printf(sb, "<h1 class=\"headline%s\">", open || fail ? "" : " empty");
+    failing_decisions(sb, v, n);
     if (open) {
         const struct site_history *h = &s->h[s->order[0]];
         char *t = site_history_title(h), pct[56];
@@ -67,6 +164,8 @@ static void headline(struct strbuf *sb, const struct site *s)
     } else {
         sb_printf(sb, "no open regression in %zu histor%s", s->nh, s->nh == 1 ? "y" : "ies");
     }
+    if (dec && !fail)
+        sb_printf(sb, dec == 1 ? "; the latest decision passes" : "; the %zu latest decisions pass", dec);
     sb_puts(sb, "</h1>\n");
 }
 
@@ -111,21 +210,16 @@ static void histories_table(struct strbuf *sb, const struct site *s, const char 
     sb_puts(sb, "</tbody></table></div>\n");
 }
 
-/* The latest evaluation of each query and plan, newest first. */
-static void verdicts(struct strbuf *sb, const struct site *s)
+/* The latest verdict of each query and plan (latest_verdicts). */
+static void verdicts(struct strbuf *sb, const struct site_eval *const *v, size_t n)
 {
-    if (!s->nevals)
+    if (!n)
         return;
-    sb_puts(sb, "<h2 id=\"verdicts\">The latest verdicts</h2>\n<div class=\"tw\"><table><thead><tr><th>query</th>"
-                "<th>plan</th><th>evaluation</th><th>recorded (UTC)</th><th>what it found</th></tr></thead><tbody>\n");
-    for (size_t i = s->nevals; i-- > 0;) {
-        const struct site_eval *e = &s->evals[i];
-        int newer = 0;
-        for (size_t j = i + 1; j < s->nevals && !newer; j++)
-            newer = strcmp(s->evals[j].query, e->query) == 0 &&
-                    ((!e->plan && !s->evals[j].plan) || (e->plan && s->evals[j].plan && strcmp(e->plan, s->evals[j].plan) == 0));
-        if (newer)
-            continue;
+    sb_puts(sb, "<h2 id=\"verdicts\">The latest verdicts, failing decisions first</h2>\n<div class=\"tw\"><table>"
+                "<thead><tr><th>query</th><th>plan</th><th>evaluation</th><th>recorded (UTC)</th>"
+                "<th>what it found</th></tr></thead><tbody>\n");
+    for (size_t k = 0; k < n; k++) {
+        const struct site_eval *e = v[k];
         sb_puts(sb, "<tr><td><code>");
         esc(sb, e->query);
         sb_puts(sb, "</code></td><td>");
@@ -223,6 +317,8 @@ static void every_evaluation(struct strbuf *sb, const struct site *s)
         esc(sb, e->at);
         sb_puts(sb, ": ");
         esc(sb, e->headline ? e->headline : e->outcome);
+        if (e->drawn_for)
+            sb_printf(sb, " (recorded by report to draw the chart of evaluation %lld)", e->drawn_for);
         sb_puts(sb, "</li>\n");
     }
     sb_puts(sb, "</ul></details>\n");
@@ -230,11 +326,13 @@ static void every_evaluation(struct strbuf *sb, const struct site *s)
 
 int site_index_page(const struct site *s, struct strbuf *sb, char **err)
 {
-    size_t np = 0, nhost = 0;
+    size_t np = 0, nhost = 0, nv = 0;
     char **pl = distinct(s, 0, &np), **ho = distinct(s, 1, &nhost);
-    if (!pl || !ho) {
+    const struct site_eval **v = latest_verdicts(s, &nv);
+    if (!pl || !ho || (s->nevals && !v)) {
         free(pl);
         free(ho);
+        free(v);
         return bd_fail(err, "out of memory");
     }
     site_head(sb, "every history and verdict", NULL);
@@ -242,16 +340,16 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
                   "\xc2\xb7 %zu histor%s \xc2\xb7 %zu evaluation%s \xc2\xb7 data <code>%.12s</code> (%lld archives)</p>\n",
               np, np == 1 ? "" : "s", nhost, nhost == 1 ? "" : "s", s->nh, s->nh == 1 ? "y" : "ies", s->nevals,
               s->nevals == 1 ? "" : "s", s->fingerprint, s->archives);
-    headline(sb, s);
+    headline(sb, s, v, nv);
     sb_printf(sb, "<nav>%s%s<a href=\"#plans\">plans</a><a href=\"#hosts\">hosts</a>"
                   "<a href=\"#histories\">every history</a></nav>\n</header>\n",
               open_regressions(s, NULL) ? "<a href=\"#open\">open regressions</a>" : "",
-              s->nevals ? "<a href=\"#verdicts\">verdicts</a>" : "");
+              nv ? "<a href=\"#verdicts\">verdicts</a>" : "");
     if (open_regressions(s, NULL)) {
         sb_puts(sb, "<h2 id=\"open\">Open regressions: the latest change point is a regression</h2>\n");
         histories_table(sb, s, NULL, 1);
     }
-    verdicts(sb, s);
+    verdicts(sb, v, nv);
     plans(sb, s, pl, np);
     hosts(sb, s, ho, nhost);
     sb_puts(sb, "<h2 id=\"histories\">Every history, open regressions first</h2>\n");
@@ -265,5 +363,6 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
     site_foot(sb);
     free(pl);
     free(ho);
+    free(v);
     return sb->failed ? bd_fail(err, "out of memory") : 0;
 }

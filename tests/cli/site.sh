@@ -4,7 +4,9 @@
 # incremental writing (a second run writes nothing; a night more on one
 # host rewrites only that host's histories and the index; a deleted plan's
 # pages are removed, and a file of DIR it did not make is left alone), the
-# parameters it takes, and its errors. (In a browser: cli/report_browser.)
+# parameters it takes, the headline and latest verdicts when a gate fails
+# (the user's evaluation, not the one report records to draw its chart),
+# and its errors. (In a browser: cli/report_browser.)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 bd init >/dev/null
@@ -81,6 +83,50 @@ expect_eq "$(cat "$T/err")" "" "-q prints nothing"
 run bd site www --param min_magnitude=0.5
 expect_err_has ": 5 written, 1 unchanged, " "a magnitude of 50%: every history (its caption says so) and the index"
 grep -q "no open regression in 4 histories" www/index.html || fail "min_magnitude=0.5: no open regression"
+
+# The index leads with what fails. A gate that fails (percent=0: every
+# run above its median alerts): its latest verdict is the evaluation the
+# user ran, not the scope=every one `report` records to draw its chart, and
+# the headline names it before the histories, with its numbers.
+bd query gate-percent -p plan=nightly -p percent=0 -f csv --no-record >gate.csv 2>/dev/null || fail "gate-percent"
+run bd report gate-percent -p plan=nightly -p percent=0 -o gate.html
+expect_err_has "report: wrote gate.html: evaluation 2 of gate-percent, series chart of 242 marks from evaluation 3" \
+    "the report records the gate (2) and the evaluation its chart is drawn from (3)"
+run bd site -q www3
+expect_rc 0 "a site with a failing gate"
+python3 - www3/index.html gate.csv <<'PY' || fail "the index: the failing gate first, the user's evaluation"
+import csv, re, sys
+index = open(sys.argv[1]).read()
+rows = list(csv.DictReader(open(sys.argv[2])))
+fails = sum(r["pass"] == "0" for r in rows)
+assert 0 < fails <= len(rows), (fails, len(rows))
+bad = []
+h1 = re.search(r'<h1 class="headline">(.*?)</h1>', index).group(1)
+want = "1 of 1 latest decision fails: gate-percent (plan nightly) in %d of %d rows; 2 of 4 histories regressed" % (
+    fails, len(rows))
+if not h1.startswith(want):
+    bad.append("headline %r, expected it to start %r" % (h1, want))
+verdicts = re.search(r'id="verdicts">.*?</table>', index, re.S).group(0)
+got = re.findall(r"<tr><td><code>(.*?)</code>.*?href=\"e/(\d+)\.html\".*?</td><td>([^<]*)</td></tr>", verdicts)
+if [(q, e) for q, e, _ in got] != [("gate-percent", "2"), ("regressions", "1")] or \
+        " of %d runs judged " % len(rows) not in got[0][2]:
+    bad.append("latest verdicts %r: expected gate-percent's evaluation 2 (%d runs judged), then regressions'" % (
+        got, len(rows)))
+if "(recorded by report to draw the chart of evaluation 2)</li>" not in index:
+    bad.append("evaluation 3 does not say it was recorded to draw evaluation 2's chart")
+assert not bad, "\n".join(bad)
+PY
+# A newer verdict of the same gate that passes replaces it; the headline
+# says the histories first, then that the decision passes.
+bd query gate-percent -p plan=nightly -p percent=50 >/dev/null 2>&1 || fail "gate-percent, percent=50"
+run bd site -q www3
+h1=$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' www3/index.html)
+case $h1 in
+"2 of 4 histories regressed and not recovered; the largest, "*"; the latest decision passes") ;;
+*) fail "a passing gate's site headline: $h1" ;;
+esac
+grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><a href="e/4.html">' www3/index.html ||
+    fail "the latest verdict: the passing evaluation 4"
 
 # Errors: what cannot be a site, parameters it does not take, a store that is not there.
 : >afile
