@@ -189,7 +189,7 @@ cases.update({
     "json-duplicate-key-run": (['{"record":"run","format":"benchdb-run/1","plan":"p","plan":"q","run":"r1","host":"h1"}'], 1, 'invalid JSON at column 58: duplicate object key near \'"plan"\''),
     "json-duplicate-key-nested": ([run('"attributes":{"k":"a","k":"b"}')], 1, 'invalid JSON at column 100: duplicate object key near \'"k"\''),
     # missing run record
-    "empty": ([], 0, 'no run record (an archive holds one or more runs, each opened by a run record)'),
+    "empty": ([], 0, 'the file is empty: no run record (an archive holds one or more runs, each opened by a run record)'),
     "only-samples": ([samples([])], 1, 'record: a "samples" record before any "run" record (a run record opens each run)'),
     # records after a bad record: the first error is reported, nothing stored
     "bad-then-good": ([RUN, samples([]), samples(["-unit", '"unit":"parsecs"'])] +
