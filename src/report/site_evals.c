@@ -223,7 +223,8 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
     g_s = s;
     if (rc == 0)
         qsort(by_cell, s->nh, sizeof *by_cell, cmp_cell);
-    while (rc == 0 && db_step(st) == SQLITE_ROW) {
+    int step = SQLITE_DONE;
+    while (rc == 0 && (step = db_step(st)) == SQLITE_ROW) {
         if (n == cap) {
             long long *grown = xreallocarray(ids, cap ? 2 * cap : 64, sizeof *grown);
             if (!grown) {
@@ -235,6 +236,9 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
         }
         ids[n++] = db_column_int64(st, 0);
     }
+    /* a read that failed part-way is an error, not a site of fewer evaluations */
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = bd_fail(err, "cannot read the evaluations: %s", db_errmsg(s->db));
     db_finalize(st);
     if (rc == 0 && !(s->evals = xcalloc(n ? n : 1, sizeof *s->evals)))
         rc = bd_fail(err, "out of memory");
