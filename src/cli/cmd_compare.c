@@ -274,12 +274,8 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         cmp_model_only_changed(&m);
     if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))
         prc = -1;
-    else if (prc == 0 && a->out.format == OUT_TABLE) {
-        /* The summary before benchstat's tables, as in CSV and JSON. */
-        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
-        prc = cmp_print_text(&m, stdout);
-        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
-    }
+    else if (prc == 0 && a->out.format == OUT_TABLE)
+        prc = compare_print_table(&m, &rep); /* the summary first, as in CSV and JSON */
     else if (prc == 0 && a->out.format == OUT_MARKDOWN)
         prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &a->out, stdout, stderr);
     else {

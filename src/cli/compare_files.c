@@ -102,6 +102,14 @@ int compare_side_expand(struct compare_side *s)
     return 0;
 }
 
+int compare_print_table(struct cmp_model *m, const struct out_notes *rep)
+{
+    out_notes_print_lines(rep, 0, 1, stdout, stderr);
+    int rc = cmp_print_text(m, stdout);
+    out_notes_print_lines(rep, 1, rep->nnotes, stdout, stderr);
+    return rc;
+}
+
 char *compare_file_name(size_t k, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -422,11 +430,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     if (prc) {
         bd_error("compare: out of memory");
     } else if (o->out.format == OUT_TABLE) {
-        /* The summary before benchstat's tables (the answer first on a
-         * terminal), the other notes after them. */
-        out_notes_print_lines(&rep, 0, 1, stdout, stderr);
-        prc = cmp_print_text(&m, stdout);
-        out_notes_print_lines(&rep, 1, rep.nnotes, stdout, stderr);
+        prc = compare_print_table(&m, &rep);
     } else if (o->out.format == OUT_MARKDOWN) {
         prc = cmp_print_comment(&m, stdout) || out_notes_print(&rep, NULL, &o->out, stdout, stderr);
     } else {

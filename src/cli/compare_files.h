@@ -26,6 +26,10 @@ int compare_side_parse(const char *arg, struct compare_side *s);
  * after an error naming the directory. */
 int compare_side_expand(struct compare_side *s);
 void compare_side_free(struct compare_side *s);
+/* benchstat's tables (format table) led by rep's first note, the
+ * summary, on standard error (the answer first on a terminal), the other
+ * notes after them; cmp_print_text's result. */
+int compare_print_table(struct cmp_model *m, const struct out_notes *rep);
 
 /* The name the k-th (0-based) file of a side is stored under in the
  * side's run ("001/old.txt": a directory each, so that
