@@ -17,8 +17,11 @@ repetitions' ratios), so that the two ratios compare under the same load.
 With PG_CPU_BEFORE=PATH another benchdb (an earlier build) ingests into
 PostgreSQL in the same rotation, and its ratio is printed beside: before
 and after under the same load (PG_CPU_BEFORE_SCHEMA=N: into a store at
-schema version N, the one that build knows). PG_CPU_ONLY=1x,small picks
-the cases.
+schema version N, the one that build knows). With PG_CPU_VARIANT_SQL=SQL
+the same benchdb ingests, in the same rotation, into a store that SQL
+changed after its migrations (an index dropped, a trigger, a setting:
+what a piece of the schema costs, bench/pg-ingest.md), its ratio printed
+as "variant". PG_CPU_ONLY=1x,small picks the cases.
 """
 import os
 import statistics
@@ -96,6 +99,7 @@ def main():
     bd = os.path.join(build, "benchdb")
     before = os.environ.get("PG_CPU_BEFORE")
     before_schema = int(os.environ.get("PG_CPU_BEFORE_SCHEMA", "9999"))
+    variant = os.environ.get("PG_CPU_VARIANT_SQL")
     pg, base = pg_bench.quiet_cluster(build, "pg-cpu-")
     try:
         postmaster = postmaster_pid(pg)
@@ -112,9 +116,9 @@ def main():
         for name, d in sets.items():
             if only and name not in only.split(","):
                 continue
-            got = {"lite": [], "client": [], "server": [], "ratio": [], "before": []}
-            walls = {"lite": [], "pg": [], "before": []}
-            sides = ["lite", "pg"] + (["before"] if before else [])
+            got = {"lite": [], "client": [], "server": [], "ratio": [], "before": [], "variant": []}
+            walls = {"lite": [], "pg": [], "before": [], "variant": []}
+            sides = ["lite", "pg"] + (["before"] if before else []) + (["variant"] if variant else [])
             for rep in range(reps):
                 one = {}
                 for side in sides[rep % len(sides):] + sides[:rep % len(sides)]:
@@ -125,29 +129,34 @@ def main():
                         subprocess.run([bd, "--db", lite, "init"], check=True, stdout=subprocess.DEVNULL)
                         one["lite"] = run_cpu([bd, "--db", lite, "ingest", "-q", d], pg.env, walls["lite"])
                     else:
-                        pg.newdb("ingest", 9999 if side == "pg" else before_schema)
+                        pg.newdb("ingest", before_schema if side == "before" else 9999)
+                        if side == "variant":
+                            pg.sql("ingest", variant)
+                        settle(postmaster, aux)  # the set-up's backends out of the count
                         t0 = children_cpu(postmaster)
-                        client = run_cpu([bd if side == "pg" else before, "--db", pg.uri("ingest"), "ingest", "-q", d],
+                        client = run_cpu([before if side == "before" else bd, "--db", pg.uri("ingest"), "ingest", "-q", d],
                                          pg.env, walls[side])
                         settle(postmaster, aux)
                         if side == "pg":
                             one["client"], one["server"] = client, children_cpu(postmaster) - t0
                         else:
-                            one["before"] = client + children_cpu(postmaster) - t0
+                            one[side] = client + children_cpu(postmaster) - t0
                 for k in ("lite", "client", "server"):
                     got[k].append(one[k])
                 got["ratio"].append((one["client"] + one["server"]) / one["lite"])
-                if before:
-                    got["before"].append(one["before"] / one["lite"])
+                for side in sides[2:]:
+                    got[side].append(one[side] / one["lite"])
             m = {k: statistics.median(v) if v else 0 for k, v in got.items()}
             wall_ratio = statistics.median(b / a for a, b in zip(walls["lite"], walls["pg"]))
             print(f"{name}: SQLite {m['lite']:.3f} s CPU; PostgreSQL client {m['client']:.3f} s + server "
                   f"{m['server']:.3f} s; (client+server)/SQLite {m['ratio']:.2f} "
                   f"(each: {', '.join(f'{r:.2f}' for r in got['ratio'])})"
-                  + (f"; before: {m['before']:.2f} (each: {', '.join(f'{r:.2f}' for r in got['before'])})"
-                     if before else "")
+                  + "".join(f"; {side}: {m[side]:.2f} (each: {', '.join(f'{r:.2f}' for r in got[side])})"
+                            for side in sides[2:])
                   + f"; wall: SQLite {statistics.median(walls['lite']):.3f} s, PostgreSQL "
-                  f"{statistics.median(walls['pg']):.3f} s, PostgreSQL/SQLite {wall_ratio:.2f}", flush=True)
+                  f"{statistics.median(walls['pg']):.3f} s, PostgreSQL/SQLite {wall_ratio:.2f}"
+                  + "".join(f", {side} {statistics.median(b / a for a, b in zip(walls['lite'], walls[side])):.2f}"
+                            for side in sides[2:]), flush=True)
     finally:
         pg.stop()
         subprocess.run(["rm", "-rf", base])
