@@ -125,6 +125,52 @@ static void test_sniff_kinds(void **state)
     assert_int_equal(SNIFF("{\"s\":\"}{\\\"record\\\"\",\"results\":[{\"command\":\"x\"}]}"), KIND_HYPERFINE);
 }
 
+/* A NUL byte in a JSON document, where no token starts, left the scanner
+ * standing on it for ever: these returned only once it passes it over. */
+static void test_sniff_nul(void **state)
+{
+    (void)state;
+    assert_int_equal(SNIFF("{\"iters\":[1,\0 2],\"times\":[1,2]}"), KIND_CRITERION);
+    assert_int_equal(SNIFF("{\"a\":\0,\"record\":\"run\"}"), KIND_RUN_STREAM);
+    assert_int_equal(SNIFF("{\"a\":1\0}"), KIND_JSON);
+    assert_int_equal(SNIFF("[1,\0]"), KIND_UNKNOWN);
+    assert_int_equal(SNIFF("[\0{\"benchmark\":\"a\"}]"), KIND_JMH);
+}
+
+/* An array's scalars are skipped eight bytes at a time, counting their
+ * commas: the first element's keys decide a format, a later element's do
+ * not. Scalars of every width put the element that decides at every
+ * offset from an eight-byte boundary, and the commas before it on either
+ * side of one. */
+static void test_sniff_array_scalars(void **state)
+{
+    (void)state;
+    char buf[512];
+    for (int width = 1; width <= 9; width++) {
+        for (int before = 0; before <= 11; before++) {
+            for (int lead = 0; lead < 8; lead++) {
+                /* JMH: a top-level array whose first element has its keys */
+                int k = snprintf(buf, sizeof buf, "%*s[", lead, "");
+                for (int e = 0; e < before; e++)
+                    k += snprintf(buf + k, sizeof buf - (size_t)k, "%.*s,%s", width, "-123456789e0", e % 3 ? " " : "");
+                k += snprintf(buf + k, sizeof buf - (size_t)k, "{\"benchmark\":\"a\"}, 1, 2]");
+                assert_int_equal(sniff(buf, (size_t)k), before == 0 ? KIND_JMH : KIND_UNKNOWN);
+                /* Google Benchmark: the first element of "benchmarks", one level down */
+                k = snprintf(buf, sizeof buf, "{\"x\":[%*s1,2],\"benchmarks\":[", lead, "");
+                for (int e = 0; e < before; e++)
+                    k += snprintf(buf + k, sizeof buf - (size_t)k, "%.*s ,", width, "123456789012");
+                k += snprintf(buf + k, sizeof buf - (size_t)k, "{\"real_time\":1},\"s,[{\",true]}");
+                assert_int_equal(sniff(buf, (size_t)k), before == 0 ? KIND_GBENCH : KIND_JSON);
+            }
+        }
+    }
+    /* strings and nested arrays among the scalars end the skip */
+    assert_int_equal(SNIFF("[1, \"{\", [2, 3], {\"benchmark\":\"a\"}]"), KIND_UNKNOWN);
+    assert_int_equal(SNIFF("{\"iters\":[1.5, 2e3, null, true, -0], \"times\":[[1], \"]\"]}"), KIND_CRITERION);
+    /* a string after scalars is read as one: its brackets close nothing */
+    assert_int_equal(SNIFF("{\"iters\":[1, 2, 3, 4, 5, 6, \"]}, \\\"record\\\": [\", 2], \"times\":[1]}"), KIND_CRITERION);
+}
+
 static void test_sniff_compressed(void **state)
 {
     (void)state;
@@ -425,6 +471,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_join_path),
         cmocka_unit_test(test_sniff_kinds),
+        cmocka_unit_test(test_sniff_nul),
+        cmocka_unit_test(test_sniff_array_scalars),
         cmocka_unit_test(test_sniff_compressed),
         cmocka_unit_test(test_decode_layers),
         cmocka_unit_test(test_kept_contexts),

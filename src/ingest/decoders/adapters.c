@@ -36,7 +36,7 @@ static const struct harness adapters[] = {
     {"pyperf", harness_pyperf, NULL, NULL, 0, NULL},
     {"go-bench", NULL, harness_gobench, NULL, 0, NULL},
     /* Rust, Python and C++ harnesses */
-    {"criterion", harness_criterion, NULL, criterion_companions, 1, NULL},
+    {"criterion", harness_criterion, NULL, criterion_companions, 1, &criterion_flat},
     {"cargo-bench", NULL, harness_cargo_bench, NULL, 0, NULL},
     {"pytest-benchmark", harness_pytest_benchmark, NULL, NULL, 0, &pytest_flat},
     {"asv", harness_asv, harness_asv_text, NULL, 0, NULL},

@@ -21,6 +21,7 @@
 
 struct bcell {
     char *name, *unit;
+    size_t name_len; /* strlen(name) */
     size_t first_line;
     struct dvec v, dev; /* the value and DEV per line */
     json_t *thr;        /* array: the throughput text per line, or null; NULL until a line has one */
@@ -30,6 +31,7 @@ struct bcells {
     struct bcell *v;
     size_t n, cap;
     struct idmap index; /* name -> index */
+    size_t next;        /* the cell after the last line's: the next line's, when every round lists them in one order */
 };
 
 static void bcells_free(struct bcells *cs)
@@ -45,11 +47,23 @@ static void bcells_free(struct bcells *cs)
     idmap_free(&cs->index);
 }
 
+/* The cell of name (len bytes), made at its first line. Each round of a
+ * run lists the benchmarks in one order, so the cell after the last
+ * line's is tried first, by its name, before the keyed hash. */
 static struct bcell *bcell_get(struct bcells *cs, const char *name, size_t len, size_t lineno)
 {
+    if (cs->next < cs->n) {
+        struct bcell *g = &cs->v[cs->next];
+        if (g->name_len == len && memcmp(g->name, name, len) == 0) {
+            cs->next = cs->next + 1 < cs->n ? cs->next + 1 : 0;
+            return g;
+        }
+    }
     int64_t *ix = idmap_get(&cs->index, name, len);
-    if (ix)
+    if (ix) {
+        cs->next = (size_t)*ix + 1 < cs->n ? (size_t)*ix + 1 : 0;
         return &cs->v[*ix];
+    }
     if (cs->n == cs->cap) {
         size_t ncap = cs->cap ? 2 * cs->cap : 16;
         struct bcell *nv = realloc(cs->v, ncap * sizeof *nv);
@@ -66,7 +80,9 @@ static struct bcell *bcell_get(struct bcells *cs, const char *name, size_t len, 
         free(b->name);
         return NULL;
     }
+    b->name_len = strlen(b->name); /* a name with a NUL in it is never foreseen: the hash finds it */
     cs->n++;
+    cs->next = 0;
     return b;
 }
 

@@ -11,6 +11,9 @@
 
 /* The files read with sample.json, from the same directory. */
 extern const char *const criterion_companions[];
+/* sample.json's times, read flat (core/jsonflat.h). */
+struct json_flat_spec;
+extern const struct json_flat_spec criterion_flat;
 
 int harness_criterion(struct harness_ctx *c, json_t *doc);
 int harness_cargo_bench(struct harness_ctx *c, const char *text, size_t len);
