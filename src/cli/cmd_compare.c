@@ -437,7 +437,7 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
     struct db *db = NULL;
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
-    io.quiet = 1;
+    io.notices = INGEST_NOTICES_QUIET;
     struct ingester *g = NULL;
     int rc = EXIT_OK;
     if (cli_connect_store(cli, STORE_WRITE, &db))

@@ -302,8 +302,7 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     struct db *db = NULL;
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
-    io.quiet = 1;
-    io.scratch = 1; /* nothing is stored anyway */
+    io.notices = INGEST_NOTICES_NONE; /* nothing is stored anyway: the errors say what was refused */
     struct ingester *g = NULL;
     struct ingest_file *files = xcalloc(n + 1, sizeof *files);
     char **names = xcalloc(n + 1, sizeof *names);

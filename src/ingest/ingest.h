@@ -20,15 +20,22 @@
 #define INGEST_DEFAULT_MAX_RATIO 1000ull
 #define INGEST_RATIO_FREE (64ull << 20)
 
+/* The notices ingest prints on stderr; warnings and errors are always
+ * printed. */
+enum ingest_notices {
+    INGEST_NOTICES_ALL,   /* skipped, replaced, and that a refused archive was not stored */
+    INGEST_NOTICES_QUIET, /* ingest --quiet: only that a refused archive was not stored (it completes the error) */
+    INGEST_NOTICES_NONE,  /* none: the caller says what became of the files (compare keeps nothing) */
+};
+
 struct ingest_options {
     uint64_t max_line_bytes;
     uint64_t max_bytes;
     int replace; /* replace runs stored from other archives */
-    int quiet;   /* no notices (skipped, replaced); warnings and errors stay */
+    enum ingest_notices notices;
     uint64_t max_members; /* files a container may hold */
     uint64_t max_series;  /* series one archive may hold (0: the default) */
     uint64_t max_ratio;   /* decompressed bytes per byte read (0: the default) */
-    int scratch; /* a store that is never kept (compare on files): no note that a refused file was not stored */
 };
 
 /* Every limit at its default: the options of an ingest no one tuned. */

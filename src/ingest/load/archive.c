@@ -374,7 +374,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     const struct sink_counts *here = sink_counts(g->sink);
     if (rc < 0) {
         ingest_report_print_error(&g->rep);
-        if (!g->opt.scratch)
+        if (g->opt.notices != INGEST_NOTICES_NONE)
             bd_notice("note: %s: archive not stored (nothing from it was written)", g->shown);
         g->totals.failed++;
         reset_archive(g);
