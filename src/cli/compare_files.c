@@ -214,7 +214,7 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
                      "its runs", shown);
         else
             bd_error("compare: %s: %snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
-                     text.len == 0 ? "the file is empty: " : "", ingest_harness_list());
+                     ingest_empty_note(text.len), ingest_harness_list());
         rc = EXIT_FAIL;
     }
     sb_free(&text);

@@ -121,8 +121,10 @@ enum ingest_kind {
     INGEST_KIND_COMPANION, /* a harness's file read with the one beside it (Criterion's benchmark.json) */
 };
 
-/* Sniffs the file at path by its content. -1 with *err when it cannot be
- * read. */
+/* "the file is empty: ", put before what a file of that many bytes does
+ * not hold when it holds none, else "": one wording of an empty file for
+ * every message (ingest's and compare's). */
+const char *ingest_empty_note(uint64_t bytes);
 /* Whether a directory walk takes the harness file at path: not a copy a
  * harness keeps of an earlier run (Criterion.rs's base/ and other saved
  * baselines beside new/). */
@@ -130,6 +132,8 @@ int ingest_walk_takes(const char *path, const char *harness);
 /* kept (ingest_kept_new; NULL: none) lends zstd contexts from one file to
  * the next, which saves creating one per file (docs/architecture.md). */
 struct source_kept;
+/* Sniffs the file at path by its content. -1 with *err when it cannot be
+ * read. */
 int ingest_classify(const char *path, struct source_kept *kept, enum ingest_kind *kind, const char **harness,
                     char **err);
 /* NULL when memory runs out (then classify without). */
