@@ -216,13 +216,16 @@ printf 'benchmark,metric,unit,value\nup,,ns,130\ndown,,ns,70\nsame,,ns,100\nboth
 run bd compare one_a.csv one_b.csv --format markdown --gate
 expect_rc 0 "one value a side: the gate passes"
 expect_eq "$(head -n 1 "$T/out")" \
-    "**0 slower, 0 faster, 2 inconclusive, 2 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; inconclusive: too few samples for p ≤ 0.05; n = 1–2+1–2) — gate: passes" \
+    "**0 slower, 0 faster, 2 inconclusive, 2 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; inconclusive: too few samples for p ≤ 0.05; n = 1 to 2 per cell in one_a.csv, 1 to 2 in one_b.csv) — gate: passes" \
     "one value a side: inconclusive, not unchanged"
 expect_out_has "No cell changed." "one value a side: no changed cell"
 expect_out_has "Inconclusive: too few samples for the U test to reach p ≤ 0.05; the change as measured, not a verdict:" \
     "one value a side: the inconclusive cells, said so"
 expect_out_has "| up | sec | 100.0n ± ∞ | 130.0n ± ∞ | +30.00% | 1.000 | inconclusive |" "the 30% shown, called inconclusive"
 expect_out_has "| down | sec | 100.00n ± ∞ | 70.00n ± ∞ | -30.00% | 1.000 | inconclusive |" "and the other"
+run bd compare a=one_a.csv b=one_b.csv c=one_b.csv --format markdown
+expect_eq "$(head -n 1 "$T/out" | sed 's/.*; n = //')" "1 to 2 per cell in a, 1 to 2 in the others) — gate: passes" \
+    "three sides: the samples of the baseline and of the others"
 run bd compare one_a.csv one_b.csv --format json --envelope
 python3 - "$T/out" <<'PY' || fail "the envelope counts the inconclusive cells"
 import json, sys
