@@ -57,6 +57,32 @@ expect_out_has "95% CI" "the change's interval has a header"
 grep -q "^Encode/format=json-48 .* -17.20% (p=0.000 n=10) *\[-18.0%, -16.6%\] faster$" "$T/out" ||
     fail "a row's Hodges-Lehmann interval of the change and its verdict"
 expect_err_has "compare: no regression" "the outcome on stderr"
+# The change (of the medians, benchstat's) and the interval beside it (of
+# the shift, Hodges-Lehmann) estimate different things: where the head's
+# values change in shape (a cluster just above the base's, a tail far
+# above) the medians fall while the shift is up; the line says so.
+python3 - <<'PY' || fail "write the bimodal pair"
+with open("shape_a.csv", "w") as a, open("shape_b.csv", "w") as b:
+    a.write("benchmark,metric,unit,value\n")
+    b.write("benchmark,metric,unit,value\n")
+    for i in range(300):
+        q = (i + 0.5) / 300
+        a.write("shape,,ns,%.6f\nshift,,ns,%.6f\n" % (100 + 10 * q, 100 + 10 * q))
+        b.write("shape,,ns,%.6f\nshift,,ns,%.6f\n" % (101 + 2 * q / 0.55 if q < 0.55 else 110 + 100 * (q - 0.55),
+                                                     102 + 10 * q))
+PY
+run bd compare shape_a.csv shape_b.csv
+expect_rc 0 "a change in shape"
+expect_out_has "shift 95% CI" "the interval's header says it is the shift's"
+grep -q "^shape .* -2.08% (p=0.011 n=300) *\[+0.2%, +2.3%\] faster ¹$" "$T/out" ||
+    fail "the medians' change outside the shift's interval is marked: $(grep '^shape' "$T/out")"
+grep -q "^shift .* \[+1.[0-9]%, +2.[0-9]%\] slower$" "$T/out" || fail "a change inside its interval is not marked"
+expect_out_has "¹ the change (of the medians, benchstat's) lies outside the shift's interval (Hodges-Lehmann: the typical difference between the two sides' values): the values changed in shape, not by one shift" \
+    "and the note says why"
+run bd compare shape_a.csv shape_b.csv --benchstat
+expect_rc 0 "the same, --benchstat"
+expect_out_has "-2.08% (p=0.011 n=300)" "benchstat's change is kept"
+grep -q "¹\|shift's interval" "$T/out" && fail "--benchstat: no benchdb note"
 
 # ---- sides: several files, standard input, labels, more than two ----
 # crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
