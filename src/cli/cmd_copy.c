@@ -181,8 +181,9 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long long rows = 0, changed = 0;
-    int rc = store_connect(dest, STORE_CREATE, &dst, &err) ? -1
-             : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
+    /* store_connect's messages name the store; the copy's do not */
+    int named = store_connect(dest, STORE_CREATE, &dst, &err) != 0;
+    int rc = named ? -1 : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
     const char *file = dst ? db_filename(dst) : NULL;
     char *created = rc && !existed && file ? strdup(file) : NULL;
     db_close(dst);
@@ -192,7 +193,10 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     free(created);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc) {
-        bd_error("copy: %s: %s; nothing was written there", shown ? shown : "DEST", err ? err : "out of memory");
+        if (named)
+            bd_error("copy: %s; nothing was written there", err ? err : "out of memory");
+        else
+            bd_error("copy: %s: %s; nothing was written there", shown ? shown : "DEST", err ? err : "out of memory");
         free(err);
         free(shown);
         return EXIT_FAIL;

@@ -55,6 +55,16 @@ echo "not a store" >notes.txt
 run bd --db a.db copy notes.txt
 expect_rc 1 "a file that is no store"
 expect_eq "$(cat notes.txt)" "not a store" "the file is unchanged"
+expect_eq "$(cat "$T/err")" "error: copy: notes.txt: not a benchdb store (the file is not an SQLite database); nothing was written there" \
+    "a file that is no store: the message names it once"
+# A server that is not there (nothing listens on port 1): libpq's two
+# lines said as one sentence, the store named once, its password masked.
+run bd --db a.db copy "postgresql://ci:s3cret@127.0.0.1:1/results"
+expect_rc 1 "a server that is not there"
+expect_eq "$(grep -c . "$T/err")" 1 "one line"
+expect_err_has "error: copy: postgresql://ci:***@127.0.0.1:1/results: cannot connect to the PostgreSQL store: connection to server at \"127.0.0.1\", port 1 failed: Connection refused; is the server running on that host and accepting TCP/IP connections?; nothing was written there" \
+    "a server that is not there: the message"
+grep -q 's3cret\|results: postgresql\|\\n' "$T/err" && fail "no password, no name twice, no escaped line break: $(cat "$T/err")"
 bd --db a.db sql --write "CREATE TABLE extra (x)" >/dev/null 2>&1 || fail "a table of the user's"
 run bd --db a.db copy c.db
 expect_rc 1 "a table the copy does not know"
