@@ -141,6 +141,40 @@ static int check_source(struct db *src, char **err)
     return rc;
 }
 
+static int holds_rows_message(const char *table, char **err)
+{
+    return bd_fail(err, "the destination is not empty: its table %s holds rows (benchdb copy writes only into a new "
+                        "or empty store)",
+                   table);
+}
+
+int store_copy_check_empty_as_is(struct db *dst, char **err)
+{
+    /* the tables of every version since the one that made them: a store
+     * with data holds an archive or a plan, a rule or an evaluation */
+    static const struct {
+        const char *name;
+        int since;
+    } held[] = {{"archive", 1}, {"plan", 1}, {"rule", 2}, {"evaluation", 2}};
+    int version = store_version(dst, err);
+    if (version < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof held / sizeof *held; i++) {
+        if (version < held[i].since)
+            continue;
+        char sql[96];
+        snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", held[i].name);
+        struct db_stmt *st = NULL;
+        int rc = db_prepare(dst, sql, &st) == SQLITE_OK ? db_step(st) : SQLITE_ERROR;
+        db_finalize(st);
+        if (rc == SQLITE_ROW)
+            return holds_rows_message(held[i].name, err);
+        if (rc != SQLITE_DONE)
+            return fail_db(err, dst, "cannot read the destination");
+    }
+    return 0;
+}
+
 /* The destination must hold no rows (units aside: the schema's own). */
 static int check_empty(struct db *dst, char **err)
 {
@@ -155,9 +189,7 @@ static int check_empty(struct db *dst, char **err)
         int rc = db_step(st);
         db_finalize(st);
         if (rc == SQLITE_ROW)
-            return bd_fail(err, "the destination is not empty: its table %s holds rows (benchdb copy writes only into "
-                                "a new or empty store)",
-                           tables[i].name);
+            return holds_rows_message(tables[i].name, err);
         if (rc != SQLITE_DONE)
             return fail_db(err, dst, "cannot read the destination");
     }

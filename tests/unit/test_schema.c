@@ -1,6 +1,7 @@
 /* The schema: migrations from an empty store and from every earlier version
  * give exactly schema/schema.sql; a newer store is refused and untouched; a
- * migration whose text changed is reported. */
+ * migration whose text changed is reported; `benchdb copy` into a store
+ * of an older version refuses one with rows before migrating it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "store/store.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -239,6 +241,66 @@ static void test_store_settings(void **state)
     free(path);
 }
 
+/* benchdb copy SRC DEST, as the command line runs it. */
+static int run_copy_command(const char *src, const char *dest)
+{
+    const struct command *c = commands;
+    while (c->name && strcmp(c->name, "copy") != 0)
+        c++;
+    assert_non_null(c->name);
+    struct cli cli = {src, 1};
+    char *argv[] = {"copy", (char *)dest, NULL};
+    return c->run(&cli, 2, argv);
+}
+
+/* A store of version v, holding a plan when with_rows. */
+static void older_store(const char *path, int v, int with_rows)
+{
+    sqlite3 *db;
+    char *err = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(store_migrate(db, v, &err), v);
+    if (with_rows)
+        assert_int_equal(sqlite3_exec(db, "INSERT INTO plan(name) VALUES ('kept')", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static void test_copy_into_an_older_store(void **state)
+{
+    (void)state;
+    char *src = tmp_path("copy-src"), *dest = tmp_path("copy-old");
+    sqlite3 *db;
+    char *err = NULL;
+    assert_int_equal(store_open(src, STORE_CREATE, &db, &err), 0);
+    store_close(db);
+    int older = migrations_count() - 1;
+    /* With rows: refused, and left at its version byte for byte (before,
+     * it was migrated, then refused as not empty: an older benchdb could
+     * no longer open it, and the message said nothing was written). */
+    older_store(dest, older, 1);
+    size_t n0, n1;
+    char *before = slurp(dest, &n0);
+    assert_int_equal(run_copy_command(src, dest), EXIT_FAIL);
+    char *after = slurp(dest, &n1);
+    assert_true(n0 == n1 && memcmp(before, after, n0) == 0);
+    free(before);
+    free(after);
+    assert_int_equal(sqlite3_open(dest, &db), SQLITE_OK);
+    assert_int_equal(store_schema_version(db, &err), older);
+    sqlite3_close(db);
+    remove_store(dest);
+    /* Empty: brought to the current schema and filled, as a new file is. */
+    older_store(dest, older, 0);
+    assert_int_equal(run_copy_command(src, dest), EXIT_OK);
+    assert_int_equal(sqlite3_open(dest, &db), SQLITE_OK);
+    assert_int_equal(store_schema_version(db, &err), migrations_count());
+    sqlite3_close(db);
+    remove_store(dest);
+    remove_store(src);
+    free(src);
+    free(dest);
+}
+
 static void test_normalize(void **state)
 {
     (void)state;
@@ -257,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_modified_migration_is_reported),
         cmocka_unit_test(test_not_a_store),
         cmocka_unit_test(test_store_settings),
+        cmocka_unit_test(test_copy_into_an_older_store),
         cmocka_unit_test(test_normalize),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
