@@ -241,15 +241,15 @@ static void test_store_settings(void **state)
     free(path);
 }
 
-/* benchdb copy SRC DEST, as the command line runs it. */
-static int run_copy_command(const char *src, const char *dest)
+/* benchdb --db STORE NAME ARG, as the command line runs it. */
+static int run_command(const char *store, const char *name, const char *arg)
 {
     const struct command *c = commands;
-    while (c->name && strcmp(c->name, "copy") != 0)
+    while (c->name && strcmp(c->name, name) != 0)
         c++;
     assert_non_null(c->name);
-    struct cli cli = {src, 1};
-    char *argv[] = {"copy", (char *)dest, NULL};
+    struct cli cli = {store, 1};
+    char *argv[] = {(char *)name, (char *)arg, NULL};
     return c->run(&cli, 2, argv);
 }
 
@@ -280,7 +280,7 @@ static void test_copy_into_an_older_store(void **state)
     older_store(dest, older, 1);
     size_t n0, n1;
     char *before = slurp(dest, &n0);
-    assert_int_equal(run_copy_command(src, dest), EXIT_FAIL);
+    assert_int_equal(run_command(src, "copy", dest), EXIT_FAIL);
     char *after = slurp(dest, &n1);
     assert_true(n0 == n1 && memcmp(before, after, n0) == 0);
     free(before);
@@ -291,7 +291,7 @@ static void test_copy_into_an_older_store(void **state)
     remove_store(dest);
     /* Empty: brought to the current schema and filled, as a new file is. */
     older_store(dest, older, 0);
-    assert_int_equal(run_copy_command(src, dest), EXIT_OK);
+    assert_int_equal(run_command(src, "copy", dest), EXIT_OK);
     assert_int_equal(sqlite3_open(dest, &db), SQLITE_OK);
     assert_int_equal(store_schema_version(db, &err), migrations_count());
     sqlite3_close(db);
@@ -299,6 +299,35 @@ static void test_copy_into_an_older_store(void **state)
     remove_store(src);
     free(src);
     free(dest);
+}
+
+/* backup copies a store of an older schema as it is (the copy to keep
+ * before migrating: it used to be refused, 'needs migrations ... run
+ * benchdb migrate'). */
+static void test_backup_of_an_older_store(void **state)
+{
+    (void)state;
+    char *path = tmp_path("backup-old"), *copy = tmp_path("backup-copy");
+    int older = migrations_count() - 1;
+    older_store(path, older, 1);
+    assert_int_equal(run_command(path, "backup", copy), EXIT_OK);
+    sqlite3 *db;
+    char *err = NULL;
+    assert_int_equal(sqlite3_open(copy, &db), SQLITE_OK);
+    assert_int_equal(store_schema_version(db, &err), older);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM plan", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "kept");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(store_schema_version(db, &err), older); /* the store itself untouched */
+    sqlite3_close(db);
+    remove_store(path);
+    remove_store(copy);
+    free(path);
+    free(copy);
 }
 
 static void test_normalize(void **state)
@@ -320,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_not_a_store),
         cmocka_unit_test(test_store_settings),
         cmocka_unit_test(test_copy_into_an_older_store),
+        cmocka_unit_test(test_backup_of_an_older_store),
         cmocka_unit_test(test_normalize),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
