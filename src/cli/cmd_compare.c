@@ -184,11 +184,12 @@ const struct cli_spec spec_compare = {
              "C and more sides are each compared with A. Nothing is stored or recorded\n"
              "unless --record is given with --db.\n"
              "\n"
-             "Runs: otherwise A and B are runs of plan P (default), sources, variants or\n"
-             "values of a run attribute (--by); without --plan the one plan holding both\n"
-             "is used. It runs the saved query 'compare' and records the evaluation,\n"
-             "like 'benchdb query compare'. The table format is benchstat's layout; csv\n"
-             "and json give every column of the query.\n"
+             "Runs: otherwise A and B are runs of plan P (default), sources (a revision\n"
+             "or its first 7+ digits), variants or values of a run attribute (--by);\n"
+             "without --plan the one plan holding both is used. It runs the saved query\n"
+             "'compare' and records the evaluation, like 'benchdb query compare'. The\n"
+             "table format is benchstat's layout; csv and json give every column of the\n"
+             "query.\n"
              "\n"
              "The answer first: --format markdown is a comment for a pull request (the\n"
              "counts and the gate's result on its first line, then the changed cells,\n"
@@ -291,7 +292,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
 static int store_compare(struct cli *cli, struct compare_args *a, struct compare_sides sides)
 {
     int rc = EXIT_USAGE;
-    char *plan = NULL, *err = NULL;
+    char *plan = NULL, *err = NULL, *full_a = NULL, *full_b = NULL;
     struct saved_query *q = NULL;
     struct db *db = NULL;
     struct evaluation ev = {0};
@@ -307,7 +308,9 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
     plan = a->plan ? xstrdup(a->plan) : NULL;
-    int found = compare_find_plan(db, &sides, &plan, &err);
+    int found = compare_expand_sources(db, &sides, &full_a, &full_b, &err);
+    if (!found)
+        found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {
         bd_error("%s", err);
         rc = found == -1 ? EXIT_USAGE : EXIT_FAIL;
@@ -340,6 +343,8 @@ out:
     saved_query_free(q);
     db_close(db);
     free(plan);
+    free(full_a);
+    free(full_b);
     free(err);
     return rc;
 }

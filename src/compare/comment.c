@@ -165,7 +165,8 @@ char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
 
 static int put_range(struct strbuf *sb, int64_t lo, int64_t hi)
 {
-    return lo == hi ? sb_printf(sb, "%lld", (long long)lo) : sb_printf(sb, "%lld to %lld", (long long)lo, (long long)hi);
+    return lo == hi ? sb_printf(sb, "%lld", (long long)lo)
+                    : sb_printf(sb, "%lld to %lld", (long long)lo, (long long)hi);
 }
 
 /* The compared cells' sample counts: "n = 10+10" when every cell has as

@@ -121,6 +121,33 @@ bd sql "SELECT r.source, r.name AS run, se.block, b.name AS benchmark, se.unit, 
         JOIN benchmark b ON b.id = se.benchmark_id JOIN plan p ON p.id = r.plan_id
         WHERE p.name = 'builds' AND s.warmup = 0" --format csv >builds-values.csv
 
+# ---- sides by source: a revision abbreviated as git and the pages show it ----
+python3 - <<'PY'
+import json
+with open("revs.jsonl", "w") as f:
+    for i, src in enumerate(["1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e"] * 2 + ["1b2c3d4e5f6f00000000000000000000000000aa"] * 2
+                            + ["9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807"] * 2):
+        f.write(json.dumps({"record": "run", "format": "benchdb-run/1", "plan": "revs", "run": "r%d" % i,
+                            "host": "h", "source": src}) + "\n")
+        f.write(json.dumps({"record": "samples", "benchmark": "parse", "block": 1, "variant": "v", "unit": "ns/op",
+                            "values": [100 + i + k for k in range(5)]}) + "\n")
+PY
+bd ingest --quiet revs.jsonl || fail "ingest revs.jsonl"
+run bd compare --by source --format csv --no-record 1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807
+expect_rc 0 "--by source, whole revisions"
+cp "$T/out" revs-full.csv
+run bd compare --by source --format csv --no-record 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "--by source, each side the first 12 and 7 digits of one revision"
+cmp -s "$T/out" revs-full.csv || fail "abbreviated revisions compare as the whole ones: $(diff revs-full.csv "$T/out" | head -3)"
+run bd compare --by source 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "recorded"
+expect_eq "$(bd sql "SELECT params ->> '\$.a', params ->> '\$.b' FROM evaluation ORDER BY id DESC LIMIT 1" --format csv | tail -1 | tr -d '\r')" \
+    "1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e,9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807" "the evaluation records the whole revisions"
+run bd compare --by source --no-record 1b2c3d4e5f6 9e8d7c6
+expect_rc 2 "a prefix of two revisions"
+expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one revision (1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e, 1b2c3d4e5f6f00000000000000000000000000aa): give more of it" \
+    "is taken for neither, and says which"
+
 # ---- values with counts (JMH sample mode) ----
 jmh() { # FILE VALUES-BINS
     printf '[{"benchmark":"b.Hist.run","mode":"sample","threads":1,"params":{},"primaryMetric":{"score":1,"scoreUnit":"ms/op","rawDataHistogram":[%s]},"secondaryMetrics":{}}]\n' "$2" >"$1"
