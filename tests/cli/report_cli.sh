@@ -150,7 +150,7 @@ import re, sys
 html = open(sys.argv[1]).read()
 for cls in ("answer", "all"):
     t = re.search(r'<table class="%s">(.*?)</table>' % cls, html, re.S).group(1)
-    head = [h.replace("<wbr>", "") for h in re.findall(r"<th>(.*?)</th>", t)]
+    head = [h.replace("<wbr>", "") for h in re.findall(r"<th(?: [^>]*)?>(.*?)</th>", t)]
     rows = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", t.split("<tbody>")[1], re.S)]
     got = [r[head.index("pass")] for r in rows]
     assert got == ["0"] * 16 + ["1"] * 467, (cls, len(got), "".join(got[:40]))
