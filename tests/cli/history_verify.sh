@@ -146,6 +146,12 @@ run bd history --verify 1 --diff 1 2
 expect_rc 2 "--verify and --diff"
 run bd history --verify 99
 expect_rc 1 "a missing evaluation"
-expect_err_has "error: history: no evaluation 99 in the store" "message"
+expect_err_has "error: history: no evaluation 99 in the store (its " "message"
+n=$(bd sql "SELECT count(*) || ' evaluations are ' || min(id) || ' to ' || max(id) FROM evaluation" --format csv | tail -1 | tr -d '\r')
+expect_err_has "$n: 'benchdb history --all' lists them)" "with the ids there are"
+bd --db none.db init >/dev/null
+run bd --db none.db history --verify 1
+expect_rc 1 "an evaluation of a store that holds none"
+expect_eq "$(cat "$T/err")" "error: history: no evaluation 1 in the store (it holds none yet)" "says so"
 
 finish

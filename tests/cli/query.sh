@@ -115,7 +115,8 @@ expect_out "$(printf '%s\r\n' 'run_group,column,1,2' 'g,band_pass,1,0' 'g,interv
   "diff rows: the changed columns of the changed group"
 run bd --db tie.db history --diff 1 99
 expect_rc 1 "diff with a missing evaluation"
-expect_err_has "error: history: no evaluation 99 in the store" "missing evaluation message"
+expect_err_has "error: history: no evaluation 99 in the store (its " "missing evaluation message"
+expect_err_has "evaluations are 1 to " "with the ids there are"
 run bd --db tie.db history --diff 1
 expect_rc 2 "diff with one id"
 # New data changes the fingerprint, and the diff says so.

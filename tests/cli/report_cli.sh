@@ -31,7 +31,7 @@ expect_err_has "report placement-rule: no parameter named 'nope'" "names the par
 expect_eq "$(nevals)" 0 "usage errors record nothing"
 run b report --evaluation 99
 expect_rc 1 "an evaluation that does not exist"
-expect_err_has "there is no evaluation 99" "says so"
+expect_err_has "no evaluation 99 in the store" "says so"
 
 # ---- the placement-rule page ----
 run b report placement-rule -p plan=calibration-sim -o pr.html
