@@ -178,26 +178,12 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
         return EXIT_FAIL;
     int existed = access(dest, F_OK) == 0;
     char *err = NULL, *shown = store_name_masked(dest);
-    if (existed || db_is_server_name(dest)) { /* refused with rows before anything migrates it */
-        struct db *as_is = NULL;
-        int named = store_connect(dest, STORE_INSPECT, &as_is, &err) != 0; /* its messages name the store */
-        int refused = named || store_copy_check_empty_as_is(as_is, &err);
-        db_close(as_is);
-        if (refused) {
-            bd_error("copy: %s%s%s; nothing was written there", named ? "" : shown ? shown : dest, named ? "" : ": ",
-                     err ? err : "out of memory");
-            free(err);
-            free(shown);
-            db_close(src);
-            return EXIT_FAIL;
-        }
-    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long long rows = 0, changed = 0;
-    /* store_connect's messages name the store; the copy's do not */
-    int named = store_connect(dest, STORE_CREATE, &dst, &err) != 0;
-    int rc = named ? -1 : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
+    int named = 0; /* the message names the store */
+    int rc = store_copy_connect(dest, &dst, &named, &err) ? -1
+             : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
     const char *file = dst ? db_filename(dst) : NULL;
     char *created = rc && !existed && file ? strdup(file) : NULL;
     db_close(dst);

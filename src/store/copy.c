@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fnshared/numfmt.h"
 #include "store/db_internal.h"
@@ -148,7 +149,10 @@ static int holds_rows_message(const char *table, char **err)
                    table);
 }
 
-int store_copy_check_empty_as_is(struct db *dst, char **err)
+/* Refused as check_empty refuses, at whatever schema version dst is (opened
+ * with STORE_INSPECT): the tables that hold a store's data, each since the
+ * version that made it. */
+static int check_empty_as_is(struct db *dst, char **err)
 {
     /* the tables of every version since the one that made them: a store
      * with data holds an archive or a plan, a rule or an evaluation */
@@ -171,6 +175,28 @@ int store_copy_check_empty_as_is(struct db *dst, char **err)
             return holds_rows_message(held[i].name, err);
         if (rc != SQLITE_DONE)
             return fail_db(err, dst, "cannot read the destination");
+    }
+    return 0;
+}
+
+int store_copy_connect(const char *dest, struct db **out, int *named, char **err)
+{
+    *out = NULL;
+    *named = 0;
+    if (db_is_server_name(dest) || access(dest, F_OK) == 0) {
+        struct db *as_is = NULL;
+        if (store_connect(dest, STORE_INSPECT, &as_is, err)) {
+            *named = 1;
+            return -1;
+        }
+        int rc = check_empty_as_is(as_is, err);
+        db_close(as_is);
+        if (rc)
+            return -1;
+    }
+    if (store_connect(dest, STORE_CREATE, out, err)) {
+        *named = 1;
+        return -1;
     }
     return 0;
 }
