@@ -68,6 +68,10 @@ PY
 # within plus a margin of 0.1 (0.7 + 0.1 is 0.7999999999999999 in floating
 # point), and 8/40 estimates in band against min_band_share 0.2.
 bd --db tie.db init >/dev/null
+run bd --db tie.db rule list
+expect_rc 0 "rule list on a store with none"
+expect_eq "$(cat "$T/err")" "no rule is registered ('benchdb rule register NAME' fixes one before its data)" \
+    "rule list: none, said in words"
 { echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null
 run bd --db tie.db query placement-rule -p plan=tie -p margin=0.1 -p min_band_share=0.2 --format csv
 expect_rc 0 "placement-rule on the tie plan"
