@@ -201,12 +201,15 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
         free(shown);
         return EXIT_FAIL;
     }
-    if (!a.quiet)
-        cli_say("copied %lld rows from %s to %s in %.2f s (schema hashes of %lld recorded quer%s written as the "
-                "destination computes them)",
-                rows, cli_store_name(cli), shown ? shown : dest,
-                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, changed,
-                changed == 1 ? "y" : "ies");
+    if (!a.quiet) {
+        /* the hashes rewritten, when any (none between stores of one engine) */
+        char hashes[128] = "";
+        if (changed)
+            snprintf(hashes, sizeof hashes, " (schema hashes of %lld recorded quer%s written as the destination "
+                     "computes them)", changed, changed == 1 ? "y" : "ies");
+        cli_say("copied %lld rows from %s to %s in %.2f s%s", rows, cli_store_name(cli), shown ? shown : dest,
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, hashes);
+    }
     free(shown);
     return EXIT_OK;
 }

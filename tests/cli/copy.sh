@@ -17,6 +17,8 @@ bd --db a.db query variability --record --param plan=git-perf-p0001 >/dev/null 2
 run bd --db a.db copy b.db
 expect_rc 0 "a copy into a new file"
 expect_out_has "copied " "says how many rows"
+grep -q "^copied [0-9]* rows from a.db to b.db in [0-9.]* s$" "$T/out" ||
+    fail "between SQLite files, no hash is written and the summary says nothing of hashes: $(cat "$T/out")"
 
 # Every table, every column, in key order: the same text.
 tables="archive:id archive_chunk:archive_id,seq plan:id host:id variant:id benchmark:id run:id unit:name
