@@ -57,6 +57,7 @@ static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
         if (out_notes_print(&rep, &rs, &a->out, stdout, stderr) == 0)
             rc = EXIT_OK;
     }
+    out_notes_free(&rep);
     rowset_free(&rs);
     free(err);
     db_close(db);
