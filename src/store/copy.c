@@ -142,11 +142,20 @@ static int check_source(struct db *src, char **err)
     return rc;
 }
 
-static int holds_rows_message(const char *table, char **err)
+/* 0 when the destination's table holds no row; -1 with *err when it
+ * holds one (naming it) or cannot be read. */
+static int table_empty(struct db *dst, const char *table, char **err)
 {
-    return bd_fail(err, "the destination is not empty: its table %s holds rows (benchdb copy writes only into a new "
-                        "or empty store)",
-                   table);
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
+    struct db_stmt *st = NULL;
+    int rc = db_prepare(dst, sql, &st) == SQLITE_OK ? db_step(st) : SQLITE_ERROR;
+    db_finalize(st);
+    if (rc == SQLITE_ROW)
+        return bd_fail(err, "the destination is not empty: its table %s holds rows (benchdb copy writes only into a "
+                            "new or empty store)",
+                       table);
+    return rc == SQLITE_DONE ? 0 : fail_db(err, dst, "cannot read the destination");
 }
 
 /* Refused as check_empty refuses, at whatever schema version dst is (opened
@@ -166,15 +175,8 @@ static int check_empty_as_is(struct db *dst, char **err)
     for (size_t i = 0; i < sizeof held / sizeof *held; i++) {
         if (version < held[i].since)
             continue;
-        char sql[96];
-        snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", held[i].name);
-        struct db_stmt *st = NULL;
-        int rc = db_prepare(dst, sql, &st) == SQLITE_OK ? db_step(st) : SQLITE_ERROR;
-        db_finalize(st);
-        if (rc == SQLITE_ROW)
-            return holds_rows_message(held[i].name, err);
-        if (rc != SQLITE_DONE)
-            return fail_db(err, dst, "cannot read the destination");
+        if (table_empty(dst, held[i].name, err))
+            return -1;
     }
     return 0;
 }
@@ -207,17 +209,8 @@ static int check_empty(struct db *dst, char **err)
     for (size_t i = 0; i < NTABLES; i++) {
         if (strcmp(tables[i].name, "unit") == 0)
             continue;
-        char sql[128];
-        snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", tables[i].name);
-        struct db_stmt *st = NULL;
-        if (db_prepare(dst, sql, &st) != SQLITE_OK)
-            return fail_db(err, dst, "cannot read the destination");
-        int rc = db_step(st);
-        db_finalize(st);
-        if (rc == SQLITE_ROW)
-            return holds_rows_message(tables[i].name, err);
-        if (rc != SQLITE_DONE)
-            return fail_db(err, dst, "cannot read the destination");
+        if (table_empty(dst, tables[i].name, err))
+            return -1;
     }
     return 0;
 }
