@@ -88,16 +88,18 @@ static int parse_param_option(const struct cli_opt *o, const char *arg, void *ds
 static int parse_by(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
     (void)o;
-    static const char *const bys[] = {"run", "source", "variant", NULL};
+    static const char *const bys[] = {"run", "source", "host", "variant", NULL};
     struct compare_sides *sides = dst;
     sides->given = 1;
     if (strncmp(arg, "attr:", 5) == 0 && arg[5]) {
         sides->key = arg + 5;
         sides->by = "attr";
     } else if (one_of(arg, bys)) {
-        sides->by = strcmp(arg, "run") == 0 ? "run" : strcmp(arg, "source") == 0 ? "source" : "variant";
+        for (int i = 0; bys[i]; i++)
+            if (strcmp(arg, bys[i]) == 0)
+                sides->by = bys[i];
     } else
-        return bd_fail(err, "expected run, source, variant or attr:KEY");
+        return bd_fail(err, "expected run, source, host, variant or attr:KEY");
     return 0;
 }
 
@@ -137,7 +139,7 @@ struct compare_args {
 static const struct cli_opt compare_opts[] = {
     {"plan", 0, "P", "the plan (default: the only plan holding A and B)", cli_opt_string,
      offsetof(struct compare_args, plan), 0, 0},
-    {"by", 0, "WHAT", "run (default), source, variant or attr:KEY", parse_by, offsetof(struct compare_args, sides), 0,
+    {"by", 0, "WHAT", "run (default), source, host, variant or attr:KEY", parse_by, offsetof(struct compare_args, sides), 0,
      0},
     PARAM_OPT("metric", "M", "only this metric (primary, B/op, ...; default: all)"),
     PARAM_OPT("sample", "WHAT", "one sample is a value (default), a run's mean\nor a block's mean: value, run or block"),
@@ -185,11 +187,11 @@ const struct cli_spec spec_compare = {
              "unless --record is given with --db.\n"
              "\n"
              "Runs: otherwise A and B are runs of plan P (default), sources (a revision\n"
-             "or its first 7+ digits), variants or values of a run attribute (--by);\n"
-             "without --plan the one plan holding both is used. It runs the saved query\n"
-             "'compare' and records the evaluation, like 'benchdb query compare'. The\n"
-             "table format is benchstat's layout; csv and json give every column of the\n"
-             "query.\n"
+             "or its first 7+ digits), hosts (every run of each), variants or values of\n"
+             "a run attribute (--by); without --plan the one plan holding both is used.\n"
+             "It runs the saved query 'compare' and records the evaluation, like\n"
+             "'benchdb query compare'. The table format is benchstat's layout; csv and\n"
+             "json give every column of the query.\n"
              "\n"
              "The answer first: --format markdown is a comment for a pull request (the\n"
              "counts and the gate's result on its first line, then the changed cells,\n"

@@ -37,6 +37,10 @@ static const char *plans_sql(const char *by)
     if (strcmp(by, "source") == 0)
         return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
                "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND r.source = ?1) ORDER BY p.name";
+    if (strcmp(by, "host") == 0)
+        return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
+               "EXISTS (SELECT 1 FROM run r JOIN host h ON h.id = r.host_id WHERE r.plan_id = p.id AND h.name = ?1) "
+               "ORDER BY p.name";
     if (strcmp(by, "attr") == 0)
         return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
                "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND CAST(r.attributes ->> CAST(?2 AS TEXT) AS TEXT) = ?1) "
@@ -94,6 +98,9 @@ static const char *sides_sql(const char *by)
 {
     if (strcmp(by, "run") == 0)
         return "SELECT DISTINCT r.name FROM run r JOIN plan p ON p.id = r.plan_id "
+               "WHERE CAST(?3 AS TEXT) IS NULL OR p.name = ?3";
+    if (strcmp(by, "host") == 0)
+        return "SELECT DISTINCT h.name FROM run r JOIN plan p ON p.id = r.plan_id JOIN host h ON h.id = r.host_id "
                "WHERE CAST(?3 AS TEXT) IS NULL OR p.name = ?3";
     if (strcmp(by, "source") == 0)
         return "SELECT DISTINCT r.source FROM run r JOIN plan p ON p.id = r.plan_id "

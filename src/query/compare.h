@@ -12,7 +12,7 @@
  * printing its rows as benchstat prints them, one table per metric and
  * unit. */
 
-/* The two sides: what they name (by: run, source, variant or attr, with
+/* The two sides: what they name (by: run, source, host, variant or attr, with
  * key the attribute) and their names. */
 struct compare_sides {
     const char *by, *key;

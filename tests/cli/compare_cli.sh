@@ -148,6 +148,36 @@ expect_rc 2 "a prefix of two revisions"
 expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one revision (1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e, 1b2c3d4e5f6f00000000000000000000000000aa): give more of it" \
     "is taken for neither, and says which"
 
+# ---- sides by host: every run of each host ----
+bd ingest --quiet "$BENCHDB_SRC"/examples/calibration/*.jsonl.zst || fail "ingest the calibration plan"
+run bd compare --by host --format csv --no-record sim-p3-vm-a sim-p3-vm-b
+expect_rc 0 "--by host"
+cp "$T/out" hosts.csv
+# One cell against the store: n and the median of each side are those of
+# the host's values over both its runs (benchdb's median() in SQL).
+bd sql --format csv "SELECT h.name, count(*) AS n, median(s.value) AS m FROM sample s JOIN series se ON se.id = s.series_id
+    JOIN run r ON r.id = se.run_id JOIN host h ON h.id = r.host_id JOIN benchmark b ON b.id = se.benchmark_id
+    JOIN variant v ON v.id = se.variant_id
+    WHERE b.name = 'serialize' AND b.params ->> '\$.workload' = 'small' AND v.name = 'native' AND s.warmup = 0
+    AND h.name IN ('sim-p3-vm-a', 'sim-p3-vm-b') GROUP BY h.name ORDER BY h.name" --digits 17 >hosts-sql.csv ||
+    fail "the hosts' values"
+python3 - hosts.csv hosts-sql.csv <<'PY' || fail "--by host: n and medians are each host's over its runs"
+import csv, sys
+row = next(r for r in csv.DictReader(open(sys.argv[1])) if r["benchmark"] == "serialize"
+           and '"workload":"small"' in r["params"] and r["variant"] == "native")
+want = {r["name"]: r for r in csv.DictReader(open(sys.argv[2]))}
+a, b = want["sim-p3-vm-a"], want["sim-p3-vm-b"]
+assert (row["n_a"], row["n_b"]) == (a["n"], b["n"]) == ("100", "100"), (row["n_a"], row["n_b"], a, b)
+assert float(row["median_a"]) == float(a["m"]) and float(row["median_b"]) == float(b["m"]), (row, a, b)
+PY
+checks=$((checks + 1))
+run bd compare --by host --no-record sim-p3-vm-a sim-p3-vm-x
+expect_rc 2 "a host the store does not hold"
+expect_err_has "error: compare: no plan has host 'sim-p3-vm-x'; did you mean 'sim-p3-vm-a'?" "names the nearest"
+run bd query compare --no-record -p plan=calibration-sim -p by=host -p a=sim-p3-vm-a -p b=sim-p3-vm-z
+expect_rc 2 "query compare: a host the plan does not hold"
+expect_err_has "host 'sim-p3-vm-z' ran no run of plan calibration-sim" "says so"
+
 # ---- values with counts (JMH sample mode) ----
 jmh() { # FILE VALUES-BINS
     printf '[{"benchmark":"b.Hist.run","mode":"sample","threads":1,"params":{},"primaryMetric":{"score":1,"scoreUnit":"ms/op","rawDataHistogram":[%s]},"secondaryMetrics":{}}]\n' "$2" >"$1"
