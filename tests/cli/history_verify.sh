@@ -35,6 +35,9 @@ expect_eq "$(tail -n +2 "$T/out" | cut -d, -f4 | sort | uniq -c | tr -s ' ')" " 
 expect_err_has "verified 5 evaluations: 5 identical, 0 not" "the count on stderr"
 expect_out_has "1,placement-rule," "one row per evaluation"
 expect_out_has ",identical,,same (2),same (" "rows and data the same"
+# The answer first: the count before the rows (a terminal shows both).
+"$BENCHDB_BIN" history --verify --all --queries mine >both.txt 2>&1
+expect_eq "$(head -n 1 both.txt)" "verified 5 evaluations: 5 identical, 0 not" "the count leads the table"
 run bd history --verify 2 4 --queries mine
 expect_rc 0 "verify two ids"
 expect_out_has " 2  comparisons  identical" "a table: id, query, result"
