@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -171,7 +172,9 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     if (cli_parse(&spec_copy, argc, argv, &a, &first))
         return EXIT_USAGE;
     const char *dest = argv[first];
-    if (strcmp(dest, cli->db_path) == 0)
+    struct stat sd, ss; /* the same file by another name (./results.db, a link) too */
+    if (strcmp(dest, cli->db_path) == 0 || (stat(dest, &sd) == 0 && stat(cli->db_path, &ss) == 0 &&
+                                            sd.st_dev == ss.st_dev && sd.st_ino == ss.st_ino))
         return bd_usage_error("copy", "copy: DEST is the store itself (%s)", cli_store_name(cli));
     struct db *src = NULL, *dst = NULL;
     if (cli_connect_store(cli, STORE_READ, &src))

@@ -53,6 +53,12 @@ expect_eq "$(bd --db b.db sql "SELECT count(*) FROM evaluation" --format csv | t
 run bd --db a.db copy a.db
 expect_rc 2 "the store itself"
 expect_err_has "DEST is the store itself" "says so"
+ln -s a.db link.db
+for same in ./a.db "$PWD/a.db" link.db; do
+    run bd --db a.db copy "$same"
+    expect_rc 2 "the store itself, as $same"
+    expect_err_has "DEST is the store itself" "says so for $same (not 'the destination is not empty')"
+done
 echo "not a store" >notes.txt
 run bd --db a.db copy notes.txt
 expect_rc 1 "a file that is no store"
