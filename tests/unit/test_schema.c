@@ -330,6 +330,43 @@ static void test_backup_of_an_older_store(void **state)
     free(copy);
 }
 
+/* A command that writes brings an older store up and says so, once. */
+static void test_write_notes_the_migration(void **state)
+{
+    (void)state;
+    char *path = tmp_path("note-old"), *errpath = tmp_path("note-err");
+    int older = migrations_count() - 1;
+    older_store(path, older, 1);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *ef = fopen(errpath, "w+");
+    assert_non_null(ef);
+    dup2(fileno(ef), 2);
+    sqlite3 *db;
+    char *err = NULL;
+    for (int k = 0; k < 2; k++) { /* the second open finds it current */
+        assert_int_equal(store_open(path, STORE_WRITE, &db, &err), 0);
+        store_close(db);
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(ef);
+    size_t n;
+    char *got = slurp(errpath, &n);
+    char want[512];
+    snprintf(want, sizeof want,
+             "note: %s: the store's schema was brought from version %d to %d; a benchdb that knows only up to "
+             "version %d no longer opens it\n",
+             path, older, migrations_count(), older);
+    assert_string_equal(got, want);
+    free(got);
+    unlink(errpath);
+    remove_store(path);
+    free(path);
+    free(errpath);
+}
+
 static void test_normalize(void **state)
 {
     (void)state;
@@ -350,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_store_settings),
         cmocka_unit_test(test_copy_into_an_older_store),
         cmocka_unit_test(test_backup_of_an_older_store),
+        cmocka_unit_test(test_write_notes_the_migration),
         cmocka_unit_test(test_normalize),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
