@@ -253,6 +253,16 @@ static int run_command(const char *store, const char *name, const char *arg)
     return c->run(&cli, 2, argv);
 }
 
+/* The file at path is a store at version v. */
+static void assert_version(const char *path, int v)
+{
+    sqlite3 *db;
+    char *err = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(store_schema_version(db, &err), v);
+    sqlite3_close(db);
+}
+
 /* A store of version v, holding a plan when with_rows. */
 static void older_store(const char *path, int v, int with_rows)
 {
@@ -285,16 +295,12 @@ static void test_copy_into_an_older_store(void **state)
     assert_true(n0 == n1 && memcmp(before, after, n0) == 0);
     free(before);
     free(after);
-    assert_int_equal(sqlite3_open(dest, &db), SQLITE_OK);
-    assert_int_equal(store_schema_version(db, &err), older);
-    sqlite3_close(db);
+    assert_version(dest, older);
     remove_store(dest);
     /* Empty: brought to the current schema and filled, as a new file is. */
     older_store(dest, older, 0);
     assert_int_equal(run_command(src, "copy", dest), EXIT_OK);
-    assert_int_equal(sqlite3_open(dest, &db), SQLITE_OK);
-    assert_int_equal(store_schema_version(db, &err), migrations_count());
-    sqlite3_close(db);
+    assert_version(dest, migrations_count());
     remove_store(dest);
     remove_store(src);
     free(src);
@@ -311,19 +317,16 @@ static void test_backup_of_an_older_store(void **state)
     int older = migrations_count() - 1;
     older_store(path, older, 1);
     assert_int_equal(run_command(path, "backup", copy), EXIT_OK);
+    assert_version(copy, older);
     sqlite3 *db;
-    char *err = NULL;
     assert_int_equal(sqlite3_open(copy, &db), SQLITE_OK);
-    assert_int_equal(store_schema_version(db, &err), older);
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM plan", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(st, 0), "kept");
     sqlite3_finalize(st);
     sqlite3_close(db);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(store_schema_version(db, &err), older); /* the store itself untouched */
-    sqlite3_close(db);
+    assert_version(path, older); /* the store itself untouched */
     remove_store(path);
     remove_store(copy);
     free(path);
