@@ -1,10 +1,10 @@
 -- name: compare
--- summary: Two sides of a plan (runs, sources, variants or attribute values) compared per cell as benchstat does: medians, ±, change, p, verdict
+-- summary: Two sides of a plan (runs, sources, hosts, variants or attribute values) compared per cell as benchstat does: medians, ±, change, p, verdict
 -- param: plan  the plan (plan.name)
--- param: a  the baseline: a run name, a source, a variant or an attribute value (see by)
+-- param: a  the baseline: a run name, a source, a host, a variant or an attribute value (see by)
 -- param: b  the side compared with the baseline
--- param: by = run  what a and b name: run, source (run.source), variant, or attr (the value of run attribute key)
--- choices: by = run, source, variant, attr
+-- param: by = run  what a and b name: run, source (run.source), host (every run of the host), variant, or attr (the value of run attribute key)
+-- choices: by = run, source, host, variant, attr
 -- param: key = null  the run attribute a and b are values of, when by = attr
 -- param: metric = null  only this metric (primary, B/op, ...; null or *: every metric)
 -- param: sample = value  what one sample is: value (every measured value), run (one score per run) or block (one per run and block)
@@ -77,10 +77,11 @@ exact AS (
 ),
 runs AS MATERIALIZED (
   SELECT r.id,
-         CASE :by WHEN 'run' THEN r.name WHEN 'source' THEN r.source
+         CASE :by WHEN 'run' THEN r.name WHEN 'source' THEN r.source WHEN 'host' THEN h.name
                   WHEN 'attr' THEN CAST(r.attributes ->> :key AS TEXT) END AS side_name
   FROM plan p
   JOIN run r ON r.plan_id = p.id
+  JOIN host h ON h.id = r.host_id
   WHERE p.name = :plan
 ),
 -- Every series of either side; is_a = 1 for side a.

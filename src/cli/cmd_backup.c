@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "store/copy.h"
+#include "store/store.h"
 
 struct backup_args {
     int quiet;
@@ -23,8 +24,9 @@ const struct cli_spec spec_backup = {
     .about = "Copy the store (a SQLite file) into FILE, a new file, with SQLite's online\n"
              "backup: the copy is one snapshot of the store, consistent while ingests\n"
              "and queries go on (they are not stopped), and 'benchdb --db FILE check'\n"
-             "finds it whole. FILE appears only once complete. A store on PostgreSQL is\n"
-             "backed up with the server's tools, or copied with 'benchdb copy'.\n",
+             "finds it whole. FILE appears only once complete. A store of an older schema\n"
+             "is copied as it is (back it up before 'benchdb migrate'). A store on\n"
+             "PostgreSQL is backed up with the server's tools, or copied with 'benchdb copy'.\n",
     .opts = backup_opts,
     .more = "Example:\n"
             "  benchdb --db results.db backup /backups/results-$(date +%F).db\n",
@@ -39,9 +41,17 @@ int cmd_backup(struct cli *cli, int argc, char **argv)
     int first;
     if (cli_parse(&spec_backup, argc, argv, &a, &first))
         return EXIT_USAGE;
+    /* A store of an older schema is backed up as it is: the copy to keep
+     * before 'benchdb migrate', which an older benchdb still opens. An
+     * empty file is still no store (STORE_READ says so). */
     struct db *db = NULL;
-    if (cli_connect_store(cli, STORE_READ, &db))
+    if (cli_connect_store(cli, STORE_INSPECT, &db))
         return EXIT_FAIL;
+    if (store_version(db, NULL) == 0) {
+        db_close(db);
+        if (cli_connect_store(cli, STORE_READ, &db))
+            return EXIT_FAIL;
+    }
     char *err = NULL;
     int rc = store_backup(db, argv[first], &err);
     db_close(db);

@@ -88,16 +88,18 @@ static int parse_param_option(const struct cli_opt *o, const char *arg, void *ds
 static int parse_by(const struct cli_opt *o, const char *arg, void *dst, char **err)
 {
     (void)o;
-    static const char *const bys[] = {"run", "source", "variant", NULL};
+    static const char *const bys[] = {"run", "source", "host", "variant", NULL};
     struct compare_sides *sides = dst;
     sides->given = 1;
     if (strncmp(arg, "attr:", 5) == 0 && arg[5]) {
         sides->key = arg + 5;
         sides->by = "attr";
     } else if (one_of(arg, bys)) {
-        sides->by = strcmp(arg, "run") == 0 ? "run" : strcmp(arg, "source") == 0 ? "source" : "variant";
+        for (int i = 0; bys[i]; i++)
+            if (strcmp(arg, bys[i]) == 0)
+                sides->by = bys[i];
     } else
-        return bd_fail(err, "expected run, source, variant or attr:KEY");
+        return bd_fail(err, "expected run, source, host, variant or attr:KEY");
     return 0;
 }
 
@@ -137,7 +139,7 @@ struct compare_args {
 static const struct cli_opt compare_opts[] = {
     {"plan", 0, "P", "the plan (default: the only plan holding A and B)", cli_opt_string,
      offsetof(struct compare_args, plan), 0, 0},
-    {"by", 0, "WHAT", "run (default), source, variant or attr:KEY", parse_by, offsetof(struct compare_args, sides), 0,
+    {"by", 0, "WHAT", "run (default), source, host, variant or attr:KEY", parse_by, offsetof(struct compare_args, sides), 0,
      0},
     PARAM_OPT("metric", "M", "only this metric (primary, B/op, ...; default: all)"),
     PARAM_OPT("sample", "WHAT", "one sample is a value (default), a run's mean\nor a block's mean: value, run or block"),
@@ -184,11 +186,12 @@ const struct cli_spec spec_compare = {
              "C and more sides are each compared with A. Nothing is stored or recorded\n"
              "unless --record is given with --db.\n"
              "\n"
-             "Runs: otherwise A and B are runs of plan P (default), sources, variants or\n"
-             "values of a run attribute (--by); without --plan the one plan holding both\n"
-             "is used. It runs the saved query 'compare' and records the evaluation,\n"
-             "like 'benchdb query compare'. The table format is benchstat's layout; csv\n"
-             "and json give every column of the query.\n"
+             "Runs: otherwise A and B are runs of plan P (default), sources (a revision\n"
+             "or its first 7+ digits), hosts (every run of each), variants or values of\n"
+             "a run attribute (--by); without --plan the one plan holding both is used.\n"
+             "It runs the saved query 'compare' and records the evaluation, like\n"
+             "'benchdb query compare'. The table format is benchstat's layout; csv and\n"
+             "json give every column of the query.\n"
              "\n"
              "The answer first: --format markdown is a comment for a pull request (the\n"
              "counts and the gate's result on its first line, then the changed cells,\n"
@@ -291,7 +294,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
 static int store_compare(struct cli *cli, struct compare_args *a, struct compare_sides sides)
 {
     int rc = EXIT_USAGE;
-    char *plan = NULL, *err = NULL;
+    char *plan = NULL, *err = NULL, *full_a = NULL, *full_b = NULL;
     struct saved_query *q = NULL;
     struct db *db = NULL;
     struct evaluation ev = {0};
@@ -307,7 +310,9 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
     plan = a->plan ? xstrdup(a->plan) : NULL;
-    int found = compare_find_plan(db, &sides, &plan, &err);
+    int found = compare_expand_sources(db, &sides, &full_a, &full_b, &err);
+    if (!found)
+        found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {
         bd_error("%s", err);
         rc = found == -1 ? EXIT_USAGE : EXIT_FAIL;
@@ -340,6 +345,8 @@ out:
     saved_query_free(q);
     db_close(db);
     free(plan);
+    free(full_a);
+    free(full_b);
     free(err);
     return rc;
 }
@@ -437,7 +444,7 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
     struct db *db = NULL;
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
-    io.quiet = 1;
+    io.notices = INGEST_NOTICES_QUIET;
     struct ingester *g = NULL;
     int rc = EXIT_OK;
     if (cli_connect_store(cli, STORE_WRITE, &db))

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -171,7 +172,9 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     if (cli_parse(&spec_copy, argc, argv, &a, &first))
         return EXIT_USAGE;
     const char *dest = argv[first];
-    if (strcmp(dest, cli->db_path) == 0)
+    struct stat sd, ss; /* the same file by another name (./results.db, a link) too */
+    if (strcmp(dest, cli->db_path) == 0 || (stat(dest, &sd) == 0 && stat(cli->db_path, &ss) == 0 &&
+                                            sd.st_dev == ss.st_dev && sd.st_ino == ss.st_ino))
         return bd_usage_error("copy", "copy: DEST is the store itself (%s)", cli_store_name(cli));
     struct db *src = NULL, *dst = NULL;
     if (cli_connect_store(cli, STORE_READ, &src))
@@ -181,7 +184,8 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long long rows = 0, changed = 0;
-    int rc = store_connect(dest, STORE_CREATE, &dst, &err) ? -1
+    int named = 0; /* the message names the store */
+    int rc = store_copy_connect(dest, &dst, &named, &err) ? -1
              : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
     const char *file = dst ? db_filename(dst) : NULL;
     char *created = rc && !existed && file ? strdup(file) : NULL;
@@ -192,17 +196,23 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     free(created);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc) {
-        bd_error("copy: %s: %s; nothing was written there", shown ? shown : "DEST", err ? err : "out of memory");
+        if (named)
+            bd_error("copy: %s; nothing was written there", err ? err : "out of memory");
+        else
+            bd_error("copy: %s: %s; nothing was written there", shown ? shown : "DEST", err ? err : "out of memory");
         free(err);
         free(shown);
         return EXIT_FAIL;
     }
-    if (!a.quiet)
-        cli_say("copied %lld rows from %s to %s in %.2f s (schema hashes of %lld recorded quer%s written as the "
-                "destination computes them)",
-                rows, cli_store_name(cli), shown ? shown : dest,
-                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, changed,
-                changed == 1 ? "y" : "ies");
+    if (!a.quiet) {
+        /* the hashes rewritten, when any (none between stores of one engine) */
+        char hashes[128] = "";
+        if (changed)
+            snprintf(hashes, sizeof hashes, " (schema hashes of %lld recorded quer%s written as the destination "
+                     "computes them)", changed, changed == 1 ? "y" : "ies");
+        cli_say("copied %lld rows from %s to %s in %.2f s%s", rows, cli_store_name(cli), shown ? shown : dest,
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, hashes);
+    }
     free(shown);
     return EXIT_OK;
 }

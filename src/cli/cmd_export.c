@@ -10,6 +10,7 @@
 #include <zstd.h>
 
 #include "cli/cli.h"
+#include "query/param_check.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -204,27 +205,33 @@ static const char select_sql[] =
     "UNION SELECT s.archive_id FROM series AS s JOIN run AS r ON r.id = s.run_id JOIN plan AS p ON p.id = r.plan_id "
     "WHERE p.name = ?2 OR p.name || '/' || r.name = ?2)) ORDER BY a.id";
 
+/* The archives --plan, --run or --archive select (all without them). */
+static int prepare_selection(struct db *db, const struct export_args *a, struct db_stmt **st)
+{
+    const char *which = a->plan ? a->plan : a->run;
+    if (db_prepare(db, select_sql, st) != SQLITE_OK)
+        return -1;
+    if (a->archive)
+        db_bind_int64(*st, 1, a->archive);
+    if (which)
+        db_bind_text(*st, 2, which, -1);
+    return 0;
+}
+
 static int export_all(struct db *db, const char *dir, const struct export_args *a, long long *n, long long *kept)
 {
     struct db_stmt *st = NULL;
-    const char *which = a->plan ? a->plan : a->run;
-    if (db_prepare(db, select_sql, &st) != SQLITE_OK) {
+    if (prepare_selection(db, a, &st)) {
         bd_error("export: %s", db_errmsg(db));
         return EXIT_FAIL;
     }
-    if (a->archive)
-        db_bind_int64(st, 1, a->archive);
-    if (which)
-        db_bind_text(st, 2, which, -1);
     int rc, bad = 0;
-    long long seen = 0;
     while (!bad && (rc = db_step(st)) == SQLITE_ROW) {
         long long id = db_column_int64(st, 0);
         char *err = NULL;
         int w = export_one(db, dir, id, (const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2),
                            (const char *)db_column_text(st, 4), strcmp((const char *)db_column_text(st, 3), "zstd") == 0,
                            &err);
-        seen++;
         if (w < 0) {
             bd_error("export: archive %lld (%s): %s; the files already written stay", id,
                      (const char *)db_column_text(st, 2), err ? err : "out of memory");
@@ -239,15 +246,69 @@ static int export_all(struct db *db, const char *dir, const struct export_args *
         bad = 1;
     }
     db_finalize(st);
-    if (!bad && seen == 0 && (which || a->archive)) {
-        if (a->archive)
-            bd_error("export: no stored archive has id %d ('benchdb list archives' lists them)", a->archive);
-        else
-            bd_error("export: no stored archive holds %s '%s' ('benchdb list %s' lists them)", a->plan ? "plan" : "run",
-                     which, a->plan ? "plans" : "runs");
-        bad = 1;
-    }
     return bad ? EXIT_FAIL : EXIT_OK;
+}
+
+/* Whether the selection holds an archive: 1, 0, or -1 on an error. */
+static int selects_any(struct db *db, const struct export_args *a)
+{
+    struct db_stmt *st = NULL;
+    if (prepare_selection(db, a, &st))
+        return -1;
+    int rc = db_step(st);
+    db_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* --run PLAN/RUN that selects nothing: a usage error naming the nearest
+ * plans or runs when the plan or the run is not stored (the plan is the
+ * longest part before a '/' that names one, plans may hold '/'). */
+static int check_run_names(struct db *db, const char *arg, char **err)
+{
+    const char *at = strchr(arg, '/');
+    for (const char *slash = at; slash; slash = strchr(slash + 1, '/')) {
+        char *plan = xstrndup(arg, (size_t)(slash - arg)), *why = NULL;
+        int rc = param_check_name(db, NAMES_PLAN, plan, NULL, &why);
+        free(plan);
+        free(why);
+        if (rc == EXIT_OK)
+            at = slash;
+    }
+    char *plan = xstrndup(arg, (size_t)(at - arg));
+    int rc = param_check_name(db, NAMES_PLAN, plan, NULL, err);
+    if (rc == EXIT_OK)
+        rc = param_check_name(db, NAMES_RUN, at + 1, plan, err);
+    free(plan);
+    return rc;
+}
+
+/* Before DIR is made: a selection that holds no archive is an error, a
+ * usage error naming the nearest plans or runs when the name is not
+ * stored at all. EXIT_OK when it holds some. */
+static int check_selection(struct db *db, const struct export_args *a)
+{
+    if (!a->plan && !a->run && !a->archive)
+        return EXIT_OK;
+    int any = selects_any(db, a);
+    if (any != 0) {
+        if (any < 0)
+            bd_error("export: %s", db_errmsg(db));
+        return any > 0 ? EXIT_OK : EXIT_FAIL;
+    }
+    char *err = NULL;
+    int rc = a->archive ? EXIT_OK
+             : a->plan  ? param_check_name(db, NAMES_PLAN, a->plan, NULL, &err)
+                        : check_run_names(db, a->run, &err);
+    if (rc == EXIT_USAGE)
+        bd_usage_error("export", "export: %s: %s", a->plan ? "--plan" : "--run", err);
+    else if (rc == EXIT_FAIL)
+        bd_error("export: %s", err ? err : "out of memory");
+    else if (a->archive)
+        bd_error("export: no stored archive has id %d ('benchdb list archives' lists them)", a->archive);
+    else
+        bd_error("export: no stored archive holds %s '%s'", a->plan ? "plan" : "run", a->plan ? a->plan : a->run);
+    free(err);
+    return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_FAIL;
 }
 
 int cmd_export(struct cli *cli, int argc, char **argv)
@@ -261,15 +322,8 @@ int cmd_export(struct cli *cli, int argc, char **argv)
     if (a.run && !strchr(a.run, '/'))
         return bd_usage_error("export", "export: --run '%s': expected PLAN/RUN", a.run);
     const char *dir = argv[first];
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        bd_error("export: %s: cannot create the directory: %s", dir, strerror(errno));
-        return EXIT_FAIL;
-    }
-    struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        bd_error("export: %s: not a directory", dir);
-        return EXIT_FAIL;
-    }
+    /* The store and the selection first: DIR is made only for an export
+     * that has something to write. */
     struct db *db = NULL;
     if (cli_connect_store(cli, STORE_READ, &db))
         return EXIT_FAIL;
@@ -279,8 +333,18 @@ int cmd_export(struct cli *cli, int argc, char **argv)
         db_close(db);
         return EXIT_FAIL;
     }
+    int rc = check_selection(db, &a);
+    struct stat sb;
+    if (rc == EXIT_OK && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        bd_error("export: %s: cannot create the directory: %s", dir, strerror(errno));
+        rc = EXIT_FAIL;
+    } else if (rc == EXIT_OK && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+        bd_error("export: %s: not a directory", dir);
+        rc = EXIT_FAIL;
+    }
     long long n = 0, kept = 0;
-    int rc = export_all(db, dir, &a, &n, &kept);
+    if (rc == EXIT_OK)
+        rc = export_all(db, dir, &a, &n, &kept);
     store_end_readonly(db);
     db_close(db);
     if (rc == EXIT_OK && !a.quiet)

@@ -198,7 +198,7 @@ static int verify(struct db *db, const struct history_args *a, const long long *
         rowset_free(&rs);
         return EXIT_FAIL;
     }
-    struct out_notes rep = {0};
+    struct out_notes rep = {.notes_first = 1}; /* the count is the answer: before the rows */
     out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
                 n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
     out_field_int(&rep, "identical", n.identical);

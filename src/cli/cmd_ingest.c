@@ -581,8 +581,8 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     int first;
     if (cli_parse(&spec_ingest, argc, argv, &a, &first))
         return EXIT_USAGE;
-    struct ingest_options opt = {a.max_line_bytes, a.max_bytes, a.replace, a.quiet, a.max_members, a.max_series,
-                                 a.max_ratio, 0};
+    struct ingest_options opt = {a.max_line_bytes, a.max_bytes,   a.replace, a.quiet ? INGEST_NOTICES_QUIET : 0,
+                                 a.max_members,    a.max_series, a.max_ratio};
     struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
                              a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append};
     int files_mode = run.plan || run.run || run.host;
@@ -604,7 +604,7 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
         return bd_usage_error("ingest", "ingest: --append and --replace do not go together");
 
     struct items list = {0};
-    int rc = list_items(argc - first, argv + first, files_mode, opt.quiet, &list);
+    int rc = list_items(argc - first, argv + first, files_mode, a.quiet, &list);
     if (rc < 0)
         return EXIT_FAIL;
 
@@ -614,7 +614,7 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
         return EXIT_FAIL;
     }
     struct progress pr = {0};
-    pr.on = !opt.quiet && isatty(2);
+    pr.on = !a.quiet && isatty(2);
     pr.total = files_mode ? 1 : list.n;
     pr.t0 = pr.last = now();
     pr.bytes = items_bytes(&list);
@@ -661,7 +661,7 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     const struct ingest_totals *t = ingester_totals(g);
     if (t->loaded > 0)
         refresh_statistics(db);
-    if (!opt.quiet)
+    if (!a.quiet)
         printf("ingest: %" PRIu64 " archive%s loaded, %" PRIu64 " skipped, %" PRIu64 " failed; %" PRIu64
                " run%s, %" PRIu64 " samples; %.2f s\n",
                t->loaded, t->loaded == 1 ? "" : "s", t->skipped, t->failed, t->runs, t->runs == 1 ? "" : "s",

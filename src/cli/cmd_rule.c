@@ -51,8 +51,13 @@ static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
     int rc = EXIT_FAIL;
     if (rule_list(db, &rs, &err))
         bd_error("rule list: %s", err);
-    else if (out_notes_print(&rep, &rs, &a->out, stdout, stderr) == 0)
-        rc = EXIT_OK;
+    else {
+        if (rs.nrow == 0) /* the answer in words, not a bare header */
+            out_note(&rep, "no rule is registered ('benchdb rule register NAME' fixes one before its data)");
+        if (out_notes_print(&rep, &rs, &a->out, stdout, stderr) == 0)
+            rc = EXIT_OK;
+    }
+    out_notes_free(&rep);
     rowset_free(&rs);
     free(err);
     db_close(db);

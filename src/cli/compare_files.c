@@ -214,7 +214,7 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
                      "its runs", shown);
         else
             bd_error("compare: %s: %snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
-                     text.len == 0 ? "the file is empty: " : "", ingest_harness_list());
+                     ingest_empty_note(text.len), ingest_harness_list());
         rc = EXIT_FAIL;
     }
     sb_free(&text);
@@ -302,8 +302,7 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     struct db *db = NULL;
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
-    io.quiet = 1;
-    io.scratch = 1; /* nothing is stored anyway */
+    io.notices = INGEST_NOTICES_NONE; /* nothing is stored anyway: the errors say what was refused */
     struct ingester *g = NULL;
     struct ingest_file *files = xcalloc(n + 1, sizeof *files);
     char **names = xcalloc(n + 1, sizeof *names);

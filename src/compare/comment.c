@@ -165,7 +165,27 @@ char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
 
 static int put_range(struct strbuf *sb, int64_t lo, int64_t hi)
 {
-    return lo == hi ? sb_printf(sb, "%lld", (long long)lo) : sb_printf(sb, "%lld–%lld", (long long)lo, (long long)hi);
+    return lo == hi ? sb_printf(sb, "%lld", (long long)lo)
+                    : sb_printf(sb, "%lld to %lld", (long long)lo, (long long)hi);
+}
+
+/* The compared cells' sample counts: "n = 10+10" when every cell has as
+ * many on each side (benchstat's way), else each side's in words, "n = 1
+ * to 10 per cell in base, 10 in head" ("1–10+1–10" read as arithmetic). */
+static int put_counts_n(struct strbuf *sb, const struct cmp_model *m, const struct cmp_counts *c)
+{
+    if (c->n1lo == c->n1hi && c->n2lo == c->n2hi)
+        return sb_printf(sb, "; n = %lld+%lld", (long long)c->n1lo, (long long)c->n2lo);
+    int rc = sb_puts(sb, "; n = ");
+    rc |= put_range(sb, c->n1lo, c->n1hi);
+    rc |= sb_puts(sb, " per cell in ");
+    rc |= sb_put_markdown(sb, m->sides[0], strlen(m->sides[0]), MD_TEXT);
+    rc |= sb_puts(sb, ", ");
+    rc |= put_range(sb, c->n2lo, c->n2hi);
+    if (m->nsides > 2)
+        return rc | sb_puts(sb, " in the others");
+    rc |= sb_puts(sb, " in ");
+    return rc | sb_put_markdown(sb, m->sides[1], strlen(m->sides[1]), MD_TEXT);
 }
 
 /* "2 slower, 1 faster, 27 unchanged": slower, faster and unchanged
@@ -209,12 +229,8 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         rc |= sb_puts(&sb, m->adjust == CMP_ADJUST_HOLM ? ", Holm-adjusted" : ", Benjamini-Hochberg-adjusted");
     if (c->n[CMP_INCONCLUSIVE])
         rc |= sb_printf(&sb, "; inconclusive: too few samples for p ≤ %s", alpha);
-    if (c->n1hi) {
-        rc |= sb_puts(&sb, "; n = ");
-        rc |= put_range(&sb, c->n1lo, c->n1hi);
-        rc |= sb_putc(&sb, '+');
-        rc |= put_range(&sb, c->n2lo, c->n2hi);
-    }
+    if (c->n1hi)
+        rc |= put_counts_n(&sb, m, c);
     rc |= sb_printf(&sb, ") — gate: %s", gate_word(m));
     if (m->threshold > 0) {
         char th[40];

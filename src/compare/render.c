@@ -2,6 +2,7 @@
  * cmd/benchstat/internal/benchtab: Tables.ToText and Table.ToText), cell
  * for cell, then benchdb's columns after benchstat's: the change's
  * interval and the verdict of each comparison. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,19 +54,24 @@ static void superscript(int i, char *buf)
         strcat(buf, rev[k]);
 }
 
+/* msg's mark ("¹"), msg numbered at its first use. */
+static void note_mark(struct notes *nt, const char *msg, char *mark)
+{
+    int i = 0;
+    while (i < nt->n && strcmp(nt->msg[i], msg) != 0)
+        i++;
+    if (i == nt->n && nt->n < 64)
+        nt->msg[nt->n++] = msg;
+    superscript(i + 1, mark);
+}
+
 /* A cell with the marks of msgs (and of more, when given). */
 static void warn(struct texttab *t, struct notes *nt, const char *const *msgs, int n, const char *const *more,
                  int nmore)
 {
     char buf[256] = "", mark[40];
     for (int k = 0; k < n + nmore; k++) {
-        const char *msg = k < n ? msgs[k] : more[k - n];
-        int i = 0;
-        while (i < nt->n && strcmp(nt->msg[i], msg) != 0)
-            i++;
-        if (i == nt->n && nt->n < 64)
-            nt->msg[nt->n++] = msg;
-        superscript(i + 1, mark);
+        note_mark(nt, k < n ? msgs[k] : more[k - n], mark);
         if (strlen(buf) + strlen(mark) + 2 < sizeof buf) {
             if (*buf)
                 strcat(buf, " ");
@@ -111,8 +117,21 @@ static void header(struct texttab *t, const struct cmp_model *m, const struct cm
     tt_cell(t, "", TT_LEFT, " │");
     if (m->extras && tb->ncols > 1)
         for (int e = 1; e < tb->ncols; e++)
-            tt_cell(t, fmt(t->arena, "%g%% CI", m->level * 100), TT_RIGHT, "   "), tt_cell(t, "", TT_LEFT, NULL);
+            tt_cell(t, fmt(t->arena, "shift %g%% CI", m->level * 100), TT_RIGHT, "   "), tt_cell(t, "", TT_LEFT, NULL);
 }
+
+/* The change shown (benchstat's: of the medians) outside the interval
+ * beside it (of the shift, Hodges-Lehmann), as the two are printed (the
+ * change to 0.01, the interval's ends to 0.1): the reader is told why. */
+static int change_outside(const struct cmp_cell *c)
+{
+    return c->has_ci && strcmp(c->delta, "~") != 0 && isfinite(c->change) &&
+           (c->change < c->ci_lo - 0.05 || c->change > c->ci_hi + 0.05);
+}
+
+static const char outside_note[] =
+    "the change (of the medians, benchstat's) lies outside the shift's interval (Hodges-Lehmann: the typical "
+    "difference between the two sides' values): the values changed in shape, not by one shift";
 
 static void row(struct texttab *t, struct notes *nt, const struct cmp_model *m, const struct cmp_table *tb,
                 const struct cmp_row *r, int redge)
@@ -162,7 +181,14 @@ static void row(struct texttab *t, struct notes *nt, const struct cmp_model *m, 
         } else
             tt_cell(t, "", TT_RIGHT, "   ");
         const char *v = c->verdict;
-        tt_cell(t, v && strcmp(v, "~") && strcmp(v, "same") && strcmp(v, "?") ? v : "", TT_LEFT, NULL);
+        v = v && strcmp(v, "~") && strcmp(v, "same") && strcmp(v, "?") ? v : "";
+        if (change_outside(c)) {
+            char mark[40];
+            note_mark(nt, outside_note, mark);
+            snprintf(buf, sizeof buf, "%s%s%s", v, *v ? " " : "", mark);
+            v = arena_strdup(t->arena, buf);
+        }
+        tt_cell(t, v, TT_LEFT, NULL);
     }
 }
 

@@ -20,15 +20,22 @@
 #define INGEST_DEFAULT_MAX_RATIO 1000ull
 #define INGEST_RATIO_FREE (64ull << 20)
 
+/* The notices ingest prints on stderr; warnings and errors are always
+ * printed. */
+enum ingest_notices {
+    INGEST_NOTICES_ALL,   /* skipped, replaced, and that a refused archive was not stored */
+    INGEST_NOTICES_QUIET, /* ingest --quiet: only that a refused archive was not stored (it completes the error) */
+    INGEST_NOTICES_NONE,  /* none: the caller says what became of the files (compare keeps nothing) */
+};
+
 struct ingest_options {
     uint64_t max_line_bytes;
     uint64_t max_bytes;
     int replace; /* replace runs stored from other archives */
-    int quiet;   /* no notices (skipped, replaced); warnings and errors stay */
+    enum ingest_notices notices;
     uint64_t max_members; /* files a container may hold */
     uint64_t max_series;  /* series one archive may hold (0: the default) */
     uint64_t max_ratio;   /* decompressed bytes per byte read (0: the default) */
-    int scratch; /* a store that is never kept (compare on files): no note that a refused file was not stored */
 };
 
 /* Every limit at its default: the options of an ingest no one tuned. */
@@ -114,8 +121,10 @@ enum ingest_kind {
     INGEST_KIND_COMPANION, /* a harness's file read with the one beside it (Criterion's benchmark.json) */
 };
 
-/* Sniffs the file at path by its content. -1 with *err when it cannot be
- * read. */
+/* "the file is empty: ", put before what a file of that many bytes does
+ * not hold when it holds none, else "": one wording of an empty file for
+ * every message (ingest's and compare's). */
+const char *ingest_empty_note(uint64_t bytes);
 /* Whether a directory walk takes the harness file at path: not a copy a
  * harness keeps of an earlier run (Criterion.rs's base/ and other saved
  * baselines beside new/). */
@@ -123,6 +132,8 @@ int ingest_walk_takes(const char *path, const char *harness);
 /* kept (ingest_kept_new; NULL: none) lends zstd contexts from one file to
  * the next, which saves creating one per file (docs/architecture.md). */
 struct source_kept;
+/* Sniffs the file at path by its content. -1 with *err when it cannot be
+ * read. */
 int ingest_classify(const char *path, struct source_kept *kept, enum ingest_kind *kind, const char **harness,
                     char **err);
 /* NULL when memory runs out (then classify without). */

@@ -37,6 +37,10 @@ static const char *plans_sql(const char *by)
     if (strcmp(by, "source") == 0)
         return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
                "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND r.source = ?1) ORDER BY p.name";
+    if (strcmp(by, "host") == 0)
+        return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
+               "EXISTS (SELECT 1 FROM run r JOIN host h ON h.id = r.host_id WHERE r.plan_id = p.id AND h.name = ?1) "
+               "ORDER BY p.name";
     if (strcmp(by, "attr") == 0)
         return "SELECT p.name FROM plan p WHERE (CAST(?3 AS TEXT) IS NULL OR p.name = ?3) AND "
                "EXISTS (SELECT 1 FROM run r WHERE r.plan_id = p.id AND CAST(r.attributes ->> CAST(?2 AS TEXT) AS TEXT) = ?1) "
@@ -94,6 +98,9 @@ static const char *sides_sql(const char *by)
 {
     if (strcmp(by, "run") == 0)
         return "SELECT DISTINCT r.name FROM run r JOIN plan p ON p.id = r.plan_id "
+               "WHERE CAST(?3 AS TEXT) IS NULL OR p.name = ?3";
+    if (strcmp(by, "host") == 0)
+        return "SELECT DISTINCT h.name FROM run r JOIN plan p ON p.id = r.plan_id JOIN host h ON h.id = r.host_id "
                "WHERE CAST(?3 AS TEXT) IS NULL OR p.name = ?3";
     if (strcmp(by, "source") == 0)
         return "SELECT DISTINCT r.source FROM run r JOIN plan p ON p.id = r.plan_id "
@@ -170,6 +177,59 @@ static int plan_exists(struct db *db, const char *plan, char **err)
     bd_fail(err, "compare: there is no plan '%s'", plan);
     suggest_side(db, "plan", NULL, plan, NULL, err);
     return -1;
+}
+
+/* The stored sources that start with side (up to three), when side is
+ * not a source itself and is a revision abbreviated as git and benchdb's
+ * pages show it (7 hexadecimal digits or more): how many, each malloc'd
+ * in full[]. */
+static int sources_of_prefix(struct db *db, const char *side, char *full[3])
+{
+    full[0] = full[1] = full[2] = NULL;
+    size_t n = strlen(side);
+    if (n < 7 || strspn(side, "0123456789abcdefABCDEF") != n)
+        return 0;
+    struct db_stmt *st;
+    if (db_prepare(db,
+                   "SELECT DISTINCT source FROM run "
+                   "WHERE substr(source, 1, length(CAST(?1 AS TEXT))) = CAST(?1 AS TEXT) ORDER BY 1 LIMIT 3",
+                   &st) != SQLITE_OK)
+        return 0;
+    db_bind_text(st, 1, side, -1);
+    int k = 0;
+    while (k < 3 && db_step(st) == SQLITE_ROW)
+        full[k++] = xstrdup((const char *)db_column_text(st, 0));
+    db_finalize(st);
+    if (k == 1 && strcmp(full[0], side) == 0) { /* the source itself */
+        free(full[0]);
+        full[0] = NULL;
+        k = 0;
+    }
+    return k;
+}
+
+static int expand_side(struct db *db, const char **side, char **owned, char **err)
+{
+    char *full[3];
+    int k = sources_of_prefix(db, *side, full);
+    if (k > 1) {
+        bd_fail(err, "compare: source '%s' abbreviates more than one revision (%s, %s%s): give more of it", *side,
+                full[0], full[1], k > 2 ? ", ..." : "");
+        for (int i = 0; i < k; i++)
+            free(full[i]);
+        return -1;
+    }
+    if (k == 1)
+        *side = *owned = full[0];
+    return 0;
+}
+
+int compare_expand_sources(struct db *db, struct compare_sides *s, char **a, char **b, char **err)
+{
+    *a = *b = NULL;
+    if (strcmp(s->by, "source") != 0)
+        return 0;
+    return expand_side(db, &s->a, a, err) || expand_side(db, &s->b, b, err) ? -1 : 0;
 }
 
 int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan, char **err)

@@ -12,7 +12,7 @@
  * printing its rows as benchstat prints them, one table per metric and
  * unit. */
 
-/* The two sides: what they name (by: run, source, variant or attr, with
+/* The two sides: what they name (by: run, source, host, variant or attr, with
  * key the attribute) and their names. */
 struct compare_sides {
     const char *by, *key;
@@ -22,6 +22,13 @@ struct compare_sides {
 
 /* "run 'old'", "variant 'HEAD'", "attribute jdk = '17'": malloc'd. */
 char *compare_side_text(const struct compare_sides *s, const char *name);
+
+/* --by source: a side that abbreviates one stored source (a revision's
+ * first 7 or more hexadecimal digits, as git and the report pages show
+ * it, and no source itself) is replaced by it; *a and *b own the new
+ * texts (NULL: unchanged). -1 with *err (a usage error) when a side
+ * abbreviates more than one. */
+int compare_expand_sources(struct db *db, struct compare_sides *s, char **a, char **b, char **err);
 
 /* With *plan set, checks that the plan exists and holds both sides; with
  * *plan NULL, sets it (malloc'd) to the one plan that holds both. Returns

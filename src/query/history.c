@@ -71,6 +71,26 @@ void history_names_free(char **names, int n)
     free(names);
 }
 
+int history_no_evaluation(struct db *db, long long id, char **err)
+{
+    struct db_stmt *st;
+    long long lo = 0, hi = 0, n = 0;
+    if (db_prepare(db, "SELECT min(id), max(id), count(*) FROM evaluation", &st) == SQLITE_OK &&
+        db_step(st) == SQLITE_ROW) {
+        lo = db_column_int64(st, 0);
+        hi = db_column_int64(st, 1);
+        n = db_column_int64(st, 2);
+    }
+    db_finalize(st);
+    if (n == 0)
+        return bd_fail(err, "no evaluation %lld in the store (it holds none yet)", id);
+    if (lo == hi)
+        return bd_fail(err, "no evaluation %lld in the store (its one evaluation is %lld)", id, lo);
+    return bd_fail(err, "no evaluation %lld in the store (its %lld evaluations are %s%lld to %lld: 'benchdb history "
+                        "--all' lists them)",
+                   id, n, n < hi - lo + 1 ? "among " : "", lo, hi);
+}
+
 int history_names(struct db *db, char ***names, char **err)
 {
     struct db_stmt *st;
@@ -131,7 +151,7 @@ static int load(struct db *db, struct history_diff *d, int i, struct recorded *e
         rc = db_step(st);
     if (rc == SQLITE_DONE) {
         db_finalize(st);
-        return bd_fail(err, "no evaluation %lld in the store", d->id[i]);
+        return history_no_evaluation(db, d->id[i], err);
     }
     if (rc != SQLITE_ROW) {
         bd_fail(err, "cannot read the history: %s", db_errmsg(db));

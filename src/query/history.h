@@ -23,6 +23,11 @@ int history_list(struct db *db, const char *name, long long limit, int decisions
 int history_names(struct db *db, char ***names, char **err);
 void history_names_free(char **names, int n);
 
+/* "no evaluation ID in the store (its evaluations are 1 to 4: 'benchdb
+ * history --all' lists them)", or "(it holds none yet)": the one message
+ * of an id that names no evaluation, with the ids there are. -1. */
+int history_no_evaluation(struct db *db, long long id, char **err);
+
 /* What changed between two evaluations of one query. */
 struct history_diff {
     long long id[2];

@@ -176,7 +176,7 @@ static const char *text_of(const struct saved_query *q, const struct param_value
 }
 
 /* What a side names, as the query's `by` says (run when it has none):
- * NAMES_RUN, NAMES_SOURCE, NAMES_VARIANT, or NAMES_SIDE for a value of
+ * NAMES_RUN, NAMES_SOURCE, NAMES_HOST, NAMES_VARIANT, or NAMES_SIDE for a value of
  * attribute *key; NAMES_NOTHING when that cannot be checked (by = attr
  * without a key, or a `by` of another meaning). */
 static enum param_names side_kind(const struct saved_query *q, const struct param_value *vals, const char **key)
@@ -187,6 +187,8 @@ static enum param_names side_kind(const struct saved_query *q, const struct para
         return NAMES_RUN;
     if (strcmp(by, "source") == 0)
         return NAMES_SOURCE;
+    if (strcmp(by, "host") == 0)
+        return NAMES_HOST;
     if (strcmp(by, "variant") == 0)
         return NAMES_VARIANT;
     return strcmp(by, "attr") == 0 && *key ? NAMES_SIDE : NAMES_NOTHING;

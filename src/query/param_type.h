@@ -12,9 +12,9 @@
  *   text naming a plan             a plan that exists; likewise a run, a host,
  *   text naming an attribute       an attribute of a run, a metric, a benchmark,
  *                                  a source or a variant (see query/param_check.c)
- *   text naming a side             a run, a source, a variant or a value of the
+ *   text naming a side             a run, a source, a host, a variant or a value of the
  *                                  attribute `key`, as the query's parameter `by`
- *                                  says (run, source, variant or attr; run when
+ *                                  says (run, source, host, variant or attr; run when
  *                                  the query has no `by`)
  *   text naming sides              a comma-separated list of sides
  *   integer [in RANGE]             a decimal integer (64-bit)

@@ -539,7 +539,7 @@ int history_verify(struct db *db, const struct query_path *qp, const long long *
         int found = load(db, ids[i], &r, err);
         record_free(&r);
         if (found == 0)
-            rc = bd_fail(err, "no evaluation %lld in the store", ids[i]);
+            rc = history_no_evaluation(db, ids[i], err);
         else if (found < 0)
             rc = -1;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fnshared/numfmt.h"
+#include "query/history.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -71,7 +72,7 @@ int report_eval_load(struct db *db, long long id, struct report_eval *ev, char *
     if (rc != SQLITE_ROW) {
         db_finalize(st);
         if (rc == SQLITE_DONE)
-            return bd_fail(err, "there is no evaluation %lld (see 'benchdb history')", id);
+            return history_no_evaluation(db, id, err);
         return bd_fail(err, "cannot read evaluation %lld: %s", id, db_errmsg(db));
     }
     ev->id = id;

@@ -359,7 +359,10 @@ static void page_body(struct strbuf *sb, const struct report_page *p, const stru
     }
     if (drawn) {
         chart_section(sb, p, co);
-        page_table(sb, p->chart_ev, NULL, 0, 1, NULL);
+        /* the chart's rows: the page's query's outcome when they are its rows too */
+        const char *ce = p->chart_ev->query_name;
+        page_table(sb, p->chart_ev, NULL, 0, 1,
+                   p->query && ce && ev->query_name && strcmp(ce, ev->query_name) == 0 ? p->query->outcome : NULL);
     }
 }
 

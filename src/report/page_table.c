@@ -62,14 +62,15 @@ static void cell(struct strbuf *sb, const json_t *v)
 }
 
 /* The table of ev's rows, in the order ord (NULL: as recorded), with the
- * columns idx[0..n). */
+ * columns idx[0..n); the outcome's column (oc, -1: none) is headed
+ * class="o". */
 static void table_of(struct strbuf *sb, const struct report_eval *ev, const size_t *ord, const int *idx, int n,
-                     const char *cls)
+                     int oc, const char *cls)
 {
     size_t rows = report_nrows(ev);
     sb_printf(sb, "<div class=\"tw\"><table class=\"%s\"><thead><tr>", cls);
     for (int k = 0; k < n; k++) {
-        sb_puts(sb, "<th>");
+        sb_puts(sb, idx[k] == oc ? "<th class=\"o\">" : "<th>");
         head_name(sb, ev->cols[idx[k]]);
         sb_puts(sb, "</th>");
     }
@@ -101,10 +102,7 @@ void page_table(struct strbuf *sb, const struct report_eval *ev, char *const *an
                 const char *outcome)
 {
     int *idx = xmalloc((size_t)(ev->ncol + 1) * sizeof *idx), n = 0;
-    if (!idx) {
-        sb->failed = 1;
-        return;
-    }
+    int oc = outcome ? col_index(ev, outcome) : -1;
     size_t *ord = details_only ? NULL : failing_first(ev, outcome);
     for (int k = 0; k < nanswer; k++) {
         int c = col_index(ev, answer[k]);
@@ -115,15 +113,22 @@ void page_table(struct strbuf *sb, const struct report_eval *ev, char *const *an
     /* Without a list, or when it names none of the columns: all of them. */
     int all = n == 0 || n == ev->ncol;
     if (!details_only && !all)
-        table_of(sb, ev, ord, idx, n, "answer");
+        table_of(sb, ev, ord, idx, n, oc, "answer");
     for (int c = 0; c < ev->ncol; c++)
         idx[c] = c;
     if (!details_only && all) {
-        table_of(sb, ev, ord, idx, ev->ncol, "answer");
+        table_of(sb, ev, ord, idx, ev->ncol, oc, "answer");
     } else {
+        /* Every column is wider than a window (gate-percent's twenty on
+         * the calibration plan: 1,666 px): the outcome's leads, so that
+         * each row's verdict is in view without scrolling sideways. */
+        if (oc > 0) {
+            memmove(idx + 1, idx, (size_t)oc * sizeof *idx);
+            idx[0] = oc;
+        }
         sb_printf(sb, "<details><summary>%s: the %zu row%s with all %d columns</summary>\n",
                   details_only ? "The rows the chart draws" : "Every column", rows, rows == 1 ? "" : "s", ev->ncol);
-        table_of(sb, ev, ord, idx, ev->ncol, "all");
+        table_of(sb, ev, ord, idx, ev->ncol, oc, "all");
         sb_puts(sb, "</details>\n");
     }
     free(ord);

@@ -26,10 +26,7 @@ static void add_eval(struct site_history *h, long long id)
 {
     if (h->nevals && h->evals[h->nevals - 1] == id)
         return;
-    long long *grown = xreallocarray(h->evals, h->nevals + 1, sizeof *grown);
-    if (!grown)
-        return; /* a link less: the page says the rest */
-    h->evals = grown;
+    h->evals = xreallocarray(h->evals, h->nevals + 1, sizeof *h->evals);
     h->evals[h->nevals++] = id;
 }
 
@@ -131,8 +128,7 @@ static int load(struct site *s, long long id, struct drawn *d, char **err)
     snprintf(src, sizeof src, "evaluation %lld (%s)", d->ev.id, d->ev.query_name);
     if (chart_spec_parse(d->ev.text, src, &d->spec, err) < 0)
         return -1;
-    char *copy = xstrdup(d->ev.text);
-    d->parsed = copy ? saved_query_parse(copy, src, 0, &e2) : NULL; /* without it: no descriptions */
+    d->parsed = saved_query_parse(xstrdup(d->ev.text), src, 0, &e2); /* without it: no descriptions */
     free(e2);
     e2 = NULL;
     int unknown = 0;
@@ -143,8 +139,6 @@ static int load(struct site *s, long long id, struct drawn *d, char **err)
     d->reg = report_registration_text(s->db, &d->ev);
     d->verify = report_verify_text(&d->ev, d->now, s->qp);
     d->nav = xstrdup("<nav><a href=\"../index.html\">\xe2\x86\x90 every history and verdict (index)</a></nav>\n");
-    if (!d->verify || !d->nav)
-        return bd_fail(err, "out of memory");
     return 0;
 }
 
@@ -216,32 +210,26 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
     size_t n = 0, cap = 0;
     if (db_prepare(s->db, "SELECT id FROM evaluation ORDER BY id", &st) != SQLITE_OK)
         return bd_fail(err, "cannot read the evaluations: %s", db_errmsg(s->db));
+    /* x-allocations abort when memory runs out (util/xalloc.h): no NULL to check */
     size_t *by_cell = xmalloc((s->nh ? s->nh : 1) * sizeof *by_cell);
-    int rc = by_cell ? 0 : bd_fail(err, "out of memory");
-    for (size_t k = 0; rc == 0 && k < s->nh; k++)
+    for (size_t k = 0; k < s->nh; k++)
         by_cell[k] = k;
     g_s = s;
-    if (rc == 0)
-        qsort(by_cell, s->nh, sizeof *by_cell, cmp_cell);
-    int step = SQLITE_DONE;
-    while (rc == 0 && (step = db_step(st)) == SQLITE_ROW) {
+    qsort(by_cell, s->nh, sizeof *by_cell, cmp_cell);
+    int rc = 0, step;
+    while ((step = db_step(st)) == SQLITE_ROW) {
         if (n == cap) {
-            long long *grown = xreallocarray(ids, cap ? 2 * cap : 64, sizeof *grown);
-            if (!grown) {
-                rc = bd_fail(err, "out of memory");
-                break;
-            }
-            ids = grown;
             cap = cap ? 2 * cap : 64;
+            ids = xreallocarray(ids, cap, sizeof *ids);
         }
         ids[n++] = db_column_int64(st, 0);
     }
     /* a read that failed part-way is an error, not a site of fewer evaluations */
-    if (rc == 0 && step != SQLITE_DONE)
+    if (step != SQLITE_DONE)
         rc = bd_fail(err, "cannot read the evaluations: %s", db_errmsg(s->db));
     db_finalize(st);
-    if (rc == 0 && !(s->evals = xcalloc(n ? n : 1, sizeof *s->evals)))
-        rc = bd_fail(err, "out of memory");
+    if (rc == 0)
+        s->evals = xcalloc(n ? n : 1, sizeof *s->evals);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         struct drawn d;
         rc = load(s, ids[i], &d, err);

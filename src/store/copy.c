@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fnshared/numfmt.h"
 #include "store/db_internal.h"
@@ -141,25 +142,75 @@ static int check_source(struct db *src, char **err)
     return rc;
 }
 
+/* 0 when the destination's table holds no row; -1 with *err when it
+ * holds one (naming it) or cannot be read. */
+static int table_empty(struct db *dst, const char *table, char **err)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
+    struct db_stmt *st = NULL;
+    int rc = db_prepare(dst, sql, &st) == SQLITE_OK ? db_step(st) : SQLITE_ERROR;
+    db_finalize(st);
+    if (rc == SQLITE_ROW)
+        return bd_fail(err, "the destination is not empty: its table %s holds rows (benchdb copy writes only into a "
+                            "new or empty store)",
+                       table);
+    return rc == SQLITE_DONE ? 0 : fail_db(err, dst, "cannot read the destination");
+}
+
+/* Refused as check_empty refuses, at whatever schema version dst is (opened
+ * with STORE_INSPECT): the tables that hold a store's data, each since the
+ * version that made it. */
+static int check_empty_as_is(struct db *dst, char **err)
+{
+    /* the tables of every version since the one that made them: a store
+     * with data holds an archive or a plan, a rule or an evaluation */
+    static const struct {
+        const char *name;
+        int since;
+    } held[] = {{"archive", 1}, {"plan", 1}, {"rule", 2}, {"evaluation", 2}};
+    int version = store_version(dst, err);
+    if (version < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof held / sizeof *held; i++) {
+        if (version < held[i].since)
+            continue;
+        if (table_empty(dst, held[i].name, err))
+            return -1;
+    }
+    return 0;
+}
+
+int store_copy_connect(const char *dest, struct db **out, int *named, char **err)
+{
+    *out = NULL;
+    *named = 0;
+    if (db_is_server_name(dest) || access(dest, F_OK) == 0) {
+        struct db *as_is = NULL;
+        if (store_connect(dest, STORE_INSPECT, &as_is, err)) {
+            *named = 1;
+            return -1;
+        }
+        int rc = check_empty_as_is(as_is, err);
+        db_close(as_is);
+        if (rc)
+            return -1;
+    }
+    if (store_connect(dest, STORE_CREATE, out, err)) {
+        *named = 1;
+        return -1;
+    }
+    return 0;
+}
+
 /* The destination must hold no rows (units aside: the schema's own). */
 static int check_empty(struct db *dst, char **err)
 {
     for (size_t i = 0; i < NTABLES; i++) {
         if (strcmp(tables[i].name, "unit") == 0)
             continue;
-        char sql[128];
-        snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", tables[i].name);
-        struct db_stmt *st = NULL;
-        if (db_prepare(dst, sql, &st) != SQLITE_OK)
-            return fail_db(err, dst, "cannot read the destination");
-        int rc = db_step(st);
-        db_finalize(st);
-        if (rc == SQLITE_ROW)
-            return bd_fail(err, "the destination is not empty: its table %s holds rows (benchdb copy writes only into "
-                                "a new or empty store)",
-                           tables[i].name);
-        if (rc != SQLITE_DONE)
-            return fail_db(err, dst, "cannot read the destination");
+        if (table_empty(dst, tables[i].name, err))
+            return -1;
     }
     return 0;
 }

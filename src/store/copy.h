@@ -29,6 +29,14 @@ struct store_copy_tick {
  * table with rows; the source holds a table the copy does not know; the
  * destination's triggers cannot be set aside). */
 int store_copy_open(struct db *src, struct db *dst, struct store_copy **out, char **err);
+/* Opens dest, a file or a server, to copy into: an existing store is
+ * first looked at as it is and refused when it holds rows (one of an
+ * older schema is left as it was, not migrated and then refused), then
+ * opened to write (STORE_CREATE: a missing file made, an empty or older
+ * store brought to the current schema). 0, or -1 with *err; *named says
+ * the message names the store (a failure to open it), else it does not
+ * (the destination holds rows). */
+int store_copy_connect(const char *dest, struct db **out, int *named, char **err);
 /* Every row of every table. 0, or -1 with *err naming the table. */
 int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, long long *rows, char **err);
 int store_copy_rearm(struct store_copy *c, char **err);

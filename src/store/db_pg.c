@@ -32,12 +32,39 @@
 
 static PGconn *conn(struct db *db) { return db->pg; }
 
+/* libpq's message as one line, malloc'd (NULL: out of memory): the
+ * trailing newline gone, each line break (with the tab that indents the
+ * next line, as in "Connection refused\n\tIs the server running ...")
+ * said "; " (the sentence after it going on in lower case) instead of
+ * printed escaped ("\n\t") in the middle of benchdb's one-line error. */
+static char *one_line(const char *m)
+{
+    size_t n = strlen(m);
+    while (n && (m[n - 1] == '\n' || m[n - 1] == '\r' || m[n - 1] == ' '))
+        n--;
+    char *out = malloc(2 * n + 1), *w = out;
+    for (size_t r = 0; out && r < n;) {
+        if (m[r] == '\n' || m[r] == '\r') {
+            while (r < n && (m[r] == '\n' || m[r] == '\r' || m[r] == '\t' || m[r] == ' '))
+                r++;
+            *w++ = ';';
+            *w++ = ' ';
+            if (r + 1 < n && isupper((unsigned char)m[r]) && islower((unsigned char)m[r + 1]))
+                *w++ = (char)tolower((unsigned char)m[r++]); /* a sentence goes on: "; is the server ..." */
+        } else
+            *w++ = m[r++];
+    }
+    if (out)
+        *w = '\0';
+    return out;
+}
+
 void db_pg_set_error(struct db *db, int code, const char *state, const char *msg)
 {
     free(db->errmsg);
     /* gcc -fanalyzer reads a leak: db->errmsg is freed here next time and
      * when the connection closes. NULL (out of memory) reads as no message. */
-    db->errmsg = strdup(msg ? msg : "unknown error");
+    db->errmsg = one_line(msg ? msg : "unknown error");
     db->errcode = code;
     snprintf(db->sqlstate, sizeof db->sqlstate, "%s", state ? state : "");
 }
@@ -74,15 +101,8 @@ static int check_result(struct db *db, PGresult *res)
     }
     const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
     const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-    char *msg = strdup(primary ? primary : PQresultErrorMessage(res));
-    if (msg) { /* libpq's own messages end in a newline */
-        size_t n = strlen(msg);
-        while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-            msg[--n] = '\0';
-    }
     int code = state ? code_of(state) : (PQstatus(conn(db)) == CONNECTION_OK ? SQLITE_ERROR : SQLITE_IOERR);
-    db_pg_set_error(db, code, state, msg);
-    free(msg);
+    db_pg_set_error(db, code, state, primary ? primary : PQresultErrorMessage(res));
     return code;
 }
 
@@ -104,10 +124,7 @@ struct db *db_connect_pg(const char *name, char **err)
         return NULL;
     }
     if (PQstatus(c) != CONNECTION_OK) {
-        char *m = strdup(PQerrorMessage(c));
-        size_t n = m ? strlen(m) : 0;
-        while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
-            m[--n] = '\0';
+        char *m = one_line(PQerrorMessage(c));
         /* libpq may quote the name, or a piece of a password it misread
          * (an unescaped @ or /): never printed. */
         char *safe = m ? store_name_scrub(name, m) : NULL;

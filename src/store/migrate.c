@@ -126,6 +126,13 @@ int store_schema_version(sqlite3 *db, char **err)
     return s == SCHEMA_STORE || s == SCHEMA_EMPTY ? v : -1;
 }
 
+void store_note_migrated(const char *name, int from, int to)
+{
+    bd_notice("note: %s: the store's schema was brought from version %d to %d; a benchdb that knows only up to "
+              "version %d no longer opens it",
+              name, from, to, from);
+}
+
 int store_migrate(sqlite3 *db, int target, char **err)
 {
     int v = store_schema_version(db, err);

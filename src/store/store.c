@@ -361,6 +361,8 @@ int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err
             *err = m;
             goto fail;
         }
+        if (mode == STORE_WRITE && version > 0 && version < known) /* init and copy say what they made */
+            store_note_migrated(path, version, known);
     }
     *out = db;
     return 0;

@@ -83,6 +83,10 @@ const char *store_migration_text(struct db *db, int v);
 const char *store_migration_name(int v);
 /* The store's version: 0 for none, -1 with *err. */
 int store_version(struct db *db, char **err);
+/* The note a command that writes prints when opening the store migrated
+ * it: a benchdb older than this one no longer opens it (a team sharing
+ * a store learns it from the command that did it). */
+void store_note_migrated(const char *name, int from, int to);
 int store_pg_version(struct db *db, char **err);
 /* Applies the pending migrations up to version target (all with target <
  * 0), each step in its own transaction that takes the lock, re-reads the

@@ -163,6 +163,11 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
     } else if (mode != STORE_MIGRATE && version < known) {
         if ((mode == STORE_CREATE && need_extension(db, "init", err)) || store_apply_migrations(db, -1, err) < 0)
             goto fail;
+        if (mode == STORE_WRITE && version > 0) { /* init and copy say what they made */
+            char *shown = store_name_masked(name);
+            store_note_migrated(shown ? shown : "the store", version, known);
+            free(shown);
+        }
     }
     *out = db;
     return 0;

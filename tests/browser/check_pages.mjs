@@ -17,6 +17,8 @@
 //  - no two text labels' bounding boxes overlap;
 //  - the page fits 1280 px wide without horizontal scrolling, and no table
 //    outside a <details> scrolls sideways either (the answer is visible);
+//    with every <details> opened, each table's outcome column (th.o: a
+//    decision's pass) is in view without scrolling sideways;
 //  - ov: the page's own rows drawn on its chart (g.ov) include these
 //    values, and a hit and a missed regression are drawn differently (by
 //    shape and colour), on this page or across pages;
@@ -135,8 +137,18 @@ try {
       // Rows of each table of histories: whether each is a regression.
       const order = [...document.querySelectorAll('table.h')].map(t =>
         [...t.tBodies[0].rows].map(r => r.querySelector('td.reg') !== null));
+      // Each table's outcome column (th.o), every <details> opened: in
+      // view without scrolling sideways (the verdict of each row).
+      const shut = [...document.querySelectorAll('details:not([open])')];
+      shut.forEach(d => { d.open = true; });
+      const outcomes = [...document.querySelectorAll('th.o')].map(th => {
+        const r = th.getBoundingClientRect(), box = th.closest('div.tw').getBoundingClientRect();
+        return { ok: r.width > 0 && r.left >= box.left - 1 && r.right <= Math.min(box.right, innerWidth) + 1,
+          what: `${th.textContent} of table.${th.closest('table').className} at ${Math.round(r.left)}-${Math.round(r.right)} px` };
+      });
+      shut.forEach(d => { d.open = false; });
       return {
-        root: root ? { ...root.dataset } : null, marks, boxes, tables, wide, links, ids, ov, legend, order,
+        root: root ? { ...root.dataset } : null, marks, boxes, tables, wide, links, ids, ov, legend, order, outcomes,
         answers: document.querySelectorAll('table.answer, table.all').length,
         headline: h1 ? { text: h1.textContent, top: hr.top, bottom: hr.bottom } : null,
         width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
@@ -149,6 +161,8 @@ try {
         info.headline.bottom <= 900, `${p.name}: the headline is in the first screen`,
         info.headline ? `'${info.headline.text.slice(0, 80)}' at ${info.headline.top}-${info.headline.bottom}` : 'none');
       check(info.wide.length === 0, `${p.name}: no table outside a <details> scrolls sideways`, info.wide.join(', '));
+      const out = info.outcomes.filter(o => !o.ok).map(o => o.what);
+      check(out.length === 0, `${p.name}: each table's outcome column is in view (details opened, 1280 px)`, out.join(', '));
     }
     if (p.ov) {
       const seen = new Map(info.ov.map(o => [o.cls, o.sig]));

@@ -121,6 +121,63 @@ bd sql "SELECT r.source, r.name AS run, se.block, b.name AS benchmark, se.unit, 
         JOIN benchmark b ON b.id = se.benchmark_id JOIN plan p ON p.id = r.plan_id
         WHERE p.name = 'builds' AND s.warmup = 0" --format csv >builds-values.csv
 
+# ---- sides by source: a revision abbreviated as git and the pages show it ----
+python3 - <<'PY'
+import json
+with open("revs.jsonl", "w") as f:
+    for i, src in enumerate(["1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e"] * 2 + ["1b2c3d4e5f6f00000000000000000000000000aa"] * 2
+                            + ["9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807"] * 2):
+        f.write(json.dumps({"record": "run", "format": "benchdb-run/1", "plan": "revs", "run": "r%d" % i,
+                            "host": "h", "source": src}) + "\n")
+        f.write(json.dumps({"record": "samples", "benchmark": "parse", "block": 1, "variant": "v", "unit": "ns/op",
+                            "values": [100 + i + k for k in range(5)]}) + "\n")
+PY
+bd ingest --quiet revs.jsonl || fail "ingest revs.jsonl"
+run bd compare --by source --format csv --no-record 1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807
+expect_rc 0 "--by source, whole revisions"
+cp "$T/out" revs-full.csv
+run bd compare --by source --format csv --no-record 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "--by source, each side the first 12 and 7 digits of one revision"
+cmp -s "$T/out" revs-full.csv || fail "abbreviated revisions compare as the whole ones: $(diff revs-full.csv "$T/out" | head -3)"
+run bd compare --by source 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "recorded"
+expect_eq "$(bd sql "SELECT params ->> '\$.a', params ->> '\$.b' FROM evaluation ORDER BY id DESC LIMIT 1" --format csv | tail -1 | tr -d '\r')" \
+    "1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e,9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807" "the evaluation records the whole revisions"
+run bd compare --by source --no-record 1b2c3d4e5f6 9e8d7c6
+expect_rc 2 "a prefix of two revisions"
+expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one revision (1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e, 1b2c3d4e5f6f00000000000000000000000000aa): give more of it" \
+    "is taken for neither, and says which"
+
+# ---- sides by host: every run of each host ----
+bd ingest --quiet "$BENCHDB_SRC"/examples/calibration/*.jsonl.zst || fail "ingest the calibration plan"
+run bd compare --by host --format csv --no-record sim-p3-vm-a sim-p3-vm-b
+expect_rc 0 "--by host"
+cp "$T/out" hosts.csv
+# One cell against the store: n and the median of each side are those of
+# the host's values over both its runs (benchdb's median() in SQL).
+bd sql --format csv "SELECT h.name, count(*) AS n, median(s.value) AS m FROM sample s JOIN series se ON se.id = s.series_id
+    JOIN run r ON r.id = se.run_id JOIN host h ON h.id = r.host_id JOIN benchmark b ON b.id = se.benchmark_id
+    JOIN variant v ON v.id = se.variant_id
+    WHERE b.name = 'serialize' AND b.params ->> '\$.workload' = 'small' AND v.name = 'native' AND s.warmup = 0
+    AND h.name IN ('sim-p3-vm-a', 'sim-p3-vm-b') GROUP BY h.name ORDER BY h.name" --digits 17 >hosts-sql.csv ||
+    fail "the hosts' values"
+python3 - hosts.csv hosts-sql.csv <<'PY' || fail "--by host: n and medians are each host's over its runs"
+import csv, sys
+row = next(r for r in csv.DictReader(open(sys.argv[1])) if r["benchmark"] == "serialize"
+           and '"workload":"small"' in r["params"] and r["variant"] == "native")
+want = {r["name"]: r for r in csv.DictReader(open(sys.argv[2]))}
+a, b = want["sim-p3-vm-a"], want["sim-p3-vm-b"]
+assert (row["n_a"], row["n_b"]) == (a["n"], b["n"]) == ("100", "100"), (row["n_a"], row["n_b"], a, b)
+assert float(row["median_a"]) == float(a["m"]) and float(row["median_b"]) == float(b["m"]), (row, a, b)
+PY
+checks=$((checks + 1))
+run bd compare --by host --no-record sim-p3-vm-a sim-p3-vm-x
+expect_rc 2 "a host the store does not hold"
+expect_err_has "error: compare: no plan has host 'sim-p3-vm-x'; did you mean 'sim-p3-vm-a'?" "names the nearest"
+run bd query compare --no-record -p plan=calibration-sim -p by=host -p a=sim-p3-vm-a -p b=sim-p3-vm-z
+expect_rc 2 "query compare: a host the plan does not hold"
+expect_err_has "host 'sim-p3-vm-z' ran no run of plan calibration-sim" "says so"
+
 # ---- values with counts (JMH sample mode) ----
 jmh() { # FILE VALUES-BINS
     printf '[{"benchmark":"b.Hist.run","mode":"sample","threads":1,"params":{},"primaryMetric":{"score":1,"scoreUnit":"ms/op","rawDataHistogram":[%s]},"secondaryMetrics":{}}]\n' "$2" >"$1"

@@ -57,6 +57,32 @@ expect_out_has "95% CI" "the change's interval has a header"
 grep -q "^Encode/format=json-48 .* -17.20% (p=0.000 n=10) *\[-18.0%, -16.6%\] faster$" "$T/out" ||
     fail "a row's Hodges-Lehmann interval of the change and its verdict"
 expect_err_has "compare: no regression" "the outcome on stderr"
+# The change (of the medians, benchstat's) and the interval beside it (of
+# the shift, Hodges-Lehmann) estimate different things: where the head's
+# values change in shape (a cluster just above the base's, a tail far
+# above) the medians fall while the shift is up; the line says so.
+python3 - <<'PY' || fail "write the bimodal pair"
+with open("shape_a.csv", "w") as a, open("shape_b.csv", "w") as b:
+    a.write("benchmark,metric,unit,value\n")
+    b.write("benchmark,metric,unit,value\n")
+    for i in range(300):
+        q = (i + 0.5) / 300
+        a.write("shape,,ns,%.6f\nshift,,ns,%.6f\n" % (100 + 10 * q, 100 + 10 * q))
+        b.write("shape,,ns,%.6f\nshift,,ns,%.6f\n" % (101 + 2 * q / 0.55 if q < 0.55 else 110 + 100 * (q - 0.55),
+                                                     102 + 10 * q))
+PY
+run bd compare shape_a.csv shape_b.csv
+expect_rc 0 "a change in shape"
+expect_out_has "shift 95% CI" "the interval's header says it is the shift's"
+grep -q "^shape .* -2.08% (p=0.011 n=300) *\[+0.2%, +2.3%\] faster ¹$" "$T/out" ||
+    fail "the medians' change outside the shift's interval is marked: $(grep '^shape' "$T/out")"
+grep -q "^shift .* \[+1.[0-9]%, +2.[0-9]%\] slower$" "$T/out" || fail "a change inside its interval is not marked"
+expect_out_has "¹ the change (of the medians, benchstat's) lies outside the shift's interval (Hodges-Lehmann: the typical difference between the two sides' values): the values changed in shape, not by one shift" \
+    "and the note says why"
+run bd compare shape_a.csv shape_b.csv --benchstat
+expect_rc 0 "the same, --benchstat"
+expect_out_has "-2.08% (p=0.011 n=300)" "benchstat's change is kept"
+grep -q "¹\|shift's interval" "$T/out" && fail "--benchstat: no benchdb note"
 
 # ---- sides: several files, standard input, labels, more than two ----
 # crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
@@ -216,13 +242,16 @@ printf 'benchmark,metric,unit,value\nup,,ns,130\ndown,,ns,70\nsame,,ns,100\nboth
 run bd compare one_a.csv one_b.csv --format markdown --gate
 expect_rc 0 "one value a side: the gate passes"
 expect_eq "$(head -n 1 "$T/out")" \
-    "**0 slower, 0 faster, 2 inconclusive, 2 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; inconclusive: too few samples for p ≤ 0.05; n = 1–2+1–2) — gate: passes" \
+    "**0 slower, 0 faster, 2 inconclusive, 2 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; inconclusive: too few samples for p ≤ 0.05; n = 1 to 2 per cell in one_a.csv, 1 to 2 in one_b.csv) — gate: passes" \
     "one value a side: inconclusive, not unchanged"
 expect_out_has "No cell changed." "one value a side: no changed cell"
 expect_out_has "Inconclusive: too few samples for the U test to reach p ≤ 0.05; the change as measured, not a verdict:" \
     "one value a side: the inconclusive cells, said so"
 expect_out_has "| up | sec | 100.0n ± ∞ | 130.0n ± ∞ | +30.00% | 1.000 | inconclusive |" "the 30% shown, called inconclusive"
 expect_out_has "| down | sec | 100.00n ± ∞ | 70.00n ± ∞ | -30.00% | 1.000 | inconclusive |" "and the other"
+run bd compare a=one_a.csv b=one_b.csv c=one_b.csv --format markdown
+expect_eq "$(head -n 1 "$T/out" | sed 's/.*; n = //')" "1 to 2 per cell in a, 1 to 2 in the others) — gate: passes" \
+    "three sides: the samples of the baseline and of the others"
 run bd compare one_a.csv one_b.csv --format json --envelope
 python3 - "$T/out" <<'PY' || fail "the envelope counts the inconclusive cells"
 import json, sys

@@ -17,6 +17,8 @@ bd --db a.db query variability --record --param plan=git-perf-p0001 >/dev/null 2
 run bd --db a.db copy b.db
 expect_rc 0 "a copy into a new file"
 expect_out_has "copied " "says how many rows"
+grep -q "^copied [0-9]* rows from a.db to b.db in [0-9.]* s$" "$T/out" ||
+    fail "between SQLite files, no hash is written and the summary says nothing of hashes: $(cat "$T/out")"
 
 # Every table, every column, in key order: the same text.
 tables="archive:id archive_chunk:archive_id,seq plan:id host:id variant:id benchmark:id run:id unit:name
@@ -51,10 +53,26 @@ expect_eq "$(bd --db b.db sql "SELECT count(*) FROM evaluation" --format csv | t
 run bd --db a.db copy a.db
 expect_rc 2 "the store itself"
 expect_err_has "DEST is the store itself" "says so"
+ln -s a.db link.db
+for same in ./a.db "$PWD/a.db" link.db; do
+    run bd --db a.db copy "$same"
+    expect_rc 2 "the store itself, as $same"
+    expect_err_has "DEST is the store itself" "says so for $same (not 'the destination is not empty')"
+done
 echo "not a store" >notes.txt
 run bd --db a.db copy notes.txt
 expect_rc 1 "a file that is no store"
 expect_eq "$(cat notes.txt)" "not a store" "the file is unchanged"
+expect_eq "$(cat "$T/err")" "error: copy: notes.txt: not a benchdb store (the file is not an SQLite database); nothing was written there" \
+    "a file that is no store: the message names it once"
+# A server that is not there (nothing listens on port 1): libpq's two
+# lines said as one sentence, the store named once, its password masked.
+run bd --db a.db copy "postgresql://ci:s3cret@127.0.0.1:1/results"
+expect_rc 1 "a server that is not there"
+expect_eq "$(grep -c . "$T/err")" 1 "one line"
+expect_err_has "error: copy: postgresql://ci:***@127.0.0.1:1/results: cannot connect to the PostgreSQL store: connection to server at \"127.0.0.1\", port 1 failed: Connection refused; is the server running on that host and accepting TCP/IP connections?; nothing was written there" \
+    "a server that is not there: the message"
+grep -q 's3cret\|results: postgresql\|\\n' "$T/err" && fail "no password, no name twice, no escaped line break: $(cat "$T/err")"
 bd --db a.db sql --write "CREATE TABLE extra (x)" >/dev/null 2>&1 || fail "a table of the user's"
 run bd --db a.db copy c.db
 expect_rc 1 "a table the copy does not know"

@@ -65,12 +65,27 @@ expect_eq "$(ls sel2)" "$(sha256sum "$ex/calibration/p3-vm-a-1.jsonl.zst" | cut 
 run bd --db a.db export sel3 --archive 2
 expect_rc 0 "--archive"
 expect_eq "$(ls sel3 | wc -l)" 1 "one archive"
+# A plan or run the store does not hold: a usage error naming the nearest,
+# and no DIR made (it was made, then the error said only 'no stored
+# archive', exit 1).
 run bd --db a.db export sel4 --plan calibraton-sim
-expect_rc 1 "a plan with no archive"
-expect_err_has "no stored archive holds plan 'calibraton-sim'" "says so"
+expect_rc 2 "a plan the store does not hold"
+expect_eq "$(cat "$T/err")" "error: export: --plan: plan 'calibraton-sim' does not exist; did you mean 'calibration-sim'? (plans: calibration-sim, git-perf-p0001) (see 'benchdb export --help')" \
+    "says so, with the nearest"
+run bd --db a.db export sel4 --run calibration-sim/p3-vm-a-9
+expect_rc 2 "a run the plan does not hold"
+expect_err_has "error: export: --run: run 'p3-vm-a-9' is not a run of plan calibration-sim; did you mean 'p3-vm-a-1'?" \
+    "says so, with the nearest"
+run bd --db a.db export sel4 --run calibraton-sim/p3-vm-a-1
+expect_rc 2 "a run of a plan the store does not hold"
+expect_err_has "error: export: --run: plan 'calibraton-sim' does not exist; did you mean 'calibration-sim'?" "names the plan"
 run bd --db a.db export sel4 --archive 999
 expect_rc 1 "no such archive"
 expect_err_has "no stored archive has id 999" "says so"
+run bd --db nosuch.db export sel4
+expect_rc 1 "a store that is not there"
+checks=$((checks + 1))
+[ ! -e sel4 ] || fail "no DIR is made for an export that writes nothing"
 run bd --db a.db export sel4 --run nosuchrun
 expect_rc 2 "--run without PLAN/"
 run bd --db a.db export sel4 --plan a --archive 1

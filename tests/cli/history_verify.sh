@@ -35,6 +35,9 @@ expect_eq "$(tail -n +2 "$T/out" | cut -d, -f4 | sort | uniq -c | tr -s ' ')" " 
 expect_err_has "verified 5 evaluations: 5 identical, 0 not" "the count on stderr"
 expect_out_has "1,placement-rule," "one row per evaluation"
 expect_out_has ",identical,,same (2),same (" "rows and data the same"
+# The answer first: the count before the rows (a terminal shows both).
+"$BENCHDB_BIN" history --verify --all --queries mine >both.txt 2>&1
+expect_eq "$(head -n 1 both.txt)" "verified 5 evaluations: 5 identical, 0 not" "the count leads the table"
 run bd history --verify 2 4 --queries mine
 expect_rc 0 "verify two ids"
 expect_out_has " 2  comparisons  identical" "a table: id, query, result"
@@ -146,6 +149,12 @@ run bd history --verify 1 --diff 1 2
 expect_rc 2 "--verify and --diff"
 run bd history --verify 99
 expect_rc 1 "a missing evaluation"
-expect_err_has "error: history: no evaluation 99 in the store" "message"
+expect_err_has "error: history: no evaluation 99 in the store (its " "message"
+n=$(bd sql "SELECT count(*) || ' evaluations are ' || min(id) || ' to ' || max(id) FROM evaluation" --format csv | tail -1 | tr -d '\r')
+expect_err_has "$n: 'benchdb history --all' lists them)" "with the ids there are"
+bd --db none.db init >/dev/null
+run bd --db none.db history --verify 1
+expect_rc 1 "an evaluation of a store that holds none"
+expect_eq "$(cat "$T/err")" "error: history: no evaluation 1 in the store (it holds none yet)" "says so"
 
 finish

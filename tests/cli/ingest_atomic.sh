@@ -21,5 +21,8 @@ rc=0
 (cd "$T" && bd ingest --quiet missing.jsonl a-bad.jsonl) 2>"$T/err" || rc=$?
 [ "$rc" = 1 ] || fail "missing file: exit $rc"
 head -n 1 "$T/err" | grep -qx "error: missing.jsonl: cannot open: No such file or directory" || fail "missing: $(cat "$T/err")"
+# --quiet drops the notices, not the note that completes an error.
+grep -qx "note: a-bad.jsonl: archive not stored (nothing from it was written)" "$T/err" ||
+    fail "--quiet: the refused archive's note: $(cat "$T/err")"
 bd check >/dev/null || fail check
 echo ok

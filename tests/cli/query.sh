@@ -68,6 +68,10 @@ PY
 # within plus a margin of 0.1 (0.7 + 0.1 is 0.7999999999999999 in floating
 # point), and 8/40 estimates in band against min_band_share 0.2.
 bd --db tie.db init >/dev/null
+run bd --db tie.db rule list
+expect_rc 0 "rule list on a store with none"
+expect_eq "$(cat "$T/err")" "no rule is registered ('benchdb rule register NAME' fixes one before its data)" \
+    "rule list: none, said in words"
 { echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null
 run bd --db tie.db query placement-rule -p plan=tie -p margin=0.1 -p min_band_share=0.2 --format csv
 expect_rc 0 "placement-rule on the tie plan"
@@ -115,7 +119,8 @@ expect_out "$(printf '%s\r\n' 'run_group,column,1,2' 'g,band_pass,1,0' 'g,interv
   "diff rows: the changed columns of the changed group"
 run bd --db tie.db history --diff 1 99
 expect_rc 1 "diff with a missing evaluation"
-expect_err_has "error: history: no evaluation 99 in the store" "missing evaluation message"
+expect_err_has "error: history: no evaluation 99 in the store (its " "missing evaluation message"
+expect_err_has "evaluations are 1 to " "with the ids there are"
 run bd --db tie.db history --diff 1
 expect_rc 2 "diff with one id"
 # New data changes the fingerprint, and the diff says so.

@@ -14,7 +14,7 @@ printf -- '-- name: n\n-- summary: counts runs\nSELECT count(*) AS n FROM run\n'
 # Every command that takes a store, on FILE.
 commands() { # FILE
     printf '%s\n' "ingest --quiet $example" "sql SELECT(1)" "sql --write SELECT(1)" "check" "history" \
-        "query --queries q n" "query --queries q n --no-record" "migrate" "rule list"
+        "query --queries q n" "query --queries q n --no-record" "migrate" "rule list" "backup bk.db"
 }
 
 # An empty file: refused, left empty.

@@ -31,7 +31,7 @@ expect_err_has "report placement-rule: no parameter named 'nope'" "names the par
 expect_eq "$(nevals)" 0 "usage errors record nothing"
 run b report --evaluation 99
 expect_rc 1 "an evaluation that does not exist"
-expect_err_has "there is no evaluation 99" "says so"
+expect_err_has "no evaluation 99 in the store" "says so"
 
 # ---- the placement-rule page ----
 run b report placement-rule -p plan=calibration-sim -o pr.html
@@ -150,7 +150,7 @@ import re, sys
 html = open(sys.argv[1]).read()
 for cls in ("answer", "all"):
     t = re.search(r'<table class="%s">(.*?)</table>' % cls, html, re.S).group(1)
-    head = [h.replace("<wbr>", "") for h in re.findall(r"<th>(.*?)</th>", t)]
+    head = [h.replace("<wbr>", "") for h in re.findall(r"<th(?: [^>]*)?>(.*?)</th>", t)]
     rows = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", t.split("<tbody>")[1], re.S)]
     got = [r[head.index("pass")] for r in rows]
     assert got == ["0"] * 16 + ["1"] * 467, (cls, len(got), "".join(got[:40]))

@@ -73,6 +73,13 @@ bd --db "$ex" init >/dev/null && bd --db "$ex" ingest --quiet "$BENCHDB_SRC/exam
     bd --db "$ex" rule register placement-rule --published-at 2026-10-20T16:00:00Z --ref "pull request #111" >/dev/null ||
     fail "example store"
 pages_of example "$ex" calibration-sim git-perf-p0001 1 2
+# gate-percent's twenty columns on the calibration plan (1,666 px): every
+# column's table leads with the outcome, the page's and the chart's rows'.
+page example "$ex" gate-percent gate-percent --param plan=calibration-sim
+expect_eq "$(grep -o '<table class="[a-z]*"><thead><tr><th[^>]*>[a-z_]*' "$T/example-gate-percent.html" | sed 's/.*<tr>//')" \
+    "<th>host
+<th class=\"o\">pass
+<th class=\"o\">pass" "gate-percent: the answer's table as the query shows it, every column's with pass first"
 
 # A generated plan of 200 cells: 2 profiles x 100 cells, 3 hosts, 4 runs each;
 # large-record cells 8% slower and small-record serialize 6% faster from the

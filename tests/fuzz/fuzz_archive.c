@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *err = NULL;
     /* Small limits: the fuzzer explores the limit checks instead of
      * spending its time decompressing bombs. */
-    struct ingest_options opt = {.max_line_bytes = 4096, .max_bytes = 1 << 20, .quiet = 1};
+    struct ingest_options opt = {.max_line_bytes = 4096, .max_bytes = 1 << 20, .notices = INGEST_NOTICES_QUIET};
     struct db *via = db_from_sqlite(db, 0);
     struct ingester *g = via ? ingester_open(via, &opt, NULL, &err) : NULL;
     if (!g)

@@ -130,6 +130,7 @@ CASES = [
     ("compare.sql", dict(BASE, plan=q("hume"), a=q("protobuf-3"), b=q("x"), by=q("attr"), key=q("profile"))),
     ("compare.sql", dict(BASE, plan=q("hume"), a=q("844fd45e700040dbe036acea9f98f95922897d3e"), b=q("x"),
                          by=q("source"))),
+    ("compare.sql", dict(BASE, plan=q("hume"), a=q("sim-p3-vm-a"), b=q("sim-p3-vm-b"), by=q("host"))),
     ("versions.sql", dict(plan=q("git-perf-p0001"), versions=q("v2.18.0,v2.19.0-rc0,HEAD"), by=q("variant"), key=T,
                           aggregate=q("trimmed"), k="1", metric=q("primary"), sort=q("regression"))),
     ("versions.sql", dict(plan=q("crc"), versions=T, by=q("run"), key=T, aggregate=q("median"), k="1",

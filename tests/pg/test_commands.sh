@@ -275,5 +275,25 @@ expect_err_has "the extension benchstats is not installed in this database and c
 pg_dropdb benchdb_commands_noext >/dev/null
 pg -d postgres -c "DROP ROLE benchdb_noext" >/dev/null
 
+# A store of an older schema on the server (the version before this
+# benchdb's): copy refuses one that holds rows as it is, unmigrated; a
+# command that writes brings it up and says so (a teammate's older benchdb
+# no longer opens it).
+old=benchdb_commands_old
+olduri="postgresql://$PGUSER@$PGHOST:$PGPORT/$old"
+pg_newdb "$old" >/dev/null && pg_migrate "$old" $((known - 1)) >/dev/null &&
+    pg -d "$old" -c "INSERT INTO plan(name) VALUES ('kept')" >/dev/null || fail "a store at version $((known - 1))"
+run bd --db "$uri" copy "$olduri"
+expect_rc 1 "copy into an older store with rows"
+expect_err_has "error: copy: $olduri: the destination is not empty: its table plan holds rows" "refused, naming the table"
+expect_eq "$(pg -d "$old" -A -t -c "SELECT max(version) FROM schema_migration")" "$((known - 1))" "and left at its version"
+run bd --db "$olduri" ingest --quiet "$BENCHDB_SRC/examples/git-perf"
+expect_rc 0 "ingest into the older store"
+expect_eq "$(cat "$T/err")" "note: $olduri: the store's schema was brought from version $((known - 1)) to $known; a benchdb that knows only up to version $((known - 1)) no longer opens it" \
+    "the migration said"
+run bd --db "$olduri" ingest --quiet "$BENCHDB_SRC/examples/git-perf"
+expect_eq "$(cat "$T/err")" "" "said once"
+pg_dropdb "$old" >/dev/null
+
 pg_dropdb "$db" >/dev/null
 finish

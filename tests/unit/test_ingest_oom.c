@@ -181,7 +181,7 @@ static int load(sqlite3 *db, long n, char **text)
     dup2(fileno(ef), 2);
 
     struct ingest_options opt = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE, .max_bytes = INGEST_DEFAULT_MAX_BYTES,
-                                 .quiet = 1};
+                                 .notices = INGEST_NOTICES_QUIET};
     char *err = NULL;
     struct db *via = db_from_sqlite(db, 0); /* before failures are injected */
     assert_non_null(via);

@@ -1,6 +1,7 @@
 /* The schema: migrations from an empty store and from every earlier version
  * give exactly schema/schema.sql; a newer store is refused and untouched; a
- * migration whose text changed is reported. */
+ * migration whose text changed is reported; `benchdb copy` into a store
+ * of an older version refuses one with rows before migrating it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "store/store.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -239,6 +241,135 @@ static void test_store_settings(void **state)
     free(path);
 }
 
+/* benchdb --db STORE NAME ARG, as the command line runs it. */
+static int run_command(const char *store, const char *name, const char *arg)
+{
+    const struct command *c = commands;
+    while (c->name && strcmp(c->name, name) != 0)
+        c++;
+    assert_non_null(c->name);
+    struct cli cli = {store, 1};
+    char *argv[] = {(char *)name, (char *)arg, NULL};
+    return c->run(&cli, 2, argv);
+}
+
+/* The file at path is a store at version v. */
+static void assert_version(const char *path, int v)
+{
+    sqlite3 *db;
+    char *err = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(store_schema_version(db, &err), v);
+    sqlite3_close(db);
+}
+
+/* A store of version v, holding a plan when with_rows. */
+static void older_store(const char *path, int v, int with_rows)
+{
+    sqlite3 *db;
+    char *err = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(store_migrate(db, v, &err), v);
+    if (with_rows)
+        assert_int_equal(sqlite3_exec(db, "INSERT INTO plan(name) VALUES ('kept')", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static void test_copy_into_an_older_store(void **state)
+{
+    (void)state;
+    char *src = tmp_path("copy-src"), *dest = tmp_path("copy-old");
+    sqlite3 *db;
+    char *err = NULL;
+    assert_int_equal(store_open(src, STORE_CREATE, &db, &err), 0);
+    store_close(db);
+    int older = migrations_count() - 1;
+    /* With rows: refused, and left at its version byte for byte (before,
+     * it was migrated, then refused as not empty: an older benchdb could
+     * no longer open it, and the message said nothing was written). */
+    older_store(dest, older, 1);
+    size_t n0, n1;
+    char *before = slurp(dest, &n0);
+    assert_int_equal(run_command(src, "copy", dest), EXIT_FAIL);
+    char *after = slurp(dest, &n1);
+    assert_true(n0 == n1 && memcmp(before, after, n0) == 0);
+    free(before);
+    free(after);
+    assert_version(dest, older);
+    remove_store(dest);
+    /* Empty: brought to the current schema and filled, as a new file is. */
+    older_store(dest, older, 0);
+    assert_int_equal(run_command(src, "copy", dest), EXIT_OK);
+    assert_version(dest, migrations_count());
+    remove_store(dest);
+    remove_store(src);
+    free(src);
+    free(dest);
+}
+
+/* backup copies a store of an older schema as it is (the copy to keep
+ * before migrating: it used to be refused, 'needs migrations ... run
+ * benchdb migrate'). */
+static void test_backup_of_an_older_store(void **state)
+{
+    (void)state;
+    char *path = tmp_path("backup-old"), *copy = tmp_path("backup-copy");
+    int older = migrations_count() - 1;
+    older_store(path, older, 1);
+    assert_int_equal(run_command(path, "backup", copy), EXIT_OK);
+    assert_version(copy, older);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(copy, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM plan", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "kept");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    assert_version(path, older); /* the store itself untouched */
+    remove_store(path);
+    remove_store(copy);
+    free(path);
+    free(copy);
+}
+
+/* A command that writes brings an older store up and says so, once. */
+static void test_write_notes_the_migration(void **state)
+{
+    (void)state;
+    char *path = tmp_path("note-old"), *errpath = tmp_path("note-err");
+    int older = migrations_count() - 1;
+    older_store(path, older, 1);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *ef = fopen(errpath, "w+");
+    assert_non_null(ef);
+    dup2(fileno(ef), 2);
+    sqlite3 *db;
+    char *err = NULL;
+    for (int k = 0; k < 2; k++) { /* the second open finds it current */
+        assert_int_equal(store_open(path, STORE_WRITE, &db, &err), 0);
+        store_close(db);
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(ef);
+    size_t n;
+    char *got = slurp(errpath, &n);
+    char want[512];
+    snprintf(want, sizeof want,
+             "note: %s: the store's schema was brought from version %d to %d; a benchdb that knows only up to "
+             "version %d no longer opens it\n",
+             path, older, migrations_count(), older);
+    assert_string_equal(got, want);
+    free(got);
+    unlink(errpath);
+    remove_store(path);
+    free(path);
+    free(errpath);
+}
+
 static void test_normalize(void **state)
 {
     (void)state;
@@ -257,6 +388,9 @@ int main(void)
         cmocka_unit_test(test_modified_migration_is_reported),
         cmocka_unit_test(test_not_a_store),
         cmocka_unit_test(test_store_settings),
+        cmocka_unit_test(test_copy_into_an_older_store),
+        cmocka_unit_test(test_backup_of_an_older_store),
+        cmocka_unit_test(test_write_notes_the_migration),
         cmocka_unit_test(test_normalize),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -245,6 +245,11 @@ static void prefetch(struct ingester *g)
 
 /* ---- one archive ---- */
 
+const char *ingest_empty_note(uint64_t bytes)
+{
+    return bytes == 0 ? "the file is empty: " : "";
+}
+
 static void reset_archive(struct ingester *g)
 {
     ingest_report_reset(&g->rep);
@@ -283,7 +288,7 @@ static int load_body(struct ingester *g, const char *name, const char *first_sha
     uint64_t raw = atomic_load(&g->pipe->raw.bytes);
     if (!container && !g->dec.in_run)
         return ingest_report_fail(&g->rep, NULL, "%sno run record (an archive holds one or more runs, each opened by a "
-                                  "run record)", raw == 0 ? "the file is empty: " : "");
+                                  "run record)", ingest_empty_note(raw));
     const char *sha = g->pipe->sha;
     if (first_sha && !container && (strcmp(sha, first_sha) != 0 || raw != g->pipe->pre_size))
         return ingest_report_fail(&g->rep, NULL, "changed while being read (its SHA-256 differs between two reads)");
@@ -374,7 +379,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     const struct sink_counts *here = sink_counts(g->sink);
     if (rc < 0) {
         ingest_report_print_error(&g->rep);
-        if (!g->opt.scratch)
+        if (g->opt.notices != INGEST_NOTICES_NONE)
             bd_notice("note: %s: archive not stored (nothing from it was written)", g->shown);
         g->totals.failed++;
         reset_archive(g);

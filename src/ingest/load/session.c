@@ -39,7 +39,7 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
         g->opt.max_ratio = INGEST_DEFAULT_MAX_RATIO;
     if (hooks)
         g->hooks = *hooks;
-    g->rep.quiet = opt->quiet;
+    g->rep.quiet = opt->notices != INGEST_NOTICES_ALL;
     g->rep.before_message = g->hooks.before_message;
     g->rep.hook_arg = g->hooks.arg;
     g->sink = sink_open(db, &g->rep, err);
