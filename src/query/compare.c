@@ -200,11 +200,14 @@ static int sources_of_prefix(struct db *db, const char *side, char *full[3])
     while (k < 3 && db_step(st) == SQLITE_ROW)
         full[k++] = xstrdup((const char *)db_column_text(st, 0));
     db_finalize(st);
-    if (k == 1 && strcmp(full[0], side) == 0) { /* the source itself */
-        free(full[0]);
-        full[0] = NULL;
-        k = 0;
-    }
+    for (int i = 0; i < k; i++)
+        if (strcmp(full[i], side) == 0) { /* the source itself, even where it abbreviates another too */
+            for (int j = 0; j < k; j++) {
+                free(full[j]);
+                full[j] = NULL;
+            }
+            return 0;
+        }
     return k;
 }
 

@@ -126,7 +126,7 @@ python3 - <<'PY'
 import json
 with open("revs.jsonl", "w") as f:
     for i, src in enumerate(["1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e"] * 2 + ["1b2c3d4e5f6f00000000000000000000000000aa"] * 2
-                            + ["9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807"] * 2):
+                            + ["9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807"] * 2 + ["abcdef01"] * 2 + ["abcdef0123456"] * 2):
         f.write(json.dumps({"record": "run", "format": "benchdb-run/1", "plan": "revs", "run": "r%d" % i,
                             "host": "h", "source": src}) + "\n")
         f.write(json.dumps({"record": "samples", "benchmark": "parse", "block": 1, "variant": "v", "unit": "ns/op",
@@ -147,6 +147,9 @@ run bd compare --by source --no-record 1b2c3d4e5f6 9e8d7c6
 expect_rc 2 "a prefix of two revisions"
 expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one revision (1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e, 1b2c3d4e5f6f00000000000000000000000000aa): give more of it" \
     "is taken for neither, and says which"
+run bd compare --by source --format csv --no-record abcdef01 9e8d7c6
+expect_rc 0 "a whole source that also begins another"
+expect_out_has "cell,parse,{},v,primary,ns/op,10,108.5," "is that source (runs r6, r7: median 108.5), not an abbreviation of two"
 
 # ---- sides by host: every run of each host ----
 bd ingest --quiet "$BENCHDB_SRC"/examples/calibration/*.jsonl.zst || fail "ingest the calibration plan"
