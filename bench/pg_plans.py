@@ -7,10 +7,12 @@ ingest leaves the planner statistics it needs (bench/pg-ingest.md,
 
 Starts a throwaway cluster as figure 11 does (pg_bench.quiet_cluster:
 autovacuum off, so that the statistics are those the ingest left), makes
-the default plan's archives at 10x (figure 11's 10x store) and a nightly
-history with injected steps (as pg/queries), and ingests them and
-examples/git-perf (examples/calibration is the same plan at 1x) into fresh stores: "after" by BUILD's benchdb, "all" the same
-followed by ANALYZE of every table, and with PG_PLANS_BEFORE=PATH
+the default plan's archives at 10x (figure 11's 10x store) and 1,095
+nightly archives with injected steps (figure 11's small archives, with
+pg/queries' steps), and ingests them and examples/git-perf
+(examples/calibration is the same plan at 1x) into fresh stores: "after"
+by BUILD's benchdb, "all" the same followed by ANALYZE of every table,
+and with PG_PLANS_BEFORE=PATH
 "before" by another benchdb (an earlier build), which also runs that
 store's queries (its own saved queries). Then each query of
 tests/pg/queries.list (its parameters), REPS times (default 5), the
@@ -24,6 +26,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pg_bench  # noqa: E402
@@ -52,7 +55,7 @@ def main():
     pg, base = pg_bench.quiet_cluster(build, "pg-plans-")
     try:
         postmaster = pg_cpu.postmaster_pid(pg)
-        pg_cpu.time.sleep(1)
+        time.sleep(1)
         aux = pg_cpu.children(postmaster)
         # examples/calibration is the default plan at 1x: the 10x takes its place
         data = [os.path.join(src, "examples", d) for d in ("git-perf",)]
