@@ -57,11 +57,12 @@ int store_connect(const char *name, enum store_mode mode, struct db **out, char 
 /* After a write that may have grown the store's tables much (an ingest, a
  * copy): on PostgreSQL, ANALYZE (SKIP_LOCKED) of the store's tables (those
  * of the current schema this role may analyze) whose rows changed since
- * their last analysis by more than the server's autovacuum analyze
- * threshold (autovacuum_analyze_threshold + autovacuum_analyze_scale_factor
- * x rows), which autovacuum would analyze at its next round, up to a
- * minute later: until then the server plans from what the tables held
- * before (a gate run right after an ingest took 2.1 s instead of 0.24 s,
+ * their last analysis by more than autovacuum_analyze_scale_factor x the
+ * rows each had then (a table never analyzed: any changed row), which is
+ * autovacuum's rule without its fixed threshold of 50 rows, so that the
+ * small tables (plan, host, variant) have statistics too: until then the
+ * server plans from what the tables held before, or from a guess (a gate
+ * run right after an ingest took 2.1 s instead of 0.24 s,
  * docs/postgresql.md). Nothing on SQLite, which plans without statistics.
  * Outside a transaction. How many tables were analyzed, or -1 with *err. */
 int store_refresh_statistics(struct db *db, char **err);

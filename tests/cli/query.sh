@@ -15,6 +15,31 @@ done
 expect_out_has 'placement-rule,"The placement-calibration rule' "queries shows summaries"
 expect_out_has 'plan (required), level = 0.95, band_lo = 0.95, band_hi = 1.05, direction = forward' "queries shows parameters"
 
+# --- aggregations counts a value of count k as k equal values, warmups
+# left out: 1.0 x3, 2.0 x1, 10.0 x2 (and a warmup 50.0 x5) give n 6, min 1,
+# max 10, mean 25/6, median 1.5, trimmed mean (1 + 1 + 2 + 10) / 4 = 3.5,
+# spread 10.
+bd sql --write --file - >/dev/null <<'SQL'
+BEGIN;
+INSERT INTO archive(id, sha256, name, size, format, content_encoding, stored_size, ingested_at, tool_version)
+  VALUES (9000, printf('%064d', 9000), 'counts', 0, 'benchdb-run/1', 'identity', 0, '2026-10-21T00:00:00Z', 'fixture');
+INSERT INTO plan(id, name) VALUES (9000, 'counts');
+INSERT INTO variant(id, name) VALUES (9000, 'v');
+INSERT INTO host(id, name) VALUES (9000, 'h');
+INSERT INTO benchmark(id, name, params) VALUES (9000, 'hist', '{}');
+INSERT INTO run(id, plan_id, name, host_id, position, started_at, attributes, archive_id)
+  VALUES (9000, 9000, 'r', 9000, 1, '2026-10-21T04:00:00Z', '{}', 9000);
+INSERT INTO series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total)
+  VALUES (9000, 9000, 9000, 1, 9000, 0, 'ns/op', 6, 25.0);
+INSERT INTO sample(series_id, warmup, iteration, value, count)
+  VALUES (9000, 1, 1, 50.0, 5), (9000, 0, 1, 1.0, 3), (9000, 0, 2, 2.0, 1), (9000, 0, 3, 10.0, 2);
+COMMIT;
+SQL
+run bd query aggregations -p plan=counts --no-record --format csv
+expect_rc 0 "aggregations of values with counts"
+expect_eq "$(tail -n 1 "$T/out" | tr -d '\r')" "r,hist,{},v,ns/op,6,1.0,10.0,4.166666666666667,1.5,3.5,10.0" \
+    "aggregations expands counts, warmups left out"
+
 # --- Pairing: three hosts x three positions, one cell. Offsets make each
 # estimate exp(0.2 * (3 hA + pA - 3 hB - pB)), so pairs and order show.
 { echo "BEGIN;"; cat "$plans/pairing.sql"; echo "COMMIT;"; } | bd sql --write --file - >/dev/null

@@ -82,6 +82,18 @@ pg_migrate_one() {
     } | pg -d "$1" -f - >/dev/null
 }
 
+# pg_unanalyzed DB: the tables of DB's store that hold rows but have no
+# planner statistics (pg_class.reltuples -1: never analyzed), by name, or
+# "none". Each table's rows counted (query_to_xml), not taken from the
+# statistics views, which lag.
+pg_unanalyzed() {
+    pg -d "$1" -A -t -c "SELECT coalesce(string_agg(c.relname, ' ' ORDER BY c.relname), 'none') \
+FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace \
+WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.reltuples < 0 \
+AND CAST(CAST((xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I', c.relname), \
+false, true, '')))[1] AS TEXT) AS BIGINT) > 0"
+}
+
 # pg_known: the highest version migrations/postgresql reaches.
 pg_known() {
     ls "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | tail -n 1 | xargs basename | cut -c1-4 | sed 's/^0*//'
