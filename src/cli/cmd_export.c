@@ -282,6 +282,33 @@ static int check_run_names(struct db *db, const char *arg, char **err)
     return rc;
 }
 
+/* --archive ID that names no stored archive: a usage error, as a name the
+ * store does not hold, saying which ids there are. */
+static int no_archive(struct db *db, int id)
+{
+    struct db_stmt *st;
+    long long lo = 0, hi = 0, n = 0;
+    if (db_prepare(db, "SELECT min(id), max(id), count(*) FROM archive", &st) != SQLITE_OK) {
+        bd_error("export: %s", db_errmsg(db));
+        return EXIT_FAIL;
+    }
+    if (db_step(st) == SQLITE_ROW) {
+        lo = db_column_int64(st, 0);
+        hi = db_column_int64(st, 1);
+        n = db_column_int64(st, 2);
+    }
+    db_finalize(st);
+    if (n == 0)
+        return bd_usage_error("export", "export: --archive: no stored archive has id %d (the store holds none)", id);
+    if (n == 1)
+        return bd_usage_error("export", "export: --archive: no stored archive has id %d (its one archive is %lld)", id,
+                              lo);
+    return bd_usage_error("export",
+                          "export: --archive: no stored archive has id %d (its %lld archives are %s%lld to %lld: "
+                          "'benchdb list archives' lists them)",
+                          id, n, n < hi - lo + 1 ? "among " : "", lo, hi);
+}
+
 /* Before DIR is made: a selection that holds no archive is an error, a
  * usage error naming the nearest plans or runs when the name is not
  * stored at all. EXIT_OK when it holds some. */
@@ -295,16 +322,14 @@ static int check_selection(struct db *db, const struct export_args *a)
             bd_error("export: %s", db_errmsg(db));
         return any > 0 ? EXIT_OK : EXIT_FAIL;
     }
+    if (a->archive)
+        return no_archive(db, a->archive);
     char *err = NULL;
-    int rc = a->archive ? EXIT_OK
-             : a->plan  ? param_check_name(db, NAMES_PLAN, a->plan, NULL, &err)
-                        : check_run_names(db, a->run, &err);
+    int rc = a->plan ? param_check_name(db, NAMES_PLAN, a->plan, NULL, &err) : check_run_names(db, a->run, &err);
     if (rc == EXIT_USAGE)
         bd_usage_error("export", "export: %s: %s", a->plan ? "--plan" : "--run", err);
     else if (rc == EXIT_FAIL)
         bd_error("export: %s", err ? err : "out of memory");
-    else if (a->archive)
-        bd_error("export: no stored archive has id %d ('benchdb list archives' lists them)", a->archive);
     else
         bd_error("export: no stored archive holds %s '%s'", a->plan ? "plan" : "run", a->plan ? a->plan : a->run);
     free(err);

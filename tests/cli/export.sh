@@ -80,8 +80,10 @@ run bd --db a.db export sel4 --run calibraton-sim/p3-vm-a-1
 expect_rc 2 "a run of a plan the store does not hold"
 expect_err_has "error: export: --run: plan 'calibraton-sim' does not exist; did you mean 'calibration-sim'?" "names the plan"
 run bd --db a.db export sel4 --archive 999
-expect_rc 1 "no such archive"
-expect_err_has "no stored archive has id 999" "says so"
+expect_rc 2 "an archive id the store does not hold"
+n_arch=$(bd --db a.db sql "SELECT count(*) FROM archive" --format csv | tail -1 | tr -d '\r')
+expect_eq "$(cat "$T/err")" "error: export: --archive: no stored archive has id 999 (its $n_arch archives are 1 to $n_arch: 'benchdb list archives' lists them) (see 'benchdb export --help')" \
+    "says so, with the ids there are"
 run bd --db nosuch.db export sel4
 expect_rc 1 "a store that is not there"
 checks=$((checks + 1))
