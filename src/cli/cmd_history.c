@@ -93,8 +93,10 @@ static int check_name(struct db *db, const struct query_path *qp, const char *na
         char *m = suggest_unknown("saved query", "saved queries", name, names, (size_t)n);
         rc = cli_usage_error_see("queries", "history: %s", m);
         free(m);
-    } else if (!(known & 2))
+    } else if (!(known & 2)) {
         out_note(rep, "no evaluation of %s is recorded", name);
+        rep->leading = rep->nnotes; /* the answer, before the empty table */
+    }
     free(names);
 out:
     saved_query_list_free(saved, nsaved > 0 ? nsaved : 0);
@@ -113,6 +115,13 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     if (rc == EXIT_OK && history_list(db, name, a->limit, !a->all, &lookups, &rs, &err)) {
         bd_error("history: %s", err);
         rc = EXIT_FAIL;
+    }
+    /* An empty history says so first, not with a bare header. */
+    if (rc == EXIT_OK && !name && rs.nrow == 0) {
+        out_note(&rep, lookups ? "no decision is recorded (only lookups, below)"
+                               : "no evaluation is recorded yet: 'benchdb query NAME' records one of a query "
+                                 "with an -- outcome: column");
+        rep.leading = rep.nnotes;
     }
     /* The history is of decisions; lookups kept on purpose (--record, or
      * what a page was drawn from) are counted, not hidden silently. */

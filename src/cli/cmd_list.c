@@ -130,6 +130,9 @@ int cmd_list(struct cli *cli, int argc, char **argv)
         } else if (sort_names(&rs, sql == sql_runs)) {
             bd_error("list: out of memory");
             rc = EXIT_FAIL;
+        } else if (rs.nrow == 0 && a.out.format == OUT_TABLE && !plan &&
+                   fprintf(stderr, "the store holds no %s yet: 'benchdb ingest FILE' loads some\n", what) < 0) {
+            rc = EXIT_FAIL;
         } else if (rowset_print(&rs, &a.out, stdout)) {
             bd_error("list: cannot write the output");
             rc = EXIT_FAIL;

@@ -156,5 +156,23 @@ bd --db none.db init >/dev/null
 run bd --db none.db history --verify 1
 expect_rc 1 "an evaluation of a store that holds none"
 expect_eq "$(cat "$T/err")" "error: history: no evaluation 1 in the store (it holds none yet)" "says so"
+# An empty history, and a query never evaluated, say so first (they printed
+# a bare header, the note after it or none at all); so does an empty list.
+run bd --db none.db history
+expect_rc 0 "the history of a store that holds none"
+expect_eq "$(cat "$T/err")" "no evaluation is recorded yet: 'benchdb query NAME' records one of a query with an -- outcome: column" \
+    "says so"
+run bd --db none.db history gate-zscore
+expect_rc 0 "a saved query never evaluated"
+expect_eq "$(cat "$T/err")" "no evaluation of gate-zscore is recorded" "says so"
+run bd --db none.db list plans
+expect_rc 0 "the plans of an empty store"
+expect_eq "$(cat "$T/err")" "the store holds no plans yet: 'benchdb ingest FILE' loads some" "says so"
+expect_eq "$(bd --db none.db history gate-zscore 2>&1 | head -1)" "no evaluation of gate-zscore is recorded" "first, before the header"
+expect_eq "$(bd --db none.db list plans 2>&1 | head -1)" "the store holds no plans yet: 'benchdb ingest FILE' loads some" \
+    "first, before the header"
+run bd --db none.db list archives --format csv
+expect_rc 0 "CSV of an empty store"
+expect_eq "$(cat "$T/err")" "" "only the header, for a program"
 
 finish
