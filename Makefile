@@ -15,7 +15,7 @@ BENCH_BUILD ?= build-bench
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # ctest's parallelism (one test a core: one more measured no better on a
 # clean clone, 2 cores, docs/testing.md).
-TEST_JOBS  ?= $(JOBS)
+TEST_JOBS  ?= $(shell echo $$(($(JOBS) + 1)))
 CMAKE_FLAGS ?=
 
 .PHONY: all build deps deps-run run check test test-plain test-asan build-plain build-asan bench fuzz memcheck regen regen-check clean
