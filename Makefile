@@ -13,12 +13,9 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
-# ctest's parallelism: one test more than there are cores. Many tests wait
-# part of the time (Chromium, cargo's serial steps, a PostgreSQL server
-# whose CPU is outside the test, sleeps of the lock tests); a third test
-# fills those waits: 7 min 52 s against 11 min 03 s on clean clones of
-# one commit, 2 cores, 2026-12-03 (docs/testing.md).
-TEST_JOBS  ?= $(shell echo $$(($(JOBS) + 1)))
+# ctest's parallelism (one test a core: one more measured no better on
+# clean clones, 2 cores, twice: docs/testing.md).
+TEST_JOBS  ?= $(JOBS)
 CMAKE_FLAGS ?=
 
 .PHONY: all build deps deps-run run check test test-plain test-asan build-plain build-asan bench fuzz memcheck regen regen-check clean
