@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "query/param_check.h"
+#include "util/diag.h"
 
 struct list_args {
     const char *plan;
@@ -130,12 +131,13 @@ int cmd_list(struct cli *cli, int argc, char **argv)
         } else if (sort_names(&rs, sql == sql_runs)) {
             bd_error("list: out of memory");
             rc = EXIT_FAIL;
-        } else if (rs.nrow == 0 && a.out.format == OUT_TABLE && !plan &&
-                   fprintf(stderr, "the store holds no %s yet: 'benchdb ingest FILE' loads some\n", what) < 0) {
-            rc = EXIT_FAIL;
-        } else if (rowset_print(&rs, &a.out, stdout)) {
-            bd_error("list: cannot write the output");
-            rc = EXIT_FAIL;
+        } else {
+            if (rs.nrow == 0 && a.out.format == OUT_TABLE && !plan) /* the answer, before the bare header */
+                bd_notice("the store holds no %s yet: 'benchdb ingest FILE' loads some", what);
+            if (rowset_print(&rs, &a.out, stdout)) {
+                bd_error("list: cannot write the output");
+                rc = EXIT_FAIL;
+            }
         }
     }
     rowset_free(&rs);
