@@ -374,6 +374,7 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
     free(others);
     char *err = NULL;
     int frc = rc == EXIT_OK ? cmp_builder_finish(b, &o->cmp, m, &err) : 0;
+    m->ignore_option = "--ignore";
     if (frc == -2)
         rc = bd_usage_error("compare", "%s", err);
     else if (frc) {
@@ -395,11 +396,15 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
         return -1;
     char *words = cmp_counts_words(&c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
     int rc = words && json && line ? 0 : -1;
-    if (rc == 0) {
+    if (rc == 0 && !m->compared && m->nsides >= 2) {
+        char *why = cmp_nothing_compared_why(m);
+        if (why)
+            out_note(rep, "compare: nothing compared (%s): %s", words, why);
+        rc = why ? 0 : -1;
+        free(why);
+    } else if (rc == 0)
         out_note(rep, "compare: %s (%s)", summary, words);
-        if (!m->compared && m->nsides >= 2)
-            out_note(rep, "compare: nothing compared: no cell has values both in %s and in another side",
-                        m->sides[0]);
+    if (rc == 0) {
         out_field_json(rep, "counts", json);
         out_lead(rep, line);
     }
@@ -418,7 +423,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         return rc;
     }
     struct out_notes rep = {0};
-    const char *summary = m.regressed ? "regressed" : "no regression";
+    const char *summary = m.regressed ? "regressed" : !m.compared && m.nsides >= 2 ? "nothing compared" : "no regression";
     int prc = compare_summarize(&m, summary, &rep);
     out_field_text(&rep, "verdict", summary);
     int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;

@@ -217,7 +217,20 @@ char *cmp_counts_words(const struct cmp_counts *c)
 char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c)
 {
     struct strbuf sb = {0};
-    int rc = sb_puts(&sb, "**");
+    int rc = 0;
+    if (!m->compared && m->nsides >= 2) {
+        char *why = cmp_nothing_compared_why(m);
+        rc |= !why || sb_puts(&sb, "**Nothing compared** (");
+        rc |= put_counts(&sb, c);
+        rc |= sb_printf(&sb, "): %s — gate: %s", why ? why : "", gate_word(m));
+        free(why);
+        if (rc) {
+            sb_free(&sb);
+            return NULL;
+        }
+        return xsb_detach(&sb);
+    }
+    rc |= sb_puts(&sb, "**");
     rc |= put_counts(&sb, c);
     rc |= sb_puts(&sb, "**");
     if (m->nsides > 2)
@@ -367,7 +380,7 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m, int incon
             }
     if (rc == 0 && n == 0) {
         free(v);
-        return inconclusive ? 0 : sb_puts(sb, "No cell changed.\n");
+        return inconclusive ? 0 : sb_puts(sb, m->compared ? "No cell changed.\n" : "No cell was compared.\n");
     }
     if (inconclusive) {
         char alpha[40];

@@ -107,6 +107,7 @@ struct cmp_model {
     const char **sides;    /* the sides' labels in order, the baseline first */
     int nsides;
     int only_changed;      /* cmp_model_only_changed: changed rows only, no geomean */
+    const char *ignore_option; /* the option that leaves a configuration key out ("--ignore"), or NULL */
 };
 void cmp_model_free(struct cmp_model *m);
 
@@ -194,6 +195,15 @@ char *cmp_counts_words(const struct cmp_counts *c);
  * (unchanged: p > 0.05, Mann–Whitney U test; n = 10+10) — gate: fails",
  * malloc'd; NULL when memory ran out. */
 char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c);
+/* When nothing was compared: the configuration key k whose values alone
+ * keep a table of the baseline apart from a table of another side (the
+ * same unit and metric, a benchmark in both, every other key equal), its
+ * values in each (*va, *vb) and that side's label; -1 when no key does. */
+int cmp_apart_key(const struct cmp_model *m, const char **va, const char **vb, const char **side_b);
+/* Why nothing was compared, in words: "no cell has values both in A and in
+ * another side", and the key of cmp_apart_key with m->ignore_option when
+ * there is one; malloc'd, NULL when memory ran out. */
+char *cmp_nothing_compared_why(const struct cmp_model *m);
 /* Keeps only the rows with a changed cell, and the tables that have one;
  * no geomean rows. */
 void cmp_model_only_changed(struct cmp_model *m);

@@ -158,6 +158,17 @@ expect_rc 2 "--metric naming no metric of the files: a usage error"
 expect_err_has "error: compare: --metric: no metric named 'nosuch'; metrics: primary" "it names the metrics"
 run bd compare --gate "$D/crc-old.txt" "$D/crc-new.txt"
 expect_rc 4 "--gate: two configurations, nothing compared (benchstat's crcOldNew)"
+expect_err_has "compare: nothing compared (0 slower, 0 faster, 36 removed, 36 added, 0 unchanged): no cell has values both in $D/crc-old.txt and in another side; the same benchmarks are on both sides under another configuration: note is 'hw acceleration disabled' in $D/crc-old.txt, 'hw acceleration enabled' in $D/crc-new.txt (--ignore note compares across it)" \
+  "the first line says nothing was compared and which configuration key kept the sides apart"
+run bd compare --format markdown "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 0 "markdown, nothing compared"
+checks=$((checks + 1))
+first=$(head -n 1 "$T/out")
+case $first in
+"**Nothing compared** (0 slower, 0 faster, 36 removed, 36 added, 0 unchanged): no cell has values both in"*"note is 'hw acceleration disabled' in"*"(--ignore note compares across it) — gate: nothing compared") ;;
+*) fail "the comment's first line: $first" ;;
+esac
+expect_out_has "No cell was compared." "not 'No cell changed': nothing was"
 run bd compare --ignore note --metric primary --adjust holm "$D/crc-old.txt" "$D/crc-new.txt"
 expect_rc 0 "--adjust holm"
 expect_out_has "vs base (holm)" "the header says the p-values are adjusted"

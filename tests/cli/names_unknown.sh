@@ -152,6 +152,6 @@ printf 'BenchmarkNothingInCommon 1 5 ns/op\nBenchmarkNothingInCommon 1 6 ns/op\n
 bd ingest -q --format go-bench --plan other --run b --host h b.txt
 run bd compare --plan other a b --gate --no-record
 expect_rc 4 "nothing compared: the gate exits 4"
-expect_err_has "compare: nothing compared: no cell has values both in a and in another side" "it says why"
+expect_err_has "compare: nothing compared (0 slower, 0 faster, 3 removed, 1 added, 0 unchanged): no cell has values both in a and in another side" "the first line says nothing was compared, and why"
 
 finish

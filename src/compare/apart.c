@@ -1,0 +1,88 @@
+/* Why nothing was compared (compare.h): the sentence that says so, naming
+ * the configuration key that kept the sides apart when one did (benchstat's
+ * crc-old.txt and crc-new.txt differ only in "note: hw acceleration
+ * disabled" / "enabled", so each benchmark of one is a benchmark the other
+ * does not hold). */
+#include <string.h>
+
+#include "compare/compare.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static int same_text(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* The first column of t that is (baseline 1) or is not (0) side, or NULL. */
+static const char *col_of(const struct cmp_table *t, const char *side, int baseline)
+{
+    for (int j = 0; j < t->ncols; j++)
+        if ((strcmp(t->cols[j], side) == 0) == baseline)
+            return t->cols[j];
+    return NULL;
+}
+
+static int share_a_row(const struct cmp_table *a, const struct cmp_table *b)
+{
+    for (size_t i = 0; i < a->nrows; i++)
+        for (size_t k = 0; k < b->nrows; k++)
+            if (strcmp(a->rows[i].label, b->rows[k].label) == 0)
+                return 1;
+    return 0;
+}
+
+/* The key alone in which table a (the baseline's) and b (another side's)
+ * differ, or -1. */
+static int only_key(const struct cmp_model *m, const struct cmp_table *a, const struct cmp_table *b)
+{
+    int key = -1;
+    for (int k = 0; k < m->nfields; k++)
+        if (strcmp(a->cfg[k], b->cfg[k]) != 0) {
+            if (key >= 0)
+                return -1;
+            key = k;
+        }
+    return key;
+}
+
+int cmp_apart_key(const struct cmp_model *m, const char **va, const char **vb, const char **side_b)
+{
+    if (m->nsides < 2)
+        return -1;
+    for (size_t i = 0; i < m->ntables; i++) {
+        const struct cmp_table *a = &m->tables[i];
+        if (!col_of(a, m->sides[0], 1))
+            continue;
+        for (size_t j = 0; j < m->ntables; j++) {
+            const struct cmp_table *b = &m->tables[j];
+            if (j == i || !col_of(b, m->sides[0], 0) || !same_text(a->unit, b->unit) ||
+                !same_text(a->metric, b->metric))
+                continue;
+            int k = only_key(m, a, b);
+            if (k >= 0 && share_a_row(a, b)) {
+                *va = a->cfg[k];
+                *vb = b->cfg[k];
+                *side_b = col_of(b, m->sides[0], 0);
+                return k;
+            }
+        }
+    }
+    return -1;
+}
+
+char *cmp_nothing_compared_why(const struct cmp_model *m)
+{
+    struct strbuf sb = {0};
+    int rc = sb_printf(&sb, "no cell has values both in %s and in another side", m->sides[0]);
+    const char *va, *vb, *side_b;
+    int k = cmp_apart_key(m, &va, &vb, &side_b);
+    if (k >= 0) {
+        rc |= sb_printf(&sb, "; the same benchmarks are on both sides under another configuration: %s is '%s' in %s, '%s' in %s",
+                        m->fields[k], va, m->sides[0], vb, side_b);
+        if (m->ignore_option)
+            rc |= sb_printf(&sb, " (%s %s compares across it)", m->ignore_option, m->fields[k]);
+    }
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return xsb_detach(&sb);
+}
