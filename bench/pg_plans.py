@@ -14,7 +14,8 @@ pg/queries' steps), and ingests them and examples/git-perf
 by BUILD's benchdb, "all" the same followed by ANALYZE of every table,
 and with PG_PLANS_BEFORE=PATH
 "before" by another benchdb (an earlier build), which also runs that
-store's queries (its own saved queries). Then each query of
+store's queries (its own saved queries; PG_PLANS_BEFORE_SCHEMA=N: into a
+store at schema version N, the one that build knows). Then each query of
 tests/pg/queries.list (its parameters), REPS times (default 5), the
 stores in a rotating order: `benchdb query NAME --no-record` CPU (its own
 user + system and its backend's, the postmaster's cutime + cstime grown
@@ -69,7 +70,7 @@ def main():
         if before:
             stores["before"] = before
         for store, prog in stores.items():
-            pg.newdb(store)
+            pg.newdb(store, int(os.environ.get("PG_PLANS_BEFORE_SCHEMA", "9999")) if store == "before" else 9999)
             subprocess.run([prog, "--db", pg.uri(store), "ingest", "-q"] + data, env=pg.env, check=True,
                            stdout=subprocess.DEVNULL)
             if store == "all":

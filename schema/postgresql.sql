@@ -1,7 +1,7 @@
--- benchdb: the store's schema on PostgreSQL at version 12 (docs/schema.md).
+-- benchdb: the store's schema on PostgreSQL at version 13 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 12 has exactly this schema
+-- the schema"). A store migrated to version 13 has exactly this schema
 -- (the test pg/schema).
 
 -- A JSON text check for TEXT columns: true when text parses as JSON.
@@ -148,25 +148,42 @@ CREATE INDEX series_member ON series(member_id);
 CREATE INDEX series_archive ON series(archive_id) WHERE archive_id IS NOT NULL;
 
 -- Every measured value, in measurement order within its series; warmup
--- values are numbered on their own and never enter a score. No foreign key
--- on series_id: the loader writes series and values together, the trigger
--- below cascades deletes, and 'benchdb check' looks for orphans. A value
--- with count k stands for k equal values (series.n sums the counts).
-CREATE TABLE sample (
-  series_id BIGINT NOT NULL,
-  warmup    BIGINT NOT NULL CHECK (warmup IN (0, 1)),
-  iteration BIGINT NOT NULL CHECK (iteration >= 1),
-  value     DOUBLE PRECISION NOT NULL,
-  count     BIGINT NOT NULL DEFAULT 1 CHECK (count >= 1),
-  PRIMARY KEY (series_id, warmup, iteration)
+-- values are numbered on their own and never enter a score. A value with
+-- count k stands for k equal values (series.n sums the counts). SQLite
+-- keeps them as the table sample, PostgreSQL as the table sample_values
+-- with sample a view of the same columns (docs/schema.md, "sample").
+-- A series' values as one row: value[i] is the value of iteration i,
+-- count[i] its count (count NULL: every count is 1), warmup[i] the warmup
+-- of iteration i (NULL: none; a warmup's count is 1). One primary-key
+-- entry per series instead of one per value, which was most of an
+-- ingest's server time (bench/pg-ingest.md); a value's iteration is its
+-- position, so no two values of one series, warmup and iteration can
+-- exist. The foreign key: no value without its series.
+CREATE TABLE sample_values (
+  series_id BIGINT NOT NULL REFERENCES series(id) ON DELETE CASCADE,
+  value     DOUBLE PRECISION[] NOT NULL
+            CHECK (array_ndims(value) = 1 AND array_lower(value, 1) = 1 AND array_position(value, NULL) IS NULL),
+  count     BIGINT[]
+            CHECK (cardinality(count) = cardinality(value) AND array_ndims(count) = 1 AND array_lower(count, 1) = 1
+                   AND array_position(count, NULL) IS NULL AND 1 <= ALL (count)),
+  warmup    DOUBLE PRECISION[]
+            CHECK (array_ndims(warmup) = 1 AND array_lower(warmup, 1) = 1 AND array_position(warmup, NULL) IS NULL),
+  PRIMARY KEY (series_id)
 );
-CREATE FUNCTION series_delete_samples() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM sample WHERE series_id = OLD.id;
-  RETURN NULL;
-END $$;
-CREATE TRIGGER series_delete_samples AFTER DELETE ON series
-  FOR EACH ROW EXECUTE FUNCTION series_delete_samples();
+-- sample as SQLite has it, a row per value: the table's columns and
+-- types, read by every query, report and check unchanged; a series'
+-- values, then its warmups, each in iteration order (SQLite's key order,
+-- which a sum without ORDER BY adds in).
+CREATE VIEW sample AS
+SELECT v.series_id, u.warmup, u.iteration, u.value, u.count
+FROM sample_values AS v
+CROSS JOIN LATERAL (
+  SELECT CAST(0 AS BIGINT) AS warmup, m.iteration, m.value, coalesce(m.count, 1) AS count
+  FROM unnest(v.value, v.count) WITH ORDINALITY AS m(value, count, iteration)
+  UNION ALL
+  SELECT CAST(1 AS BIGINT), w.iteration, w.value, CAST(1 AS BIGINT)
+  FROM unnest(v.warmup) WITH ORDINALITY AS w(value, iteration)
+) AS u;
 
 -- series' references to run, benchmark, variant and unit (SQLite's foreign
 -- keys above) are checked by the triggers below instead of by PostgreSQL's

@@ -1,7 +1,7 @@
--- benchdb: the store's schema on SQLite at version 12 (docs/schema.md).
+-- benchdb: the store's schema on SQLite at version 13 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 12 has exactly this schema
+-- the schema"). A store migrated to version 13 has exactly this schema
 -- (the test unit/schema).
 
 -- Every ingested archive, with its original bytes (zstd-compressed unless
@@ -138,10 +138,13 @@ CREATE INDEX series_member ON series(member_id);
 CREATE INDEX series_archive ON series(archive_id) WHERE archive_id IS NOT NULL;
 
 -- Every measured value, in measurement order within its series; warmup
--- values are numbered on their own and never enter a score. No foreign key
--- on series_id: the loader writes series and values together, the trigger
--- below cascades deletes, and 'benchdb check' looks for orphans. A value
--- with count k stands for k equal values (series.n sums the counts).
+-- values are numbered on their own and never enter a score. A value with
+-- count k stands for k equal values (series.n sums the counts). SQLite
+-- keeps them as the table sample, PostgreSQL as the table sample_values
+-- with sample a view of the same columns (docs/schema.md, "sample").
+-- No foreign key on series_id: the loader writes series and values
+-- together, the trigger below cascades deletes, and 'benchdb check' looks
+-- for orphans.
 CREATE TABLE sample (
   series_id INTEGER NOT NULL,
   warmup    INTEGER NOT NULL CHECK (warmup IN (0, 1)),

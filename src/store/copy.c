@@ -15,8 +15,10 @@
 
 /* Every table of the schema in an order its foreign keys allow, each with
  * its key (the order rows are read and written in). The ones the copy
- * leaves: schema_migration (each store records its own migrations) and
- * SQLite's ingest_defer (empty outside an ingest's transaction). A table
+ * leaves: schema_migration (each store records its own migrations),
+ * SQLite's ingest_defer (empty outside an ingest's transaction) and
+ * PostgreSQL's sample_values, read and written as the view sample of the
+ * same rows as SQLite's table (sample_to_pg). A table
  * of the source named in neither list stops the copy: a schema change
  * that adds one must add it here. */
 static const struct {
@@ -42,7 +44,7 @@ static const struct {
     {"evaluation", "id"},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
-static const char *const left[] = {"schema_migration", "ingest_defer", NULL};
+static const char *const left[] = {"schema_migration", "ingest_defer", "sample_values", NULL};
 
 /* Rows sent to PostgreSQL per COPY statement, at most (bytes). */
 #define COPY_BATCH (8u << 20)
@@ -472,6 +474,103 @@ static int rows_to_pg(struct table_copy *t, struct db_stmt *st, char **err)
     return rc == SQLITE_DONE ? 0 : fail_db(err, c->src, "cannot read the source");
 }
 
+/* One series' rows of sample as its row of PostgreSQL's sample_values
+ * (schema/benchdb.schema): its values' array, their counts' array (NULL
+ * when every count is 1) and its warmups' array (NULL when none), in the
+ * text of COPY. */
+struct values_row {
+    long long series, n[2];
+    int counted;
+    struct strbuf value, count, warmup;
+};
+
+static int values_row_end(struct values_row *r, struct strbuf *sb)
+{
+    if (!r->n[0] && !r->n[1])
+        return 0;
+    int bad = sb_printf(sb, "%lld\t{", r->series) || sb_append(sb, r->value.buf, r->value.len) || sb_puts(sb, "}\t");
+    if (r->counted)
+        bad = bad || sb_putc(sb, '{') || sb_append(sb, r->count.buf, r->count.len) || sb_puts(sb, "}\t");
+    else
+        bad = bad || sb_puts(sb, "\\N\t");
+    if (r->n[1])
+        bad = bad || sb_putc(sb, '{') || sb_append(sb, r->warmup.buf, r->warmup.len) || sb_puts(sb, "}\n");
+    else
+        bad = bad || sb_puts(sb, "\\N\n");
+    sb_reset(&r->value);
+    sb_reset(&r->count);
+    sb_reset(&r->warmup);
+    r->n[0] = r->n[1] = 0;
+    r->counted = 0;
+    return bad;
+}
+
+/* Into PostgreSQL's sample_values, sample's rows (in key order) grouped by
+ * series: an array keeps a value's iteration as its position, so
+ * iterations that are not 1 to n, and a warmup with a count, are refused,
+ * naming the series. */
+static int sample_to_pg(struct table_copy *t, struct db_stmt *st, char **err)
+{
+    struct store_copy *c = t->c;
+    static const char *const cols[] = {"series_id", "warmup", "iteration", "value", "count"};
+    if (db_column_count(st) != 5)
+        return bd_fail(err, "the source's sample has %d columns, not the 5 of this benchdb", db_column_count(st));
+    for (int i = 0; i < 5; i++)
+        if (strcmp(db_column_name(st, i), cols[i]) != 0)
+            return bd_fail(err, "the source's sample has a column %s where this benchdb has %s", db_column_name(st, i),
+                           cols[i]);
+    const char *sql = "COPY sample_values (series_id, value, count, warmup) FROM STDIN";
+    struct strbuf sb = {0};
+    struct values_row r = {0};
+    int rc = SQLITE_DONE, bad = 0;
+    char num[40];
+    while (!bad && (rc = db_step(st)) == SQLITE_ROW) {
+        long long series = db_column_int64(st, 0), it = db_column_int64(st, 2), count = db_column_int64(st, 4);
+        int w = db_column_int64(st, 1) != 0;
+        if ((r.n[0] || r.n[1]) && series != r.series)
+            bad = values_row_end(&r, &sb);
+        if (!bad && (it != r.n[w] + 1 || (w && count != 1))) {
+            bad = 3;
+            if (w && count != 1)
+                bd_fail(err, "series %lld: warmup %lld has count %lld: PostgreSQL keeps warmups without counts", series,
+                        it, count);
+            else
+                bd_fail(err, "series %lld: %s %lld %s: PostgreSQL keeps a series' values as an array, numbered 1 to n "
+                             "without a gap",
+                        series, w ? "warmup" : "iteration", it, r.n[w] ? "follows a gap" : "is its first, not 1");
+            break;
+        }
+        r.series = series;
+        numfmt_real(num, db_column_double(st, 3));
+        struct strbuf *into = w ? &r.warmup : &r.value;
+        bad = bad || (r.n[w] && sb_putc(into, ',')) || sb_puts(into, num);
+        if (!w)
+            bad = bad || (r.n[0] && sb_putc(&r.count, ',')) || sb_printf(&r.count, "%lld", count);
+        r.counted |= !w && count != 1;
+        r.n[w]++;
+        if (!bad && sb.len >= COPY_BATCH) {
+            bad = db_copy_in(c->dst, sql, sb.buf, sb.len) != SQLITE_OK ? 2 : 0;
+            sb_reset(&sb);
+        }
+        ticked(t);
+    }
+    if (!bad && rc == SQLITE_DONE)
+        bad = values_row_end(&r, &sb);
+    if (!bad && rc == SQLITE_DONE && sb.len)
+        bad = db_copy_in(c->dst, sql, sb.buf, sb.len) != SQLITE_OK ? 2 : 0;
+    sb_free(&sb);
+    sb_free(&r.value);
+    sb_free(&r.count);
+    sb_free(&r.warmup);
+    if (bad == 3)
+        return -1;
+    if (bad == 2)
+        return fail_db(err, c->dst, "cannot write the destination");
+    if (bad)
+        return bd_fail(err, "out of memory");
+    return rc == SQLITE_DONE ? 0 : fail_db(err, c->src, "cannot read the source");
+}
+
 static long long count_rows(struct db *db, const char *table)
 {
     char sql[128];
@@ -500,7 +599,9 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
             return sql ? fail_db(err, c->src, "cannot read the source") : bd_fail(err, "out of memory");
         }
         free(sql);
-        int rc = c->dst->engine == DB_POSTGRESQL ? rows_to_pg(&t, st, err) : rows_to_sqlite(&t, st, err);
+        int rc = c->dst->engine != DB_POSTGRESQL     ? rows_to_sqlite(&t, st, err)
+                 : strcmp(t.name, "sample") == 0 ? sample_to_pg(&t, st, err)
+                                                 : rows_to_pg(&t, st, err);
         db_finalize(st);
         if (rc) {
             char *e = *err;

@@ -18,5 +18,14 @@ INSERT INTO series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, t
 SELECT k + 1, 1 + k % 4, 1 + k / 4 % 2, 1 + k / 8 % 3, 1 + k / 24 % 2, k / 48, CASE WHEN k % 4 = 3 THEN 'ops/s' ELSE 'ns/op' END,
        1 + k % 5, CAST(k * 7919 % 1009 AS DOUBLE PRECISION) / 7 + CAST(1 AS DOUBLE PRECISION) / (k + 3)
 FROM generate_series(0, 95) AS k;
-INSERT INTO sample(series_id, warmup, iteration, value)
-SELECT k, 0, 1, CAST(k AS DOUBLE PRECISION) / 3 FROM generate_series(1, 96) AS k;
+-- (from version 13 sample is a view of sample_values, a row per series)
+DO $$
+BEGIN
+  IF to_regclass('sample_values') IS NULL THEN
+    INSERT INTO sample(series_id, warmup, iteration, value)
+    SELECT k, 0, 1, CAST(k AS DOUBLE PRECISION) / 3 FROM generate_series(1, 96) AS k;
+  ELSE
+    INSERT INTO sample_values(series_id, value)
+    SELECT k, ARRAY[CAST(k AS DOUBLE PRECISION) / 3] FROM generate_series(1, 96) AS k;
+  END IF;
+END $$;

@@ -43,6 +43,12 @@ VIEW_KEYS = {
 }
 
 
+# sample: a table on SQLite, on PostgreSQL a view of the same rows over
+# sample_values (a row per series and warmup, the values as arrays;
+# schema/benchdb.schema): copied into sample_values, compared as the view.
+SAMPLE_KEY = "series_id, warmup, iteration"
+
+
 def _lists():
     """The tables of both engines from the description (schema/benchdb.schema),
     in its order (which their foreign keys allow), each with its key."""
@@ -50,7 +56,8 @@ def _lists():
     if set(VIEW_KEYS) != set(d.views):
         raise SystemExit("store.py: VIEW_KEYS names %s, the description's views are %s"
                          % (sorted(VIEW_KEYS), sorted(d.views)))
-    both = [(t.name, ", ".join(t.primary_key())) for t in d.tables if t.engines == set(schema.ENGINES)]
+    both = [(t.name, SAMPLE_KEY if t.name == "sample" else ", ".join(t.primary_key())) for t in d.tables
+            if t.engines == set(schema.ENGINES) or t.name == "sample"]
     base = [(n, k) for n, k in both if n not in KEPT]
     kept = [(n, k) for n, k in both if n in KEPT]
     return base, kept + [(v, VIEW_KEYS[v]) for v in d.views]
@@ -77,6 +84,38 @@ def copy_field(v):
 DERIVED_DATA = [(t, k) for t, k in DERIVED if t in ("block_score_data", "history_point_data", "run_cell_data")]
 
 
+def copy_sample(lite, out):
+    """SQLite's sample rows as PostgreSQL's sample_values rows: per series
+    its values in iteration order (1 to n, as ingest numbers them; a gap
+    stops the copy), their counts or NULL when every one is 1, and its
+    warmups or NULL when none."""
+    out.write("COPY sample_values (series_id, value, count, warmup) FROM STDIN;\n")
+    series, got = None, ([], [], [])
+
+    def flush():
+        values, counts, warmups = got
+        if series is not None:
+            arr = "{%s}" % ",".join(repr(v) for v in values)
+            cnt = "{%s}" % ",".join(str(c) for c in counts) if any(c != 1 for c in counts) else "\\N"
+            warm = "{%s}" % ",".join(repr(v) for v in warmups) if warmups else "\\N"
+            out.write("%d\t%s\t%s\t%s\n" % (series, arr, cnt, warm))
+
+    for series_id, warmup, iteration, value, count in lite.execute(
+            "SELECT series_id, warmup, iteration, value, count FROM sample ORDER BY %s" % SAMPLE_KEY):
+        if series_id != series:
+            flush()
+            series, got = series_id, ([], [], [])
+        into = got[2] if warmup else got[0]
+        if iteration != len(into) + 1 or (warmup and count != 1):
+            raise SystemExit("copy into PostgreSQL: sample: series %d warmup %d: iteration %d (count %d) after %d"
+                             % (series_id, warmup, iteration, count, len(into)))
+        into.append(float(value))
+        if not warmup:
+            got[1].append(count)
+    flush()
+    out.write("\\.\n")
+
+
 def copy(sqlite_db, pg_db, psql, derived=False):
     """The rows into PostgreSQL in one transaction, streamed into psql."""
     lite = sqlite3.connect("file:%s?mode=ro" % sqlite_db, uri=True)
@@ -89,6 +128,9 @@ def copy(sqlite_db, pg_db, psql, derived=False):
             if derived:
                 out.write("SET LOCAL session_replication_role = replica;\n")
             for table, key in TABLES + (DERIVED_DATA if derived else []):
+                if table == "sample":
+                    copy_sample(lite, out)
+                    continue
                 cur = lite.execute('SELECT * FROM "%s" ORDER BY %s' % (table, key))
                 cols = [d[0] for d in cur.description]
                 out.write('COPY "%s" (%s) FROM STDIN;\n' % (table, ", ".join('"%s"' % c for c in cols)))

@@ -43,8 +43,10 @@ version=$(pg_known)
 extversion=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$BENCHDB_SRC/src/pg/benchstats.control")
 # every reference of the schema: SQLite's foreign keys, of which series'
 # four to run, benchmark, variant and unit are triggers on PostgreSQL
-# (schema/benchdb.schema), checked and counted as foreign keys there too
-fkeys=$(grep -c 'REFERENCES' "$BENCHDB_SRC/schema/schema.sql")
+# (schema/benchdb.schema), checked and counted as foreign keys there too;
+# and PostgreSQL's one more, sample_values' to series (SQLite's sample has
+# none: its check looks for orphans)
+fkeys=$(($(grep -c 'REFERENCES' "$BENCHDB_SRC/schema/schema.sql") + 1))
 run bd --db "$T/s.db" check
 expect_rc 0 "check on the sound SQLite store"
 cp "$T/out" "$T/lite.out"
@@ -111,13 +113,30 @@ damaged stored-size "UPDATE archive SET stored_size = 5 WHERE id = 2" "UPDATE ar
 damaged total "UPDATE series SET total = 3611.7500001 WHERE id = 1" "UPDATE series SET total = 3611.7500001 WHERE id = 1"
 grep -q 'series 1: total is 3611.7500001 but its values add up to 3611.75' "$T/pg.err" || fail "total: $(cat "$T/pg.err")"
 damaged n "UPDATE series SET n = 4 WHERE id = 1" "UPDATE series SET n = 4 WHERE id = 1"
-damaged iteration "UPDATE sample SET iteration = 7 WHERE series_id = 1 AND warmup = 0 AND iteration = 3" \
-    "UPDATE sample SET iteration = 7 WHERE series_id = 1 AND warmup = 0 AND iteration = 3"
+# An iteration renumbered and values of no series: damage SQLite's check
+# finds, which PostgreSQL's schema cannot hold (sample is a view of a row
+# of arrays per series, whose positions are the iterations, with a foreign
+# key to series): made on SQLite, refused by the server.
+impossible() {
+    fresh
+    bd --db "$T/s.db" sql --write "$2" >/dev/null || fail "$1: damaging the SQLite store"
+    bd --db "$T/s.db" check >"$T/lite.out" 2>"$T/lite.err"
+    lrc=$?
+    checks=$((checks + 1))
+    [ "$lrc" = 1 ] && [ "$(tail -n 1 "$T/lite.out")" = "check: 1 problem found" ] ||
+        fail "$1: SQLite's check: $(tail -n 1 "$T/lite.out") $(cat "$T/lite.err")"
+    pg -d "$db" -c "$3" >"$T/pg.out" 2>"$T/pg.err"
+    prc=$?
+    checks=$((checks + 1))
+    [ "$prc" != 0 ] && grep -q "$4" "$T/pg.err" || fail "$1: PostgreSQL took it: $(cat "$T/pg.out" "$T/pg.err")"
+}
+impossible iteration "UPDATE sample SET iteration = 7 WHERE series_id = 1 AND warmup = 0 AND iteration = 3" \
+    "UPDATE sample SET iteration = 7 WHERE series_id = 1 AND warmup = 0 AND iteration = 3" 'cannot update view "sample"'
+impossible orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (999, 0, 1, 1.0), (999, 0, 2, 1.0)" \
+    "INSERT INTO sample_values(series_id, value) VALUES (999, '{1.0, 1.0}')" \
+    'violates foreign key constraint "sample_values_series_id_fkey"'
 damaged block-score "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
     "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2"
-# Sample rows of no series (sample has no foreign key on either engine).
-damaged orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (999, 0, 1, 1.0), (999, 0, 2, 1.0)" \
-    "INSERT INTO sample(series_id, warmup, iteration, value) VALUES (999, 0, 1, 1.0), (999, 0, 2, 1.0)"
 # A gate of a run that does not exist: around the foreign key (SQLite's
 # pragma off; PostgreSQL's constraint triggers disabled, then enabled).
 damaged foreign-key "PRAGMA foreign_keys = OFF; INSERT INTO gate(run_id, name, passed) VALUES (77, 'x', 1)" \

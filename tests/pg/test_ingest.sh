@@ -34,12 +34,12 @@ expect_rc 0 "ingest on PostgreSQL"
 # which never analyzes a table under 50 rows: a gate right after an ingest
 # plans from them), with no warning on the way: every table that holds
 # rows has statistics (pg_class.reltuples -1: never analyzed), the one-row
-# plan as much as sample (the planner took an unanalyzed plan for ten
+# plan as much as sample_values (the planner took an unanalyzed plan for ten
 # pages of rows, and regressions was ten times slower).
 expect_eq "$(pg_unanalyzed "$db")" "none" "tables with rows but no statistics after the ingest"
 analyzed() {
     pg -d "$db" -A -t -c "SELECT string_agg(relname || '=' || coalesce(CAST(last_analyze AS TEXT), 'never'), ' ' \
-ORDER BY relname) FROM pg_stat_user_tables WHERE relname IN ('sample', 'series')"
+ORDER BY relname) FROM pg_stat_user_tables WHERE relname IN ('sample_values', 'series')"
 }
 stats=$(analyzed)
 case $stats in

@@ -63,11 +63,12 @@ done
 
 # The derived tables of rows stored at each version a store can hold rows
 # at (the later migrations' backfills) and at the last one (the triggers
-# alone).
+# alone); and the values (from version 13 a view of their arrays).
 derived="SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id;
 SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric;
 SELECT * FROM block_ratio ORDER BY run_id, benchmark_id, block;
-SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id;"
+SELECT * FROM run_cell_data ORDER BY run_id, benchmark_id;
+SELECT * FROM sample ORDER BY series_id, warmup, iteration;"
 for at in $versions; do
     [ "$at" = 0 ] && continue
     db=benchdb_schema_data_$at
@@ -90,6 +91,45 @@ n=$(wc -l <"$T/derived-$last")
 [ "$n" -ge 66 ] || fail "only $n derived rows"
 grep -q '|2026-01-01T08:00:00.500Z|' "$T/derived-$last" || fail "started of 2026-01-01T10:00:00.5+02:00 is not 2026-01-01T08:00:00.500Z"
 grep -q '|2026-01-02T00:00:59.000Z|' "$T/derived-$last" || fail "started of 2026-01-02t00:00:60z is not 2026-01-02T00:00:59.000Z"
+
+# Version 13 keeps a series' values as one row of arrays (sample_values,
+# sample a view of it): the values stored at version 12 come out of the
+# view as they went in (counts, warmups, each value's bits), and a store
+# whose values no array can keep (a gap in the iterations, a value of no
+# series) is refused by benchdb migrate, naming it, and left at version 12.
+v12() {
+    pg_newdb "$1" >/dev/null && pg_migrate "$1" 12 && pg -d "$1" -f "$BENCHDB_SRC/tests/pg/schema_data.sql" >/dev/null &&
+        pg -d "$1" -c "$2" >/dev/null
+}
+db=benchdb_schema_v13
+v12 "$db" "INSERT INTO sample VALUES (1, 0, 2, 2.5, 3), (1, 1, 1, -0.125, 1), (1, 1, 2, 1e300, 1), (2, 0, 2, 0.1, 1)"
+rows="SELECT series_id, warmup, iteration, float8send(value), count FROM sample ORDER BY 1, 2, 3"
+want=$(pg -d "$db" -A -t -c "$rows")
+run bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$db" migrate
+expect_rc 0 "values stored at version 12, migrated"
+expect_eq "$(pg -d "$db" -A -t -c "$rows")" "$want" "every value, count and warmup as stored, through the view"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT series_id, value, count, warmup FROM sample_values WHERE series_id <= 3 ORDER BY 1")" \
+    "1|{0.3333333333333333,2.5}|{1,3}|{-0.125,1e+300}
+2|{0.6666666666666666,0.1}||
+3|{1}||" "a row of arrays per series (counts only where one is not 1, warmups only where there are)"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM sample_values")" 96 "every series' row"
+pg_dropdb "$db" >/dev/null
+refused() {
+    v12 "$db" "$2"
+    run bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$db" migrate
+    expect_rc 1 "$1: refused"
+    expect_err_has "$3" "$1: named"
+    expect_eq "$(pg -d "$db" -A -t -F ' ' -c "SELECT (SELECT max(version) FROM schema_migration), \
+CAST((SELECT relkind FROM pg_class WHERE oid = CAST('sample' AS regclass)) AS TEXT), (SELECT count(*) FROM sample)" 2>&1)" \
+        "12 r $4" "$1: the store left at version 12, sample a table of its rows"
+    pg_dropdb "$db" >/dev/null
+}
+refused "a gap" "INSERT INTO sample VALUES (2, 0, 3, 2.5, 1)" \
+    "sample: series 2 (warmup 0) has 2 values numbered 1 to 3, not 1 to 2: they cannot be kept as an array" 97
+refused "a value of no series" "INSERT INTO sample VALUES (999, 0, 1, 2.5, 1)" \
+    "1 sample rows belong to no series (the first to series 999)" 97
+refused "a counted warmup" "INSERT INTO sample VALUES (2, 1, 1, 2.5, 4)" \
+    "sample: series 2 has a warmup value (iteration 1) of count 4" 97
 
 # run_cell_data follows changes as SQLite's triggers make it: series
 # updated (a total, a block, a variant), deleted, a run's treatment and

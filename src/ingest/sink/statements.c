@@ -363,21 +363,21 @@ static int series_text(struct sink *s)
     return 0;
 }
 
-/* The values in COPY's binary format: the header, then per value its
- * field count (5), its series id and the fields stored, then -1. */
+/* The values in COPY's binary format: the header, then per series its
+ * row of sample_values, its field count (4), its id and the fields stored
+ * (values.c, copy_series_values), then -1. */
 static int samples_binary(struct sink *s)
 {
-    size_t values = s->copy.len / SINK_COPY_ROW, val = 0;
-    if (sb_grow(&s->sent, 19 + values * (SINK_COPY_ROW + 14) + 2))
+    if (sb_grow(&s->sent, 19 + s->copy.len + s->n_pend * 14 + 2))
         return ingest_report_oom(s->rep);
     sb_append(&s->sent, "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", 19); /* grown above, as what follows */
+    size_t at = 0;
     for (size_t i = 0; i < s->n_pend; i++) {
-        unsigned char head[14] = {0, 5};
+        unsigned char head[14] = {0, 4};
         copy_int8(head + 2, (uint64_t)s->pend[i].id);
-        for (; val < s->pend[i].copy_end; val += SINK_COPY_ROW) {
-            sb_append(&s->sent, head, sizeof head);
-            sb_append(&s->sent, s->copy.buf + val, SINK_COPY_ROW);
-        }
+        sb_append(&s->sent, head, sizeof head);
+        sb_append(&s->sent, s->copy.buf + at, s->pend[i].copy_end - at);
+        at = s->pend[i].copy_end;
     }
     sb_append(&s->sent, "\377\377", 2);
     return 0;
@@ -416,7 +416,7 @@ int sink_copy_flush(struct sink *s)
     }
     if (!bad && s->copy.len) {
         f.what[copies++] = 1;
-        bad = sb_puts(&sql, "COPY sample(series_id, warmup, iteration, value, count) FROM STDIN (FORMAT binary)");
+        bad = sb_puts(&sql, "COPY sample_values(series_id, value, count, warmup) FROM STDIN (FORMAT binary)");
     }
     int rc = bad ? ingest_report_oom(s->rep) : 0;
     if (!rc && sql.len) {

@@ -103,9 +103,10 @@ struct sink {
     /* by_copy (db_can_copy: PostgreSQL): series and their values sent by
      * COPY (sink_copy_flush)
      * before the commit, before the next run, or when the values pass
-     * SINK_COPY_BYTES together (nothing reads them before). copy: the values as
-     * COPY's binary fields after the series id (warmup, iteration, value,
-     * count: SINK_COPY_ROW bytes a value, no text to format or parse);
+     * SINK_COPY_BYTES together (nothing reads them before). copy: per
+     * series its row of sample_values as COPY's binary fields after the
+     * series id (its values, counts and warmups as arrays: no text to
+     * format or parse; values.c, copy_series_values);
      * series_rows: the series of the runs this archive opens, as
      * rows without their id (run_id ... archive_id), which the sequence of
      * series.id gives when they are sent, in order (the ids SQLite gives);
@@ -155,9 +156,6 @@ int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
 
 #define SINK_COPY_BYTES ((size_t)4 << 20)
-/* A value in COPY's binary format, but for its tuple's field count and
- * series id: four BIGINT / DOUBLE PRECISION fields (length 8, 8 bytes). */
-#define SINK_COPY_ROW 48
 /* Writes field length 8 and v in network order at p (12 bytes). */
 static inline void copy_int8(unsigned char *p, uint64_t v)
 {

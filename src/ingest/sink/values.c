@@ -229,6 +229,74 @@ static int duplicate(struct sink *s, const struct sink_series *x, int64_t bench_
  * engines means the one SQLite can keep. */
 static double stored_value(double d) { return d == 0 ? 0.0 : d; }
 
+/* Writes v as 4 bytes in network order at p. */
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (24 - 8 * i));
+}
+
+/* The bytes of copy_array's field for n elements. */
+static size_t array_size(size_t n) { return n ? 24 + 12 * n : 16; }
+
+/* A one-dimensional array of n 8-byte elements in COPY's binary format,
+ * its field length first: float8 (oid 701) from d, or int8 (oid 20) from
+ * c; n 0: the empty array (no dimension). Returns the end. */
+static unsigned char *copy_array(unsigned char *r, size_t n, const double *d, const int64_t *c)
+{
+    put_u32(r, (uint32_t)(array_size(n) - 4));
+    put_u32(r + 4, n ? 1 : 0); /* dimensions */
+    put_u32(r + 8, 0);         /* no NULL */
+    put_u32(r + 12, d ? 701 : 20);
+    if (!n)
+        return r + 16;
+    put_u32(r + 16, (uint32_t)n);
+    put_u32(r + 20, 1); /* lower bound */
+    r += 24;
+    for (size_t q = 0; q < n; q++, r += 12) {
+        uint64_t bits = (uint64_t)(c ? c[q] : 0);
+        if (d) {
+            double x = stored_value(d[q]);
+            memcpy(&bits, &x, sizeof bits);
+        }
+        copy_int8(r, bits);
+    }
+    return r;
+}
+
+/* An array of at most 1 GB, PostgreSQL's bound on a value (and a field
+ * length of COPY's 32 bits). */
+#define SERIES_VALUES_MAX 100000000u
+
+/* PostgreSQL: the series' row of sample_values as COPY's binary fields
+ * after its id (SINK_COPY_FIELDS): its values, their counts (NULL when
+ * every count is 1) and its warmups (NULL when none), each an array
+ * whose positions are the iterations (docs/schema.md, "sample"). */
+static int copy_series_values(struct sink *s, const double *v, const int64_t *count, size_t n, const double *w,
+                              size_t nw)
+{
+    if (n > SERIES_VALUES_MAX || nw > SERIES_VALUES_MAX)
+        return ingest_report_fail(s->rep, NULL, "a series of %zu values: PostgreSQL keeps a series' values as one array "
+                                                "of at most %u", n > nw ? n : nw, SERIES_VALUES_MAX);
+    int counted = 0;
+    for (size_t q = 0; count && q < n && !counted; q++)
+        counted = count[q] != 1;
+    if (sb_grow(&s->copy, array_size(n) + (counted ? array_size(n) : 4) + (nw ? array_size(nw) : 4)))
+        return ingest_report_oom(s->rep);
+    unsigned char *r = (unsigned char *)s->copy.buf + s->copy.len, *start = r;
+    r = copy_array(r, n, v, NULL);
+    if (counted)
+        r = copy_array(r, n, NULL, count);
+    else
+        put_u32(r, 0xffffffffu), r += 4; /* NULL */
+    if (nw)
+        r = copy_array(r, nw, w, NULL);
+    else
+        put_u32(r, 0xffffffffu), r += 4;
+    s->copy.len += (size_t)(r - start);
+    return 0;
+}
+
 static int insert_values(struct sink *s, int64_t series_id, const double *v, const int64_t *count, size_t n,
                          const double *warmup, size_t nw)
 {
@@ -239,20 +307,8 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
     if (s->by_copy) {
         if (series_id && pend_push(s, series_id))
             return -1;
-        if (sb_grow(&s->copy, total * SINK_COPY_ROW))
-            return ingest_report_oom(s->rep);
-        for (size_t q = 0; q < total; q++) {
-            int w = q >= n;
-            double d = stored_value(w ? warmup[q - n] : v[q]);
-            uint64_t bits;
-            memcpy(&bits, &d, sizeof bits);
-            unsigned char *r = (unsigned char *)s->copy.buf + s->copy.len;
-            copy_int8(r, (uint64_t)w);
-            copy_int8(r + 12, (uint64_t)(w ? q - n : q) + 1);
-            copy_int8(r + 24, bits);
-            copy_int8(r + 36, (uint64_t)(count && !w ? count[q] : 1));
-            s->copy.len += SINK_COPY_ROW;
-        }
+        if (copy_series_values(s, v, count, n, warmup, nw))
+            return -1;
         s->pend[s->n_pend - 1].copy_end = s->copy.len;
         s->here.samples += total;
         s->here.rows += total;
