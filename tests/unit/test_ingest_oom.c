@@ -6,7 +6,10 @@
  * runs through without reaching the fault. Each run must end loaded with
  * exactly the rows of a load without faults, or failed with an "out of
  * memory" error and nothing stored; the store must pass integrity_check;
- * and no run may crash or (under ASan) leak. Inside SQLite's statement
+ * and no run may crash or (under ASan) leak: SQLite's allocations come
+ * from a checked pool ("SQLite's allocations from a pool", below), where
+ * a block left unfreed fails the run that left it, the rest from ASan's
+ * heap, checked at exit. Inside SQLite's statement
  * compiles, every allocation fails in turn for the bare stream and only
  * the first of each compile for the other inputs (below, "Statement
  * compiles"). A run whose store is byte for
@@ -28,7 +31,7 @@
  *
  * Not injected: zstd's allocations and benchdb's own malloc calls (their
  * results are checked in the code, but no test fails them). */
-// ctest: slow cost=60
+// ctest: slow cost=20
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -37,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -47,6 +51,15 @@
 #include "sqlfn/benchstats.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#define NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define NO_ASAN
+#endif
 
 /* ---- the faulty allocators: SQLite's on the loader's thread, jansson's
  * on the producer thread, one countdown for both ---- */
@@ -98,8 +111,120 @@ static int should_fail(void)
     return 0;
 }
 
-static void *faulty_malloc(int n) { return should_fail() ? NULL : real.xMalloc(n); }
-static void *faulty_realloc(void *p, int n) { return should_fail() ? NULL : real.xRealloc(p, n); }
+/* ---- SQLite's allocations from a pool ----
+ * Each run opens a copy of the template (its schema read: every table,
+ * index, trigger and view parsed, a few thousand allocations) and loads
+ * the input up to its fault, and under ASan each SQLite allocation cost a
+ * stack capture and a chunk out of the quarantine, cold in the cache:
+ * about half of the sweep. So while a run's store is opened and loaded,
+ * SQLite's allocations come from a pool instead: a bump allocator, reset
+ * for each run (at open_copy), whose blocks are checked as ASan checks its
+ * heap. Only a block's own bytes are addressable (the 16 bytes before
+ * each, its header, are poisoned: a redzone that catches an overflow of
+ * the block before it, as ASan's 16-byte minimum does); a freed block
+ * stays poisoned until the reset (a later use is reported as
+ * use-after-poison, where the quarantine forgets a block after 16 MB); a
+ * double or invalid free aborts; and a block still live when the store
+ * has closed (what LeakSanitizer would report at exit) fails the run that
+ * left it. SQLite itself (Debian's library) is not instrumented: ASan
+ * sees its memory only through benchdb's code and the C library calls it
+ * intercepts, and those see the same poison either way. What ASan's heap
+ * adds, the stacks of a block's allocation and free, is there with
+ * BENCHDB_OOM_POOL=0 (no pool). Which allocations fail is unchanged:
+ * should_fail counts the same calls, whichever allocator then serves
+ * them. benchdb's own and jansson's allocations stay on ASan's heap. */
+#define POOL_BYTES ((size_t)512 << 20) /* reserved, not committed: a run uses a few MB */
+#define POOL_HEAD 16                   /* size and state: the redzone between two blocks */
+#define POOL_LIVE 0x6c697665UL
+#define POOL_FREED 0x66726565UL
+static unsigned char *pool;
+static atomic_size_t pool_used;
+static atomic_long pool_live; /* blocks handed out and not freed */
+static atomic_int pooling;    /* 1: a run's store opened or loaded (the loader's and the producer's threads) */
+static int pool_off;          /* BENCHDB_OOM_POOL=0 */
+
+static int use_pool(void) { return pool && !pool_off && atomic_load(&pooling); }
+
+static int in_pool(const void *p)
+{
+    return pool && (const unsigned char *)p >= pool + POOL_HEAD && (const unsigned char *)p < pool + POOL_BYTES;
+}
+
+NO_ASAN static size_t *pool_head(const void *p) { return (size_t *)((uintptr_t)p - POOL_HEAD); }
+NO_ASAN static size_t pool_size(const void *p) { return pool_head(p)[0]; }
+
+NO_ASAN static void *pool_malloc(int n)
+{
+    size_t need = POOL_HEAD + (((size_t)n + 15) & ~(size_t)15);
+    size_t at = atomic_fetch_add(&pool_used, need);
+    if (n < 0 || at + need > POOL_BYTES)
+        return NULL; /* full: SQLite's allocator */
+    unsigned char *b = pool + at;
+    ((size_t *)b)[0] = (size_t)n;
+    ((size_t *)b)[1] = POOL_LIVE;
+    ASAN_UNPOISON_MEMORY_REGION(b + POOL_HEAD, (size_t)n);
+    atomic_fetch_add(&pool_live, 1);
+    return b + POOL_HEAD;
+}
+
+NO_ASAN static void pool_free(void *p)
+{
+    size_t *h = pool_head(p);
+    if (((uintptr_t)p & 15) || h[1] != POOL_LIVE) {
+        fprintf(stderr, "test_ingest_oom: %s of %p in SQLite's pool\n", h[1] == POOL_FREED ? "double free" : "invalid free",
+                p);
+        abort();
+    }
+    h[1] = POOL_FREED;
+    ASAN_POISON_MEMORY_REGION(p, h[0]);
+    atomic_fetch_sub(&pool_live, 1);
+}
+
+static void pool_check(long n)
+{
+    if (atomic_load(&pool_live) != 0)
+        fail_msg("fault at allocation %ld: %ld blocks SQLite allocated were not freed when the store closed "
+                 "(BENCHDB_OOM_POOL=0: LeakSanitizer's report, with their stacks)",
+                 n, atomic_load(&pool_live));
+}
+
+/* Before each store is opened: all poisoned and handed out again. */
+static void pool_reset(void)
+{
+    pool_check(-1);
+    size_t used = atomic_load(&pool_used);
+    ASAN_POISON_MEMORY_REGION(pool, used < POOL_BYTES ? used : POOL_BYTES);
+    atomic_store(&pool_used, 0);
+}
+
+static void *mem_malloc(int n)
+{
+    void *p = use_pool() ? pool_malloc(n) : NULL;
+    return p ? p : real.xMalloc(n);
+}
+static void mem_free(void *p)
+{
+    if (in_pool(p))
+        pool_free(p);
+    else
+        real.xFree(p);
+}
+static int mem_size(void *p) { return in_pool(p) ? (int)pool_size(p) : real.xSize(p); }
+static void *mem_realloc(void *p, int n)
+{
+    if (!in_pool(p))
+        return real.xRealloc(p, n);
+    void *q = mem_malloc(n);
+    if (q) {
+        size_t old = pool_size(p);
+        memcpy(q, p, old < (size_t)n ? old : (size_t)n);
+        pool_free(p);
+    }
+    return q;
+}
+
+static void *faulty_malloc(int n) { return should_fail() ? NULL : mem_malloc(n); }
+static void *faulty_realloc(void *p, int n) { return should_fail() ? NULL : mem_realloc(p, n); }
 static void *faulty_json_malloc(size_t n) { return should_fail() ? NULL : malloc(n); }
 
 /* ---- a store's whole content as text (archive times left out) ---- */
@@ -186,6 +311,7 @@ static int load(sqlite3 *db, long n, char **text)
     struct db *via = db_from_sqlite(db, 0); /* before failures are injected */
     assert_non_null(via);
     atomic_store(&failed, 0);
+    atomic_store(&pooling, 1);
     atomic_store(&countdown, n);
     int r = -1; /* ingester_open failed */
     struct ingester *g = ingester_open(via, &opt, NULL, &err);
@@ -208,6 +334,7 @@ static int load(sqlite3 *db, long n, char **text)
         ingester_close(g);
     }
     atomic_store(&countdown, -1);
+    atomic_store(&pooling, 0);
     db_close(via);
 
     fflush(stderr);
@@ -236,6 +363,8 @@ static sqlite3_int64 pristine_size, tmpl_size;
 static sqlite3 *open_copy(const unsigned char *img, sqlite3_int64 size)
 {
     sqlite3 *db;
+    pool_reset();
+    pooling = 1;
     unsigned char *copy = sqlite3_malloc64((sqlite3_uint64)size);
     assert_non_null(copy);
     memcpy(copy, img, (size_t)size);
@@ -249,6 +378,7 @@ static sqlite3 *open_copy(const unsigned char *img, sqlite3_int64 size)
     /* the schema read now, as store_open reads it, not under the faults */
     assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL),
                      SQLITE_OK);
+    pooling = 0;
     return db;
 }
 
@@ -286,6 +416,11 @@ static long oom_stride(void)
 
 static void run_faults(const char *what, int again)
 {
+    if (!pool) {
+        pool = mmap(NULL, POOL_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        assert_true(pool != MAP_FAILED);
+        ASAN_POISON_MEMORY_REGION(pool, POOL_BYTES);
+    }
     sqlite3 *db = open_copy(pristine_img, pristine_size);
     /* The reference: a load without faults, into an empty store. */
     char *text;
@@ -348,6 +483,7 @@ static void run_faults(const char *what, int again)
             untouched++;
         free(text);
         sqlite3_close(db);
+        pool_check(n);
         if (!hit)
             break; /* ran through without reaching the fault: done */
     }
@@ -460,6 +596,11 @@ static int teardown(void **state)
     char path[160];
     sqlite3_free(pristine_img);
     sqlite3_free(tmpl_img);
+    if (pool) { /* its shadow cleared first: memory mapped there later is not poisoned */
+        ASAN_UNPOISON_MEMORY_REGION(pool, POOL_BYTES);
+        munmap(pool, POOL_BYTES);
+    }
+    pool = NULL;
     const char *names[] = {"pristine.db", "pristine.db-wal", "pristine.db-shm",
                            "err", "c.tar", "c.zip", "c/jmh/sample_mode.json", "c/example.jsonl", "c/r.jsonl", "c/jmh",
                            "c"};
@@ -481,7 +622,11 @@ int main(int argc, char **argv)
     sqlite3_mem_methods faulty = real;
     faulty.xMalloc = faulty_malloc;
     faulty.xRealloc = faulty_realloc;
+    faulty.xFree = mem_free;
+    faulty.xSize = mem_size;
     sqlite3_config(SQLITE_CONFIG_MALLOC, &faulty);
+    pool_off = getenv("BENCHDB_OOM_POOL") && strcmp(getenv("BENCHDB_OOM_POOL"), "0") == 0;
+    sqlite3_initialize(); /* its global state from SQLite's allocator, never from the pool */
     json_checked_allocator(faulty_json_malloc, free);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream),
