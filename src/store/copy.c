@@ -46,8 +46,19 @@ static const struct {
 #define NTABLES (sizeof tables / sizeof tables[0])
 static const char *const left[] = {"schema_migration", "ingest_defer", "sample_values", NULL};
 
-/* Rows sent to PostgreSQL per COPY statement, at most (bytes). */
+/* Rows sent to PostgreSQL per COPY statement, at most (bytes). For tests
+ * only, $BENCHDB_TEST_COPY_BATCH=BYTES sets a smaller batch, so that a
+ * small store crosses the batches' boundaries as a large one does
+ * (tests/pg/test_copy.sh). */
 #define COPY_BATCH (8u << 20)
+
+static size_t copy_batch(void)
+{
+    const char *env = getenv("BENCHDB_TEST_COPY_BATCH");
+    char *end = NULL;
+    unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
+    return n > 0 && n < COPY_BATCH && !*end ? (size_t)n : COPY_BATCH;
+}
 
 struct store_copy {
     struct db *src, *dst;
@@ -453,11 +464,12 @@ static int rows_to_pg(struct table_copy *t, struct db_stmt *st, char **err)
         return bd_fail(err, "out of memory");
     struct strbuf sb = {0};
     int n = db_column_count(st), rc, bad = 0;
+    size_t batch = copy_batch();
     while ((rc = db_step(st)) == SQLITE_ROW && !bad) {
         for (int i = 0; i < n && !bad; i++)
             bad = (i && sb_putc(&sb, '\t')) || copy_field(&sb, st, i);
         bad = bad || sb_putc(&sb, '\n');
-        if (!bad && sb.len >= COPY_BATCH) {
+        if (!bad && sb.len >= batch) {
             bad = db_copy_in(c->dst, sql, sb.buf, sb.len) != SQLITE_OK ? 2 : 0;
             sb_reset(&sb);
         }
