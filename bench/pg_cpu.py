@@ -21,7 +21,9 @@ schema version N, the one that build knows). With PG_CPU_VARIANT_SQL=SQL
 the same benchdb ingests, in the same rotation, into a store that SQL
 changed after its migrations (an index dropped, a trigger, a setting:
 what a piece of the schema costs, bench/pg-ingest.md), its ratio printed
-as "variant". PG_CPU_ONLY=1x,small picks the cases.
+as "variant". PG_CPU_ONLY=1x,small picks the cases; PG_CPU_ONLY=100x
+(500 iterations a series, by name only) the one whose series' values
+pass PostgreSQL's 2 kB TOAST threshold as one array.
 """
 import os
 import statistics
@@ -106,12 +108,15 @@ def main():
         time.sleep(1)
         aux = children(postmaster)
         sets = {}
+        only = os.environ.get("PG_CPU_ONLY")
         for name, extra in (("1x", []), ("10x", ["--iterations", "50"]),
-                            ("small", ["--history", "365", "--hosts", "3", "--cells", "5"])):
+                            ("small", ["--history", "365", "--hosts", "3", "--cells", "5"]),
+                            ("100x", ["--iterations", "500"])):
+            if name == "100x" and not (only and name in only.split(",")):
+                continue  # asked for by name only
             d = os.path.join(base, name)
             subprocess.run([bd, "simulate", "-q"] + extra + [d], check=True, stdout=subprocess.DEVNULL)
             sets[name] = d
-        only = os.environ.get("PG_CPU_ONLY")
         lite = os.path.join(base, "lite.db")
         for name, d in sets.items():
             if only and name not in only.split(","):

@@ -170,6 +170,11 @@ CREATE TABLE sample_values (
             CHECK (array_ndims(warmup) = 1 AND array_lower(warmup, 1) = 1 AND array_position(warmup, NULL) IS NULL),
   PRIMARY KEY (series_id)
 );
+-- A long series' arrays are moved out of line uncompressed: doubles hardly
+-- compress, and trying cost a fifth of a 500-value series' ingest
+-- (bench/pg-ingest.md).
+ALTER TABLE sample_values ALTER COLUMN value SET STORAGE EXTERNAL, ALTER COLUMN count SET STORAGE EXTERNAL,
+  ALTER COLUMN warmup SET STORAGE EXTERNAL;
 -- sample as SQLite has it, a row per value: the table's columns and
 -- types, read by every query, report and check unchanged; a series'
 -- values, then its warmups, each in iteration order (SQLite's key order,

@@ -19,6 +19,11 @@ CREATE TABLE sample_values (
             CHECK (array_ndims(warmup) = 1 AND array_lower(warmup, 1) = 1 AND array_position(warmup, NULL) IS NULL),
   PRIMARY KEY (series_id)
 );
+-- A long series' arrays are moved out of line uncompressed: doubles hardly
+-- compress, and trying cost a fifth of a 500-value series' ingest
+-- (bench/pg-ingest.md).
+ALTER TABLE sample_values ALTER COLUMN value SET STORAGE EXTERNAL, ALTER COLUMN count SET STORAGE EXTERNAL,
+  ALTER COLUMN warmup SET STORAGE EXTERNAL;
 
 -- The values of before, each series' in iteration order: refused, the
 -- store unchanged, when a value belongs to no series (which the foreign
