@@ -36,8 +36,12 @@ for t in info["tests"]:
 setups = [t[1:] for t in tests if t[0] == 0]; cleanups = [t[1:] for t in tests if t[0] == 2]
 tests = [t[1:] for t in tests if t[0] == 1]
 lock = threading.Lock(); res = []; idx = [0]
+def pidfile(env): # the cluster's data: in its directory, or where DIR/base says (tests/pg/cluster.sh)
+    d = env.get("BENCHDB_PG_CLUSTER", "")
+    b = os.path.join(d, "base")
+    return os.path.join(open(b).read().strip() if os.path.isfile(b) else d, "data", "postmaster.pid")
 def srvcpu(env):
-    pid = os.path.join(env.get("BENCHDB_PG_CLUSTER",""), "data", "postmaster.pid")
+    pid = pidfile(env)
     try:
         pm = open(pid).readline().strip(); f = open(f"/proc/{pm}/stat").read().split(")")[1].split()
         return sum(int(x) for x in f[11:15]) / os.sysconf("SC_CLK_TCK")
@@ -62,7 +66,7 @@ for t in setups: run1(*t)
 th = [threading.Thread(target=worker) for _ in range(jobs)]
 [t.start() for t in th]; [t.join() for t in th]
 for t in cleanups:
-    pid = os.path.join(t[3].get("BENCHDB_PG_CLUSTER",""), "data", "postmaster.pid")
+    pid = pidfile(t[3])
     if os.path.exists(pid):
         pm = open(pid).readline().strip(); f = open(f"/proc/{pm}/stat").read().split(")")[1].split()
         hz = os.sysconf("SC_CLK_TCK"); print(f"postmaster self {(int(f[11])+int(f[12]))/hz:.1f} children {(int(f[13])+int(f[14]))/hz:.1f}")

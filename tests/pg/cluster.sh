@@ -16,7 +16,9 @@
 # When that user cannot reach the build directory (a checkout under a
 # home directory only root may enter), the server tree and the data go to a
 # directory of their own under $TMPDIR instead (DIR/base names it), so that
-# nothing above the build directory needs its permissions changed.
+# nothing above the build directory needs its permissions changed; so they
+# do when BENCHDB_PG_IN_TMPDIR=1 (ctest, when the tests' $TMPDIR is a
+# memory file system: tests/CMakeLists.txt).
 #
 # Environment: BENCHDB_PGROOT (build/pgroot), set by ctest; BENCHDB_PG_TESTS=1
 # (set by ctest) for the tests' settings below; BENCHDB_PG_CONF, lines added
@@ -84,16 +86,24 @@ esac
 [ -d "$dir" ] && stop_cluster
 rm -rf "$dir"
 mkdir -p "$dir" || fail "cannot create $dir"
+in_tmp=${BENCHDB_PG_IN_TMPDIR:-0}
 if [ "$(id -u)" = 0 ]; then
     chown "$user" "$dir" || fail "cannot give $dir to $user"
+    # The build directory out of the user's reach: under $TMPDIR too.
     if ! as_user test -w "$dir" || ! as_user test -x "$(echo "$root"/lib/postgresql/*/bin)/postgres"; then
-        # The build directory is out of the user's reach: a directory of
-        # their own under $TMPDIR, with a copy of the server tree.
-        base=$(mktemp -d "${TMPDIR:-/tmp}/benchdb-pg.XXXXXX") || fail "cannot create a directory under ${TMPDIR:-/tmp}"
-        echo "$base" >"$dir/base"
-        chmod 755 "$base" && cp -a "$root" "$base/pgroot" && chown "$user" "$base" ||
-            fail "cannot copy the server tree to $base"
+        in_tmp=1
     fi
+fi
+if [ "$in_tmp" = 1 ]; then
+    # A directory of the user's own under $TMPDIR, with a copy of the
+    # server tree (10 MB): when the build directory is out of the user's
+    # reach, or when ctest asks for it (BENCHDB_PG_IN_TMPDIR=1: the tests'
+    # $TMPDIR is a memory file system, where the server creates its
+    # databases' files for a thirtieth of the CPU: tests/CMakeLists.txt).
+    base=$(mktemp -d "${TMPDIR:-/tmp}/benchdb-pg.XXXXXX") || fail "cannot create a directory under ${TMPDIR:-/tmp}"
+    echo "$base" >"$dir/base"
+    chmod 755 "$base" && cp -a "$root" "$base/pgroot" && chown "$user" "$base" ||
+        fail "cannot copy the server tree to $base"
 fi
 locate
 as_user test -w "$base" || fail "the user $user cannot write to $base"
