@@ -535,6 +535,7 @@ static int sample_to_pg(struct table_copy *t, struct db_stmt *st, char **err)
     struct strbuf sb = {0};
     struct values_row r = {0};
     int rc = SQLITE_DONE, bad = 0;
+    size_t batch = copy_batch();
     char num[40];
     while (!bad && (rc = db_step(st)) == SQLITE_ROW) {
         long long series = db_column_int64(st, 0), it = db_column_int64(st, 2), count = db_column_int64(st, 4);
@@ -560,7 +561,7 @@ static int sample_to_pg(struct table_copy *t, struct db_stmt *st, char **err)
             bad = bad || (r.n[0] && sb_putc(&r.count, ',')) || sb_printf(&r.count, "%lld", count);
         r.counted |= !w && count != 1;
         r.n[w]++;
-        if (!bad && sb.len >= COPY_BATCH) {
+        if (!bad && sb.len >= batch) {
             bad = db_copy_in(c->dst, sql, sb.buf, sb.len) != SQLITE_OK ? 2 : 0;
             sb_reset(&sb);
         }

@@ -264,9 +264,11 @@ static unsigned char *copy_array(unsigned char *r, size_t n, const double *d, co
     return r;
 }
 
-/* An array of at most 1 GB, PostgreSQL's bound on a value (and a field
- * length of COPY's 32 bits). */
-#define SERIES_VALUES_MAX 100000000u
+/* At most 80 M values a series: COPY reads a field whole into one buffer
+ * of less than 1 GB (PostgreSQL's MaxAllocSize), and the array's field is
+ * 24 + 12 n bytes (960 MB at 80 M; 100 M would be 1.2 GB, refused by the
+ * server with its own message). */
+#define SERIES_VALUES_MAX 80000000u
 
 /* PostgreSQL: the series' row of sample_values as COPY's binary fields
  * after its id (SINK_COPY_FIELDS): its values, their counts (NULL when
