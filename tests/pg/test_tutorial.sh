@@ -32,7 +32,7 @@ uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
 # A ```sh engine block runs on both, its output framed as cli/tutorial
 # frames it and left out of the comparison (each engine's own wording).
 awk '
-    /^```sh( sqlite)?$/ { inblock = 1; next }
+    /^```sh( sqlite| plain)?$/ { inblock = 1; next }
     /^```sh engine$/ { inblock = 1; eng = 1; print "echo \"@@ engine\"; echo \"@@ engine\" >&2"; next }
     /^```sh ext$/ { skip = 1; next }
     /^```/ {
