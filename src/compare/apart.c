@@ -7,9 +7,8 @@
 
 #include "compare/compare.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
-
-static int same_text(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
 
 /* The first column of t that is (baseline 1) or is not (0) side, or NULL. */
 static const char *col_of(const struct cmp_table *t, const char *side, int baseline)
@@ -53,8 +52,8 @@ int cmp_apart_key(const struct cmp_model *m, const char **va, const char **vb, c
             continue;
         for (size_t j = 0; j < m->ntables; j++) {
             const struct cmp_table *b = &m->tables[j];
-            if (j == i || !col_of(b, m->sides[0], 0) || !same_text(a->unit, b->unit) ||
-                !same_text(a->metric, b->metric))
+            if (j == i || !col_of(b, m->sides[0], 0) || !text_same(a->unit, b->unit) ||
+                !text_same(a->metric, b->metric))
                 continue;
             int k = only_key(m, a, b);
             if (k >= 0 && share_a_row(a, b)) {

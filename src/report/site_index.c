@@ -13,6 +13,7 @@
 #include "report/site.h"
 #include "report/svg.h"
 #include "util/diag.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
@@ -52,7 +53,6 @@ static void anchor(struct strbuf *sb, const char *what, const char *name, size_t
     sb_printf(sb, "-%zu", k);
 }
 
-static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
 
 /* By query, plan (none first), then newest first. */
 static int cmp_query_plan(const void *a, const void *b)
@@ -88,7 +88,7 @@ static const struct site_eval **latest_verdicts(const struct site *s, size_t *n)
         return NULL;
     qsort(v, m, sizeof *v, cmp_query_plan);
     for (size_t i = 0; i < m; i++)
-        if (i == 0 || strcmp(v[i]->query, v[i - 1]->query) != 0 || !same_text(v[i]->plan, v[i - 1]->plan))
+        if (i == 0 || strcmp(v[i]->query, v[i - 1]->query) != 0 || !text_same(v[i]->plan, v[i - 1]->plan))
             v[(*n)++] = v[i];
     qsort(v, *n, sizeof *v, cmp_failing_newest);
     return v;

@@ -308,3 +308,5 @@ int sb_put_name_list(struct strbuf *sb, const char *const *names, size_t n, size
         rc |= sb_printf(sb, ", ... (%zu more)", n - max);
     return rc ? -1 : 0;
 }
+
+int text_same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }

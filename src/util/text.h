@@ -4,6 +4,9 @@
 
 #include "util/strbuf.h"
 
+/* True when a and b are the same text, or both NULL. */
+int text_same(const char *a, const char *b);
+
 /* Room for an RFC 3339 UTC time with milliseconds and its NUL. */
 #define TIME_TEXT_MAX 48
 
