@@ -18,12 +18,17 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_JOBS  ?= $(JOBS)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps deps-run run check test test-plain test-asan build-plain build-asan bench fuzz memcheck regen regen-check clean
+.PHONY: all build deps deps-system deps-run run check test test-plain test-asan build-plain build-asan bench fuzz memcheck regen regen-check clean
 
 all: build
 
 deps:
 	@scripts/install-deps
+
+# Every Debian package, not the tests' npm modules (make test installs
+# those while it builds).
+deps-system:
+	@scripts/install-deps --system
 
 # Only what building benchdb needs: no npm modules for the browser tests.
 deps-run:
@@ -51,8 +56,16 @@ check: deps
 # leave idle while they wait on a server, Chromium or a lock, about a
 # minute of compiling in all); then the sanitized tests. The sanitized
 # build's output goes to $(ASAN_BUILD)/build.log, shown when it fails.
-test: deps
-	@$(MAKE) --no-print-directory build-plain
+# The tests' npm modules install while the plain build compiles (the
+# Debian packages first: node, npm and the compilers come from them); what
+# install-deps says is shown once both are done.
+test: deps-system
+	@mkdir -p $(BUILD); log=$(BUILD)/npm-deps.log; rm -f $$log.rc; \
+	( scripts/install-deps --npm >$$log 2>&1; echo $$? >$$log.rc ) & \
+	$(MAKE) --no-print-directory build-plain; rc=$$?; \
+	wait; cat $$log >&2; \
+	if [ "$$(cat $$log.rc 2>/dev/null)" != 0 ]; then echo "make test: installing the tests' npm modules failed (above)" >&2; exit 1; fi; \
+	[ $$rc = 0 ] || exit $$rc
 	@mkdir -p $(ASAN_BUILD); log=$(ASAN_BUILD)/build.log; rm -f $$log.rc; \
 	( nice -n 19 $(MAKE) --no-print-directory build-asan >$$log 2>&1; echo $$? >$$log.rc ) & \
 	(cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)); rc=$$?; \
