@@ -36,7 +36,9 @@ query's planning and execution time on an open connection (the same,
 PAIRS alternating rounds of pg_query with PG_READS_WARM runs) and, with
 PG_READS_PERF=1, perf's samples of one compare process a side by shared
 object and symbol. BEFORE_BUILD's bench/pg_query.c must print the
-backend's CPU as this one's does (copy it there and build it).
+backend's CPU as this one's does (copy it there and build it). BUILD as
+BEFORE_BUILD too, with PG_READS_BEFORE_SCHEMA=13 (its own), is an A/A run:
+the spread of the ratios with nothing changed.
 """
 import os
 import re
@@ -141,10 +143,14 @@ def main():
                     g[what + "_exec"].append(e)
                     out = subprocess.run([prog, pg.conninfo(db), str(warm), *args], capture_output=True, text=True,
                                          check=True).stdout
-                    g[what + "_warm"].append(1000 * float(re.search(r"^backend ([0-9.]+)", out, re.M)[1]) / warm)
+                    m = re.search(r"^backend ([0-9.]+)", out, re.M)
+                    if not m:
+                        raise SystemExit(f"{prog} prints no backend line: build this one's bench/pg_query.c there")
+                    g[what + "_warm"].append(1000 * float(m[1]) / warm)
                 print(f"pair {rep + 1} {side}: " + "; ".join(
                     f"{k} wall {g[k][-1][0] * 1000:.1f} cpu {g[k][-1][1] * 1000:.1f}+{g[k][-1][2] * 1000:.1f} ms"
-                    for k in CASES) + "; planning/execution rule " + f"{g['rule_plan'][-1]:.1f}/{g['rule_exec'][-1]:.1f}"
+                    for k in CASES) + "; planning/execution rule "
+                      + f"{g['rule_plan'][-1]:.1f}/{g['rule_exec'][-1]:.1f}"
                       f" query {g['query_plan'][-1]:.1f}/{g['query_exec'][-1]:.1f} ms; backend CPU a warm run rule "
                       f"{g['rule_warm'][-1]:.2f} query {g['query_warm'][-1]:.2f} ms", flush=True)
             loads.append(os.getloadavg()[0])
@@ -222,8 +228,8 @@ def main():
                                 "--plan", "builds", "base", "head", "--no-record"], env=pg.env, check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 for sort, top in (("dso", 12), ("dso,symbol", 30)):
-                    out = subprocess.run(["perf", "report", "-i", data_file, "--stdio", "--no-children", "--sort", sort],
-                                         capture_output=True, text=True, check=True).stdout
+                    out = subprocess.run(["perf", "report", "-i", data_file, "--stdio", "--no-children",
+                                          "--sort", sort], capture_output=True, text=True, check=True).stdout
                     lines = [x for x in out.splitlines() if x.strip() and not x.startswith("#")]
                     print(f"---- {side}: perf of the compare process by {sort}:\n" + "\n".join(lines[:top]),
                           flush=True)
