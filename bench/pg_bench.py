@@ -130,7 +130,7 @@ def query(prog, conninfo, warm, args):
     got = {"connect": [], "first": [], "warm": []}
     for line in out.splitlines():
         kind, secs = line.split()[:2]
-        got[kind].append(float(secs))
+        got.setdefault(kind, []).append(float(secs))
     return wall, got["connect"][0], got["first"][0], got["warm"]
 
 

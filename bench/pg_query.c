@@ -15,6 +15,10 @@
  *     connect SECONDS
  *     first SECONDS ROWS       (the checks and the query, a fresh session)
  *     warm SECONDS ROWS        (WARM lines)
+ *     backend SECONDS          (when WARM > 0 and the server runs on this
+ *                               machine: its backend's CPU over the WARM
+ *                               runs, from /proc/PID/schedstat in ns,
+ *                               where /proc/PID/stat's ticks are 10 ms)
  * and exits 1 on any error (a check that is false is one). With --explain,
  * prints the query's EXPLAIN (ANALYZE, SUMMARY) instead, its parameters
  * bound the same way. */
@@ -82,6 +86,22 @@ static void bind_values(const struct saved_query *q, const struct resolved_param
         }
         b->values[k] = strdup(num);
     }
+}
+
+/* Nanoseconds the process pid has run on a CPU (the first field of
+ * /proc/PID/schedstat), or -1 when it cannot be read (a remote server). */
+static long long cpu_ns(int pid)
+{
+    char path[64];
+    long long ns = -1;
+    snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fscanf(f, "%lld", &ns) != 1)
+            ns = -1;
+        fclose(f);
+    }
+    return ns;
 }
 
 static volatile size_t sink; /* the bytes read, so that reading them is not optimised away */
@@ -164,13 +184,19 @@ int main(int argc, char **argv)
         warm = -1;
     } else
         printf("connect %.6f\n", now() - t);
+    long long ns0 = -1;
     for (int rep = 0; rep <= warm; rep++) {
+        if (rep == 1)
+            ns0 = cpu_ns(PQbackendPID(c));
         t = now();
         long rows = 0;
         for (int k = 0; k < nsql; k++)
             rows = exec(c, sql[k], &b, k < q->nneeds ? "needs" : argv[3], k < q->nneeds);
         printf("%s %.6f %ld\n", rep ? "warm" : "first", now() - t, rows);
     }
+    long long ns1 = warm > 0 && ns0 >= 0 ? cpu_ns(PQbackendPID(c)) : -1;
+    if (ns1 >= 0)
+        printf("backend %.6f\n", 1e-9 * (double)(ns1 - ns0));
     PQfinish(c);
     for (int k = 0; k < nsql; k++)
         free(sql[k]);
