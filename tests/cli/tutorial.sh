@@ -98,6 +98,9 @@ grep -Eq "HEAD +10 +3\.17 +\+1\.416%( |$)" "$o" || fail "step 4: versions, trimm
 if [ "$skip_ext" = 0 ]; then
     expect_out_has '"lo":-0.04815553524610174,"hi":0.0021555352461017415' "step 5: pooled_t_ci in the sqlite3 shell"
 fi
+# Step 5: the verdicts' rows read from their evaluation's JSON array in SQL.
+grep -A3 "^run_group   cells  disagreeing$" "$o" | tr -s ' ' | grep -c -e '^protobuf-3 40 4$' -e '^protobuf-4 40 5$' | grep -qx 2 ||
+    fail "step 5: 40 cells a profile, 4 and 5 of them disagreeing, from the verdicts' rows"
 # Without step 9 (sanitized) the store holds 20 placement-rule
 # evaluations and 4,800 histories fewer.
 if [ "$skip_plain" = 0 ]; then
