@@ -101,6 +101,11 @@ fi
 # Step 5: the verdicts' rows read from their evaluation's JSON array in SQL.
 grep -A3 "^run_group   cells  disagreeing$" "$o" | tr -s ' ' | grep -c -e '^protobuf-3 40 4$' -e '^protobuf-4 40 5$' | grep -qx 2 ||
     fail "step 5: 40 cells a profile, 4 and 5 of them disagreeing, from the verdicts' rows"
+grep -q "the runs of 71 of 80 cells agree; here 36 of 40\$" "$BENCHDB_SRC/docs/tutorial.md" &&
+    grep -q "^for Protobuf 3 and 35 of 40 for Protobuf 4), from the\$" "$BENCHDB_SRC/docs/tutorial.md" ||
+    fail "step 5: the tutorial's text states the counts the query prints (36 and 35 of 40 agree)"
+grep -q '<h1 class="headline">.*the runs of 71 of 80 cells agree</h1>' verdicts.html ||
+    fail "step 5: the verdicts page's headline, as the tutorial quotes it (71 of 80 cells agree)"
 # Without step 9 (sanitized) the store holds 20 placement-rule
 # evaluations and 4,800 histories fewer.
 if [ "$skip_plain" = 0 ]; then
