@@ -4,6 +4,9 @@
 //
 //   node check_pages.mjs MANIFEST.json SHOTS_DIR PROFILE_DIR
 //
+// SHOTS_DIR "" takes no screenshots (what the suite does unless
+// BENCHDB_SHOTS=1: tests/cli/report_browser.sh).
+//
 // MANIFEST: [{name, file, db, evaluation, table, site, ov, shot}]. For each page:
 //  - it loads with no console message (of any kind) or page error, and
 //    requests nothing but itself (data: URIs inside it aside);
@@ -26,7 +29,7 @@
 //    (an in-page anchor to an element of the page), and on a site's index
 //    every table of histories lists the regressed ones first;
 //  - a screenshot is written to SHOTS_DIR for a person to look at (unless
-//    shot is false).
+//    shot is false or SHOTS_DIR is ""): no check reads it.
 // Prints a line per check and "N passed, M failed"; exits 1 on any failure,
 // or when Chromium cannot start (with the reason).
 import { execFileSync } from 'node:child_process';
@@ -46,7 +49,7 @@ try {
 const [manifestPath, shots, profile] = process.argv.slice(2);
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 const bin = process.env.BENCHDB_BIN;
-mkdirSync(shots, { recursive: true });
+if (shots) mkdirSync(shots, { recursive: true });
 rmSync(profile, { recursive: true, force: true });
 
 let passed = 0, failed = 0, linksChecked = 0;
@@ -252,7 +255,7 @@ try {
     check(overlaps.length === 0, `${p.name}: no two of its ${b.length} text labels overlap`, overlaps.join('; '));
     check(info.width <= 1280, `${p.name}: fits 1280 px wide (scroll width ${info.width})`);
 
-    if (p.shot === false) continue;
+    if (!shots || p.shot === false) continue;
     const shot = join(shots, `${p.name}.png`);
     // The page at its full height, up to 4000 px (a lone SVG document has no
     // "full page" for the screenshot to scroll through: the viewport grows).

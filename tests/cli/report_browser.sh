@@ -4,7 +4,9 @@
 # headless Chromium (Debian's, driven by playwright-core from npm; both
 # installed by scripts/install-deps): layout, overlaps, links, the
 # answer's rows against the evaluation's. Fails, never skips, when node,
-# playwright-core or Chromium is missing or cannot start. Screenshots:
+# playwright-core or Chromium is missing or cannot start. Screenshots,
+# for a person to look at (no check reads them), with BENCHDB_SHOTS=1
+# (`BENCHDB_SHOTS=1 ctest -R cli/report_browser`): in
 # $BENCHDB_BUILD/report-shots/. In the plain pass only: the sanitized
 # benchdb writes the same pages in cli/report_pages, and Chromium is not
 # what the sanitizers instrument.
@@ -20,7 +22,13 @@ pages="$BENCHDB_BUILD/report-pages/pages.json"
 [ "$(grep -c '"name"' "$pages")" -ge 40 ] || fail "the manifest names every page ($(grep -c '"name"' "$pages"))"
 
 cd "$BENCHDB_SRC/tests/browser" || exit 1
-node check_pages.mjs "$pages" "$BENCHDB_BUILD/report-shots" "$BENCHDB_BUILD/report-chromium-profile"
+# No screenshots unless asked for: none is checked, and rendering and
+# encoding them (about 150 megapixels) was a fifth of the test's CPU.
+# Old ones are removed, so that what is there is this run's.
+shots=""
+rm -rf "$BENCHDB_BUILD/report-shots"
+[ "${BENCHDB_SHOTS:-0}" = 1 ] && shots="$BENCHDB_BUILD/report-shots"
+node check_pages.mjs "$pages" "$shots" "$BENCHDB_BUILD/report-chromium-profile"
 rc=$?
 cd "$T" || exit 1
 expect_rc 0 "every page passes in Chromium"

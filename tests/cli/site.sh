@@ -127,6 +127,21 @@ case $h1 in
 esac
 grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><a href="e/4.html">' www3/index.html ||
     fail "the latest verdict: the passing evaluation 4"
+# One gate failing on two plans is named once, with how many plans (in the
+# sanitized pass nothing else reaches this: the tutorial's plans judged by
+# one rule are its plain-only step 9).
+bd simulate -q --history 8 --hosts 1 --cells 2 --step 6:small/serialize/binary:+20 --seed 4 --plan other o &&
+    bd ingest -q o || fail "a second plan"
+for p in nightly other; do
+    bd query gate-percent -p plan=$p -p percent=0 --gate >/dev/null 2>&1
+    [ $? = 3 ] || fail "gate-percent on $p, percent=0: expected it to fail"
+done
+run bd site -q www4
+h1=$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' www4/index.html)
+case $h1 in
+"2 of 2 latest decisions fail: gate-percent on 2 plans; 3 of 6 histories regressed and not recovered; "*) ;;
+*) fail "one gate failing on two plans, the site headline: $h1" ;;
+esac
 
 # Errors: what cannot be a site, parameters it does not take, a store that is not there.
 : >afile
