@@ -21,6 +21,9 @@
  * shapes with a count column. */
 #define SAMPLE_SHAPES 7
 #define SINK_DEFER_STEPS 6
+/* The parameters of S_SERIES_VALUES: series' 11 columns, 6 of offsets
+ * and lengths, 3 of values (statements.c, pipe_flush). */
+#define SINK_PIPE_COLS 20
 
 enum stmt_id {
     S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_FORMAT, S_ARCHIVE_DELETE_EMPTY,
@@ -30,6 +33,7 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
+    S_SERIES_VALUES,
     S_NAMES_AGAIN, S_ARCHIVE_OPEN, S_ARCHIVE_CLOSE, S_HISTORY_INSERT,
     /* The schema's ingest deferral, its texts the store's (store/dialect.h):
      * the mark, then up to SINK_DEFER_STEPS statements before the commit. */
@@ -118,6 +122,11 @@ struct sink {
     size_t n_pend, cap_pend;
     struct idmap series_keys;
     int by_copy;
+    /* by_copy: pending series at most this many (and their rows and
+     * values at most SINK_PIPE_BYTES) go by one INSERT in the pipeline
+     * instead (sink_copy_flush; $BENCHDB_TEST_PIPE_SERIES sets it). */
+    size_t pipe_series;
+    struct strbuf cols[SINK_PIPE_COLS]; /* that INSERT's arrays, as text */
 };
 
 extern const char sink_primary_metric[];
@@ -156,6 +165,11 @@ int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
 
 #define SINK_COPY_BYTES ((size_t)4 << 20)
+/* The pending series and values (a small archive's) sent by one INSERT
+ * in the pipeline rather than COPY: at most this many series, and this
+ * many bytes of their COPY rows. */
+#define SINK_PIPE_SERIES 64
+#define SINK_PIPE_BYTES ((size_t)64 << 10)
 /* Writes field length 8 and v in network order at p (12 bytes). */
 static inline void copy_int8(unsigned char *p, uint64_t v)
 {
