@@ -927,7 +927,7 @@ BEGIN
 END $$;
 
 -- A small archive's new series and their values in one call (the
--- ingest's pipeline path, src/ingest/sink/statements.c, pipe_flush): a
+-- ingest's pipeline path, src/ingest/sink/series_call.c): a
 -- series per position of the first eleven arrays (series' columns), its
 -- values, counts and warmups the slices of vals, counts and warmups that
 -- value_at/value_n, count_at/count_n and warmup_at/warmup_n give (n 0:

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fnshared/numfmt.h"
 #include "store/dialect.h"
 #include "store/store.h"
 #include "util/diag.h"
@@ -72,7 +71,7 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                       "AND s.benchmark_id = ? AND s.block = ? AND s.variant_id = ? AND s.fork = ? AND s.metric = ?",
     [S_SERIES_UNIT] = "SELECT unit FROM series WHERE run_id = ? AND benchmark_id = ? AND variant_id = ? "
                       "AND metric = ? LIMIT 1",
-    /* PostgreSQL only (sink_copy_flush, pipe_flush): a small archive's
+    /* PostgreSQL only (sink_copy_flush, series_call.c): a small archive's
      * pending series and their values by one call that waits in the
      * pipeline (schema/benchdb.schema, benchdb_series_values()) instead
      * of the series' ids and two COPYs (three round trips). */
@@ -214,7 +213,7 @@ struct sink *sink_open(struct db *db, struct ingest_report *rep, char **err)
      * else by the multi-row inserts below. */
     s->by_copy = db_can_copy(db);
     /* For tests only, $BENCHDB_TEST_PIPE_SERIES=N sets the most series
-     * sent by one INSERT in the pipeline (0: every archive by COPY), so
+     * sent by one call in the pipeline (0: every archive by COPY), so
      * that either path can carry the same archives. */
     const char *env = getenv("BENCHDB_TEST_PIPE_SERIES");
     char *env_end = NULL;
@@ -410,132 +409,10 @@ static int copy_data(void *arg, int k, const void **buf, size_t *n)
     return 0;
 }
 
-/* ---- a small archive's series and values in the pipeline ---- */
-
-static uint32_t get_u32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* One field of a COPY text row (f, n bytes: backslash escapes, \N for
- * NULL) as an element of an array's text form (quoted, or NULL), after
- * a comma unless first. */
-static int array_elem_copy_text(struct strbuf *b, int first, const char *f, size_t n)
-{
-    if (!first && sb_putc(b, ','))
-        return -1;
-    if (n == 2 && f[0] == '\\' && f[1] == 'N')
-        return sb_puts(b, "NULL");
-    int bad = sb_putc(b, '"');
-    for (size_t i = 0; i < n && !bad; i++) {
-        char c = f[i];
-        if (c == '\\' && i + 1 < n) {
-            c = f[++i];
-            c = c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c;
-        }
-        bad = ((c == '"' || c == '\\') && sb_putc(b, '\\')) || sb_putc(b, c);
-    }
-    return bad || sb_putc(b, '"');
-}
-
-/* The array field at *at of a series' COPY binary row (values.c,
- * copy_array: its length, then one dimension or none, 8-byte elements)
- * appended to b's elements (*total of them so far, grown), *at moved past
- * it; *n its elements, or -1 for NULL. 0, or -1 when out of memory. */
-static int array_elems_binary(struct strbuf *b, const unsigned char **at, int dbl, size_t *total, long *n)
-{
-    const unsigned char *r = *at;
-    uint32_t len = get_u32(r);
-    if (len == 0xffffffffu) {
-        *at = r + 4;
-        *n = -1;
-        return 0;
-    }
-    size_t k = get_u32(r + 4) ? get_u32(r + 16) : 0; /* dimensions, then that one's length */
-    const unsigned char *e = r + 24;
-    int bad = 0;
-    for (size_t q = 0; q < k && !bad; q++, e += 12) {
-        uint64_t bits = (uint64_t)get_u32(e + 4) << 32 | get_u32(e + 8); /* after its length (8) */
-        char num[40];
-        if (dbl) {
-            double d;
-            memcpy(&d, &bits, sizeof d);
-            numfmt_real(num, d);
-        } else
-            snprintf(num, sizeof num, "%lld", (long long)bits);
-        bad = (*total ? sb_putc(b, ',') : 0) || sb_puts(b, num);
-        ++*total;
-    }
-    *at = r + 4 + len;
-    *n = (long)k;
-    return bad;
-}
-
-/* Whether the pending series go by pipe_flush: each a new series (its id
- * from the sequence), few, small. */
-static int pipe_fits(const struct sink *s, size_t need)
-{
-    return need == s->n_pend && s->n_pend <= s->pipe_series &&
-           s->series_rows.len + s->copy.len <= SINK_PIPE_BYTES;
-}
-
-/* The pending series and values as S_SERIES_VALUES's arrays, sent in the
- * pipeline (db_step_later): it fails only as the COPYs would, on the
- * store (references locked, keys checked here), and its error is the
- * next statement's that waits, the transaction's commit at the latest. */
-static int pipe_flush(struct sink *s)
-{
-    struct strbuf *c = s->cols;
-    int bad = 0;
-    for (int k = 0; k < SINK_PIPE_COLS; k++) {
-        sb_reset(&c[k]);
-        bad = bad || sb_putc(&c[k], '{');
-    }
-    /* the series' columns from their COPY rows (values.c, pend_series),
-     * but the last (archive_id, NULL) */
-    const char *p = s->series_rows.buf, *end = p + s->series_rows.len;
-    for (size_t i = 0; p < end && !bad; i++)
-        for (int k = 0; k < 12 && !bad; k++) {
-            const char *f = p;
-            while (p < end && *p != '\t' && *p != '\n')
-                p++;
-            bad = k < 11 && array_elem_copy_text(&c[k], i == 0, f, (size_t)(p - f));
-            p++;
-        }
-    /* per series where its values, counts and warmups are in the flat
-     * arrays, and how many (0: none, NULL) */
-    const unsigned char *at = (const unsigned char *)s->copy.buf;
-    size_t tot[3] = {0, 0, 0};
-    for (size_t i = 0; i < s->n_pend && !bad; i++) {
-        for (int a = 0; a < 3 && !bad; a++) {
-            size_t from = tot[a];
-            long n;
-            bad = array_elems_binary(&c[17 + a], &at, a != 1, &tot[a], &n) ||
-                  sb_printf(&c[11 + 2 * a], "%s%zu", i ? "," : "", from) ||
-                  sb_printf(&c[12 + 2 * a], "%s%ld", i ? "," : "", n < 0 ? 0 : n);
-        }
-    }
-    for (int k = 0; k < SINK_PIPE_COLS; k++)
-        bad = bad || sb_putc(&c[k], '}');
-    if (bad) {
-        pending_reset(s);
-        return ingest_report_oom(s->rep);
-    }
-    pending_reset(s);
-    struct db_stmt *st = sink_stmt(s, S_SERIES_VALUES);
-    if (!st)
-        return -1;
-    for (int k = 0; k < SINK_PIPE_COLS; k++)
-        db_bind_text(st, k + 1, c[k].buf, (int)c[k].len);
-    int rc = sink_step_later(s, st);
-    db_clear_bindings(st);
-    return rc;
-}
-
 /* The pending series and values in one text: the series' ids, COPY
  * series, COPY sample, whose answers and starts share round trips
  * (three instead of five; docs/postgresql.md, "ingest"); a small
- * archive's by one statement in the pipeline instead (pipe_flush). */
+ * archive's by one call in the pipeline instead (series_call.c). */
 int sink_copy_flush(struct sink *s)
 {
     if (!s->n_pend)
@@ -543,8 +420,11 @@ int sink_copy_flush(struct sink *s)
     struct flush f = {s, 0, {0, 0}};
     for (size_t i = 0; i < s->n_pend; i++)
         f.need += s->pend[i].id == 0;
-    if (pipe_fits(s, f.need))
-        return pipe_flush(s);
+    if (sink_series_call_fits(s, f.need)) {
+        int rc = sink_series_call(s);
+        pending_reset(s);
+        return rc;
+    }
     struct strbuf sql = {0};
     int copies = 0;
     int bad = f.need && sb_printf(&sql, "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "

@@ -2,7 +2,8 @@
 #define BENCHDB_INGEST_SINK_STATEMENTS_H
 /* Inside the sink: its state and the helpers its files share
  * (statements.c: statements, transactions, ids; archive.c: archive rows;
- * runs.c: runs; values.c: series, values, gates, events). sink.h is its
+ * runs.c: runs; values.c: series, values, gates, events; series_call.c:
+ * a small archive's series and values by one call). sink.h is its
  * interface. */
 #include <jansson.h>
 #include <sqlite3.h>
@@ -22,7 +23,7 @@
 #define SAMPLE_SHAPES 7
 #define SINK_DEFER_STEPS 6
 /* The parameters of S_SERIES_VALUES: series' 11 columns, 6 of offsets
- * and lengths, 3 of values (statements.c, pipe_flush). */
+ * and lengths, 3 of values (series_call.c). */
 #define SINK_PIPE_COLS 20
 
 enum stmt_id {
@@ -123,8 +124,8 @@ struct sink {
     struct idmap series_keys;
     int by_copy;
     /* by_copy: pending series at most this many (and their rows and
-     * values at most SINK_PIPE_BYTES) go by one INSERT in the pipeline
-     * instead (sink_copy_flush; $BENCHDB_TEST_PIPE_SERIES sets it). */
+     * values at most SINK_PIPE_BYTES) go by one call in the pipeline
+     * instead (series_call.c; $BENCHDB_TEST_PIPE_SERIES sets it). */
     size_t pipe_series;
     struct strbuf cols[SINK_PIPE_COLS]; /* that INSERT's arrays, as text */
 };
@@ -180,6 +181,12 @@ static inline void copy_int8(unsigned char *p, uint64_t v)
 }
 /* Sends the pending series and values (by_copy): 0 or -1. */
 int sink_copy_flush(struct sink *s);
+/* Whether the pending series (need of them without an id) go by one call
+ * (series_call.c): each new, at most s->pipe_series, their rows small. */
+int sink_series_call_fits(const struct sink *s, size_t need);
+/* Sends them so (S_SERIES_VALUES, in the pipeline), leaving them pending
+ * for the caller to forget: 0 or -1 (reported). */
+int sink_series_call(struct sink *s);
 /* Room for one more element in the array *arr of n elements of size
  * elem (its capacity *cap doubled, from first): 0, or -1 with the error
  * (out of memory) reported. */
