@@ -85,6 +85,49 @@ cp "$T/out" "$T/pg-regressions"
 run bd --db "$T/s.db" query regressions --no-record -f csv
 cmp -s "$T/out" "$T/pg-regressions" || fail "regressions differ between the engines after ingest"
 
+# ---- the two ways series go in: the same rows ----
+# An archive's pending series, when at most 64 (a small archive), go in by
+# one call of benchdb_series_values() sent in the pipeline, more by COPY
+# (src/ingest/sink/statements.c, sink_copy_flush); $BENCHDB_TEST_PIPE_SERIES
+# moves the line (0: always COPY, 100000: the call up to 64 KiB of rows).
+# The simulated archives above (12 series each) took the call, the
+# examples' 9,600 series COPY. Harness files whose series have counts
+# (JMH's histogram bins), warmups, details, members, secondary metrics and
+# quoted text go in each way into a store of its own and give SQLite's
+# rows, ids included.
+H="$BENCHDB_SRC/tests/data/harness"
+run bd --db "$T/h.db" init
+for way in call copy; do
+    newdb "benchdb_ingest_$way"
+done
+n=0
+for f in "$H"/jmh/*.json "$H"/pyperf/* "$H"/hyperfine/* "$H"/go-bench/*; do
+    n=$((n + 1))
+    bd --db "$T/h.db" ingest -q --plan harness --run "r$n" --host h "$f" >/dev/null 2>&1
+    lrc=$?
+    for way in call copy; do
+        case $way in call) limit=100000 ;; copy) limit=0 ;; esac
+        BENCHDB_TEST_PIPE_SERIES=$limit bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/benchdb_ingest_$way" ingest -q \
+            --plan harness --run "r$n" --host h "$f" >/dev/null 2>"$T/err"
+        prc=$?
+        checks=$((checks + 1))
+        [ "$lrc" = "$prc" ] || fail "$f by $way: exit $prc on PostgreSQL, $lrc on SQLite: $(head -2 "$T/err")"
+    done
+done
+expect_eq "$(bd --db "$T/h.db" sql "SELECT (SELECT count(*) FROM sample WHERE count > 1) > 0 AND \
+(SELECT count(*) FROM sample WHERE warmup = 1) > 0 AND (SELECT count(*) FROM series WHERE detail IS NOT NULL) > 0 \
+AND (SELECT count(*) FROM series WHERE member_id IS NOT NULL) > 0 AND (SELECT count(*) FROM series \
+WHERE metric <> 'primary') > 0 AS covered" -f csv | tail -n 1 | tr -d '\r')" 1 \
+    "the harness files have counts, warmups, details, members and metrics"
+for way in call copy; do
+    lite="$T/h.db" pguri="postgresql://$PGUSER@$PGHOST:$PGPORT/benchdb_ingest_$way"
+    pg_same_rows "series by $way" "SELECT * FROM series ORDER BY id"
+    pg_same_rows "samples by $way" "SELECT * FROM sample ORDER BY series_id, warmup, iteration"
+    pg_same_rows "block scores by $way" "SELECT * FROM block_score_data ORDER BY run_id, benchmark_id, block, variant_id"
+    pg_same_rows "history points by $way" "SELECT * FROM history_point_data ORDER BY run_id, benchmark_id, variant_id, metric"
+done
+lite="$T/s.db" pguri=$uri
+
 run bd --db "$uri" ingest "$T/nightly/ci-a-0001.jsonl.zst"
 expect_rc 0 "an archive again"
 expect_err_has "skipped: already stored as archive" "is skipped"

@@ -71,6 +71,11 @@ const char *const sink_stmt_sql[S_SAMPLES] = {
                       "AND s.benchmark_id = ? AND s.block = ? AND s.variant_id = ? AND s.fork = ? AND s.metric = ?",
     [S_SERIES_UNIT] = "SELECT unit FROM series WHERE run_id = ? AND benchmark_id = ? AND variant_id = ? "
                       "AND metric = ? LIMIT 1",
+    /* PostgreSQL only (sink_copy_flush, series_call.c): a small archive's
+     * pending series and their values by one call that waits in the
+     * pipeline (schema/benchdb.schema, benchdb_series_values()) instead
+     * of the series' ids and two COPYs (three round trips). */
+    [S_SERIES_VALUES] = "SELECT benchdb_series_values(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_GATE_INSERT] = "INSERT INTO gate(run_id, name, passed, at, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?)",
     [S_EVENT_INSERT] = "INSERT INTO event(run_id, name, value, at, detail, archive_id) VALUES (?, ?, ?, ?, ?, ?)",
     [S_CHUNK_INSERT] = "INSERT INTO archive_chunk(archive_id, seq, data) VALUES (?, ?, ?)",
@@ -207,6 +212,13 @@ struct sink *sink_open(struct db *db, struct ingest_report *rep, char **err)
      * by COPY where a statement per row costs a round trip to a server,
      * else by the multi-row inserts below. */
     s->by_copy = db_can_copy(db);
+    /* For tests only, $BENCHDB_TEST_PIPE_SERIES=N sets the most series
+     * sent by one call in the pipeline (0: every archive by COPY), so
+     * that either path can carry the same archives. */
+    const char *env = getenv("BENCHDB_TEST_PIPE_SERIES");
+    char *env_end = NULL;
+    unsigned long long pipe_n = env && *env ? strtoull(env, &env_end, 10) : SINK_PIPE_SERIES;
+    s->pipe_series = env && *env && *env_end ? SINK_PIPE_SERIES : (size_t)pipe_n;
     if (db_tune_for_writing(db) != SQLITE_OK) {
         *err = strdup(db_errmsg(db));
         sink_close(s);
@@ -284,6 +296,8 @@ void sink_close(struct sink *s)
     sb_free(&s->sent);
     free(s->pend);
     idmap_free(&s->series_keys);
+    for (int k = 0; k < SINK_PIPE_COLS; k++)
+        sb_free(&s->cols[k]);
     free(s);
 }
 
@@ -397,7 +411,8 @@ static int copy_data(void *arg, int k, const void **buf, size_t *n)
 
 /* The pending series and values in one text: the series' ids, COPY
  * series, COPY sample, whose answers and starts share round trips
- * (three instead of five; docs/postgresql.md, "ingest"). */
+ * (three instead of five; docs/postgresql.md, "ingest"); a small
+ * archive's by one call in the pipeline instead (series_call.c). */
 int sink_copy_flush(struct sink *s)
 {
     if (!s->n_pend)
@@ -405,6 +420,11 @@ int sink_copy_flush(struct sink *s)
     struct flush f = {s, 0, {0, 0}};
     for (size_t i = 0; i < s->n_pend; i++)
         f.need += s->pend[i].id == 0;
+    if (sink_series_call_fits(s, f.need)) {
+        int rc = sink_series_call(s);
+        pending_reset(s);
+        return rc;
+    }
     struct strbuf sql = {0};
     int copies = 0;
     int bad = f.need && sb_printf(&sql, "SELECT nextval((SELECT CAST(pg_get_serial_sequence('series', 'id') AS regclass))) "

@@ -2,7 +2,8 @@
 #define BENCHDB_INGEST_SINK_STATEMENTS_H
 /* Inside the sink: its state and the helpers its files share
  * (statements.c: statements, transactions, ids; archive.c: archive rows;
- * runs.c: runs; values.c: series, values, gates, events). sink.h is its
+ * runs.c: runs; values.c: series, values, gates, events; series_call.c:
+ * a small archive's series and values by one call). sink.h is its
  * interface. */
 #include <jansson.h>
 #include <sqlite3.h>
@@ -21,6 +22,9 @@
  * shapes with a count column. */
 #define SAMPLE_SHAPES 7
 #define SINK_DEFER_STEPS 6
+/* The parameters of S_SERIES_VALUES: series' 11 columns, 6 of offsets
+ * and lengths, 3 of values (series_call.c). */
+#define SINK_PIPE_COLS 20
 
 enum stmt_id {
     S_ARCHIVE_BY_SHA, S_ARCHIVE_INSERT, S_ARCHIVE_UPDATE, S_ARCHIVE_FORMAT, S_ARCHIVE_DELETE_EMPTY,
@@ -30,6 +34,7 @@ enum stmt_id {
     S_SERIES_INSERT, S_SERIES_FIND, S_SERIES_UNIT,
     S_GATE_INSERT, S_EVENT_INSERT, S_CHUNK_INSERT, S_MEMBER_INSERT, S_MEMBER_FORMAT,
     S_UNIT_KIND, S_UNIT_ADD,
+    S_SERIES_VALUES,
     S_NAMES_AGAIN, S_ARCHIVE_OPEN, S_ARCHIVE_CLOSE, S_HISTORY_INSERT,
     /* The schema's ingest deferral, its texts the store's (store/dialect.h):
      * the mark, then up to SINK_DEFER_STEPS statements before the commit. */
@@ -118,6 +123,11 @@ struct sink {
     size_t n_pend, cap_pend;
     struct idmap series_keys;
     int by_copy;
+    /* by_copy: pending series at most this many (and their rows and
+     * values at most SINK_PIPE_BYTES) go by one call in the pipeline
+     * instead (series_call.c; $BENCHDB_TEST_PIPE_SERIES sets it). */
+    size_t pipe_series;
+    struct strbuf cols[SINK_PIPE_COLS]; /* that INSERT's arrays, as text */
 };
 
 extern const char sink_primary_metric[];
@@ -156,6 +166,11 @@ int sink_name_id(struct sink *s, struct names *t, const char *name, int64_t *id)
 int sink_benchmark_id(struct sink *s, const char *name, const char *params, int64_t *id);
 
 #define SINK_COPY_BYTES ((size_t)4 << 20)
+/* The pending series and values (a small archive's) sent by one INSERT
+ * in the pipeline rather than COPY: at most this many series, and this
+ * many bytes of their COPY rows. */
+#define SINK_PIPE_SERIES 64
+#define SINK_PIPE_BYTES ((size_t)64 << 10)
 /* Writes field length 8 and v in network order at p (12 bytes). */
 static inline void copy_int8(unsigned char *p, uint64_t v)
 {
@@ -166,6 +181,12 @@ static inline void copy_int8(unsigned char *p, uint64_t v)
 }
 /* Sends the pending series and values (by_copy): 0 or -1. */
 int sink_copy_flush(struct sink *s);
+/* Whether the pending series (need of them without an id) go by one call
+ * (series_call.c): each new, at most s->pipe_series, their rows small. */
+int sink_series_call_fits(const struct sink *s, size_t need);
+/* Sends them so (S_SERIES_VALUES, in the pipeline), leaving them pending
+ * for the caller to forget: 0 or -1 (reported). */
+int sink_series_call(struct sink *s);
 /* Room for one more element in the array *arr of n elements of size
  * elem (its capacity *cap doubled, from first): 0, or -1 with the error
  * (out of memory) reported. */
