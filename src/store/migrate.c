@@ -133,7 +133,7 @@ void store_note_migrated(const char *name, int from, int to)
               name, from, to, from);
 }
 
-int store_migrate(sqlite3 *db, int target, char **err)
+static int migrate(sqlite3 *db, int target, int replay, char **err)
 {
     int v = store_schema_version(db, err);
     if (v < 0)
@@ -145,10 +145,14 @@ int store_migrate(sqlite3 *db, int target, char **err)
     struct db *h = db_from_sqlite(db, 0);
     if (!h)
         return bd_fail(err, "out of memory");
-    int n = store_apply_migrations(h, target, err);
+    int n = replay ? store_replay_migrations(h, target, err) : store_apply_migrations(h, target, err);
     db_close(h);
     return n;
 }
+
+int store_migrate(sqlite3 *db, int target, char **err) { return migrate(db, target, 0, err); }
+
+int store_migrate_replay(sqlite3 *db, int target, char **err) { return migrate(db, target, 1, err); }
 
 int store_check_migration_hashes(sqlite3 *db, void (*report)(int, const char *, void *), void *arg)
 {

@@ -7,7 +7,11 @@
  * migrations/postgresql/NNNN_baseline.sql makes a new store at version
  * NNNN in one step (recording versions 1 to NNNN, as SQLite's store has
  * them), and each later file, named as SQLite's, one version more
- * (docs/schema.md, "Changing the schema").
+ * (docs/schema.md, "Changing the schema"). A new SQLite store is made at
+ * the latest version in one step too, from what replaying the files at
+ * build time left (embedded_sqlite_schema), recorded as the replay records
+ * it; a store at an older version is taken through the files
+ * (docs/schema.md, "How a new store is made").
  *
  * Each step runs in one transaction (Fossil's way: take the lock, re-read
  * the version, apply, record, commit), so that processes migrating at once
@@ -17,6 +21,7 @@
 #include <string.h>
 
 #include "store/db_internal.h"
+#include "store/sqlite_bookkeeping.h"
 #include "store/store.h"
 #include "util/diag.h"
 #include "util/embedded.h"
@@ -74,9 +79,16 @@ int store_version(struct db *db, char **err)
     return db->engine == DB_POSTGRESQL ? store_pg_version(db, err) : store_schema_version(db->lite, err);
 }
 
-/* The step from version at, or -1 with *err. */
-static int next_step(struct db *db, int at, struct step *s, char **err)
+/* The step from version at towards target, or -1 with *err: on SQLite,
+ * from an empty store to the latest version, the whole way in one unless
+ * replay asks for the files one by one. */
+static int next_step(struct db *db, int at, int target, int replay, struct step *s, char **err)
 {
+    if (db->engine == DB_SQLITE && !replay && at == 0 && target == migrations_count() &&
+        embedded_sqlite_schema_version == target) {
+        *s = (struct step){0, target, embedded_sqlite_schema.name, embedded_sqlite_schema.data};
+        return 0;
+    }
     const struct embedded_file *base = db->engine == DB_SQLITE ? NULL : pg_baseline();
     if (base && at == 0) {
         *s = (struct step){0, version_of(base->name), base->name, base->data};
@@ -94,16 +106,20 @@ static int next_step(struct db *db, int at, struct step *s, char **err)
 }
 
 /* Records versions s->from + 1 to s->to, each with its name and the
- * SHA-256 and time of the text that made it. SQLITE_OK or an error code. */
+ * SHA-256 of its migration's text (PostgreSQL's baseline for the versions
+ * it makes; on SQLite each file's, as replaying them records it, when one
+ * step made them all) and the time. SQLITE_OK or an error code. */
 static int record(struct db *db, const struct step *s)
 {
     char hex[65], when[TIME_TEXT_MAX];
-    sha256_hex_of(s->text, strlen(s->text), hex);
     time_now_rfc3339(when, 1);
     struct db_stmt *st = NULL;
     int rc = db_prepare(db, "INSERT INTO schema_migration(version, name, sha256, applied_at) VALUES (?, ?, ?, ?)", &st);
     for (int v = s->from + 1; rc == SQLITE_OK && v <= s->to; v++) {
-        const char *name = store_migration_name(v);
+        const char *name = store_migration_name(v), *text = store_migration_text(db, v);
+        if (!text)
+            text = s->text;
+        sha256_hex_of(text, strlen(text), hex);
         if ((rc = db_bind_int(st, 1, v)) == SQLITE_OK && (rc = db_bind_text(st, 2, name ? name : s->file, -1)) == SQLITE_OK &&
             (rc = db_bind_text(st, 3, hex, -1)) == SQLITE_OK && (rc = db_bind_text(st, 4, when, -1)) == SQLITE_OK)
             rc = db_step(st);
@@ -113,12 +129,7 @@ static int record(struct db *db, const struct step *s)
     return rc;
 }
 
-static const char sqlite_bookkeeping[] = "CREATE TABLE IF NOT EXISTS schema_migration (\n"
-                                         "  version    INTEGER PRIMARY KEY,\n"
-                                         "  name       TEXT NOT NULL,\n"
-                                         "  sha256     TEXT NOT NULL,\n"
-                                         "  applied_at TEXT NOT NULL\n"
-                                         ")";
+static const char sqlite_bookkeeping[] = STORE_SQLITE_BOOKKEEPING;
 static const char pg_bookkeeping[] = "CREATE TABLE IF NOT EXISTS schema_migration (version BIGINT PRIMARY KEY, "
                                      "name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL); "
                                      "LOCK TABLE schema_migration IN EXCLUSIVE MODE";
@@ -166,7 +177,7 @@ static int apply_step(struct db *db, const struct step *s, char **err)
     return s->to;
 }
 
-int store_apply_migrations(struct db *db, int target, char **err)
+static int apply_migrations(struct db *db, int target, int replay, char **err)
 {
     int known = store_migrations_known(db);
     if (target < 0 || target > known)
@@ -179,7 +190,7 @@ int store_apply_migrations(struct db *db, int target, char **err)
     int from = at;
     while (at < target) {
         struct step s = {0, 0, NULL, NULL};
-        if (next_step(db, at, &s, err))
+        if (next_step(db, at, target, replay, &s, err))
             return -1;
         if (s.to > target)
             return bd_fail(err, "version %d cannot be reached on this engine (its first step goes to %d)", target, s.to);
@@ -188,3 +199,7 @@ int store_apply_migrations(struct db *db, int target, char **err)
     }
     return at - from;
 }
+
+int store_apply_migrations(struct db *db, int target, char **err) { return apply_migrations(db, target, 0, err); }
+
+int store_replay_migrations(struct db *db, int target, char **err) { return apply_migrations(db, target, 1, err); }

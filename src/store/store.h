@@ -92,8 +92,12 @@ int store_pg_version(struct db *db, char **err);
 /* Applies the pending migrations up to version target (all with target <
  * 0), each step in its own transaction that takes the lock, re-reads the
  * version, applies and records: how many versions the store went up, or
- * -1 with *err. */
+ * -1 with *err. An empty SQLite store taken to the latest version is made
+ * in one step, from what the migrations leave (docs/schema.md, "How a new
+ * store is made"); store_replay_migrations applies the files one by one
+ * even then (the test that the two make the same store). */
 int store_apply_migrations(struct db *db, int target, char **err);
+int store_replay_migrations(struct db *db, int target, char **err);
 
 /* What to do about a damaged store, after "the store is damaged (...)": for
  * every message that meets SQLITE_CORRUPT. */
@@ -208,6 +212,8 @@ enum store_schema store_schema_state(sqlite3 *db, int *version, char **err);
 /* store_apply_migrations on an open SQLite connection (benchdb's SQL
  * functions registered on it first: migrations compute derived rows). */
 int store_migrate(sqlite3 *db, int target, char **err);
+/* The same with store_replay_migrations. */
+int store_migrate_replay(sqlite3 *db, int target, char **err);
 /* For each applied migration whose recorded SHA-256 differs from the text
  * in this binary, calls report(number, name); returns how many differ. */
 int store_check_migration_hashes(sqlite3 *db, void (*report)(int, const char *, void *), void *arg);

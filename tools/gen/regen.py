@@ -129,7 +129,7 @@ def tracked(root):
     out = []
     for top, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(("build", ".git", "node_modules"))]
-        out += [os.path.relpath(os.path.join(top, f), root) for f in files]
+        out += [os.path.relpath(os.path.join(top, f), root) for f in files if os.path.isfile(os.path.join(top, f))]
     return out
 
 
