@@ -120,6 +120,21 @@ for c in "sql SELECT(1)" "init" "migrate" "migrate --status"; do
 done
 expect_eq "$(cksum <new.db)" "$sum_before" "a newer store is left byte for byte"
 
+# A migration that fails rolls back whole: the message names its file and
+# SQLite's reason, the store stays at its version with its tables as they
+# were. (A store whose record says version 6 while it holds version 7's
+# tables: 0007 cannot create run_cell_data again.) The sanitized pass's
+# one failed migration on SQLite; pg/schema fails them on PostgreSQL.
+bd --db mig.db init >/dev/null
+bd --db mig.db sql --write "DELETE FROM schema_migration WHERE version > 6" >/dev/null
+bd --db mig.db sql --write "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null 2>&1
+sum_before=$(cksum <mig.db)
+run bd --db mig.db migrate
+expect_rc 1 "a migration that fails"
+expect_err_has "error: mig.db: migration 0007_summaries.sql failed: table run_cell_data already exists" "the failed migration's file and reason"
+expect_eq "$(sqlite3 mig.db 'SELECT max(version) FROM schema_migration')" "6" "the store stays at version 6"
+expect_eq "$(cksum <mig.db)" "$sum_before" "a failed migration leaves the store byte for byte"
+
 # A file that is not a store.
 echo "hello, this is not a database file at all, only some plain text here" >notdb.db
 run bd --db notdb.db sql "SELECT 1"
