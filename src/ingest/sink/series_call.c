@@ -1,7 +1,7 @@
 /* PostgreSQL: a small archive's pending series and values (values.c
  * keeps them as COPY rows: series' text, values' binary arrays) sent as
  * the arrays of one call of benchdb_series_values() in the pipeline,
- * instead of the series' ids and two COPYs (statements.c,
+ * instead of the series' ids and two COPYs (flush.c,
  * sink_copy_flush; docs/postgresql.md, "ingest"). */
 #include "ingest/sink/statements.h"
 
