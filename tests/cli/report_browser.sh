@@ -14,7 +14,8 @@
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 command -v node >/dev/null || { echo "FAIL: node is not installed (scripts/install-deps installs nodejs)" >&2; exit 1; }
-[ -x /usr/bin/chromium ] || { echo "FAIL: /usr/bin/chromium is missing (scripts/install-deps installs chromium)" >&2; exit 1; }
+[ -x /usr/bin/chromium-headless-shell ] ||
+    { echo "FAIL: /usr/bin/chromium-headless-shell is missing (scripts/install-deps installs chromium-headless-shell)" >&2; exit 1; }
 [ -d "$BENCHDB_SRC/tests/browser/node_modules/playwright-core" ] ||
     { echo "FAIL: tests/browser/node_modules/playwright-core is missing (scripts/install-deps runs npm ci there)" >&2; exit 1; }
 pages="$BENCHDB_BUILD/report-pages/pages.json"
