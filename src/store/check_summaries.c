@@ -42,11 +42,13 @@ struct measured {
     struct ksum sum;
 };
 
-/* SQLite: sample's rows of one series in key order. */
+/* SQLite: sample's rows of one series in key order. Counts past 2^63 - 1
+ * in all (each may be that large) stop there, never wrap. */
 static void add_row(struct measured *v, int64_t iteration, double value, int64_t count)
 {
     v->rows++;
-    v->m += count;
+    if (__builtin_add_overflow(v->m, count, &v->m))
+        v->m = INT64_MAX;
     v->gaps |= iteration != v->rows;
     ksum_add(&v->sum, value * (double)count);
 }

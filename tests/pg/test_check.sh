@@ -146,6 +146,15 @@ impossible orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUE
     'violates foreign key constraint "sample_values_series_id_fkey"'
 damaged block-score "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
     "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2"
+# A block score missing, one of no series: SQLite's count and first key.
+damaged block-score-gone "DELETE FROM block_score_data WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
+    "DELETE FROM block_score_data WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2"
+grep -q 'block_score_data: 1 row differs from its series (the first: run 1, benchmark 1, block 2, variant 2)' "$T/pg.err" ||
+    fail "block-score-gone: $(cat "$T/pg.err")"
+damaged block-score-extra "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) VALUES (1, 1, 99, 2, 1.0, 1, 'ns')" \
+    "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) VALUES (1, 1, 99, 2, 1.0, 1, 'ns')"
+grep -q 'block_score_data: 1 row differs from its series (the first: run 1, benchmark 1, block 99, variant 2)' "$T/pg.err" ||
+    fail "block-score-extra: $(cat "$T/pg.err")"
 # A gate of a run that does not exist: around the foreign key (SQLite's
 # pragma off; PostgreSQL's constraint triggers disabled, then enabled).
 damaged foreign-key "PRAGMA foreign_keys = OFF; INSERT INTO gate(run_id, name, passed) VALUES (77, 'x', 1)" \
