@@ -67,6 +67,12 @@ damaged total "UPDATE series SET total = 3611.7500001 WHERE id = 1" \
     "error: check: series 1: total is 3611.7500001 but its values add up to 3611.75"
 damaged block-score "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
     "error: check: block_score_data: 2 rows differ from its series (the first: run 1, benchmark 1, block 2, variant 2); docs/schema.md shows how to rebuild it"
+# A block score missing and one of no series: one row each (a row that
+# differs counts on both sides, one on one side counts once).
+damaged block-score-gone "DELETE FROM block_score_data WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
+    "error: check: block_score_data: 1 row differs from its series (the first: run 1, benchmark 1, block 2, variant 2); docs/schema.md shows how to rebuild it"
+damaged block-score-extra "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) VALUES (1, 1, 99, 2, 1.0, 1, 'ns')" \
+    "error: check: block_score_data: 1 row differs from its series (the first: run 1, benchmark 1, block 99, variant 2); docs/schema.md shows how to rebuild it"
 damaged history-total "UPDATE history_point_data SET total = total * (1 + 1e-9) WHERE run_id = 1 AND benchmark_id = 1 AND variant_id = 1" \
     "error: check: history_point_data: 1 row differs from its series (the first: run 1, benchmark 1, variant 1, metric primary); docs/schema.md shows how to rebuild it"
 damaged history-started "UPDATE history_point_data SET started = '1999-01-01T00:00:00.000Z' WHERE run_id = 1" \

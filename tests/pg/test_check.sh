@@ -113,6 +113,15 @@ damaged stored-size "UPDATE archive SET stored_size = 5 WHERE id = 2" "UPDATE ar
 damaged total "UPDATE series SET total = 3611.7500001 WHERE id = 1" "UPDATE series SET total = 3611.7500001 WHERE id = 1"
 grep -q 'series 1: total is 3611.7500001 but its values add up to 3611.75' "$T/pg.err" || fail "total: $(cat "$T/pg.err")"
 damaged n "UPDATE series SET n = 4 WHERE id = 1" "UPDATE series SET n = 4 WHERE id = 1"
+# A measured value and a value's count changed (on PostgreSQL in
+# sample_values' arrays, which check reads there instead of sample's rows):
+# the same line as SQLite's.
+damaged value "UPDATE sample SET value = value + 0.5 WHERE series_id = 1 AND warmup = 0 AND iteration = 2" \
+    "UPDATE sample_values SET value[2] = value[2] + 0.5 WHERE series_id = 1"
+grep -q 'series 1: total is 3611.75 but its values add up to 3612.25' "$T/pg.err" || fail "value: $(cat "$T/pg.err")"
+damaged count "UPDATE sample SET count = 2 WHERE series_id = 1 AND warmup = 0 AND iteration = 2" \
+    "UPDATE sample_values SET count = '{1,2,1}' WHERE series_id = 1"
+grep -q 'series 1: n is 3 but it has 4 measured values' "$T/pg.err" || fail "count: $(cat "$T/pg.err")"
 # An iteration renumbered and values of no series: damage SQLite's check
 # finds, which PostgreSQL's schema cannot hold (sample is a view of a row
 # of arrays per series, whose positions are the iterations, with a foreign
@@ -137,6 +146,15 @@ impossible orphan "INSERT INTO sample(series_id, warmup, iteration, value) VALUE
     'violates foreign key constraint "sample_values_series_id_fkey"'
 damaged block-score "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
     "UPDATE block_score_data SET score = score * 2 WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2"
+# A block score missing, one of no series: SQLite's count and first key.
+damaged block-score-gone "DELETE FROM block_score_data WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2" \
+    "DELETE FROM block_score_data WHERE run_id = 1 AND benchmark_id = 1 AND block = 2 AND variant_id = 2"
+grep -q 'block_score_data: 1 row differs from its series (the first: run 1, benchmark 1, block 2, variant 2)' "$T/pg.err" ||
+    fail "block-score-gone: $(cat "$T/pg.err")"
+damaged block-score-extra "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) VALUES (1, 1, 99, 2, 1.0, 1, 'ns')" \
+    "INSERT INTO block_score_data(run_id, benchmark_id, block, variant_id, score, n, unit) VALUES (1, 1, 99, 2, 1.0, 1, 'ns')"
+grep -q 'block_score_data: 1 row differs from its series (the first: run 1, benchmark 1, block 99, variant 2)' "$T/pg.err" ||
+    fail "block-score-extra: $(cat "$T/pg.err")"
 # A gate of a run that does not exist: around the foreign key (SQLite's
 # pragma off; PostgreSQL's constraint triggers disabled, then enabled).
 damaged foreign-key "PRAGMA foreign_keys = OFF; INSERT INTO gate(run_id, name, passed) VALUES (77, 'x', 1)" \
