@@ -2,6 +2,8 @@
 # aggregate of series gives, bit for bit, after an ingest, a --replace, an
 # UPDATE of a series, a run's deletion (the cascade) and an archive's
 # deletion; and the block_score view reads it.
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); simulated data, and what it checks are the triggers' rows)
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 EX="$BENCHDB_SRC/examples/calibration"
 [ -d "$EX" ] || { echo "FAIL: examples/calibration is missing" >&2; exit 1; }

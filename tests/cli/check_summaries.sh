@@ -4,6 +4,8 @@
 # swapped), `benchdb check` compares them with a fresh aggregate of the
 # block ratios and names a row that differs, and the rebuild of
 # docs/schema.md restores them.
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); simulated data, and what it checks are the triggers' rows)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 bd init >/dev/null

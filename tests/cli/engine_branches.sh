@@ -4,6 +4,8 @@
 # db_can_copy, the engine's enum, or the ingest sink's by_copy, which
 # db_can_copy decides), each with a comment on it or just above it saying
 # why (docs/architecture.md, "The connection layer").
+# ctest: plain-only
+#   (plain-only: runs no benchdb program: no coverage counts at all (tools/plain_only_cover.py --all-unique, 2026-12-03))
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 run python3 - "$BENCHDB_SRC/src" <<'PY'
 import os, re, sys

@@ -6,6 +6,8 @@
 # independently of the C adapters (names, params, forks, metrics, units,
 # values and warm-ups in order, events). Two files of a format into one run
 # are blocks 1 and 2, each value again the file's.
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); these files of tests/data/harness load under ASan in cli/formats_samples)
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 S="$BENCHDB_SRC/tests/data/harness"
 CHECK="python3 $LIB/values_js_net.py"

@@ -3,6 +3,8 @@
 # allocation from util/xalloc.h or checked. tests/cli/lib/memory_policy.py
 # reads src/; it is first shown a tree with each kind of finding and each
 # kind of check it accepts, so that a rule it stopped seeing would fail here.
+# ctest: plain-only
+#   (plain-only: runs no benchdb program: no coverage counts at all (tools/plain_only_cover.py --all-unique, 2026-12-03))
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 mkdir -p "$T/bad/src/query" "$T/bad/src/ingest"
 cat > "$T/bad/src/query/bad.c" <<'C'

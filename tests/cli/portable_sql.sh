@@ -3,6 +3,8 @@
 # construct one engine lacks, with file and line. The checker is first
 # shown a query with every such construct, so that a rule it stopped
 # seeing would fail here too.
+# ctest: plain-only
+#   (plain-only: runs no benchdb program: no coverage counts at all (tools/plain_only_cover.py --all-unique, 2026-12-03))
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 cat > "$T/bad.sql" <<'SQL'
 -- iif( in a comment is fine, and so is 'rowid' in a string

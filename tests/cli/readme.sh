@@ -3,6 +3,8 @@
 # pull-request comment's first line and the gate's exit status, the change
 # points with the last good and first bad run, tonight's gate, the
 # back-test.
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); the same commands and files as cli/tutorial and cli/compare_*)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 mkdir bin

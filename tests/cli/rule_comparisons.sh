@@ -5,6 +5,8 @@
 # run_cell_data.moments): they must be the intervals pooled_t_ci gives over
 # the block log ratios themselves, to the bit. The plan's archives are
 # ingested last run first, so that run ids go against positions and hosts.
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); simulated data, the checks bit-exact SQL results)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 bd init >/dev/null

@@ -2,6 +2,8 @@
 # fresh directory, twice (the second run skips what is stored), then every
 # evaluation it recorded re-verified (history --verify --all
 # reports identical for what make run records).
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); make run's commands on examples/, as cli/tutorial and cli/ingest_examples)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 ln -s "$BENCHDB_SRC/examples" examples

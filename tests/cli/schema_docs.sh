@@ -3,6 +3,8 @@
 # table of one engine at least in passing, "**name**"), and describes no
 # table or view the description does not have (but the runner's
 # schema_migration).
+# ctest: plain-only
+#   (plain-only: runs no benchdb program: no coverage counts at all (tools/plain_only_cover.py --all-unique, 2026-12-03))
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 run python3 - "$BENCHDB_SRC" <<'PY'
 import re, sys

@@ -1,6 +1,8 @@
 # docs/schema.md's recipes: the ```sh block makes the store, then each
 # ```sql recipe block runs through `benchdb sql` and prints exactly the
 # ```text block after it. (pg/commands runs the same SQL on PostgreSQL.)
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); the recipes' SQL is SQLite's work)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 mkdir bin recipes
 ln -s "$BENCHDB_BIN" bin/benchdb

@@ -2,6 +2,8 @@
 # tools/calibration-check.py on examples/calibration: the shares the
 # default plan was tuned to (docs/simulate.md, "Calibration"), and the
 # checker's t quantile against R's qt(0.975, 8) = 2.3060041352041658.
+# ctest: plain-only
+#   (plain-only: runs no benchdb program: no coverage counts at all (tools/plain_only_cover.py --all-unique, 2026-12-03))
 set -eu
 : "${BENCHDB_SRC:?}"
 command -v zstd >/dev/null || { echo "FAIL: the zstd command is missing (scripts/install-deps installs zstd)" >&2; exit 1; }

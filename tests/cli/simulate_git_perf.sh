@@ -4,6 +4,8 @@
 # value texts in the same order per version, and its Max, Min and Avg* rows
 # follow from them (Avg*: drop the largest and smallest of ten, average the
 # rest).
+# ctest: plain-only
+#   (plain-only: runs no benchdb program: no coverage counts at all (tools/plain_only_cover.py --all-unique, 2026-12-03))
 set -eu
 : "${BENCHDB_SRC:?}"
 SEED=$BENCHDB_SRC/tests/data/seeds/git-perf-table.txt

@@ -4,7 +4,8 @@
 # recognised, and every value stored is the file's (stats.data, per call)
 # as tests/cli/lib/harness_values.py reads it; the statistics stay in the
 # detail; the two files compare.
-# ctest: slow
+# ctest: plain-only slow
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); the tool's output shape loads under ASan in cli/formats_samples)
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 PY=/usr/bin/python3
 $PY -c 'import pytest_benchmark' 2>/dev/null ||

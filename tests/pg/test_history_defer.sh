@@ -6,6 +6,8 @@
 # 0012_ingest_history) store the same points, every total to the bit (its
 # float8 bytes against the double SQLite holds), and an archive appending
 # to a stored run (the triggers on both) adds to them in the same order.
+# ctest: plain-only
+#   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); the sums it checks are the server's and SQLite's)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/pg/lib.sh"
 db=benchdb_history_defer
