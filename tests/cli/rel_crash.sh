@@ -4,14 +4,13 @@
 # archive is wholly present (exactly its rows) or wholly absent, no row
 # belongs to no archive, and re-running the same command completes with
 # exactly the expected rows. Kill moments are spread by a measured duration
-# (nothing asserts a time). Smaller archives under the sanitizers.
+# (nothing asserts a time).
 # ctest: plain-only slow cost=12
 #   (plain-only: 0 lines, 0 branches of src/ that no other sanitized test reaches (tools/plain_only_cover.py --all-unique, 2026-12-03); a SIGKILLed ingest shows ASan nothing more than a whole one)
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 command -v python3 >/dev/null || { echo "FAIL: python3 is missing (scripts/install-deps installs it)" >&2; exit 1; }
 kills=50
 values=30000
-[ "${BENCHDB_SANITIZED:-0}" = 1 ] && values=6000
 # one archive generated (deterministic), four plans made of it
 python3 "$LIB/gen_archive.py" "$T/gen.jsonl" --values "$values" --iterations 100 >/dev/null
 for i in 1 2 3 4; do
