@@ -258,9 +258,11 @@ CREATE TRIGGER series_check_refs_update AFTER UPDATE OF run_id, benchmark_id, va
 -- distinct keys in one pass over the statement's rows, then each table's
 -- rows locked by key; a key with no row locked is missing. Its plans are
 -- generic, kept for the session (planned per COPY they were a third of
--- its time on a small archive).
+-- its time on a small archive), and by key (seqscan off since version 15:
+-- made at a fresh store's first archive, with random_page_cost at its
+-- default the run's look-up scanned run at every archive after it).
 CREATE FUNCTION series_refs_statement() RETURNS trigger LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $$
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   runs BIGINT[];
   benchmarks BIGINT[];
@@ -401,7 +403,7 @@ BEGIN
 END $$;
 
 CREATE FUNCTION sample_values_refs_statement() RETURNS trigger LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $$
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   ids BIGINT[];
   found BIGINT[];
@@ -937,9 +939,14 @@ END $$;
 -- archive's runs as an array, so that every plan is the same index look-up
 -- whatever the ids, and planning them per archive (block_ratio's joins,
 -- the block scores' insert) was most of the function's time on small
--- archives.
+-- archives. Each reads rows of the archive's runs by key, so an index is
+-- always the plan: seqscan is off for it (since version 15), as a generic
+-- plan made at a fresh store's first archive, when series held that one
+-- archive's rows, read the whole table at every archive after it (the
+-- history points' insert: a 1x ingest's 12 archives' time grew 1.3 ms to
+-- 8 ms; bench/pg-ingest.md, "twelfth pass").
 CREATE FUNCTION benchdb_ingest_finish(archive BIGINT) RETURNS void LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $$
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   opened BIGINT[];
   touched BIGINT[];

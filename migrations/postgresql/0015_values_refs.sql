@@ -2,8 +2,11 @@
 -- foreign key up to version 14, is checked by the triggers below, once per
 -- statement (an ingest's COPY of a run's values: one query, no lock and
 -- WAL record per series it inserted itself), with the foreign key's errors,
--- locks, cascade and refusals (docs/postgresql.md, "ingest";
--- bench/pg-ingest.md, "twelfth pass").
+-- locks, cascade and refusals; and the ingest's functions that read by key
+-- with generic plans (benchdb_ingest_finish(), series_refs_statement() and
+-- the new check) plan with seqscan off, so that their plans, made at a
+-- fresh store's first archive, keep reading by index as the store grows
+-- (docs/postgresql.md, "ingest"; bench/pg-ingest.md, "twelfth pass").
 
 ALTER TABLE sample_values DROP CONSTRAINT sample_values_series_id_fkey;
 
@@ -28,7 +31,7 @@ BEGIN
 END $$;
 
 CREATE FUNCTION sample_values_refs_statement() RETURNS trigger LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $$
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   ids BIGINT[];
   found BIGINT[];
@@ -96,3 +99,6 @@ BEGIN
 END $$;
 CREATE TRIGGER series_truncate_values_refs BEFORE TRUNCATE ON series
   FOR EACH STATEMENT EXECUTE FUNCTION series_values_refuse_truncate();
+
+ALTER FUNCTION benchdb_ingest_finish(BIGINT) SET enable_seqscan = off;
+ALTER FUNCTION series_refs_statement() SET enable_seqscan = off;
