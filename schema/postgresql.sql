@@ -405,14 +405,20 @@ END $$;
 CREATE FUNCTION sample_values_refs_statement() RETURNS trigger LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
+  others BIGINT;
   ids BIGINT[];
   found BIGINT[];
   mine xid := CAST(pg_current_xact_id() AS xid);
 BEGIN
-  SELECT array_agg(DISTINCT series_id) INTO ids FROM new_values;
-  IF ids IS NULL THEN
+  -- An ingest's values: every series found by key, and this transaction's
+  -- (one row of new_values a series: its primary key).
+  SELECT (SELECT count(*) FROM new_values)
+         - (SELECT count(*) FROM series AS s WHERE s.id = ANY (ARRAY(SELECT series_id FROM new_values)) AND s.xmin = mine)
+  INTO others;
+  IF others = 0 THEN
     RETURN NULL;
   END IF;
+  SELECT array_agg(DISTINCT series_id) INTO ids FROM new_values;
   SELECT array_agg(id) INTO found FROM (
     SELECT s.id FROM series AS s WHERE s.id = ANY (ids) AND s.xmin = mine
     UNION ALL
