@@ -1,7 +1,7 @@
--- benchdb: the store's schema on PostgreSQL at version 14 (docs/schema.md).
+-- benchdb: the store's schema on PostgreSQL at version 15 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 14 has exactly this schema
+-- the schema"). A store migrated to version 15 has exactly this schema
 -- (the test pg/schema).
 
 -- A JSON text check for TEXT columns: true when text parses as JSON.
@@ -158,9 +158,10 @@ CREATE INDEX series_archive ON series(archive_id) WHERE archive_id IS NOT NULL;
 -- entry per series instead of one per value, which was most of an
 -- ingest's server time (bench/pg-ingest.md); a value's iteration is its
 -- position, so no two values of one series, warmup and iteration can
--- exist. The foreign key: no value without its series.
+-- exist. No value without its series: the triggers after series' own
+-- references ("sample_values' reference to series").
 CREATE TABLE sample_values (
-  series_id BIGINT NOT NULL REFERENCES series(id) ON DELETE CASCADE,
+  series_id BIGINT NOT NULL,
   value     DOUBLE PRECISION[] NOT NULL
             CHECK (array_ndims(value) = 1 AND array_lower(value, 1) = 1 AND array_position(value, NULL) IS NULL),
   count     BIGINT[]
@@ -257,9 +258,11 @@ CREATE TRIGGER series_check_refs_update AFTER UPDATE OF run_id, benchmark_id, va
 -- distinct keys in one pass over the statement's rows, then each table's
 -- rows locked by key; a key with no row locked is missing. Its plans are
 -- generic, kept for the session (planned per COPY they were a third of
--- its time on a small archive).
+-- its time on a small archive), and by key (seqscan off since version 15:
+-- made at a fresh store's first archive, with random_page_cost at its
+-- default the run's look-up scanned run at every archive after it).
 CREATE FUNCTION series_refs_statement() RETURNS trigger LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $$
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   runs BIGINT[];
   benchmarks BIGINT[];
@@ -378,6 +381,102 @@ CREATE TRIGGER variant_truncate_series_refs BEFORE TRUNCATE ON variant
   FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
 CREATE TRIGGER unit_truncate_series_refs BEFORE TRUNCATE ON "unit"
   FOR EACH STATEMENT EXECUTE FUNCTION series_refs_refuse_truncate();
+
+-- sample_values' reference to series (a foreign key up to version 14) is
+-- checked by the triggers below instead: the foreign key's check, a query
+-- and a row lock with its WAL record per row, was a tenth of a 1x ingest's
+-- server CPU (bench/pg-ingest.md, "twelfth pass"). What it did, these do:
+-- a row whose series does not exist is refused with the foreign key's
+-- error; the series referred to are locked FOR KEY SHARE as its check
+-- locks them, but for those this transaction inserted, which no other
+-- transaction sees, so none can delete or change them (an ingest's own:
+-- the lock and its WAL record per series are what the check saves);
+-- deleting a series deletes its values (ON DELETE CASCADE); changing the
+-- id of a series that has values, or truncating series while
+-- sample_values has rows, is refused. An insert's rows are checked once
+-- per statement, their series read by key in one query.
+CREATE FUNCTION sample_values_refs_missing(val TEXT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'insert or update on table "sample_values" violates foreign key constraint "sample_values_series_id_fkey"'
+    USING ERRCODE = 'foreign_key_violation', TABLE = 'sample_values', CONSTRAINT = 'sample_values_series_id_fkey',
+          DETAIL = format('Key (series_id)=(%s) is not present in table "series".', val);
+END $$;
+
+CREATE FUNCTION sample_values_refs_statement() RETURNS trigger LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
+DECLARE
+  others BIGINT;
+  ids BIGINT[];
+  found BIGINT[];
+  mine xid := CAST(pg_current_xact_id() AS xid);
+BEGIN
+  -- An ingest's values: every series found by key, and this transaction's
+  -- (one row of new_values a series: its primary key).
+  SELECT (SELECT count(*) FROM new_values)
+         - (SELECT count(*) FROM series AS s WHERE s.id = ANY (ARRAY(SELECT series_id FROM new_values)) AND s.xmin = mine)
+  INTO others;
+  IF others = 0 THEN
+    RETURN NULL;
+  END IF;
+  SELECT array_agg(DISTINCT series_id) INTO ids FROM new_values;
+  SELECT array_agg(id) INTO found FROM (
+    SELECT s.id FROM series AS s WHERE s.id = ANY (ids) AND s.xmin = mine
+    UNION ALL
+    SELECT l.id FROM (SELECT id FROM series WHERE id = ANY (ids) AND xmin <> mine FOR KEY SHARE) AS l) AS f;
+  IF coalesce(cardinality(found), 0) < cardinality(ids) THEN
+    PERFORM sample_values_refs_missing((SELECT CAST(min(x) AS TEXT) FROM unnest(ids) AS x
+                                        WHERE x <> ALL (coalesce(found, '{}'))));
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER sample_values_insert_refs AFTER INSERT ON sample_values REFERENCING NEW TABLE AS new_values
+  FOR EACH STATEMENT EXECUTE FUNCTION sample_values_refs_statement();
+
+CREATE FUNCTION sample_values_refs_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM series WHERE id = NEW.series_id FOR KEY SHARE;
+  IF NOT FOUND THEN
+    PERFORM sample_values_refs_missing(CAST(NEW.series_id AS TEXT));
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER sample_values_check_refs_update AFTER UPDATE OF series_id ON sample_values
+  FOR EACH ROW WHEN (OLD.series_id <> NEW.series_id) EXECUTE FUNCTION sample_values_refs_row();
+
+-- ON DELETE CASCADE, by key: the deleted series' ids as an array.
+CREATE FUNCTION series_delete_values() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM sample_values WHERE series_id = ANY (ARRAY(SELECT id FROM old_series));
+  RETURN NULL;
+END $$;
+CREATE TRIGGER series_delete_values AFTER DELETE ON series REFERENCING OLD TABLE AS old_series
+  FOR EACH STATEMENT EXECUTE FUNCTION series_delete_values();
+
+-- The refusals: a series' id changed while values refer to it (after the
+-- update, when a transaction that inserted such values meanwhile has
+-- committed: it held the series' key lock), series truncated while
+-- sample_values has rows.
+CREATE FUNCTION series_values_refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM sample_values WHERE series_id = OLD.id) THEN
+    RAISE EXCEPTION 'update or delete on table "series" violates foreign key constraint "sample_values_series_id_fkey" on table "sample_values"'
+      USING ERRCODE = 'foreign_key_violation', TABLE = 'series', CONSTRAINT = 'sample_values_series_id_fkey',
+            DETAIL = format('Key (id)=(%s) is still referenced from table "sample_values".', OLD.id);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER series_update_values_refs AFTER UPDATE OF id ON series
+  FOR EACH ROW WHEN (OLD.id <> NEW.id) EXECUTE FUNCTION series_values_refuse_update();
+CREATE FUNCTION series_values_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM sample_values) THEN
+    RAISE EXCEPTION 'cannot truncate a table referenced in a foreign key constraint'
+      USING ERRCODE = 'feature_not_supported', DETAIL = 'Table "sample_values" references "series".';
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER series_truncate_values_refs BEFORE TRUNCATE ON series
+  FOR EACH STATEMENT EXECUTE FUNCTION series_values_refuse_truncate();
 
 CREATE TABLE gate (
   id         BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
@@ -846,9 +945,14 @@ END $$;
 -- archive's runs as an array, so that every plan is the same index look-up
 -- whatever the ids, and planning them per archive (block_ratio's joins,
 -- the block scores' insert) was most of the function's time on small
--- archives.
+-- archives. Each reads rows of the archive's runs by key, so an index is
+-- always the plan: seqscan is off for it (since version 15), as a generic
+-- plan made at a fresh store's first archive, when series held that one
+-- archive's rows, read the whole table at every archive after it (the
+-- history points' insert: a 1x ingest's 12 archives' time grew 1.3 ms to
+-- 8 ms; bench/pg-ingest.md, "twelfth pass").
 CREATE FUNCTION benchdb_ingest_finish(archive BIGINT) RETURNS void LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $$
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   opened BIGINT[];
   touched BIGINT[];

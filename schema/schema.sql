@@ -1,7 +1,7 @@
--- benchdb: the store's schema on SQLite at version 14 (docs/schema.md).
+-- benchdb: the store's schema on SQLite at version 15 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 14 has exactly this schema
+-- the schema"). A store migrated to version 15 has exactly this schema
 -- (the test unit/schema).
 
 -- Every ingested archive, with its original bytes (zstd-compressed unless

@@ -10,8 +10,9 @@
  *  3. foreign_key_check: no row refers to a missing row, each foreign key
  *     verified row by row as SQLite's pragma does, with SQLite's error line
  *     (the row named by its one-column primary key); series' references to
- *     run, benchmark, variant and unit too, which are triggers here
- *     (their triggers enabled, as 2 asks of a foreign key's).
+ *     run, benchmark, variant and unit too, and sample_values' to series,
+ *     which are triggers here (their triggers enabled, as 2 asks of a
+ *     foreign key's).
  * The server's pages and indexes are its own to keep (amcheck, checksums):
  * nothing here reads them. */
 #include <inttypes.h>
@@ -122,46 +123,63 @@ static int64_t dangling_rows(struct db *db, const char *sql, const char *table, 
     return rc == SQLITE_DONE ? bad : -1;
 }
 
-/* series' references to run, benchmark, variant and unit are foreign keys
- * on SQLite and the schema's triggers on PostgreSQL (schema/benchdb.schema,
- * "series' references"): checked here as the foreign keys above are, each
- * counted as one, and enforced when every one of those triggers is
- * enabled. */
-static const char *const series_refs[][3] = {
-    {"run_id", "run", "id"}, {"benchmark_id", "benchmark", "id"}, {"variant_id", "variant", "id"}, {"unit", "unit", "name"}};
-enum { SERIES_REFS_TRIGGERS = 15 };
-static const char series_refs_triggers_sql[] =
-    "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-    "WHERE c.relnamespace = CAST(current_schema() AS regnamespace) AND t.tgenabled <> 'D' AND "
-    "(t.tgname LIKE '%\\_series\\_refs' OR t.tgname IN ('series_check_refs_insert', 'series_check_refs_update', "
-    "'series_insert_refs', 'run_delete_series'))";
+/* References that are foreign keys on SQLite (series') or none there
+ * (sample's, whose orphans 'check' counts: src/ingest/check.c) and the schema's triggers
+ * on PostgreSQL (schema/benchdb.schema, "series' references",
+ * "sample_values' reference to series"): each checked here as the foreign
+ * keys above are and counted as one, and enforced when every one of its
+ * group's triggers is enabled. */
+static const struct trigger_refs {
+    const char *what, *their, *on; /* for the message when one is disabled */
+    int triggers;                  /* how many */
+    const char *names;             /* the condition on pg_trigger t that counts them */
+    const char *refs[4][3];        /* column, parent, parent's column */
+    const char *table, *key;       /* the referring table, its one-column key */
+} trigger_refs[] = {
+    {"series' references to run, benchmark, variant and unit are", "their", "series, run, benchmark, variant and unit", 15,
+     "(t.tgname LIKE '%\\_series\\_refs' OR t.tgname IN ('series_check_refs_insert', 'series_check_refs_update', "
+     "'series_insert_refs', 'run_delete_series'))",
+     {{"run_id", "run", "id"}, {"benchmark_id", "benchmark", "id"}, {"variant_id", "variant", "id"}, {"unit", "unit", "name"}},
+     "series", "id"},
+    {"sample_values' reference to series is", "its", "sample_values and series", 5,
+     "t.tgname IN ('sample_values_insert_refs', 'sample_values_check_refs_update', 'series_delete_values', "
+     "'series_update_values_refs', 'series_truncate_values_refs')",
+     {{"series_id", "series", "id"}},
+     "sample_values", "series_id"},
+};
 
-/* The series' references (above): how many rows refer to a missing row
- * (errors printed), -1 when the check could not run; *unenforced + 1 when
- * a trigger is missing or disabled. */
-static int64_t check_series_refs(struct db *db, int *unenforced)
+/* One group of trigger_refs: how many rows refer to a missing row (errors
+ * printed), -1 when the check could not run; *unenforced + 1 when a
+ * trigger is missing or disabled; *keys + its references. */
+static int64_t check_trigger_refs(struct db *db, const struct trigger_refs *g, int *unenforced, int *keys)
 {
+    struct strbuf q = {0};
+    sb_printf(&q,
+              "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+              "WHERE c.relnamespace = CAST(current_schema() AS regnamespace) AND t.tgenabled <> 'D' AND %s",
+              g->names);
     struct db_stmt *st = NULL;
-    int rc = db_prepare(db, series_refs_triggers_sql, &st);
+    int rc = sb_failed(&q) ? SQLITE_NOMEM : db_prepare(db, q.buf, &st);
     int64_t enabled = rc == SQLITE_OK && db_step(st) == SQLITE_ROW ? db_column_int64(st, 0) : -1;
     db_finalize(st);
+    sb_free(&q);
     if (enabled < 0)
         return -1;
-    if (enabled != SERIES_REFS_TRIGGERS) {
+    if (enabled != g->triggers) {
         (*unenforced)++;
-        bd_error("check: foreign keys: series' references to run, benchmark, variant and unit are not enforced: "
-                 "%" PRId64 " of their %d triggers are enabled (ALTER TABLE ... ENABLE TRIGGER USER on series, run, "
-                 "benchmark, variant and unit)",
-                 enabled, SERIES_REFS_TRIGGERS);
+        bd_error("check: foreign keys: %s not enforced: %" PRId64 " of %s %d triggers are enabled (ALTER TABLE ... "
+                 "ENABLE TRIGGER USER on %s)",
+                 g->what, enabled, g->their, g->triggers, g->on);
     }
     int64_t dangling = 0;
-    for (size_t i = 0; i < sizeof series_refs / sizeof series_refs[0]; i++) {
-        char *sql = dangling_sql("series", series_refs[i][1], series_refs[i][0], series_refs[i][2], "id");
-        int64_t n = sql ? dangling_rows(db, sql, "series", series_refs[i][1]) : -1;
+    for (size_t i = 0; i < 4 && g->refs[i][0]; i++) {
+        char *sql = dangling_sql(g->table, g->refs[i][1], g->refs[i][0], g->refs[i][2], g->key);
+        int64_t n = sql ? dangling_rows(db, sql, g->table, g->refs[i][1]) : -1;
         free(sql);
         if (n < 0)
             return -1;
         dangling += n;
+        ++*keys;
     }
     return dangling;
 }
@@ -210,13 +228,14 @@ static int check_foreign_keys(struct db *db, FILE *out, int *problems)
         bd_error("check: foreign keys: %s", db_errmsg(db));
         return -1;
     }
-    int64_t n = check_series_refs(db, &unenforced);
-    if (n < 0) {
-        bd_error("check: foreign_key_check: %s", db_errmsg(db));
-        return -1;
+    for (size_t g = 0; g < sizeof trigger_refs / sizeof trigger_refs[0]; g++) {
+        int64_t n = check_trigger_refs(db, &trigger_refs[g], &unenforced, &keys);
+        if (n < 0) {
+            bd_error("check: foreign_key_check: %s", db_errmsg(db));
+            return -1;
+        }
+        dangling += n;
     }
-    dangling += n;
-    keys += (int)(sizeof series_refs / sizeof series_refs[0]);
     *problems += unenforced + (dangling > 1000000 ? 1000000 : (int)dangling);
     fprintf(out, "check: foreign keys: %d constraint%s, %s\n", keys, keys == 1 ? "" : "s",
             unenforced ? "NOT all validated and enforced" : "all validated and enforced: ok");

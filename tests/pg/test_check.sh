@@ -44,8 +44,8 @@ extversion=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$BENCHDB_SRC/src/pg/be
 # every reference of the schema: SQLite's foreign keys, of which series'
 # four to run, benchmark, variant and unit are triggers on PostgreSQL
 # (schema/benchdb.schema), checked and counted as foreign keys there too;
-# and PostgreSQL's one more, sample_values' to series (SQLite's sample has
-# none: its check looks for orphans)
+# and PostgreSQL's one more, sample_values' to series (triggers too since
+# version 15; SQLite's sample has none: its check looks for orphans)
 fkeys=$(($(grep -c 'REFERENCES' "$BENCHDB_SRC/schema/schema.sql") + 1))
 run bd --db "$T/s.db" check
 expect_rc 0 "check on the sound SQLite store"
@@ -197,6 +197,11 @@ run bd --db "$uri" check
 expect_rc 1 "series' references not enforced"
 expect_eq "$(cat "$T/err")" "error: check: foreign keys: series' references to run, benchmark, variant and unit are not enforced: 14 of their 15 triggers are enabled (ALTER TABLE ... ENABLE TRIGGER USER on series, run, benchmark, variant and unit)" "named, with the remedy"
 expect_out_has "check: foreign keys: $fkeys constraints, NOT all validated and enforced" "its line"
+fresh
+pg -d "$db" -c "ALTER TABLE series DISABLE TRIGGER series_delete_values" >/dev/null
+run bd --db "$uri" check
+expect_rc 1 "sample_values' reference not enforced"
+expect_eq "$(cat "$T/err")" "error: check: foreign keys: sample_values' reference to series is not enforced: 4 of its 5 triggers are enabled (ALTER TABLE ... ENABLE TRIGGER USER on sample_values and series)" "named, with the remedy"
 fresh
 pg -d "$db" -c "ALTER TABLE gate DROP CONSTRAINT gate_run_id_fkey; ALTER TABLE gate ADD CONSTRAINT gate_run_id_fkey FOREIGN KEY (run_id) REFERENCES run(id) NOT VALID" >/dev/null
 run bd --db "$uri" check

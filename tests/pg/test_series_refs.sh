@@ -183,5 +183,70 @@ grep -qF "Key (id)=($var) is still referenced from table \"series\"" del.err ||
 expect_eq "$(sql "SELECT count(*) FROM variant WHERE id = $var")" 1 "the variant kept"
 expect_eq "$(sql "$COUNTS" | cut -d' ' -f4)" 0 "no series without its run, benchmark, variant or unit"
 
+# 4. sample_values' reference to series (PostgreSQL alone: SQLite's
+# sample has none, its trigger cascades a series' delete and check finds
+# orphans), triggers since version 15 instead of a foreign key, with its
+# errors. An ingest's series were inserted by its own transaction, which
+# no other sees: the check leaves them unlocked (no xmax), where the
+# foreign key's check locked every one.
+expect_eq "$(sql "SELECT count(*) FROM series WHERE xmax <> CAST('0' AS xid)")" 0 "no series locked by its values' check"
+vals() { pg -d "$db" -A -t -c "$1" >pg.out 2>pg.err; }
+refused_values() { # refused_values WHAT KEY: the statement just run refused for the series KEY
+    grep -qF 'violates foreign key constraint "sample_values_series_id_fkey"' pg.err &&
+        grep -qF "Key (series_id)=($2) is not present in table \"series\"" pg.err || fail "$1: $(cat pg.out pg.err)"
+}
+nvals=$(sql "SELECT count(*) FROM sample_values")
+vals "INSERT INTO sample_values(series_id, value) VALUES (999, '{1.0}')" && fail "values of a missing series accepted"
+refused_values "values of a missing series" 999
+s1=$(sql "SELECT min(series_id) FROM sample_values")
+vals "UPDATE sample_values SET series_id = 998 WHERE series_id = $s1" && fail "values moved to a missing series"
+refused_values "values moved to a missing series" 998
+# By COPY, and in a marked ingest transaction with its own series: one bad
+# row among good ones, nothing kept.
+sid=$(sql "SELECT nextval(pg_get_serial_sequence('series', 'id'))")
+printf '%s\t{3.0}\n%s\t{4.0}\n' "$sid" 997 >values.tsv
+pg -1 -d "$db" -c "$defer" -c "INSERT INTO series(id, run_id, benchmark_id, block, variant_id, fork, unit, n, total)
+    VALUES ($sid, $other, 1, 20, 1, 0, 'ns', 1, 3)" -c "COPY sample_values(series_id, value) FROM STDIN" \
+    <values.tsv >pg.out 2>pg.err && fail "COPY of values of a missing series accepted"
+refused_values "COPY of values of a missing series" 997
+expect_eq "$(sql "SELECT count(*) FROM sample_values")/$(sql "SELECT count(*) FROM series WHERE id = $sid")" "$nvals/0" \
+    "nothing stored by the refused statements"
+# A series' id changed, or series truncated, while values refer to it.
+vals "UPDATE series SET id = 990 WHERE id = $s1" && fail "a series with values re-keyed"
+grep -qF 'Key (id)=('"$s1"') is still referenced from table "sample_values"' pg.err || fail "the re-key's refusal: $(cat pg.err)"
+vals "TRUNCATE series CASCADE" && fail "TRUNCATE series accepted"
+grep -qF 'Table "sample_values" references "series"' pg.err || fail "TRUNCATE's refusal: $(cat pg.err)"
+# A series' delete removes its values.
+vals "DELETE FROM series WHERE id = $s1" || fail "a series' delete: $(cat pg.err)"
+expect_eq "$(sql "SELECT count(*) FROM sample_values WHERE series_id = $s1")" 0 "its values deleted with it"
+# 4a. A delete of a series first: values inserted for it meanwhile wait
+# (the series locked FOR KEY SHARE), then are refused.
+s2=$(sql "$ins ($other, 1, 30, 1, 0, 'ns', 1, 1) RETURNING id")
+start_session del 5
+start_session ins 4
+echo "BEGIN; DELETE FROM series WHERE id = $s2; $(done_sql del)" >&5
+idle_in_txn del
+echo "INSERT INTO sample_values(series_id, value) VALUES ($s2, '{5.0}');" >&4
+waits_for_lock ins
+echo "COMMIT;" >&5
+exec 4>&- 5>&-
+wait "$pid_ins" "$pid_del"
+grep -qF "Key (series_id)=($s2) is not present in table \"series\"" ins.err ||
+    fail "the values that waited for their series' delete are refused: $(cat ins.err)"
+# 4b. Values first: the series' delete waits for them, then removes them.
+s3=$(sql "$ins ($other, 1, 31, 1, 0, 'ns', 1, 1) RETURNING id")
+start_session ins 4
+start_session del 5
+echo "BEGIN; INSERT INTO sample_values(series_id, value) VALUES ($s3, '{6.0}'); $(done_sql ins)" >&4
+idle_in_txn ins
+echo "DELETE FROM series WHERE id = $s3;" >&5
+waits_for_lock del
+echo "COMMIT;" >&4
+exec 4>&- 5>&-
+wait "$pid_ins" "$pid_del"
+expect_eq "$(cat ins.err del.err)" "" "the values and the delete that waited for them succeed"
+expect_eq "$(sql "SELECT count(*) FROM sample_values v WHERE NOT EXISTS (SELECT 1 FROM series WHERE id = v.series_id)")" 0 \
+    "no values without their series"
+
 pg_dropdb "$db" >/dev/null
 finish
