@@ -6,6 +6,8 @@
 # position. Fails, never skips, when node or the modules are missing.
 # ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
+. "$BENCHDB_SRC/tests/cli/lib/npm_wait.sh"
+npm_wait
 J=$BENCHDB_SRC/tests/jsbench
 command -v node >/dev/null || fail "node is missing (scripts/install-deps installs it)"
 for m in tinybench vitest benchmark; do

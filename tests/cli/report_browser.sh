@@ -12,6 +12,8 @@
 # what the sanitizers instrument.
 # ctest: browser plain-only cost=40
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/cli/lib/npm_wait.sh"
+npm_wait
 
 command -v node >/dev/null || { echo "FAIL: node is not installed (scripts/install-deps installs nodejs)" >&2; exit 1; }
 [ -x /usr/bin/chromium-headless-shell ] ||

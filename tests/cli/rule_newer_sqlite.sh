@@ -9,6 +9,8 @@
 # (scripts/install-deps installs them).
 # ctest: plain-only slow
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/cli/lib/npm_wait.sh"
+npm_wait
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     echo "FAIL: node or npm is not installed here (scripts/install-deps installs them): the shipped rules cannot be run in a newer SQLite" >&2
