@@ -79,7 +79,7 @@ refused long-paths "error: paths.tar.zst[$shown]: a member path of 900006 bytes,
 # compress 1,000 times, past the default --max-ratio: raised here, as this
 # case is about the paths. The time limit is the plain pass's check (a
 # quadratic search is what it catches); the sanitized pass loads 4,000
-# members, 6 of its 11 CPU-seconds for this test less, which still takes
+# members (the test's 11.5 CPU-seconds there become 4.8), which still takes
 # every path of the members' hash sets (src/ingest/core/idmap.c: seven
 # doublings and more than 4,096 slots, the size past which a cleared map
 # is freed) and the same long pax headers; docs/testing.md.
