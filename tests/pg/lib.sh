@@ -49,12 +49,6 @@ pg_migrate() {
     _pg_steps 0 "${2:-9999}" | pg -d "$1" -f - >/dev/null || return 1
 }
 
-# pg_migrate_one DB FILE: one step, its version from its name; each
-# version it makes recorded with SQLite's migration name for it.
-pg_migrate_one() {
-    _pg_step "$2" "$(sha256sum "$2" | cut -c1-64)" | pg -d "$1" -f - >/dev/null
-}
-
 # The version a migration's file name starts with (0012_x.sql: 12) in $_v,
 # and SQLite's file name of version $1 in $_as: the shell's own words,
 # no process (pg/schema ran about 2,000 of them for these).
@@ -79,7 +73,8 @@ _pg_steps() {
     done
 }
 
-# _pg_step FILE SHA256: one step's text (pg_migrate).
+# _pg_step FILE SHA256: one step's text, its version from the file's name;
+# each version it makes recorded with SQLite's migration name for it.
 _pg_step() {
     _name=${1##*/}
     _pg_v "$1"
