@@ -43,43 +43,61 @@ pg_dropdb() { pg -d postgres -c "SET client_min_messages = warning" -c "DROP DAT
 # the baseline (NNNN_baseline.sql) on an empty database, recording
 # versions 1 to NNNN, then each later file one version; each in one
 # transaction that takes the lock on schema_migration, checks the version
-# it starts from and records what it made.
+# it starts from and records what it made. One psql runs every step and
+# stops at the first that fails (status 1), the later ones not applied.
 pg_migrate() {
-    for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
-        _v=$(basename "$_f" | cut -c1-4 | sed 's/^0*//')
-        [ "$_v" -le "${2:-9999}" ] || break
-        pg_migrate_one "$1" "$_f" || return 1
+    _pg_steps 0 "${2:-9999}" | pg -d "$1" -f - >/dev/null || return 1
+}
+
+# The version a migration's file name starts with (0012_x.sql: 12) in $_v,
+# and SQLite's file name of version $1 in $_as: the shell's own words,
+# no process (pg/schema ran about 2,000 of them for these).
+_pg_v() {
+    _v=${1##*/}
+    _v=${_v%%_*}
+    while :; do case $_v in 0?*) _v=${_v#0} ;; *) break ;; esac; done
+}
+_pg_as() {
+    _as=000$1
+    _as=${_as#"${_as%????}"}
+    for _as in "$BENCHDB_SRC"/migrations/"$_as"_*.sql; do _as=${_as##*/}; done
+}
+
+# _pg_steps FROM TO: the text of the steps after version FROM up to TO.
+_pg_steps() {
+    sha256sum "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | while read -r _sha _f; do
+        _pg_v "$_f"
+        [ "$_v" -gt "$1" ] || continue
+        [ "$_v" -le "$2" ] || break
+        _pg_step "$_f" "$_sha"
     done
 }
 
-# pg_migrate_one DB FILE: one step, its version from its name; each
-# version it makes recorded with SQLite's migration name for it.
-pg_migrate_one() {
-    _name=$(basename "$2")
-    _v=$(echo "$_name" | cut -c1-4 | sed 's/^0*//')
+# _pg_step FILE SHA256: one step's text, its version from the file's name;
+# each version it makes recorded with SQLite's migration name for it.
+_pg_step() {
+    _name=${1##*/}
+    _pg_v "$1"
     case $_name in
     *_baseline.sql) _from=0 ;;
     *) _from=$((_v - 1)) ;;
     esac
-    _sha=$(sha256sum "$2" | cut -c1-64)
-    {
-        echo "SET client_min_messages = warning;"
-        echo "BEGIN;"
-        echo "CREATE TABLE IF NOT EXISTS schema_migration (version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
-        echo "  sha256 TEXT NOT NULL, applied_at TEXT NOT NULL);"
-        echo "LOCK TABLE schema_migration IN EXCLUSIVE MODE;"
-        echo "DO \$\$ BEGIN IF (SELECT coalesce(max(version), 0) FROM schema_migration) <> $_from THEN"
-        echo "  RAISE EXCEPTION 'migration $_name cannot apply: the store is not at version $_from'; END IF; END \$\$;"
-        cat "$2"
-        _w=$((_from + 1))
-        while [ "$_w" -le "$_v" ]; do
-            _as=$(basename "$(ls "$BENCHDB_SRC"/migrations/"$(printf %04d "$_w")"_*.sql)")
-            echo "INSERT INTO schema_migration VALUES ($_w, '$_as', '$_sha',"
-            echo "  to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'));"
-            _w=$((_w + 1))
-        done
-        echo "COMMIT;"
-    } | pg -d "$1" -f - >/dev/null
+    echo "SET client_min_messages = warning;"
+    echo "BEGIN;"
+    echo "CREATE TABLE IF NOT EXISTS schema_migration (version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
+    echo "  sha256 TEXT NOT NULL, applied_at TEXT NOT NULL);"
+    echo "LOCK TABLE schema_migration IN EXCLUSIVE MODE;"
+    echo "DO \$\$ BEGIN IF (SELECT coalesce(max(version), 0) FROM schema_migration) <> $_from THEN"
+    echo "  RAISE EXCEPTION 'migration $_name cannot apply: the store is not at version $_from'; END IF; END \$\$;"
+    cat "$1"
+    _w=$((_from + 1))
+    while [ "$_w" -le "$_v" ]; do
+        _pg_as "$_w"
+        echo "INSERT INTO schema_migration VALUES ($_w, '$_as', '$2',"
+        echo "  to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'));"
+        _w=$((_w + 1))
+    done
+    echo "COMMIT;"
 }
 
 # pg_unanalyzed DB: the tables of DB's store that hold rows but have no
@@ -96,31 +114,31 @@ false, true, '')))[1] AS TEXT) AS BIGINT) > 0"
 
 # pg_known: the highest version migrations/postgresql reaches.
 pg_known() {
-    ls "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | tail -n 1 | xargs basename | cut -c1-4 | sed 's/^0*//'
+    for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do :; done
+    _pg_v "$_f"
+    echo "$_v"
 }
 
 # pg_records: what schema_migration records after every migration, as
 # "VERSION:NAME:SHA256 " for each version (the text that made it: the
 # baseline, or the version's own file).
 pg_records() {
-    for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
-        _v=$(basename "$_f" | cut -c1-4 | sed 's/^0*//')
+    sha256sum "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql | while read -r _sha _f; do
+        _pg_v "$_f"
         case $_f in *_baseline.sql) _w=1 ;; *) _w=$_v ;; esac
         while [ "$_w" -le "$_v" ]; do
-            printf '%s:%s:%s ' "$_w" "$(basename "$(ls "$BENCHDB_SRC"/migrations/"$(printf %04d "$_w")"_*.sql)")" \
-                "$(sha256sum "$_f" | cut -c1-64)"
+            _pg_as "$_w"
+            printf '%s:%s:%s ' "$_w" "$_as" "$_sha"
             _w=$((_w + 1))
         done
     done
 }
 
-# pg_migrate_rest DB: the migrations after the database's version.
+# pg_migrate_rest DB: the migrations after the database's version, in one
+# psql as pg_migrate.
 pg_migrate_rest() {
     _from=$(pg -d "$1" -A -t -c "SELECT coalesce(max(version), 0) FROM schema_migration" 2>/dev/null || echo 0)
-    for _f in "$BENCHDB_SRC"/migrations/postgresql/[0-9][0-9][0-9][0-9]_*.sql; do
-        _v=$(basename "$_f" | cut -c1-4 | sed 's/^0*//')
-        [ "$_v" -le "$_from" ] || pg_migrate_one "$1" "$_f" || return 1
-    done
+    _pg_steps "$_from" 9999 | pg -d "$1" -f - >/dev/null || return 1
 }
 
 # pg_schema DB: the database's schema as pg_dump prints it, without

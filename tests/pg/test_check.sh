@@ -29,12 +29,13 @@ run python3 "$BENCHDB_SRC/tests/pg/store.py" copy "$T/good.db" "$good"
 expect_rc 0 "copy the store into PostgreSQL"
 [ "$failures" -eq 0 ] || exit 1
 
-# fresh: both stores as made above (PostgreSQL's copied from its template).
+# fresh: both stores as made above (PostgreSQL's copied from its template;
+# the old one dropped by the same psql: one process and connection a store).
 fresh() {
     cp "$T/good.db" "$T/s.db"
     rm -f "$T/s.db-wal" "$T/s.db-shm"
-    pg_dropdb "$db" >/dev/null
-    pg -d postgres -c "CREATE DATABASE $db TEMPLATE $good"
+    pg -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS \"$db\"" \
+        -c "CREATE DATABASE $db TEMPLATE $good"
 }
 
 # ---- a sound store ----
