@@ -307,6 +307,13 @@ both "--append, a unit the stored run has otherwise" --append --plan pr-42 --run
     extra.txt
 both "--append to a run not stored" --append --plan pr-42 --run nowhere --host ci-1 extra.txt
 expect_rc 1 "--append to a run not stored is refused"
+# An archive adding to a compared run (a treatment and a baseline) that
+# another archive opened: the closing call recomputes its run_cell_data
+# (compared below), its block 1 having both variants' scores now.
+printf '%s\n' '{"record":"run","format":"benchdb-run/1","plan":"calibration-example","run":"vm-a-2","host":"vm-a","append":true}' \
+    '{"record":"samples","benchmark":"roundtrip","block":1,"variant":"chill","unit":"ops/s","values":[6,7]}' >"$T/a1.jsonl"
+both "adding to a compared run" a1.jsonl
+expect_rc 0 "adding to a compared run"
 # By natural keys (ids differ after a refused archive, as said above).
 RUN="(SELECT p.name || '/' || r.name FROM run r JOIN plan p ON p.id = r.plan_id WHERE r.id = x.run_id)"
 SER="(SELECT p.name || '/' || r.name || ' ' || b.name || b.params || ' ' || CAST(s.block AS TEXT) || ' ' || \
