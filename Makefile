@@ -62,28 +62,35 @@ check: deps
 # make test: the plain build; then its tests, while the sanitized build
 # compiles beside them at the lowest priority (it gets the cores the tests
 # leave idle while they wait on a server, Chromium or a lock, about a
-# minute of compiling in all); then the sanitized tests. The sanitized
-# build's output goes to $(ASAN_BUILD)/build.log, shown when it fails.
+# minute of compiling in all); the sanitized tests start as soon as their
+# build is done, beside the end of the plain pass, rather than after it,
+# so that neither pass's last tests leave a core idle (docs/testing.md,
+# "The sanitized pass starts with its build"). Their output goes to
+# $(ASAN_BUILD)/test.log and is shown, as it comes, once the plain pass has
+# printed its own. The sanitized build's output goes to
+# $(ASAN_BUILD)/build.log, shown when it fails.
 # The tests' npm modules install while the plain build compiles (the
 # Debian packages first: node, npm and the compilers come from them) and,
 # when they are not done with it, beside the plain tests: the three tests
 # that need them wait for the install ($(BUILD)/npm-deps.log.pid names it
 # while it runs, .rc says how it ended: tests/cli/lib/npm_wait.sh) rather
-# than every test (better-sqlite3's compile of SQLite could end 6-9 s after
-# the build, with a core idle). What install-deps says is shown at the end
-# of the plain pass, and its failure fails make test.
+# than every test. What install-deps says is shown after the plain pass,
+# and its failure fails make test, as either pass's failure does.
 test: deps-system
 	@mkdir -p $(BUILD) $(ASAN_BUILD); log=$(BUILD)/npm-deps.log; rm -f $$log.rc $$log.pid; \
 	( scripts/install-deps --npm >$$log 2>&1; echo $$? >$$log.rc ) & echo $$! >$$log.pid; \
 	$(MAKE) --no-print-directory build-plain || { rc=$$?; wait; exit $$rc; }; \
-	alog=$(ASAN_BUILD)/build.log; rm -f $$alog.rc; \
-	( nice -n 19 $(MAKE) --no-print-directory build-asan >$$alog 2>&1; echo $$? >$$alog.rc ) & \
+	alog=$(ASAN_BUILD)/build.log tlog=$(ASAN_BUILD)/test.log; rm -f $$alog.rc $$tlog.rc; : >$$tlog; \
+	( nice -n 19 $(MAKE) --no-print-directory build-asan >$$alog 2>&1; r=$$?; echo $$r >$$alog.rc; \
+	  [ $$r = 0 ] || exit 0; (cd $(ASAN_BUILD) && exec ctest --output-on-failure -j $(TEST_JOBS)) >$$tlog 2>&1; \
+	  echo $$? >$$tlog.rc ) & apid=$$!; \
 	(cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)); rc=$$?; \
+	echo "make test: the sanitized pass ($(ASAN_BUILD)):"; tail -s 0.2 -n +1 -f --pid=$$apid $$tlog; \
 	wait; cat $$log >&2; \
 	if [ "$$(cat $$log.rc 2>/dev/null)" != 0 ]; then echo "make test: installing the tests' npm modules failed (above)" >&2; exit 1; fi; \
 	if [ "$$(cat $$alog.rc 2>/dev/null)" != 0 ]; then cat $$alog; echo "make test: the sanitized build failed (above)" >&2; exit 1; fi; \
-	[ $$rc = 0 ] || exit $$rc
-	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(TEST_JOBS)
+	[ $$rc = 0 ] || { echo "make test: the plain pass failed (its tests above)" >&2; exit $$rc; }; \
+	[ "$$(cat $$tlog.rc 2>/dev/null)" = 0 ] || { echo "make test: the sanitized pass failed (above)" >&2; exit 1; }
 
 test-plain: build-plain
 	@cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)
