@@ -157,11 +157,23 @@ def parse(buf):
 def processes_of(records, root):
     """The processes descended from root, each with its threads' records.
     Newest first, a thread group leader's record joins the tree when its
-    parent is in it; one whose parent is not takes its pid out (older
-    records of that pid are another process's: pids are reused). A thread
-    that exits after its leader (in a group exit) waits for the leader's
-    record to decide."""
-    tree, current, pending, procs = {root}, {}, {}, []
+    parent is in it; one whose parent is not yet takes its pid out (older
+    records of that pid are another process's: pids are reused) and waits
+    for its parent's record, older than its own when the parent's main
+    thread exited first while the rest of it ran on (Chromium's browser
+    process and zygotes: their renderer's record came first, and was lost):
+    it joins with its parent, or with nothing. A thread that exits after
+    its leader (in a group exit) waits for the leader's record to decide."""
+    tree, current, pending, procs, waiting = {root}, {}, {}, [], {}
+
+    def join(leader, threads):
+        tgid = leader["tgid"]
+        tree.add(tgid)
+        current[tgid] = [leader] + threads + pending.pop(tgid, [])
+        procs.append(current[tgid])
+        for child, its_threads in waiting.pop(tgid, []):
+            join(child, its_threads)
+
     for r in reversed(records):
         tgid = r["tgid"]
         if r["pid"] != tgid:
@@ -171,12 +183,10 @@ def processes_of(records, root):
                 pending.setdefault(tgid, []).append(r)
             continue
         if r["ppid"] in tree:
-            tree.add(tgid)
-            current[tgid] = [r] + pending.pop(tgid, [])
-            procs.append(current[tgid])
+            join(r, [])
         else:
             tree.discard(tgid)
-            pending.pop(tgid, None)
+            waiting.setdefault(r["ppid"], []).append((r, pending.pop(tgid, [])))
     return procs
 
 

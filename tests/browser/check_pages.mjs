@@ -88,6 +88,17 @@ function same(attr, v) {
 // browser's user interface, which Playwright drives by default when
 // headless): each page loads in about half the CPU time (docs/testing.md).
 const browserPath = '/usr/bin/chromium-headless-shell';
+// Without screenshots no frame is drawn: with --enable-begin-frame-control
+// the compositor makes a frame only when the DevTools protocol asks for one
+// (HeadlessExperimental.beginFrame), which nothing here does, so no page is
+// painted, rastered or composited. Every check reads the DOM and its
+// layout, which the page's script (page.evaluate) makes Blink compute on
+// demand, frames or none: what it returns was the same byte for byte on
+// all 303 pages with and without the switch (docs/testing.md, "Chromium
+// draws no frames, Benchmark.js samples for 5 ms"). A screenshot needs a
+// frame (Playwright's page.screenshot waits for one until its time-out
+// under the switch), so with BENCHDB_SHOTS=1 the switch is left out.
+const noFrames = shots ? [] : ['--enable-begin-frame-control'];
 let context;
 try {
   context = await chromium.launchPersistentContext(profile, {
@@ -95,7 +106,7 @@ try {
     headless: true,
     viewport: { width: 1280, height: 900 },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...noFrames],
   });
 } catch (e) {
   console.error(`FAIL: Chromium (${browserPath}) cannot start: ${e.message.split('\n').slice(0, 6).join(' | ')}`);
