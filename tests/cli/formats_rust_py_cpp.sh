@@ -21,11 +21,14 @@ for fmt in cargo-bench pytest-benchmark asv catch2 nanobench; do
         bd ingest -q --plan formats --run "$name" --host h "$f" || fail "$name: not loaded"
         read_as="$read_as$name $want
 "
-        [ "$want" = pyperf ] || $CHECK "$fmt" "$T/store.db" "$name" "$f" >/dev/null || fail "$name: values differ"
+        [ "$want" = pyperf ] || set -- "$@" "$fmt" "$T/store.db" "$name" "$f" --
         n=$((n + 1))
     done
 done
 [ "$n" -ge 12 ] || fail "only $n files"
+# Every file's values, run by run, by one Python process (FAIL names the file).
+$CHECK "$@" >/dev/null || fail "the values of a file differ (above)"
+set --
 # What each file was read as, every file's members in one benchdb process
 # (a file's name is its member's path; the names are unique here): each
 # member of that path, one a word, so that none or two fail too.

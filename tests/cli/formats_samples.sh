@@ -23,10 +23,19 @@ mkdir -p "$T/c/samples"
 stream="$T/c/run.jsonl"
 echo '{"record":"run","format":"benchdb-run/1","plan":"tar","run":"all","host":"h"}' >"$stream"
 files=0 block=0 tr=0 tw=0 ts=0 te=0
-for fmt in jmh google-benchmark hyperfine pyperf go-bench tinybench vitest benchmarkjs benchmarkdotnet bmf csv; do
+formats="jmh google-benchmark hyperfine pyperf go-bench tinybench vitest benchmarkjs benchmarkdotnet bmf csv"
+# What every file should store, a line each in the loop's order, from one
+# Python process (count_values.py takes FORMAT FILE pairs).
+for fmt in $formats; do
+    for f in "$S/$fmt"/*; do set -- "$@" "$fmt" "$f"; done
+done
+$COUNT "$@" >"$T/wants" || fail "count_values.py failed"
+set --
+exec 3<"$T/wants"
+for fmt in $formats; do
     for f in "$S/$fmt"/*; do
         name=${f##*/}
-        want=$($COUNT "$fmt" "$f")
+        read -r want <&3 || fail "$name: no count from count_values.py"
         if [ "${want%% *}" = 0 ]; then # aggregate rows only
             rc=0
             bd ingest -q --plan bare --run "$name" --host h "$f" 2>"$T/err" || rc=$?
@@ -58,6 +67,7 @@ $read_as"
         tr=$((tr + $1)) tw=$((tw + $2)) ts=$((ts + $3)) te=$((te + $4))
     done
 done
+exec 3<&-
 [ "$files" -ge 24 ] || fail "only $files harness files"
 # pyperf's .json.gz, recognised by its magic bytes
 gzip -c "$S/pyperf/pyperf_mult_list_py36.json" >"$T/mult.json.gz"
