@@ -24,6 +24,9 @@ import json
 import sqlite3
 import sys
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+from run_groups import run_groups  # noqa: E402 (after the line above: no __pycache__ in the source tree)
+
 
 def canon(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -235,15 +238,7 @@ def check(fmt, store, run, files):
 
 
 def main():
-    groups, group = [], []
-    for a in sys.argv[1:] + ["--"]:
-        if a != "--":
-            group.append(a)
-        elif group:
-            groups.append(group)
-            group = []
-    if not groups or any(len(g) < 4 for g in groups):
-        sys.exit("usage: values_js_net.py FORMAT STORE RUN FILE... [-- FORMAT STORE RUN FILE...]...")
+    groups = run_groups(sys.argv[1:], "usage: values_js_net.py FORMAT STORE RUN FILE... [-- FORMAT STORE RUN FILE...]...")
     for g in groups:
         try:
             check(g[0], g[1], g[2], g[3:])
