@@ -158,12 +158,15 @@ expect_rows started-at "SELECT started_at FROM run r JOIN plan p ON p.id = r.pla
 # again give the same rows.
 # the counts: by the mapping rules (count_values.py), plus the appended
 # file's one value; 6 + 2 members (each archive's files and run stream)
+# (the five files' lines from one Python process).
 nr=1 ns=1 ne=0
-for x in "jmh jmh.json" "google-benchmark gbench.json" "hyperfine hyperfine.json" "pyperf pyperf.json" "go-bench go.txt"; do
-    set -- $x
-    set -- $(python3 "$LIB/count_values.py" "$1" "$T/base/$2")
-    nr=$((nr + $1)) ns=$((ns + $3)) ne=$((ne + $4))
-done
+python3 "$LIB/count_values.py" jmh "$T/base/jmh.json" google-benchmark "$T/base/gbench.json" \
+    hyperfine "$T/base/hyperfine.json" pyperf "$T/base/pyperf.json" go-bench "$T/base/go.txt" >"$T/counts" ||
+    fail "count_values.py failed"
+[ "$(wc -l <"$T/counts")" = 5 ] || fail "count_values.py: $(cat "$T/counts")"
+while read -r r _ s e; do
+    nr=$((nr + r)) ns=$((ns + s)) ne=$((ne + e))
+done <"$T/counts"
 bd delete --run pr-42/base >"$T/out" || fail "delete"
 [ "$(cat "$T/out")" = "delete: removed 2 archives (8 members, 2 chunks of stored bytes), 1 run, $ns series, $nr sample rows, 0 gates, $ne events, 0 plans" ] ||
     fail "delete: $(cat "$T/out")"
