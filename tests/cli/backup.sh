@@ -25,15 +25,16 @@ wait $pid
 checks=$((checks + 1))
 [ ! -s ingests.log ] || fail "the ingests ran: $(cat ingests.log)"
 after=$(bd --db a.db sql "SELECT count(*) FROM archive" --format csv | tail -1 | tr -d '\r')
+copies=
 for k in 1 2 3 4; do
     run bd --db "copy$k.db" check
     expect_rc 0 "check on copy $k"
     n=$(bd --db "copy$k.db" sql "SELECT count(*) FROM archive" --format csv | tail -1 | tr -d '\r')
     checks=$((checks + 1))
     [ "$n" -ge "$before" ] && [ "$n" -le "$after" ] || fail "copy $k holds $n archives (store: $before, then $after)"
+    copies="$copies$n "
 done
-echo "archives: before $before, after $after; copies: $(for k in 1 2 3 4; do
-    bd --db "copy$k.db" sql "SELECT count(*) FROM archive" --format csv | tail -1 | tr -d '\r'; done | tr '\n' ' ')"
+echo "archives: before $before, after $after; copies: $copies"
 checks=$((checks + 1))
 ls ./*.partial-* >/dev/null 2>&1 && fail "no partial file is left"
 

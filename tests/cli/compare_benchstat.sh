@@ -18,17 +18,30 @@ go_bench() { # PLAN RUN FILE
     bd ingest --quiet --format go-bench --plan "$1" --run "$2" --host benchstat "$3" || fail "ingest $3"
 }
 
-# check NAME GOLDEN COMPARE-ARGS...: compare as CSV, then the golden's checks.
+# check NAME GOLDEN COMPARE-ARGS...: compare as CSV, kept as NAME.csv for
+# the golden's checks, which check_goldens runs for every case at the end.
+pairs=
 check() {
     name=$1 golden=$2
     shift 2
     run bd compare --format csv "$@"
     expect_rc 0 "$name: compare"
     cp "$T/out" "$T/$name.csv"
-    run $CHECK "$D/$golden" "$T/$name.csv"
-    checks=$((checks + 1))
-    [ "$rc" = 0 ] || { fail "$name: differs from $golden"; cat "$T/out" >&2; }
-    tail -n 1 "$T/out"
+    pairs="$pairs $name:$golden"
+}
+# check_goldens: every case's golden checks in one Python process
+# (check_compare.py takes GOLDEN OURS pairs and prints a summary line
+# naming each golden); each case fails with its own name.
+check_goldens() {
+    set --
+    for p in $pairs; do set -- "$@" "$D/${p#*:}" "$T/${p%%:*}.csv"; done
+    run $CHECK "$@"
+    for p in $pairs; do
+        checks=$((checks + 1))
+        grep -q "^${p#*:}: [0-9]* checks, 0 failed\$" "$T/out" || fail "${p%%:*}: differs from ${p#*:}"
+    done
+    [ "$rc" = 0 ] || cat "$T/out" >&2
+    grep ' checks, ' "$T/out"
 }
 
 go_bench crc old "$D/crc-old.txt"
@@ -43,9 +56,7 @@ done
 # example02 shows only the json rows of old.txt against new.txt (-filter).
 run bd compare --format csv old.txt new.txt
 grep -v 'gob' "$T/out" | grep -v '^geomean' >"$T/example02.csv"
-run $CHECK "$D/example02.stdout" "$T/example02.csv"
-checks=$((checks + 1))
-[ "$rc" = 0 ] || { fail "example02 differs"; cat "$T/out" >&2; }
+pairs="$pairs example02:example02.stdout"
 
 for case in smallSample issue19565 issue19634; do
     go_bench "$case" before "$D/compare/$case-before.txt"
@@ -57,6 +68,7 @@ bd ingest --quiet "$D/compare/units-before.jsonl" "$D/compare/units-after.jsonl"
 check units units.stdout --plan units --exact-units text-bytes before after
 bd ingest --quiet "$D/compare/zero-before.jsonl" "$D/compare/zero-after.jsonl" || fail "ingest zero"
 check zero zero.stdout --plan zero --exact-units a-bytes,b-bytes,c-bytes,x,y before after
+check_goldens
 
 # The checker itself fails on a wrong number: one median changed.
 sed 's/^\(cell,BenchmarkFloatSub\/100,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\)115.0,/\1115.1,/' \

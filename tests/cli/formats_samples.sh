@@ -12,21 +12,30 @@ S="$BENCHDB_SRC/tests/data/harness"
 COUNT="python3 $LIB/count_values.py"
 bd init >/dev/null
 
-counts() { # RUN_CONDITION: rows weighted series events of the runs matched
+counts() { # RUN_CONDITION [,MORE]: rows weighted series events of the runs matched [and MORE's columns]
     bd sql "SELECT (SELECT count(*) FROM sample WHERE series_id IN (SELECT s.id FROM series s JOIN run r ON r.id = s.run_id WHERE $1)),
                    (SELECT coalesce(sum(s.n), 0) FROM series s JOIN run r ON r.id = s.run_id WHERE $1),
                    (SELECT count(*) FROM series s JOIN run r ON r.id = s.run_id WHERE $1),
-                   (SELECT count(*) FROM event e JOIN run r ON r.id = e.run_id WHERE $1)" --format csv | tail -n 1 | tr -d '\r' | tr ',' ' '
+                   (SELECT count(*) FROM event e JOIN run r ON r.id = e.run_id WHERE $1)${2:-}" --format csv | tail -n 1 | tr -d '\r' | tr ',' ' '
 }
 
 mkdir -p "$T/c/samples"
 stream="$T/c/run.jsonl"
 echo '{"record":"run","format":"benchdb-run/1","plan":"tar","run":"all","host":"h"}' >"$stream"
 files=0 block=0 tr=0 tw=0 ts=0 te=0
-for fmt in jmh google-benchmark hyperfine pyperf go-bench tinybench vitest benchmarkjs benchmarkdotnet bmf csv; do
+formats="jmh google-benchmark hyperfine pyperf go-bench tinybench vitest benchmarkjs benchmarkdotnet bmf csv"
+# What every file should store, a line each in the loop's order, from one
+# Python process (count_values.py takes FORMAT FILE pairs).
+for fmt in $formats; do
+    for f in "$S/$fmt"/*; do set -- "$@" "$fmt" "$f"; done
+done
+$COUNT "$@" >"$T/wants" || fail "count_values.py failed"
+set --
+exec 3<"$T/wants"
+for fmt in $formats; do
     for f in "$S/$fmt"/*; do
-        name=$(basename "$f")
-        want=$($COUNT "$fmt" "$f")
+        name=${f##*/}
+        read -r want <&3 || fail "$name: no count from count_values.py"
         if [ "${want%% *}" = 0 ]; then # aggregate rows only
             rc=0
             bd ingest -q --plan bare --run "$name" --host h "$f" 2>"$T/err" || rc=$?
@@ -36,10 +45,18 @@ for fmt in jmh google-benchmark hyperfine pyperf go-bench tinybench vitest bench
         fi
         files=$((files + 1))
         bd ingest -q --plan bare --run "$name" --host h "$f" || fail "$name: not loaded"
-        got=$(counts "r.name = '$name'")
+        # The counts and what the file was read as (each member of that
+        # path, one a word: exactly one, $fmt), in one benchdb process.
+        read -r rows weighted series events read_as <<EOF2
+$(counts "r.name = '$name'" ",(SELECT group_concat(m.format, ' ') FROM archive_member m JOIN archive a ON a.id = m.archive_id
+                                WHERE m.path = 'files/$name')")
+EOF2
+        got="$rows $weighted $series $events"
         [ "$got" = "$want" ] || fail "$name: rows weighted series events: expected $want, got $got"
-        expect_rows "$name: read as" "SELECT m.format FROM archive_member m JOIN archive a ON a.id = m.archive_id
-                                      WHERE m.path = 'files/$name'" "$fmt"
+        [ "$read_as" = "$fmt" ] || fail "$name: read as: expected
+$fmt
+got
+$read_as"
         # the same file as a member of the container, one block each
         mkdir -p "$T/c/samples/$fmt"
         cp "$f" "$T/c/samples/$fmt/"
@@ -50,6 +67,7 @@ for fmt in jmh google-benchmark hyperfine pyperf go-bench tinybench vitest bench
         tr=$((tr + $1)) tw=$((tw + $2)) ts=$((ts + $3)) te=$((te + $4))
     done
 done
+exec 3<&-
 [ "$files" -ge 24 ] || fail "only $files harness files"
 # pyperf's .json.gz, recognised by its magic bytes
 gzip -c "$S/pyperf/pyperf_mult_list_py36.json" >"$T/mult.json.gz"

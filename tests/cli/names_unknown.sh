@@ -10,8 +10,6 @@ bd ingest -q "$BENCHDB_SRC/examples/calibration" "$BENCHDB_SRC/examples/git-perf
 G=$BENCHDB_SRC/examples/go-bench
 bd ingest -q --format go-bench --plan crc32 --run base --host laptop --source abc1234 "$G/crc-old.txt"
 bd ingest -q --format go-bench --plan crc32 --run head --host laptop --source def5678 "$G/crc-new.txt"
-evaluations() { bd sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r'; }
-
 # refused WHAT TEXT CMD...: exit 2, TEXT in the message, nothing else.
 refused() {
     what=$1 text=$2

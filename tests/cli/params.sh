@@ -11,8 +11,6 @@ bd ingest -q "$BENCHDB_SRC/examples/"
 bd --db tie.db init >/dev/null
 { echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null
 
-evaluations() { bd --db "${1:-results.db}" sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r'; }
-
 # usage_error TEXT CMD...: exits 2 with the one-line message TEXT, records nothing.
 usage_error() {
     text=$1

@@ -2,8 +2,8 @@
 """Counts the values benchdb should store from a harness file, by the
 mapping rules of docs/formats.md, independently of the C adapters.
 
-usage: count_values.py FORMAT FILE
-prints: rows weighted series events
+usage: count_values.py FORMAT FILE [FORMAT FILE ...]
+prints, a line for each file: rows weighted series events
   rows      sample rows (measured and warmup values, a histogram bin once)
   weighted  measured values with histogram counts (the sum of series.n)
   series    series rows
@@ -226,19 +226,24 @@ def csvtable(text):
     return values, weighted, len(keys), 0
 
 
-def main():
-    fmt, path = sys.argv[1], sys.argv[2]
+def count(fmt, path):
     raw = load(path)
     if fmt == "go-bench":
-        out = gobench(raw.decode("utf-8"))
-    elif fmt == "csv":
-        out = csvtable(raw.decode("utf-8"))
-    else:
-        doc = json.loads(raw)
-        out = {"jmh": jmh, "google-benchmark": gbench, "hyperfine": hyperfine, "pyperf": pyperf,
-               "tinybench": tinybench, "vitest": vitest, "benchmarkjs": benchmarkjs,
-               "benchmarkdotnet": benchmarkdotnet, "bmf": bmf}[fmt](doc)
-    print(*out)
+        return gobench(raw.decode("utf-8"))
+    if fmt == "csv":
+        return csvtable(raw.decode("utf-8"))
+    doc = json.loads(raw)
+    return {"jmh": jmh, "google-benchmark": gbench, "hyperfine": hyperfine, "pyperf": pyperf,
+            "tinybench": tinybench, "vitest": vitest, "benchmarkjs": benchmarkjs,
+            "benchmarkdotnet": benchmarkdotnet, "bmf": bmf}[fmt](doc)
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or len(args) % 2:
+        sys.exit("usage: count_values.py FORMAT FILE [FORMAT FILE ...]")
+    for fmt, path in zip(args[0::2], args[1::2]):
+        print(*count(fmt, path))
 
 
 main()

@@ -4,7 +4,7 @@ read here independently of the C adapters, by the mapping rules of
 docs/formats.md (Criterion.rs, cargo bench lines, pytest-benchmark, asv,
 Catch2, nanobench).
 
-usage: harness_values.py FORMAT STORE RUN FILE...
+usage: harness_values.py FORMAT STORE RUN FILE... [-- FORMAT STORE RUN FILE...]...
   FORMAT  criterion (FILE: a sample.json, benchmark.json beside it),
           cargo-bench, pytest-benchmark, asv, catch2, nanobench
   STORE   the SQLite store the files were ingested into
@@ -15,7 +15,9 @@ must be stored with exactly the file's values in the file's order (the
 same doubles: Python and benchdb both round the decimal text correctly),
 and no other series, and no warm-up value (none of these formats writes
 its warm-up rounds); the events the file gives must be there. Prints
-"ok: N series, M values, E events" or fails with what differs.
+"ok: N series, M values, E events" or fails with what differs. Several
+runs, each with its own arguments after a "--", are checked in turn by
+one process (a line each), stopping at the first that differs.
 """
 import itertools
 import json
@@ -25,6 +27,9 @@ import re
 import sqlite3
 import sys
 import xml.etree.ElementTree as ET
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+from run_groups import run_groups  # noqa: E402 (after the line above: no __pycache__ in the source tree)
 
 
 def canon(obj):
@@ -154,8 +159,7 @@ READERS = {"criterion": criterion, "cargo-bench": cargo_bench, "pytest-benchmark
            "catch2": catch2, "nanobench": nanobench}
 
 
-def main():
-    fmt, store, run, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+def check(fmt, store, run, files):
     want, want_events = [], []
     for f in files:
         w, e = READERS[fmt](f)
@@ -199,6 +203,12 @@ def main():
     if ev != sorted(want_events):
         sys.exit("FAIL: %s: events %r, expected %r" % (path, ev, sorted(want_events)))
     print("ok: %d series, %d values, %d events" % (len(want), n_values, len(want_events)))
+
+
+def main():
+    groups = run_groups(sys.argv[1:], "usage: harness_values.py FORMAT STORE RUN FILE... [-- FORMAT STORE RUN FILE...]...")
+    for g in groups:
+        check(g[0], g[1], g[2], g[3:])
 
 
 main()

@@ -3,7 +3,7 @@
 read here independently of the C adapters, by the mapping rules of
 docs/formats.md (tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv).
 
-usage: values_js_net.py FORMAT STORE RUN FILE...
+usage: values_js_net.py FORMAT STORE RUN FILE... [-- FORMAT STORE RUN FILE...]...
   FORMAT  tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf or csv
   STORE   the SQLite store the files were ingested into
   RUN     the run's name (holding the FILEs' values, nothing else; several
@@ -14,13 +14,18 @@ unit) must be stored with exactly the file's values in the file's order,
 its warm-ups as warm-ups in theirs (the same doubles: Python and benchdb
 both round decimal text correctly, and both divide in IEEE double), and
 no other series; the events the file gives must be there and no other.
-Prints "ok: N series, M values, W warm-ups, E events" or exits 1 saying
-what differs.
+Prints "RUN: ok: N series, M values, W warm-ups, E events" or exits 1
+saying what differs (after the run's name). Several runs, each with its
+own arguments after a "--", are checked in turn by one process,
+stopping at the first that differs.
 """
 import csv
 import json
 import sqlite3
 import sys
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+from run_groups import run_groups  # noqa: E402 (after the line above: no __pycache__ in the source tree)
 
 
 def canon(obj):
@@ -198,8 +203,7 @@ def stored(db, run):
     return got
 
 
-def main():
-    fmt, store, run, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+def check(fmt, store, run, files):
     want, want_events = {}, []
     for block, f in enumerate(files, 1):
         out = Out()
@@ -229,7 +233,17 @@ def main():
         sys.exit("FAIL: events %r, expected %r" % (ev, sorted(want_events)))
     if not want:
         sys.exit("FAIL: the files give no series")
-    print("ok: %d series, %d values, %d warm-ups, %d events" % (len(want), n_values, n_warm, len(want_events)))
+    print("%s: ok: %d series, %d values, %d warm-ups, %d events" %
+          (run, len(want), n_values, n_warm, len(want_events)))
+
+
+def main():
+    groups = run_groups(sys.argv[1:], "usage: values_js_net.py FORMAT STORE RUN FILE... [-- FORMAT STORE RUN FILE...]...")
+    for g in groups:
+        try:
+            check(g[0], g[1], g[2], g[3:])
+        except SystemExit as e:
+            sys.exit("%s: %s" % (g[2], e.code))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Checks `benchdb compare --format csv` against a benchstat v2 golden.
 
-    check_compare.py GOLDEN.stdout OURS.csv
+    check_compare.py GOLDEN.stdout OURS.csv [GOLDEN.stdout OURS.csv ...]
+
+Each pair is checked in turn by one process (a summary line each, naming
+the golden; exit 1 when any failed).
 
 Every row of every table of the golden must have a row in OURS (and OURS
 no other row) whose numbers print as the golden prints them:
@@ -86,8 +89,7 @@ def csv_tables(path):
     return [table]
 
 
-def main():
-    golden, ours_path = sys.argv[1], sys.argv[2]
+def compare(golden, ours_path):
     with open(ours_path, newline="") as f:
         ours = list(csv.DictReader(f))
     failures, checks = [], 0
@@ -191,7 +193,15 @@ def main():
     for f in failures:
         print("FAIL: " + f)
     print("%s: %d checks, %d failed" % (Path(golden).name, checks, len(failures)))
-    sys.exit(1 if failures else 0)
+    return not failures
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or len(args) % 2:
+        sys.exit("usage: check_compare.py GOLDEN.stdout OURS.csv [GOLDEN.stdout OURS.csv ...]")
+    ok = [compare(g, o) for g, o in zip(args[0::2], args[1::2])]
+    sys.exit(0 if all(ok) else 1)
 
 
 main()
