@@ -183,6 +183,53 @@ static void add_shifted(double *restrict to_hi, double *restrict to_lo, const do
     }
 }
 
+/* cond_counts' rows: hi counts (and lo ones, or NULL), each of width
+ * elements, row j's non-zero range lo[j] .. hi[j] (empty when lo > hi). */
+struct cond_rows {
+    double *c, *cl;
+    size_t width, *lo, *hi;
+};
+
+/* The bytes of rows that a block of steps keeps in the cache (of the
+ * 32 MB L3 of the machines measured, shared), and the most steps a block:
+ * docs/testing.md, "The exact Mann-Whitney counts in blocks of steps". */
+#define COND_BLOCK_BYTES ((size_t)8 << 20)
+#define COND_BLOCK_STEPS 16
+
+/* Step i (observation i, twice its mid-rank score2[i]) for row j: the
+ * j-subsets that take observation i, from the (j - 1)-subsets of the
+ * observations before it. Nothing when row j cannot hold subsets of the
+ * first i + 1 observations or can no longer reach nsel. */
+static void cond_step(struct cond_rows *r, const int64_t *score2, size_t N, size_t nsel, size_t i, size_t j)
+{
+    size_t left = N - 1 - i; /* observations after this one */
+    size_t jmax = i + 1 < nsel ? i + 1 : nsel;
+    size_t jmin = nsel > left + 1 ? nsel - left : 1;
+    size_t *lo = r->lo, *hi = r->hi, width = r->width;
+    if (j < jmin || j > jmax || lo[j - 1] > hi[j - 1])
+        return;
+    /* 2 R + s - j (j + 1) = (2 R - (j - 1) j) + s - 2 j */
+    int64_t shift = score2[i] - 2 * (int64_t)j;
+    double *c = r->c, *cl = r->cl;
+    if (cl) {
+        add_shifted(c + j * width, cl + j * width, c + (j - 1) * width, cl + (j - 1) * width, lo[j - 1], hi[j - 1],
+                    shift);
+    } else {
+        const double *from = c + (j - 1) * width;
+        double *to = c + j * width;
+        for (size_t k = lo[j - 1]; k <= hi[j - 1]; k++)
+            to[(int64_t)k + shift] += from[k];
+    }
+    size_t a = (size_t)((int64_t)lo[j - 1] + shift), b = (size_t)((int64_t)hi[j - 1] + shift);
+    if (lo[j] > hi[j]) {
+        lo[j] = a;
+        hi[j] = b;
+    } else {
+        lo[j] = a < lo[j] ? a : lo[j];
+        hi[j] = b > hi[j] ? b : hi[j];
+    }
+}
+
 /* The exact conditional null distribution of 2U for a sample of nsel of the
  * N observations, given their twice-mid-ranks score2[0..N) (ascending):
  * hi[k] + lo[k], k = 0 .. 2 nsel (N - nsel), counts the nsel-subsets whose
@@ -223,33 +270,23 @@ static int cond_counts(const int64_t *score2, size_t N, size_t nsel, double **ou
         lo[j] = width; /* empty: lo > hi */
         hi[j] = 0;
     }
-    for (size_t i = 0; i < N; i++) {
-        size_t left = N - 1 - i; /* observations after this one */
-        size_t jmax = i + 1 < nsel ? i + 1 : nsel;
-        size_t jmin = nsel > left + 1 ? nsel - left : 1;
-        for (size_t j = jmax; j >= jmin; j--) {
-            if (lo[j - 1] > hi[j - 1])
-                continue;
-            /* 2 R + s - j (j + 1) = (2 R - (j - 1) j) + s - 2 j */
-            int64_t shift = score2[i] - 2 * (int64_t)j;
-            if (two) {
-                add_shifted(c + j * width, cl + j * width, c + (j - 1) * width, cl + (j - 1) * width, lo[j - 1],
-                            hi[j - 1], shift);
-            } else {
-                const double *from = c + (j - 1) * width;
-                double *to = c + j * width;
-                for (size_t k = lo[j - 1]; k <= hi[j - 1]; k++)
-                    to[(int64_t)k + shift] += from[k];
-            }
-            size_t a = (size_t)((int64_t)lo[j - 1] + shift), b = (size_t)((int64_t)hi[j - 1] + shift);
-            if (lo[j] > hi[j]) {
-                lo[j] = a;
-                hi[j] = b;
-            } else {
-                lo[j] = a < lo[j] ? a : lo[j];
-                hi[j] = b > hi[j] ? b : hi[j];
-            }
-        }
+    /* The steps i in blocks of up to T, each block as a wavefront
+     * (cond_step): the rows a block touches come from memory once a block
+     * instead of once a step. */
+    size_t row_bytes = (two ? 2 : 1) * width * sizeof *c;
+    size_t T = COND_BLOCK_BYTES / row_bytes;
+    T = T < 1 ? 1 : T > COND_BLOCK_STEPS ? COND_BLOCK_STEPS : T;
+    struct cond_rows r = {c, cl, width, lo, hi};
+    for (size_t i0 = 0; i0 < N; i0 += T) {
+        int64_t steps = (int64_t)(N - i0 < T ? N - i0 : T);
+        /* Row j of step i0 + t at wave w = j - t, from the highest w down:
+         * row j of step i (reading row j - 1 after step i - 1 and before
+         * step i) then comes after (i - 1, j - 1) and (i - 1, j), which share
+         * its wave or the one before, and before (i, j - 1), on the next. */
+        for (int64_t w = (int64_t)nsel; w > -steps; w--)
+            for (int64_t t = 0; t < steps; t++)
+                if (w + t >= 1 && w + t <= (int64_t)nsel)
+                    cond_step(&r, score2, N, nsel, i0 + (size_t)t, (size_t)(w + t));
     }
     memcpy(oh, c + nsel * width, width * sizeof *oh);
     if (two)
