@@ -195,6 +195,19 @@ static void add_shifted(double *restrict to_hi, double *restrict to_lo, const do
     }
 }
 
+/* add_shifted while every count is an exact integer (no lo rows): one
+ * addition an element. Rows to and from are distinct rows of one array,
+ * which restrict tells the compiler, so that the loop is vectorized too
+ * (it was not, written in place in cond_counts). */
+MW_CLONES
+static void add_shifted_exact(double *restrict to, const double *restrict from, size_t a, size_t b, int64_t shift)
+{
+    to += (int64_t)a + shift;
+    from += a;
+    for (size_t k = 0, len = b - a + 1; k < len; k++)
+        to[k] += from[k];
+}
+
 /* cond_counts' rows: hi counts (and lo ones, or NULL), each of width
  * elements, row j's non-zero range lo[j] .. hi[j] (empty when lo > hi). */
 struct cond_rows {
@@ -227,10 +240,7 @@ static void cond_step(struct cond_rows *r, const int64_t *score2, size_t N, size
         add_shifted(c + j * width, cl + j * width, c + (j - 1) * width, cl + (j - 1) * width, lo[j - 1], hi[j - 1],
                     shift);
     } else {
-        const double *from = c + (j - 1) * width;
-        double *to = c + j * width;
-        for (size_t k = lo[j - 1]; k <= hi[j - 1]; k++)
-            to[(int64_t)k + shift] += from[k];
+        add_shifted_exact(c + j * width, c + (j - 1) * width, lo[j - 1], hi[j - 1], shift);
     }
     size_t a = (size_t)((int64_t)lo[j - 1] + shift), b = (size_t)((int64_t)hi[j - 1] + shift);
     if (lo[j] > hi[j]) {
