@@ -77,15 +77,17 @@ static double *wilcox_counts(int m, int n)
     /* i = 0: only k = 0, for every j; row 0 stays so (k = 0 only). */
     for (int j = 0; j <= n; j++)
         c[(size_t)j * width] = 1;
-    for (int i = 1; i <= m; i++) {
-        size_t kmax_i = (size_t)i * (size_t)n;
+    for (size_t i = 1; i <= (size_t)m; i++) {
         for (size_t j = 1; j <= (size_t)n; j++) {
             double *row = c + j * width;
             const double *left = row - width;
-            /* Beyond (i - 1) n row j is still 0 from calloc: as before. */
-            for (size_t k = kmax_i; k >= j; k--)
+            /* c(k; i, j) is 0 past k = i j (U of i values against j), and
+             * both its terms are: row j stays as calloc left it there, the
+             * +0 that adding the two zeros gave before. */
+            size_t kmax = i * j;
+            for (size_t k = kmax; k >= j; k--)
                 row[k] = left[k] + row[k - j];
-            for (size_t k = 0; k < j && k <= kmax_i; k++)
+            for (size_t k = 0; k < j; k++)
                 row[k] = left[k];
         }
     }
