@@ -53,7 +53,12 @@ static double *wilcox_counts_exact(int m, int n)
 /* counts[k] = number of arrangements of m + n ranks where the first sample's
  * U statistic is k, for k = 0..m*n: the recursion R's cwilcox() uses,
  *   c(k; i, j) = c(k - j; i - 1, j) + c(k; i, j - 1),
- * run bottom-up over i with one row of j per step. Returns NULL on OOM. */
+ * run bottom-up over i in one table of rows j = 0..n, updated in place:
+ * row j from j = 1 up (row j - 1 already of step i), each row from its
+ * highest k down (c(k - j; i - 1, j) not yet overwritten). Every count is
+ * the same sum of the same two counts as with a table a step, so the same
+ * bits, in half the memory and without a copy or a branch an element.
+ * Returns NULL on OOM. */
 static double *wilcox_counts(int m, int n)
 {
     double total = 1;
@@ -62,43 +67,32 @@ static double *wilcox_counts(int m, int n)
     if (total <= 0x1p53)
         return wilcox_counts_exact(m, n);
     size_t width = (size_t)m * (size_t)n + 1;
-    double *prev = calloc((size_t)(n + 1) * width, sizeof *prev);
-    double *cur = calloc((size_t)(n + 1) * width, sizeof *cur);
+    double *c = calloc((size_t)(n + 1) * width, sizeof *c);
     double *out = malloc(width * sizeof *out);
-    if (!prev || !cur || !out) {
-        free(prev);
-        free(cur);
+    if (!c || !out) {
+        free(c);
         free(out);
         return NULL;
     }
-    /* i = 0: only k = 0, for every j. */
+    /* i = 0: only k = 0, for every j; row 0 stays so (k = 0 only). */
     for (int j = 0; j <= n; j++)
-        prev[(size_t)j * width] = 1;
-    for (int i = 1; i <= m; i++) {
-        size_t kmax_i = (size_t)i * (size_t)n;
-        for (int j = 0; j <= n; j++) {
-            double *row = cur + (size_t)j * width;
-            const double *left = cur + (size_t)(j ? j - 1 : 0) * width;
-            const double *up = prev + (size_t)j * width;
-            for (size_t k = 0; k <= kmax_i; k++) {
-                if (j == 0) {
-                    row[k] = k == 0;
-                    continue;
-                }
-                double v = left[k];
-                if (k >= (size_t)j)
-                    v += up[k - (size_t)j];
-                row[k] = v;
-            }
+        c[(size_t)j * width] = 1;
+    for (size_t i = 1; i <= (size_t)m; i++) {
+        for (size_t j = 1; j <= (size_t)n; j++) {
+            double *row = c + j * width;
+            const double *left = row - width;
+            /* c(k; i, j) is 0 past k = i j (U of i values against j), and
+             * both its terms are: row j stays as calloc left it there, the
+             * +0 that adding the two zeros gave before. */
+            size_t kmax = i * j;
+            for (size_t k = kmax; k >= j; k--)
+                row[k] = left[k] + row[k - j];
+            for (size_t k = 0; k < j; k++)
+                row[k] = left[k];
         }
-        double *t = prev;
-        prev = cur;
-        cur = t;
     }
-    for (size_t k = 0; k < width; k++)
-        out[k] = prev[(size_t)n * width + k];
-    free(prev);
-    free(cur);
+    memcpy(out, c + (size_t)n * width, width * sizeof *out);
+    free(c);
     return out;
 }
 
@@ -167,6 +161,18 @@ int stats_qwilcox_lower_below(double p, int m, int n, double *below)
  * 2^-53 (p was 1.5e-14 off at 40 against 1,200, 3e-14 at 20 against
  * 2,400). The error of each addition is kept exactly (two-sum, no branch)
  * and added to lo, so a count is good to about N 2^-106. */
+/* Twice the elements a vector where the processor has AVX2 (x86-64, GCC's
+ * multiversioning: one copy compiled for AVX2, one for the base
+ * instruction set, chosen once at load): each element gets the same IEEE
+ * additions in any vector width (and there is no product to fuse), so the
+ * same bits; about a quarter less CPU in unit/mw_exact (docs/testing.md,
+ * "The exact Mann-Whitney counts in blocks of steps"). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define MW_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MW_CLONES
+#endif
+MW_CLONES
 static void add_shifted(double *restrict to_hi, double *restrict to_lo, const double *restrict from_hi,
                         const double *restrict from_lo, size_t a, size_t b, int64_t shift)
 {
@@ -180,6 +186,63 @@ static void add_shifted(double *restrict to_hi, double *restrict to_lo, const do
         double err = (x - (sum - yy)) + (y - yy);
         to_hi[k] = sum;
         to_lo[k] += from_lo[k] + err;
+    }
+}
+
+/* add_shifted while every count is an exact integer (no lo rows): one
+ * addition an element. Rows to and from are distinct rows of one array,
+ * which restrict tells the compiler, so that the loop is vectorized too
+ * (it was not, written in place in cond_counts). */
+MW_CLONES
+static void add_shifted_exact(double *restrict to, const double *restrict from, size_t a, size_t b, int64_t shift)
+{
+    to += (int64_t)a + shift;
+    from += a;
+    for (size_t k = 0, len = b - a + 1; k < len; k++)
+        to[k] += from[k];
+}
+
+/* cond_counts' rows: hi counts (and lo ones, or NULL), each of width
+ * elements, row j's non-zero range lo[j] .. hi[j] (empty when lo > hi). */
+struct cond_rows {
+    double *c, *cl;
+    size_t width, *lo, *hi;
+};
+
+/* The bytes of rows that a block of steps keeps in the cache (of the
+ * 32 MB L3 of the machines measured, shared), and the most steps a block:
+ * docs/testing.md, "The exact Mann-Whitney counts in blocks of steps". */
+#define COND_BLOCK_BYTES ((size_t)8 << 20)
+#define COND_BLOCK_STEPS 16
+
+/* Step i (observation i, twice its mid-rank score2[i]) for row j: the
+ * j-subsets that take observation i, from the (j - 1)-subsets of the
+ * observations before it. Nothing when row j cannot hold subsets of the
+ * first i + 1 observations or can no longer reach nsel. */
+static void cond_step(struct cond_rows *r, const int64_t *score2, size_t N, size_t nsel, size_t i, size_t j)
+{
+    size_t left = N - 1 - i; /* observations after this one */
+    size_t jmax = i + 1 < nsel ? i + 1 : nsel;
+    size_t jmin = nsel > left + 1 ? nsel - left : 1;
+    size_t *lo = r->lo, *hi = r->hi, width = r->width;
+    if (j < jmin || j > jmax || lo[j - 1] > hi[j - 1])
+        return;
+    /* 2 R + s - j (j + 1) = (2 R - (j - 1) j) + s - 2 j */
+    int64_t shift = score2[i] - 2 * (int64_t)j;
+    double *c = r->c, *cl = r->cl;
+    if (cl) {
+        add_shifted(c + j * width, cl + j * width, c + (j - 1) * width, cl + (j - 1) * width, lo[j - 1], hi[j - 1],
+                    shift);
+    } else {
+        add_shifted_exact(c + j * width, c + (j - 1) * width, lo[j - 1], hi[j - 1], shift);
+    }
+    size_t a = (size_t)((int64_t)lo[j - 1] + shift), b = (size_t)((int64_t)hi[j - 1] + shift);
+    if (lo[j] > hi[j]) {
+        lo[j] = a;
+        hi[j] = b;
+    } else {
+        lo[j] = a < lo[j] ? a : lo[j];
+        hi[j] = b > hi[j] ? b : hi[j];
     }
 }
 
@@ -223,33 +286,23 @@ static int cond_counts(const int64_t *score2, size_t N, size_t nsel, double **ou
         lo[j] = width; /* empty: lo > hi */
         hi[j] = 0;
     }
-    for (size_t i = 0; i < N; i++) {
-        size_t left = N - 1 - i; /* observations after this one */
-        size_t jmax = i + 1 < nsel ? i + 1 : nsel;
-        size_t jmin = nsel > left + 1 ? nsel - left : 1;
-        for (size_t j = jmax; j >= jmin; j--) {
-            if (lo[j - 1] > hi[j - 1])
-                continue;
-            /* 2 R + s - j (j + 1) = (2 R - (j - 1) j) + s - 2 j */
-            int64_t shift = score2[i] - 2 * (int64_t)j;
-            if (two) {
-                add_shifted(c + j * width, cl + j * width, c + (j - 1) * width, cl + (j - 1) * width, lo[j - 1],
-                            hi[j - 1], shift);
-            } else {
-                const double *from = c + (j - 1) * width;
-                double *to = c + j * width;
-                for (size_t k = lo[j - 1]; k <= hi[j - 1]; k++)
-                    to[(int64_t)k + shift] += from[k];
-            }
-            size_t a = (size_t)((int64_t)lo[j - 1] + shift), b = (size_t)((int64_t)hi[j - 1] + shift);
-            if (lo[j] > hi[j]) {
-                lo[j] = a;
-                hi[j] = b;
-            } else {
-                lo[j] = a < lo[j] ? a : lo[j];
-                hi[j] = b > hi[j] ? b : hi[j];
-            }
-        }
+    /* The steps i in blocks of up to T, each block as a wavefront
+     * (cond_step): the rows a block touches come from memory once a block
+     * instead of once a step. */
+    size_t row_bytes = (two ? 2 : 1) * width * sizeof *c;
+    size_t T = COND_BLOCK_BYTES / row_bytes;
+    T = T < 1 ? 1 : T > COND_BLOCK_STEPS ? COND_BLOCK_STEPS : T;
+    struct cond_rows r = {c, cl, width, lo, hi};
+    for (size_t i0 = 0; i0 < N; i0 += T) {
+        int64_t steps = (int64_t)(N - i0 < T ? N - i0 : T);
+        /* Row j of step i0 + t at wave w = j - t, from the highest w down:
+         * row j of step i (reading row j - 1 after step i - 1 and before
+         * step i) then comes after (i - 1, j - 1) and (i - 1, j), which share
+         * its wave or the one before, and before (i, j - 1), on the next. */
+        for (int64_t w = (int64_t)nsel; w > -steps; w--)
+            for (int64_t t = 0; t < steps; t++)
+                if (w + t >= 1 && w + t <= (int64_t)nsel)
+                    cond_step(&r, score2, N, nsel, i0 + (size_t)t, (size_t)(w + t));
     }
     memcpy(oh, c + nsel * width, width * sizeof *oh);
     if (two)

@@ -3,9 +3,9 @@
  * with and without ties, within 1e-14 of the exact p
  * (tests/data/mw_exact/gen_mw_exact.py: exact integer counts), p from 0.96
  * down to 1.6e-14 (doubles alone were 3e-14 off at 20 against 2,400).
- * Each of those takes about a second; the sanitizer build runs the
+ * Each of those takes about half a second; the sanitizer build runs the
  * 60-and-60 cases only (counts past 2^53 there too). */
-// ctest: slow cost=12
+// ctest: slow cost=8
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
