@@ -66,6 +66,13 @@ replace-with = "debian"
 directory = "/usr/share/cargo/registry"
 [net]
 offline = true
+# panic=abort and one codegen unit for every unit, build scripts and
+# proc-macros too (so the crates both kinds need are still compiled once):
+# no landing pads to generate, one object a crate (docs/testing.md,
+# "A Criterion.rs crate built without unwinding"). A panic then aborts the
+# benchmark, which fails the test as a panic did.
+[build]
+rustflags = ["-C", "panic=abort", "-C", "codegen-units=1"]
 TOML
 (cd "$C" && CARGO_HOME="$T/cargo-home" cargo bench --offline --bench fib -- --output-format bencher \
     >"$T/bencher.txt" 2>"$T/cargo.err") || fail "cargo bench: $(tail -5 "$T/cargo.err")"
