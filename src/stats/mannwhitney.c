@@ -154,13 +154,6 @@ int stats_qwilcox_lower_below(double p, int m, int n, double *below)
     return q;
 }
 
-/* Adds the counts from[k] to to[k + shift] for k in [a, b], each count a
- * double-double hi + lo: the counts pass 2^53 from 57 values on (C(57,
- * 28)), and a count of the largest samples is the sum of up to N rounded
- * additions, which in doubles alone drift by up to about N/3 units of
- * 2^-53 (p was 1.5e-14 off at 40 against 1,200, 3e-14 at 20 against
- * 2,400). The error of each addition is kept exactly (two-sum, no branch)
- * and added to lo, so a count is good to about N 2^-106. */
 /* Twice the elements a vector where the processor has AVX2 (x86-64, GCC's
  * multiversioning: one copy compiled for AVX2, one for the base
  * instruction set, chosen once at load): each element gets the same IEEE
@@ -172,6 +165,14 @@ int stats_qwilcox_lower_below(double p, int m, int n, double *below)
 #else
 #define MW_CLONES
 #endif
+
+/* Adds the counts from[k] to to[k + shift] for k in [a, b], each count a
+ * double-double hi + lo: the counts pass 2^53 from 57 values on (C(57,
+ * 28)), and a count of the largest samples is the sum of up to N rounded
+ * additions, which in doubles alone drift by up to about N/3 units of
+ * 2^-53 (p was 1.5e-14 off at 40 against 1,200, 3e-14 at 20 against
+ * 2,400). The error of each addition is kept exactly (two-sum, no branch)
+ * and added to lo, so a count is good to about N 2^-106. */
 MW_CLONES
 static void add_shifted(double *restrict to_hi, double *restrict to_lo, const double *restrict from_hi,
                         const double *restrict from_lo, size_t a, size_t b, int64_t shift)
