@@ -60,6 +60,17 @@ void chunks_begin(struct chunk_writer *w, int compress)
         ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_and_parameters);
         ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, CHUNK_ZSTD_LEVEL);
         ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
+        /* A window no larger than the original: level 1's 512 KiB window
+         * (and the input buffer of its size) for a file of a few KiB
+         * costs more to set up than to compress. The same ratio (every
+         * byte of the original within the window); a hint that proves
+         * short (a file still growing) costs only ratio. */
+        if (w->size_hint > 0 && w->size_hint < (uint64_t)1 << CHUNK_ZSTD_LEVEL_WLOG) {
+            int wlog = ZSTD_cParam_getBounds(ZSTD_c_windowLog).lowerBound;
+            while (((uint64_t)1 << wlog) < w->size_hint)
+                wlog++;
+            ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_windowLog, wlog);
+        }
     }
 }
 

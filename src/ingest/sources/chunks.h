@@ -12,6 +12,7 @@
 #define CHUNK_MAX (1u << 20)
 #define CHUNK_FIRST (64u * 1024u) /* an archive's first piece's buffer at first (chunks.c, have_room) */
 #define CHUNK_ZSTD_LEVEL 1 /* on benchmark output level 1 compresses about as well as 3, twice as fast */
+#define CHUNK_ZSTD_LEVEL_WLOG 19 /* level 1's window (zstd's compression tables): 512 KiB */
 
 typedef int (*chunk_emit_fn)(void *arg, unsigned char *buf, size_t len, char **err);
 
@@ -27,6 +28,7 @@ struct chunk_writer {
     unsigned char *buf; /* NULL until the next piece's first byte */
     size_t cap;         /* buf's size */
     size_t len;
+    uint64_t size_hint; /* the original's size when known before it is read (0: not known) */
 };
 
 struct source_kept;

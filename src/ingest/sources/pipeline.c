@@ -818,6 +818,8 @@ static int start(struct pipeline *p, int fd, const unsigned char *mem, size_t n,
     if ((mem ? rawfile_init_mem(&p->raw, mem, n, tee_chunks, p) : rawfile_init(&p->raw, fd, tee_chunks, p)) ||
         chunks_init(&p->chunks, emit_chunk, p, kept, err))
         return bd_fail(err, "out of memory");
+    struct stat st;
+    p->chunks.size_hint = mem ? n : fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
     /* Bytes in this process's memory, hashed as they were written there,
      * cannot change while read: the check of a file read twice (that the
      * bytes stored are the bytes hashed) holds by construction. */
