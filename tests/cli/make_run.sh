@@ -57,9 +57,12 @@ PATH="$T/stubs:$PATH" run sh "$BENCHDB_SRC/scripts/install-deps" --run
 expect_rc 0 "install-deps --run"
 grep -Eq '^dpkg-query .* libsqlite3-dev( |$)' calls || fail "install-deps --run checks what building needs: $(cat calls)"
 grep -Eq '^(node|npm|apt-get) ' calls && fail "install-deps --run ran node, npm or apt-get: $(grep -E '^(node|npm|apt-get) ' calls)"
-grep -Eq '^dpkg-query .* (chromium-headless-shell|postgresql-15|libbenchmark-dev)( |$)' calls &&
+grep -Eq '^dpkg-query .* (chromium-headless-shell|postgresql-15|libbenchmark-dev|mold)( |$)' calls &&
     fail "install-deps --run asked for a test package"
 : >calls
 PATH="$T/stubs:$PATH" run sh "$BENCHDB_SRC/scripts/install-deps"
+# mold (make test's linker, cmake/Linker.cmake) among what the whole suite
+# needs, and answered by the stand-in like every other package.
+grep -Eq '^dpkg-query .* mold( |$)' calls || fail "install-deps asks for mold: $(cat calls)"
 grep -Eq '^npm ci' calls || grep -Eq '^node ' calls || fail "without --run, install-deps sees to the npm modules (the check above can fail)"
 finish
