@@ -33,6 +33,8 @@
  * Not injected: zstd's allocations and benchdb's own malloc calls (their
  * results are checked in the code, but no test fails them). */
 // ctest: slow cost=20
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -110,6 +112,124 @@ static int should_fail(void)
         atomic_store(&failed, 1);
         return 1;
     }
+    return 0;
+}
+
+/* ---- the ingester's threads, lent ----
+ * Each run opens an ingester, which starts its producer thread (and a
+ * tar's second one) and joins it at close: under ASan a thread's start
+ * and end cost more than a short load (its shadow cleared, and at its
+ * end the unmapping of ASan's per-thread state, a TLB flush sent to the
+ * other CPU: perf, about a fifth of the bare stream's sweep). So the linker routes
+ * benchdb's pthread_create and pthread_join here
+ * (-Wl,--wrap=pthread_create,--wrap=pthread_join, tests/CMakeLists.txt),
+ * and a thread started once for the test runs the function instead: the
+ * same function on a thread of its own, beside the loader's, as before,
+ * and pthread_join waits for its return. What a new thread brought that a
+ * lent one does not: zeroed thread-local variables. benchdb's on the
+ * producer's side are jsonparse.c's: the failure flags reset by each
+ * parse, the arena pointers set and restored around it or cleared when
+ * its document is freed (no document outlives a run: the leak checks);
+ * and the files of one ingester already share its threads (pipeline.c's
+ * pipe_worker). Thread creation and joining allocate nothing that
+ * should_fail counts. What does change is timing: a lent thread starts
+ * sooner than a new one, so in the loads whose producer is cancelled
+ * part way (an input loaded again) it gets further first, and those
+ * sweeps' counts, which vary from run to run anyway, are a few points
+ * higher. BENCHDB_OOM_LEND=0: a new thread each time. */
+#define LENDERS 4
+struct lender {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    void *(*fn)(void *);
+    void *arg, *ret;
+    int state; /* 0: idle, 1: running fn, 2: fn returned, not yet joined */
+};
+static struct lender lenders[LENDERS];
+static int n_lenders;
+static pthread_mutex_t lenders_mu = PTHREAD_MUTEX_INITIALIZER;
+static int lend_off; /* BENCHDB_OOM_LEND=0: a new thread each time, as benchdb starts them */
+
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __real_pthread_join(pthread_t t, void **ret);
+int __wrap_pthread_join(pthread_t t, void **ret);
+
+static void *lender_main(void *arg)
+{
+    struct lender *l = arg;
+    pthread_mutex_lock(&l->mu);
+    for (;;) {
+        while (l->state != 1)
+            pthread_cond_wait(&l->cv, &l->mu);
+        pthread_mutex_unlock(&l->mu);
+        void *r = l->fn(l->arg);
+        pthread_mutex_lock(&l->mu);
+        l->ret = r;
+        l->state = 2;
+        pthread_cond_broadcast(&l->cv);
+    }
+    return NULL;
+}
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    if (attr || lend_off)
+        return __real_pthread_create(t, attr, fn, arg);
+    pthread_mutex_lock(&lenders_mu);
+    struct lender *l = NULL;
+    for (int i = 0; i < n_lenders && !l; i++) {
+        pthread_mutex_lock(&lenders[i].mu);
+        if (lenders[i].state == 0)
+            l = &lenders[i];
+        else
+            pthread_mutex_unlock(&lenders[i].mu);
+    }
+    if (!l && n_lenders < LENDERS) {
+        struct lender *n = &lenders[n_lenders];
+        pthread_mutex_init(&n->mu, NULL);
+        pthread_cond_init(&n->cv, NULL);
+        n->state = 0;
+        if (__real_pthread_create(&n->thread, NULL, lender_main, n) == 0) {
+            n_lenders++;
+            l = n;
+            pthread_mutex_lock(&l->mu);
+        }
+    }
+    pthread_mutex_unlock(&lenders_mu);
+    if (!l)
+        return __real_pthread_create(t, attr, fn, arg);
+    l->fn = fn;
+    l->arg = arg;
+    l->state = 1;
+    *t = l->thread;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+}
+
+int __wrap_pthread_join(pthread_t t, void **ret)
+{
+    pthread_mutex_lock(&lenders_mu);
+    struct lender *l = NULL;
+    for (int i = 0; i < n_lenders && !l; i++)
+        if (pthread_equal(lenders[i].thread, t))
+            l = &lenders[i];
+    pthread_mutex_unlock(&lenders_mu);
+    if (!l)
+        return __real_pthread_join(t, ret);
+    pthread_mutex_lock(&l->mu);
+    while (l->state == 1)
+        pthread_cond_wait(&l->cv, &l->mu);
+    if (l->state != 2) { /* joined twice, or never lent: as pthread_join's ESRCH */
+        pthread_mutex_unlock(&l->mu);
+        return ESRCH;
+    }
+    if (ret)
+        *ret = l->ret;
+    l->state = 0;
+    pthread_mutex_unlock(&l->mu);
     return 0;
 }
 
@@ -758,6 +878,7 @@ int main(int argc, char **argv)
     faulty.xSize = mem_size;
     sqlite3_config(SQLITE_CONFIG_MALLOC, &faulty);
     pool_off = getenv("BENCHDB_OOM_POOL") && strcmp(getenv("BENCHDB_OOM_POOL"), "0") == 0;
+    lend_off = getenv("BENCHDB_OOM_LEND") && strcmp(getenv("BENCHDB_OOM_LEND"), "0") == 0;
     sqlite3_initialize(); /* its global state from SQLite's allocator, never from the pool */
     json_checked_allocator(faulty_json_malloc, free);
     const struct CMUnitTest tests[] = {
