@@ -1,5 +1,6 @@
 /* Allocation failures during ingest (docs/reliability.md): an input is
- * loaded into a fresh store (in memory, a copy of a template) with every
+ * loaded into a fresh store (in memory, a copy of a template, opened
+ * once a sweep and its memory put back for each run) with every
  * allocation of SQLite
  * (SQLITE_CONFIG_MALLOC) and jansson (through the checked allocator of
  * sources/jsonparse.c) failing in turn: the 1st, the 2nd, ... until a load
@@ -32,6 +33,8 @@
  * Not injected: zstd's allocations and benchdb's own malloc calls (their
  * results are checked in the code, but no test fails them). */
 // ctest: slow cost=20
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -41,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -111,14 +115,134 @@ static int should_fail(void)
     return 0;
 }
 
+/* ---- the ingester's threads, lent ----
+ * Each run opens an ingester, which starts its producer thread (and a
+ * tar's second one) and joins it at close: under ASan a thread's start
+ * and end cost more than a short load (its shadow cleared, and at its
+ * end the unmapping of ASan's per-thread state, a TLB flush sent to the
+ * other CPU: perf, about a fifth of the bare stream's sweep). So the linker routes
+ * benchdb's pthread_create and pthread_join here
+ * (-Wl,--wrap=pthread_create,--wrap=pthread_join, tests/CMakeLists.txt),
+ * and a thread started once for the test runs the function instead: the
+ * same function on a thread of its own, beside the loader's, as before,
+ * and pthread_join waits for its return. What a new thread brought that a
+ * lent one does not: zeroed thread-local variables. benchdb's on the
+ * producer's side are jsonparse.c's: the failure flags reset by each
+ * parse, the arena pointers set and restored around it or cleared when
+ * its document is freed (no document outlives a run: the leak checks);
+ * and the files of one ingester already share its threads (pipeline.c's
+ * pipe_worker). Thread creation and joining allocate nothing that
+ * should_fail counts. What does change is timing: a lent thread starts
+ * sooner than a new one, so in the loads whose producer is cancelled
+ * part way (an input loaded again) it gets further first, and those
+ * sweeps' counts, which vary from run to run anyway, can be higher (the
+ * bare stream's up to 60 where 47 to 49, docs/testing.md).
+ * BENCHDB_OOM_LEND=0: a new thread each time. */
+#define LENDERS 4
+struct lender {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    void *(*fn)(void *);
+    void *arg, *ret;
+    int state; /* 0: idle, 1: running fn, 2: fn returned, not yet joined */
+};
+static struct lender lenders[LENDERS];
+static int n_lenders;
+static pthread_mutex_t lenders_mu = PTHREAD_MUTEX_INITIALIZER;
+static int lend_off; /* BENCHDB_OOM_LEND=0: a new thread each time, as benchdb starts them */
+
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __real_pthread_join(pthread_t t, void **ret);
+int __wrap_pthread_join(pthread_t t, void **ret);
+
+static void *lender_main(void *arg)
+{
+    struct lender *l = arg;
+    pthread_mutex_lock(&l->mu);
+    for (;;) {
+        while (l->state != 1)
+            pthread_cond_wait(&l->cv, &l->mu);
+        pthread_mutex_unlock(&l->mu);
+        void *r = l->fn(l->arg);
+        pthread_mutex_lock(&l->mu);
+        l->ret = r;
+        l->state = 2;
+        pthread_cond_broadcast(&l->cv);
+    }
+    return NULL;
+}
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    if (attr || lend_off)
+        return __real_pthread_create(t, attr, fn, arg);
+    pthread_mutex_lock(&lenders_mu);
+    struct lender *l = NULL;
+    for (int i = 0; i < n_lenders && !l; i++) {
+        pthread_mutex_lock(&lenders[i].mu);
+        if (lenders[i].state == 0)
+            l = &lenders[i];
+        else
+            pthread_mutex_unlock(&lenders[i].mu);
+    }
+    if (!l && n_lenders < LENDERS) {
+        struct lender *n = &lenders[n_lenders];
+        pthread_mutex_init(&n->mu, NULL);
+        pthread_cond_init(&n->cv, NULL);
+        n->state = 0;
+        if (__real_pthread_create(&n->thread, NULL, lender_main, n) == 0) {
+            n_lenders++;
+            l = n;
+            pthread_mutex_lock(&l->mu);
+        }
+    }
+    pthread_mutex_unlock(&lenders_mu);
+    if (!l)
+        return __real_pthread_create(t, attr, fn, arg);
+    l->fn = fn;
+    l->arg = arg;
+    l->state = 1;
+    *t = l->thread;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+}
+
+int __wrap_pthread_join(pthread_t t, void **ret)
+{
+    pthread_mutex_lock(&lenders_mu);
+    struct lender *l = NULL;
+    for (int i = 0; i < n_lenders && !l; i++)
+        if (pthread_equal(lenders[i].thread, t))
+            l = &lenders[i];
+    pthread_mutex_unlock(&lenders_mu);
+    if (!l)
+        return __real_pthread_join(t, ret);
+    pthread_mutex_lock(&l->mu);
+    while (l->state == 1)
+        pthread_cond_wait(&l->cv, &l->mu);
+    if (l->state != 2) { /* joined twice, or never lent: as pthread_join's ESRCH */
+        pthread_mutex_unlock(&l->mu);
+        return ESRCH;
+    }
+    if (ret)
+        *ret = l->ret;
+    l->state = 0;
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+}
+
 /* ---- SQLite's allocations from a pool ----
- * Each run opens a copy of the template (its schema read: every table,
- * index, trigger and view parsed, a few thousand allocations) and loads
- * the input up to its fault, and under ASan each SQLite allocation cost a
- * stack capture and a chunk out of the quarantine, cold in the cache:
- * about half of the sweep. So while a run's store is opened and loaded,
+ * Each run had a copy of the template opened (its schema read: every
+ * table, index, trigger and view parsed, a few thousand allocations; now
+ * once a sweep, "the opened store, kept", below) and loads the input up
+ * to its fault, and under ASan each SQLite allocation cost a stack
+ * capture and a chunk out of the quarantine, cold in the cache: about
+ * half of the sweep. So while a run's store is opened and loaded,
  * SQLite's allocations come from a pool instead: a bump allocator, reset
- * for each run (at open_copy), whose blocks are checked as ASan checks its
+ * for each run (at open_copy or reopen), whose blocks are checked as ASan checks its
  * heap. Only a block's own bytes are addressable (the 16 bytes before
  * each, its header, are poisoned: a redzone that catches an overflow of
  * the block before it, as ASan's 16-byte minimum does); a freed block
@@ -197,9 +321,13 @@ static void pool_reset(void)
     atomic_store(&pool_used, 0);
 }
 
+static atomic_long pool_spilled; /* allocations the pool could not serve while pooling */
+
 static void *mem_malloc(int n)
 {
-    void *p = use_pool() ? pool_malloc(n) : NULL;
+    void *p = NULL;
+    if (use_pool() && !(p = pool_malloc(n)))
+        atomic_fetch_add(&pool_spilled, 1);
     return p ? p : real.xMalloc(n);
 }
 static void mem_free(void *p)
@@ -268,6 +396,7 @@ static long long count(sqlite3 *db, const char *sql)
 
 static char dir[64];
 static char pristine[128], errfile[128], archive[512];
+static int err_fd = -1, saved_fd = -1; /* the error file, open; the real stderr */
 
 /* What is loaded: an archive (ingester_archive) or, when harness is set,
  * one harness file of each format into one run (ingester_files, formats
@@ -299,11 +428,17 @@ static const char *const harness_files2[] = {
  * returns the result, with the error text printed in *text. */
 static int load(sqlite3 *db, long n, char **text)
 {
+    /* stderr into the error file, opened once (per run: emptied, not
+     * created, opened and removed again), and the real one kept aside */
     fflush(stderr);
-    int saved = dup(2);
-    FILE *ef = fopen(errfile, "w+");
-    assert_non_null(ef);
-    dup2(fileno(ef), 2);
+    if (err_fd < 0) {
+        err_fd = open(errfile, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        saved_fd = dup(2);
+        assert_true(err_fd >= 0 && saved_fd >= 0);
+    }
+    assert_int_equal(ftruncate(err_fd, 0), 0);
+    assert_int_equal(lseek(err_fd, 0, SEEK_SET), 0);
+    dup2(err_fd, 2);
 
     struct ingest_options opt = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE, .max_bytes = INGEST_DEFAULT_MAX_BYTES,
                                  .notices = INGEST_NOTICES_QUIET};
@@ -338,18 +473,15 @@ static int load(sqlite3 *db, long n, char **text)
     db_close(via);
 
     fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
+    dup2(saved_fd, 2);
     struct strbuf sb = {0};
     if (err)
         sb_printf(&sb, "%s\n", err);
     free(err);
-    rewind(ef);
     char buf[4096];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, ef)) > 0)
-        sb_append(&sb, buf, k);
-    fclose(ef);
+    ssize_t k;
+    for (off_t at = 0; (k = pread(err_fd, buf, sizeof buf, at)) > 0; at += k)
+        sb_append(&sb, buf, (size_t)k);
     *text = sb.buf ? sb_detach(&sb) : strdup("");
     return r;
 }
@@ -380,6 +512,119 @@ static sqlite3 *open_copy(const unsigned char *img, sqlite3_int64 size)
                      SQLITE_OK);
     pooling = 0;
     return db;
+}
+
+/* ---- the opened store, kept ----
+ * open_copy does the same for every run of a sweep: the template's copy
+ * deserialized and its schema read (every table, index, trigger and view
+ * parsed, about 3,800 allocations), nearly a fifth of the bare stream's
+ * sweep under ASan (perf). While it runs, every allocation of SQLite's comes
+ * from the pool, reset to empty first, so all that it leaves (the
+ * connection, its schema, its functions, its page cache, the store's
+ * bytes) is in the pool's first bytes, and the same allocations in the
+ * same order leave the same bytes each time. So a sweep opens its store
+ * once and keeps those bytes (and which of them are addressable: the
+ * blocks live then), and each run puts them back (keep_open, reopen):
+ * the connection exactly as open_copy leaves it, before any run has
+ * touched it, none of its schema's caches filled. That it is exactly
+ * that is checked once per sweep: a second open_copy's pool is compared
+ * byte for byte with the kept one. What is not in the pool is SQLite's
+ * process-wide state, which an in-memory connection leaves alone (no
+ * shared cache, its page cache its own, no VFS registered: Debian's
+ * build has neither SQLITE_ENABLE_MEMORY_MANAGEMENT nor a page cache
+ * buffer); a run's own changes to the pool are undone with the rest.
+ * With BENCHDB_OOM_POOL=0, or when the pool could not hold the store,
+ * every run opens its copy as before. */
+struct live_block {
+    size_t at, size;
+};
+static struct {
+    sqlite3 *db;
+    unsigned char *bytes;
+    size_t used;
+    struct live_block *live;
+    long n_live;
+} kept;
+
+static void kept_free(void)
+{
+    free(kept.bytes);
+    free(kept.live);
+    memset(&kept, 0, sizeof kept);
+}
+
+/* The blocks live in the pool's first `used` bytes. */
+NO_ASAN static long live_blocks(size_t used, struct live_block *out)
+{
+    long k = 0;
+    for (size_t at = 0; at < used;) {
+        const size_t *h = (const size_t *)(pool + at);
+        if (h[1] != POOL_LIVE && h[1] != POOL_FREED)
+            fail_msg("SQLite's pool: no block at offset %zu", at);
+        if (h[1] == POOL_LIVE && out)
+            out[k] = (struct live_block){at + POOL_HEAD, h[0]};
+        k += h[1] == POOL_LIVE;
+        at += POOL_HEAD + ((h[0] + 15) & ~(size_t)15);
+    }
+    return k;
+}
+
+/* The pool's first `used` bytes copied to `to` (from, when back): the
+ * whole made addressable for the copy, then only the live blocks again. */
+static void pool_copy(unsigned char *to, const unsigned char *from, size_t used)
+{
+    ASAN_UNPOISON_MEMORY_REGION(pool, used);
+    memcpy(to, from, used);
+    ASAN_POISON_MEMORY_REGION(pool, used);
+    for (long i = 0; i < kept.n_live; i++)
+        ASAN_UNPOISON_MEMORY_REGION(pool + kept.live[i].at, kept.live[i].size);
+}
+
+/* Whether the pool's first `used` bytes are `b`'s. */
+NO_ASAN static int pool_same(const unsigned char *b, size_t used)
+{
+    for (size_t i = 0; i < used; i++)
+        if (pool[i] != b[i])
+            return 0;
+    return 1;
+}
+
+/* db (open_copy's, untouched since) kept, and checked against a second
+ * open_copy of the same image; returns the connection for the first run
+ * (db itself when it cannot be kept). */
+static sqlite3 *keep_open(sqlite3 *db, const unsigned char *img, sqlite3_int64 size)
+{
+    kept_free();
+    if (!pool || pool_off || atomic_load(&pool_spilled))
+        return db;
+    size_t used = atomic_load(&pool_used);
+    long n_live = live_blocks(used, NULL);
+    assert_int_equal(n_live, atomic_load(&pool_live));
+    kept.live = malloc((size_t)(n_live ? n_live : 1) * sizeof *kept.live);
+    kept.bytes = malloc(used ? used : 1);
+    assert_true(kept.live && kept.bytes);
+    live_blocks(used, kept.live);
+    kept.n_live = n_live;
+    kept.used = used;
+    kept.db = db;
+    pool_copy(kept.bytes, pool, used);
+    sqlite3_close(db);
+    /* the same bytes from a second open, at the same place */
+    sqlite3 *again = open_copy(img, size);
+    if (again != kept.db || atomic_load(&pool_used) != used || atomic_load(&pool_live) != n_live ||
+        live_blocks(used, NULL) != n_live || !pool_same(kept.bytes, used))
+        fail_msg("a store opened twice from the same image: not the same bytes in SQLite's pool");
+    return again;
+}
+
+/* The kept store back, as open_copy left it. */
+static sqlite3 *reopen(void)
+{
+    pool_reset();
+    pool_copy(pool, kept.bytes, kept.used);
+    atomic_store(&pool_used, kept.used);
+    atomic_store(&pool_live, kept.n_live);
+    return kept.db;
 }
 
 /* After a run: the store's rows (content()), once it has passed
@@ -448,10 +693,11 @@ static void run_faults(const char *what, int again)
     char *before = content(db); /* the template's, every run's start */
     sqlite3_close(db);
     long stride = oom_stride(), tried = 0, untouched = 0;
+    sqlite3 *first = keep_open(open_copy(img, size), img, size);
     for (n = 0;; n = n < 64 ? n + 1 : n + stride) {
         tried++;
-        unlink(errfile);
-        db = open_copy(img, size);
+        db = first ? first : kept.db ? reopen() : open_copy(img, size);
+        first = NULL;
         int r = load(db, n, &text);
         int hit = atomic_load(&failed);
         char *got = checked_content(db, img, size, before, n);
@@ -487,6 +733,7 @@ static void run_faults(const char *what, int again)
         if (!hit)
             break; /* ran through without reaching the fault: done */
     }
+    kept_free();
     print_message("%s%s: %ld of %ld allocations failed in turn (every %s; %s): %d runs recovered, %d refused "
                   "(%d by SQLite's json_valid); %ld left the store byte for byte as it was\n",
                   what, again ? ", loaded again" : "", tried, n, stride == 1 ? "one" : "one of the first 64, then a stride",
@@ -594,6 +841,12 @@ static int teardown(void **state)
 {
     (void)state;
     char path[160];
+    if (err_fd >= 0) {
+        close(err_fd);
+        close(saved_fd);
+        err_fd = saved_fd = -1;
+    }
+    kept_free();
     sqlite3_free(pristine_img);
     sqlite3_free(tmpl_img);
     if (pool) { /* its shadow cleared first: memory mapped there later is not poisoned */
@@ -626,6 +879,7 @@ int main(int argc, char **argv)
     faulty.xSize = mem_size;
     sqlite3_config(SQLITE_CONFIG_MALLOC, &faulty);
     pool_off = getenv("BENCHDB_OOM_POOL") && strcmp(getenv("BENCHDB_OOM_POOL"), "0") == 0;
+    lend_off = getenv("BENCHDB_OOM_LEND") && strcmp(getenv("BENCHDB_OOM_LEND"), "0") == 0;
     sqlite3_initialize(); /* its global state from SQLite's allocator, never from the pool */
     json_checked_allocator(faulty_json_malloc, free);
     const struct CMUnitTest tests[] = {
