@@ -7,17 +7,12 @@
 # removed). pg/copy copies between the engines.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 ex=$BENCHDB_SRC/examples
-# Under the sanitizers (BENCHDB_SANITIZED=1) the calibration plan's runs on
-# host a alone (4 of its 12 archives, both profiles, both positions): the
-# copy, the table-by-table comparisons, history --verify and check take the
-# same paths over a third of the rows (every table still holds rows; the
-# evaluations are the same three). The other 8 archives are more of the
-# same rows for SQLite's own work and for the ingest that cli/tutorial and
-# cli/compare_cli run sanitized on all 12 (docs/testing.md, "The larger
-# cli and pg tests trimmed under the sanitizers": tools/plain_only_cover.py's
-# counts). The plain pass copies all 12.
-cal="$ex/calibration/*.jsonl.zst" min_samples=70000
-[ "${BENCHDB_SANITIZED:-0}" = 1 ] && cal="$ex/calibration/p?-vm-a-?.jsonl.zst" min_samples=25000
+# Under the sanitizers host a's 4 calibration archives of 12
+# (calibration_archives): the copy, the table-by-table comparisons,
+# history --verify and check take the same paths (every table still holds
+# rows; the evaluations are the same three).
+cal=$(calibration_archives) min_samples=70000
+[ "${BENCHDB_SANITIZED:-0}" = 1 ] && min_samples=25000
 bd --db a.db init >/dev/null
 # shellcheck disable=SC2086
 bd --db a.db ingest -q $cal "$ex/git-perf/p0001-git-git.jsonl" || fail "ingest"

@@ -7,17 +7,11 @@
 # nothing, a file in the way with other bytes and a bad --run are errors.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 ex=$BENCHDB_SRC/examples
-# Under the sanitizers (BENCHDB_SANITIZED=1) the calibration plan's runs on
-# host a alone (4 of its 12 archives, both profiles, both positions, and
-# p3-vm-a-1 and -2, which --run and --archive select below): the export,
-# its re-ingest and the row-by-row comparisons take the same paths over a
-# third of the rows. The other 8 archives are more of the same bytes for
-# the same export and ingest code, which cli/tutorial and cli/compare_cli
-# run sanitized on all 12 (docs/testing.md, "The larger cli and pg tests
-# trimmed under the sanitizers": tools/plain_only_cover.py's counts). The
-# plain pass exports all 12.
-cal="$ex/calibration/*.jsonl.zst"
-[ "${BENCHDB_SANITIZED:-0}" = 1 ] && cal="$ex/calibration/p?-vm-a-?.jsonl.zst"
+# Under the sanitizers host a's 4 calibration archives of 12
+# (calibration_archives), p3-vm-a-1 and -2 among them, which --run and
+# --archive select below: the export, its re-ingest and the row-by-row
+# comparisons take the same paths.
+cal=$(calibration_archives)
 bd --db a.db init >/dev/null
 # shellcheck disable=SC2086
 bd --db a.db ingest -q $cal "$ex/git-perf/p0001-git-git.jsonl" || fail "ingest"

@@ -12,6 +12,22 @@ checks=0
 
 bd() { "$BENCHDB_BIN" "$@"; }
 
+# calibration_archives: the example calibration plan's archives, a glob
+# for the shell to expand: all 12, or under the sanitizers
+# (BENCHDB_SANITIZED=1) host a's 4 (both profiles, both positions), for
+# tests whose commands take the same paths over a third of the rows; the
+# other 8 are more of the same rows, which cli/tutorial and
+# cli/compare_cli ingest sanitized on all 12 (docs/testing.md, "The
+# larger cli and pg tests trimmed under the sanitizers":
+# tools/plain_only_cover.py's counts). The plain pass uses all 12.
+calibration_archives() {
+    if [ "${BENCHDB_SANITIZED:-0}" = 1 ]; then
+        echo "$BENCHDB_SRC/examples/calibration/p?-vm-a-?.jsonl.zst"
+    else
+        echo "$BENCHDB_SRC/examples/calibration/*.jsonl.zst"
+    fi
+}
+
 # run CMD...: runs it, keeping stdout in $T/out, stderr in $T/err, status in $rc.
 run() {
     "$@" >"$T/out" 2>"$T/err"
