@@ -5,13 +5,16 @@ Runs every ctest test of BUILD (or those whose name matches REGEX) with
 JOBS workers (default 2), the fixtures' set-up tests first and their
 clean-ups last, as ctest orders them, and prints per test: name, wall
 seconds, CPU seconds (user + system of the test's process tree, from
-os.wait4), the exit status, and for a test with a PostgreSQL test cluster
+os.wait4), the exit status, its system seconds and page faults (minor,
+the tree's), with TEST_CPU_COUNT=DIR the processes it started (exec)
+and forked (perf stat, its files in DIR), and for a test with a PostgreSQL test cluster
 the server's CPU over the test (the postmaster's own and its exited
 children's: approximate when tests overlap). Then the total. A test that
 ctest would skip shows its skip status (77) as a failure here."""
 import json, os, subprocess, sys, time, threading, re
 build = sys.argv[1]; jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 pat = sys.argv[3] if len(sys.argv) > 3 else None
+COUNT = os.environ.get("TEST_CPU_COUNT")  # a directory: count each test's processes with perf stat there
 info = json.loads(subprocess.check_output(["ctest", "--show-only=json-v1"], cwd=build))
 tests = []
 for t in info["tests"]:
@@ -49,13 +52,21 @@ def srvcpu(env):
 def run1(name, cmd, wd, env):
         srv0 = srvcpu(env)
         t0 = time.time()
+        if COUNT:  # processes started (exec) and forked, counted by perf in the test's tree
+            stat = os.path.join(COUNT, name.replace("/", "_") + ".perf")
+            cmd = ["perf", "stat", "-x,", "-o", stat, "-e", "sched:sched_process_exec,sched:sched_process_fork", "--"] + cmd
         p = subprocess.Popen(cmd, cwd=wd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, st, ru = os.wait4(p.pid, 0)
         wall = time.time() - t0
         srv = srvcpu(env) - srv0
+        execs = ""
+        if COUNT:
+            got = {l.split(",")[2]: l.split(",")[0] for l in open(stat) if l.count(",") > 2}
+            execs = f"\texecs {got.get('sched:sched_process_exec', '?')}\tforks {got.get('sched:sched_process_fork', '?')}"
         with lock:
-            res.append((name, wall, ru.ru_utime + ru.ru_stime, os.waitstatus_to_exitcode(st)))
-            print(f"{name}\t{wall:.1f}\t{ru.ru_utime+ru.ru_stime:.1f}\t{os.waitstatus_to_exitcode(st)}\tserver {srv:.1f}", flush=True)
+            res.append((name, wall, ru.ru_utime + ru.ru_stime, os.waitstatus_to_exitcode(st), ru.ru_minflt))
+            print(f"{name}\t{wall:.1f}\t{ru.ru_utime+ru.ru_stime:.1f}\t{os.waitstatus_to_exitcode(st)}\tserver {srv:.1f}"
+                  f"\tsys {ru.ru_stime:.1f}\tfaults {ru.ru_minflt}{execs}", flush=True)
 def worker():
     while True:
         with lock:
@@ -72,4 +83,4 @@ for t in cleanups:
         hz = os.sysconf("SC_CLK_TCK"); print(f"postmaster self {(int(f[11])+int(f[12]))/hz:.1f} children {(int(f[13])+int(f[14]))/hz:.1f}")
     run1(*t)
 tot = sum(r[2] for r in res)
-print(f"TOTAL cpu {tot:.0f} s over {len(res)} tests; failures: {[r[0] for r in res if r[3]]}")
+print(f"TOTAL cpu {tot:.0f} s, {sum(r[4] for r in res)} page faults over {len(res)} tests; failures: {[r[0] for r in res if r[3]]}")
