@@ -7,7 +7,8 @@ clean-ups last, as ctest orders them, and prints per test: name, wall
 seconds, CPU seconds (user + system of the test's process tree, from
 os.wait4), the exit status, its system seconds and page faults (minor,
 the tree's), with TEST_CPU_COUNT=DIR the processes it started (exec)
-and forked (perf stat, its files in DIR), and for a test with a PostgreSQL test cluster
+and forked (perf stat, its files in DIR; the test's own command counts
+as one, and perf's CPU is in the tree's), and for a test with a PostgreSQL test cluster
 the server's CPU over the test (the postmaster's own and its exited
 children's: approximate when tests overlap). Then the total. A test that
 ctest would skip shows its skip status (77) as a failure here."""
