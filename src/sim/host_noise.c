@@ -1,12 +1,14 @@
 /* --host-noise: hosts whose runs vary more (or less) from run to run than
  * the model's defaults, for plans such as Andrew Hume's systems of
- * different timing variability (docs/simulate.md, "Host noise"). */
+ * different timing variability (docs/simulate.md, "Host noise"), or a
+ * noisy CI machine among a history's hosts ("Histories"). */
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/internal.h"
 #include "sim/sim.h"
 #include "util/diag.h"
 #include "util/xalloc.h"
@@ -37,10 +39,8 @@ void sim_host_name(int group, int host, char *buf, size_t size)
     snprintf(buf, size, "sim-p%d-vm-%c", 3 + group, 'a' + host);
 }
 
-double sim_host_noise_factor(const struct sim_config *cfg, int group, int host)
+double sim_host_noise_of(const struct sim_config *cfg, const char *name)
 {
-    char name[64];
-    sim_host_name(group, host, name, sizeof name);
     double f = 1;
     for (int k = 0; k < cfg->n_host_noise; k++)
         if (fnmatch(cfg->host_noise[k].hosts, name, 0) == 0)
@@ -48,19 +48,32 @@ double sim_host_noise_factor(const struct sim_config *cfg, int group, int host)
     return f;
 }
 
+double sim_host_noise_factor(const struct sim_config *cfg, int group, int host)
+{
+    char name[64];
+    sim_host_name(group, host, name, sizeof name);
+    return sim_host_noise_of(cfg, name);
+}
+
 int sim_host_noise_check(const struct sim_config *cfg, char **err)
 {
+    /* A history's hosts are ci-a, ci-b, ... (one group); a calibration
+     * plan's sim-pG-vm-X. */
+    int groups = cfg->history ? 1 : cfg->groups;
     for (int k = 0; k < cfg->n_host_noise; k++) {
         int hit = 0;
-        for (int g = 0; g < cfg->groups && !hit; g++)
+        for (int g = 0; g < groups && !hit; g++)
             for (int h = 0; h < cfg->hosts && !hit; h++) {
                 char name[64];
-                sim_host_name(g, h, name, sizeof name);
+                if (cfg->history)
+                    sim_history_host_name(h, name, sizeof name);
+                else
+                    sim_host_name(g, h, name, sizeof name);
                 hit = fnmatch(cfg->host_noise[k].hosts, name, 0) == 0;
             }
         if (!hit)
-            return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts", cfg->host_noise[k].hosts,
-                           cfg->groups * cfg->hosts);
+            return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts (%s)", cfg->host_noise[k].hosts,
+                           groups * cfg->hosts, cfg->history ? "ci-a ..." : "sim-p3-vm-a ...");
     }
     return 0;
 }
