@@ -19,8 +19,9 @@
 -- key: host, benchmark, params, metric, variant, seq
 -- chart: series from=gate-percent with=scope=every group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value lower=lower upper=upper alert=alert unit=unit title="Every run of each history as the gate judges it: the score, the limits, the alerts (histories with alerts first)"
 -- columns: host, benchmark, params, metric, variant, run, revision, value, unit, baseline, statistic, limit, alert, pass
--- headline[pass=0, largest statistic]: the gate fails: {count(pass=0)} of {count():run/runs} judged regressed, in {distinct(host,benchmark,params,metric,variant,pass=0):history/histories}; the worst, {benchmark}{params:cell} on {host} at run {run}[ ({revision:sha})], is {statistic:%} worse than the median of the runs before it (limit {limit}%)
--- headline[pass=1]: the gate passes: {count():run/runs} judged in {distinct(host,benchmark,params,metric,variant):history/histories}, all within {param(percent)}% of their medians[; {count(alert=improvement):improvement/improvements}]
+-- headline[pass=0, largest statistic]: the gate fails: {count(pass=0)} of {count(lower!=null):run/runs} judged regressed, in {distinct(host,benchmark,params,metric,variant,pass=0):history/histories}; the worst, {benchmark}{params:cell} on {host} at run {run}[ ({revision:sha})], is {statistic:%} worse than the median of the runs before it (limit {limit}%)[; {count(lower=null):run/runs} not judged (under {param(min_runs):run/runs} before it)]
+-- headline[pass=1, lower!=null]: the gate passes: {count(lower!=null):run/runs} judged in {distinct(host,benchmark,params,metric,variant,lower!=null):history/histories}, all within {param(percent)}% of their medians[; {count(alert=improvement):improvement/improvements}][; {count(lower=null):run/runs} not judged (under {param(min_runs):run/runs} before it)]
+-- headline[pass=1]: the gate passes without judging a run: {count():run/runs} in {distinct(host,benchmark,params,metric,variant):history/histories}, none with {param(min_runs):run/runs} before it to judge it against
 -- headline: no history to judge[ on host {param(host)}][ in plan {param(plan)}][ since {param(since)}]
 --
 -- baseline = the median of the scores of up to `runs` runs before the
