@@ -15,7 +15,7 @@
 
 static const char *const type_names[] = {"text", "integer", "real", "boolean", "choice"};
 static const char *const names_kinds[] = {"", "plan", "run", "host", "attribute", "metric", "benchmark", "source",
-                                          "variant", "side", "sides"};
+                                          "variant", "side", "sides", "params"};
 
 const char *param_names_kind(enum param_names n) { return names_kinds[n]; }
 
@@ -91,8 +91,8 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
                     return 0;
                 }
         }
-        return bd_fail(err, "expected 'text', 'text naming a plan|run|host|attribute|metric|benchmark|source|variant|side' "
-                            "or 'text naming sides', got '%s'", text);
+        return bd_fail(err, "expected 'text', 'text naming a plan|run|host|attribute|metric|benchmark|source|variant|side', "
+                            "'text naming sides' or 'text naming params', got '%s'", text);
     }
     if (take_word(&s, "integer") || take_word(&s, "real")) {
         t->type = strncmp(skip_space(text), "integer", 7) == 0 ? PARAM_INTEGER : PARAM_REAL;
@@ -171,7 +171,8 @@ char *param_type_describe(const struct param_type_spec *t)
     struct strbuf sb = {0};
     sb_puts(&sb, type_names[t->type]);
     if (t->names)
-        sb_printf(&sb, " naming %s%s", t->names == NAMES_SIDES ? "" : t->names == NAMES_ATTRIBUTE ? "an " : "a ",
+        sb_printf(&sb, " naming %s%s",
+                  t->names == NAMES_SIDES || t->names == NAMES_PARAMS ? "" : t->names == NAMES_ATTRIBUTE ? "an " : "a ",
                   names_kinds[t->names]);
     if ((t->type == PARAM_INTEGER || t->type == PARAM_REAL) && has_range(&t->range))
         put_range(&sb, &t->range);

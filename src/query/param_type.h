@@ -17,6 +17,8 @@
  *                                  says (run, source, host, variant or attr; run when
  *                                  the query has no `by`)
  *   text naming sides              a comma-separated list of sides
+ *   text naming params             a benchmark's parameters (a cell's canonical JSON,
+ *                                  benchmark.params) that exist
  *   integer [in RANGE]             a decimal integer (64-bit)
  *   real [in RANGE]                a finite decimal number
  *   boolean                        true/false, yes/no, on/off or 1/0; binds 1 or 0
@@ -27,7 +29,7 @@
 enum param_type { PARAM_TEXT, PARAM_INTEGER, PARAM_REAL, PARAM_BOOLEAN, PARAM_CHOICE };
 enum param_names {
     NAMES_NOTHING, NAMES_PLAN, NAMES_RUN, NAMES_HOST, NAMES_ATTRIBUTE, NAMES_METRIC, NAMES_BENCHMARK, NAMES_SOURCE,
-    NAMES_VARIANT, NAMES_SIDE, NAMES_SIDES, NAMES_COUNT
+    NAMES_VARIANT, NAMES_SIDE, NAMES_SIDES, NAMES_PARAMS, NAMES_COUNT
 };
 
 struct param_range {
