@@ -251,7 +251,8 @@ static int check_one(struct db *db, const char *pname, enum param_names kind, co
 }
 
 /* Each side of a comma-separated list (as the query splits it: at every
- * comma, nothing trimmed; empty pieces name nothing). */
+ * comma, nothing trimmed): each must exist, once; an empty piece (a,,b or
+ * a trailing comma) is refused, as the query would show it as a side. */
 static int check_sides(struct db *db, const char *pname, enum param_names kind, const char *key, const char *list,
                        const char *plan, char **err)
 {
@@ -263,7 +264,20 @@ static int check_sides(struct db *db, const char *pname, enum param_names kind, 
     for (char *piece = copy, *next; piece && rc == EXIT_OK; piece = next) {
         if ((next = strchr(piece, ',')) != NULL)
             *next++ = 0;
-        if (*piece)
+        if (!*piece) {
+            /* the query would show an empty name as one more side, without values */
+            bd_fail(err, "%s: '%s' holds an empty name (a comma-separated list of names; null for every one)", pname,
+                    list);
+            rc = EXIT_USAGE;
+            break;
+        }
+        /* the same side twice would be shown twice, its change 0% */
+        for (const char *q = copy; q < piece && rc == EXIT_OK; q += strlen(q) + 1)
+            if (strcmp(q, piece) == 0) {
+                bd_fail(err, "%s: '%s' is given twice in '%s'", pname, piece, list);
+                rc = EXIT_USAGE;
+            }
+        if (rc == EXIT_OK)
             rc = check_one(db, pname, kind, key, piece, plan, &unused, err);
     }
     free(copy);

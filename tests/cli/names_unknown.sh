@@ -106,6 +106,20 @@ refused "compare's side, an attribute value" \
     bd query compare --param plan=crc32 --param by=attr --param key=note --param a='hw acceleration disabled' --param b='hw acceleration enabeld'
 refused "versions' list of sides" "error: query versions: versions: source 'def5679' is the source of no run of plan crc32; did you mean 'def5678'?" \
     bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5679
+# A list naming a side twice, or holding an empty name (a,,b; a trailing
+# comma), showed it as one more version: the same twice (0%), or a version
+# named '' without values. by=attr without key compared nothing: 0 rows.
+refused "versions' list naming one twice" "error: query versions: versions: 'abc1234' is given twice in 'abc1234,def5678,abc1234'" \
+    bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5678,abc1234
+refused "versions' list with an empty name" "error: query versions: versions: 'abc1234,,def5678' holds an empty name" \
+    bd query versions --param plan=crc32 --param by=source --param versions=abc1234,,def5678
+refused "versions' list with a trailing comma" "error: query versions: versions: 'abc1234,' holds an empty name" \
+    bd query versions --param plan=crc32 --param by=source --param versions=abc1234,
+before=$(evaluations)
+run bd query versions --param plan=crc32 --param by=attr --param versions=x
+expect_rc 4 "versions by=attr without key"
+expect_err_has "by = attr: which run attribute's values are the versions? Give it with --param key=NAME" "says what is missing"
+expect_eq "$(evaluations)" "$before" "nothing recorded"
 run bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5678 --format csv
 expect_rc 0 "versions' sides that exist"
 expect_eq "$(python3 -c 'import csv,sys; print(sorted({r["version"] for r in csv.DictReader(open(sys.argv[1]))}))' "$T/out")" \
