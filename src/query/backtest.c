@@ -464,10 +464,11 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
         long long det = (long long)num_or_nan(rows, r, "detected"), fa = (long long)num_or_nan(rows, r, "false_alarms");
         long long runs = (long long)num_or_nan(rows, r, "runs");
         struct strbuf sb = {0};
-        sb_printf(&sb, "%s would have raised %lld alert%s in %lld runs: ", gate, alerts, alerts == 1 ? "" : "s", runs);
+        sb_printf(&sb, "%s would have raised %lld alert%s in %lld run%s: ", gate, alerts, alerts == 1 ? "" : "s", runs,
+                  runs == 1 ? "" : "s");
         if (events)
-            sb_printf(&sb, "%lld of %lld reference regressions caught (recall %.2f", det, events,
-                      num_or_nan(rows, r, "recall"));
+            sb_printf(&sb, "%lld of %lld reference regression%s caught (recall %.2f", det, events,
+                      events == 1 ? "" : "s", num_or_nan(rows, r, "recall"));
         else
             sb_puts(&sb, "no reference regression to catch (recall undefined");
         if (alerts)
@@ -479,9 +480,11 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
                       num_or_nan(rows, r, "false_per_100"));
         else /* nothing judged (e.g. --since after the last run): no rate to give */
             sb_puts(&sb, ", 0 false alarms (per 100 runs undefined)");
-        if (det)
-            sb_printf(&sb, ", detected %.2g runs late on average (at most %lld)", num_or_nan(rows, r, "mean_delay"),
+        if (det) {
+            double mean = num_or_nan(rows, r, "mean_delay");
+            sb_printf(&sb, ", detected %.2g run%s late on average (at most %lld)", mean, mean == 1 ? "" : "s",
                       (long long)num_or_nan(rows, r, "max_delay"));
+        }
         return xsb_detach(&sb);
     }
     return xstrdup("");
