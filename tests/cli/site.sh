@@ -19,7 +19,7 @@ bd query regressions --record -p plan=nightly -f csv >found.csv 2>/dev/null || f
 
 run bd site www
 expect_rc 0 "benchdb site"
-expect_err_has "site: wrote www: 10 pages (8 histories, 1 evaluations, the index): 10 written, 0 unchanged, 0 removed" \
+expect_err_has "site: wrote www: 10 pages (8 histories, 1 evaluation, the index): 10 written, 0 unchanged, 0 removed" \
     "says what it wrote"
 [ -f www/index.html ] && [ -f www/e/1.html ] && [ -f www/.benchdb-site ] || fail "the index, the evaluation, the list"
 expect_eq "$(ls www/h | wc -l)" 8 "a page per history: 4 nightly, 4 of the calibration plan (2 hosts x 2 cells, a line per variant)"
@@ -72,7 +72,7 @@ expect_err_has ": 3 written, 7 unchanged, 0 removed" "only ci-a's histories and 
 # A plan deleted: its pages removed; a file the site did not make stays.
 bd delete --plan cal >/dev/null || fail "delete the calibration plan"
 run bd site www
-expect_err_has "site: wrote www: 6 pages (4 histories, 1 evaluations, the index): 1 written, 5 unchanged, 4 removed" \
+expect_err_has "site: wrote www: 6 pages (4 histories, 1 evaluation, the index): 1 written, 5 unchanged, 4 removed" \
     "the deleted plan's 4 pages removed"
 expect_eq "$(ls www/h | wc -l)" 4 "4 history pages left"
 [ -f www/mine.txt ] || fail "a file the site did not make is left alone"
