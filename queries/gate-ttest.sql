@@ -17,6 +17,7 @@
 -- type: host = text naming a host
 -- type: plan = text naming a plan
 -- type: metric = text naming a metric
+-- type: since = time
 -- outcome: pass
 -- key: host, benchmark, params, metric, variant, seq
 -- chart: series from=gate-ttest with=scope=every group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value lower=lower upper=upper alert=alert unit=unit title="Every run of each history as the gate judges it: the score, the limits, the alerts (histories with alerts first)"

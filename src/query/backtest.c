@@ -139,30 +139,7 @@ const char *backtest_default_reference(struct db *db)
     return found ? "injected-steps" : "regressions";
 }
 
-char *backtest_normalize_time(const char *time)
-{
-    /* SQLite's strftime, on either engine: a private in-memory connection
-     * (nothing of the store is read). */
-    sqlite3 *mem = NULL;
-    sqlite3_stmt *st;
-    char *out = NULL;
-    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK) {
-        sqlite3_close(mem);
-        return NULL;
-    }
-    /* As history_point_data.started is written (migration 0006). */
-    if (sqlite3_prepare_v2(mem,
-                           "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(?1, 18, 2) = '60' "
-                           "THEN upper(substr(?1, 1, 17) || '59' || substr(?1, 20)) ELSE upper(?1) END)",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, time, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
-            out = xstrdup((const char *)sqlite3_column_text(st, 0));
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(mem);
-    return out;
-}
+char *backtest_normalize_time(const char *time) { return param_time_normalize(time); }
 
 /* Length of sql without a final top-level ORDER BY clause: in a CTE the
  * order of rows means nothing (unless a LIMIT follows, which is kept), and
