@@ -163,4 +163,17 @@ for v in 2026-10-21 2026-10-21T04:00 2026-10-21T04:00:00 2026-10-21T04:00:00.000
     expect_rc 0 "since=$v: the store's way of writing a time, or a leading part of it"
 done
 
+# A band whose edges are swapped holds no estimate: the rule ran and said
+# "not adopted" (as the band condition failed), the chart drew an empty band.
+for q in placement-rule comparisons widest; do
+    before=$(evaluations)
+    kind=
+    [ $q = widest ] && kind=--param=kind=all
+    run bd query $q --param plan=calibration-sim $kind --param band_lo=1.05 --param band_hi=0.95
+    expect_rc 4 "$q: band_lo above band_hi"
+    expect_eq "$(cat "$T/err")" "band_lo (1.05) must be below band_hi (0.95): no estimate lies in the band between them" \
+        "$q: says so"
+    expect_eq "$(evaluations)" "$before" "$q: records nothing"
+done
+
 finish
