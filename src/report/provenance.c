@@ -166,6 +166,13 @@ static struct saved_query *companion_params(const struct query_path *qp, const s
         if (!v)
             continue; /* its default (null binds NULL only through a default) */
         char *t = param_text(v);
+        if (t && q->params[i].has_default && strcmp(q->params[i].def, t) == 0) {
+            /* its default: bound as such, and not looked up in the store
+             * (metric=primary on a store without values is no error) */
+            free(t);
+            json_decref(v);
+            continue;
+        }
         char *arg = t ? bd_strdupf("%s=%s", q->params[i].name, t) : NULL;
         oom = !arg || params_add(ps, arg) || json_object_set(*want, q->params[i].name, v);
         free(arg);
