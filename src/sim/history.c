@@ -259,7 +259,17 @@ int sim_history_check(const struct sim_config *cfg, char **err)
     if (cfg->random_steps && cfg->history / 10 + 2 > cfg->history)
         return bd_fail(err, "--steps: a random step needs a run after the first tenth of a history: --history %d is "
                             "too short", cfg->history);
-    return sim_host_noise_check(cfg, err);
+    char buf[SIM_MAX_HOSTS][16];
+    const char *names[SIM_MAX_HOSTS];
+    for (int h = 0; h < cfg->hosts; h++) {
+        sim_history_host_name(h, buf[h], sizeof buf[h]);
+        names[h] = buf[h];
+    }
+    int k = sim_host_noise_unmatched(cfg, names, cfg->hosts);
+    if (k >= 0)
+        return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts (ci-a ...)",
+                       cfg->host_noise[k].hosts, cfg->hosts);
+    return 0;
 }
 
 /* ---- one run ------------------------------------------------------------ */

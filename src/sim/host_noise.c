@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/internal.h"
 #include "sim/sim.h"
 #include "util/diag.h"
 #include "util/xalloc.h"
@@ -55,25 +54,31 @@ double sim_host_noise_factor(const struct sim_config *cfg, int group, int host)
     return sim_host_noise_of(cfg, name);
 }
 
-int sim_host_noise_check(const struct sim_config *cfg, char **err)
+int sim_host_noise_unmatched(const struct sim_config *cfg, const char *const *names, int n)
 {
-    /* A history's hosts are ci-a, ci-b, ... (one group); a calibration
-     * plan's sim-pG-vm-X. */
-    int groups = cfg->history ? 1 : cfg->groups;
     for (int k = 0; k < cfg->n_host_noise; k++) {
         int hit = 0;
-        for (int g = 0; g < groups && !hit; g++)
-            for (int h = 0; h < cfg->hosts && !hit; h++) {
-                char name[64];
-                if (cfg->history)
-                    sim_history_host_name(h, name, sizeof name);
-                else
-                    sim_host_name(g, h, name, sizeof name);
-                hit = fnmatch(cfg->host_noise[k].hosts, name, 0) == 0;
-            }
+        for (int i = 0; i < n && !hit; i++)
+            hit = fnmatch(cfg->host_noise[k].hosts, names[i], 0) == 0;
         if (!hit)
-            return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts (%s)", cfg->host_noise[k].hosts,
-                           groups * cfg->hosts, cfg->history ? "ci-a ..." : "sim-p3-vm-a ...");
+            return k;
     }
+    return -1;
+}
+
+int sim_host_noise_check(const struct sim_config *cfg, char **err)
+{
+    char buf[SIM_MAX_GROUPS * SIM_MAX_HOSTS][32];
+    const char *names[SIM_MAX_GROUPS * SIM_MAX_HOSTS];
+    int n = 0;
+    for (int g = 0; g < cfg->groups; g++)
+        for (int h = 0; h < cfg->hosts; h++) {
+            sim_host_name(g, h, buf[n], sizeof buf[n]);
+            names[n] = buf[n];
+            n++;
+        }
+    int k = sim_host_noise_unmatched(cfg, names, n);
+    if (k >= 0)
+        return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts", cfg->host_noise[k].hosts, n);
     return 0;
 }
