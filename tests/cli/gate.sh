@@ -200,7 +200,8 @@ expect_err_has "rows:       1 of 1 differ" "the summary"
 # having been compared with anything, and the headline said "all within"
 # of it. One night per host: nothing judged. A second plan's ten nights on
 # the same host and first cell: that history's latest run judged, the
-# other cell's run not.
+# other cell's run not, and said to be older than the host's latest run (a
+# benchmark no longer run is judged on its last run, night after night).
 export BENCHDB="$PWD/gates.db"
 bd init >/dev/null
 bd simulate -q --history 1 --hosts 1 --cells 2 --seed 2 --plan first g1 || fail "simulate one night"
@@ -217,12 +218,19 @@ bd simulate -q --history 10 --hosts 1 --cells 1 --seed 2 --plan ten g10 || fail 
 bd ingest -q g10 || fail "ingest ten nights"
 run bd query gate-zscore --gate --no-record
 expect_rc 0 "gate-zscore: one run judged, one not"
-expect_eq "$(head -n 1 "$T/err")" "the gate passes: 1 run judged in 1 history, all within |z| <= 5; 1 run not judged (a distribution of under 8 runs, or no spread)" \
-    "gate-zscore: the judged and the unjudged run apart"
+expect_eq "$(head -n 1 "$T/err")" "the gate passes: 1 run judged in 1 history, all within |z| <= 5; 1 run not judged (a distribution of under 8 runs, or no spread); 1 run from before the host's latest run, which lacks the cell (no longer measured?)" \
+    "gate-zscore: the judged and the unjudged run apart; the large cell's only run is night 1's, not the host's latest"
 run bd query gate-percent --param percent=0 --gate --no-record
 expect_rc 3 "gate-percent at 0%: the judged run fails"
 expect_err_has "the gate fails: 1 of 1 run judged regressed, in 1 history; " "gate-percent: of the judged runs"
 expect_err_has "; 1 run not judged (under 1 run before it)" "gate-percent: and the unjudged one"
+expect_err_has "; 1 run from before the host's latest run, which lacks the cell (no longer measured?)" \
+    "gate-percent: the run of a cell the host's latest run lacks"
+run bd query gate-percent --param scope=latest --format csv --no-record
+expect_eq "$(python3 -c 'import csv, json, sys
+print(sorted((json.loads(r["params"])["workload"], r["run"], r["stale"]) for r in csv.DictReader(open(sys.argv[1]))))' "$T/out")" \
+    "[('large', 'ci-a-0001', '1'), ('small', 'ci-a-0010', '0')]" \
+    "gate-percent: stale = 1 on the large cell's night-1 run, 0 on the host's latest"
 run bd query gate-zscore --param scope=every --format csv --no-record
 python3 - "$T/out" <<'PY' || fail "gate-zscore: limits only where an alert can fire"
 import csv, sys
