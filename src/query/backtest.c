@@ -294,9 +294,9 @@ static void put_header(struct strbuf *sb, const struct saved_query *g, const str
                  "false_alarms, recall, precision\n");
     sb_printf(sb, "-- headline[kind=total, events>0]: %s would have caught {detected} of {events:reference "
                    "regression/reference regressions} (recall {recall:share}) with {false_alarms:false alarm/false "
-                   "alarms} in {runs} runs judged[; {count(kind=missed):missed/missed}]\n", g->name);
+                   "alarms} in {runs:run/runs} judged[; {count(kind=missed):missed/missed}]\n", g->name);
     sb_printf(sb, "-- headline[kind=total]: no reference regression to catch; %s raised {alerts:alert/alerts} in "
-                   "{runs} runs judged\n--\n", g->name);
+                   "{runs:run/runs} judged\n--\n", g->name);
     sb_printf(sb, "-- Composed by 'benchdb backtest' from the saved queries %s (%s, sha256 %s)\n", g->name, g->source,
               gsha);
     sb_printf(sb, "-- and %s (%s, sha256 %s); docs/queries.md, \"Back-testing a gate\".\n", r->name, r->source, rsha);

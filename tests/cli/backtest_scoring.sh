@@ -113,6 +113,12 @@ expect_err_has "gate-percent would have raised 6 alerts in 30 runs: 1 of 1 refer
     "one reference regression: singular"
 run bd --db one.db backtest gate-percent --since 2025-11-20 --no-record
 expect_err_has "gate-percent would have raised 0 alerts in 1 run: no reference regression to catch" "one run judged: singular"
+run bd --db one.db backtest gate-percent --since 2025-11-20
+id=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+run bd --db one.db report --evaluation "$id" -o one.html
+expect_rc 0 "the one-run back-test's page"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' one.html)" \
+    "no reference regression to catch; gate-percent raised 0 alerts in 1 run judged" "its headline: singular"
 
 # In table format: the summary, the alerts, and the verdict in words.
 run bd backtest gate-percent --no-record
