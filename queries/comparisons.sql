@@ -14,6 +14,8 @@
 -- type: group_by = text naming an attribute
 -- judges: plan
 -- key: run_group, kind, benchmark, params, run_a, run_b
+-- needs: :band_lo < :band_hi
+-- unmet: band_lo (:band_lo) must be below band_hi (:band_hi): no estimate lies in the band between them
 -- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; comparisons compares treatment over baseline within runs
 -- needs: EXISTS (SELECT 1 FROM calibration_pair WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by))

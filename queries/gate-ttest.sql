@@ -17,12 +17,14 @@
 -- type: host = text naming a host
 -- type: plan = text naming a plan
 -- type: metric = text naming a metric
+-- type: since = time
 -- outcome: pass
 -- key: host, benchmark, params, metric, variant, seq
 -- chart: series from=gate-ttest with=scope=every group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value lower=lower upper=upper alert=alert unit=unit title="Every run of each history as the gate judges it: the score, the limits, the alerts (histories with alerts first)"
 -- columns: host, benchmark, params, metric, variant, run, revision, value, unit, baseline, lower, upper, alert, pass
--- headline[pass=0]: the gate fails: {count(pass=0)} of {count():run/runs} judged regressed, in {distinct(host,benchmark,params,metric,variant,pass=0):history/histories}; {benchmark}{params:cell} on {host} at run {run}[ ({revision:sha})] scored {value}[ {unit}], beyond the limit {limit}
--- headline[pass=1]: the gate passes: {count():run/runs} judged in {distinct(host,benchmark,params,metric,variant):history/histories}, all within their {param(boundary)} prediction limits[; {count(alert=improvement):improvement/improvements}]
+-- headline[pass=0]: the gate fails: {count(pass=0)} of {count(lower!=null):run/runs} judged regressed, in {distinct(host,benchmark,params,metric,variant,pass=0):history/histories}; {benchmark}{params:cell} on {host} at run {run}[ ({revision:sha})] scored {value}[ {unit}], beyond the limit {limit}[; {count(lower=null):run/runs} not judged (under {param(min_runs):run/runs} before it, or no spread)][; {count(stale=1):run/runs} from before the host's latest run, which lacks the cell (no longer measured?)]
+-- headline[pass=1, lower!=null]: the gate passes: {count(lower!=null):run/runs} judged in {distinct(host,benchmark,params,metric,variant,lower!=null):history/histories}, all within their {param(boundary)} prediction limits[; {count(alert=improvement):improvement/improvements}][; {count(lower=null):run/runs} not judged (under {param(min_runs):run/runs} before it, or no spread)][; {count(stale=1):run/runs} from before the host's latest run, which lacks the cell (no longer measured?)]
+-- headline[pass=1]: the gate passes without judging a run: {count():run/runs} in {distinct(host,benchmark,params,metric,variant):history/histories}, none with {param(min_runs):run/runs} before it and a spread to judge it against[; {count(stale=1):run/runs} from before the host's latest run, which lacks the cell (no longer measured?)]
 -- headline: no history to judge[ on host {param(host)}][ in plan {param(plan)}][ since {param(since)}]
 --
 -- Bencher (bencherdev/bencher at 8d75325, lib/bencher_boundary): the sample
@@ -46,7 +48,8 @@ point AS (
   SELECT host_id, benchmark_id, metric, variant_id, run_id, started, direction, value,
          row_number() OVER (PARTITION BY host_id, benchmark_id, metric, variant_id
                             ORDER BY started NULLS LAST, position NULLS LAST, plan, run) AS seq,
-         count(*) OVER (PARTITION BY host_id, benchmark_id, metric, variant_id) AS points
+         count(*) OVER (PARTITION BY host_id, benchmark_id, metric, variant_id) AS points,
+         max(started) OVER (PARTITION BY host_id) AS host_latest
   FROM history_point
   WHERE (:host IS NULL OR host = :host) AND (:plan IS NULL OR plan = :plan)
     AND (:metric IS NULL OR metric = :metric)
@@ -92,6 +95,7 @@ SELECT h.host, h.benchmark, h.params, h.metric, h.variant, h.unit, s.seq, h.run,
             WHEN s.sign = -1 AND s.value > s.upper THEN 'improvement'
             WHEN s.value > s.upper THEN 'regression'
             WHEN s.value < s.lower THEN 'improvement' END AS alert,
+       CASE WHEN :scope = 'latest' AND s.started < s.host_latest THEN 1 ELSE 0 END AS stale,
        CASE WHEN s.sign = -1 AND s.value < s.lower THEN 0
             WHEN s.sign = 1 AND s.value > s.upper THEN 0
             ELSE 1 END AS pass

@@ -17,12 +17,14 @@
 -- type: host = text naming a host
 -- type: plan = text naming a plan
 -- type: metric = text naming a metric
+-- type: since = time
 -- outcome: pass
 -- key: host, benchmark, params, metric, variant, seq
 -- chart: series from=gate-zscore with=scope=every group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value lower=lower upper=upper alert=alert unit=unit title="Every run of each history as the gate judges it: the score, the limits, the alerts (histories with alerts first)"
 -- columns: host, benchmark, params, metric, variant, run, revision, value, unit, mean, z, limit, alert, pass
--- headline[pass=0, smallest statistic]: the gate fails: {count(pass=0)} of {count():run/runs} judged regressed, in {distinct(host,benchmark,params,metric,variant,pass=0):history/histories}; the worst, {benchmark}{params:cell} on {host} at run {run}[ ({revision:sha})], has z = {z:3} (limit {limit})
--- headline[pass=1]: the gate passes: {count():run/runs} judged in {distinct(host,benchmark,params,metric,variant):history/histories}, all within |z| <= {param(threshold)}[; {count(alert=improvement):improvement/improvements}]
+-- headline[pass=0, smallest statistic]: the gate fails: {count(pass=0)} of {count(lower!=null):run/runs} judged regressed, in {distinct(host,benchmark,params,metric,variant,pass=0):history/histories}; the worst, {benchmark}{params:cell} on {host} at run {run}[ ({revision:sha})], has z = {z:3} (limit {limit})[; {count(lower=null):run/runs} not judged (a distribution of under {param(min_runs):run/runs}, or no spread)][; {count(stale=1):run/runs} from before the host's latest run, which lacks the cell (no longer measured?)]
+-- headline[pass=1, lower!=null]: the gate passes: {count(lower!=null):run/runs} judged in {distinct(host,benchmark,params,metric,variant,lower!=null):history/histories}, all within |z| <= {param(threshold)}[; {count(alert=improvement):improvement/improvements}][; {count(lower=null):run/runs} not judged (a distribution of under {param(min_runs):run/runs}, or no spread)][; {count(stale=1):run/runs} from before the host's latest run, which lacks the cell (no longer measured?)]
+-- headline[pass=1]: the gate passes without judging a run: {count():run/runs} in {distinct(host,benchmark,params,metric,variant):history/histories}, none with a distribution of {param(min_runs):run/runs} and a spread to judge it against[; {count(stale=1):run/runs} from before the host's latest run, which lacks the cell (no longer measured?)]
 -- headline: no history to judge[ on host {param(host)}][ in plan {param(plan)}][ since {param(since)}]
 --
 -- Conbench (conbench/conbench at 3af4a55, docs/pages/lookback_zscore.md):
@@ -37,7 +39,9 @@
 -- none when the distribution has fewer than min_runs runs (benchdb's: the
 -- first nights of a history would alarm on a spread of two or three
 -- values) or no spread. lower
--- and upper are the values at which z reaches -threshold and threshold.
+-- and upper are the values at which z reaches -threshold and threshold;
+-- null where no alert can fire (as the other gates' limits are), so that
+-- a run not judged is one whose lower is null.
 -- statistic = z, limit = -threshold (a regression lies below it); pass = 0
 -- on a regression. One run per commit stands in for Conbench's commits.
 WITH
@@ -45,7 +49,8 @@ point AS (
   SELECT host_id, benchmark_id, metric, variant_id, run_id, started, direction, value,
          row_number() OVER (PARTITION BY host_id, benchmark_id, metric, variant_id
                             ORDER BY started NULLS LAST, position NULLS LAST, plan, run) AS seq,
-         count(*) OVER (PARTITION BY host_id, benchmark_id, metric, variant_id) AS points
+         count(*) OVER (PARTITION BY host_id, benchmark_id, metric, variant_id) AS points,
+         max(started) OVER (PARTITION BY host_id) AS host_latest
   FROM history_point
   WHERE (:host IS NULL OR host = :host) AND (:plan IS NULL OR plan = :plan)
     AND (:metric IS NULL OR metric = :metric)
@@ -91,11 +96,14 @@ scored AS (
 )
 SELECT h.host, h.benchmark, h.params, h.metric, h.variant, h.unit, s.seq, h.run, h.plan, h.revision, h.started_at,
        s.svs AS value, s.baseline_n, s.outliers, s.mean, s.stddev, s.z,
-       s.mean - CAST(:threshold AS DOUBLE PRECISION) * s.stddev AS lower,
-       s.mean + CAST(:threshold AS DOUBLE PRECISION) * s.stddev AS upper,
+       CASE WHEN s.baseline_n >= :min_runs AND s.z IS NOT NULL
+            THEN s.mean - CAST(:threshold AS DOUBLE PRECISION) * s.stddev END AS lower,
+       CASE WHEN s.baseline_n >= :min_runs AND s.z IS NOT NULL
+            THEN s.mean + CAST(:threshold AS DOUBLE PRECISION) * s.stddev END AS upper,
        s.z AS statistic, -CAST(:threshold AS DOUBLE PRECISION) AS "limit",
        CASE WHEN s.baseline_n < :min_runs THEN NULL
             WHEN -s.z > :threshold THEN 'regression' WHEN s.z > :threshold THEN 'improvement' END AS alert,
+       CASE WHEN :scope = 'latest' AND s.started < s.host_latest THEN 1 ELSE 0 END AS stale,
        CASE WHEN -s.z > :threshold AND s.baseline_n >= :min_runs THEN 0 ELSE 1 END AS pass
 FROM scored AS s
 JOIN history_point AS h ON h.run_id = s.run_id AND h.benchmark_id = s.benchmark_id AND h.variant_id = s.variant_id

@@ -21,6 +21,8 @@
 -- verdict: verdict
 -- show: run_group, between_band_share, within_exclude_share, between_exclude_share, pass
 -- key: run_group
+-- needs: :band_lo < :band_hi
+-- unmet: band_lo (:band_lo) must be below band_hi (:band_hi): no estimate lies in the band between them
 -- needs: EXISTS (SELECT 1 FROM run r JOIN plan p ON p.id = r.plan_id WHERE p.name = :plan AND r.treatment_id IS NOT NULL)
 -- unmet: plan :plan has no runs with a treatment and a baseline variant; placement-rule compares treatment over baseline within runs
 -- needs: EXISTS (SELECT 1 FROM calibration_pair WHERE plan = :plan AND (a_attributes ->> :group_by) IS NOT DISTINCT FROM (b_attributes ->> :group_by))

@@ -12,6 +12,7 @@
 -- type: host = text naming a host
 -- type: plan = text naming a plan
 -- type: benchmark = text naming a benchmark
+-- type: params = text naming params
 -- type: metric = text naming a metric
 -- type: variant = text naming a variant
 -- type: window = integer in [2, )

@@ -16,6 +16,8 @@
 -- type: key = text naming an attribute
 -- type: k = integer in [0, )
 -- type: metric = text naming a metric
+-- needs: :by <> 'attr' OR :key IS NOT NULL
+-- unmet: by = attr: which run attribute's values are the versions? Give it with --param key=NAME
 -- show: test, params, variant, metric, unit, version, n, value, change_percent, note
 -- key: test, params, variant, metric, version
 -- headline[largest |step|]: the largest step between versions: {test}{params:cell}[ ({variant})] {step:pct} at {version}; {distinct(test,params,variant,metric):test/tests} over {distinct(version):version/versions}

@@ -38,8 +38,10 @@ const struct cli_spec spec_query = {
     .synopsis = (const char *const[]){"query [OPTIONS] NAME|FILE.sql", NULL},
     .about = "Run a saved query: defaults fill the parameters not given; each value is\n"
              "checked against the parameter's declared type (and must name a plan, run,\n"
-             "host or attribute that exists, where the query says so) and bound, never\n"
-             "pasted into the SQL. 'benchdb queries NAME' lists the parameters. The\n"
+             "host, attribute, metric, benchmark, a cell's params, source or variant\n"
+             "that exists, where the query says so; an unknown one is an error naming\n"
+             "the nearest) and bound, never pasted into the SQL. 'benchdb queries\n"
+             "NAME' lists the parameters. The\n"
              "query only reads the store. A decision (a query with an '-- outcome:'\n"
              "column: a rule's verdict, a gate) is recorded in the verdict history\n"
              "('benchdb history') unless --no-record is given; a lookup (any other\n"

@@ -113,7 +113,8 @@ static const struct cli_opt simulate_opts[] = {
     {"fork-sd", 0, "SD", "a fork's level (default 0.01)", cli_opt_real, SIM(fork_sd), 0, 0},
     {"iteration-sd", 0, "SD", "one iteration's value (default 0.015)", cli_opt_real, SIM(iteration_sd), 0, 0},
     {"host-noise", 0, "HOSTS=FACTOR", "multiply every run-to-run noise of the hosts whose\nname matches the shell "
-                                      "pattern HOSTS (e.g.\n'*-vm-b') by FACTOR, 0-100 (repeatable)",
+                                      "pattern HOSTS (e.g.\n'*-vm-b'; with --history 'ci-b') by FACTOR,\n0-100 "
+                                      "(repeatable)",
      parse_host_noise, SIM(host_noise), 0, 0},
     {"effect", 0, "WORKLOAD/OPERATION[/FORMAT]=FACTOR[@RUNS]",
      "multiply the treatment's time in matching cells\nby FACTOR, in every run or in runs whose name\nmatches RUNS; "

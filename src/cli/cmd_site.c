@@ -132,9 +132,10 @@ int cmd_site(struct cli *cli, int argc, char **argv)
         goto out;
     }
     if (!a.quiet)
-        fprintf(stderr, "site: wrote %s: %zu pages (%zu histories, %zu evaluations, the index): %zu written, %zu "
+        fprintf(stderr, "site: wrote %s: %zu page%s (%zu histor%s, %zu evaluation%s, the index): %zu written, %zu "
                         "unchanged, %zu removed\n",
-                argv[first], w.nmade, s.nh, s.nevals, w.written, w.unchanged, w.removed);
+                argv[first], w.nmade, w.nmade == 1 ? "" : "s", s.nh, s.nh == 1 ? "y" : "ies", s.nevals,
+                s.nevals == 1 ? "" : "s", w.written, w.unchanged, w.removed);
     rc = EXIT_OK;
 out:
     site_writer_free(&w);

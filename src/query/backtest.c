@@ -139,30 +139,7 @@ const char *backtest_default_reference(struct db *db)
     return found ? "injected-steps" : "regressions";
 }
 
-char *backtest_normalize_time(const char *time)
-{
-    /* SQLite's strftime, on either engine: a private in-memory connection
-     * (nothing of the store is read). */
-    sqlite3 *mem = NULL;
-    sqlite3_stmt *st;
-    char *out = NULL;
-    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK) {
-        sqlite3_close(mem);
-        return NULL;
-    }
-    /* As history_point_data.started is written (migration 0006). */
-    if (sqlite3_prepare_v2(mem,
-                           "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(?1, 18, 2) = '60' "
-                           "THEN upper(substr(?1, 1, 17) || '59' || substr(?1, 20)) ELSE upper(?1) END)",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, time, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
-            out = xstrdup((const char *)sqlite3_column_text(st, 0));
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(mem);
-    return out;
-}
+char *backtest_normalize_time(const char *time) { return param_time_normalize(time); }
 
 /* Length of sql without a final top-level ORDER BY clause: in a CTE the
  * order of rows means nothing (unless a LIMIT follows, which is kept), and
@@ -317,9 +294,9 @@ static void put_header(struct strbuf *sb, const struct saved_query *g, const str
                  "false_alarms, recall, precision\n");
     sb_printf(sb, "-- headline[kind=total, events>0]: %s would have caught {detected} of {events:reference "
                    "regression/reference regressions} (recall {recall:share}) with {false_alarms:false alarm/false "
-                   "alarms} in {runs} runs judged[; {count(kind=missed):missed/missed}]\n", g->name);
+                   "alarms} in {runs:run/runs} judged[; {count(kind=missed):missed/missed}]\n", g->name);
     sb_printf(sb, "-- headline[kind=total]: no reference regression to catch; %s raised {alerts:alert/alerts} in "
-                   "{runs} runs judged\n--\n", g->name);
+                   "{runs:run/runs} judged\n--\n", g->name);
     sb_printf(sb, "-- Composed by 'benchdb backtest' from the saved queries %s (%s, sha256 %s)\n", g->name, g->source,
               gsha);
     sb_printf(sb, "-- and %s (%s, sha256 %s); docs/queries.md, \"Back-testing a gate\".\n", r->name, r->source, rsha);
@@ -464,10 +441,11 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
         long long det = (long long)num_or_nan(rows, r, "detected"), fa = (long long)num_or_nan(rows, r, "false_alarms");
         long long runs = (long long)num_or_nan(rows, r, "runs");
         struct strbuf sb = {0};
-        sb_printf(&sb, "%s would have raised %lld alert%s in %lld runs: ", gate, alerts, alerts == 1 ? "" : "s", runs);
+        sb_printf(&sb, "%s would have raised %lld alert%s in %lld run%s: ", gate, alerts, alerts == 1 ? "" : "s", runs,
+                  runs == 1 ? "" : "s");
         if (events)
-            sb_printf(&sb, "%lld of %lld reference regressions caught (recall %.2f", det, events,
-                      num_or_nan(rows, r, "recall"));
+            sb_printf(&sb, "%lld of %lld reference regression%s caught (recall %.2f", det, events,
+                      events == 1 ? "" : "s", num_or_nan(rows, r, "recall"));
         else
             sb_puts(&sb, "no reference regression to catch (recall undefined");
         if (alerts)
@@ -479,9 +457,11 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
                       num_or_nan(rows, r, "false_per_100"));
         else /* nothing judged (e.g. --since after the last run): no rate to give */
             sb_puts(&sb, ", 0 false alarms (per 100 runs undefined)");
-        if (det)
-            sb_printf(&sb, ", detected %.2g runs late on average (at most %lld)", num_or_nan(rows, r, "mean_delay"),
+        if (det) {
+            double mean = num_or_nan(rows, r, "mean_delay");
+            sb_printf(&sb, ", detected %.2g run%s late on average (at most %lld)", mean, mean == 1 ? "" : "s",
                       (long long)num_or_nan(rows, r, "max_delay"));
+        }
         return xsb_detach(&sb);
     }
     return xstrdup("");

@@ -1,7 +1,8 @@
 /* Parameters that name a plan, run, host, attribute, metric, benchmark,
- * source, variant or side: they must exist. */
+ * source, variant, side or a benchmark's parameters: they must exist. */
 #include "query/param_check.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ static const char *const names_sql[] = {
     [NAMES_SOURCE] = "SELECT DISTINCT r.source FROM run r JOIN plan p ON p.id = r.plan_id "
                      "WHERE r.source IS NOT NULL AND (CAST(?1 AS TEXT) IS NULL OR p.name = ?1) ORDER BY 1",
     [NAMES_VARIANT] = "SELECT name FROM variant ORDER BY 1",
+    [NAMES_PARAMS] = "SELECT DISTINCT params FROM benchmark ORDER BY 1",
 };
 /* The values of attribute ?2 (a side when by = attr). */
 static const char attribute_values_sql[] =
@@ -83,7 +85,7 @@ static int names_load(struct db *db, enum param_names kind, const char *plan, co
     const char *sql = kind == NAMES_SIDE ? attribute_values_sql : names_sql[kind];
     if (db_prepare(db, sql, &st) != SQLITE_OK)
         return bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind), db_errmsg(db));
-    int scoped = kind != NAMES_PLAN && kind != NAMES_BENCHMARK && kind != NAMES_VARIANT;
+    int scoped = kind != NAMES_PLAN && kind != NAMES_BENCHMARK && kind != NAMES_VARIANT && kind != NAMES_PARAMS;
     int rc = !scoped || !plan ? SQLITE_OK : db_bind_text(st, 1, plan, -1);
     if (rc == SQLITE_OK && kind == NAMES_SIDE)
         rc = db_bind_text(st, 2, key, -1);
@@ -118,11 +120,39 @@ static int plan_param(const struct saved_query *q)
     return -1;
 }
 
+/* The stored parameters that are the same JSON object as value, written
+ * otherwise (keys in another order, spaces), or NULL. */
+static const char *same_params(const char *value, const struct names *ns)
+{
+    json_t *v = json_loads(value, JSON_DECODE_ANY, NULL);
+    const char *same = NULL;
+    for (size_t i = 0; v && json_is_object(v) && i < ns->n && !same; i++) {
+        json_t *w = json_loads(ns->v[i], JSON_DECODE_ANY, NULL);
+        if (w && json_equal(v, w))
+            same = ns->v[i];
+        json_decref(w);
+    }
+    json_decref(v);
+    return same;
+}
+
 static int refuse(const char *pname, enum param_names names, const char *key, const char *value, const char *plan,
                   const struct names *ns, char **err)
 {
     const char *kind = names == NAMES_SIDE ? "value" : param_names_kind(names);
+    /* the plural of kind in "(plans: ...)": params is one already */
+    const char *s_ = names == NAMES_PARAMS ? "" : "s";
     struct strbuf sb = {0};
+    const char *same = names == NAMES_PARAMS ? same_params(value, ns) : NULL;
+    if (same) {
+        if (strcmp(pname, kind) != 0)
+            sb_printf(&sb, "%s: ", pname);
+        sb_printf(&sb, "params '%s': the store writes these parameters '%s' (keys sorted, no spaces); give "
+                       "them so", value, same);
+        bd_fail(err, "%s", xsb_text(&sb));
+        sb_free(&sb);
+        return EXIT_USAGE;
+    }
     if (names == NAMES_SIDE)
         sb_printf(&sb, "%s: '%s' is not a value of attribute %s of any run%s%s", pname, value, key,
                   plan ? " of plan " : "", plan ? plan : "");
@@ -140,6 +170,8 @@ static int refuse(const char *pname, enum param_names names, const char *key, co
             sb_printf(&sb, "metric '%s' has no values in plan %s", value, plan);
         else if (plan && names == NAMES_SOURCE)
             sb_printf(&sb, "source '%s' is the source of no run of plan %s", value, plan);
+        else if (names == NAMES_PARAMS)
+            sb_printf(&sb, "params '%s' are the parameters of no benchmark", value);
         else
             sb_printf(&sb, "%s '%s' does not exist", kind, value);
     }
@@ -150,15 +182,15 @@ static int refuse(const char *pname, enum param_names names, const char *key, co
     if (near)
         sb_printf(&sb, "; did you mean '%s'?", near);
     if (ns->n <= SHOWN) {
-        sb_printf(&sb, near ? " (%ss: " : "; %ss: ", kind);
+        sb_printf(&sb, near ? " (%s%s: " : "; %s%s: ", kind, s_);
         sb_put_name_list(&sb, (const char *const *)ns->v, ns->n, SHOWN);
         sb_puts(&sb, near ? ")" : "");
     } else if (near)
-        sb_printf(&sb, " (of %zu %ss)", ns->n, kind);
+        sb_printf(&sb, " (of %zu %s%s)", ns->n, kind, s_);
     else {
         const char *nearest[SHOWN];
         size_t k = suggest_nearest(value, (const char *const *)ns->v, ns->n, nearest, SHOWN);
-        sb_printf(&sb, "; the nearest of %zu %ss: ", ns->n, kind);
+        sb_printf(&sb, "; the nearest of %zu %s%s: ", ns->n, kind, s_);
         sb_put_name_list(&sb, nearest, k, SHOWN);
     }
     bd_fail(err, "%s", xsb_text(&sb));
@@ -212,14 +244,15 @@ static int check_one(struct db *db, const char *pname, enum param_names kind, co
         }
     for (size_t k = 0; k < ns.n && !found; k++)
         found = strcmp(ns.v[k], value) == 0;
-    int unscoped = kind == NAMES_PLAN || kind == NAMES_BENCHMARK || kind == NAMES_VARIANT;
+    int unscoped = kind == NAMES_PLAN || kind == NAMES_BENCHMARK || kind == NAMES_VARIANT || kind == NAMES_PARAMS;
     int rc = found ? EXIT_OK : refuse(pname, kind, key, value, unscoped ? NULL : plan, &ns, err);
     names_free(&ns);
     return rc;
 }
 
 /* Each side of a comma-separated list (as the query splits it: at every
- * comma, nothing trimmed; empty pieces name nothing). */
+ * comma, nothing trimmed): each must exist, once; an empty piece (a,,b or
+ * a trailing comma) is refused, as the query would show it as a side. */
 static int check_sides(struct db *db, const char *pname, enum param_names kind, const char *key, const char *list,
                        const char *plan, char **err)
 {
@@ -231,7 +264,20 @@ static int check_sides(struct db *db, const char *pname, enum param_names kind, 
     for (char *piece = copy, *next; piece && rc == EXIT_OK; piece = next) {
         if ((next = strchr(piece, ',')) != NULL)
             *next++ = 0;
-        if (*piece)
+        if (!*piece) {
+            /* the query would show an empty name as one more side, without values */
+            bd_fail(err, "%s: '%s' holds an empty name (a comma-separated list of names; null for every one)", pname,
+                    list);
+            rc = EXIT_USAGE;
+            break;
+        }
+        /* the same side twice would be shown twice, its change 0% */
+        for (const char *q = copy; q < piece && rc == EXIT_OK; q += strlen(q) + 1)
+            if (strcmp(q, piece) == 0) {
+                bd_fail(err, "%s: '%s' is given twice in '%s'", pname, piece, list);
+                rc = EXIT_USAGE;
+            }
+        if (rc == EXIT_OK)
             rc = check_one(db, pname, kind, key, piece, plan, &unused, err);
     }
     free(copy);
@@ -277,6 +323,7 @@ int param_check_name(struct db *db, enum param_names kind, const char *value, co
 static const char *const names_column[] = {
     [NAMES_PLAN] = "p.name", [NAMES_RUN] = "r.name", [NAMES_HOST] = "h.name", [NAMES_METRIC] = "se.metric",
     [NAMES_BENCHMARK] = "b.name", [NAMES_SOURCE] = "r.source", [NAMES_VARIANT] = "v.name",
+    [NAMES_PARAMS] = "b.params",
 };
 
 /* Whether some measured value has every name of filters[0..n). 1, 0, or

@@ -13,9 +13,9 @@
 #include "util/diag.h"
 #include "util/xalloc.h"
 
-static const char *const type_names[] = {"text", "integer", "real", "boolean", "choice"};
+static const char *const type_names[] = {"text", "integer", "real", "boolean", "choice", "time"};
 static const char *const names_kinds[] = {"", "plan", "run", "host", "attribute", "metric", "benchmark", "source",
-                                          "variant", "side", "sides"};
+                                          "variant", "side", "sides", "params"};
 
 const char *param_names_kind(enum param_names n) { return names_kinds[n]; }
 
@@ -91,8 +91,8 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
                     return 0;
                 }
         }
-        return bd_fail(err, "expected 'text', 'text naming a plan|run|host|attribute|metric|benchmark|source|variant|side' "
-                            "or 'text naming sides', got '%s'", text);
+        return bd_fail(err, "expected 'text', 'text naming a plan|run|host|attribute|metric|benchmark|source|variant|side', "
+                            "'text naming sides' or 'text naming params', got '%s'", text);
     }
     if (take_word(&s, "integer") || take_word(&s, "real")) {
         t->type = strncmp(skip_space(text), "integer", 7) == 0 ? PARAM_INTEGER : PARAM_REAL;
@@ -102,6 +102,12 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
             return 0;
         return bd_fail(err, "expected '%s' or '%s in RANGE' with RANGE such as [1, 100], (0, 1) or [0, ), got '%s'",
                        type_names[t->type], type_names[t->type], text);
+    }
+    if (take_word(&s, "time")) {
+        t->type = PARAM_TIME;
+        if (!*s)
+            return 0;
+        return bd_fail(err, "expected 'time', got '%s'", text);
     }
     if (take_word(&s, "boolean")) {
         t->type = PARAM_BOOLEAN;
@@ -137,7 +143,7 @@ int param_type_parse(const char *text, struct param_type_spec *t, char **err)
             return 0;
     }
     param_type_free(t);
-    return bd_fail(err, "expected text, integer, real, boolean or 'choice of A, B, ...', got '%s'", text);
+    return bd_fail(err, "expected text, integer, real, boolean, time or 'choice of A, B, ...', got '%s'", text);
 }
 
 void param_type_free(struct param_type_spec *t)
@@ -171,7 +177,8 @@ char *param_type_describe(const struct param_type_spec *t)
     struct strbuf sb = {0};
     sb_puts(&sb, type_names[t->type]);
     if (t->names)
-        sb_printf(&sb, " naming %s%s", t->names == NAMES_SIDES ? "" : t->names == NAMES_ATTRIBUTE ? "an " : "a ",
+        sb_printf(&sb, " naming %s%s",
+                  t->names == NAMES_SIDES || t->names == NAMES_PARAMS ? "" : t->names == NAMES_ATTRIBUTE ? "an " : "a ",
                   names_kinds[t->names]);
     if ((t->type == PARAM_INTEGER || t->type == PARAM_REAL) && has_range(&t->range))
         put_range(&sb, &t->range);
@@ -235,6 +242,49 @@ static int decimal_real(const char *s)
     return !*p;
 }
 
+char *param_time_normalize(const char *text)
+{
+    /* A private in-memory connection: nothing of the store is read, and
+     * the same text comes out on either engine. */
+    sqlite3 *mem = NULL;
+    sqlite3_stmt *st;
+    char *out = NULL;
+    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK) {
+        sqlite3_close(mem);
+        return NULL;
+    }
+    /* As history_point_data.started is written (migration 0006). */
+    if (sqlite3_prepare_v2(mem,
+                           "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', CASE WHEN substr(?1, 18, 2) = '60' "
+                           "THEN upper(substr(?1, 1, 17) || '59' || substr(?1, 20)) ELSE upper(?1) END)",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+            out = xstrdup((const char *)sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(mem);
+    return out;
+}
+
+/* A time compared as text with history_point.started must be written as
+ * it is, or be a leading part of it ending at a field's end. */
+static int time_parse(const char *text, char **err)
+{
+    char *utc = param_time_normalize(text);
+    size_t n = strlen(text);
+    int ok = utc && (n == 10 || n == 13 || n == 16 || n == 19 || n == 23 || n == 24) && strncmp(utc, text, n) == 0;
+    if (!ok) {
+        if (utc)
+            bd_fail(err, "expected a UTC time as the store writes it (it is compared as text): %s, or a leading "
+                         "part of it such as %.10s", utc, utc);
+        else
+            bd_fail(err, "expected a date (2026-01-31) or a UTC time as the store writes it (2026-01-31T00:00:00.000Z)");
+    }
+    free(utc);
+    return ok ? 0 : -1;
+}
+
 int param_value_parse(const struct param_type_spec *t, const char *text, struct param_value *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -271,6 +321,8 @@ int param_value_parse(const struct param_type_spec *t, const char *text, struct 
             }
         return bd_fail(err, "expected true or false (yes/no, on/off, 1/0)");
     }
+    case PARAM_TIME:
+        return time_parse(text, err);
     case PARAM_CHOICE: {
         for (int i = 0; i < t->nchoices; i++)
             if (strcmp(text, t->choices[i]) == 0)

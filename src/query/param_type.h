@@ -17,17 +17,24 @@
  *                                  says (run, source, host, variant or attr; run when
  *                                  the query has no `by`)
  *   text naming sides              a comma-separated list of sides
+ *   text naming params             a benchmark's parameters (a cell's canonical JSON,
+ *                                  benchmark.params) that exist
  *   integer [in RANGE]             a decimal integer (64-bit)
  *   real [in RANGE]                a finite decimal number
  *   boolean                        true/false, yes/no, on/off or 1/0; binds 1 or 0
  *   choice of A, B, ...            one of the listed words, as text
+ *   time                           a UTC time as the store writes history_point.started
+ *                                  (2026-01-31T00:00:00.000Z), or a leading part of
+ *                                  one (2026-01-31, 2026-01-31T06): compared as text
+ *                                  with it, so that another way of writing a time
+ *                                  (an offset, no milliseconds, 2026-1-31) is refused
  * and RANGE an interval, each end optional (unbounded) and closed by [ ]
  * or open by ( ): [1, 1000], (0, 1), [0, ). Values bind as their type:
  * integer as an SQLite integer, real as a real, the rest as text. */
-enum param_type { PARAM_TEXT, PARAM_INTEGER, PARAM_REAL, PARAM_BOOLEAN, PARAM_CHOICE };
+enum param_type { PARAM_TEXT, PARAM_INTEGER, PARAM_REAL, PARAM_BOOLEAN, PARAM_CHOICE, PARAM_TIME };
 enum param_names {
     NAMES_NOTHING, NAMES_PLAN, NAMES_RUN, NAMES_HOST, NAMES_ATTRIBUTE, NAMES_METRIC, NAMES_BENCHMARK, NAMES_SOURCE,
-    NAMES_VARIANT, NAMES_SIDE, NAMES_SIDES, NAMES_COUNT
+    NAMES_VARIANT, NAMES_SIDE, NAMES_SIDES, NAMES_PARAMS, NAMES_COUNT
 };
 
 struct param_range {
@@ -62,6 +69,10 @@ struct param_value {
 /* Checks text against t. Returns 0, or -1 with *err set to what was
  * expected ("expected a number in (0, 1)"). */
 int param_value_parse(const struct param_type_spec *t, const char *text, struct param_value *out, char **err);
+/* text (a date or an RFC 3339 time) in UTC as the store writes
+ * history_point.started, 2026-01-31T00:00:00.000Z, by SQLite's strftime
+ * (whatever engine the store is on); NULL when it is not a time. malloc'd. */
+char *param_time_normalize(const char *text);
 /* The SQL NULL value (a default written `null`). */
 void param_value_null(struct param_value *out);
 int param_value_bind(struct db_stmt *st, int i, const struct param_value *v);

@@ -166,6 +166,13 @@ static struct saved_query *companion_params(const struct query_path *qp, const s
         if (!v)
             continue; /* its default (null binds NULL only through a default) */
         char *t = param_text(v);
+        if (t && q->params[i].has_default && strcmp(q->params[i].def, t) == 0) {
+            /* its default: bound as such, and not looked up in the store
+             * (metric=primary on a store without values is no error) */
+            free(t);
+            json_decref(v);
+            continue;
+        }
         char *arg = t ? bd_strdupf("%s=%s", q->params[i].name, t) : NULL;
         oom = !arg || params_add(ps, arg) || json_object_set(*want, q->params[i].name, v);
         free(arg);
@@ -201,32 +208,27 @@ int report_companion_check(const struct query_path *qp, const struct report_eval
     return q ? 0 : -1;
 }
 
-int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
-                     const struct chart_spec *spec, int may_run, struct report_companion_run *c, char **err)
+/* The latest evaluation of q (by_name: of any text of q's name, another
+ * than sha; else of sha, q's text now) recorded on ev's data with the
+ * parameters want: 0 with *id (0: none), or -1 with *err. */
+static int find_recorded(struct db *db, const struct saved_query *q, const json_t *want, const struct report_eval *ev,
+                         const char *sha, int by_name, long long *id, char **err)
 {
-    memset(c, 0, sizeof *c);
-    char *e2 = NULL;
-    struct params ps = {0};
-    int rc = -1;
-    json_t *want = NULL;
-    struct saved_query *q = companion_params(qp, ev, name, spec->with, &ps, &want, err);
-    if (!q) {
-        json_decref(want);
-        return -1;
-    }
-    char sha[65];
-    sha256_hex_of(q->text, strlen(q->text), sha);
-    /* A recorded evaluation of the same text with the same parameters on the same data. */
     struct db_stmt *st;
-    if (db_prepare(db, "SELECT id, params FROM evaluation WHERE query_sha256 = ? AND data_fingerprint = ? "
-                       "ORDER BY id DESC",
-                   &st) != SQLITE_OK) {
-        bd_fail(err, "cannot read the evaluations: %s", db_errmsg(db));
-        goto out;
-    }
-    db_bind_text(st, 1, sha, -1);
-    db_bind_text(st, 2, ev->fingerprint, -1);
-    while (!c->id && db_step(st) == SQLITE_ROW) {
+    *id = 0;
+    if (db_prepare(db,
+                   by_name ? "SELECT id, params FROM evaluation WHERE query_name = ? AND query_sha256 <> ? "
+                             "AND data_fingerprint = ? ORDER BY id DESC"
+                           : "SELECT id, params FROM evaluation WHERE query_sha256 = ? AND data_fingerprint = ? "
+                             "ORDER BY id DESC",
+                   &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the evaluations: %s", db_errmsg(db));
+    int k = 1;
+    if (by_name)
+        db_bind_text(st, k++, q->name, -1);
+    db_bind_text(st, k++, sha, -1);
+    db_bind_text(st, k, ev->fingerprint, -1);
+    while (!*id && db_step(st) == SQLITE_ROW) {
         json_t *rp = json_loads((const char *)db_column_text(st, 1), 0, NULL);
         int same = rp != NULL;
         for (int i = 0; same && i < q->nparams; i++) {
@@ -247,24 +249,60 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
         }
         json_decref(rp);
         if (same)
-            c->id = db_column_int64(st, 0);
+            *id = db_column_int64(st, 0);
     }
     db_finalize(st);
+    return 0;
+}
+
+int report_companion(struct db *db, const struct query_path *qp, const struct report_eval *ev, const char *name,
+                     const struct chart_spec *spec, int may_run, struct report_companion_run *c, char **err)
+{
+    memset(c, 0, sizeof *c);
+    char *e2 = NULL;
+    struct params ps = {0};
+    int rc = -1;
+    json_t *want = NULL;
+    struct saved_query *q = companion_params(qp, ev, name, spec->with, &ps, &want, err);
+    if (!q) {
+        json_decref(want);
+        return -1;
+    }
+    char sha[65], fp[65];
+    sha256_hex_of(q->text, strlen(q->text), sha);
+    /* A recorded evaluation of the same text with the same parameters on the same data. */
+    if (find_recorded(db, q, want, ev, sha, 0, &c->id, err))
+        goto out;
     if (c->id) {
         rc = 0;
         goto out;
+    }
+    /* Else, when it cannot be run now on ev's data (a site draws what is
+     * recorded; the store holds other data now), one recorded on that
+     * data by an earlier text of the query (benchdb since upgraded, or the
+     * file edited): what ev's page was drawn from. */
+    int same_data = 0;
+    if (may_run) {
+        if (data_fingerprint(db, fp, NULL, &e2)) {
+            bd_fail(err, "%s", e2);
+            goto out;
+        }
+        same_data = strcmp(fp, ev->fingerprint) == 0;
+    }
+    if (!same_data) {
+        if (find_recorded(db, q, want, ev, sha, 1, &c->id, err))
+            goto out;
+        if (c->id) {
+            rc = 0;
+            goto out;
+        }
     }
     if (!may_run) {
         bd_fail(err, "evaluation %lld (%s): no evaluation of %s with its parameters on the data it saw is recorded "
                      "('benchdb report --evaluation %lld' runs and records it)", ev->id, ev->query_name, name, ev->id);
         goto out;
     }
-    char fp[65];
-    if (data_fingerprint(db, fp, NULL, &e2)) {
-        bd_fail(err, "%s", e2);
-        goto out;
-    }
-    if (strcmp(fp, ev->fingerprint) != 0) {
+    if (!same_data) {
         bd_fail(err, "evaluation %lld (%s) saw data %.12s, the store now holds %.12s, and no evaluation of %s with its "
                      "parameters on that data is recorded: its chart cannot be drawn from the same data",
                 ev->id, ev->query_name, ev->fingerprint, fp, name);

@@ -44,7 +44,7 @@ static void run_place(const struct sim_config *cfg, int i, int *host, int *night
     *night = i % cfg->history + 1;
 }
 
-static void host_name(int host, char *buf, size_t size)
+void sim_history_host_name(int host, char *buf, size_t size)
 {
     snprintf(buf, size, "ci-%c", 'a' + host);
 }
@@ -259,6 +259,16 @@ int sim_history_check(const struct sim_config *cfg, char **err)
     if (cfg->random_steps && cfg->history / 10 + 2 > cfg->history)
         return bd_fail(err, "--steps: a random step needs a run after the first tenth of a history: --history %d is "
                             "too short", cfg->history);
+    char buf[SIM_MAX_HOSTS][16];
+    const char *names[SIM_MAX_HOSTS];
+    for (int h = 0; h < cfg->hosts; h++) {
+        sim_history_host_name(h, buf[h], sizeof buf[h]);
+        names[h] = buf[h];
+    }
+    int k = sim_host_noise_unmatched(cfg, names, cfg->hosts);
+    if (k >= 0)
+        return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts (ci-a ...)",
+                       cfg->host_noise[k].hosts, cfg->hosts);
     return 0;
 }
 
@@ -322,7 +332,10 @@ int sim_history_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit,
 
     char name[64], hname[16];
     sim_history_run_name(cfg, i, name, sizeof name);
-    host_name(host, hname, sizeof hname);
+    sim_history_host_name(host, hname, sizeof hname);
+    /* --host-noise scales this host's run-to-run noise and each value's:
+     * it draws nothing, so a factor of 1 changes no byte. */
+    const double hn = sim_host_noise_of(cfg, hname);
     sb_puts(&sb, "{\"record\":\"run\",\"format\":\"benchdb-run/1\",\"plan\":");
     sim_json_string(&sb, sim_plan(cfg));
     sb_printf(&sb, ",\"run\":\"%s\",\"host\":\"%s\",\"position\":%d,\"source\":", name, hname, night);
@@ -352,7 +365,7 @@ int sim_history_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit,
             if (steps[k].host == host && steps[k].cell == c && steps[k].night <= night)
                 level *= 1 + steps[k].percent / 100;
         rng_stream(&r, cfg->seed, (uint64_t[]){TAG_H_RUN, h, r_, (uint64_t)c}, 4);
-        level *= exp(cfg->noise * rng_normal(&r));
+        level *= exp(hn * cfg->noise * rng_normal(&r));
         const char *w, *o, *f;
         sim_cell_names(c, &w, &o, &f);
         sb_printf(&sb, "{\"record\":\"samples\",\"benchmark\":\"%s\",\"params\":{\"workload\":\"%s\",\"format\":\"%s\"},"
@@ -361,7 +374,7 @@ int sim_history_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit,
         for (int v = 0; v < cfg->iterations; v++) {
             if (v)
                 sb_putc(&sb, ',');
-            sim_json_value(&sb, level * exp(cfg->iteration_sd * rng_normal(&r)));
+            sim_json_value(&sb, level * exp(hn * cfg->iteration_sd * rng_normal(&r)));
         }
         sb_puts(&sb, "]}\n");
         if (sb.len >= (1u << 16)) {

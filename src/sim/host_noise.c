@@ -1,6 +1,7 @@
 /* --host-noise: hosts whose runs vary more (or less) from run to run than
  * the model's defaults, for plans such as Andrew Hume's systems of
- * different timing variability (docs/simulate.md, "Host noise"). */
+ * different timing variability (docs/simulate.md, "Host noise"), or a
+ * noisy CI machine among a history's hosts ("Histories"). */
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,10 +38,8 @@ void sim_host_name(int group, int host, char *buf, size_t size)
     snprintf(buf, size, "sim-p%d-vm-%c", 3 + group, 'a' + host);
 }
 
-double sim_host_noise_factor(const struct sim_config *cfg, int group, int host)
+double sim_host_noise_of(const struct sim_config *cfg, const char *name)
 {
-    char name[64];
-    sim_host_name(group, host, name, sizeof name);
     double f = 1;
     for (int k = 0; k < cfg->n_host_noise; k++)
         if (fnmatch(cfg->host_noise[k].hosts, name, 0) == 0)
@@ -48,19 +47,38 @@ double sim_host_noise_factor(const struct sim_config *cfg, int group, int host)
     return f;
 }
 
-int sim_host_noise_check(const struct sim_config *cfg, char **err)
+double sim_host_noise_factor(const struct sim_config *cfg, int group, int host)
+{
+    char name[64];
+    sim_host_name(group, host, name, sizeof name);
+    return sim_host_noise_of(cfg, name);
+}
+
+int sim_host_noise_unmatched(const struct sim_config *cfg, const char *const *names, int n)
 {
     for (int k = 0; k < cfg->n_host_noise; k++) {
         int hit = 0;
-        for (int g = 0; g < cfg->groups && !hit; g++)
-            for (int h = 0; h < cfg->hosts && !hit; h++) {
-                char name[64];
-                sim_host_name(g, h, name, sizeof name);
-                hit = fnmatch(cfg->host_noise[k].hosts, name, 0) == 0;
-            }
+        for (int i = 0; i < n && !hit; i++)
+            hit = fnmatch(cfg->host_noise[k].hosts, names[i], 0) == 0;
         if (!hit)
-            return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts", cfg->host_noise[k].hosts,
-                           cfg->groups * cfg->hosts);
+            return k;
     }
+    return -1;
+}
+
+int sim_host_noise_check(const struct sim_config *cfg, char **err)
+{
+    char buf[SIM_MAX_GROUPS * SIM_MAX_HOSTS][32];
+    const char *names[SIM_MAX_GROUPS * SIM_MAX_HOSTS];
+    int n = 0;
+    for (int g = 0; g < cfg->groups; g++)
+        for (int h = 0; h < cfg->hosts; h++) {
+            sim_host_name(g, h, buf[n], sizeof buf[n]);
+            names[n] = buf[n];
+            n++;
+        }
+    int k = sim_host_noise_unmatched(cfg, names, n);
+    if (k >= 0)
+        return bd_fail(err, "--host-noise %s: matches none of the plan's %d hosts", cfg->host_noise[k].hosts, n);
     return 0;
 }

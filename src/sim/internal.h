@@ -38,6 +38,8 @@ int sim_check_sd(char **err, const char *opt, double v);
 
 /* history.c: what sim.c's entry points do in history mode. */
 int sim_history_check(const struct sim_config *cfg, char **err);
+/* A history's host h: ci-a, ci-b, ... */
+void sim_history_host_name(int host, char *buf, size_t size);
 void sim_history_run_name(const struct sim_config *cfg, int i, char *buf, size_t size);
 int sim_history_write_run(const struct sim_config *cfg, int i, sim_emit_fn emit, void *ctx);
 

@@ -93,6 +93,11 @@ void sim_host_noise_free(struct sim_host_noise *h);
 int sim_host_noise_check(const struct sim_config *cfg, char **err);
 /* The product of the factors of the patterns matching host h of group g. */
 double sim_host_noise_factor(const struct sim_config *cfg, int group, int host);
+/* The same for the host named name (a history's ci-a, ...). */
+double sim_host_noise_of(const struct sim_config *cfg, const char *name);
+/* The index of the first --host-noise pattern that matches none of the n
+ * host names, or -1. */
+int sim_host_noise_unmatched(const struct sim_config *cfg, const char *const *names, int n);
 /* The name of host h of group g, e.g. "sim-p3-vm-a". */
 void sim_host_name(int group, int host, char *buf, size_t size);
 

@@ -130,7 +130,7 @@ sed -e 's/^-- param: host = null /-- param: host = ci-a /' "$BENCHDB_SRC/queries
 run bd backtest gate-zscore --queries q --reference q/ref.sql
 expect_rc 1 "a reference whose parameter clashes with the gate's"
 expect_err_has "backtest: the parameter 'host' is gate-zscore's (default null) and injected-steps's (default ci-a)" "clash: message"
-grep -v '^-- param: host\|^-- param: plan\|^-- param: since\|^-- type: host\|^-- type: plan' "$BENCHDB_SRC/queries/gate-percent.sql" |
+grep -v '^-- param: host\|^-- param: plan\|^-- param: since\|^-- type: host\|^-- type: plan\|^-- type: since' "$BENCHDB_SRC/queries/gate-percent.sql" |
     sed -e 's/^-- name: gate-percent$/-- name: bare-gate/' -e 's/(:host IS NULL OR host = :host) AND (:plan IS NULL OR plan = :plan)/1 = 1/' \
         -e 's/ AND (:since IS NULL OR s.started >= :since)//' >q/bare-gate.sql
 run bd backtest bare-gate --queries q --since 2026-01-01 --no-record

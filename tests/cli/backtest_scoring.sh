@@ -103,6 +103,23 @@ assert rows[0]["events"] == 3, rows[0]
 ' || fail "the reference: regressions only"
 checks=$((checks + 1))
 
+# The sentence's nouns agree with their numbers ("in 1 runs", "1 of 1
+# reference regressions" before): one step in one history, then one run.
+bd init --db one.db >/dev/null
+bd simulate -q --history 30 --hosts 1 --cells 1 --step 20:small/serialize:+30 --seed 3 one &&
+    bd --db one.db ingest -q one || fail "one history with one step"
+run bd --db one.db backtest gate-percent --no-record
+expect_err_has "gate-percent would have raised 6 alerts in 30 runs: 1 of 1 reference regression caught (recall 1.00, precision 0.83), 1 false alarm (3.33 per 100 runs)" \
+    "one reference regression: singular"
+run bd --db one.db backtest gate-percent --since 2025-11-20 --no-record
+expect_err_has "gate-percent would have raised 0 alerts in 1 run: no reference regression to catch" "one run judged: singular"
+run bd --db one.db backtest gate-percent --since 2025-11-20
+id=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+run bd --db one.db report --evaluation "$id" -o one.html
+expect_rc 0 "the one-run back-test's page"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' one.html)" \
+    "no reference regression to catch; gate-percent raised 0 alerts in 1 run judged" "its headline: singular"
+
 # In table format: the summary, the alerts, and the verdict in words.
 run bd backtest gate-percent --no-record
 expect_rc 0 "backtest, table"

@@ -195,4 +195,52 @@ expect_rc 0 "diff of a query keyed by 'column'"
 expect_out "$(printf '%s\r\n%s\r' "column,changed_column,$1,$2" 'c,value,1,2')" "the changed row, under a renamed column"
 expect_err_has "rows:       1 of 1 differ" "the summary"
 
+# --- The shipped gates count the runs they could not judge apart: a run
+# with no limits (too few runs before it, or no spread) passes without
+# having been compared with anything, and the headline said "all within"
+# of it. One night per host: nothing judged. A second plan's ten nights on
+# the same host and first cell: that history's latest run judged, the
+# other cell's run not, and said to be older than the host's latest run (a
+# benchmark no longer run is judged on its last run, night after night).
+export BENCHDB="$PWD/gates.db"
+bd init >/dev/null
+bd simulate -q --history 1 --hosts 1 --cells 2 --seed 2 --plan first g1 || fail "simulate one night"
+bd ingest -q g1 || fail "ingest one night"
+for g in "gate-zscore:a distribution of 8 runs and a spread" "gate-ttest:2 runs before it and a spread" \
+    "gate-percent:1 run before it"; do
+    run bd query "${g%%:*}" --gate --no-record
+    expect_rc 0 "${g%%:*} on one night: passes (exit 0)"
+    expect_eq "$(head -n 1 "$T/err")" \
+        "the gate passes without judging a run: 2 runs in 2 histories, none with ${g#*:} to judge it against" \
+        "${g%%:*} on one night: says nothing was judged"
+done
+bd simulate -q --history 10 --hosts 1 --cells 1 --seed 2 --plan ten g10 || fail "simulate ten nights"
+bd ingest -q g10 || fail "ingest ten nights"
+run bd query gate-zscore --gate --no-record
+expect_rc 0 "gate-zscore: one run judged, one not"
+expect_eq "$(head -n 1 "$T/err")" "the gate passes: 1 run judged in 1 history, all within |z| <= 5; 1 run not judged (a distribution of under 8 runs, or no spread); 1 run from before the host's latest run, which lacks the cell (no longer measured?)" \
+    "gate-zscore: the judged and the unjudged run apart; the large cell's only run is night 1's, not the host's latest"
+run bd query gate-percent --param percent=0 --gate --no-record
+expect_rc 3 "gate-percent at 0%: the judged run fails"
+expect_err_has "the gate fails: 1 of 1 run judged regressed, in 1 history; " "gate-percent: of the judged runs"
+expect_err_has "; 1 run not judged (under 1 run before it)" "gate-percent: and the unjudged one"
+expect_err_has "; 1 run from before the host's latest run, which lacks the cell (no longer measured?)" \
+    "gate-percent: the run of a cell the host's latest run lacks"
+run bd query gate-percent --param scope=latest --format csv --no-record
+expect_eq "$(python3 -c 'import csv, json, sys
+print(sorted((json.loads(r["params"])["workload"], r["run"], r["stale"]) for r in csv.DictReader(open(sys.argv[1]))))' "$T/out")" \
+    "[('large', 'ci-a-0001', '1'), ('small', 'ci-a-0010', '0')]" \
+    "gate-percent: stale = 1 on the large cell's night-1 run, 0 on the host's latest"
+run bd query gate-zscore --param scope=every --format csv --no-record
+python3 - "$T/out" <<'PY' || fail "gate-zscore: limits only where an alert can fire"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 12, len(rows)
+for r in rows:
+    judged = int(r["baseline_n"] or 0) >= 8 and r["z"] != ""
+    assert (r["lower"] != "" and r["upper"] != "") == judged, r
+assert sum(r["lower"] != "" for r in rows) == 3, rows  # baseline_n 8, 9, 10
+PY
+unset BENCHDB
+
 finish

@@ -1,5 +1,5 @@
 # Nothing fails silently (docs/queries.md, "Typed parameters"): a value
-# given for a metric, benchmark, host, run, plan, source or variant that
+# given for a metric, benchmark, a cell's params, host, run, plan, source or variant that
 # the store does not hold is a usage error (exit 2) naming the nearest
 # values that exist, for every parameter type and every option that names
 # one; nothing is printed on stdout or recorded. A saved query that
@@ -81,6 +81,13 @@ refused "trend's metric" "error: query trend: metric 'cpu' does not exist; metri
     bd query trend --param metric=cpu
 refused "trend's variant" "error: query trend: variant 'nativ' does not exist; did you mean 'native'?" \
     bd query trend --param variant=nativ
+# A cell's parameters (trend's params): a value no benchmark has, or the
+# same object written otherwise, was an empty success (result: 0 rows).
+refused "trend's params" "error: query trend: params '{\"workload\":\"smal\"}' are the parameters of no benchmark; params: {\"format\":\"binary\",\"workload\":\"collections\"}, " \
+    bd query trend --param 'params={"workload":"smal"}'
+refused "trend's params, written otherwise" \
+    "error: query trend: params '{\"workload\": \"small\", \"format\": \"binary\"}': the store writes these parameters '{\"format\":\"binary\",\"workload\":\"small\"}' (keys sorted, no spaces); give them so" \
+    bd query trend --param 'params={"workload": "small", "format": "binary"}'
 refused "aggregations' benchmark" "error: query aggregations: benchmark 'serialise' does not exist; did you mean 'serialize'?" \
     bd query aggregations --param plan=calibration-sim --param benchmark=serialise
 refused "regressions' host" "error: query regressions: host 'sim-p3-vm-z' does not exist; did you mean 'sim-p3-vm-a'?" \
@@ -99,6 +106,20 @@ refused "compare's side, an attribute value" \
     bd query compare --param plan=crc32 --param by=attr --param key=note --param a='hw acceleration disabled' --param b='hw acceleration enabeld'
 refused "versions' list of sides" "error: query versions: versions: source 'def5679' is the source of no run of plan crc32; did you mean 'def5678'?" \
     bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5679
+# A list naming a side twice, or holding an empty name (a,,b; a trailing
+# comma), showed it as one more version: the same twice (0%), or a version
+# named '' without values. by=attr without key compared nothing: 0 rows.
+refused "versions' list naming one twice" "error: query versions: versions: 'abc1234' is given twice in 'abc1234,def5678,abc1234'" \
+    bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5678,abc1234
+refused "versions' list with an empty name" "error: query versions: versions: 'abc1234,,def5678' holds an empty name" \
+    bd query versions --param plan=crc32 --param by=source --param versions=abc1234,,def5678
+refused "versions' list with a trailing comma" "error: query versions: versions: 'abc1234,' holds an empty name" \
+    bd query versions --param plan=crc32 --param by=source --param versions=abc1234,
+before=$(evaluations)
+run bd query versions --param plan=crc32 --param by=attr --param versions=x
+expect_rc 4 "versions by=attr without key"
+expect_err_has "by = attr: which run attribute's values are the versions? Give it with --param key=NAME" "says what is missing"
+expect_eq "$(evaluations)" "$before" "nothing recorded"
 run bd query versions --param plan=crc32 --param by=source --param versions=abc1234,def5678 --format csv
 expect_rc 0 "versions' sides that exist"
 expect_eq "$(python3 -c 'import csv,sys; print(sorted({r["version"] for r in csv.DictReader(open(sys.argv[1]))}))' "$T/out")" \
@@ -138,6 +159,9 @@ run bd query trend --param plan=crc32 --param benchmark=serialize
 expect_rc 0 "a query without rows"
 expect_err_has "result: 0 rows: no measured value has plan 'crc32' and benchmark 'serialize' together" \
     "why: the names exist, not together"
+run bd query trend --param benchmark=serialize --param 'params={"repo":"git/git"}'
+expect_err_has "result: 0 rows: no measured value has benchmark 'serialize' and params '{\"repo\":\"git/git\"}' together" \
+    "why: a benchmark and parameters that exist, not together"
 run bd query names --queries q --param plan=crc32 --param host=laptop --param variant=chill
 expect_err_has "result: 0 rows: no measured value has plan 'crc32', host 'laptop' and variant 'chill' together" \
     "why, with three names"

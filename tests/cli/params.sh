@@ -117,7 +117,7 @@ bad "-- name: bad" "-- type: n = real" "SELECT 1;"
 expect_err_has "error: query: mine/bad.sql:2: type: expected 'NAME = ...' naming a parameter declared above, got 'n = real'" \
     "a type for no parameter"
 bad "-- name: bad" "-- param: n = 1  a number" "-- type: n = number" "SELECT :n;"
-expect_err_has "error: query: mine/bad.sql:3: type: expected text, integer, real, boolean or 'choice of A, B, ...', got 'number'" \
+expect_err_has "error: query: mine/bad.sql:3: type: expected text, integer, real, boolean, time or 'choice of A, B, ...', got 'number'" \
     "an unknown type"
 bad "-- name: bad" "-- param: n = 1  a number" "-- type: n = integer in [5, 1]" "SELECT :n;"
 expect_err_has "mine/bad.sql:3: type: expected 'integer' or 'integer in RANGE' with RANGE such as [1, 100], (0, 1) or [0, ), got 'integer in [5, 1]'" \
@@ -147,5 +147,33 @@ bd query echo --queries mine --param v=1 --param run=x --record >/dev/null 2>&1
 run bd history echo --format csv
 expect_rc 0 "history of a recorded query no longer on the path"
 expect_eq "$(tail -n +2 "$T/out" | wc -l)" 1 "its evaluation is listed"
+
+# A time (the gates' since) is compared as text with history_point.started:
+# written otherwise (no milliseconds, an offset, 2025-11-5) it selected the
+# wrong runs, or none, without a word. Refused, with the text to give.
+see="(see 'benchdb queries gate-percent')"
+usage_error "error: query gate-percent: --param since=2026-10-21T06:00:00+02:00: expected a UTC time as the store writes it (it is compared as text): 2026-10-21T04:00:00.000Z, or a leading part of it such as 2026-10-21 $see" \
+    bd query gate-percent --param since=2026-10-21T06:00:00+02:00
+usage_error "error: query gate-percent: --param since=2026-10-21T04:00:00Z: expected a UTC time as the store writes it (it is compared as text): 2026-10-21T04:00:00.000Z, or a leading part of it such as 2026-10-21 $see" \
+    bd query gate-percent --param since=2026-10-21T04:00:00Z
+usage_error "error: query gate-percent: --param since=2026-10-5: expected a date (2026-01-31) or a UTC time as the store writes it (2026-01-31T00:00:00.000Z) $see" \
+    bd query gate-percent --param since=2026-10-5
+for v in 2026-10-21 2026-10-21T04:00 2026-10-21T04:00:00 2026-10-21T04:00:00.000Z; do
+    run bd query gate-percent --param since=$v --no-record
+    expect_rc 0 "since=$v: the store's way of writing a time, or a leading part of it"
+done
+
+# A band whose edges are swapped holds no estimate: the rule ran and said
+# "not adopted" (as the band condition failed), the chart drew an empty band.
+for q in placement-rule comparisons widest; do
+    before=$(evaluations)
+    kind=
+    [ $q = widest ] && kind=--param=kind=all
+    run bd query $q --param plan=calibration-sim $kind --param band_lo=1.05 --param band_hi=0.95
+    expect_rc 4 "$q: band_lo above band_hi"
+    expect_eq "$(cat "$T/err")" "band_lo (1.05) must be below band_hi (0.95): no estimate lies in the band between them" \
+        "$q: says so"
+    expect_eq "$(evaluations)" "$before" "$q: records nothing"
+done
 
 finish

@@ -179,4 +179,29 @@ grep -qF 'average of sim-p3-vm-a: ' variability-test.html || fail "variability: 
 run b report cell-spread -p plan=calibration-sim -o cs.html
 expect_rc 0 "report cell-spread"
 grep -qF 'group_median_spread = 1.03' cs.html || fail "cell-spread: the group median line"
+# compare's headline counts the cells only one side has, as `compare` does
+# ("1 added"): they were in "of 4 cells" without a word.
+printf 'BenchmarkKept 1 %s ns/op\n' 10 11 10 12 10 >only-a.txt
+{ printf 'BenchmarkKept 1 %s ns/op\n' 10 11 10 12 10; printf 'BenchmarkNew 1 %s ns/op\n' 5 6 5 6 5; } >only-b.txt
+b ingest -q --format go-bench --plan sides --run a --host h only-a.txt &&
+    b ingest -q --format go-bench --plan sides --run b --host h only-b.txt || fail "two runs, one cell more in b"
+run b report compare -p plan=sides -p a=a -p b=b -o sides.html
+expect_rc 0 "report compare with a cell only in b"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' sides.html)" \
+    "no cell slower or worse: 0 of 2 cells faster or better, 1 without a significant change (~), 1 cell only in b" \
+    "compare's headline: the cell only in b"
+# A store without values yet (a new CI set-up): the pages of regressions
+# and the gates say there is nothing, as their empty results do (the
+# companion's metric=primary, its default, was looked up and refused:
+# "chart from=trend: metric 'primary' does not exist").
+bd init --db new.db >/dev/null
+for q in regressions gate-zscore trend; do
+    run bd --db new.db report $q -o new-$q.html
+    expect_rc 0 "report $q on a store without values"
+done
+expect_eq "$(sed -n 's/.*<h1 class="headline empty">\(.*\)<\/h1>.*/\1/p' new-regressions.html)" "no history to look at" \
+    "regressions on a store without values: says so"
+bd init --db new2.db >/dev/null
+run bd --db new2.db site new-site
+expect_err_has "site: wrote new-site: 1 page (0 histories, 0 evaluations, the index)" "site: one page, said so"
 finish

@@ -1,7 +1,8 @@
 #!/bin/sh
 # benchdb simulate --history: determinism, steps changing only the runs they
 # reach and by exactly their factor, the injected truth as event records,
-# random steps within their stated bounds, and option errors.
+# random steps within their stated bounds, a noisy host (--host-noise), and
+# option errors.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 command -v zstd >/dev/null || { echo "zstd CLI missing"; exit 1; }
 
@@ -89,6 +90,48 @@ grep -H '"injected-step"' rd/*.jsonl | sed 's|^rd/\([^:]*\)\.jsonl:|\1 |' | awk 
         if (size < 5 - 1e-4 || size > 10 + 1e-4) { print "size " size " sds out of range"; bad = 1 }
     }
     END { exit bad }' || fail "random steps outside their bounds"
+
+# --- a noisy host ------------------------------------------------------------
+# --host-noise scales a history host's run-to-run noise and each value's
+# (it was accepted and ignored): a factor of 1 changes no byte, 3 on ci-b
+# changes only ci-b's archives, its values' log spread within a run exactly
+# 3 times (to the six printed digits), its run scores' log sd about 3 times.
+bd simulate -q --history 40 --hosts 2 --cells 2 --seed 6 hp || fail "simulate without --host-noise"
+bd simulate -q --history 40 --hosts 2 --cells 2 --seed 6 --host-noise 'ci-b=1' h1 || fail "--host-noise ci-b=1"
+run bd simulate -q --history 40 --hosts 2 --cells 2 --seed 6 --host-noise 'ci-b=3' h3
+expect_rc 0 "--host-noise with --history"
+for f in hp/*.jsonl.zst; do
+    name=$(basename "$f")
+    cmp -s "$f" "h1/$name" || fail "--host-noise ci-b=1 changed $name"
+    case $name in
+    ci-b-*) ! cmp -s "$f" "h3/$name" || fail "--host-noise ci-b=3 did not change $name" ;;
+    *) cmp -s "$f" "h3/$name" || fail "--host-noise ci-b=3 changed $name" ;;
+    esac
+done
+mkdir hpd h3d && zstd -dq --output-dir-flat hpd hp/ci-b-*.jsonl.zst && zstd -dq --output-dir-flat h3d h3/ci-b-*.jsonl.zst ||
+    fail "zstd -d of ci-b's archives"
+python3 - hpd h3d <<'PY' || fail "ci-b's noise is not 3 times as large"
+import json, math, os, statistics, sys
+def cells(d):
+    out = {}
+    for f in sorted(os.listdir(d)):
+        for line in open(os.path.join(d, f)):
+            r = json.loads(line)
+            if r["record"] == "samples":
+                out.setdefault(r["params"]["workload"], []).append(r["values"])
+    return out
+plain, loud = cells(sys.argv[1]), cells(sys.argv[2])
+for w in plain:
+    for a, b in zip(plain[w], loud[w]):
+        spread = math.log(max(b) / min(b)) / math.log(max(a) / min(a))
+        assert abs(spread - 3) < 0.01, (w, spread)
+    sd = [statistics.stdev(math.log(statistics.mean(v)) for v in runs) for runs in (plain[w], loud[w])]
+    assert 2.5 < sd[1] / sd[0] < 3.5, (w, sd)
+    print(w, "run scores' log sd", sd)
+PY
+run bd simulate -q --history 5 --host-noise 'sim-*=2' none
+expect_rc 2 "--host-noise matching no history host"
+expect_err_has "--host-noise sim-*: matches none of the plan's 3 hosts (ci-a ...)" "names the history's hosts"
 
 # --- option errors (exit 2, nothing written) ---------------------------------
 expect_usage() {

@@ -6,7 +6,7 @@
 # pages are removed, and a file of DIR it did not make is left alone), the
 # parameters it takes, the headline and latest verdicts when a gate fails
 # (the user's evaluation, not the one report records to draw its chart),
-# and its errors. (In a browser: cli/report_browser.)
+# a page whose chart's companion query changed since, and its errors. (In a browser: cli/report_browser.)
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 bd init >/dev/null
@@ -19,7 +19,7 @@ bd query regressions --record -p plan=nightly -f csv >found.csv 2>/dev/null || f
 
 run bd site www
 expect_rc 0 "benchdb site"
-expect_err_has "site: wrote www: 10 pages (8 histories, 1 evaluations, the index): 10 written, 0 unchanged, 0 removed" \
+expect_err_has "site: wrote www: 10 pages (8 histories, 1 evaluation, the index): 10 written, 0 unchanged, 0 removed" \
     "says what it wrote"
 [ -f www/index.html ] && [ -f www/e/1.html ] && [ -f www/.benchdb-site ] || fail "the index, the evaluation, the list"
 expect_eq "$(ls www/h | wc -l)" 8 "a page per history: 4 nightly, 4 of the calibration plan (2 hosts x 2 cells, a line per variant)"
@@ -72,7 +72,7 @@ expect_err_has ": 3 written, 7 unchanged, 0 removed" "only ci-a's histories and 
 # A plan deleted: its pages removed; a file the site did not make stays.
 bd delete --plan cal >/dev/null || fail "delete the calibration plan"
 run bd site www
-expect_err_has "site: wrote www: 6 pages (4 histories, 1 evaluations, the index): 1 written, 5 unchanged, 4 removed" \
+expect_err_has "site: wrote www: 6 pages (4 histories, 1 evaluation, the index): 1 written, 5 unchanged, 4 removed" \
     "the deleted plan's 4 pages removed"
 expect_eq "$(ls www/h | wc -l)" 4 "4 history pages left"
 [ -f www/mine.txt ] || fail "a file the site did not make is left alone"
@@ -142,6 +142,48 @@ case $h1 in
 "2 of 2 latest decisions fail: gate-percent on 2 plans; 3 of 6 histories regressed and not recovered; "*) ;;
 *) fail "one gate failing on two plans, the site headline: $h1" ;;
 esac
+
+# A page drawn from a companion (chart from=) after the companion's text
+# changed (benchdb upgraded, or the file edited): the site and report
+# --evaluation find the companion recorded with the evaluation on its data,
+# as before, so the page keeps its chart and its headline's numbers (the
+# site drew no chart and counted the evaluation's own rows instead; report
+# --evaluation refused once the store held more data).
+mkdir mq
+cat >mq/top.sql <<'SQL'
+-- name: top
+-- summary: each host's runs, drawn from top-points
+-- param: plan = null  the plan
+-- type: plan = text naming a plan
+-- chart: series from=top-points group=host x=seq y=value
+-- headline: {chart.count():point/points} drawn from {count():host/hosts}
+SELECT host, count(*) AS n FROM history_point WHERE plan = :plan GROUP BY host ORDER BY host;
+SQL
+cat >mq/top-points.sql <<'SQL'
+-- name: top-points
+-- summary: every point of the plan's histories
+-- param: plan = null  the plan
+-- type: plan = text naming a plan
+SELECT host, run, value, row_number() OVER (PARTITION BY host ORDER BY started, run) AS seq
+FROM history_point WHERE plan = :plan ORDER BY host, seq;
+SQL
+run bd report top --queries mq -p plan=other -o top.html
+expect_rc 0 "report top"
+e=$(sed -n 's/^report: wrote top.html: evaluation \([0-9]*\) of top, .*/\1/p' "$T/err")
+[ -n "$e" ] || fail "report top: which evaluation: $(cat "$T/err")"
+bd site -q --queries mq www5 || fail "site with top"
+want=$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' "www5/e/$e.html")
+expect_eq "$want" "16 points drawn from 1 host" "the page's headline counts the companion's rows"
+echo '-- a comment: the text changed, as an upgrade changes a shipped query' >>mq/top-points.sql
+bd site -q --queries mq www5 || fail "site after the companion's text changed"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' "www5/e/$e.html")" "$want" \
+    "the same headline after the companion's text changed"
+grep -q '<svg' "www5/e/$e.html" || fail "the chart is still drawn after the companion's text changed"
+bd simulate -q --history 9 --hosts 1 --cells 2 --step 6:small/serialize/binary:+20 --seed 4 --plan other o9 &&
+    bd ingest -q o9/ci-a-0009.jsonl.zst || fail "another night of plan other"
+run bd report --evaluation "$e" --queries mq -o top2.html
+expect_rc 0 "report --evaluation after the companion's text and the data changed"
+expect_err_has "series chart of 16 marks from evaluation " "drawn from the companion recorded with it"
 
 # Errors: what cannot be a site, parameters it does not take, a store that is not there.
 : >afile

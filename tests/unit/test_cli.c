@@ -217,7 +217,7 @@ static void test_param_types(void **state)
     (void)state;
     static const char *const round_trip[] = {
         "text", "text naming a plan", "text naming a run", "text naming a host", "text naming an attribute",
-        "text naming a side", "text naming sides", "integer", "integer in [1, 100]", "integer in [1, )", "real", "real in (0, 1)", "real in [0, 1]",
+        "text naming a side", "text naming sides", "text naming params", "time", "integer", "integer in [1, 100]", "integer in [1, )", "real", "real in (0, 1)", "real in [0, 1]",
         "real in (, 0.5]", "boolean", "choice of forward, reverse",
     };
     for (size_t i = 0; i < sizeof round_trip / sizeof round_trip[0]; i++) {
