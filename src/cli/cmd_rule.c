@@ -1,5 +1,6 @@
 /* benchdb rule: fix a decision rule before the data it judges
  * (query/rules.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,8 @@
 #include "cli/cli.h"
 #include "query/rules.h"
 #include "query/saved.h"
+#include "util/strbuf.h"
+#include "util/suggest.h"
 
 struct rule_args {
     const char *published, *ref;
@@ -27,17 +30,21 @@ static const struct cli_opt rule_opts[] = {
 const struct cli_spec spec_rule = {
     .name = "rule",
     .store = 1,
-    .synopsis = (const char *const[]){"rule register [OPTIONS] NAME|FILE.sql", "rule list [OPTIONS]", NULL},
+    .synopsis = (const char *const[]){"rule register [OPTIONS] NAME|FILE.sql", "rule list [OPTIONS]",
+                                      "rule show ID|NAME", NULL},
     .about = "Register a rule (a saved query) before the plan it will judge runs: its\n"
              "text and SHA-256 are stored with the time of registration and, if given,\n"
              "when and where it was published (e.g. a pull request). When a rule with\n"
              "the same SHA-256 judges a plan, 'benchdb query' says whether it was fixed\n"
              "(published, else registered) before the plan's earliest run started.\n"
-             "What 'register' did goes to stderr. 'list' prints the registered rules.\n",
+             "What 'register' did goes to stderr. 'list' prints the registered rules.\n"
+             "'show' writes a registered rule's exact text to stdout (by its id, or by\n"
+             "name the latest of that name), so that 'benchdb query FILE.sql' judges\n"
+             "with the text that was fixed, after the file or a shipped query changed.\n",
     .opts = rule_opts,
     .min_args = 1,
     .max_args = 2,
-    .missing = "missing the subcommand (register or list)",
+    .missing = "missing the subcommand (register, list or show)",
 };
 
 static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
@@ -59,6 +66,78 @@ static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
     }
     out_notes_free(&rep);
     rowset_free(&rs);
+    free(err);
+    db_close(db);
+    return rc;
+}
+
+/* The rule ARG names: an id (digits) or the latest rule of a name; 1
+ * found, 0 not (a usage error naming what there is, given), -1 failed. */
+static int rule_named(struct db *db, const char *arg, long long *id)
+{
+    char *err = NULL, sha[65], fixed[TIME_TEXT_MAX];
+    long long count = 0;
+    int rc;
+    if (arg[0] && strspn(arg, "0123456789") == strlen(arg) && strlen(arg) <= 18) {
+        char *text = NULL, *name = NULL;
+        *id = strtoll(arg, NULL, 10);
+        rc = rule_text(db, *id, &text, &name, &err);
+        free(text);
+        free(name);
+    } else
+        rc = rule_find_named(db, arg, id, sha, fixed, &count, &err);
+    if (rc < 0)
+        bd_error("rule show: %s", err);
+    free(err);
+    if (rc != 0)
+        return rc;
+    long long *ids = NULL;
+    char **names = NULL;
+    size_t n = 0;
+    if (rule_names(db, &ids, &names, &n, &err)) {
+        bd_error("rule show: %s", err);
+        rc = -1;
+    } else if (n == 0)
+        bd_usage_error("rule", "rule show: no rule is registered ('benchdb rule register NAME' fixes one)");
+    else {
+        struct strbuf have = {0};
+        for (size_t i = 0; i < n; i++)
+            sb_printf(&have, "%s%lld (%s)", i ? ", " : "", ids[i], names[i]);
+        const char *near = suggest_closest(arg, (const char *const *)names, n);
+        bd_usage_error("rule", "rule show: no registered rule is '%s'%s%s%s; the rules are %s", arg,
+                       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
+                       sb_failed(&have) ? "(out of memory)" : have.buf);
+        sb_free(&have);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(ids);
+    free(err);
+    return rc;
+}
+
+static int rule_show_cmd(struct cli *cli, const char *arg)
+{
+    struct db *db;
+    if (cli_connect_store(cli, STORE_READ, &db))
+        return EXIT_FAIL;
+    long long id = 0;
+    int rc = EXIT_FAIL, found = rule_named(db, arg, &id);
+    char *text = NULL, *name = NULL, *err = NULL;
+    if (found == 0)
+        rc = EXIT_USAGE;
+    else if (found == 1 && rule_text(db, id, &text, &name, &err) != 1)
+        bd_error("rule show: %s", err ? err : "the rule is gone");
+    else if (found == 1) {
+        /* the bytes as registered: their SHA-256 is the rule's */
+        if (fwrite(text, 1, strlen(text), stdout) != strlen(text) || fflush(stdout) != 0)
+            bd_error("rule show: cannot write the text: %s", strerror(errno));
+        else
+            rc = EXIT_OK;
+    }
+    free(text);
+    free(name);
     free(err);
     db_close(db);
     return rc;
@@ -125,8 +204,12 @@ int cmd_rule(struct cli *cli, int argc, char **argv)
         rc = rule_list_cmd(cli, &a);
     else if (strcmp(sub, "list") == 0)
         bd_usage_error("rule", "rule list: unexpected argument '%s'", argv[first + 1]);
+    else if (strcmp(sub, "show") == 0 && nargs == 1)
+        rc = rule_show_cmd(cli, argv[first + 1]);
+    else if (strcmp(sub, "show") == 0)
+        bd_usage_error("rule", "rule show: expected one rule (its id, or a name: the latest of that name)");
     else if (strcmp(sub, "register") != 0)
-        bd_usage_error("rule", "rule: unknown subcommand '%s' (expected register or list)", sub);
+        bd_usage_error("rule", "rule: unknown subcommand '%s' (expected register, list or show)", sub);
     else if (nargs != 1)
         bd_usage_error("rule", "rule register: expected one saved query (a NAME or a FILE.sql)");
     else {

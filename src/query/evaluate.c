@@ -400,6 +400,30 @@ static void describe_params(const struct saved_query *q, const struct params *gi
     ev->params_json = xsb_detach(&pj);
 }
 
+/* The note of a rule whose text no registered rule has. A rule of the
+ * same name registered with another text (an edited file, or a shipped
+ * query a newer benchdb changed) is named, with how to run that text:
+ * only the registered text is what was fixed before the data. */
+static int unregistered_note(struct db *db, const struct saved_query *q, const char *sha, struct evaluation *ev,
+                             char **err)
+{
+    long long other = 0, count = 0;
+    char other_sha[65] = "", fixed[TIME_TEXT_MAX] = "";
+    int named = rule_find_named(db, q->name, &other, other_sha, fixed, &count, err);
+    if (named < 0)
+        return -1;
+    if (!named)
+        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) is not registered: 'benchdb rule register' fixes "
+                                           "a rule before its data", q->name, sha);
+    else
+        ev->registration_note =
+            bd_strdupf("rule %s (sha256 %.12s) is not registered: this text differs from the %s registered under "
+                       "its name, rule %lld (sha256 %.12s, fixed at %s); 'benchdb rule show %lld > FILE.sql' writes "
+                       "that text and 'benchdb query FILE.sql' judges with it",
+                       q->name, sha, count > 1 ? "latest one" : "one", other, other_sha, fixed, other);
+    return 0;
+}
+
 /* Whether a registered rule with this text was fixed before the judged
  * plan's earliest run started. */
 static int judge_registration(struct db *db, const struct saved_query *q, const char *sha, const char *plan,
@@ -413,9 +437,7 @@ static int judge_registration(struct db *db, const struct saved_query *q, const 
     if (!found) {
         *rule_id = 0;
         ev->registration = xstrdup("unregistered");
-        ev->registration_note = bd_strdupf("rule %s (sha256 %.12s) is not registered: 'benchdb rule register' fixes a "
-                                           "rule before its data", q->name, sha);
-        return 0;
+        return unregistered_note(db, q, sha, ev, err);
     }
     if (*ref)
         snprintf(refp, sizeof refp, " (%s)", ref);

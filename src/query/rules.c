@@ -9,6 +9,7 @@
 #include "store/dialect.h"
 #include "util/diag.h"
 #include "util/sha256.h"
+#include "util/xalloc.h"
 
 static int sql_fail(struct db *db, char **err, const char *what)
 {
@@ -110,6 +111,66 @@ int rule_list(struct db *db, struct rowset *rs, char **err)
                        "FROM rule ORDER BY id", &st) != SQLITE_OK)
         return sql_fail(db, err, "list the rules");
     int rc = rowset_collect_db(rs, st);
+    if (rc != SQLITE_DONE)
+        sql_fail(db, err, "list the rules");
+    db_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int rule_find_named(struct db *db, const char *name, long long *id, char sha256[65], char fixed[TIME_TEXT_MAX],
+                    long long *count, char **err)
+{
+    struct db_stmt *st;
+    int rc = one_row(db,
+                     "SELECT id, sha256, coalesce(published_at, registered_at), "
+                     "(SELECT count(*) FROM rule WHERE name = ?) FROM rule WHERE name = ? ORDER BY id DESC LIMIT 1",
+                     &st, "look up the rules of that name", err, 2, name, name);
+    if (rc == 1) {
+        *id = db_column_int64(st, 0);
+        copy_text(sha256, 65, st, 1);
+        copy_text(fixed, TIME_TEXT_MAX, st, 2);
+        *count = db_column_int64(st, 3);
+    }
+    db_finalize(st);
+    return rc;
+}
+
+int rule_text(struct db *db, long long id, char **text, char **name, char **err)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lld", id);
+    struct db_stmt *st;
+    *text = *name = NULL;
+    int rc = one_row(db, "SELECT text, name FROM rule WHERE id = CAST(? AS BIGINT)", &st, "read the rule", err, 1, key);
+    if (rc == 1) {
+        const char *t = (const char *)db_column_text(st, 0), *nm = (const char *)db_column_text(st, 1);
+        *text = xstrdup(t ? t : "");
+        *name = xstrdup(nm ? nm : "");
+    }
+    db_finalize(st);
+    return rc;
+}
+
+int rule_names(struct db *db, long long **ids, char ***names, size_t *n, char **err)
+{
+    struct db_stmt *st;
+    *ids = NULL;
+    *names = NULL;
+    *n = 0;
+    if (db_prepare(db, "SELECT id, name FROM rule ORDER BY id", &st) != SQLITE_OK)
+        return sql_fail(db, err, "list the rules");
+    size_t cap = 0;
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 8;
+            *ids = xreallocarray(*ids, cap, sizeof **ids);
+            *names = xreallocarray(*names, cap, sizeof **names);
+        }
+        const char *nm = (const char *)db_column_text(st, 1);
+        (*ids)[*n] = db_column_int64(st, 0);
+        (*names)[(*n)++] = xstrdup(nm ? nm : "");
+    }
     if (rc != SQLITE_DONE)
         sql_fail(db, err, "list the rules");
     db_finalize(st);

@@ -34,6 +34,21 @@ int rule_list(struct db *db, struct rowset *rs, char **err);
  * -1 with *err on an SQL error. */
 int rule_find(struct db *db, const char *sha256, long long *id, char fixed[TIME_TEXT_MAX], char ref[256], char **err);
 
+/* The registered rule named name with the highest id (the latest): 1
+ * found (its id, SHA-256, when it was fixed, and in *count how many rules
+ * of that name are registered), 0 none, -1 with *err. */
+int rule_find_named(struct db *db, const char *name, long long *id, char sha256[65], char fixed[TIME_TEXT_MAX],
+                    long long *count, char **err);
+
+/* A registered rule's exact text and name (malloc'd), by id: 1 found, 0
+ * none, -1 with *err. */
+int rule_text(struct db *db, long long id, char **text, char **name, char **err);
+
+/* Every registered rule's id and name, by id (malloc'd arrays of *n; the
+ * names malloc'd; the caller frees them whatever the result): for a
+ * message naming what there is. 0, or -1 with *err. */
+int rule_names(struct db *db, long long **ids, char ***names, size_t *n, char **err);
+
 /* When rule id was registered here (registered_at): 1 found, 0 none, -1
  * with *err. */
 int rule_registered_at(struct db *db, long long id, char out[TIME_TEXT_MAX], char **err);

@@ -258,5 +258,28 @@ expect_rc 2 "a bad --published-at"
 expect_err_has "expected an RFC 3339 time" "bad time message"
 run bd --db tie.db rule list --format csv
 expect_eq "$(tail -n +2 "$T/out" | wc -l)" 2 "rule list"
+# The registered text after the file changed (an edit, or a newer benchdb's
+# shipped query): the note names the rule registered under the name, and
+# 'rule show' gives its exact bytes, which judge as registered.
+sed 's/^-- summary: /-- summary: (edited) /' "$BENCHDB_SRC/queries/placement-rule.sql" >placement-rule.sql
+run bd --db tie.db query placement-rule.sql -p plan=tie
+expect_err_has "is not registered: this text differs from the one registered under its name, rule 1 (sha256 "     "an edited rule names the registered one"
+expect_err_has "fixed at 2026-10-20T16:00:00Z); 'benchdb rule show 1 > FILE.sql' writes that text" "and how to run it"
+run bd --db tie.db rule show placement-rule
+expect_rc 0 "rule show by name"
+cmp -s "$T/out" "$BENCHDB_SRC/queries/placement-rule.sql" || fail "rule show: the registered bytes"
+bd --db tie.db rule show 1 >registered.sql || fail "rule show by id"
+cmp -s registered.sql "$BENCHDB_SRC/queries/placement-rule.sql" || fail "rule show 1: the registered bytes"
+run bd --db tie.db query registered.sql -p plan=tie
+expect_err_has "before plan tie began (2026-10-21T04:00:00Z): pre-registered" "the shown text judges as registered"
+run bd --db tie.db rule show placemnt-rule
+expect_rc 2 "rule show: an unknown name"
+expect_err_has "no registered rule is 'placemnt-rule' (did you mean 'placement-rule'?); the rules are 1 (placement-rule), 2 (verdicts)" \
+    "rule show: the nearest name and the rules there are"
+run bd --db tie.db rule show 9
+expect_rc 2 "rule show: an unknown id"
+expect_eq "$(wc -c <"$T/out")" 0 "rule show: nothing on stdout for an unknown rule"
+run bd --db tie.db rule show
+expect_rc 2 "rule show without a rule"
 
 finish

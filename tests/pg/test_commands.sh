@@ -208,6 +208,17 @@ both "placement-rule with its own parameters, recorded" query placement-rule -p 
 [ "$pg_lite" = 0 ] || expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
 cp "$T/pg.err" "$T/err"
 expect_err_has "pre-registered" "pre-registered on PostgreSQL"
+# rule show: the registered bytes; an edited text's note names the rule
+# registered under its name (rule 2 on both), the same on both engines.
+run bd --db "$uri" rule show placement-rule
+expect_rc 0 "rule show on PostgreSQL"
+cmp -s "$T/out" "$BENCHDB_SRC/queries/placement-rule.sql" || fail "rule show on PostgreSQL: the registered bytes"
+sed 's/^-- summary: /-- summary: (edited) /' "$BENCHDB_SRC/queries/placement-rule.sql" >"$T/placement-rule.sql"
+both "an edited rule, recorded" query "$T/placement-rule.sql" -p plan=calibration-sim
+[ "$pg_lite" = 0 ] || expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same note on both engines"
+cp "$T/pg.err" "$T/err"
+expect_err_has "this text differs from the one registered under its name, rule 2 (sha256 " \
+    "the registered rule named on PostgreSQL"
 
 # ---- read-only unless --write ----
 run bd --db "$uri" sql "DELETE FROM evaluation"
