@@ -129,6 +129,18 @@ static void lead(const struct out_opts *o, const struct out_notes *rep)
     sb_free(&sb);
 }
 
+/* Where err says a column is missing (SQLite's "no such column: x",
+ * PostgreSQL's 'column "x" does not exist'), or NULL. */
+static const char *missing_column(const char *err)
+{
+    const char *m = strstr(err, "no such column");
+    if (m)
+        return m;
+    m = strstr(err, "column \"");
+    const char *end = m ? strstr(m, "\" does not exist") : NULL;
+    return end && end - m < 200 ? m : NULL;
+}
+
 int cmd_backtest(struct cli *cli, int argc, char **argv)
 {
     struct backtest_args a = {0};
@@ -186,11 +198,14 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
             char *who = bd_strdupf("backtest %s", gate);
             cli_limit_error(who, &a.limits, timeout, &lim, fired ? 0 : ev.stopped);
             free(who);
-        } else
+        } else if (err && missing_column(err))
+            /* one message: the missing column, and what each side must return */
+            bd_error("backtest: %s or its reference %s lacks a column the back-test reads (%.*s): a gate returns "
+                     "host, benchmark, params, metric, variant, seq, run, revision, statistic, limit and alert; a "
+                     "reference host, benchmark, params, metric, variant, seq and kind",
+                     gate, reference, (int)strcspn(missing_column(err), "\n"), missing_column(err));
+        else
             bd_error("%s", err);
-        if (err && strstr(err, "no such column"))
-            bd_error("backtest: a gate returns host, benchmark, params, metric, variant, seq, run, revision, "
-                     "statistic, limit and alert; a reference host, benchmark, params, metric, variant, seq and kind");
         rc = erc == EXIT_NO_ROWS ? EXIT_NO_ROWS : EXIT_FAIL;
         goto out;
     }

@@ -87,6 +87,13 @@ regs = [c for c in cps if c["kind"] == "regression"]
 assert rows[0]["events"] == len(regs) > 0, (rows[0], len(regs))
 ' || fail "events are the regressions' change points"
 checks=$((checks + 1))
+# A reference without a column the back-test reads: one error that names
+# the column and what each side returns (not SQLite's message alone).
+run bd backtest gate-percent --reference trend --no-record
+expect_rc 1 "a reference without kind"
+expect_eq "$(wc -l <"$T/err")" 1 "one error line"
+expect_err_has "error: backtest: gate-percent or its reference trend lacks a column the back-test reads (no such column: kind): a gate returns" \
+    "the column and what a reference returns"
 
 # Any saved query with the gate's columns and scope=every is a gate.
 mkdir q
