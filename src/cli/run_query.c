@@ -56,13 +56,32 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
     }
 }
 
-/* A decision without a verdict column (a gate) in words: its first
- * `-- headline` line the rows fill, as its page opens ("the gate fails: 16
- * of 483 runs judged regressed, ..."); NULL when it has none, or for a
- * verdict (already in words). */
-static char *decision_headline(const struct saved_query *q, const struct evaluation *ev)
+/* Whether a `-- headline` line of text reads its chart's rows (chart.*),
+ * which a page takes from a companion query the terminal does not run. */
+static int headline_reads_chart(const char *text)
 {
-    if (ev->verdict || !q->outcome || !q->text || !strstr(q->text, "-- headline"))
+    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        size_t n = strcspn(l, "\n");
+        if (strncmp(l, "-- headline", 11) == 0) {
+            for (const char *c = l; c + 6 <= l + n; c++)
+                if (strncmp(c, "chart.", 6) == 0)
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* The answer in words when the query has no verdict column: its first
+ * `-- headline` line the rows fill, as its page opens. A gate's ("the gate
+ * fails: 16 of 483 runs judged regressed, ..."), and a lookup's ("1
+ * change point in 6 histories; the largest: ...") unless its headline
+ * counts the rows of a chart drawn from another query, which only the page
+ * runs. NULL when there is none, or for a verdict (already in words). */
+static char *answer_headline(const struct saved_query *q, const struct evaluation *ev)
+{
+    if (ev->verdict || !q->text || !strstr(q->text, "-- headline"))
+        return NULL;
+    if (!q->outcome && headline_reads_chart(q->text))
         return NULL;
     struct strbuf rows = {0};
     struct report_eval mem;
@@ -79,13 +98,13 @@ static char *decision_headline(const struct saved_query *q, const struct evaluat
     return out;
 }
 
-/* Markdown output of a decision leads with its answer: the verdict in
- * words (or its headline, or what the rows say), bold, then the gate's
- * result. */
+/* Markdown output of a decision or of a lookup with a headline leads with
+ * its answer: the verdict in words (or its headline, or what the rows
+ * say), bold, then the gate's result. */
 static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, const char *headline,
                           int gate_rc, struct out_notes *rep)
 {
-    if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict))
+    if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict && !headline))
         return;
     struct strbuf sb = {0};
     const char *what = ev->verdict ? ev->verdict : headline ? headline : ev->outcome ? ev->outcome : "";
@@ -129,8 +148,9 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
         out.nshow = q->nshow;
     }
     struct out_notes rep = {0};
-    char *headline = decision_headline(q, ev);
-    /* A gate's answer in words first, then the outcome line as recorded. */
+    char *headline = answer_headline(q, ev);
+    /* A gate's or a lookup's answer in words first, then the outcome line
+     * as recorded. */
     if (headline && out.format != OUT_MARKDOWN)
         out_note(&rep, "%s", headline);
     describe(r, ev, gate_rc, not_recorded, &rep);
@@ -140,6 +160,8 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
      * terminal and in CSV or JSON; Markdown leads with lead_sentence. */
     if (out.format != OUT_MARKDOWN && (q->outcome || ev->verdict))
         rep.leading = headline ? 2 : 1;
+    else if (out.format != OUT_MARKDOWN && headline)
+        rep.leading = 1;
     free(headline);
     if (out_notes_print(&rep, &ev->rows, &out, stdout, stderr)) {
         bd_error("%s: cannot write the output", r->cmd);

@@ -282,4 +282,26 @@ expect_eq "$(wc -c <"$T/out")" 0 "rule show: nothing on stdout for an unknown ru
 run bd --db tie.db rule show
 expect_rc 2 "rule show without a rule"
 
+# --- A lookup with a headline says what it found first (stderr, before the
+# rows), as its page opens; the numbers are the rows'. regressions' headline
+# counts the histories of its chart (another query, which only a page runs):
+# none in the terminal rather than a count of something else.
+bd simulate --quiet --history 30 --cells 2 --steps 1 --seed 5 --plan nightly hist >/dev/null || fail "simulate"
+bd --db hist.db init >/dev/null && bd --db hist.db ingest --quiet hist || fail "ingest the history"
+run bd --db hist.db query injected-steps --format csv
+expect_rc 0 "injected-steps"
+expect_eq "$(tail -n +2 "$T/out" | wc -l)" 1 "one injected step"
+want=$(python3 -c 'import csv,sys; r=next(csv.DictReader(open(sys.argv[1])))
+print("1 step injected in 1 history; the largest, %+.0f%% (%s), in %s/format=binary/workload=small on %s at run %s"
+      % (float(r["change_percent"]), r["kind"], r["benchmark"], r["host"], r["run"]))' "$T/out")
+expect_eq "$(head -n 1 "$T/err")" "$want" "injected-steps: the answer first, from its rows"
+run bd --db hist.db query trend --format csv
+n=$(python3 -c 'import csv,sys; print(sum(1 for r in csv.DictReader(open(sys.argv[1])) if r["change_percent"]))' "$T/out")
+h=$(python3 -c 'import csv,sys; print(len({(r["host"],r["benchmark"],r["params"],r["metric"],r["variant"]) for r in csv.DictReader(open(sys.argv[1]))}))' "$T/out")
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1)" "$n change point$([ "$n" = 1 ] || echo s) in $h histories" "trend: the counts of its rows"
+run bd --db hist.db query trend --format markdown
+expect_eq "$(head -n 1 "$T/out" | cut -d';' -f1)" "**$n change point$([ "$n" = 1 ] || echo s) in $h histories" "Markdown leads with it, bold"
+run bd --db hist.db query regressions
+expect_eq "$(head -n 1 "$T/err")" "result: 1 row" "regressions: no headline without its chart's rows"
+
 finish
