@@ -150,6 +150,27 @@ expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one r
 run bd compare --by source --format csv --no-record abcdef01 9e8d7c6
 expect_rc 0 "a whole source that also begins another"
 expect_out_has "cell,parse,{},v,primary,ns/op,10,108.5," "is that source (runs r6, r7: median 108.5), not an abbreviation of two"
+# The same abbreviations as the saved query's parameters, which refused
+# them ("source '9e8d7c6' is the source of no run of plan revs"): bound
+# and recorded whole, in a side and in versions' list of sides.
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f60 -p b=9e8d7c6 --format csv --no-record
+expect_rc 0 "query compare -p a=, b= abbreviated"
+cmp -s "$T/out" revs-full.csv || fail "query compare: abbreviated revisions compare as the whole ones: $(diff revs-full.csv "$T/out" | head -3)"
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f60 -p b=9e8d7c6
+expect_rc 0 "query compare, recorded"
+expect_eq "$(bd sql "SELECT params ->> '\$.a', params ->> '\$.b' FROM evaluation ORDER BY id DESC LIMIT 1" --format csv | tail -1 | tr -d '\r')" \
+    "1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e,9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807" "query compare records the whole revisions"
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f6 -p b=9e8d7c6 --no-record
+expect_rc 2 "query compare: a prefix of two revisions"
+expect_err_has "error: query compare: a: source '1b2c3d4e5f6' abbreviates more than one revision of plan revs (1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e, 1b2c3d4e5f6f00000000000000000000000000aa): give more of it" \
+    "query compare: taken for neither, and says which"
+run bd query compare -p plan=revs -p by=source -p a=abcdef01 -p b=9e8d7c6 --format csv --no-record
+expect_rc 0 "query compare: a whole source that also begins another"
+expect_out_has "cell,parse,{},v,primary,ns/op,10,108.5," "query compare: is that source, not an abbreviation of two"
+run bd query versions -p plan=revs -p by=source -p versions=9e8d7c6,1b2c3d4e5f60 -p aggregate=median --format csv
+expect_rc 0 "query versions -p versions= abbreviated"
+expect_out_has "parse,{},v,primary,ns/op,9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807,10," "versions: the first, whole"
+expect_out_has "parse,{},v,primary,ns/op,1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e,10," "versions: the second, whole"
 
 # ---- sides by host: every run of each host ----
 bd ingest --quiet "$BENCHDB_SRC"/examples/calibration/*.jsonl.zst || fail "ingest the calibration plan"
