@@ -218,8 +218,12 @@ static double go_geomean(const double *x, size_t n)
 }
 
 /* benchtab's summarizeCol: the geomean of the column's centers and, after
- * the first column, of its ratios to the first. */
-static int column_summary(struct cmp_table *t, int c, double *buf, double *ratios)
+ * the first column, of its ratios to the first. benchstat warns that the
+ * benchmark set differs when the baseline has a row the column lacks;
+ * with benchdb's columns (extras) also when the column has a row the
+ * baseline lacks, as the query does: its geomean is then over rows the
+ * change is not (--benchstat keeps benchstat's text). */
+static int column_summary(struct cmp_table *t, int c, double *buf, double *ratios, int extras)
 {
     struct cmp_sum *s = &t->sums[c];
     size_t n = 0, nr = 0, nbase = 0;
@@ -241,7 +245,7 @@ static int column_summary(struct cmp_table *t, int c, double *buf, double *ratio
             ratios[nr++] = x->center / b->center;
     }
     s->n = (int64_t)n;
-    if (c > 0 && nbase != nr)
+    if (c > 0 && (nbase != nr || (extras && n != nr)))
         s->warn[s->nwarn++] = "benchmark set differs from baseline; geomeans may not be comparable";
     double gm = go_geomean(buf, n);
     if (isnan(gm))
@@ -301,7 +305,7 @@ int cmp_table_stats(struct cmp_model *m, struct cmp_table *t, const struct cmp_o
             }
         }
     for (int c = 0; rc == 0 && c < t->ncols; c++)
-        rc = column_summary(t, c, buf, buf + t->nrows);
+        rc = column_summary(t, c, buf, buf + t->nrows, o->extras);
     free(obs);
     free(buf);
     return rc;

@@ -83,6 +83,22 @@ run bd compare shape_a.csv shape_b.csv --benchstat
 expect_rc 0 "the same, --benchstat"
 expect_out_has "-2.08% (p=0.011 n=300)" "benchstat's change is kept"
 grep -q "¹\|shift's interval" "$T/out" && fail "--benchstat: no benchdb note"
+# A head with a benchmark the base lacks: the head's geomean is over one
+# row more than the change's ratios, and the table says so as the query
+# on a store does (benchstat warns only the other way round: --benchstat).
+python3 - <<'PY' || fail "write the pair"
+rows = "".join("%s,ns,%d\n" % (b, v + k) for b, v in (("x", 100), ("y", 200)) for k in range(6))
+open("set_a.csv", "w").write("benchmark,unit,value\n" + rows)
+open("set_b.csv", "w").write("benchmark,unit,value\n" + rows + "".join("new,ns,%d\n" % (5 + k) for k in range(6)))
+PY
+run bd compare set_a.csv set_b.csv
+expect_rc 0 "a benchmark only in the head"
+grep -q "^geomean .* +0.00% *¹$" "$T/out" || fail "the geomean row carries the note: $(grep '^geomean' "$T/out")"
+expect_out_has "¹ benchmark set differs from baseline; geomeans may not be comparable" "the note under the table"
+run bd compare set_a.csv set_b.csv --format csv
+expect_out_has "benchmark set differs from baseline; geomeans may not be comparable" "and in the geomean row's warnings"
+run bd compare set_a.csv set_b.csv --benchstat
+grep -q "differs from baseline" "$T/out" && fail "--benchstat: benchstat's text, no such note"
 
 # ---- sides: several files, standard input, labels, more than two ----
 # crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
