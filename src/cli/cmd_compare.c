@@ -161,7 +161,14 @@ static const struct cli_opt compare_opts[] = {
      parse_key, offsetof(struct compare_args, ignore), 0, 0},
     {"record", 0, NULL, "files: load them into the store --db names (plan\n'files') and record the evaluation",
      cli_opt_flag, offsetof(struct compare_args, record), 0, 0},
-    CLI_OUTPUT_OPTIONS(struct compare_args, out),
+    /* The output options but --wide (the table is benchstat's: it never
+     * turns vertical), and --digits for the one output it rounds. */
+    {"format", 'f', "FORMAT", "table (default), vertical, csv, json or markdown", cli_opt_format,
+     offsetof(struct compare_args, out.format), 0, 0},
+    {"digits", 0, "N", "significant digits of reals in vertical output (1-17,\ndefault 4); the table and markdown show "
+     "benchstat's", cli_opt_int, offsetof(struct compare_args, out.digits), 1, OUT_DIGITS_MAX},
+    {"envelope", 0, NULL, "with --format json: one object with the rows and the\nnotes (which go to stderr otherwise)",
+     cli_opt_flag, offsetof(struct compare_args, out.envelope), 0, 0},
     CLI_OPT_QUERIES(struct compare_args, path),
     CLI_OPT_LIMITS(struct compare_args, limits),
     {0},
@@ -537,9 +544,18 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 {
     struct compare_args a = {.sides = {.by = "run"}};
     out_opts_init(&a.out);
+    a.out.digits = 0; /* not given (--digits takes 1 to 17) */
     int first, rc = EXIT_USAGE;
     if (cli_parse(&spec_compare, argc, argv, &a, &first) || cli_output_ready("compare", &a.out))
         goto out;
+    if (a.out.digits && (a.out.format == OUT_TABLE || a.out.format == OUT_MARKDOWN)) {
+        rc = bd_usage_error("compare", "compare: --digits: the %s shows benchstat's digits (each value to at least 3 "
+                                       "significant digits); --digits rounds --format vertical",
+                            a.out.format == OUT_TABLE ? "table" : "markdown comment");
+        goto out;
+    }
+    if (!a.out.digits)
+        a.out.digits = OUT_DIGITS_DEFAULT;
     int n = argc - first;
     if (a.plan || a.sides.given) {
         /* --plan or --by: runs of a store, two of them. */

@@ -99,6 +99,18 @@ run bd compare set_a.csv set_b.csv --format csv
 expect_out_has "benchmark set differs from baseline; geomeans may not be comparable" "and in the geomean row's warnings"
 run bd compare set_a.csv set_b.csv --benchstat
 grep -q "differs from baseline" "$T/out" && fail "--benchstat: benchstat's text, no such note"
+# --digits rounds vertical output; the table and the comment are
+# benchstat's digits, where it changed nothing: refused, not ignored.
+run bd compare set_a.csv set_b.csv --digits 2
+expect_rc 2 "--digits with the table"
+expect_err_has "error: compare: --digits: the table shows benchstat's digits" "says why"
+run bd compare set_a.csv set_b.csv --digits 2 --format markdown
+expect_rc 2 "--digits with the comment"
+run bd compare set_a.csv set_b.csv --digits 2 --format vertical
+expect_rc 0 "--digits with vertical output"
+expect_out_has "median_a = 1e-07" "rounds its reals to 2 digits"
+run bd compare set_a.csv set_b.csv --wide
+expect_rc 2 "--wide: benchstat's table never turns vertical"
 
 # ---- sides: several files, standard input, labels, more than two ----
 # crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
