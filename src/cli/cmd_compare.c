@@ -556,6 +556,11 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     }
     if (!a.out.digits)
         a.out.digits = OUT_DIGITS_DEFAULT;
+    /* The comment lists the changed cells already, and its first line
+     * counts every cell (the unchanged, removed and added too) and folds
+     * all of them below: --only-changed is for the other formats. */
+    if (a.out.format == OUT_MARKDOWN)
+        a.only_changed = 0;
     int n = argc - first;
     if (a.plan || a.sides.given) {
         /* --plan or --by: runs of a store, two of them. */

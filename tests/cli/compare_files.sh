@@ -111,6 +111,13 @@ expect_rc 0 "--digits with vertical output"
 expect_out_has "median_a = 1e-07" "rounds its reals to 2 digits"
 run bd compare set_a.csv set_b.csv --wide
 expect_rc 2 "--wide: benchstat's table never turns vertical"
+# --only-changed with the comment: its first line still counts every
+# cell (it said "0 slower, 0 faster, 0 unchanged", the added one and the
+# unchanged ones dropped), and the fold holds every benchmark.
+run bd compare set_a.csv set_b.csv --only-changed --format markdown
+expect_rc 0 "--only-changed --format markdown"
+expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 added, 2 unchanged** " "the answer counts every cell"
+expect_out_has "<details><summary>All 3 benchmarks, as benchstat prints them</summary>" "and folds all of them"
 
 # ---- sides: several files, standard input, labels, more than two ----
 # crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
