@@ -595,6 +595,9 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
             return hrc;
         run.host = *named_host;
     }
+    if (files_mode && run.plan && run.run && !run.host)
+        return bd_usage_error("ingest", "ingest: --host H is missing, and no file given names its host (Google "
+                                        "Benchmark's context.host_name; directories and '-' are not looked into)");
     if (files_mode && (!run.plan || !run.run || !run.host))
         return bd_usage_error("ingest", "ingest: --plan, --run and --host go together (the run harness files load into)");
     if (!files_mode && run_option(&a))
