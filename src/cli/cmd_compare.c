@@ -14,6 +14,7 @@
 #include "query/compare.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 #include <stddef.h>
 
@@ -249,6 +250,48 @@ static int keep_changed(struct rowset *rs)
     return 0;
 }
 
+/* --exact-units naming a unit no row has (the store's units, as stored:
+ * ns, not the table's sec) changes nothing: a warning says so, with the
+ * units the rows have. */
+static void warn_unused_units(const struct rowset *rs, const char *list)
+{
+    int unit = rowset_column(rs, "unit");
+    if (!list || unit < 0 || !rs->nrow)
+        return;
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        while (len && *p == ' ')
+            p++, len--;
+        while (len && p[len - 1] == ' ')
+            len--;
+        int found = !len;
+        for (size_t r = 0; r < rs->nrow && !found; r++) {
+            const char *u = (const char *)sqlite3_value_text(rowset_cell(rs, r, unit));
+            found = u && strlen(u) == len && memcmp(u, p, len) == 0;
+        }
+        if (!found) {
+            const char **names = xcalloc(rs->nrow + 1, sizeof *names);
+            size_t n = 0;
+            for (size_t r = 0; names && r < rs->nrow; r++) {
+                const char *u = (const char *)sqlite3_value_text(rowset_cell(rs, r, unit));
+                size_t j = 0;
+                while (u && j < n && strcmp(names[j], u) != 0)
+                    j++;
+                if (u && j == n)
+                    names[n++] = u;
+            }
+            char *name = xstrndup(p, len);
+            char *msg = name ? suggest_unknown("unit", "units", name, names, n) : NULL;
+            bd_warning("compare: --exact-units: %s: nothing assumed exact for it", msg ? msg : "no such unit");
+            free(msg);
+            free(name);
+            free(names);
+        }
+        p = e ? e + 1 : p + len;
+    }
+}
+
 /* The table in the format asked for, its summary first, and the notes. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
                        const struct compare_sides *sides, int *gate_rc)
@@ -261,6 +304,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     struct compare_judged j = {params_get(&a->params, "adjust"), level ? strtod(level, NULL) : 0.95,
                                alpha ? strtod(alpha, NULL) : 0.05, threshold ? strtod(threshold, NULL) : 0,
                                !a->benchstat};
+    warn_unused_units(&ev->rows, params_get(&a->params, "exact_units"));
     int prc = compare_rows_model(&ev->rows, sides, &j, &m);
     /* Rows of cells only one side has: nothing was compared (as on files). */
     if (prc == 0 && a->gate && *gate_rc == EXIT_OK && !m.compared)

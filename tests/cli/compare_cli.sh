@@ -150,6 +150,14 @@ expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one r
 run bd compare --by source --format csv --no-record abcdef01 9e8d7c6
 expect_rc 0 "a whole source that also begins another"
 expect_out_has "cell,parse,{},v,primary,ns/op,10,108.5," "is that source (runs r6, r7: median 108.5), not an abbreviation of two"
+# --exact-units on a store takes the units as stored: one that no row has
+# (the table's sec/op for the stored ns/op) changed nothing, silently
+run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units sec/op
+expect_rc 0 "--exact-units naming a unit no row has"
+expect_err_has "warning: compare: --exact-units: no unit named 'sec/op'" "is warned about"
+expect_err_has "units: ns/op: nothing assumed exact for it" "naming the units the rows have"
+run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units ns/op
+grep -q "warning" "$T/err" && fail "--exact-units ns/op: no warning: $(cat "$T/err")"
 # The same abbreviations as the saved query's parameters, which refused
 # them ("source '9e8d7c6' is the source of no run of plan revs"): bound
 # and recorded whole, in a side and in versions' list of sides.

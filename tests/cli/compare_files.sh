@@ -118,6 +118,14 @@ run bd compare set_a.csv set_b.csv --only-changed --format markdown
 expect_rc 0 "--only-changed --format markdown"
 expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 added, 2 unchanged** " "the answer counts every cell"
 expect_out_has "<details><summary>All 3 benchmarks, as benchstat prints them</summary>" "and folds all of them"
+# --exact-units naming a unit the files lack changed nothing, silently
+run bd compare set_a.csv set_b.csv --exact-units B/op
+expect_rc 0 "--exact-units naming a unit the files lack"
+expect_err_has "warning: compare: --exact-units: no unit named 'B/op'; units: ns, sec: nothing assumed exact for it" \
+    "a warning names the units there are, as written and as shown"
+run bd compare set_a.csv set_b.csv --exact-units sec --format csv
+expect_out_has "set_a.csv,set_b.csv,cell,x,{},,primary,sec,6,1.0000000000000001e-07," "sec (as shown) is the unit: x's mode"
+grep -q "warning" "$T/err" && fail "--exact-units sec: no warning: $(cat "$T/err")"
 
 # ---- sides: several files, standard input, labels, more than two ----
 # crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
