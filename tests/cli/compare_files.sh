@@ -118,6 +118,13 @@ run bd compare set_a.csv set_b.csv --only-changed --format markdown
 expect_rc 0 "--only-changed --format markdown"
 expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 added, 2 unchanged** " "the answer counts every cell"
 expect_out_has "<details><summary>All 3 benchmarks, as benchstat prints them</summary>" "and folds all of them"
+# The saved query's options do nothing on files: refused, not ignored
+for o in "--timeout 5" "--max-rows 1" "--max-result-bytes 1M" "--queries ."; do
+    run bd compare set_a.csv set_b.csv $o
+    expect_rc 2 "$o on files"
+    expect_err_has "error: compare: ${o%% *} applies to the saved query 'compare' on a store; files are compared without one" \
+        "$o on files: says why"
+done
 # --exact-units naming a unit the files lack changed nothing, silently
 run bd compare set_a.csv set_b.csv --exact-units B/op
 expect_rc 0 "--exact-units naming a unit the files lack"
