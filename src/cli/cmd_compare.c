@@ -522,7 +522,10 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
             files[i] = (struct ingest_file){sides[s].paths[i], names[i]};
         }
         struct ingest_run run = {.plan = "files", .run = sides[s].label, .host = "local", .variant = "default",
-                                 .block = 1};
+                                 .block = 1,
+                                 .stored_hint = "; compare --record keeps a run per label: give the side another "
+                                                "(LABEL=FILE), or remove the run first (benchdb delete --run "
+                                                "files/LABEL)"};
         if (!files || !names || ingester_files(g, &run, files, sides[s].npaths, sides[s].arg) == INGEST_FAILED)
             rc = EXIT_FAIL;
         for (size_t i = 0; names && i < sides[s].npaths; i++)

@@ -584,7 +584,8 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     struct ingest_options opt = {a.max_line_bytes, a.max_bytes,   a.replace, a.quiet ? INGEST_NOTICES_QUIET : 0,
                                  a.max_members,    a.max_series, a.max_ratio};
     struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
-                             a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append};
+                             a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append,
+                             NULL};
     int files_mode = run.plan || run.run || run.host;
     if (first >= argc)
         return bd_usage_error("ingest", "ingest: no %s given (files, directories or '-')",

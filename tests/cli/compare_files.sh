@@ -371,5 +371,11 @@ expect_err_has "recorded as evaluation 2" "a second evaluation"
 runs=$(bd --db rec.db sql "SELECT string_agg(r.name, ' ') FROM (SELECT r.name FROM run r JOIN plan p ON p.id = r.plan_id
        WHERE p.name = 'files' ORDER BY r.name) AS r" --format csv | tail -n 1 | tr -d '\r')
 expect_eq "$runs" "./new.txt ./old.txt" "--record: the two sides are runs of plan files, once"
+# Other files under a label already stored: the error said "pass
+# --append", an option compare does not have; it says what compare takes.
+run bd --db rec.db compare --record ./old.txt=./new.txt ./new.txt
+expect_rc 1 "--record: other files under a stored label"
+expect_err_has "run \"./old.txt\" of plan \"files\" is already stored (archive 1 \"./old.txt\"); compare --record keeps a run per label: give the side another (LABEL=FILE), or remove the run first (benchdb delete --run files/LABEL)" \
+    "what compare --record takes"
 
 finish
