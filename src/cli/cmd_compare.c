@@ -569,9 +569,15 @@ static int files_or_store(struct cli *cli, struct compare_args *a, char **args, 
         rc = bd_usage_error("compare", "compare: '%s' is not a file (either every side is a file, or every side a "
                                        "run of a store)", args[not_file]);
     struct compare_files_opts o;
-    for (int i = 0; rc == EXIT_OK && files == n && i < n; i++)
+    for (int i = 0; rc == EXIT_OK && files == n && i < n; i++) {
+        const char *f1, *f2;
         if (compare_side_expand(&sides[i]))
             rc = EXIT_FAIL;
+        else if (compare_side_twice(&sides[i], &f1, &f2))
+            rc = bd_usage_error("compare", "compare: side '%s' names one file twice (%s%s%s): its values would "
+                                           "count twice", sides[i].label, f1, strcmp(f1, f2) ? " and " : "",
+                                strcmp(f1, f2) ? f2 : ", twice");
+    }
     if (rc == EXIT_OK && files == 0 && store_at(cli) == STORE_NONE)
         /* No file and no store: a mistyped file name, not a run. */
         rc = bd_usage_error("compare", "compare: '%s' is no file, and there is no store (%s) whose runs it could "

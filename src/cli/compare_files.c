@@ -33,6 +33,28 @@ static int is_dir(const char *p)
     return strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int compare_side_twice(const struct compare_side *s, const char **first, const char **second)
+{
+    for (size_t i = 0; i < s->npaths; i++) {
+        struct stat si;
+        int in_i = strcmp(s->paths[i], "-") == 0;
+        if (!in_i && stat(s->paths[i], &si) != 0)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            struct stat sj;
+            int in_j = strcmp(s->paths[j], "-") == 0;
+            if (in_i != in_j || (!in_j && stat(s->paths[j], &sj) != 0))
+                continue;
+            if (in_i || (si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)) {
+                *first = s->paths[j];
+                *second = s->paths[i];
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 void compare_side_free(struct compare_side *s)
 {
     for (size_t i = 0; i < s->npaths; i++)

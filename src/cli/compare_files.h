@@ -25,6 +25,10 @@ int compare_side_parse(const char *arg, struct compare_side *s);
  * `ingest --plan` takes them (Criterion.rs's target/criterion). 0, or -1
  * after an error naming the directory. */
 int compare_side_expand(struct compare_side *s);
+/* Whether s names one file twice (the same file, however written, or
+ * standard input twice): its values would count twice. 1 with *first and
+ * *second the two paths as given; 0 when not. */
+int compare_side_twice(const struct compare_side *s, const char **first, const char **second);
 void compare_side_free(struct compare_side *s);
 /* benchstat's tables (format table) led by rep's first note, the
  * summary, on standard error (the answer first on a terminal), the other

@@ -144,6 +144,12 @@ run sh -c "'$BENCHDB_BIN' compare --benchstat old.txt=- new.txt <'$D/old.txt'"
 expect_rc 0 "standard input as a side"
 cmp -s "$T/out" "$D/example01.stdout" || fail "standard input (-), labelled old.txt, reads as the file"
 checks=$((checks + 1))
+# one file twice in a side (a glob and a name, ./x and x) counted its
+# values twice: n=20+10 and a p too small
+run bd compare crc-old.txt=old-1.txt,./old-1.txt "crc-new.txt=$D/crc-new.txt"
+expect_rc 2 "one file twice in a side"
+expect_err_has "error: compare: side 'crc-old.txt' names one file twice (old-1.txt and ./old-1.txt): its values would count twice" \
+    "names the side and both spellings"
 cp "$D/old.txt" old.txt
 run bd compare --benchstat old.txt new.txt newer=new.txt
 expect_rc 0 "three sides"
