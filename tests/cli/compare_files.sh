@@ -161,7 +161,10 @@ expect_eq "$(grep -c '^<details><summary>All 2 benchmarks, as benchstat prints t
     "three sides: the folded tables hold 2 benchmarks (not 2 per side compared)"
 run bd compare old.txt new.txt new.txt
 expect_rc 2 "a side twice"
-expect_err_has "compare: two sides are both 'new.txt'" "its message"
+expect_err_has "compare: two sides are both 'new.txt' (the sides' columns need two names: label them, as in old=FILE new=FILE)" \
+    "its message, and how to compare a file with itself"
+run bd compare --benchstat old=new.txt new=new.txt
+expect_rc 0 "a file with itself, labelled"
 run bd compare old.txt nosuch.txt
 expect_rc 2 "a file and a name that is none"
 expect_err_has "compare: 'nosuch.txt' is not a file (either every side is a file, or every side a run of a store)" \
