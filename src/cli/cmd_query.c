@@ -38,8 +38,9 @@ const struct cli_spec spec_query = {
     .synopsis = (const char *const[]){"query [OPTIONS] NAME|FILE.sql", NULL},
     .about = "Run a saved query: defaults fill the parameters not given; each value is\n"
              "checked against the parameter's declared type (and must name a plan, run,\n"
-             "host or attribute that exists, where the query says so) and bound, never\n"
-             "pasted into the SQL. 'benchdb queries NAME' lists the parameters. The\n"
+             "host, source, metric or attribute that exists, where the query says so; a\n"
+             "source may be a revision's first 7+ hex digits, bound whole) and bound,\n"
+             "never pasted into the SQL. 'benchdb queries NAME' lists the parameters. The\n"
              "query only reads the store. A decision (a query with an '-- outcome:'\n"
              "column: a rule's verdict, a gate) is recorded in the verdict history\n"
              "('benchdb history') unless --no-record is given; a lookup (any other\n"
