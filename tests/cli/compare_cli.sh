@@ -158,6 +158,14 @@ expect_err_has "warning: compare: --exact-units: no unit named 'sec/op'" "is war
 expect_err_has "units: ns/op: nothing assumed exact for it" "naming the units the rows have"
 run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units ns/op
 grep -q "warning" "$T/err" && fail "--exact-units ns/op: no warning: $(cat "$T/err")"
+# One score per run: 2 runs a side, too few for the U test to reach
+# 0.05. On files such cells are counted inconclusive and listed with
+# their change; on a store they were counted unchanged and hidden.
+run bd compare --by source --no-record --sample run --format markdown 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "--sample run, two runs a side"
+expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 inconclusive, 0 unchanged** " \
+    "on a store, too few samples are inconclusive"
+expect_out_has "| parse | sec/op | 102.5n ± ∞ | 106.5n ± ∞ | +3.90% | 0.333 | inconclusive |" "and listed with the change (run means 102, 103 and 106, 107)"
 # The same abbreviations as the saved query's parameters, which refused
 # them ("source '9e8d7c6' is the source of no run of plan revs"): bound
 # and recorded whole, in a side and in versions' list of sides.
