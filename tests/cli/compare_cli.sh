@@ -158,6 +158,20 @@ expect_err_has "warning: compare: --exact-units: no unit named 'sec/op'" "is war
 expect_err_has "units: ns/op: nothing assumed exact for it" "naming the units the rows have"
 run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units ns/op
 grep -q "warning" "$T/err" && fail "--exact-units ns/op: no warning: $(cat "$T/err")"
+# A head whose values are in a unit of another kind (ns for the base's
+# ops/s) has them left out with a warning: the CSV said so, the table and
+# the comment did not (the cell is not compared, and the note hung on the
+# comparison).
+printf 'benchmark,unit,value\nparse,ops/s,1000\nparse,ops/s,1010\n' >kinds-a.csv
+printf 'benchmark,unit,value\nparse,ns,1000\nparse,ns,1010\n' >kinds-b.csv
+bd ingest -q --plan kinds --run base --host h kinds-a.csv || fail "ingest kinds-a.csv"
+bd ingest -q --plan kinds --run head --host h kinds-b.csv || fail "ingest kinds-b.csv"
+run bd compare --plan kinds --no-record base head
+expect_rc 0 "a head in a unit of another kind"
+grep -q "^parse .* ± ∞ ¹ ²$" "$T/out" || fail "the base's value carries the notes: $(grep '^parse' "$T/out")"
+expect_out_has "² 2 values in a unit that does not convert to ops/s left out" "the note under the table"
+run bd compare --plan kinds --no-record base head --format markdown
+expect_out_has "² 2 values in a unit that does not convert to ops/s left out" "and in the comment's fold"
 # One score per run: 2 runs a side, too few for the U test to reach
 # 0.05. On files such cells are counted inconclusive and listed with
 # their change; on a store they were counted unchanged and hidden.
