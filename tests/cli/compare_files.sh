@@ -125,6 +125,12 @@ for o in "--timeout 5" "--max-rows 1" "--max-result-bytes 1M" "--queries ."; do
     expect_err_has "error: compare: ${o%% *} applies to the saved query 'compare' on a store; files are compared without one" \
         "$o on files: says why"
 done
+# The comment's "Nothing compared" line names the sides: escaped as every
+# other name in the comment (it rendered "*x*" in italics, "<b>" as HTML)
+printf 'benchmark,unit,value\nother,ns,5\n' >other.csv
+run bd compare '*x*|y=set_a.csv' '<b>@z=other.csv' --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 2 removed, 1 added, 0 unchanged): no cell has values both in \*x\*\|y and in another side — gate: nothing compared" \
+    "the nothing-compared line escapes the side's label"
 # --exact-units naming a unit the files lack changed nothing, silently
 run bd compare set_a.csv set_b.csv --exact-units B/op
 expect_rc 0 "--exact-units naming a unit the files lack"
