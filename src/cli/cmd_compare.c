@@ -361,7 +361,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
     plan = a->plan ? xstrdup(a->plan) : NULL;
-    int found = compare_expand_sources(db, &sides, &full_a, &full_b, &err);
+    int found = compare_expand_sources(db, &sides, plan, &full_a, &full_b, &err);
     if (!found)
         found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {

@@ -201,6 +201,22 @@ run bd query versions -p plan=revs -p by=source -p versions=9e8d7c6,1b2c3d4e5f60
 expect_rc 0 "query versions -p versions= abbreviated"
 expect_out_has "parse,{},v,primary,ns/op,9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807,10," "versions: the first, whole"
 expect_out_has "parse,{},v,primary,ns/op,1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e,10," "versions: the second, whole"
+# Another plan with a revision 9e8d7c6 also begins: with --plan revs the
+# abbreviation is that plan's one revision (it was refused as ambiguous,
+# its two revisions looked for in every plan); without --plan, ambiguous.
+printf '%s\n' '{"record":"run","format":"benchdb-run/1","plan":"revs2","run":"x","host":"h","source":"9e8d7c6fff"}' \
+    '{"record":"samples","benchmark":"parse","block":1,"variant":"v","unit":"ns/op","values":[1,2,3]}' >revs2.jsonl
+bd ingest --quiet revs2.jsonl || fail "ingest revs2.jsonl"
+run bd compare --plan revs --by source --format csv --no-record 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "--plan revs: 9e8d7c6 abbreviates one revision of the plan"
+cmp -s "$T/out" revs-full.csv || fail "--plan revs: the plan's revisions: $(diff revs-full.csv "$T/out" | head -3)"
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f60 -p b=9e8d7c6 --format csv --no-record
+expect_rc 0 "query compare -p plan=revs: the same"
+run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6
+expect_rc 2 "without --plan: two revisions in two plans"
+expect_err_has "error: compare: source '9e8d7c6' abbreviates more than one revision (9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807, 9e8d7c6fff)" \
+    "names both"
+bd delete --plan revs2 >/dev/null 2>&1 || fail "delete --plan revs2"
 
 # ---- sides by host: every run of each host ----
 bd ingest --quiet "$BENCHDB_SRC"/examples/calibration/*.jsonl.zst || fail "ingest the calibration plan"
