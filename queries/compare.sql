@@ -330,11 +330,11 @@ judged AS (
               WHEN c.is_exact = 0 AND coalesce(a.p_adjusted, c.p) > :alpha THEN '~'
               WHEN c.change IS NULL THEN '?'
               WHEN c.change = 0 THEN 'same'
-              WHEN c.kind = 'time' THEN CASE WHEN c.change > 0 THEN 'slower' ELSE 'faster' END
-              WHEN c.kind IN ('throughput', 'byte-throughput') THEN CASE WHEN c.change > 0 THEN 'faster' ELSE 'slower' END
-              WHEN c.direction = 'lower' THEN CASE WHEN c.change > 0 THEN 'worse' ELSE 'better' END
-              WHEN c.direction = 'higher' THEN CASE WHEN c.change > 0 THEN 'better' ELSE 'worse' END
-              ELSE CASE WHEN c.change > 0 THEN 'higher' ELSE 'lower' END END AS verdict
+              WHEN c.kind = 'time' THEN CASE WHEN c.median_b > c.median_a THEN 'slower' ELSE 'faster' END
+              WHEN c.kind IN ('throughput', 'byte-throughput') THEN CASE WHEN c.median_b > c.median_a THEN 'faster' ELSE 'slower' END
+              WHEN c.direction = 'lower' THEN CASE WHEN c.median_b > c.median_a THEN 'worse' ELSE 'better' END
+              WHEN c.direction = 'higher' THEN CASE WHEN c.median_b > c.median_a THEN 'better' ELSE 'worse' END
+              ELSE CASE WHEN c.median_b > c.median_a THEN 'higher' ELSE 'lower' END END AS verdict
   FROM compared c
   LEFT JOIN adjusted_by_cell a ON a.cell_id = c.cell_id
 ),

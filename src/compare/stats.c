@@ -377,8 +377,10 @@ static int adjust_all(struct cmp_model *m)
     return 0;
 }
 
-/* The saved query's verdict of a compared cell (docs/queries.md). */
-static const char *verdict(const struct cmp_table *t, const struct cmp_cell *c, double alpha)
+/* The saved query's verdict of a compared cell (docs/queries.md): which
+ * way the median moved (not the change's sign, which a negative baseline
+ * turns over), as the unit reads it. */
+static const char *verdict(const struct cmp_table *t, const struct cmp_cell *c, double base, double alpha)
 {
     if (!t->exact && c->p > alpha)
         return "~";
@@ -386,7 +388,7 @@ static const char *verdict(const struct cmp_table *t, const struct cmp_cell *c, 
         return "?";
     if (c->change == 0)
         return "same";
-    int up = c->change > 0;
+    int up = c->center > base;
     if (strcmp(t->kind, "time") == 0)
         return up ? "slower" : "faster";
     if (strcmp(t->kind, "throughput") == 0 || strcmp(t->kind, "byte-throughput") == 0)
@@ -419,7 +421,7 @@ static void judge_cell(struct cmp_model *m, const struct cmp_table *t, struct cm
         snprintf(buf, sizeof buf, "%+.2f%%", c->change);
         c->delta = text(m, buf);
     }
-    c->verdict = verdict(t, c, o->alpha);
+    c->verdict = verdict(t, c, oldv, o->alpha);
     c->regressed = (strcmp(c->verdict, "slower") == 0 || strcmp(c->verdict, "worse") == 0) &&
                    fabs(c->change) > o->threshold;
     m->compared++;

@@ -172,6 +172,19 @@ grep -q "^parse .* ± ∞ ¹ ²$" "$T/out" || fail "the base's value carries the
 expect_out_has "² 2 values in a unit that does not convert to ops/s left out" "the note under the table"
 run bd compare --plan kinds --no-record base head --format markdown
 expect_out_has "² 2 values in a unit that does not convert to ops/s left out" "and in the comment's fold"
+# A metric whose values are negative, on a store: the verdict follows the
+# median (up from -9.65 to -4.65: higher), not the change's sign
+python3 - <<'PY' || fail "write the negative pair"
+for f, m in (("neg_a.txt", -10.0), ("neg_b.txt", -5.0)):
+    with open(f, "w") as o:
+        for i in range(8):
+            o.write("BenchmarkX-8 100 %d ns/op %.1f delta/op\n" % (100 + i, m + i / 10))
+PY
+bd ingest -q --plan neg --run base --host h neg_a.txt || fail "ingest neg_a.txt"
+bd ingest -q --plan neg --run head --host h neg_b.txt || fail "ingest neg_b.txt"
+run bd compare --plan neg --no-record --metric delta/op --format csv base head
+grep -q '^cell,BenchmarkX,.*,delta/op,8,-9.649999999999999,.*,8,-4.65,.*,-51.8134715025906[0-9],.*,higher,' "$T/out" ||
+    fail "on a store, a negative median moving up is higher: $(grep '^cell' "$T/out")"
 # One score per run: 2 runs a side, too few for the U test to reach
 # 0.05. On files such cells are counted inconclusive and listed with
 # their change; on a store they were counted unchanged and hidden.

@@ -131,6 +131,18 @@ printf 'benchmark,unit,value\nother,ns,5\n' >other.csv
 run bd compare '*x*|y=set_a.csv' '<b>@z=other.csv' --format markdown
 expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 2 removed, 1 added, 0 unchanged): no cell has values both in \*x\*\|y and in another side — gate: nothing compared" \
     "the nothing-compared line escapes the side's label"
+# A metric whose values are negative: the median went up from -9.65 to
+# -4.65, which the change's sign (-51.81%, of the ratio) turned over into
+# the verdict "lower"
+python3 - <<'PY' || fail "write the negative pair"
+for f, m in (("neg_a.txt", -10.0), ("neg_b.txt", -5.0)):
+    with open(f, "w") as o:
+        for i in range(8):
+            o.write("BenchmarkX-8 100 %d ns/op %.1f delta/op\n" % (100 + i, m + i / 10))
+PY
+run bd compare neg_a.txt neg_b.txt
+expect_rc 0 "negative values"
+grep -q "^X-8 .* -51.81% (p=0.000 n=8) .* higher$" "$T/out" || fail "a negative median moving up is higher: $(grep '^X-8 .*delta\|^X-8' "$T/out" | tail -1)"
 # --exact-units naming a unit the files lack changed nothing, silently
 run bd compare set_a.csv set_b.csv --exact-units B/op
 expect_rc 0 "--exact-units naming a unit the files lack"
