@@ -338,7 +338,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     }
     cmp_model_free(&m);
     out_notes_free(&rep);
-    return prc || fflush(stdout) || ferror(stdout) ? -1 : 0;
+    return compare_output_done(prc != 0);
 }
 
 /* A and B as runs (or sources, variants, attribute values) of a store. */
@@ -386,10 +386,8 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     int gate_rc = EXIT_OK;
     if (a->gate && (gate_rc = evaluation_gate(q, &ev, &err)) == EXIT_FAIL)
         bd_error("%s", err);
-    if (print_store(a, q, &ev, &sides, &gate_rc)) {
-        bd_error("compare: cannot write the output");
-        goto out;
-    }
+    if (print_store(a, q, &ev, &sides, &gate_rc))
+        goto out; /* said */
     rc = a->gate ? gate_rc : EXIT_OK;
 out:
     evaluation_free(&ev);

@@ -124,6 +124,22 @@ int compare_side_expand(struct compare_side *s)
     return 0;
 }
 
+int compare_output_done(int failed)
+{
+    /* A write that failed while the result was printed left its errno:
+     * nothing since has touched another file. */
+    int before = errno;
+    errno = 0;
+    int flush_failed = fflush(stdout) != 0, why = flush_failed ? errno : before;
+    if (!failed && !flush_failed && !ferror(stdout))
+        return 0;
+    if (why)
+        bd_error("compare: cannot write the output: %s", strerror(why));
+    else
+        bd_error("compare: cannot write the output");
+    return -1;
+}
+
 int compare_print_table(struct cmp_model *m, const struct out_notes *rep)
 {
     out_notes_print_lines(rep, 0, 1, stdout, stderr);
@@ -471,10 +487,9 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         free(err);
         rowset_free(&rs);
     }
-    if (prc || fflush(stdout) || ferror(stdout)) {
-        bd_error("compare: cannot write the output");
+    if (compare_output_done(prc != 0))
         rc = EXIT_FAIL;
-    } else
+    else
         rc = o->gate ? gate_rc : EXIT_OK;
     out_notes_free(&rep);
     cmp_model_free(&m);

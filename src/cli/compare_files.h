@@ -30,6 +30,10 @@ int compare_side_expand(struct compare_side *s);
  * *second the two paths as given; 0 when not. */
 int compare_side_twice(const struct compare_side *s, const char **first, const char **second);
 void compare_side_free(struct compare_side *s);
+/* After the result was printed (failed: printing it failed): flushes
+ * standard output; 0, or -1 having said that the output could not be
+ * written, and why (a full disk). */
+int compare_output_done(int failed);
 /* benchstat's tables (format table) led by rep's first note, the
  * summary, on standard error (the answer first on a terminal), the other
  * notes after them; cmp_print_text's result. */

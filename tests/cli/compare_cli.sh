@@ -185,6 +185,16 @@ bd ingest -q --plan neg --run head --host h neg_b.txt || fail "ingest neg_b.txt"
 run bd compare --plan neg --no-record --metric delta/op --format csv base head
 grep -q '^cell,BenchmarkX,.*,delta/op,8,-9.649999999999999,.*,8,-4.65,.*,-51.8134715025906[0-9],.*,higher,' "$T/out" ||
     fail "on a store, a negative median moving up is higher: $(grep '^cell' "$T/out")"
+# A full disk: the error says so, and no stale reason (it said "Bad file
+# descriptor", the errno of closing the store after the failed write)
+if [ -w /dev/full ]; then
+    bd compare --plan neg --no-record base head >/dev/full 2>"$T/err"
+    rc=$?
+    expect_rc 1 "the comparison written to a full disk"
+    expect_err_has "error: compare: cannot write the output: No space left on device" "says why"
+    checks=$((checks + 1))
+    grep -q "Bad file descriptor" "$T/err" && fail "a stale reason: $(cat "$T/err")"
+fi
 # One score per run: 2 runs a side, too few for the U test to reach
 # 0.05. On files such cells are counted inconclusive and listed with
 # their change; on a store they were counted unchanged and hidden.
