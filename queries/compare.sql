@@ -47,10 +47,12 @@
 -- mann_whitney(x, a, method) with a as sample 1 (1 when every value is
 -- equal), p_adjusted (R's p.adjust over every cell's p), change_lo and
 -- change_hi = the Hodges-Lehmann interval of ln(b) - ln(a) at `level` as a
--- percentage, and verdict: ~ when p_adjusted > alpha, else from the sign
--- of change and the unit: slower/faster (times, throughputs), worse/better
--- (other units with a direction), higher/lower (no direction), same (equal
--- medians), ? (median_a = 0). warnings holds benchstat's texts. A row
+-- percentage, and verdict: ~ when p_adjusted > alpha, else from which way
+-- the median moved and the unit: slower/faster (times, throughputs),
+-- worse/better (other units with a direction), higher/lower (no
+-- direction), same (equal medians); from median_a = 0 too, where change
+-- is NULL (0 to 16 B/op is worse, by more than any threshold). warnings
+-- holds benchstat's texts. A row
 -- kind = 'geomean' per metric and unit gives each side's geometric mean of
 -- medians and the geometric mean of per-cell ratios as change (benchstat
 -- v2's summary row). no_regression, the outcome (--gate): 0 in a cell row
@@ -328,7 +330,6 @@ judged AS (
   SELECT c.*, a.p_adjusted,
          CASE WHEN c.median_a IS NULL OR c.median_b IS NULL THEN NULL
               WHEN c.is_exact = 0 AND coalesce(a.p_adjusted, c.p) > :alpha THEN '~'
-              WHEN c.change IS NULL THEN '?'
               WHEN c.change = 0 THEN 'same'
               WHEN c.kind = 'time' THEN CASE WHEN c.median_b > c.median_a THEN 'slower' ELSE 'faster' END
               WHEN c.kind IN ('throughput', 'byte-throughput') THEN CASE WHEN c.median_b > c.median_a THEN 'faster' ELSE 'slower' END
@@ -408,8 +409,10 @@ all_rows AS (
 SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.unit,
        r.n_a, r.median_a, r.pm_a, r.n_b, r.median_b, r.pm_b,
        r.change, r.change_lo, r.change_hi, r.p, r.p_adjusted, r.verdict, r.warnings,
-       CASE WHEN r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold THEN 0 ELSE 1 END AS no_regression,
-       CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold) OVER () > 0
+       CASE WHEN r.verdict IN ('slower', 'worse') AND (r.change IS NULL OR abs(r.change) > :threshold) THEN 0
+            ELSE 1 END AS no_regression,
+       CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse')
+                                   AND (r.change IS NULL OR abs(r.change) > :threshold)) OVER () > 0
             THEN 'regressed' ELSE 'no regression' END AS summary,
        CASE WHEN r.kind = 'geomean' THEN 1 ELSE 0 END AS is_geomean
 FROM all_rows r

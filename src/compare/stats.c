@@ -384,10 +384,12 @@ static const char *verdict(const struct cmp_table *t, const struct cmp_cell *c, 
 {
     if (!t->exact && c->p > alpha)
         return "~";
-    if (isnan(c->change))
+    if (isnan(c->center) || isnan(base))
         return "?";
     if (c->change == 0)
         return "same";
+    /* From a baseline of 0 too, where the change is undefined (NaN): 0 to
+     * 16 B/op is worse. */
     int up = c->center > base;
     if (strcmp(t->kind, "time") == 0)
         return up ? "slower" : "faster";
@@ -423,7 +425,7 @@ static void judge_cell(struct cmp_model *m, const struct cmp_table *t, struct cm
     }
     c->verdict = verdict(t, c, oldv, o->alpha);
     c->regressed = (strcmp(c->verdict, "slower") == 0 || strcmp(c->verdict, "worse") == 0) &&
-                   fabs(c->change) > o->threshold;
+                   (isnan(c->change) || fabs(c->change) > o->threshold); /* from 0: by more than any threshold */
     m->compared++;
     m->regressed += (size_t)c->regressed;
 }

@@ -185,6 +185,20 @@ bd ingest -q --plan neg --run head --host h neg_b.txt || fail "ingest neg_b.txt"
 run bd compare --plan neg --no-record --metric delta/op --format csv base head
 grep -q '^cell,BenchmarkX,.*,delta/op,8,-9.649999999999999,.*,8,-4.65,.*,-51.8134715025906[0-9],.*,higher,' "$T/out" ||
     fail "on a store, a negative median moving up is higher: $(grep '^cell' "$T/out")"
+# An allocation added, on a store: worse, and the gate fails (it passed:
+# a median_a of 0 made the verdict "?")
+python3 - <<'PY' || fail "write the allocation pair"
+for f, a in (("alloc_a.txt", 0), ("alloc_b.txt", 1)):
+    with open(f, "w") as o:
+        for i in range(10):
+            o.write("BenchmarkX-8 100 %d ns/op %d B/op %d allocs/op\n" % (100 + i % 3, 16 * a, a))
+PY
+bd ingest -q --plan alloc --run base --host h alloc_a.txt || fail "ingest alloc_a.txt"
+bd ingest -q --plan alloc --run head --host h alloc_b.txt || fail "ingest alloc_b.txt"
+run bd compare --plan alloc --no-record --gate --threshold 50 --format csv base head
+expect_rc 3 "on a store, an allocation added fails the gate"
+grep -q '^cell,BenchmarkX,.*,B/op,B/op,10,0.0,.*,10,16.0,.*,,.*,worse,,0,regressed,0' "$T/out" ||
+    fail "0 to 16 B/op: change NULL, worse, no_regression 0: $(grep '^cell.*B/op' "$T/out")"
 # A full disk: the error says so, and no stale reason (it said "Bad file
 # descriptor", the errno of closing the store after the failed write)
 if [ -w /dev/full ]; then

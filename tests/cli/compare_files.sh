@@ -143,6 +143,21 @@ PY
 run bd compare neg_a.txt neg_b.txt
 expect_rc 0 "negative values"
 grep -q "^X-8 .* -51.81% (p=0.000 n=8) .* higher$" "$T/out" || fail "a negative median moving up is higher: $(grep '^X-8 .*delta\|^X-8' "$T/out" | tail -1)"
+# An allocation added: 0 to 16 B/op, 0 to 1 allocs/op (p = 0.000). The
+# change is undefined (benchstat's "?"), and the verdict was "?" too, so
+# the gate passed; it is worse, by more than any threshold.
+python3 - <<'PY' || fail "write the allocation pair"
+for f, a in (("alloc_a.txt", 0), ("alloc_b.txt", 1)):
+    with open(f, "w") as o:
+        for i in range(10):
+            o.write("BenchmarkX-8 100 %d ns/op %d B/op %d allocs/op\n" % (100 + i % 3, 16 * a, a))
+PY
+run bd compare alloc_a.txt alloc_b.txt --gate --threshold 50
+expect_rc 3 "an allocation added fails the gate, whatever the threshold"
+grep -q "^X-8 *0.00 ± 0% *16.00 ± 0% *? (p=0.000 n=10) *worse$" "$T/out" || fail "0 to 16 B/op: ?, worse: $(grep -A3 'B/op' "$T/out")"
+run bd compare alloc_a.txt alloc_b.txt --format markdown
+expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 1 worse, 0 faster, 0 unchanged** " "the comment counts it worse"
+expect_out_has "| X-8 | allocs/op | 0.000 ± 0% | 1.000 ± 0% | ? | 0.000 | worse |" "and lists it"
 # --exact-units naming a unit the files lack changed nothing, silently
 run bd compare set_a.csv set_b.csv --exact-units B/op
 expect_rc 0 "--exact-units naming a unit the files lack"
