@@ -636,7 +636,13 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
         struct compare_sides cs = a.sides;
         cs.a = argv[first];
         cs.b = argv[first + 1];
-        if (strcmp(cs.a, cs.b) == 0)
+        struct stat sa, sb;
+        if (store_at(cli) == STORE_NONE && stat(cs.a, &sa) == 0 && stat(cs.b, &sb) == 0)
+            /* Two files, and no store whose runs they could name. */
+            rc = bd_usage_error("compare", "compare: %s: '%s' and '%s' are files, which compare without it (and "
+                                           "there is no store %s whose runs they could name)",
+                                a.plan ? "--plan" : "--by", cs.a, cs.b, cli_store_name(cli));
+        else if (strcmp(cs.a, cs.b) == 0)
             rc = bd_usage_error("compare", "compare: A and B are both '%s'", cs.a);
         else
             rc = store_compare(cli, &a, cs);

@@ -111,6 +111,11 @@ expect_rc 0 "--digits with vertical output"
 expect_out_has "median_a = 1e-07" "rounds its reals to 2 digits"
 run bd compare set_a.csv set_b.csv --wide
 expect_rc 2 "--wide: benchstat's table never turns vertical"
+# --plan or --by with two files and no store: it said "results.db: no
+# store here (run 'benchdb init' ...)", as if the files needed one
+run bd compare --by variant set_a.csv set_b.csv
+expect_rc 2 "--by with two files and no store"
+expect_err_has "error: compare: --by: 'set_a.csv' and 'set_b.csv' are files, which compare without it" "says so"
 # --only-changed with the comment: its first line still counts every
 # cell (it said "0 slower, 0 faster, 0 unchanged", the added one and the
 # unchanged ones dropped), and the fold holds every benchmark.
