@@ -559,12 +559,13 @@ static int files_or_store(struct cli *cli, struct compare_args *a, char **args, 
         files += f > 0;
         if (f == 0 && not_file < 0)
             not_file = i;
+        /* Files (not standard input) may be labelled apart. */
+        const char *how = f > 0 && strcmp(sides[i].label, "-") != 0
+                              ? " (the sides' columns need two names: label them, as in old=FILE new=FILE)"
+                              : "";
         for (int k = 0; f >= 0 && rc == EXIT_OK && k < i; k++)
             if (strcmp(sides[k].label, sides[i].label) == 0)
-                rc = bd_usage_error("compare", "compare: two sides are both '%s'%s", sides[i].label,
-                                    f > 0 && strcmp(sides[i].label, "-") != 0 ? " (the sides' columns need two names: label them, as in old=FILE "
-                                            "new=FILE)"
-                                          : "");
+                rc = bd_usage_error("compare", "compare: two sides are both '%s'%s", sides[i].label, how);
     }
     if (rc == EXIT_OK && files > 0 && files < n)
         rc = bd_usage_error("compare", "compare: '%s' is not a file (either every side is a file, or every side a "
