@@ -163,6 +163,13 @@ grep -q "^X-8 *0.00 ± 0% *16.00 ± 0% *? (p=0.000 n=10) *worse$" "$T/out" || fa
 run bd compare alloc_a.txt alloc_b.txt --format markdown
 expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 1 worse, 0 faster, 0 unchanged** " "the comment counts it worse"
 expect_out_has "| X-8 | allocs/op | 0.000 ± 0% | 1.000 ± 0% | ? | 0.000 | worse |" "and lists it"
+# Two machines of another GOMAXPROCS: every name differs in its -N suffix
+# alone, and nothing is compared; the first line said only that
+printf 'BenchmarkA-8 100 50 ns/op\nBenchmarkA-8 100 51 ns/op\n' >procs8.txt
+printf 'BenchmarkA-16 100 50 ns/op\nBenchmarkA-16 100 51 ns/op\n' >procs16.txt
+run bd compare procs8.txt procs16.txt --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has values both in procs8.txt and in another side; the same benchmarks are on both sides under another -N suffix (GOMAXPROCS, part of the name as in benchstat): A-8 in procs8.txt, A-16 in procs16.txt — gate: nothing compared" \
+    "nothing compared: the -N suffix named"
 # --exact-units naming a unit the files lack changed nothing, silently
 run bd compare set_a.csv set_b.csv --exact-units B/op
 expect_rc 0 "--exact-units naming a unit the files lack"
