@@ -203,7 +203,8 @@ const struct cli_spec spec_compare = {
              "\n"
              "The answer first: --format markdown is a comment for a pull request (the\n"
              "counts and the gate's result on its first line, then the changed cells,\n"
-             "then every cell folded); --only-changed keeps the changed cells only.\n",
+             "then every cell folded); in the other formats --only-changed keeps the\n"
+             "changed cells only.\n",
     .opts = compare_opts,
     .more = "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 when a\n"
             "cell regressed, 4 when nothing was compared.\n"
