@@ -104,6 +104,9 @@ expect_out "store results.db is up to date (schema version $NMIG)" "migrate mess
 run bd migrate --status --format csv
 expect_rc 0 "migrate --status"
 expect_out_has "$(printf '0001,0001_initial.sql,applied,')" "status lists the applied migration"
+run bd migrate --format csv
+expect_rc 2 "migrate --format without --status: it shaped nothing"
+expect_err_has "error: migrate: --format goes with --status (the list it prints)" "says so"
 
 # A modified migration is reported.
 bd sql --write "UPDATE schema_migration SET sha256 = 'x' WHERE version = 1" >/dev/null
