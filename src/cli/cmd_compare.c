@@ -362,7 +362,14 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
     plan = a->plan ? xstrdup(a->plan) : NULL;
+    const char *a_given = sides.a, *b_given = sides.b;
     int found = compare_expand_sources(db, &sides, plan, &full_a, &full_b, &err);
+    if (!found && (full_a || full_b) && strcmp(sides.a, sides.b) == 0) {
+        /* An abbreviation of the other side: one column twice. */
+        rc = bd_usage_error("compare", "compare: A and B are both source '%s' (%s abbreviates it)", sides.a,
+                            full_a ? a_given : b_given);
+        goto out;
+    }
     if (!found)
         found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {

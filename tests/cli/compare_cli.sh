@@ -217,6 +217,12 @@ expect_rc 0 "--sample run, two runs a side"
 expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 inconclusive, 0 unchanged** " \
     "on a store, too few samples are inconclusive"
 expect_out_has "| parse | sec/op | 102.5n ± ∞ | 106.5n ± ∞ | +3.90% | 0.333 | inconclusive |" "and listed with the change (run means 102, 103 and 106, 107)"
+# A side that abbreviates the other: one revision on both sides, which
+# printed a table of two equal columns that compared nothing
+run bd compare --by source --no-record 9e8d7c6 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807
+expect_rc 2 "a side abbreviating the other"
+expect_err_has "error: compare: A and B are both source '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807' (9e8d7c6 abbreviates it)" \
+    "says so"
 # The same abbreviations as the saved query's parameters, which refused
 # them ("source '9e8d7c6' is the source of no run of plan revs"): bound
 # and recorded whole, in a side and in versions' list of sides.
