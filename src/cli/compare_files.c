@@ -214,6 +214,18 @@ static int save_stdin(const struct strbuf *text, char **name, char **err)
     return off == text->len ? 0 : bd_fail(err, "cannot write a temporary file: %s", strerror(errno));
 }
 
+/* What an archive that is no plain run stream is, for a message: "a zip
+ * file", "a tar file", or (compressed: its content unseen here) "a
+ * compressed run stream or tar file"; NULL for a plain run stream. */
+static const char *container_kind(const struct strbuf *text, int compressed)
+{
+    if (text->len >= 4 && memcmp(text->buf, "PK\3\4", 4) == 0)
+        return "a zip file";
+    if (text->len >= 262 && memcmp(text->buf + 257, "ustar", 5) == 0)
+        return "a tar file";
+    return compressed ? "a compressed run stream or tar file" : NULL;
+}
+
 /* Reads one file: Go text into the builder, anything ingest reads noted
  * for later. 0, or EXIT_FAIL having printed why. */
 static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, const struct compare_side *s,
@@ -247,7 +259,12 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
             rc = EXIT_FAIL;
         }
     } else {
-        if (kind == INGEST_KIND_ARCHIVE)
+        if (kind == INGEST_KIND_ARCHIVE && container_kind(&text, compressed))
+            /* A CI artifact of harness files, as often as a store's runs. */
+            bd_error("compare: %s: %s, which compare does not read: unpack one of harness files and give the "
+                     "directory; ingest one of runs (benchdb-run/1) into a store and compare its runs",
+                     shown, container_kind(&text, compressed));
+        else if (kind == INGEST_KIND_ARCHIVE)
             bd_error("compare: %s: a benchdb-run/1 archive carries its own runs: ingest it into a store and compare "
                      "its runs", shown);
         else

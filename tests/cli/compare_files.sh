@@ -397,6 +397,12 @@ printf '{"record":"run","format":"benchdb-run/1","plan":"p","run":"r","host":"h"
 run bd compare stream.jsonl old.txt
 expect_rc 1 "a run archive as a side"
 expect_err_has "a benchdb-run/1 archive carries its own runs" "its message"
+# A CI artifact: a zip of harness files was called a benchdb-run/1 archive
+python3 -c 'import zipfile; zipfile.ZipFile("artifact.zip", "w").write("old.txt")' || fail "write artifact.zip"
+run bd compare artifact.zip old.txt
+expect_rc 1 "a zip as a side"
+expect_err_has "error: compare: artifact.zip: a zip file, which compare does not read: unpack one of harness files and give the directory" \
+    "says what it is and what to do"
 
 # ---- a side that is a file and a run of the store; --record ----
 bd init >/dev/null
