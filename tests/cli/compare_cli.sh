@@ -223,6 +223,11 @@ run bd compare --by source --no-record 9e8d7c6 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3
 expect_rc 2 "a side abbreviating the other"
 expect_err_has "error: compare: A and B are both source '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807' (9e8d7c6 abbreviates it)" \
     "says so"
+# query compare with one side twice compared it with nothing (side b
+# empty in every row) and said 'no regression'; it needs two sides
+run bd query compare -p plan=revs -p by=source -p a=9e8d7c6 -p b=9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807 --no-record
+expect_rc 4 "query compare, one side twice"
+expect_err_has "a and b both name 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807, which compares a side with nothing" "says so"
 # The same abbreviations as the saved query's parameters, which refused
 # them ("source '9e8d7c6' is the source of no run of plan revs"): bound
 # and recorded whole, in a side and in versions' list of sides.
