@@ -32,6 +32,8 @@
 -- key: kind, metric, unit, benchmark, params, variant
 -- needs: CAST(:a AS TEXT) <> CAST(:b AS TEXT)
 -- unmet: a and b both name :a, which compares a side with nothing: give another side as b
+-- needs: CAST(:by AS TEXT) <> 'attr' OR CAST(:key AS TEXT) IS NOT NULL
+-- unmet: by = attr compares values of a run attribute: name it with key (-p key=NAME)
 -- chart: forest group=metric,unit colour=verdict label=benchmark,params,variant estimate=change lo=change_lo hi=change_hi ref=0 sort=none summary=is_geomean note=warnings xlabel="change in %, Hodges-Lehmann interval" title="Change per cell, B over A"
 -- columns: kind, benchmark, params, variant, unit, median_a, median_b, change, change_lo, change_hi, p, verdict
 -- headline[no_regression=0, largest |change|]: the gate fails: {count(kind=cell,verdict=slower|worse)} of {count(kind=cell):cell/cells} slower or worse, {count(kind=cell,verdict=faster|better)} faster or better; the largest, {benchmark}{params:cell}[ ({variant})], {change:pct} ({verdict})

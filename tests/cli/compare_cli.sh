@@ -228,6 +228,10 @@ expect_err_has "error: compare: A and B are both source '9e8d7c6b5a4f3e2d1c0b9a8
 run bd query compare -p plan=revs -p by=source -p a=9e8d7c6 -p b=9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807 --no-record
 expect_rc 4 "query compare, one side twice"
 expect_err_has "a and b both name 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807, which compares a side with nothing" "says so"
+# by = attr without key: it said "No cell compared: ... share no cell"
+run bd query compare -p plan=revs -p by=attr -p a=1 -p b=2 --no-record
+expect_rc 4 "query compare by attr without key"
+expect_err_has "by = attr compares values of a run attribute: name it with key (-p key=NAME)" "says what is missing"
 # The same abbreviations as the saved query's parameters, which refused
 # them ("source '9e8d7c6' is the source of no run of plan revs"): bound
 # and recorded whole, in a side and in versions' list of sides.
