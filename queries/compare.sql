@@ -30,6 +30,10 @@
 -- verdict: summary
 -- show: kind, benchmark, params, variant, metric, unit, n_a, median_a, pm_a, n_b, median_b, pm_b, change, p, verdict, warnings
 -- key: kind, metric, unit, benchmark, params, variant
+-- needs: CAST(:a AS TEXT) <> CAST(:b AS TEXT)
+-- unmet: a and b both name :a, which compares a side with nothing: give another side as b
+-- needs: CAST(:by AS TEXT) <> 'attr' OR CAST(:key AS TEXT) IS NOT NULL
+-- unmet: by = attr compares values of a run attribute: name it with key (-p key=NAME)
 -- chart: forest group=metric,unit colour=verdict label=benchmark,params,variant estimate=change lo=change_lo hi=change_hi ref=0 sort=none summary=is_geomean note=warnings xlabel="change in %, Hodges-Lehmann interval" title="Change per cell, B over A"
 -- columns: kind, benchmark, params, variant, unit, median_a, median_b, change, change_lo, change_hi, p, verdict
 -- headline[no_regression=0, largest |change|]: the gate fails: {count(kind=cell,verdict=slower|worse)} of {count(kind=cell):cell/cells} slower or worse, {count(kind=cell,verdict=faster|better)} faster or better[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]; the largest, {benchmark}{params:cell}[ ({variant})], {change:pct} ({verdict})
@@ -47,10 +51,12 @@
 -- mann_whitney(x, a, method) with a as sample 1 (1 when every value is
 -- equal), p_adjusted (R's p.adjust over every cell's p), change_lo and
 -- change_hi = the Hodges-Lehmann interval of ln(b) - ln(a) at `level` as a
--- percentage, and verdict: ~ when p_adjusted > alpha, else from the sign
--- of change and the unit: slower/faster (times, throughputs), worse/better
--- (other units with a direction), higher/lower (no direction), same (equal
--- medians), ? (median_a = 0). warnings holds benchstat's texts. A row
+-- percentage, and verdict: ~ when p_adjusted > alpha, else from which way
+-- the median moved and the unit: slower/faster (times, throughputs),
+-- worse/better (other units with a direction), higher/lower (no
+-- direction), same (equal medians); from median_a = 0 too, where change
+-- is NULL (0 to 16 B/op is worse, by more than any threshold). warnings
+-- holds benchstat's texts. A row
 -- kind = 'geomean' per metric and unit gives each side's geometric mean of
 -- medians and the geometric mean of per-cell ratios as change (benchstat
 -- v2's summary row). no_regression, the outcome (--gate): 0 in a cell row
@@ -328,13 +334,12 @@ judged AS (
   SELECT c.*, a.p_adjusted,
          CASE WHEN c.median_a IS NULL OR c.median_b IS NULL THEN NULL
               WHEN c.is_exact = 0 AND coalesce(a.p_adjusted, c.p) > :alpha THEN '~'
-              WHEN c.change IS NULL THEN '?'
               WHEN c.change = 0 THEN 'same'
-              WHEN c.kind = 'time' THEN CASE WHEN c.change > 0 THEN 'slower' ELSE 'faster' END
-              WHEN c.kind IN ('throughput', 'byte-throughput') THEN CASE WHEN c.change > 0 THEN 'faster' ELSE 'slower' END
-              WHEN c.direction = 'lower' THEN CASE WHEN c.change > 0 THEN 'worse' ELSE 'better' END
-              WHEN c.direction = 'higher' THEN CASE WHEN c.change > 0 THEN 'better' ELSE 'worse' END
-              ELSE CASE WHEN c.change > 0 THEN 'higher' ELSE 'lower' END END AS verdict
+              WHEN c.kind = 'time' THEN CASE WHEN c.median_b > c.median_a THEN 'slower' ELSE 'faster' END
+              WHEN c.kind IN ('throughput', 'byte-throughput') THEN CASE WHEN c.median_b > c.median_a THEN 'faster' ELSE 'slower' END
+              WHEN c.direction = 'lower' THEN CASE WHEN c.median_b > c.median_a THEN 'worse' ELSE 'better' END
+              WHEN c.direction = 'higher' THEN CASE WHEN c.median_b > c.median_a THEN 'better' ELSE 'worse' END
+              ELSE CASE WHEN c.median_b > c.median_a THEN 'higher' ELSE 'lower' END END AS verdict
   FROM compared c
   LEFT JOIN adjusted_by_cell a ON a.cell_id = c.cell_id
 ),
@@ -408,8 +413,10 @@ all_rows AS (
 SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.unit,
        r.n_a, r.median_a, r.pm_a, r.n_b, r.median_b, r.pm_b,
        r.change, r.change_lo, r.change_hi, r.p, r.p_adjusted, r.verdict, r.warnings,
-       CASE WHEN r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold THEN 0 ELSE 1 END AS no_regression,
-       CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse') AND abs(r.change) > :threshold) OVER () > 0
+       CASE WHEN r.verdict IN ('slower', 'worse') AND (r.change IS NULL OR abs(r.change) > :threshold) THEN 0
+            ELSE 1 END AS no_regression,
+       CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse')
+                                   AND (r.change IS NULL OR abs(r.change) > :threshold)) OVER () > 0
             THEN 'regressed' ELSE 'no regression' END AS summary,
        CASE WHEN r.kind = 'geomean' THEN 1 ELSE 0 END AS is_geomean
 FROM all_rows r

@@ -146,9 +146,16 @@ int main(int argc, char **argv)
     } else {
         rc = c->run(&cli, argc - i, argv + i);
     }
-    /* A full disk on output is a failure, not a success. */
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        bd_error("cannot write to standard output: %s", strerror(errno));
+    /* A full disk on output is a failure, not a success. errno says why
+     * only when this flush failed: after an earlier failed write it is
+     * whatever failed last (closing the store: "Bad file descriptor"). */
+    errno = 0;
+    int flush_failed = fflush(stdout) != 0, why = errno;
+    if (flush_failed || ferror(stdout)) {
+        if (flush_failed && why)
+            bd_error("cannot write to standard output: %s", strerror(why));
+        else
+            bd_error("cannot write to standard output");
         if (rc == EXIT_OK)
             rc = EXIT_FAIL;
     }

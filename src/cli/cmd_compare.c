@@ -14,6 +14,7 @@
 #include "query/compare.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 #include <stddef.h>
 
@@ -161,7 +162,14 @@ static const struct cli_opt compare_opts[] = {
      parse_key, offsetof(struct compare_args, ignore), 0, 0},
     {"record", 0, NULL, "files: load them into the store --db names (plan\n'files') and record the evaluation",
      cli_opt_flag, offsetof(struct compare_args, record), 0, 0},
-    CLI_OUTPUT_OPTIONS(struct compare_args, out),
+    /* The output options but --wide (the table is benchstat's: it never
+     * turns vertical), and --digits for the one output it rounds. */
+    {"format", 'f', "FORMAT", "table (default), vertical, csv, json or markdown", cli_opt_format,
+     offsetof(struct compare_args, out.format), 0, 0},
+    {"digits", 0, "N", "significant digits of reals in vertical output (1-17,\ndefault 4); the table and markdown show "
+     "benchstat's", cli_opt_int, offsetof(struct compare_args, out.digits), 1, OUT_DIGITS_MAX},
+    {"envelope", 0, NULL, "with --format json: one object with the rows and the\nnotes (which go to stderr otherwise)",
+     cli_opt_flag, offsetof(struct compare_args, out.envelope), 0, 0},
     CLI_OPT_QUERIES(struct compare_args, path),
     CLI_OPT_LIMITS(struct compare_args, limits),
     {0},
@@ -195,7 +203,8 @@ const struct cli_spec spec_compare = {
              "\n"
              "The answer first: --format markdown is a comment for a pull request (the\n"
              "counts and the gate's result on its first line, then the changed cells,\n"
-             "then every cell folded); --only-changed keeps the changed cells only.\n",
+             "then every cell folded); in the other formats --only-changed keeps the\n"
+             "changed cells only.\n",
     .opts = compare_opts,
     .more = "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 when a\n"
             "cell regressed, 4 when nothing was compared.\n"
@@ -242,6 +251,48 @@ static int keep_changed(struct rowset *rs)
     return 0;
 }
 
+/* --exact-units naming a unit no row has (the store's units, as stored:
+ * ns, not the table's sec) changes nothing: a warning says so, with the
+ * units the rows have. */
+static void warn_unused_units(const struct rowset *rs, const char *list)
+{
+    int unit = rowset_column(rs, "unit");
+    if (!list || unit < 0 || !rs->nrow)
+        return;
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        while (len && *p == ' ')
+            p++, len--;
+        while (len && p[len - 1] == ' ')
+            len--;
+        int found = !len;
+        for (size_t r = 0; r < rs->nrow && !found; r++) {
+            const char *u = (const char *)sqlite3_value_text(rowset_cell(rs, r, unit));
+            found = u && strlen(u) == len && memcmp(u, p, len) == 0;
+        }
+        if (!found) {
+            const char **names = xcalloc(rs->nrow + 1, sizeof *names);
+            size_t n = 0;
+            for (size_t r = 0; names && r < rs->nrow; r++) {
+                const char *u = (const char *)sqlite3_value_text(rowset_cell(rs, r, unit));
+                size_t j = 0;
+                while (u && j < n && strcmp(names[j], u) != 0)
+                    j++;
+                if (u && j == n)
+                    names[n++] = u;
+            }
+            char *name = xstrndup(p, len);
+            char *msg = name ? suggest_unknown("unit", "units", name, names, n) : NULL;
+            bd_warning("compare: --exact-units: %s: nothing assumed exact for it", msg ? msg : "no such unit");
+            free(msg);
+            free(name);
+            free(names);
+        }
+        p = e ? e + 1 : p + len;
+    }
+}
+
 /* The table in the format asked for, its summary first, and the notes. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
                        const struct compare_sides *sides, int *gate_rc)
@@ -254,6 +305,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     struct compare_judged j = {params_get(&a->params, "adjust"), level ? strtod(level, NULL) : 0.95,
                                alpha ? strtod(alpha, NULL) : 0.05, threshold ? strtod(threshold, NULL) : 0,
                                !a->benchstat};
+    warn_unused_units(&ev->rows, params_get(&a->params, "exact_units"));
     int prc = compare_rows_model(&ev->rows, sides, &j, &m);
     /* Rows of cells only one side has: nothing was compared (as on files). */
     if (prc == 0 && a->gate && *gate_rc == EXIT_OK && !m.compared)
@@ -287,7 +339,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     }
     cmp_model_free(&m);
     out_notes_free(&rep);
-    return prc || fflush(stdout) || ferror(stdout) ? -1 : 0;
+    return compare_output_done(prc != 0);
 }
 
 /* A and B as runs (or sources, variants, attribute values) of a store. */
@@ -310,7 +362,14 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
     plan = a->plan ? xstrdup(a->plan) : NULL;
-    int found = compare_expand_sources(db, &sides, &full_a, &full_b, &err);
+    const char *a_given = sides.a, *b_given = sides.b;
+    int found = compare_expand_sources(db, &sides, plan, &full_a, &full_b, &err);
+    if (!found && (full_a || full_b) && strcmp(sides.a, sides.b) == 0) {
+        /* An abbreviation of the other side: one column twice. */
+        rc = bd_usage_error("compare", "compare: A and B are both source '%s' (%s abbreviates it)", sides.a,
+                            full_a ? a_given : b_given);
+        goto out;
+    }
     if (!found)
         found = compare_find_plan(db, &sides, &plan, &err);
     if (found) {
@@ -335,10 +394,8 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     int gate_rc = EXIT_OK;
     if (a->gate && (gate_rc = evaluation_gate(q, &ev, &err)) == EXIT_FAIL)
         bd_error("%s", err);
-    if (print_store(a, q, &ev, &sides, &gate_rc)) {
-        bd_error("compare: cannot write the output");
-        goto out;
-    }
+    if (print_store(a, q, &ev, &sides, &gate_rc))
+        goto out; /* said */
     rc = a->gate ? gate_rc : EXIT_OK;
 out:
     evaluation_free(&ev);
@@ -359,6 +416,16 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
     if (params_get(&a->params, "sample"))
         return bd_usage_error("compare", "compare: --sample: files give every value; one per run or block needs "
                                          "runs of a store (ingest the files and give --plan)");
+    /* The saved query's options: files run none, so they would do nothing. */
+    const char *store_only = a->path.n              ? "--queries"
+                             : a->limits.timeout    ? "--timeout"
+                             : a->limits.max_rows   ? "--max-rows"
+                             : a->limits.max_result_bytes ? "--max-result-bytes"
+                                                          : NULL;
+    if (store_only)
+        return bd_usage_error("compare", "compare: %s applies to the saved query 'compare' on a store; files are "
+                                         "compared without one (--record --db FILE compares them there)",
+                              store_only);
     o->cmp.metric = params_get(&a->params, "metric");
     o->cmp.exact_units = params_get(&a->params, "exact_units");
     if ((v = params_get(&a->params, "level")))
@@ -461,7 +528,10 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
             files[i] = (struct ingest_file){sides[s].paths[i], names[i]};
         }
         struct ingest_run run = {.plan = "files", .run = sides[s].label, .host = "local", .variant = "default",
-                                 .block = 1};
+                                 .block = 1,
+                                 .stored_hint = "; compare --record keeps a run per label: give the side another "
+                                                "(LABEL=FILE), or remove the run first (benchdb delete --run "
+                                                "files/LABEL)"};
         if (!files || !names || ingester_files(g, &run, files, sides[s].npaths, sides[s].arg) == INGEST_FAILED)
             rc = EXIT_FAIL;
         for (size_t i = 0; names && i < sides[s].npaths; i++)
@@ -497,17 +567,27 @@ static int files_or_store(struct cli *cli, struct compare_args *a, char **args, 
         files += f > 0;
         if (f == 0 && not_file < 0)
             not_file = i;
-        for (int k = 0; f >= 0 && k < i; k++)
+        /* Files (not standard input) may be labelled apart. */
+        const char *how = f > 0 && strcmp(sides[i].label, "-") != 0
+                              ? " (the sides' columns need two names: label them, as in old=FILE new=FILE)"
+                              : "";
+        for (int k = 0; f >= 0 && rc == EXIT_OK && k < i; k++)
             if (strcmp(sides[k].label, sides[i].label) == 0)
-                rc = bd_usage_error("compare", "compare: two sides are both '%s'", sides[i].label);
+                rc = bd_usage_error("compare", "compare: two sides are both '%s'%s", sides[i].label, how);
     }
     if (rc == EXIT_OK && files > 0 && files < n)
         rc = bd_usage_error("compare", "compare: '%s' is not a file (either every side is a file, or every side a "
                                        "run of a store)", args[not_file]);
     struct compare_files_opts o;
-    for (int i = 0; rc == EXIT_OK && files == n && i < n; i++)
+    for (int i = 0; rc == EXIT_OK && files == n && i < n; i++) {
+        const char *f1, *f2;
         if (compare_side_expand(&sides[i]))
             rc = EXIT_FAIL;
+        else if (compare_side_twice(&sides[i], &f1, &f2))
+            rc = bd_usage_error("compare", "compare: side '%s' names one file twice (%s%s%s): its values would "
+                                           "count twice", sides[i].label, f1, strcmp(f1, f2) ? " and " : "",
+                                strcmp(f1, f2) ? f2 : ", twice");
+    }
     if (rc == EXIT_OK && files == 0 && store_at(cli) == STORE_NONE)
         /* No file and no store: a mistyped file name, not a run. */
         rc = bd_usage_error("compare", "compare: '%s' is no file, and there is no store (%s) whose runs it could "
@@ -537,9 +617,23 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 {
     struct compare_args a = {.sides = {.by = "run"}};
     out_opts_init(&a.out);
+    a.out.digits = 0; /* not given (--digits takes 1 to 17) */
     int first, rc = EXIT_USAGE;
     if (cli_parse(&spec_compare, argc, argv, &a, &first) || cli_output_ready("compare", &a.out))
         goto out;
+    if (a.out.digits && (a.out.format == OUT_TABLE || a.out.format == OUT_MARKDOWN)) {
+        rc = bd_usage_error("compare", "compare: --digits: the %s shows benchstat's digits (each value to at least 3 "
+                                       "significant digits); --digits rounds --format vertical",
+                            a.out.format == OUT_TABLE ? "table" : "markdown comment");
+        goto out;
+    }
+    if (!a.out.digits)
+        a.out.digits = OUT_DIGITS_DEFAULT;
+    /* The comment lists the changed cells already, and its first line
+     * counts every cell (the unchanged, removed and added too) and folds
+     * all of them below: --only-changed is for the other formats. */
+    if (a.out.format == OUT_MARKDOWN)
+        a.only_changed = 0;
     int n = argc - first;
     if (a.plan || a.sides.given) {
         /* --plan or --by: runs of a store, two of them. */
@@ -551,7 +645,13 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
         struct compare_sides cs = a.sides;
         cs.a = argv[first];
         cs.b = argv[first + 1];
-        if (strcmp(cs.a, cs.b) == 0)
+        struct stat sa, sb;
+        if (store_at(cli) == STORE_NONE && stat(cs.a, &sa) == 0 && stat(cs.b, &sb) == 0)
+            /* Two files, and no store whose runs they could name. */
+            rc = bd_usage_error("compare", "compare: %s: '%s' and '%s' are files, which compare without it (and "
+                                           "there is no store %s whose runs they could name)",
+                                a.plan ? "--plan" : "--by", cs.a, cs.b, cli_store_name(cli));
+        else if (strcmp(cs.a, cs.b) == 0)
             rc = bd_usage_error("compare", "compare: A and B are both '%s'", cs.a);
         else
             rc = store_compare(cli, &a, cs);

@@ -25,7 +25,7 @@ static const struct cli_opt history_opts[] = {
     {"verify", 0, NULL, "run evaluations ID... again and compare them with\ntheir records (exit 0 only when all are "
      "identical)", cli_opt_flag, offsetof(struct history_args, verify), 0, 0},
     {"all", 0, NULL, "every evaluation: with --verify, or listed (lookups\ntoo)", cli_opt_flag, offsetof(struct history_args, all), 0, 0},
-    {"limit", 'n', "N", "only the last N evaluations", cli_opt_int, offsetof(struct history_args, limit), 1,
+    {"limit", 'n', "N", "list only the last N evaluations (not with --diff\nor --verify)", cli_opt_int, offsetof(struct history_args, limit), 1,
      2147483647LL},
     CLI_OUTPUT_OPTIONS(struct history_args, out),
     CLI_OPT_QUERIES(struct history_args, path),
@@ -237,6 +237,12 @@ int cmd_history(struct cli *cli, int argc, char **argv)
     if (a.diff + a.verify > 1 || (a.all && a.diff)) {
         bd_usage_error("history", "history: %s", a.all && a.diff ? "--all goes with --verify or a listing"
                                                                   : "--diff and --verify go one at a time");
+        goto out;
+    }
+    if ((a.diff || a.verify) && a.limit >= 0) {
+        /* It lists the last N; what --diff and --verify take are named. */
+        bd_usage_error("history", "history: --limit lists the last N evaluations: not with %s",
+                       a.diff ? "--diff" : "--verify (give the ids to run again)");
         goto out;
     }
     if (a.verify && (a.all ? nargs > 0 : nargs == 0)) {

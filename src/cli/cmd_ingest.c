@@ -485,9 +485,9 @@ static const char *run_option(const struct ingest_args *a)
 
 /* Without --host: the host the files name (Google Benchmark's
  * context.host_name), the same in each that names one. EXIT_OK with
- * *host malloc'd (NULL when none names one: --host is then missing), or
- * EXIT_USAGE after the error when two name different hosts. Directories
- * and standard input are not looked into. */
+ * *host malloc'd, or EXIT_USAGE after the error when two name different
+ * hosts or none names one (--host is then missing). Directories and
+ * standard input are not looked into. */
 static int host_of_files(int n, char **paths, char **host)
 {
     *host = NULL;
@@ -515,6 +515,9 @@ static int host_of_files(int n, char **paths, char **host)
             from = paths[i];
         }
     }
+    if (!*host)
+        return bd_usage_error("ingest", "ingest: --host H is missing, and no file given names its host (Google "
+                                        "Benchmark's context.host_name; directories and '-' are not looked into)");
     return EXIT_OK;
 }
 
@@ -584,7 +587,7 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     struct ingest_options opt = {a.max_line_bytes, a.max_bytes,   a.replace, a.quiet ? INGEST_NOTICES_QUIET : 0,
                                  a.max_members,    a.max_series, a.max_ratio};
     struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
-                             a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append};
+                             a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append, NULL};
     int files_mode = run.plan || run.run || run.host;
     if (first >= argc)
         return bd_usage_error("ingest", "ingest: no %s given (files, directories or '-')",

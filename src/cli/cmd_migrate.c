@@ -79,6 +79,10 @@ int cmd_migrate(struct cli *cli, int argc, char **argv)
     int first;
     if (cli_parse(&spec_migrate, argc, argv, &a, &first) || cli_output_ready("migrate", &a.out))
         return EXIT_USAGE;
+    /* The output options shape --status's list; a migration prints one line. */
+    if (!a.status && (a.out.format != OUT_TABLE || a.out.digits != OUT_DIGITS_DEFAULT || a.out.wide))
+        return bd_usage_error("migrate", "migrate: %s goes with --status (the list it prints)",
+                              a.out.format != OUT_TABLE ? "--format" : a.out.wide ? "--wide" : "--digits");
     struct db *db;
     if (cli_connect_store(cli, a.status ? STORE_INSPECT : STORE_MIGRATE, &db))
         return EXIT_FAIL;

@@ -200,7 +200,10 @@ int cmd_rule(struct cli *cli, int argc, char **argv)
         goto out;
     const char *sub = argv[first];
     int nargs = argc - first - 1;
-    if (strcmp(sub, "list") == 0 && nargs == 0)
+    if (strcmp(sub, "list") == 0 && (a.published || a.ref))
+        /* register's options: a listing would ignore them */
+        bd_usage_error("rule", "rule list: %s goes with 'rule register'", a.published ? "--published-at" : "--ref");
+    else if (strcmp(sub, "list") == 0 && nargs == 0)
         rc = rule_list_cmd(cli, &a);
     else if (strcmp(sub, "list") == 0)
         bd_usage_error("rule", "rule list: unexpected argument '%s'", argv[first + 1]);

@@ -216,6 +216,12 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
         goto out;
     if (!(sql = sql_text(&a, argc - first, argv + first, &rc)))
         goto out;
+    if (a.params.n && sql[strspn(sql, " \t\n")] == '.') {
+        /* A dot command binds nothing: the value would go unused, unsaid. */
+        rc = bd_usage_error("sql", "sql: --param binds :NAME in SQL; a dot command (%.20s) takes none",
+                            sql + strspn(sql, " \t\n"));
+        goto out;
+    }
     struct sql_run run = {.a = &a, .dl = &dl};
     if ((rc = cli_limits_resolve("sql", &a.limits, &run.timeout, &run.lim)) != EXIT_OK)
         goto out;

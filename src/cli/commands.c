@@ -9,7 +9,7 @@ const struct command commands[] = {
     {"backtest", cmd_backtest, "Back-test a gate: what would it have flagged, how well", &spec_backtest},
     {"backup", cmd_backup, "Copy a SQLite store into a new file while it is in use", &spec_backup},
     {"check", cmd_check, "Verify the store: integrity, archive hashes, series totals", &spec_check},
-    {"compare", cmd_compare, "Compare two runs, sources or variants as benchstat does", &spec_compare},
+    {"compare", cmd_compare, "Compare two builds' result files, or runs, as benchstat does", &spec_compare},
     {"copy", cmd_copy, "Copy the whole store into another, on either engine", &spec_copy},
     {"delete", cmd_delete, "Remove a stored archive, run or plan with everything it stored", &spec_delete},
     {"export", cmd_export, "Write stored archives' original bytes back out as files", &spec_export},
@@ -76,7 +76,9 @@ void commands_print_overview(FILE *out)
           "  0  success\n"
           "  1  runtime failure (bad input, I/O, SQL error)\n"
           "  2  usage error (options, arguments, query parameters)\n"
-          "  3  query --gate: the outcome does not hold in every row\n"
-          "  4  query --gate: no rows; any query: what it needs is missing\n",
+          "  3  query --gate: the outcome does not hold in every row; compare --gate:\n"
+          "     a cell regressed\n"
+          "  4  query --gate: no rows; compare --gate: nothing compared; any query:\n"
+          "     what it needs is missing\n",
           out);
 }

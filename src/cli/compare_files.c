@@ -33,6 +33,28 @@ static int is_dir(const char *p)
     return strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int compare_side_twice(const struct compare_side *s, const char **first, const char **second)
+{
+    for (size_t i = 0; i < s->npaths; i++) {
+        struct stat si;
+        int in_i = strcmp(s->paths[i], "-") == 0;
+        if (!in_i && stat(s->paths[i], &si) != 0)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            struct stat sj;
+            int in_j = strcmp(s->paths[j], "-") == 0;
+            if (in_i != in_j || (!in_j && stat(s->paths[j], &sj) != 0))
+                continue;
+            if (in_i || (si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)) {
+                *first = s->paths[j];
+                *second = s->paths[i];
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 void compare_side_free(struct compare_side *s)
 {
     for (size_t i = 0; i < s->npaths; i++)
@@ -100,6 +122,22 @@ int compare_side_expand(struct compare_side *s)
         i += nf - 1;
     }
     return 0;
+}
+
+int compare_output_done(int failed)
+{
+    /* A write that failed while the result was printed left its errno:
+     * nothing since has touched another file. */
+    int before = errno;
+    errno = 0;
+    int flush_failed = fflush(stdout) != 0, why = flush_failed ? errno : before;
+    if (!failed && !flush_failed && !ferror(stdout))
+        return 0;
+    if (why)
+        bd_error("compare: cannot write the output: %s", strerror(why));
+    else
+        bd_error("compare: cannot write the output");
+    return -1;
 }
 
 int compare_print_table(struct cmp_model *m, const struct out_notes *rep)
@@ -176,6 +214,18 @@ static int save_stdin(const struct strbuf *text, char **name, char **err)
     return off == text->len ? 0 : bd_fail(err, "cannot write a temporary file: %s", strerror(errno));
 }
 
+/* What an archive that is no plain run stream is, for a message: "a zip
+ * file", "a tar file", or (compressed: its content unseen here) "a
+ * compressed run stream or tar file"; NULL for a plain run stream. */
+static const char *container_kind(const struct strbuf *text, int compressed)
+{
+    if (text->len >= 4 && memcmp(text->buf, "PK\3\4", 4) == 0)
+        return "a zip file";
+    if (text->len >= 262 && memcmp(text->buf + 257, "ustar", 5) == 0)
+        return "a tar file";
+    return compressed ? "a compressed run stream or tar file" : NULL;
+}
+
 /* Reads one file: Go text into the builder, anything ingest reads noted
  * for later. 0, or EXIT_FAIL having printed why. */
 static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, const struct compare_side *s,
@@ -209,7 +259,12 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
             rc = EXIT_FAIL;
         }
     } else {
-        if (kind == INGEST_KIND_ARCHIVE)
+        if (kind == INGEST_KIND_ARCHIVE && container_kind(&text, compressed))
+            /* A CI artifact of harness files, as often as a store's runs. */
+            bd_error("compare: %s: %s, which compare does not read: unpack one of harness files and give the "
+                     "directory; ingest one of runs (benchdb-run/1) into a store and compare its runs",
+                     shown, container_kind(&text, compressed));
+        else if (kind == INGEST_KIND_ARCHIVE)
             bd_error("compare: %s: a benchdb-run/1 archive carries its own runs: ingest it into a store and compare "
                      "its runs", shown);
         else
@@ -449,10 +504,9 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         free(err);
         rowset_free(&rs);
     }
-    if (prc || fflush(stdout) || ferror(stdout)) {
-        bd_error("compare: cannot write the output");
+    if (compare_output_done(prc != 0))
         rc = EXIT_FAIL;
-    } else
+    else
         rc = o->gate ? gate_rc : EXIT_OK;
     out_notes_free(&rep);
     cmp_model_free(&m);

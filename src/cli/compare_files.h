@@ -25,7 +25,15 @@ int compare_side_parse(const char *arg, struct compare_side *s);
  * `ingest --plan` takes them (Criterion.rs's target/criterion). 0, or -1
  * after an error naming the directory. */
 int compare_side_expand(struct compare_side *s);
+/* Whether s names one file twice (the same file, however written, or
+ * standard input twice): its values would count twice. 1 with *first and
+ * *second the two paths as given; 0 when not. */
+int compare_side_twice(const struct compare_side *s, const char **first, const char **second);
 void compare_side_free(struct compare_side *s);
+/* After the result was printed (failed: printing it failed): flushes
+ * standard output; 0, or -1 having said that the output could not be
+ * written, and why (a full disk). */
+int compare_output_done(int failed);
 /* benchstat's tables (format table) led by rep's first note, the
  * summary, on standard error (the answer first on a terminal), the other
  * notes after them; cmp_print_text's result. */

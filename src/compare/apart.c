@@ -67,6 +67,53 @@ int cmp_apart_key(const struct cmp_model *m, const char **va, const char **vb, c
     return -1;
 }
 
+/* The length of name without its trailing -N (Go's GOMAXPROCS suffix),
+ * *suffix where that starts; the whole length and NULL without one. */
+static size_t without_procs(const char *name, const char **suffix)
+{
+    size_t n = strlen(name), i = n;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    *suffix = i < n && i > 1 && name[i - 1] == '-' ? name + i - 1 : NULL;
+    return *suffix ? i - 1 : n;
+}
+
+/* Whether a row only the baseline has and a row only another side has (in
+ * tables of one unit) are one benchmark but for the -N suffix: *ra, *rb
+ * the two names, *side_b the other side. */
+static int apart_by_procs(const struct cmp_model *m, const char **ra, const char **rb, const char **side_b)
+{
+    for (size_t i = 0; m->nsides >= 2 && i < m->ntables; i++) {
+        const struct cmp_table *a = &m->tables[i];
+        int ea = -1;
+        for (int e = 0; e < a->ncols; e++)
+            ea = strcmp(a->cols[e], m->sides[0]) == 0 ? e : ea;
+        for (size_t r = 0; ea >= 0 && r < a->nrows; r++) {
+            const char *sa, *sb;
+            size_t na = without_procs(a->rows[r].label, &sa);
+            if (!sa || !a->rows[r].cells[ea].present)
+                continue;
+            for (size_t j = 0; j < m->ntables; j++) {
+                const struct cmp_table *b = &m->tables[j];
+                for (size_t k = 0; text_same(a->unit, b->unit) && k < b->nrows; k++)
+                    for (int e = 0; e < b->ncols; e++) {
+                        if (strcmp(b->cols[e], m->sides[0]) == 0 || !b->rows[k].cells[e].present)
+                            continue;
+                        size_t nb = without_procs(b->rows[k].label, &sb);
+                        if (sb && na == nb && strncmp(a->rows[r].label, b->rows[k].label, na) == 0 &&
+                            strcmp(sa, sb) != 0) {
+                            *ra = a->rows[r].label;
+                            *rb = b->rows[k].label;
+                            *side_b = b->cols[e];
+                            return 1;
+                        }
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
 char *cmp_nothing_compared_why(const struct cmp_model *m)
 {
     struct strbuf sb = {0};
@@ -78,7 +125,9 @@ char *cmp_nothing_compared_why(const struct cmp_model *m)
                         m->fields[k], va, m->sides[0], vb, side_b);
         if (m->ignore_option)
             rc |= sb_printf(&sb, " (%s %s compares across it)", m->ignore_option, m->fields[k]);
-    }
+    } else if (apart_by_procs(m, &va, &vb, &side_b))
+        rc |= sb_printf(&sb, "; the same benchmarks are on both sides under another -N suffix (GOMAXPROCS, part of "
+                             "the name as in benchstat): %s in %s, %s in %s", va, m->sides[0], vb, side_b);
     if (rc) {
         sb_free(&sb);
         return NULL;

@@ -222,7 +222,9 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         char *why = cmp_nothing_compared_why(m);
         rc |= !why || sb_puts(&sb, "**Nothing compared** (");
         rc |= put_counts(&sb, c);
-        rc |= sb_printf(&sb, "): %s — gate: %s", why ? why : "", gate_word(m));
+        rc |= sb_puts(&sb, "): ");
+        rc |= why ? sb_put_markdown(&sb, why, strlen(why), MD_TEXT) : 0; /* it names the sides and configurations */
+        rc |= sb_printf(&sb, " — gate: %s", gate_word(m));
         free(why);
         if (rc) {
             sb_free(&sb);

@@ -108,6 +108,51 @@ static int no_such_metric(const struct cmp_builder *b, const struct cmp_options 
     return -2;
 }
 
+/* --exact-units naming a unit the files do not have changes nothing: a
+ * warning says so, with the units they have, as written (ns/op) and as
+ * the tables show them (sec/op). Not an error: one list of units may
+ * serve every job of a CI, some without B/op. */
+static void no_such_unit(const struct cmp_builder *b, const struct cmp_options *o)
+{
+    for (const char *p = o->exact_units; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        while (len && *p == ' ')
+            p++, len--;
+        while (len && p[len - 1] == ' ')
+            len--;
+        char *unit = len ? xstrndup(p, len) : NULL;
+        p = e ? e + 1 : p + len;
+        if (!unit)
+            continue;
+        int found = 0;
+        for (int i = 0; i < b->n_unit_info && !found; i++)
+            found = strcmp(b->unit_info[i].label, unit) == 0 || strcmp(b->unit_info[i].orig, unit) == 0;
+        if (found) {
+            free(unit);
+            continue;
+        }
+        const char **names = xcalloc((size_t)b->n_unit_info * 2 + 1, sizeof *names);
+        size_t n = 0;
+        for (int i = 0; names && i < b->n_unit_info; i++) {
+            const char *uv[2] = {b->unit_info[i].orig, b->unit_info[i].label};
+            for (int k = 0; k < 2; k++) {
+                size_t j = 0;
+                while (j < n && strcmp(names[j], uv[k]) != 0)
+                    j++;
+                if (j == n)
+                    names[n++] = uv[k];
+            }
+        }
+        natural_sort(names, n);
+        char *msg = suggest_unknown("unit", "units", unit, names, n);
+        bd_warning("compare: --exact-units: %s: nothing assumed exact for it", msg ? msg : "no such unit");
+        free(msg);
+        free(names);
+        free(unit);
+    }
+}
+
 /* The model's table for builder table bt: header facts and its cells,
  * whose values are handed to the statistics. sc[c0..c1) are its cells
  * (table, row, column, index) sorted by row and column; values[k] holds
@@ -258,6 +303,8 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
         free(counts);
         return rc;
     }
+    if (rc == 0 && b->n_unit_info)
+        no_such_unit(b, o);
     for (int i = 0; rc == 0 && i < b->ntables; i++) {
         int t = order[i].t, end = start[t];
         while (end < b->ncells && sc[end][0] == t)

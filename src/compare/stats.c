@@ -218,8 +218,12 @@ static double go_geomean(const double *x, size_t n)
 }
 
 /* benchtab's summarizeCol: the geomean of the column's centers and, after
- * the first column, of its ratios to the first. */
-static int column_summary(struct cmp_table *t, int c, double *buf, double *ratios)
+ * the first column, of its ratios to the first. benchstat warns that the
+ * benchmark set differs when the baseline has a row the column lacks;
+ * with benchdb's columns (extras) also when the column has a row the
+ * baseline lacks, as the query does: its geomean is then over rows the
+ * change is not (--benchstat keeps benchstat's text). */
+static int column_summary(struct cmp_table *t, int c, double *buf, double *ratios, int extras)
 {
     struct cmp_sum *s = &t->sums[c];
     size_t n = 0, nr = 0, nbase = 0;
@@ -241,7 +245,7 @@ static int column_summary(struct cmp_table *t, int c, double *buf, double *ratio
             ratios[nr++] = x->center / b->center;
     }
     s->n = (int64_t)n;
-    if (c > 0 && nbase != nr)
+    if (c > 0 && (nbase != nr || (extras && n != nr)))
         s->warn[s->nwarn++] = "benchmark set differs from baseline; geomeans may not be comparable";
     double gm = go_geomean(buf, n);
     if (isnan(gm))
@@ -301,7 +305,7 @@ int cmp_table_stats(struct cmp_model *m, struct cmp_table *t, const struct cmp_o
             }
         }
     for (int c = 0; rc == 0 && c < t->ncols; c++)
-        rc = column_summary(t, c, buf, buf + t->nrows);
+        rc = column_summary(t, c, buf, buf + t->nrows, o->extras);
     free(obs);
     free(buf);
     return rc;
@@ -373,16 +377,20 @@ static int adjust_all(struct cmp_model *m)
     return 0;
 }
 
-/* The saved query's verdict of a compared cell (docs/queries.md). */
-static const char *verdict(const struct cmp_table *t, const struct cmp_cell *c, double alpha)
+/* The saved query's verdict of a compared cell (docs/queries.md): which
+ * way the median moved (not the change's sign, which a negative baseline
+ * turns over), as the unit reads it. */
+static const char *verdict(const struct cmp_table *t, const struct cmp_cell *c, double base, double alpha)
 {
     if (!t->exact && c->p > alpha)
         return "~";
-    if (isnan(c->change))
+    if (isnan(c->center) || isnan(base))
         return "?";
     if (c->change == 0)
         return "same";
-    int up = c->change > 0;
+    /* From a baseline of 0 too, where the change is undefined (NaN): 0 to
+     * 16 B/op is worse. */
+    int up = c->center > base;
     if (strcmp(t->kind, "time") == 0)
         return up ? "slower" : "faster";
     if (strcmp(t->kind, "throughput") == 0 || strcmp(t->kind, "byte-throughput") == 0)
@@ -415,9 +423,9 @@ static void judge_cell(struct cmp_model *m, const struct cmp_table *t, struct cm
         snprintf(buf, sizeof buf, "%+.2f%%", c->change);
         c->delta = text(m, buf);
     }
-    c->verdict = verdict(t, c, o->alpha);
+    c->verdict = verdict(t, c, oldv, o->alpha);
     c->regressed = (strcmp(c->verdict, "slower") == 0 || strcmp(c->verdict, "worse") == 0) &&
-                   fabs(c->change) > o->threshold;
+                   (isnan(c->change) || fabs(c->change) > o->threshold); /* from 0: by more than any threshold */
     m->compared++;
     m->regressed += (size_t)c->regressed;
 }

@@ -92,6 +92,7 @@ struct ingest_run {
     long long block;     /* and block */
     const char *harness_format; /* every file read as this harness format; NULL: each file's own, as detected */
     int append;          /* add to the stored run */
+    const char *stored_hint; /* what the error for a run already stored suggests ("; ..."); NULL: --append */
 };
 
 /* One harness file: where it is ("-": standard input) and the name it is

@@ -183,7 +183,7 @@ static int plan_exists(struct db *db, const char *plan, char **err)
  * not a source itself and is a revision abbreviated as git and benchdb's
  * pages show it (7 hexadecimal digits or more): how many, each malloc'd
  * in full[]. */
-static int sources_of_prefix(struct db *db, const char *side, char *full[3])
+static int sources_of_prefix(struct db *db, const char *side, const char *plan, char *full[3])
 {
     full[0] = full[1] = full[2] = NULL;
     size_t n = strlen(side);
@@ -191,11 +191,14 @@ static int sources_of_prefix(struct db *db, const char *side, char *full[3])
         return 0;
     struct db_stmt *st;
     if (db_prepare(db,
-                   "SELECT DISTINCT source FROM run "
-                   "WHERE substr(source, 1, length(CAST(?1 AS TEXT))) = CAST(?1 AS TEXT) ORDER BY 1 LIMIT 3",
+                   "SELECT DISTINCT r.source FROM run r JOIN plan p ON p.id = r.plan_id "
+                   "WHERE substr(r.source, 1, length(CAST(?1 AS TEXT))) = CAST(?1 AS TEXT) "
+                   "AND (CAST(?2 AS TEXT) IS NULL OR p.name = ?2) ORDER BY 1 LIMIT 3",
                    &st) != SQLITE_OK)
         return 0;
     db_bind_text(st, 1, side, -1);
+    if (plan)
+        db_bind_text(st, 2, plan, -1);
     int k = 0;
     while (k < 3 && db_step(st) == SQLITE_ROW)
         full[k++] = xstrdup((const char *)db_column_text(st, 0));
@@ -211,13 +214,13 @@ static int sources_of_prefix(struct db *db, const char *side, char *full[3])
     return k;
 }
 
-static int expand_side(struct db *db, const char **side, char **owned, char **err)
+static int expand_side(struct db *db, const char **side, const char *plan, char **owned, char **err)
 {
     char *full[3];
-    int k = sources_of_prefix(db, *side, full);
+    int k = sources_of_prefix(db, *side, plan, full);
     if (k > 1) {
-        bd_fail(err, "compare: source '%s' abbreviates more than one revision (%s, %s%s): give more of it", *side,
-                full[0], full[1], k > 2 ? ", ..." : "");
+        bd_fail(err, "compare: source '%s' abbreviates more than one revision%s%s (%s, %s%s): give more of it",
+                *side, plan ? " of plan " : "", plan ? plan : "", full[0], full[1], k > 2 ? ", ..." : "");
         for (int i = 0; i < k; i++)
             free(full[i]);
         return -1;
@@ -227,12 +230,12 @@ static int expand_side(struct db *db, const char **side, char **owned, char **er
     return 0;
 }
 
-int compare_expand_sources(struct db *db, struct compare_sides *s, char **a, char **b, char **err)
+int compare_expand_sources(struct db *db, struct compare_sides *s, const char *plan, char **a, char **b, char **err)
 {
     *a = *b = NULL;
     if (strcmp(s->by, "source") != 0)
         return 0;
-    return expand_side(db, &s->a, a, err) || expand_side(db, &s->b, b, err) ? -1 : 0;
+    return expand_side(db, &s->a, plan, a, err) || expand_side(db, &s->b, plan, b, err) ? -1 : 0;
 }
 
 int compare_find_plan(struct db *db, const struct compare_sides *s, char **plan, char **err)

@@ -25,10 +25,11 @@ char *compare_side_text(const struct compare_sides *s, const char *name);
 
 /* --by source: a side that abbreviates one stored source (a revision's
  * first 7 or more hexadecimal digits, as git and the report pages show
- * it, and no source itself) is replaced by it; *a and *b own the new
- * texts (NULL: unchanged). -1 with *err (a usage error) when a side
- * abbreviates more than one. */
-int compare_expand_sources(struct db *db, struct compare_sides *s, char **a, char **b, char **err);
+ * it, and no source itself) of plan (of any plan when NULL) is replaced
+ * by it; *a and *b own the new texts (NULL: unchanged). -1 with *err (a
+ * usage error) when a side abbreviates more than one. */
+int compare_expand_sources(struct db *db, struct compare_sides *s, const char *plan, char **a, char **b,
+                           char **err);
 
 /* With *plan set, checks that the plan exists and holds both sides; with
  * *plan NULL, sets it (malloc'd) to the one plan that holds both. Returns

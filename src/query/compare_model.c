@@ -76,7 +76,8 @@ static char *label(struct arena *a, const char *name, json_t *params, int keep_p
 
 /* The warnings of a row (newline-separated) onto its cells: the median's
  * interval to the sides whose "±" is not a percentage, the rest to the
- * comparison. */
+ * comparison (to the one side present when there is none); "need >= N samples to detect a difference" marks it too
+ * few for the U test (inconclusive, as on files). */
 static void spread_warnings(struct arena *a, const char *w, struct cmp_cell *ca, struct cmp_cell *cb)
 {
     for (const char *p = w; p && *p;) {
@@ -90,8 +91,17 @@ static void spread_warnings(struct arena *a, const char *w, struct cmp_cell *ca,
                     c[k]->pct = "∞";
                     c[k]->warn[c[k]->nwarn++] = msg;
                 }
-        } else if (msg && cb->ncwarn < CMP_MAXWARN)
+        } else if (msg && !(ca->present && cb->present)) {
+            /* Not compared (the one side's values left out, say): the
+             * table shows no comparison to hang it on, so the present
+             * side's value carries it. */
+            struct cmp_cell *c = ca->present ? ca : cb;
+            if (c->nwarn < CMP_MAXWARN)
+                c->warn[c->nwarn++] = msg;
+        } else if (msg && cb->ncwarn < CMP_MAXWARN) {
             cb->cwarn[cb->ncwarn++] = msg;
+            cb->too_few |= strncmp(msg, "need ", 5) == 0 && strstr(msg, " samples to detect a difference") != NULL;
+        }
         p += n + (e != NULL);
     }
 }

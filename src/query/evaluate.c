@@ -72,6 +72,8 @@ int evaluation_resolve(const struct saved_query *q, const struct params *given, 
 
 void resolved_params_free(struct resolved_params *rp)
 {
+    for (int i = 0; rp->v && i < rp->n; i++)
+        free(rp->v[i].own);
     free(rp->v);
     rp->v = NULL;
     rp->n = 0;

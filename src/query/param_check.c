@@ -226,10 +226,41 @@ static enum param_names side_kind(const struct saved_query *q, const struct para
     return strcmp(by, "attr") == 0 && *key ? NAMES_SIDE : NAMES_NOTHING;
 }
 
+/* A source that is none of ns (the stored sources) but a revision
+ * abbreviated as git and the report pages show it (its first 7 or more
+ * hexadecimal digits), as `benchdb compare --by source` takes it: 1 with
+ * *whole the one source of ns it begins (malloc'd); 0 when it begins none;
+ * -1 with *err when it begins several. */
+static int source_of_prefix(const char *pname, const char *value, const char *plan, const struct names *ns,
+                            char **whole, char **err)
+{
+    size_t n = strlen(value), k = 0, first = 0, second = 0;
+    if (n < 7 || strspn(value, "0123456789abcdefABCDEF") != n)
+        return 0;
+    /* The two least in byte order, as compare --by source names them. */
+    for (size_t i = 0; i < ns->n; i++)
+        if (strncmp(ns->v[i], value, n) == 0) {
+            if (k == 0 || strcmp(ns->v[i], ns->v[first]) < 0) {
+                second = first;
+                first = i;
+            } else if (k == 1 || strcmp(ns->v[i], ns->v[second]) < 0)
+                second = i;
+            k++;
+        }
+    if (k > 1)
+        return bd_fail(err, "%s: source '%s' abbreviates more than one revision%s%s (%s, %s%s): give more of it", pname,
+                       value, plan ? " of plan " : "", plan ? plan : "", ns->v[first], ns->v[second],
+                       k > 2 ? ", ..." : "");
+    if (k == 1 && !(*whole = xstrdup(ns->v[first])))
+        return bd_fail(err, "out of memory");
+    return k == 1;
+}
+
 /* Checks one value of parameter pname naming a `kind`; *bound is set to
- * what it binds as when that differs (a metric's harness name). */
+ * what it binds as when that differs (a metric's harness name; a source
+ * abbreviated, whole: then *own holds it, malloc'd). */
 static int check_one(struct db *db, const char *pname, enum param_names kind, const char *key, const char *value,
-                     const char *plan, const char **bound, char **err)
+                     const char *plan, const char **bound, char **own, char **err)
 {
     struct names ns;
     if (names_load(db, kind, plan, key, &ns, err)) {
@@ -245,22 +276,37 @@ static int check_one(struct db *db, const char *pname, enum param_names kind, co
     for (size_t k = 0; k < ns.n && !found; k++)
         found = strcmp(ns.v[k], value) == 0;
     int unscoped = kind == NAMES_PLAN || kind == NAMES_BENCHMARK || kind == NAMES_VARIANT || kind == NAMES_PARAMS;
+    if (!found && kind == NAMES_SOURCE) {
+        char *whole = NULL;
+        int k = source_of_prefix(pname, value, unscoped ? NULL : plan, &ns, &whole, err);
+        if (k < 0) {
+            names_free(&ns);
+            return EXIT_USAGE;
+        }
+        if (k == 1) {
+            *bound = *own = whole;
+            found = 1;
+        }
+    }
     int rc = found ? EXIT_OK : refuse(pname, kind, key, value, unscoped ? NULL : plan, &ns, err);
     names_free(&ns);
     return rc;
 }
 
 /* Each side of a comma-separated list (as the query splits it: at every
- * comma, nothing trimmed): each must exist, once; an empty piece (a,,b or
- * a trailing comma) is refused, as the query would show it as a side. */
+ * comma, nothing trimmed): each must exist, once (an abbreviated source
+ * counts as the one it abbreviates); an empty piece (a,,b or a trailing
+ * comma) is refused, as the query would show it as a side. When a piece is
+ * an abbreviated source, *own is the list with it whole (malloc'd). */
 static int check_sides(struct db *db, const char *pname, enum param_names kind, const char *key, const char *list,
-                       const char *plan, char **err)
+                       const char *plan, char **own, char **err)
 {
     char *copy = xstrdup(list);
     if (!copy)
         return bd_fail(err, "out of memory"), EXIT_FAIL;
-    int rc = EXIT_OK;
-    const char *unused = NULL;
+    int rc = EXIT_OK, completed = 0;
+    struct strbuf whole = {0};
+    sb_puts(&whole, "");
     for (char *piece = copy, *next; piece && rc == EXIT_OK; piece = next) {
         if ((next = strchr(piece, ',')) != NULL)
             *next++ = 0;
@@ -271,16 +317,24 @@ static int check_sides(struct db *db, const char *pname, enum param_names kind, 
             rc = EXIT_USAGE;
             break;
         }
-        /* the same side twice would be shown twice, its change 0% */
-        for (const char *q = copy; q < piece && rc == EXIT_OK; q += strlen(q) + 1)
-            if (strcmp(q, piece) == 0) {
+        const char *bound = piece;
+        char *full = NULL;
+        rc = check_one(db, pname, kind, key, piece, plan, &bound, &full, err);
+        /* the same side twice (whole or abbreviated) would be shown twice, its change 0% */
+        for (const char *q = whole.buf; rc == EXIT_OK && q && *q; q += strcspn(q, ",") + (q[strcspn(q, ",")] != 0))
+            if (strncmp(q, bound, strcspn(q, ",")) == 0 && bound[strcspn(q, ",")] == 0) {
                 bd_fail(err, "%s: '%s' is given twice in '%s'", pname, piece, list);
                 rc = EXIT_USAGE;
             }
         if (rc == EXIT_OK)
-            rc = check_one(db, pname, kind, key, piece, plan, &unused, err);
+            sb_printf(&whole, "%s%s", piece == copy ? "" : ",", bound);
+        completed |= full != NULL;
+        free(full);
     }
     free(copy);
+    if (rc == EXIT_OK && completed)
+        *own = xsb_detach(&whole);
+    sb_free(&whole);
     return rc;
 }
 
@@ -303,10 +357,13 @@ int param_check_names(struct db *db, const struct saved_query *q, const struct p
             if (kind == NAMES_SIDE || kind == NAMES_SIDES)
                 kind = side_kind(q, vals, &key);
             int rc = kind == NAMES_NOTHING ? EXIT_OK
-                     : p->type.names == NAMES_SIDES ? check_sides(db, p->name, kind, key, value, plan, err)
-                                                    : check_one(db, p->name, kind, key, value, plan, &vals[i].s, err);
+                     : p->type.names == NAMES_SIDES
+                         ? check_sides(db, p->name, kind, key, value, plan, &vals[i].own, err)
+                         : check_one(db, p->name, kind, key, value, plan, &vals[i].s, &vals[i].own, err);
             if (rc != EXIT_OK)
                 return rc;
+            if (vals[i].own)
+                vals[i].s = vals[i].own;
         }
     return EXIT_OK;
 }
@@ -314,7 +371,10 @@ int param_check_names(struct db *db, const struct saved_query *q, const struct p
 int param_check_name(struct db *db, enum param_names kind, const char *value, const char *plan, char **err)
 {
     const char *unused = NULL;
-    return check_one(db, param_names_kind(kind), kind, NULL, value, plan, &unused, err);
+    char *whole = NULL;
+    int rc = check_one(db, param_names_kind(kind), kind, NULL, value, plan, &unused, &whole, err);
+    free(whole);
+    return rc;
 }
 
 /* ---- why a query returned no rows ---- */

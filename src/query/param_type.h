@@ -64,7 +64,9 @@ struct param_value {
     int sqlite_type; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT or SQLITE_TEXT */
     long long i;
     double d;
-    const char *s;   /* the text given (not owned) */
+    const char *s;   /* the text given (not owned), or own */
+    char *own;       /* the text as param_check completed it (an abbreviated revision, whole), malloc'd; freed by
+                        resolved_params_free */
 };
 /* Checks text against t. Returns 0, or -1 with *err set to what was
  * expected ("expected a number in (0, 1)"). */

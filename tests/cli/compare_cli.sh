@@ -150,6 +150,125 @@ expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one r
 run bd compare --by source --format csv --no-record abcdef01 9e8d7c6
 expect_rc 0 "a whole source that also begins another"
 expect_out_has "cell,parse,{},v,primary,ns/op,10,108.5," "is that source (runs r6, r7: median 108.5), not an abbreviation of two"
+# --exact-units on a store takes the units as stored: one that no row has
+# (the table's sec/op for the stored ns/op) changed nothing, silently
+run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units sec/op
+expect_rc 0 "--exact-units naming a unit no row has"
+expect_err_has "warning: compare: --exact-units: no unit named 'sec/op'" "is warned about"
+expect_err_has "units: ns/op: nothing assumed exact for it" "naming the units the rows have"
+run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units ns/op
+grep -q "warning" "$T/err" && fail "--exact-units ns/op: no warning: $(cat "$T/err")"
+# A head whose values are in a unit of another kind (ns for the base's
+# ops/s) has them left out with a warning: the CSV said so, the table and
+# the comment did not (the cell is not compared, and the note hung on the
+# comparison).
+printf 'benchmark,unit,value\nparse,ops/s,1000\nparse,ops/s,1010\n' >kinds-a.csv
+printf 'benchmark,unit,value\nparse,ns,1000\nparse,ns,1010\n' >kinds-b.csv
+bd ingest -q --plan kinds --run base --host h kinds-a.csv || fail "ingest kinds-a.csv"
+bd ingest -q --plan kinds --run head --host h kinds-b.csv || fail "ingest kinds-b.csv"
+run bd compare --plan kinds --no-record base head
+expect_rc 0 "a head in a unit of another kind"
+grep -q "^parse .* ± ∞ ¹ ²$" "$T/out" || fail "the base's value carries the notes: $(grep '^parse' "$T/out")"
+expect_out_has "² 2 values in a unit that does not convert to ops/s left out" "the note under the table"
+run bd compare --plan kinds --no-record base head --format markdown
+expect_out_has "² 2 values in a unit that does not convert to ops/s left out" "and in the comment's fold"
+# A metric whose values are negative, on a store: the verdict follows the
+# median (up from -9.65 to -4.65: higher), not the change's sign
+python3 - <<'PY' || fail "write the negative pair"
+for f, m in (("neg_a.txt", -10.0), ("neg_b.txt", -5.0)):
+    with open(f, "w") as o:
+        for i in range(8):
+            o.write("BenchmarkX-8 100 %d ns/op %.1f delta/op\n" % (100 + i, m + i / 10))
+PY
+bd ingest -q --plan neg --run base --host h neg_a.txt || fail "ingest neg_a.txt"
+bd ingest -q --plan neg --run head --host h neg_b.txt || fail "ingest neg_b.txt"
+run bd compare --plan neg --no-record --metric delta/op --format csv base head
+grep -q '^cell,BenchmarkX,.*,delta/op,8,-9.649999999999999,.*,8,-4.65,.*,-51.8134715025906[0-9],.*,higher,' "$T/out" ||
+    fail "on a store, a negative median moving up is higher: $(grep '^cell' "$T/out")"
+# An allocation added, on a store: worse, and the gate fails (it passed:
+# a median_a of 0 made the verdict "?")
+python3 - <<'PY' || fail "write the allocation pair"
+for f, a in (("alloc_a.txt", 0), ("alloc_b.txt", 1)):
+    with open(f, "w") as o:
+        for i in range(10):
+            o.write("BenchmarkX-8 100 %d ns/op %d B/op %d allocs/op\n" % (100 + i % 3, 16 * a, a))
+PY
+bd ingest -q --plan alloc --run base --host h alloc_a.txt || fail "ingest alloc_a.txt"
+bd ingest -q --plan alloc --run head --host h alloc_b.txt || fail "ingest alloc_b.txt"
+run bd compare --plan alloc --no-record --gate --threshold 50 --format csv base head
+expect_rc 3 "on a store, an allocation added fails the gate"
+grep -q '^cell,BenchmarkX,.*,B/op,B/op,10,0.0,.*,10,16.0,.*,,.*,worse,,0,regressed,0' "$T/out" ||
+    fail "0 to 16 B/op: change NULL, worse, no_regression 0: $(grep '^cell.*B/op' "$T/out")"
+# A full disk: the error says so, and no stale reason (it said "Bad file
+# descriptor", the errno of closing the store after the failed write)
+if [ -w /dev/full ]; then
+    bd compare --plan neg --no-record base head >/dev/full 2>"$T/err"
+    rc=$?
+    expect_rc 1 "the comparison written to a full disk"
+    expect_err_has "error: compare: cannot write the output: No space left on device" "says why"
+    checks=$((checks + 1))
+    grep -q "Bad file descriptor" "$T/err" && fail "a stale reason: $(cat "$T/err")"
+fi
+# One score per run: 2 runs a side, too few for the U test to reach
+# 0.05. On files such cells are counted inconclusive and listed with
+# their change; on a store they were counted unchanged and hidden.
+run bd compare --by source --no-record --sample run --format markdown 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "--sample run, two runs a side"
+expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 inconclusive, 0 unchanged** " \
+    "on a store, too few samples are inconclusive"
+expect_out_has "| parse | sec/op | 102.5n ± ∞ | 106.5n ± ∞ | +3.90% | 0.333 | inconclusive |" "and listed with the change (run means 102, 103 and 106, 107)"
+# A side that abbreviates the other: one revision on both sides, which
+# printed a table of two equal columns that compared nothing
+run bd compare --by source --no-record 9e8d7c6 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807
+expect_rc 2 "a side abbreviating the other"
+expect_err_has "error: compare: A and B are both source '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807' (9e8d7c6 abbreviates it)" \
+    "says so"
+# query compare with one side twice compared it with nothing (side b
+# empty in every row) and said 'no regression'; it needs two sides
+run bd query compare -p plan=revs -p by=source -p a=9e8d7c6 -p b=9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807 --no-record
+expect_rc 4 "query compare, one side twice"
+expect_err_has "a and b both name 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807, which compares a side with nothing" "says so"
+# by = attr without key: it said "No cell compared: ... share no cell"
+run bd query compare -p plan=revs -p by=attr -p a=1 -p b=2 --no-record
+expect_rc 4 "query compare by attr without key"
+expect_err_has "by = attr compares values of a run attribute: name it with key (-p key=NAME)" "says what is missing"
+# The same abbreviations as the saved query's parameters, which refused
+# them ("source '9e8d7c6' is the source of no run of plan revs"): bound
+# and recorded whole, in a side and in versions' list of sides.
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f60 -p b=9e8d7c6 --format csv --no-record
+expect_rc 0 "query compare -p a=, b= abbreviated"
+cmp -s "$T/out" revs-full.csv || fail "query compare: abbreviated revisions compare as the whole ones: $(diff revs-full.csv "$T/out" | head -3)"
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f60 -p b=9e8d7c6
+expect_rc 0 "query compare, recorded"
+expect_eq "$(bd sql "SELECT params ->> '\$.a', params ->> '\$.b' FROM evaluation ORDER BY id DESC LIMIT 1" --format csv | tail -1 | tr -d '\r')" \
+    "1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e,9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807" "query compare records the whole revisions"
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f6 -p b=9e8d7c6 --no-record
+expect_rc 2 "query compare: a prefix of two revisions"
+expect_err_has "error: query compare: a: source '1b2c3d4e5f6' abbreviates more than one revision of plan revs (1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e, 1b2c3d4e5f6f00000000000000000000000000aa): give more of it" \
+    "query compare: taken for neither, and says which"
+run bd query compare -p plan=revs -p by=source -p a=abcdef01 -p b=9e8d7c6 --format csv --no-record
+expect_rc 0 "query compare: a whole source that also begins another"
+expect_out_has "cell,parse,{},v,primary,ns/op,10,108.5," "query compare: is that source, not an abbreviation of two"
+run bd query versions -p plan=revs -p by=source -p versions=9e8d7c6,1b2c3d4e5f60 -p aggregate=median --format csv
+expect_rc 0 "query versions -p versions= abbreviated"
+expect_out_has "parse,{},v,primary,ns/op,9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807,10," "versions: the first, whole"
+expect_out_has "parse,{},v,primary,ns/op,1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e,10," "versions: the second, whole"
+# Another plan with a revision 9e8d7c6 also begins: with --plan revs the
+# abbreviation is that plan's one revision (it was refused as ambiguous,
+# its two revisions looked for in every plan); without --plan, ambiguous.
+printf '%s\n' '{"record":"run","format":"benchdb-run/1","plan":"revs2","run":"x","host":"h","source":"9e8d7c6fff"}' \
+    '{"record":"samples","benchmark":"parse","block":1,"variant":"v","unit":"ns/op","values":[1,2,3]}' >revs2.jsonl
+bd ingest --quiet revs2.jsonl || fail "ingest revs2.jsonl"
+run bd compare --plan revs --by source --format csv --no-record 1b2c3d4e5f60 9e8d7c6
+expect_rc 0 "--plan revs: 9e8d7c6 abbreviates one revision of the plan"
+cmp -s "$T/out" revs-full.csv || fail "--plan revs: the plan's revisions: $(diff revs-full.csv "$T/out" | head -3)"
+run bd query compare -p plan=revs -p by=source -p a=1b2c3d4e5f60 -p b=9e8d7c6 --format csv --no-record
+expect_rc 0 "query compare -p plan=revs: the same"
+run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6
+expect_rc 2 "without --plan: two revisions in two plans"
+expect_err_has "error: compare: source '9e8d7c6' abbreviates more than one revision (9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807, 9e8d7c6fff)" \
+    "names both"
+bd delete --plan revs2 >/dev/null 2>&1 || fail "delete --plan revs2"
 
 # ---- sides by host: every run of each host ----
 bd ingest --quiet "$BENCHDB_SRC"/examples/calibration/*.jsonl.zst || fail "ingest the calibration plan"

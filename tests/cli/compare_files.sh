@@ -83,6 +83,101 @@ run bd compare shape_a.csv shape_b.csv --benchstat
 expect_rc 0 "the same, --benchstat"
 expect_out_has "-2.08% (p=0.011 n=300)" "benchstat's change is kept"
 grep -q "¹\|shift's interval" "$T/out" && fail "--benchstat: no benchdb note"
+# A head with a benchmark the base lacks: the head's geomean is over one
+# row more than the change's ratios, and the table says so as the query
+# on a store does (benchstat warns only the other way round: --benchstat).
+python3 - <<'PY' || fail "write the pair"
+rows = "".join("%s,ns,%d\n" % (b, v + k) for b, v in (("x", 100), ("y", 200)) for k in range(6))
+open("set_a.csv", "w").write("benchmark,unit,value\n" + rows)
+open("set_b.csv", "w").write("benchmark,unit,value\n" + rows + "".join("new,ns,%d\n" % (5 + k) for k in range(6)))
+PY
+run bd compare set_a.csv set_b.csv
+expect_rc 0 "a benchmark only in the head"
+grep -q "^geomean .* +0.00% *¹$" "$T/out" || fail "the geomean row carries the note: $(grep '^geomean' "$T/out")"
+expect_out_has "¹ benchmark set differs from baseline; geomeans may not be comparable" "the note under the table"
+run bd compare set_a.csv set_b.csv --format csv
+expect_out_has "benchmark set differs from baseline; geomeans may not be comparable" "and in the geomean row's warnings"
+run bd compare set_a.csv set_b.csv --benchstat
+grep -q "differs from baseline" "$T/out" && fail "--benchstat: benchstat's text, no such note"
+# --digits rounds vertical output; the table and the comment are
+# benchstat's digits, where it changed nothing: refused, not ignored.
+run bd compare set_a.csv set_b.csv --digits 2
+expect_rc 2 "--digits with the table"
+expect_err_has "error: compare: --digits: the table shows benchstat's digits" "says why"
+run bd compare set_a.csv set_b.csv --digits 2 --format markdown
+expect_rc 2 "--digits with the comment"
+run bd compare set_a.csv set_b.csv --digits 2 --format vertical
+expect_rc 0 "--digits with vertical output"
+expect_out_has "median_a = 1e-07" "rounds its reals to 2 digits"
+run bd compare set_a.csv set_b.csv --wide
+expect_rc 2 "--wide: benchstat's table never turns vertical"
+# --plan or --by with two files and no store: it said "results.db: no
+# store here (run 'benchdb init' ...)", as if the files needed one
+run bd compare --by variant set_a.csv set_b.csv
+expect_rc 2 "--by with two files and no store"
+expect_err_has "error: compare: --by: 'set_a.csv' and 'set_b.csv' are files, which compare without it" "says so"
+# --only-changed with the comment: its first line still counts every
+# cell (it said "0 slower, 0 faster, 0 unchanged", the added one and the
+# unchanged ones dropped), and the fold holds every benchmark.
+run bd compare set_a.csv set_b.csv --only-changed --format markdown
+expect_rc 0 "--only-changed --format markdown"
+expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 added, 2 unchanged** " "the answer counts every cell"
+expect_out_has "<details><summary>All 3 benchmarks, as benchstat prints them</summary>" "and folds all of them"
+# The saved query's options do nothing on files: refused, not ignored
+for o in "--timeout 5" "--max-rows 1" "--max-result-bytes 1M" "--queries ."; do
+    run bd compare set_a.csv set_b.csv $o
+    expect_rc 2 "$o on files"
+    expect_err_has "error: compare: ${o%% *} applies to the saved query 'compare' on a store; files are compared without one" \
+        "$o on files: says why"
+done
+# The comment's "Nothing compared" line names the sides: escaped as every
+# other name in the comment (it rendered "*x*" in italics, "<b>" as HTML)
+printf 'benchmark,unit,value\nother,ns,5\n' >other.csv
+run bd compare '*x*|y=set_a.csv' '<b>@z=other.csv' --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 2 removed, 1 added, 0 unchanged): no cell has values both in \*x\*\|y and in another side — gate: nothing compared" \
+    "the nothing-compared line escapes the side's label"
+# A metric whose values are negative: the median went up from -9.65 to
+# -4.65, which the change's sign (-51.81%, of the ratio) turned over into
+# the verdict "lower"
+python3 - <<'PY' || fail "write the negative pair"
+for f, m in (("neg_a.txt", -10.0), ("neg_b.txt", -5.0)):
+    with open(f, "w") as o:
+        for i in range(8):
+            o.write("BenchmarkX-8 100 %d ns/op %.1f delta/op\n" % (100 + i, m + i / 10))
+PY
+run bd compare neg_a.txt neg_b.txt
+expect_rc 0 "negative values"
+grep -q "^X-8 .* -51.81% (p=0.000 n=8) .* higher$" "$T/out" || fail "a negative median moving up is higher: $(grep '^X-8 .*delta\|^X-8' "$T/out" | tail -1)"
+# An allocation added: 0 to 16 B/op, 0 to 1 allocs/op (p = 0.000). The
+# change is undefined (benchstat's "?"), and the verdict was "?" too, so
+# the gate passed; it is worse, by more than any threshold.
+python3 - <<'PY' || fail "write the allocation pair"
+for f, a in (("alloc_a.txt", 0), ("alloc_b.txt", 1)):
+    with open(f, "w") as o:
+        for i in range(10):
+            o.write("BenchmarkX-8 100 %d ns/op %d B/op %d allocs/op\n" % (100 + i % 3, 16 * a, a))
+PY
+run bd compare alloc_a.txt alloc_b.txt --gate --threshold 50
+expect_rc 3 "an allocation added fails the gate, whatever the threshold"
+grep -q "^X-8 *0.00 ± 0% *16.00 ± 0% *? (p=0.000 n=10) *worse$" "$T/out" || fail "0 to 16 B/op: ?, worse: $(grep -A3 'B/op' "$T/out")"
+run bd compare alloc_a.txt alloc_b.txt --format markdown
+expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 1 worse, 0 faster, 0 unchanged** " "the comment counts it worse"
+expect_out_has "| X-8 | allocs/op | 0.000 ± 0% | 1.000 ± 0% | ? | 0.000 | worse |" "and lists it"
+# Two machines of another GOMAXPROCS: every name differs in its -N suffix
+# alone, and nothing is compared; the first line said only that
+printf 'BenchmarkA-8 100 50 ns/op\nBenchmarkA-8 100 51 ns/op\n' >procs8.txt
+printf 'BenchmarkA-16 100 50 ns/op\nBenchmarkA-16 100 51 ns/op\n' >procs16.txt
+run bd compare procs8.txt procs16.txt --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has values both in procs8.txt and in another side; the same benchmarks are on both sides under another -N suffix (GOMAXPROCS, part of the name as in benchstat): A-8 in procs8.txt, A-16 in procs16.txt — gate: nothing compared" \
+    "nothing compared: the -N suffix named"
+# --exact-units naming a unit the files lack changed nothing, silently
+run bd compare set_a.csv set_b.csv --exact-units B/op
+expect_rc 0 "--exact-units naming a unit the files lack"
+expect_err_has "warning: compare: --exact-units: no unit named 'B/op'; units: ns, sec: nothing assumed exact for it" \
+    "a warning names the units there are, as written and as shown"
+run bd compare set_a.csv set_b.csv --exact-units sec --format csv
+expect_out_has "set_a.csv,set_b.csv,cell,x,{},,primary,sec,6,1.0000000000000001e-07," "sec (as shown) is the unit: x's mode"
+grep -q "warning" "$T/err" && fail "--exact-units sec: no warning: $(cat "$T/err")"
 
 # ---- sides: several files, standard input, labels, more than two ----
 # crc-old.txt in two files (runs 1-5, 6-10 of each benchmark) is crc-old.txt
@@ -94,6 +189,12 @@ run sh -c "'$BENCHDB_BIN' compare --benchstat old.txt=- new.txt <'$D/old.txt'"
 expect_rc 0 "standard input as a side"
 cmp -s "$T/out" "$D/example01.stdout" || fail "standard input (-), labelled old.txt, reads as the file"
 checks=$((checks + 1))
+# one file twice in a side (a glob and a name, ./x and x) counted its
+# values twice: n=20+10 and a p too small
+run bd compare crc-old.txt=old-1.txt,./old-1.txt "crc-new.txt=$D/crc-new.txt"
+expect_rc 2 "one file twice in a side"
+expect_err_has "error: compare: side 'crc-old.txt' names one file twice (old-1.txt and ./old-1.txt): its values would count twice" \
+    "names the side and both spellings"
 cp "$D/old.txt" old.txt
 run bd compare --benchstat old.txt new.txt newer=new.txt
 expect_rc 0 "three sides"
@@ -105,7 +206,10 @@ expect_eq "$(grep -c '^<details><summary>All 2 benchmarks, as benchstat prints t
     "three sides: the folded tables hold 2 benchmarks (not 2 per side compared)"
 run bd compare old.txt new.txt new.txt
 expect_rc 2 "a side twice"
-expect_err_has "compare: two sides are both 'new.txt'" "its message"
+expect_err_has "compare: two sides are both 'new.txt' (the sides' columns need two names: label them, as in old=FILE new=FILE)" \
+    "its message, and how to compare a file with itself"
+run bd compare --benchstat old=new.txt new=new.txt
+expect_rc 0 "a file with itself, labelled"
 run bd compare old.txt nosuch.txt
 expect_rc 2 "a file and a name that is none"
 expect_err_has "compare: 'nosuch.txt' is not a file (either every side is a file, or every side a run of a store)" \
@@ -293,6 +397,12 @@ printf '{"record":"run","format":"benchdb-run/1","plan":"p","run":"r","host":"h"
 run bd compare stream.jsonl old.txt
 expect_rc 1 "a run archive as a side"
 expect_err_has "a benchdb-run/1 archive carries its own runs" "its message"
+# A CI artifact: a zip of harness files was called a benchdb-run/1 archive
+python3 -c 'import zipfile; zipfile.ZipFile("artifact.zip", "w").write("old.txt")' || fail "write artifact.zip"
+run bd compare artifact.zip old.txt
+expect_rc 1 "a zip as a side"
+expect_err_has "error: compare: artifact.zip: a zip file, which compare does not read: unpack one of harness files and give the directory" \
+    "says what it is and what to do"
 
 # ---- a side that is a file and a run of the store; --record ----
 bd init >/dev/null
@@ -321,5 +431,11 @@ expect_err_has "recorded as evaluation 2" "a second evaluation"
 runs=$(bd --db rec.db sql "SELECT string_agg(r.name, ' ') FROM (SELECT r.name FROM run r JOIN plan p ON p.id = r.plan_id
        WHERE p.name = 'files' ORDER BY r.name) AS r" --format csv | tail -n 1 | tr -d '\r')
 expect_eq "$runs" "./new.txt ./old.txt" "--record: the two sides are runs of plan files, once"
+# Other files under a label already stored: the error said "pass
+# --append", an option compare does not have; it says what compare takes.
+run bd --db rec.db compare --record ./old.txt=./new.txt ./new.txt
+expect_rc 1 "--record: other files under a stored label"
+expect_err_has "run \"./old.txt\" of plan \"files\" is already stored (archive 1 \"./old.txt\"); compare --record keeps a run per label: give the side another (LABEL=FILE), or remove the run first (benchdb delete --run files/LABEL)" \
+    "what compare --record takes"
 
 finish

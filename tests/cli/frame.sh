@@ -13,8 +13,11 @@ for c in help init migrate sql; do
     grep -q "^  $c " "$T/out" || fail "help lists '$c'"
 done
 # The exit codes are documented where a user looks first.
-expect_out_has "  3  query --gate: the outcome does not hold in every row" "help documents exit code 3"
-expect_out_has "  4  query --gate: no rows; any query: what it needs is missing" "help documents exit code 4"
+expect_out_has "  3  query --gate: the outcome does not hold in every row; compare --gate:" "help documents exit code 3"
+expect_out_has "     a cell regressed" "and compare's"
+expect_out_has "  4  query --gate: no rows; compare --gate: nothing compared; any query:" "help documents exit code 4"
+# compare's line says it takes files (its everyday use), not only runs
+expect_out_has "  compare    Compare two builds' result files, or runs, as benchstat does" "help: compare takes files"
 cp "$T/out" "$T/help."
 commands=$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' "$T/help.")
 
@@ -101,6 +104,9 @@ expect_out "store results.db is up to date (schema version $NMIG)" "migrate mess
 run bd migrate --status --format csv
 expect_rc 0 "migrate --status"
 expect_out_has "$(printf '0001,0001_initial.sql,applied,')" "status lists the applied migration"
+run bd migrate --format csv
+expect_rc 2 "migrate --format without --status: it shaped nothing"
+expect_err_has "error: migrate: --format goes with --status (the list it prints)" "says so"
 
 # A modified migration is reported.
 bd sql --write "UPDATE schema_migration SET sha256 = 'x' WHERE version = 1" >/dev/null

@@ -147,6 +147,13 @@ run bd history --verify x
 expect_rc 2 "a bad id"
 run bd history --verify 1 --diff 1 2
 expect_rc 2 "--verify and --diff"
+# -n lists the last N: with --verify --all it verified every evaluation,
+# with --diff it did nothing; refused rather than ignored
+run bd history --verify --all -n 1
+expect_rc 2 "--verify --all -n 1"
+expect_err_has "error: history: --limit lists the last N evaluations: not with --verify" "says why"
+run bd history --diff 1 2 --limit 1
+expect_rc 2 "--diff with --limit"
 run bd history --verify 99
 expect_rc 1 "a missing evaluation"
 expect_err_has "error: history: no evaluation 99 in the store (its " "message"

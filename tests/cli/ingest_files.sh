@@ -177,4 +177,11 @@ load --plan pr-42 --run base --host ci-1 --source 844fd45 --attr profile=ci base
 rows base >"$T/again.rows"
 cmp -s "$T/base.rows" "$T/again.rows" || fail "reloaded rows differ: $(diff "$T/base.rows" "$T/again.rows")"
 bd check >/dev/null || fail "check after reload"
+# --plan and --run without --host, from files that name no host: the
+# error says that, not that the three options go together.
+rc=0
+load --plan pr-42 --run nohost base/jmh.json base/go.txt || rc=$?
+[ "$rc" = 2 ] || fail "no --host, no host in the files: exit $rc, not 2"
+[ "$(cat "$T/err")" = "error: ingest: --host H is missing, and no file given names its host (Google Benchmark's context.host_name; directories and '-' are not looked into) (see 'benchdb ingest --help')" ] ||
+    fail "no --host, no host in the files: $(cat "$T/err")"
 echo ok

@@ -95,6 +95,10 @@ PY
 bd --db tie.db init >/dev/null
 run bd --db tie.db rule list
 expect_rc 0 "rule list on a store with none"
+run bd --db tie.db rule list --ref https://example.org/pr/1
+expect_rc 2 "rule list --ref: register's option, ignored before"
+expect_err_has "error: rule list: --ref goes with 'rule register'" "says so"
+run bd --db tie.db rule list
 expect_eq "$(cat "$T/err")" "no rule is registered ('benchdb rule register NAME' fixes one before its data)" \
     "rule list: none, said in words"
 { echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null

@@ -154,6 +154,11 @@ expect_err_has "error: nosuch.sql: cannot open: No such file or directory" "miss
 run bd sql "SELECT benchdb_version()" --format csv
 expect_out_has "0." "benchdb_version() is registered"
 
+# A dot command binds no parameter: --param with one went unused, unsaid
+run bd sql .tables -p x=1
+expect_rc 2 "a dot command with --param"
+expect_err_has "error: sql: --param binds :NAME in SQL; a dot command (.tables) takes none" "says so"
+
 # Output to a full disk is a failure, not a success.
 if [ -w /dev/full ]; then
     bd sql "SELECT 1" >/dev/full 2>"$T/err"

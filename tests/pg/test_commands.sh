@@ -150,6 +150,12 @@ rc=$?
 expect_rc 0 "\$BENCHDB names a PostgreSQL store"
 expect_out "$(bd --db "$T/s.db" sql "SELECT count(*) AS n FROM plan")" "the same store as --db"
 both "query versions" query versions -p plan=git-perf-p0001 -p versions=v2.18.0,v2.19.0-rc0,HEAD --no-record
+# a revision abbreviated as the pages show it, completed from the store's sources on either engine
+both "query versions, an abbreviated source" query versions -p plan=calibration-sim -p by=source -p versions=844fd45 \
+    --no-record -f csv --digits 17
+expect_rc 0 "query versions, an abbreviated source"
+checks=$((checks + 1))
+grep -q ",844fd45e700040dbe036acea9f98f95922897d3e," "$T/pg.out" || fail "the whole revision in the rows"
 both "query trend" query trend -p benchmark=serialize --no-record -f csv
 both "query gate-percent" query gate-percent --no-record -f csv
 both "query gate-zscore" query gate-zscore --no-record -f csv

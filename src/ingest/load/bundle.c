@@ -436,7 +436,9 @@ enum ingest_result ingester_files(struct ingester *g, const struct ingest_run *r
     g->bundle_displays = displays;
     g->n_bundle = n;
     g->bundle_detected = run->harness_format == NULL;
-    sink_set_conflict_hint(g->sink, run->append ? NULL : "; to add these files to it, pass --append");
+    sink_set_conflict_hint(g->sink, run->append        ? NULL
+                                    : run->stored_hint ? run->stored_hint
+                                                       : "; to add these files to it, pass --append");
     unsigned char digest[32];
     sha256_final(&tw.sha, digest);
     sha256_hex(digest, g->bundle_sha);
