@@ -307,5 +307,11 @@ run bd --db hist.db query trend --format markdown
 expect_eq "$(head -n 1 "$T/out" | cut -d';' -f1)" "**$n change point$([ "$n" = 1 ] || echo s) in $h histories" "Markdown leads with it, bold"
 run bd --db hist.db query regressions
 expect_eq "$(head -n 1 "$T/err")" "result: 1 row" "regressions: no headline without its chart's rows"
+# A list of sides naming one source twice, once abbreviated, is refused as
+# the same name twice is.
+src=$(bd --db hist.db sql "SELECT min(source) FROM run" --format csv | tail -n 1 | tr -d '\r')
+run bd --db hist.db query versions -p plan=nightly -p by=source -p "versions=$(printf %.8s "$src"),$src"
+expect_rc 2 "a source twice, once abbreviated"
+expect_err_has "versions: '$src' is given twice in" "the whole source named"
 
 finish
