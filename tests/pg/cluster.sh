@@ -22,7 +22,8 @@
 #
 # Environment: BENCHDB_PGROOT (build/pgroot), set by ctest; BENCHDB_PG_TESTS=1
 # (set by ctest) for the tests' settings below; BENCHDB_PG_CONF, lines added
-# to postgresql.conf (bench/pg_bench.py).
+# to postgresql.conf (bench/pg_bench.py; ctest sets it empty, so that a
+# caller's exported bench settings never reach the tests' cluster).
 set -u
 cmd=${1:-} dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR" >&2; exit 2; }
