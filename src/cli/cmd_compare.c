@@ -15,6 +15,7 @@
 #include "query/evaluate.h"
 #include "query/saved.h"
 #include "util/suggest.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 #include <stddef.h>
 
@@ -259,13 +260,9 @@ static void warn_unused_units(const struct rowset *rs, const char *list)
     int unit = rowset_column(rs, "unit");
     if (!list || unit < 0 || !rs->nrow)
         return;
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        while (len && *p == ' ')
-            p++, len--;
-        while (len && p[len - 1] == ' ')
-            len--;
+    const char *p, *cur = list;
+    size_t len;
+    while (list_next(&cur, &p, &len)) {
         int found = !len;
         for (size_t r = 0; r < rs->nrow && !found; r++) {
             const char *u = (const char *)sqlite3_value_text(rowset_cell(rs, r, unit));
@@ -289,7 +286,6 @@ static void warn_unused_units(const struct rowset *rs, const char *list)
             free(name);
             free(names);
         }
-        p = e ? e + 1 : p + len;
     }
 }
 

@@ -9,6 +9,7 @@
 #include "util/diag.h"
 #include "util/natural.h"
 #include "util/suggest.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 void cmp_options_init(struct cmp_options *o)
@@ -61,18 +62,10 @@ static int by_cell(const void *x, const void *y)
 /* Whether unit (as written, or tidied) is in the comma-separated list. */
 static int listed(const char *list, const char *unit)
 {
-    size_t n = strlen(unit);
-    for (const char *p = list; p && *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        while (len && *p == ' ')
-            p++, len--;
-        while (len && p[len - 1] == ' ')
-            len--;
+    size_t n = strlen(unit), len;
+    for (const char *cur = list, *p; list_next(&cur, &p, &len);)
         if (len == n && memcmp(p, unit, n) == 0)
             return 1;
-        p = e ? e + 1 : p + len;
-    }
     return 0;
 }
 
@@ -114,15 +107,10 @@ static int no_such_metric(const struct cmp_builder *b, const struct cmp_options 
  * serve every job of a CI, some without B/op. */
 static void no_such_unit(const struct cmp_builder *b, const struct cmp_options *o)
 {
-    for (const char *p = o->exact_units; p && *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        while (len && *p == ' ')
-            p++, len--;
-        while (len && p[len - 1] == ' ')
-            len--;
+    const char *p, *cur = o->exact_units;
+    size_t len;
+    while (list_next(&cur, &p, &len)) {
         char *unit = len ? xstrndup(p, len) : NULL;
-        p = e ? e + 1 : p + len;
         if (!unit)
             continue;
         int found = 0;

@@ -310,3 +310,20 @@ int sb_put_name_list(struct strbuf *sb, const char *const *names, size_t n, size
 }
 
 int text_same(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+int list_next(const char **cursor, const char **item, size_t *len)
+{
+    const char *p = *cursor;
+    if (!p || !*p)
+        return 0;
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    *cursor = e ? e + 1 : p + n;
+    while (n && *p == ' ')
+        p++, n--;
+    while (n && p[n - 1] == ' ')
+        n--;
+    *item = p;
+    *len = n;
+    return 1;
+}

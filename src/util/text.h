@@ -7,6 +7,11 @@
 /* True when a and b are the same text, or both NULL. */
 int text_same(const char *a, const char *b);
 
+/* The next item of a comma-separated list (--exact-units and the like),
+ * the spaces around it trimmed: 1 with *item and *len (not terminated;
+ * *len 0 for an empty item) and *cursor past its comma, 0 at the end. */
+int list_next(const char **cursor, const char **item, size_t *len);
+
 /* Room for an RFC 3339 UTC time with milliseconds and its NUL. */
 #define TIME_TEXT_MAX 48
 
