@@ -43,7 +43,8 @@ static enum cmp_class classify(const struct cmp_cell *base, const struct cmp_cel
         return CMP_ADDED;
     if (!cmp_cell_changed(c)) {
         /* benchstat's "~" where no outcome of the test could reach alpha
-         * (n = 1+1, 3+3): not evidence that nothing changed. */
+         * (n = 1+1, 3+3, 3+4: cmp_best_p): not evidence that nothing
+         * changed. */
         if (c->compared && c->too_few && c->verdict && strcmp(c->verdict, "~") == 0)
             return CMP_INCONCLUSIVE;
         return CMP_UNCHANGED;

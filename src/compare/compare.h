@@ -184,6 +184,11 @@ struct cmp_counts {
 /* The class's word ("slower", "removed"...). */
 const char *cmp_class_name(enum cmp_class c);
 int cmp_cell_changed(const struct cmp_cell *c);
+/* The least two-sided p the U test can give n1 against n2 values, all of
+ * one side below all of the other: 2 / C(n1 + n2, n1) (ties only raise
+ * it); 1 at most, 0 when it is below 1e-6. Also what a shift's interval
+ * misses at most: its confidence is 1 - this at best. */
+double cmp_best_p(int64_t n1, int64_t n2);
 /* Counts m's benchmarks. 0, or -1 when memory ran out. */
 int cmp_count(const struct cmp_model *m, struct cmp_counts *c);
 /* The counts as a JSON object ({"slower": 2, ..., "benchmarks": 30,

@@ -133,6 +133,18 @@ static const char outside_note[] =
     "the change (of the medians, benchstat's) lies outside the shift's interval (Hodges-Lehmann: the typical "
     "difference between the two sides' values): the values changed in shape, not by one shift";
 
+static const char *short_note(struct arena *a, const struct cmp_cell *c, double conf, double level)
+{
+    char buf[160];
+    if (conf > 0)
+        snprintf(buf, sizeof buf, "with %lld+%lld values the shift's interval has %.1f%% confidence at most, not %g%%",
+                 (long long)c->n1, (long long)c->n2, conf * 100, level * 100);
+    else
+        snprintf(buf, sizeof buf, "with %lld+%lld values the shift has no interval at %g%% confidence",
+                 (long long)c->n1, (long long)c->n2, level * 100);
+    return arena_strdup(a, buf);
+}
+
 static void row(struct texttab *t, struct notes *nt, const struct cmp_model *m, const struct cmp_table *tb,
                 const struct cmp_row *r, int redge)
 {
@@ -175,7 +187,21 @@ static void row(struct texttab *t, struct notes *nt, const struct cmp_model *m, 
         tt_col(t, redge + 1 + 2 * (e - 1));
         if (!c->compared)
             continue;
-        if (c->has_ci) {
+        /* Its widest, [d(1), d(n1 n2)], misses the shift only when all of
+         * one side lies below all of the other (R's wilcox.test warns
+         * "requested conf.level not achievable" and returns it). */
+        double conf = c->has_ci ? 1 - cmp_best_p(c->n1, c->n2) : 1;
+        if (conf < m->level) {
+            /* Said at the confidence it can have, or, with none, not given
+             * as an interval. */
+            char mark[40];
+            note_mark(nt, short_note(t->arena, c, conf, m->level), mark);
+            if (conf > 0)
+                snprintf(buf, sizeof buf, "[%+.1f%%, %+.1f%%] %s", c->ci_lo, c->ci_hi, mark);
+            else
+                snprintf(buf, sizeof buf, "- %s", mark);
+            tt_cell(t, arena_strdup(t->arena, buf), TT_RIGHT, "   ");
+        } else if (c->has_ci) {
             snprintf(buf, sizeof buf, "[%+.1f%%, %+.1f%%]", c->ci_lo, c->ci_hi);
             tt_cell(t, arena_strdup(t->arena, buf), TT_RIGHT, "   ");
         } else

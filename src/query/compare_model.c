@@ -106,6 +106,17 @@ static void spread_warnings(struct arena *a, const char *w, struct cmp_cell *ca,
     }
 }
 
+/* As on files (compare/stats.c): a comparison no outcome of the U test
+ * could take to alpha, its values not all equal. */
+static void too_few(struct cmp_cell *c, double alpha)
+{
+    for (int i = 0; i < c->ncwarn; i++)
+        if (strcmp(c->cwarn[i], "all samples are equal") == 0)
+            return;
+    if (c->compared && c->tested && c->p_raw > alpha && cmp_best_p(c->n1, c->n2) > alpha)
+        c->too_few = 1;
+}
+
 static void side_cell(struct arena *a, const struct view *v, size_t r, enum col n, enum col med, enum col pm,
                       double factor, struct cmp_cell *c)
 {
@@ -217,6 +228,7 @@ static int one_table(struct cmp_model *m, const struct view *v, size_t r0, size_
         side_cell(a, v, r, C_N_B, C_MEDIAN_B, C_PM_B, factor, &row->cells[1]);
         comparison(a, v, r, adjusted, &row->cells[0], &row->cells[1]);
         spread_warnings(a, text_at(v, r, C_WARNINGS), &row->cells[0], &row->cells[1]);
+        too_few(&row->cells[1], m->alpha);
         m->compared += row->cells[1].compared;
         m->regressed += row->cells[1].regressed;
     }

@@ -1,0 +1,87 @@
+# compare with few values a side: what the U test and the shift's interval
+# can say. With n1 against n2 values (no ties) the least two-sided p the U
+# test can give is 2 / C(n1 + n2, n1), all of one side below all of the
+# other, and the widest interval of the shift, [d(1), d(n1 n2)], has
+# confidence 1 - 2 / C(n1 + n2, n1) (R's wilcox.test: its achieved
+# conf.level, tests/sql/fn_rank_r.sql checks 2/3 for 2 + 2). So 3 against
+# 4 (2/35 = 0.057) can never reach p <= 0.05, although benchstat warns only
+# when both sides are below 4: such a cell is inconclusive, not unchanged,
+# and its interval is said at the confidence it has. On files and on a
+# store alike.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+
+# Each benchmark 10 % slower in b, every b value above every a value.
+python3 - <<'PY'
+cells = {"One": (1, 1), "Two": (2, 2), "Three": (3, 3), "Four": (4, 4), "ThreeFour": (3, 4), "TwoSeven": (2, 7),
+         "TwoEight": (2, 8)}
+for side, base in (("a", 100), ("b", 110)):
+    with open(side + ".txt", "w") as f:
+        for name, n in cells.items():
+            for i in range(n[0 if side == "a" else 1]):
+                f.write("Benchmark%s 1000 %d ns/op\n" % (name, base + i))
+PY
+
+check_table() { # $1: what
+    python3 - "$T/out" "$1" <<'PY'
+import math, re, sys
+out, what = open(sys.argv[1]).read(), sys.argv[2]
+notes = dict(re.findall(r"^([⁰¹²³⁴⁵⁶⁷⁸⁹]+) (.*)$", out, re.M))
+want = {"One": (1, 1), "Two": (2, 2), "Three": (3, 3), "Four": (4, 4), "ThreeFour": (3, 4), "TwoSeven": (2, 7),
+        "TwoEight": (2, 8)}
+bad = []
+for name, (n1, n2) in want.items():
+    line = [l for l in out.splitlines() if l.split(" ")[0] == name]
+    if len(line) != 1:
+        bad.append("%s: %d rows" % (name, len(line)))
+        continue
+    conf = 1 - 2 / math.comb(n1 + n2, n1)
+    ci = re.search(r"(\[[^]]*\]|-)( ([⁰¹²³⁴⁵⁶⁷⁸⁹]+))?( slower)?$", line[0])
+    if not ci:
+        bad.append("%s: no interval in %r" % (name, line[0]))
+    elif conf >= 0.95:
+        if ci.group(3) or ci.group(1) == "-":
+            bad.append("%s: confidence %.4f, yet marked: %r" % (name, conf, line[0]))
+    else:
+        note = notes.get(ci.group(3) or "", "")
+        exp = ("with %d+%d values the shift has no interval at 95%% confidence" % (n1, n2) if conf <= 0 else
+               "with %d+%d values the shift's interval has %.1f%% confidence at most, not 95%%" % (n1, n2, 100 * conf))
+        if note != exp or (conf <= 0) != (ci.group(1) == "-"):
+            bad.append("%s: %r, note %r; want %r" % (name, line[0], note, exp))
+print("\n".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+    [ $? -eq 0 ] || fail "$1: the shift's intervals and their notes"
+    checks=$((checks + 1))
+}
+
+# Cells counted: Four (4 + 4, p = 2/70) and TwoEight (2/45) can reach 0.05
+# and are slower; One, Two, Three, ThreeFour and TwoSeven (2/36) cannot.
+first='**2 slower, 0 faster, 5 inconclusive, 0 unchanged** (unchanged: p > 0.05, Mann–Whitney U test; inconclusive: too few samples for p ≤ 0.05; n = 1 to 4 per cell in a, 1 to 8 in b) — gate: fails'
+
+run bd compare --no-record a.txt b.txt
+expect_rc 0 "files"
+check_table "files"
+expect_err_has "compare: regressed (2 slower, 0 faster, 5 inconclusive, 0 unchanged)" "files: the first line"
+run bd compare --format markdown a=a.txt b=b.txt
+expect_eq "$(head -n 1 "$T/out")" "$first" "files, Markdown: 3 against 4 and 2 against 7 are inconclusive"
+expect_out_has "| ThreeFour | sec/op | 101.0n ± ∞ | 111.5n ± ∞ | +10.40% | 0.057 | inconclusive |" \
+    "files: 3 against 4 listed as inconclusive"
+
+bd init >/dev/null
+bd ingest --quiet --plan p --host h --run a a.txt || fail "ingest a"
+bd ingest --quiet --plan p --host h --run b b.txt || fail "ingest b"
+run bd compare --no-record a b
+expect_rc 0 "a store"
+check_table "a store"
+run bd compare --no-record --format markdown a b
+expect_eq "$(head -n 1 "$T/out")" "$first" "a store, Markdown: as on files"
+expect_out_has "| ThreeFour | sec/op | 101.0n ± ∞ | 111.5n ± ∞ | +10.40% | 0.057 | inconclusive |" \
+    "a store: 3 against 4 listed as inconclusive"
+
+# --benchstat stays benchstat's: no interval column, no note of ours.
+run bd compare --no-record --benchstat a b
+expect_rc 0 "--benchstat"
+if grep -q "shift\|confidence at most\|no interval" "$T/out"; then fail "--benchstat: benchdb's interval notes"; fi
+checks=$((checks + 1))
+
+finish
