@@ -114,6 +114,52 @@ static int apart_by_procs(const struct cmp_model *m, const char **ra, const char
     return 0;
 }
 
+/* The length of a row's name before its first "/KEY=VALUE" parameter. */
+static size_t without_params(const char *label)
+{
+    for (const char *p = strchr(label, '/'); p; p = strchr(p + 1, '/')) {
+        const char *end = strchr(p + 1, '/'), *eq = strchr(p + 1, '=');
+        if (eq && (!end || eq < end))
+            return (size_t)(p - label);
+    }
+    return strlen(label);
+}
+
+/* Whether a row of the baseline and a row of another side (in tables of
+ * one unit) are one benchmark under other parameters (JMH's @Param, a
+ * harness's params): *ra, *rb the two names, *side_b the other side. */
+static int apart_by_params(const struct cmp_model *m, const char **ra, const char **rb, const char **side_b)
+{
+    for (size_t i = 0; m->nsides >= 2 && i < m->ntables; i++) {
+        const struct cmp_table *a = &m->tables[i];
+        int ea = -1;
+        for (int e = 0; e < a->ncols; e++)
+            ea = strcmp(a->cols[e], m->sides[0]) == 0 ? e : ea;
+        for (size_t r = 0; ea >= 0 && r < a->nrows; r++) {
+            if (!a->rows[r].cells[ea].present)
+                continue;
+            size_t na = without_params(a->rows[r].label);
+            for (size_t j = 0; j < m->ntables; j++) {
+                const struct cmp_table *b = &m->tables[j];
+                for (size_t k = 0; text_same(a->unit, b->unit) && k < b->nrows; k++)
+                    for (int e = 0; e < b->ncols; e++) {
+                        if (strcmp(b->cols[e], m->sides[0]) == 0 || !b->rows[k].cells[e].present)
+                            continue;
+                        if (without_params(b->rows[k].label) == na &&
+                            strncmp(a->rows[r].label, b->rows[k].label, na) == 0 &&
+                            strcmp(a->rows[r].label, b->rows[k].label) != 0) {
+                            *ra = a->rows[r].label;
+                            *rb = b->rows[k].label;
+                            *side_b = b->cols[e];
+                            return 1;
+                        }
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
 char *cmp_nothing_compared_why(const struct cmp_model *m)
 {
     struct strbuf sb = {0};
@@ -128,6 +174,9 @@ char *cmp_nothing_compared_why(const struct cmp_model *m)
     } else if (apart_by_procs(m, &va, &vb, &side_b))
         rc |= sb_printf(&sb, "; the same benchmarks are on both sides under another -N suffix (GOMAXPROCS, part of "
                              "the name as in benchstat): %s in %s, %s in %s", va, m->sides[0], vb, side_b);
+    else if (apart_by_params(m, &va, &vb, &side_b))
+        rc |= sb_printf(&sb, "; the same benchmarks are on both sides under other parameters: %s in %s, %s in %s", va,
+                        m->sides[0], vb, side_b);
     if (rc) {
         sb_free(&sb);
         return NULL;

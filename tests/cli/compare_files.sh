@@ -170,6 +170,17 @@ printf 'BenchmarkA-16 100 50 ns/op\nBenchmarkA-16 100 51 ns/op\n' >procs16.txt
 run bd compare procs8.txt procs16.txt --format markdown
 expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has values both in procs8.txt and in another side; the same benchmarks are on both sides under another -N suffix (GOMAXPROCS, part of the name as in benchstat): A-8 in procs8.txt, A-16 in procs16.txt — gate: nothing compared" \
     "nothing compared: the -N suffix named"
+# The same benchmarks under other parameters (a sub-benchmark's, JMH's
+# @Param): the first line said only that nothing was compared
+printf 'BenchmarkA/size=1-8 100 50 ns/op\nBenchmarkA/size=1-8 100 51 ns/op\n' >size1.txt
+printf 'BenchmarkA/size=2-8 100 50 ns/op\nBenchmarkA/size=2-8 100 51 ns/op\n' >size2.txt
+run bd compare size1.txt size2.txt --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has values both in size1.txt and in another side; the same benchmarks are on both sides under other parameters: A/size=1-8 in size1.txt, A/size=2-8 in size2.txt — gate: nothing compared" \
+    "nothing compared: the parameters named"
+run bd compare "$BENCHDB_SRC/tests/data/harness/jmh/github-action-benchmark_jmh_output.json" \
+    "$BENCHDB_SRC/tests/data/harness/jmh/github-action-benchmark_jmh_output_2.json"
+expect_err_has "the same benchmarks are on both sides under other parameters: org.openjdk.jmh.samples.JMHSample_01_HelloWorld.wellHelloThere in " \
+    "JMH: a @Param added"
 # --exact-units naming a unit the files lack changed nothing, silently
 run bd compare set_a.csv set_b.csv --exact-units B/op
 expect_rc 0 "--exact-units naming a unit the files lack"
