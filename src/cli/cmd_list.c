@@ -89,6 +89,83 @@ static int sort_names(struct rowset *rs, int runs)
     return rowset_sort_natural(rs, by, runs ? 3 : 1);
 }
 
+/* The column's values: their sum, the number of distinct texts, the least
+ * and greatest text (NULLs left out). */
+struct col_sum {
+    double sum;
+    size_t distinct;
+    const char *lo, *hi;
+};
+
+static int col_sum(const struct rowset *rs, const char *name, struct col_sum *c)
+{
+    memset(c, 0, sizeof *c);
+    int col = rowset_column(rs, name);
+    if (col < 0)
+        return -1;
+    for (size_t r = 0; r < rs->nrow; r++) {
+        sqlite3_value *v = rowset_cell(rs, r, col);
+        if (sqlite3_value_type(v) == SQLITE_NULL)
+            continue;
+        const char *t = (const char *)sqlite3_value_text(v);
+        c->sum += sqlite3_value_double(v);
+        size_t k = 0;
+        while (k < r && !(sqlite3_value_type(rowset_cell(rs, k, col)) != SQLITE_NULL &&
+                          strcmp((const char *)sqlite3_value_text(rowset_cell(rs, k, col)), t) == 0))
+            k++;
+        c->distinct += k == r;
+        if (!c->lo || strcmp(t, c->lo) < 0)
+            c->lo = t;
+        if (!c->hi || strcmp(t, c->hi) > 0)
+            c->hi = t;
+    }
+    return 0;
+}
+
+static const char *plural(double n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+/* ", started 2025-10-22 to 2025-12-20", or "on" one day. */
+static void started(char *buf, size_t size, const char *lo, const char *hi)
+{
+    if (strncmp(lo, hi, 10) == 0)
+        snprintf(buf, size, ", started on %.10s", lo);
+    else
+        snprintf(buf, size, ", started %.10s to %.10s", lo, hi);
+}
+
+/* What the rows hold, in words, for the first line: "2 plans: 13 runs,
+ * 76830 values, started 2025-10-22 to 2025-12-20". */
+static char *headline(const struct rowset *rs, const char *what)
+{
+    struct col_sum runs, values, first, last, plans, hosts, size;
+    double n = (double)rs->nrow;
+    char span[64] = "";
+    if (strcmp(what, "plans") == 0) {
+        if (col_sum(rs, "runs", &runs) || col_sum(rs, "values", &values) || col_sum(rs, "first_started_at", &first) ||
+            col_sum(rs, "last_started_at", &last))
+            return NULL;
+        if (first.lo && last.hi)
+            started(span, sizeof span, first.lo, last.hi);
+        return bd_strdupf("%.0f %s: %.0f %s, %.0f %s%s", n, plural(n, "plan", "plans"), runs.sum,
+                          plural(runs.sum, "run", "runs"), values.sum, plural(values.sum, "value", "values"), span);
+    }
+    if (strcmp(what, "runs") == 0) {
+        if (col_sum(rs, "plan", &plans) || col_sum(rs, "host", &hosts) || col_sum(rs, "values", &values) ||
+            col_sum(rs, "started_at", &first))
+            return NULL;
+        if (first.lo)
+            started(span, sizeof span, first.lo, first.hi);
+        return bd_strdupf("%.0f %s of %zu %s on %zu %s: %.0f %s%s", n, plural(n, "run", "runs"), plans.distinct,
+                          plural((double)plans.distinct, "plan", "plans"), hosts.distinct,
+                          plural((double)hosts.distinct, "host", "hosts"), values.sum,
+                          plural(values.sum, "value", "values"), span);
+    }
+    if (col_sum(rs, "runs", &runs) || col_sum(rs, "size", &size))
+        return NULL;
+    return bd_strdupf("%.0f %s, %.0f bytes, holding %.0f %s", n, plural(n, "archive", "archives"), size.sum,
+                      runs.sum, plural(runs.sum, "run", "runs"));
+}
+
 int cmd_list(struct cli *cli, int argc, char **argv)
 {
     struct list_args a = {0};
@@ -132,8 +209,14 @@ int cmd_list(struct cli *cli, int argc, char **argv)
             bd_error("list: out of memory");
             rc = EXIT_FAIL;
         } else {
+            char *line = rs.nrow ? headline(&rs, what) : NULL;
             if (rs.nrow == 0 && a.out.format == OUT_TABLE && !plan) /* the answer, before the bare header */
                 bd_notice("the store holds no %s yet: 'benchdb ingest FILE' loads some", what);
+            else if (line && a.out.format == OUT_TABLE)
+                bd_notice("%s", line);
+            else if (line && a.out.format == OUT_MARKDOWN)
+                printf("**%s**\n\n", line);
+            free(line);
             if (rowset_print(&rs, &a.out, stdout)) {
                 bd_error("list: cannot write the output");
                 rc = EXIT_FAIL;

@@ -52,7 +52,22 @@ grep -q "^error: delete: run 'xyzzy' is not a run of plan $plan1; runs: " "$T/er
 rc=0; bd delete --plan "${plan1}x" 2>"$T/err" || rc=$?
 [ "$rc" = 2 ] || fail "delete a missing plan: exit $rc"
 grep -q "did you mean '$plan1'?" "$T/err" || fail "missing plan, the nearest: $(cat "$T/err")"
-bd list runs --format markdown | head -n 1 | tr -s ' ' | grep -q '^| plan | run | host | position |' || fail "list runs as markdown"
+bd list runs --format markdown >"$T/md"
+[ "$(head -n 1 "$T/md")" = "**3 runs of 1 plan on 2 hosts: 34 values, started on 2026-10-21**" ] ||
+    fail "list runs as markdown: the answer first: $(head -n 1 "$T/md")"
+sed -n 3p "$T/md" | tr -s ' ' | grep -q '^| plan | run | host | position |' || fail "list runs as markdown: the table"
+# In a terminal's table the same first line, on stderr: what the rows
+# hold in words (it was the bare table), counted from the rows.
+for what in plans runs archives; do
+    bd list $what >"$T/out" 2>"$T/err" || fail "list $what"
+    echo "$what: $(cat "$T/err")"
+done >"$T/lines"
+[ "$(cat "$T/lines")" = "plans: 1 plan: 3 runs, 34 values, started on 2026-10-21
+runs: 3 runs of 1 plan on 2 hosts: 34 values, started on 2026-10-21
+archives: 3 archives, $(bd sql "SELECT sum(size) FROM archive" --format csv | tail -n 1 | tr -d '\r') bytes, holding 3 runs" ] ||
+    fail "list's first lines: $(cat "$T/lines")"
+bd list runs --format csv 2>"$T/err" >/dev/null
+[ -s "$T/err" ] && fail "list --format csv: a program's output, no line on stderr: $(cat "$T/err")"
 rc=0; bd list things 2>/dev/null || rc=$?; [ "$rc" = 2 ] || fail "list things: exit $rc"
 
 # A recorded evaluation stays whatever is deleted.
