@@ -144,6 +144,14 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
     return rc ? -1 : 0;
 }
 
+int cmp_counts_none_judged(const struct cmp_counts *c)
+{
+    for (int k = 0; k < CMP_NCLASS; k++)
+        if (c->n[k] && k != CMP_INCONCLUSIVE && k != CMP_REMOVED && k != CMP_ADDED)
+            return 0;
+    return c->n[CMP_INCONCLUSIVE] > 0;
+}
+
 static const char *gate_word(const struct cmp_model *m)
 {
     return !m->compared ? "nothing compared" : m->regressed ? "fails" : "passes";
@@ -248,6 +256,8 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
     if (c->n1hi)
         rc |= put_counts_n(&sb, m, c);
     rc |= sb_printf(&sb, ") — gate: %s", gate_word(m));
+    if (cmp_counts_none_judged(c))
+        rc |= sb_puts(&sb, ", judging no cell: none has samples enough for p ≤ ") || sb_puts(&sb, alpha);
     if (m->threshold > 0) {
         char th[40];
         cmp_go_float(m->threshold, th, sizeof th);

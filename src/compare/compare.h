@@ -181,6 +181,9 @@ struct cmp_counts {
     size_t names;          /* distinct benchmarks (full name and configuration) of every side */
     int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
 };
+/* Whether every benchmark compared was inconclusive: the test could
+ * judge none, so "no regression" would claim what it cannot know. */
+int cmp_counts_none_judged(const struct cmp_counts *c);
 /* The class's word ("slower", "removed"...). */
 const char *cmp_class_name(enum cmp_class c);
 int cmp_cell_changed(const struct cmp_cell *c);

@@ -67,6 +67,19 @@ expect_eq "$(head -n 1 "$T/out")" "$first" "files, Markdown: 3 against 4 and 2 a
 expect_out_has "| ThreeFour | sec/op | 101.0n ± ∞ | 111.5n ± ∞ | +10.40% | 0.057 | inconclusive |" \
     "files: 3 against 4 listed as inconclusive"
 
+# Every cell inconclusive: the first line said "no regression", which the
+# test could not have found; it says so, and the gate's words too.
+grep -E '^Benchmark(One|Two|Three) ' a.txt >a3.txt
+grep -E '^Benchmark(One|Two|Three) ' b.txt >b3.txt
+run bd compare --no-record a3.txt b3.txt
+expect_rc 0 "every cell inconclusive"
+expect_err_has "compare: inconclusive (0 slower, 0 faster, 3 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster" \
+    "every cell inconclusive: the first line says none was judged"
+run bd compare --format markdown --gate a3.txt b3.txt
+expect_rc 0 "every cell inconclusive: the gate passes (nothing could fail it)"
+expect_eq "$(head -n 1 "$T/out" | sed 's/.*) — gate/gate/')" "gate: passes, judging no cell: none has samples enough for p ≤ 0.05" \
+    "every cell inconclusive: the gate's words say it judged none"
+
 bd init >/dev/null
 bd ingest --quiet --plan p --host h --run a a.txt || fail "ingest a"
 bd ingest --quiet --plan p --host h --run b b.txt || fail "ingest b"
