@@ -78,40 +78,12 @@ static size_t without_procs(const char *name, const char **suffix)
     return *suffix ? i - 1 : n;
 }
 
-/* Whether a row only the baseline has and a row only another side has (in
- * tables of one unit) are one benchmark but for the -N suffix: *ra, *rb
- * the two names, *side_b the other side. */
-static int apart_by_procs(const struct cmp_model *m, const char **ra, const char **rb, const char **side_b)
+/* Whether two names are one benchmark but for the -N suffix. */
+static int same_but_procs(const char *a, const char *b)
 {
-    for (size_t i = 0; m->nsides >= 2 && i < m->ntables; i++) {
-        const struct cmp_table *a = &m->tables[i];
-        int ea = -1;
-        for (int e = 0; e < a->ncols; e++)
-            ea = strcmp(a->cols[e], m->sides[0]) == 0 ? e : ea;
-        for (size_t r = 0; ea >= 0 && r < a->nrows; r++) {
-            const char *sa, *sb;
-            size_t na = without_procs(a->rows[r].label, &sa);
-            if (!sa || !a->rows[r].cells[ea].present)
-                continue;
-            for (size_t j = 0; j < m->ntables; j++) {
-                const struct cmp_table *b = &m->tables[j];
-                for (size_t k = 0; text_same(a->unit, b->unit) && k < b->nrows; k++)
-                    for (int e = 0; e < b->ncols; e++) {
-                        if (strcmp(b->cols[e], m->sides[0]) == 0 || !b->rows[k].cells[e].present)
-                            continue;
-                        size_t nb = without_procs(b->rows[k].label, &sb);
-                        if (sb && na == nb && strncmp(a->rows[r].label, b->rows[k].label, na) == 0 &&
-                            strcmp(sa, sb) != 0) {
-                            *ra = a->rows[r].label;
-                            *rb = b->rows[k].label;
-                            *side_b = b->cols[e];
-                            return 1;
-                        }
-                    }
-            }
-        }
-    }
-    return 0;
+    const char *sa, *sb;
+    size_t na = without_procs(a, &sa), nb = without_procs(b, &sb);
+    return sa && sb && na == nb && strncmp(a, b, na) == 0 && strcmp(sa, sb) != 0;
 }
 
 /* The length of a row's name before its first "/KEY=VALUE" parameter. */
@@ -125,10 +97,19 @@ static size_t without_params(const char *label)
     return strlen(label);
 }
 
+/* Whether two names are one benchmark under other parameters (JMH's
+ * @Param, a sub-benchmark's KEY=VALUE). */
+static int same_but_params(const char *a, const char *b)
+{
+    size_t na = without_params(a);
+    return without_params(b) == na && strncmp(a, b, na) == 0 && strcmp(a, b) != 0;
+}
+
 /* Whether a row of the baseline and a row of another side (in tables of
- * one unit) are one benchmark under other parameters (JMH's @Param, a
- * harness's params): *ra, *rb the two names, *side_b the other side. */
-static int apart_by_params(const struct cmp_model *m, const char **ra, const char **rb, const char **side_b)
+ * one unit) are one benchmark by same(): *ra, *rb the two names, *side_b
+ * the other side. */
+static int apart_by(const struct cmp_model *m, int (*same)(const char *, const char *), const char **ra,
+                    const char **rb, const char **side_b)
 {
     for (size_t i = 0; m->nsides >= 2 && i < m->ntables; i++) {
         const struct cmp_table *a = &m->tables[i];
@@ -138,22 +119,17 @@ static int apart_by_params(const struct cmp_model *m, const char **ra, const cha
         for (size_t r = 0; ea >= 0 && r < a->nrows; r++) {
             if (!a->rows[r].cells[ea].present)
                 continue;
-            size_t na = without_params(a->rows[r].label);
             for (size_t j = 0; j < m->ntables; j++) {
                 const struct cmp_table *b = &m->tables[j];
                 for (size_t k = 0; text_same(a->unit, b->unit) && k < b->nrows; k++)
-                    for (int e = 0; e < b->ncols; e++) {
-                        if (strcmp(b->cols[e], m->sides[0]) == 0 || !b->rows[k].cells[e].present)
-                            continue;
-                        if (without_params(b->rows[k].label) == na &&
-                            strncmp(a->rows[r].label, b->rows[k].label, na) == 0 &&
-                            strcmp(a->rows[r].label, b->rows[k].label) != 0) {
+                    for (int e = 0; e < b->ncols; e++)
+                        if (strcmp(b->cols[e], m->sides[0]) != 0 && b->rows[k].cells[e].present &&
+                            same(a->rows[r].label, b->rows[k].label)) {
                             *ra = a->rows[r].label;
                             *rb = b->rows[k].label;
                             *side_b = b->cols[e];
                             return 1;
                         }
-                    }
             }
         }
     }
@@ -171,10 +147,10 @@ char *cmp_nothing_compared_why(const struct cmp_model *m)
                         m->fields[k], va, m->sides[0], vb, side_b);
         if (m->ignore_option)
             rc |= sb_printf(&sb, " (%s %s compares across it)", m->ignore_option, m->fields[k]);
-    } else if (apart_by_procs(m, &va, &vb, &side_b))
+    } else if (apart_by(m, same_but_procs, &va, &vb, &side_b))
         rc |= sb_printf(&sb, "; the same benchmarks are on both sides under another -N suffix (GOMAXPROCS, part of "
                              "the name as in benchstat): %s in %s, %s in %s", va, m->sides[0], vb, side_b);
-    else if (apart_by_params(m, &va, &vb, &side_b))
+    else if (apart_by(m, same_but_params, &va, &vb, &side_b))
         rc |= sb_printf(&sb, "; the same benchmarks are on both sides under other parameters: %s in %s, %s in %s", va,
                         m->sides[0], vb, side_b);
     if (rc) {
