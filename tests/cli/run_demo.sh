@@ -11,6 +11,8 @@ run sh "$BENCHDB_SRC/scripts/run-demo" "$BENCHDB_BIN"
 expect_rc 0 "make run"
 expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed" "make run: the examples loaded"
 expect_err_has "separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition" "make run: the verdict"
+expect_err_has "2 plans: 13 runs, 48030 values, started on 2026-10-21" "make run: what the store holds, in words"
+expect_out_has "calibration-sim    12      6     40   48000" "make run: and plan by plan"
 expect_out_has "The report is $T/report.html" "make run: says where the report is"
 grep -q 'class="chart"' report.html || fail "make run: the report has its chart"
 
