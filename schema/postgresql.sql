@@ -1,7 +1,7 @@
--- benchdb: the store's schema on PostgreSQL at version 15 (docs/schema.md).
+-- benchdb: the store's schema on PostgreSQL at version 16 (docs/schema.md).
 -- Made by tools/gen/schema.py from schema/benchdb.schema (make regen):
 -- change that description, not this file (docs/schema.md, "Changing
--- the schema"). A store migrated to version 15 has exactly this schema
+-- the schema"). A store migrated to version 16 has exactly this schema
 -- (the test pg/schema).
 
 -- A JSON text check for TEXT columns: true when text parses as JSON.
@@ -84,7 +84,11 @@ CREATE INDEX run_host ON run(host_id);
 -- operations (factor = operations per second per unit), a throughput of
 -- bytes (factor = bytes per second per unit), or any other quantity
 -- (factor = 1 unless known: bytes per unit for sizes). direction: whether
--- lower or higher values are better, NULL when unknown.
+-- lower or higher values are better, NULL when unknown. Every unit a
+-- decoder writes whose direction is not in doubt is a row here (a rate
+-- of items: higher; a time, a size or a count of allocations: lower);
+-- units a user names (go's custom metrics, a harness's counters, "1")
+-- are added at ingest with direction NULL (docs/schema.md, unit).
 CREATE TABLE "unit" (
   name      TEXT PRIMARY KEY,
   kind      TEXT NOT NULL CHECK (kind IN ('time', 'throughput', 'byte-throughput', 'other')),
@@ -105,6 +109,10 @@ INSERT INTO "unit"(name, kind, factor, direction) VALUES
   ('B/s', 'byte-throughput', 1, 'higher'), ('MB/s', 'byte-throughput', 1e6, 'higher'),
   ('B/op', 'other', 1, 'lower'), ('allocs/op', 'other', 1, 'lower'), ('bytes', 'other', 1, 'lower'),
   ('1', 'other', 1, NULL);
+-- Google Benchmark's items_per_second (version 16; until then added at
+-- ingest without a direction, so that no verdict or gate judged it).
+INSERT INTO "unit"(name, kind, factor, direction) VALUES
+  ('items/s', 'other', 1, 'higher');
 
 -- The files inside a container archive (tar, zip): path, SHA-256 and size
 -- of each member as it was in the container, and what it was loaded as

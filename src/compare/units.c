@@ -232,7 +232,7 @@ void cmp_go_float(double x, char *buf, size_t size)
     *o = 0;
 }
 
-/* ---- the store's built-in units (migrations/0001, 0003) ---- */
+/* ---- the store's built-in units (migrations/0001, 0003, 0016) ---- */
 
 static const struct {
     const char *name, *kind, *direction;
@@ -248,6 +248,7 @@ static const struct {
     {"B/s", "byte-throughput", "higher", 1}, {"MB/s", "byte-throughput", "higher", 1e6},
     {"B/op", "other", "lower", 1},         {"allocs/op", "other", "lower", 1},
     {"bytes", "other", "lower", 1},        {"1", "other", NULL, 1},
+    {"items/s", "other", "higher", 1},
 };
 
 int cmp_unit_info(const char *unit, const char **kind, const char **direction, double *factor)

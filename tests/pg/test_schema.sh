@@ -2,7 +2,8 @@
 # (NNNN_baseline.sql: a new store at version NNNN in one step) and one
 # file per later SQLite migration with the same name, applied to an empty
 # database give exactly schema/postgresql.sql (made from
-# schema/benchdb.schema; pg_dump --schema-only of both); so do they from
+# schema/benchdb.schema; pg_dump --schema-only of both, and the unit
+# table's rows); so do they from
 # every version a store can be at on the way, holding rows stored at that
 # version, each version recorded with SQLite's name for it; and those rows
 # then give the same derived tables (block_score_data, history_point_data,
@@ -43,6 +44,11 @@ pg_newdb benchdb_schema_file >/dev/null && pg -d benchdb_schema_file -f "$BENCHD
 rc=$?
 expect_rc 0 "schema/postgresql.sql loads"
 pg_schema benchdb_schema_file >"$T/schema-file"
+# The unit table's rows are the description's too (a unit's kind, factor
+# and direction are definitions: 0016_unit_directions added one).
+units="SELECT name, kind, float8send(factor), direction FROM unit ORDER BY name"
+pg -d benchdb_schema_file -A -t -c "$units" >"$T/units-file"
+grep -q '^items/s|other|.*|higher$' "$T/units-file" || fail "schema/postgresql.sql: no items/s row: $(cat "$T/units-file")"
 [ "$(wc -l <"$T/schema-file")" -gt 300 ] || fail "pg_dump printed $(wc -l <"$T/schema-file") lines of schema"
 
 # Each version a store can be at, in one database: migrated to it, rows
@@ -72,8 +78,17 @@ for from in $versions; do
         fail "migrations from version $from do not give schema/postgresql.sql (< schema file, > migrations):"
         diff "$T/schema-file" "$T/got" | head -40 >&2
     fi
-    run pg -d "$db" -A -t -c "SELECT string_agg(version || ':' || name || ':' || sha256, ' ' ORDER BY version) FROM schema_migration"
-    expect_out "$(pg_records | sed 's/ $//')" "versions recorded after migrating from $from"
+    # the unit rows, then the versions recorded (its last line), in one psql
+    run pg -d "$db" -A -t -c "$units" \
+        -c "SELECT string_agg(version || ':' || name || ':' || sha256, ' ' ORDER BY version) FROM schema_migration"
+    expect_rc 0 "units and versions after migrating from $from"
+    sed '$d' "$T/out" >"$T/units"
+    checks=$((checks + 1))
+    cmp -s "$T/units-file" "$T/units" || {
+        fail "migrations from version $from do not give schema/postgresql.sql's units (< schema file, > migrations):"
+        diff "$T/units-file" "$T/units" >&2
+    }
+    expect_eq "$(tail -n 1 "$T/out")" "$(pg_records | sed 's/ $//')" "versions recorded after migrating from $from"
     [ "$from" = 0 ] || pg -d "$db" -A -t -c "$derived" >"$T/derived-$from"
     [ "$from" = "$last" ] || pg_dropdb "$db" >/dev/null
 done

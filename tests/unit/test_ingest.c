@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <zstd.h>
 
+#include "compare/units.h"
 #include "ingest/core/idmap.h"
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
@@ -285,12 +286,26 @@ static void test_units_match_store(void **state)
     char *err = NULL;
     assert_int_equal(store_open(path, STORE_CREATE, &db, &err), 0);
     sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db, "SELECT name, kind <> 'other' FROM unit", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT name, kind <> 'other', kind, factor, direction FROM unit", -1, &st,
+                                        NULL),
+                     SQLITE_OK);
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *u = (const char *)sqlite3_column_text(st, 0);
         if (unit_index(u) < 0)
             fail_msg("unit table has '%s', the loader does not", u);
+        /* compare's own list (comparing files needs no store): the same
+         * kind, factor and direction as the table */
+        const char *kind, *direction;
+        double factor;
+        if (cmp_unit_info(u, &kind, &direction, &factor) != 0)
+            fail_msg("unit table has '%s', compare's list (src/compare/units.c) does not", u);
+        const char *want_dir = (const char *)sqlite3_column_text(st, 4);
+        assert_string_equal(kind, (const char *)sqlite3_column_text(st, 2));
+        assert_true(factor == sqlite3_column_double(st, 3));
+        if (!want_dir != !direction || (want_dir && strcmp(want_dir, direction) != 0))
+            fail_msg("unit '%s': direction %s in the table, %s in compare's list", u, want_dir ? want_dir : "NULL",
+                     direction ? direction : "NULL");
         /* times and throughputs (a primary metric's units) first, and listed */
         int primary = sqlite3_column_int(st, 1);
         assert_int_equal(unit_index(u) < UNIT_PRIMARY_COUNT, primary);

@@ -1,5 +1,6 @@
 /* The schema: migrations from an empty store and from every earlier version
- * give exactly schema/schema.sql; a newer store is refused and untouched; a
+ * give exactly schema/schema.sql, its schema and the unit table's rows
+ * (a unit's kind, factor and direction are definitions); a newer store is refused and untouched; a
  * migration whose text changed is reported; `benchdb copy` into a store
  * of an older version refuses one with rows before migrating it. */
 #include <setjmp.h>
@@ -53,6 +54,39 @@ static char *expected_schema(void)
     return desc;
 }
 
+/* The rows of `unit`, one "name|kind|factor|direction" line each in name
+ * order: the migrations' rows must be the description's (schema.sql). */
+static char *units_of(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT name, kind, printf('%.17g', factor), coalesce(direction, 'NULL') "
+                                        "FROM unit ORDER BY name",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    struct strbuf sb = {0};
+    while (sqlite3_step(st) == SQLITE_ROW)
+        sb_printf(&sb, "%s|%s|%s|%s\n", (const char *)sqlite3_column_text(st, 0),
+                  (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2),
+                  (const char *)sqlite3_column_text(st, 3));
+    sqlite3_finalize(st);
+    return sb_detach(&sb);
+}
+
+static char *expected_units(void)
+{
+    char *sql = slurp(TEST_SRC_DIR "/schema/schema.sql", NULL);
+    assert_non_null(sql);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    char *units = units_of(db);
+    sqlite3_close(db);
+    free(sql);
+    assert_non_null(strstr(units, "items/s|other|1|higher\n"));
+    return units;
+}
+
 static char *tmp_path(const char *tag)
 {
     char *p = malloc(256);
@@ -83,6 +117,10 @@ static void test_migrations_from_empty_give_schema_sql(void **state)
     char *got = store_schema_describe(db, &err);
     assert_string_equal(got, want);
     free(got);
+    char *units = units_of(db), *want_units = expected_units();
+    assert_string_equal(units, want_units);
+    free(units);
+    free(want_units);
     store_close(db);
     remove_store(path);
     free(path);
@@ -92,7 +130,7 @@ static void test_migrations_from_empty_give_schema_sql(void **state)
 static void test_migrations_from_every_version(void **state)
 {
     (void)state;
-    char *want = expected_schema();
+    char *want = expected_schema(), *want_units = expected_units();
     for (int from = 0; from <= migrations_count(); from++) {
         char *path = tmp_path("step");
         sqlite3 *db;
@@ -108,11 +146,15 @@ static void test_migrations_from_every_version(void **state)
         char *got = store_schema_describe(db, &err);
         assert_string_equal(got, want);
         free(got);
+        char *units = units_of(db);
+        assert_string_equal(units, want_units);
+        free(units);
         store_close(db);
         remove_store(path);
         free(path);
     }
     free(want);
+    free(want_units);
 }
 
 static void test_read_mode_refuses_pending_migrations(void **state)

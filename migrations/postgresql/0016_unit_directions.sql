@@ -1,0 +1,9 @@
+-- benchdb schema, version 16: Google Benchmark's items_per_second, unit
+-- items/s, has a direction (higher is better), as on SQLite
+-- (migrations/0016_unit_directions.sql): the row where an ingest has not
+-- added it yet, its kind, factor and direction where one has (kind
+-- 'other', factor 1, direction NULL). The update changes no key, so the
+-- series that refer to the unit keep their references (series' triggers
+-- lock a unit FOR KEY SHARE, which an update of other columns leaves be).
+INSERT INTO "unit"(name, kind, factor, direction) VALUES ('items/s', 'other', 1, 'higher')
+  ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind, factor = EXCLUDED.factor, direction = EXCLUDED.direction;
