@@ -343,6 +343,23 @@ judged AS (
   FROM compared c
   LEFT JOIN adjusted_by_cell a ON a.cell_id = c.cell_id
 ),
+-- How many orderings of the two sides' values there are, C(n_a + n_b, k)
+-- with k the smaller side, up to k = 7 (NULL beyond): the widest interval
+-- of the shift has confidence 1 - 2 / orderings at most, so with fewer
+-- than 2 / (1 - level) orderings (3 + 3 values at 0.95) the interval
+-- cannot reach the level asked, and a warning says so.
+orderings AS (
+  SELECT cell_id,
+         CASE WHEN k = 1 THEN n
+              WHEN k = 2 THEN n * (n - 1) / 2
+              WHEN k = 3 THEN n * (n - 1) * (n - 2) / 6
+              WHEN k = 4 THEN n * (n - 1) * (n - 2) * (n - 3) / 24
+              WHEN k = 5 THEN n * (n - 1) * (n - 2) * (n - 3) * (n - 4) / 120
+              WHEN k = 6 THEN n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5) / 720
+              WHEN k = 7 THEN n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5) * (n - 6) / 5040 END AS c
+  FROM (SELECT cell_id, CAST(n_a + n_b AS DOUBLE PRECISION) AS n, CASE WHEN n_a < n_b THEN n_a ELSE n_b END AS k
+        FROM judged) AS s
+),
 cell_rows AS (
   SELECT 'cell' AS kind, j.metric, j.unit, j.benchmark_id, j.variant_key,
          j.n_a, j.median_a, j.pm_a, j.n_b, j.median_b, j.pm_b, j.change, j.change_lo, j.change_hi,
@@ -356,12 +373,16 @@ cell_rows AS (
            coalesce(m.nl || CASE WHEN j.all_equal = 1 THEN 'all samples are equal' END, '') ||
            coalesce(m.nl || CASE WHEN j.all_equal = 0 AND j.p > :alpha AND j.n_a < m.u_n AND j.n_b < m.u_n
                                  THEN m.u_msg END, '') ||
+           coalesce(m.nl || CASE WHEN j.change_lo IS NOT NULL AND 2 / o.c > 1 - :level
+                                 THEN 'with ' || CAST(j.n_a AS TEXT) || '+' || CAST(j.n_b AS TEXT)
+                                      || ' values the shift''s interval cannot reach confidence '
+                                      || CAST(:level AS TEXT) END, '') ||
            coalesce(m.nl || CASE WHEN j.dropped > 0
                                  THEN CAST(j.dropped AS TEXT) || ' values in a unit that does not convert to '
                                       || j.unit || ' left out' END, ''),
            2), '') AS warnings,
          j.cell_id
-  FROM judged j, messages m
+  FROM judged j JOIN orderings o ON o.cell_id = j.cell_id, messages m
 ),
 -- benchstat's geomean row: each side's geometric mean of its medians, and
 -- the geometric mean of the ratios of the cells both sides have (1 when

@@ -192,6 +192,11 @@ int cmp_cell_changed(const struct cmp_cell *c);
  * it); 1 at most, 0 when it is below 1e-6. Also what a shift's interval
  * misses at most: its confidence is 1 - this at best. */
 double cmp_best_p(int64_t n1, int64_t n2);
+/* The rows' warning (the saved query compare's, and files' rows alike)
+ * when a cell's shift interval cannot reach the level: "with 3+3 values
+ * the shift's interval cannot reach confidence 0.95". */
+#define CMP_SHIFT_SHORT " values the shift's interval cannot reach confidence "
+void cmp_shift_short(char *buf, size_t size, int64_t n1, int64_t n2, double level);
 /* Counts m's benchmarks. 0, or -1 when memory ran out. */
 int cmp_count(const struct cmp_model *m, struct cmp_counts *c);
 /* The counts as a JSON object ({"slower": 2, ..., "benchmarks": 30,

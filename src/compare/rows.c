@@ -63,7 +63,7 @@ static void side(struct rowset_builder *rb, int n, int median, int pm, const str
 
 /* A row of side b's cell against side a's (either may be NULL: the table
  * has no column for it). */
-static void cell_row(struct rowset_builder *rb, const struct cmp_row *r, const struct cmp_cell *a,
+static void cell_row(struct rowset_builder *rb, double level, const struct cmp_row *r, const struct cmp_cell *a,
                      const struct cmp_cell *b)
 {
     rb_text(rb, KIND, "cell");
@@ -81,6 +81,12 @@ static void cell_row(struct rowset_builder *rb, const struct cmp_row *r, const s
         real(rb, P_ADJUSTED, b->p, b->tested);
         rb_text(rb, VERDICT, b->verdict);
         add_warnings(&w, b->cwarn, b->ncwarn);
+        if (b->has_ci && 1 - cmp_best_p(b->n1, b->n2) < level) { /* as the saved query compare says it */
+            char msg[160];
+            cmp_shift_short(msg, sizeof msg, b->n1, b->n2, level);
+            const char *one[] = {msg};
+            add_warnings(&w, one, 1);
+        }
     }
     if (b)
         add_warnings(&w, b->warn, b->nwarn);
@@ -143,7 +149,7 @@ int cmp_model_rows(const struct cmp_model *m, double alpha, double threshold, st
                 rb_text(&rb, SUMMARY, summary);
                 rb_int(&rb, IS_GEOMEAN, 0);
                 if (row)
-                    cell_row(&rb, row, ca, cb);
+                    cell_row(&rb, m->level, row, ca, cb);
                 else
                     geomean_row(&rb, base ? &t->sums[0] : NULL, has_b ? &t->sums[j] : NULL);
                 rb_row(&rb);

@@ -69,6 +69,13 @@ double cmp_best_p(int64_t n1, int64_t n2)
     return c >= 2e6 ? 0 : c < 2 ? 1 : 2 / c;
 }
 
+void cmp_shift_short(char *buf, size_t size, int64_t n1, int64_t n2, double level)
+{
+    char lv[40];
+    cmp_go_float(level, lv, sizeof lv);
+    snprintf(buf, size, "with %lld+%lld%s%s", (long long)n1, (long long)n2, CMP_SHIFT_SHORT, lv);
+}
+
 /* go-moremath's Sample.Quantile(0.5), method R8, of sorted x. */
 static double median_r8(const double *x, size_t n)
 {

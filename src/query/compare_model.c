@@ -91,6 +91,9 @@ static void spread_warnings(struct arena *a, const char *w, struct cmp_cell *ca,
                     c[k]->pct = "∞";
                     c[k]->warn[c[k]->nwarn++] = msg;
                 }
+        } else if (msg && strstr(msg, CMP_SHIFT_SHORT)) {
+            /* The table's own note says it, with the confidence reached
+             * (compare/render.c), and benchstat's output has none. */
         } else if (msg && !(ca->present && cb->present)) {
             /* Not compared (the one side's values left out, say): the
              * table shows no comparison to hang it on, so the present

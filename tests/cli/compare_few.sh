@@ -91,6 +91,28 @@ expect_eq "$(head -n 1 "$T/out")" "$first" "a store, Markdown: as on files"
 expect_out_has "| ThreeFour | sec/op | 101.0n ± ∞ | 111.5n ± ∞ | +10.40% | 0.057 | inconclusive |" \
     "a store: 3 against 4 listed as inconclusive"
 
+# The rows (CSV, JSON, pages) carry the same caveat as a warning, on a
+# store (the saved query compare) and on files alike; not on 4 + 4.
+for src in "a b" "a=a.txt b=b.txt"; do
+    run bd compare --no-record --format csv $src
+    python3 - "$T/out" "$src" <<'PY' || fail "rows' warnings ($src)"
+import csv, math, sys
+rows = {r["benchmark"].replace("Benchmark", ""): r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "cell"}
+bad = []
+for name, r in rows.items():
+    n1, n2 = int(r["n_a"]), int(r["n_b"])
+    short = 1 - 2 / math.comb(n1 + n2, n1) < 0.95
+    text = "with %d+%d values the shift's interval cannot reach confidence 0.95" % (n1, n2)
+    if short != (text in r["warnings"].split("\n")):
+        bad.append("%s: %r" % (name, r["warnings"]))
+if len(rows) != 7:
+    bad.append("%d cells" % len(rows))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    checks=$((checks + 1))
+done
+
 # --benchstat stays benchstat's: no interval column, no note of ours.
 run bd compare --no-record --benchstat a b
 expect_rc 0 "--benchstat"
