@@ -56,7 +56,8 @@
 -- worse/better (other units with a direction), higher/lower (no
 -- direction), same (equal medians); from median_a = 0 too, where change
 -- is NULL (0 to 16 B/op is worse, by more than any threshold). warnings
--- holds benchstat's texts. A row
+-- holds benchstat's texts, and benchdb's on values left out and on a shift
+-- interval too few values keep below level. A row
 -- kind = 'geomean' per metric and unit gives each side's geometric mean of
 -- medians and the geometric mean of per-cell ratios as change (benchstat
 -- v2's summary row). no_regression, the outcome (--gate): 0 in a cell row
