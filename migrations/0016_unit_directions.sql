@@ -9,3 +9,10 @@
 -- a time or a throughput.
 INSERT INTO unit(name, kind, factor, direction) VALUES ('items/s', 'other', 1, 'higher')
   ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, factor = excluded.factor, direction = excluded.direction;
+-- JMH's @OutputTimeUnit(MINUTES, HOURS, DAYS) writes min/op, hr/op, day/op,
+-- ops/hr and ops/day (TimeValue.tuToString): refused as a primary metric
+-- until now; a further metric in one of them was added without direction.
+INSERT INTO unit(name, kind, factor, direction) VALUES
+  ('min/op', 'time', 60, 'lower'), ('hr/op', 'time', 3600, 'lower'), ('day/op', 'time', 86400, 'lower'),
+  ('ops/hr', 'throughput', 1.0 / 3600, 'higher'), ('ops/day', 'throughput', 1.0 / 86400, 'higher')
+  ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, factor = excluded.factor, direction = excluded.direction;

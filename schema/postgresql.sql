@@ -113,6 +113,12 @@ INSERT INTO "unit"(name, kind, factor, direction) VALUES
 -- ingest without a direction, so that no verdict or gate judged it).
 INSERT INTO "unit"(name, kind, factor, direction) VALUES
   ('items/s', 'other', 1, 'higher');
+-- JMH's @OutputTimeUnit of MINUTES, HOURS and DAYS (version 16; until then
+-- refused as a primary metric's unit).
+INSERT INTO "unit"(name, kind, factor, direction) VALUES
+  ('min/op', 'time', 60, 'lower'), ('hr/op', 'time', 3600, 'lower'), ('day/op', 'time', 86400, 'lower'),
+  ('ops/hr', 'throughput', CAST(1 AS DOUBLE PRECISION) / 3600, 'higher'),
+  ('ops/day', 'throughput', CAST(1 AS DOUBLE PRECISION) / 86400, 'higher');
 
 -- The files inside a container archive (tar, zip): path, SHA-256 and size
 -- of each member as it was in the container, and what it was loaded as

@@ -249,6 +249,9 @@ static const struct {
     {"B/op", "other", "lower", 1},         {"allocs/op", "other", "lower", 1},
     {"bytes", "other", "lower", 1},        {"1", "other", NULL, 1},
     {"items/s", "other", "higher", 1},
+    {"min/op", "time", "lower", 60},       {"hr/op", "time", "lower", 3600},
+    {"day/op", "time", "lower", 86400},    {"ops/hr", "throughput", "higher", 1.0 / 3600},
+    {"ops/day", "throughput", "higher", 1.0 / 86400},
 };
 
 int cmp_unit_info(const char *unit, const char **kind, const char **direction, double *factor)

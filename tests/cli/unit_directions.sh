@@ -109,4 +109,44 @@ expect_rc 0 "migrate a store without the unit"
 expect_eq "$(bd --db empty.db sql "SELECT name, kind, factor, direction FROM unit WHERE name = 'items/s'" --format csv | tail -n 1 | tr -d '\r')" \
     "items/s,other,1.0,higher" "the unit's row added"
 
+# ---- JMH's minutes, hours and days ----
+# @OutputTimeUnit(TimeUnit.MINUTES) writes "min/op" (avgt) and "ops/min"
+# (thrpt), HOURS "hr/op" and "ops/hr", DAYS "day/op" and "ops/day" (JMH's
+# TimeValue.tuToString): all but ops/min were refused as a primary
+# metric's unit. Each loads now, converts (120.9 s/op for 2.015 min/op),
+# and 20% slower is slower, in compare and in a gate.
+python3 - <<'PY'
+import json
+def f(name, scale):
+    d = [{"benchmark": "org.example.Slow.%s" % u.replace("/", "_"), "mode": mode,
+          "primaryMetric": {"scoreUnit": u, "rawData": [[x * (scale if mode == "avgt" else 1 / scale)
+                                                         for x in (2.0, 2.1, 2.05, 1.95, 2.02, 2.01, 1.99, 2.03, 2.0, 2.04)]]}}
+         for u, mode in (("min/op", "avgt"), ("hr/op", "avgt"), ("day/op", "avgt"), ("ops/hr", "thrpt"), ("ops/day", "thrpt"))]
+    json.dump(d, open(name, "w"))
+f("jmh_base.json", 1.0)
+f("jmh_head.json", 1.2)
+PY
+run bd compare jmh_base.json jmh_head.json --format csv --gate
+expect_rc 3 "JMH in minutes, hours, days: a 20% slowdown fails the gate"
+python3 - "$T/out" <<'PY' || fail "JMH's minutes, hours and days: $(cat "$T/out")"
+import csv, sys
+rows = {r["benchmark"].rsplit(".", 1)[1]: r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "cell"}
+assert sorted(rows) == ["day_op", "hr_op", "min_op", "ops_day", "ops_hr"], sorted(rows)
+median = sorted((2.0, 2.1, 2.05, 1.95, 2.02, 2.01, 1.99, 2.03, 2.0, 2.04))[4:6]
+m = sum(median) / 2
+for name, unit, factor in (("min_op", "sec/op", 60), ("hr_op", "sec/op", 3600), ("day_op", "sec/op", 86400),
+                           ("ops_hr", "ops/s", 1 / 3600), ("ops_day", "ops/s", 1 / 86400)):
+    r = rows[name]
+    assert r["unit"] == unit and r["verdict"] == "slower" and r["no_regression"] == "0", r
+    assert abs(float(r["median_a"]) / (m * factor) - 1) < 1e-12, (r["median_a"], m * factor)
+PY
+checks=$((checks + 1))
+bd init --db jmh.db >/dev/null
+run bd ingest --db jmh.db --plan j --host h --run base jmh_base.json
+expect_rc 0 "JMH in hours: stored"
+bd ingest --db jmh.db --quiet --plan j --host h --run head jmh_head.json || fail "ingest the head"
+run bd query gate-percent --db jmh.db --no-record --param plan=j --gate
+expect_rc 3 "the gate query fails on them"
+expect_err_has "the gate fails: 5 of 5 runs judged regressed" "every one of the five"
+
 finish

@@ -7,7 +7,7 @@
 
 extern const char *const unit_names[];
 extern const int unit_count;
-#define UNIT_PRIMARY_COUNT 16
+#define UNIT_PRIMARY_COUNT 21
 #define UNIT_TIME_COUNT 8 /* ns/op ... s: the first eight, Google Benchmark's time units among them */
 /* Index of unit in unit_names, or -1. */
 int unit_index(const char *unit);

@@ -42,7 +42,7 @@ E = lambda n, msg: "error: %s.jsonl:%d: %s" % ("{}", n, msg)
 FMT = 'expected a non-empty string'
 TIME = 'expected an RFC 3339 date-time such as "2026-10-21T03:57:00Z"'
 VAL = 'expected a finite number > 0'
-UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, sec/op, B/s, MB/s"
+UNITS = "ns/op, us/op, ms/op, s/op, ns, us, ms, s, ops/ns, ops/us, ops/ms, ops/s, ops/min, sec/op, B/s, MB/s, min/op, hr/op, day/op, ops/hr, ops/day"
 KINDS = '"run", "samples", "results", "gate" or "event"'
 NOT_A_FORMAT = ("not a format benchdb reads: expected a benchdb-run/1 stream (JSON Lines, optionally compressed), a tar "
                 "or zip holding them, or harness output (jmh, google-benchmark, hyperfine, pyperf, go-bench, criterion, cargo-bench, pytest-benchmark, asv, catch2, nanobench, tinybench, vitest, benchmarkjs, benchmarkdotnet, bmf, csv) with "
