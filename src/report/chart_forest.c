@@ -307,9 +307,15 @@ static void read_row(struct forest *f, size_t i, double *vals, size_t *nv)
             r->dir = r->lo > f->ref ? 1 : r->hi < f->ref ? -1 : 0;
     }
     if (s->note) {
+        /* One note a line (compare's warnings are benchstat's notes, one a
+         * line): each said once, not a row's lines run together. */
         char *t = evaldata_show(report_cell(ev, i, s->note), REPORT_DIGITS);
-        if (t && *t)
-            notes_add(f->c->out, t);
+        for (char *line = t, *end; line && *line; line = end ? end + 1 : NULL) {
+            if ((end = strchr(line, '\n')))
+                *end = 0;
+            if (*line)
+                notes_add(f->c->out, line);
+        }
         free(t);
     }
 }

@@ -113,6 +113,25 @@ PY
     checks=$((checks + 1))
 done
 
+# A page of the evaluation lists each warning once, a line each: the
+# caveat among them (a cell's lines ran together into one item).
+run bd compare --record a b
+expect_rc 0 "recorded"
+run bd report --evaluation 1 -o few.html
+expect_rc 0 "its page"
+python3 - few.html <<'PY' || fail "the page's warnings"
+import html, re, sys
+page = open(sys.argv[1]).read()
+items = [html.unescape(x) for x in re.findall(r"<li>(.*?)</li>", page.split('<ul class="notes">')[1].split("</ul>")[0])]
+want = ["need >= 6 samples for confidence interval at level 0.95",
+        "need >= 4 samples to detect a difference at alpha level 0.05"] + \
+       ["with %s values the shift's interval cannot reach confidence 0.95" % n for n in ("1+1", "2+2", "3+3", "3+4", "2+7")]
+if sorted(items) != sorted(want):
+    print(items)
+    sys.exit(1)
+PY
+checks=$((checks + 1))
+
 # --benchstat stays benchstat's: no interval column, no note of ours.
 run bd compare --no-record --benchstat a b
 expect_rc 0 "--benchstat"
