@@ -289,6 +289,39 @@ static void warn_unused_units(const struct rowset *rs, const char *list)
     }
 }
 
+/* How the saved query judged, from its parameters (their defaults where
+ * not given). */
+static struct compare_judged judged_by(const struct params *ps, int extras)
+{
+    const char *level = params_get(ps, "level"), *alpha = params_get(ps, "alpha"),
+               *threshold = params_get(ps, "threshold");
+    return (struct compare_judged){params_get(ps, "adjust"), level ? strtod(level, NULL) : 0.95,
+                                   alpha ? strtod(alpha, NULL) : 0.05, threshold ? strtod(threshold, NULL) : 0,
+                                   extras};
+}
+
+int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why)
+{
+    *why = NULL;
+    const char *by = params_get(given, "by");
+    struct compare_sides sides = {by ? by : "run", params_get(given, "key"), params_get(given, "a"),
+                                  params_get(given, "b"), by != NULL};
+    struct compare_judged j = judged_by(given, 1);
+    struct cmp_model m = {0};
+    int rc = sides.a && sides.b ? compare_rows_model(rs, &sides, &j, &m) : 1;
+    if (rc == 0 && !m.compared && m.nsides >= 2) {
+        struct cmp_counts c;
+        char *words = cmp_count(&m, &c) ? NULL : cmp_counts_words(&c), *because = cmp_nothing_compared_why(&m);
+        *why = words && because ? bd_strdupf("nothing compared (%s): %s", words, because) : NULL;
+        rc = *why ? 1 : -1;
+        free(words);
+        free(because);
+    } else if (rc > 0)
+        rc = 0; /* not compare's rows: the gate as for any query */
+    cmp_model_free(&m);
+    return rc;
+}
+
 /* The table in the format asked for, its summary first, and the notes. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
                        const struct compare_sides *sides, int *gate_rc)
@@ -296,11 +329,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     struct out_notes rep = {0};
     const char *summary = ev->verdict ? ev->verdict : ev->outcome;
     struct cmp_model m = {0};
-    const char *level = params_get(&a->params, "level"), *alpha = params_get(&a->params, "alpha"),
-               *threshold = params_get(&a->params, "threshold");
-    struct compare_judged j = {params_get(&a->params, "adjust"), level ? strtod(level, NULL) : 0.95,
-                               alpha ? strtod(alpha, NULL) : 0.05, threshold ? strtod(threshold, NULL) : 0,
-                               !a->benchstat};
+    struct compare_judged j = judged_by(&a->params, !a->benchstat);
     warn_unused_units(&ev->rows, params_get(&a->params, "exact_units"));
     int prc = compare_rows_model(&ev->rows, sides, &j, &m);
     /* Rows of cells only one side has: nothing was compared (as on files). */

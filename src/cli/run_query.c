@@ -11,9 +11,10 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* The notes and envelope fields of an evaluation (not_recorded: why it
- * is not in the history, or NULL). */
-static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc,
+/* The notes and envelope fields of an evaluation (nothing: why compare's
+ * rows compare nothing, or NULL; not_recorded: why it is not in the
+ * history, or NULL). */
+static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, const char *nothing,
                      const char *not_recorded, struct out_notes *rep)
 {
     const struct saved_query *q = r->q;
@@ -21,14 +22,17 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
     out_field_json(rep, "params", ev->params_json);
     /* The verdict in words, once; else what the rows say, and why there
      * are none when the parameters say. */
-    if (ev->empty_why)
+    if (nothing)
+        out_note(rep, "%s", nothing);
+    else if (ev->empty_why)
         out_note(rep, "%s%s: %s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why);
     else
         out_note(rep, "%s%s", ev->verdict ? "" : "result: ", ev->outcome);
     out_field_text(rep, "empty_because", ev->empty_why);
     out_field_text(rep, "verdict", ev->verdict);
     out_field_text(rep, "outcome", ev->outcome);
-    if (ev->outcome_column >= 0 && ev->rows.nrow && !ev->outcome_text)
+    out_field_text(rep, "unmet", nothing);
+    if (ev->outcome_column >= 0 && ev->rows.nrow && !ev->outcome_text && !nothing)
         out_field_bool(rep, "holds", ev->holding == ev->rows.nrow);
     else
         out_field_json(rep, "holds", NULL);
@@ -48,7 +52,9 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
             [EXIT_OK] = "holds in every row", [EXIT_NOT_HELD] = "does not hold in every row",
             [EXIT_NO_ROWS] = "has no rows to hold in"};
         /* Not recorded: the command fails whatever the gate says. */
-        if ((gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS) && not_recorded)
+        if (nothing)
+            out_note(rep, "gate: nothing compared (exit %d%s)", gate_rc, not_recorded ? ", but 1: not recorded" : "");
+        else if ((gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS) && not_recorded)
             out_note(rep, "gate: %s %s (exit %d, but 1: not recorded)", q->outcome, what[gate_rc], gate_rc);
         else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
             out_note(rep, "gate: %s %s (exit %d)", q->outcome, what[gate_rc], gate_rc);
@@ -102,18 +108,22 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
  * its answer: the verdict in words (or its headline, or what the rows
  * say), bold, then the gate's result. */
 static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, const char *headline,
-                          int gate_rc, struct out_notes *rep)
+                          int gate_rc, const char *nothing, struct out_notes *rep)
 {
     if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict && !headline))
         return;
     struct strbuf sb = {0};
-    const char *what = ev->verdict ? ev->verdict : headline ? headline : ev->outcome ? ev->outcome : "";
+    const char *what = nothing ? nothing : ev->verdict ? ev->verdict : headline ? headline : ev->outcome ? ev->outcome : "";
     sb_puts(&sb, "**");
     sb_put_markdown(&sb, what, strlen(what), MD_TEXT);
     sb_puts(&sb, "**");
     if (r->gate && (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS))
         sb_printf(&sb, " — gate: %s (exit %d)",
-                  gate_rc == EXIT_OK ? "passes" : gate_rc == EXIT_NOT_HELD ? "fails" : "no rows to judge", gate_rc);
+                  gate_rc == EXIT_OK         ? "passes"
+                  : gate_rc == EXIT_NOT_HELD ? "fails"
+                  : nothing                 ? "nothing compared"
+                                             : "no rows to judge",
+                  gate_rc);
     out_lead(rep, xsb_text(&sb));
     sb_free(&sb);
 }
@@ -140,8 +150,13 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
 {
     const struct saved_query *q = r->q;
     int gate_rc = EXIT_OK;
+    char *nothing = NULL;
     if (r->gate && (gate_rc = evaluation_gate(q, ev, err)) == EXIT_FAIL)
         bd_error("%s", *err);
+    /* compare's rows with no cell on both sides: said as `benchdb compare`
+     * says it, and with --gate an unmet need (4), as its gate. */
+    if (cli_compare_nothing_compared(&ev->rows, r->given, &nothing) > 0 && r->gate && gate_rc == EXIT_OK)
+        gate_rc = EXIT_NO_ROWS;
     struct out_opts out = r->out;
     if (!r->all_columns && q->nshow) {
         out.show = q->show;
@@ -153,9 +168,10 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
      * as recorded. */
     if (headline && out.format != OUT_MARKDOWN)
         out_note(&rep, "%s", headline);
-    describe(r, ev, gate_rc, not_recorded, &rep);
+    describe(r, ev, gate_rc, nothing, not_recorded, &rep);
     out_field_text(&rep, "headline", headline);
-    lead_sentence(r, ev, headline, gate_rc, &rep);
+    lead_sentence(r, ev, headline, gate_rc, nothing, &rep);
+    free(nothing);
     /* A decision's answer (describe's first note) before its rows on a
      * terminal and in CSV or JSON; Markdown leads with lead_sentence. */
     if (out.format != OUT_MARKDOWN && (q->outcome || ev->verdict))

@@ -175,5 +175,25 @@ bd ingest -q --format go-bench --plan other --run b --host h b.txt
 run bd compare --plan other a b --gate --no-record
 expect_rc 4 "nothing compared: the gate exits 4"
 expect_err_has "compare: nothing compared (0 slower, 0 faster, 3 removed, 1 added, 0 unchanged): no cell has values both in a and in another side" "the first line says nothing was compared, and why"
+# The saved query itself: the same answer, and its gate agrees with compare's.
+why="nothing compared (0 slower, 0 faster, 3 removed, 1 added, 0 unchanged): no cell has values both in a and in another side"
+run bd query compare -p plan=other -p a=a -p b=b --gate --no-record
+expect_rc 4 "query compare --gate, nothing compared: exit 4, as compare --gate"
+expect_eq "$(head -n 1 "$T/err")" "$why" "query compare: the first line says nothing was compared, and why"
+expect_err_has "gate: nothing compared (exit 4)" "the gate's line says why it exits 4"
+run bd query compare -p plan=other -p a=a -p b=b --no-record --format json --envelope
+expect_rc 0 "query compare without --gate, nothing compared"
+python3 - "$T/out" "$why" <<'PY' || fail "query compare --envelope, nothing compared: verdict and unmet"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "nothing compared" and d["unmet"] == sys.argv[2] and d["holds"] is None, d
+assert d["rows"] and not [r for r in d["rows"] if r["kind"] == "cell" and r["n_a"] and r["n_b"]], d["rows"]
+PY
+run bd query compare -p plan=other -p a=a -p b=b --gate --no-record --format markdown
+expect_rc 4 "query compare --gate --format markdown, nothing compared"
+expect_eq "$(head -n 1 "$T/out")" "**$why** — gate: nothing compared (exit 4)" "the comment's first line"
+run bd compare --plan other a b --no-record --format json --envelope
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"] == "nothing compared", d["verdict"]' \
+    "$T/out" || fail "compare on a store, nothing compared: the verdict says so, as on files"
 
 finish

@@ -333,5 +333,24 @@ run bd --db "$olduri" ingest --quiet "$BENCHDB_SRC/examples/git-perf"
 expect_eq "$(cat "$T/err")" "" "said once"
 pg_dropdb "$old" >/dev/null
 
+# ---- query compare of two runs without a cell in common ----
+# Nothing compared: the verdict says so on both engines, and the gate exits
+# 4 with the reason, as compare's does.
+printf 'BenchmarkOnlyA 1 5 ns/op\nBenchmarkOnlyA 1 6 ns/op\n' >"$T/only-a.txt"
+printf 'BenchmarkOnlyB 1 5 ns/op\nBenchmarkOnlyB 1 6 ns/op\n' >"$T/only-b.txt"
+for d in "$T/s.db" "$uri"; do
+    for s in a b; do
+        bd --db "$d" ingest -q --format go-bench --plan apart --run "$s" --host h "$T/only-$s.txt" ||
+            fail "ingest plan apart, run $s, into $d"
+    done
+done
+both "query compare --gate, nothing compared" query compare -p plan=apart -p a=a -p b=b --gate --no-record -f csv
+expect_rc 4 "query compare --gate, nothing compared"
+cp "$T/pg.err" "$T/err"
+expect_eq "$(head -n 1 "$T/err")" "nothing compared (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has \
+values both in a and in another side" "the first line on PostgreSQL: nothing compared, and why"
+expect_err_has "gate: nothing compared (exit 4)" "the gate on PostgreSQL"
+[ "$pg_lite" = 0 ] || expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
+
 pg_dropdb "$db" >/dev/null
 finish
