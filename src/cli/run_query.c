@@ -62,32 +62,17 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
     }
 }
 
-/* Whether a `-- headline` line of text reads its chart's rows (chart.*),
- * which a page takes from a companion query the terminal does not run. */
-static int headline_reads_chart(const char *text)
-{
-    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        size_t n = strcspn(l, "\n");
-        if (strncmp(l, "-- headline", 11) == 0) {
-            for (const char *c = l; c + 6 <= l + n; c++)
-                if (strncmp(c, "chart.", 6) == 0)
-                    return 1;
-        }
-    }
-    return 0;
-}
-
 /* The answer in words when the query has no verdict column: its first
  * `-- headline` line the rows fill, as its page opens. A gate's ("the gate
  * fails: 16 of 483 runs judged regressed, ..."), and a lookup's ("1
- * change point in 6 histories; the largest: ...") unless its headline
- * counts the rows of a chart drawn from another query, which only the page
- * runs. NULL when there is none, or for a verdict (already in words). */
+ * change point in 6 histories; the largest: ..."), passing over the lines
+ * that count the rows of a chart drawn from another query, which only the
+ * page runs (regressions' own lines count its rows: "2 regressions in 2
+ * histories; the largest: ..."). NULL when there is none, or for a verdict
+ * (already in words). */
 static char *answer_headline(const struct saved_query *q, const struct evaluation *ev)
 {
     if (ev->verdict || !q->text || !strstr(q->text, "-- headline"))
-        return NULL;
-    if (!q->outcome && headline_reads_chart(q->text))
         return NULL;
     struct strbuf rows = {0};
     struct report_eval mem;
@@ -95,7 +80,7 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
     if (rowset_json(&ev->rows, &rows, 0) == 0 &&
         report_eval_unrecorded(&mem, q->name, ev->params_json, xsb_text(&rows), &err) == 0) {
         mem.text = xstrdup(q->text);
-        if (report_headline(&mem, NULL, q->name, &out, &err))
+        if (report_headline_rows(&mem, q->name, &out, &err))
             out = NULL; /* a malformed line: the outcome line says it */
         report_eval_free(&mem);
     }
