@@ -143,7 +143,7 @@ static const struct cli_opt compare_opts[] = {
      offsetof(struct compare_args, plan), 0, 0},
     {"by", 0, "WHAT", "run (default), source, host, variant or attr:KEY", parse_by, offsetof(struct compare_args, sides), 0,
      0},
-    PARAM_OPT("metric", "M", "only this metric (primary, B/op, ...; default: all)"),
+    PARAM_OPT("metric", "M", "only this metric (primary, B/op, ..., or its unit as\nstored or shown: ns/op, sec/op; default: all)"),
     PARAM_OPT("sample", "WHAT", "one sample is a value (default), a run's mean\nor a block's mean: value, run or block"),
     PARAM_OPT("level", "L", "confidence level of the intervals (default 0.95)"),
     PARAM_OPT("alpha", "A", "significance level (default 0.05)"),

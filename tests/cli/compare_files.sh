@@ -259,7 +259,7 @@ run bd compare --gate --threshold 100 --ignore note "$D/crc-old.txt" "$D/crc-new
 expect_rc 0 "--gate: none slower by more than 100%"
 run bd compare --gate --metric nosuch old.txt new.txt
 expect_rc 2 "--metric naming no metric of the files: a usage error"
-expect_err_has "error: compare: --metric: no metric named 'nosuch'; metrics: primary" "it names the metrics"
+expect_err_has "error: compare: --metric: no metric or unit named 'nosuch'; metrics and units: " "it names the metrics and units"
 run bd compare --gate "$D/crc-old.txt" "$D/crc-new.txt"
 expect_rc 4 "--gate: two configurations, nothing compared (benchstat's crcOldNew)"
 expect_err_has "compare: nothing compared (0 slower, 0 faster, 36 removed, 36 added, 0 unchanged): no cell has values both in $D/crc-old.txt and in another side; the same benchmarks are on both sides under another configuration: note is 'hw acceleration disabled' in $D/crc-old.txt, 'hw acceleration enabled' in $D/crc-new.txt (--ignore note compares across it)" \

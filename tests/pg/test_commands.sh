@@ -169,6 +169,11 @@ both "query: an unmet need" query versions -p plan=no-such-plan --no-record
 both "compare by variant, run means" compare --plan calibration-sim --by variant chill native --metric primary \
     --sample run --no-record
 both "compare by variant, csv" compare --by variant chill native --metric primary --no-record -f csv --digits 17
+cp "$T/pg.out" "$T/primary.csv"
+# a metric named by its unit as compare shows it (ns/op and us/op: sec/op)
+both "compare --metric sec/op" compare --by variant chill native --metric sec/op --no-record -f csv --digits 17
+checks=$((checks + 1))
+cmp -s "$T/pg.out" "$T/primary.csv" || fail "compare --metric sec/op on PostgreSQL: not the metric primary's rows"
 
 # ---- evaluations recorded on PostgreSQL ----
 both "query regressions, recorded" query regressions --record -f csv
