@@ -111,6 +111,13 @@ struct cmp_model {
 };
 void cmp_model_free(struct cmp_model *m);
 
+/* The geomean row of t (t->sums, one per column, zeroed) from its cells'
+ * centers, as a model built from results has it (benchtab's summarizeCol):
+ * for a table laid out from rows that hold no geomean of all its cells
+ * (compare on a store: ns and s shown as one sec table). 0, or -1 when
+ * memory ran out. */
+int cmp_table_summarize(struct cmp_table *t, int extras);
+
 /* Prints m as benchstat's text: per table, the configuration lines that
  * changed, the table, its notes; a blank line between tables. 0, or -1
  * on a write error or when memory ran out. */

@@ -416,4 +416,22 @@ PY
 expect_rc 0 "the numbers recomputed from the values"
 cat "$T/out"
 
+# ---- units shown alike are one table, as on files ----
+# One benchmark measured in ns, another in s (two harnesses' units of
+# time): both show as sec, one table with one geomean, the same table as
+# the files give; not two tables both headed sec.
+{ echo benchmark,unit,value; for v in 100 102 101 99 100 101; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >u-base.csv
+{ echo benchmark,unit,value; for v in 110 112 111 109 110 111; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >u-head.csv
+bd ingest -q --plan units --run base --host h u-base.csv && bd ingest -q --plan units --run head --host h u-head.csv ||
+    fail "ingest the units' plan"
+run bd compare --plan units base head --no-record
+expect_rc 0 "compare, ns and s"
+expect_eq "$(grep -c '│ *sec *│' "$T/out")" 1 "ns and s: one table headed sec"
+expect_out_has "geomean   396.0µ        415.2µ       +4.86%" "its geomean over both cells, in seconds"
+cp "$T/out" units-store.txt
+run bd compare base=u-base.csv head=u-head.csv
+expect_eq "$(cat units-store.txt)" "$(cat "$T/out")" "ns and s on a store: the table of the files"
+
 finish

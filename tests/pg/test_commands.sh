@@ -357,5 +357,22 @@ values both in a and in another side" "the first line on PostgreSQL: nothing com
 expect_err_has "gate: nothing compared (exit 4)" "the gate on PostgreSQL"
 [ "$pg_lite" = 0 ] || expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
 
+# ---- units shown alike: one table ----
+# A benchmark in ns and one in s are one sec table with one geomean on
+# either engine (the query's rows keep each unit's), as on files.
+{ echo benchmark,unit,value; for v in 100 102 101 99 100 101; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >"$T/u-base.csv"
+{ echo benchmark,unit,value; for v in 110 112 111 109 110 111; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >"$T/u-head.csv"
+for d in "$T/s.db" "$uri"; do
+    for s in base head; do
+        bd --db "$d" ingest -q --plan units --run "$s" --host h "$T/u-$s.csv" || fail "ingest plan units, run $s, into $d"
+    done
+done
+both "compare, ns and s" compare --plan units base head --no-record
+expect_eq "$(grep -c '│ *sec *│' "$T/pg.out")" 1 "ns and s on PostgreSQL: one table headed sec"
+checks=$((checks + 1))
+grep -q "^geomean   396.0µ        415.2µ       +4.86%" "$T/pg.out" || fail "ns and s on PostgreSQL: one geomean over both"
+
 pg_dropdb "$db" >/dev/null
 finish
