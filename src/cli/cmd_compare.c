@@ -159,7 +159,7 @@ static const struct cli_opt compare_opts[] = {
      offsetof(struct compare_args, benchstat), 0, 0},
     {"only-changed", 0, NULL, "only the cells that changed (verdict other than ~):\nin table, csv, json and vertical output",
      cli_opt_flag, offsetof(struct compare_args, only_changed), 0, 0},
-    {"ignore", 0, "KEY", "files: leave configuration KEY (a \"key: value\"\nline) out of the tables (repeatable)",
+    {"ignore", 0, "KEY", "files: leave configuration KEY (a \"key: value\"\nline) out of the tables (repeatable); a key no\nfile has is warned of",
      parse_key, offsetof(struct compare_args, ignore), 0, 0},
     {"record", 0, NULL, "files: load them into the store --db names (plan\n'files') and record the evaluation",
      cli_opt_flag, offsetof(struct compare_args, record), 0, 0},

@@ -273,6 +273,22 @@ case $first in
 *) fail "the comment's first line: $first" ;;
 esac
 expect_out_has "No cell was compared." "not 'No cell changed': nothing was"
+# --ignore with a key no file has leaves nothing out: a warning names it
+# and the keys the files have, nearest first; a key they have, no warning.
+run bd compare --gate --ignore nte "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 4 "--ignore nte: nothing left out, so nothing compared"
+expect_err_has "warning: compare: --ignore nte: no file has the configuration key 'nte', nothing is left out; the files' keys, nearest first: note, pkg, goos, goarch" \
+    "--ignore naming no key of the files: warned, the nearest first"
+run bd compare --ignore note --ignore goos "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 0 "--ignore two keys the files have"
+grep -q "warning" "$T/err" && fail "--ignore of keys the files have: no warning: $(cat "$T/err")"
+checks=$((checks + 1))
+printf 'benchmark,unit,value\nfast,ns,100\nfast,ns,101\n' >ign-a.csv
+printf 'benchmark,unit,value\nfast,ns,110\nfast,ns,111\n' >ign-b.csv
+run bd compare --ignore pkg ign-a.csv ign-b.csv
+expect_rc 0 "--ignore on files without configuration keys"
+expect_err_has "warning: compare: --ignore pkg: no file has the configuration key 'pkg', nothing is left out; the files have no configuration key" \
+    "--ignore on files without any key: warned"
 run bd compare --ignore note --metric primary --adjust holm "$D/crc-old.txt" "$D/crc-new.txt"
 expect_rc 0 "--adjust holm"
 expect_out_has "vs base (holm)" "the header says the p-values are adjusted"
