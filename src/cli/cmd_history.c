@@ -53,7 +53,9 @@ const struct cli_spec spec_history = {
              "fingerprint), the schema it read (the definitions of its tables, views\n"
              "and the triggers deriving them), the rule's text now (the saved query of\n"
              "its name: --queries adds directories), benchdb's version. Each re-run\n"
-             "is held to the limits below.\n",
+             "is held to the limits below (--timeout, --max-rows, --max-result-bytes),\n"
+             "which hold --verify's re-runs only: a listing or --diff runs no query,\n"
+             "and refuses them, as --diff refuses --queries (it reads no saved query).\n",
     .opts = history_opts,
     .more = "Exit status: 0, or with --verify 0 only when every evaluation is\n"
             "identical and 1 when any differs or cannot be run again; 1 on a failure,\n"
@@ -243,6 +245,19 @@ int cmd_history(struct cli *cli, int argc, char **argv)
         /* It lists the last N; what --diff and --verify take are named. */
         bd_usage_error("history", "history: --limit lists the last N evaluations: not with %s",
                        a.diff ? "--diff" : "--verify (give the ids to run again)");
+        goto out;
+    }
+    /* Options that would do nothing: refused, not ignored. */
+    const char *limit = a.limits.timeout ? "--timeout" : a.limits.max_rows ? "--max-rows"
+                        : a.limits.max_result_bytes ? "--max-result-bytes" : NULL;
+    if (limit && !a.verify) {
+        bd_usage_error("history", "history: %s holds the queries --verify runs again; %s runs none", limit,
+                       a.diff ? "--diff" : "a listing");
+        goto out;
+    }
+    if (a.path.n && a.diff) {
+        bd_usage_error("history", "history: --queries: --diff compares two recorded evaluations and reads no saved "
+                                  "query");
         goto out;
     }
     if (a.verify && (a.all ? nargs > 0 : nargs == 0)) {

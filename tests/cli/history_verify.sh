@@ -154,6 +154,25 @@ expect_rc 2 "--verify --all -n 1"
 expect_err_has "error: history: --limit lists the last N evaluations: not with --verify" "says why"
 run bd history --diff 1 2 --limit 1
 expect_rc 2 "--diff with --limit"
+# The limits hold --verify's re-runs; a listing and --diff run no query:
+# refused there rather than taken and ignored (and --diff reads no saved
+# query: --queries refused too).
+for o in "--timeout 5" "--max-rows 10" "--max-result-bytes 1M"; do
+    run bd history $o
+    expect_rc 2 "a listing with $o"
+    expect_err_has "error: history: ${o% *} holds the queries --verify runs again; a listing runs none" "listing, $o: says why"
+    run bd history --diff 1 2 $o
+    expect_rc 2 "--diff with $o"
+    expect_err_has "error: history: ${o% *} holds the queries --verify runs again; --diff runs none" "--diff, $o: says why"
+    expect_eq "$(wc -c <"$T/out")" 0 "--diff with $o: nothing on stdout"
+done
+run bd history --diff 1 2 --queries .
+expect_rc 2 "--diff with --queries"
+expect_err_has "error: history: --queries: --diff compares two recorded evaluations and reads no saved query" "says why"
+run bd history --verify 1 --timeout 60 --max-rows 1000000
+expect_rc 0 "--verify takes the limits"
+run bd history --verify 1 --max-rows 1
+expect_rc 1 "--verify: a re-run held to --max-rows 1 stops"
 run bd history --verify 99
 expect_rc 1 "a missing evaluation"
 expect_err_has "error: history: no evaluation 99 in the store (its " "message"

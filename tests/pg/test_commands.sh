@@ -196,6 +196,12 @@ both "history --diff" history --diff 2 3
 both "history --verify (report, backtest and --verify: test_report.sh)" history --verify 1 3
 cp "$T/pg.err" "$T/err"
 expect_err_has "verified 2 evaluations: 2 identical, 0 not" "history --verify on PostgreSQL"
+# the limits hold --verify's re-runs only: a listing or --diff refuses them
+run bd --db "$uri" history --diff 2 3 --max-rows 10
+expect_rc 2 "history --diff --max-rows on PostgreSQL"
+expect_err_has "error: history: --max-rows holds the queries --verify runs again; --diff runs none" "says why"
+run bd --db "$uri" history --verify 1 --max-rows 1
+expect_rc 1 "history --verify on PostgreSQL held to --max-rows 1"
 
 # ---- rule register on PostgreSQL ----
 run bd --db "$uri" rule register compare --published-at 2020-01-01T00:00:00Z
