@@ -210,8 +210,11 @@ static int verify(struct db *db, const struct history_args *a, const long long *
         return EXIT_FAIL;
     }
     struct out_notes rep = {.notes_first = 1}; /* the count is the answer: before the rows */
-    out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
-                n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
+    if (n.identical + n.differ == 0) /* --all of a store that holds none: said, not a bare header */
+        out_note(&rep, "no evaluation is recorded: nothing to verify");
+    else
+        out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
+                 n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
     out_field_int(&rep, "identical", n.identical);
     out_field_int(&rep, "differ", n.differ);
     /* A table shows what a person reads first; CSV and JSON hold every
@@ -220,7 +223,8 @@ static int verify(struct db *db, const struct history_args *a, const long long *
     struct out_opts out = a->out;
     out.show = shown;
     out.nshow = 4;
-    rc = out_notes_print(&rep, &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
+    int none = n.identical + n.differ == 0 && out.format == OUT_TABLE && !out.envelope;
+    rc = out_notes_print(&rep, none ? NULL : &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
     out_notes_free(&rep);
     rowset_free(&rs);
     return rc;

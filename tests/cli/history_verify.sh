@@ -182,6 +182,10 @@ bd --db none.db init >/dev/null
 run bd --db none.db history --verify 1
 expect_rc 1 "an evaluation of a store that holds none"
 expect_eq "$(cat "$T/err")" "error: history: no evaluation 1 in the store (it holds none yet)" "says so"
+run bd --db none.db history --verify --all
+expect_rc 0 "--verify --all of a store that holds none: nothing differs"
+expect_eq "$(cat "$T/err")" "no evaluation is recorded: nothing to verify" "says so (not 'verified 0 evaluations')"
+expect_eq "$(wc -c <"$T/out")" 0 "and no bare header"
 # An empty history, and a query never evaluated, say so first (they printed
 # a bare header, the note after it or none at all); so does an empty list.
 run bd --db none.db history
