@@ -37,7 +37,7 @@
 -- chart: forest group=metric,unit colour=verdict label=benchmark,params,variant estimate=change lo=change_lo hi=change_hi ref=0 sort=none summary=is_geomean note=warnings xlabel="change in %, Hodges-Lehmann interval" title="Change per cell, B over A"
 -- columns: kind, benchmark, params, variant, unit, median_a, median_b, change, change_lo, change_hi, p, verdict
 -- headline[no_regression=0, largest |change|]: the gate fails: {count(kind=cell,verdict=slower|worse)} of {count(kind=cell):cell/cells} slower or worse, {count(kind=cell,verdict=faster|better)} faster or better[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]; the largest, {benchmark}{params:cell}[ ({variant})], {change:pct} ({verdict})
--- headline[kind=cell]: no cell slower or worse: {count(kind=cell,verdict=faster|better)} of {count(kind=cell):cell/cells} faster or better, {count(kind=cell,verdict=~)} without a significant change (~)[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]
+-- headline[kind=cell, n_a>0, n_b>0]: no cell slower or worse: {count(kind=cell,verdict=faster|better)} of {count(kind=cell):cell/cells} faster or better, {count(kind=cell,verdict=~)} without a significant change (~)[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]
 -- headline: no cell compared: {param(a)} and {param(b)} share no cell[ in plan {param(plan)}]
 --
 -- benchstat v2 (golang.org/x/perf/cmd/benchstat) on two sides of a plan.
