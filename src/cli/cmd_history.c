@@ -277,6 +277,12 @@ int cmd_history(struct cli *cli, int argc, char **argv)
                 goto out;
             }
     }
+    if (a.all && !a.verify && nargs == 1) {
+        /* NAME lists every evaluation of it, lookups too: --all would do nothing */
+        bd_usage_error("history", "history: --all lists every query's evaluations, lookups too; '%s' lists every "
+                                  "evaluation of %s already (give one or the other)", argv[first], argv[first]);
+        goto out;
+    }
     if (!a.diff && !a.verify && nargs > 1) {
         bd_usage_error("history", "history: unexpected argument '%s'", argv[first + 1]);
         goto out;

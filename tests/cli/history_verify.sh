@@ -166,6 +166,10 @@ for o in "--timeout 5" "--max-rows 10" "--max-result-bytes 1M"; do
     expect_err_has "error: history: ${o% *} holds the queries --verify runs again; --diff runs none" "--diff, $o: says why"
     expect_eq "$(wc -c <"$T/out")" 0 "--diff with $o: nothing on stdout"
 done
+run bd history --all gate-zscore
+expect_rc 2 "--all with NAME: NAME lists every evaluation of it already"
+expect_err_has "error: history: --all lists every query's evaluations, lookups too; 'gate-zscore' lists every evaluation of gate-zscore already" \
+    "says why"
 run bd history --diff 1 2 --queries .
 expect_rc 2 "--diff with --queries"
 expect_err_has "error: history: --queries: --diff compares two recorded evaluations and reads no saved query" "says why"
