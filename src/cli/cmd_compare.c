@@ -14,6 +14,8 @@
 #include "query/compare.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "compare/units.h"
+#include "util/natural.h"
 #include "util/suggest.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -231,6 +233,27 @@ static int add_params(struct params *ps, const char *plan, const struct compare_
     return 0;
 }
 
+/* --exact-units as the table shows a unit (sec/op) bound as the plan
+ * stores it (ns/op), as the files take it. 0, or -1 having said why. */
+static int exact_units_as_stored(struct db *db, const char *plan, struct params *ps)
+{
+    char *err = NULL, *stored = NULL;
+    for (int i = 0; i < ps->n; i++) {
+        if (strcmp(ps->v[i].name, "exact_units") != 0)
+            continue;
+        if (compare_expand_units(db, plan, ps->v[i].value, &stored, &err)) {
+            bd_error("%s", err);
+            free(err);
+            return -1;
+        }
+        if (stored) {
+            free(ps->v[i].value);
+            ps->v[i].value = stored;
+        }
+    }
+    return 0;
+}
+
 /* The store's rows without the cells that did not change (--only-changed
  * in CSV, JSON and vertical output): cell rows whose verdict is neither ~
  * nor same. */
@@ -252,9 +275,9 @@ static int keep_changed(struct rowset *rs)
     return 0;
 }
 
-/* --exact-units naming a unit no row has (the store's units, as stored:
- * ns, not the table's sec) changes nothing: a warning says so, with the
- * units the rows have. */
+/* --exact-units naming a unit no row has (as stored, or as the table
+ * shows it: those were bound as stored before) changes nothing: a warning
+ * says so, with the units the rows have, as stored and as shown. */
 static void warn_unused_units(const struct rowset *rs, const char *list)
 {
     int unit = rowset_column(rs, "unit");
@@ -269,21 +292,30 @@ static void warn_unused_units(const struct rowset *rs, const char *list)
             found = u && strlen(u) == len && memcmp(u, p, len) == 0;
         }
         if (!found) {
-            const char **names = xcalloc(rs->nrow + 1, sizeof *names);
+            char **names = xcalloc(2 * rs->nrow + 1, sizeof *names);
             size_t n = 0;
+            char shown[256];
             for (size_t r = 0; names && r < rs->nrow; r++) {
                 const char *u = (const char *)sqlite3_value_text(rowset_cell(rs, r, unit));
-                size_t j = 0;
-                while (u && j < n && strcmp(names[j], u) != 0)
-                    j++;
-                if (u && j == n)
-                    names[n++] = u;
+                if (u)
+                    cmp_tidy_any(u, shown, sizeof shown);
+                const char *uv[2] = {u, u ? shown : NULL};
+                for (int k = 0; k < 2; k++) {
+                    size_t j = 0;
+                    while (uv[k] && j < n && strcmp(names[j], uv[k]) != 0)
+                        j++;
+                    if (uv[k] && j == n && !(names[n++] = xstrdup(uv[k])))
+                        n--;
+                }
             }
+            natural_sort((const char **)names, n);
             char *name = xstrndup(p, len);
-            char *msg = name ? suggest_unknown("unit", "units", name, names, n) : NULL;
+            char *msg = name ? suggest_unknown("unit", "units", name, (const char *const *)names, n) : NULL;
             bd_warning("compare: --exact-units: %s: nothing assumed exact for it", msg ? msg : "no such unit");
             free(msg);
             free(name);
+            for (size_t k = 0; k < n; k++)
+                free(names[k]);
             free(names);
         }
     }
@@ -402,7 +434,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
         rc = found == -1 ? EXIT_USAGE : EXIT_FAIL;
         goto out;
     }
-    if (add_params(&a->params, plan, &sides))
+    if (add_params(&a->params, plan, &sides) || exact_units_as_stored(db, plan, &a->params))
         goto out;
     int erc = query_evaluate(db, q, &a->params, !a->no_record, &lim, &ev, &err);
     if (erc != EXIT_OK) {

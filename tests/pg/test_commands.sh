@@ -174,6 +174,14 @@ cp "$T/pg.out" "$T/primary.csv"
 both "compare --metric sec/op" compare --by variant chill native --metric sec/op --no-record -f csv --digits 17
 checks=$((checks + 1))
 cmp -s "$T/pg.out" "$T/primary.csv" || fail "compare --metric sec/op on PostgreSQL: not the metric primary's rows"
+# --exact-units as the table shows a unit: the stored units that show so
+both "compare --exact-units ns/op,us/op" compare --by variant chill native --metric primary --exact-units ns/op,us/op \
+    --no-record -f csv --digits 17
+cp "$T/pg.out" "$T/exact.csv"
+both "compare --exact-units sec/op" compare --by variant chill native --metric primary --exact-units sec/op \
+    --no-record -f csv --digits 17
+checks=$((checks + 1))
+cmp -s "$T/pg.out" "$T/exact.csv" || fail "compare --exact-units sec/op on PostgreSQL: not ns/op and us/op's rows"
 
 # ---- evaluations recorded on PostgreSQL ----
 both "query regressions, recorded" query regressions --record -f csv
