@@ -742,7 +742,7 @@ def backtest_figure(bd, data, empty):
         f"{s:.2f} s")
     s, out = once(["query", "regressions", "--no-record", "--format", "csv"])
     row("10 backtest", f"`benchdb query regressions` (change points of every history), {label}",
-        f"{s:.2f} s ({len(out.splitlines()) - 1} change points)")
+        f"{s:.2f} s ({out.split('result: ', 1)[1].split(' row', 1)[0]} change points)")
     return store
 
 

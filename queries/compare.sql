@@ -37,7 +37,7 @@
 -- chart: forest group=metric,unit colour=verdict label=benchmark,params,variant estimate=change lo=change_lo hi=change_hi ref=0 sort=none summary=is_geomean note=warnings xlabel="change in %, Hodges-Lehmann interval" title="Change per cell, B over A"
 -- columns: kind, benchmark, params, variant, unit, median_a, median_b, change, change_lo, change_hi, p, verdict
 -- headline[no_regression=0, largest |change|]: the gate fails: {count(kind=cell,verdict=slower|worse)} of {count(kind=cell):cell/cells} slower or worse, {count(kind=cell,verdict=faster|better)} faster or better[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]; the largest, {benchmark}{params:cell}[ ({variant})], {change:pct} ({verdict})
--- headline[kind=cell]: no cell slower or worse: {count(kind=cell,verdict=faster|better)} of {count(kind=cell):cell/cells} faster or better, {count(kind=cell,verdict=~)} without a significant change (~)[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]
+-- headline[kind=cell, n_a>0, n_b>0]: no cell slower or worse: {count(kind=cell,verdict=faster|better)} of {count(kind=cell):cell/cells} faster or better, {count(kind=cell,verdict=~)} without a significant change (~)[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]
 -- headline: no cell compared: {param(a)} and {param(b)} share no cell[ in plan {param(plan)}]
 --
 -- benchstat v2 (golang.org/x/perf/cmd/benchstat) on two sides of a plan.
@@ -62,7 +62,8 @@
 -- medians and the geometric mean of per-cell ratios as change (benchstat
 -- v2's summary row). no_regression, the outcome (--gate): 0 in a cell row
 -- slower or worse by more than threshold percent, else 1; summary (the
--- verdict) is 'regressed' when some row has 0, else 'no regression';
+-- verdict) is 'regressed' when some row has 0, else 'nothing compared'
+-- when no cell has values on both sides, else 'no regression';
 -- is_geomean is 1 on the geomean rows (the report draws them as diamonds).
 -- Rows come as benchstat orders them: metrics and units, then cells, in
 -- the order they were first stored (the least series id), each metric's
@@ -439,7 +440,9 @@ SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.uni
             ELSE 1 END AS no_regression,
        CASE WHEN count(*) FILTER (WHERE r.verdict IN ('slower', 'worse')
                                    AND (r.change IS NULL OR abs(r.change) > :threshold)) OVER () > 0
-            THEN 'regressed' ELSE 'no regression' END AS summary,
+            THEN 'regressed'
+            WHEN count(*) FILTER (WHERE r.kind = 'cell' AND r.n_a > 0 AND r.n_b > 0) OVER () = 0
+            THEN 'nothing compared' ELSE 'no regression' END AS summary,
        CASE WHEN r.kind = 'geomean' THEN 1 ELSE 0 END AS is_geomean
 FROM all_rows r
 LEFT JOIN benchmark b ON b.id = r.benchmark_id

@@ -18,6 +18,9 @@
 -- headline[kind=regression, largest |change_percent|]: {benchmark}{params:cell} regressed by {change_percent:pct} on {host} from run {run}[ ({revision:sha})][, last good {last_good_run}]: {count(kind=regression):regression/regressions}[ and {count(kind=improvement):improvement/improvements}] in {chart.distinct(host,benchmark,params,metric,variant):history/histories}
 -- headline[kind=improvement, largest |change_percent|]: no regression in {chart.distinct(host,benchmark,params,metric,variant):history/histories}; {benchmark}{params:cell} improved by {change_percent:pct} on {host} from run {run}[ ({revision:sha})]
 -- headline: no change point in {chart.distinct(host,benchmark,params,metric,variant):history/histories} of up to {chart.max(seq):run/runs}[ (plan {param(plan)})]
+-- headline[kind=regression, largest |change_percent|]: {count(kind=regression):regression/regressions} in {distinct(host,benchmark,params,metric,variant,kind=regression):history/histories}[ and {count(kind=improvement):improvement/improvements}]; the largest: {benchmark}{params:cell} regressed by {change_percent:pct} on {host} from run {run}[ ({revision:sha})][, last good {last_good_run}]
+-- headline[kind=improvement, largest |change_percent|]: no regression; {count(kind=improvement):improvement/improvements} in {distinct(host,benchmark,params,metric,variant,kind=improvement):history/histories}; the largest: {benchmark}{params:cell} improved by {change_percent:pct} on {host} from run {run}[ ({revision:sha})]
+-- headline[kind=none]: {count():change point/change points} in {distinct(host,benchmark,params,metric,variant):history/histories}, none a regression or an improvement (the means equal)
 -- headline: no history to look at[ on host {param(host)}][ in plan {param(plan)}]
 --
 -- Per history (host, cell, metric and variant; docs/queries.md orders its

@@ -220,6 +220,13 @@ struct cli_query_run {
     struct out_opts out;
 };
 int cli_query_run(struct cli *cli, const struct cli_query_run *r);
+/* The rows of the saved query `compare` (given: its parameters as given)
+ * that compare nothing, no cell having values on both sides: 1 with *why
+ * (malloc'd: "nothing compared (0 slower, ..., 1 added, 0 unchanged): no
+ * cell has values both in a and in another side", as `benchdb compare`
+ * says it); 0 when a cell was compared or the rows are not compare's; -1
+ * when memory ran out. `--gate` exits 4 then, as compare's does. */
+int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why);
 
 /* Finds a saved query for a command; an unknown name is a usage error
  * (with the nearest name), a file that cannot be read or parsed a failure.

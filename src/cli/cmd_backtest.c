@@ -53,10 +53,12 @@ const struct cli_spec spec_backtest = {
              "only; its regression alerts are scored against a reference: the steps\n"
              "'benchdb simulate --history' injected (injected-steps, the default when\n"
              "the store holds any) or the change points of 'regressions'. Prints the\n"
-             "total and each history's recall, precision, false alarms per 100 runs and\n"
-             "detection delay, then every alert (run, revision, statistic, limit) and\n"
-             "every missed regression. Recorded as an evaluation of the composed query\n"
-             "backtest-GATE (see 'benchdb history'), which can be re-run like any other.\n"
+             "total and each history's runs judged (the gate had limits) and runs\n"
+             "without limits (a history's first nights) apart, recall, precision,\n"
+             "false alarms per 100 runs judged and detection delay, then every alert\n"
+             "(run, revision, statistic, limit) and every missed regression. Recorded\n"
+             "as an evaluation of the composed query backtest-GATE (see 'benchdb\n"
+             "history'), which can be re-run like any other.\n"
              "The summary sentence goes to stderr (or into the --envelope).\n",
     .opts = backtest_opts,
     .more = "Example:\n"
@@ -141,6 +143,16 @@ static const char *missing_column(const char *err)
     return end && end - m < 200 ? m : NULL;
 }
 
+/* One message for a column missing (m: where err says so): the column, and
+ * what each side must return. */
+static void say_missing_column(const char *gate, const char *reference, const char *m)
+{
+    bd_error("backtest: %s or its reference %s lacks a column the back-test reads (%.*s): a gate returns host, "
+             "benchmark, params, metric, variant, seq, run, revision, statistic, limit, lower, upper and alert; a "
+             "reference host, benchmark, params, metric, variant, seq and kind",
+             gate, reference, (int)strcspn(m, "\n"), m);
+}
+
 int cmd_backtest(struct cli *cli, int argc, char **argv)
 {
     struct backtest_args a = {0};
@@ -199,11 +211,7 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
             cli_limit_error(who, &a.limits, timeout, &lim, fired ? 0 : ev.stopped);
             free(who);
         } else if (err && missing_column(err))
-            /* one message: the missing column, and what each side must return */
-            bd_error("backtest: %s or its reference %s lacks a column the back-test reads (%.*s): a gate returns "
-                     "host, benchmark, params, metric, variant, seq, run, revision, statistic, limit and alert; a "
-                     "reference host, benchmark, params, metric, variant, seq and kind",
-                     gate, reference, (int)strcspn(missing_column(err), "\n"), missing_column(err));
+            say_missing_column(gate, reference, missing_column(err));
         else
             bd_error("%s", err);
         rc = erc == EXIT_NO_ROWS ? EXIT_NO_ROWS : EXIT_FAIL;

@@ -14,6 +14,8 @@
 #include "query/compare.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
+#include "compare/units.h"
+#include "util/natural.h"
 #include "util/suggest.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -143,7 +145,7 @@ static const struct cli_opt compare_opts[] = {
      offsetof(struct compare_args, plan), 0, 0},
     {"by", 0, "WHAT", "run (default), source, host, variant or attr:KEY", parse_by, offsetof(struct compare_args, sides), 0,
      0},
-    PARAM_OPT("metric", "M", "only this metric (primary, B/op, ...; default: all)"),
+    PARAM_OPT("metric", "M", "only this metric (primary, B/op, ..., or its unit as\nstored or shown: ns/op, sec/op; default: all)"),
     PARAM_OPT("sample", "WHAT", "one sample is a value (default), a run's mean\nor a block's mean: value, run or block"),
     PARAM_OPT("level", "L", "confidence level of the intervals (default 0.95)"),
     PARAM_OPT("alpha", "A", "significance level (default 0.05)"),
@@ -159,7 +161,7 @@ static const struct cli_opt compare_opts[] = {
      offsetof(struct compare_args, benchstat), 0, 0},
     {"only-changed", 0, NULL, "only the cells that changed (verdict other than ~):\nin table, csv, json and vertical output",
      cli_opt_flag, offsetof(struct compare_args, only_changed), 0, 0},
-    {"ignore", 0, "KEY", "files: leave configuration KEY (a \"key: value\"\nline) out of the tables (repeatable)",
+    {"ignore", 0, "KEY", "files: leave configuration KEY (a \"key: value\"\nline) out of the tables (repeatable); a key no\nfile has is warned of",
      parse_key, offsetof(struct compare_args, ignore), 0, 0},
     {"record", 0, NULL, "files: load them into the store --db names (plan\n'files') and record the evaluation",
      cli_opt_flag, offsetof(struct compare_args, record), 0, 0},
@@ -231,6 +233,27 @@ static int add_params(struct params *ps, const char *plan, const struct compare_
     return 0;
 }
 
+/* --exact-units as the table shows a unit (sec/op) bound as the plan
+ * stores it (ns/op), as the files take it. 0, or -1 having said why. */
+static int exact_units_as_stored(struct db *db, const char *plan, struct params *ps)
+{
+    char *err = NULL, *stored = NULL;
+    for (int i = 0; i < ps->n; i++) {
+        if (strcmp(ps->v[i].name, "exact_units") != 0)
+            continue;
+        if (compare_expand_units(db, plan, ps->v[i].value, &stored, &err)) {
+            bd_error("%s", err);
+            free(err);
+            return -1;
+        }
+        if (stored) {
+            free(ps->v[i].value);
+            ps->v[i].value = stored;
+        }
+    }
+    return 0;
+}
+
 /* The store's rows without the cells that did not change (--only-changed
  * in CSV, JSON and vertical output): cell rows whose verdict is neither ~
  * nor same. */
@@ -252,9 +275,9 @@ static int keep_changed(struct rowset *rs)
     return 0;
 }
 
-/* --exact-units naming a unit no row has (the store's units, as stored:
- * ns, not the table's sec) changes nothing: a warning says so, with the
- * units the rows have. */
+/* --exact-units naming a unit no row has (as stored, or as the table
+ * shows it: those were bound as stored before) changes nothing: a warning
+ * says so, with the units the rows have, as stored and as shown. */
 static void warn_unused_units(const struct rowset *rs, const char *list)
 {
     int unit = rowset_column(rs, "unit");
@@ -269,24 +292,66 @@ static void warn_unused_units(const struct rowset *rs, const char *list)
             found = u && strlen(u) == len && memcmp(u, p, len) == 0;
         }
         if (!found) {
-            const char **names = xcalloc(rs->nrow + 1, sizeof *names);
+            char **names = xcalloc(2 * rs->nrow + 1, sizeof *names);
             size_t n = 0;
+            char shown[256];
             for (size_t r = 0; names && r < rs->nrow; r++) {
                 const char *u = (const char *)sqlite3_value_text(rowset_cell(rs, r, unit));
-                size_t j = 0;
-                while (u && j < n && strcmp(names[j], u) != 0)
-                    j++;
-                if (u && j == n)
-                    names[n++] = u;
+                if (u)
+                    cmp_tidy_any(u, shown, sizeof shown);
+                const char *uv[2] = {u, u ? shown : NULL};
+                for (int k = 0; k < 2; k++) {
+                    size_t j = 0;
+                    while (uv[k] && j < n && strcmp(names[j], uv[k]) != 0)
+                        j++;
+                    if (uv[k] && j == n && !(names[n++] = xstrdup(uv[k])))
+                        n--;
+                }
             }
+            natural_sort((const char **)names, n);
             char *name = xstrndup(p, len);
-            char *msg = name ? suggest_unknown("unit", "units", name, names, n) : NULL;
+            char *msg = name ? suggest_unknown("unit", "units", name, (const char *const *)names, n) : NULL;
             bd_warning("compare: --exact-units: %s: nothing assumed exact for it", msg ? msg : "no such unit");
             free(msg);
             free(name);
+            for (size_t k = 0; k < n; k++)
+                free(names[k]);
             free(names);
         }
     }
+}
+
+/* How the saved query judged, from its parameters (their defaults where
+ * not given). */
+static struct compare_judged judged_by(const struct params *ps, int extras)
+{
+    const char *level = params_get(ps, "level"), *alpha = params_get(ps, "alpha"),
+               *threshold = params_get(ps, "threshold");
+    return (struct compare_judged){params_get(ps, "adjust"), level ? strtod(level, NULL) : 0.95,
+                                   alpha ? strtod(alpha, NULL) : 0.05, threshold ? strtod(threshold, NULL) : 0,
+                                   extras};
+}
+
+int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why)
+{
+    *why = NULL;
+    const char *by = params_get(given, "by");
+    struct compare_sides sides = {by ? by : "run", params_get(given, "key"), params_get(given, "a"),
+                                  params_get(given, "b"), by != NULL};
+    struct compare_judged j = judged_by(given, 1);
+    struct cmp_model m = {0};
+    int rc = sides.a && sides.b ? compare_rows_model(rs, &sides, &j, &m) : 1;
+    if (rc == 0 && !m.compared && m.nsides >= 2) {
+        struct cmp_counts c;
+        char *words = cmp_count(&m, &c) ? NULL : cmp_counts_words(&c), *because = cmp_nothing_compared_why(&m);
+        *why = words && because ? bd_strdupf("nothing compared (%s): %s", words, because) : NULL;
+        rc = *why ? 1 : -1;
+        free(words);
+        free(because);
+    } else if (rc > 0)
+        rc = 0; /* not compare's rows: the gate as for any query */
+    cmp_model_free(&m);
+    return rc;
 }
 
 /* The table in the format asked for, its summary first, and the notes. */
@@ -296,11 +361,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     struct out_notes rep = {0};
     const char *summary = ev->verdict ? ev->verdict : ev->outcome;
     struct cmp_model m = {0};
-    const char *level = params_get(&a->params, "level"), *alpha = params_get(&a->params, "alpha"),
-               *threshold = params_get(&a->params, "threshold");
-    struct compare_judged j = {params_get(&a->params, "adjust"), level ? strtod(level, NULL) : 0.95,
-                               alpha ? strtod(alpha, NULL) : 0.05, threshold ? strtod(threshold, NULL) : 0,
-                               !a->benchstat};
+    struct compare_judged j = judged_by(&a->params, !a->benchstat);
     warn_unused_units(&ev->rows, params_get(&a->params, "exact_units"));
     int prc = compare_rows_model(&ev->rows, sides, &j, &m);
     /* Rows of cells only one side has: nothing was compared (as on files). */
@@ -373,7 +434,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
         rc = found == -1 ? EXIT_USAGE : EXIT_FAIL;
         goto out;
     }
-    if (add_params(&a->params, plan, &sides))
+    if (add_params(&a->params, plan, &sides) || exact_units_as_stored(db, plan, &a->params))
         goto out;
     int erc = query_evaluate(db, q, &a->params, !a->no_record, &lim, &ev, &err);
     if (erc != EXIT_OK) {

@@ -53,7 +53,9 @@ const struct cli_spec spec_history = {
              "fingerprint), the schema it read (the definitions of its tables, views\n"
              "and the triggers deriving them), the rule's text now (the saved query of\n"
              "its name: --queries adds directories), benchdb's version. Each re-run\n"
-             "is held to the limits below.\n",
+             "is held to the limits below (--timeout, --max-rows, --max-result-bytes),\n"
+             "which hold --verify's re-runs only: a listing or --diff runs no query,\n"
+             "and refuses them, as --diff refuses --queries (it reads no saved query).\n",
     .opts = history_opts,
     .more = "Exit status: 0, or with --verify 0 only when every evaluation is\n"
             "identical and 1 when any differs or cannot be run again; 1 on a failure,\n"
@@ -208,8 +210,11 @@ static int verify(struct db *db, const struct history_args *a, const long long *
         return EXIT_FAIL;
     }
     struct out_notes rep = {.notes_first = 1}; /* the count is the answer: before the rows */
-    out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
-                n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
+    if (n.identical + n.differ == 0) /* --all of a store that holds none: said, not a bare header */
+        out_note(&rep, "no evaluation is recorded: nothing to verify");
+    else
+        out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
+                 n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
     out_field_int(&rep, "identical", n.identical);
     out_field_int(&rep, "differ", n.differ);
     /* A table shows what a person reads first; CSV and JSON hold every
@@ -218,7 +223,8 @@ static int verify(struct db *db, const struct history_args *a, const long long *
     struct out_opts out = a->out;
     out.show = shown;
     out.nshow = 4;
-    rc = out_notes_print(&rep, &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
+    int none = n.identical + n.differ == 0 && out.format == OUT_TABLE && !out.envelope;
+    rc = out_notes_print(&rep, none ? NULL : &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
     out_notes_free(&rep);
     rowset_free(&rs);
     return rc;
@@ -245,6 +251,19 @@ int cmd_history(struct cli *cli, int argc, char **argv)
                        a.diff ? "--diff" : "--verify (give the ids to run again)");
         goto out;
     }
+    /* Options that would do nothing: refused, not ignored. */
+    const char *limit = a.limits.timeout ? "--timeout" : a.limits.max_rows ? "--max-rows"
+                        : a.limits.max_result_bytes ? "--max-result-bytes" : NULL;
+    if (limit && !a.verify) {
+        bd_usage_error("history", "history: %s holds the queries --verify runs again; %s runs none", limit,
+                       a.diff ? "--diff" : "a listing");
+        goto out;
+    }
+    if (a.path.n && a.diff) {
+        bd_usage_error("history", "history: --queries: --diff compares two recorded evaluations and reads no saved "
+                                  "query");
+        goto out;
+    }
     if (a.verify && (a.all ? nargs > 0 : nargs == 0)) {
         bd_usage_error("history", "history: --verify needs evaluation ids, or --all (not both)");
         goto out;
@@ -257,6 +276,12 @@ int cmd_history(struct cli *cli, int argc, char **argv)
                                argv[first + i]);
                 goto out;
             }
+    }
+    if (a.all && !a.verify && nargs == 1) {
+        /* NAME lists every evaluation of it, lookups too: --all would do nothing */
+        bd_usage_error("history", "history: --all lists every query's evaluations, lookups too; '%s' lists every "
+                                  "evaluation of %s already (give one or the other)", argv[first], argv[first]);
+        goto out;
     }
     if (!a.diff && !a.verify && nargs > 1) {
         bd_usage_error("history", "history: unexpected argument '%s'", argv[first + 1]);

@@ -60,7 +60,8 @@ const struct cli_spec spec_query = {
     .more = "Exit status: 0 success; 1 failure (a limit above passed; or the result\n"
             "printed but not recorded, saying why); 2 usage error (parameters too);\n"
             "with --gate 3 when the outcome does not hold in every row, 4 when there\n"
-            "are no rows; 4 when the data lacks what the query needs (it says what).\n"
+            "are no rows (compare's: when no cell has values on both sides, as\n"
+            "compare --gate); 4 when the data lacks what the query needs (it says what).\n"
             "\n"
             "Example:\n"
             "  benchdb query placement-rule --param plan=calibration-sim --gate\n",

@@ -18,6 +18,8 @@
 #include "compare/units.h"
 #include "ingest/ingest.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* A file, a directory of harness files, or standard input. */
@@ -228,7 +230,7 @@ static const char *container_kind(const struct strbuf *text, int compressed)
 
 /* Reads one file: Go text into the builder, anything ingest reads noted
  * for later. 0, or EXIT_FAIL having printed why. */
-static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, const struct compare_side *s,
+static int read_file(struct cmp_builder *b, const struct compare_side *s,
                      int side, const char *path, struct other *others, size_t *nothers)
 {
     const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -243,7 +245,7 @@ static int read_file(struct cmp_builder *b, const struct compare_files_opts *o, 
         rc = EXIT_FAIL;
     } else if (harness && strcmp(harness, "go-bench") == 0 && !compressed) {
         size_t before = cmp_builder_values(b);
-        int r = cmp_read_gotext(b, s->label, shown, text.buf, text.len, o->ignore, o->nignore, &err);
+        int r = cmp_read_gotext(b, s->label, shown, text.buf, text.len, &err);
         if (r) {
             bd_error("compare: %s", err);
             rc = EXIT_FAIL;
@@ -392,6 +394,35 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
 
 /* ---- the command ---- */
 
+/* --ignore KEY that no file has leaves nothing out: a warning names it and
+ * the keys the files have, the nearest first (as --exact-units warns of a
+ * unit they lack). */
+static void warn_unused_ignores(const struct cmp_builder *b, const struct compare_files_opts *o)
+{
+    int n;
+    const char *const *keys = cmp_builder_keys(b, &n);
+    for (size_t i = 0; i < o->nignore; i++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = strcmp(keys[k], o->ignore[i]) == 0;
+        if (found)
+            continue;
+        const char **near = n ? xcalloc((size_t)n, sizeof *near) : NULL;
+        size_t nn = near ? suggest_nearest(o->ignore[i], keys, (size_t)n, near, (size_t)n) : 0;
+        struct strbuf sb = {0};
+        if (!nn)
+            sb_puts(&sb, "the files have no configuration key");
+        else {
+            sb_puts(&sb, nn == 1 ? "the files' key: " : "the files' keys, nearest first: ");
+            sb_put_name_list(&sb, near, nn, 12);
+        }
+        bd_warning("compare: --ignore %s: no file has the configuration key '%s', nothing is left out; %s",
+                   o->ignore[i], o->ignore[i], xsb_text(&sb));
+        sb_free(&sb);
+        free(near);
+    }
+}
+
 int compare_files_model(const struct compare_files_opts *o, struct compare_side *sides, int nsides,
                         struct cmp_model *m)
 {
@@ -413,14 +444,18 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
         rc = EXIT_FAIL;
     for (int s = 0; rc == EXIT_OK && s < nsides; s++)
         rc = cmp_builder_col(b, sides[s].label) ? EXIT_FAIL : EXIT_OK;
+    for (size_t i = 0; rc == EXIT_OK && i < o->nignore; i++)
+        rc = cmp_builder_ignore(b, o->ignore[i]) ? EXIT_FAIL : EXIT_OK;
     if (rc != EXIT_OK)
         bd_error("compare: out of memory");
     for (int s = 0; rc == EXIT_OK && s < nsides; s++)
         for (size_t i = 0; rc == EXIT_OK && i < sides[s].npaths; i++) {
-            rc = read_file(b, o, &sides[s], s, sides[s].paths[i], others, &nothers);
+            rc = read_file(b, &sides[s], s, sides[s].paths[i], others, &nothers);
         }
     if (rc == EXIT_OK && nothers)
         rc = load_others(b, sides, nsides, others, nothers);
+    if (rc == EXIT_OK)
+        warn_unused_ignores(b, o);
     for (size_t i = 0; others && i < nothers; i++)
         if (others[i].tmp) {
             unlink(others[i].tmp);

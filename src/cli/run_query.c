@@ -11,9 +11,10 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* The notes and envelope fields of an evaluation (not_recorded: why it
- * is not in the history, or NULL). */
-static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc,
+/* The notes and envelope fields of an evaluation (nothing: why compare's
+ * rows compare nothing, or NULL; not_recorded: why it is not in the
+ * history, or NULL). */
+static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, const char *nothing,
                      const char *not_recorded, struct out_notes *rep)
 {
     const struct saved_query *q = r->q;
@@ -21,14 +22,17 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
     out_field_json(rep, "params", ev->params_json);
     /* The verdict in words, once; else what the rows say, and why there
      * are none when the parameters say. */
-    if (ev->empty_why)
+    if (nothing)
+        out_note(rep, "%s", nothing);
+    else if (ev->empty_why)
         out_note(rep, "%s%s: %s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why);
     else
         out_note(rep, "%s%s", ev->verdict ? "" : "result: ", ev->outcome);
     out_field_text(rep, "empty_because", ev->empty_why);
     out_field_text(rep, "verdict", ev->verdict);
     out_field_text(rep, "outcome", ev->outcome);
-    if (ev->outcome_column >= 0 && ev->rows.nrow && !ev->outcome_text)
+    out_field_text(rep, "unmet", nothing);
+    if (ev->outcome_column >= 0 && ev->rows.nrow && !ev->outcome_text && !nothing)
         out_field_bool(rep, "holds", ev->holding == ev->rows.nrow);
     else
         out_field_json(rep, "holds", NULL);
@@ -48,7 +52,9 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
             [EXIT_OK] = "holds in every row", [EXIT_NOT_HELD] = "does not hold in every row",
             [EXIT_NO_ROWS] = "has no rows to hold in"};
         /* Not recorded: the command fails whatever the gate says. */
-        if ((gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS) && not_recorded)
+        if (nothing)
+            out_note(rep, "gate: nothing compared (exit %d%s)", gate_rc, not_recorded ? ", but 1: not recorded" : "");
+        else if ((gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS) && not_recorded)
             out_note(rep, "gate: %s %s (exit %d, but 1: not recorded)", q->outcome, what[gate_rc], gate_rc);
         else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
             out_note(rep, "gate: %s %s (exit %d)", q->outcome, what[gate_rc], gate_rc);
@@ -56,32 +62,17 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
     }
 }
 
-/* Whether a `-- headline` line of text reads its chart's rows (chart.*),
- * which a page takes from a companion query the terminal does not run. */
-static int headline_reads_chart(const char *text)
-{
-    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        size_t n = strcspn(l, "\n");
-        if (strncmp(l, "-- headline", 11) == 0) {
-            for (const char *c = l; c + 6 <= l + n; c++)
-                if (strncmp(c, "chart.", 6) == 0)
-                    return 1;
-        }
-    }
-    return 0;
-}
-
 /* The answer in words when the query has no verdict column: its first
  * `-- headline` line the rows fill, as its page opens. A gate's ("the gate
  * fails: 16 of 483 runs judged regressed, ..."), and a lookup's ("1
- * change point in 6 histories; the largest: ...") unless its headline
- * counts the rows of a chart drawn from another query, which only the page
- * runs. NULL when there is none, or for a verdict (already in words). */
+ * change point in 6 histories; the largest: ..."), passing over the lines
+ * that count the rows of a chart drawn from another query, which only the
+ * page runs (regressions' own lines count its rows: "2 regressions in 2
+ * histories; the largest: ..."). NULL when there is none, or for a verdict
+ * (already in words). */
 static char *answer_headline(const struct saved_query *q, const struct evaluation *ev)
 {
     if (ev->verdict || !q->text || !strstr(q->text, "-- headline"))
-        return NULL;
-    if (!q->outcome && headline_reads_chart(q->text))
         return NULL;
     struct strbuf rows = {0};
     struct report_eval mem;
@@ -89,7 +80,7 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
     if (rowset_json(&ev->rows, &rows, 0) == 0 &&
         report_eval_unrecorded(&mem, q->name, ev->params_json, xsb_text(&rows), &err) == 0) {
         mem.text = xstrdup(q->text);
-        if (report_headline(&mem, NULL, q->name, &out, &err))
+        if (report_headline_rows(&mem, q->name, &out, &err))
             out = NULL; /* a malformed line: the outcome line says it */
         report_eval_free(&mem);
     }
@@ -102,18 +93,22 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
  * its answer: the verdict in words (or its headline, or what the rows
  * say), bold, then the gate's result. */
 static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, const char *headline,
-                          int gate_rc, struct out_notes *rep)
+                          int gate_rc, const char *nothing, struct out_notes *rep)
 {
     if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict && !headline))
         return;
     struct strbuf sb = {0};
-    const char *what = ev->verdict ? ev->verdict : headline ? headline : ev->outcome ? ev->outcome : "";
+    const char *what = nothing ? nothing : ev->verdict ? ev->verdict : headline ? headline : ev->outcome ? ev->outcome : "";
     sb_puts(&sb, "**");
     sb_put_markdown(&sb, what, strlen(what), MD_TEXT);
     sb_puts(&sb, "**");
     if (r->gate && (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS))
         sb_printf(&sb, " — gate: %s (exit %d)",
-                  gate_rc == EXIT_OK ? "passes" : gate_rc == EXIT_NOT_HELD ? "fails" : "no rows to judge", gate_rc);
+                  gate_rc == EXIT_OK         ? "passes"
+                  : gate_rc == EXIT_NOT_HELD ? "fails"
+                  : nothing                 ? "nothing compared"
+                                             : "no rows to judge",
+                  gate_rc);
     out_lead(rep, xsb_text(&sb));
     sb_free(&sb);
 }
@@ -140,8 +135,13 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
 {
     const struct saved_query *q = r->q;
     int gate_rc = EXIT_OK;
+    char *nothing = NULL;
     if (r->gate && (gate_rc = evaluation_gate(q, ev, err)) == EXIT_FAIL)
         bd_error("%s", *err);
+    /* compare's rows with no cell on both sides: said as `benchdb compare`
+     * says it, and with --gate an unmet need (4), as its gate. */
+    if (cli_compare_nothing_compared(&ev->rows, r->given, &nothing) > 0 && r->gate && gate_rc == EXIT_OK)
+        gate_rc = EXIT_NO_ROWS;
     struct out_opts out = r->out;
     if (!r->all_columns && q->nshow) {
         out.show = q->show;
@@ -153,9 +153,10 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
      * as recorded. */
     if (headline && out.format != OUT_MARKDOWN)
         out_note(&rep, "%s", headline);
-    describe(r, ev, gate_rc, not_recorded, &rep);
+    describe(r, ev, gate_rc, nothing, not_recorded, &rep);
     out_field_text(&rep, "headline", headline);
-    lead_sentence(r, ev, headline, gate_rc, &rep);
+    lead_sentence(r, ev, headline, gate_rc, nothing, &rep);
+    free(nothing);
     /* A decision's answer (describe's first note) before its rows on a
      * terminal and in CSV or JSON; Markdown leads with lead_sentence. */
     if (out.format != OUT_MARKDOWN && (q->outcome || ev->verdict))

@@ -60,7 +60,7 @@ void cmp_builder_free(struct cmp_builder *b)
 {
     if (!b)
         return;
-    struct interner *ins[] = {&b->fields, &b->values, &b->rows, &b->cols, &b->units, &b->exact};
+    struct interner *ins[] = {&b->fields, &b->values, &b->rows, &b->cols, &b->units, &b->exact, &b->ignored, &b->keys};
     for (size_t i = 0; i < sizeof ins / sizeof *ins; i++)
         interner_free(ins[i]);
     for (int i = 0; i < b->ntables; i++)
@@ -93,18 +93,38 @@ int cmp_builder_exact(struct cmp_builder *b, const char *unit)
     return intern(&b->exact, &b->arena, unit, strlen(unit)) < 0 ? -1 : 0;
 }
 
+int cmp_builder_ignore(struct cmp_builder *b, const char *key)
+{
+    return intern(&b->ignored, &b->arena, key, strlen(key)) < 0 ? -1 : 0;
+}
+
+const char *const *cmp_builder_keys(const struct cmp_builder *b, int *n)
+{
+    *n = b->keys.n;
+    return b->keys.s;
+}
+
+/* Whether key is left out (--ignore). */
+static int ignored(const struct cmp_builder *b, const char *key)
+{
+    return b->ignored.n && idmap_get(&b->ignored.map, key, strlen(key)) != NULL;
+}
+
 /* The configuration of a result as value ids per field; returns how many
  * fields it spans (trailing absent ones dropped), -1 on failure. */
 static int config_tuple(struct cmp_builder *b, const struct cmp_config *cfg, size_t ncfg)
 {
     for (size_t i = 0; i < ncfg; i++)
-        if (intern(&b->fields, &b->arena, cfg[i].key, strlen(cfg[i].key)) < 0)
+        if (intern(&b->keys, &b->arena, cfg[i].key, strlen(cfg[i].key)) < 0 ||
+            (!ignored(b, cfg[i].key) && intern(&b->fields, &b->arena, cfg[i].key, strlen(cfg[i].key)) < 0))
             return -1;
     if (grow_array((void **)&b->tuple, &b->cap_tuple, b->fields.n + 1, sizeof *b->tuple))
         return -1;
     memset(b->tuple, 0, (size_t)(b->fields.n + 1) * sizeof *b->tuple);
     int len = 0;
     for (size_t i = 0; i < ncfg; i++) {
+        if (ignored(b, cfg[i].key))
+            continue;
         int f = (int)*idmap_get(&b->fields.map, cfg[i].key, strlen(cfg[i].key)) - 1;
         int v = intern(&b->values, &b->arena, cfg[i].value, strlen(cfg[i].value));
         if (v < 0)

@@ -111,6 +111,13 @@ struct cmp_model {
 };
 void cmp_model_free(struct cmp_model *m);
 
+/* The geomean row of t (t->sums, one per column, zeroed) from its cells'
+ * centers, as a model built from results has it (benchtab's summarizeCol):
+ * for a table laid out from rows that hold no geomean of all its cells
+ * (compare on a store: ns and s shown as one sec table). 0, or -1 when
+ * memory ran out. */
+int cmp_table_summarize(struct cmp_table *t, int extras);
+
 /* Prints m as benchstat's text: per table, the configuration lines that
  * changed, the table, its notes; a blank line between tables. 0, or -1
  * on a write error or when memory ran out. */
@@ -141,6 +148,13 @@ int cmp_builder_add(struct cmp_builder *b, const char *col, const struct cmp_con
                     const char *name, const struct cmp_value *v, size_t nv);
 /* Numbers column col (the sides' order, before any result names it). */
 int cmp_builder_col(struct cmp_builder *b, const char *col);
+/* Leaves configuration key out of the tables' configuration (--ignore),
+ * whatever file brings it; before any result is added. 0, or -1 when
+ * memory ran out. */
+int cmp_builder_ignore(struct cmp_builder *b, const char *key);
+/* Every configuration key the results carried, left out ones too, in the
+ * order first seen: the array (owned by b) and *n. */
+const char *const *cmp_builder_keys(const struct cmp_builder *b, int *n);
 /* How many values were added so far. */
 size_t cmp_builder_values(const struct cmp_builder *b);
 /* The unit (tidied) is exact (benchstat's "Unit U assume=exact"). */
@@ -155,11 +169,10 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
 /* Reads a file of Go benchmark text (golang.org/x/perf benchfmt) into
  * column col: configuration lines, "Unit" lines, Benchmark lines with
  * their values tidied. A line benchfmt refuses is skipped with a warning
- * "FILE:LINE: what" on stderr, as benchstat does; ignore lists
- * configuration keys left out of the tables' configuration. -1 when
+ * "FILE:LINE: what" on stderr, as benchstat does. -1 when
  * memory ran out, -2 on bytes that are not UTF-8 (*err says where). */
 int cmp_read_gotext(struct cmp_builder *b, const char *col, const char *file, const char *text, size_t len,
-                    const char *const *ignore, size_t nignore, char **err);
+                    char **err);
 
 /* ---- the answer first (comment.c): counts, changed cells, a PR comment ----
  *

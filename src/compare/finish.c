@@ -69,32 +69,46 @@ static int listed(const char *list, const char *unit)
     return 0;
 }
 
-static int wanted(const struct cmp_options *o, const struct bunit *u)
+/* Whether u's table is shown: --metric names its metric, or (by_unit:
+ * when it names no metric of the files) its unit, as written (ns/op) or as
+ * the tables show it (sec/op). */
+static int wanted(const struct cmp_options *o, const struct bunit *u, int by_unit)
 {
+    if (by_unit) {
+        char shown[256]; /* as a table of another metric heads it: cpu_time (sec) */
+        cmp_tidy_any(u->orig, shown, sizeof shown);
+        return strcmp(o->metric, u->label) == 0 || strcmp(o->metric, u->orig) == 0 || strcmp(o->metric, shown) == 0;
+    }
     return !o->metric || strcmp(o->metric, "*") == 0 || strcmp(o->metric, u->metric) == 0 ||
            (u->primary && strcmp(o->metric, "primary") == 0);
 }
 
-/* --metric naming no metric of the files: the usage error, with the
- * metrics they have. */
+/* Adds s to names[0..*n) unless it is there. */
+static void add_name(const char **names, size_t *n, const char *s)
+{
+    size_t j = 0;
+    while (s && j < *n && strcmp(names[j], s) != 0)
+        j++;
+    if (s && j == *n)
+        names[(*n)++] = s;
+}
+
+/* --metric naming no metric of the files, nor a unit: the usage error,
+ * with the metrics and units they have (the nearest first). */
 static int no_such_metric(const struct cmp_builder *b, const struct cmp_options *o, char **err)
 {
-    const char **names = xcalloc((size_t)b->n_unit_info + 2, sizeof *names);
+    const char **names = xcalloc((size_t)b->n_unit_info * 4 + 2, sizeof *names);
     size_t n = 0;
     if (!names)
         return bd_fail(err, "compare: out of memory");
     for (int i = 0; i < b->n_unit_info; i++) {
-        const char *mv[2] = {b->unit_info[i].primary ? "primary" : NULL, b->unit_info[i].metric};
-        for (int k = 0; k < 2; k++) {
-            size_t j = 0;
-            while (mv[k] && j < n && strcmp(names[j], mv[k]) != 0)
-                j++;
-            if (mv[k] && j == n)
-                names[n++] = mv[k];
-        }
+        add_name(names, &n, b->unit_info[i].primary ? "primary" : NULL);
+        add_name(names, &n, b->unit_info[i].metric);
+        add_name(names, &n, b->unit_info[i].orig);
+        add_name(names, &n, b->unit_info[i].label);
     }
     natural_sort(names, n);
-    char *msg = suggest_unknown("metric", "metrics", o->metric, names, n);
+    char *msg = suggest_unknown("metric or unit", "metrics and units", o->metric, names, n);
     bd_fail(err, "compare: --metric: %s", msg ? msg : "no such metric");
     free(msg);
     free(names);
@@ -278,9 +292,12 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
     rc = rc || !start ? -1 : 0;
     for (int k = b->ncells - 1; rc == 0 && k >= 0; k--)
         start[sc[k][0]] = k;
-    int any = 0;
+    int any = 0, by_unit = 0;
     for (int i = 0; rc == 0 && i < b->n_unit_info; i++)
-        any |= wanted(o, &b->unit_info[i]);
+        any |= wanted(o, &b->unit_info[i], 0);
+    /* no metric of that name: a unit, as written or as shown */
+    for (int i = 0; rc == 0 && !any && o->metric && i < b->n_unit_info; i++)
+        any = by_unit = wanted(o, &b->unit_info[i], 1);
     if (rc == 0 && !any && b->n_unit_info) {
         rc = no_such_metric(b, o, err);
         free(start);
@@ -297,7 +314,7 @@ int cmp_builder_finish(struct cmp_builder *b, const struct cmp_options *o, struc
         int t = order[i].t, end = start[t];
         while (end < b->ncells && sc[end][0] == t)
             end++;
-        if (wanted(o, &b->unit_info[b->tables[t].unit - 1]))
+        if (wanted(o, &b->unit_info[b->tables[t].unit - 1], by_unit))
             rc = one_table(b, m, &b->tables[t], sc, start[t], end, values, counts, o);
     }
     if (rc == 0)

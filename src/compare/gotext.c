@@ -161,11 +161,7 @@ struct reader {
     struct cmp_builder *b;
     const char *col, *file;
     long line;
-    const char *const *ignore;
-    size_t nignore;
     struct config cfg;
-    struct cmp_config *shown; /* cfg less the ignored keys */
-    int cap_shown;
     struct cmp_value *vals;
     char *units;              /* tidied units, 2 * field length + 1 each */
     size_t cap_vals, cap_units;
@@ -234,20 +230,6 @@ static int room(struct reader *r, size_t nv, size_t unit_bytes)
     return 0;
 }
 
-/* The file configuration a result carries: cfg without the ignored keys. */
-static size_t shown_config(struct reader *r)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->cfg.n; i++) {
-        size_t k = 0;
-        while (k < r->nignore && strcmp(r->ignore[k], r->cfg.v[i].key) != 0)
-            k++;
-        if (k == r->nignore)
-            r->shown[n++] = r->cfg.v[i];
-    }
-    return n;
-}
-
 /* A Benchmark line (s: after "Benchmark"): 0, 1 when skipped with a
  * warning, -1 when memory ran out. */
 static int benchmark_line(struct reader *r, const char *s, const char *end)
@@ -296,7 +278,7 @@ static int benchmark_line(struct reader *r, const char *s, const char *end)
     char *full = xstrndup(name, nname);
     if (!full)
         return -1;
-    int rc = cmp_builder_add(r->b, r->col, r->shown, shown_config(r), full, r->vals, nv);
+    int rc = cmp_builder_add(r->b, r->col, r->cfg.v, r->cfg.n, full, r->vals, nv);
     free(full);
     return rc;
 }
@@ -362,9 +344,9 @@ static int one_line(struct reader *r, const char *s, const char *end)
 }
 
 int cmp_read_gotext(struct cmp_builder *b, const char *col, const char *file, const char *text, size_t len,
-                    const char *const *ignore, size_t nignore, char **err)
+                    char **err)
 {
-    struct reader r = {.b = b, .col = col, .file = file, .ignore = ignore, .nignore = nignore};
+    struct reader r = {.b = b, .col = col, .file = file};
     int rc = 0;
     for (size_t pos = 0; rc >= 0 && pos < len;) {
         const char *nl = memchr(text + pos, '\n', len - pos);
@@ -377,17 +359,12 @@ int cmp_read_gotext(struct cmp_builder *b, const char *col, const char *file, co
             bd_fail(err, "%s:%ld: not UTF-8 (benchstat reads only UTF-8 text)", file, r.line);
             break;
         }
-        if (grow_array((void **)&r.shown, &r.cap_shown, (int)r.cfg.n + 1, sizeof *r.shown)) {
-            rc = -1;
-            break;
-        }
         rc = one_line(&r, text + pos, text + pos + n);
         pos = e + 1;
     }
     if (rc == -1)
         bd_fail(err, "%s: out of memory", file);
     config_free(&r.cfg);
-    free(r.shown);
     free(r.vals);
     free(r.units);
     return rc < 0 ? rc : 0;

@@ -35,6 +35,8 @@ struct cmp_builder {
     struct bunit *unit_info; /* by unit id - 1 */
     int n_unit_info, cap_unit_info;
     struct interner exact;   /* units assumed exact */
+    struct interner ignored; /* configuration keys left out (--ignore) */
+    struct interner keys;    /* every configuration key seen, left out ones too */
     struct idmap unit_meta;  /* "UNIT\0KEY" of Unit lines: the value's id in values */
     struct idmap table_keys;
     struct btable *tables;

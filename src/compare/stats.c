@@ -281,6 +281,18 @@ static int column_summary(struct cmp_table *t, int c, double *buf, double *ratio
     return 0;
 }
 
+int cmp_table_summarize(struct cmp_table *t, int extras)
+{
+    double *buf = xmalloc((2 * t->nrows + 1) * sizeof *buf);
+    if (!buf)
+        return -1;
+    int rc = 0;
+    for (int c = 0; rc == 0 && c < t->ncols; c++)
+        rc = column_summary(t, c, buf, buf + t->nrows, extras);
+    free(buf);
+    return rc;
+}
+
 int cmp_table_stats(struct cmp_model *m, struct cmp_table *t, const struct cmp_options *o, double **vals,
                     size_t *nvals)
 {

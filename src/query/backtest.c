@@ -50,9 +50,13 @@ static const char *const scoring[] = {
     "           AS first_alert\n"
     "  FROM bt_event AS e\n"
     "),\n",
-    /* Judged runs, counted only for the histories reported one by one. */
+    /* Runs judged (the gate had limits: lower or upper) and runs without
+     * limits (too few runs before them, no spread), counted apart for the
+     * histories reported one by one. */
     "bt_span AS (\n"
-    "  SELECT host, benchmark, params, metric, variant, count(*) AS runs\n"
+    "  SELECT host, benchmark, params, metric, variant,\n"
+    "         count(*) FILTER (WHERE lower IS NOT NULL OR upper IS NOT NULL) AS runs,\n"
+    "         count(*) FILTER (WHERE lower IS NULL AND upper IS NULL) AS runs_without_limits\n"
     "  FROM bt_gate\n"
     "  WHERE (host, benchmark, params, metric, variant) IN\n"
     "        (SELECT host, benchmark, params, metric, variant FROM bt_event\n"
@@ -72,7 +76,7 @@ static const char *const scoring[] = {
     "  GROUP BY host, benchmark, params, metric, variant\n"
     "),\n",
     "bt_history AS (\n"
-    "  SELECT s.host, s.benchmark, s.params, s.metric, s.variant, s.runs,\n"
+    "  SELECT s.host, s.benchmark, s.params, s.metric, s.variant, s.runs, s.runs_without_limits,\n"
     "         coalesce(e.events, 0) AS events, coalesce(e.detected, 0) AS detected, e.delay_sum, e.max_delay,\n"
     "         coalesce(a.alerts, 0) AS alerts, coalesce(a.false_alarms, 0) AS false_alarms\n"
     "  FROM bt_span AS s\n"
@@ -82,7 +86,9 @@ static const char *const scoring[] = {
     "                               AND a.metric = s.metric AND a.variant = s.variant\n"
     "),\n",
     "bt_total AS (\n"
-    "  SELECT (SELECT count(*) FROM bt_gate) AS runs, coalesce(sum(events), 0) AS events,\n"
+    "  SELECT (SELECT count(*) FROM bt_gate WHERE lower IS NOT NULL OR upper IS NOT NULL) AS runs,\n"
+    "         (SELECT count(*) FROM bt_gate WHERE lower IS NULL AND upper IS NULL) AS runs_without_limits,\n"
+    "         coalesce(sum(events), 0) AS events,\n"
     "         coalesce(sum(detected), 0) AS detected, sum(delay_sum) AS delay_sum, max(max_delay) AS max_delay,\n"
     "         coalesce(sum(alerts), 0) AS alerts, coalesce(sum(false_alarms), 0) AS false_alarms\n"
     "  FROM bt_history\n"
@@ -93,19 +99,25 @@ static const char *const scoring[] = {
     "         CAST(NULL AS BIGINT) AS seq, CAST(NULL AS TEXT) AS run, CAST(NULL AS TEXT) AS revision,\n"
     "         CAST(NULL AS DOUBLE PRECISION) AS statistic, CAST(NULL AS DOUBLE PRECISION) AS \"limit\",\n"
     "         CAST(NULL AS TEXT) AS verdict, CAST(NULL AS BIGINT) AS delay,\n"
-    "         runs, events, detected, alerts, false_alarms,\n"
+    "         runs, runs_without_limits, events, detected, alerts, false_alarms,\n"
     "         CASE WHEN events > 0 THEN CAST(detected AS DOUBLE PRECISION) / events END AS recall,\n"
     "         CASE WHEN alerts > 0 THEN CAST(alerts - false_alarms AS DOUBLE PRECISION) / alerts END AS precision,\n"
     "         CASE WHEN runs > 0 THEN CAST(100 * false_alarms AS DOUBLE PRECISION) / runs END AS false_per_100,\n"
     "         CASE WHEN detected > 0 THEN CAST(delay_sum AS DOUBLE PRECISION) / detected END AS mean_delay,\n"
     "         max_delay,\n"
-    "         CAST(detected AS TEXT) || ' of ' || CAST(events AS TEXT) || ' reference regressions detected; '\n"
-    "           || CAST(alerts AS TEXT) || ' alerts, ' || CAST(false_alarms AS TEXT) || ' false, in '\n"
-    "           || CAST(runs AS TEXT) || ' runs judged' AS summary\n"
+    "         CAST(detected AS TEXT) || ' of ' || CAST(events AS TEXT)\n"
+    "           || CASE WHEN events = 1 THEN ' reference regression' ELSE ' reference regressions' END\n"
+    "           || ' detected; ' || CAST(alerts AS TEXT) || CASE WHEN alerts = 1 THEN ' alert, ' ELSE ' alerts, ' END\n"
+    "           || CAST(false_alarms AS TEXT) || ' false, in '\n"
+    "           || CAST(runs AS TEXT) || CASE WHEN runs = 1 THEN ' run' ELSE ' runs' END || ' judged'\n"
+    "           || CASE WHEN runs_without_limits > 0\n"
+    "                   THEN ', ' || CAST(runs_without_limits AS TEXT)\n"
+    "                        || CASE WHEN runs_without_limits = 1 THEN ' run' ELSE ' runs' END || ' without limits'\n"
+    "                   ELSE '' END AS summary\n"
     "  FROM bt_total\n"
     "  UNION ALL\n"
     "  SELECT 'history', host, benchmark, params, metric, variant, NULL, NULL, NULL, NULL, NULL, NULL, NULL,\n"
-    "         runs, events, detected, alerts, false_alarms,\n"
+    "         runs, runs_without_limits, events, detected, alerts, false_alarms,\n"
     "         CASE WHEN events > 0 THEN CAST(detected AS DOUBLE PRECISION) / events END,\n"
     "         CASE WHEN alerts > 0 THEN CAST(alerts - false_alarms AS DOUBLE PRECISION) / alerts END,\n"
     "         CASE WHEN runs > 0 THEN CAST(100 * false_alarms AS DOUBLE PRECISION) / runs END,\n"
@@ -115,11 +127,11 @@ static const char *const scoring[] = {
     "  UNION ALL\n"
     "  SELECT 'alert', host, benchmark, params, metric, variant, seq, run, revision, statistic, \"limit\",\n"
     "         CASE WHEN hit = 1 THEN 'hit' ELSE 'false alarm' END, CASE WHEN hit = 1 THEN seq - event_seq END,\n"
-    "         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL\n"
+    "         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL\n"
     "  FROM bt_hit\n"
     "  UNION ALL\n"
     "  SELECT 'missed', host, benchmark, params, metric, variant, seq, run, revision, statistic, \"limit\",\n"
-    "         'missed', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL\n"
+    "         'missed', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL\n"
     "  FROM bt_detect\n"
     "  WHERE first_alert IS NULL\n"
     ")\n"
@@ -290,13 +302,14 @@ static void put_header(struct strbuf *sb, const struct saved_query *g, const str
                    "title=\"Each history as %s judged it, run by run: hits, false alarms and missed regressions "
                    "(histories with a miss or a false alarm first)\"\n",
               g->name, g->name);
-    sb_puts(sb, "-- columns: kind, host, benchmark, params, run, revision, verdict, delay, runs, events, detected, "
-                 "false_alarms, recall, precision\n");
+    sb_puts(sb, "-- columns: kind, host, benchmark, params, run, revision, verdict, delay, runs, runs_without_limits, "
+                 "events, detected, false_alarms, recall, precision\n");
     sb_printf(sb, "-- headline[kind=total, events>0]: %s would have caught {detected} of {events:reference "
                    "regression/reference regressions} (recall {recall:share}) with {false_alarms:false alarm/false "
-                   "alarms} in {runs:run/runs} judged[; {count(kind=missed):missed/missed}]\n", g->name);
+                   "alarms} in {runs:run/runs} judged[, {runs_without_limits:run/runs} without limits][; "
+                   "{count(kind=missed):missed/missed}]\n", g->name);
     sb_printf(sb, "-- headline[kind=total]: no reference regression to catch; %s raised {alerts:alert/alerts} in "
-                   "{runs:run/runs} judged\n--\n", g->name);
+                   "{runs:run/runs} judged[, {runs_without_limits:run/runs} without limits]\n--\n", g->name);
     sb_printf(sb, "-- Composed by 'benchdb backtest' from the saved queries %s (%s, sha256 %s)\n", g->name, g->source,
               gsha);
     sb_printf(sb, "-- and %s (%s, sha256 %s); docs/queries.md, \"Back-testing a gate\".\n", r->name, r->source, rsha);
@@ -400,9 +413,10 @@ int backtest_print(const struct rowset *rows, const struct out_opts *o, FILE *ou
 {
     if (o->format == OUT_CSV || o->format == OUT_JSON)
         return rowset_print(rows, o, out);
-    static const char *const summary[] = {"kind", "host", "benchmark", "params", "metric", "variant",
-                                          "runs", "events", "detected", "alerts", "false_alarms", "recall",
-                                          "precision", "false_per_100", "mean_delay", "max_delay"};
+    static const char *const summary[] = {"kind",   "host",      "benchmark",     "params",     "metric",
+                                          "variant", "runs",     "runs_without_limits", "events", "detected",
+                                          "alerts", "false_alarms", "recall",  "precision",  "false_per_100",
+                                          "mean_delay", "max_delay"};
     static const char *const alerts[] = {"kind", "host", "benchmark", "params", "metric", "variant", "seq", "run",
                                          "revision", "statistic", "limit", "verdict", "delay"};
     struct rowset a = {0}, b = {0};
@@ -440,9 +454,14 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
         long long events = (long long)num_or_nan(rows, r, "events"), alerts = (long long)num_or_nan(rows, r, "alerts");
         long long det = (long long)num_or_nan(rows, r, "detected"), fa = (long long)num_or_nan(rows, r, "false_alarms");
         long long runs = (long long)num_or_nan(rows, r, "runs");
+        double nl = num_or_nan(rows, r, "runs_without_limits");
+        long long no_limits = isnan(nl) ? 0 : (long long)nl;
         struct strbuf sb = {0};
-        sb_printf(&sb, "%s would have raised %lld alert%s in %lld run%s: ", gate, alerts, alerts == 1 ? "" : "s", runs,
-                  runs == 1 ? "" : "s");
+        sb_printf(&sb, "%s would have raised %lld alert%s in %lld run%s judged", gate, alerts, alerts == 1 ? "" : "s",
+                  runs, runs == 1 ? "" : "s");
+        if (no_limits) /* the first nights of a history, say: counted apart, in no rate */
+            sb_printf(&sb, ", %lld run%s without limits", no_limits, no_limits == 1 ? "" : "s");
+        sb_puts(&sb, ": ");
         if (events)
             sb_printf(&sb, "%lld of %lld reference regression%s caught (recall %.2f", det, events,
                       events == 1 ? "" : "s", num_or_nan(rows, r, "recall"));
@@ -453,10 +472,10 @@ char *backtest_sentence(const struct rowset *rows, const char *gate)
         else
             sb_puts(&sb, ", precision undefined)");
         if (runs)
-            sb_printf(&sb, ", %lld false alarm%s (%.3g per 100 runs)", fa, fa == 1 ? "" : "s",
+            sb_printf(&sb, ", %lld false alarm%s (%.3g per 100 runs judged)", fa, fa == 1 ? "" : "s",
                       num_or_nan(rows, r, "false_per_100"));
         else /* nothing judged (e.g. --since after the last run): no rate to give */
-            sb_puts(&sb, ", 0 false alarms (per 100 runs undefined)");
+            sb_puts(&sb, ", 0 false alarms (per 100 runs judged undefined)");
         if (det) {
             double mean = num_or_nan(rows, r, "mean_delay");
             sb_printf(&sb, ", detected %.2g run%s late on average (at most %lld)", mean, mean == 1 ? "" : "s",

@@ -64,6 +64,66 @@ static void names_free(struct names *ns)
     ns->n = 0;
 }
 
+/* ---- units as shown -------------------------------------------------------- */
+
+int compare_expand_units(struct db *db, const char *plan, const char *list, char **out, char **err)
+{
+    *out = NULL;
+    struct db_stmt *st;
+    if (db_prepare(db, "SELECT DISTINCT se.unit FROM series se JOIN run r ON r.id = se.run_id "
+                       "JOIN plan p ON p.id = r.plan_id WHERE p.name = ?1 ORDER BY 1", &st) != SQLITE_OK)
+        return bd_fail(err, "compare: %s", db_errmsg(db));
+    db_bind_text(st, 1, plan, -1);
+    struct names units = {0};
+    int rc;
+    while ((rc = db_step(st)) == SQLITE_ROW) {
+        const char *u = (const char *)db_column_text(st, 0);
+        char **v = u ? xreallocarray(units.v, units.n + 1, sizeof *v) : NULL;
+        if (u && (!v || !(v[units.n] = xstrdup(u)))) {
+            if (v)
+                units.v = v;
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        if (u)
+            units.v = v, units.n++;
+    }
+    db_finalize(st);
+    if (rc != SQLITE_DONE) {
+        names_free(&units);
+        return bd_fail(err, "compare: %s", rc == SQLITE_NOMEM ? "out of memory" : db_errmsg(db));
+    }
+    struct strbuf sb = {0};
+    sb_puts(&sb, "");
+    int changed = 0;
+    const char *p, *cur = list;
+    size_t len;
+    char shown[256];
+    while (list_next(&cur, &p, &len)) {
+        int stored = 0, as_shown = 0;
+        for (size_t i = 0; i < units.n && !stored; i++)
+            stored = strlen(units.v[i]) == len && memcmp(units.v[i], p, len) == 0;
+        for (size_t i = 0; i < units.n && !stored; i++) {
+            cmp_tidy_any(units.v[i], shown, sizeof shown);
+            if (strlen(shown) == len && memcmp(shown, p, len) == 0) {
+                sb_printf(&sb, "%s%s", sb.len ? "," : "", units.v[i]);
+                as_shown = changed = 1;
+            }
+        }
+        if (!as_shown && len)
+            sb_printf(&sb, "%s%.*s", sb.len ? "," : "", (int)len, p);
+    }
+    names_free(&units);
+    if (sb.failed) {
+        sb_free(&sb);
+        return bd_fail(err, "compare: out of memory");
+    }
+    if (changed)
+        *out = sb_detach(&sb);
+    sb_free(&sb);
+    return 0;
+}
+
 static int plans_with(struct db *db, const struct compare_sides *s, const char *side, const char *plan,
                       struct names *out, char **err)
 {

@@ -31,6 +31,13 @@ char *compare_side_text(const struct compare_sides *s, const char *name);
 int compare_expand_sources(struct db *db, struct compare_sides *s, const char *plan, char **a, char **b,
                            char **err);
 
+/* --exact-units on a store: each unit of the comma-separated list that
+ * no series of plan has as stored, but that compare's tables show for some
+ * (sec/op for ns/op, B/s for MB/s), is replaced by those stored units, as
+ * the files take a unit as shown. *out (malloc'd) is the list to bind, or
+ * NULL when nothing changed. 0, or -1 with *err on a database error. */
+int compare_expand_units(struct db *db, const char *plan, const char *list, char **out, char **err);
+
 /* With *plan set, checks that the plan exists and holds both sides; with
  * *plan NULL, sets it (malloc'd) to the one plan that holds both. Returns
  * 0; -1 with *err set when the sides are not found or several plans hold

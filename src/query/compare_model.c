@@ -189,14 +189,24 @@ static void geomean(struct arena *a, const struct view *v, size_t r, double fact
     }
 }
 
-/* Rows [r0, r1) of one metric and unit as table t. */
-static int one_table(struct cmp_model *m, const struct view *v, size_t r0, size_t r1, json_t **params,
+/* The rows of one metric and unit: [r0, r1). */
+struct span {
+    size_t r0, r1;
+    int table; /* the table it is shown in */
+};
+
+/* The spans of one metric whose units show alike (ns and s: sec) as table
+ * t: its cells in their order, each side's values in the shown unit; the
+ * geomean row the query's when there is one span, else from the cells,
+ * as on files. */
+static int one_table(struct cmp_model *m, const struct view *v, const struct span *sp, int nsp, json_t **params,
                      const struct compare_sides *s, int keep_pkg, int variants, int adjusted, struct cmp_table *t)
 {
     struct arena *a = &m->arena;
+    size_t r0 = sp[0].r0, nrows = 0;
     const char *metric = text_at(v, r0, C_METRIC), *unit = text_at(v, r0, C_UNIT);
     char tidy[256], lab[512];
-    double factor = cmp_tidy_any(unit ? unit : "", tidy, sizeof tidy);
+    cmp_tidy_any(unit ? unit : "", tidy, sizeof tidy);
     if (!metric || strcmp(metric, "primary") == 0 || same(metric, unit))
         snprintf(lab, sizeof lab, "%s", tidy);
     else
@@ -206,36 +216,57 @@ static int one_table(struct cmp_model *m, const struct view *v, size_t r0, size_
     t->binary = cmp_unit_binary(unit ? unit : "");
     double f;
     cmp_unit_info(unit ? unit : "", &t->kind, &t->direction, &f);
+    for (int k = 0; k < nsp; k++)
+        nrows += sp[k].r1 - sp[k].r0;
     t->ncols = 2;
     t->cols = arena_alloc(a, 2 * sizeof *t->cols);
     t->sums = arena_alloc(a, 2 * sizeof *t->sums);
-    t->rows = arena_alloc(a, (r1 - r0) * sizeof *t->rows);
+    t->rows = arena_alloc(a, nrows * sizeof *t->rows);
     t->cfg = arena_alloc(a, 2 * sizeof *t->cfg);
     if (!t->cols || !t->sums || !t->rows || !t->cfg)
         return -1;
     t->cols[0] = s->a;
     t->cols[1] = s->b;
     t->cfg[0] = arena_strdup(a, m->nfields ? pkg_of(params[r0]) : "");
-    for (size_t r = r0; r < r1; r++) {
-        if (strcmp(text_at(v, r, C_KIND), "cell") != 0) {
-            geomean(a, v, r, factor, t);
-            continue;
+    for (int k = 0; k < nsp; k++) {
+        const char *u = text_at(v, sp[k].r0, C_UNIT);
+        double factor = cmp_tidy_any(u ? u : "", tidy, sizeof tidy);
+        for (size_t r = sp[k].r0; r < sp[k].r1; r++) {
+            if (strcmp(text_at(v, r, C_KIND), "cell") != 0) {
+                if (nsp == 1)
+                    geomean(a, v, r, factor, t);
+                continue;
+            }
+            struct cmp_row *row = &t->rows[t->nrows++];
+            row->label = label(a, text_at(v, r, C_BENCHMARK), params[r], keep_pkg,
+                               variants ? text_at(v, r, C_VARIANT) : NULL);
+            row->cells = arena_alloc(a, 2 * sizeof *row->cells);
+            if (!row->label || !row->cells)
+                return -1;
+            side_cell(a, v, r, C_N_A, C_MEDIAN_A, C_PM_A, factor, &row->cells[0]);
+            side_cell(a, v, r, C_N_B, C_MEDIAN_B, C_PM_B, factor, &row->cells[1]);
+            comparison(a, v, r, adjusted, &row->cells[0], &row->cells[1]);
+            spread_warnings(a, text_at(v, r, C_WARNINGS), &row->cells[0], &row->cells[1]);
+            too_few(&row->cells[1], m->alpha);
+            m->compared += row->cells[1].compared;
+            m->regressed += row->cells[1].regressed;
         }
-        struct cmp_row *row = &t->rows[t->nrows++];
-        row->label = label(a, text_at(v, r, C_BENCHMARK), params[r], keep_pkg,
-                           variants ? text_at(v, r, C_VARIANT) : NULL);
-        row->cells = arena_alloc(a, 2 * sizeof *row->cells);
-        if (!row->label || !row->cells)
-            return -1;
-        side_cell(a, v, r, C_N_A, C_MEDIAN_A, C_PM_A, factor, &row->cells[0]);
-        side_cell(a, v, r, C_N_B, C_MEDIAN_B, C_PM_B, factor, &row->cells[1]);
-        comparison(a, v, r, adjusted, &row->cells[0], &row->cells[1]);
-        spread_warnings(a, text_at(v, r, C_WARNINGS), &row->cells[0], &row->cells[1]);
-        too_few(&row->cells[1], m->alpha);
-        m->compared += row->cells[1].compared;
-        m->regressed += row->cells[1].regressed;
     }
-    return 0;
+    /* several units in one table: the query's geomeans are each unit's */
+    return nsp > 1 ? cmp_table_summarize(t, m->extras) : 0;
+}
+
+/* Whether spans a and b (rows of v) are shown in one table: one metric,
+ * units shown alike. */
+static int one_shown_unit(const struct view *v, const struct span *a, const struct span *b)
+{
+    if (!same(text_at(v, a->r0, C_METRIC), text_at(v, b->r0, C_METRIC)))
+        return 0;
+    const char *ua = text_at(v, a->r0, C_UNIT), *ub = text_at(v, b->r0, C_UNIT);
+    char ta[256], tb[256];
+    cmp_tidy_any(ua ? ua : "", ta, sizeof ta);
+    cmp_tidy_any(ub ? ub : "", tb, sizeof tb);
+    return strcmp(ta, tb) == 0;
 }
 
 int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, const struct compare_judged *j,
@@ -290,14 +321,35 @@ int compare_rows_model(const struct rowset *rs, const struct compare_sides *s, c
     int rc = !m->fields || !m->tables ? -1 : 0;
     if (m->fields)
         m->fields[0] = "pkg";
+    /* The query's tables are per metric and unit as stored; units shown
+     * alike (ns and s: sec) make one table, as on files. */
+    struct span *sp = rc ? NULL : xcalloc(rs->nrow + 1, sizeof *sp), *tsp = sp ? xcalloc(rs->nrow + 1, sizeof *tsp) : NULL;
+    int nsp = 0, ntab = 0;
+    rc = rc || !sp || !tsp ? -1 : 0;
     for (size_t r0 = 0, r1; rc == 0 && r0 < rs->nrow; r0 = r1) {
         for (r1 = r0 + 1; r1 < rs->nrow && same(text_at(&v, r1, C_METRIC), text_at(&v, r0, C_METRIC)) &&
                           same(text_at(&v, r1, C_UNIT), text_at(&v, r0, C_UNIT));
              r1++)
             ;
-        rc = one_table(m, &v, r0, r1, params, s, !m->nfields, variants, m->adjust != CMP_ADJUST_NONE,
+        sp[nsp] = (struct span){r0, r1, ntab};
+        for (int k = 0; k < nsp; k++)
+            if (one_shown_unit(&v, &sp[k], &sp[nsp])) {
+                sp[nsp].table = sp[k].table;
+                break;
+            }
+        ntab += sp[nsp].table == ntab;
+        nsp++;
+    }
+    for (int t = 0; rc == 0 && t < ntab; t++) {
+        int n = 0;
+        for (int k = 0; k < nsp; k++)
+            if (sp[k].table == t)
+                tsp[n++] = sp[k];
+        rc = one_table(m, &v, tsp, n, params, s, !m->nfields, variants, m->adjust != CMP_ADJUST_NONE,
                        &m->tables[m->ntables++]);
     }
+    free(sp);
+    free(tsp);
     for (size_t r = 0; r < rs->nrow; r++)
         json_decref(params[r]);
     free(params);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/units.h"
 #include "util/diag.h"
 #include "util/natural.h"
 #include "util/strbuf.h"
@@ -27,9 +28,10 @@ static const char *const names_sql[] = {
                         IN_PLAN,
     /* A metric, and the harness's own name of a primary metric (Google
      * Benchmark's real_time, kept in series.detail: docs/formats.md),
-     * which names it too. */
-    [NAMES_METRIC] = "SELECT DISTINCT se.metric, CASE WHEN se.metric = 'primary' THEN CAST(se.detail ->> 'metric' AS TEXT) END "
-                     "FROM series se JOIN run r ON r.id = se.run_id JOIN plan p ON p.id = r.plan_id " IN_PLAN,
+     * which names it too; and its units, each of which names it when no
+     * other metric has it (as stored, ns/op, or as compare shows it, sec/op). */
+    [NAMES_METRIC] = "SELECT DISTINCT se.metric, CASE WHEN se.metric = 'primary' THEN CAST(se.detail ->> 'metric' AS TEXT) END, "
+                     "se.unit FROM series se JOIN run r ON r.id = se.run_id JOIN plan p ON p.id = r.plan_id " IN_PLAN,
     [NAMES_BENCHMARK] = "SELECT DISTINCT name FROM benchmark ORDER BY 1",
     [NAMES_SOURCE] = "SELECT DISTINCT r.source FROM run r JOIN plan p ON p.id = r.plan_id "
                      "WHERE r.source IS NOT NULL AND (CAST(?1 AS TEXT) IS NULL OR p.name = ?1) ORDER BY 1",
@@ -46,6 +48,10 @@ struct names {
     size_t n;
     char **alias; /* metrics: alias[i] names the primary metric as its harness does (or NULL) */
     size_t nalias;
+    char **unit_of; /* metrics: pairs of a unit (as stored, or as compare shows it) and its metric */
+    size_t nunit_of; /* items: twice the pairs */
+    char **units;    /* metrics: every unit of unit_of, once */
+    size_t nunits;
 };
 
 static void names_free(struct names *ns)
@@ -54,8 +60,48 @@ static void names_free(struct names *ns)
         free(ns->v[i]);
     for (size_t i = 0; i < ns->nalias; i++)
         free(ns->alias[i]);
+    for (size_t i = 0; i < ns->nunit_of; i++)
+        free(ns->unit_of[i]);
+    for (size_t i = 0; i < ns->nunits; i++)
+        free(ns->units[i]);
     free(ns->v);
     free(ns->alias);
+    free(ns->unit_of);
+    free(ns->units);
+}
+
+/* Appends t to *v (of *n), duplicates kept; -1 when memory ran out. */
+static int names_push(char ***v, size_t *n, const char *t)
+{
+    char **nv = xreallocarray(*v, *n + 1, sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    if (!(nv[*n] = xstrdup(t)))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+static int names_add(char ***v, size_t *n, const char *t);
+
+/* A metric's unit: as stored and as compare shows it, each a name of it,
+ * and the heading of its table in compare (alias: the harness's name of
+ * the primary metric): "cpu_time (sec)", "real_time (sec)". */
+static int unit_add(struct names *ns, const char *metric, const char *alias, const char *unit)
+{
+    char shown[256], heading[512];
+    if (!unit || strlen(unit) > 120 || strlen(metric) > 120 || (alias && strlen(alias) > 120))
+        return 0;
+    cmp_tidy_any(unit, shown, sizeof shown);
+    const char *m = alias ? alias : metric;
+    snprintf(heading, sizeof heading, "%s (%s)", m, shown);
+    const char *u[3] = {unit, shown, strcmp(m, "primary") == 0 || strcmp(m, unit) == 0 ? NULL : heading};
+    for (int k = 0; k < 3; k++)
+        if (u[k] && (names_push(&ns->unit_of, &ns->nunit_of, u[k]) || names_push(&ns->unit_of, &ns->nunit_of, metric) ||
+                     (k < 2 && names_add(&ns->units, &ns->nunits, u[k]))))
+            return -1;
+    return 0;
 }
 
 /* Adds t to *v (of *n) unless it is there; -1 when memory ran out. */
@@ -93,7 +139,8 @@ static int names_load(struct db *db, enum param_names kind, const char *plan, co
         const char *t = (const char *)db_column_text(st, 0);
         const char *alias = kind == NAMES_METRIC ? (const char *)db_column_text(st, 1) : NULL;
         if (names_add(&ns->v, &ns->n, t ? t : "") ||
-            (alias && (names_add(&ns->alias, &ns->nalias, alias) || names_add(&ns->v, &ns->n, alias)))) {
+            (alias && (names_add(&ns->alias, &ns->nalias, alias) || names_add(&ns->v, &ns->n, alias))) ||
+            (kind == NAMES_METRIC && unit_add(ns, t ? t : "", alias, (const char *)db_column_text(st, 2)))) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -103,8 +150,10 @@ static int names_load(struct db *db, enum param_names kind, const char *plan, co
         bd_fail(err, "cannot list the store's %ss: %s", param_names_kind(kind),
                 rc == SQLITE_NOMEM ? "out of memory" : db_errmsg(db));
     db_finalize(st);
-    if (rc == SQLITE_DONE)
+    if (rc == SQLITE_DONE) {
         natural_sort((const char **)ns->v, ns->n);
+        natural_sort((const char **)ns->units, ns->nunits);
+    }
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -179,11 +228,17 @@ static int refuse(const char *pname, enum param_names names, const char *key, co
      * too when it is not shown. */
     enum { SHOWN = 10 };
     const char *near = suggest_closest(value, (const char *const *)ns->v, ns->n);
+    if (!near && names == NAMES_METRIC) /* a unit names its metric too */
+        near = suggest_closest(value, (const char *const *)ns->units, ns->nunits);
     if (near)
         sb_printf(&sb, "; did you mean '%s'?", near);
     if (ns->n <= SHOWN) {
         sb_printf(&sb, near ? " (%s%s: " : "; %s%s: ", kind, s_);
         sb_put_name_list(&sb, (const char *const *)ns->v, ns->n, SHOWN);
+        if (names == NAMES_METRIC && ns->nunits) {
+            sb_puts(&sb, "; or a unit of one: ");
+            sb_put_name_list(&sb, (const char *const *)ns->units, ns->nunits, SHOWN);
+        }
         sb_puts(&sb, near ? ")" : "");
     } else if (near)
         sb_printf(&sb, " (of %zu %s%s)", ns->n, kind, s_);
@@ -256,6 +311,39 @@ static int source_of_prefix(const char *pname, const char *value, const char *pl
     return k == 1;
 }
 
+/* A metric named by its unit (value: as stored, or as compare shows it):
+ * 1 with *own its metric (malloc'd) when one metric has the unit; 0 when
+ * none has it; -1 with *err when several have it (which one is meant?). */
+static int metric_of_unit(const char *pname, const char *value, const char *plan, const struct names *ns,
+                          char **own, char **err)
+{
+    const char *of[8];
+    size_t n = 0, more = 0;
+    for (size_t i = 0; i + 1 < ns->nunit_of; i += 2) {
+        if (strcmp(ns->unit_of[i], value) != 0)
+            continue;
+        size_t j = 0;
+        while (j < n && strcmp(of[j], ns->unit_of[i + 1]) != 0)
+            j++;
+        if (j == n && n < 8)
+            of[n++] = ns->unit_of[i + 1];
+        else if (j == n)
+            more++;
+    }
+    if (n == 1)
+        return (*own = xstrdup(of[0])) ? 1 : bd_fail(err, "out of memory");
+    if (n == 0)
+        return 0;
+    struct strbuf sb = {0};
+    sb_printf(&sb, "%s: '%s' is the unit of several metrics%s%s: ", pname, value, plan ? " in plan " : "",
+              plan ? plan : "");
+    sb_put_name_list(&sb, of, n, 8);
+    sb_printf(&sb, "%s; name one", more ? ", ..." : "");
+    bd_fail(err, "%s", xsb_text(&sb));
+    sb_free(&sb);
+    return -1;
+}
+
 /* Checks one value of parameter pname naming a `kind`; *bound is set to
  * what it binds as when that differs (a metric's harness name; a source
  * abbreviated, whole: then *own holds it, malloc'd). */
@@ -275,6 +363,17 @@ static int check_one(struct db *db, const char *pname, enum param_names kind, co
         }
     for (size_t k = 0; k < ns.n && !found; k++)
         found = strcmp(ns.v[k], value) == 0;
+    if (!found && kind == NAMES_METRIC) {
+        int k = metric_of_unit(pname, value, plan, &ns, own, err);
+        if (k < 0) {
+            names_free(&ns);
+            return EXIT_USAGE;
+        }
+        if (k == 1) {
+            *bound = *own;
+            found = 1;
+        }
+    }
     int unscoped = kind == NAMES_PLAN || kind == NAMES_BENCHMARK || kind == NAMES_VARIANT || kind == NAMES_PARAMS;
     if (!found && kind == NAMES_SOURCE) {
         char *whole = NULL;

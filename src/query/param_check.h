@@ -17,7 +17,8 @@
  * has one, else among all runs; a benchmark or a variant in the whole
  * store. A metric may also be `*` (every metric), or the name a harness
  * gives its primary metric (Google Benchmark's real_time), which is bound
- * as `primary`. vals holds each declared
+ * as `primary`, or a unit as stored (ns/op) or as compare shows it
+ * (sec/op), bound as the one metric that has it. vals holds each declared
  * parameter's value, in header order. Returns EXIT_OK; EXIT_USAGE with
  * *err saying what does not exist and what does ("plan 'nope' does not
  * exist; plans: calibration-sim, git-perf-p0001", or the nearest name);

@@ -625,7 +625,22 @@ static int each_line(const char *text, const char *source, int (*fn)(const char 
 struct run_arg {
     const struct report_eval *ev, *chart_ev;
     char **out, **err;
+    int rows_only;    /* no chart: a line reading chart.* is passed over */
+    int passed_chart; /* and one was */
 };
+
+/* Whether a line's template reads the chart's rows ({chart.NAME(...)}). */
+static int reads_chart(const char *v)
+{
+    for (const char *c = strchr(v, '{'); c; c = strchr(c + 1, '{')) {
+        const char *e = c + 1;
+        while (*e == ' ')
+            e++;
+        if (strncmp(e, "chart.", 6) == 0)
+            return 1;
+    }
+    return 0;
+}
 
 static int check_one(const char *v, const char *where, void *arg)
 {
@@ -638,6 +653,10 @@ static int check_one(const char *v, const char *where, void *arg)
 static int fill_one(const char *v, const char *where, void *arg)
 {
     struct run_arg *a = arg;
+    if (a->rows_only && reads_chart(v)) {
+        a->passed_chart = 1;
+        return 0;
+    }
     int rc = headline_line(v, a->ev, a->chart_ev, where, a->out, a->err);
     return rc; /* 1: filled, stop; 0: the next line; -1: an error */
 }
@@ -651,8 +670,23 @@ int report_headline(const struct report_eval *ev, const struct report_eval *char
                     char **out, char **err)
 {
     *out = NULL;
-    struct run_arg a = {ev, chart_ev, out, err};
+    struct run_arg a = {ev, chart_ev, out, err, 0, 0};
     if (!ev->text)
         return 0;
     return each_line(ev->text, source, fill_one, &a) < 0 ? -1 : 0;
+}
+
+int report_headline_rows(const struct report_eval *ev, const char *source, char **out, char **err)
+{
+    *out = NULL;
+    struct run_arg a = {ev, NULL, out, err, 1, 0};
+    if (!ev->text)
+        return 0;
+    if (each_line(ev->text, source, fill_one, &a) < 0)
+        return -1;
+    if (a.passed_chart && !report_nrows(ev)) { /* what an empty result looked at is the chart's to say */
+        free(*out);
+        *out = NULL;
+    }
+    return 0;
 }

@@ -27,6 +27,13 @@
 int report_headline(const struct report_eval *ev, const struct report_eval *chart_ev, const char *source,
                     char **out, char **err);
 
+/* The headline of ev from its own rows, where no chart's rows are at hand
+ * (the terminal: `benchdb query` runs no companion query): a line reading
+ * the chart's rows (chart.*) is passed over, and an empty result has no
+ * headline when such a line was (only the chart's rows say what it looked
+ * at). Returns as report_headline. */
+int report_headline_rows(const struct report_eval *ev, const char *source, char **out, char **err);
+
 /* Checks every headline line of a query's text (before it runs). Returns
  * 0, or -1 with *err as above. */
 int report_headline_check(const char *text, const char *source, char **err);

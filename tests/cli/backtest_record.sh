@@ -24,7 +24,8 @@ assert len(e) == 1 and e[0]["query"] == "backtest-gate-zscore", e
 p = e[0]["params"]
 p = json.loads(p) if isinstance(p, str) else p
 assert p["within"] == 3 and p["scope"] == "every" and p["threshold"] == 5 and p["svs"] == "best", p
-assert e[0]["outcome"].endswith("in 120 runs judged"), e[0]["outcome"]
+# 4 histories of 30 nights, the first 8 of each without limits (min_runs)
+assert e[0]["outcome"].endswith("in 88 runs judged, 32 runs without limits"), e[0]["outcome"]
 ' || fail "history row: $(cat out)"
 checks=$((checks + 1))
 

@@ -3,8 +3,9 @@
 # an independent re-implementation does (tests/data/history/
 # gen_backtest_expected.py, from the values the archives hold): the same
 # alerts (run, statistic, limit, hit or false alarm, delay), the same missed
-# regressions, and the same counts, recall, precision, false alarms per 100
-# runs and delays per history and in total.
+# regressions, and the same counts (runs judged and runs without limits
+# apart: a history's first nights), recall, precision, false alarms per 100
+# runs judged and delays per history and in total.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
 D=$BENCHDB_SRC/tests/data/history
@@ -66,7 +67,7 @@ missed = sorted((r for r in rows if r["kind"] == "missed"), key=key)
 check("missed %r" % [key(r) for r in missed],
       [key(r) + (r["run"],) for r in missed] == [(w["host"], w["workload"], w["seq"], w["run"]) for w in want["missed"]])
 def counts(r, w, what):
-    for c in ("runs", "events", "detected", "alerts", "false_alarms", "max_delay"):
+    for c in ("runs", "runs_without_limits", "events", "detected", "alerts", "false_alarms", "max_delay"):
         check("%s %s %r vs %r" % (what, c, r[c], w[c]), r[c] == w[c])
     check(what + " recall", close(r["recall"], w["detected"] / w["events"] if w["events"] else None))
     check(what + " precision", close(r["precision"], (w["alerts"] - w["false_alarms"]) / w["alerts"] if w["alerts"] else None))
@@ -81,8 +82,10 @@ total = [r for r in rows if r["kind"] == "total"]
 check("one total row, first", len(total) == 1 and rows[0]["kind"] == "total")
 counts(total[0], want["total"], "total")
 t = want["total"]
-check("summary %r" % total[0]["summary"], total[0]["summary"] == "%d of %d reference regressions detected; %d alerts, %d false, in %d runs judged"
-      % (t["detected"], t["events"], t["alerts"], t["false_alarms"], t["runs"]))
+check("summary %r" % total[0]["summary"], total[0]["summary"] == "%d of %d reference regressions detected; %d alerts, %d false, in %d runs judged, %d runs without limits"
+      % (t["detected"], t["events"], t["alerts"], t["false_alarms"], t["runs"], t["runs_without_limits"]))
+# every night of the four histories is either judged or without limits
+check("runs judged + without limits = 160", t["runs"] + t["runs_without_limits"] == 160 and t["runs_without_limits"] > 0)
 for b in bad:
     print("FAIL", sys.argv[2], b)
 sys.exit(1 if bad else 0)
@@ -109,10 +112,10 @@ bd init --db one.db >/dev/null
 bd simulate -q --history 30 --hosts 1 --cells 1 --step 20:small/serialize:+30 --seed 3 one &&
     bd --db one.db ingest -q one || fail "one history with one step"
 run bd --db one.db backtest gate-percent --no-record
-expect_err_has "gate-percent would have raised 6 alerts in 30 runs: 1 of 1 reference regression caught (recall 1.00, precision 0.83), 1 false alarm (3.33 per 100 runs)" \
+expect_err_has "gate-percent would have raised 6 alerts in 29 runs judged, 1 run without limits: 1 of 1 reference regression caught (recall 1.00, precision 0.83), 1 false alarm (3.45 per 100 runs judged)" \
     "one reference regression: singular"
 run bd --db one.db backtest gate-percent --since 2025-11-20 --no-record
-expect_err_has "gate-percent would have raised 0 alerts in 1 run: no reference regression to catch" "one run judged: singular"
+expect_err_has "gate-percent would have raised 0 alerts in 1 run judged: no reference regression to catch" "one run judged: singular"
 run bd --db one.db backtest gate-percent --since 2025-11-20
 id=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
 run bd --db one.db report --evaluation "$id" -o one.html
@@ -120,10 +123,24 @@ expect_rc 0 "the one-run back-test's page"
 expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' one.html)" \
     "no reference regression to catch; gate-percent raised 0 alerts in 1 run judged" "its headline: singular"
 
+# A history's first nights have no limits (gate-zscore: under 8 runs in
+# the distribution): counted apart, not as judged, and in no rate. One
+# history of 30 nights: nights 1-8 without limits, 22 judged.
+run bd --db one.db backtest gate-zscore --format json --no-record
+python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))[0]
+assert t["kind"] == "total" and t["runs"] == 22 and t["runs_without_limits"] == 8, t
+assert t["false_per_100"] == (100 * t["false_alarms"] / 22 if t["false_alarms"] else 0), t
+' "$T/out" || fail "backtest, the first nights without limits: $(head -c 600 "$T/out")"
+checks=$((checks + 1))
+run bd --db one.db backtest gate-zscore -p min_runs=12 --no-record
+expect_err_has " in 18 runs judged, 12 runs without limits: " "min_runs 12: twelve nights without limits, said apart"
+
 # In table format: the summary, the alerts, and the verdict in words.
 run bd backtest gate-percent --no-record
 expect_rc 0 "backtest, table"
-expect_err_has "gate-percent would have raised 9 alerts in 160 runs: 2 of 3 reference regressions caught (recall 0.67, precision 1.00), 0 false alarms (0 per 100 runs), detected 0 runs late on average (at most 0) (reference: injected-steps, within 5 runs)" "the sentence"
+expect_err_has "gate-percent would have raised 9 alerts in 156 runs judged, 4 runs without limits: 2 of 3 reference regressions caught (recall 0.67, precision 1.00), 0 false alarms (0 per 100 runs judged), detected 0 runs late on average (at most 0) (reference: injected-steps, within 5 runs)" "the sentence"
 expect_out_has "missed" "a missed regression is listed"
 # The answer first: merged as on a terminal, the sentence is line one.
 bd backtest gate-percent --no-record >"$T/merged" 2>&1
@@ -131,7 +148,7 @@ expect_eq "$(head -1 "$T/merged" | cut -d' ' -f1-6)" "gate-percent would have ra
 expect_eq "$(grep -n missed "$T/merged" | head -1 | cut -d: -f1 | awk '{print ($1 > 1)}')" 1 "backtest: the rows after it"
 # Markdown (a comment for a pull request): the sentence is stdout's bold first line.
 run bd backtest gate-percent --no-record --format markdown
-expect_eq "$(head -n 1 "$T/out")" "**gate-percent would have raised 9 alerts in 160 runs: 2 of 3 reference regressions caught (recall 0.67, precision 1.00), 0 false alarms (0 per 100 runs), detected 0 runs late on average (at most 0) (reference: injected-steps, within 5 runs)**" \
+expect_eq "$(head -n 1 "$T/out")" "**gate-percent would have raised 9 alerts in 156 runs judged, 4 runs without limits: 2 of 3 reference regressions caught (recall 0.67, precision 1.00), 0 false alarms (0 per 100 runs judged), detected 0 runs late on average (at most 0) (reference: injected-steps, within 5 runs)**" \
     "backtest, Markdown: the answer on stdout's first line"
 expect_eq "$(sed -n 2p "$T/out")$(sed -n 3p "$T/out" | cut -c1-6)" "| kind" "backtest, Markdown: a blank line, then the table"
 
@@ -165,7 +182,7 @@ checks=$((checks + 1))
 # said in words, none printed as a number.
 run bd backtest gate-ttest --since 2025-12-31 --no-record
 expect_rc 0 "backtest, nothing judged"
-expect_err_has "gate-ttest would have raised 0 alerts in 0 runs: no reference regression to catch (recall undefined, precision undefined), 0 false alarms (per 100 runs undefined)" "nothing judged: the sentence"
+expect_err_has "gate-ttest would have raised 0 alerts in 0 runs judged: no reference regression to catch (recall undefined, precision undefined), 0 false alarms (per 100 runs judged undefined)" "nothing judged: the sentence"
 checks=$((checks + 1))
 ! grep -qiw nan "$T/out" "$T/err" || fail "nothing judged: a rate printed as nan: $(grep -iw nan "$T/out" "$T/err")"
 

@@ -150,14 +150,23 @@ expect_err_has "error: compare: source '1b2c3d4e5f6' abbreviates more than one r
 run bd compare --by source --format csv --no-record abcdef01 9e8d7c6
 expect_rc 0 "a whole source that also begins another"
 expect_out_has "cell,parse,{},v,primary,ns/op,10,108.5," "is that source (runs r6, r7: median 108.5), not an abbreviation of two"
-# --exact-units on a store takes the units as stored: one that no row has
-# (the table's sec/op for the stored ns/op) changed nothing, silently
-run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units sec/op
-expect_rc 0 "--exact-units naming a unit no row has"
-expect_err_has "warning: compare: --exact-units: no unit named 'sec/op'" "is warned about"
-expect_err_has "units: ns/op: nothing assumed exact for it" "naming the units the rows have"
+# --exact-units on a store takes a unit as stored (ns/op) or as the table
+# shows it (sec/op), as on files: the same table either way, the stored
+# unit recorded; one that no row has changed nothing, silently: warned
+# about, with the units there are, both ways.
 run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units ns/op
 grep -q "warning" "$T/err" && fail "--exact-units ns/op: no warning: $(cat "$T/err")"
+cp "$T/out" exact-stored.txt
+run bd compare --by source 1b2c3d4e5f60 9e8d7c6 --exact-units sec/op
+expect_rc 0 "--exact-units as the table shows the unit"
+grep -q "warning" "$T/err" && fail "--exact-units sec/op: no warning: $(cat "$T/err")"
+expect_eq "$(cat "$T/out")" "$(cat exact-stored.txt)" "--exact-units sec/op: the table of --exact-units ns/op"
+expect_eq "$(bd sql "SELECT params ->> 'exact_units' FROM evaluation ORDER BY id DESC LIMIT 1" --format csv | tail -n 1 | tr -d '\r')" \
+    "ns/op" "bound and recorded as stored"
+run bd compare --by source --no-record 1b2c3d4e5f60 9e8d7c6 --exact-units secs
+expect_rc 0 "--exact-units naming a unit no row has"
+expect_err_has "warning: compare: --exact-units: no unit named 'secs'" "is warned about"
+expect_err_has "units: ns/op, sec/op: nothing assumed exact for it" "naming the units the rows have, as stored and as shown"
 # A head whose values are in a unit of another kind (ns for the base's
 # ops/s) has them left out with a warning: the CSV said so, the table and
 # the comment did not (the cell is not compared, and the note hung on the
@@ -415,5 +424,23 @@ t.finish(least=40)
 PY
 expect_rc 0 "the numbers recomputed from the values"
 cat "$T/out"
+
+# ---- units shown alike are one table, as on files ----
+# One benchmark measured in ns, another in s (two harnesses' units of
+# time): both show as sec, one table with one geomean, the same table as
+# the files give; not two tables both headed sec.
+{ echo benchmark,unit,value; for v in 100 102 101 99 100 101; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >u-base.csv
+{ echo benchmark,unit,value; for v in 110 112 111 109 110 111; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >u-head.csv
+bd ingest -q --plan units --run base --host h u-base.csv && bd ingest -q --plan units --run head --host h u-head.csv ||
+    fail "ingest the units' plan"
+run bd compare --plan units base head --no-record
+expect_rc 0 "compare, ns and s"
+expect_eq "$(grep -c '│ *sec *│' "$T/out")" 1 "ns and s: one table headed sec"
+expect_out_has "geomean   396.0µ        415.2µ       +4.86%" "its geomean over both cells, in seconds"
+cp "$T/out" units-store.txt
+run bd compare base=u-base.csv head=u-head.csv
+expect_eq "$(cat units-store.txt)" "$(cat "$T/out")" "ns and s on a store: the table of the files"
 
 finish

@@ -270,7 +270,7 @@ run bd compare --gate --threshold 100 --ignore note "$D/crc-old.txt" "$D/crc-new
 expect_rc 0 "--gate: none slower by more than 100%"
 run bd compare --gate --metric nosuch old.txt new.txt
 expect_rc 2 "--metric naming no metric of the files: a usage error"
-expect_err_has "error: compare: --metric: no metric named 'nosuch'; metrics: primary" "it names the metrics"
+expect_err_has "error: compare: --metric: no metric or unit named 'nosuch'; metrics and units: " "it names the metrics and units"
 run bd compare --gate "$D/crc-old.txt" "$D/crc-new.txt"
 expect_rc 4 "--gate: two configurations, nothing compared (benchstat's crcOldNew)"
 expect_err_has "compare: nothing compared (0 slower, 0 faster, 36 removed, 36 added, 0 unchanged): no cell has values both in $D/crc-old.txt and in another side; the same benchmarks are on both sides under another configuration: note is 'hw acceleration disabled' in $D/crc-old.txt, 'hw acceleration enabled' in $D/crc-new.txt (--ignore note compares across it)" \
@@ -284,6 +284,22 @@ case $first in
 *) fail "the comment's first line: $first" ;;
 esac
 expect_out_has "No cell was compared." "not 'No cell changed': nothing was"
+# --ignore with a key no file has leaves nothing out: a warning names it
+# and the keys the files have, nearest first; a key they have, no warning.
+run bd compare --gate --ignore nte "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 4 "--ignore nte: nothing left out, so nothing compared"
+expect_err_has "warning: compare: --ignore nte: no file has the configuration key 'nte', nothing is left out; the files' keys, nearest first: note, pkg, goos, goarch" \
+    "--ignore naming no key of the files: warned, the nearest first"
+run bd compare --ignore note --ignore goos "$D/crc-old.txt" "$D/crc-new.txt"
+expect_rc 0 "--ignore two keys the files have"
+grep -q "warning" "$T/err" && fail "--ignore of keys the files have: no warning: $(cat "$T/err")"
+checks=$((checks + 1))
+printf 'benchmark,unit,value\nfast,ns,100\nfast,ns,101\n' >ign-a.csv
+printf 'benchmark,unit,value\nfast,ns,110\nfast,ns,111\n' >ign-b.csv
+run bd compare --ignore pkg ign-a.csv ign-b.csv
+expect_rc 0 "--ignore on files without configuration keys"
+expect_err_has "warning: compare: --ignore pkg: no file has the configuration key 'pkg', nothing is left out; the files have no configuration key" \
+    "--ignore on files without any key: warned"
 run bd compare --ignore note --metric primary --adjust holm "$D/crc-old.txt" "$D/crc-new.txt"
 expect_rc 0 "--adjust holm"
 expect_out_has "vs base (holm)" "the header says the p-values are adjusted"

@@ -134,7 +134,23 @@ bd compare --plan pr-7 base head --metric real_time --no-record >"$T/merged" 2>&
 expect_eq "$(head -1 "$T/merged")" "compare: regressed (2 slower, 1 faster, 3 unchanged)" "on a store, table: the summary first"
 run bd compare --plan pr-7 base head --metric cpu --no-record
 expect_rc 2 "a metric the plan lacks"
-expect_err_has "error: compare: metric 'cpu' has no values in plan pr-7; did you mean 'cpu_time'? (metrics: cpu_time, primary, real_time)" \
+expect_err_has "error: compare: metric 'cpu' has no values in plan pr-7; did you mean 'cpu_time'? (metrics: cpu_time, primary, real_time; or a unit of one: " \
     "it names the nearest"
+run bd compare --plan pr-7 base head --metric ns --no-record
+expect_rc 2 "a unit of two metrics (real_time and cpu_time in ns)"
+expect_err_has "error: compare: metric: 'ns' is the unit of several metrics in plan pr-7: " "names them"
+expect_err_has "; name one" "and asks for one"
+# A table's heading names its metric too: 'cpu_time (sec)' is cpu_time's,
+# on a store and on files; on files a unit names every table of it.
+run bd compare --plan pr-7 base head --metric 'cpu_time (sec)' --no-record
+expect_rc 0 "--metric as a table's heading, on a store"
+expect_eq "$(grep -c '│ cpu_time (sec) │' "$T/out") $(grep -c 'real_time' "$T/out")" "1 0" \
+    "--metric 'cpu_time (sec)' on a store: cpu_time's table alone"
+run bd compare job/base.json job/head.json --metric 'real_time (sec)'
+expect_eq "$(grep -c '│ real_time (sec) │' "$T/out") $(grep -c 'cpu_time' "$T/out")" "1 0" \
+    "--metric 'real_time (sec)' on files: real_time's table alone"
+run bd compare job/base.json job/head.json --metric sec
+expect_eq "$(grep -c '│ real_time (sec) │' "$T/out") $(grep -c '│ cpu_time (sec) │' "$T/out")" "1 1" \
+    "--metric sec on files: both tables of that unit"
 
 finish

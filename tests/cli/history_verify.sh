@@ -154,6 +154,29 @@ expect_rc 2 "--verify --all -n 1"
 expect_err_has "error: history: --limit lists the last N evaluations: not with --verify" "says why"
 run bd history --diff 1 2 --limit 1
 expect_rc 2 "--diff with --limit"
+# The limits hold --verify's re-runs; a listing and --diff run no query:
+# refused there rather than taken and ignored (and --diff reads no saved
+# query: --queries refused too).
+for o in "--timeout 5" "--max-rows 10" "--max-result-bytes 1M"; do
+    run bd history $o
+    expect_rc 2 "a listing with $o"
+    expect_err_has "error: history: ${o% *} holds the queries --verify runs again; a listing runs none" "listing, $o: says why"
+    run bd history --diff 1 2 $o
+    expect_rc 2 "--diff with $o"
+    expect_err_has "error: history: ${o% *} holds the queries --verify runs again; --diff runs none" "--diff, $o: says why"
+    expect_eq "$(wc -c <"$T/out")" 0 "--diff with $o: nothing on stdout"
+done
+run bd history --all gate-zscore
+expect_rc 2 "--all with NAME: NAME lists every evaluation of it already"
+expect_err_has "error: history: --all lists every query's evaluations, lookups too; 'gate-zscore' lists every evaluation of gate-zscore already" \
+    "says why"
+run bd history --diff 1 2 --queries .
+expect_rc 2 "--diff with --queries"
+expect_err_has "error: history: --queries: --diff compares two recorded evaluations and reads no saved query" "says why"
+run bd history --verify 1 --timeout 60 --max-rows 1000000
+expect_rc 0 "--verify takes the limits"
+run bd history --verify 1 --max-rows 1
+expect_rc 1 "--verify: a re-run held to --max-rows 1 stops"
 run bd history --verify 99
 expect_rc 1 "a missing evaluation"
 expect_err_has "error: history: no evaluation 99 in the store (its " "message"
@@ -163,6 +186,10 @@ bd --db none.db init >/dev/null
 run bd --db none.db history --verify 1
 expect_rc 1 "an evaluation of a store that holds none"
 expect_eq "$(cat "$T/err")" "error: history: no evaluation 1 in the store (it holds none yet)" "says so"
+run bd --db none.db history --verify --all
+expect_rc 0 "--verify --all of a store that holds none: nothing differs"
+expect_eq "$(cat "$T/err")" "no evaluation is recorded: nothing to verify" "says so (not 'verified 0 evaluations')"
+expect_eq "$(wc -c <"$T/out")" 0 "and no bare header"
 # An empty history, and a query never evaluated, say so first (they printed
 # a bare header, the note after it or none at all); so does an empty list.
 run bd --db none.db history

@@ -58,7 +58,7 @@ refused "a host" "error: query names: host 'laptp' ran no run of plan crc32; did
     bd query names --queries q --param plan=crc32 --param host=laptp
 refused "an attribute" "error: query names: attr 'gooss' is not an attribute of any run of plan crc32; did you mean 'goos'?" \
     bd query names --queries q --param plan=crc32 --param attr=gooss
-refused "a metric" "error: query names: metric 'MB/sec' has no values in plan crc32; did you mean 'MB/s'? (metrics: MB/s, primary)" \
+refused "a metric" "error: query names: metric 'MB/sec' has no values in plan crc32; did you mean 'MB/s'? (metrics: MB/s, primary; or a unit of one: B/s, MB/s, ns/op, sec/op)" \
     bd query names --queries q --param plan=crc32 --param metric=MB/sec
 refused "a benchmark" "error: query names: benchmark 'BenchmarkCRC32/poly=IEEE/size=16/align=0' does not exist; did you mean 'BenchmarkCRC32/poly=IEEE/size=15/align=0'?" \
     bd query names --queries q --param benchmark=BenchmarkCRC32/poly=IEEE/size=16/align=0
@@ -140,8 +140,36 @@ refused "compare --by attr:KEY" "error: compare: plan 'crc32' has no attribute n
     bd compare --plan crc32 --by attr:note 'hw acceleration disabled' 'hw acceleration enabeld'
 refused "compare --metric on a store" "error: compare: metric 'MB/sec' has no values in plan crc32; did you mean 'MB/s'?" \
     bd compare --plan crc32 base head --metric MB/sec
-refused "compare --metric on files" "error: compare: --metric: no metric named 'MB/sec'; did you mean 'MB/s'?" \
+refused "compare --metric on files" "error: compare: --metric: no metric or unit named 'MB/sec'; did you mean 'MB/s'?" \
     bd compare "$G/crc-old.txt" "$G/crc-new.txt" --metric MB/sec
+# A metric may be named by its unit, as stored (ns/op) or as the tables
+# show it (sec/op, B/s): the same table as its metric's name gives, on a
+# store and on files; a name that is neither lists both kinds.
+bd compare --plan crc32 base head --metric primary --no-record >by-metric.txt 2>&1
+bd compare --ignore note "$G/crc-old.txt" "$G/crc-new.txt" --metric primary >by-metric-files.txt 2>&1
+for m in sec/op ns/op; do
+    run bd compare --plan crc32 base head --metric $m --no-record
+    expect_rc 0 "compare --metric $m on a store"
+    expect_eq "$(cat "$T/err" "$T/out")" "$(cat by-metric.txt)" "compare --metric $m on a store: the metric primary's table"
+    run bd compare --ignore note "$G/crc-old.txt" "$G/crc-new.txt" --metric $m
+    expect_rc 0 "compare --metric $m on files"
+    expect_eq "$(cat "$T/err" "$T/out")" "$(cat by-metric-files.txt)" "compare --metric $m on files: the metric primary's table"
+done
+run bd compare --plan crc32 base head --metric B/s --no-record
+expect_out_has " B/s " "--metric B/s on a store: the MB/s table"
+grep -q "sec/op" "$T/out" && fail "--metric B/s on a store: the table of that unit alone"
+run bd compare --ignore note "$G/crc-old.txt" "$G/crc-new.txt" --metric B/s
+expect_out_has " B/s " "--metric B/s on files: the MB/s table"
+grep -q "sec/op" "$T/out" && fail "--metric B/s on files: the table of that unit alone"
+checks=$((checks + 2))
+run bd query gate-zscore --param plan=crc32 --param metric=sec/op --no-record --format csv
+expect_rc 0 "a query's metric named by its unit as compare shows it"
+refused "compare --metric, neither a metric nor a unit, on a store" \
+    "error: compare: metric 'secs' has no values in plan crc32; metrics: MB/s, primary; or a unit of one: B/s, MB/s, ns/op, sec/op" \
+    bd compare --plan crc32 base head --metric secs
+refused "compare --metric, neither a metric nor a unit, on files" \
+    "error: compare: --metric: no metric or unit named 'secs'; metrics and units: B/s, MB/s, ns/op, primary, sec/op" \
+    bd compare --ignore note "$G/crc-old.txt" "$G/crc-new.txt" --metric secs
 refused "list --plan" "error: list: --plan: plan 'crc3' does not exist; did you mean 'crc32'?" bd list runs --plan crc3
 refused "delete --plan" "error: delete: plan 'crc3' does not exist; did you mean 'crc32'?" bd delete --plan crc3 --dry-run
 refused "delete --run" "error: delete: run 'hed' is not a run of plan crc32; did you mean 'head'?" bd delete --run crc32/hed
@@ -175,5 +203,25 @@ bd ingest -q --format go-bench --plan other --run b --host h b.txt
 run bd compare --plan other a b --gate --no-record
 expect_rc 4 "nothing compared: the gate exits 4"
 expect_err_has "compare: nothing compared (0 slower, 0 faster, 3 removed, 1 added, 0 unchanged): no cell has values both in a and in another side" "the first line says nothing was compared, and why"
+# The saved query itself: the same answer, and its gate agrees with compare's.
+why="nothing compared (0 slower, 0 faster, 3 removed, 1 added, 0 unchanged): no cell has values both in a and in another side"
+run bd query compare -p plan=other -p a=a -p b=b --gate --no-record
+expect_rc 4 "query compare --gate, nothing compared: exit 4, as compare --gate"
+expect_eq "$(head -n 1 "$T/err")" "$why" "query compare: the first line says nothing was compared, and why"
+expect_err_has "gate: nothing compared (exit 4)" "the gate's line says why it exits 4"
+run bd query compare -p plan=other -p a=a -p b=b --no-record --format json --envelope
+expect_rc 0 "query compare without --gate, nothing compared"
+python3 - "$T/out" "$why" <<'PY' || fail "query compare --envelope, nothing compared: verdict and unmet"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "nothing compared" and d["unmet"] == sys.argv[2] and d["holds"] is None, d
+assert d["rows"] and not [r for r in d["rows"] if r["kind"] == "cell" and r["n_a"] and r["n_b"]], d["rows"]
+PY
+run bd query compare -p plan=other -p a=a -p b=b --gate --no-record --format markdown
+expect_rc 4 "query compare --gate --format markdown, nothing compared"
+expect_eq "$(head -n 1 "$T/out")" "**$why** — gate: nothing compared (exit 4)" "the comment's first line"
+run bd compare --plan other a b --no-record --format json --envelope
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"] == "nothing compared", d["verdict"]' \
+    "$T/out" || fail "compare on a store, nothing compared: the verdict says so, as on files"
 
 finish

@@ -287,9 +287,9 @@ run bd --db tie.db rule show
 expect_rc 2 "rule show without a rule"
 
 # --- A lookup with a headline says what it found first (stderr, before the
-# rows), as its page opens; the numbers are the rows'. regressions' headline
-# counts the histories of its chart (another query, which only a page runs):
-# none in the terminal rather than a count of something else.
+# rows), as its page opens; the numbers are the rows'. regressions' page
+# headline counts the histories of its chart (another query, which only a
+# page runs): the terminal's counts its own rows instead.
 bd simulate --quiet --history 30 --cells 2 --steps 1 --seed 5 --plan nightly hist >/dev/null || fail "simulate"
 bd --db hist.db init >/dev/null && bd --db hist.db ingest --quiet hist || fail "ingest the history"
 run bd --db hist.db query injected-steps --format csv
@@ -305,8 +305,56 @@ h=$(python3 -c 'import csv,sys; print(len({(r["host"],r["benchmark"],r["params"]
 expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1)" "$n change point$([ "$n" = 1 ] || echo s) in $h histories" "trend: the counts of its rows"
 run bd --db hist.db query trend --format markdown
 expect_eq "$(head -n 1 "$T/out" | cut -d';' -f1)" "**$n change point$([ "$n" = 1 ] || echo s) in $h histories" "Markdown leads with it, bold"
-run bd --db hist.db query regressions
-expect_eq "$(head -n 1 "$T/err")" "result: 1 row" "regressions: no headline without its chart's rows"
+# regressions' first line from its rows: how many regressions, in how many
+# histories (and improvements), the largest; the counts are the rows'.
+regressions_said() { # CSV: the sentence its rows make
+    python3 - "$1" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def n(k, one, many): return "%d %s" % (k, one if k == 1 else many)
+def hist(rs): return len({(r["host"], r["benchmark"], r["params"], r["metric"], r["variant"]) for r in rs})
+def cell(r): return r["benchmark"] + "".join("/%s=%s" % kv for kv in json.loads(r["params"]).items())
+reg = [r for r in rows if r["kind"] == "regression"]
+imp = [r for r in rows if r["kind"] == "improvement"]
+if reg:
+    top = max(reg, key=lambda r: abs(float(r["change_percent"])))
+    print("%s in %s%s; the largest: %s regressed by " % (n(len(reg), "regression", "regressions"),
+          n(hist(reg), "history", "histories"), " and " + n(len(imp), "improvement", "improvements") if imp else "",
+          cell(top)), end="")
+    print("@ on %s from run %s (%s), last good %s" % (top["host"], top["run"], top["revision"][:12],
+          top["last_good_run"]))
+elif imp:
+    top = max(imp, key=lambda r: abs(float(r["change_percent"])))
+    print("no regression; %s in %s; the largest: %s improved by @ on %s from run %s (%s)" % (
+          n(len(imp), "improvement", "improvements"), n(hist(imp), "history", "histories"), cell(top),
+          top["host"], top["run"], top["revision"][:12]))
+PY
+}
+for p in 0.001 0.05 0.5; do
+    run bd --db hist.db query regressions -p max_pvalue=$p --format csv
+    expect_rc 0 "regressions, max_pvalue $p"
+    want=$(regressions_said "$T/out")
+    case $want in *regressed*) ;; *) fail "regressions, max_pvalue $p: the rows hold a regression" ;; esac
+    # (the change as the page formats it: the rows' number, 3 digits)
+    expect_eq "$(head -n 1 "$T/err" | sed 's/ by [-+][0-9.]*% / by @ /')" "$want" \
+        "regressions, max_pvalue $p: the first line counts its rows"
+done
+expect_eq "$(bd --db hist.db query regressions -p max_pvalue=0.5 --format csv 2>/dev/null | tail -n +2 | wc -l)" 29 \
+    "regressions, max_pvalue 0.5: 29 rows (16 regressions, 13 improvements), counted above"
+run bd --db hist.db query regressions -p max_pvalue=0.5 --format markdown
+expect_eq "$(head -n 1 "$T/out" | sed 's/ by [-+][0-9.]*% / by @ /')" "**$want**" \
+    "regressions: Markdown leads with the same sentence, bold"
+# Only an improvement: a history of 30 nights made 12% faster from night 15.
+bd simulate --quiet --history 30 --cells 2 --step 15:small/serialize:-12 --seed 5 --plan nightly faster >/dev/null &&
+    bd --db faster.db init >/dev/null && bd --db faster.db ingest --quiet faster || fail "the faster history"
+run bd --db faster.db query regressions --format csv
+want=$(regressions_said "$T/out")
+expect_eq "$(head -n 1 "$T/err" | sed 's/ by [-+][0-9.]*% / by @ /')" "$want" "regressions, improvements only"
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1,2)" "no regression; 3 improvements in 3 histories" \
+    "regressions, improvements only: the counts"
+run bd --db hist.db query regressions -p min_magnitude=5
+expect_eq "$(head -n 1 "$T/err")" "result: 0 rows" \
+    "regressions without a row: no headline (what it looked at is its chart's to say, on its page)"
 # A list of sides naming one source twice, once abbreviated, is refused as
 # the same name twice is.
 src=$(bd --db hist.db sql "SELECT min(source) FROM run" --format csv | tail -n 1 | tr -d '\r')

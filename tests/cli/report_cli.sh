@@ -190,6 +190,15 @@ expect_rc 0 "report compare with a cell only in b"
 expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' sides.html)" \
     "no cell slower or worse: 0 of 2 cells faster or better, 1 without a significant change (~), 1 cell only in b" \
     "compare's headline: the cell only in b"
+# Two runs without a cell in common: the page says nothing was compared,
+# not '0 of 2 cells faster or better' over cells only one side has.
+printf 'BenchmarkOther 1 %s ns/op\n' 10 11 10 12 10 >other.txt
+b ingest -q --format go-bench --plan apart --run a --host h only-a.txt &&
+    b ingest -q --format go-bench --plan apart --run b --host h other.txt || fail "two runs, no cell in common"
+run b report compare -p plan=apart -p a=a -p b=b -o apart.html
+expect_rc 0 "report compare, nothing compared"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' apart.html)" \
+    "no cell compared: a and b share no cell in plan apart" "compare's headline: nothing compared"
 # A store without values yet (a new CI set-up): the pages of regressions
 # and the gates say there is nothing, as their empty results do (the
 # companion's metric=primary, its default, was looked up and refused:

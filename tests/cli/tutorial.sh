@@ -146,11 +146,14 @@ for s in "ci-a collections 349" "ci-a text 235" "ci-b collections 102" "ci-b sma
         fail "step 7: injected-steps at $s"
 done
 expect_err_has "result: 7 rows" "step 7: seven change points with Otava's defaults"
+expect_err_has "6 regressions in 6 histories and 1 improvement; the largest: serialize/format=binary/workload=text regressed by +11.3% on ci-a from run ci-a-0235 (ab5482f7cb38), last good ci-a-0234" \
+    "step 7: regressions says what it found first, as the tutorial quotes it"
+expect_err_has "5 regressions in 5 histories; the largest: serialize/format=binary/workload=text" "step 7: over 5%"
 expect_err_has "result: 5 rows" "step 7: five over 5%"
-expect_err_has "gate-zscore would have raised 12 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 1.00), 0 false alarms (0 per 100 runs), detected 0.2 runs late on average (at most 1)" "step 7: gate-zscore"
-expect_err_has "gate-ttest would have raised 81 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.31), 56 false alarms (1.28 per 100 runs)" "step 7: gate-ttest"
-expect_err_has "gate-percent would have raised 29 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.86), 4 false alarms (0.0913 per 100 runs)" "step 7: gate-percent"
-expect_err_has "gate-ttest would have raised 28 alerts in 4380 runs: 5 of 5 reference regressions caught (recall 1.00, precision 0.79), 6 false alarms" "step 7: boundary 0.999"
+expect_err_has "gate-zscore would have raised 12 alerts in 4284 runs judged, 96 runs without limits: 5 of 5 reference regressions caught (recall 1.00, precision 1.00), 0 false alarms (0 per 100 runs judged), detected 0.2 runs late on average (at most 1)" "step 7: gate-zscore"
+expect_err_has "gate-ttest would have raised 81 alerts in 4356 runs judged, 24 runs without limits: 5 of 5 reference regressions caught (recall 1.00, precision 0.31), 56 false alarms (1.29 per 100 runs judged)" "step 7: gate-ttest"
+expect_err_has "gate-percent would have raised 29 alerts in 4368 runs judged, 12 runs without limits: 5 of 5 reference regressions caught (recall 1.00, precision 0.86), 4 false alarms (0.0916 per 100 runs judged)" "step 7: gate-percent"
+expect_err_has "gate-ttest would have raised 28 alerts in 4356 runs judged, 24 runs without limits: 5 of 5 reference regressions caught (recall 1.00, precision 0.79), 6 false alarms" "step 7: boundary 0.999"
 expect_out_has "backtest-gate-percent" "step 7: history lists the back-tests"
 expect_out_has "ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 7 samples" "step 11: a build's file into a run"
 expect_out_has "ingest: 0 archives loaded, 1 skipped, 0 failed" "step 11: the same file again is skipped"

@@ -169,6 +169,19 @@ both "query: an unmet need" query versions -p plan=no-such-plan --no-record
 both "compare by variant, run means" compare --plan calibration-sim --by variant chill native --metric primary \
     --sample run --no-record
 both "compare by variant, csv" compare --by variant chill native --metric primary --no-record -f csv --digits 17
+cp "$T/pg.out" "$T/primary.csv"
+# a metric named by its unit as compare shows it (ns/op and us/op: sec/op)
+both "compare --metric sec/op" compare --by variant chill native --metric sec/op --no-record -f csv --digits 17
+checks=$((checks + 1))
+cmp -s "$T/pg.out" "$T/primary.csv" || fail "compare --metric sec/op on PostgreSQL: not the metric primary's rows"
+# --exact-units as the table shows a unit: the stored units that show so
+both "compare --exact-units ns/op,us/op" compare --by variant chill native --metric primary --exact-units ns/op,us/op \
+    --no-record -f csv --digits 17
+cp "$T/pg.out" "$T/exact.csv"
+both "compare --exact-units sec/op" compare --by variant chill native --metric primary --exact-units sec/op \
+    --no-record -f csv --digits 17
+checks=$((checks + 1))
+cmp -s "$T/pg.out" "$T/exact.csv" || fail "compare --exact-units sec/op on PostgreSQL: not ns/op and us/op's rows"
 
 # ---- evaluations recorded on PostgreSQL ----
 both "query regressions, recorded" query regressions --record -f csv
@@ -191,6 +204,12 @@ both "history --diff" history --diff 2 3
 both "history --verify (report, backtest and --verify: test_report.sh)" history --verify 1 3
 cp "$T/pg.err" "$T/err"
 expect_err_has "verified 2 evaluations: 2 identical, 0 not" "history --verify on PostgreSQL"
+# the limits hold --verify's re-runs only: a listing or --diff refuses them
+run bd --db "$uri" history --diff 2 3 --max-rows 10
+expect_rc 2 "history --diff --max-rows on PostgreSQL"
+expect_err_has "error: history: --max-rows holds the queries --verify runs again; --diff runs none" "says why"
+run bd --db "$uri" history --verify 1 --max-rows 1
+expect_rc 1 "history --verify on PostgreSQL held to --max-rows 1"
 
 # ---- rule register on PostgreSQL ----
 run bd --db "$uri" rule register compare --published-at 2020-01-01T00:00:00Z
@@ -332,6 +351,42 @@ expect_eq "$(cat "$T/err")" "note: $olduri: the store's schema was brought from 
 run bd --db "$olduri" ingest --quiet "$BENCHDB_SRC/examples/git-perf"
 expect_eq "$(cat "$T/err")" "" "said once"
 pg_dropdb "$old" >/dev/null
+
+# ---- query compare of two runs without a cell in common ----
+# Nothing compared: the verdict says so on both engines, and the gate exits
+# 4 with the reason, as compare's does.
+printf 'BenchmarkOnlyA 1 5 ns/op\nBenchmarkOnlyA 1 6 ns/op\n' >"$T/only-a.txt"
+printf 'BenchmarkOnlyB 1 5 ns/op\nBenchmarkOnlyB 1 6 ns/op\n' >"$T/only-b.txt"
+for d in "$T/s.db" "$uri"; do
+    for s in a b; do
+        bd --db "$d" ingest -q --format go-bench --plan apart --run "$s" --host h "$T/only-$s.txt" ||
+            fail "ingest plan apart, run $s, into $d"
+    done
+done
+both "query compare --gate, nothing compared" query compare -p plan=apart -p a=a -p b=b --gate --no-record -f csv
+expect_rc 4 "query compare --gate, nothing compared"
+cp "$T/pg.err" "$T/err"
+expect_eq "$(head -n 1 "$T/err")" "nothing compared (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has \
+values both in a and in another side" "the first line on PostgreSQL: nothing compared, and why"
+expect_err_has "gate: nothing compared (exit 4)" "the gate on PostgreSQL"
+[ "$pg_lite" = 0 ] || expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
+
+# ---- units shown alike: one table ----
+# A benchmark in ns and one in s are one sec table with one geomean on
+# either engine (the query's rows keep each unit's), as on files.
+{ echo benchmark,unit,value; for v in 100 102 101 99 100 101; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >"$T/u-base.csv"
+{ echo benchmark,unit,value; for v in 110 112 111 109 110 111; do echo fast,ns,$v; done
+  for v in 1.5 1.6 1.55 1.52 1.58 1.57; do echo slow,s,$v; done; } >"$T/u-head.csv"
+for d in "$T/s.db" "$uri"; do
+    for s in base head; do
+        bd --db "$d" ingest -q --plan units --run "$s" --host h "$T/u-$s.csv" || fail "ingest plan units, run $s, into $d"
+    done
+done
+both "compare, ns and s" compare --plan units base head --no-record
+expect_eq "$(grep -c '│ *sec *│' "$T/pg.out")" 1 "ns and s on PostgreSQL: one table headed sec"
+checks=$((checks + 1))
+grep -q "^geomean   396.0µ        415.2µ       +4.86%" "$T/pg.out" || fail "ns and s on PostgreSQL: one geomean over both"
 
 pg_dropdb "$db" >/dev/null
 finish

@@ -2,7 +2,8 @@
  * each line's row choice, conditions, aggregates, formats and optional
  * segments on small evaluations whose sentences are written out here in
  * full; the fall-through to the next line; the errors of a malformed line;
- * revisions, times and parameters shown short. */
+ * revisions, times and parameters shown short; the terminal's headline,
+ * from the rows alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,6 +96,49 @@ static void fall_through(void **state)
            NULL, "0 misses");
 }
 
+/* The headline of text over rows without a chart (the terminal's). */
+static void expect_rows_only(const char *text, const char *rows, const char *want)
+{
+    struct report_eval ev;
+    char *err = NULL, *got = NULL;
+    assert_int_equal(report_eval_unrecorded(&ev, "q", "{\"plan\":\"nightly\",\"host\":null}", rows, &err), 0);
+    ev.text = strdup(text);
+    if (report_headline_rows(&ev, "q.sql", &got, &err))
+        fail_msg("report_headline_rows: %s", err);
+    report_eval_free(&ev);
+    if (!want && got)
+        fail_msg("expected no headline, got '%s'", got);
+    if (want && (!got || strcmp(got, want) != 0))
+        fail_msg("headline from the rows:\n  got  '%s'\n  want '%s'", got ? got : "(none)", want);
+    free(got);
+}
+
+/* Without the chart's rows a line reading them is passed over (not filled
+ * from the query's own rows, which count something else), the next line
+ * that the rows fill is the headline, and an empty result has none once a
+ * chart's line was passed over. */
+static void rows_only(void **state)
+{
+    (void)state;
+    const char *t = "-- name: q\n"
+                    "-- headline[kind=regression]: {benchmark} regressed: {count(kind=regression)} in "
+                    "{chart.distinct(host,benchmark):history/histories}\n"
+                    "-- headline[kind=regression, largest |change_percent|]: {count(kind=regression):regression/regressions} "
+                    "in {distinct(host,benchmark,kind=regression):history/histories}; the largest: {benchmark} "
+                    "{change_percent:pct}\n"
+                    "-- headline:{ chart.count():run/runs} looked at\n"
+                    "-- headline: no history[ in plan {param(plan)}]\n"
+                    "SELECT 1;\n";
+    expect_rows_only(t, rows_json, "2 regressions in 2 histories; the largest: BM_Sort +9.4%");
+    /* on a page (a chart at hand) the chart's line comes first, as before */
+    expect(t, rows_json, "[{\"host\":\"a\",\"benchmark\":\"x\"}]", "BM_Sort regressed: 2 in 1 history");
+    expect_rows_only(t, "[]", NULL);
+    expect(t, "[]", "[]", "0 runs looked at");
+    /* no line reads a chart: the last line says what an empty result looked at */
+    expect_rows_only("-- headline[kind=x]: {benchmark}\n-- headline: no history[ in plan {param(plan)}]\nSELECT 1;\n",
+                     "[]", "no history in plan nightly");
+}
+
 static void formats(void **state)
 {
     (void)state;
@@ -171,7 +215,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(row_choice), cmocka_unit_test(fall_through), cmocka_unit_test(formats),
-        cmocka_unit_test(errors),     cmocka_unit_test(display),
+        cmocka_unit_test(errors),     cmocka_unit_test(display),      cmocka_unit_test(rows_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

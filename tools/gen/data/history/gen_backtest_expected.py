@@ -9,10 +9,11 @@ SQL from the values the archives hold:
 Writes backtest_values.tsv (every run's values, as the archives hold them:
 the exported data the expectations come from) and backtest_expected.json
 (per gate: the alerts, the missed regressions, each history's and the
-total counts, recall, precision, false alarms per 100 runs and delays).
+total counts, runs judged and runs without limits apart, recall,
+precision, false alarms per 100 runs judged and delays).
 The gates are re-implemented from their documentation (docs/queries.md),
 with defaults: gate-zscore (svs best, 100 runs, threshold 5, Conbench's
-distribution with outlier removal), gate-ttest (64 runs, boundary 0.99,
+distribution with outlier removal, no limits under 8 runs), gate-ttest (64 runs, boundary 0.99,
 t quantiles in mpmath), gate-percent (median of 10 runs, 5%); the
 reference is the injected steps; within = 5. The generator stops when a
 decision lies within 1e-9 of its limit, where rounding could flip it.
@@ -74,8 +75,11 @@ def t_quantile(p, df):
 
 
 def gate_alerts(gate, points):
-    """[(seq, statistic, limit)] of the regression alerts of one history."""
+    """[(seq, statistic, limit)] of the regression alerts of one history, and
+    how many of its runs the gate judged (had limits for: runs before it,
+    min_runs of them, with a spread)."""
     out = []
+    judged = 0
     means = [mp.fsum(mp.mpf(v) for v in vals) / len(vals) for _, _, _, vals in points]
     for k in range(len(points)):
         seq = k + 1
@@ -84,6 +88,7 @@ def gate_alerts(gate, points):
             base = statistics.median(means[max(0, k - 10):k]) if k else None
             if base is None:
                 continue
+            judged += 1
             upper = base * (1 + mp.mpf(5) / 100)
             margin(x, upper, "percent")
             if x > upper:
@@ -97,6 +102,7 @@ def gate_alerts(gate, points):
             sd = mp.sqrt(mp.fsum((v - m) ** 2 for v in sample) / (n - 1))
             if sd == 0:
                 continue
+            judged += 1
             upper = m + t_quantile(0.99, n - 1) * sd * mp.sqrt(1 + mp.mpf(1) / n)
             margin(x, upper, "ttest")
             if x > upper:
@@ -104,24 +110,26 @@ def gate_alerts(gate, points):
         else:
             svs = [min(vals) for _, _, _, vals in points]
             dist = svs[max(0, k - 100):k]
-            if len(dist) < 2:
+            if len(dist) < 8:  # min_runs: no limits before 8 runs
                 continue
             outlier, _, _ = conbench_pandas(dist)
             mean, sd = exact(dist, outlier)
             if sd is None or sd == 0:
                 continue
+            judged += 1
             z = -(mp.mpf(svs[k]) - mean) / sd
             margin(-z, 5, "zscore")
             if -z > 5:
                 out.append((seq, float(z), -5.0))
-    return out
+    return out, judged
 
 
 def score(gate, hist, steps):
     rows = {"alerts": [], "missed": [], "histories": []}
-    total = dict(runs=0, events=0, detected=0, alerts=0, false_alarms=0, delay_sum=0, max_delay=None)
+    total = dict(runs=0, runs_without_limits=0, events=0, detected=0, alerts=0, false_alarms=0, delay_sum=0,
+                 max_delay=None)
     for (host, workload), points in sorted(hist.items()):
-        alerts = gate_alerts(gate, points)
+        alerts, judged = gate_alerts(gate, points)
         events = sorted(night for h, w, night, pct in steps if h == host and w == workload and pct > 0)
         hits, first = [], {}
         for seq, stat, limit in alerts:
@@ -136,10 +144,10 @@ def score(gate, hist, steps):
         for e in events:
             if e not in first:
                 rows["missed"].append(dict(host=host, workload=workload, seq=e, run=points[e - 1][1]))
-        h = dict(runs=len(points), events=len(events), detected=len(first), alerts=len(alerts),
+        h = dict(runs=judged, runs_without_limits=len(points) - judged, events=len(events), detected=len(first), alerts=len(alerts),
                  false_alarms=hits.count(False), delay_sum=sum(first[e] - e for e in first),
                  max_delay=max((first[e] - e for e in first), default=None))
-        for key in ("runs", "events", "detected", "alerts", "false_alarms", "delay_sum"):
+        for key in ("runs", "runs_without_limits", "events", "detected", "alerts", "false_alarms", "delay_sum"):
             total[key] += h[key]
         if h["max_delay"] is not None:
             total["max_delay"] = max(total["max_delay"] or 0, h["max_delay"])
