@@ -110,14 +110,7 @@ static int names_add(char ***v, size_t *n, const char *t)
     for (size_t i = 0; i < *n; i++)
         if (strcmp((*v)[i], t) == 0)
             return 0;
-    char **nv = xreallocarray(*v, *n + 1, sizeof *nv);
-    if (!nv)
-        return -1;
-    *v = nv;
-    if (!(nv[*n] = xstrdup(t)))
-        return -1;
-    (*n)++;
-    return 0;
+    return names_push(v, n, t);
 }
 
 /* The names of kind there are (in plan when not NULL and the kind is
