@@ -5,10 +5,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/history_headline.h"
 #include "query/history.h"
 #include "query/saved.h"
 #include "query/verify.h"
 #include "util/suggest.h"
+#include "util/markdown.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -125,6 +128,23 @@ static int list(struct db *db, const struct history_args *a, const char *name)
                                  "with an -- outcome: column");
         rep.leading = rep.nnotes;
     }
+    /* What the listed evaluations say, first: on stderr in a terminal's
+     * table, bold in Markdown; CSV and JSON stay the rows alone. */
+    char *line = rc == EXIT_OK && rs.nrow && (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN)
+                     ? history_headline(db, &rs)
+                     : NULL;
+    if (line && a->out.format == OUT_TABLE) {
+        out_note(&rep, "%s", line);
+        rep.leading = rep.nnotes;
+    } else if (line) {
+        struct strbuf sb = {0};
+        sb_puts(&sb, "**");
+        sb_put_markdown(&sb, line, strlen(line), MD_TEXT);
+        sb_puts(&sb, "**");
+        out_lead(&rep, xsb_text(&sb));
+        sb_free(&sb);
+    }
+    free(line);
     /* The history is of decisions; lookups kept on purpose (--record, or
      * what a page was drawn from) are counted, not hidden silently. */
     if (rc == EXIT_OK && lookups)
