@@ -10,8 +10,6 @@
 #include "query/saved.h"
 #include "query/verify.h"
 #include "util/suggest.h"
-#include "util/markdown.h"
-#include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -133,17 +131,8 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     char *line = rc == EXIT_OK && rs.nrow && (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN)
                      ? history_headline(db, &rs)
                      : NULL;
-    if (line && a->out.format == OUT_TABLE) {
-        out_note(&rep, "%s", line);
-        rep.leading = rep.nnotes;
-    } else if (line) {
-        struct strbuf sb = {0};
-        sb_puts(&sb, "**");
-        sb_put_markdown(&sb, line, strlen(line), MD_TEXT);
-        sb_puts(&sb, "**");
-        out_lead(&rep, xsb_text(&sb));
-        sb_free(&sb);
-    }
+    if (line)
+        out_answer(&rep, &a->out, line);
     free(line);
     /* The history is of decisions; lookups kept on purpose (--record, or
      * what a page was drawn from) are counted, not hidden silently. */

@@ -151,6 +151,18 @@ static int list_all(const struct queries_args *a, struct rowset *rs, struct out_
     if (n < 0)
         return -1;
     describe_skipped(&sk, rep);
+    /* The answer first: how many, from where, how many decide. */
+    int builtin = 0, decisions = 0;
+    for (int i = 0; i < n; i++) {
+        builtin += v[i]->builtin;
+        decisions += v[i]->outcome != NULL;
+    }
+    char *line = bd_strdupf("%d saved quer%s: %d built-in, %d from files%s; %d decision%s (an -- outcome: column, "
+                            "--gate), %d lookup%s",
+                            n, n == 1 ? "y" : "ies", builtin, n - builtin, sk.n ? " (more skipped, below)" : "",
+                            decisions, decisions == 1 ? "" : "s", n - decisions, n - decisions == 1 ? "" : "s");
+    out_answer(rep, &a->out, line);
+    free(line);
     query_skips_free(&sk);
     static const char *const names[] = {"name", "summary", "parameters", "source"};
     struct rowset_builder b;

@@ -14,6 +14,18 @@ for q in aggregations cell-spread comparisons placement-rule verdicts widest; do
 done
 expect_out_has 'placement-rule,"The placement-calibration rule' "queries shows summaries"
 expect_out_has 'plan (required), level = 0.95, band_lo = 0.95, band_hi = 1.05, direction = forward' "queries shows parameters"
+expect_eq "$(cat "$T/err")" "" "queries --format csv: nothing on stderr"
+# The answer first (it was the bare table): how many, from where, how many
+# decide; counted from the shipped files.
+nq=$(ls "$BENCHDB_SRC"/queries/*.sql | wc -l)
+nd=$(grep -l '^-- outcome:' "$BENCHDB_SRC"/queries/*.sql | wc -l)
+run bd queries
+expect_eq "$(cat "$T/err")" "$nq saved queries: $nq built-in, 0 from files; $nd decisions (an -- outcome: column, --gate), $((nq - nd)) lookups" \
+    "queries: the first line says what there is"
+mkdir -p own && printf -- '-- name: own\n-- summary: mine\nSELECT 1 AS x;\n' >own/own.sql
+run bd queries --queries own --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**$((nq + 1)) saved queries: $nq built-in, 1 from files; $nd decisions (an -- outcome: column, --gate), $((nq - nd + 1)) lookups**" \
+    "queries as Markdown: the line in bold first"
 
 # --- aggregations counts a value of count k as k equal values, warmups
 # left out: 1.0 x3, 2.0 x1, 10.0 x2 (and a warmup 50.0 x5) give n 6, min 1,
@@ -101,6 +113,19 @@ expect_err_has "error: rule list: --ref goes with 'rule register'" "says so"
 run bd --db tie.db rule list
 expect_eq "$(cat "$T/err")" "no rule is registered ('benchdb rule register NAME' fixes one before its data)" \
     "rule list: none, said in words"
+bd --db tie.db rule list >"$T/merged" 2>&1
+expect_eq "$(head -n 1 "$T/merged")" "no rule is registered ('benchdb rule register NAME' fixes one before its data)" \
+    "rule list: none, said before the bare header"
+bd --db rl.db init >/dev/null
+bd --db rl.db rule register gate-percent >/dev/null 2>&1 &&
+    bd --db rl.db rule register gate-zscore >/dev/null 2>&1 &&
+    bd --db rl.db rule register compare --published-at 2026-12-01T00:00:00Z >/dev/null 2>&1 || fail "three rules"
+day=$(bd --db rl.db sql "SELECT substr(registered_at, 1, 10) FROM rule WHERE id = 3" --format csv | tail -n 1 | tr -d '\r')
+run bd --db rl.db rule list
+expect_eq "$(cat "$T/err")" "3 rules registered, of 3 queries, 1 published; the latest: compare (id 3), $day" \
+    "rule list: the first line counts the rules"
+run bd --db rl.db rule list --format csv
+expect_eq "$(cat "$T/err")" "" "rule list --format csv: the rows alone"
 { echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null
 run bd --db tie.db query placement-rule -p plan=tie -p margin=0.1 -p min_band_share=0.2 --format csv
 expect_rc 0 "placement-rule on the tie plan"
