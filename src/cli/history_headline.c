@@ -7,6 +7,7 @@
 #include "cli/history_headline.h"
 #include "query/saved.h"
 #include "report/evaldata.h"
+#include "report/headline.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -36,6 +37,28 @@ static long long failing(struct db *db, long long id, size_t *nrows)
     report_eval_free(&ev);
     free(err);
     return n;
+}
+
+/* Whether outcome says no more than a row count ("8 rows"): a lookup's. */
+static int bare_count(const char *outcome)
+{
+    size_t d = strspn(outcome, "0123456789");
+    return d > 0 && (strcmp(outcome + d, " rows") == 0 || strcmp(outcome + d, " row") == 0);
+}
+
+/* A lookup's answer in words: its query's first -- headline line its
+ * recorded rows fill (as `benchdb query` says it), or NULL. */
+static char *lookup_answer(struct db *db, long long id)
+{
+    struct report_eval ev = {0};
+    char *err = NULL, *out = NULL, src[48];
+    snprintf(src, sizeof src, "evaluation %lld", id);
+    if (report_eval_load(db, id, &ev, &err) == 0 && ev.text && strstr(ev.text, "-- headline") &&
+        report_headline_rows(&ev, src, &out, &err))
+        out = NULL;
+    report_eval_free(&ev);
+    free(err);
+    return out;
 }
 
 char *history_headline(struct db *db, const struct rowset *rs)
@@ -90,8 +113,11 @@ char *history_headline(struct db *db, const struct rowset *rs)
     if (fails)
         sb_printf(&sb, "%s%s", failed.buf, decisions == 1 ? "" : ")");
     const char *lq = cell(rs, n - 1, cq), *lout = cell(rs, n - 1, co);
-    sb_printf(&sb, "; the latest: %s (id %lld): %s", lq ? lq : "", sqlite3_value_int64(rowset_cell(rs, n - 1, cid)),
-              lout ? lout : "");
+    long long lid = sqlite3_value_int64(rowset_cell(rs, n - 1, cid));
+    char *answer = lout && bare_count(lout) ? lookup_answer(db, lid) : NULL;
+    sb_printf(&sb, "; the latest: %s (id %lld): %s%s%s", lq ? lq : "", lid, lout ? lout : "", answer ? ", " : "",
+              answer ? answer : "");
+    free(answer);
     sb_free(&failed);
     return xsb_detach(&sb);
 }

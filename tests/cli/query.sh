@@ -380,6 +380,16 @@ expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1,2)" "no regression; 3 improvemen
 run bd --db hist.db query regressions -p min_magnitude=5
 expect_eq "$(head -n 1 "$T/err")" "result: 0 rows" \
     "regressions without a row: no headline (what it looked at is its chart's to say, on its page)"
+# A recorded lookup's outcome is a row count ("1 row"): history's first
+# line adds what the rows say, the headline `query` printed when it ran.
+run bd --db hist.db query regressions --record
+said=$(head -n 1 "$T/err")
+id=$(bd --db hist.db sql "SELECT max(id) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
+outcome=$(bd --db hist.db sql "SELECT outcome FROM evaluation WHERE id = $id" --format csv | tail -n 1 | tr -d '\r')
+case "$outcome" in *" row"|*" rows") ;; *) fail "regressions' outcome, a row count: $outcome" ;; esac
+run bd --db hist.db history regressions
+expect_eq "$(head -n 1 "$T/err" | sed 's/.*; the latest: //')" "regressions (id $id): $outcome, $said" \
+    "history: the latest lookup's outcome says what it found"
 # A list of sides naming one source twice, once abbreviated, is refused as
 # the same name twice is.
 src=$(bd --db hist.db sql "SELECT min(source) FROM run" --format csv | tail -n 1 | tr -d '\r')
