@@ -162,6 +162,11 @@ run bd --db tie.db history placement-rule --limit 1 --format csv
 expect_eq "$(tail -n +2 "$T/out" | cut -d, -f1)" 3 "history --limit 1 shows the last"
 run bd --db tie.db history --diff 1 2
 expect_rc 0 "history --diff"
+# What each found, second (after which two): the recorded outcomes.
+o1=$(bd --db tie.db sql "SELECT outcome FROM evaluation WHERE id = 1" --format csv | tail -n 1 | tr -d '\r')
+o2=$(bd --db tie.db sql "SELECT outcome FROM evaluation WHERE id = 2" --format csv | tail -n 1 | tr -d '\r')
+[ "$o1" != "$o2" ] || fail "the two evaluations' outcomes differ: $o1"
+expect_eq "$(sed -n 2p "$T/err")" "outcome:    $o1 -> $o2" "diff: the outcome that changed, second"
 expect_err_has "rule text:  same" "diff: same text"
 expect_err_has "parameters: min_band_share: 0.2 -> 0.2001, margin: 0.1 -> 0.0999" "diff: the parameters that changed"
 expect_err_has "data:       same (1 archives" "diff: same data"
