@@ -36,8 +36,8 @@
 -- unmet: by = attr compares values of a run attribute: name it with key (-p key=NAME)
 -- chart: forest group=metric,unit colour=verdict label=benchmark,params,variant estimate=change lo=change_lo hi=change_hi ref=0 sort=none summary=is_geomean note=warnings xlabel="change in %, Hodges-Lehmann interval" title="Change per cell, B over A"
 -- columns: kind, benchmark, params, variant, unit, median_a, median_b, change, change_lo, change_hi, p, verdict
--- headline[no_regression=0, largest |change|]: the gate fails: {count(kind=cell,verdict=slower|worse)} of {count(kind=cell):cell/cells} slower or worse, {count(kind=cell,verdict=faster|better)} faster or better[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]; the largest, {benchmark}{params:cell}[ ({variant})], {change:pct} ({verdict})
--- headline[kind=cell, n_a>0, n_b>0]: no cell slower or worse: {count(kind=cell,verdict=faster|better)} of {count(kind=cell):cell/cells} faster or better, {count(kind=cell,verdict=~)} without a significant change (~)[, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]
+-- headline[no_regression=0, largest |change|]: the gate fails: {count(kind=cell,verdict=slower|worse)} of {count(kind=cell):cell/cells} slower or worse, {count(kind=cell,verdict=faster|better)} faster or better[, {count(kind=cell,inconclusive=1):cell/cells} inconclusive (too few samples for p ≤ {param(alpha)})][, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]; the largest, {benchmark}{params:cell}[ ({variant})], {change:pct} ({verdict})
+-- headline[kind=cell, n_a>0, n_b>0]: no cell slower or worse: {count(kind=cell,verdict=faster|better)} of {count(kind=cell):cell/cells} faster or better, {count(kind=cell,verdict=~,inconclusive!=1)} without a significant change (~)[, {count(kind=cell,inconclusive=1):cell/cells} inconclusive (too few samples for p ≤ {param(alpha)})][, {count(kind=cell,n_a=0):cell/cells} only in {param(b)}][, {count(kind=cell,n_b=0):cell/cells} only in {param(a)}]
 -- headline: no cell compared: {param(a)} and {param(b)} share no cell[ in plan {param(plan)}]
 --
 -- benchstat v2 (golang.org/x/perf/cmd/benchstat) on two sides of a plan.
@@ -65,6 +65,10 @@
 -- verdict) is 'regressed' when some row has 0, else 'nothing compared'
 -- when no cell has values on both sides, else 'no regression';
 -- is_geomean is 1 on the geomean rows (the report draws them as diamonds).
+-- inconclusive is 1 on a cell row whose ~ says nothing: its values not
+-- all equal, and no outcome of the U test could reach alpha with n_a + n_b
+-- values (2 / C(n_a + n_b, n_a) > alpha, benchstat's uTestMinP), as the
+-- text output counts it; else 0.
 -- Rows come as benchstat orders them: metrics and units, then cells, in
 -- the order they were first stored (the least series id), each metric's
 -- geomean row after its cells.
@@ -383,6 +387,8 @@ cell_rows AS (
                                  THEN CAST(j.dropped AS TEXT) || ' values in a unit that does not convert to '
                                       || j.unit || ' left out' END, ''),
            2), '') AS warnings,
+         CASE WHEN j.verdict = '~' AND j.all_equal = 0 AND j.n_a > 0 AND j.n_b > 0 AND j.p > :alpha
+                   AND coalesce(2 / o.c, 0) > :alpha THEN 1 ELSE 0 END AS inconclusive,
          j.cell_id
   FROM judged j JOIN orderings o ON o.cell_id = j.cell_id, messages m
 ),
@@ -425,6 +431,7 @@ geomean_rows AS (
            coalesce(m.nl || CASE WHEN n_both <> n_a OR n_both <> n_b
                                  THEN 'benchmark set differs from baseline; geomeans may not be comparable' END, ''),
            2), '') AS warnings,
+         0 AS inconclusive,
          first_cell AS cell_id
   FROM geomeans, messages m
 ),
@@ -443,7 +450,7 @@ SELECT r.kind, b.name AS benchmark, b.params, v.name AS variant, r.metric, r.uni
             THEN 'regressed'
             WHEN count(*) FILTER (WHERE r.kind = 'cell' AND r.n_a > 0 AND r.n_b > 0) OVER () = 0
             THEN 'nothing compared' ELSE 'no regression' END AS summary,
-       CASE WHEN r.kind = 'geomean' THEN 1 ELSE 0 END AS is_geomean
+       CASE WHEN r.kind = 'geomean' THEN 1 ELSE 0 END AS is_geomean, r.inconclusive
 FROM all_rows r
 LEFT JOIN benchmark b ON b.id = r.benchmark_id
 LEFT JOIN variant v ON v.id = r.variant_key

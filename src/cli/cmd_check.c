@@ -1,5 +1,6 @@
 /* benchdb check: verify the store. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
 #include "ingest/check.h"
@@ -23,7 +24,8 @@ const struct cli_spec spec_check = {
              "triggers enabled; and every foreign key verified row by row (no row\n"
              "refers to a missing row). The server's pages and indexes are not read\n"
              "(PostgreSQL's amcheck and data checksums do that). docs/postgresql.md.\n"
-             "Prints one line per check on stdout and one error line per problem on\n"
+             "Prints the answer first ('check: ok', or 'check: N problems found'),\n"
+             "then one line per check, on stdout, and one error line per problem on\n"
              "stderr. The store is opened read-only.\n",
     .opts = (const struct cli_opt[]){{0}},
     .more = "Exit status: 0 when nothing is wrong, 1 when anything is (or the store\n"
@@ -38,14 +40,28 @@ int cmd_check(struct cli *cli, int argc, char **argv)
     struct db *db = NULL;
     if (cli_connect_store(cli, STORE_CHECK, &db))
         return EXIT_FAIL;
-    int problems = store_check(db, stdout);
-    db_close(db);
-    if (problems < 0)
-        return EXIT_FAIL;
-    if (problems > 0) {
-        printf("check: %d problem%s found\n", problems, problems == 1 ? "" : "s");
+    /* The checks' lines are held until the answer is known: it comes
+     * first ('check: ok'), the lines that show it after. */
+    char *lines = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&lines, &len);
+    if (!mem) {
+        db_close(db);
+        bd_error("check: out of memory");
         return EXIT_FAIL;
     }
-    printf("check: ok\n");
-    return EXIT_OK;
+    int problems = store_check(db, mem);
+    db_close(db);
+    if (fclose(mem) != 0) {
+        free(lines);
+        bd_error("check: out of memory");
+        return EXIT_FAIL;
+    }
+    if (problems > 0)
+        printf("check: %d problem%s found\n", problems, problems == 1 ? "" : "s");
+    else if (problems == 0)
+        printf("check: ok\n");
+    fwrite(lines, 1, len, stdout);
+    free(lines);
+    return problems == 0 ? EXIT_OK : EXIT_FAIL;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/history_headline.h"
 #include "query/history.h"
 #include "query/saved.h"
 #include "query/verify.h"
@@ -125,6 +126,14 @@ static int list(struct db *db, const struct history_args *a, const char *name)
                                  "with an -- outcome: column");
         rep.leading = rep.nnotes;
     }
+    /* What the listed evaluations say, first: on stderr in a terminal's
+     * table, bold in Markdown; CSV and JSON stay the rows alone. */
+    char *line = rc == EXIT_OK && rs.nrow && (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN)
+                     ? history_headline(db, &rs)
+                     : NULL;
+    if (line)
+        out_answer(&rep, &a->out, line);
+    free(line);
     /* The history is of decisions; lookups kept on purpose (--record, or
      * what a page was drawn from) are counted, not hidden silently. */
     if (rc == EXIT_OK && lookups)
@@ -142,6 +151,11 @@ static int list(struct db *db, const struct history_args *a, const char *name)
 static void describe_diff(const struct history_diff *d, struct out_notes *rep)
 {
     out_note(rep, "evaluations %lld (%s) and %lld (%s) of %s", d->id[0], d->when[0], d->id[1], d->when[1], d->query);
+    /* The answer, second: whether what it found changed. */
+    if (strcmp(d->outcome[0], d->outcome[1]) == 0)
+        out_note(rep, "outcome:    same (%s)", d->outcome[0]);
+    else
+        out_note(rep, "outcome:    %s -> %s", d->outcome[0], d->outcome[1]);
     int text_same = strcmp(d->sha256[0], d->sha256[1]) == 0, data_same = strcmp(d->fingerprint[0], d->fingerprint[1]) == 0;
     if (text_same)
         out_note(rep, "rule text:  same (sha256 %.12s)", d->sha256[0]);

@@ -5,6 +5,8 @@
 
 #include "cli/cli.h"
 #include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct migrate_args {
     int status;
@@ -72,6 +74,34 @@ static int status_rows(struct db *db, struct rowset *rs, char **err)
     return rc == SQLITE_OK && brc == 0 ? 0 : -1;
 }
 
+/* The state in words, from the rows: "schema at version 16 of 16: up to
+ * date", or what is pending or modified. */
+static char *status_line(const struct rowset *rs)
+{
+    size_t applied = 0, pending = 0, modified = 0;
+    const char *first = NULL;
+    for (size_t r = 0; r < rs->nrow; r++) {
+        const char *state = (const char *)sqlite3_value_text(rowset_cell(rs, r, 2));
+        int p = state && strcmp(state, "pending") == 0, m = state && strcmp(state, "modified") == 0;
+        pending += p;
+        modified += m;
+        applied += !p;
+        if (p && !first)
+            first = (const char *)sqlite3_value_text(rowset_cell(rs, r, 1));
+    }
+    struct strbuf sb = {0};
+    sb_printf(&sb, "schema at version %zu of %zu", applied, rs->nrow);
+    if (!pending && !modified)
+        sb_puts(&sb, ": up to date");
+    if (pending)
+        sb_printf(&sb, ": %zu migration%s pending, from %s: 'benchdb migrate' applies %s", pending,
+                  pending == 1 ? "" : "s", first ? first : "", pending == 1 ? "it" : "them");
+    if (modified)
+        sb_printf(&sb, "%s %zu applied migration%s modified since (state modified)", pending ? ";" : ":", modified,
+                  modified == 1 ? "" : "s");
+    return xsb_detach(&sb);
+}
+
 int cmd_migrate(struct cli *cli, int argc, char **argv)
 {
     struct migrate_args a = {0};
@@ -90,9 +120,14 @@ int cmd_migrate(struct cli *cli, int argc, char **argv)
     int rc = EXIT_FAIL;
     if (a.status) {
         struct rowset rs = {0};
-        if (status_rows(db, &rs, &err) == 0)
-            rc = rowset_print(&rs, &a.out, stdout) ? EXIT_FAIL : EXIT_OK;
-        else
+        if (status_rows(db, &rs, &err) == 0) {
+            struct out_notes rep = {0};
+            char *line = status_line(&rs);
+            out_answer(&rep, &a.out, line);
+            free(line);
+            rc = out_notes_print(&rep, &rs, &a.out, stdout, stderr) ? EXIT_FAIL : EXIT_OK;
+            out_notes_free(&rep);
+        } else
             bd_error("migrate: %s", err);
         rowset_free(&rs);
     } else {

@@ -151,6 +151,18 @@ static int list_all(const struct queries_args *a, struct rowset *rs, struct out_
     if (n < 0)
         return -1;
     describe_skipped(&sk, rep);
+    /* The answer first: how many, from where, how many decide. */
+    int builtin = 0, decisions = 0;
+    for (int i = 0; i < n; i++) {
+        builtin += v[i]->builtin;
+        decisions += v[i]->outcome != NULL;
+    }
+    char *line = bd_strdupf("%d saved quer%s: %d built-in, %d from files%s; %d decision%s (an -- outcome: column, "
+                            "--gate), %d lookup%s",
+                            n, n == 1 ? "y" : "ies", builtin, n - builtin, sk.n ? " (more skipped, below)" : "",
+                            decisions, decisions == 1 ? "" : "s", n - decisions, n - decisions == 1 ? "" : "s");
+    out_answer(rep, &a->out, line);
+    free(line);
     query_skips_free(&sk);
     static const char *const names[] = {"name", "summary", "parameters", "source"};
     struct rowset_builder b;
@@ -169,7 +181,8 @@ static int list_all(const struct queries_args *a, struct rowset *rs, struct out_
 }
 
 /* One query: a row per parameter, and what else its header says. */
-static int describe_one(const struct saved_query *q, struct rowset *rs, struct out_notes *rep, char **err)
+static int describe_one(const struct saved_query *q, const struct out_opts *o, struct rowset *rs,
+                        struct out_notes *rep, char **err)
 {
     static const char *const names[] = {"parameter", "type", "default", "description"};
     struct rowset_builder b;
@@ -184,7 +197,19 @@ static int describe_one(const struct saved_query *q, struct rowset *rs, struct o
         rb_row(&b);
         free(type);
     }
-    out_note(rep, "%s: %s (%s)", q->name, q->summary, q->source);
+    /* What the query is, first; the rows are its parameters. */
+    int required = 0;
+    for (int i = 0; i < q->nparams; i++)
+        required += !q->params[i].has_default;
+    char *line = bd_strdupf("%s: %s (%s); %d parameter%s, %d required", q->name, q->summary, q->source, q->nparams,
+                            q->nparams == 1 ? "" : "s", required);
+    if (o->format == OUT_MARKDOWN)
+        out_answer(rep, o, line);
+    else {
+        out_note(rep, "%s", line);
+        rep->leading = 1;
+    }
+    free(line);
     out_field_text(rep, "name", q->name);
     out_field_text(rep, "summary", q->summary);
     out_field_text(rep, "source", q->source);
@@ -215,7 +240,7 @@ int cmd_queries(struct cli *cli, int argc, char **argv)
     if (first < argc && !(q = cli_find_query("queries", &a.path, argv[first], &rc)))
         goto out;
     rc = EXIT_FAIL;
-    if (q ? describe_one(q, &rs, &rep, &err) : list_all(&a, &rs, &rep, &err))
+    if (q ? describe_one(q, &a.out, &rs, &rep, &err) : list_all(&a, &rs, &rep, &err))
         bd_error("queries: %s", err);
     else if (out_notes_print(&rep, &rs, &a.out, stdout, stderr))
         bd_error("queries: cannot write the output");

@@ -47,6 +47,32 @@ const struct cli_spec spec_rule = {
     .missing = "missing the subcommand (register, list or show)",
 };
 
+/* The rules in words: "3 rules registered, of 2 queries, 1 published;
+ * the latest: gate-percent (id 3), 2026-12-05". */
+static char *list_line(const struct rowset *rs)
+{
+    int cn = rowset_column(rs, "name"), cp = rowset_column(rs, "published_at"), ci = rowset_column(rs, "id"),
+        ca = rowset_column(rs, "registered_at");
+    size_t names = 0, published = 0, n = rs->nrow, last = 0;
+    for (size_t r = 0; r < n && cn >= 0; r++) {
+        const char *name = (const char *)sqlite3_value_text(rowset_cell(rs, r, cn));
+        size_t k = 0;
+        while (k < r && strcmp((const char *)sqlite3_value_text(rowset_cell(rs, k, cn)), name) != 0)
+            k++;
+        names += k == r;
+        published += cp >= 0 && sqlite3_value_type(rowset_cell(rs, r, cp)) != SQLITE_NULL;
+        if (ci >= 0 && sqlite3_value_int64(rowset_cell(rs, r, ci)) > sqlite3_value_int64(rowset_cell(rs, last, ci)))
+            last = r;
+    }
+    if (cn < 0 || ci < 0 || ca < 0)
+        return bd_strdupf("%zu rule%s registered", n, n == 1 ? "" : "s");
+    return bd_strdupf("%zu rule%s registered, of %zu quer%s, %zu published; the latest: %s (id %lld), %.10s", n,
+                      n == 1 ? "" : "s", names, names == 1 ? "y" : "ies", published,
+                      (const char *)sqlite3_value_text(rowset_cell(rs, last, cn)),
+                      (long long)sqlite3_value_int64(rowset_cell(rs, last, ci)),
+                      (const char *)sqlite3_value_text(rowset_cell(rs, last, ca)));
+}
+
 static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
 {
     struct db *db;
@@ -59,8 +85,14 @@ static int rule_list_cmd(struct cli *cli, const struct rule_args *a)
     if (rule_list(db, &rs, &err))
         bd_error("rule list: %s", err);
     else {
-        if (rs.nrow == 0) /* the answer in words, not a bare header */
+        if (rs.nrow == 0) { /* the answer in words, not a bare header */
             out_note(&rep, "no rule is registered ('benchdb rule register NAME' fixes one before its data)");
+            rep.leading = 1;
+        } else {
+            char *line = list_line(&rs);
+            out_answer(&rep, &a->out, line);
+            free(line);
+        }
         if (out_notes_print(&rep, &rs, &a->out, stdout, stderr) == 0)
             rc = EXIT_OK;
     }

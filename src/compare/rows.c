@@ -17,10 +17,11 @@
 static const char *const names[] = {
     "a", "b", "kind", "benchmark", "params", "variant", "metric", "unit", "n_a", "median_a", "pm_a", "n_b",
     "median_b", "pm_b", "change", "change_lo", "change_hi", "p", "p_adjusted", "verdict", "warnings",
-    "no_regression", "summary", "is_geomean",
+    "no_regression", "summary", "is_geomean", "inconclusive",
 };
 enum { A, B, KIND, BENCHMARK, PARAMS, VARIANT, METRIC, UNIT, N_A, MEDIAN_A, PM_A, N_B, MEDIAN_B, PM_B, CHANGE,
-       CHANGE_LO, CHANGE_HI, P, P_ADJUSTED, VERDICT, WARNINGS, NO_REGRESSION, SUMMARY, IS_GEOMEAN, NCOLS };
+       CHANGE_LO, CHANGE_HI, P, P_ADJUSTED, VERDICT, WARNINGS, NO_REGRESSION, SUMMARY, IS_GEOMEAN,
+       INCONCLUSIVE, NCOLS };
 
 static void real(struct rowset_builder *rb, int col, double x, int have)
 {
@@ -92,6 +93,10 @@ static void cell_row(struct rowset_builder *rb, double level, const struct cmp_r
         add_warnings(&w, b->warn, b->nwarn);
     rb_text(rb, WARNINGS, w.len ? xsb_text(&w) : NULL);
     rb_int(rb, NO_REGRESSION, a && b && b->regressed ? 0 : 1);
+    /* A ~ no outcome of the U test could take to alpha (as the text's
+     * "inconclusive", and the saved query's column). */
+    rb_int(rb, INCONCLUSIVE, a && a->present && b && b->present && b->compared && b->too_few && b->verdict &&
+                                 strcmp(b->verdict, "~") == 0);
     sb_free(&w);
 }
 
@@ -115,6 +120,7 @@ static void geomean_row(struct rowset_builder *rb, const struct cmp_sum *a, cons
     rb_text(rb, WARNINGS, w.len ? xsb_text(&w) : NULL);
     rb_int(rb, NO_REGRESSION, 1);
     rb_int(rb, IS_GEOMEAN, 1);
+    rb_int(rb, INCONCLUSIVE, 0);
     sb_free(&w);
 }
 

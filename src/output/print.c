@@ -6,6 +6,8 @@
 
 #include "output/human.h"
 #include "util/diag.h"
+#include "util/markdown.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -126,6 +128,24 @@ void out_lead(struct out_notes *r, const char *markdown)
 {
     free(r->lead);
     r->lead = bd_strdupf("%s", markdown);
+}
+
+void out_answer(struct out_notes *r, const struct out_opts *o, const char *text)
+{
+    if (o->format == OUT_TABLE) {
+        r->notes = grow(r->notes, r->nnotes, sizeof *r->notes);
+        memmove(r->notes + 1, r->notes, (size_t)r->nnotes * sizeof *r->notes);
+        r->notes[0] = bd_strdupf("%s", text);
+        r->nnotes++;
+        r->leading++;
+    } else if (o->format == OUT_MARKDOWN) {
+        struct strbuf sb = {0};
+        sb_puts(&sb, "**");
+        sb_put_markdown(&sb, text, strlen(text), MD_TEXT);
+        sb_puts(&sb, "**");
+        out_lead(r, xsb_text(&sb));
+        sb_free(&sb);
+    }
 }
 
 void out_notes_free(struct out_notes *r)

@@ -144,7 +144,7 @@ static int load(struct db *db, struct history_diff *d, int i, struct recorded *e
     struct db_stmt *st;
     memset(e, 0, sizeof *e);
     if (db_prepare(db, "SELECT query_name, query_sha256, query_text, data_fingerprint, archive_count, params, "
-                               "rows, evaluated_at FROM evaluation WHERE id = ?", &st) != SQLITE_OK)
+                               "rows, evaluated_at, outcome FROM evaluation WHERE id = ?", &st) != SQLITE_OK)
         return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     int rc = db_bind_int64(st, 1, d->id[i]);
     if (rc == SQLITE_OK)
@@ -166,6 +166,7 @@ static int load(struct db *db, struct history_diff *d, int i, struct recorded *e
     e->params = json_loads((const char *)db_column_text(st, 5), JSON_DECODE_ANY, NULL);
     e->rows = json_loads((const char *)db_column_text(st, 6), JSON_DECODE_ANY, NULL);
     d->when[i] = column_dup(st, 7);
+    d->outcome[i] = column_dup(st, 8);
     db_finalize(st);
     if (!json_is_object(e->params) || !json_is_array(e->rows))
         return bd_fail(err, "evaluation %lld: its recorded parameters or rows are not valid JSON", d->id[i]);
@@ -434,6 +435,8 @@ void history_diff_free(struct history_diff *d)
     free(d->query);
     free(d->when[0]);
     free(d->when[1]);
+    free(d->outcome[0]);
+    free(d->outcome[1]);
     free(d->params_changes);
     rowset_free(&d->rows);
     memset(d, 0, sizeof *d);

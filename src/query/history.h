@@ -33,6 +33,7 @@ struct history_diff {
     long long id[2];
     char *query;
     char *when[2];
+    char *outcome[2]; /* each one's recorded outcome line */
     char sha256[2][65];
     char fingerprint[2][65];
     long long archives[2];

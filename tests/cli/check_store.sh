@@ -25,7 +25,9 @@ fresh
 version=$(ls "$BENCHDB_SRC"/migrations/*.sql | wc -l)
 json_columns=$(grep -o 'json_valid([a-z_]*)' "$BENCHDB_SRC/schema/schema.sql" | wc -l)
 out=$(bd check 2>"$T/err") || fail "check on a sound store: $(cat "$T/err")"
-[ "$out" = "check: schema: version $version (migrations 1 to $version recorded): ok
+# The answer first (it was the last line), then the line of each check.
+[ "$out" = "check: ok
+check: schema: version $version (migrations 1 to $version recorded): ok
 check: integrity_check: ok
 check: foreign_key_check: ok
 check: 2 archives re-read and re-hashed: ok
@@ -34,8 +36,7 @@ check: 16 block scores: match their series
 check: 6 run summaries: match their block ratios
 check: 12 history points: match their series
 check: orphan samples: none
-check: $json_columns JSON columns: valid JSON in every row
-check: ok" ] || fail "sound store: $out"
+check: $json_columns JSON columns: valid JSON in every row" ] || fail "sound store: $out"
 [ ! -s "$T/err" ] || fail "sound store stderr: $(cat "$T/err")"
 
 damaged() { # LABEL SQL EXPECTED-ERROR-LINE
@@ -48,7 +49,7 @@ damaged() { # LABEL SQL EXPECTED-ERROR-LINE
 $(cat "$T/err")
 expected
 $3"
-    case "$out" in *"check: 1 problem found") ;; *) fail "$1: stdout $out" ;; esac
+    case "$out" in "check: 1 problem found"*) ;; *) fail "$1: stdout $out" ;; esac
 }
 zsha=$(sha256sum <"$T/z.jsonl.zst" | cut -d' ' -f1)
 zsize=$(wc -c <"$T/z.jsonl.zst")

@@ -104,6 +104,18 @@ expect_out "store results.db is up to date (schema version $NMIG)" "migrate mess
 run bd migrate --status --format csv
 expect_rc 0 "migrate --status"
 expect_out_has "$(printf '0001,0001_initial.sql,applied,')" "status lists the applied migration"
+# The state first, in words (it was the bare list): on stderr in a
+# terminal, bold in Markdown, nothing on CSV's stderr.
+expect_eq "$(cat "$T/err")" "" "migrate --status --format csv: the rows alone"
+run bd migrate --status
+expect_eq "$(cat "$T/err")" "schema at version $NMIG of $NMIG: up to date" "migrate --status: the state first"
+run bd migrate --status --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**schema at version $NMIG of $NMIG: up to date**" "migrate --status as Markdown"
+: >empty.db
+run bd --db empty.db migrate --status
+expect_eq "$(cat "$T/err")" "schema at version 0 of $NMIG: $NMIG migrations pending, from 0001_initial.sql: 'benchdb migrate' applies them" \
+    "migrate --status of an empty file: every migration pending"
+expect_eq "$(grep -c pending "$T/out")" "$NMIG" "and the rows say so"
 run bd migrate --format csv
 expect_rc 2 "migrate --format without --status: it shaped nothing"
 expect_err_has "error: migrate: --format goes with --status (the list it prints)" "says so"
@@ -112,6 +124,8 @@ expect_err_has "error: migrate: --format goes with --status (the list it prints)
 bd sql --write "UPDATE schema_migration SET sha256 = 'x' WHERE version = 1" >/dev/null
 run bd migrate --status
 expect_out_has "modified" "status flags a modified migration"
+expect_eq "$(cat "$T/err")" "schema at version $NMIG of $NMIG: 1 applied migration modified since (state modified)" \
+    "migrate --status: the modified migration in the first line"
 run bd init
 expect_err_has "warning: migration 0001 (0001_initial.sql) differs from the text recorded when it was applied" "init warns about a modified migration"
 

@@ -243,4 +243,41 @@ assert sum(r["lower"] != "" for r in rows) == 3, rows  # baseline_n 8, 9, 10
 PY
 unset BENCHDB
 
+# --- history's list opens with what it holds, in words (it was a bare
+# table): on stderr in a terminal, bold in Markdown, nothing in CSV.
+bd --db hh.db init >/dev/null && bd --db hh.db ingest -q "$BENCHDB_SRC/examples/" || fail "the history's store"
+hsql() { bd --db hh.db sql "$1" --format csv | tail -n 1 | tr -d '\r'; }
+bd --db hh.db query placement-rule --param plan=calibration-sim >/dev/null 2>&1
+bd --db hh.db query gate-percent >/dev/null 2>&1
+bd --db hh.db query regressions --record >/dev/null 2>&1
+expect_eq "$(hsql "SELECT group_concat(query_name, ' ') FROM (SELECT query_name FROM evaluation ORDER BY id)")" \
+    "placement-rule gate-percent regressions" "three evaluations recorded"
+# What fails, counted from each record's rows (0 in its outcome column).
+failing() { hsql "SELECT count(*) FROM evaluation e, json_each(e.rows) j WHERE e.id = $1 AND json_extract(j.value, '\$.$2') = 0"; }
+rows_of() { hsql "SELECT row_count FROM evaluation WHERE id = $1"; }
+day=$(hsql "SELECT substr(min(evaluated_at), 1, 10) FROM evaluation")
+f1=$(failing 1 adopt) n1=$(rows_of 1) f2=$(failing 2 pass) n2=$(rows_of 2)
+[ "$f1" -gt 0 ] && [ "$f2" -gt 0 ] || fail "both decisions fail on the examples: $f1 $f2"
+run bd --db hh.db history
+expect_rc 0 "history"
+expect_eq "$(head -n 1 "$T/err")" "2 evaluations of 2 queries, on $day; the latest decision of each query: 2 of 2 fail (placement-rule (id 1) in $f1 of $n1 rows, gate-percent (id 2) in $f2 of $n2 rows); the latest: gate-percent (id 2): $(hsql "SELECT outcome FROM evaluation WHERE id = 2")" \
+    "history's first line: the evaluations, what fails, the latest"
+expect_eq "$(head -n 1 "$T/out" | cut -c1-4)" "id  " "the table follows on stdout"
+run bd --db hh.db history --format markdown
+case "$(head -n 1 "$T/out")" in "**2 evaluations of 2 queries, on $day; the latest decision of each query: 2 of 2 fail "*"**") ;;
+*) fail "Markdown: the line in bold first: $(head -n 1 "$T/out")" ;; esac
+expect_eq "$(sed -n 2p "$T/out")" "" "Markdown: a blank line after it"
+run bd --db hh.db history --format csv
+expect_eq "$(grep -c 'evaluations of' "$T/err")" 0 "CSV: no line in words"
+expect_eq "$(head -n 1 "$T/out" | tr -d '\r')" "id,evaluated_at,query,sha256,params,outcome,registration" "CSV: the rows alone"
+# A passing gate-percent is now its latest: only placement-rule fails.
+bd --db hh.db query gate-percent --param percent=10000 >/dev/null 2>&1
+expect_eq "$(failing 4 pass)" 0 "gate-percent at 10000% passes"
+run bd --db hh.db history --all
+expect_eq "$(head -n 1 "$T/err")" "4 evaluations of 3 queries, on $day; the latest decision of each query: 1 of 2 fails (placement-rule (id 1) in $f1 of $n1 rows); the latest: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
+    "history --all: the latest decision of each query"
+run bd --db hh.db history regressions
+expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3")" \
+    "history NAME of a lookup"
+
 finish

@@ -66,6 +66,18 @@ expect_out_has "$(printf 'level,"real in (0, 1)",0.95,confidence level of each c
 expect_out_has "$(printf 'plan,text naming a plan,(required),the calibration plan to judge (plan.name)\r')" "a parameter naming a plan"
 expect_out_has "$(printf 'direction,"choice of forward, reverse",forward,')" "a choice"
 expect_err_has "outcome: adopt (--gate exits 0 when it holds in every row)" "queries NAME tells the outcome"
+# What the query is comes first (it followed the parameters' table), with
+# how many parameters it takes, counted from its file.
+np=$(grep -c '^-- param: ' "$BENCHDB_SRC/queries/placement-rule.sql")
+nr=$(grep '^-- param: ' "$BENCHDB_SRC/queries/placement-rule.sql" | grep -vc ' = ')
+summary=$(sed -n 's/^-- summary: //p' "$BENCHDB_SRC/queries/placement-rule.sql")
+bd queries placement-rule >"$T/merged" 2>&1
+expect_eq "$(head -n 1 "$T/merged")" "placement-rule: $summary (built-in); $np parameters, $nr required" \
+    "queries NAME: what it is, first"
+expect_eq "$(sed -n 2p "$T/merged" | cut -c1-9)" "parameter" "then its parameters"
+run bd queries placement-rule --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**placement-rule: $summary (built-in); $np parameters, $nr required**" \
+    "queries NAME as Markdown: the line in bold first"
 
 # --- Untyped parameters bind as text: 1.10 stays 1.10, 007 stays 007.
 mkdir mine

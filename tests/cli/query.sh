@@ -14,6 +14,18 @@ for q in aggregations cell-spread comparisons placement-rule verdicts widest; do
 done
 expect_out_has 'placement-rule,"The placement-calibration rule' "queries shows summaries"
 expect_out_has 'plan (required), level = 0.95, band_lo = 0.95, band_hi = 1.05, direction = forward' "queries shows parameters"
+expect_eq "$(cat "$T/err")" "" "queries --format csv: nothing on stderr"
+# The answer first (it was the bare table): how many, from where, how many
+# decide; counted from the shipped files.
+nq=$(ls "$BENCHDB_SRC"/queries/*.sql | wc -l)
+nd=$(grep -l '^-- outcome:' "$BENCHDB_SRC"/queries/*.sql | wc -l)
+run bd queries
+expect_eq "$(cat "$T/err")" "$nq saved queries: $nq built-in, 0 from files; $nd decisions (an -- outcome: column, --gate), $((nq - nd)) lookups" \
+    "queries: the first line says what there is"
+mkdir -p own && printf -- '-- name: own\n-- summary: mine\nSELECT 1 AS x;\n' >own/own.sql
+run bd queries --queries own --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**$((nq + 1)) saved queries: $nq built-in, 1 from files; $nd decisions (an -- outcome: column, --gate), $((nq - nd + 1)) lookups**" \
+    "queries as Markdown: the line in bold first"
 
 # --- aggregations counts a value of count k as k equal values, warmups
 # left out: 1.0 x3, 2.0 x1, 10.0 x2 (and a warmup 50.0 x5) give n 6, min 1,
@@ -101,6 +113,19 @@ expect_err_has "error: rule list: --ref goes with 'rule register'" "says so"
 run bd --db tie.db rule list
 expect_eq "$(cat "$T/err")" "no rule is registered ('benchdb rule register NAME' fixes one before its data)" \
     "rule list: none, said in words"
+bd --db tie.db rule list >"$T/merged" 2>&1
+expect_eq "$(head -n 1 "$T/merged")" "no rule is registered ('benchdb rule register NAME' fixes one before its data)" \
+    "rule list: none, said before the bare header"
+bd --db rl.db init >/dev/null
+bd --db rl.db rule register gate-percent >/dev/null 2>&1 &&
+    bd --db rl.db rule register gate-zscore >/dev/null 2>&1 &&
+    bd --db rl.db rule register compare --published-at 2026-12-01T00:00:00Z >/dev/null 2>&1 || fail "three rules"
+day=$(bd --db rl.db sql "SELECT substr(registered_at, 1, 10) FROM rule WHERE id = 3" --format csv | tail -n 1 | tr -d '\r')
+run bd --db rl.db rule list
+expect_eq "$(cat "$T/err")" "3 rules registered, of 3 queries, 1 published; the latest: compare (id 3), $day" \
+    "rule list: the first line counts the rules"
+run bd --db rl.db rule list --format csv
+expect_eq "$(cat "$T/err")" "" "rule list --format csv: the rows alone"
 { echo "BEGIN;"; cat "$plans/tie.sql"; echo "COMMIT;"; } | bd --db tie.db sql --write --file - >/dev/null
 run bd --db tie.db query placement-rule -p plan=tie -p margin=0.1 -p min_band_share=0.2 --format csv
 expect_rc 0 "placement-rule on the tie plan"
@@ -137,6 +162,11 @@ run bd --db tie.db history placement-rule --limit 1 --format csv
 expect_eq "$(tail -n +2 "$T/out" | cut -d, -f1)" 3 "history --limit 1 shows the last"
 run bd --db tie.db history --diff 1 2
 expect_rc 0 "history --diff"
+# What each found, second (after which two): the recorded outcomes.
+o1=$(bd --db tie.db sql "SELECT outcome FROM evaluation WHERE id = 1" --format csv | tail -n 1 | tr -d '\r')
+o2=$(bd --db tie.db sql "SELECT outcome FROM evaluation WHERE id = 2" --format csv | tail -n 1 | tr -d '\r')
+[ "$o1" != "$o2" ] || fail "the two evaluations' outcomes differ: $o1"
+expect_eq "$(sed -n 2p "$T/err")" "outcome:    $o1 -> $o2" "diff: the outcome that changed, second"
 expect_err_has "rule text:  same" "diff: same text"
 expect_err_has "parameters: min_band_share: 0.2 -> 0.2001, margin: 0.1 -> 0.0999" "diff: the parameters that changed"
 expect_err_has "data:       same (1 archives" "diff: same data"
@@ -355,6 +385,16 @@ expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1,2)" "no regression; 3 improvemen
 run bd --db hist.db query regressions -p min_magnitude=5
 expect_eq "$(head -n 1 "$T/err")" "result: 0 rows" \
     "regressions without a row: no headline (what it looked at is its chart's to say, on its page)"
+# A recorded lookup's outcome is a row count ("1 row"): history's first
+# line adds what the rows say, the headline `query` printed when it ran.
+run bd --db hist.db query regressions --record
+said=$(head -n 1 "$T/err")
+id=$(bd --db hist.db sql "SELECT max(id) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
+outcome=$(bd --db hist.db sql "SELECT outcome FROM evaluation WHERE id = $id" --format csv | tail -n 1 | tr -d '\r')
+case "$outcome" in *" row"|*" rows") ;; *) fail "regressions' outcome, a row count: $outcome" ;; esac
+run bd --db hist.db history regressions
+expect_eq "$(head -n 1 "$T/err" | sed 's/.*; the latest: //')" "regressions (id $id): $outcome, $said" \
+    "history: the latest lookup's outcome says what it found"
 # A list of sides naming one source twice, once abbreviated, is refused as
 # the same name twice is.
 src=$(bd --db hist.db sql "SELECT min(source) FROM run" --format csv | tail -n 1 | tr -d '\r')

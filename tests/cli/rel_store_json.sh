@@ -30,7 +30,7 @@ bad() {
     expect_rc 1 "check: $1.$2"
     expect_eq "$(cat "$T/err")" "error: check: $1 $id: $2 is not valid JSON" "check names $1 $id $2"
     expect_out_has "check: $columns JSON columns: 1 value is NOT valid JSON" "check: $1.$2: summary"
-    expect_eq "$(tail -n 1 "$T/out")" "check: 1 problem found" "check: $1.$2: one problem"
+    expect_eq "$(head -n 1 "$T/out")" "check: 1 problem found" "check: $1.$2: one problem"
 }
 bad run attributes
 bad benchmark params
@@ -59,5 +59,5 @@ expect_eq "$(cat "$T/err")" "$(for i in 101 102 103 104 105 106 107 108 109 110;
     echo "error: check: gate $i: detail is not valid JSON"; done)
 error: check: gate: 3 more rows whose detail is not valid JSON" "check: ten named, three counted"
 expect_out_has "check: $columns JSON columns: 13 values are NOT valid JSON" "check: thirteen: summary"
-expect_eq "$(tail -n 1 "$T/out")" "check: 13 problems found" "check: thirteen problems"
+expect_eq "$(head -n 1 "$T/out")" "check: 13 problems found" "check: thirteen problems"
 finish

@@ -27,7 +27,7 @@ reads() {
     expect_out "$(printf 'n\r\n22\r')" "sql on $1"
     run bd --db "$1" check
     expect_rc 0 "check on $1"
-    expect_eq "$(tail -n 1 "$T/out")" "check: ok" "check on $1: ok"
+    expect_eq "$(head -n 1 "$T/out")" "check: ok" "check on $1: ok"
     run bd --db "$1" query --queries q n --no-record --format csv
     expect_out "$(printf 'n\r\n22\r')" "query --no-record on $1"
     run bd --db "$1" history

@@ -190,6 +190,26 @@ expect_rc 0 "report compare with a cell only in b"
 expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' sides.html)" \
     "no cell slower or worse: 0 of 2 cells faster or better, 1 without a significant change (~), 1 cell only in b" \
     "compare's headline: the cell only in b"
+# A ~ that too few samples give (3 + 3 values: no outcome of the U test
+# reaches p <= 0.05) is counted as `compare` counts it ("4 inconclusive"),
+# not hidden among the cells neither slower nor faster.
+{ printf 'BenchmarkSlow 1 %s ns/op\n' 10 11 10 12 10 11 10 12
+  for c in A B C D; do printf "Benchmark$c 1 %s ns/op\n" 10 11 12; done; } >few-a.txt
+{ printf 'BenchmarkSlow 1 %s ns/op\n' 20 21 20 22 20 21 20 22
+  for c in A B C D; do printf "Benchmark$c 1 %s ns/op\n" 13 14 15; done; } >few-b.txt
+b ingest -q --format go-bench --plan few --run a --host h few-a.txt &&
+    b ingest -q --format go-bench --plan few --run b --host h few-b.txt || fail "a plan of few samples"
+run b compare --plan few a b --no-record
+inc=$(sed -n 's/^compare: regressed (1 slower, 0 faster, \([0-9]*\) inconclusive, 0 unchanged)$/\1/p' "$T/err")
+expect_eq "$inc" 4 "compare counts the four cells of 3 + 3 values inconclusive"
+run b report compare -p plan=few -p a=a -p b=b -o few.html
+expect_rc 0 "report compare of few samples"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' few.html | sed 's/, the largest.*//; s/; the largest.*//')" \
+    "the gate fails: 1 of 5 cells slower or worse, 0 faster or better, $inc cells inconclusive (too few samples for p ≤ 0.05)" \
+    "compare's headline: the inconclusive cells counted"
+run b query compare -p plan=few -p a=a -p b=b --no-record --format csv
+expect_eq "$(python3 -c 'import csv,sys; print(sum(r["inconclusive"] == "1" for r in csv.DictReader(open(sys.argv[1]))))' "$T/out")" \
+    "$inc" "compare's rows: inconclusive marks the same cells"
 # Two runs without a cell in common: the page says nothing was compared,
 # not '0 of 2 cells faster or better' over cells only one side has.
 printf 'BenchmarkOther 1 %s ns/op\n' 10 11 10 12 10 >other.txt

@@ -44,7 +44,7 @@ fresh() {
 # PostgreSQL's. The sanitized run keeps the SQLite store the PostgreSQL
 # data come from (its ingest and recorded query), every damage on
 # PostgreSQL and every check there, each checked for its exit status
-# (1: a sanitizer's report exits 86), its last line ("1 problem found")
+# (1: a sanitizer's report exits 86), its first line ("1 problem found")
 # and the error lines asserted below, and the damage PostgreSQL refuses
 # (psql). That is enough: cli/check_store runs the same damages on an
 # SQLite store under the sanitizers, each checked for its error line, and
@@ -86,7 +86,7 @@ expect_out_has "check: foreign_key_check: ok" "no dangling row"
 expect_out_has "check: 2 archives re-read and re-hashed: ok" "archives re-hashed"
 expect_out_has "check: 16 series: n and total match their values" "series"
 expect_out_has "check: 7 JSON columns: valid JSON in every row" "JSON columns"
-expect_eq "$(tail -n 1 "$T/out")" "check: ok" "check: ok"
+expect_eq "$(head -n 1 "$T/out")" "check: ok" "check: ok"
 
 # damaged LABEL SQLITE-SQL PG-SQL: the damage made on each engine; check
 # must fail on both (exit 1) with the same stderr, one problem, and stdout
@@ -102,7 +102,7 @@ damaged() {
         checks=$((checks + 1))
         [ "$prc" = 1 ] && [ -s "$T/pg.err" ] || fail "$1: exit $prc on PostgreSQL: $(cat "$T/pg.err")"
         checks=$((checks + 1))
-        [ "$(tail -n 1 "$T/pg.out")" = "check: 1 problem found" ] || fail "$1: stdout $(cat "$T/pg.out") stderr $(cat "$T/pg.err")"
+        [ "$(head -n 1 "$T/pg.out")" = "check: 1 problem found" ] || fail "$1: stdout $(cat "$T/pg.out") stderr $(cat "$T/pg.err")"
         return
     fi
     bd --db "$T/s.db" sql --write "$2" >/dev/null || fail "$1: damaging the SQLite store"
@@ -119,7 +119,7 @@ PostgreSQL: $(cat "$T/pg.err")"
     checks=$((checks + 1))
     cmp -s "$T/lite.same" "$T/pg.same" || { fail "$1: stdout differs"; diff "$T/lite.same" "$T/pg.same" >&2; }
     checks=$((checks + 1))
-    [ "$(tail -n 1 "$T/pg.out")" = "check: 1 problem found" ] || fail "$1: stdout $(cat "$T/pg.out") stderr $(cat "$T/pg.err")"
+    [ "$(head -n 1 "$T/pg.out")" = "check: 1 problem found" ] || fail "$1: stdout $(cat "$T/pg.out") stderr $(cat "$T/pg.err")"
 }
 # The last byte of archive 2 (stored as it came: zstd) flipped; bytes cut
 # to an empty zstd frame; bytes that are no zstd; a chunk deleted; a chunk
@@ -163,8 +163,8 @@ impossible() {
         bd --db "$T/s.db" check >"$T/lite.out" 2>"$T/lite.err"
         lrc=$?
         checks=$((checks + 1))
-        [ "$lrc" = 1 ] && [ "$(tail -n 1 "$T/lite.out")" = "check: 1 problem found" ] ||
-            fail "$1: SQLite's check: $(tail -n 1 "$T/lite.out") $(cat "$T/lite.err")"
+        [ "$lrc" = 1 ] && [ "$(head -n 1 "$T/lite.out")" = "check: 1 problem found" ] ||
+            fail "$1: SQLite's check: $(head -n 1 "$T/lite.out") $(cat "$T/lite.err")"
     fi
     pg -d "$db" -c "$3" >"$T/pg.out" 2>"$T/pg.err"
     prc=$?
@@ -254,7 +254,7 @@ pg -d postgres -c "DROP ROLE IF EXISTS benchdb_check_ro" -c "CREATE ROLE benchdb
 pg -d "$db" -c "GRANT USAGE ON SCHEMA benchstats TO benchdb_check_ro" -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO benchdb_check_ro" >/dev/null
 run bd --db "postgresql://benchdb_check_ro@$PGHOST:$PGPORT/$db" check
 expect_rc 0 "check as a role that may only read"
-expect_eq "$(tail -n 1 "$T/out")" "check: ok" "and finds nothing wrong"
+expect_eq "$(head -n 1 "$T/out")" "check: ok" "and finds nothing wrong"
 
 # ---- a store the role cannot read ----
 pg -d "$db" -c "REVOKE SELECT ON archive_chunk FROM benchdb_check_ro" >/dev/null

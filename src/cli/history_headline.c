@@ -1,0 +1,123 @@
+/* The first line of `benchdb history`'s list, from the listed rows and the
+ * latest decision of each query read back from the store. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/history_headline.h"
+#include "query/saved.h"
+#include "report/evaldata.h"
+#include "report/headline.h"
+#include "util/diag.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *cell(const struct rowset *rs, size_t r, int col)
+{
+    sqlite3_value *v = rowset_cell(rs, r, col);
+    return sqlite3_value_type(v) == SQLITE_NULL ? NULL : (const char *)sqlite3_value_text(v);
+}
+
+/* Evaluation id, read back: -1 when it is no decision (no -- outcome:
+ * column) or cannot be read, else the rows its outcome fails in (*nrows:
+ * of how many). */
+static long long failing(struct db *db, long long id, size_t *nrows)
+{
+    struct report_eval ev = {0};
+    char *err = NULL;
+    long long n = -1;
+    if (report_eval_load(db, id, &ev, &err) == 0) {
+        struct saved_query *q = saved_query_parse(xstrdup(ev.text), ev.query_name, 0, &err);
+        if (q && q->outcome) {
+            n = (long long)report_failing_rows(&ev, q->outcome);
+            *nrows = report_nrows(&ev);
+        }
+        saved_query_free(q);
+    }
+    report_eval_free(&ev);
+    free(err);
+    return n;
+}
+
+/* Whether outcome says no more than a row count ("8 rows"): a lookup's. */
+static int bare_count(const char *outcome)
+{
+    size_t d = strspn(outcome, "0123456789");
+    return d > 0 && (strcmp(outcome + d, " rows") == 0 || strcmp(outcome + d, " row") == 0);
+}
+
+/* A lookup's answer in words: its query's first -- headline line its
+ * recorded rows fill (as `benchdb query` says it), or NULL. */
+static char *lookup_answer(struct db *db, long long id)
+{
+    struct report_eval ev = {0};
+    char *err = NULL, *out = NULL, src[48];
+    snprintf(src, sizeof src, "evaluation %lld", id);
+    if (report_eval_load(db, id, &ev, &err) == 0 && ev.text && strstr(ev.text, "-- headline") &&
+        report_headline_rows(&ev, src, &out, &err))
+        out = NULL;
+    report_eval_free(&ev);
+    free(err);
+    return out;
+}
+
+char *history_headline(struct db *db, const struct rowset *rs)
+{
+    int cid = rowset_column(rs, "id"), cat = rowset_column(rs, "evaluated_at"), cq = rowset_column(rs, "query"),
+        co = rowset_column(rs, "outcome");
+    if (rs->nrow == 0 || cid < 0 || cat < 0 || cq < 0 || co < 0)
+        return NULL;
+    const char *lo = NULL, *hi = NULL;
+    size_t queries = 0, decisions = 0, fails = 0;
+    struct strbuf sb = {0}, failed = {0};
+    for (size_t r = 0; r < rs->nrow; r++) {
+        const char *at = cell(rs, r, cat), *q = cell(rs, r, cq);
+        if (at && (!lo || strcmp(at, lo) < 0))
+            lo = at;
+        if (at && (!hi || strcmp(at, hi) > 0))
+            hi = at;
+        /* The rows are in id order: a query's latest is its last row. */
+        int first = 1, last = 1;
+        for (size_t k = 0; k < rs->nrow; k++) {
+            const char *o = cell(rs, k, cq);
+            int same = o && q && strcmp(o, q) == 0;
+            first &= !(same && k < r);
+            last &= !(same && k > r);
+        }
+        queries += first;
+        if (!last || !q)
+            continue;
+        long long id = sqlite3_value_int64(rowset_cell(rs, r, cid));
+        size_t nrows = 0;
+        long long f = failing(db, id, &nrows);
+        if (f < 0)
+            continue;
+        decisions++;
+        if (f > 0) {
+            sb_printf(&failed, "%s%s (id %lld) in %lld of %zu row%s", fails ? ", " : "", q, id, f, nrows,
+                      nrows == 1 ? "" : "s");
+            fails++;
+        }
+    }
+    size_t n = rs->nrow;
+    sb_printf(&sb, "%zu evaluation%s of %zu quer%s", n, n == 1 ? "" : "s", queries, queries == 1 ? "y" : "ies");
+    if (lo && hi && strncmp(lo, hi, 10) == 0)
+        sb_printf(&sb, ", on %.10s", lo);
+    else if (lo && hi)
+        sb_printf(&sb, ", %.10s to %.10s", lo, hi);
+    if (decisions == 1)
+        sb_printf(&sb, "; the latest decision %s", fails ? "fails: " : "holds");
+    else if (decisions)
+        sb_printf(&sb, "; the latest decision of each query: %zu of %zu fail%s%s", fails, decisions,
+                  fails == 1 ? "s" : "", fails ? " (" : "");
+    if (fails)
+        sb_printf(&sb, "%s%s", failed.buf, decisions == 1 ? "" : ")");
+    const char *lq = cell(rs, n - 1, cq), *lout = cell(rs, n - 1, co);
+    long long lid = sqlite3_value_int64(rowset_cell(rs, n - 1, cid));
+    char *answer = lout && bare_count(lout) ? lookup_answer(db, lid) : NULL;
+    sb_printf(&sb, "; the latest: %s (id %lld): %s%s%s", lq ? lq : "", lid, lout ? lout : "", answer ? ", " : "",
+              answer ? answer : "");
+    free(answer);
+    sb_free(&failed);
+    return xsb_detach(&sb);
+}

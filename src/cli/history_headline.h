@@ -1,0 +1,18 @@
+#ifndef BENCHDB_CLI_HISTORY_HEADLINE_H
+#define BENCHDB_CLI_HISTORY_HEADLINE_H
+/* The first line of `benchdb history`'s list: what the listed evaluations
+ * say, in words (docs/queries.md, "The history"). */
+#include "cli/cli.h"
+#include "store/db.h"
+
+/* From the listed rows (id, evaluated_at, query, outcome): "5 evaluations
+ * of 3 queries, 2026-12-01 to 2026-12-05; the latest decision of each
+ * query: 1 of 2 fails (gate-percent (id 4) in 16 of 483 rows); the
+ * latest: regressions (id 5): 8 rows, 2 regressions in 2 histories; ...".
+ * The latest decision of each query is read back from the store (its
+ * rows, its -- outcome: column), and so is the latest evaluation when it
+ * is a lookup whose outcome is a row count, for its headline. NULL when
+ * rs has no rows. */
+char *history_headline(struct db *db, const struct rowset *rs);
+
+#endif
