@@ -33,13 +33,34 @@ int store_pg_version(struct db *db, char **err)
     return (int)one_int(db, "SELECT coalesce(max(version), 0) FROM schema_migration", err);
 }
 
+/* The extension's schema, usable by the connecting role: a superuser's
+ * CREATE EXTENSION leaves it to its owner, and a database owner who then
+ * makes the store met "migration 0007_baseline.sql failed: permission
+ * denied for schema benchstats", which said neither who lacks what nor
+ * the grant that gives it. */
+static int usable_extension(struct db *db, const char *name, char **err)
+{
+    struct db_stmt *st = NULL;
+    int ok = db_prepare(db, "SELECT has_schema_privilege('benchstats', 'USAGE'), current_user, quote_ident(current_user)", &st) == SQLITE_OK &&
+             db_step(st) == SQLITE_ROW;
+    if (ok && db_column_int(st, 0) != 1) {
+        bd_fail(err, "%s: the role %s may not use the schema benchstats, which holds the extension's functions "
+                     "(as a superuser: GRANT USAGE ON SCHEMA benchstats TO %s; docs/postgresql.md)",
+                name, (const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2));
+        ok = -1;
+    } else if (!ok)
+        bd_fail(err, "%s: %s", name, db_errmsg(db));
+    db_finalize(st);
+    return ok == 1 ? 0 : -1;
+}
+
 /* The extension benchstats, installed when it is not (which takes a
  * superuser, or a database owner where it is marked trusted). */
 static int need_extension(struct db *db, const char *name, char **err)
 {
     char *msg = NULL;
     if (db_exec(db, "BEGIN; " STORE_PG_SCHEMA_LOCK "; CREATE EXTENSION IF NOT EXISTS benchstats; COMMIT", &msg) == SQLITE_OK)
-        return 0;
+        return usable_extension(db, name, err);
     db_exec(db, "ROLLBACK", NULL);
     bd_fail(err, "%s: the extension benchstats is not installed in this database and cannot be installed: %s "
                  "(as a superuser: CREATE EXTENSION benchstats; docs/postgresql.md)",
