@@ -95,13 +95,20 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
  * refuses every write with PostgreSQL's "cannot execute INSERT in a
  * read-only transaction", after the work that led to it; a command that
  * writes is refused as it connects instead, saying what to do. */
-static int refuse_standby(struct db *db, char **err)
+int store_is_standby(struct db *db)
 {
+    if (db->engine != DB_POSTGRESQL)
+        return 0;
     struct db_stmt *st = NULL;
     int standby = db_prepare(db, "SELECT pg_is_in_recovery()", &st) == SQLITE_OK && db_step(st) == SQLITE_ROW &&
                   db_column_int(st, 0) == 1;
     db_finalize(st);
-    if (!standby)
+    return standby;
+}
+
+static int refuse_standby(struct db *db, char **err)
+{
+    if (!store_is_standby(db))
         return 0;
     return bd_fail(err, "the server is a hot standby (a read-only replica in recovery), where nothing can be "
                         "written or recorded: run saved queries there with --no-record, or run this command against "
