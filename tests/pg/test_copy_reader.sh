@@ -5,7 +5,8 @@
 # database (docs/postgresql.md, "Read-only analysis"). A team that moves
 # its SQLite store with copy then reads it as the docs say, as a member of
 # the role: a saved query with --no-record, `list`, `check`, `history
-# --verify`; its writes are refused. Before, copy made the store but not
+# --verify`; its writes are refused, and a recording command (query,
+# backtest, compare) says it ran but could not record, and --no-record. Before, copy made the store but not
 # the role's grants: a member read nothing ("permission denied for table").
 # copy --quiet prints nothing, the grants made all the same.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -60,6 +61,24 @@ expect_rc 0 "a member verifies the copied evaluations"
 expect_err_has "verified 1 evaluation: 1 identical, 0 not" "the evaluation is identical on the copy"
 run bd --db "$as_alice" check
 expect_rc 0 "a member checks the copy"
+# Recording is a write: what a member runs without --no-record says so,
+# with the command's name and what to do, as query does (backtest and
+# compare said "error: cannot record the evaluation: ..." alone).
+nev=$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")
+run bd --db "$as_alice" backtest gate-percent --plan calibration-sim
+expect_rc 1 "a member's recorded back-test"
+expect_err_has "error: backtest gate-percent: ran, but cannot record the evaluation: the store cannot be written \
+(permission denied for table evaluation); run it again to record it (--no-record runs it without recording)" \
+    "backtest names itself and says --no-record"
+run bd --db "$as_alice" compare --plan calibration-sim --by variant chill native --metric primary
+expect_rc 1 "a member's recorded compare"
+expect_err_has "error: compare: ran, but cannot record the evaluation: the store cannot be written \
+(permission denied for table evaluation); run it again to record it (--no-record runs it without recording)" \
+    "compare names itself and says --no-record"
+run bd --db "$as_alice" query placement-rule --param plan=calibration-sim
+expect_rc 1 "a member's recorded query"
+expect_err_has "error: query placement-rule: ran, but cannot record the evaluation" "query says so too"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")" "$nev" "nothing recorded"
 nseries=$(pg -d "$db" -A -t -c "SELECT count(*) FROM series")
 run bd --db "$as_alice" sql --write "DELETE FROM series"
 expect_rc 1 "a member's write is refused"
