@@ -38,33 +38,33 @@ int store_pg_version(struct db *db, char **err)
  * makes the store met "migration 0007_baseline.sql failed: permission
  * denied for schema benchstats", which said neither who lacks what nor
  * the grant that gives it. */
-static int usable_extension(struct db *db, const char *name, char **err)
+static int usable_extension(struct db *db, char **err)
 {
     struct db_stmt *st = NULL;
     int ok = db_prepare(db, "SELECT has_schema_privilege('benchstats', 'USAGE'), current_user, quote_ident(current_user)", &st) == SQLITE_OK &&
              db_step(st) == SQLITE_ROW;
     if (ok && db_column_int(st, 0) != 1) {
-        bd_fail(err, "%s: the role %s may not use the schema benchstats, which holds the extension's functions "
+        bd_fail(err, "the role %s may not use the schema benchstats, which holds the extension's functions "
                      "(as a superuser: GRANT USAGE ON SCHEMA benchstats TO %s; docs/postgresql.md)",
-                name, (const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2));
+                (const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2));
         ok = -1;
     } else if (!ok)
-        bd_fail(err, "%s: %s", name, db_errmsg(db));
+        bd_fail(err, "%s", db_errmsg(db));
     db_finalize(st);
     return ok == 1 ? 0 : -1;
 }
 
 /* The extension benchstats, installed when it is not (which takes a
  * superuser, or a database owner where it is marked trusted). */
-static int need_extension(struct db *db, const char *name, char **err)
+static int need_extension(struct db *db, char **err)
 {
     char *msg = NULL;
     if (db_exec(db, "BEGIN; " STORE_PG_SCHEMA_LOCK "; CREATE EXTENSION IF NOT EXISTS benchstats; COMMIT", &msg) == SQLITE_OK)
-        return usable_extension(db, name, err);
+        return usable_extension(db, err);
     db_exec(db, "ROLLBACK", NULL);
-    bd_fail(err, "%s: the extension benchstats is not installed in this database and cannot be installed: %s "
+    bd_fail(err, "the extension benchstats is not installed in this database and cannot be installed: %s "
                  "(as a superuser: CREATE EXTENSION benchstats; docs/postgresql.md)",
-            name, msg);
+            msg);
     free(msg);
     return -1;
 }
@@ -189,7 +189,7 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
     } else if (refuse_standby(db, err)) {
         goto fail;
     } else if (mode != STORE_MIGRATE && version < known) {
-        if ((mode == STORE_CREATE && need_extension(db, "init", err)) || store_apply_migrations(db, -1, err) < 0)
+        if ((mode == STORE_CREATE && need_extension(db, err)) || store_apply_migrations(db, -1, err) < 0)
             goto fail;
         if (mode == STORE_WRITE && version > 0) { /* init and copy say what they made */
             char *shown = store_name_masked(name);

@@ -157,6 +157,12 @@ expect_err_has "the role $owner may not use the schema benchstats, which holds t
 superuser: GRANT USAGE ON SCHEMA benchstats TO $owner; docs/postgresql.md)" "says who lacks what, and the grant"
 expect_eq "$(pg -d "${db}_owned" -A -t -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" "0" \
     "nothing made"
+# So does copy, naming itself and the store, not init.
+bd --db empty.db init >/dev/null || fail "an empty SQLite store"
+run bd --db empty.db copy "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned"
+expect_rc 1 "copy into it as its owner, without the use of the schema benchstats"
+expect_err_has "error: copy: postgresql://$owner@$PGHOST:$PGPORT/${db}_owned: the role $owner may not use the schema \
+benchstats" "copy says so, naming the destination (not 'init:')"
 pg -d "${db}_owned" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
 run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned" init
 expect_rc 0 "init as the database's owner"
