@@ -227,6 +227,24 @@ static int on_standby(struct cli *cli)
     return yes;
 }
 
+/* A recorded evaluation is drawn on a hot standby too, read-only (a
+ * companion it needs must be recorded already: on the primary); a query,
+ * which report records, is sent to the primary or to --evaluation (the
+ * standby's refusal of writers says --no-record, which report has not).
+ * 1 on a standby (q NULL), 0 elsewhere, -1 with the error printed. */
+static int standby_allows(struct cli *cli, const struct saved_query *q)
+{
+    int standby = db_is_server_name(cli->db_path) ? on_standby(cli) : 0;
+    if (standby == 1 && q) {
+        bd_error("report %s: the server is a hot standby (a read-only replica in recovery), where the evaluation "
+                 "report draws cannot be recorded: run it against the primary, or draw an evaluation recorded there "
+                 "with 'benchdb report --evaluation ID' ('benchdb history' lists them)",
+                 q->name);
+        return -1;
+    }
+    return standby;
+}
+
 /* The options' combinations; -1 after a usage error. */
 static int usage_checked(const struct report_args *a, int has_query, int *svg)
 {
@@ -294,9 +312,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     if ((rc = cli_limits_resolve("report", &a.limits, &timeout, &lim)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;
-    /* A recorded evaluation is drawn on a hot standby too, read-only (a
-     * companion it needs must be recorded already: on the primary). */
-    int standby = eval_id && db_is_server_name(cli->db_path) && on_standby(cli);
+    int standby = standby_allows(cli, q);
     if (standby < 0 || cli_connect_limited(cli, standby ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
     /* The output is opened before anything is recorded: a name that cannot

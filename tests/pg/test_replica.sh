@@ -171,6 +171,16 @@ expect_err_has "report: wrote s1.html: evaluation 1 of variability" "the page dr
 bd --db "$P" query placement-rule --param plan=calibration-sim >/dev/null 2>&1
 gate=$(psql_at "$pport" -d results -A -t -c "SELECT max(id) FROM evaluation")
 caught_up
+# report QUERY records what it draws: sent to the primary or to
+# --evaluation, not told to use --no-record, which report has not.
+run_bounded 10 "$BENCHDB_BIN" --db "$S" report variability --param plan=calibration-sim -o s3.html
+expect_rc 1 "report QUERY on the standby"
+expect_bounded "report QUERY on the standby fails at once" 10 200
+expect_err_has "error: report variability: the server is a hot standby (a read-only replica in recovery), where the \
+evaluation report draws cannot be recorded: run it against the primary, or draw an evaluation recorded there with \
+'benchdb report --evaluation ID'" "report QUERY on the standby: says what to do"
+checks=$((checks + 1))
+[ ! -e s3.html ] || fail "report QUERY on the standby: no page written"
 run bd --db "$S" report --evaluation "$gate" -o s2.html
 expect_rc 1 "report --evaluation on the standby, its companion not recorded"
 expect_err_has "no evaluation of comparisons with its parameters on the data it saw is recorded" "says what is missing"
