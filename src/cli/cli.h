@@ -179,6 +179,12 @@ void commands_print_overview(FILE *out);
  * control characters escaped (text_escape_controls), then a newline. */
 void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* On a server store: the role benchdb_reader (SELECT only, no login) made
+ * or granted in the store's database, and what no reader may do taken from
+ * PUBLIC (cli/reader_role.c; init, and copy into a server). Each step that
+ * cannot be done is a warning; say: the line naming the role on stdout. */
+void cli_reader_role(struct db *db, int say);
+
 /* Opens the store for a command, printing the error on failure. */
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
 /* The same through the connection layer, on either engine

@@ -212,6 +212,9 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
             free(who);
         } else if (err && missing_column(err))
             say_missing_column(gate, reference, missing_column(err));
+        else if (ev.record_failed) /* a reader's role, a store it may not write: said as query says it */
+            bd_error("backtest %s: ran, but %s%s (--no-record runs it without recording)", gate, err,
+                     ev.record_failed == 2 ? "" : "; run it again to record it");
         else
             bd_error("%s", err);
         rc = erc == EXIT_NO_ROWS ? EXIT_NO_ROWS : EXIT_FAIL;

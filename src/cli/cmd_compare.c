@@ -442,6 +442,9 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
             rc = cli_usage_error_see("queries compare", "compare: %s", err);
         else if (cli_deadline_passed(db, &dl) || ev.stopped)
             cli_limit_error("compare", &a->limits, timeout, &lim, ev.stopped);
+        else if (ev.record_failed) /* a reader's role, a store it may not write: said as query says it */
+            bd_error("compare: ran, but %s%s (--no-record runs it without recording)", err,
+                     ev.record_failed == 2 ? "" : "; run it again to record it");
         else
             bd_error("%s", err);
         if (erc == EXIT_NO_ROWS)

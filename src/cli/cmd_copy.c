@@ -39,7 +39,8 @@ const struct cli_spec spec_copy = {
              "all or nothing. The source is read in one snapshot; it may be written\n"
              "meanwhile. An evaluation's schema hash is each engine's own: one the\n"
              "source still computes is written as the destination computes it\n"
-             "(docs/copy.md).\n",
+             "(docs/copy.md). On a server, the role benchdb_reader is made and granted\n"
+             "there as 'benchdb init' does.\n",
     .opts = copy_opts,
     .more = "Progress goes to stderr when it is a terminal.\n"
             "\n"
@@ -189,8 +190,9 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
              : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
     const char *file = dst ? db_filename(dst) : NULL;
     char *created = rc && !existed && file ? strdup(file) : NULL;
-    db_close(dst);
     db_close(src);
+    if (rc)
+        db_close(dst), dst = NULL;
     if (created)
         remove_created(created);
     free(created);
@@ -213,6 +215,11 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
         cli_say("copied %lld rows from %s to %s in %.2f s%s", rows, cli_store_name(cli), shown ? shown : dest,
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, hashes);
     }
+    /* A store made on a server by the copy is made as init makes one: its
+     * readers' role granted there (docs/copy.md). */
+    if (db_is_server_name(dest))
+        cli_reader_role(dst, !a.quiet);
+    db_close(dst);
     free(shown);
     return EXIT_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -27,7 +28,8 @@ static const struct cli_opt export_opts[] = {
      offsetof(struct export_args, run), 0, 0},
     {"archive", 0, "ID", "only the archive with this id ('benchdb list\narchives')", cli_opt_int,
      offsetof(struct export_args, archive), 1, 2147483647LL},
-    {"quiet", 'q', NULL, "print nothing on success", cli_opt_flag, offsetof(struct export_args, quiet), 0, 0},
+    {"quiet", 'q', NULL, "print nothing on success (no progress on a terminal)", cli_opt_flag,
+     offsetof(struct export_args, quiet), 0, 0},
     {0},
 };
 
@@ -44,7 +46,8 @@ const struct cli_spec spec_export = {
              "SHA-256 must be the stored one. A file already there with the right bytes\n"
              "is left as it is; one with other bytes is an error.\n",
     .opts = export_opts,
-    .more = "Prints how many archives were written on stdout.\n"
+    .more = "Prints how many archives were written on stdout; progress goes to stderr\n"
+            "when it is a terminal.\n"
             "\n"
             "Examples:\n"
             "  benchdb export archives/\n"
@@ -218,9 +221,39 @@ static int prepare_selection(struct db *db, const struct export_args *a, struct 
     return 0;
 }
 
+/* The progress line on a terminal: archives done of the selection's, at
+ * most ten times a second and at the last. */
+struct progress {
+    long long total;
+    struct timespec last;
+};
+
+static long long selection_count(struct db *db, const struct export_args *a)
+{
+    struct db_stmt *st = NULL;
+    long long n = 0;
+    if (prepare_selection(db, a, &st) == 0)
+        while (db_step(st) == SQLITE_ROW)
+            n++;
+    db_finalize(st);
+    return n;
+}
+
+static void tick(struct progress *p, long long done)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (done < p->total && (double)(now.tv_sec - p->last.tv_sec) + (double)(now.tv_nsec - p->last.tv_nsec) / 1e9 < 0.1)
+        return;
+    p->last = now;
+    fprintf(stderr, "\r\033[Kexporting archive %lld of %lld", done, p->total);
+    fflush(stderr);
+}
+
 static int export_all(struct db *db, const char *dir, const struct export_args *a, long long *n, long long *kept)
 {
     struct db_stmt *st = NULL;
+    struct progress pr = {.total = !a->quiet && isatty(2) ? selection_count(db, a) : 0};
     if (prepare_selection(db, a, &st)) {
         bd_error("export: %s", db_errmsg(db));
         return EXIT_FAIL;
@@ -233,6 +266,8 @@ static int export_all(struct db *db, const char *dir, const struct export_args *
                            (const char *)db_column_text(st, 4), strcmp((const char *)db_column_text(st, 3), "zstd") == 0,
                            &err);
         if (w < 0) {
+            if (pr.total)
+                fputs("\r\033[K", stderr);
             bd_error("export: archive %lld (%s): %s; the files already written stay", id,
                      (const char *)db_column_text(st, 2), err ? err : "out of memory");
             bad = 1;
@@ -240,7 +275,11 @@ static int export_all(struct db *db, const char *dir, const struct export_args *
         free(err);
         *n += w == 1;
         *kept += w == 0;
+        if (pr.total && !bad)
+            tick(&pr, *n + *kept);
     }
+    if (pr.total)
+        fputs("\r\033[K", stderr);
     if (!bad && rc != SQLITE_DONE) {
         bd_error("export: %s", db_errmsg(db));
         bad = 1;

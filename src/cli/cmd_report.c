@@ -63,6 +63,7 @@ struct report_run {
     struct store_deadline *dl;
     double timeout;
     const struct rowset_limits *lim;
+    int standby; /* --evaluation on a hot standby: read-only, nothing recorded */
 };
 
 /* A failure of a query's run: the limit that stopped it, or err. who names
@@ -166,9 +167,16 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
     err = NULL; /* a recorded text always parsed once; without it the page lacks the descriptions only */
     const struct report_eval *chart_ev = &ev;
     if (spec.from) {
-        if ((!comp->id && (report_companion(db, &a->path, &ev, spec.from, &spec, 1, comp, &err) ||
+        if ((!comp->id && (report_companion(db, &a->path, &ev, spec.from, &spec, !r->standby, comp, &err) ||
                            report_companion_record(db, comp, &err))) ||
             report_eval_load(db, comp->id, &cev, &err)) {
+            if (r->standby) { /* it would be recorded now: not here */
+                char *why = bd_strdupf("%s; the server is a hot standby, where nothing is recorded: run this command "
+                                       "against the primary",
+                                       err ? err : "out of memory");
+                free(err);
+                err = why;
+            }
             say_companion_failure(r, spec.from, err);
             goto out;
         }
@@ -205,6 +213,36 @@ out:
     free(reg);
     free(verify);
     return marks;
+}
+
+/* Whether the server store is a hot standby: 1, 0, or -1 with the error
+ * printed. */
+static int on_standby(struct cli *cli)
+{
+    struct db *db = NULL;
+    if (cli_connect_store(cli, STORE_INSPECT, &db))
+        return -1;
+    int yes = store_is_standby(db);
+    db_close(db);
+    return yes;
+}
+
+/* A recorded evaluation is drawn on a hot standby too, read-only (a
+ * companion it needs must be recorded already: on the primary); a query,
+ * which report records, is sent to the primary or to --evaluation (the
+ * standby's refusal of writers says --no-record, which report has not).
+ * 1 on a standby (q NULL), 0 elsewhere, -1 with the error printed. */
+static int standby_allows(struct cli *cli, const struct saved_query *q)
+{
+    int standby = db_is_server_name(cli->db_path) ? on_standby(cli) : 0;
+    if (standby == 1 && q) {
+        bd_error("report %s: the server is a hot standby (a read-only replica in recovery), where the evaluation "
+                 "report draws cannot be recorded: run it against the primary, or draw an evaluation recorded there "
+                 "with 'benchdb report --evaluation ID' ('benchdb history' lists them)",
+                 q->name);
+        return -1;
+    }
+    return standby;
 }
 
 /* The options' combinations; -1 after a usage error. */
@@ -274,7 +312,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
     if ((rc = cli_limits_resolve("report", &a.limits, &timeout, &lim)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;
-    if (cli_connect_limited(cli, STORE_WRITE, timeout, &dl, &db))
+    int standby = standby_allows(cli, q);
+    if (standby < 0 || cli_connect_limited(cli, standby ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
         goto out;
     /* The output is opened before anything is recorded: a name that cannot
      * be written fails the command first. */
@@ -283,7 +322,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
         goto out;
     }
     opened = 1;
-    struct report_run run = {db, &a, &dl, timeout, &lim};
+    struct report_run run = {db, &a, &dl, timeout, &lim, standby};
     if (q && (rc = run_and_record(&run, q, &probe, &comp, &eval_id)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;

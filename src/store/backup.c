@@ -39,7 +39,13 @@ int store_backup(struct db *db, const char *path, char **err)
     } else if (rc == SQLITE_OK)
         rc = sqlite3_errcode(out);
     int bad = rc != SQLITE_OK;
-    if (bad)
+    /* A file SQLite could not open is said with the system's reason (a
+     * missing directory, a permission), not SQLite's "unable to open
+     * database file" alone. */
+    int sys = out && (rc & 0xff) == SQLITE_CANTOPEN ? sqlite3_system_errno(out) : 0;
+    if (bad && sys)
+        bd_fail(err, "%s: cannot create the copy (%s, renamed to it once whole): %s", path, tmp, strerror(sys));
+    else if (bad)
         bd_fail(err, "%s: %s", path, out ? sqlite3_errmsg(out) : sqlite3_errstr(rc));
     if (sqlite3_close(out) != SQLITE_OK && !bad)
         bad = bd_fail(err, "%s: cannot close the copy", path);

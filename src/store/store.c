@@ -88,15 +88,21 @@ static char *dir_of(const char *path)
 }
 
 /* Why SQLite cannot create or write files beside the store, or NULL when
- * no reason shows: a full disk, a read-only file system, a directory or a
- * file this user cannot write. */
+ * no reason shows: a missing directory, a full disk, a read-only file
+ * system, a directory or a file this user cannot write. */
 static const char *unwritable_because(const char *path)
 {
     char *dir = dir_of(path);
     struct statvfs vfs;
     int known = statvfs(dir, &vfs) == 0;
     const char *why = NULL;
-    if (known && (vfs.f_flag & ST_RDONLY))
+    struct stat sd;
+    int there = stat(dir, &sd) == 0; /* none is not "not writable" */
+    if (!there && errno == ENOENT)
+        why = "its directory does not exist";
+    else if ((!there && errno == ENOTDIR) || (there && !S_ISDIR(sd.st_mode)))
+        why = "its directory's path holds a file that is not a directory";
+    else if (known && (vfs.f_flag & ST_RDONLY))
         why = "the file system is mounted read-only";
     else if (known && vfs.f_bavail == 0)
         why = "the disk is full";

@@ -54,6 +54,9 @@ int store_open_memory(struct db **out, char **err);
  * store (a file as SQLite's messages do; a server's name first, its
  * password masked). */
 int store_connect(const char *name, enum store_mode mode, struct db **out, char **err);
+/* Whether db is a PostgreSQL hot standby (in recovery), where a command
+ * that writes is refused as it connects; 0 for SQLite. */
+int store_is_standby(struct db *db);
 /* After a write that may have grown the store's tables much (an ingest, a
  * copy): on PostgreSQL, ANALYZE (SKIP_LOCKED) of the store's tables (those
  * of the current schema this role may analyze) whose rows changed since

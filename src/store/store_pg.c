@@ -33,17 +33,38 @@ int store_pg_version(struct db *db, char **err)
     return (int)one_int(db, "SELECT coalesce(max(version), 0) FROM schema_migration", err);
 }
 
+/* The extension's schema, usable by the connecting role: a superuser's
+ * CREATE EXTENSION leaves it to its owner, and a database owner who then
+ * makes the store met "migration 0007_baseline.sql failed: permission
+ * denied for schema benchstats", which said neither who lacks what nor
+ * the grant that gives it. */
+static int usable_extension(struct db *db, char **err)
+{
+    struct db_stmt *st = NULL;
+    int ok = db_prepare(db, "SELECT has_schema_privilege('benchstats', 'USAGE'), current_user, quote_ident(current_user)", &st) == SQLITE_OK &&
+             db_step(st) == SQLITE_ROW;
+    if (ok && db_column_int(st, 0) != 1) {
+        bd_fail(err, "the role %s may not use the schema benchstats, which holds the extension's functions "
+                     "(as a superuser: GRANT USAGE ON SCHEMA benchstats TO %s; docs/postgresql.md)",
+                (const char *)db_column_text(st, 1), (const char *)db_column_text(st, 2));
+        ok = -1;
+    } else if (!ok)
+        bd_fail(err, "%s", db_errmsg(db));
+    db_finalize(st);
+    return ok == 1 ? 0 : -1;
+}
+
 /* The extension benchstats, installed when it is not (which takes a
  * superuser, or a database owner where it is marked trusted). */
-static int need_extension(struct db *db, const char *name, char **err)
+static int need_extension(struct db *db, char **err)
 {
     char *msg = NULL;
     if (db_exec(db, "BEGIN; " STORE_PG_SCHEMA_LOCK "; CREATE EXTENSION IF NOT EXISTS benchstats; COMMIT", &msg) == SQLITE_OK)
-        return 0;
+        return usable_extension(db, err);
     db_exec(db, "ROLLBACK", NULL);
-    bd_fail(err, "%s: the extension benchstats is not installed in this database and cannot be installed: %s "
+    bd_fail(err, "the extension benchstats is not installed in this database and cannot be installed: %s "
                  "(as a superuser: CREATE EXTENSION benchstats; docs/postgresql.md)",
-            name, msg);
+            msg);
     free(msg);
     return -1;
 }
@@ -74,13 +95,20 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
  * refuses every write with PostgreSQL's "cannot execute INSERT in a
  * read-only transaction", after the work that led to it; a command that
  * writes is refused as it connects instead, saying what to do. */
-static int refuse_standby(struct db *db, char **err)
+int store_is_standby(struct db *db)
 {
+    if (db->engine != DB_POSTGRESQL)
+        return 0;
     struct db_stmt *st = NULL;
     int standby = db_prepare(db, "SELECT pg_is_in_recovery()", &st) == SQLITE_OK && db_step(st) == SQLITE_ROW &&
                   db_column_int(st, 0) == 1;
     db_finalize(st);
-    if (!standby)
+    return standby;
+}
+
+static int refuse_standby(struct db *db, char **err)
+{
+    if (!store_is_standby(db))
         return 0;
     return bd_fail(err, "the server is a hot standby (a read-only replica in recovery), where nothing can be "
                         "written or recorded: run saved queries there with --no-record, or run this command against "
@@ -161,7 +189,7 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
     } else if (refuse_standby(db, err)) {
         goto fail;
     } else if (mode != STORE_MIGRATE && version < known) {
-        if ((mode == STORE_CREATE && need_extension(db, "init", err)) || store_apply_migrations(db, -1, err) < 0)
+        if ((mode == STORE_CREATE && need_extension(db, err)) || store_apply_migrations(db, -1, err) < 0)
             goto fail;
         if (mode == STORE_WRITE && version > 0) { /* init and copy say what they made */
             char *shown = store_name_masked(name);

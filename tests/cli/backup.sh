@@ -44,6 +44,8 @@ expect_err_has "copy1.db: already exists (backup writes a new file)" "says so"
 run bd --db a.db backup nodir/x.db
 expect_rc 1 "a FILE that cannot be created"
 expect_err_has "nodir/x.db" "names it"
+expect_err_has "nodir/x.db: cannot create the copy (nodir/x.db.partial-" "says what could not be made"
+expect_err_has "): No such file or directory" "and why: the system's reason, not SQLite's 'unable to open database file'"
 checks=$((checks + 1))
 [ ! -e nodir ] || fail "nothing made"
 run bd --db "postgresql://nobody@127.0.0.1:1/none" backup x.db

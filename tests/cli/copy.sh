@@ -72,6 +72,18 @@ expect_rc 1 "a file that is no store"
 expect_eq "$(cat notes.txt)" "not a store" "the file is unchanged"
 expect_eq "$(cat "$T/err")" "error: copy: notes.txt: not a benchdb store (the file is not an SQLite database); nothing was written there" \
     "a file that is no store: the message names it once"
+# A destination whose directory is missing, or is a file: said so, not
+# "its directory is not writable" (which sent a user to chmod), nothing made.
+run bd --db a.db copy nodir/x.db
+expect_rc 1 "a destination in a missing directory"
+expect_eq "$(cat "$T/err")" "error: copy: nodir/x.db: cannot create the store here: its directory does not exist; nothing was written there" \
+    "a missing directory: said so"
+checks=$((checks + 1))
+[ ! -e nodir ] || fail "a missing directory: nothing made"
+run bd --db notes.txt/x.db init
+expect_rc 1 "init under a file"
+expect_eq "$(cat "$T/err")" "error: notes.txt/x.db: cannot create the store here: its directory's path holds a file that is not a directory" \
+    "a file in the directory's path: said so"
 # A server that is not there (nothing listens on port 1): libpq's two
 # lines said as one sentence, the store named once, its password masked.
 run bd --db a.db copy "postgresql://ci:s3cret@127.0.0.1:1/results"

@@ -5,6 +5,7 @@
 # series, run, gate, event and derived row, by their names; the archives'
 # SHA-256s). --plan, --run and --archive select; a selection that matches
 # nothing, a file in the way with other bytes and a bad --run are errors.
+# On a terminal a progress line says how far it is.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 ex=$BENCHDB_SRC/examples
 # Under the sanitizers host a's 4 calibration archives of 12
@@ -38,6 +39,28 @@ for f in $cal "$ex/git-perf/p0001-git-git.jsonl"; do
 done
 run bd --db a.db export exp
 expect_out_has "exported 0 archives to exp ($n already there)" "a second export leaves the files"
+expect_eq "$(cat "$T/err")" "" "no progress when stderr is no terminal"
+# On a terminal a line says how far the export is, cleared at the end;
+# --quiet has none.
+tty_export() { # ARGS...: benchdb export on a terminal, its output with CR and ESC shown
+    python3 - "$BENCHDB_BIN" "$@" <<'EOF2'
+import os, pty, sys
+out = bytearray()
+def read(fd):
+    data = os.read(fd, 1024)
+    out.extend(data)
+    return data
+pty.spawn([sys.argv[1], "--db", "a.db", "export"] + sys.argv[2:], read)
+sys.stdout.write(out.decode("utf-8", "replace").replace("\x1b", "<ESC>").replace("\r", "<CR>"))
+EOF2
+}
+tty_export tty1 >tty.out
+checks=$((checks + 1))
+grep -qF "<CR><ESC>[Kexporting archive $n of $n<CR><ESC>[Kexported $n archives to tty1" tty.out ||
+    fail "on a terminal: the progress line, then cleared: $(cat tty.out)"
+tty_export tty2 --quiet >tty.out
+expect_eq "$(cat tty.out)" "" "--quiet on a terminal: nothing"
+expect_eq "$(ls tty2 | wc -l)" "$n" "--quiet on a terminal: exported"
 
 # Re-ingested into an empty store: the same rows.
 bd --db c.db init >/dev/null

@@ -147,7 +147,23 @@ grep -q "waiting" "$T/err" && fail "no wait said when there is none"
 pg -d postgres -c "CREATE ROLE $owner LOGIN CREATEROLE" \
     -c "CREATE DATABASE ${db}_owned OWNER $owner TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
     >/dev/null
-pg -d "${db}_owned" -c "CREATE EXTENSION benchstats" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
+pg -d "${db}_owned" -c "CREATE EXTENSION benchstats" >/dev/null
+# The extension a superuser installed, its schema not granted to the
+# owner: init says who lacks what and the grant that gives it, before any
+# migration ("permission denied for schema benchstats" before).
+run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned" init
+expect_rc 1 "init as the database's owner, without the use of the schema benchstats"
+expect_err_has "the role $owner may not use the schema benchstats, which holds the extension's functions (as a \
+superuser: GRANT USAGE ON SCHEMA benchstats TO $owner; docs/postgresql.md)" "says who lacks what, and the grant"
+expect_eq "$(pg -d "${db}_owned" -A -t -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" "0" \
+    "nothing made"
+# So does copy, naming itself and the store, not init.
+bd --db empty.db init >/dev/null || fail "an empty SQLite store"
+run bd --db empty.db copy "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned"
+expect_rc 1 "copy into it as its owner, without the use of the schema benchstats"
+expect_err_has "error: copy: postgresql://$owner@$PGHOST:$PGPORT/${db}_owned: the role $owner may not use the schema \
+benchstats" "copy says so, naming the destination (not 'init:')"
+pg -d "${db}_owned" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
 run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned" init
 expect_rc 0 "init as the database's owner"
 expect_err_has "warning: benchdb_reader may still create large objects and take advisory locks in this database: taking those from PUBLIC takes a superuser" \

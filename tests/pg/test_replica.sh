@@ -7,8 +7,9 @@
 # primary's rows; a recording query, an ingest and a rule registration on
 # the standby fail at once with a message saying to use --no-record or
 # the primary (not PostgreSQL's "cannot execute INSERT in a read-only
-# transaction"), leaving nothing; a login that is only a member of
-# benchdb_reader reads the standby. Both clusters are stopped at the end.
+# transaction"), leaving nothing; `report --evaluation` draws a recorded
+# evaluation there (its chart's companion recorded on the primary); a
+# login that is only a member of benchdb_reader reads the standby. Both clusters are stopped at the end.
 # ctest: slow
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 . "$BENCHDB_SRC/tests/cli/lib/bounded.sh"
@@ -151,6 +152,50 @@ for cmd in "query variability --record --param plan=calibration-sim" "ingest $BE
     ! grep -q "read-only transaction" "$T/err" || fail "$cmd: not PostgreSQL's raw error"
 done
 expect_eq "$(psql_at "$pport" -d results -A -t -c "SELECT count(*) FROM evaluation")" "$nev" "nothing recorded"
+
+# report --evaluation draws a recorded evaluation on the standby, read-only
+# (it was refused as a command that writes); a chart whose companion
+# evaluation is not recorded yet says to run it on the primary, where it is
+# recorded, after which the standby draws the primary's page.
+caught_up() { # waits until the standby holds the primary's evaluations
+    want=$(psql_at "$pport" -d results -A -t -c "SELECT count(*) FROM evaluation")
+    i=0
+    while [ "$(psql_at "$sport" -d results -A -t -c "SELECT count(*) FROM evaluation")" != "$want" ] && [ $i -lt 60 ]; do
+        sleep 0.5
+        i=$((i + 1))
+    done
+}
+run bd --db "$S" report --evaluation 1 -o s1.html
+expect_rc 0 "report --evaluation on the standby"
+expect_err_has "report: wrote s1.html: evaluation 1 of variability" "the page drawn"
+bd --db "$P" query placement-rule --param plan=calibration-sim >/dev/null 2>&1
+gate=$(psql_at "$pport" -d results -A -t -c "SELECT max(id) FROM evaluation")
+caught_up
+# report QUERY records what it draws: sent to the primary or to
+# --evaluation, not told to use --no-record, which report has not.
+run_bounded 10 "$BENCHDB_BIN" --db "$S" report variability --param plan=calibration-sim -o s3.html
+expect_rc 1 "report QUERY on the standby"
+expect_bounded "report QUERY on the standby fails at once" 10 200
+expect_err_has "error: report variability: the server is a hot standby (a read-only replica in recovery), where the \
+evaluation report draws cannot be recorded: run it against the primary, or draw an evaluation recorded there with \
+'benchdb report --evaluation ID'" "report QUERY on the standby: says what to do"
+checks=$((checks + 1))
+[ ! -e s3.html ] || fail "report QUERY on the standby: no page written"
+run bd --db "$S" report --evaluation "$gate" -o s2.html
+expect_rc 1 "report --evaluation on the standby, its companion not recorded"
+expect_err_has "no evaluation of comparisons with its parameters on the data it saw is recorded" "says what is missing"
+expect_err_has "the server is a hot standby, where nothing is recorded: run this command against the primary" \
+    "and where to run it"
+checks=$((checks + 1))
+[ ! -e s2.html ] || fail "no page written"
+run bd --db "$P" report --evaluation "$gate" -o p2.html
+expect_rc 0 "report --evaluation on the primary records the companion"
+caught_up
+run bd --db "$S" report --evaluation "$gate" -o s2.html
+expect_rc 0 "report --evaluation on the standby, its companion recorded on the primary"
+checks=$((checks + 1))
+cmp -s p2.html s2.html || fail "the standby draws the primary's page"
+nev=$(psql_at "$pport" -d results -A -t -c "SELECT count(*) FROM evaluation")
 
 # A login that is only a member of benchdb_reader reads the standby.
 A="postgresql://alice@127.0.0.1:$sport/results"

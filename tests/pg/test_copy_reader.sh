@@ -1,0 +1,99 @@
+# A store copied into a server (`benchdb copy postgresql://...` into an
+# empty database, docs/copy.md) is made there as `benchdb init` makes one:
+# the role benchdb_reader may read every table and view of it, and what no
+# reader may do (large objects, advisory locks) is taken from PUBLIC in its
+# database (docs/postgresql.md, "Read-only analysis"). A team that moves
+# its SQLite store with copy then reads it as the docs say, as a member of
+# the role: a saved query with --no-record, `list`, `check`, `history
+# --verify`; its writes are refused, and a recording command (query,
+# backtest, compare) says it ran but could not record, and --no-record. Before, copy made the store but not
+# the role's grants: a member read nothing ("permission denied for table").
+# copy --quiet prints nothing, the grants made all the same.
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+. "$BENCHDB_SRC/tests/pg/lib.sh"
+db=benchdb_copy_reader
+uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
+alice=benchdb_copy_reader_alice
+pg_dropdb "$db" >/dev/null
+pg_dropdb "${db}_q" >/dev/null
+pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $alice" >/dev/null
+
+# The SQLite store: a plan, a registered rule and a recorded evaluation.
+run bd --db s.db init
+expect_rc 0 "init the SQLite store"
+# shellcheck disable=SC2046 # a glob for the shell to expand
+run bd --db s.db ingest -q $(calibration_archives)
+expect_rc 0 "ingest"
+run bd --db s.db rule register placement-rule --published-at 2026-10-20T16:00:00Z
+expect_rc 0 "rule register"
+run bd --db s.db query placement-rule --param plan=calibration-sim
+expect_rc 0 "a recorded evaluation"
+[ "$failures" -eq 0 ] || exit 1
+
+# As docs/postgresql.md says: createdb, then the copy into it.
+pg_emptydb "$db" >/dev/null
+run bd --db s.db copy "$uri"
+expect_rc 0 "copy into an empty database"
+expect_out_has "read-only analysis: log in as a member of benchdb_reader" "copy says how readers log in, as init does"
+grants=$(pg -d "$db" -A -t -c "SELECT count(*) FILTER (WHERE NOT has_table_privilege('benchdb_reader', c.oid, 'SELECT')) \
+|| ' ' || count(*) FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace \
+WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v')")
+case $grants in
+"0 "[1-9]*) ;;
+*) fail "benchdb_reader may read every table and view of the copy (tables it may not read, of all: $grants)" ;;
+esac
+expect_eq "$(pg -d "$db" -A -t -c "SELECT has_function_privilege('public', 'lo_from_bytea(oid, bytea)', 'EXECUTE') \
+|| ' ' || has_function_privilege('public', 'pg_advisory_lock(bigint)', 'EXECUTE') \
+|| ' ' || has_schema_privilege('public', 'public', 'CREATE')")" "false false false" \
+    "large objects, advisory locks and creating in the schema taken from PUBLIC in the copy's database"
+
+# A member of the role reads the copy with benchdb, as the docs say.
+pg -d postgres -c "CREATE ROLE $alice LOGIN IN ROLE benchdb_reader" >/dev/null
+as_alice="postgresql://$alice@$PGHOST:$PGPORT/$db"
+run bd --db "$as_alice" query placement-rule --param plan=calibration-sim --no-record
+expect_rc 0 "a member runs the rule with --no-record"
+expect_err_has "not adopted" "the rule's verdict"
+run bd --db "$as_alice" list
+expect_rc 0 "a member lists the plans"
+expect_out_has "calibration-sim" "list names the copied plan"
+run bd --db "$as_alice" history --verify --all
+expect_rc 0 "a member verifies the copied evaluations"
+expect_err_has "verified 1 evaluation: 1 identical, 0 not" "the evaluation is identical on the copy"
+run bd --db "$as_alice" check
+expect_rc 0 "a member checks the copy"
+# Recording is a write: what a member runs without --no-record says so,
+# with the command's name and what to do, as query does (backtest and
+# compare said "error: cannot record the evaluation: ..." alone).
+nev=$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")
+run bd --db "$as_alice" backtest gate-percent --plan calibration-sim
+expect_rc 1 "a member's recorded back-test"
+expect_err_has "error: backtest gate-percent: ran, but cannot record the evaluation: the store cannot be written \
+(permission denied for table evaluation); run it again to record it (--no-record runs it without recording)" \
+    "backtest names itself and says --no-record"
+run bd --db "$as_alice" compare --plan calibration-sim --by variant chill native --metric primary
+expect_rc 1 "a member's recorded compare"
+expect_err_has "error: compare: ran, but cannot record the evaluation: the store cannot be written \
+(permission denied for table evaluation); run it again to record it (--no-record runs it without recording)" \
+    "compare names itself and says --no-record"
+run bd --db "$as_alice" query placement-rule --param plan=calibration-sim
+expect_rc 1 "a member's recorded query"
+expect_err_has "error: query placement-rule: ran, but cannot record the evaluation" "query says so too"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")" "$nev" "nothing recorded"
+nseries=$(pg -d "$db" -A -t -c "SELECT count(*) FROM series")
+run bd --db "$as_alice" sql --write "DELETE FROM series"
+expect_rc 1 "a member's write is refused"
+expect_err_has "permission denied for table series" "by the server's grants"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM series")" "$nseries" "the series stay"
+
+# --quiet: nothing printed, the grants made all the same.
+pg_emptydb "${db}_q" >/dev/null
+run bd --db s.db copy --quiet "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_q"
+expect_rc 0 "copy --quiet"
+[ -s "$T/out" ] && fail "copy --quiet prints nothing: $(head -2 "$T/out")"
+expect_eq "$(pg -d "${db}_q" -A -t -c "SELECT has_table_privilege('benchdb_reader', 'evaluation', 'SELECT')")" "t" \
+    "benchdb_reader may read the quiet copy's evaluations"
+
+pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $alice" >/dev/null
+pg_dropdb "$db" >/dev/null
+pg_dropdb "${db}_q" >/dev/null
+finish
