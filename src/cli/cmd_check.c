@@ -1,6 +1,10 @@
 /* benchdb check: verify the store. */
+#define _GNU_SOURCE /* fopencookie */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "ingest/check.h"
@@ -26,11 +30,32 @@ const struct cli_spec spec_check = {
              "(PostgreSQL's amcheck and data checksums do that). docs/postgresql.md.\n"
              "Prints the answer first ('check: ok', or 'check: N problems found'),\n"
              "then one line per check, on stdout, and one error line per problem on\n"
-             "stderr. The store is opened read-only.\n",
+             "stderr; while it runs, a terminal shows each check's line as it ends. The\n"
+             "store is opened read-only.\n",
     .opts = (const struct cli_opt[]){{0}},
     .more = "Exit status: 0 when nothing is wrong, 1 when anything is (or the store\n"
             "cannot be read), 2 on a usage error.\n",
 };
+
+/* The checks' lines, held for after the answer; on a terminal each is
+ * shown on stderr as it comes (the progress of a long check), then
+ * cleared. */
+struct held {
+    FILE *mem;
+    int tty;
+};
+
+static ssize_t held_write(void *cookie, const char *buf, size_t n)
+{
+    struct held *h = cookie;
+    if (fwrite(buf, 1, n, h->mem) != n)
+        return -1;
+    if (h->tty) {
+        size_t len = n && buf[n - 1] == '\n' ? n - 1 : n;
+        fprintf(stderr, "\r\033[K%.*s", (int)(len > 100 ? 100 : len), buf);
+    }
+    return (ssize_t)n;
+}
 
 int cmd_check(struct cli *cli, int argc, char **argv)
 {
@@ -44,15 +69,24 @@ int cmd_check(struct cli *cli, int argc, char **argv)
      * first ('check: ok'), the lines that show it after. */
     char *lines = NULL;
     size_t len = 0;
-    FILE *mem = open_memstream(&lines, &len);
-    if (!mem) {
+    struct held h = {open_memstream(&lines, &len), isatty(2)};
+    FILE *tee = h.mem ? fopencookie(&h, "w", (cookie_io_functions_t){.write = held_write}) : NULL;
+    if (!tee || setvbuf(tee, NULL, _IOLBF, 0) != 0) {
+        if (tee)
+            fclose(tee);
+        if (h.mem)
+            fclose(h.mem);
+        free(lines);
         db_close(db);
         bd_error("check: out of memory");
         return EXIT_FAIL;
     }
-    int problems = store_check(db, mem);
+    int problems = store_check(db, tee);
     db_close(db);
-    if (fclose(mem) != 0) {
+    int bad = fclose(tee) != 0;
+    if (h.tty)
+        fputs("\r\033[K", stderr);
+    if (fclose(h.mem) != 0 || bad) {
         free(lines);
         bd_error("check: out of memory");
         return EXIT_FAIL;
