@@ -18,6 +18,19 @@ static const char *cell(const struct rowset *rs, size_t r, int col)
     return sqlite3_value_type(v) == SQLITE_NULL ? NULL : (const char *)sqlite3_value_text(v);
 }
 
+/* qsort's order of row positions: by the query's name (NULL first), then
+ * by position. */
+static const struct rowset *sort_rows;
+static int sort_col;
+
+static int by_query(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    const char *qx = cell(sort_rows, x, sort_col), *qy = cell(sort_rows, y, sort_col);
+    int c = !qx || !qy ? (qx != NULL) - (qy != NULL) : strcmp(qx, qy);
+    return c ? c : (x > y) - (x < y);
+}
+
 /* Evaluation id, read back: -1 when it is no decision (no -- outcome:
  * column) or cannot be read, else the rows its outcome fails in (*nrows:
  * of how many). */
@@ -70,22 +83,34 @@ char *history_headline(struct db *db, const struct rowset *rs)
     const char *lo = NULL, *hi = NULL;
     size_t queries = 0, decisions = 0, fails = 0;
     struct strbuf sb = {0}, failed = {0};
+    /* Each query's latest row (the rows are in id order): the rows sorted
+     * by query, then position, the last of each run of one query. */
+    size_t *by = xcalloc(rs->nrow, sizeof *by);
+    unsigned char *latest = xcalloc(rs->nrow, 1);
+    if (!by || !latest) {
+        free(by);
+        free(latest);
+        return NULL;
+    }
+    for (size_t r = 0; r < rs->nrow; r++)
+        by[r] = r;
+    sort_rows = rs;
+    sort_col = cq;
+    qsort(by, rs->nrow, sizeof *by, by_query);
+    for (size_t k = 0; k < rs->nrow; k++) {
+        const char *q = cell(rs, by[k], cq), *next = k + 1 < rs->nrow ? cell(rs, by[k + 1], cq) : NULL;
+        if (!next || !q || strcmp(q, next) != 0) {
+            latest[by[k]] = 1;
+            queries += q != NULL;
+        }
+    }
     for (size_t r = 0; r < rs->nrow; r++) {
         const char *at = cell(rs, r, cat), *q = cell(rs, r, cq);
         if (at && (!lo || strcmp(at, lo) < 0))
             lo = at;
         if (at && (!hi || strcmp(at, hi) > 0))
             hi = at;
-        /* The rows are in id order: a query's latest is its last row. */
-        int first = 1, last = 1;
-        for (size_t k = 0; k < rs->nrow; k++) {
-            const char *o = cell(rs, k, cq);
-            int same = o && q && strcmp(o, q) == 0;
-            first &= !(same && k < r);
-            last &= !(same && k > r);
-        }
-        queries += first;
-        if (!last || !q)
+        if (!latest[r] || !q)
             continue;
         long long id = sqlite3_value_int64(rowset_cell(rs, r, cid));
         size_t nrows = 0;
@@ -99,6 +124,8 @@ char *history_headline(struct db *db, const struct rowset *rs)
             fails++;
         }
     }
+    free(by);
+    free(latest);
     size_t n = rs->nrow;
     sb_printf(&sb, "%zu evaluation%s of %zu quer%s", n, n == 1 ? "" : "s", queries, queries == 1 ? "y" : "ies");
     if (lo && hi && strncmp(lo, hi, 10) == 0)
