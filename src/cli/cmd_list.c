@@ -210,14 +210,15 @@ int cmd_list(struct cli *cli, int argc, char **argv)
             rc = EXIT_FAIL;
         } else {
             char *line = rs.nrow ? headline(&rs, what) : NULL;
+            struct out_notes rep = {0};
             if (rs.nrow == 0 && a.out.format == OUT_TABLE && !plan) /* the answer, before the bare header */
                 bd_notice("the store holds no %s yet: 'benchdb ingest FILE' loads some", what);
-            else if (line && a.out.format == OUT_TABLE)
-                bd_notice("%s", line);
-            else if (line && a.out.format == OUT_MARKDOWN)
-                printf("**%s**\n\n", line);
+            else if (line)
+                out_answer(&rep, &a.out, line);
             free(line);
-            if (rowset_print(&rs, &a.out, stdout)) {
+            int prc = out_notes_print(&rep, &rs, &a.out, stdout, stderr);
+            out_notes_free(&rep);
+            if (prc) {
                 bd_error("list: cannot write the output");
                 rc = EXIT_FAIL;
             }
