@@ -189,7 +189,7 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     int rc = store_copy_connect(dest, &dst, &named, &err) ? -1
              : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
     const char *file = dst ? db_filename(dst) : NULL;
-    char *created = rc && !existed && file ? strdup(file) : NULL;
+    char *created = rc && !existed && file ? xstrdup(file) : NULL;
     db_close(src);
     if (rc)
         db_close(dst), dst = NULL;
@@ -216,9 +216,8 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, hashes);
     }
     /* A store made on a server by the copy is made as init makes one: its
-     * readers' role granted there (docs/copy.md). */
-    if (db_is_server_name(dest))
-        cli_reader_role(dst, !a.quiet);
+     * readers' role granted there (docs/copy.md; nothing on SQLite). */
+    cli_reader_role(dst, !a.quiet);
     db_close(dst);
     free(shown);
     return EXIT_OK;

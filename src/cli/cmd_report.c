@@ -234,7 +234,7 @@ static int on_standby(struct cli *cli)
  * 1 on a standby (q NULL), 0 elsewhere, -1 with the error printed. */
 static int standby_allows(struct cli *cli, const struct saved_query *q)
 {
-    int standby = db_is_server_name(cli->db_path) ? on_standby(cli) : 0;
+    int standby = on_standby(cli); /* 0 on a store file */
     if (standby == 1 && q) {
         bd_error("report %s: the server is a hot standby (a read-only replica in recovery), where the evaluation "
                  "report draws cannot be recorded: run it against the primary, or draw an evaluation recorded there "

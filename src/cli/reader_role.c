@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "store/dialect.h"
 
 /* The role for read-only analysis: reads every table and view of the
  * store and writes nothing. Roles belong to the cluster, so it is made
@@ -89,6 +90,8 @@ static int reader_logs_in(struct db *db)
 
 void cli_reader_role(struct db *db, int say)
 {
+    if (!db_dialect(db)->has_roles) /* a store file: no roles */
+        return;
     char *msg = NULL;
     int logged_in = reader_logs_in(db);
     if (run_retrying(db, reader_role_sql, &msg) != SQLITE_OK)

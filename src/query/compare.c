@@ -119,7 +119,7 @@ int compare_expand_units(struct db *db, const char *plan, const char *list, char
         return bd_fail(err, "compare: out of memory");
     }
     if (changed)
-        *out = sb_detach(&sb);
+        *out = xsb_detach(&sb);
     sb_free(&sb);
     return 0;
 }

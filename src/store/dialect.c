@@ -74,6 +74,7 @@ static const struct db_dialect sqlite_dialect = {
     .archive_close = NULL,
     .look_up_before_begin = 1,
     .returning_id = "",
+    .has_roles = 0,
 };
 
 /* Times through benchdb_started() (schema/postgresql.sql): SQLite's
@@ -103,6 +104,7 @@ static const struct db_dialect pg_dialect = {
                      "CAST(?4 AS TEXT), CAST(?5 AS BIGINT))",
     .look_up_before_begin = 0,
     .returning_id = " RETURNING id",
+    .has_roles = 1,
 };
 
 const struct db_dialect *db_dialect(const struct db *db)

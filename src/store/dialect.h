@@ -84,6 +84,10 @@ struct db_dialect {
      * twice a plain single-row INSERT's cost), the id read from the
      * connection instead. */
     const char *returning_id;
+    /* Whether the store has roles and grants (the role benchdb_reader
+     * that init and copy make, docs/postgresql.md): 1 on PostgreSQL; 0 on
+     * SQLite, whose file's permissions are its only access control. */
+    int has_roles;
 };
 
 const struct db_dialect *db_dialect(const struct db *db);
