@@ -231,7 +231,10 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r);
  * (malloc'd: "nothing compared (0 slower, ..., 1 added, 0 unchanged): no
  * cell has values both in a and in another side", as `benchdb compare`
  * says it); 0 when a cell was compared or the rows are not compare's; -1
- * when memory ran out. `--gate` exits 4 then, as compare's does. */
+ * when memory ran out. `--gate` exits 4 then, as compare's does. 2 with
+ * *why ("inconclusive (...): no cell has samples enough ...") when every
+ * cell compared was inconclusive: the answer in words, the gate as the
+ * query's. */
 int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why);
 
 /* Finds a saved query for a command; an unknown name is a usage error

@@ -348,6 +348,15 @@ int cli_compare_nothing_compared(const struct rowset *rs, const struct params *g
         rc = *why ? 1 : -1;
         free(words);
         free(because);
+    } else if (rc == 0) {
+        struct cmp_counts c;
+        if (cmp_count(&m, &c) == 0 && cmp_counts_none_judged(&c)) {
+            char *words = cmp_counts_words(&c), *because = cmp_none_judged_why(&m);
+            *why = words && because ? bd_strdupf("inconclusive (%s): %s", words, because) : NULL;
+            rc = *why ? 2 : -1;
+            free(words);
+            free(because);
+        }
     } else if (rc > 0)
         rc = 0; /* not compare's rows: the gate as for any query */
     cmp_model_free(&m);

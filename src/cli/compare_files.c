@@ -493,11 +493,9 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
         rc = why ? 0 : -1;
         free(why);
     } else if (rc == 0 && cmp_counts_none_judged(&c)) {
-        char alpha[40];
-        cmp_go_float(m->alpha, alpha, sizeof alpha);
-        out_note(rep, "compare: inconclusive (%s): no cell has samples enough for the U test to reach p ≤ %s, so "
-                      "none could be judged slower or faster",
-                 words, alpha);
+        char *why = cmp_none_judged_why(m);
+        out_note(rep, "compare: inconclusive (%s): %s", words, why);
+        free(why);
     } else if (rc == 0)
         out_note(rep, "compare: %s (%s)", summary, words);
     if (rc == 0) {

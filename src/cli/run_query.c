@@ -12,18 +12,19 @@
 #include "util/xalloc.h"
 
 /* The notes and envelope fields of an evaluation (nothing: why compare's
- * rows compare nothing, or NULL; not_recorded: why it is not in the
+ * rows compare nothing, or NULL; instead: the verdict line when compare
+ * could judge no cell, or NULL; not_recorded: why it is not in the
  * history, or NULL). */
 static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, const char *nothing,
-                     const char *not_recorded, struct out_notes *rep)
+                     const char *instead, const char *not_recorded, struct out_notes *rep)
 {
     const struct saved_query *q = r->q;
     out_field_text(rep, "query", q->name);
     out_field_json(rep, "params", ev->params_json);
     /* The verdict in words, once; else what the rows say, and why there
      * are none when the parameters say. */
-    if (nothing)
-        out_note(rep, "%s", nothing);
+    if (nothing || instead)
+        out_note(rep, "%s", nothing ? nothing : instead);
     else if (ev->empty_why)
         out_note(rep, "%s%s: %s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why);
     else
@@ -140,7 +141,11 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
         bd_error("%s", *err);
     /* compare's rows with no cell on both sides: said as `benchdb compare`
      * says it, and with --gate an unmet need (4), as its gate. */
-    if (cli_compare_nothing_compared(&ev->rows, r->given, &nothing) > 0 && r->gate && gate_rc == EXIT_OK)
+    char *instead = NULL; /* every cell inconclusive: said instead of "no regression" */
+    int k = cli_compare_nothing_compared(&ev->rows, r->given, &nothing);
+    if (k == 2)
+        instead = nothing, nothing = NULL;
+    if (k == 1 && r->gate && gate_rc == EXIT_OK)
         gate_rc = EXIT_NO_ROWS;
     struct out_opts out = r->out;
     if (!r->all_columns && q->nshow) {
@@ -153,10 +158,11 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
      * as recorded. */
     if (headline && out.format != OUT_MARKDOWN)
         out_note(&rep, "%s", headline);
-    describe(r, ev, gate_rc, nothing, not_recorded, &rep);
+    describe(r, ev, gate_rc, nothing, instead, not_recorded, &rep);
     out_field_text(&rep, "headline", headline);
-    lead_sentence(r, ev, headline, gate_rc, nothing, &rep);
+    lead_sentence(r, ev, headline, gate_rc, nothing ? nothing : instead, &rep);
     free(nothing);
+    free(instead);
     /* A decision's answer (describe's first note) before its rows on a
      * terminal and in CSV or JSON; Markdown leads with lead_sentence. */
     if (out.format != OUT_MARKDOWN && (q->outcome || ev->verdict))

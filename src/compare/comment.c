@@ -152,6 +152,16 @@ int cmp_counts_none_judged(const struct cmp_counts *c)
     return c->n[CMP_INCONCLUSIVE] > 0;
 }
 
+char *cmp_none_judged_why(const struct cmp_model *m)
+{
+    char alpha[40];
+    cmp_go_float(m->alpha, alpha, sizeof alpha);
+    struct strbuf sb = {0};
+    sb_printf(&sb, "no cell has samples enough for the U test to reach p ≤ %s, so none could be judged slower or faster",
+              alpha);
+    return xsb_detach(&sb);
+}
+
 static const char *gate_word(const struct cmp_model *m)
 {
     return !m->compared ? "nothing compared" : m->regressed ? "fails" : "passes";

@@ -197,6 +197,9 @@ struct cmp_counts {
 /* Whether every benchmark compared was inconclusive: the test could
  * judge none, so "no regression" would claim what it cannot know. */
 int cmp_counts_none_judged(const struct cmp_counts *c);
+/* Why, in words ("no cell has samples enough for the U test to reach p ≤
+ * 0.05, so none could be judged slower or faster"), malloc'd. */
+char *cmp_none_judged_why(const struct cmp_model *m);
 /* The class's word ("slower", "removed"...). */
 const char *cmp_class_name(enum cmp_class c);
 int cmp_cell_changed(const struct cmp_cell *c);

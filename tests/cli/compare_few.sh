@@ -91,6 +91,15 @@ expect_eq "$(head -n 1 "$T/out")" "$first" "a store, Markdown: as on files"
 expect_out_has "| ThreeFour | sec/op | 101.0n ± ∞ | 111.5n ± ∞ | +10.40% | 0.057 | inconclusive |" \
     "a store: 3 against 4 listed as inconclusive"
 
+# query compare (the saved query, run raw) says the same first line; its
+# verdict and gate stay the query's ("no regression", exit 0).
+bd ingest --quiet --plan q3 --host h --run a3 a3.txt || fail "ingest a3"
+bd ingest --quiet --plan q3 --host h --run b3 b3.txt || fail "ingest b3"
+run bd query compare --no-record -p plan=q3 -p a=a3 -p b=b3 --gate
+expect_rc 0 "query compare, every cell inconclusive: the gate as the query's"
+expect_eq "$(head -n 1 "$T/err")" "inconclusive (0 slower, 0 faster, 3 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster" \
+    "query compare: the first line says none was judged, not 'no regression'"
+
 # The rows (CSV, JSON, pages) carry the same caveat as a warning, on a
 # store (the saved query compare) and on files alike; not on 4 + 4.
 for src in "a b" "a=a.txt b=b.txt"; do
