@@ -341,22 +341,13 @@ int cli_compare_nothing_compared(const struct rowset *rs, const struct params *g
     struct compare_judged j = judged_by(given, 1);
     struct cmp_model m = {0};
     int rc = sides.a && sides.b ? compare_rows_model(rs, &sides, &j, &m) : 1;
-    if (rc == 0 && !m.compared && m.nsides >= 2) {
-        struct cmp_counts c;
-        char *words = cmp_count(&m, &c) ? NULL : cmp_counts_words(&c), *because = cmp_nothing_compared_why(&m);
-        *why = words && because ? bd_strdupf("nothing compared (%s): %s", words, because) : NULL;
-        rc = *why ? 1 : -1;
-        free(words);
-        free(because);
-    } else if (rc == 0) {
-        struct cmp_counts c;
-        if (cmp_count(&m, &c) == 0 && cmp_counts_none_judged(&c)) {
-            char *words = cmp_counts_words(&c), *because = cmp_none_judged_why(&m);
-            *why = words && because ? bd_strdupf("inconclusive (%s): %s", words, because) : NULL;
-            rc = *why ? 2 : -1;
-            free(words);
-            free(because);
-        }
+    struct cmp_counts c;
+    if (rc == 0 && cmp_count(&m, &c))
+        rc = -1;
+    else if (rc == 0) {
+        int unmet;
+        *why = cmp_nothing_judged(&m, &c, &unmet);
+        rc = unmet < 0 ? -1 : !*why ? 0 : unmet ? 1 : 2;
     } else if (rc > 0)
         rc = 0; /* not compare's rows: the gate as for any query */
     cmp_model_free(&m);

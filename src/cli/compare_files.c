@@ -486,18 +486,13 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
         return -1;
     char *words = cmp_counts_words(&c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
     int rc = words && json && line ? 0 : -1;
-    if (rc == 0 && !m->compared && m->nsides >= 2) {
-        char *why = cmp_nothing_compared_why(m);
-        if (why)
-            out_note(rep, "compare: nothing compared (%s): %s", words, why);
-        rc = why ? 0 : -1;
-        free(why);
-    } else if (rc == 0 && cmp_counts_none_judged(&c)) {
-        char *why = cmp_none_judged_why(m);
-        out_note(rep, "compare: inconclusive (%s): %s", words, why);
-        free(why);
-    } else if (rc == 0)
-        out_note(rep, "compare: %s (%s)", summary, words);
+    int unmet = 0;
+    char *first = rc == 0 ? cmp_nothing_judged(m, &c, &unmet) : NULL;
+    if (unmet < 0)
+        rc = -1;
+    else if (rc == 0)
+        out_note(rep, first ? "compare: %s" : "compare: %s (%s)", first ? first : summary, words);
+    free(first);
     if (rc == 0) {
         out_field_json(rep, "counts", json);
         out_lead(rep, line);

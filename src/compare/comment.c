@@ -152,13 +152,28 @@ int cmp_counts_none_judged(const struct cmp_counts *c)
     return c->n[CMP_INCONCLUSIVE] > 0;
 }
 
-char *cmp_none_judged_why(const struct cmp_model *m)
+char *cmp_nothing_judged(const struct cmp_model *m, const struct cmp_counts *c, int *unmet)
 {
+    *unmet = !m->compared && m->nsides >= 2;
+    if (!*unmet && !cmp_counts_none_judged(c))
+        return NULL;
+    char *words = cmp_counts_words(c), *why = *unmet ? cmp_nothing_compared_why(m) : NULL;
+    struct strbuf sb = {0};
     char alpha[40];
     cmp_go_float(m->alpha, alpha, sizeof alpha);
-    struct strbuf sb = {0};
-    sb_printf(&sb, "no cell has samples enough for the U test to reach p ≤ %s, so none could be judged slower or faster",
-              alpha);
+    if (words && *unmet && why)
+        sb_printf(&sb, "nothing compared (%s): %s", words, why);
+    else if (words && !*unmet)
+        sb_printf(&sb, "inconclusive (%s): no cell has samples enough for the U test to reach p ≤ %s, so none "
+                       "could be judged slower or faster",
+                  words, alpha);
+    free(words);
+    free(why);
+    if (!sb.len || sb.failed) {
+        sb_free(&sb);
+        *unmet = -1;
+        return NULL;
+    }
     return xsb_detach(&sb);
 }
 

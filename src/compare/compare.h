@@ -197,9 +197,13 @@ struct cmp_counts {
 /* Whether every benchmark compared was inconclusive: the test could
  * judge none, so "no regression" would claim what it cannot know. */
 int cmp_counts_none_judged(const struct cmp_counts *c);
-/* Why, in words ("no cell has samples enough for the U test to reach p ≤
- * 0.05, so none could be judged slower or faster"), malloc'd. */
-char *cmp_none_judged_why(const struct cmp_model *m);
+/* The first line when no cell could be judged, or NULL when some was:
+ * "nothing compared (0 slower, ..., 3 removed, ...): no cell has values
+ * both in a and in another side..." or "inconclusive (...): no cell has
+ * samples enough for the U test to reach p ≤ 0.05, so none could be judged
+ * slower or faster"; *unmet 1 for the first (a gate's unmet need, exit 4).
+ * malloc'd; -1 in *unmet when memory ran out. */
+char *cmp_nothing_judged(const struct cmp_model *m, const struct cmp_counts *c, int *unmet);
 /* The class's word ("slower", "removed"...). */
 const char *cmp_class_name(enum cmp_class c);
 int cmp_cell_changed(const struct cmp_cell *c);
