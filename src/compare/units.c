@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/unit_rows.h"
+
 /* benchunit's unit tokenizer: '*' starts the numerator again, '/' the
  * denominator, '-' and blanks separate; a token runs to the next of them. */
 struct utok {
@@ -232,37 +234,17 @@ void cmp_go_float(double x, char *buf, size_t size)
     *o = 0;
 }
 
-/* ---- the store's built-in units (migrations/0001, 0003, 0016) ---- */
-
-static const struct {
-    const char *name, *kind, *direction;
-    double factor;
-} builtin[] = {
-    {"ns/op", "time", "lower", 1e-9},      {"us/op", "time", "lower", 1e-6},
-    {"ms/op", "time", "lower", 1e-3},      {"s/op", "time", "lower", 1},
-    {"ns", "time", "lower", 1e-9},         {"us", "time", "lower", 1e-6},
-    {"ms", "time", "lower", 1e-3},         {"s", "time", "lower", 1},
-    {"ops/ns", "throughput", "higher", 1e9}, {"ops/us", "throughput", "higher", 1e6},
-    {"ops/ms", "throughput", "higher", 1e3}, {"ops/s", "throughput", "higher", 1},
-    {"ops/min", "throughput", "higher", 1.0 / 60}, {"sec/op", "time", "lower", 1},
-    {"B/s", "byte-throughput", "higher", 1}, {"MB/s", "byte-throughput", "higher", 1e6},
-    {"B/op", "other", "lower", 1},         {"allocs/op", "other", "lower", 1},
-    {"bytes", "other", "lower", 1},        {"1", "other", NULL, 1},
-    {"items/s", "other", "higher", 1},
-    {"min/op", "time", "lower", 60},       {"hr/op", "time", "lower", 3600},
-    {"day/op", "time", "lower", 86400},    {"ops/hr", "throughput", "higher", 1.0 / 3600},
-    {"ops/day", "throughput", "higher", 1.0 / 86400},
-};
+/* ---- the store's built-in units (store/unit_rows.h, made from the schema) ---- */
 
 int cmp_unit_info(const char *unit, const char **kind, const char **direction, double *factor)
 {
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (strcmp(builtin[i].name, unit) == 0) {
-            *kind = builtin[i].kind;
-            *direction = builtin[i].direction;
-            *factor = builtin[i].factor;
-            return 0;
-        }
+    int i = store_unit_find(unit);
+    if (i >= 0) {
+        *kind = store_units[i].kind;
+        *direction = store_units[i].direction;
+        *factor = store_units[i].factor;
+        return 0;
+    }
     *kind = "other";
     *direction = NULL;
     *factor = 1;

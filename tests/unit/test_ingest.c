@@ -20,7 +20,7 @@
 #include "ingest/core/idmap.h"
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
-#include "ingest/core/units.h"
+#include "store/unit_rows.h"
 #include "ingest/core/utf8.h"
 #include "ingest/decoders/harness.h"
 #include "ingest/sources/decode.h"
@@ -292,7 +292,7 @@ static void test_units_match_store(void **state)
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *u = (const char *)sqlite3_column_text(st, 0);
-        if (unit_index(u) < 0)
+        if (store_unit_find(u) < 0)
             fail_msg("unit table has '%s', the loader does not", u);
         /* compare's own list (comparing files needs no store): the same
          * kind, factor and direction as the table */
@@ -308,13 +308,13 @@ static void test_units_match_store(void **state)
                      direction ? direction : "NULL");
         /* times and throughputs (a primary metric's units) first, and listed */
         int primary = sqlite3_column_int(st, 1);
-        assert_int_equal(unit_index(u) < UNIT_PRIMARY_COUNT, primary);
+        assert_int_equal(store_unit_find(u) < store_unit_primary_count, primary);
         if (primary)
-            assert_non_null(strstr(unit_primary_list, u));
+            assert_non_null(strstr(store_unit_primary_list, u));
         n++;
     }
     sqlite3_finalize(st);
-    assert_int_equal(n, unit_count);
+    assert_int_equal(n, store_unit_count);
     store_close(db);
     unlink(path);
     char wal[80];

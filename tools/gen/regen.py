@@ -34,7 +34,7 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 # directory; {stdout}: the first output is the command's standard output),
 # outputs (files, or directories ending in /), needs.
 GENERATORS = [
-    ("schema", ["{py}", "tools/gen/schema.py"], ["schema/schema.sql", "schema/postgresql.sql"], {"python"}),
+    ("schema", ["{py}", "tools/gen/schema.py"], ["schema/schema.sql", "schema/postgresql.sql", "src/store/unit_rows.c"], {"python"}),
     ("functions", ["{py}", "tools/gen/functions.py"],
      ["src/sqlfn/catalogue.c", "src/pg/benchstats--0.1.sql", "docs/functions.md"], {"python"}),
     ("fn_window", ["{py}", "tools/gen/sql/gen_fn_window.py"], ["tests/sql/fn_window.sql"], {"python"}),

@@ -5,7 +5,9 @@
 
 reads schema/benchdb.schema (its form is described at its top) and writes
 schema/schema.sql (SQLite) and schema/postgresql.sql (PostgreSQL) under DIR
-(the repository by default). `make regen` runs it; the test gen/current
+(the repository by default), and src/store/unit_rows.c: the rows of the
+unit table as C data, for what reads units without a store (ingest's
+decoders, compare on files). `make regen` runs it; the test gen/current
 fails when the committed files are not what it writes.
 
 As a module it gives the description read (parse()), for the tests that
@@ -21,6 +23,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DESCRIPTION = os.path.join(ROOT, "schema", "benchdb.schema")
 ENGINES = ("sqlite", "postgresql")
 OUTPUTS = {"sqlite": "schema/schema.sql", "postgresql": "schema/postgresql.sql"}
+UNIT_ROWS = "src/store/unit_rows.c"
+# A primary metric's units: every kind but 'other' (ingest refuses others).
+PRIMARY_KINDS = ("time", "throughput", "byte-throughput")
 
 # benchdb's column types: what each engine declares, and what its catalog
 # then says (SQLite's PRAGMA table_info type, PostgreSQL's
@@ -230,6 +235,67 @@ def render(d, engine, version):
     return text
 
 
+def _sql_value(text, where):
+    """A literal of the unit rows: a string, NULL, or a number (a quotient
+    of two numbers at most, divided as doubles, as SQLite divides them)."""
+    text = text.strip()
+    if text == "NULL":
+        return None
+    if text.startswith("'") and text.endswith("'") and "'" not in text[1:-1]:
+        return text[1:-1]
+    num = r"\s*([0-9]+(?:\.[0-9]*)?(?:e-?[0-9]+)?)\s*"
+    m = re.fullmatch(num + r"(?:/" + num + r")?", text)
+    if not m:
+        raise SystemExit("%s: a unit row's value is a string, NULL, a number or a quotient: %r" % (where, text))
+    return float(m.group(1)) / float(m.group(2)) if m.group(2) else float(m.group(1))
+
+
+def unit_rows(d):
+    """The unit table's rows as a new store has them: (name, kind, factor,
+    direction) from the INSERTs into "unit", in the description's order."""
+    text = render(d, "sqlite", 0)
+    rows = []
+    for stmt in re.findall(r'INSERT INTO "unit"\(name, kind, factor, direction\) VALUES(.*?);', text, re.S):
+        for tup in re.findall(r"\(((?:[^()']|'[^']*')*)\)", stmt):
+            values = [_sql_value(v, DESCRIPTION) for v in re.findall(r"(?:'[^']*'|[^,])+", tup)]
+            if len(values) != 4:
+                raise SystemExit("%s: a unit row has four values: (%s)" % (DESCRIPTION, tup))
+            rows.append(tuple(values))
+    return rows
+
+
+def _c_string(v):
+    return "NULL" if v is None else '"%s"' % v.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def render_unit_rows(rows):
+    """src/store/unit_rows.c: a primary metric's units first (ingest's
+    messages list them in this order), then the others."""
+    primary = [r for r in rows if r[1] in PRIMARY_KINDS]
+    other = [r for r in rows if r[1] not in PRIMARY_KINDS]
+    out = [
+        "/* The unit table's rows as a new store has them (docs/schema.md, unit):",
+        " * made by tools/gen/schema.py from schema/benchdb.schema (make regen),",
+        " * change that description, not this file. A primary metric's units",
+        " * (times and throughputs) first. */",
+        '#include "store/unit_rows.h"',
+        "",
+        "#include <stddef.h>",
+        "",
+        "const struct store_unit store_units[] = {",
+    ]
+    for name, kind, factor, direction in primary + other:
+        out.append("    {%s, %s, %s, %s}," % (_c_string(name), _c_string(kind), repr(factor), _c_string(direction)))
+    out += [
+        "};",
+        "const int store_unit_count = %d;" % len(rows),
+        "const int store_unit_primary_count = %d;" % len(primary),
+        "const char store_unit_primary_list[] = \"%s\";" % ", ".join(r[0] for r in primary),
+        "",
+    ]
+    return "\n".join(out)
+
+
 def schema_version(root=ROOT):
     names = [n for n in os.listdir(os.path.join(root, "migrations")) if re.match(r"\d{4}_.*\.sql$", n)]
     return max(int(n[:4]) for n in names)
@@ -246,6 +312,10 @@ def main():
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as f:
             f.write(render(d, engine, version))
+    path = os.path.join(args.out, UNIT_ROWS)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(render_unit_rows(unit_rows(d)))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@
 #include "ingest/core/jsonparse.h"
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
-#include "ingest/core/units.h"
+#include "store/unit_rows.h"
 #include "util/diag.h"
 
 const char *harness_field(struct harness_ctx *c, const char *path)
@@ -89,10 +89,10 @@ int harness_series(struct harness_ctx *c, const char *path, const char *bench, l
     if (!primary && !*unit)
         return ingest_report_fail(c->rep, field, "expected a unit, got an empty string");
     if (primary) {
-        int ix = unit_index(unit);
-        if (ix < 0 || ix >= UNIT_PRIMARY_COUNT)
+        int ix = store_unit_find(unit);
+        if (ix < 0 || ix >= store_unit_primary_count)
             return ingest_report_fail(c->rep, field, "unit \"%s\" is not a time or throughput unit, which the primary metric "
-                                              "needs (one of %s)", unit, unit_primary_list);
+                                              "needs (one of %s)", unit, store_unit_primary_list);
     }
     if (n == 0)
         return ingest_report_fail(c->rep, field, "no values");

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/core/units.h"
+#include "store/unit_rows.h"
 #include "stats/sum.h"
 #include "store/dialect.h"
 
@@ -23,23 +23,23 @@ void sink_forget_units(struct sink *s)
 
 static const char *unit_name(const struct sink *s, int ix)
 {
-    return ix < unit_count ? unit_names[ix] : s->xunits[ix - unit_count];
+    return ix < store_unit_count ? store_units[ix].name : s->xunits[ix - store_unit_count];
 }
 
 /* The index of a unit: a built-in one, or one added to the unit table
  * (kind 'other') the first time an archive uses it. */
 static int unit_ix(struct sink *s, const char *unit, int *ix)
 {
-    *ix = unit_index(unit);
+    *ix = store_unit_find(unit);
     if (*ix >= 0)
         return 0;
     for (int k = 0; k < s->n_xunits; k++)
         if (strcmp(s->xunits[k], unit) == 0) {
-            *ix = unit_count + k;
+            *ix = store_unit_count + k;
             return 0;
         }
-    if (unit_count + s->n_xunits >= 256)
-        return ingest_report_fail(s->rep, NULL, "more than %d distinct units in one archive", 256 - unit_count);
+    if (store_unit_count + s->n_xunits >= 256)
+        return ingest_report_fail(s->rep, NULL, "more than %d distinct units in one archive", 256 - store_unit_count);
     struct db_stmt *st = sink_stmt(s, S_UNIT_KIND);
     if (!st)
         return -1;
@@ -60,7 +60,7 @@ static int unit_ix(struct sink *s, const char *unit, int *ix)
     if (!copy)
         return ingest_report_oom(s->rep);
     s->xunits[s->n_xunits] = copy;
-    *ix = unit_count + s->n_xunits++;
+    *ix = store_unit_count + s->n_xunits++;
     return 0;
 }
 

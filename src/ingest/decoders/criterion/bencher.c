@@ -13,7 +13,7 @@
 
 #include "ingest/core/idmap.h"
 #include "ingest/core/jsontext.h"
-#include "ingest/core/units.h"
+#include "store/unit_rows.h"
 #include "ingest/core/utf8.h"
 #include "ingest/decoders/criterion/criterion.h"
 #include "ingest/decoders/harness.h"
@@ -201,8 +201,8 @@ static int store_cell(struct harness_ctx *c, struct bcell *b)
     snprintf(path, sizeof path, "line %zu", b->first_line);
     /* wall time in a time unit is the primary metric; a custom
      * measurement's unit (cycles...) a metric of its own */
-    int ix = unit_index(b->unit);
-    int primary = ix >= 0 && ix < UNIT_PRIMARY_COUNT;
+    int ix = store_unit_find(b->unit);
+    int primary = ix >= 0 && ix < store_unit_primary_count;
     /* The detail as canonical JSON ({"deviation":[...],"throughput":[...]},
      * a real as numfmt_real writes it), written here: one jansson real per
      * line cost more than reading the line. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ingest/core/idmap.h"
-#include "ingest/core/units.h"
+#include "store/unit_rows.h"
 #include "ingest/core/utf8.h"
 #include "ingest/decoders/csv/csv.h"
 #include "ingest/decoders/harness.h"
@@ -233,11 +233,11 @@ static int row(struct cread *r)
     if (row_options(r, &metric, &warm, &fork))
         return -1;
     if (!metric) {
-        int ix = strcmp(unit, r->unit_ok) == 0 ? 0 : unit_index(unit);
-        if (ix < 0 || ix >= UNIT_PRIMARY_COUNT)
+        int ix = strcmp(unit, r->unit_ok) == 0 ? 0 : store_unit_find(unit);
+        if (ix < 0 || ix >= store_unit_primary_count)
             return harness_fail(c, where(r), "unit: \"%s\" is not a time or throughput unit, which the primary metric "
                                             "needs (one of %s; other units go with a metric column)", unit,
-                                unit_primary_list);
+                                store_unit_primary_list);
         if (strlen(unit) < sizeof r->unit_ok)
             strcpy(r->unit_ok, unit);
         if (v < 0)

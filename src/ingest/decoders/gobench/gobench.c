@@ -14,7 +14,6 @@
 
 #include "ingest/core/idmap.h"
 #include "ingest/core/jsontext.h"
-#include "ingest/core/units.h"
 #include "ingest/core/utf8.h"
 #include "ingest/decoders/gobench/gobench.h"
 #include "ingest/decoders/harness.h"

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "ingest/core/jsontext.h"
-#include "ingest/core/units.h"
 #include "ingest/decoders/hyperfine/hyperfine.h"
 #include "ingest/decoders/harness.h"
 

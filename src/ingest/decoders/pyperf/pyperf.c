@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ingest/core/jsontext.h"
-#include "ingest/core/units.h"
 #include "ingest/decoders/pyperf/pyperf.h"
 #include "ingest/decoders/harness.h"
 

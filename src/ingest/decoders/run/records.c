@@ -9,7 +9,7 @@
 
 #include "ingest/core/jsontext.h"
 #include "ingest/core/rfc3339.h"
-#include "ingest/core/units.h"
+#include "store/unit_rows.h"
 #include "ingest/decoders/run/fields.h"
 #include "ingest/decoders/run/run.h"
 
@@ -261,10 +261,10 @@ static int record_samples(struct run_decoder *d, json_t *rec)
         if (!json_is_string(u) || json_string_length(u) == 0 || strlen(json_string_value(u)) != json_string_length(u))
             return run_wrong(d, "samples", "unit", "a non-empty string", u);
     } else {
-        int ix = json_is_string(u) ? unit_index(json_string_value(u)) : -1;
-        if (ix < 0 || ix >= UNIT_PRIMARY_COUNT) {
+        int ix = json_is_string(u) ? store_unit_find(json_string_value(u)) : -1;
+        if (ix < 0 || ix >= store_unit_primary_count) {
             char expected[160];
-            snprintf(expected, sizeof expected, "one of %s", unit_primary_list);
+            snprintf(expected, sizeof expected, "one of %s", store_unit_primary_list);
             return run_wrong(d, "samples", "unit", expected, u);
         }
     }
