@@ -159,7 +159,8 @@ const struct cli_spec spec_ingest = {
              "archive that stored it wrote into it.\n",
     .opts = ingest_opts,
     .more = "The result, one summary line (archives loaded, skipped and failed; runs,\n"
-            "samples; seconds), goes to stdout, as delete's counts do. The progress\n"
+            "measured values as 'list' counts them and warmups apart; seconds), goes\n"
+            "to stdout, as delete's counts do. The progress\n"
             "line (on a terminal; while waiting for another process, what for),\n"
             "notices, warnings and errors go to stderr.\n"
             "\n"
@@ -416,6 +417,20 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The last line: the values as `list` counts them (measured), the warmups
+ * beside them, so that the two commands' numbers agree. */
+static void print_summary(const struct ingest_totals *t, double seconds)
+{
+    uint64_t values = t->samples - t->warmups;
+    printf("ingest: %" PRIu64 " archive%s loaded, %" PRIu64 " skipped, %" PRIu64 " failed; %" PRIu64 " run%s, %" PRIu64
+           " value%s",
+           t->loaded, t->loaded == 1 ? "" : "s", t->skipped, t->failed, t->runs, t->runs == 1 ? "" : "s", values,
+           values == 1 ? "" : "s");
+    if (t->warmups)
+        printf(" (and %" PRIu64 " warmup%s)", t->warmups, t->warmups == 1 ? "" : "s");
+    printf("; %.2f s\n", seconds);
+}
+
 static void progress_clear(void *arg)
 {
     struct progress *p = arg;
@@ -665,10 +680,7 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     if (t->loaded > 0)
         refresh_statistics(db);
     if (!a.quiet)
-        printf("ingest: %" PRIu64 " archive%s loaded, %" PRIu64 " skipped, %" PRIu64 " failed; %" PRIu64
-               " run%s, %" PRIu64 " samples; %.2f s\n",
-               t->loaded, t->loaded == 1 ? "" : "s", t->skipped, t->failed, t->runs, t->runs == 1 ? "" : "s",
-               t->samples, now() - pr.t0);
+        print_summary(t, now() - pr.t0);
     ingester_close(g);
     db_close(db);
     items_free(&list);

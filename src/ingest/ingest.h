@@ -48,6 +48,7 @@ struct ingest_options {
 struct ingest_totals {
     uint64_t loaded, skipped, failed;
     uint64_t runs, series, samples, gates, events, rows;
+    uint64_t warmups; /* of the samples, warmup values */
 };
 
 /* Called while loading: before printing a message (to clear a progress

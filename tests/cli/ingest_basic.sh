@@ -6,7 +6,7 @@ cp "$DATA/good/example.jsonl" "$T/example.jsonl"
 out=$(cd "$T" && bd ingest example.jsonl 2>"$T/err")
 [ ! -s "$T/err" ] || fail "unexpected stderr: $(cat "$T/err")"
 case "$out" in
-"ingest: 1 archive loaded, 0 skipped, 0 failed; 2 runs, 22 samples; "*" s") ;;
+"ingest: 1 archive loaded, 0 skipped, 0 failed; 2 runs, 20 values (and 2 warmups); "*" s") ;;
 *) fail "summary: $out" ;;
 esac
 
@@ -62,7 +62,7 @@ before=$(snapshot)
 out=$(cd "$T" && bd ingest example.jsonl 2>"$T/err")
 [ "$(cat "$T/err")" = "example.jsonl: skipped: already stored as archive 1 \"example.jsonl\" (sha256 ${sha%"${sha#????????????}"}...)" ] ||
     fail "skip notice: $(cat "$T/err")"
-case "$out" in "ingest: 0 archives loaded, 1 skipped, 0 failed; 0 runs, 0 samples; "*) ;; *) fail "summary: $out" ;; esac
+case "$out" in "ingest: 0 archives loaded, 1 skipped, 0 failed; 0 runs, 0 values; "*) ;; *) fail "summary: $out" ;; esac
 [ "$(snapshot)" = "$before" ] || fail "re-ingest changed the store"
 # --quiet: nothing on stdout or stderr for a skip.
 [ -z "$(cd "$T" && bd ingest --quiet example.jsonl 2>&1)" ] || fail "--quiet printed something"

@@ -36,7 +36,7 @@ expect_rc 0 "--replace"
 expect_eq "$(cat "$T/err")" \
     'v2.jsonl:1: replaced run "r\x1b[2J\r2" of plan "calibration-example" stored from archive "v\x1b[2J\r1.jsonl"' \
     "the replace notice escapes the run's and the archive's names"
-grep -q '^ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 3 samples; ' "$T/out" || fail "summary: $(cat "$T/out")"
+grep -q '^ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 3 values; ' "$T/out" || fail "summary: $(cat "$T/out")"
 
 bd sql --write "UPDATE archive SET stored_size = 5 WHERE id = 1" >/dev/null
 run_kept bd check

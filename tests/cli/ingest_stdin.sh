@@ -5,14 +5,14 @@
 bd init >/dev/null
 out=$(bd ingest - <"$DATA/good/example.jsonl" 2>"$T/err")
 [ ! -s "$T/err" ] || fail "stderr: $(cat "$T/err")"
-case "$out" in "ingest: 1 archive loaded, 0 skipped, 0 failed; 2 runs, 22 samples; "*) ;; *) fail "summary: $out" ;; esac
+case "$out" in "ingest: 1 archive loaded, 0 skipped, 0 failed; 2 runs, 20 values (and 2 warmups); "*) ;; *) fail "summary: $out" ;; esac
 sha=$(sha256sum <"$DATA/good/example.jsonl" | cut -d' ' -f1)
 expect_rows archive "SELECT sha256, name, content_encoding, size FROM archive" "$sha,-,zstd,$(wc -c <"$DATA/good/example.jsonl")"
 before=$(snapshot)
 out=$(bd ingest - <"$DATA/good/example.jsonl" 2>"$T/err")
 [ "$(cat "$T/err")" = "<stdin>: skipped: already stored as archive 1 \"-\" (sha256 ${sha%"${sha#????????????}"}...)" ] ||
     fail "stdin skip notice: $(cat "$T/err")"
-case "$out" in "ingest: 0 archives loaded, 1 skipped, 0 failed; 0 runs, 0 samples; "*) ;; *) fail "summary: $out" ;; esac
+case "$out" in "ingest: 0 archives loaded, 1 skipped, 0 failed; 0 runs, 0 values; "*) ;; *) fail "summary: $out" ;; esac
 [ "$(snapshot)" = "$before" ] || fail "stdin re-ingest changed the store"
 cp "$DATA/good/example.jsonl" "$T/copy.jsonl"
 bd ingest "$T/copy.jsonl" 2>&1 | grep -q "skipped: already stored as archive 1" || fail "file with stored bytes not skipped"

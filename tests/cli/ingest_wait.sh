@@ -56,7 +56,7 @@ expect_eq "$second_rc" 0 "the second ingest, after waiting"
 expect_eq "$(cat second.err)" "$waiting
 big.jsonl: skipped: already stored as archive 1 \"big.jsonl\" (sha256 $(echo "$sha" | cut -c1-12)...)" \
     "the second says what it waits for, then skips"
-grep -q "^ingest: 0 archives loaded, 1 skipped, 0 failed; 0 runs, 0 samples; " second.out || fail "second summary: $(cat second.out)"
+grep -q "^ingest: 0 archives loaded, 1 skipped, 0 failed; 0 runs, 0 values; " second.out || fail "second summary: $(cat second.out)"
 grep -q "^ingest: 1 archive loaded, 0 skipped, 0 failed; 2 runs, " held.out || fail "first summary: $(cat held.out)"
 expect_eq "$(archives)" "1 big.jsonl" "one copy stored"
 expect_eq "$(ls | grep -c '\.lock$')" 0 "no claim file left"

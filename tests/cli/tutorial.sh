@@ -64,7 +64,7 @@ grep -q '^| CRC32/poly=Koopman/size=1kB/align=1-8 | sec/op | 2.155µ ± 2% | 2.3
 # Step 2: tonight's gate passes, recorded.
 expect_err_has "gate: pass holds in every row (exit 0)" "step 2: tonight's gate"
 expect_err_has "the gate passes: " "step 2: the gate's answer in words"
-expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed; 13 runs, 76830 samples" "step 1: ingest"
+expect_out_has "ingest: 13 archives loaded, 0 skipped, 0 failed; 13 runs, 48030 values (and 28800 warmups)" "step 1: ingest"
 expect_out_has "ingest: 0 archives loaded, 13 skipped, 0 failed" "step 1: a second ingest skips"
 expect_out_has "p4-vm-c-2  sim-p4-vm-c         2  protobuf-4" "step 1: runs, hosts, positions"
 expect_err_has "separate-host placement not adopted: protobuf-3 fails the band and interval conditions; protobuf-4 fails the band condition" "step 2: the verdict"
@@ -155,7 +155,7 @@ expect_err_has "gate-ttest would have raised 81 alerts in 4356 runs judged, 24 r
 expect_err_has "gate-percent would have raised 29 alerts in 4368 runs judged, 12 runs without limits: 5 of 5 reference regressions caught (recall 1.00, precision 0.86), 4 false alarms (0.0916 per 100 runs judged)" "step 7: gate-percent"
 expect_err_has "gate-ttest would have raised 28 alerts in 4356 runs judged, 24 runs without limits: 5 of 5 reference regressions caught (recall 1.00, precision 0.79), 6 false alarms" "step 7: boundary 0.999"
 expect_out_has "backtest-gate-percent" "step 7: history lists the back-tests"
-expect_out_has "ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 7 samples" "step 11: a build's file into a run"
+expect_out_has "ingest: 1 archive loaded, 0 skipped, 0 failed; 1 run, 7 values" "step 11: a build's file into a run"
 expect_out_has "ingest: 0 archives loaded, 1 skipped, 0 failed" "step 11: the same file again is skipped"
 grep -Eq "^pr-42 +build-7 +ci-1 +844fd45 +base,head +2 +14 +1 +[0-9]+ *$" "$o" || fail "step 11: list runs (block 1)"
 expect_out_has "ci/base/,files" "step 11: list archives"

@@ -394,6 +394,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     g->totals.runs += here->runs + here->appended;
     g->totals.series += here->series;
     g->totals.samples += here->samples;
+    g->totals.warmups += here->warmups;
     g->totals.gates += here->gates;
     g->totals.events += here->events;
     g->totals.rows += here->rows;

@@ -20,6 +20,7 @@ struct sink_counts {
     uint64_t runs;     /* runs opened */
     uint64_t appended; /* stored runs added to (--append) */
     uint64_t series, samples, gates, events, members;
+    uint64_t warmups; /* of the samples, warmup values */
     uint64_t rows; /* every row written */
 };
 

@@ -313,6 +313,7 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
             return -1;
         s->pend[s->n_pend - 1].copy_end = s->copy.len;
         s->here.samples += total;
+        s->here.warmups += nw;
         s->here.rows += total;
         return s->copy.len + s->series_rows.len > SINK_COPY_BYTES ? sink_copy_flush(s) : 0;
     }
@@ -342,6 +343,7 @@ static int insert_values(struct sink *s, int64_t series_id, const double *v, con
         }
     }
     s->here.samples += total;
+    s->here.warmups += nw;
     s->here.rows += total;
     return 0;
 }
