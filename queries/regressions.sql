@@ -21,6 +21,7 @@
 -- headline[kind=regression, largest |change_percent|]: {count(kind=regression):regression/regressions} in {distinct(host,benchmark,params,metric,variant,kind=regression):history/histories}[ and {count(kind=improvement):improvement/improvements}]; the largest: {benchmark}{params:cell} regressed by {change_percent:pct} on {host} from run {run}[ ({revision:sha})][, last good {last_good_run}]
 -- headline[kind=improvement, largest |change_percent|]: no regression; {count(kind=improvement):improvement/improvements} in {distinct(host,benchmark,params,metric,variant,kind=improvement):history/histories}; the largest: {benchmark}{params:cell} improved by {change_percent:pct} on {host} from run {run}[ ({revision:sha})]
 -- headline[kind=none]: {count():change point/change points} in {distinct(host,benchmark,params,metric,variant):history/histories}, none a regression or an improvement (the means equal)
+-- headline[without chart]: no regression: no change point[ on host {param(host)}][ in plan {param(plan)}] with p ≤ {param(max_pvalue)} and a change of at least {param(min_magnitude):share}
 -- headline: no history to look at[ on host {param(host)}][ in plan {param(plan)}]
 --
 -- Per history (host, cell, metric and variant; docs/queries.md orders its

@@ -625,9 +625,20 @@ static int each_line(const char *text, const char *source, int (*fn)(const char 
 struct run_arg {
     const struct report_eval *ev, *chart_ev;
     char **out, **err;
-    int rows_only;    /* no chart: a line reading chart.* is passed over */
-    int passed_chart; /* and one was */
+    int rows_only;     /* no chart: a line reading chart.* is passed over */
+    int passed_chart;  /* and one was */
+    int without_chart; /* the line filled is a [without chart] one */
 };
+
+/* "headline[without chart]: ..." is for the terminal only, where no
+ * chart's rows are at hand (report_headline_rows): what an empty result
+ * means without the chart's counts. The line after the marker, or NULL
+ * when v has none. */
+static const char *without_chart(const char *v)
+{
+    static const char mark[] = "[without chart]";
+    return strncmp(v, mark, sizeof mark - 1) == 0 ? v + sizeof mark - 1 : NULL;
+}
 
 /* Whether a line's template reads the chart's rows ({chart.NAME(...)}). */
 static int reads_chart(const char *v)
@@ -645,7 +656,8 @@ static int reads_chart(const char *v)
 static int check_one(const char *v, const char *where, void *arg)
 {
     char *out = NULL;
-    int rc = headline_line(v, NULL, NULL, where, &out, (char **)arg);
+    const char *w = without_chart(v);
+    int rc = headline_line(w ? w : v, NULL, NULL, where, &out, (char **)arg);
     free(out);
     return rc < 0 ? -1 : 0;
 }
@@ -653,11 +665,16 @@ static int check_one(const char *v, const char *where, void *arg)
 static int fill_one(const char *v, const char *where, void *arg)
 {
     struct run_arg *a = arg;
-    if (a->rows_only && reads_chart(v)) {
+    const char *w = without_chart(v);
+    if (w && !a->rows_only)
+        return 0; /* the terminal's line: a page has the chart's rows */
+    if (a->rows_only && reads_chart(w ? w : v)) {
         a->passed_chart = 1;
         return 0;
     }
-    int rc = headline_line(v, a->ev, a->chart_ev, where, a->out, a->err);
+    int rc = headline_line(w ? w : v, a->ev, a->chart_ev, where, a->out, a->err);
+    if (rc > 0 && w)
+        a->without_chart = 1;
     return rc; /* 1: filled, stop; 0: the next line; -1: an error */
 }
 
@@ -670,7 +687,7 @@ int report_headline(const struct report_eval *ev, const struct report_eval *char
                     char **out, char **err)
 {
     *out = NULL;
-    struct run_arg a = {ev, chart_ev, out, err, 0, 0};
+    struct run_arg a = {ev, chart_ev, out, err, 0, 0, 0};
     if (!ev->text)
         return 0;
     return each_line(ev->text, source, fill_one, &a) < 0 ? -1 : 0;
@@ -679,12 +696,12 @@ int report_headline(const struct report_eval *ev, const struct report_eval *char
 int report_headline_rows(const struct report_eval *ev, const char *source, char **out, char **err)
 {
     *out = NULL;
-    struct run_arg a = {ev, NULL, out, err, 1, 0};
+    struct run_arg a = {ev, NULL, out, err, 1, 0, 0};
     if (!ev->text)
         return 0;
     if (each_line(ev->text, source, fill_one, &a) < 0)
         return -1;
-    if (a.passed_chart && !report_nrows(ev)) { /* what an empty result looked at is the chart's to say */
+    if (a.passed_chart && !a.without_chart && !report_nrows(ev)) { /* what an empty result looked at is the chart's to say */
         free(*out);
         *out = NULL;
     }

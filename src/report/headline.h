@@ -31,7 +31,9 @@ int report_headline(const struct report_eval *ev, const struct report_eval *char
  * (the terminal: `benchdb query` runs no companion query): a line reading
  * the chart's rows (chart.*) is passed over, and an empty result has no
  * headline when such a line was (only the chart's rows say what it looked
- * at). Returns as report_headline. */
+ * at), unless a `headline[without chart]:` line fills: the terminal's own
+ * words for it, which report_headline passes over. Returns as
+ * report_headline. */
 int report_headline_rows(const struct report_eval *ev, const char *source, char **out, char **err);
 
 /* Checks every headline line of a query's text (before it runs). Returns

@@ -277,7 +277,7 @@ run bd --db hh.db history --all
 expect_eq "$(head -n 1 "$T/err")" "4 evaluations of 3 queries, on $day; the latest decision of each query: 1 of 2 fails (placement-rule (id 1) in $f1 of $n1 rows); the latest: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
     "history --all: the latest decision of each query"
 run bd --db hh.db history regressions
-expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3")" \
-    "history NAME of a lookup"
+expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3"), no regression: no change point with p ≤ 0.001 and a change of at least 0%" \
+    "history NAME of a lookup: its outcome, then what the rows say (none: the terminal's line for an empty result)"
 
 finish

@@ -382,9 +382,21 @@ want=$(regressions_said "$T/out")
 expect_eq "$(head -n 1 "$T/err" | sed 's/ by [-+][0-9.]*% / by @ /')" "$want" "regressions, improvements only"
 expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1,2)" "no regression; 3 improvements in 3 histories" \
     "regressions, improvements only: the counts"
-run bd --db hist.db query regressions -p min_magnitude=5
-expect_eq "$(head -n 1 "$T/err")" "result: 0 rows" \
-    "regressions without a row: no headline (what it looked at is its chart's to say, on its page)"
+# Without a row the terminal still says the answer first, in its own words
+# (a [without chart] line: the histories looked at are the page's to count),
+# with the thresholds that left every change out.
+run bd --db hist.db query regressions -p min_magnitude=5 -p max_pvalue=0.01
+expect_eq "$(head -n 1 "$T/err")" "no regression: no change point with p ≤ 0.01 and a change of at least 500%" \
+    "regressions without a row: the answer first, with its thresholds"
+expect_eq "$(sed -n 2p "$T/err")" "result: 0 rows" "regressions without a row: then the outcome"
+run bd --db hist.db query regressions -p min_magnitude=5 -p plan=nightly --format markdown
+expect_eq "$(head -n 1 "$T/out")" "**no regression: no change point in plan nightly with p ≤ 0.001 and a change of at least 500%**" \
+    "regressions without a row, in Markdown: the same words, bold, the plan named"
+run bd --db hist.db report regressions -p min_magnitude=5 -o empty-regressions.html
+expect_rc 0 "regressions' page without a row"
+expect_eq "$(sed -n 's/.*<h1 class="headline empty">\(.*\)<\/h1>.*/\1/p' empty-regressions.html)" \
+    "no change point in 6 histories of up to 30 runs" \
+    "regressions' page without a row: the chart's count (trend's: 2 cells on 3 hosts), not the terminal's line"
 # A recorded lookup's outcome is a row count ("1 row"): history's first
 # line adds what the rows say, the headline `query` printed when it ran.
 run bd --db hist.db query regressions --record
