@@ -297,15 +297,21 @@ int report_companion(struct db *db, const struct query_path *qp, const struct re
             goto out;
         }
     }
+    /* What the chart draws: the companion with the evaluation's
+     * parameters, and with= in front ("gate-zscore with scope=every"). */
+    char drawn[512];
+    snprintf(drawn, sizeof drawn, "%s with %s%sthe evaluation's parameters", name, spec->with ? spec->with : "",
+             spec->with ? " and " : "");
     if (!may_run) {
-        bd_fail(err, "evaluation %lld (%s): no evaluation of %s with its parameters on the data it saw is recorded "
-                     "('benchdb report --evaluation %lld' runs and records it)", ev->id, ev->query_name, name, ev->id);
+        bd_fail(err, "evaluation %lld (%s): its chart draws %s, and no such evaluation on the data it saw is recorded "
+                     "('benchdb report --evaluation %lld' runs and records it)",
+                ev->id, ev->query_name, drawn, ev->id);
         goto out;
     }
     if (!same_data) {
-        bd_fail(err, "evaluation %lld (%s) saw data %.12s, the store now holds %.12s, and no evaluation of %s with its "
-                     "parameters on that data is recorded: its chart cannot be drawn from the same data",
-                ev->id, ev->query_name, ev->fingerprint, fp, name);
+        bd_fail(err, "evaluation %lld (%s) saw data %.12s, the store now holds %.12s, and no evaluation of %s on that "
+                     "data is recorded: its chart cannot be drawn from the same data",
+                ev->id, ev->query_name, ev->fingerprint, fp, drawn);
         goto out;
     }
     /* Run now, and checked that the chart can be drawn from its rows

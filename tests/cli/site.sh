@@ -127,6 +127,10 @@ case $h1 in
 esac
 grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><a href="e/4.html">' www3/index.html ||
     fail "the latest verdict: the passing evaluation 4"
+# Its page has no chart (a site runs nothing): it says which evaluation the
+# chart would be drawn from, the gate with scope=every, not "its parameters".
+grep -qF "No chart: evaluation 4 (gate-percent): its chart draws gate-percent with scope=every and the evaluation&#39;s parameters, and no such evaluation on the data it saw is recorded (&#39;benchdb report --evaluation 4&#39; runs and records it)" www3/e/4.html ||
+    fail "evaluation 4's page: what its chart would need, with=scope=every named"
 # One gate failing on two plans is named once, with how many plans (in the
 # sanitized pass nothing else reaches this: the tutorial's plans judged by
 # one rule are its plain-only step 9).

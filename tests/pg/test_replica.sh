@@ -183,7 +183,7 @@ checks=$((checks + 1))
 [ ! -e s3.html ] || fail "report QUERY on the standby: no page written"
 run bd --db "$S" report --evaluation "$gate" -o s2.html
 expect_rc 1 "report --evaluation on the standby, its companion not recorded"
-expect_err_has "no evaluation of comparisons with its parameters on the data it saw is recorded" "says what is missing"
+expect_err_has "its chart draws comparisons with the evaluation's parameters, and no such evaluation on the data it saw is recorded" "says what is missing"
 expect_err_has "the server is a hot standby, where nothing is recorded: run this command against the primary" \
     "and where to run it"
 checks=$((checks + 1))
