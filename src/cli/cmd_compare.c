@@ -698,8 +698,13 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     if (a.plan || a.sides.given) {
         /* --plan or --by: runs of a store, two of them. */
         if (n > 2 || a.record || a.ignore.n) {
-            rc = bd_usage_error("compare", "compare: %s on runs of a store", n > 2 ? "more than two sides"
-                                                                         : a.record ? "--record" : "--ignore");
+            rc = n > 2 ? bd_usage_error("compare", "compare: runs of a store are compared two at a time, got %d "
+                                                   "(name two runs, or give files)", n)
+                 : a.record ? bd_usage_error("compare", "compare: --record on runs of a store: their comparison "
+                                                        "is recorded already (--no-record leaves it out)")
+                            : bd_usage_error("compare", "compare: --ignore on runs of a store: a configuration key "
+                                                        "is a file's line, and a store's runs are compared cell by "
+                                                        "cell whatever their attributes");
             goto out;
         }
         struct compare_sides cs = a.sides;

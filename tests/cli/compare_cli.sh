@@ -65,6 +65,17 @@ expect_err_has "compare: there is no plan 'nope'" "its message"
 run bd compare --plan crc base tip
 expect_rc 2 "no such run"
 expect_err_has "compare: plan 'crc' has no run 'tip'" "its message"
+# What runs of a store cannot take, and why.
+run bd compare --plan crc base head base
+expect_rc 2 "three runs"
+expect_err_has "compare: runs of a store are compared two at a time, got 3 (name two runs, or give files)" "its message"
+run bd compare --plan crc base head --record
+expect_rc 2 "--record on runs"
+expect_err_has "compare: --record on runs of a store: their comparison is recorded already (--no-record leaves it out)" \
+    "its message"
+run bd compare --plan crc base head --ignore note
+expect_rc 2 "--ignore on runs"
+expect_err_has "compare: --ignore on runs of a store: a configuration key is a file's line" "its message"
 gb crc2 base "$D/old.txt"
 gb crc2 head "$D/new.txt"
 run bd compare base head
