@@ -133,12 +133,13 @@ static int archive_bytes(struct db *db, long long id, struct sink *s, char **err
 
 /* Whether path holds a file whose SHA-256 is sha: 1 yes, 0 no such file,
  * -1 other bytes, -2 something that is no regular file (a FIFO, a link to
- * /dev/zero: opened without blocking and never read). */
+ * /dev/zero: opened without blocking and never read), -3 a file that
+ * cannot be read (errno). */
 static int already(const char *path, const char *sha)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
-        return errno == ENOENT ? 0 : -2;
+        return errno == ENOENT ? 0 : -3;
     struct stat st;
     FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
     if (!f) {
@@ -194,6 +195,8 @@ static int export_one(struct db *db, const char *dir, long long id, const char *
         else if (rc == -2)
             bd_fail(err, "%s: is in the way and is not a regular file (a directory, a device, a FIFO or a link to "
                          "one): nothing read or written there", path);
+        else
+            bd_fail(err, "%s: is in the way and cannot be read: %s", path, strerror(errno));
         free(path);
         return rc == 1 ? 0 : -1;
     }
