@@ -1,9 +1,11 @@
-# Output files (docs/reliability.md, "Output files"): report -o and
-# simulate write through to character devices, FIFOs and standard output
-# ('-'); follow links to a regular file and replace that file, not the
-# link; refuse a directory, a block device, a link to nothing; and make
-# their temporary files with mkstemp, so that a link planted at the name
-# the temporary used to get (FILE.tmpPID) is never followed.
+# Output files (docs/reliability.md, "Output files"): report -o writes
+# through to character devices, FIFOs and standard output ('-'); follows
+# links to a regular file and replaces that file, not the link; refuses a
+# directory, a block device, a link to nothing; simulate, whose names in
+# its directory are its own, replaces a link there instead of following
+# it and refuses a FIFO there; both make their temporary files with
+# mkstemp, so that a link planted at the name the temporary used to get
+# (FILE.tmpPID) is never followed.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 bd init >/dev/null
