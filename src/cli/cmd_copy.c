@@ -177,14 +177,6 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     if (strcmp(dest, cli->db_path) == 0 || (stat(dest, &sd) == 0 && stat(cli->db_path, &ss) == 0 &&
                                             sd.st_dev == ss.st_dev && sd.st_ino == ss.st_ino))
         return bd_usage_error("copy", "copy: DEST is the store itself (%s)", cli_store_name(cli));
-    /* A link to nothing would be followed by SQLite and the store created
-     * wherever it points (a file the link's maker chose the name of, with
-     * rows from archives in it), as report -o refuses (util/outfile.h). */
-    if (!db_is_server_name(dest) && lstat(dest, &sd) == 0 && S_ISLNK(sd.st_mode) && stat(dest, &ss) != 0) {
-        bd_error("copy: %s: is a symbolic link to a file that does not exist (not followed: name the file itself); "
-                 "nothing was written there", dest);
-        return EXIT_FAIL;
-    }
     struct db *src = NULL, *dst = NULL;
     if (cli_connect_store(cli, STORE_READ, &src))
         return EXIT_FAIL;
