@@ -1,6 +1,7 @@
 /* benchdb export: stored archives' original bytes back out as files, each
  * named by its SHA-256 (docs/scale-out.md, "Archives in object storage"). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "query/param_check.h"
+#include "util/outfile.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -130,12 +132,20 @@ static int archive_bytes(struct db *db, long long id, struct sink *s, char **err
 }
 
 /* Whether path holds a file whose SHA-256 is sha: 1 yes, 0 no such file,
- * -1 other bytes. */
+ * -1 other bytes, -2 something that is no regular file (a FIFO, a link to
+ * /dev/zero: opened without blocking and never read), -3 a file that
+ * cannot be read (errno). */
 static int already(const char *path, const char *sha)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -3;
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        close(fd);
+        return -2;
+    }
     struct sha256 h;
     sha256_init(&h);
     char buf[65536], hex[65];
@@ -149,36 +159,60 @@ static int already(const char *path, const char *sha)
     return strcmp(hex, sha) == 0 ? 1 : -1;
 }
 
-/* One archive into dir; 1 when written, 0 when already there. */
+/* Whether sha is 64 lower-case hex digits, as ingest stores it: it names
+ * a file, so a value written into the store by hand cannot lead the file
+ * out of DIR. */
+static int sha_ok(const char *sha)
+{
+    size_t i = 0;
+    for (; sha[i]; i++)
+        if (!((sha[i] >= '0' && sha[i] <= '9') || (sha[i] >= 'a' && sha[i] <= 'f')))
+            return 0;
+    return i == 64;
+}
+
+/* One archive into dir; 1 when written, 0 when already there. The file is
+ * written through util/outfile (a temporary made by mkstemp beside it,
+ * renamed once whole and checked), so that a link planted at a name the
+ * temporary would get is never followed. */
 static int export_one(struct db *db, const char *dir, long long id, const char *sha, const char *name,
                       const char *format, int zstd, char **err)
 {
     char ext[32];
+    if (!sha_ok(sha))
+        return bd_fail(err, "its SHA-256 in the store is not 64 hex digits: the store is damaged ('benchdb check')");
     if (strcmp(format, "files") == 0) /* harness files: the tar ingest made of them, named by them all */
         snprintf(ext, sizeof ext, ".tar");
     else
         extension(name, ext);
-    char *path = bd_strdupf("%s/%s%s", dir, sha, ext), *tmp = bd_strdupf("%s/.%s.partial-%ld", dir, sha, (long)getpid());
-    int rc = path && tmp ? already(path, sha) : bd_fail(err, "out of memory");
-    if (rc == 1 || (rc == -1 && !path)) {
-        free(path), free(tmp);
+    char *path = bd_strdupf("%s/%s%s", dir, sha, ext);
+    if (!path)
+        return bd_fail(err, "out of memory");
+    int rc = already(path, sha);
+    if (rc == 1 || rc < 0) {
+        if (rc == -1)
+            bd_fail(err, "%s: already exists with other bytes than archive %lld's", path, id);
+        else if (rc == -2)
+            bd_fail(err, "%s: is in the way and is not a regular file (a directory, a device, a FIFO or a link to "
+                         "one): nothing read or written there", path);
+        else
+            bd_fail(err, "%s: is in the way and cannot be read: %s", path, strerror(errno));
+        free(path);
         return rc == 1 ? 0 : -1;
     }
-    if (rc == -1) {
-        bd_fail(err, "%s: already exists with other bytes than archive %lld's", path, id);
-        free(path), free(tmp);
+    struct outfile o;
+    if (outfile_open(&o, path, err)) {
+        free(path);
         return -1;
     }
-    struct sink s = {.f = fopen(tmp, "wb")};
+    struct sink s = {.f = o.f};
     sha256_init(&s.h);
     if (zstd) {
         s.z = ZSTD_createDCtx();
         s.cap = ZSTD_DStreamOutSize();
         s.buf = xmalloc(s.cap);
     }
-    if (!s.f)
-        rc = bd_fail(err, "%s: %s", tmp, strerror(errno));
-    else if (zstd && (!s.z || !s.buf))
+    if (zstd && (!s.z || !s.buf))
         rc = bd_fail(err, "out of memory");
     else if ((rc = archive_bytes(db, id, &s, err)) == 0) {
         unsigned char d[32];
@@ -188,16 +222,13 @@ static int export_one(struct db *db, const char *dir, long long id, const char *
         if (strcmp(hex, sha) != 0)
             rc = bd_fail(err, "its stored bytes give SHA-256 %s, not %s: the store is damaged ('benchdb check')", hex, sha);
     }
-    if (s.f && fclose(s.f) != 0 && rc == 0)
-        rc = bd_fail(err, "%s: %s", tmp, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = bd_fail(err, "%s: %s", path, strerror(errno));
     if (rc)
-        unlink(tmp);
+        outfile_abort(&o);
+    else
+        rc = outfile_commit(&o, err);
     ZSTD_freeDCtx(s.z);
     free(s.buf);
     free(path);
-    free(tmp);
     return rc ? -1 : 1;
 }
 

@@ -218,7 +218,7 @@ static int write_archive(const struct sim_config *cfg, int i, const char *path, 
         bd_error("simulate: out of memory");
         return -1;
     }
-    if (outfile_open(&o, path, &err)) {
+    if (outfile_open_own(&o, path, &err)) {
         bd_error("simulate: %s", err);
         free(err);
         free(z.buf);
@@ -273,8 +273,13 @@ int cmd_simulate(struct cli *cli, int argc, char **argv)
         char name[64];
         sim_run_name(cfg, i, name, sizeof name);
         paths[i] = bd_strdupf("%s%s%s.jsonl.zst", outdir, outdir[strlen(outdir) - 1] == '/' ? "" : "/", name);
-        if (!a.force && access(paths[i], F_OK) == 0) {
+        struct stat st;
+        if (!a.force && lstat(paths[i], &st) == 0) {
             bd_error("simulate: %s exists (pass --force to overwrite)", paths[i]);
+            goto out;
+        }
+        if (lstat(paths[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+            bd_error("simulate: %s exists and is no regular file (--force replaces only a file or a link)", paths[i]);
             goto out;
         }
     }

@@ -7,13 +7,28 @@
 #include <string.h>
 
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
+#include "stats/stop.h"
+
 PG_MODULE_MAGIC;
+
+/* The statistics' question whether to stop (stats/stop.h): a cancel, the
+ * statement_timeout or a terminate raises the server's own error here, out
+ * of the computation, which holds nothing but memory of the function's
+ * context. Without it a change_points of a large window ran for hours past
+ * the statement_timeout, deaf to pg_cancel_backend. */
+static int bs_stop(void *arg)
+{
+    (void)arg;
+    CHECK_FOR_INTERRUPTS();
+    return 0;
+}
 
 PGDLLEXPORT void _PG_init(void);
 void _PG_init(void)
@@ -22,6 +37,7 @@ void _PG_init(void)
      * backend); its functions return NaN or infinities instead, which the
      * callers handle. */
     gsl_set_error_handler_off();
+    stats_set_stop(bs_stop, NULL);
 }
 
 /* Every aggregate of the extension with its kind (the others are

@@ -119,7 +119,10 @@ static void cp_compute(sqlite3_context *ctx, int is_final)
     }
     struct changepoint *cp;
     size_t m = fn_changepoints_find(&c, rows, work, &cp);
-    result_json(ctx, rows, cp, m);
+    if (m == CHANGEPOINT_STOPPED) /* the deadline passed (stats/stop.h): the statement fails as interrupted */
+        sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+    else
+        result_json(ctx, rows, cp, m);
     sqlite3_free(work);
 done:
     if (s && is_final)

@@ -23,6 +23,7 @@
 
 #include "stats/changepoint.h"
 #include "stats/stats.h"
+#include "stats/stop.h"
 
 /* numpy's pairwise summation (numpy/core/src/umath/loops_utils.h.src,
  * DOUBLE_pairwise_sum) of a[i], or of (a[i] - *mean)^2 when mean is not
@@ -107,6 +108,7 @@ struct window {
     size_t *cps;   /* change points found, sorted */
     size_t *ctau;  /* per interval: its best tau (0: interval too short) */
     double *cq;    /* per interval: the Q of that tau */
+    struct stats_stop_poll stop; /* asked now and then whether to stop (stats/stop.h) */
 };
 
 /* True when (tau, kappa) comes before (bt, bk) in row-major order. */
@@ -132,6 +134,8 @@ static size_t candidate(struct window *w, size_t s, size_t e, double *q)
     sv[s + 1] = 0.0;
     double acc = 0.0;
     for (size_t t = s + 1; t + 1 < e; t++) {
+        if (stats_stop_poll(&w->stop, s + 1))
+            return 0;
         double sub = 0.0;
         for (size_t i = 0; i < s; i++)
             sub += fabs(z[i] - z[t]);
@@ -142,6 +146,8 @@ static size_t candidate(struct window *w, size_t s, size_t e, double *q)
     double best = 0.0;
     int have = 0, best_nan = 0;
     for (size_t kappa = s + 2; kappa <= e; kappa++) {
+        if (stats_stop_poll(&w->stop, 3 * (kappa - s)))
+            return 0;
         /* h[t] = H(t, kappa) from H(t, kappa - 1): numpy's cumsum along j. */
         const double zk = z[kappa - 1];
         for (size_t t = s; t + 2 < kappa; t++)
@@ -215,6 +221,8 @@ static size_t detect(struct window *w, double threshold)
     /* V(t) over the whole window, each a sum in i order (numpy's sum over
      * axis 0 of the upper triangle). */
     for (size_t t = 0; t < n; t++) {
+        if (stats_stop_poll(&w->stop, t + 1))
+            return 0;
         double acc = 0.0;
         for (size_t i = 0; i < t; i++)
             acc += fabs(z[i] - z[t]);
@@ -223,7 +231,7 @@ static size_t detect(struct window *w, double threshold)
     /* Otava searches every interval again after each split; an interval's
      * candidate depends only on the interval, so each is kept until split. */
     search(w, 0, 0);
-    for (;;) {
+    while (!w->stop.stopped) {
         /* Python's max() over the intervals' candidates: the first of
          * equals, and a NaN only if it comes first. */
         size_t best = SIZE_MAX;
@@ -267,6 +275,7 @@ static struct work carve(void *work, size_t n, size_t window)
     size_t m = (window < n ? window : n) + 1;
     double *d = work;
     struct work k;
+    k.w.stop = (struct stats_stop_poll){0};
     k.w.v = d;
     k.w.sv = d + m;
     k.w.h = d + 2 * m;
@@ -284,6 +293,8 @@ size_t changepoint_detect(const double *x, size_t n, double threshold, void *wor
     k.w.z = x;
     k.w.n = n;
     size_t m = detect(&k.w, threshold);
+    if (k.w.stop.stopped)
+        return CHANGEPOINT_STOPPED;
     memcpy(out, k.w.cps, m * sizeof *out);
     return m;
 }
@@ -321,6 +332,8 @@ size_t changepoint_otava(const double *x, size_t n, size_t window, double max_pv
         k.w.z = x + start;
         k.w.n = end - start;
         size_t found = detect(&k.w, first);
+        if (k.w.stop.stopped)
+            return CHANGEPOINT_STOPPED;
         for (size_t i = 0; i < found; i++)
             k.weak[k.w.cps[i] + start] = 1;
         size_t last = found ? k.w.cps[found - 1] + start : 0;

@@ -28,17 +28,22 @@ double changepoint_magnitude(const struct changepoint *c);
  * given window (>= 2). O(n + min(window, n)). */
 size_t changepoint_work_size(size_t n, size_t window);
 
+/* What the two below return when the thread's stop hook said to stop
+ * (stats/stop.h): their cost grows as the square of the window, so they
+ * ask every STATS_STOP_WORK units; out then holds nothing of use. */
+#define CHANGEPOINT_STOPPED ((size_t)-1)
+
 /* Otava's compute_change_points(x, window, max_pvalue, min_magnitude) on
  * x[0..n): writes the change points, in index order, to out (room for n)
- * and returns their number. work: changepoint_work_size(n, window) bytes,
- * aligned for a double. window >= 2. */
+ * and returns their number (or CHANGEPOINT_STOPPED). work:
+ * changepoint_work_size(n, window) bytes, aligned for a double. window >= 2. */
 size_t changepoint_otava(const double *x, size_t n, size_t window, double max_pvalue, double min_magnitude,
                          void *work, struct changepoint *out);
 
 /* Otava's ChangePointDetector with the t-test on all of x[0..n) (no
  * windows, no merge): splits while the best candidate's p-value is
  * <= threshold. Writes the indexes, sorted, to out (room for n) and returns
- * their number. work: changepoint_work_size(n, n) bytes. */
+ * their number (or CHANGEPOINT_STOPPED). work: changepoint_work_size(n, n) bytes. */
 size_t changepoint_detect(const double *x, size_t n, double threshold, void *work, size_t *out);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fnshared/numfmt.h"
@@ -198,6 +199,12 @@ int store_copy_connect(const char *dest, struct db **out, int *named, char **err
 {
     *out = NULL;
     *named = 0;
+    /* A link to nothing would be followed by SQLite and the store created
+     * wherever it points (a file the link's maker chose the name of, with
+     * text from archives in it): refused, as report -o refuses one. */
+    struct stat l, t;
+    if (!db_is_server_name(dest) && lstat(dest, &l) == 0 && S_ISLNK(l.st_mode) && stat(dest, &t) != 0)
+        return bd_fail(err, "is a symbolic link to a file that does not exist (not followed: name the file itself)");
     if (db_is_server_name(dest) || access(dest, F_OK) == 0) {
         struct db *as_is = NULL;
         if (store_connect(dest, STORE_INSPECT, &as_is, err)) {

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "stats/stop.h"
 #include "store/store.h"
 
 /* The PRAGMAs the guard lets through, by name, compared without regard to
@@ -151,6 +152,10 @@ void store_guard_readonly_reporting(sqlite3 *db, const struct store_guard_reads 
     sqlite3_set_authorizer(db, authorize, (void *)reads);
 }
 
+/* The connection whose deadline the statistics' stop hook holds (one per
+ * thread: connections are used by the thread that opened them). */
+static _Thread_local sqlite3 *stop_owner;
+
 static int past_deadline(void *arg)
 {
     struct store_deadline *d = arg;
@@ -182,9 +187,17 @@ void store_set_timeout(sqlite3 *db, struct store_deadline *d, double seconds)
     /* Checked every 1000 virtual machine instructions: often enough to
      * stop within milliseconds, rarely enough to cost nothing. */
     sqlite3_progress_handler(db, 1000, past_deadline, d);
+    /* and inside a statistics function whose one call may outlast it
+     * (change_points of a large window: stats/stop.h), on this thread. */
+    stats_set_stop(past_deadline, d);
+    stop_owner = db;
 }
 
 void store_clear_timeout(sqlite3 *db)
 {
     sqlite3_progress_handler(db, 0, NULL, NULL);
+    if (stop_owner == db) {
+        stats_set_stop(NULL, NULL);
+        stop_owner = NULL;
+    }
 }

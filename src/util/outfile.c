@@ -77,6 +77,34 @@ static int open_temporary(struct outfile *o, mode_t mode, const struct stat *old
     return 0;
 }
 
+/* A name of the command's own in a directory (util/outfile.h): the
+ * temporary is renamed over the name itself, never over where a link
+ * there leads, so a link is replaced by the file whatever it became since
+ * it was looked at. */
+int outfile_open_own(struct outfile *o, const char *path, char **err)
+{
+    memset(o, 0, sizeof *o);
+    struct stat st;
+    int rc, exists = lstat(path, &st) == 0;
+    if (!(o->shown = strdup(path)))
+        return bd_fail(err, "out of memory");
+    if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+        rc = bd_fail(err, "cannot write %s: it is %s; only a regular file is replaced there", path,
+                     file_kind(st.st_mode));
+    else if (!(o->target = strdup(path)))
+        rc = bd_fail(err, "out of memory");
+    else if (exists && S_ISREG(st.st_mode))
+        rc = open_temporary(o, st.st_mode & 07777, &st, err);
+    else {
+        mode_t um = umask(0); /* read, and put back at once: the process is single-threaded here */
+        umask(um);
+        rc = open_temporary(o, 0666 & ~um, NULL, err);
+    }
+    if (rc)
+        release(o);
+    return rc;
+}
+
 int outfile_open(struct outfile *o, const char *path, char **err)
 {
     memset(o, 0, sizeof *o);

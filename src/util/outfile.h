@@ -39,6 +39,12 @@ struct outfile {
  * write PATH: it is a directory; ...", "cannot write PATH: cannot create a
  * temporary file in DIR ...") and nothing created. */
 int outfile_open(struct outfile *o, const char *path, char **err);
+/* The same for a name the command chose inside a directory the user
+ * named (simulate's archives): a symbolic link there is replaced by the
+ * file, never followed (followed, it let whoever could write the
+ * directory choose which file elsewhere was overwritten); a regular file
+ * is replaced as above; a device, FIFO, directory or socket refused. */
+int outfile_open_own(struct outfile *o, const char *path, char **err);
 /* Flushes and closes; for a regular file renames the temporary into
  * place. Returns 0, or -1 with *err (the temporary removed, the target
  * unchanged). o is released either way. */

@@ -44,7 +44,7 @@ expect_err_has "copy1.db: already exists (backup writes a new file)" "says so"
 run bd --db a.db backup nodir/x.db
 expect_rc 1 "a FILE that cannot be created"
 expect_err_has "nodir/x.db" "names it"
-expect_err_has "nodir/x.db: cannot create the copy (nodir/x.db.partial-" "says what could not be made"
+expect_err_has "nodir/x.db: cannot create the copy (nodir/x.db.partial-XXXXXX, renamed to it once whole)" "says what could not be made"
 expect_err_has "): No such file or directory" "and why: the system's reason, not SQLite's 'unable to open database file'"
 checks=$((checks + 1))
 [ ! -e nodir ] || fail "nothing made"
@@ -53,4 +53,26 @@ expect_rc 1 "a server's store"
 run bd backup --help
 expect_rc 0 "backup --help"
 expect_out_has "usage: benchdb [--db FILE] backup FILE" "the synopsis"
+# A link planted where the temporary would go: its name was predictable
+# (FILE.partial-PID, the pid of the shell that exec hands on) and SQLite
+# followed the link, so another store was overwritten with this one's
+# pages. Now the temporary is a new mkstemp name, opened without following
+# links.
+bd --db victim.db init >/dev/null
+bd --db victim.db sql --write "INSERT INTO plan(name) VALUES ('victim')" || fail "victim"
+sh -c 'ln -s victim.db planted.db.partial-$$; exec "$0" --db a.db backup planted.db' "$BENCHDB_BIN" >/dev/null ||
+    fail "backup beside a planted link"
+expect_eq "$(bd --db victim.db sql "SELECT group_concat(name) FROM plan" --format csv | tail -1 | tr -d '\r')" victim \
+    "the victim store is untouched"
+checks=$((checks + 1))
+[ -f planted.db ] && [ ! -L planted.db ] || fail "the copy is a file of its own"
+run bd --db planted.db check
+expect_rc 0 "the copy is whole"
+# A link to nothing at FILE: refused, nothing made where it points.
+ln -s nowhere.db dangling.db
+run bd --db a.db backup dangling.db
+expect_rc 1 "a link to nothing"
+expect_err_has "dangling.db: already exists (backup writes a new file)" "says so"
+checks=$((checks + 1))
+[ ! -e nowhere.db ] || fail "nothing made where it points"
 finish

@@ -66,6 +66,17 @@ for same in ./a.db "$PWD/a.db" link.db; do
     expect_rc 2 "the store itself, as $same"
     expect_err_has "DEST is the store itself" "says so for $same (not 'the destination is not empty')"
 done
+# A link to nothing: SQLite followed it and made the store where it
+# pointed (a name the link's maker chose, rows of archives in it). Refused
+# as report -o refuses it, nothing made.
+mkdir elsewhere
+ln -s elsewhere/new.db dangling.db
+run bd --db a.db copy dangling.db
+expect_rc 1 "a link to nothing"
+expect_eq "$(cat "$T/err")" "error: copy: dangling.db: is a symbolic link to a file that does not exist (not followed: name the file itself); nothing was written there" \
+    "a link to nothing: says so"
+checks=$((checks + 1))
+[ -z "$(ls elsewhere)" ] || fail "nothing made where the link points"
 echo "not a store" >notes.txt
 run bd --db a.db copy notes.txt
 expect_rc 1 "a file that is no store"

@@ -136,4 +136,37 @@ echo x >notadir
 run bd --db a.db export notadir
 expect_rc 1 "DIR is a file"
 expect_err_has "notadir: not a directory" "says so"
+# A link planted where the temporary would go: the name was predictable
+# (DIR/.SHA.partial-PID, the pid of the shell that exec hands on) and
+# opened with fopen, so the victim was overwritten with the archive's
+# bytes. Now the temporary is a new mkstemp name.
+echo "precious" >victim
+s2=$(sha256sum "$ex/calibration/p3-vm-a-1.jsonl.zst" | cut -c1-64)
+mkdir planted
+sh -c 'ln -s ../victim planted/.'"$s2"'.partial-$$; exec "$0" --db a.db export planted --run calibration-sim/p3-vm-a-1' \
+    "$BENCHDB_BIN" >/dev/null 2>&1 || fail "export beside a planted link"
+expect_eq "$(cat victim)" "precious" "the victim is untouched"
+checks=$((checks + 1))
+cmp -s planted/"$s2".jsonl.zst "$ex/calibration/p3-vm-a-1.jsonl.zst" || fail "the archive is written where it belongs"
+# Something in the way that is no regular file: a FIFO hung the export (it
+# was opened to be hashed), a link to /dev/zero was read for ever. Each is
+# refused, nothing read or written.
+mkdir fifo zero
+mkfifo fifo/"$s2".jsonl.zst
+ln -s /dev/zero zero/"$s2".jsonl.zst
+for d in fifo zero; do
+    run timeout 20 "$BENCHDB_BIN" --db a.db export $d --run calibration-sim/p3-vm-a-1
+    expect_rc 1 "$d in the way"
+    expect_err_has "$d/$s2.jsonl.zst: is in the way and is not a regular file" "$d: says so"
+done
+checks=$((checks + 1))
+[ -p fifo/"$s2".jsonl.zst ] && [ -L zero/"$s2".jsonl.zst ] || fail "what was in the way stays"
+# A stored SHA-256 that is no hash (written by hand) does not name a file
+# outside DIR.
+cp a.db bad.db
+bd --db bad.db sql --write "UPDATE archive SET sha256 = '../../../../../../../../../../../../tmp/x' || substr(sha256, 1, 23) WHERE id = 2" ||
+    fail "tamper"
+run bd --db bad.db export badsha --archive 2
+expect_rc 1 "a stored SHA-256 that is no hash"
+expect_err_has "its SHA-256 in the store is not 64 hex digits: the store is damaged" "says so"
 finish

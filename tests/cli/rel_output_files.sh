@@ -1,9 +1,11 @@
-# Output files (docs/reliability.md, "Output files"): report -o and
-# simulate write through to character devices, FIFOs and standard output
-# ('-'); follow links to a regular file and replace that file, not the
-# link; refuse a directory, a block device, a link to nothing; and make
-# their temporary files with mkstemp, so that a link planted at the name
-# the temporary used to get (FILE.tmpPID) is never followed.
+# Output files (docs/reliability.md, "Output files"): report -o writes
+# through to character devices, FIFOs and standard output ('-'); follows
+# links to a regular file and replaces that file, not the link; refuses a
+# directory, a block device, a link to nothing; simulate, whose names in
+# its directory are its own, replaces a link there instead of following
+# it and refuses a FIFO there; both make their temporary files with
+# mkstemp, so that a link planted at the name the temporary used to get
+# (FILE.tmpPID) is never followed.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
 
 bd init >/dev/null
@@ -122,6 +124,29 @@ sh -c 'ln -s ../victim sim/p3-vm-a-1.jsonl.zst.tmp$$; exec "$0" simulate -q --fo
     --positions 1 --cells 2 --forks 1 --iterations 2 --warmups 0 sim' "$BENCHDB_BIN" || fail "simulate with a planted link"
 [ "$(cat victim)" = precious ] || fail "simulate: the victim is untouched"
 zstd -qt sim/p3-vm-a-1.jsonl.zst || fail "simulate: the archive written whole"
+# simulate's own names in DIR: a link there (planted by whoever may write
+# DIR) was followed by --force and the file it led to overwritten. Now the
+# link itself is replaced by the archive; a FIFO there is refused before
+# anything is written.
+rm -f sim/p3-vm-a-1.jsonl.zst
+ln -s ../victim sim/p3-vm-a-1.jsonl.zst
+bd simulate -q --force --groups 1 --hosts 2 --positions 1 --cells 2 --forks 1 --iterations 2 --warmups 0 sim ||
+    fail "simulate --force over a link"
+[ "$(cat victim)" = precious ] || fail "simulate --force: the file a link in DIR led to is untouched"
+[ -f sim/p3-vm-a-1.jsonl.zst ] && [ ! -L sim/p3-vm-a-1.jsonl.zst ] || fail "simulate --force: the link replaced"
+zstd -qt sim/p3-vm-a-1.jsonl.zst || fail "simulate --force: the archive written whole in the link's place"
+rm -f sim/p3-vm-b-1.jsonl.zst
+mkfifo sim/p3-vm-b-1.jsonl.zst
+cp sim/p3-vm-a-1.jsonl.zst a1.before
+run timeout 20 "$BENCHDB_BIN" simulate -q --force --seed 7 --groups 1 --hosts 2 --positions 1 --cells 2 --forks 1 \
+    --iterations 2 --warmups 0 sim
+expect_rc 1 "simulate --force: a FIFO among its names"
+expect_err_has "sim/p3-vm-b-1.jsonl.zst exists and is no regular file" "says so"
+cmp -s a1.before sim/p3-vm-a-1.jsonl.zst || fail "simulate: nothing written before the refusal"
+rm -f sim/p3-vm-b-1.jsonl.zst
+bd simulate -q --force --groups 1 --hosts 2 --positions 1 --cells 2 --forks 1 --iterations 2 --warmups 0 sim ||
+    fail "simulate again"
+checks=$((checks + 6))
 checks=$((checks + 4))
 
 # --- Permissions: a new file gets 0666 less the umask (as the shell's >

@@ -70,6 +70,29 @@ for bad in 0 -1 1e19 x; do
         "error: sql: \$BENCHDB_TIMEOUT '$bad': expected a number of seconds > 0, at most 604800 (a week) (see 'benchdb sql --help')" \
         "\$BENCHDB_TIMEOUT=$bad: message"
 done
+# 4. One call of a statistics function that outlasts the deadline: the
+# progress handler runs between the steps of a statement, and
+# change_points' final call over 200,000 values with a window holding them
+# all (O(n^2) a split) ran for minutes past --timeout 2. It now asks the
+# deadline as it computes (stats/stop.h), and the message is the timeout's.
+cp="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000)
+SELECT length(change_points(x, (x % 7) + (x > 100000) * 5 + (x > 150000) * 3, 1000000)) AS n FROM c"
+run_bounded 60 "$B" sql --timeout 2 "$cp"
+expect_bounded "sql: change_points past --timeout" 30 256
+expect_rc 1 "sql: change_points past --timeout: stopped"
+expect_eq "$(cat "$T/err")" "error: sql: stopped after 2 s (--timeout 2; raise it with --timeout SECONDS)" \
+    "sql: change_points past --timeout: the timeout's message"
+printf -- '-- name: cpslow\n-- summary: one slow call\n%s\n' "$cp" >q/cpslow.sql
+run_bounded 60 "$B" query --record --queries q cpslow --timeout 2
+expect_bounded "query: change_points past --timeout" 30 256
+expect_eq "$(cat "$T/err")" "error: query cpslow: stopped after 2 s (--timeout 2; raise it with --timeout SECONDS)" \
+    "query: change_points past --timeout: the timeout's message"
+expect_eq "$(evaluations)" 1 "the stopped query records nothing"
+# Within the limit the same function gives its result (a small window).
+run bd sql --timeout 60 --format csv "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000)
+SELECT change_points(x, (x % 7) + (x > 1000) * 5, 100) AS cp FROM c"
+expect_rc 0 "change_points within the limit"
+expect_out_has '""seq"":1002,""index"":1001,' "change_points within the limit: the step found"
 # The default itself, as the help gives it (the unit test cli_limits
 # checks that no --timeout and no $BENCHDB_TIMEOUT make 60 s).
 run bd sql --help

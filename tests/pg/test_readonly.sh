@@ -207,5 +207,51 @@ run bd --db "$uri" query --queries "$T/q" fine --record -f csv
 expect_rc 0 "and is recorded (--record: a lookup)"
 expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")" 1 "one evaluation"
 
+# ---- A statistics function past the statement_timeout ----
+# The server interrupts a statement only where its code asks
+# (CHECK_FOR_INTERRUPTS): change_points over 200,000 values with a window
+# holding them all (O(n^2) a split) ran for minutes past `sql --timeout 1`
+# and was deaf to pg_cancel_backend, a reader's way to hold a server's
+# core. It now asks the server's interrupts as it computes (stats/stop.h).
+. "$BENCHDB_SRC/tests/cli/lib/bounded.sh"
+cp="WITH c(x) AS (SELECT generate_series(1, 200000)) SELECT length(CAST(change_points(x, (x % 7) +
+CAST(x > 100000 AS INTEGER) * 5 + CAST(x > 150000 AS INTEGER) * 3, 1000000) AS TEXT)) AS n FROM c"
+run_bounded 60 "$BENCHDB_BIN" --db "$uri" sql --timeout 1 "$cp"
+expect_bounded "sql: change_points past --timeout" 30 256
+expect_rc 1 "sql: change_points past --timeout: stopped"
+expect_eq "$(cat "$T/err")" "error: sql: stopped after 1 s (--timeout 1; raise it with --timeout SECONDS)" \
+    "sql: change_points past --timeout: the timeout's message"
+slow=benchdb_readonly_slow
+pg -d "$db" -c "SET application_name = '$slow'" -c "SET statement_timeout = 0" \
+    -c "SET search_path = benchstats, public" -c "$cp" >"$T/slow.out" 2>&1 &
+spid=$!
+i=0 # until it runs
+until [ "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$slow' \
+AND state = 'active' AND query LIKE '%change_points%'")" = 1 ] || [ "$i" -ge 200 ]; do
+    i=$((i + 1))
+    sleep 0.05
+done
+checks=$((checks + 1))
+[ "$i" -lt 200 ] || fail "the session computes change_points: $(cat "$T/slow.out")"
+sleep 1 # the 200,000 rows collected (milliseconds): inside the one call
+pg -d "$db" -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = '$slow'" >/dev/null
+i=0 # until it is cancelled: at most 30 s (the computation alone takes minutes)
+while [ "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$slow'")" != 0 ] &&
+    [ "$i" -lt 300 ]; do
+    i=$((i + 1))
+    sleep 0.1
+done
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$slow'")" 0 \
+    "pg_cancel_backend ends change_points' computation"
+pg -d "$db" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '$slow'" >/dev/null
+wait "$spid" 2>/dev/null
+checks=$((checks + 1))
+grep -q "canceling statement due to user request" "$T/slow.out" || fail "the session says it was cancelled: $(cat "$T/slow.out")"
+# Within the limit the same function gives its result (a small window).
+run bd --db "$uri" sql --format csv "WITH c(x) AS (SELECT generate_series(1, 2000)) SELECT CAST(change_points(x,
+(x % 7) + CAST(x > 1000 AS INTEGER) * 5, 100) AS TEXT) AS cp FROM c"
+expect_rc 0 "change_points within the limit"
+expect_out_has '""seq"": 1002, ""index"": 1001,' "change_points within the limit: the step found"
+
 pg_dropdb "$db" >/dev/null
 finish

@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "stats/changepoint.h"
+#include "stats/stop.h"
 
 #define REL 1e-9
 
@@ -292,6 +293,52 @@ static void test_degenerate(void **state)
     free(r.cp);
 }
 
+/* The stop hook (stats/stop.h): asked every STATS_STOP_WORK units of
+ * work, never without one; a hook that answers "go on" changes nothing,
+ * one that answers "stop" ends the computation with CHANGEPOINT_STOPPED. */
+static int asked;
+static int stop_after(void *arg)
+{
+    asked++;
+    return asked >= *(const int *)arg;
+}
+
+static void test_stop(void **state)
+{
+    (void)state;
+    size_t n = 3000;
+    double *x = malloc(n * sizeof *x);
+    assert_non_null(x);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (double)(i % 7) + (i >= 2000 ? 5.0 : 0.0);
+    struct result plain = run_otava(x, n, n, 0.001, 0.0);
+    assert_int_equal(plain.m, 1);
+    assert_int_equal(plain.cp[0].index, 2000);
+    int never = 1 << 30, third = 3;
+    stats_set_stop(stop_after, &never);
+    asked = 0;
+    struct result same = run_otava(x, n, n, 0.001, 0.0);
+    assert_true(asked > 3); /* about 3 n^2 / 2 units of work, asked every 2^20 */
+    assert_int_equal(same.m, plain.m);
+    assert_int_equal(same.cp[0].index, plain.cp[0].index);
+    assert_memory_equal(&same.cp[0].pvalue, &plain.cp[0].pvalue, sizeof(double));
+    stats_set_stop(stop_after, &third);
+    asked = 0;
+    struct result stopped = run_otava(x, n, n, 0.001, 0.0);
+    assert_int_equal(asked, 3);
+    assert_true(stopped.m == CHANGEPOINT_STOPPED);
+    stats_set_stop(NULL, NULL);
+    asked = 0;
+    struct result again = run_otava(x, n, n, 0.001, 0.0);
+    assert_int_equal(asked, 0);
+    assert_int_equal(again.m, 1);
+    free(plain.cp);
+    free(same.cp);
+    free(stopped.cp);
+    free(again.cp);
+    free(x);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -299,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_otava_cases),
         cmocka_unit_test(test_stale_left_neighbour),
         cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
