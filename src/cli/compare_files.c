@@ -354,7 +354,7 @@ static int read_back(struct db *db, struct cmp_builder *b, char **err)
  * memory (several files of one side: the run's blocks, as ingest numbers
  * them), then reads them back. ingest prints its own errors. */
 static int load_others(struct cmp_builder *b, const struct compare_side *sides, int nsides,
-                       const struct other *others, size_t n)
+                       const struct other *others, size_t n, struct cmp_failures *failed)
 {
     struct db *db = NULL;
     char *err = NULL;
@@ -382,6 +382,12 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     }
     if (!rc && read_back(db, b, &err))
         rc = 1;
+    const char **labels = xcalloc((size_t)nsides + 1, sizeof *labels);
+    for (int s = 0; labels && s < nsides; s++)
+        labels[s] = sides[s].label;
+    if (!rc && (!labels || compare_read_failures(db, "files", "run", NULL, labels, nsides, failed, &err)))
+        rc = 1;
+    free(labels);
     if (err)
         bd_error("compare: %s", err);
     free(err);
@@ -452,8 +458,9 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
         for (size_t i = 0; rc == EXIT_OK && i < sides[s].npaths; i++) {
             rc = read_file(b, &sides[s], s, sides[s].paths[i], others, &nothers);
         }
+    struct cmp_failures failed = {0};
     if (rc == EXIT_OK && nothers)
-        rc = load_others(b, sides, nsides, others, nothers);
+        rc = load_others(b, sides, nsides, others, nothers, &failed);
     if (rc == EXIT_OK)
         warn_unused_ignores(b, o);
     for (size_t i = 0; others && i < nothers; i++)
@@ -465,6 +472,7 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
     char *err = NULL;
     int frc = rc == EXIT_OK ? cmp_builder_finish(b, &o->cmp, m, &err) : 0;
     m->ignore_option = "--ignore";
+    m->failures = failed; /* the model's now */
     if (frc == -2)
         rc = bd_usage_error("compare", "%s", err);
     else if (frc) {
@@ -490,11 +498,29 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     char *first = rc == 0 ? cmp_nothing_judged(m, &c, &unmet) : NULL;
     if (unmet < 0)
         rc = -1;
-    else if (rc == 0)
-        out_note(rep, first ? "compare: %s" : "compare: %s (%s)", first ? first : summary, words);
+    else if (rc == 0) {
+        struct strbuf clause = {0};
+        cmp_failures_clause(&clause, &m->failures, 0);
+        if (first)
+            out_note(rep, "compare: %s%s", first, xsb_text(&clause));
+        else
+            out_note(rep, "compare: %s (%s)%s", summary, words, xsb_text(&clause));
+        sb_free(&clause);
+    }
     free(first);
+    /* All of them after the tables when the first line could not name them all. */
+    for (size_t i = 0; rc == 0 && m->failures.n > CMP_FAILURES_SHOWN && i < m->failures.n; i++) {
+        char *t = cmp_failure_text(&m->failures.v[i]);
+        out_note(rep, "compare: the harness reported a failure: %s", t);
+        free(t);
+    }
     if (rc == 0) {
         out_field_json(rep, "counts", json);
+        if (m->failures.n) {
+            char *f = cmp_failures_json(&m->failures);
+            out_field_json(rep, "failures", f);
+            free(f);
+        }
         out_lead(rep, line);
     }
     free(words);

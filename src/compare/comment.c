@@ -259,6 +259,7 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         rc |= sb_puts(&sb, "): ");
         rc |= why ? sb_put_markdown(&sb, why, strlen(why), MD_TEXT) : 0; /* it names the sides and configurations */
         rc |= sb_printf(&sb, " — gate: %s", gate_word(m));
+        rc |= cmp_failures_clause(&sb, &m->failures, 1);
         free(why);
         if (rc) {
             sb_free(&sb);
@@ -288,6 +289,7 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         cmp_go_float(m->threshold, th, sizeof th);
         rc |= sb_printf(&sb, " (it fails on a cell slower or worse by more than %s%%)", th);
     }
+    rc |= cmp_failures_clause(&sb, &m->failures, 1);
     if (rc) {
         sb_free(&sb);
         return NULL;
@@ -500,6 +502,8 @@ int cmp_print_comment(struct cmp_model *m, FILE *out)
         rc = -1;
     if (rc == 0)
         rc = sb_printf(&sb, "%s\n\n", line);
+    if (rc == 0 && m->failures.n > CMP_FAILURES_SHOWN)
+        rc = cmp_failures_list(&sb, &m->failures);
     if (rc == 0)
         rc = changed_table(&sb, m, 0);
     if (rc == 0)

@@ -1,0 +1,67 @@
+# compare says what the harness reported failed: a Google Benchmark
+# benchmark that called SkipWithError (error_occurred), a hyperfine command
+# run with --ignore-failure that exited non-zero, asv's failed and skipped
+# benchmarks. Such a benchmark has no values (it would show as removed, or
+# not at all) or values of a failing command; the first line names it, on
+# files and on a store alike (docs/queries.md, "The pull-request comment").
+. "$BENCHDB_SRC/tests/cli/lib/common.sh"
+H=$BENCHDB_SRC/tests/data/harness
+
+# Google Benchmark 1.7.1: BM_Parse runs in base, errors in head (3 repetitions).
+cp "$H/google-benchmark/error_base.json" base.json
+cp "$H/google-benchmark/error_head.json" head.json
+run bd compare base.json head.json
+expect_rc 0 "files"
+expect_err_has "compare: inconclusive (0 slower, 0 faster, 1 removed, 1 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster; the harness reported 1 failure: BM_Parse in head.json (error: input file missing, 3 times)" \
+    "the first line names the benchmark that failed, where, and the harness's message"
+checks=$((checks + 1))
+[ "$(head -n 1 "$T/err" | cut -c1-20)" = "compare: inconclusiv" ] || fail "the summary is stderr's first line"
+
+run bd compare base.json head.json --format markdown
+expect_rc 0 "files, markdown"
+checks=$((checks + 1))
+head -n 1 "$T/out" | grep -qF -- "— gate: passes, judging no cell: none has samples enough for p ≤ 0.05; the harness reported 1 failure: BM_Parse in head.json (error: input file missing, 3 times)" ||
+    fail "the comment's first line names the failure: $(head -n 1 "$T/out")"
+
+run bd compare base.json head.json --format json --envelope
+expect_rc 0 "files, json"
+checks=$((checks + 1))
+python3 - "$T/out" <<'PY' || fail "the envelope's failures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [{"sides": ["head.json"], "benchmark": "BM_Parse", "what": "error: input file missing", "times": 3}]
+assert d["failures"] == want, d.get("failures")
+PY
+
+# The same files in a store: compare on the runs says the same.
+bd init --db s.db >/dev/null
+bd ingest --db s.db --plan p --run base --host h base.json >/dev/null 2>&1
+bd ingest --db s.db --plan p --run head --host h head.json >/dev/null 2>&1
+run bd compare --db s.db --no-record base head
+expect_rc 0 "store"
+expect_err_has "compare: inconclusive (0 slower, 0 faster, 1 removed, 1 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster; the harness reported 1 failure: BM_Parse in head (error: input file missing, 3 times)" \
+    "the store's runs: the same first line"
+run bd compare --db s.db --no-record --by host h h2 --plan p
+checks=$((checks + 1))
+grep -q "harness reported" "$T/err" && fail "--by host: a host of no run reports nothing: $(cat "$T/err")"
+
+# hyperfine --ignore-failure: the command's times are compared, and its exit codes said.
+run bd compare a="$H/hyperfine/hyperfine-py_ignored_failure.json" b="$H/hyperfine/hyperfine-py_ignored_failure.json"
+expect_rc 0 "hyperfine"
+expect_err_has "; the harness reported 1 failure: kill -9 \$\$ in a and b (exit code 137 in 2 of 2 runs)" \
+    "a command that exited non-zero, on both sides"
+
+# asv: five failed or skipped benchmarks a side: two named, the rest after the tables.
+run bd compare a="$H/asv/asv_cheetah_fcf8c079-py2.7-Cython-numpy1.8.json" b="$H/asv/asv_cheetah_fcf8c079-py2.7-Cython-numpy1.8.json"
+expect_rc 0 "asv"
+expect_err_has "; the harness reported 5 failures: time_AAA_failure in a and b (error), time_AAA_skip in a and b (skipped) and 3 more (listed after the tables)" \
+    "the first line names two of five"
+expect_err_has "compare: the harness reported a failure: time_other.time_parameterized/param1=3 in a and b (error)" \
+    "every failure after the tables, its params as the rows name them"
+
+# Files without failures: the line is as before.
+run bd compare "$H/google-benchmark/items_base.json" "$H/google-benchmark/items_head.json"
+checks=$((checks + 1))
+grep -q "harness reported" "$T/err" && fail "no failure, nothing said: $(cat "$T/err")"
+
+finish
