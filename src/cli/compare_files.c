@@ -228,10 +228,20 @@ static const char *container_kind(const struct strbuf *text, int compressed)
     return compressed ? "a compressed run stream or tar file" : NULL;
 }
 
+/* Whether the comma-separated list holds word. */
+static int has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+            return 1;
+    return 0;
+}
+
 /* Reads one file: Go text into the builder, anything ingest reads noted
  * for later. 0, or EXIT_FAIL having printed why. */
 static int read_file(struct cmp_builder *b, const struct compare_side *s,
-                     int side, const char *path, struct other *others, size_t *nothers)
+                     int side, const char *path, struct other *others, size_t *nothers, struct strbuf *formats)
 {
     const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
     struct strbuf text = {0};
@@ -243,6 +253,10 @@ static int read_file(struct cmp_builder *b, const struct compare_side *s,
         ingest_classify_buffer(text.buf ? text.buf : "", text.len, &kind, &harness, &compressed, &err)) {
         bd_error("compare: %s: %s", shown, err);
         rc = EXIT_FAIL;
+    }
+    if (rc == EXIT_OK && harness && !has_word(xsb_text(formats), harness))
+        sb_printf(formats, "%s%s", formats->len ? ", " : "", harness);
+    if (rc != EXIT_OK) { /* said */
     } else if (harness && strcmp(harness, "go-bench") == 0 && !compressed) {
         size_t before = cmp_builder_values(b);
         int r = cmp_read_gotext(b, s->label, shown, text.buf, text.len, &err);
@@ -454,9 +468,10 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
         rc = cmp_builder_ignore(b, o->ignore[i]) ? EXIT_FAIL : EXIT_OK;
     if (rc != EXIT_OK)
         bd_error("compare: out of memory");
+    struct strbuf *formats = xcalloc((size_t)nsides, sizeof *formats);
     for (int s = 0; rc == EXIT_OK && s < nsides; s++)
         for (size_t i = 0; rc == EXIT_OK && i < sides[s].npaths; i++) {
-            rc = read_file(b, &sides[s], s, sides[s].paths[i], others, &nothers);
+            rc = read_file(b, &sides[s], s, sides[s].paths[i], others, &nothers, &formats[s]);
         }
     struct cmp_failures failed = {0};
     if (rc == EXIT_OK && nothers)
@@ -473,6 +488,12 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
     int frc = rc == EXIT_OK ? cmp_builder_finish(b, &o->cmp, m, &err) : 0;
     m->ignore_option = "--ignore";
     m->failures = failed; /* the model's now */
+    if (frc == 0 && rc == EXIT_OK && (m->formats = arena_alloc(&m->arena, (size_t)nsides * sizeof *m->formats)))
+        for (int s = 0; s < nsides; s++)
+            m->formats[s] = arena_strdup(&m->arena, xsb_text(&formats[s]));
+    for (int s = 0; s < nsides; s++)
+        sb_free(&formats[s]);
+    free(formats);
     if (frc == -2)
         rc = bd_usage_error("compare", "%s", err);
     else if (frc) {
@@ -533,7 +554,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
 {
     struct cmp_model m = {0};
     int rc = compare_files_model(o, sides, nsides, &m);
-    if (rc != EXIT_OK) {
+    if (rc != EXIT_OK) { /* said */
         cmp_model_free(&m);
         return rc;
     }

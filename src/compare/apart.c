@@ -136,6 +136,20 @@ static int apart_by(const struct cmp_model *m, int (*same)(const char *, const c
     return 0;
 }
 
+/* Files of different harnesses name their benchmarks each its own way:
+ * "; the sides are files of different harnesses: jmh in a.json,
+ * google-benchmark in b.json". Nothing when every side's are alike. */
+static int put_other_harness(struct strbuf *sb, const struct cmp_model *m)
+{
+    int s = 1;
+    while (m->formats && s < m->nsides && strcmp(m->formats[s], m->formats[0]) == 0)
+        s++;
+    if (!m->formats || s == m->nsides)
+        return 0;
+    return sb_printf(sb, "; the sides are files of different harnesses: %s in %s, %s in %s", m->formats[0],
+                     m->sides[0], m->formats[s], m->sides[s]);
+}
+
 char *cmp_nothing_compared_why(const struct cmp_model *m)
 {
     struct strbuf sb = {0};
@@ -153,6 +167,8 @@ char *cmp_nothing_compared_why(const struct cmp_model *m)
     else if (apart_by(m, same_but_params, &va, &vb, &side_b))
         rc |= sb_printf(&sb, "; the same benchmarks are on both sides under other parameters: %s in %s, %s in %s", va,
                         m->sides[0], vb, side_b);
+    else
+        rc |= put_other_harness(&sb, m);
     if (rc) {
         sb_free(&sb);
         return NULL;

@@ -123,6 +123,7 @@ struct cmp_model {
     int only_changed;      /* cmp_model_only_changed: changed rows only, no geomean */
     const char *ignore_option; /* the option that leaves a configuration key out ("--ignore"), or NULL */
     struct cmp_failures failures; /* what the harness reported failed, in the order read */
+    const char **formats;  /* on files: each side's files' formats ("jmh", "go-bench, csv"); NULL on a store */
 };
 void cmp_model_free(struct cmp_model *m);
 

@@ -465,4 +465,16 @@ expect_rc 1 "--record: other files under a stored label"
 expect_err_has "run \"./old.txt\" of plan \"files\" is already stored (archive 1 \"./old.txt\"); compare --record keeps a run per label: give the side another (LABEL=FILE), or remove the run first (benchdb delete --run files/LABEL)" \
     "what compare --record takes"
 
+
+# Files of two harnesses (a JMH file against a Google Benchmark file) name
+# no benchmark alike: nothing is compared, and the first line says why.
+H=$BENCHDB_SRC/tests/data/harness
+run bd compare jmh="$H/jmh/github-action-benchmark_jmh_output.json" gb="$H/google-benchmark/items_base.json"
+expect_rc 0 "two harnesses"
+expect_err_has "compare: nothing compared (0 slower, 0 faster, 1 removed, 2 added, 0 unchanged): no cell has values both in jmh and in another side; the sides are files of different harnesses: jmh in jmh, google-benchmark in gb" \
+    "the first line names the two harnesses"
+run bd compare a="$H/google-benchmark/items_base.json" b="$H/google-benchmark/gbench_test1_run1.json"
+checks=$((checks + 1))
+grep -q "different harnesses" "$T/err" && fail "one harness, other benchmarks: no harness named: $(head -n 1 "$T/err")"
+
 finish
