@@ -25,6 +25,7 @@
 #include "ingest/sources/decode.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
+#include "util/text.h"
 
 /* One entry per format: a format joins by its entry here and its kind in
  * sources/sniff.c; every list of formats (messages, --help, the tests)
@@ -110,6 +111,9 @@ static void content_hint(const struct harness *h, int c_detected, const unsigned
 
 static int parse_and_run(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len)
 {
+    size_t bom = utf8_bom_len(bytes, len); /* read as no byte (docs/formats.md, "Text") */
+    bytes += bom;
+    len -= bom;
     if (h->text)
         return h->text(c, (const char *)bytes, len);
     struct json_doc doc;

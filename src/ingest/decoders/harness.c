@@ -15,6 +15,7 @@
 #include "ingest/core/rfc3339.h"
 #include "ingest/core/units.h"
 #include "util/diag.h"
+#include "util/text.h"
 
 const char *harness_field(struct harness_ctx *c, const char *path)
 {
@@ -248,7 +249,8 @@ int harness_companion_json(struct harness_ctx *c, const char *name, struct json_
     if (!f || !f->bytes)
         return 0;
     struct json_parse_error je;
-    if (json_parse((const char *)f->bytes, f->len, doc, &je) != JSON_PARSED) {
+    size_t bom = utf8_bom_len(f->bytes, f->len);
+    if (json_parse((const char *)f->bytes + bom, f->len - bom, doc, &je) != JSON_PARSED) {
         char *msg = json_parse_message(&je, 1);
         int rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg ? msg : "out of memory")
                                              : harness_fail(c, name, "%s", msg ? msg : "invalid JSON");

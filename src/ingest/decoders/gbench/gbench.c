@@ -14,6 +14,7 @@
 #include "ingest/core/units.h"
 #include "ingest/decoders/gbench/gbench.h"
 #include "ingest/decoders/harness.h"
+#include "util/text.h"
 
 /* Keys of a row that are not counters. */
 static const char *const row_keys[] = {
@@ -219,7 +220,8 @@ int harness_gbench(struct harness_ctx *c, json_t *doc)
 int gbench_host_name(const char *text, size_t len, char **host)
 {
     *host = NULL;
-    json_t *doc = json_loadb(text, len, 0, NULL);
+    size_t bom = utf8_bom_len(text, len);
+    json_t *doc = json_loadb(text + bom, len - bom, 0, NULL);
     json_t *h = json_object_get(json_object_get(doc, "context"), "host_name");
     if (json_is_string(h) && json_string_length(h) > 0)
         *host = strdup(json_string_value(h));
