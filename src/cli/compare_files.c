@@ -284,8 +284,8 @@ static int read_file(struct cmp_builder *b, const struct compare_side *s,
             bd_error("compare: %s: a benchdb-run/1 archive carries its own runs: ingest it into a store and compare "
                      "its runs", shown);
         else
-            bd_error("compare: %s: %snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
-                     ingest_empty_note(text.len), ingest_harness_list());
+            bd_error("compare: %s: %s%snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
+                     ingest_empty_note(text.len), ingest_encoding_note(text.buf, text.len), ingest_harness_list());
         rc = EXIT_FAIL;
     }
     sb_free(&text);

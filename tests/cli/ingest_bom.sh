@@ -3,7 +3,8 @@
 # loads as the same file without it, in every format: the same series and
 # values. Before, a JSON file with one was "not harness output benchdb
 # reads", and Go text lost its first line unseen (the mark made it no
-# Benchmark line), in ingest and in compare on files alike.
+# Benchmark line), in ingest and in compare on files alike. A UTF-16 file
+# is refused saying so.
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 H=$BENCHDB_SRC/tests/data/harness
 bd init >/dev/null
@@ -39,4 +40,19 @@ printf '\357\273\277BenchmarkX-8 100 5 ns/op\nBenchmarkX-8 100 6 ns/op\n' >"$T/b
 printf 'BenchmarkX-8 100 5 ns/op\nBenchmarkX-8 100 6 ns/op\n' >"$T/plain.txt"
 "$BENCHDB_BIN" compare "$T/bom.txt" "$T/plain.txt" >"$T/out" 2>"$T/err" || fail "compare: $(cat "$T/err")"
 grep -q '^X-8 .*(p=1.000 n=2)' "$T/out" || fail "compare: both values of the marked file: $(cat "$T/out")"
+
+# UTF-16 (Windows PowerShell 5's '>'): refused, saying it is UTF-16, not
+# that the format is unknown.
+python3 -c "import sys; open(sys.argv[1], 'wb').write('BenchmarkX-8 100 5 ns/op\r\n'.encode('utf-16'))" "$T/u16.txt"
+before=$(snapshot)
+bd ingest --plan u --run r --host h "$T/u16.txt" 2>"$T/err" && fail "UTF-16 loaded"
+grep -qF "u16.txt: UTF-16 text (byte order mark FF FE), which benchdb does not read: save it as UTF-8" "$T/err" ||
+    fail "ingest names UTF-16: $(cat "$T/err")"
+bd ingest --plan u --run r --host h --format go-bench "$T/u16.txt" 2>"$T/err" && fail "UTF-16 loaded as go-bench"
+grep -qF "no measured values read as go-bench (its content is UTF-16 text, which benchdb does not read: save it as UTF-8)" "$T/err" ||
+    fail "--format: names UTF-16: $(cat "$T/err")"
+[ "$(snapshot)" = "$before" ] || fail "UTF-16: the store changed"
+"$BENCHDB_BIN" compare "$T/u16.txt" "$T/plain.txt" >"$T/out" 2>"$T/err" && fail "compare read UTF-16"
+grep -qF "u16.txt: UTF-16 text (byte order mark FF FE), which benchdb does not read" "$T/err" ||
+    fail "compare names UTF-16: $(cat "$T/err")"
 echo ok

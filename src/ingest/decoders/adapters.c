@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ingest/core/jsonparse.h"
+#include "ingest/core/utf8.h"
 #include "ingest/decoders/bdn/bdn.h"
 #include "ingest/decoders/benchmarkjs/benchmarkjs.h"
 #include "ingest/decoders/bmf/bmf.h"
@@ -103,6 +104,8 @@ static void content_hint(const struct harness *h, int c_detected, const unsigned
     }
     if (sn.kind == KIND_EMPTY)
         snprintf(out, n, " (the file is empty)");
+    else if (*utf16_note(bytes, len))
+        snprintf(out, n, " (its content is UTF-16 text, which benchdb does not read: save it as UTF-8)");
     else if (sn.kind == KIND_UNKNOWN || sn.kind == KIND_JSON)
         snprintf(out, n, " (its content is not a format benchdb reads)");
     else
