@@ -34,7 +34,7 @@ static void put_name(struct strbuf *sb, const char *name, json_t *params)
 /* The harness's message: a string, or an object's "message". */
 static const char *message(json_t *detail)
 {
-    static const char *const keys[] = {"error_message", "failed", "error"};
+    static const char *const keys[] = {"error_message", "skip_message", "failed", "error"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         json_t *v = json_object_get(detail, keys[i]);
         if (json_is_object(v))
@@ -74,7 +74,10 @@ static void put_what(struct strbuf *sb, const char *event, json_t *detail)
     if (strcmp(event, "exit-code") == 0) {
         put_exit_codes(sb, json_object_get(detail, "exit_codes"));
     } else if (strcmp(event, "benchmark-skipped") == 0) {
+        const char *msg = message(detail);
         sb_puts(sb, "skipped");
+        if (msg)
+            sb_printf(sb, ": %s", msg);
     } else {
         const char *msg = message(detail);
         json_t *state = json_object_get(detail, "state");

@@ -45,6 +45,30 @@ run bd compare --db s.db --no-record --by host h h2 --plan p
 checks=$((checks + 1))
 grep -q "harness reported" "$T/err" && fail "--by host: a host of no run reports nothing: $(cat "$T/err")"
 
+# Google Benchmark 1.8 and later: SkipWithMessage writes "skipped": true
+# and "skip_message" (json_reporter.cc), its times 0 and iterations 0. Such
+# a row was a measured 0 (the head "faster" by 100% with 4 repetitions or
+# more); it is an event, benchmark-skipped, and said so. head.json's rows of
+# BM_Parse rewritten as 1.8 writes them.
+python3 - head.json skip.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benchmarks"]:
+    if b.pop("error_occurred", False):
+        b.pop("error_message")
+        b["skipped"], b["skip_message"] = True, "needs AVX-512"
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+run bd compare base.json skip.json
+expect_rc 0 "skipped rows"
+expect_err_has "compare: inconclusive (0 slower, 0 faster, 1 removed, 1 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster; the harness reported 1 failure: BM_Parse in skip.json (skipped: needs AVX-512, 3 times)" \
+    "a skipped benchmark: no values, and said"
+bd ingest --db s.db --plan p --run skip --host h skip.json >/dev/null 2>&1
+got=$(bd sql --db s.db "SELECT (SELECT count(*) FROM series se JOIN run r ON r.id = se.run_id JOIN benchmark b ON b.id = se.benchmark_id
+      WHERE r.name = 'skip' AND b.name = 'BM_Parse') || ' ' || (SELECT count(*) FROM event e JOIN run r ON r.id = e.run_id
+      WHERE r.name = 'skip' AND e.name = 'benchmark-skipped')" --format csv | tail -n 1 | tr -d '\r')
+expect_eq "$got" "0 3" "ingest: no series of the skipped benchmark, an event per skipped repetition"
+
 # hyperfine --ignore-failure: the command's times are compared, and its exit codes said.
 run bd compare a="$H/hyperfine/hyperfine-py_ignored_failure.json" b="$H/hyperfine/hyperfine-py_ignored_failure.json"
 expect_rc 0 "hyperfine"

@@ -20,7 +20,8 @@
 static const char *const row_keys[] = {
     "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
     "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name",
-    "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity", NULL};
+    "aggregate_unit", "error_occurred", "error_message", "skipped", "skip_message", "label", "big_o", "rms",
+    "complexity", NULL};
 
 static int is_row_key(const char *k)
 {
@@ -123,12 +124,17 @@ static int one_row(struct harness_ctx *c, size_t i, json_t *r, struct cells *cs)
         c->aggregates++;
         return 0; /* mean, median, stddev...: recomputable from the iterations */
     }
-    if (json_is_true(json_object_get(r, "error_occurred"))) {
-        json_t *d = json_pack("{s:O,s:O*}", "name", name, "error_message", json_object_get(r, "error_message"));
-        snprintf(path, sizeof path, "benchmarks[%zu].error_message", i);
+    /* SkipWithError: error_occurred; SkipWithMessage (1.8 and later): skipped.
+     * Either row's times are 0 and its iterations 0: nothing was measured. */
+    int error = json_is_true(json_object_get(r, "error_occurred"));
+    if (error || json_is_true(json_object_get(r, "skipped"))) {
+        const char *key = error ? "error_message" : "skip_message";
+        json_t *d = json_pack("{s:O,s:O*}", "name", name, key, json_object_get(r, key));
+        snprintf(path, sizeof path, "benchmarks[%zu].%s", i, key);
         int rc = !d ? ingest_report_oom(c->rep) : harness_detail(c, path, d);
         if (rc == 0)
-            rc = harness_event(c, "benchmark-error", json_string_value(name), c->detail.buf);
+            rc = harness_event(c, error ? "benchmark-error" : "benchmark-skipped", json_string_value(name),
+                               c->detail.buf);
         json_decref(d);
         return rc;
     }
