@@ -136,18 +136,51 @@ static int apart_by(const struct cmp_model *m, int (*same)(const char *, const c
     return 0;
 }
 
+/* The one benchmark (row name) side holds in every table, or NULL when it
+ * holds none or several. */
+static const char *only_row(const struct cmp_model *m, const char *side)
+{
+    const char *one = NULL;
+    for (size_t i = 0; i < m->ntables; i++) {
+        const struct cmp_table *t = &m->tables[i];
+        for (int e = 0; e < t->ncols; e++)
+            for (size_t r = 0; strcmp(t->cols[e], side) == 0 && r < t->nrows; r++) {
+                if (!t->rows[r].cells[e].present)
+                    continue;
+                if (one && strcmp(one, t->rows[r].label) != 0)
+                    return NULL;
+                one = t->rows[r].label;
+            }
+    }
+    return one;
+}
+
+/* One benchmark a side under two names (hyperfine's commands
+ * './old/app' and './new/app'): "; each side holds one benchmark, named
+ * apart: ...". Nothing when a side holds several. */
+static int put_one_each(struct strbuf *sb, const struct cmp_model *m)
+{
+    const char *a = m->nsides >= 2 ? only_row(m, m->sides[0]) : NULL, *b = NULL;
+    int s = 1;
+    while (a && s < m->nsides && !(b = only_row(m, m->sides[s])))
+        s++;
+    if (!b)
+        return 0;
+    int hf = m->formats && strcmp(m->formats[0], "hyperfine") == 0;
+    return sb_printf(sb, "; each side holds one benchmark, named apart: %s in %s, %s in %s (a benchmark is "
+                         "compared with the one of its name: give both one name%s)",
+                     a, m->sides[0], b, m->sides[s], hf ? ", as hyperfine's --command-name NAME does" : "");
+}
+
 /* Files of different harnesses name their benchmarks each its own way:
  * "; the sides are files of different harnesses: jmh in a.json,
  * google-benchmark in b.json". Nothing when every side's are alike. */
-static int put_other_harness(struct strbuf *sb, const struct cmp_model *m)
+static int other_harness(const struct cmp_model *m)
 {
     int s = 1;
     while (m->formats && s < m->nsides && strcmp(m->formats[s], m->formats[0]) == 0)
         s++;
-    if (!m->formats || s == m->nsides)
-        return 0;
-    return sb_printf(sb, "; the sides are files of different harnesses: %s in %s, %s in %s", m->formats[0],
-                     m->sides[0], m->formats[s], m->sides[s]);
+    return m->formats && s < m->nsides ? s : 0;
 }
 
 char *cmp_nothing_compared_why(const struct cmp_model *m)
@@ -167,8 +200,11 @@ char *cmp_nothing_compared_why(const struct cmp_model *m)
     else if (apart_by(m, same_but_params, &va, &vb, &side_b))
         rc |= sb_printf(&sb, "; the same benchmarks are on both sides under other parameters: %s in %s, %s in %s", va,
                         m->sides[0], vb, side_b);
+    else if (other_harness(m))
+        rc |= sb_printf(&sb, "; the sides are files of different harnesses: %s in %s, %s in %s", m->formats[0],
+                        m->sides[0], m->formats[other_harness(m)], m->sides[other_harness(m)]);
     else
-        rc |= put_other_harness(&sb, m);
+        rc |= put_one_each(&sb, m);
     if (rc) {
         sb_free(&sb);
         return NULL;

@@ -477,4 +477,24 @@ run bd compare a="$H/google-benchmark/items_base.json" b="$H/google-benchmark/gb
 checks=$((checks + 1))
 grep -q "different harnesses" "$T/err" && fail "one harness, other benchmarks: no harness named: $(head -n 1 "$T/err")"
 
+# hyperfine's command names the benchmark: './old/app' in one file and
+# './new/app' in the other are two benchmarks, one a side. The first line
+# says so, and how to give them one name.
+python3 - <<'PY'
+import json
+for side, cmd, t in (("hf_old", "./old/app input", 0.100), ("hf_new", "./new/app input", 0.110)):
+    times = [t + i / 1000 for i in range(5)]
+    json.dump({"results": [{"command": cmd, "mean": sum(times) / 5, "times": times, "exit_codes": [0] * 5}]},
+              open(side + ".json", "w"))
+PY
+run bd compare hf_old.json hf_new.json
+expect_rc 0 "one hyperfine command a side"
+expect_err_has "compare: nothing compared (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has values both in hf_old.json and in another side; each side holds one benchmark, named apart: ./old/app input in hf_old.json, ./new/app input in hf_new.json (a benchmark is compared with the one of its name: give both one name, as hyperfine's --command-name NAME does)" \
+    "one benchmark a side, named apart: said, with hyperfine's option"
+printf 'BenchmarkOld 100 5 ns/op\n' >one_old.txt
+printf 'BenchmarkNew 100 6 ns/op\n' >one_new.txt
+run bd compare one_old.txt one_new.txt
+expect_err_has "; each side holds one benchmark, named apart: Old in one_old.txt, New in one_new.txt (a benchmark is compared with the one of its name: give both one name)" \
+    "Go text: the same, without hyperfine's option"
+
 finish
