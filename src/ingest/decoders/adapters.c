@@ -33,7 +33,7 @@
  * comes from this table. */
 static const struct harness adapters[] = {
     {"jmh", harness_jmh, NULL, NULL, 0, NULL},
-    {"google-benchmark", harness_gbench, NULL, NULL, 0, NULL},
+    {"google-benchmark", harness_gbench, harness_gbench_text, NULL, 0, NULL},
     {"hyperfine", harness_hyperfine, NULL, NULL, 0, NULL},
     {"pyperf", harness_pyperf, NULL, NULL, 0, NULL},
     {"go-bench", NULL, harness_gobench, NULL, 0, NULL},
