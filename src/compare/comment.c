@@ -97,6 +97,8 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
                 if (!(cb && cb->present) && !(ce && ce->present))
                     continue;
                 enum cmp_class k = classify(cb, ce);
+                if (ce && ce->compared && k != CMP_INCONCLUSIVE)
+                    c->judged++;
                 if (ce && ce->compared) {
                     int first = c->n1hi == 0;
                     c->n1lo = first || ce->n1 < c->n1lo ? ce->n1 : c->n1lo;
@@ -149,7 +151,7 @@ int cmp_counts_none_judged(const struct cmp_counts *c)
     for (int k = 0; k < CMP_NCLASS; k++)
         if (c->n[k] && k != CMP_INCONCLUSIVE && k != CMP_REMOVED && k != CMP_ADDED)
             return 0;
-    return c->n[CMP_INCONCLUSIVE] > 0;
+    return c->n[CMP_INCONCLUSIVE] > 0 && c->judged == 0;
 }
 
 char *cmp_nothing_judged(const struct cmp_model *m, const struct cmp_counts *c, int *unmet)

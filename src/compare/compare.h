@@ -228,9 +228,12 @@ struct cmp_counts {
     size_t benchmarks;     /* benchmark and side pairs counted */
     size_t names;          /* distinct benchmarks (full name and configuration) of every side */
     int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
+    size_t judged;         /* compared cells the test could judge (not inconclusive), in any metric */
 };
-/* Whether every benchmark compared was inconclusive: the test could
- * judge none, so "no regression" would claim what it cannot know. */
+/* Whether every benchmark compared was inconclusive and no cell of any
+ * metric could be judged: "no regression" would claim what the test
+ * cannot know. (A benchmark judged unchanged in one metric and
+ * inconclusive in another counts inconclusive, but a cell was judged.) */
 int cmp_counts_none_judged(const struct cmp_counts *c);
 /* The first line when no cell could be judged, or NULL when some was:
  * "nothing compared (0 slower, ..., 3 removed, ...): no cell has values
