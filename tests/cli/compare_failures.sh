@@ -83,6 +83,13 @@ expect_err_has "; the harness reported 5 failures: time_AAA_failure in a and b (
 expect_err_has "compare: the harness reported a failure: time_other.time_parameterized/param1=3 in a and b (error)" \
     "every failure after the tables, its params as the rows name them"
 
+# Vitest 4.1: a benchmark that threw is written without statistics (no
+# mean, "samples": []); the file was refused for it, now it is a failure.
+run bd compare a="$H/vitest/vitest4_threw.json" b="$H/vitest/vitest4_threw.json"
+expect_rc 0 "vitest"
+expect_err_has "; the harness reported 1 failure: a.bench.js > strings > throws in a and b (error: no result: Vitest writes no statistics for a benchmark that threw)" \
+    "Vitest's benchmark that threw"
+
 # Files without failures: the line is as before.
 run bd compare "$H/google-benchmark/items_base.json" "$H/google-benchmark/items_head.json"
 checks=$((checks + 1))

@@ -148,13 +148,16 @@ def tinybench(doc):
 
 
 def vitest(doc):
-    rows = series = 0
+    rows = series = events = 0
     for f in doc["files"]:
         for g in f["groups"]:
             for b in g["benchmarks"]:
+                if not b.get("samples") and "mean" not in b:
+                    events += 1  # Vitest 4's benchmark that threw: no statistics
+                    continue
                 rows += samples_or_mean(b)
                 series += 1
-    return rows, rows, series, 0
+    return rows, rows, series, events
 
 
 def benchmarkjs(doc):
