@@ -152,7 +152,7 @@ def vitest(doc):
     for f in doc["files"]:
         for g in f["groups"]:
             for b in g["benchmarks"]:
-                if not b.get("samples") and "mean" not in b:
+                if not b.get("samples") and "mean" not in b and "hz" not in b and "sampleCount" not in b:
                     events += 1  # Vitest 4's benchmark that threw: no statistics
                     continue
                 rows += samples_or_mean(b)

@@ -82,7 +82,7 @@ def vitest(path, out):
             for b in g["benchmarks"]:
                 name = "%s > %s" % (g["fullName"], b["name"]) if g["fullName"] else b["name"]
                 fork = out.fork(name)
-                if not b.get("samples") and "mean" not in b:
+                if not b.get("samples") and "mean" not in b and "hz" not in b and "sampleCount" not in b:
                     out.events.append(("benchmark-error", name))
                     continue
                 out.add(name, {}, fork, "primary", "ms", samples_or_mean(b))

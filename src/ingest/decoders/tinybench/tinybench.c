@@ -207,7 +207,8 @@ static int vitest_group(struct harness_ctx *c, size_t f, size_t g, json_t *group
         snprintf(path, sizeof path, "files[%zu].groups[%zu].benchmarks[%zu]", f, g, b);
         long long fork;
         struct dvec v = {0};
-        int from_mean = -1;
+        /* without statistics (hz, sampleCount) a missing mean is a failure, not an error */
+        int from_mean = json_object_get(bench, "hz") || json_object_get(bench, "sampleCount") ? 0 : -1;
         rc = fork_of(c, seen, name.buf, &fork);
         if (rc == 0)
             rc = values_of(c, path, bench, &v, &from_mean);
