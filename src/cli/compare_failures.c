@@ -84,8 +84,8 @@ static void put_what(struct strbuf *sb, const char *event, json_t *detail)
         sb_puts(sb, "error");
         if (msg)
             sb_printf(sb, ": %s", msg);
-        else if (json_is_string(state))
-            sb_printf(sb, ": %s", json_string_value(state));
+        else if (json_is_string(state)) /* tinybench's Error object stringifies to {} */
+            sb_printf(sb, ", state %s", json_string_value(state));
     }
 }
 

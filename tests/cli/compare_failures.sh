@@ -90,6 +90,14 @@ expect_rc 0 "vitest"
 expect_err_has "; the harness reported 1 failure: a.bench.js > strings > throws in a and b (error: no result: Vitest writes no statistics for a benchmark that threw)" \
     "Vitest's benchmark that threw"
 
+# tinybench 6: a task that threw has state "errored" and its Error, which
+# JSON.stringify writes as {} (as tinybench 6.2.5's tasks are saved).
+printf '%s\n' '[{"name":"sum","result":{"state":"completed","latency":{"samples":[0.1,0.2,0.3],"mean":0.2}}},' \
+    '{"name":"throws","result":{"state":"errored","error":{},"runtime":"node"}}]' >tb.json
+run bd compare a=tb.json b=tb.json
+expect_err_has "; the harness reported 1 failure: throws in a and b (error, state errored)" \
+    "tinybench's errored task without a message: its state"
+
 # Files without failures: the line is as before.
 run bd compare "$H/google-benchmark/items_base.json" "$H/google-benchmark/items_head.json"
 checks=$((checks + 1))
