@@ -477,6 +477,26 @@ run bd compare a="$H/google-benchmark/items_base.json" b="$H/google-benchmark/gb
 checks=$((checks + 1))
 grep -q "different harnesses" "$T/err" && fail "one harness, other benchmarks: no harness named: $(head -n 1 "$T/err")"
 
+# Google Benchmark writes run settings into the name (->Repetitions(5):
+# BM_Concat/repeats:5): a head that repeats 10 times compares nothing with
+# a base that repeated 3, and the first line says which setting differs.
+# The names of a file Google Benchmark 1.7.1 wrote, as ->Repetitions(N)
+# makes them.
+python3 - "$BENCHDB_SRC/tests/data/harness/google-benchmark/error_base.json" <<'PY'
+import json, sys
+for n in (3, 10):
+    d = json.load(open(sys.argv[1]))
+    for b in d["benchmarks"]:
+        for k in ("name", "run_name"):
+            for bench in ("BM_Concat", "BM_Parse"):
+                b[k] = b[k].replace(bench + "_", "%s/repeats:%d_" % (bench, n)) if b[k] != bench else "%s/repeats:%d" % (bench, n)
+    json.dump(d, open("rep%d.json" % n, "w"))
+PY
+run bd compare rep3.json rep10.json
+expect_rc 0 "repeats:3 against repeats:10"
+expect_err_has "; the same benchmarks are on both sides under another repeats (part of the name, as Google Benchmark writes it): BM_Concat/repeats:3 in rep3.json, BM_Concat/repeats:10 in rep10.json" \
+    "the setting that keeps them apart"
+
 # hyperfine's command names the benchmark: './old/app' in one file and
 # './new/app' in the other are two benchmarks, one a side. The first line
 # says so, and how to give them one name.
