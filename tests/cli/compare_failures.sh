@@ -98,6 +98,19 @@ run bd compare a=tb.json b=tb.json
 expect_err_has "; the harness reported 1 failure: throws in a and b (error, state errored)" \
     "tinybench's errored task without a message: its state"
 
+# A file of nothing but failures has no value to compare: refused, saying
+# the harness reported them all failed (not only "no measured values").
+python3 - head.json allerr.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"] = [b for b in d["benchmarks"] if b.get("error_occurred")]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run bd compare base.json allerr.json
+expect_rc 1 "every benchmark failed"
+expect_err_has "error: allerr.json: no measured values read as google-benchmark: the harness reported every benchmark it ran failed or skipped (3 events, the first: benchmark-error BM_Parse)" \
+    "why there is nothing: the harness's failures"
+
 # Files without failures: the line is as before.
 run bd compare "$H/google-benchmark/items_base.json" "$H/google-benchmark/items_head.json"
 checks=$((checks + 1))

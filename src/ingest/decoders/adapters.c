@@ -138,7 +138,8 @@ static int parse_and_run(struct harness_ctx *c, const struct harness *h, const u
 
 int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc)
 {
-    c->values = c->aggregates = 0;
+    c->values = c->aggregates = c->events = 0;
+    c->first_event[0] = 0;
     c->sink_error = 0;
     int rc;
     struct strbuf plain = {0};
@@ -172,6 +173,11 @@ int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned 
                               "repetition's value is what benchdb stores; run the benchmark without "
                               "--benchmark_report_aggregates_only (or --benchmark_display_aggregates_only) to keep them",
                               (unsigned long long)c->aggregates);
+        else if (c->events) /* every benchmark failed: what the harness said, not a format's puzzle */
+            rc = harness_fail(c, NULL,
+                              "no measured values read as %s: the harness reported every benchmark it ran failed "
+                              "or skipped (%llu event%s, the first: %s)",
+                              h->name, (unsigned long long)c->events, c->events == 1 ? "" : "s", c->first_event);
         else
             rc = harness_fail(c, NULL, "no measured values read as %s%s", h->name, hint);
     } else if (rc != 0 && c->rep->err && !doc && !c->sink_error) {

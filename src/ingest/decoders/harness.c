@@ -135,6 +135,8 @@ int harness_event(struct harness_ctx *c, const char *name, const char *value, co
     struct sink_value sv = {.type = value ? SV_TEXT : SV_NULL, .text = value, .len = value ? strlen(value) : 0};
     int rc = sink_event(c->sink, name, &sv, NULL, detail);
     c->sink_error |= rc != 0;
+    if (rc == 0 && c->events++ == 0)
+        snprintf(c->first_event, sizeof c->first_event, "%s %s", name, value ? value : "");
     return rc;
 }
 

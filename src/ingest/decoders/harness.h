@@ -44,6 +44,8 @@ struct harness_ctx {
     /* what the adapter found */
     uint64_t values;     /* measured values stored (every metric) */
     uint64_t aggregates; /* Google Benchmark aggregate rows passed over */
+    uint64_t events;     /* events the file gave (a benchmark that failed...) */
+    char first_event[160]; /* the first: "benchmark-error BM_Parse" */
     int sink_error;      /* the error came from the store (a series already stored...), not the file's content */
 
     struct strbuf field;  /* scratch: the field named in a message */
