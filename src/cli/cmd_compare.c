@@ -356,7 +356,7 @@ int cli_compare_nothing_compared(const struct rowset *rs, const struct params *g
 
 /* The table in the format asked for, its summary first, and the notes. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
-                       const struct compare_sides *sides, int *gate_rc)
+                       const struct compare_sides *sides, struct cmp_failures *failed, int *gate_rc)
 {
     struct out_notes rep = {0};
     const char *summary = ev->verdict ? ev->verdict : ev->outcome;
@@ -364,6 +364,8 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     struct compare_judged j = judged_by(&a->params, !a->benchstat);
     warn_unused_units(&ev->rows, params_get(&a->params, "exact_units"));
     int prc = compare_rows_model(&ev->rows, sides, &j, &m);
+    m.failures = *failed; /* the model's now, freed with it */
+    *failed = (struct cmp_failures){0};
     /* Rows of cells only one side has: nothing was compared (as on files). */
     if (prc == 0 && a->gate && *gate_rc == EXIT_OK && !m.compared)
         *gate_rc = EXIT_NO_ROWS;
@@ -407,6 +409,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     struct saved_query *q = NULL;
     struct db *db = NULL;
     struct evaluation ev = {0};
+    struct cmp_failures failed = {0};
     struct store_deadline dl = {0};
     struct rowset_limits lim;
     double timeout;
@@ -454,11 +457,17 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     int gate_rc = EXIT_OK;
     if (a->gate && (gate_rc = evaluation_gate(q, &ev, &err)) == EXIT_FAIL)
         bd_error("%s", err);
-    if (print_store(a, q, &ev, &sides, &gate_rc))
+    const char *both[2] = {sides.a, sides.b};
+    if (compare_read_failures(db, plan, sides.by, sides.key, both, 2, &failed, &err)) {
+        bd_error("compare: %s", err);
+        goto out;
+    }
+    if (print_store(a, q, &ev, &sides, &failed, &gate_rc))
         goto out; /* said */
     rc = a->gate ? gate_rc : EXIT_OK;
 out:
     evaluation_free(&ev);
+    cmp_failures_free(&failed);
     saved_query_free(q);
     db_close(db);
     free(plan);

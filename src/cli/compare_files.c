@@ -228,10 +228,20 @@ static const char *container_kind(const struct strbuf *text, int compressed)
     return compressed ? "a compressed run stream or tar file" : NULL;
 }
 
+/* Whether the comma-separated list holds word. */
+static int has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+            return 1;
+    return 0;
+}
+
 /* Reads one file: Go text into the builder, anything ingest reads noted
  * for later. 0, or EXIT_FAIL having printed why. */
 static int read_file(struct cmp_builder *b, const struct compare_side *s,
-                     int side, const char *path, struct other *others, size_t *nothers)
+                     int side, const char *path, struct other *others, size_t *nothers, struct strbuf *formats)
 {
     const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
     struct strbuf text = {0};
@@ -243,6 +253,10 @@ static int read_file(struct cmp_builder *b, const struct compare_side *s,
         ingest_classify_buffer(text.buf ? text.buf : "", text.len, &kind, &harness, &compressed, &err)) {
         bd_error("compare: %s: %s", shown, err);
         rc = EXIT_FAIL;
+    }
+    if (rc == EXIT_OK && harness && !has_word(xsb_text(formats), harness))
+        sb_printf(formats, "%s%s", formats->len ? ", " : "", harness);
+    if (rc != EXIT_OK) { /* said */
     } else if (harness && strcmp(harness, "go-bench") == 0 && !compressed) {
         size_t before = cmp_builder_values(b);
         int r = cmp_read_gotext(b, s->label, shown, text.buf, text.len, &err);
@@ -270,8 +284,8 @@ static int read_file(struct cmp_builder *b, const struct compare_side *s,
             bd_error("compare: %s: a benchdb-run/1 archive carries its own runs: ingest it into a store and compare "
                      "its runs", shown);
         else
-            bd_error("compare: %s: %snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
-                     ingest_empty_note(text.len), ingest_harness_list());
+            bd_error("compare: %s: %s%snot a format benchdb reads (Go benchmark text, or one of %s)", shown,
+                     ingest_empty_note(text.len), ingest_encoding_note(text.buf, text.len), ingest_harness_list());
         rc = EXIT_FAIL;
     }
     sb_free(&text);
@@ -354,7 +368,7 @@ static int read_back(struct db *db, struct cmp_builder *b, char **err)
  * memory (several files of one side: the run's blocks, as ingest numbers
  * them), then reads them back. ingest prints its own errors. */
 static int load_others(struct cmp_builder *b, const struct compare_side *sides, int nsides,
-                       const struct other *others, size_t n)
+                       const struct other *others, size_t n, struct cmp_failures *failed)
 {
     struct db *db = NULL;
     char *err = NULL;
@@ -382,6 +396,12 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     }
     if (!rc && read_back(db, b, &err))
         rc = 1;
+    const char **labels = xcalloc((size_t)nsides + 1, sizeof *labels);
+    for (int s = 0; labels && s < nsides; s++)
+        labels[s] = sides[s].label;
+    if (!rc && (!labels || compare_read_failures(db, "files", "run", NULL, labels, nsides, failed, &err)))
+        rc = 1;
+    free(labels);
     if (err)
         bd_error("compare: %s", err);
     free(err);
@@ -448,12 +468,14 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
         rc = cmp_builder_ignore(b, o->ignore[i]) ? EXIT_FAIL : EXIT_OK;
     if (rc != EXIT_OK)
         bd_error("compare: out of memory");
+    struct strbuf *formats = xcalloc((size_t)nsides, sizeof *formats);
     for (int s = 0; rc == EXIT_OK && s < nsides; s++)
         for (size_t i = 0; rc == EXIT_OK && i < sides[s].npaths; i++) {
-            rc = read_file(b, &sides[s], s, sides[s].paths[i], others, &nothers);
+            rc = read_file(b, &sides[s], s, sides[s].paths[i], others, &nothers, &formats[s]);
         }
+    struct cmp_failures failed = {0};
     if (rc == EXIT_OK && nothers)
-        rc = load_others(b, sides, nsides, others, nothers);
+        rc = load_others(b, sides, nsides, others, nothers, &failed);
     if (rc == EXIT_OK)
         warn_unused_ignores(b, o);
     for (size_t i = 0; others && i < nothers; i++)
@@ -465,6 +487,13 @@ int compare_files_model(const struct compare_files_opts *o, struct compare_side 
     char *err = NULL;
     int frc = rc == EXIT_OK ? cmp_builder_finish(b, &o->cmp, m, &err) : 0;
     m->ignore_option = "--ignore";
+    m->failures = failed; /* the model's now */
+    if (frc == 0 && rc == EXIT_OK && (m->formats = arena_alloc(&m->arena, (size_t)nsides * sizeof *m->formats)))
+        for (int s = 0; s < nsides; s++)
+            m->formats[s] = arena_strdup(&m->arena, xsb_text(&formats[s]));
+    for (int s = 0; s < nsides; s++)
+        sb_free(&formats[s]);
+    free(formats);
     if (frc == -2)
         rc = bd_usage_error("compare", "%s", err);
     else if (frc) {
@@ -490,11 +519,29 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     char *first = rc == 0 ? cmp_nothing_judged(m, &c, &unmet) : NULL;
     if (unmet < 0)
         rc = -1;
-    else if (rc == 0)
-        out_note(rep, first ? "compare: %s" : "compare: %s (%s)", first ? first : summary, words);
+    else if (rc == 0) {
+        struct strbuf clause = {0};
+        cmp_failures_clause(&clause, &m->failures, 0);
+        if (first)
+            out_note(rep, "compare: %s%s", first, xsb_text(&clause));
+        else
+            out_note(rep, "compare: %s (%s)%s", summary, words, xsb_text(&clause));
+        sb_free(&clause);
+    }
     free(first);
+    /* All of them after the tables when the first line could not name them all. */
+    for (size_t i = 0; rc == 0 && m->failures.n > CMP_FAILURES_SHOWN && i < m->failures.n; i++) {
+        char *t = cmp_failure_text(&m->failures.v[i]);
+        out_note(rep, "compare: the harness reported a failure: %s", t);
+        free(t);
+    }
     if (rc == 0) {
         out_field_json(rep, "counts", json);
+        if (m->failures.n) {
+            char *f = cmp_failures_json(&m->failures);
+            out_field_json(rep, "failures", f);
+            free(f);
+        }
         out_lead(rep, line);
     }
     free(words);
@@ -507,7 +554,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
 {
     struct cmp_model m = {0};
     int rc = compare_files_model(o, sides, nsides, &m);
-    if (rc != EXIT_OK) {
+    if (rc != EXIT_OK) { /* said */
         cmp_model_free(&m);
         return rc;
     }

@@ -44,6 +44,15 @@ int compare_print_table(struct cmp_model *m, const struct out_notes *rep);
  * the files a harness file brings along beside it stay apart): distinct, in the order given. malloc'd. */
 char *compare_file_name(size_t k, const char *path);
 
+/* The failures the harnesses reported (events benchmark-error,
+ * benchmark-skipped, exit-code) of the runs on the sides (their names as
+ * --by names them, of plan when not NULL) added to f, in the order
+ * stored; none for --by variant (events are a run's). 0, or -1 with *err
+ * on a database error. */
+struct db;
+int compare_read_failures(struct db *db, const char *plan, const char *by, const char *key,
+                          const char *const *sides, int nsides, struct cmp_failures *f, char **err);
+
 struct compare_files_opts {
     struct cmp_options cmp;
     const char *const *ignore; /* configuration keys left out (--ignore) */

@@ -105,6 +105,55 @@ static int same_but_params(const char *a, const char *b)
     return without_params(b) == na && strncmp(a, b, na) == 0 && strcmp(a, b) != 0;
 }
 
+/* The part of a name between slashes that starts at p (up to the next '/'
+ * or the end): its length. */
+static size_t part_len(const char *p)
+{
+    const char *e = strchr(p, '/');
+    return e ? (size_t)(e - p) : strlen(p);
+}
+
+/* Whether part p (n bytes) is KEY:VALUE, KEY a lower-case word
+ * (repeats, threads, min_time), VALUE not empty and no second ':' (a
+ * C++ or Rust path's "::"): where the ':' is, or NULL. */
+static const char *setting_colon(const char *p, size_t n)
+{
+    size_t k = 0;
+    while (k < n && ((p[k] >= 'a' && p[k] <= 'z') || p[k] == '_'))
+        k++;
+    return k > 0 && k + 1 < n && p[k] == ':' && !memchr(p + k + 1, ':', n - k - 1) ? p + k : NULL;
+}
+
+/* Whether two names differ in one '/'-separated part alone, both of it
+ * KEY:VALUE of one KEY: Google Benchmark's run settings in the name
+ * (BM_Sort/repeats:5 and BM_Sort/repeats:10, threads:2, min_time:0.5);
+ * *key_len the KEY's length in a's part at *at. */
+static int one_setting_apart(const char *a, const char *b, const char **at, size_t *key_len)
+{
+    int apart = 0;
+    for (;;) {
+        size_t na = part_len(a), nb = part_len(b);
+        if (na != nb || strncmp(a, b, na) != 0) {
+            const char *ca = setting_colon(a, na), *cb = setting_colon(b, nb);
+            if (apart++ || !ca || !cb || ca - a != cb - b || strncmp(a, b, (size_t)(ca - a)) != 0)
+                return 0;
+            *at = a;
+            *key_len = (size_t)(ca - a);
+        }
+        if (!a[na] || !b[nb])
+            return apart && !a[na] && !b[nb];
+        a += na + 1;
+        b += nb + 1;
+    }
+}
+
+static int same_but_setting(const char *a, const char *b)
+{
+    const char *at;
+    size_t k;
+    return one_setting_apart(a, b, &at, &k);
+}
+
 /* Whether a row of the baseline and a row of another side (in tables of
  * one unit) are one benchmark by same(): *ra, *rb the two names, *side_b
  * the other side. */
@@ -136,6 +185,53 @@ static int apart_by(const struct cmp_model *m, int (*same)(const char *, const c
     return 0;
 }
 
+/* The one benchmark (row name) side holds in every table, or NULL when it
+ * holds none or several. */
+static const char *only_row(const struct cmp_model *m, const char *side)
+{
+    const char *one = NULL;
+    for (size_t i = 0; i < m->ntables; i++) {
+        const struct cmp_table *t = &m->tables[i];
+        for (int e = 0; e < t->ncols; e++)
+            for (size_t r = 0; strcmp(t->cols[e], side) == 0 && r < t->nrows; r++) {
+                if (!t->rows[r].cells[e].present)
+                    continue;
+                if (one && strcmp(one, t->rows[r].label) != 0)
+                    return NULL;
+                one = t->rows[r].label;
+            }
+    }
+    return one;
+}
+
+/* One benchmark a side under two names (hyperfine's commands
+ * './old/app' and './new/app'): "; each side holds one benchmark, named
+ * apart: ...". Nothing when a side holds several. */
+static int put_one_each(struct strbuf *sb, const struct cmp_model *m)
+{
+    const char *a = m->nsides >= 2 ? only_row(m, m->sides[0]) : NULL, *b = NULL;
+    int s = 1;
+    while (a && s < m->nsides && !(b = only_row(m, m->sides[s])))
+        s++;
+    if (!b)
+        return 0;
+    int hf = m->formats && strcmp(m->formats[0], "hyperfine") == 0;
+    return sb_printf(sb, "; each side holds one benchmark, named apart: %s in %s, %s in %s (a benchmark is "
+                         "compared with the one of its name: give both one name%s)",
+                     a, m->sides[0], b, m->sides[s], hf ? ", as hyperfine's --command-name NAME does" : "");
+}
+
+/* Files of different harnesses name their benchmarks each its own way:
+ * "; the sides are files of different harnesses: jmh in a.json,
+ * google-benchmark in b.json". Nothing when every side's are alike. */
+static int other_harness(const struct cmp_model *m)
+{
+    int s = 1;
+    while (m->formats && s < m->nsides && strcmp(m->formats[s], m->formats[0]) == 0)
+        s++;
+    return m->formats && s < m->nsides ? s : 0;
+}
+
 char *cmp_nothing_compared_why(const struct cmp_model *m)
 {
     struct strbuf sb = {0};
@@ -153,6 +249,19 @@ char *cmp_nothing_compared_why(const struct cmp_model *m)
     else if (apart_by(m, same_but_params, &va, &vb, &side_b))
         rc |= sb_printf(&sb, "; the same benchmarks are on both sides under other parameters: %s in %s, %s in %s", va,
                         m->sides[0], vb, side_b);
+    else if (apart_by(m, same_but_setting, &va, &vb, &side_b)) {
+        const char *at;
+        size_t klen;
+        one_setting_apart(va, vb, &at, &klen);
+        rc |= sb_printf(&sb, "; the same benchmarks are on both sides under another %.*s (part of the name, as "
+                             "Google Benchmark writes it): %s in %s, %s in %s",
+                        (int)klen, at, va, m->sides[0], vb, side_b);
+    }
+    else if (other_harness(m))
+        rc |= sb_printf(&sb, "; the sides are files of different harnesses: %s in %s, %s in %s", m->formats[0],
+                        m->sides[0], m->formats[other_harness(m)], m->sides[other_harness(m)]);
+    else
+        rc |= put_one_each(&sb, m);
     if (rc) {
         sb_free(&sb);
         return NULL;

@@ -97,6 +97,8 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
                 if (!(cb && cb->present) && !(ce && ce->present))
                     continue;
                 enum cmp_class k = classify(cb, ce);
+                if (ce && ce->compared && k != CMP_INCONCLUSIVE)
+                    c->judged++;
                 if (ce && ce->compared) {
                     int first = c->n1hi == 0;
                     c->n1lo = first || ce->n1 < c->n1lo ? ce->n1 : c->n1lo;
@@ -149,7 +151,7 @@ int cmp_counts_none_judged(const struct cmp_counts *c)
     for (int k = 0; k < CMP_NCLASS; k++)
         if (c->n[k] && k != CMP_INCONCLUSIVE && k != CMP_REMOVED && k != CMP_ADDED)
             return 0;
-    return c->n[CMP_INCONCLUSIVE] > 0;
+    return c->n[CMP_INCONCLUSIVE] > 0 && c->judged == 0;
 }
 
 char *cmp_nothing_judged(const struct cmp_model *m, const struct cmp_counts *c, int *unmet)
@@ -259,6 +261,7 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         rc |= sb_puts(&sb, "): ");
         rc |= why ? sb_put_markdown(&sb, why, strlen(why), MD_TEXT) : 0; /* it names the sides and configurations */
         rc |= sb_printf(&sb, " — gate: %s", gate_word(m));
+        rc |= cmp_failures_clause(&sb, &m->failures, 1);
         free(why);
         if (rc) {
             sb_free(&sb);
@@ -288,6 +291,7 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         cmp_go_float(m->threshold, th, sizeof th);
         rc |= sb_printf(&sb, " (it fails on a cell slower or worse by more than %s%%)", th);
     }
+    rc |= cmp_failures_clause(&sb, &m->failures, 1);
     if (rc) {
         sb_free(&sb);
         return NULL;
@@ -500,6 +504,8 @@ int cmp_print_comment(struct cmp_model *m, FILE *out)
         rc = -1;
     if (rc == 0)
         rc = sb_printf(&sb, "%s\n\n", line);
+    if (rc == 0 && m->failures.n > CMP_FAILURES_SHOWN)
+        rc = cmp_failures_list(&sb, &m->failures);
     if (rc == 0)
         rc = changed_table(&sb, m, 0);
     if (rc == 0)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "compare/arena.h"
+#include "util/strbuf.h"
 #include "output/output.h"
 #include "stats/rank.h"
 
@@ -91,6 +92,19 @@ struct cmp_table {
     struct cmp_sum *sums;  /* one per column */
 };
 
+/* A failure the harness reported (failures.c): a benchmark that errored
+ * or was skipped, a command that exited non-zero; said with the answer. */
+struct cmp_failure {
+    char *name, *what; /* the benchmark as shown, "error: no data" */
+    char **sides;      /* the labels of the sides that reported it, in order */
+    size_t nsides;
+    size_t times;      /* reported this often by the first side (a failed repetition each) */
+};
+struct cmp_failures {
+    struct cmp_failure *v;
+    size_t n, cap;
+};
+
 struct cmp_model {
     struct arena arena;
     int nfields;
@@ -108,8 +122,29 @@ struct cmp_model {
     int nsides;
     int only_changed;      /* cmp_model_only_changed: changed rows only, no geomean */
     const char *ignore_option; /* the option that leaves a configuration key out ("--ignore"), or NULL */
+    struct cmp_failures failures; /* what the harness reported failed, in the order read */
+    const char **formats;  /* on files: each side's files' formats ("jmh", "go-bench, csv"); NULL on a store */
 };
 void cmp_model_free(struct cmp_model *m);
+
+/* ---- failures the harness reported (failures.c) ---- */
+
+/* The first line names this many failures at most (the last place says
+ * how many more); the rest are listed after the tables. */
+#define CMP_FAILURES_SHOWN 3
+/* Adds one: the same name and text again counts another time in the same
+ * side, or adds its side. 0. */
+int cmp_failures_add(struct cmp_failures *f, const char *side, const char *name, const char *what);
+void cmp_failures_free(struct cmp_failures *f);
+/* "; the harness reported 2 failures: BM_Err in base and head (error: no data), ..."
+ * after the counts, Markdown-escaped when md; nothing when there are none. */
+int cmp_failures_clause(struct strbuf *sb, const struct cmp_failures *f, int md);
+/* The comment's list of every failure, Markdown; nothing when none. */
+int cmp_failures_list(struct strbuf *sb, const struct cmp_failures *f);
+/* "NAME in SIDE (WHAT)", malloc'd. */
+char *cmp_failure_text(const struct cmp_failure *x);
+/* [{"sides": [...], "benchmark": ..., "what": ..., "times": N}, ...], malloc'd. */
+char *cmp_failures_json(const struct cmp_failures *f);
 
 /* The geomean row of t (t->sums, one per column, zeroed) from its cells'
  * centers, as a model built from results has it (benchtab's summarizeCol):
@@ -193,9 +228,12 @@ struct cmp_counts {
     size_t benchmarks;     /* benchmark and side pairs counted */
     size_t names;          /* distinct benchmarks (full name and configuration) of every side */
     int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
+    size_t judged;         /* compared cells the test could judge (not inconclusive), in any metric */
 };
-/* Whether every benchmark compared was inconclusive: the test could
- * judge none, so "no regression" would claim what it cannot know. */
+/* Whether every benchmark compared was inconclusive and no cell of any
+ * metric could be judged: "no regression" would claim what the test
+ * cannot know. (A benchmark judged unchanged in one metric and
+ * inconclusive in another counts inconclusive, but a cell was judged.) */
 int cmp_counts_none_judged(const struct cmp_counts *c);
 /* The first line when no cell could be judged, or NULL when some was:
  * "nothing compared (0 slower, ..., 3 removed, ...): no cell has values

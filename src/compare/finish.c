@@ -24,6 +24,7 @@ void cmp_options_init(struct cmp_options *o)
 void cmp_model_free(struct cmp_model *m)
 {
     arena_free(&m->arena);
+    cmp_failures_free(&m->failures);
     memset(m, 0, sizeof *m);
 }
 

@@ -23,6 +23,7 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/text.h"
 
 static int is_space(unsigned char c)
 {
@@ -348,7 +349,7 @@ int cmp_read_gotext(struct cmp_builder *b, const char *col, const char *file, co
 {
     struct reader r = {.b = b, .col = col, .file = file};
     int rc = 0;
-    for (size_t pos = 0; rc >= 0 && pos < len;) {
+    for (size_t pos = utf8_bom_len(text, len); rc >= 0 && pos < len;) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t e = nl ? (size_t)(nl - text) : len, n = e - pos;
         r.line++;

@@ -127,6 +127,11 @@ enum ingest_kind {
  * not hold when it holds none, else "": one wording of an empty file for
  * every message (ingest's and compare's). */
 const char *ingest_empty_note(uint64_t bytes);
+/* "UTF-16 text (...), which benchdb does not read: save it as UTF-8 (...): "
+ * when p[0..n) starts with UTF-16's byte order mark (FF FE or FE FF: what
+ * Windows PowerShell 5's '>' writes), else "": put before what such a
+ * file does not hold, in every message that says a file is of no format. */
+const char *ingest_encoding_note(const void *p, size_t n);
 /* Whether a directory walk takes the harness file at path: not a copy a
  * harness keeps of an earlier run (Criterion.rs's base/ and other saved
  * baselines beside new/). */

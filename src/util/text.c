@@ -182,6 +182,11 @@ size_t utf8_sequence(const unsigned char *s, size_t n)
     return len;
 }
 
+size_t utf8_bom_len(const void *s, size_t n)
+{
+    return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 size_t utf8_invalid_at(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;

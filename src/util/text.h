@@ -59,6 +59,10 @@ char *text_escape_controls(const char *s);
 /* The offset of the first byte of s (n bytes) that is not part of valid
  * UTF-8, or of its first NUL byte; n when there is none. */
 size_t utf8_invalid_at(const char *s, size_t n);
+/* 3 when s (n bytes) starts with UTF-8's byte order mark (EF BB BF), else
+ * 0: what a text file's reader skips before its first line (Windows
+ * PowerShell 5's `Set-Content -Encoding UTF8`, Notepad write one). */
+size_t utf8_bom_len(const void *s, size_t n);
 /* The length (2 to 4) of the well-formed multibyte UTF-8 sequence at s
  * (n > 0 bytes available; the Unicode standard's table 3-7), 0 when the
  * bytes there are not one. */

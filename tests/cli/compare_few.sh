@@ -147,4 +147,18 @@ expect_rc 0 "--benchstat"
 if grep -q "shift\|confidence at most\|no interval" "$T/out"; then fail "--benchstat: benchdb's interval notes"; fi
 checks=$((checks + 1))
 
+# A benchmark judged in one metric and too few in another counts
+# inconclusive, but a cell was judged: the first line is not "no cell has
+# samples enough ...". BenchmarkDotNet's full export: Tokenize's times
+# (4 + 4, p can reach 0.05) against its allocated bytes (one value a side).
+B=$BENCHDB_SRC/tests/data/harness/benchmarkdotnet/launches_overhead_params.json
+run bd compare a="$B" b="$B"
+expect_rc 0 "one metric judged"
+expect_err_has "compare: no regression (0 slower, 0 faster, 2 inconclusive, 0 unchanged)" "a cell judged: not 'inconclusive' first"
+checks=$((checks + 1))
+grep -q "none could be judged" "$T/err" && fail "a cell judged: said none could be: $(cat "$T/err")"
+run bd compare a="$B" b="$B" --format markdown
+checks=$((checks + 1))
+head -n 1 "$T/out" | grep -q "judging no cell" && fail "the comment: 'judging no cell': $(head -n 1 "$T/out")"
+
 finish

@@ -465,4 +465,56 @@ expect_rc 1 "--record: other files under a stored label"
 expect_err_has "run \"./old.txt\" of plan \"files\" is already stored (archive 1 \"./old.txt\"); compare --record keeps a run per label: give the side another (LABEL=FILE), or remove the run first (benchdb delete --run files/LABEL)" \
     "what compare --record takes"
 
+
+# Files of two harnesses (a JMH file against a Google Benchmark file) name
+# no benchmark alike: nothing is compared, and the first line says why.
+H=$BENCHDB_SRC/tests/data/harness
+run bd compare jmh="$H/jmh/github-action-benchmark_jmh_output.json" gb="$H/google-benchmark/items_base.json"
+expect_rc 0 "two harnesses"
+expect_err_has "compare: nothing compared (0 slower, 0 faster, 1 removed, 2 added, 0 unchanged): no cell has values both in jmh and in another side; the sides are files of different harnesses: jmh in jmh, google-benchmark in gb" \
+    "the first line names the two harnesses"
+run bd compare a="$H/google-benchmark/items_base.json" b="$H/google-benchmark/gbench_test1_run1.json"
+checks=$((checks + 1))
+grep -q "different harnesses" "$T/err" && fail "one harness, other benchmarks: no harness named: $(head -n 1 "$T/err")"
+
+# Google Benchmark writes run settings into the name (->Repetitions(5):
+# BM_Concat/repeats:5): a head that repeats 10 times compares nothing with
+# a base that repeated 3, and the first line says which setting differs.
+# The names of a file Google Benchmark 1.7.1 wrote, as ->Repetitions(N)
+# makes them.
+python3 - "$BENCHDB_SRC/tests/data/harness/google-benchmark/error_base.json" <<'PY'
+import json, sys
+for n in (3, 10):
+    d = json.load(open(sys.argv[1]))
+    for b in d["benchmarks"]:
+        for k in ("name", "run_name"):
+            for bench in ("BM_Concat", "BM_Parse"):
+                b[k] = b[k].replace(bench + "_", "%s/repeats:%d_" % (bench, n)) if b[k] != bench else "%s/repeats:%d" % (bench, n)
+    json.dump(d, open("rep%d.json" % n, "w"))
+PY
+run bd compare rep3.json rep10.json
+expect_rc 0 "repeats:3 against repeats:10"
+expect_err_has "; the same benchmarks are on both sides under another repeats (part of the name, as Google Benchmark writes it): BM_Concat/repeats:3 in rep3.json, BM_Concat/repeats:10 in rep10.json" \
+    "the setting that keeps them apart"
+
+# hyperfine's command names the benchmark: './old/app' in one file and
+# './new/app' in the other are two benchmarks, one a side. The first line
+# says so, and how to give them one name.
+python3 - <<'PY'
+import json
+for side, cmd, t in (("hf_old", "./old/app input", 0.100), ("hf_new", "./new/app input", 0.110)):
+    times = [t + i / 1000 for i in range(5)]
+    json.dump({"results": [{"command": cmd, "mean": sum(times) / 5, "times": times, "exit_codes": [0] * 5}]},
+              open(side + ".json", "w"))
+PY
+run bd compare hf_old.json hf_new.json
+expect_rc 0 "one hyperfine command a side"
+expect_err_has "compare: nothing compared (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has values both in hf_old.json and in another side; each side holds one benchmark, named apart: ./old/app input in hf_old.json, ./new/app input in hf_new.json (a benchmark is compared with the one of its name: give both one name, as hyperfine's --command-name NAME does)" \
+    "one benchmark a side, named apart: said, with hyperfine's option"
+printf 'BenchmarkOld 100 5 ns/op\n' >one_old.txt
+printf 'BenchmarkNew 100 6 ns/op\n' >one_new.txt
+run bd compare one_old.txt one_new.txt
+expect_err_has "; each side holds one benchmark, named apart: Old in one_old.txt, New in one_new.txt (a benchmark is compared with the one of its name: give both one name)" \
+    "Go text: the same, without hyperfine's option"
+
 finish

@@ -105,4 +105,13 @@ bd check >/dev/null || fail "check after loading every sample"
 # Secondary metrics keep their names, non-ASCII included.
 expect_rows metric-names "SELECT count(DISTINCT s.metric) FROM series s JOIN run r ON r.id = s.run_id
                           WHERE r.name = 'sample_mode.json' AND s.metric IN ('gc.alloc.rate.norm')" "1"
+# Google Benchmark writes a counter that is not finite (hit_rate, 0/0) as
+# the bare word NaN, which JSON has not: the file loads, that counter has
+# no value, and the primary series' detail counts the rows that wrote it.
+expect_rows nan-counter "SELECT s.detail FROM series s JOIN run r ON r.id = s.run_id
+                         WHERE r.name = 'nan_counter.json' AND s.metric = 'primary'" \
+    '"{""metric"":""real_time"",""not_finite"":{""hit_rate"":3}}"'
+expect_rows nan-counter-metrics "SELECT group_concat(s.metric, ' ') FROM (SELECT s.metric FROM series s
+                                 JOIN run r ON r.id = s.run_id WHERE r.name = 'nan_counter.json' ORDER BY s.id) s" \
+    "primary cpu_time misses"
 echo ok

@@ -32,7 +32,8 @@ if (format === 'tinybench') {
     for (const g of f.groups)
       for (const b of g.benchmarks) {
         const name = g.fullName ? `${g.fullName} > ${b.name}` : b.name;
-        add(name, 'primary', 'ms', forkOf(name), samplesOrMean(b));
+        const fork = forkOf(name);
+        if ((b.samples && b.samples.length) || 'mean' in b || 'hz' in b) add(name, 'primary', 'ms', fork, samplesOrMean(b));
       }
 } else if (format === 'benchmarkjs') {
   const list = Array.isArray(doc) ? doc : Array.from({ length: doc.length }, (_, i) => doc[String(i)]);

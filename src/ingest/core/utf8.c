@@ -23,3 +23,13 @@ void utf8_describe(const char *s, size_t at, const char *where, char *buf, size_
     else
         snprintf(buf, size, "is not valid UTF-8 (byte 0x%02X at %s %zu)", c, where, at + 1);
 }
+
+const char *utf16_note(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    if (n < 2 || !((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF)))
+        return "";
+    return b[0] == 0xFF ? "UTF-16 text (byte order mark FF FE), which benchdb does not read: save it as UTF-8 "
+                          "(Windows PowerShell 5's '>' writes UTF-16, '| Out-File -Encoding utf8' UTF-8): "
+                        : "UTF-16 text (byte order mark FE FF), which benchdb does not read: save it as UTF-8: ";
+}

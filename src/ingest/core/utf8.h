@@ -18,5 +18,7 @@ size_t utf8_bad_at(const char *s, size_t n);
  * (the JSON parser checks each string's non-ASCII bytes with it). */
 size_t utf8_multibyte_at(const unsigned char *s, size_t n);
 void utf8_describe(const char *s, size_t at, const char *where, char *buf, size_t size);
+/* ingest_encoding_note's (ingest.h): "UTF-16 text (...): " or "". */
+const char *utf16_note(const void *p, size_t n);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ingest/core/jsonparse.h"
+#include "ingest/core/utf8.h"
 #include "ingest/decoders/bdn/bdn.h"
 #include "ingest/decoders/benchmarkjs/benchmarkjs.h"
 #include "ingest/decoders/bmf/bmf.h"
@@ -25,13 +26,14 @@
 #include "ingest/sources/decode.h"
 #include "ingest/sources/sniff.h"
 #include "util/diag.h"
+#include "util/text.h"
 
 /* One entry per format: a format joins by its entry here and its kind in
  * sources/sniff.c; every list of formats (messages, --help, the tests)
  * comes from this table. */
 static const struct harness adapters[] = {
     {"jmh", harness_jmh, NULL, NULL, 0, NULL},
-    {"google-benchmark", harness_gbench, NULL, NULL, 0, NULL},
+    {"google-benchmark", harness_gbench, harness_gbench_text, NULL, 0, NULL},
     {"hyperfine", harness_hyperfine, NULL, NULL, 0, NULL},
     {"pyperf", harness_pyperf, NULL, NULL, 0, NULL},
     {"go-bench", NULL, harness_gobench, NULL, 0, NULL},
@@ -102,6 +104,8 @@ static void content_hint(const struct harness *h, int c_detected, const unsigned
     }
     if (sn.kind == KIND_EMPTY)
         snprintf(out, n, " (the file is empty)");
+    else if (*utf16_note(bytes, len))
+        snprintf(out, n, " (its content is UTF-16 text, which benchdb does not read: save it as UTF-8)");
     else if (sn.kind == KIND_UNKNOWN || sn.kind == KIND_JSON)
         snprintf(out, n, " (its content is not a format benchdb reads)");
     else
@@ -110,6 +114,9 @@ static void content_hint(const struct harness *h, int c_detected, const unsigned
 
 static int parse_and_run(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len)
 {
+    size_t bom = utf8_bom_len(bytes, len); /* read as no byte (docs/formats.md, "Text") */
+    bytes += bom;
+    len -= bom;
     if (h->text)
         return h->text(c, (const char *)bytes, len);
     struct json_doc doc;
@@ -131,7 +138,8 @@ static int parse_and_run(struct harness_ctx *c, const struct harness *h, const u
 
 int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned char *bytes, size_t len, json_t *doc)
 {
-    c->values = c->aggregates = 0;
+    c->values = c->aggregates = c->events = 0;
+    c->first_event[0] = 0;
     c->sink_error = 0;
     int rc;
     struct strbuf plain = {0};
@@ -165,6 +173,11 @@ int harness_load(struct harness_ctx *c, const struct harness *h, const unsigned 
                               "repetition's value is what benchdb stores; run the benchmark without "
                               "--benchmark_report_aggregates_only (or --benchmark_display_aggregates_only) to keep them",
                               (unsigned long long)c->aggregates);
+        else if (c->events) /* every benchmark failed: what the harness said, not a format's puzzle */
+            rc = harness_fail(c, NULL,
+                              "no measured values read as %s: the harness reported every benchmark it ran failed "
+                              "or skipped (%llu event%s, the first: %s)",
+                              h->name, (unsigned long long)c->events, c->events == 1 ? "" : "s", c->first_event);
         else
             rc = harness_fail(c, NULL, "no measured values read as %s%s", h->name, hint);
     } else if (rc != 0 && c->rep->err && !doc && !c->sink_error) {

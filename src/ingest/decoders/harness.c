@@ -15,6 +15,7 @@
 #include "ingest/core/rfc3339.h"
 #include "store/unit_rows.h"
 #include "util/diag.h"
+#include "util/text.h"
 
 const char *harness_field(struct harness_ctx *c, const char *path)
 {
@@ -134,6 +135,8 @@ int harness_event(struct harness_ctx *c, const char *name, const char *value, co
     struct sink_value sv = {.type = value ? SV_TEXT : SV_NULL, .text = value, .len = value ? strlen(value) : 0};
     int rc = sink_event(c->sink, name, &sv, NULL, detail);
     c->sink_error |= rc != 0;
+    if (rc == 0 && c->events++ == 0)
+        snprintf(c->first_event, sizeof c->first_event, "%s %s", name, value ? value : "");
     return rc;
 }
 
@@ -248,7 +251,8 @@ int harness_companion_json(struct harness_ctx *c, const char *name, struct json_
     if (!f || !f->bytes)
         return 0;
     struct json_parse_error je;
-    if (json_parse((const char *)f->bytes, f->len, doc, &je) != JSON_PARSED) {
+    size_t bom = utf8_bom_len(f->bytes, f->len);
+    if (json_parse((const char *)f->bytes + bom, f->len - bom, doc, &je) != JSON_PARSED) {
         char *msg = json_parse_message(&je, 1);
         int rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg ? msg : "out of memory")
                                              : harness_fail(c, name, "%s", msg ? msg : "invalid JSON");
@@ -368,3 +372,72 @@ void harness_ctx_free(struct harness_ctx *c)
     sb_free(&c->detail);
 }
 
+int harness_quote_nonfinite(const char *s, size_t n, struct strbuf *out)
+{
+    static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
+    int in_string = 0;
+    size_t from = 0; /* copied up to here: the bytes go over in runs, not one call each */
+    if (sb_grow(out, n))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (in_string) {
+            if (s[i] == '\\' && i + 1 < n)
+                i++;
+            else
+                in_string = s[i] != '"';
+        } else if (s[i] == '"') {
+            in_string = 1;
+        } else if (s[i] == '-' || s[i] == 'I' || s[i] == 'N') { /* the words' first letters: no search per byte */
+            size_t k = 0, m = 0;
+            for (; k < 3; k++) {
+                m = strlen(words[k]);
+                if (n - i >= m && memcmp(s + i, words[k], m) == 0)
+                    break;
+            }
+            if (k < 3) {
+                if (sb_append(out, s + from, i - from) || sb_printf(out, "\"%s\"", words[k]))
+                    return -1;
+                from = i + m;
+                i += m - 1;
+            }
+        }
+    }
+    return sb_append(out, s + from, n - from);
+}
+
+/* Whether s[0..n) holds w (memmem is a GNU extension). */
+static int holds(const char *s, size_t n, const char *w)
+{
+    size_t m = strlen(w);
+    for (const char *p = s; (p = memchr(p, w[0], n - (size_t)(p - s))) != NULL; p++)
+        if ((size_t)(s + n - p) >= m && memcmp(p, w, m) == 0)
+            return 1;
+    return 0;
+}
+
+int harness_json_nonfinite(struct harness_ctx *c, const char *text, size_t len, int (*read)(struct harness_ctx *,
+                                                                                               json_t *))
+{
+    struct strbuf q = {0};
+    /* Most files have none of the words: read as they are, not copied. */
+    int words = holds(text, len, "NaN") || holds(text, len, "Infinity");
+    if (words && harness_quote_nonfinite(text, len, &q)) {
+        sb_free(&q);
+        return ingest_report_oom(c->rep);
+    }
+    struct json_doc doc;
+    struct json_parse_error je;
+    int rc;
+    if (json_parse(words ? (q.buf ? q.buf : "") : text, words ? q.len : len, &doc, &je) != JSON_PARSED) {
+        char *msg = json_parse_message(&je, 1);
+        rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg ? msg : "out of memory")
+                                         : harness_fail(c, NULL, "%s", msg ? msg : "invalid JSON");
+        free(msg);
+    } else {
+        json_doc_hold(&doc);
+        rc = read(c, doc.root);
+        json_doc_free(&doc);
+    }
+    sb_free(&q);
+    return rc;
+}

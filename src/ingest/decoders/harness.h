@@ -44,6 +44,8 @@ struct harness_ctx {
     /* what the adapter found */
     uint64_t values;     /* measured values stored (every metric) */
     uint64_t aggregates; /* Google Benchmark aggregate rows passed over */
+    uint64_t events;     /* events the file gave (a benchmark that failed...) */
+    char first_event[160]; /* the first: "benchmark-error BM_Parse" */
     int sink_error;      /* the error came from the store (a series already stored...), not the file's content */
 
     struct strbuf field;  /* scratch: the field named in a message */
@@ -61,6 +63,18 @@ int harness_fail(struct harness_ctx *c, const char *path, const char *fmt, ...) 
 const char *harness_field(struct harness_ctx *c, const char *path);
 /* A JSON number's value: 1, or 0 when v is not a number. */
 int harness_number(const json_t *v, double *out);
+/* s[0..n) into out with the bare words NaN, Infinity and -Infinity that
+ * JSON has not, outside strings, made the strings "NaN", "Infinity" and
+ * "-Infinity": Python's json writes them (asv), and Google Benchmark's
+ * JSON reporter for a counter that is not finite. 0, or -1 when memory ran
+ * out. */
+int harness_quote_nonfinite(const char *s, size_t n, struct strbuf *out);
+/* Parses text (its bare NaN, Infinity, -Infinity quoted, as above) and
+ * gives the document to read: a text reader of a JSON format whose writer
+ * spells numbers that are not finite so. read's result, or -1 with the
+ * error set. */
+int harness_json_nonfinite(struct harness_ctx *c, const char *text, size_t len,
+                           int (*read)(struct harness_ctx *, json_t *));
 /* Fails with "PATH: expected WHAT, got V". */
 int harness_wrong(struct harness_ctx *c, const char *path, const char *what, const json_t *v);
 /* Canonical params text of an object (NULL: "{}") into c->params. */

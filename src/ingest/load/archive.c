@@ -250,6 +250,11 @@ const char *ingest_empty_note(uint64_t bytes)
     return bytes == 0 ? "the file is empty: " : "";
 }
 
+const char *ingest_encoding_note(const void *p, size_t n)
+{
+    return utf16_note(p, n);
+}
+
 static void reset_archive(struct ingester *g)
 {
     ingest_report_reset(&g->rep);

@@ -245,8 +245,8 @@ static int file_format(const struct ingest_run *run, const char *bytes, size_t n
     if (sn.kind == KIND_CRITERION_PART)
         return bd_fail(err, "%s: give the sample.json beside it (or the directory), which brings it along",
                        kind_describe(sn.kind));
-    return bd_fail(err, "%s harness output benchdb reads (%s; --format reads it as one of them)",
-                   sn.kind == KIND_EMPTY ? "an empty file, no" : "not", harness_list());
+    return bd_fail(err, "%s%s harness output benchdb reads (%s; --format reads it as one of them)",
+                   utf16_note(bytes, n), sn.kind == KIND_EMPTY ? "an empty file, no" : "not", harness_list());
 }
 
 /* The files the harness writes beside f (adapters.h), as members beside

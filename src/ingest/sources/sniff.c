@@ -11,6 +11,7 @@
 #endif
 
 #include "util/diag.h"
+#include "util/text.h"
 
 /* ---- the first keys of a JSON document ---- */
 
@@ -369,7 +370,7 @@ enum content_kind sniff_content(const unsigned char *p, size_t n, int whole)
         return KIND_TAR;
     if (n >= 4 && (memcmp(p, "PK\x03\x04", 4) == 0 || memcmp(p, "PK\x05\x06", 4) == 0))
         return KIND_ZIP;
-    size_t i = 0;
+    size_t i = utf8_bom_len(p, n); /* a byte order mark, read as no byte (docs/formats.md, "Text") */
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
         i++;
     if (i == n)

@@ -9,6 +9,7 @@ prints, a line for each file: rows weighted series events
   series    series rows
   events    event rows
 """
+import math
 import gzip
 import json
 import re
@@ -54,8 +55,8 @@ def gbench(doc):
     for r in doc["benchmarks"]:
         if r.get("run_type") == "aggregate":
             continue
-        if r.get("error_occurred"):
-            events += 1
+        if r.get("error_occurred") or r.get("skipped"):
+            events += 1  # benchmark-error, or benchmark-skipped (SkipWithMessage, 1.8 and later)
             continue
         name = r.get("run_name", r["name"])
         keys = cells.setdefault(name, set())
@@ -65,7 +66,8 @@ def gbench(doc):
             keys.add("cpu_time")
             rows += 1
         for k, v in r.items():
-            if k not in GBENCH_KEYS and isinstance(v, (int, float)) and not isinstance(v, bool):
+            # a counter written NaN or (-)Infinity (json reads them as floats) has no value
+            if k not in GBENCH_KEYS and isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
                 keys.add(k)
                 rows += 1
     return rows, rows, sum(len(k) for k in cells.values()), events
@@ -146,13 +148,16 @@ def tinybench(doc):
 
 
 def vitest(doc):
-    rows = series = 0
+    rows = series = events = 0
     for f in doc["files"]:
         for g in f["groups"]:
             for b in g["benchmarks"]:
+                if not b.get("samples") and "mean" not in b and "hz" not in b and "sampleCount" not in b:
+                    events += 1  # Vitest 4's benchmark that threw: no statistics
+                    continue
                 rows += samples_or_mean(b)
                 series += 1
-    return rows, rows, series, 0
+    return rows, rows, series, events
 
 
 def benchmarkjs(doc):

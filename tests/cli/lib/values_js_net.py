@@ -75,12 +75,17 @@ def tinybench(path, out):
 
 
 def vitest(path, out):
-    """files[].groups[].benchmarks[]: FULLNAME > NAME, samples or mean, ms."""
+    """files[].groups[].benchmarks[]: FULLNAME > NAME, samples or mean, ms;
+    neither (Vitest 4's benchmark that threw) is an event."""
     for f in json.load(open(path))["files"]:
         for g in f["groups"]:
             for b in g["benchmarks"]:
                 name = "%s > %s" % (g["fullName"], b["name"]) if g["fullName"] else b["name"]
-                out.add(name, {}, out.fork(name), "primary", "ms", samples_or_mean(b))
+                fork = out.fork(name)
+                if not b.get("samples") and "mean" not in b and "hz" not in b and "sampleCount" not in b:
+                    out.events.append(("benchmark-error", name))
+                    continue
+                out.add(name, {}, fork, "primary", "ms", samples_or_mean(b))
 
 
 def benchmarkjs(path, out):

@@ -363,63 +363,7 @@ int harness_asv(struct harness_ctx *c, json_t *doc)
     return rc;
 }
 
-/* Python's json writes NaN, Infinity and -Infinity as bare words, which
- * JSON has not: outside strings they become the strings "NaN",
- * "Infinity" and "-Infinity" (a skipped benchmark's result is NaN, as
- * asv's own loader reads it). */
-static int quote_words(const char *s, size_t n, struct strbuf *out)
-{
-    static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
-    int in_string = 0;
-    size_t from = 0; /* copied up to here: the bytes go over in runs, not one call each */
-    if (sb_grow(out, n))
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (in_string) {
-            if (s[i] == '\\' && i + 1 < n)
-                i++;
-            else
-                in_string = s[i] != '"';
-        } else if (s[i] == '"') {
-            in_string = 1;
-        } else if (s[i] == '-' || s[i] == 'I' || s[i] == 'N') { /* the words' first letters: no search per byte */
-            size_t k = 0, m = 0;
-            for (; k < 3; k++) {
-                m = strlen(words[k]);
-                if (n - i >= m && memcmp(s + i, words[k], m) == 0)
-                    break;
-            }
-            if (k < 3) {
-                if (sb_append(out, s + from, i - from) || sb_printf(out, "\"%s\"", words[k]))
-                    return -1;
-                from = i + m;
-                i += m - 1;
-            }
-        }
-    }
-    return sb_append(out, s + from, n - from);
-}
-
 int harness_asv_text(struct harness_ctx *c, const char *text, size_t len)
 {
-    struct strbuf q = {0};
-    if (quote_words(text, len, &q)) {
-        sb_free(&q);
-        return ingest_report_oom(c->rep);
-    }
-    struct json_doc doc;
-    struct json_parse_error je;
-    int rc;
-    if (json_parse(q.buf ? q.buf : "", q.len, &doc, &je) != JSON_PARSED) {
-        char *msg = json_parse_message(&je, 1);
-        rc = je.status == JSON_NO_MEMORY ? ingest_report_fail(c->rep, NULL, "%s", msg ? msg : "out of memory")
-                                         : harness_fail(c, NULL, "%s", msg ? msg : "invalid JSON");
-        free(msg);
-    } else {
-        json_doc_hold(&doc);
-        rc = harness_asv(c, doc.root);
-        json_doc_free(&doc);
-    }
-    sb_free(&q);
-    return rc;
+    return harness_json_nonfinite(c, text, len, harness_asv);
 }

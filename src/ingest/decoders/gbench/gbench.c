@@ -13,12 +13,14 @@
 #include "ingest/core/jsontext.h"
 #include "ingest/decoders/gbench/gbench.h"
 #include "ingest/decoders/harness.h"
+#include "util/text.h"
 
 /* Keys of a row that are not counters. */
 static const char *const row_keys[] = {
     "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
     "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name",
-    "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity", NULL};
+    "aggregate_unit", "error_occurred", "error_message", "skipped", "skip_message", "label", "big_o", "rms",
+    "complexity", NULL};
 
 static int is_row_key(const char *k)
 {
@@ -45,6 +47,7 @@ struct cell {
     size_t first_row;
     struct dvec real, cpu;
     json_t *counters; /* name -> array of numbers; NULL until the cell's first counter (most cells have none) */
+    json_t *not_finite; /* counter name -> how many rows wrote it NaN or (-)Infinity; NULL when none did */
 };
 
 /* The file's cells in the order they first appear, found by name through
@@ -63,6 +66,7 @@ static void cells_free(struct cells *cs)
         dvec_free(&cs->v[i].real);
         dvec_free(&cs->v[i].cpu);
         json_decref(cs->v[i].counters);
+        json_decref(cs->v[i].not_finite);
     }
     free(cs->v);
     idmap_free(&cs->index);
@@ -86,6 +90,15 @@ static int row_values(struct harness_ctx *c, size_t i, json_t *r, struct cell *c
     const char *key;
     json_t *v;
     json_object_foreach(r, key, v) {
+        if (!is_row_key(key) && json_is_string(v) && strcmp(json_string_value(v), "NaN") * strcmp(json_string_value(v), "Infinity") * strcmp(json_string_value(v), "-Infinity") == 0) {
+            /* a counter of no finite value (0/0): no value this row, counted */
+            json_t *k = json_object_get(cell->not_finite, key);
+            if (!cell->not_finite && !(cell->not_finite = json_object()))
+                return ingest_report_oom(c->rep);
+            if (json_object_set_new(cell->not_finite, key, json_integer(k ? json_integer_value(k) + 1 : 1)))
+                return ingest_report_oom(c->rep);
+            continue;
+        }
         if (is_row_key(key) || !json_is_number(v))
             continue;
         json_t *arr = json_object_get(cell->counters, key);
@@ -128,12 +141,17 @@ static int one_row(struct harness_ctx *c, size_t i, json_t *r, struct cells *cs)
         c->aggregates++;
         return 0; /* mean, median, stddev...: recomputable from the iterations */
     }
-    if (json_is_true(json_object_get(r, "error_occurred"))) {
-        json_t *d = json_pack("{s:O,s:O*}", "name", name, "error_message", json_object_get(r, "error_message"));
-        snprintf(path, sizeof path, "benchmarks[%zu].error_message", i);
+    /* SkipWithError: error_occurred; SkipWithMessage (1.8 and later): skipped.
+     * Either row's times are 0 and its iterations 0: nothing was measured. */
+    int error = json_is_true(json_object_get(r, "error_occurred"));
+    if (error || json_is_true(json_object_get(r, "skipped"))) {
+        const char *key = error ? "error_message" : "skip_message";
+        json_t *d = json_pack("{s:O,s:O*}", "name", name, key, json_object_get(r, key));
+        snprintf(path, sizeof path, "benchmarks[%zu].%s", i, key);
         int rc = !d ? ingest_report_oom(c->rep) : harness_detail(c, path, d);
         if (rc == 0)
-            rc = harness_event(c, "benchmark-error", json_string_value(name), c->detail.buf);
+            rc = harness_event(c, error ? "benchmark-error" : "benchmark-skipped", json_string_value(name),
+                               c->detail.buf);
         json_decref(d);
         return rc;
     }
@@ -166,9 +184,19 @@ static int cell_series(struct harness_ctx *c, struct cell *cell)
 {
     char path[96];
     snprintf(path, sizeof path, "benchmarks[%zu].real_time", cell->first_row);
-    /* Primary, named as Google Benchmark names it (docs/formats.md). */
-    int rc = harness_series(c, path, cell->name, 0, NULL, cell->unit, "{\"metric\":\"real_time\"}", cell->real.v,
-                            NULL, cell->real.n, NULL, 0);
+    /* Primary, named as Google Benchmark names it (docs/formats.md), with
+     * the counters it wrote as not finite. */
+    char *detail = NULL;
+    if (cell->not_finite) {
+        json_t *d = json_pack("{s:s,s:O}", "metric", "real_time", "not_finite", cell->not_finite);
+        detail = d ? json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+        json_decref(d);
+        if (!detail)
+            return ingest_report_oom(c->rep);
+    }
+    int rc = harness_series(c, path, cell->name, 0, NULL, cell->unit, detail ? detail : "{\"metric\":\"real_time\"}",
+                            cell->real.v, NULL, cell->real.n, NULL, 0);
+    free(detail);
     snprintf(path, sizeof path, "benchmarks[%zu].cpu_time", cell->first_row);
     if (rc == 0 && cell->cpu.n)
         rc = harness_series(c, path, cell->name, 0, "cpu_time", cell->unit, NULL, cell->cpu.v, NULL, cell->cpu.n,
@@ -222,10 +250,18 @@ int harness_gbench(struct harness_ctx *c, json_t *doc)
     return rc;
 }
 
+int harness_gbench_text(struct harness_ctx *c, const char *text, size_t len)
+{
+    return harness_json_nonfinite(c, text, len, harness_gbench);
+}
+
 int gbench_host_name(const char *text, size_t len, char **host)
 {
     *host = NULL;
-    json_t *doc = json_loadb(text, len, 0, NULL);
+    size_t bom = utf8_bom_len(text, len);
+    struct strbuf q = {0};
+    json_t *doc = harness_quote_nonfinite(text + bom, len - bom, &q) ? NULL : json_loadb(q.buf ? q.buf : "", q.len, 0, NULL);
+    sb_free(&q);
     json_t *h = json_object_get(json_object_get(doc, "context"), "host_name");
     if (json_is_string(h) && json_string_length(h) > 0)
         *host = strdup(json_string_value(h));

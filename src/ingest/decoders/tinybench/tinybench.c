@@ -37,7 +37,8 @@ static int fork_of(struct harness_ctx *c, struct idmap *seen, const char *name, 
 }
 
 /* The values of stats (an object with "samples" and "mean"): its samples,
- * or its mean when it kept none. */
+ * or its mean when it kept none (*from_mean 1). *from_mean -1 on entry:
+ * neither is no error, and leaves d empty. */
 static int values_of(struct harness_ctx *c, const char *path, json_t *stats, struct dvec *d, int *from_mean)
 {
     char p[320];
@@ -50,6 +51,8 @@ static int values_of(struct harness_ctx *c, const char *path, json_t *stats, str
     double m;
     json_t *mean = json_object_get(stats, "mean");
     snprintf(p, sizeof p, "%s.mean", path);
+    if (!mean && *from_mean < 0)
+        return 0; /* neither: the caller takes it for a benchmark that failed */
     if (!harness_number(mean, &m))
         return harness_wrong(c, p, "a number (the mean: the file keeps no samples)", mean);
     *from_mean = 1;
@@ -160,6 +163,17 @@ int harness_tinybench(struct harness_ctx *c, json_t *doc)
     return rc;
 }
 
+/* A Vitest benchmark without samples or a mean: event benchmark-error
+ * (Vitest writes no message for it). */
+static int threw(struct harness_ctx *c, const char *path, const char *name)
+{
+    json_t *d = json_pack("{s:s,s:s}", "name", name, "error",
+                          "no result: Vitest writes no statistics for a benchmark that threw");
+    int rc = !d ? ingest_report_oom(c->rep) : harness_detail(c, path, d);
+    json_decref(d);
+    return rc ? rc : harness_event(c, "benchmark-error", name, c->detail.buf);
+}
+
 /* One group of a Vitest file: its benchmarks, named "FULLNAME > NAME". */
 static int vitest_group(struct harness_ctx *c, size_t f, size_t g, json_t *group, struct idmap *seen)
 {
@@ -193,12 +207,20 @@ static int vitest_group(struct harness_ctx *c, size_t f, size_t g, json_t *group
         snprintf(path, sizeof path, "files[%zu].groups[%zu].benchmarks[%zu]", f, g, b);
         long long fork;
         struct dvec v = {0};
-        int from_mean = 0;
+        /* without statistics (hz, sampleCount) a missing mean is a failure, not an error */
+        int from_mean = json_object_get(bench, "hz") || json_object_get(bench, "sampleCount") ? 0 : -1;
         rc = fork_of(c, seen, name.buf, &fork);
         if (rc == 0)
             rc = values_of(c, path, bench, &v, &from_mean);
+        if (rc == 0 && v.n == 0) {
+            /* Vitest 4 writes a benchmark that threw as its id, name, rank,
+             * "rme": 0 and "samples": [], no statistics: an event. */
+            rc = threw(c, path, name.buf);
+            dvec_free(&v);
+            continue;
+        }
         if (rc == 0)
-            rc = stats_detail(c, path, bench, drop, from_mean);
+            rc = stats_detail(c, path, bench, drop, from_mean > 0);
         if (rc == 0)
             rc = harness_series(c, path, name.buf, fork, NULL, "ms", c->detail.buf, v.v, NULL, v.n, NULL, 0);
         dvec_free(&v);
