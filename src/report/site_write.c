@@ -2,7 +2,11 @@
  * differ from the file already there (each whole or not at all, as
  * `report -o` writes), and the pages an earlier run made that this one no
  * longer makes are removed; DIR/.benchdb-site lists the pages of the last
- * run, so that no other file of DIR is ever touched. */
+ * run, so that no other file of DIR is ever touched. DIR is the user's
+ * (a link to a directory is followed); what is inside it is site's own
+ * names: a link at a page's name is replaced, never written through, and
+ * h/ or e/ that is a link is refused (pages written and removed there
+ * would land in whatever directory it names). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +22,15 @@
 
 #define MANIFEST ".benchdb-site"
 
-static int make_dir(const char *path, char **err)
+static int make_dir(const char *path, int own, char **err)
 {
     struct stat st;
     if (mkdir(path, 0777) == 0)
         return 0;
+    if (own && errno == EEXIST && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return bd_fail(err, "site: %s is a symbolic link: the site's pages go into a directory of its own there, "
+                            "never through a link (remove the link)",
+                       path);
     if (errno == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
     return bd_fail(err, "site: cannot make the directory %s: %s", path,
@@ -35,11 +43,11 @@ int site_writer_open(struct site_writer *w, const char *dir, char **err)
     if (!(w->dir = xstrdup(dir)))
         return bd_fail(err, "out of memory");
     const char *sub[] = {"h", "e"};
-    if (make_dir(dir, err))
+    if (make_dir(dir, 0, err))
         return -1;
     for (int k = 0; k < 2; k++) {
         char *p = bd_strdupf("%s/%s", dir, sub[k]);
-        int rc = p ? make_dir(p, err) : bd_fail(err, "out of memory");
+        int rc = p ? make_dir(p, 1, err) : bd_fail(err, "out of memory");
         free(p);
         if (rc)
             return -1;
@@ -48,11 +56,11 @@ int site_writer_open(struct site_writer *w, const char *dir, char **err)
     return 0;
 }
 
-/* Whether the file at path holds exactly n bytes of data. */
+/* Whether the file at path (not a link) holds exactly n bytes of data. */
 static int same_bytes(const char *path, const char *data, size_t n)
 {
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != n)
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != n)
         return 0;
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -104,7 +112,7 @@ int site_put(struct site_writer *w, const char *page, const struct strbuf *conte
         w->unchanged++;
     } else {
         char *e2 = NULL;
-        rc = outfile_write_all(path, data, content->len, &e2);
+        rc = outfile_write_own(path, data, content->len, &e2);
         if (rc)
             bd_fail(err, "site: %s", e2);
         free(e2);
@@ -137,7 +145,8 @@ int site_writer_close(struct site_writer *w, char **err)
     char *manifest = bd_strdupf("%s/" MANIFEST, w->dir);
     if (!manifest)
         return bd_fail(err, "out of memory");
-    FILE *f = fopen(manifest, "r");
+    struct stat st; /* the list this writer made: a regular file, not what a link names */
+    FILE *f = lstat(manifest, &st) == 0 && S_ISREG(st.st_mode) ? fopen(manifest, "r") : NULL;
     char line[4096];
     while (f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
@@ -157,7 +166,7 @@ int site_writer_close(struct site_writer *w, char **err)
     char *e2 = NULL;
     int rc = sb.failed ? bd_fail(err, "out of memory")
              : same_bytes(manifest, sb.buf, sb.len) ? 0
-             : outfile_write_all(manifest, sb.buf, sb.len, &e2) ? bd_fail(err, "site: %s", e2) : 0;
+             : outfile_write_own(manifest, sb.buf, sb.len, &e2) ? bd_fail(err, "site: %s", e2) : 0;
     free(e2);
     sb_free(&sb);
     free(manifest);

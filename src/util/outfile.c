@@ -185,14 +185,24 @@ int outfile_put(struct outfile *o, const void *data, size_t n, char **err)
     return bd_fail(err, "cannot write %s: %s", o->shown, strerror(errno ? errno : EIO));
 }
 
-int outfile_write_all(const char *path, const void *data, size_t n, char **err)
+static int write_whole(int own, const char *path, const void *data, size_t n, char **err)
 {
     struct outfile o;
-    if (outfile_open(&o, path, err))
+    if ((own ? outfile_open_own : outfile_open)(&o, path, err))
         return -1;
     if (outfile_put(&o, data, n, err)) {
         outfile_abort(&o);
         return -1;
     }
     return outfile_commit(&o, err);
+}
+
+int outfile_write_all(const char *path, const void *data, size_t n, char **err)
+{
+    return write_whole(0, path, data, n, err);
+}
+
+int outfile_write_own(const char *path, const void *data, size_t n, char **err)
+{
+    return write_whole(1, path, data, n, err);
 }

@@ -59,5 +59,7 @@ int outfile_put(struct outfile *o, const void *data, size_t n, char **err);
 
 /* The whole of data to path (outfile_open, write, outfile_commit). */
 int outfile_write_all(const char *path, const void *data, size_t n, char **err);
+/* The same through outfile_open_own: a name the command chose. */
+int outfile_write_own(const char *path, const void *data, size_t n, char **err);
 
 #endif

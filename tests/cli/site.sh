@@ -206,4 +206,25 @@ expect_err_has "missing the directory to write the site into" "says what is miss
 run bd --db nosuch.db site www2
 expect_rc 1 "no store"
 [ -e www2 ] && fail "nothing made without a store"
+# Inside DIR the names are site's own: a link planted at a page's name (or
+# at its list of pages) is replaced by the page, the file it named left as
+# it was; h/ or e/ a link to another directory is refused before anything
+# is written there or removed from it.
+echo "someone else's" >victim.txt
+mkdir -p linked other && cp victim.txt other/keep.html
+ln -s "$T/victim.txt" linked/index.html
+ln -s "$T/victim.txt" linked/.benchdb-site
+run bd site -q linked
+expect_rc 0 "a site over links at its page names"
+[ -L linked/index.html ] || [ -L linked/.benchdb-site ] && fail "a link at a page's name: replaced by the page"
+expect_eq "$(cat victim.txt)" "someone else's" "the file the links named: untouched"
+grep -q '<h1 class="headline' linked/index.html || fail "the index written in the link's place"
+rm -rf linked/h && ln -s "$T/other" linked/h
+printf 'h/keep.html\n' >>linked/.benchdb-site
+run bd site -q linked
+expect_rc 1 "h/ a link to another directory"
+expect_err_has "site: linked/h is a symbolic link: the site's pages go into a directory of its own there, never through a link (remove the link)" \
+    "says so"
+expect_eq "$(ls other)" "keep.html" "the directory the link named: nothing written there"
+expect_eq "$(cat other/keep.html)" "someone else's" "nor removed from it"
 finish
