@@ -305,6 +305,19 @@ static int load_body(struct ingester *g, const char *name, const char *first_sha
     return sink_archive_end(g->sink, sha, raw, g->pipe->chunks.compress, g->pipe->chunks.stored);
 }
 
+/* An archive stored: what it wrote, added to the command's totals. */
+static void add_counts(struct ingest_totals *t, const struct sink_counts *here)
+{
+    t->loaded++;
+    t->runs += here->runs + here->appended;
+    t->series += here->series;
+    t->samples += here->samples;
+    t->warmups += here->warmups;
+    t->gates += here->gates;
+    t->events += here->events;
+    t->rows += here->rows;
+}
+
 enum ingest_result load_archive(struct ingester *g, const char *path, int fd, int is_stdin, int ahead,
                                 const char *bundle_shown)
 {
@@ -395,14 +408,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
         reset_archive(g);
         return INGEST_SKIPPED;
     }
-    g->totals.loaded++;
-    g->totals.runs += here->runs + here->appended;
-    g->totals.series += here->series;
-    g->totals.samples += here->samples;
-    g->totals.warmups += here->warmups;
-    g->totals.gates += here->gates;
-    g->totals.events += here->events;
-    g->totals.rows += here->rows;
+    add_counts(&g->totals, here);
     reset_archive(g);
     return INGEST_LOADED;
 }
