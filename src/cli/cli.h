@@ -234,8 +234,15 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r);
  * when memory ran out. `--gate` exits 4 then, as compare's does. 2 with
  * *why ("inconclusive (...): no cell has samples enough ...") when every
  * cell compared was inconclusive: the answer in words, the gate as the
- * query's. */
+ * query's. 3 with *why the counts ("5 slower, 15 faster, 16 unchanged"),
+ * which the verdict's word is followed by, as compare's first line. */
 int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why);
+/* For the rows of the saved query `compare`: what the harnesses reported
+ * failed in the two sides' runs, as `benchdb compare` adds it to its first
+ * line ("; the harness reported 1 failure: BM_Parse in head (error: ...)"),
+ * malloc'd; NULL when none, or the rows are not compare's. */
+struct db;
+char *cli_compare_failures_clause(struct db *db, const struct rowset *rs, const struct params *given);
 
 /* Finds a saved query for a command; an unknown name is a usage error
  * (with the nearest name), a file that cannot be read or parsed a failure.

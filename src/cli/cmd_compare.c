@@ -347,11 +347,35 @@ int cli_compare_nothing_compared(const struct rowset *rs, const struct params *g
     else if (rc == 0) {
         int unmet;
         *why = cmp_nothing_judged(&m, &c, &unmet);
-        rc = unmet < 0 ? -1 : !*why ? 0 : unmet ? 1 : 2;
+        rc = unmet < 0 ? -1 : *why ? (unmet ? 1 : 2) : (*why = cmp_counts_words(&c)) ? 3 : -1;
     } else if (rc > 0)
         rc = 0; /* not compare's rows: the gate as for any query */
     cmp_model_free(&m);
     return rc;
+}
+
+char *cli_compare_failures_clause(struct db *db, const struct rowset *rs, const struct params *given)
+{
+    const char *by = params_get(given, "by");
+    struct compare_sides sides = {by ? by : "run", params_get(given, "key"), params_get(given, "a"),
+                                  params_get(given, "b"), by != NULL};
+    struct compare_judged j = judged_by(given, 1);
+    struct cmp_model m = {0};
+    int compare_rows = sides.a && sides.b && compare_rows_model(rs, &sides, &j, &m) == 0;
+    cmp_model_free(&m);
+    if (!compare_rows)
+        return NULL;
+    struct cmp_failures failed = {0};
+    struct strbuf sb = {0};
+    char *err = NULL;
+    const char *both[2] = {sides.a, sides.b};
+    if (compare_read_failures(db, params_get(given, "plan"), sides.by, sides.key, both, 2, &failed, &err) == 0)
+        cmp_failures_clause(&sb, &failed, 0);
+    else
+        bd_warning("query compare: the failures the harness reported cannot be read: %s", err);
+    free(err);
+    cmp_failures_free(&failed);
+    return sb.len ? xsb_detach(&sb) : (sb_free(&sb), NULL);
 }
 
 /* The table in the format asked for, its summary first, and the notes. */

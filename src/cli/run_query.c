@@ -16,19 +16,20 @@
  * could judge no cell, or NULL; not_recorded: why it is not in the
  * history, or NULL). */
 static void describe(const struct cli_query_run *r, const struct evaluation *ev, int gate_rc, const char *nothing,
-                     const char *instead, const char *not_recorded, struct out_notes *rep)
+                     const char *instead, const char *not_recorded, const char *failed, struct out_notes *rep)
 {
     const struct saved_query *q = r->q;
     out_field_text(rep, "query", q->name);
     out_field_json(rep, "params", ev->params_json);
     /* The verdict in words, once; else what the rows say, and why there
      * are none when the parameters say. */
+    const char *also = failed ? failed : ""; /* compare's: what the harness reported failed */
     if (nothing || instead)
-        out_note(rep, "%s", nothing ? nothing : instead);
+        out_note(rep, "%s%s", nothing ? nothing : instead, also);
     else if (ev->empty_why)
-        out_note(rep, "%s%s: %s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why);
+        out_note(rep, "%s%s: %s%s", ev->verdict ? "" : "result: ", ev->outcome, ev->empty_why, also);
     else
-        out_note(rep, "%s%s", ev->verdict ? "" : "result: ", ev->outcome);
+        out_note(rep, "%s%s%s", ev->verdict ? "" : "result: ", ev->outcome, also);
     out_field_text(rep, "empty_because", ev->empty_why);
     out_field_text(rep, "verdict", ev->verdict);
     out_field_text(rep, "outcome", ev->outcome);
@@ -94,7 +95,7 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
  * its answer: the verdict in words (or its headline, or what the rows
  * say), bold, then the gate's result. */
 static void lead_sentence(const struct cli_query_run *r, const struct evaluation *ev, const char *headline,
-                          int gate_rc, const char *nothing, struct out_notes *rep)
+                          int gate_rc, const char *nothing, const char *failed, struct out_notes *rep)
 {
     if (r->out.format != OUT_MARKDOWN || (!r->q->outcome && !ev->verdict && !headline))
         return;
@@ -110,6 +111,8 @@ static void lead_sentence(const struct cli_query_run *r, const struct evaluation
                   : nothing                 ? "nothing compared"
                                              : "no rows to judge",
                   gate_rc);
+    if (failed)
+        sb_put_markdown(&sb, failed, strlen(failed), MD_TEXT);
     out_lead(rep, xsb_text(&sb));
     sb_free(&sb);
 }
@@ -131,8 +134,8 @@ static int report_unmet(const struct cli_query_run *r, const char *why)
 /* The rows, verdict and notes of an evaluation that ran (not_recorded:
  * why it is not in the history, or NULL); the gate's exit code
  * (EXIT_FAIL when the output cannot be written). */
-static int report_evaluation(const struct cli_query_run *r, const struct evaluation *ev, const char *not_recorded,
-                             char **err)
+static int report_evaluation(const struct cli_query_run *r, struct db *db, const struct evaluation *ev,
+                             const char *not_recorded, char **err)
 {
     const struct saved_query *q = r->q;
     int gate_rc = EXIT_OK;
@@ -145,6 +148,11 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
     int k = cli_compare_nothing_compared(&ev->rows, r->given, &nothing);
     if (k == 2)
         instead = nothing, nothing = NULL;
+    if (k == 3) { /* "regressed (5 slower, 15 faster, 16 unchanged)", as compare says it */
+        instead = ev->verdict ? bd_strdupf("%s (%s)", ev->verdict, nothing) : NULL;
+        free(nothing);
+        nothing = NULL;
+    }
     if (k == 1 && r->gate && gate_rc == EXIT_OK)
         gate_rc = EXIT_NO_ROWS;
     struct out_opts out = r->out;
@@ -158,9 +166,11 @@ static int report_evaluation(const struct cli_query_run *r, const struct evaluat
      * as recorded. */
     if (headline && out.format != OUT_MARKDOWN)
         out_note(&rep, "%s", headline);
-    describe(r, ev, gate_rc, nothing, instead, not_recorded, &rep);
+    char *failed = cli_compare_failures_clause(db, &ev->rows, r->given);
+    describe(r, ev, gate_rc, nothing, instead, not_recorded, failed, &rep);
     out_field_text(&rep, "headline", headline);
-    lead_sentence(r, ev, headline, gate_rc, nothing ? nothing : instead, &rep);
+    lead_sentence(r, ev, headline, gate_rc, nothing ? nothing : instead, failed, &rep);
+    free(failed);
     free(nothing);
     free(instead);
     /* A decision's answer (describe's first note) before its rows on a
@@ -216,13 +226,13 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r)
     else if (rc == EXIT_NO_ROWS)
         rc = report_unmet(r, err);
     else if (rc == EXIT_OK)
-        rc = report_evaluation(r, &ev, NULL, &err);
+        rc = report_evaluation(r, db, &ev, NULL, &err);
     else if (ev.record_failed) {
         /* It ran: the result stands and is shown, then why it is not in
          * the history, and the exit status says something failed. */
         char *why = err;
         err = NULL;
-        report_evaluation(r, &ev, why, &err);
+        report_evaluation(r, db, &ev, why, &err);
         if (ev.record_failed == 2) /* its result: running it again changes nothing */
             bd_error("%s: ran, but %s (--no-record runs it without recording)", who, why);
         else

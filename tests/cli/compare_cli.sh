@@ -38,6 +38,16 @@ checks=$((checks + 1))
 
 run bd compare --gate base head
 expect_rc 3 "--gate: a cell significantly slower"
+# query compare (the saved query alone) says the same first line, counts
+# and all, not the verdict's one word ('regressed').
+run bd compare --no-record base head
+want=$(head -n 1 "$T/err" | sed 's/^compare: //')
+case $want in "regressed ("*" slower, "*" faster, "*" unchanged)") ;; *) fail "compare's first line: $want" ;; esac
+run bd query compare -p plan=crc -p a=base -p b=head --no-record
+expect_eq "$(head -n 1 "$T/err")" "$want" "query compare: compare's first line, counts and all"
+run bd query compare -p plan=crc -p a=base -p b=head --no-record --format markdown --gate
+expect_rc 3 "query compare --gate: regressed"
+expect_eq "$(head -n 1 "$T/out")" "**$want** — gate: fails (exit 3)" "query compare's Markdown: the same, bold"
 run bd compare --gate --threshold 50 --no-record base head
 expect_rc 0 "--gate: none slower by more than 50%"
 expect_err_has "compare: no regression" "the outcome"

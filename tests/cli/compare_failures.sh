@@ -41,6 +41,13 @@ run bd compare --db s.db --no-record base head
 expect_rc 0 "store"
 expect_err_has "compare: inconclusive (0 slower, 0 faster, 1 removed, 1 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster; the harness reported 1 failure: BM_Parse in head (error: input file missing, 3 times)" \
     "the store's runs: the same first line"
+run bd query compare --db s.db -p plan=p -p a=base -p b=head --no-record
+expect_err_has "inconclusive (0 slower, 0 faster, 1 removed, 1 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster; the harness reported 1 failure: BM_Parse in head (error: input file missing, 3 times)" \
+    "query compare (the saved query alone): the same first line"
+run bd query compare --db s.db -p plan=p -p a=base -p b=head --no-record --format markdown
+checks=$((checks + 1))
+head -n 1 "$T/out" | grep -qF -- "; the harness reported 1 failure: BM_Parse in head (error: input file missing, 3 times)" ||
+    fail "query compare's Markdown names the failure: $(head -n 1 "$T/out")"
 run bd compare --db s.db --no-record --by host h h2 --plan p
 checks=$((checks + 1))
 grep -q "harness reported" "$T/err" && fail "--by host: a host of no run reports nothing: $(cat "$T/err")"
