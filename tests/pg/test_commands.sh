@@ -367,7 +367,8 @@ both "query compare --gate, nothing compared" query compare -p plan=apart -p a=a
 expect_rc 4 "query compare --gate, nothing compared"
 cp "$T/pg.err" "$T/err"
 expect_eq "$(head -n 1 "$T/err")" "nothing compared (0 slower, 0 faster, 1 removed, 1 added, 0 unchanged): no cell has \
-values both in a and in another side" "the first line on PostgreSQL: nothing compared, and why"
+values both in a and in another side; each side holds one benchmark, named apart: OnlyA in a, OnlyB in b (a benchmark \
+is compared with the one of its name: give both one name)" "the first line on PostgreSQL: nothing compared, and why"
 expect_err_has "gate: nothing compared (exit 4)" "the gate on PostgreSQL"
 [ "$pg_lite" = 0 ] || expect_eq "$(cat "$T/pg.err")" "$(cat "$T/lite.err")" "the same notes on both engines"
 
