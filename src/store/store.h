@@ -172,6 +172,25 @@ int store_deadline_start(struct db *db, struct store_deadline *d, double seconds
 void store_deadline_clear(struct db *db);
 int store_deadline_passed(struct db *db, const struct store_deadline *d);
 
+/* ---- limits on a query's disk and memory (query_limits.c) ----
+ * For the commands running SQL for a person (--max-temp-bytes,
+ * --max-memory), on SQLite; for the whole process, so that ingest, copy,
+ * check and migrate, which never set them, are not limited. temp_bytes:
+ * the disk SQLite's temporary files (sorters, temporary b-trees and
+ * materialized views, statement journals) may take at once; a write past
+ * it fails with SQLITE_FULL. heap_bytes: the memory SQLite's allocator
+ * (benchdb's SQL functions' buffers included) may hold
+ * (sqlite3_hard_heap_limit64); an allocation past it fails with
+ * SQLITE_NOMEM. 0: no limit. Setting them forgets a limit passed. */
+void store_query_limits(long long temp_bytes, long long heap_bytes);
+/* After a statement failed: STORE_OVER_TEMP when a temporary file's write
+ * passed the disk limit, STORE_OVER_MEMORY when db's last error is
+ * SQLITE_NOMEM under a memory limit, SQLite having held at least half
+ * of it (remembered: later calls, db NULL too, say so), else 0. */
+#define STORE_OVER_TEMP 1
+#define STORE_OVER_MEMORY 2
+int store_query_limit_passed(struct db *db);
+
 /* The longest time limit and busy timeout: a week, in seconds. */
 #define STORE_TIMEOUT_MAX 604800.0
 
