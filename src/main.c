@@ -133,12 +133,16 @@ int main(int argc, char **argv)
     const struct command *c = command_find(argv[i]);
     if (!c)
         return command_unknown(argv[i]);
-    /* Allocation statistics only for a command whose memory is limited
-     * (--max-memory: SQLite's hard heap limit needs them): with them
-     * SQLite's every malloc and free takes a process-wide mutex (Debian
-     * builds it without lookaside, so an ingest allocates per row). Set
-     * before SQLite's first use, which is the command's. */
-    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, memory_limited(c->spec));
+    /* No allocation statistics: without them SQLite's every malloc and
+     * free takes a process-wide mutex (Debian builds it without lookaside,
+     * so an ingest allocates per row). A command whose memory is limited
+     * (--max-memory) counts SQLite's memory its own way. Both before
+     * SQLite's first use, which is the command's. */
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    if (memory_limited(c->spec) && store_heap_counting() != 0) {
+        bd_error("cannot count SQLite's memory for --max-memory");
+        return EXIT_FAIL;
+    }
     int cargc = argc - i, version = 0;
     if (take_globals(c->spec, &cargc, argv + i, &cli, &version) != EXIT_OK)
         return EXIT_USAGE;

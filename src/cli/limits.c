@@ -82,7 +82,7 @@ void cli_limit_error(const char *who, const struct cli_limits *given, double tim
     char *what, *source;
     const char *option, *metavar;
     double env;
-    int over = which == 0 ? store_query_limit_passed(NULL) : 0;
+    int over = which == 0 ? store_query_limit_passed() : 0;
     if (over) {
         resource_error(who, given, over);
         return;
