@@ -87,14 +87,19 @@ static int take_globals(const struct cli_spec *spec, int *argc, char **argv, str
     return EXIT_OK;
 }
 
+/* Whether the command takes --max-memory (CLI_OPT_LIMITS). */
+static int memory_limited(const struct cli_spec *spec)
+{
+    for (const struct cli_opt *o = spec->opts; o && (o->name || o->help); o++)
+        if (o->name && strcmp(o->name, "max-memory") == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli = {0};
     mem_heap_setup(32u << 20);
-    /* No allocation statistics: without them SQLite's every malloc and
-     * free takes a process-wide mutex (Debian builds it without lookaside,
-     * so an ingest allocates per row). Nothing in benchdb reads them. */
-    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     const char *env = getenv("BENCHDB");
     cli.db_path = env && *env ? env : "results.db";
     cli.db_named = env && *env;
@@ -128,6 +133,16 @@ int main(int argc, char **argv)
     const struct command *c = command_find(argv[i]);
     if (!c)
         return command_unknown(argv[i]);
+    /* No allocation statistics: without them SQLite's every malloc and
+     * free takes a process-wide mutex (Debian builds it without lookaside,
+     * so an ingest allocates per row). A command whose memory is limited
+     * (--max-memory) counts SQLite's memory its own way. Both before
+     * SQLite's first use, which is the command's. */
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    if (memory_limited(c->spec) && store_heap_counting() != 0) {
+        bd_error("cannot count SQLite's memory for --max-memory");
+        return EXIT_FAIL;
+    }
     int cargc = argc - i, version = 0;
     if (take_globals(c->spec, &cargc, argv + i, &cli, &version) != EXIT_OK)
         return EXIT_USAGE;

@@ -95,13 +95,18 @@ int cli_opt_queries(const struct cli_opt *o, const char *arg, void *dst, char **
     {"timeout", 0, "SECONDS", "stop after SECONDS (default 60, or $BENCHDB_TIMEOUT;\nat most 604800: a week); exit 1", \
      cli_opt_seconds, offsetof(type, m), 0, 0}
 /* The limits of every command running SQL on the store for a person (a
- * struct cli_limits member): --timeout, --max-rows, --max-result-bytes. */
+ * struct cli_limits member): --timeout, --max-rows, --max-result-bytes,
+ * --max-temp-bytes, --max-memory. */
 #define CLI_OPT_LIMITS(type, m)                                                                                       \
     CLI_OPT_TIMEOUT(type, m.timeout),                                                                                 \
     {"max-rows", 0, "N", "stop when the result passes N rows (default\n1000000); exit 1", cli_opt_int,              \
      offsetof(type, m.max_rows), 1, 2147483647LL},                                                                    \
     {"max-result-bytes", 0, "SIZE", "stop when the result takes more than SIZE bytes\nof memory (suffix K, M or G; "  \
-     "default 256M); exit 1", cli_opt_bytes, offsetof(type, m.max_result_bytes), 0, 0}
+     "default 256M); exit 1", cli_opt_bytes, offsetof(type, m.max_result_bytes), 0, 0},                          \
+    {"max-temp-bytes", 0, "SIZE", "stop when the query's temporary files (sorts,\ntemporary tables) take more than "  \
+     "SIZE bytes of\ndisk (default 1G; SQLite only); exit 1", cli_opt_bytes, offsetof(type, m.max_temp_bytes), 0, 0},             \
+    {"max-memory", 0, "SIZE", "stop when the query needs more than SIZE bytes of\nmemory, its result included "      \
+     "(default 1G, or\ntwice --max-result-bytes if more; SQLite only);\nexit 1", cli_opt_bytes, offsetof(type, m.max_memory), 0, 0}
 #define CLI_OPT_QUERIES(type, m)                                                                                      \
     {"queries", 0, "DIR|FILE", "also look for saved queries here (repeatable;\n$BENCHDB_QUERIES adds ':'-separated entries)", \
      cli_opt_queries, offsetof(type, m), 0, 0}
@@ -141,13 +146,28 @@ struct cli_limits {
     double timeout;          /* seconds; default $BENCHDB_TIMEOUT, else CLI_TIMEOUT_DEFAULT */
     int max_rows;            /* default ROWSET_MAX_ROWS_DEFAULT */
     size_t max_result_bytes; /* default ROWSET_MAX_BYTES_DEFAULT */
+    size_t max_temp_bytes;   /* default CLI_TEMP_BYTES_DEFAULT */
+    size_t max_memory;       /* default CLI_MEMORY_DEFAULT, or twice max_result_bytes if more */
 };
+/* The disk a query's temporary files may take: a sort of a result four
+ * times the largest one held (--max-result-bytes' 256 MiB), a twelfth of
+ * what the review's ORDER BY wrote before the time limit. */
+#define CLI_TEMP_BYTES_DEFAULT ((size_t)1 << 30)
+/* The memory SQLite may hold for a query: the largest result held and as
+ * much again for the work (page cache, sorter, the statistics functions'
+ * buffers); the review's median held 429 MB at 10 s, 2.6 GB by 60 s. */
+#define CLI_MEMORY_DEFAULT ((size_t)1 << 30)
 #define CLI_TIMEOUT_DEFAULT 60.0
-/* The limits in effect: given's, defaults filled in. EXIT_OK, or
+/* The limits in effect: given's, defaults filled in; the disk and memory
+ * ones are set for the process (store_query_limits). EXIT_OK, or
  * EXIT_USAGE after printing the error for a bad $BENCHDB_TIMEOUT. */
 int cli_limits_resolve(const char *cmd, const struct cli_limits *given, double *timeout, struct rowset_limits *rows);
+/* The first of the limits given on the command line ("--max-rows"), or
+ * NULL: for a command that refuses them where it runs no query. */
+const char *cli_limits_given(const struct cli_limits *given);
 /* The error for a command a limit stopped: which is 0 for the time limit
- * (seconds), else ROWSET_OVER_ROWS or ROWSET_OVER_BYTES. who names it
+ * (seconds) or the disk or memory limit (whichever store_query_limit_passed
+ * says passed), else ROWSET_OVER_ROWS or ROWSET_OVER_BYTES. who names it
  * ("sql", "query NAME"). Prints e.g. "error: query NAME: stopped after
  * 60 s (the default time limit; raise it with --timeout SECONDS)". */
 void cli_limit_error(const char *who, const struct cli_limits *given, double timeout,
@@ -195,7 +215,8 @@ int cli_connect_store(struct cli *cli, enum store_mode mode, struct db **db);
  * dl must outlive the connection. */
 int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, struct store_deadline *dl,
                         struct db **db);
-/* After a failure: whether the time limit stopped it. */
+/* After a failure: whether the time limit, or the disk or memory limit
+ * (store_query_limit_passed), stopped it. */
 int cli_deadline_passed(struct db *db, const struct store_deadline *dl);
 /* The store's name for messages: --db as given, but a PostgreSQL URI's
  * password shown as ***. Valid until the next call. */

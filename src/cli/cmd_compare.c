@@ -510,11 +510,7 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
         return bd_usage_error("compare", "compare: --sample: files give every value; one per run or block needs "
                                          "runs of a store (ingest the files and give --plan)");
     /* The saved query's options: files run none, so they would do nothing. */
-    const char *store_only = a->path.n              ? "--queries"
-                             : a->limits.timeout    ? "--timeout"
-                             : a->limits.max_rows   ? "--max-rows"
-                             : a->limits.max_result_bytes ? "--max-result-bytes"
-                                                          : NULL;
+    const char *store_only = a->path.n ? "--queries" : cli_limits_given(&a->limits);
     if (store_only)
         return bd_usage_error("compare", "compare: %s applies to the saved query 'compare' on a store; files are "
                                          "compared without one (--record --db FILE compares them there)",

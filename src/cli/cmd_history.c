@@ -54,9 +54,10 @@ const struct cli_spec spec_history = {
              "fingerprint), the schema it read (the definitions of its tables, views\n"
              "and the triggers deriving them), the rule's text now (the saved query of\n"
              "its name: --queries adds directories), benchdb's version. Each re-run\n"
-             "is held to the limits below (--timeout, --max-rows, --max-result-bytes),\n"
-             "which hold --verify's re-runs only: a listing or --diff runs no query,\n"
-             "and refuses them, as --diff refuses --queries (it reads no saved query).\n",
+             "is held to the limits below (--timeout, --max-rows, --max-result-bytes,\n"
+             "--max-temp-bytes, --max-memory), which hold --verify's re-runs only: a\n"
+             "listing or --diff runs no query, and refuses them, as --diff refuses\n"
+             "--queries (it reads no saved query).\n",
     .opts = history_opts,
     .more = "Exit status: 0, or with --verify 0 only when every evaluation is\n"
             "identical and 1 when any differs or cannot be run again; 1 on a failure,\n"
@@ -266,8 +267,7 @@ int cmd_history(struct cli *cli, int argc, char **argv)
         goto out;
     }
     /* Options that would do nothing: refused, not ignored. */
-    const char *limit = a.limits.timeout ? "--timeout" : a.limits.max_rows ? "--max-rows"
-                        : a.limits.max_result_bytes ? "--max-result-bytes" : NULL;
+    const char *limit = cli_limits_given(&a.limits);
     if (limit && !a.verify) {
         bd_usage_error("history", "history: %s holds the queries --verify runs again; %s runs none", limit,
                        a.diff ? "--diff" : "a listing");

@@ -45,9 +45,10 @@ const struct cli_spec spec_sql = {
              "statistics functions benchdb adds; on PostgreSQL too. An error naming a\n"
              "table, column or function that does not exist names the nearest ones.\n"
              "\n"
-             "The SQL runs within limits on time and on the size of the result (which\n"
-             "is held whole); passing one stops the command (exit 1) with a message\n"
-             "naming the option that raises it.\n",
+             "The SQL runs within limits on time, on the size of the result (which is\n"
+             "held whole), on the disk its temporary files take (sorts, temporary\n"
+             "tables) and on the memory it needs; passing one stops the command (exit\n"
+             "1) with a message naming the option that raises it.\n",
     .opts = sql_opts,
     .more = "Example:\n"
             "  benchdb sql \"SELECT name FROM plan WHERE name LIKE :p\" -p p=calib% -f csv\n",
@@ -67,7 +68,8 @@ struct sql_run {
 static void report_sql_error(struct db *db, int rc, const struct sql_run *run)
 {
     int primary = rc & 0xff;
-    if (primary == SQLITE_INTERRUPT && cli_deadline_passed(db, run->dl))
+    if ((primary == SQLITE_INTERRUPT || primary == SQLITE_FULL || primary == SQLITE_NOMEM) &&
+        cli_deadline_passed(db, run->dl))
         cli_limit_error("sql", &run->a->limits, run->timeout, &run->lim, 0);
     else if (rc == ROWSET_OVER_ROWS || rc == ROWSET_OVER_BYTES)
         cli_limit_error("sql", &run->a->limits, run->timeout, &run->lim, rc);

@@ -59,7 +59,7 @@ int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, s
 
 int cli_deadline_passed(struct db *db, const struct store_deadline *dl)
 {
-    return store_deadline_passed(db, dl);
+    return store_deadline_passed(db, dl) || store_query_limit_passed();
 }
 
 const char *cli_store_name(const struct cli *cli)

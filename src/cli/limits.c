@@ -1,6 +1,7 @@
 /* Limits on analysis (cli.h): the time and result size a command running
  * SQL for a person may spend, their defaults, and the message when one
  * stops it. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,20 @@ static int env_timeout(double *seconds)
     return 1;
 }
 
+static size_t temp_max(const struct cli_limits *given)
+{
+    return given->max_temp_bytes > 0 ? given->max_temp_bytes : CLI_TEMP_BYTES_DEFAULT;
+}
+
+/* The result held lives in SQLite's memory too: the default stays above it. */
+static size_t memory_max(const struct cli_limits *given)
+{
+    if (given->max_memory > 0)
+        return given->max_memory;
+    size_t result = given->max_result_bytes > 0 ? given->max_result_bytes : ROWSET_MAX_BYTES_DEFAULT;
+    return result <= CLI_MEMORY_DEFAULT / 2 ? CLI_MEMORY_DEFAULT : result > SIZE_MAX / 2 ? SIZE_MAX : result * 2;
+}
+
 int cli_limits_resolve(const char *cmd, const struct cli_limits *given, double *timeout, struct rowset_limits *rows)
 {
     double env = 0;
@@ -41,7 +56,24 @@ int cli_limits_resolve(const char *cmd, const struct cli_limits *given, double *
     *timeout = given->timeout > 0 ? given->timeout : from_env ? env : CLI_TIMEOUT_DEFAULT;
     rows->max_rows = given->max_rows > 0 ? (size_t)given->max_rows : ROWSET_MAX_ROWS_DEFAULT;
     rows->max_bytes = given->max_result_bytes > 0 ? given->max_result_bytes : ROWSET_MAX_BYTES_DEFAULT;
+    store_query_limits((long long)temp_max(given), (long long)memory_max(given));
     return EXIT_OK;
+}
+
+/* The disk or memory limit that stopped a command (store_query_limit_passed's
+ * over), for cli_limit_error. */
+static void resource_error(const char *who, const struct cli_limits *given, int over)
+{
+    int temp = over == STORE_OVER_TEMP;
+    const char *option = temp ? "--max-temp-bytes" : "--max-memory";
+    size_t set = temp ? given->max_temp_bytes : given->max_memory;
+    char size[32], *arg = bytes_arg(set);
+    size_text(size, temp ? temp_max(given) : memory_max(given));
+    char *source = set ? bd_strdupf("%s %s", option, arg) : bd_strdupf("the default %s", option);
+    bd_error("%s: the query %s more than %s of %s (%s; raise it with %s SIZE)", who, temp ? "wrote" : "needed",
+             size, temp ? "temporary files" : "memory", source, option);
+    free(arg);
+    free(source);
 }
 
 void cli_limit_error(const char *who, const struct cli_limits *given, double timeout,
@@ -50,6 +82,11 @@ void cli_limit_error(const char *who, const struct cli_limits *given, double tim
     char *what, *source;
     const char *option, *metavar;
     double env;
+    int over = which == 0 ? store_query_limit_passed() : 0;
+    if (over) {
+        resource_error(who, given, over);
+        return;
+    }
     if (which == 0) {
         what = bd_strdupf("stopped after %g s", timeout);
         option = "--timeout", metavar = "SECONDS";
@@ -68,4 +105,14 @@ void cli_limit_error(const char *who, const struct cli_limits *given, double tim
     bd_error("%s: %s (%s; raise it with %s %s)", who, what, source, option, metavar);
     free(what);
     free(source);
+}
+
+const char *cli_limits_given(const struct cli_limits *given)
+{
+    return given->timeout > 0            ? "--timeout"
+           : given->max_rows > 0         ? "--max-rows"
+           : given->max_result_bytes > 0 ? "--max-result-bytes"
+           : given->max_temp_bytes > 0   ? "--max-temp-bytes"
+           : given->max_memory > 0       ? "--max-memory"
+                                         : NULL;
 }

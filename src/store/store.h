@@ -172,6 +172,28 @@ int store_deadline_start(struct db *db, struct store_deadline *d, double seconds
 void store_deadline_clear(struct db *db);
 int store_deadline_passed(struct db *db, const struct store_deadline *d);
 
+/* ---- limits on a query's disk and memory (query_limits.c) ----
+ * For the commands running SQL for a person (--max-temp-bytes,
+ * --max-memory), on SQLite; for the whole process, so that ingest, copy,
+ * check and migrate, which never set them, are not limited. temp_bytes:
+ * the disk SQLite's temporary files (sorters, temporary b-trees and
+ * materialized views, statement journals) may take at once; a write past
+ * it fails with SQLITE_FULL. heap_bytes: the memory SQLite's allocator
+ * (benchdb's SQL functions' buffers included) may hold, once
+ * store_heap_counting is installed; an allocation past it fails with
+ * SQLITE_NOMEM. 0: no limit. Setting them forgets a limit passed. */
+void store_query_limits(long long temp_bytes, long long heap_bytes);
+/* SQLite's allocator wrapped so that the memory it holds is counted
+ * (heap_limit.c): before SQLite's first use (main, for the commands
+ * taking --max-memory). 0, or -1 when SQLite refused it. */
+int store_heap_counting(void);
+/* After a statement failed: STORE_OVER_TEMP when a temporary file's write
+ * passed the disk limit, STORE_OVER_MEMORY when an allocation passed the
+ * memory limit (since the limits were set), else 0. */
+#define STORE_OVER_TEMP 1
+#define STORE_OVER_MEMORY 2
+int store_query_limit_passed(void);
+
 /* The longest time limit and busy timeout: a week, in seconds. */
 #define STORE_TIMEOUT_MAX 604800.0
 

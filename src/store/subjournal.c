@@ -19,8 +19,12 @@
  * a temporary file of the default VFS (at the same offsets). Each
  * statement writes its journal from offset 0 again, so a statement of a
  * few pages costs a copy in memory however large an earlier one was, and
- * memory stays bounded. Every other file is the default VFS's own. */
+ * memory stays bounded. Every other temporary file (and the statement
+ * journal's own) is the default VFS's wrapped by temp_limit.c, which
+ * counts and bounds the disk they take; the store's file and its journals
+ * are the default VFS's own. */
 #include "store/subjournal.h"
+#include "store/temp_limit.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -53,11 +57,11 @@ static int sj_close(sqlite3_file *f)
 
 static int open_disk(struct sj_file *p)
 {
-    sqlite3_file *d = sqlite3_malloc(p->real->szOsFile);
+    sqlite3_file *d = sqlite3_malloc(temp_limit_size(p->real));
     if (!d)
         return SQLITE_IOERR_NOMEM;
-    memset(d, 0, (size_t)p->real->szOsFile);
-    int rc = p->real->xOpen(p->real, NULL, d, p->flags, NULL);
+    memset(d, 0, (size_t)temp_limit_size(p->real));
+    int rc = temp_limit_open(p->real, NULL, d, p->flags, NULL);
     if (rc != SQLITE_OK) {
         if (d->pMethods)
             d->pMethods->xClose(d);
@@ -222,7 +226,8 @@ static int v_open(sqlite3_vfs *v, const char *name, sqlite3_file *f, int flags, 
 {
     (void)v;
     if (!(flags & SQLITE_OPEN_SUBJOURNAL))
-        return REAL->xOpen(REAL, name, f, flags, out_flags);
+        return temp_limit_is_temp(flags) ? temp_limit_open(REAL, name, f, flags, out_flags)
+                                         : REAL->xOpen(REAL, name, f, flags, out_flags);
     struct sj_file *p = (struct sj_file *)f;
     memset(p, 0, sizeof *p);
     p->real = REAL;
@@ -313,9 +318,10 @@ static void register_vfs(void)
     sqlite3_vfs *real = sqlite3_vfs_find(NULL);
     if (!real || real->iVersion < 2 || !real->xCurrentTimeInt64)
         return;
+    int size = temp_limit_size(real); /* larger than the real file's */
     vfs = (sqlite3_vfs){
         .iVersion = 2,
-        .szOsFile = real->szOsFile > (int)sizeof(struct sj_file) ? real->szOsFile : (int)sizeof(struct sj_file),
+        .szOsFile = size > (int)sizeof(struct sj_file) ? size : (int)sizeof(struct sj_file),
         .mxPathname = real->mxPathname,
         .zName = "benchdb",
         .pAppData = real,
