@@ -227,7 +227,8 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
     if (ev.id) {
         out_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev.id, q->name);
         out_field_int(&rep, "evaluation", ev.id);
-    }
+    } else
+        out_field_json(&rep, "evaluation", NULL); /* present always, as in query's */
     /* The sentence first, then the rows, then where it was recorded. */
     if (!a.out.envelope)
         lead(&a.out, &rep);

@@ -405,7 +405,8 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     if (ev->id) {
         out_note(&rep, "recorded as evaluation %lld (see 'benchdb history %s')", ev->id, q->name);
         out_field_int(&rep, "evaluation", ev->id);
-    }
+    } else
+        out_field_json(&rep, "evaluation", NULL); /* present always, as in query's */
     if (a->gate)
         out_field_int(&rep, "exit", *gate_rc);
     if (prc == 0 && a->only_changed)

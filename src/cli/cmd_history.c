@@ -128,8 +128,10 @@ static int list(struct db *db, const struct history_args *a, const char *name)
         rep.leading = rep.nnotes;
     }
     /* What the listed evaluations say, first: on stderr in a terminal's
-     * table, bold in Markdown; CSV and JSON stay the rows alone. */
-    char *line = rc == EXIT_OK && rs.nrow && (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN)
+     * table, bold in Markdown, the envelope's headline; CSV and bare JSON
+     * stay the rows alone. */
+    char *line = rc == EXIT_OK && rs.nrow &&
+                         (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN || a->out.envelope)
                      ? history_headline(db, &rs)
                      : NULL;
     if (line)

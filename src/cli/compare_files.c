@@ -537,11 +537,9 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     }
     if (rc == 0) {
         out_field_json(rep, "counts", json);
-        if (m->failures.n) {
-            char *f = cmp_failures_json(&m->failures);
-            out_field_json(rep, "failures", f);
-            free(f);
-        }
+        char *f = cmp_failures_json(&m->failures); /* present always: [] when none */
+        out_field_json(rep, "failures", f);
+        free(f);
         out_lead(rep, line);
     }
     free(words);
@@ -562,6 +560,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     const char *summary = m.regressed ? "regressed" : !m.compared && m.nsides >= 2 ? "nothing compared" : "no regression";
     int prc = compare_summarize(&m, summary, &rep);
     out_field_text(&rep, "verdict", summary);
+    out_field_json(&rep, "evaluation", NULL); /* files: nothing recorded (as query's null) */
     int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
     if (o->gate)
         out_field_int(&rep, "exit", gate_rc);

@@ -180,7 +180,8 @@ void out_field_bool(struct out_notes *r, const char *key, int v);
 void out_lead(struct out_notes *r, const char *markdown);
 /* What the rows hold, in words, before them: in a terminal's table the
  * first note on stderr (one of the leading), in Markdown the lead line in
- * bold (text escaped); CSV and JSON get nothing (a program's output). */
+ * bold (text escaped); --envelope as its "headline" member; CSV and bare
+ * JSON get nothing (a program's output). */
 void out_answer(struct out_notes *r, const struct out_opts *o, const char *text);
 void out_field_json(struct out_notes *r, const char *key, const char *json); /* NULL: null */
 /* Notes [from, to) on err, escaped, after what is on out so far (a

@@ -145,6 +145,8 @@ void out_answer(struct out_notes *r, const struct out_opts *o, const char *text)
         sb_puts(&sb, "**");
         out_lead(r, xsb_text(&sb));
         sb_free(&sb);
+    } else if (o->format == OUT_JSON && o->envelope) {
+        out_field_text(r, "headline", text); /* a program's: the same words, as data */
     }
 }
 
