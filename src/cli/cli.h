@@ -259,11 +259,15 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r);
  * which the verdict's word is followed by, as compare's first line. */
 int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why);
 /* For the rows of the saved query `compare`: what the harnesses reported
- * failed in the two sides' runs, as `benchdb compare` adds it to its first
- * line ("; the harness reported 1 failure: BM_Parse in head (error: ...)"),
- * malloc'd; NULL when none, or the rows are not compare's. */
+ * failed in the two sides' runs (into *failed, cmp_failures_free), which
+ * `benchdb compare` adds to its first line ("; the harness reported 1
+ * failure: BM_Parse in head (error: ...)"), lists after the tables past
+ * three, and gives its envelope as `failures`. 1 for compare's rows, 0
+ * when the rows are not compare's (*failed empty). */
 struct db;
-char *cli_compare_failures_clause(struct db *db, const struct rowset *rs, const struct params *given);
+struct cmp_failures;
+int cli_compare_failures_read(struct db *db, const struct rowset *rs, const struct params *given,
+                              struct cmp_failures *failed);
 
 /* Finds a saved query for a command; an unknown name is a usage error
  * (with the nearest name), a file that cannot be read or parsed a failure.

@@ -354,8 +354,10 @@ int cli_compare_nothing_compared(const struct rowset *rs, const struct params *g
     return rc;
 }
 
-char *cli_compare_failures_clause(struct db *db, const struct rowset *rs, const struct params *given)
+int cli_compare_failures_read(struct db *db, const struct rowset *rs, const struct params *given,
+                              struct cmp_failures *failed)
 {
+    memset(failed, 0, sizeof *failed);
     const char *by = params_get(given, "by");
     struct compare_sides sides = {by ? by : "run", params_get(given, "key"), params_get(given, "a"),
                                   params_get(given, "b"), by != NULL};
@@ -364,18 +366,15 @@ char *cli_compare_failures_clause(struct db *db, const struct rowset *rs, const 
     int compare_rows = sides.a && sides.b && compare_rows_model(rs, &sides, &j, &m) == 0;
     cmp_model_free(&m);
     if (!compare_rows)
-        return NULL;
-    struct cmp_failures failed = {0};
-    struct strbuf sb = {0};
+        return 0;
     char *err = NULL;
     const char *both[2] = {sides.a, sides.b};
-    if (compare_read_failures(db, params_get(given, "plan"), sides.by, sides.key, both, 2, &failed, &err) == 0)
-        cmp_failures_clause(&sb, &failed, 0);
-    else
+    if (compare_read_failures(db, params_get(given, "plan"), sides.by, sides.key, both, 2, failed, &err)) {
         bd_warning("query compare: the failures the harness reported cannot be read: %s", err);
+        cmp_failures_free(failed);
+    }
     free(err);
-    cmp_failures_free(&failed);
-    return sb.len ? xsb_detach(&sb) : (sb_free(&sb), NULL);
+    return 1;
 }
 
 /* The table in the format asked for, its summary first, and the notes. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "compare/compare.h"
 #include "query/evaluate.h"
 #include "query/saved.h"
 #include "report/headline.h"
@@ -131,6 +132,23 @@ static int report_unmet(const struct cli_query_run *r, const char *why)
     return rc ? EXIT_FAIL : EXIT_NO_ROWS;
 }
 
+/* compare's failures past the first line's three, each after the rows as
+ * compare says them, and all of them in the envelope ([] when none). */
+static void compare_failures_after(int compare_rows, struct cmp_failures *f, struct out_notes *rep)
+{
+    for (size_t i = 0; f->n > CMP_FAILURES_SHOWN && i < f->n; i++) {
+        char *t = cmp_failure_text(&f->v[i]);
+        out_note(rep, "the harness reported a failure: %s", t);
+        free(t);
+    }
+    if (compare_rows) {
+        char *json = cmp_failures_json(f);
+        out_field_json(rep, "failures", json);
+        free(json);
+    }
+    cmp_failures_free(f);
+}
+
 /* The rows, verdict and notes of an evaluation that ran (not_recorded:
  * why it is not in the history, or NULL); the gate's exit code
  * (EXIT_FAIL when the output cannot be written). */
@@ -166,11 +184,16 @@ static int report_evaluation(const struct cli_query_run *r, struct db *db, const
      * as recorded. */
     if (headline && out.format != OUT_MARKDOWN)
         out_note(&rep, "%s", headline);
-    char *failed = cli_compare_failures_clause(db, &ev->rows, r->given);
+    struct cmp_failures failures;
+    int compare_rows = cli_compare_failures_read(db, &ev->rows, r->given, &failures);
+    struct strbuf clause = {0};
+    cmp_failures_clause(&clause, &failures, 0);
+    const char *failed = clause.len ? xsb_text(&clause) : NULL;
     describe(r, ev, gate_rc, nothing, instead, not_recorded, failed, &rep);
     out_field_text(&rep, "headline", headline);
     lead_sentence(r, ev, headline, gate_rc, nothing ? nothing : instead, failed, &rep);
-    free(failed);
+    sb_free(&clause);
+    compare_failures_after(compare_rows, &failures, &rep);
     free(nothing);
     free(instead);
     /* A decision's answer (describe's first note) before its rows on a

@@ -89,6 +89,25 @@ expect_err_has "; the harness reported 5 failures: time_AAA_failure in a and b (
     "the first line names two of five"
 expect_err_has "compare: the harness reported a failure: time_other.time_parameterized/param1=3 in a and b (error)" \
     "every failure after the tables, its params as the rows name them"
+# The same asv file as two runs of a store: query compare (the saved query
+# alone) names two in its first line, every one after the rows, and all
+# five in its envelope.
+A="$H/asv/asv_cheetah_fcf8c079-py2.7-Cython-numpy1.8.json"
+bd init --db asv.db >/dev/null
+for s in a b; do bd ingest --db asv.db --plan asv --run $s --host h "$A" >/dev/null 2>&1 || fail "ingest asv run $s"; done
+run bd query compare --db asv.db -p plan=asv -p a=a -p b=b --no-record
+expect_err_has "; the harness reported 5 failures: time_AAA_failure in a and b (error), time_AAA_skip in a and b (skipped) and 3 more (listed after the tables)" \
+    "query compare: the first line names two of five"
+expect_err_has "the harness reported a failure: time_other.time_parameterized/param1=3 in a and b (error)" \
+    "query compare: every failure after the rows"
+run bd query compare --db asv.db -p plan=asv -p a=a -p b=b --no-record --format json --envelope
+checks=$((checks + 1))
+python3 - "$T/out" <<'PY' || fail "query compare's envelope: every failure"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["failures"]
+assert len(f) == 5 and f[0] == {"sides": ["a", "b"], "benchmark": "time_AAA_failure", "what": "error", "times": 1}, f
+PY
 
 # Vitest 4.1: a benchmark that threw is written without statistics (no
 # mean, "samples": []); the file was refused for it, now it is a failure.
