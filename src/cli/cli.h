@@ -251,23 +251,22 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r);
  * that compare nothing, no cell having values on both sides: 1 with *why
  * (malloc'd: "nothing compared (0 slower, ..., 1 added, 0 unchanged): no
  * cell has values both in a and in another side", as `benchdb compare`
- * says it); 0 when a cell was compared or the rows are not compare's; -1
+ * says it); 0 when the rows are not compare's; -1
  * when memory ran out. `--gate` exits 4 then, as compare's does. 2 with
  * *why ("inconclusive (...): no cell has samples enough ...") when every
  * cell compared was inconclusive: the answer in words, the gate as the
  * query's. 3 with *why the counts ("5 slower, 15 faster, 16 unchanged"),
  * which the verdict's word is followed by, as compare's first line. */
 int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why);
-/* For the rows of the saved query `compare`: what the harnesses reported
- * failed in the two sides' runs (into *failed, cmp_failures_free), which
- * `benchdb compare` adds to its first line ("; the harness reported 1
- * failure: BM_Parse in head (error: ...)"), lists after the tables past
- * three, and gives its envelope as `failures`. 1 for compare's rows, 0
- * when the rows are not compare's (*failed empty). */
+/* For the saved query `compare` (its rows recognised by
+ * cli_compare_nothing_compared): what the harnesses reported failed in
+ * the runs of the sides its parameters name (into *failed,
+ * cmp_failures_free), which `benchdb compare` adds to its first line (";
+ * the harness reported 1 failure: BM_Parse in head (error: ...)"), lists
+ * after the tables past three, and gives its envelope as `failures`. */
 struct db;
 struct cmp_failures;
-int cli_compare_failures_read(struct db *db, const struct rowset *rs, const struct params *given,
-                              struct cmp_failures *failed);
+void cli_compare_failures_read(struct db *db, const struct params *given, struct cmp_failures *failed);
 
 /* Finds a saved query for a command; an unknown name is a usage error
  * (with the nearest name), a file that cannot be read or parsed a failure.
