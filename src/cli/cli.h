@@ -165,6 +165,11 @@ int cli_limits_resolve(const char *cmd, const struct cli_limits *given, double *
 /* The first of the limits given on the command line ("--max-rows"), or
  * NULL: for a command that refuses them where it runs no query. */
 const char *cli_limits_given(const struct cli_limits *given);
+/* On a store where --max-temp-bytes and --max-memory bound nothing
+ * (PostgreSQL: store_query_limits_apply), a warning naming each of them
+ * given on the command line, so that a limit asked for is never dropped
+ * unsaid. */
+void cli_limits_warn_unapplied(const char *cmd, const struct cli_limits *given, const struct db *db);
 /* The error for a command a limit stopped: which is 0 for the time limit
  * (seconds) or the disk or memory limit (whichever store_query_limit_passed
  * says passed), else ROWSET_OVER_ROWS or ROWSET_OVER_BYTES. who names it
@@ -211,10 +216,11 @@ int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db);
  * (store_connect). */
 int cli_connect_store(struct cli *cli, enum store_mode mode, struct db **db);
 /* cli_connect_store with a time limit on the statements run for a person
- * (--timeout): SQLite's store_set_timeout, PostgreSQL's statement_timeout.
- * dl must outlive the connection. */
-int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, struct store_deadline *dl,
-                        struct db **db);
+ * (--timeout, resolved from given by cli_limits_resolve): SQLite's
+ * store_set_timeout, PostgreSQL's statement_timeout; and
+ * cli_limits_warn_unapplied for cmd. dl must outlive the connection. */
+int cli_connect_limited(struct cli *cli, enum store_mode mode, const char *cmd, const struct cli_limits *given,
+                        double timeout, struct store_deadline *dl, struct db **db);
 /* After a failure: whether the time limit, or the disk or memory limit
  * (store_query_limit_passed), stopped it. */
 int cli_deadline_passed(struct db *db, const struct store_deadline *dl);

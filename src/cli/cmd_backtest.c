@@ -179,7 +179,7 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
     if (known_queries(&a.path, gate, a.reference, &rc))
         goto out;
     rc = EXIT_FAIL;
-    if (cli_connect_limited(cli, a.no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
+    if (cli_connect_limited(cli, a.no_record ? STORE_READ : STORE_WRITE, "backtest", &a.limits, timeout, &dl, &db))
         goto out;
     if (a.since) {
         since_utc = backtest_normalize_time(a.since);

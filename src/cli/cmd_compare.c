@@ -437,7 +437,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (!(q = cli_find_query("compare", &a->path, "compare", &rc)))
         goto out;
     rc = EXIT_FAIL;
-    if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
+    if (cli_connect_limited(cli, a->no_record ? STORE_READ : STORE_WRITE, "compare", &a->limits, timeout, &dl, &db))
         goto out;
     plan = a->plan ? xstrdup(a->plan) : NULL;
     const char *a_given = sides.a, *b_given = sides.b;

@@ -217,6 +217,7 @@ static int verify(struct db *db, const struct history_args *a, const long long *
     int rc = cli_limits_resolve("history", &a->limits, &timeout, &lim);
     if (rc != EXIT_OK)
         return rc;
+    cli_limits_warn_unapplied("history", &a->limits, db);
     struct rowset rs = {0};
     struct verify_counts n;
     char *err = NULL;

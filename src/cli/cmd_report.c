@@ -313,7 +313,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
         goto out;
     rc = EXIT_FAIL;
     int standby = standby_allows(cli, q);
-    if (standby < 0 || cli_connect_limited(cli, standby ? STORE_READ : STORE_WRITE, timeout, &dl, &db))
+    if (standby < 0 || cli_connect_limited(cli, standby ? STORE_READ : STORE_WRITE, "report", &a.limits, timeout, &dl, &db))
         goto out;
     /* The output is opened before anything is recorded: a name that cannot
      * be written fails the command first. */

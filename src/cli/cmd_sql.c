@@ -228,7 +228,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     if ((rc = cli_limits_resolve("sql", &a.limits, &run.timeout, &run.lim)) != EXIT_OK)
         goto out;
     rc = EXIT_FAIL;
-    if (cli_connect_limited(cli, a.write ? STORE_WRITE : STORE_READ, run.timeout, &dl, &db))
+    if (cli_connect_limited(cli, a.write ? STORE_WRITE : STORE_READ, "sql", &a.limits, run.timeout, &dl, &db))
         goto out;
     /* Read-only: the store's read-only work (store.h): on PostgreSQL one
      * read-only transaction (one snapshot) that the SQL cannot end, read

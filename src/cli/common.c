@@ -43,11 +43,12 @@ int cli_connect_store(struct cli *cli, enum store_mode mode, struct db **db)
     return 0;
 }
 
-int cli_connect_limited(struct cli *cli, enum store_mode mode, double timeout, struct store_deadline *dl,
-                        struct db **db)
+int cli_connect_limited(struct cli *cli, enum store_mode mode, const char *cmd, const struct cli_limits *given,
+                        double timeout, struct store_deadline *dl, struct db **db)
 {
     if (cli_connect_store(cli, mode, db))
         return -1;
+    cli_limits_warn_unapplied(cmd, given, *db);
     if (store_deadline_start(*db, dl, timeout) != SQLITE_OK) {
         bd_error("cannot set the time limit: %s", db_errmsg(*db));
         db_close(*db);

@@ -116,3 +116,14 @@ const char *cli_limits_given(const struct cli_limits *given)
            : given->max_memory > 0       ? "--max-memory"
                                          : NULL;
 }
+
+void cli_limits_warn_unapplied(const char *cmd, const struct cli_limits *given, const struct db *db)
+{
+    if (store_query_limits_apply(db) || !(given->max_temp_bytes || given->max_memory))
+        return;
+    int both = given->max_temp_bytes && given->max_memory;
+    bd_warning("%s: %s%s%s bound%s nothing on PostgreSQL: the server's temp_file_limit and work_mem do "
+               "(docs/postgresql.md, \"Disk and memory\")",
+               cmd, given->max_temp_bytes ? "--max-temp-bytes" : "", both ? " and " : "",
+               given->max_memory ? "--max-memory" : "", both ? "" : "s");
+}

@@ -241,7 +241,7 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r)
     struct db *db = NULL;
     struct store_deadline dl = {0};
     struct evaluation ev = {0};
-    if (cli_connect_limited(cli, r->record ? STORE_WRITE : STORE_READ, timeout, &dl, &db)) {
+    if (cli_connect_limited(cli, r->record ? STORE_WRITE : STORE_READ, cmd, &r->limits, timeout, &dl, &db)) {
         rc = EXIT_FAIL;
         goto done;
     }

@@ -183,6 +183,10 @@ int store_deadline_passed(struct db *db, const struct store_deadline *d);
  * store_heap_counting is installed; an allocation past it fails with
  * SQLITE_NOMEM. 0: no limit. Setting them forgets a limit passed. */
 void store_query_limits(long long temp_bytes, long long heap_bytes);
+/* Whether those two limits bound a query on db: 1 on SQLite, 0 on
+ * PostgreSQL, where the server does the work under its own settings
+ * (work_mem, temp_file_limit; docs/postgresql.md, "Disk and memory"). */
+int store_query_limits_apply(const struct db *db);
 /* SQLite's allocator wrapped so that the memory it holds is counted
  * (heap_limit.c): before SQLite's first use (main, for the commands
  * taking --max-memory). 0, or -1 when SQLite refused it. */

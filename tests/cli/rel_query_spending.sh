@@ -42,6 +42,7 @@ stopped "query: the sort" "error: query sorted: $disk" "$B" query --record --que
 run bd sql --max-temp-bytes 32M --format csv "$(count 200) SELECT x FROM c ORDER BY zeroblob(100000) || (1000 - x)"
 expect_rc 0 "sql: a sort within --max-temp-bytes"
 expect_eq "$(sed -n '2p;$p' "$T/out" | tr -d '\r' | tr '\n' ' ')" "200 1 " "sql: a sort within the limit: its rows"
+expect_eq "$(cat "$T/err")" "" "sql: a limit that applies (SQLite): no warning"
 
 # 2. The median's memory, at 64 MiB.
 memory="the query needed more than 64 MiB of memory (--max-memory 64M; raise it with --max-memory SIZE)"

@@ -17,6 +17,20 @@ expect_rc 0 "init on PostgreSQL"
 pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $role" \
     -c "CREATE ROLE $role LOGIN IN ROLE benchdb_reader" >/dev/null
 
+# 0. benchdb's own limits bound nothing here: asked for, they are said to
+# be dropped (a warning naming each), the query runs; not asked, nothing said.
+run bd --db "$uri" sql --format csv --max-temp-bytes 1M "SELECT 1"
+expect_rc 0 "sql --max-temp-bytes on PostgreSQL"
+expect_err_has "warning: sql: --max-temp-bytes bounds nothing on PostgreSQL: the server's temp_file_limit and work_mem do" \
+    "--max-temp-bytes named as not applied"
+run bd --db "$uri" query --no-record regressions --max-memory 64M --max-temp-bytes 1G
+expect_rc 0 "query with both limits on PostgreSQL"
+expect_err_has "warning: query: --max-temp-bytes and --max-memory bound nothing on PostgreSQL" "both named"
+run bd --db "$uri" sql --format csv "SELECT 1"
+expect_rc 0 "sql without the limits"
+checks=$((checks + 1))
+[ ! -s "$T/err" ] || fail "a warning without --max-temp-bytes or --max-memory: $(cat "$T/err")"
+
 # 1. A plain role may not set it, nor lower it.
 run pg -d "$db" -U "$role" -c "SET temp_file_limit = '1MB'"
 checks=$((checks + 1))
