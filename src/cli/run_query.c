@@ -72,10 +72,13 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
  * that count the rows of a chart drawn from another query, which only the
  * page runs (regressions' own lines count its rows: "2 regressions in 2
  * histories; the largest: ..."). NULL when there is none, or for a verdict
- * (already in words). */
+ * (already in words), or when the parameters select nothing. */
 static char *answer_headline(const struct saved_query *q, const struct evaluation *ev)
 {
-    if (ev->verdict || !q->text || !strstr(q->text, "-- headline"))
+    /* The parameters select no measured value: why (empty_why) is the
+     * answer, not what the query would say of an empty result ("no
+     * regression" of a store holding nothing to look at). */
+    if (ev->verdict || ev->empty_why || !q->text || !strstr(q->text, "-- headline"))
         return NULL;
     struct strbuf rows = {0};
     struct report_eval mem;

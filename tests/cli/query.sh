@@ -392,6 +392,12 @@ expect_eq "$(sed -n 2p "$T/err")" "result: 0 rows" "regressions without a row: t
 run bd --db hist.db query regressions -p min_magnitude=5 -p plan=nightly --format markdown
 expect_eq "$(head -n 1 "$T/out")" "**no regression: no change point in plan nightly with p ≤ 0.001 and a change of at least 500%**" \
     "regressions without a row, in Markdown: the same words, bold, the plan named"
+# A store without a measured value has no history to judge: not "no
+# regression", but why nothing was looked at.
+bd --db bare.db init >/dev/null
+run bd --db bare.db query regressions
+expect_eq "$(cat "$T/err")" "result: 0 rows: no measured value has metric 'primary'" \
+    "regressions of a store without a value: why, not 'no regression'"
 run bd --db hist.db report regressions -p min_magnitude=5 -o empty-regressions.html
 expect_rc 0 "regressions' page without a row"
 expect_eq "$(sed -n 's/.*<h1 class="headline empty">\(.*\)<\/h1>.*/\1/p' empty-regressions.html)" \
