@@ -528,7 +528,6 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
             out_note(rep, "compare: %s (%s)%s", summary, words, xsb_text(&clause));
         sb_free(&clause);
     }
-    free(first);
     /* All of them after the tables when the first line could not name them all. */
     for (size_t i = 0; rc == 0 && m->failures.n > CMP_FAILURES_SHOWN && i < m->failures.n; i++) {
         char *t = cmp_failure_text(&m->failures.v[i]);
@@ -537,11 +536,14 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     }
     if (rc == 0) {
         out_field_json(rep, "counts", json);
+        /* as query compare's: why nothing was compared (the gate's exit 4), or null */
+        out_field_text(rep, "unmet", unmet ? first : NULL);
         char *f = cmp_failures_json(&m->failures); /* present always: [] when none */
         out_field_json(rep, "failures", f);
         free(f);
         out_lead(rep, line);
     }
+    free(first);
     free(words);
     free(json);
     free(line);

@@ -190,8 +190,12 @@ char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
     int rc = sb_putc(&sb, '{');
     for (int k = 0; k < CMP_NCLASS; k++)
         rc |= sb_printf(&sb, "\"%s\": %zu, ", class_names[k], c->n[k]);
-    rc |= sb_printf(&sb, "\"benchmarks\": %zu, \"cells_compared\": %zu, \"regressed\": %zu, \"gate\": \"%s\"}",
-                    c->benchmarks, m->compared, m->regressed, gate_word(m));
+    /* cells_judged: the compared cells the test could judge; 0 beside
+     * "passes" is the comment's "passes, judging no cell". */
+    rc |= sb_printf(&sb,
+                    "\"benchmarks\": %zu, \"cells_compared\": %zu, \"cells_judged\": %zu, \"regressed\": %zu, "
+                    "\"gate\": \"%s\"}",
+                    c->benchmarks, m->compared, c->judged, m->regressed, gate_word(m));
     if (rc) {
         sb_free(&sb);
         return NULL;
