@@ -279,8 +279,9 @@ char *cmp_nothing_compared_why(const struct cmp_model *m);
  * no geomean rows. */
 void cmp_model_only_changed(struct cmp_model *m);
 /* The pull-request comment: the summary line, a table of the changed
- * cells (benchstat's columns, names whole, slower first), then the whole
- * comparison as benchstat's text inside <details>. 0, or -1 on a write
+ * cells (benchstat's columns, names whole, slower first), the benchmarks
+ * counted removed or added by name, then the whole comparison as
+ * benchstat's text inside <details>. 0, or -1 on a write
  * error or when memory ran out. */
 int cmp_print_comment(struct cmp_model *m, FILE *out);
 
