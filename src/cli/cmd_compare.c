@@ -350,7 +350,7 @@ int cli_compare_nothing_compared(const struct rowset *rs, const struct params *g
     else if (rc == 0) {
         int unmet;
         *why = cmp_nothing_judged(&m, &c, &unmet);
-        rc = unmet < 0 ? -1 : *why ? (unmet ? 1 : 2) : (*why = cmp_counts_words(&c)) ? 3 : -1;
+        rc = unmet < 0 ? -1 : *why ? (unmet ? 1 : 2) : (*why = cmp_after_verdict(&m, &c)) ? 3 : -1;
     } else if (rc > 0)
         rc = 0; /* not compare's rows: the gate as for any query */
     if (rc <= 0) {

@@ -513,7 +513,7 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     struct cmp_counts c;
     if (cmp_count(m, &c))
         return -1;
-    char *words = cmp_counts_words(&c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
+    char *words = cmp_after_verdict(m, &c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
     int rc = words && json && line ? 0 : -1;
     int unmet = 0;
     char *first = rc == 0 ? cmp_nothing_judged(m, &c, &unmet) : NULL;
@@ -525,7 +525,7 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
         if (first)
             out_note(rep, "compare: %s%s", first, xsb_text(&clause));
         else
-            out_note(rep, "compare: %s (%s)%s", summary, words, xsb_text(&clause));
+            out_note(rep, "compare: %s%s%s", summary, words, xsb_text(&clause));
         sb_free(&clause);
     }
     /* All of them after the tables when the first line could not name them all. */

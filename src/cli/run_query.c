@@ -168,7 +168,7 @@ static int report_evaluation(const struct cli_query_run *r, struct db *db, const
     if (k == 2)
         instead = nothing, nothing = NULL;
     if (k == 3) { /* "regressed (5 slower, 15 faster, 16 unchanged)", as compare says it */
-        instead = ev->verdict ? bd_strdupf("%s (%s)", ev->verdict, nothing) : NULL;
+        instead = ev->verdict ? bd_strdupf("%s%s", ev->verdict, nothing) : NULL;
         free(nothing);
         nothing = NULL;
     }

@@ -261,6 +261,27 @@ static int put_counts(struct strbuf *sb, const struct cmp_counts *c)
     return rc;
 }
 
+char *cmp_after_verdict(const struct cmp_model *m, const struct cmp_counts *c)
+{
+    struct strbuf sb = {0};
+    int rc = 0;
+    if (m->threshold > 0) {
+        /* "no regression" beside "1 slower" reads as a contradiction
+         * unless the threshold that let the slower cell pass is said. */
+        char th[40];
+        cmp_go_float(m->threshold, th, sizeof th);
+        rc |= sb_printf(&sb, " by more than %s%%", th);
+    }
+    rc |= sb_puts(&sb, " (");
+    rc |= put_counts(&sb, c);
+    rc |= sb_putc(&sb, ')');
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return xsb_detach(&sb);
+}
+
 char *cmp_counts_words(const struct cmp_counts *c)
 {
     struct strbuf sb = {0};
