@@ -274,6 +274,8 @@ char *cmp_after_verdict(const struct cmp_model *m, const struct cmp_counts *c)
     }
     rc |= sb_puts(&sb, " (");
     rc |= put_counts(&sb, c);
+    if (m->nsides > 2) /* a benchmark counted once per side: 13 of 5 benchmarks, say */
+        rc |= sb_printf(&sb, "; %d sides, each against the first", m->nsides);
     rc |= sb_putc(&sb, ')');
     if (rc) {
         sb_free(&sb);

@@ -226,6 +226,10 @@ expect_err_has "error: compare: side 'crc-old.txt' names one file twice (old-1.t
 cp "$D/old.txt" old.txt
 run bd compare --benchstat old.txt new.txt newer=new.txt
 expect_rc 0 "three sides"
+# Its first line counts a benchmark once per side compared (4 of 2
+# benchmarks), and says so, as the comment does.
+expect_eq "$(head -n 1 "$T/err")" "compare: no regression (0 slower, 2 faster, 2 unchanged; 3 sides, each against the first)" \
+    "three sides: the first line says each is counted per side"
 expect_out_has "Encode/format=json-48   1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)   1.423µ ± 1%  -17.20% (p=0.000 n=10)" \
     "the third side compared with the first"
 expect_out_has "geomean                 2.295µ        2.090µ        -8.94%                  2.090µ        -8.94%" "its geomean"
