@@ -409,6 +409,8 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         out_field_json(&rep, "evaluation", NULL); /* present always, as in query's */
     if (a->gate)
         out_field_int(&rep, "exit", *gate_rc);
+    if (a->gate && prc == 0)
+        compare_gate_note(&rep, &m, *gate_rc);
     if (prc == 0 && a->only_changed)
         cmp_model_only_changed(&m);
     if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))

@@ -550,6 +550,18 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     return rc;
 }
 
+void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc)
+{
+    struct cmp_counts c;
+    char alpha[40];
+    cmp_go_float(m->alpha, alpha, sizeof alpha);
+    if (gate_rc == EXIT_OK && cmp_count(m, &c) == 0 && cmp_counts_none_judged(&c))
+        out_note(rep, "compare: gate: passes, judging no cell: none has samples enough for p ≤ %s (exit 0)", alpha);
+    else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
+        out_note(rep, "compare: gate: %s (exit %d)",
+                 gate_rc == EXIT_OK ? "passes" : gate_rc == EXIT_NOT_HELD ? "fails" : "nothing compared", gate_rc);
+}
+
 int compare_files_run(const struct compare_files_opts *o, struct compare_side *sides, int nsides)
 {
     struct cmp_model m = {0};
@@ -564,8 +576,10 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     out_field_text(&rep, "verdict", summary);
     out_field_json(&rep, "evaluation", NULL); /* files: nothing recorded (as query's null) */
     int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
-    if (o->gate)
+    if (o->gate) {
         out_field_int(&rep, "exit", gate_rc);
+        compare_gate_note(&rep, &m, gate_rc);
+    }
     if (o->only_changed)
         cmp_model_only_changed(&m);
     if (prc) {
