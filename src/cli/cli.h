@@ -261,9 +261,12 @@ int cli_query_run(struct cli *cli, const struct cli_query_run *r);
  * when memory ran out. `--gate` exits 4 then, as compare's does. 2 with
  * *why ("inconclusive (...): no cell has samples enough ...") when every
  * cell compared was inconclusive: the answer in words, the gate as the
- * query's. 3 with *why the counts ("5 slower, 15 faster, 16 unchanged"),
- * which the verdict's word is followed by, as compare's first line. */
-int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why);
+ * query's. 3 with *why what follows the verdict's word on compare's first
+ * line (" (5 slower, 15 faster, 16 unchanged)", " by more than 5% (...)"
+ * with a threshold). When
+ * 1 to 3, *counts is compare's envelope member `counts` ({"slower": 5,
+ * ..., "gate": "fails"}, malloc'd), else NULL. */
+int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why, char **counts);
 /* For the saved query `compare` (its rows recognised by
  * cli_compare_nothing_compared): what the harnesses reported failed in
  * the runs of the sides its parameters name (into *failed,

@@ -332,9 +332,10 @@ static struct compare_judged judged_by(const struct params *ps, int extras)
                                    extras};
 }
 
-int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why)
+int cli_compare_nothing_compared(const struct rowset *rs, const struct params *given, char **why, char **counts)
 {
     *why = NULL;
+    *counts = NULL;
     const char *by = params_get(given, "by");
     struct compare_sides sides = {by ? by : "run", params_get(given, "key"), params_get(given, "a"),
                                   params_get(given, "b"), by != NULL};
@@ -344,12 +345,18 @@ int cli_compare_nothing_compared(const struct rowset *rs, const struct params *g
     struct cmp_counts c;
     if (rc == 0 && cmp_count(&m, &c))
         rc = -1;
+    else if (rc == 0 && !(*counts = cmp_counts_json(&m, &c)))
+        rc = -1;
     else if (rc == 0) {
         int unmet;
         *why = cmp_nothing_judged(&m, &c, &unmet);
-        rc = unmet < 0 ? -1 : *why ? (unmet ? 1 : 2) : (*why = cmp_counts_words(&c)) ? 3 : -1;
+        rc = unmet < 0 ? -1 : *why ? (unmet ? 1 : 2) : (*why = cmp_after_verdict(&m, &c)) ? 3 : -1;
     } else if (rc > 0)
         rc = 0; /* not compare's rows: the gate as for any query */
+    if (rc <= 0) {
+        free(*counts);
+        *counts = NULL;
+    }
     cmp_model_free(&m);
     return rc;
 }
@@ -402,6 +409,8 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         out_field_json(&rep, "evaluation", NULL); /* present always, as in query's */
     if (a->gate)
         out_field_int(&rep, "exit", *gate_rc);
+    if (a->gate && prc == 0)
+        compare_gate_note(&rep, &m, *gate_rc);
     if (prc == 0 && a->only_changed)
         cmp_model_only_changed(&m);
     if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))

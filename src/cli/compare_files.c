@@ -513,7 +513,7 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     struct cmp_counts c;
     if (cmp_count(m, &c))
         return -1;
-    char *words = cmp_counts_words(&c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
+    char *words = cmp_after_verdict(m, &c), *json = cmp_counts_json(m, &c), *line = cmp_summary_markdown(m, &c);
     int rc = words && json && line ? 0 : -1;
     int unmet = 0;
     char *first = rc == 0 ? cmp_nothing_judged(m, &c, &unmet) : NULL;
@@ -525,10 +525,9 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
         if (first)
             out_note(rep, "compare: %s%s", first, xsb_text(&clause));
         else
-            out_note(rep, "compare: %s (%s)%s", summary, words, xsb_text(&clause));
+            out_note(rep, "compare: %s%s%s", summary, words, xsb_text(&clause));
         sb_free(&clause);
     }
-    free(first);
     /* All of them after the tables when the first line could not name them all. */
     for (size_t i = 0; rc == 0 && m->failures.n > CMP_FAILURES_SHOWN && i < m->failures.n; i++) {
         char *t = cmp_failure_text(&m->failures.v[i]);
@@ -537,15 +536,30 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     }
     if (rc == 0) {
         out_field_json(rep, "counts", json);
+        /* as query compare's: why nothing was compared (the gate's exit 4), or null */
+        out_field_text(rep, "unmet", unmet ? first : NULL);
         char *f = cmp_failures_json(&m->failures); /* present always: [] when none */
         out_field_json(rep, "failures", f);
         free(f);
         out_lead(rep, line);
     }
+    free(first);
     free(words);
     free(json);
     free(line);
     return rc;
+}
+
+void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc)
+{
+    struct cmp_counts c;
+    char alpha[40];
+    cmp_go_float(m->alpha, alpha, sizeof alpha);
+    if (gate_rc == EXIT_OK && cmp_count(m, &c) == 0 && cmp_counts_none_judged(&c))
+        out_note(rep, "compare: gate: passes, judging no cell: none has samples enough for p ≤ %s (exit 0)", alpha);
+    else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
+        out_note(rep, "compare: gate: %s (exit %d)",
+                 gate_rc == EXIT_OK ? "passes" : gate_rc == EXIT_NOT_HELD ? "fails" : "nothing compared", gate_rc);
 }
 
 int compare_files_run(const struct compare_files_opts *o, struct compare_side *sides, int nsides)
@@ -562,8 +576,10 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     out_field_text(&rep, "verdict", summary);
     out_field_json(&rep, "evaluation", NULL); /* files: nothing recorded (as query's null) */
     int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
-    if (o->gate)
+    if (o->gate) {
         out_field_int(&rep, "exit", gate_rc);
+        compare_gate_note(&rep, &m, gate_rc);
+    }
     if (o->only_changed)
         cmp_model_only_changed(&m);
     if (prc) {

@@ -75,5 +75,10 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
  * SUMMARY (2 slower, 1 faster, 27 unchanged)", the --envelope's counts,
  * and the Markdown comment's first line. 0, or -1 when memory ran out. */
 int compare_summarize(const struct cmp_model *m, const char *summary, struct out_notes *rep);
+/* With --gate, the gate's result after the other notes, in the comment's
+ * words: "compare: gate: fails (exit 3)", "passes", "nothing compared",
+ * and "passes, judging no cell: none has samples enough for p ≤ 0.05"
+ * when every cell was inconclusive; nothing for another exit status. */
+void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc);
 
 #endif

@@ -166,11 +166,12 @@ static int report_evaluation(const struct cli_query_run *r, struct db *db, const
     /* compare's rows with no cell on both sides: said as `benchdb compare`
      * says it, and with --gate an unmet need (4), as its gate. */
     char *instead = NULL; /* every cell inconclusive: said instead of "no regression" */
-    int k = cli_compare_nothing_compared(&ev->rows, r->given, &nothing);
+    char *counts = NULL; /* compare's envelope member, as `benchdb compare` gives it */
+    int k = cli_compare_nothing_compared(&ev->rows, r->given, &nothing, &counts);
     if (k == 2)
         instead = nothing, nothing = NULL;
     if (k == 3) { /* "regressed (5 slower, 15 faster, 16 unchanged)", as compare says it */
-        instead = ev->verdict ? bd_strdupf("%s (%s)", ev->verdict, nothing) : NULL;
+        instead = ev->verdict ? bd_strdupf("%s%s", ev->verdict, nothing) : NULL;
         free(nothing);
         nothing = NULL;
     }
@@ -199,6 +200,9 @@ static int report_evaluation(const struct cli_query_run *r, struct db *db, const
     lead_sentence(r, ev, headline, gate_rc, nothing ? nothing : instead, failed, &rep);
     sb_free(&clause);
     compare_failures_after(compare_rows, &failures, &rep);
+    if (counts)
+        out_field_json(&rep, "counts", counts);
+    free(counts);
     free(nothing);
     free(instead);
     /* A decision's answer (describe's first note) before its rows on a

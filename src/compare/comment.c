@@ -75,11 +75,22 @@ static int bench_key(struct strbuf *sb, const struct cmp_model *m, const struct 
     return rc | sb_append(sb, label, strlen(label));
 }
 
-int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
+/* A benchmark as counted: its class (its most telling over its metrics),
+ * the side compared with the baseline, its name. */
+struct counted {
+    enum cmp_class k;
+    int side;
+    const char *label;
+};
+
+/* Counts m's benchmarks into c and, when v is given, hands back each
+ * (side, benchmark) counted with its class, in the model's order (*v
+ * malloc'd, *nv of them). 0, or -1 when memory ran out. */
+static int count_walk(const struct cmp_model *m, struct cmp_counts *c, struct counted **v, size_t *nv)
 {
     memset(c, 0, sizeof *c);
     struct idmap seen = {0}, names = {0};
-    enum cmp_class *cls = NULL;
+    struct counted *cls = NULL;
     size_t ncls = 0, cap = 0;
     struct strbuf key = {0};
     int rc = 0;
@@ -116,35 +127,41 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c)
                 int64_t *at = idmap_get(&seen, key.buf, key.len);
                 if (at) {
                     /* A benchmark measured in several metrics: its most telling verdict. */
-                    if (class_rank[k] < class_rank[cls[*at]])
-                        cls[*at] = k;
+                    if (class_rank[k] < class_rank[cls[*at].k])
+                        cls[*at].k = k;
                     continue;
                 }
                 if (ncls == cap) {
                     size_t ncap = cap ? 2 * cap : 64;
-                    enum cmp_class *v = xreallocarray(cls, ncap, sizeof *v);
-                    if (!v) {
+                    struct counted *nc = xreallocarray(cls, ncap, sizeof *nc);
+                    if (!nc) {
                         rc = -1;
                         break;
                     }
-                    cls = v;
+                    cls = nc;
                     cap = ncap;
                 }
-                cls[ncls] = k;
+                cls[ncls] = (struct counted){k, s, t->rows[r].label};
                 rc = idmap_put(&seen, key.buf, key.len, (int64_t)ncls);
                 ncls++;
             }
         }
     }
     for (size_t i = 0; i < ncls; i++)
-        c->n[cls[i]]++;
+        c->n[cls[i].k]++;
     c->benchmarks = ncls;
-    free(cls);
     idmap_free(&seen);
     idmap_free(&names);
     sb_free(&key);
+    if (rc == 0 && v) {
+        *v = cls;
+        *nv = ncls;
+    } else
+        free(cls);
     return rc ? -1 : 0;
 }
+
+int cmp_count(const struct cmp_model *m, struct cmp_counts *c) { return count_walk(m, c, NULL, NULL); }
 
 int cmp_counts_none_judged(const struct cmp_counts *c)
 {
@@ -190,8 +207,12 @@ char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
     int rc = sb_putc(&sb, '{');
     for (int k = 0; k < CMP_NCLASS; k++)
         rc |= sb_printf(&sb, "\"%s\": %zu, ", class_names[k], c->n[k]);
-    rc |= sb_printf(&sb, "\"benchmarks\": %zu, \"cells_compared\": %zu, \"regressed\": %zu, \"gate\": \"%s\"}",
-                    c->benchmarks, m->compared, m->regressed, gate_word(m));
+    /* cells_judged: the compared cells the test could judge; 0 beside
+     * "passes" is the comment's "passes, judging no cell". */
+    rc |= sb_printf(&sb,
+                    "\"benchmarks\": %zu, \"cells_compared\": %zu, \"cells_judged\": %zu, \"regressed\": %zu, "
+                    "\"gate\": \"%s\"}",
+                    c->benchmarks, m->compared, c->judged, m->regressed, gate_word(m));
     if (rc) {
         sb_free(&sb);
         return NULL;
@@ -238,6 +259,29 @@ static int put_counts(struct strbuf *sb, const struct cmp_counts *c)
             rc |= sb_printf(sb, "%s%zu %s", n++ ? ", " : "", c->n[k], class_names[k]);
     }
     return rc;
+}
+
+char *cmp_after_verdict(const struct cmp_model *m, const struct cmp_counts *c)
+{
+    struct strbuf sb = {0};
+    int rc = 0;
+    if (m->threshold > 0) {
+        /* "no regression" beside "1 slower" reads as a contradiction
+         * unless the threshold that let the slower cell pass is said. */
+        char th[40];
+        cmp_go_float(m->threshold, th, sizeof th);
+        rc |= sb_printf(&sb, " by more than %s%%", th);
+    }
+    rc |= sb_puts(&sb, " (");
+    rc |= put_counts(&sb, c);
+    if (m->nsides > 2) /* a benchmark counted once per side: 13 of 5 benchmarks, say */
+        rc |= sb_printf(&sb, "; %d sides, each against the first", m->nsides);
+    rc |= sb_putc(&sb, ')');
+    if (rc) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return xsb_detach(&sb);
 }
 
 char *cmp_counts_words(const struct cmp_counts *c)
@@ -460,6 +504,48 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m, int incon
     return rc ? -1 : 0;
 }
 
+/* The benchmarks the first line counts removed or added, named: a list
+ * item per side and class, "1 removed (in base.json, not in head.json):
+ * BM_Parse", ten names at most ("and 26 more"); nothing when there are
+ * none. A benchmark gone from a side (renamed, skipped, failed) is a
+ * change the tables above do not show. */
+#define GONE_NAMED 10
+static int one_side_only(struct strbuf *sb, const struct cmp_model *m)
+{
+    struct cmp_counts c;
+    struct counted *v = NULL;
+    size_t nv = 0;
+    if (count_walk(m, &c, &v, &nv))
+        return -1;
+    int rc = 0, items = 0;
+    for (int s = 1; s < m->nsides; s++)
+        for (int added = 0; added < 2; added++) {
+            enum cmp_class k = added ? CMP_ADDED : CMP_REMOVED;
+            size_t n = 0;
+            for (size_t i = 0; i < nv; i++)
+                n += v[i].side == s && v[i].k == k;
+            if (!n)
+                continue;
+            const char *in = added ? m->sides[s] : m->sides[0], *not_in = added ? m->sides[0] : m->sides[s];
+            rc |= sb_printf(sb, "%s- %zu %s (in ", items++ ? "" : "\n", n, class_names[k]);
+            rc |= sb_put_markdown(sb, in, strlen(in), MD_TEXT);
+            rc |= sb_puts(sb, ", not in ");
+            rc |= sb_put_markdown(sb, not_in, strlen(not_in), MD_TEXT);
+            rc |= sb_puts(sb, "): ");
+            size_t shown = 0;
+            for (size_t i = 0; i < nv && shown < GONE_NAMED; i++)
+                if (v[i].side == s && v[i].k == k) {
+                    rc |= sb_puts(sb, shown++ ? ", " : "");
+                    rc |= sb_put_markdown(sb, v[i].label, strlen(v[i].label), MD_TEXT);
+                }
+            if (n > shown)
+                rc |= sb_printf(sb, " and %zu more", n - shown);
+            rc |= sb_putc(sb, '\n');
+        }
+    free(v);
+    return rc ? -1 : 0;
+}
+
 /* The whole comparison as benchstat's text, in a code fence longer than
  * any run of backticks in it (so that no name can close it). */
 static int details(struct strbuf *sb, struct cmp_model *m, const struct cmp_counts *c)
@@ -510,6 +596,8 @@ int cmp_print_comment(struct cmp_model *m, FILE *out)
         rc = changed_table(&sb, m, 0);
     if (rc == 0)
         rc = changed_table(&sb, m, 1);
+    if (rc == 0)
+        rc = one_side_only(&sb, m);
     if (rc == 0)
         rc = details(&sb, m, &c);
     if (rc == 0 && sb.len && fwrite(sb.buf, 1, sb.len, out) != sb.len)

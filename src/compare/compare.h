@@ -262,6 +262,11 @@ int cmp_count(const struct cmp_model *m, struct cmp_counts *c);
 char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c);
 /* "2 slower, 1 faster, 27 unchanged", malloc'd; NULL when memory ran out. */
 char *cmp_counts_words(const struct cmp_counts *c);
+/* What follows the verdict's word on the first line: " (2 slower, 1
+ * faster, 27 unchanged)", or with a threshold " by more than 5% (...)"
+ * (so "no regression by more than 5% (1 slower, ...)"), malloc'd; NULL
+ * when memory ran out. */
+char *cmp_after_verdict(const struct cmp_model *m, const struct cmp_counts *c);
 /* The summary line, Markdown: "**2 slower, 1 faster, 27 unchanged**
  * (unchanged: p > 0.05, Mann–Whitney U test; n = 10+10) — gate: fails",
  * malloc'd; NULL when memory ran out. */
@@ -279,8 +284,9 @@ char *cmp_nothing_compared_why(const struct cmp_model *m);
  * no geomean rows. */
 void cmp_model_only_changed(struct cmp_model *m);
 /* The pull-request comment: the summary line, a table of the changed
- * cells (benchstat's columns, names whole, slower first), then the whole
- * comparison as benchstat's text inside <details>. 0, or -1 on a write
+ * cells (benchstat's columns, names whole, slower first), the benchmarks
+ * counted removed or added by name, then the whole comparison as
+ * benchstat's text inside <details>. 0, or -1 on a write
  * error or when memory ran out. */
 int cmp_print_comment(struct cmp_model *m, FILE *out);
 

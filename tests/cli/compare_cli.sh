@@ -38,6 +38,9 @@ checks=$((checks + 1))
 
 run bd compare --gate base head
 expect_rc 3 "--gate: a cell significantly slower"
+# The gate's result in words after the rest, as query compare's and the
+# comment's (the terminal said nothing of the gate).
+expect_eq "$(tail -n 1 "$T/err")" "compare: gate: fails (exit 3)" "--gate: the gate's line"
 # query compare (the saved query alone) says the same first line, counts
 # and all, not the verdict's one word ('regressed').
 run bd compare --no-record base head
@@ -50,7 +53,14 @@ expect_rc 3 "query compare --gate: regressed"
 expect_eq "$(head -n 1 "$T/out")" "**$want** — gate: fails (exit 3)" "query compare's Markdown: the same, bold"
 run bd compare --gate --threshold 50 --no-record base head
 expect_rc 0 "--gate: none slower by more than 50%"
-expect_err_has "compare: no regression" "the outcome"
+expect_eq "$(tail -n 1 "$T/err")" "compare: gate: passes (exit 0)" "--gate --threshold 50: the gate's line"
+# The first line says the threshold that let the slower cells pass, as
+# the comment does: "no regression (5 slower, ...)" read as a contradiction.
+expect_eq "$(head -n 1 "$T/err")" "compare: no regression by more than 50% (${want#regressed (}" \
+    "--threshold: the first line says by how much"
+run bd query compare -p plan=crc -p a=base -p b=head -p threshold=50 --no-record
+expect_eq "$(head -n 1 "$T/err")" "no regression by more than 50% (${want#regressed (}" \
+    "query compare -p threshold=50: the same first line"
 run bd compare --gate --metric nosuch --no-record base head
 expect_rc 2 "--metric naming no metric of the plan: a usage error"
 expect_err_has "error: compare: metric 'nosuch' has no values in plan crc; metrics: MB/s, primary" "it names the metrics"

@@ -77,6 +77,10 @@ expect_err_has "compare: inconclusive (0 slower, 0 faster, 3 inconclusive, 0 unc
     "every cell inconclusive: the first line says none was judged"
 run bd compare --format markdown --gate a3.txt b3.txt
 expect_rc 0 "every cell inconclusive: the gate passes (nothing could fail it)"
+# On the terminal too the gate's line says it judged none (it said nothing
+# of the gate: a CI log showed exit 0 beside "inconclusive").
+expect_eq "$(tail -n 1 "$T/err")" "compare: gate: passes, judging no cell: none has samples enough for p ≤ 0.05 (exit 0)" \
+    "every cell inconclusive: the gate's line on stderr"
 expect_eq "$(head -n 1 "$T/out" | sed 's/.*) — gate/gate/')" "gate: passes, judging no cell: none has samples enough for p ≤ 0.05" \
     "every cell inconclusive: the gate's words say it judged none"
 
@@ -95,6 +99,10 @@ expect_out_has "| ThreeFour | sec/op | 101.0n ± ∞ | 111.5n ± ∞ | +10.40% |
 # verdict and gate stay the query's ("no regression", exit 0).
 bd ingest --quiet --plan q3 --host h --run a3 a3.txt || fail "ingest a3"
 bd ingest --quiet --plan q3 --host h --run b3 b3.txt || fail "ingest b3"
+run bd compare --no-record --plan q3 a3 b3 --gate
+expect_rc 0 "compare on a store, every cell inconclusive"
+expect_eq "$(tail -n 1 "$T/err")" "compare: gate: passes, judging no cell: none has samples enough for p ≤ 0.05 (exit 0)" \
+    "compare on a store, every cell inconclusive: the gate's line"
 run bd query compare --no-record -p plan=q3 -p a=a3 -p b=b3 --gate
 expect_rc 0 "query compare, every cell inconclusive: the gate as the query's"
 expect_eq "$(head -n 1 "$T/err")" "inconclusive (0 slower, 0 faster, 3 inconclusive, 0 unchanged): no cell has samples enough for the U test to reach p ≤ 0.05, so none could be judged slower or faster" \

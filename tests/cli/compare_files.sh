@@ -136,6 +136,23 @@ printf 'benchmark,unit,value\nother,ns,5\n' >other.csv
 run bd compare '*x*|y=set_a.csv' '<b>@z=other.csv' --format markdown
 expect_eq "$(head -n 1 "$T/out")" "**Nothing compared** (0 slower, 0 faster, 2 removed, 1 added, 0 unchanged): no cell has values both in \*x\*\|y and in another side — gate: nothing compared" \
     "the nothing-compared line escapes the side's label"
+# The benchmarks counted removed and added are named in the comment (it
+# said "1 added" and "No cell changed.", the name only in the fold), each
+# escaped; past ten, how many more.
+expect_out_has "- 2 removed (in \*x\*\|y, not in \<b\>@&#8203;z): " "nothing compared: the removed ones named"
+expect_out_has "- 1 added (in \<b\>@&#8203;z, not in \*x\*\|y): other" "nothing compared: the added one named"
+run bd compare set_a.csv set_b.csv --format markdown
+expect_out_has "- 1 added (in set_b.csv, not in set_a.csv): new" "the added one named"
+python3 - <<'PY' || fail "write the many removed"
+with open("many_a.txt", "w") as a, open("many_b.txt", "w") as b:
+    for i in range(13):
+        a.write("BenchmarkGone%02d 1 100 ns/op\n" % i)
+    a.write("BenchmarkKept 1 100 ns/op\n")
+    b.write("BenchmarkKept 1 100 ns/op\n")
+PY
+run bd compare many_a.txt many_b.txt --format markdown
+expect_out_has "- 13 removed (in many_a.txt, not in many_b.txt): Gone00, Gone01, Gone02, Gone03, Gone04, Gone05, Gone06, Gone07, Gone08, Gone09 and 3 more" \
+    "past ten removed, how many more"
 # A metric whose values are negative: the median went up from -9.65 to
 # -4.65, which the change's sign (-51.81%, of the ratio) turned over into
 # the verdict "lower"
@@ -209,6 +226,10 @@ expect_err_has "error: compare: side 'crc-old.txt' names one file twice (old-1.t
 cp "$D/old.txt" old.txt
 run bd compare --benchstat old.txt new.txt newer=new.txt
 expect_rc 0 "three sides"
+# Its first line counts a benchmark once per side compared (4 of 2
+# benchmarks), and says so, as the comment does.
+expect_eq "$(head -n 1 "$T/err")" "compare: no regression (0 slower, 2 faster, 2 unchanged; 3 sides, each against the first)" \
+    "three sides: the first line says each is counted per side"
 expect_out_has "Encode/format=json-48   1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)   1.423µ ± 1%  -17.20% (p=0.000 n=10)" \
     "the third side compared with the first"
 expect_out_has "geomean                 2.295µ        2.090µ        -8.94%                  2.090µ        -8.94%" "its geomean"
