@@ -599,8 +599,9 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
     int first;
     if (cli_parse(&spec_ingest, argc, argv, &a, &first))
         return EXIT_USAGE;
-    struct ingest_options opt = {a.max_line_bytes, a.max_bytes,   a.replace, a.quiet ? INGEST_NOTICES_QUIET : 0,
-                                 a.max_members,    a.max_series, a.max_ratio};
+    struct ingest_options opt = {.max_line_bytes = a.max_line_bytes, .max_bytes = a.max_bytes, .replace = a.replace,
+                                 .notices = a.quiet ? INGEST_NOTICES_QUIET : 0, .max_members = a.max_members,
+                                 .max_series = a.max_series, .max_ratio = a.max_ratio};
     struct ingest_run run = {a.plan, a.run, a.host, a.source, a.started_at, a.position, a.attrs, a.n_attrs,
                              a.variant ? a.variant : "default", a.block ? a.block : 1, a.harness_format, a.append, NULL};
     int files_mode = run.plan || run.run || run.host;

@@ -374,6 +374,7 @@ static int load_others(struct cmp_builder *b, const struct compare_side *sides, 
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;
     io.notices = INGEST_NOTICES_NONE; /* nothing is stored anyway: the errors say what was refused */
+    io.failures_only_ok = 1;          /* a side whose every benchmark failed: said as such, not refused */
     struct ingester *g = NULL;
     struct ingest_file *files = xcalloc(n + 1, sizeof *files);
     char **names = xcalloc(n + 1, sizeof *names);

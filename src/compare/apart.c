@@ -204,6 +204,43 @@ static const char *only_row(const struct cmp_model *m, const char *side)
     return one;
 }
 
+/* Whether side holds a measured value in any table. */
+static int side_measured(const struct cmp_model *m, const char *side)
+{
+    for (size_t i = 0; i < m->ntables; i++) {
+        const struct cmp_table *t = &m->tables[i];
+        for (int e = 0; e < t->ncols; e++)
+            for (size_t r = 0; strcmp(t->cols[e], side) == 0 && r < t->nrows; r++)
+                if (t->rows[r].cells[e].present)
+                    return 1;
+    }
+    return 0;
+}
+
+/* Whether the harness reported a failure in side. */
+static int side_failed(const struct cmp_model *m, const char *side)
+{
+    for (size_t i = 0; i < m->failures.n; i++)
+        for (size_t k = 0; k < m->failures.v[i].nsides; k++)
+            if (strcmp(m->failures.v[i].sides[k], side) == 0)
+                return 1;
+    return 0;
+}
+
+/* A side without a measured value (every benchmark of a head that
+ * crashed, say): "; allerr.json holds no measured value: every
+ * benchmark it ran failed" (the failures follow, cmp_failures_clause).
+ * The first such side; nothing
+ * when each side has values. */
+static int put_side_empty(struct strbuf *sb, const struct cmp_model *m)
+{
+    for (int s = 0; s < m->nsides; s++)
+        if (!side_measured(m, m->sides[s]))
+            return sb_printf(sb, "; %s holds no measured value%s", m->sides[s],
+                             side_failed(m, m->sides[s]) ? ": every benchmark it ran failed" : "");
+    return 0;
+}
+
 /* One benchmark a side under two names (hyperfine's commands
  * './old/app' and './new/app'): "; each side holds one benchmark, named
  * apart: ...". Nothing when a side holds several. */
@@ -238,7 +275,11 @@ char *cmp_nothing_compared_why(const struct cmp_model *m)
     int rc = sb_printf(&sb, "no cell has values both in %s and in another side", m->sides[0]);
     const char *va, *vb, *side_b;
     int k = cmp_apart_key(m, &va, &vb, &side_b);
-    if (k >= 0) {
+    size_t said = sb.len;
+    rc |= put_side_empty(&sb, m);
+    if (sb.len > said) {
+        /* that is the reason: one side has nothing to compare */
+    } else if (k >= 0) {
         rc |= sb_printf(&sb, "; the same benchmarks are on both sides under another configuration: %s is '%s' in %s, '%s' in %s",
                         m->fields[k], va, m->sides[0], vb, side_b);
         if (m->ignore_option)

@@ -36,6 +36,9 @@ struct ingest_options {
     uint64_t max_members; /* files a container may hold */
     uint64_t max_series;  /* series one archive may hold (0: the default) */
     uint64_t max_ratio;   /* decompressed bytes per byte read (0: the default) */
+    int failures_only_ok; /* a harness file whose every benchmark failed is taken, its
+                             failures stored as events with no value (compare on files,
+                             where they are the answer); else it is refused */
 };
 
 /* Every limit at its default: the options of an ingest no one tuned. */

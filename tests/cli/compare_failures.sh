@@ -124,18 +124,30 @@ run bd compare a=tb.json b=tb.json
 expect_err_has "; the harness reported 1 failure: throws in a and b (error, state errored)" \
     "tinybench's errored task without a message: its state"
 
-# A file of nothing but failures has no value to compare: refused, saying
-# the harness reported them all failed (not only "no measured values").
+# A file of nothing but failures has no value to compare: compare says so
+# as its answer (nothing compared, exit 4 with --gate, the comment written
+# for the pull request), naming the side and the harness's failures; ingest
+# still refuses it, saying the harness reported them all failed (not only
+# "no measured values").
 python3 - head.json allerr.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["benchmarks"] = [b for b in d["benchmarks"] if b.get("error_occurred")]
 json.dump(d, open(sys.argv[2], "w"))
 PY
-run bd compare base.json allerr.json
-expect_rc 1 "every benchmark failed"
+run bd compare base.json allerr.json --gate
+expect_rc 4 "every benchmark failed: nothing compared"
+expect_eq "$(head -n 1 "$T/err")" "compare: nothing compared (0 slower, 0 faster, 2 removed, 0 unchanged): no cell has values both in base.json and in another side; allerr.json holds no measured value: every benchmark it ran failed; the harness reported 1 failure: BM_Parse in allerr.json (error: input file missing, 3 times)" \
+    "every benchmark failed: the first line says so, with the failures"
+run bd compare base.json allerr.json --gate --format markdown
+expect_rc 4 "every benchmark failed, the comment"
+expect_eq "$(head -n 1 "$T/out" | cut -c1-60)" "**Nothing compared** (0 slower, 0 faster, 2 removed, 0 uncha" \
+    "every benchmark failed: a comment to post, its answer first"
+run bd --db fails.db init
+run bd --db fails.db ingest --plan p --run r --host h allerr.json
+expect_rc 1 "ingest of a file whose every benchmark failed"
 expect_err_has "error: allerr.json: no measured values read as google-benchmark: the harness reported every benchmark it ran failed or skipped (3 events, the first: benchmark-error BM_Parse)" \
-    "why there is nothing: the harness's failures"
+    "ingest: why there is nothing: the harness's failures"
 
 # Files without failures: the line is as before.
 run bd compare "$H/google-benchmark/items_base.json" "$H/google-benchmark/items_head.json"

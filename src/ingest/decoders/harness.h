@@ -36,6 +36,7 @@ struct harness_ctx {
     const char *prefix;   /* e.g. results[jmh/a.json], or NULL */
     int64_t member_id;    /* the archive_member the values come from, or 0 */
     int detected;         /* the format was recognised from the content (no --format) */
+    int failures_only_ok; /* every benchmark failed: taken, not refused (ingest_options') */
     const struct harness_companion *companions; /* the files the adapter's table entry names */
     size_t n_companions;
     const struct json_flats *flats; /* the arrays the parser read flat (the adapter's spec), or NULL */

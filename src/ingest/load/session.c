@@ -53,6 +53,7 @@ struct ingester *ingester_open(struct db *db, const struct ingest_options *opt, 
     sink_set_replace(g->sink, opt->replace);
     sink_set_max_series(g->sink, g->opt.max_series);
     run_decoder_init(&g->dec, g->sink, &g->rep);
+    g->dec.failures_only_ok = opt->failures_only_ok;
     json_object_seed(0); /* once, before the producer threads parse objects */
     json_checked_install();
     return g;

@@ -77,7 +77,8 @@ int run_results_record(struct run_decoder *d, json_t *rec)
     if (!path == !data)
         return ingest_report_fail(d->rep, "results", "expected either \"path\" or \"data\" (one of the two)");
 
-    struct harness_ctx c = {.sink = d->sink, .rep = d->rep, .budget = d->budget, .block = block, .variant = variant};
+    struct harness_ctx c = {.sink = d->sink, .rep = d->rep, .budget = d->budget, .block = block, .variant = variant,
+                            .failures_only_ok = d->failures_only_ok};
     int rc;
     if (data) {
         c.prefix = "results.data";

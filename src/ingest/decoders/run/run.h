@@ -38,6 +38,7 @@ struct run_decoder {
     struct budget *budget;  /* the archive's (harness files decompressed count against it) */
     struct run_files files;
     int in_run;              /* a run record opened a run in this stream */
+    int failures_only_ok;    /* ingest_options' */
     struct idmap warned;     /* "record.key" already warned about, per archive */
     struct idmap runs_seen;  /* plan NUL run -> line, per archive */
     struct strbuf key, text; /* scratch */
