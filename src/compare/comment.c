@@ -506,10 +506,22 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m, int incon
 
 /* The benchmarks the first line counts removed or added, named: a list
  * item per side and class, "1 removed (in base.json, not in head.json):
- * BM_Parse", ten names at most ("and 26 more"); nothing when there are
- * none. A benchmark gone from a side (renamed, skipped, failed) is a
+ * BM_Parse", "BM_Parse (failed)" where the harness reported it failed
+ * in the side that lacks it, ten names at most ("and 26 more"); nothing
+ * when there are none. A benchmark gone from a side (renamed, skipped, failed) is a
  * change the tables above do not show. */
 #define GONE_NAMED 10
+/* Whether the harness reported name failed in side (the reason it is
+ * missing there). */
+static int failed_in(const struct cmp_model *m, const char *name, const char *side)
+{
+    for (size_t i = 0; i < m->failures.n; i++)
+        for (size_t k = 0; strcmp(m->failures.v[i].name, name) == 0 && k < m->failures.v[i].nsides; k++)
+            if (strcmp(m->failures.v[i].sides[k], side) == 0)
+                return 1;
+    return 0;
+}
+
 static int one_side_only(struct strbuf *sb, const struct cmp_model *m)
 {
     struct cmp_counts c;
@@ -537,6 +549,8 @@ static int one_side_only(struct strbuf *sb, const struct cmp_model *m)
                 if (v[i].side == s && v[i].k == k) {
                     rc |= sb_puts(sb, shown++ ? ", " : "");
                     rc |= sb_put_markdown(sb, v[i].label, strlen(v[i].label), MD_TEXT);
+                    if (failed_in(m, v[i].label, not_in))
+                        rc |= sb_puts(sb, " (failed)");
                 }
             if (n > shown)
                 rc |= sb_printf(sb, " and %zu more", n - shown);

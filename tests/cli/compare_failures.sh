@@ -22,6 +22,9 @@ expect_rc 0 "files, markdown"
 checks=$((checks + 1))
 head -n 1 "$T/out" | grep -qF -- "— gate: passes, judging no cell: none has samples enough for p ≤ 0.05; the harness reported 1 failure: BM_Parse in head.json (error: input file missing, 3 times)" ||
     fail "the comment's first line names the failure: $(head -n 1 "$T/out")"
+checks=$((checks + 1))
+grep -qxF -- "- 1 removed (in base.json, not in head.json): BM_Parse (failed)" "$T/out" ||
+    fail "the comment's removed benchmark marked as failed: $(grep removed "$T/out")"
 
 run bd compare base.json head.json --format json --envelope
 expect_rc 0 "files, json"
