@@ -159,7 +159,12 @@ static void headline(struct strbuf *sb, const struct site *s, const struct site_
                   s->nh == 1 ? "y" : "ies");
         esc(sb, t);
         sb_printf(sb, ", %s from run ", pct);
-        esc(sb, s->runs[h->pts[h->last->at].run].name);
+        site_run_named(sb, &s->runs[h->pts[h->last->at].run]);
+        const struct site_run *good = site_last_good(s, h, h->last_line, h->last);
+        if (good) { /* the range to bisect, as regressions' headline gives it */
+            sb_puts(sb, ", last good ");
+            esc(sb, good->name);
+        }
         free(t);
     } else {
         sb_printf(sb, "no open regression in %zu histor%s", s->nh, s->nh == 1 ? "y" : "ies");
@@ -188,10 +193,14 @@ static void history_row(struct strbuf *sb, const struct site *s, const struct si
             display_time(when, at, 1);
         sb_printf(sb, "<td class=\"n %s\">%s</td><td>%s from run ", h->last->regression ? "reg" : "imp", pct,
                   h->last->regression ? "regression" : "improvement");
-        esc(sb, r->name);
-        if (r->revision && display_is_sha(r->revision))
-            sb_printf(sb, " (%.12s)", r->revision);
-        sb_printf(sb, ", %s</td></tr>\n", when);
+        site_run_named(sb, r);
+        sb_printf(sb, ", %s", when);
+        const struct site_run *good = site_last_good(s, h, h->last_line, h->last);
+        if (good) {
+            sb_puts(sb, h->last->regression ? "; last good " : "; after ");
+            site_run_named(sb, good);
+        }
+        sb_puts(sb, "</td></tr>\n");
     } else {
         sb_puts(sb, "<td></td><td>no change point</td></tr>\n");
     }

@@ -44,6 +44,8 @@ index = open(os.path.join(root, "index.html")).read()
 h1 = re.search(r'<h1 class="headline">(.*?)</h1>', index).group(1)
 assert h1.startswith("2 of 8 histories regressed and not recovered; the largest, "
                      "serialize/format=binary/workload=small on ci-"), h1
+# the range to bisect: the first bad run (its revision) and the last good one, as regressions' headline says it
+assert re.search(r"\+2\d\.?\d*% from run ci-[ab]-0030 \([0-9a-f]{12}\), last good ci-[ab]-0029$", h1), h1
 rows = re.findall(r"<tr>.*?</tr>", re.search(r'<table class="h">.*?</table>', index, re.S).group(0), re.S)[1:]
 assert len(rows) == 2 and all('class="n reg"' in r for r in rows), "the open regressions: the step on both hosts"
 # The history pages' change points are regressions': the same runs, the same changes to 3 digits.
@@ -57,6 +59,17 @@ for r in found:
     want = "<td>%s</td>" % r["run"]
     pct = "%+.3g%%" % float(r["change_percent"])
     assert want in text and pct in text, (page[0], want, pct)
+    # the last good run and the revisions to bisect between, as regressions gives them
+    good, bad = r["last_good_revision"], r["revision"]
+    rng = '<td>%s</td><td>%s</td><td><code title="%s">%s</code>..<code title="%s">%s</code></td>' % (
+        r["last_good_run"], r["run"], good, good[:12], bad, bad[:12])
+    assert rng in text, (page[0], rng)
+    h1 = re.search(r'<h1 class="headline">(.*?)</h1>', text).group(1)
+    before = "last good" if r["kind"] == "regression" else "after"  # an improvement's run before is no "good" one
+    assert "from run %s (%s), %s %s (%s), its mean" % (r["run"], bad[:12], before, r["last_good_run"], good[:12]) \
+        in h1 or r["run"] not in h1, (page[0], h1)
+    if r["kind"] == "regression":
+        assert "; last good %s (%s)</td>" % (r["last_good_run"], good[:12]) in index, (r["run"], "index")
     assert "regressions" in text and 'href="../e/1.html"' in text, "the history links to the evaluation naming it"
 print(len(pages), "pages checked")
 PY
