@@ -60,6 +60,7 @@ struct site_history {
 struct site_eval {
     long long id;
     char *query, *plan, *at, *headline, *outcome;
+    char *params; /* its parameters that differ from the defaults, but plan ("min_magnitude=0.05"); NULL: none */
     char *file; /* "e/ID.html" */
     int decision;     /* its query has an `-- outcome:` column */
     size_t nrows;     /* its rows */

@@ -242,6 +242,11 @@ static void eval_links(struct strbuf *sb, const struct site *s, const struct sit
             sb_printf(sb, "<li><a href=\"../%s\">evaluation %lld: <code>", e->file, e->id);
             svg_esc(sb, e->query);
             sb_puts(sb, "</code></a> ");
+            if (e->params) {
+                sb_puts(sb, "(<code>");
+                svg_esc(sb, e->params);
+                sb_puts(sb, "</code>) ");
+            }
             svg_esc(sb, e->at ? e->at : "");
             sb_puts(sb, ": ");
             svg_esc(sb, e->headline ? e->headline : e->outcome ? e->outcome : "");
