@@ -14,7 +14,7 @@
 -- type: metric = text naming a metric
 -- key: host, benchmark, params, metric, variant, seq
 -- chart: series from=trend group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value change=change_percent revision=revision unit=unit mark=kind match=host,benchmark,params,metric,variant,seq flag=regression title="Each history's scores, run by run, change points marked (regressions first)"
--- columns: host, benchmark, params, metric, run, revision, last_good_run, started_at, change_percent, pvalue, kind
+-- columns: host, benchmark, params, metric, last_good_run, run, last_good_revision, revision, started_at, change_percent, pvalue, kind
 -- headline[kind=regression, largest |change_percent|]: {benchmark}{params:cell} regressed by {change_percent:pct} on {host} from run {run}[ ({revision:sha})][, last good {last_good_run}]: {count(kind=regression):regression/regressions}[ and {count(kind=improvement):improvement/improvements}] in {chart.distinct(host,benchmark,params,metric,variant):history/histories}
 -- headline[kind=improvement, largest |change_percent|]: no regression in {chart.distinct(host,benchmark,params,metric,variant):history/histories}; {benchmark}{params:cell} improved by {change_percent:pct} on {host} from run {run}[ ({revision:sha})]
 -- headline: no change point in {chart.distinct(host,benchmark,params,metric,variant):history/histories} of up to {chart.max(seq):run/runs}[ (plan {param(plan)})]
