@@ -230,6 +230,16 @@ static void display(void **state)
     p = display_params_path("{}");
     assert_string_equal(p, "");
     free(p);
+    /* go-bench's procs and pkg as Go writes them, not as levels of the name */
+    p = display_params_path("{\"pkg\":\"hash/crc32\",\"procs\":8}");
+    assert_string_equal(p, "-8 pkg=hash/crc32");
+    free(p);
+    p = display_params_path("{\"n\":10,\"procs\":4}");
+    assert_string_equal(p, "/n=10-4");
+    free(p);
+    p = display_params_path("{\"procs\":\"many\"}");
+    assert_string_equal(p, "/procs=many");
+    free(p);
 }
 
 int main(void)
