@@ -130,6 +130,11 @@ char *value_text(sqlite3_value *v);
  * value_text does. Integers are never rounded; other values as value_text.
  * Control characters are not escaped here. malloc'd. */
 char *value_display(sqlite3_value *v, int digits);
+/* Whether a column holds percentages (its name ends in _percent:
+ * regressions' change_percent, versions' step_percent), shown with their
+ * sign and % (+7.842%, -4.1%, 0%) in a table, vertical and Markdown, and
+ * in a page's tables; CSV and JSON keep the number. */
+int out_percent_column(const char *name);
 
 /* Appends one value as JSON: numbers as JSON numbers in full precision
  * (NaN and infinities as null), NULL as null, blobs as hex strings, text as

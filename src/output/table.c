@@ -73,11 +73,7 @@ static int name_column(const char *col)
            (n > 5 && strcmp(col + n - 5, "_host") == 0);
 }
 
-/* A column of percentages (its name ends in _percent: regressions'
- * change_percent, versions' step_percent): shown with its sign and %
- * (+7.842%, -4.1%, 0%) in a table, vertical and Markdown; CSV and JSON
- * keep the number. */
-static int percent_column(const char *col)
+int out_percent_column(const char *col)
 {
     size_t n = strlen(col);
     return n > 8 && strcmp(col + n - 8, "_percent") == 0;
@@ -120,7 +116,7 @@ static int grid_build(struct grid *g, const struct rowset *rs, const struct out_
             sqlite3_value *v = rowset_cell(rs, r, cols[c]);
             int type = sqlite3_value_type(v);
             char *raw = value_display(v, o->digits);
-            if (percent_column(rs->names[cols[c]]))
+            if (out_percent_column(rs->names[cols[c]]))
                 raw = with_percent(raw, v);
             char *t = raw ? shown(raw, markdown) : NULL;
             free(raw);

@@ -93,8 +93,36 @@ static char *object_joined(const char *s, const char *lead, const char *sep)
 
 char *display_params_path(const char *json_text)
 {
-    char *t = json_text ? object_joined(json_text, "/", "/") : NULL;
-    return t ? t : xstrdup("");
+    json_t *o = json_text && *json_text == '{' ? json_loads(json_text, JSON_DECODE_ANY, NULL) : NULL;
+    if (!json_is_object(o)) {
+        json_decref(o);
+        return xstrdup("");
+    }
+    const json_t *procs = json_object_get(o, "procs"), *pkg = json_object_get(o, "pkg");
+    if (!json_is_integer(procs))
+        procs = NULL;
+    if (!json_is_string(pkg))
+        pkg = NULL;
+    struct strbuf sb = {0};
+    const char *k;
+    json_t *m;
+    json_object_foreach(o, k, m) {
+        if (m == procs || m == pkg)
+            continue;
+        char *t = member_text(m);
+        sb_printf(&sb, "/%s=%s", k, t ? t : "");
+        free(t);
+    }
+    if (procs) /* BenchmarkX/n=10-8 */
+        sb_printf(&sb, "-%" JSON_INTEGER_FORMAT, json_integer_value(procs));
+    if (pkg)
+        sb_printf(&sb, " pkg=%s", json_string_value(pkg));
+    json_decref(o);
+    if (sb.failed) {
+        sb_free(&sb);
+        return xstrdup("");
+    }
+    return sb.len ? xsb_detach(&sb) : xstrdup("");
 }
 
 static char *display_text(const char *s, char **full)

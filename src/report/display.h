@@ -36,7 +36,10 @@ int display_is_sha(const char *s);
 
 /* A cell's parameters (a JSON object's text) as Go names them after the
  * benchmark: "/format=binary/workload=large", "" for {} or anything that
- * is not an object; malloc'd. */
+ * is not an object; go-bench's two (docs/formats.md) as Go writes them:
+ * procs (GOMAXPROCS) as the name's "-8", pkg after a space, not as a
+ * level of the name ("-8 pkg=hash/crc32", not "/pkg=hash/crc32/procs=8");
+ * malloc'd. */
 char *display_params_path(const char *json_text);
 
 #endif

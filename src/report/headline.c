@@ -23,6 +23,7 @@ struct cond {
     char *col;
     enum op op;
     char *vals; /* alternatives separated by '|' */
+    int none;   /* "no COL=VALUE" in distinct(): a group counts only when none of its rows holds it */
 };
 
 struct conds {
@@ -59,14 +60,28 @@ static char *trimmed(const char *s, size_t n)
     return xstrndup(s, n);
 }
 
-/* One item of a list: a condition (COL OP VALUE) or, when order_ok, a
- * choice (largest COL, smallest |COL|). Returns 0, 1 when it is neither
- * (a column name, for distinct), -1 on an error or out of memory. */
-static int cond_item(const char *s, size_t n, struct conds *c, int order_ok, const struct fill *f)
+/* One item of a list: a condition (COL OP VALUE; when none_ok, in a list
+ * that takes columns, also "no COL OP VALUE", which call() leaves to
+ * distinct() alone) or, when order_ok, a choice
+ * (largest COL, smallest |COL|). Returns 0, 1 when it is neither (a
+ * column name, for distinct), -1 on an error or out of memory. */
+static int cond_item(const char *s, size_t n, struct conds *c, int order_ok, int none_ok, const struct fill *f)
 {
     char *t = trimmed(s, n);
     if (!t)
         return bd_fail(f->err, "out of memory");
+    int none = strncmp(t, "no ", 3) == 0 && t[3 + strcspn(t + 3, "=!<>")];
+    if (none && !none_ok) {
+        free(t);
+        return bd_fail(f->err, "%s: headline: '%.*s': 'no' is distinct()'s: a group none of whose rows holds it", f->where,
+                       (int)n, s);
+    }
+    if (none) {
+        char *rest = trimmed(t + 3, strlen(t + 3));
+        free(t);
+        if (!(t = rest))
+            return bd_fail(f->err, "out of memory");
+    }
     int dir = strncmp(t, "largest ", 8) == 0 ? 1 : strncmp(t, "smallest ", 9) == 0 ? -1 : 0;
     if (dir && order_ok) {
         char *col = t + (dir > 0 ? 8 : 9);
@@ -99,6 +114,7 @@ static int cond_item(const char *s, size_t n, struct conds *c, int order_ok, con
     }
     d->col = trimmed(t, k);
     d->vals = trimmed(o + ol, strlen(o + ol));
+    d->none = none;
     free(t);
     if (!d->col || !d->vals)
         return bd_fail(f->err, "out of memory");
@@ -119,7 +135,7 @@ static int parse_list(const char *s, size_t n, struct conds *c, int order_ok, ch
         size_t j = i;
         while (j < n && s[j] != ',')
             j++;
-        int rc = cond_item(s + i, j - i, c, order_ok, f);
+        int rc = cond_item(s + i, j - i, c, order_ok, cols != NULL, f);
         if (rc < 0)
             return -1;
         if (rc == 1) {
@@ -208,12 +224,22 @@ static int cond_holds(const struct cond *d, const json_t *row)
     }
 }
 
+/* Whether row holds every condition but the groups' ("no ..."). */
 static int row_matches(const struct conds *c, const json_t *row)
 {
     for (int i = 0; i < c->n; i++)
-        if (!cond_holds(&c->v[i], row))
+        if (!c->v[i].none && !cond_holds(&c->v[i], row))
             return 0;
     return 1;
+}
+
+/* Whether row holds one of the groups' conditions ("no ..."): its group is not counted. */
+static int row_rules_out(const struct conds *c, const json_t *row)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->v[i].none && cond_holds(&c->v[i], row))
+            return 1;
+    return 0;
 }
 
 /* The row chosen by c among rows (NULL when none matches). */
@@ -247,35 +273,57 @@ static json_t *choose_row(const struct conds *c, const json_t *rows)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* A row's combination of the columns' values, as one text; NULL when
+ * memory ran out. */
+static char *group_key(const json_t *row, char **cols, int ncols)
+{
+    struct strbuf sb = {0};
+    for (int k = 0; k < ncols; k++) {
+        char *t = evaldata_exact(json_object_get(row, cols[k]));
+        sb_printf(&sb, "%s%s", k ? "\x1f" : "", t ? t : "");
+        free(t);
+    }
+    if (sb.failed) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return xsb_detach(&sb);
+}
+
 /* distinct(COL, ..., CONDITIONS): how many distinct combinations of the
- * columns' values the matching rows hold. Returns -1 when memory ran out. */
+ * columns' values the matching rows hold, but those of which some row
+ * holds a "no" condition (any row of the combination: compare's
+ * benchmarks faster in one metric and slower in none, counted per
+ * benchmark as compare counts them). Returns -1 when memory ran out. */
 static long long count_distinct(const json_t *rows, char **cols, int ncols, const struct conds *c)
 {
-    size_t n = json_array_size(rows), m = 0, i;
-    char **keys = xcalloc(n ? n : 1, sizeof *keys);
-    long long count = keys ? 0 : -1;
+    size_t n = json_array_size(rows), m = 0, nx = 0, i;
+    char **keys = xcalloc(n ? n : 1, sizeof *keys), **out = xcalloc(n ? n : 1, sizeof *out);
+    long long count = keys && out ? 0 : -1;
     json_t *row;
     json_array_foreach(rows, i, row) {
-        if (count < 0 || !row_matches(c, row))
-            continue;
-        struct strbuf sb = {0};
-        for (int k = 0; k < ncols; k++) {
-            char *t = evaldata_exact(json_object_get(row, cols[k]));
-            sb_printf(&sb, "%s%s", k ? "\x1f" : "", t ? t : "");
-            free(t);
-        }
-        if (sb.failed)
+        int in = row_matches(c, row), ruled_out = row_rules_out(c, row);
+        char *key = count >= 0 && (in || ruled_out) ? group_key(row, cols, ncols) : NULL;
+        if (count >= 0 && (in || ruled_out) && !key)
             count = -1;
-        keys[m++] = sb_detach(&sb);
+        if (key && ruled_out)
+            out[nx++] = in ? xstrdup(key) : key;
+        if (key && in)
+            keys[m++] = key;
     }
     if (count == 0) {
         qsort(keys, m, sizeof *keys, cmp_str);
+        qsort(out, nx, sizeof *out, cmp_str);
         for (size_t k = 0; k < m; k++)
-            count += k == 0 || strcmp(keys[k], keys[k - 1]) != 0;
+            count += (k == 0 || strcmp(keys[k], keys[k - 1]) != 0) &&
+                     !(nx && bsearch(&keys[k], out, nx, sizeof *out, cmp_str));
     }
     for (size_t k = 0; k < m; k++)
         free(keys[k]);
+    for (size_t k = 0; k < nx; k++)
+        free(out[k]);
     free(keys);
+    free(out);
     return count;
 }
 
@@ -328,6 +376,12 @@ static int call(const struct fill *f, const char *name, size_t nl, const char *a
                        f->where, (int)nl, name);
     if (parse_list(args, na, &c, 0, takes_cols ? &cols : NULL, &ncols, f))
         goto out;
+    for (int i = 0; i < c.n && !IS("distinct"); i++)
+        if (c.v[i].none) {
+            bd_fail(f->err, "%s: headline: %.*s(%.*s): 'no' is distinct()'s: a group none of whose rows holds it",
+                    f->where, (int)nl, name, (int)na, args);
+            goto out;
+        }
     if (takes_cols && (ncols == 0 || (!IS("distinct") && ncols != 1))) {
         bd_fail(f->err, "%s: headline: %.*s(%.*s): expected %s, then conditions", f->where, (int)nl, name, (int)na,
                 args, IS("distinct") ? "one or more columns" : "one column");

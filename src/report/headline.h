@@ -18,7 +18,8 @@
  * optional [segment], which is then left out. Aggregates (count(...),
  * distinct(...), max(...), min(...), sum(...), param(NAME), and the same
  * over the chart's rows as chart.count(...)) fill without a row, so a last
- * line of aggregates only says what an empty result looked at. */
+ * line of aggregates only says what an empty result looked at; distinct's
+ * "no COL=VALUE" leaves out the combinations of which a row holds it. */
 
 /* The headline of ev (chart_ev: the rows its chart draws, ev itself or a
  * companion's; may be NULL). Returns 0 with *out the sentence (malloc'd),

@@ -46,26 +46,31 @@ const char report_page_css[] =
 
 static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
 
-static const char *param_desc(const struct report_page *p, const char *name, const char **def)
+static const char *query_param_desc(const struct saved_query *q, const char *name, const char **def)
 {
     *def = NULL;
-    if (!p->query)
+    if (!q)
         return "";
-    const struct saved_param *sp = saved_query_param(p->query, name);
+    const struct saved_param *sp = saved_query_param(q, name);
     if (!sp)
         return "";
     *def = sp->has_default ? sp->def : NULL;
     return sp->description ? sp->description : "";
 }
 
+static const char *param_desc(const struct report_page *p, const char *name, const char **def)
+{
+    return query_param_desc(p->query, name, def);
+}
+
 static int is_condition(const char *desc) { return strncmp(desc, "condition", 9) == 0; }
 
-/* Whether the recorded value v of parameter name is its default (a
+/* Whether the recorded value v of parameter name is its default in q (a
  * default is text as written: '0' is the default of a value recorded 0.0). */
-static int is_default(const struct report_page *p, const char *name, const json_t *v)
+static int is_default(const struct saved_query *q, const char *name, const json_t *v)
 {
     const char *def;
-    param_desc(p, name, &def);
+    query_param_desc(q, name, &def);
     if (!def)
         return 0;
     if (json_is_null(v))
@@ -82,6 +87,21 @@ static int is_default(const struct report_page *p, const char *name, const json_
     return same;
 }
 
+char *report_params_given(const struct report_eval *ev, const struct saved_query *q, const char *skip)
+{
+    struct strbuf sb = {0};
+    const char *k;
+    json_t *v;
+    json_object_foreach(ev->params, k, v) {
+        if (is_default(q, k, v) || (skip && strcmp(k, skip) == 0))
+            continue;
+        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
+        sb_printf(&sb, "%s%s=%s", sb.len ? ", " : "", k, t ? t : "");
+        free(t);
+    }
+    return sb.len ? xsb_detach(&sb) : NULL;
+}
+
 /* The parameters that differ from their defaults, as NAME=VALUE, each in
  * <code>; "none" or "the defaults" when there are none. */
 static void params_given(struct strbuf *sb, const struct report_page *p)
@@ -90,7 +110,7 @@ static void params_given(struct strbuf *sb, const struct report_page *p)
     json_t *v;
     int n = 0;
     json_object_foreach(p->ev->params, k, v) {
-        if (is_default(p, k, v))
+        if (is_default(p->query, k, v))
             continue;
         char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
         sb_puts(sb, n++ ? ", <code>" : "<code>");

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/output.h"
 #include "report/display.h"
 #include "report/svg.h"
+#include "util/diag.h"
 #include "util/xalloc.h"
 
 static void esc(struct strbuf *sb, const char *s) { svg_esc(sb, s ? s : ""); }
@@ -43,10 +45,17 @@ static int col_used(const struct report_eval *ev, int c)
     return 0;
 }
 
-static void cell(struct strbuf *sb, const json_t *v)
+/* A value as the page shows it; in a column of percentages with its sign
+ * and % (+8.337%), as the terminal's table shows it. */
+static void cell(struct strbuf *sb, const json_t *v, const char *col)
 {
     char *full = NULL, *t = display_value(v, REPORT_DIGITS, &full);
     int num = json_is_number(v);
+    if (num && t && out_percent_column(col)) {
+        char *p = bd_strdupf("%s%s%%", json_number_value(v) > 0 ? "+" : "", t);
+        free(t);
+        t = p;
+    }
     size_t len = t ? strlen(t) : 0;
     sb_puts(sb, num ? "<td class=\"n\"" : len > 40 ? "<td class=\"long\"" : len <= 24 ? "<td class=\"s\"" : "<td");
     if (full) {
@@ -79,7 +88,7 @@ static void table_of(struct strbuf *sb, const struct report_eval *ev, const size
         sb_puts(sb, "<tr>");
         json_t *row = json_array_get(ev->rows, ord ? ord[i] : i);
         for (int k = 0; k < n; k++)
-            cell(sb, json_object_get(row, ev->cols[idx[k]]));
+            cell(sb, json_object_get(row, ev->cols[idx[k]]), ev->cols[idx[k]]);
         sb_puts(sb, "</tr>\n");
     }
     sb_puts(sb, "</tbody></table></div>\n");

@@ -51,6 +51,11 @@ int report_companion_check(const struct query_path *qp, const struct report_eval
 int report_check_chart(const struct chart_spec *spec, const struct report_eval *ev, const struct report_eval *page,
                        char **err);
 
+/* The parameters of ev that differ from their defaults in q (the query
+ * of its recorded text), but skip (NULL: none), as "NAME=VALUE, ...", the
+ * page's header's list; NULL when there are none. malloc'd. */
+char *report_params_given(const struct report_eval *ev, const struct saved_query *q, const char *skip);
+
 /* The sentence saying whether the evaluation's rule was fixed before its
  * plan began (from the rule and run tables), or NULL when it judges no
  * plan; malloc'd. */

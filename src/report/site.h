@@ -60,6 +60,7 @@ struct site_history {
 struct site_eval {
     long long id;
     char *query, *plan, *at, *headline, *outcome;
+    char *params; /* its parameters that differ from the defaults, but plan ("min_magnitude=0.05"); NULL: none */
     char *file; /* "e/ID.html" */
     int decision;     /* its query has an `-- outcome:` column */
     size_t nrows;     /* its rows */
@@ -110,6 +111,14 @@ void site_foot(struct strbuf *sb);
 void site_sparkline(struct strbuf *sb, const struct site *s, const struct site_history *h);
 /* "+12.7%" */
 void site_pct(char *buf, double x);
+/* The last good run of change point c of line l of h: the run before the
+ * first of the new regime (regressions' last_good_run), or NULL when c
+ * opens the line. */
+const struct site_run *site_last_good(const struct site *s, const struct site_history *h, const struct site_line *l,
+                                      const struct site_cp *c);
+/* "ci-a-0115 (ddad7ae40079)": a run and its revision (a hash cut to 12
+ * characters), escaped. */
+void site_run_named(struct strbuf *sb, const struct site_run *r);
 
 /* site_write.c: writes pages to dir, each only when its bytes differ from
  * the file there; removes the pages of an earlier run that are no longer

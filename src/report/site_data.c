@@ -413,6 +413,7 @@ void site_free(struct site *s)
         free(e->at);
         free(e->headline);
         free(e->outcome);
+        free(e->params);
         free(e->file);
     }
     free(s->evals);

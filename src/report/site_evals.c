@@ -155,6 +155,7 @@ static int summarize(struct site_eval *e, const struct drawn *d, char **err)
     e->plan = plan ? xstrdup(plan) : NULL;
     e->at = at ? display_value(at, REPORT_DIGITS, NULL) : NULL;
     e->outcome = d->ev.outcome ? xstrdup(d->ev.outcome) : NULL;
+    e->params = report_params_given(&d->ev, d->parsed, "plan"); /* the plan has a column of its own */
     e->file = bd_strdupf("e/%lld.html", d->ev.id);
     e->decision = d->parsed && d->parsed->outcome;
     e->nrows = report_nrows(&d->ev);

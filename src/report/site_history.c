@@ -71,12 +71,12 @@ static void headline(struct strbuf *sb, const struct site *s, const struct site_
         site_pct(pct, h->last->change);
         numfmt_sig(b, h->last->before, REPORT_DIGITS);
         numfmt_sig(a, h->last->after, REPORT_DIGITS);
+        const struct site_run *good = site_last_good(s, h, h->last_line, h->last);
         sb_printf(sb, ": %s by %s from run ", h->last->regression ? "regressed" : "improved", pct);
-        svg_esc(sb, r->name);
-        if (r->revision) {
-            sb_puts(sb, " (");
-            sb_append(sb, r->revision, display_is_sha(r->revision) ? 12 : strlen(r->revision));
-            sb_puts(sb, ")");
+        site_run_named(sb, r);
+        if (good) { /* the range to bisect, as regressions' headline gives it */
+            sb_puts(sb, h->last->regression ? ", last good " : ", after ");
+            site_run_named(sb, good);
         }
         sb_printf(sb, ", its mean %s to %s", b, a);
         if (h->unit) {
@@ -129,6 +129,38 @@ static int chart(struct strbuf *sb, const struct site *s, const struct site_hist
     return rc;
 }
 
+/* A revision, cut to 12 characters when a hash, whole in its title. */
+static void revision(struct strbuf *sb, const char *rev)
+{
+    sb_puts(sb, "<code title=\"");
+    svg_esc(sb, rev);
+    sb_puts(sb, "\">");
+    if (display_is_sha(rev))
+        sb_append(sb, rev, 12);
+    else
+        svg_esc(sb, rev);
+    sb_puts(sb, "</code>");
+}
+
+/* A change point's cells of runs: the last good run, the first of the new
+ * regime, and "GOOD..BAD", the revisions to bisect between (git's range:
+ * the commits after the last good one up to the first bad one); the first
+ * bad revision alone when the line has no run before it, or the last good
+ * run no revision. */
+static void range_cells(struct strbuf *sb, const struct site_run *good, const struct site_run *r)
+{
+    svg_esc(sb, good ? good->name : "");
+    sb_puts(sb, "</td><td>");
+    svg_esc(sb, r->name);
+    sb_puts(sb, "</td><td>");
+    if (good && good->revision && r->revision) {
+        revision(sb, good->revision);
+        sb_puts(sb, "..");
+    }
+    if (r->revision)
+        revision(sb, r->revision);
+}
+
 static void change_table(struct strbuf *sb, const struct site *s, const struct site_history *h)
 {
     size_t n = 0;
@@ -136,9 +168,9 @@ static void change_table(struct strbuf *sb, const struct site *s, const struct s
         n += h->lines[k].ncps;
     if (!n)
         return;
-    sb_puts(sb, "<h2>Change points</h2>\n<div class=\"tw\"><table><thead><tr><th>variant</th><th>run</th>"
-                "<th>revision</th><th>started (UTC)</th><th>mean before</th><th>mean after</th><th>change</th>"
-                "<th>p</th><th>kind</th></tr></thead><tbody>\n");
+    sb_puts(sb, "<h2>Change points</h2>\n<div class=\"tw\"><table><thead><tr><th>variant</th><th>last good run</th>"
+                "<th>run</th><th>revision range</th><th>started (UTC)</th><th>mean before</th><th>mean after</th>"
+                "<th>change</th><th>p</th><th>kind</th></tr></thead><tbody>\n");
     for (int k = 0; k < h->nlines; k++)
         for (size_t j = 0; j < h->lines[k].ncps; j++) {
             const struct site_cp *c = &h->lines[k].cps[j];
@@ -154,12 +186,7 @@ static void change_table(struct strbuf *sb, const struct site *s, const struct s
             sb_puts(sb, "<tr><td>");
             svg_esc(sb, h->lines[k].variant ? h->lines[k].variant : "");
             sb_puts(sb, "</td><td>");
-            svg_esc(sb, r->name);
-            sb_puts(sb, "</td><td title=\"");
-            svg_esc(sb, r->revision ? r->revision : "");
-            sb_puts(sb, "\">");
-            sb_append(sb, r->revision ? r->revision : "", r->revision && display_is_sha(r->revision) ? 12
-                                                          : r->revision ? strlen(r->revision) : 0);
+            range_cells(sb, site_last_good(s, h, &h->lines[k], c), r);
             sb_printf(sb, "</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n %s\">%s</td>"
                           "<td class=\"n\">%s</td><td class=\"%s\">%s</td></tr>\n",
                       t, b, a, c->regression ? "reg" : "imp", pct, p, c->regression ? "reg" : "imp",
@@ -215,6 +242,11 @@ static void eval_links(struct strbuf *sb, const struct site *s, const struct sit
             sb_printf(sb, "<li><a href=\"../%s\">evaluation %lld: <code>", e->file, e->id);
             svg_esc(sb, e->query);
             sb_puts(sb, "</code></a> ");
+            if (e->params) {
+                sb_puts(sb, "(<code>");
+                svg_esc(sb, e->params);
+                sb_puts(sb, "</code>) ");
+            }
             svg_esc(sb, e->at ? e->at : "");
             sb_puts(sb, ": ");
             svg_esc(sb, e->headline ? e->headline : e->outcome ? e->outcome : "");

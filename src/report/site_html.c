@@ -44,6 +44,25 @@ void site_pct(char *buf, double x)
     snprintf(buf, 56, "%s%s%%", x > 0 ? "+" : x < 0 ? "-" : "", t);
 }
 
+const struct site_run *site_last_good(const struct site *s, const struct site_history *h, const struct site_line *l,
+                                      const struct site_cp *c)
+{
+    return c->at > l->first ? &s->runs[h->pts[c->at - 1].run] : NULL;
+}
+
+void site_run_named(struct strbuf *sb, const struct site_run *r)
+{
+    svg_esc(sb, r->name);
+    if (r->revision) {
+        sb_puts(sb, " (");
+        if (display_is_sha(r->revision))
+            sb_append(sb, r->revision, 12);
+        else
+            svg_esc(sb, r->revision);
+        sb_puts(sb, ")");
+    }
+}
+
 #define SPARK_W 140.0
 #define SPARK_H 26.0
 #define SPARK_N 140 /* at most this many points: means of equal runs of points */

@@ -159,7 +159,12 @@ static void headline(struct strbuf *sb, const struct site *s, const struct site_
                   s->nh == 1 ? "y" : "ies");
         esc(sb, t);
         sb_printf(sb, ", %s from run ", pct);
-        esc(sb, s->runs[h->pts[h->last->at].run].name);
+        site_run_named(sb, &s->runs[h->pts[h->last->at].run]);
+        const struct site_run *good = site_last_good(s, h, h->last_line, h->last);
+        if (good) { /* the range to bisect, as regressions' headline gives it */
+            sb_puts(sb, ", last good ");
+            esc(sb, good->name);
+        }
         free(t);
     } else {
         sb_printf(sb, "no open regression in %zu histor%s", s->nh, s->nh == 1 ? "y" : "ies");
@@ -188,10 +193,14 @@ static void history_row(struct strbuf *sb, const struct site *s, const struct si
             display_time(when, at, 1);
         sb_printf(sb, "<td class=\"n %s\">%s</td><td>%s from run ", h->last->regression ? "reg" : "imp", pct,
                   h->last->regression ? "regression" : "improvement");
-        esc(sb, r->name);
-        if (r->revision && display_is_sha(r->revision))
-            sb_printf(sb, " (%.12s)", r->revision);
-        sb_printf(sb, ", %s</td></tr>\n", when);
+        site_run_named(sb, r);
+        sb_printf(sb, ", %s", when);
+        const struct site_run *good = site_last_good(s, h, h->last_line, h->last);
+        if (good) {
+            sb_puts(sb, h->last->regression ? "; last good " : "; after ");
+            site_run_named(sb, good);
+        }
+        sb_puts(sb, "</td></tr>\n");
     } else {
         sb_puts(sb, "<td></td><td>no change point</td></tr>\n");
     }
@@ -216,7 +225,7 @@ static void verdicts(struct strbuf *sb, const struct site_eval *const *v, size_t
     if (!n)
         return;
     sb_puts(sb, "<h2 id=\"verdicts\">The latest verdicts, failing decisions first</h2>\n<div class=\"tw\"><table>"
-                "<thead><tr><th>query</th><th>plan</th><th>evaluation</th><th>recorded (UTC)</th>"
+                "<thead><tr><th>query</th><th>plan</th><th>parameters</th><th>evaluation</th><th>recorded (UTC)</th>"
                 "<th>what it found</th></tr></thead><tbody>\n");
     for (size_t k = 0; k < n; k++) {
         const struct site_eval *e = v[k];
@@ -224,6 +233,14 @@ static void verdicts(struct strbuf *sb, const struct site_eval *const *v, size_t
         esc(sb, e->query);
         sb_puts(sb, "</code></td><td>");
         esc(sb, e->plan);
+        sb_puts(sb, "</td><td>");
+        if (e->params) { /* what makes two verdicts of one query on one store differ */
+            sb_puts(sb, "<code>");
+            esc(sb, e->params);
+            sb_puts(sb, "</code>");
+        } else {
+            sb_puts(sb, "defaults");
+        }
         sb_printf(sb, "</td><td><a href=\"%s\">%lld</a></td><td class=\"s\">", e->file, e->id);
         esc(sb, e->at);
         sb_puts(sb, "</td><td>");
@@ -314,6 +331,11 @@ static void every_evaluation(struct strbuf *sb, const struct site *s)
         sb_printf(sb, "<li><a href=\"%s\">%lld <code>", e->file, e->id);
         esc(sb, e->query);
         sb_puts(sb, "</code></a> ");
+        if (e->params) {
+            sb_puts(sb, "(<code>");
+            esc(sb, e->params);
+            sb_puts(sb, "</code>) ");
+        }
         esc(sb, e->at);
         sb_puts(sb, ": ");
         esc(sb, e->headline ? e->headline : e->outcome);
@@ -337,9 +359,11 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
     }
     site_head(sb, "every history and verdict", NULL);
     sb_printf(sb, "<header><p class=\"what\"><strong>benchdb site</strong> \xc2\xb7 %zu plan%s \xc2\xb7 %zu host%s "
-                  "\xc2\xb7 %zu histor%s \xc2\xb7 %zu evaluation%s \xc2\xb7 data <code>%.12s</code> (%lld archives)</p>\n",
+                  "\xc2\xb7 %zu histor%s \xc2\xb7 %zu evaluation%s \xc2\xb7 data <code>%.12s</code> (%lld archives) "
+                  "\xc2\xb7 change points as <code>regressions</code> finds them with <code>window=%g, "
+                  "max_pvalue=%g, min_magnitude=%g</code></p>\n",
               np, np == 1 ? "" : "s", nhost, nhost == 1 ? "" : "s", s->nh, s->nh == 1 ? "y" : "ies", s->nevals,
-              s->nevals == 1 ? "" : "s", s->fingerprint, s->archives);
+              s->nevals == 1 ? "" : "s", s->fingerprint, s->archives, s->window, s->max_pvalue, s->min_magnitude);
     headline(sb, s, v, nv);
     sb_printf(sb, "<nav>%s%s<a href=\"#plans\">plans</a><a href=\"#hosts\">hosts</a>"
                   "<a href=\"#histories\">every history</a></nav>\n</header>\n",
@@ -347,6 +371,12 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
               nv ? "<a href=\"#verdicts\">verdicts</a>" : "");
     if (open_regressions(s, NULL)) {
         sb_puts(sb, "<h2 id=\"open\">Open regressions: the latest change point is a regression</h2>\n");
+        sb_printf(sb, "<p>The change points are those <code>benchdb query regressions --param plan=PLAN --param "
+                      "window=%g --param max_pvalue=%g --param min_magnitude=%g</code> lists for each plan (a history "
+                      "here is one plan's runs; without a plan, regressions joins the plans' runs of a host and cell), "
+                      "a regression or an improvement each; a history is here when its latest one is a regression."
+                      "</p>\n",
+                  s->window, s->max_pvalue, s->min_magnitude);
         histories_table(sb, s, NULL, 1);
     }
     verdicts(sb, v, nv);

@@ -336,34 +336,36 @@ expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1)" "$n change point$([ "$n" = 1 ]
 run bd --db hist.db query trend --format markdown
 expect_eq "$(head -n 1 "$T/out" | cut -d';' -f1)" "**$n change point$([ "$n" = 1 ] || echo s) in $h histories" "Markdown leads with it, bold"
 # regressions' first line from its rows: how many regressions, in how many
-# histories (and improvements), the largest; the counts are the rows'.
-regressions_said() { # CSV: the sentence its rows make
-    python3 - "$1" <<'PY'
+# histories (and improvements), with which p and magnitude (the defaults
+# here), the largest; the counts are the rows'.
+regressions_said() { # CSV [MAX_PVALUE]: the sentence its rows make
+    python3 - "$1" "${2:-0.001}" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 def n(k, one, many): return "%d %s" % (k, one if k == 1 else many)
+said = " (p ≤ %s, a change of at least 0%%)" % sys.argv[2]  # the parameters it was run with
 def hist(rs): return len({(r["host"], r["benchmark"], r["params"], r["metric"], r["variant"]) for r in rs})
 def cell(r): return r["benchmark"] + "".join("/%s=%s" % kv for kv in json.loads(r["params"]).items())
 reg = [r for r in rows if r["kind"] == "regression"]
 imp = [r for r in rows if r["kind"] == "improvement"]
 if reg:
     top = max(reg, key=lambda r: abs(float(r["change_percent"])))
-    print("%s in %s%s; the largest: %s regressed by " % (n(len(reg), "regression", "regressions"),
+    print("%s in %s%s%s; the largest: %s regressed by " % (n(len(reg), "regression", "regressions"),
           n(hist(reg), "history", "histories"), " and " + n(len(imp), "improvement", "improvements") if imp else "",
-          cell(top)), end="")
+          said, cell(top)), end="")
     print("@ on %s from run %s (%s), last good %s" % (top["host"], top["run"], top["revision"][:12],
           top["last_good_run"]))
 elif imp:
     top = max(imp, key=lambda r: abs(float(r["change_percent"])))
-    print("no regression; %s in %s; the largest: %s improved by @ on %s from run %s (%s)" % (
-          n(len(imp), "improvement", "improvements"), n(hist(imp), "history", "histories"), cell(top),
+    print("no regression; %s in %s%s; the largest: %s improved by @ on %s from run %s (%s)" % (
+          n(len(imp), "improvement", "improvements"), n(hist(imp), "history", "histories"), said, cell(top),
           top["host"], top["run"], top["revision"][:12]))
 PY
 }
 for p in 0.001 0.05 0.5; do
     run bd --db hist.db query regressions -p max_pvalue=$p --format csv
     expect_rc 0 "regressions, max_pvalue $p"
-    want=$(regressions_said "$T/out")
+    want=$(regressions_said "$T/out" $p)
     case $want in *regressed*) ;; *) fail "regressions, max_pvalue $p: the rows hold a regression" ;; esac
     # (the change as the page formats it: the rows' number, 3 digits)
     expect_eq "$(head -n 1 "$T/err" | sed 's/ by [-+][0-9.]*% / by @ /')" "$want" \
@@ -380,7 +382,7 @@ bd simulate --quiet --history 30 --cells 2 --step 15:small/serialize:-12 --seed 
 run bd --db faster.db query regressions --format csv
 want=$(regressions_said "$T/out")
 expect_eq "$(head -n 1 "$T/err" | sed 's/ by [-+][0-9.]*% / by @ /')" "$want" "regressions, improvements only"
-expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1,2)" "no regression; 3 improvements in 3 histories" \
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1,2)" "no regression; 3 improvements in 3 histories (p ≤ 0.001, a change of at least 0%)" \
     "regressions, improvements only: the counts"
 # Without a row the terminal still says the answer first, in its own words
 # (a [without chart] line: the histories looked at are the page's to count),

@@ -36,7 +36,7 @@ grep -Eq '^ci-b +serialize +\{"format":"binary","workload":"small"\} +primary +m
     fail "ci-b's step at run 27, the last good run 26"
 grep -Eq '^ci-a +serialize +\{"format":"binary","workload":"small"\} +primary +main +116 +ci-a-0115 +ci-a-0116 +nightly ' "$T/out" ||
     fail "ci-a's step at run 116, the last good run 115"
-expect_err_has "2 regressions in 2 histories; the largest: serialize/format=binary/workload=small regressed by +10.6% on ci-a from run ci-a-0116 (" \
+expect_err_has "2 regressions in 2 histories (p ≤ 0.001, a change of at least 5%); the largest: serialize/format=binary/workload=small regressed by +10.6% on ci-a from run ci-a-0116 (" \
     "regressions says first what it found, as the README quotes it"
 expect_out_has "gate: passes" "tonight's gate passes"
 expect_err_has "gate-zscore would have raised 3 alerts in 1344 runs judged, 96 runs without limits: 2 of 2 reference regressions caught (recall 1.00, precision 1.00), 0 false alarms" \

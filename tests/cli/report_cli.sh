@@ -188,7 +188,7 @@ b ingest -q --format go-bench --plan sides --run a --host h only-a.txt &&
 run b report compare -p plan=sides -p a=a -p b=b -o sides.html
 expect_rc 0 "report compare with a cell only in b"
 expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' sides.html)" \
-    "no cell slower or worse: 0 of 2 cells faster or better, 1 without a significant change (~), 1 cell only in b" \
+    "no benchmark slower or worse: 0 of 2 benchmarks faster or better, 1 without a significant change (~), 1 benchmark only in b" \
     "compare's headline: the cell only in b"
 # A ~ that too few samples give (3 + 3 values: no outcome of the U test
 # reaches p <= 0.05) is counted as `compare` counts it ("4 inconclusive"),
@@ -205,8 +205,24 @@ expect_eq "$inc" 4 "compare counts the four cells of 3 + 3 values inconclusive"
 run b report compare -p plan=few -p a=a -p b=b -o few.html
 expect_rc 0 "report compare of few samples"
 expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' few.html | sed 's/, the largest.*//; s/; the largest.*//')" \
-    "the gate fails: 1 of 5 cells slower or worse, 0 faster or better, $inc cells inconclusive (too few samples for p ≤ 0.05)" \
+    "the gate fails: 1 of 5 benchmarks slower or worse, 0 faster or better, $inc benchmarks inconclusive (too few samples for p ≤ 0.05)" \
     "compare's headline: the inconclusive cells counted"
+# Several metrics: the page counts benchmarks as `compare` does, each by its
+# most telling metric (a benchmark faster in time but worse in memory is
+# worse, not faster too), so the page and the terminal say the same
+# numbers (the page said "2 of 9 cells slower or worse, 2 faster or better").
+{ for v in 10 11 10 12 10; do for c in Mix Fast Same; do echo "Benchmark$c 1 $v ns/op 16 B/op 1 allocs/op"; done; done; } >mix-a.txt
+{ for v in 5 6 5 6 5; do echo "BenchmarkMix 1 $v ns/op 32 B/op 2 allocs/op"; echo "BenchmarkFast 1 $v ns/op 16 B/op 1 allocs/op"; done
+  for v in 10 11 10 12 10; do echo "BenchmarkSame 1 $v ns/op 16 B/op 1 allocs/op"; done; } >mix-b.txt
+b ingest -q --format go-bench --plan mix --run a --host h mix-a.txt &&
+    b ingest -q --format go-bench --plan mix --run b --host h mix-b.txt || fail "a plan of three metrics"
+run b compare --plan mix a b --no-record
+expect_err_has "compare: regressed (0 slower, 1 worse, 1 faster, 1 unchanged)" "compare counts the benchmarks"
+run b report compare -p plan=mix -p a=a -p b=b -o mix.html
+expect_rc 0 "report compare of three metrics"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' mix.html | sed 's/; the largest.*//')" \
+    "the gate fails: 1 of 3 benchmarks slower or worse, 1 faster or better" \
+    "compare's headline: benchmarks counted as compare counts them, over three metrics"
 run b query compare -p plan=few -p a=a -p b=b --no-record --format csv
 expect_eq "$(python3 -c 'import csv,sys; print(sum(r["inconclusive"] == "1" for r in csv.DictReader(open(sys.argv[1]))))' "$T/out")" \
     "$inc" "compare's rows: inconclusive marks the same cells"

@@ -190,6 +190,19 @@ params = "".join("/%s=%s" % kv for kv in json.loads(t["params"]).items())
 h1 = re.search(r'<h1 class="headline">(.*?)</h1>', open(sys.argv[3]).read()).group(1)
 for want in (t["benchmark"] + params, " on " + t["host"], "from run " + t["run"], pct):
     assert want in h1, (want, h1)
+# The verdict's table gives the range to bisect, the last good revision
+# beside the first bad one, and the change as the terminal's table shows
+# it, signed with its % (it showed 8.337 and no last good revision).
+page = open(sys.argv[3]).read()
+answer = re.search(r'<table class="answer">.*?</table>', page, re.S).group(0)
+row = [r for r in re.findall(r"<tr>.*?</tr>", answer, re.S) if '<td class="s">%s</td>' % t["run"] in r]
+assert len(row) == 1, ("the step's row in the verdict's table", row)
+f = found[0]
+for want in ('<td class="s">%s</td><td class="s">%s</td>' % (f["last_good_run"], f["run"]),
+             '<td class="s" title="%s">%s</td><td class="s" title="%s">%s</td>' % (
+                 f["last_good_revision"], f["last_good_revision"][:12], f["revision"], f["revision"][:12]),
+             '<td class="n">%+.4g%%</td>' % f["change_percent"]):
+    assert want in row[0], (want, row[0])
 print("hidden step:", h1)
 PY
 # compare's forest beside an extreme cell: a cell 85% faster and one 9.6%

@@ -44,6 +44,8 @@ index = open(os.path.join(root, "index.html")).read()
 h1 = re.search(r'<h1 class="headline">(.*?)</h1>', index).group(1)
 assert h1.startswith("2 of 8 histories regressed and not recovered; the largest, "
                      "serialize/format=binary/workload=small on ci-"), h1
+# the range to bisect: the first bad run (its revision) and the last good one, as regressions' headline says it
+assert re.search(r"\+2\d\.?\d*% from run ci-[ab]-0030 \([0-9a-f]{12}\), last good ci-[ab]-0029$", h1), h1
 rows = re.findall(r"<tr>.*?</tr>", re.search(r'<table class="h">.*?</table>', index, re.S).group(0), re.S)[1:]
 assert len(rows) == 2 and all('class="n reg"' in r for r in rows), "the open regressions: the step on both hosts"
 # The history pages' change points are regressions': the same runs, the same changes to 3 digits.
@@ -57,6 +59,17 @@ for r in found:
     want = "<td>%s</td>" % r["run"]
     pct = "%+.3g%%" % float(r["change_percent"])
     assert want in text and pct in text, (page[0], want, pct)
+    # the last good run and the revisions to bisect between, as regressions gives them
+    good, bad = r["last_good_revision"], r["revision"]
+    rng = '<td>%s</td><td>%s</td><td><code title="%s">%s</code>..<code title="%s">%s</code></td>' % (
+        r["last_good_run"], r["run"], good, good[:12], bad, bad[:12])
+    assert rng in text, (page[0], rng)
+    h1 = re.search(r'<h1 class="headline">(.*?)</h1>', text).group(1)
+    before = "last good" if r["kind"] == "regression" else "after"  # an improvement's run before is no "good" one
+    assert "from run %s (%s), %s %s (%s), its mean" % (r["run"], bad[:12], before, r["last_good_run"], good[:12]) \
+        in h1 or r["run"] not in h1, (page[0], h1)
+    if r["kind"] == "regression":
+        assert "; last good %s (%s)</td>" % (r["last_good_run"], good[:12]) in index, (r["run"], "index")
     assert "regressions" in text and 'href="../e/1.html"' in text, "the history links to the evaluation naming it"
 print(len(pages), "pages checked")
 PY
@@ -83,6 +96,9 @@ expect_eq "$(cat "$T/err")" "" "-q prints nothing"
 run bd site www --param min_magnitude=0.5
 expect_err_has ": 5 written, 1 unchanged, " "a magnitude of 50%: every history (its caption says so) and the index"
 grep -q "no open regression in 4 histories" www/index.html || fail "min_magnitude=0.5: no open regression"
+# The index says with which parameters it found its change points, in regressions' words.
+grep -q "change points as <code>regressions</code> finds them with <code>window=50, max_pvalue=0.001, min_magnitude=0.5</code>" \
+    www/index.html || fail "the index names the change points' parameters"
 
 # The index leads with what fails. A gate that fails (percent=0: every
 # run above its median alerts): its latest verdict is the evaluation the
@@ -94,6 +110,8 @@ expect_err_has "report: wrote gate.html: evaluation 2 of gate-percent, series ch
     "the report records the gate (2) and the evaluation its chart is drawn from (3)"
 run bd site -q www3
 expect_rc 0 "a site with a failing gate"
+grep -q "<p>The change points are those <code>benchdb query regressions --param plan=PLAN --param window=50 --param max_pvalue=0.001 --param min_magnitude=0</code> lists for each plan" \
+    www3/index.html || fail "the open regressions name the command that lists the same change points"
 python3 - www3/index.html gate.csv <<'PY' || fail "the index: the failing gate first, the user's evaluation"
 import csv, re, sys
 index = open(sys.argv[1]).read()
@@ -107,11 +125,14 @@ want = "1 of 1 latest decision fails: gate-percent (plan nightly) in %d of %d ro
 if not h1.startswith(want):
     bad.append("headline %r, expected it to start %r" % (h1, want))
 verdicts = re.search(r'id="verdicts">.*?</table>', index, re.S).group(0)
-got = re.findall(r"<tr><td><code>(.*?)</code>.*?href=\"e/(\d+)\.html\".*?</td><td>([^<]*)</td></tr>", verdicts)
-if [(q, e) for q, e, _ in got] != [("gate-percent", "2"), ("regressions", "1")] or \
-        " of %d runs judged " % len(rows) not in got[0][2]:
-    bad.append("latest verdicts %r: expected gate-percent's evaluation 2 (%d runs judged), then regressions'" % (
-        got, len(rows)))
+got = re.findall(r"<tr><td><code>(.*?)</code></td><td>nightly</td><td>(.*?)</td><td>"
+                 r"<a href=\"e/(\d+)\.html\".*?</td><td>([^<]*)</td></tr>", verdicts)
+# each verdict with the parameters that differ from its query's defaults (the plan has its column)
+if [(q, p, e) for q, p, e, _ in got] != [("gate-percent", "<code>percent=0.0</code>", "2"),
+                                          ("regressions", "defaults", "1")] or \
+        " of %d runs judged " % len(rows) not in got[0][3]:
+    bad.append("latest verdicts %r: expected gate-percent's evaluation 2 (percent=0, %d runs judged), then "
+               "regressions' (its defaults)" % (got, len(rows)))
 if "(recorded by report to draw the chart of evaluation 2)</li>" not in index:
     bad.append("evaluation 3 does not say it was recorded to draw evaluation 2's chart")
 assert not bad, "\n".join(bad)
@@ -125,8 +146,8 @@ case $h1 in
 "2 of 4 histories regressed and not recovered; the largest, "*"; the latest decision passes") ;;
 *) fail "a passing gate's site headline: $h1" ;;
 esac
-grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><a href="e/4.html">' www3/index.html ||
-    fail "the latest verdict: the passing evaluation 4"
+grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><code>percent=50.0</code></td><td><a href="e/4.html">' www3/index.html ||
+    fail "the latest verdict: the passing evaluation 4, with its parameter"
 # Its page has no chart (a site runs nothing): it says which evaluation the
 # chart would be drawn from, the gate with scope=every, not "its parameters".
 grep -qF "No chart: evaluation 4 (gate-percent): its chart draws gate-percent with scope=every and the evaluation&#39;s parameters, and no such evaluation on the data it saw is recorded (&#39;benchdb report --evaluation 4&#39; runs and records it)" www3/e/4.html ||

@@ -151,6 +151,24 @@ static void formats(void **state)
            "1 0 0");
 }
 
+/* distinct(..., no COND): a group counts only when none of its rows holds
+ * COND; compare's benchmarks counted as compare counts them, each by its
+ * most telling metric (faster in time but worse in memory: worse). */
+static void distinct_none(void **state)
+{
+    (void)state;
+    const char *rows = "[{\"b\":\"Mix\",\"m\":\"ns\",\"v\":\"faster\"},{\"b\":\"Mix\",\"m\":\"B\",\"v\":\"worse\"},"
+                       "{\"b\":\"Fast\",\"m\":\"ns\",\"v\":\"faster\"},{\"b\":\"Fast\",\"m\":\"B\",\"v\":\"~\"},"
+                       "{\"b\":\"Same\",\"m\":\"ns\",\"v\":\"~\"},{\"b\":\"Same\",\"m\":\"B\",\"v\":\"~\"}]";
+    expect("-- headline: {distinct(b,v=slower|worse)} of {distinct(b):benchmark/benchmarks} slower or worse, "
+           "{distinct(b,v=faster|better,no v=slower|worse)} faster, {distinct(b,v=~,no v!=~)} unchanged; "
+           "{count(v=faster)} cells faster\nSELECT 1;\n",
+           rows, NULL, "1 of 3 benchmarks slower or worse, 1 faster, 1 unchanged; 2 cells faster");
+    /* several: a group is left out when one of them holds in one of its rows */
+    expect("-- headline: {distinct(b,no v=worse,no m=B)} {distinct(b,m=ns,no v=worse)}\nSELECT 1;\n", rows, NULL,
+           "0 2");
+}
+
 static void check_errors(const char *text, const char *want)
 {
     char *err = NULL;
@@ -174,6 +192,9 @@ static void errors(void **state)
     check_errors("-- headline: {cnt(a=1)}\n", "'cnt(...)': expected count, distinct, max, min, sum or param");
     check_errors("-- headline: {max(a,b)}\n", "max(a,b): expected one column, then conditions");
     check_errors("-- headline: \n", "the template is empty");
+    check_errors("-- headline: {count(no a=1)}\n", "'no a=1': 'no' is distinct()'s");
+    check_errors("-- headline: {max(a,no b=1)}\n", "max(a,no b=1): 'no' is distinct()'s");
+    check_errors("-- headline[no a=1]: x\n", "'no a=1': 'no' is distinct()'s");
     check_errors("-- headline x\n-- headline; y\n-- headline[k=1] z\n", "expected 'headline: TEMPLATE'");
 }
 
@@ -209,6 +230,16 @@ static void display(void **state)
     p = display_params_path("{}");
     assert_string_equal(p, "");
     free(p);
+    /* go-bench's procs and pkg as Go writes them, not as levels of the name */
+    p = display_params_path("{\"pkg\":\"hash/crc32\",\"procs\":8}");
+    assert_string_equal(p, "-8 pkg=hash/crc32");
+    free(p);
+    p = display_params_path("{\"n\":10,\"procs\":4}");
+    assert_string_equal(p, "/n=10-4");
+    free(p);
+    p = display_params_path("{\"procs\":\"many\"}");
+    assert_string_equal(p, "/procs=many");
+    free(p);
 }
 
 int main(void)
@@ -216,6 +247,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(row_choice), cmocka_unit_test(fall_through), cmocka_unit_test(formats),
         cmocka_unit_test(errors),     cmocka_unit_test(display),      cmocka_unit_test(rows_only),
+        cmocka_unit_test(distinct_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
