@@ -20,7 +20,7 @@
 -- unmet: by = attr: which run attribute's values are the versions? Give it with --param key=NAME
 -- show: test, params, variant, metric, unit, version, n, value, change_percent, note
 -- key: test, params, variant, metric, version
--- headline[largest |step|]: the largest step between versions: {test}{params:cell}[ ({variant})] {step:pct} at {version}; {distinct(test,params,variant,metric):test/tests} over {distinct(version):version/versions}
+-- headline[largest |step|]: the largest step between versions: {test}{params:cell}[ ({variant:variant})] {step:pct} at {version}; {distinct(test,params,variant,metric):test/tests} over {distinct(version):version/versions}
 -- headline[n>0]: {distinct(test,params,variant,metric):test/tests} over {distinct(version):version/versions}, no step between two versions with values
 --
 -- git's t/perf/aggregate.perl on benchdb's runs (ALGORITHMS.md, section 3).

@@ -410,7 +410,7 @@ out:
     return rc;
 }
 
-static const char *const formats[] = {"pct", "%", "share", "abs", "sha", "cell", "date", "time", NULL};
+static const char *const formats[] = {"pct", "%", "share", "abs", "sha", "cell", "variant", "date", "time", NULL};
 
 /* Whether fmt is a known format: a name above, 1 to 17 digits, or
  * WORD/WORDS (a count and its noun). */
@@ -437,11 +437,14 @@ static char *format_value(const json_t *v, const char *fmt, int optional)
     double x;
     if (!v || json_is_null(v))
         return NULL;
-    if (!*fmt || strcmp(fmt, "cell") == 0 || strcmp(fmt, "sha") == 0 || strcmp(fmt, "date") == 0 ||
+    if (!*fmt || strcmp(fmt, "cell") == 0 || strcmp(fmt, "variant") == 0 || strcmp(fmt, "sha") == 0 ||
+        strcmp(fmt, "date") == 0 ||
         strcmp(fmt, "time") == 0) {
         const char *s = json_is_string(v) ? json_string_value(v) : NULL;
         if (strcmp(fmt, "cell") == 0)
             return display_params_path(s); /* "" for {}: a cell without parameters */
+        if (strcmp(fmt, "variant") == 0) /* the name a run without variants has: nothing to say */
+            return s && strcmp(s, "default") != 0 ? display_value(v, REPORT_DIGITS, NULL) : NULL;
         double t;
         if ((strcmp(fmt, "date") == 0 || strcmp(fmt, "time") == 0) && s && display_time_parse(s, &t)) {
             display_time(buf, t, fmt[0] == 'd');
@@ -495,8 +498,8 @@ static char *placeholder(const struct fill *f, const char *s, size_t n, int chec
         goto out;
     }
     if (!format_known(fmt)) {
-        *bad = bd_fail(f->err, "%s: headline: {%.*s}: unknown format '%s' (pct, %%, share, abs, sha, cell, date, "
-                               "time, DIGITS or WORD/WORDS)", f->where, (int)n, s, fmt);
+        *bad = bd_fail(f->err, "%s: headline: {%.*s}: unknown format '%s' (pct, %%, share, abs, sha, cell, variant, "
+                               "date, time, DIGITS or WORD/WORDS)", f->where, (int)n, s, fmt);
         goto out;
     }
     const char *e = expr;

@@ -226,6 +226,19 @@ expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' mix.html | se
 run b query compare -p plan=few -p a=a -p b=b --no-record --format csv
 expect_eq "$(python3 -c 'import csv,sys; print(sum(r["inconclusive"] == "1" for r in csv.DictReader(open(sys.argv[1]))))' "$T/out")" \
     "$inc" "compare's rows: inconclusive marks the same cells"
+# With a threshold, a benchmark slower by less than it does not fail the
+# gate, and the page says so, as the terminal does ("no regression by more
+# than 25% (1 slower, ...)"); it said "no benchmark slower or worse: 0 of 3
+# benchmarks faster or better" of a benchmark 100% slower. The variant of
+# runs without variants (default) is not named.
+run b compare --plan few a b --threshold 150 --no-record
+expect_err_has "compare: no regression by more than 150% (1 slower, 0 faster, $inc inconclusive, 0 unchanged)" \
+    "compare with a threshold: one slower by less"
+run b report compare -p plan=few -p a=a -p b=b -p threshold=150 -o few-th.html
+expect_rc 0 "report compare with a threshold"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' few-th.html)" \
+    "no benchmark slower or worse by more than 150%: 1 of 5 benchmarks slower or worse by less, 0 faster or better, 0 without a significant change (~), $inc benchmarks inconclusive (too few samples for p ≤ 0.05); the largest, BenchmarkSlow, +95.2% (slower)" \
+    "compare's headline with a threshold: the slower benchmark counted"
 # Two runs without a cell in common: the page says nothing was compared,
 # not '0 of 2 cells faster or better' over cells only one side has.
 printf 'BenchmarkOther 1 %s ns/op\n' 10 11 10 12 10 >other.txt

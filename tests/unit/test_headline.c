@@ -149,6 +149,10 @@ static void formats(void **state)
     /* alternatives with | and text compared as text */
     expect("-- headline[w=a|b]: {count(w=a|b, x>0.8, x<=1)} {count(v=a|b)} {count(w!=b)}\nSELECT 1;\n", rows, NULL,
            "1 0 0");
+    /* a variant's name, nothing for the variant of runs that have none */
+    const char *variants = "[{\"b\":\"Mix\",\"variant\":\"default\"},{\"b\":\"Cat\",\"variant\":\"-O3\"}]";
+    expect("-- headline[b=Mix]: {b}[ ({variant:variant})]!\nSELECT 1;\n", variants, NULL, "Mix!");
+    expect("-- headline[b=Cat]: {b}[ ({variant:variant})]!\nSELECT 1;\n", variants, NULL, "Cat (-O3)!");
 }
 
 /* distinct(..., no COND): a group counts only when none of its rows holds
