@@ -164,7 +164,10 @@ static void provenance(struct strbuf *sb, const struct report_page *p)
             esc(sb, p->registration);
         }
     } else {
-        sb_puts(sb, "the query judges no plan");
+        /* registration fixes a rule for the plan its -- judges: line
+         * names; gate-zscore with plan=nightly still has none */
+        sb_puts(sb, "not applicable: a rule is registered for the plan its <code>-- judges:</code> line names, "
+                    "and this query has none");
     }
     sb_puts(sb, "</dd>\n<dt>Re-verify</dt><dd><pre>");
     esc(sb, p->verify);

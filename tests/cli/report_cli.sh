@@ -173,6 +173,10 @@ for q in compare-test variability-test trend-test; do
 done
 expect_err_has "series chart of 480 marks" "trend: a mark per run and cell"
 grep -qF 'class="chg"' trend-test.html || fail "trend: change points drawn"
+# A query without a -- judges: line has no registration: said as not
+# applicable, not "the query judges no plan" beside its plan=... parameter.
+grep -qF '<dt>Registration</dt><dd>not applicable: a rule is registered for the plan its <code>-- judges:</code> line names, and this query has none</dd>' trend-test.html ||
+    fail "trend: registration not applicable, in words"
 grep -qF '>geometric mean</text>' compare-test.html || fail "compare: the geometric-mean row labelled"
 grep -qF '<h3>Warnings</h3>' compare-test.html || fail "compare: its warnings listed"
 grep -qF 'average of sim-p3-vm-a: ' variability-test.html || fail "variability: the host average"
