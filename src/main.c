@@ -166,7 +166,10 @@ int main(int argc, char **argv)
      * whatever failed last (closing the store: "Bad file descriptor"). */
     errno = 0;
     int flush_failed = fflush(stdout) != 0, why = errno;
-    if (flush_failed || ferror(stdout)) {
+    if ((flush_failed || ferror(stdout)) && cli_output_failure_said()) {
+        if (rc == EXIT_OK)
+            rc = EXIT_FAIL;
+    } else if (flush_failed || ferror(stdout)) {
         if (flush_failed && why)
             bd_error("cannot write to standard output: %s", strerror(why));
         else

@@ -203,6 +203,12 @@ void commands_print_overview(FILE *out);
 /* One line on stdout for a person ("created store FILE"): printf, with
  * control characters escaped (text_escape_controls), then a newline. */
 void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The result could not be written (a full disk, a closed pipe): "WHO:
+ * cannot write the output: REASON" once, the reason from the failed
+ * write's errno (or a flush now), and main then says nothing more of it
+ * (cli_output_failure_said). */
+void cli_output_failed(const char *who);
+int cli_output_failure_said(void);
 
 /* On a server store: the role benchdb_reader (SELECT only, no login) made
  * or granted in the store's database, and what no reader may do taken from

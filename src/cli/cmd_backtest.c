@@ -234,7 +234,7 @@ int cmd_backtest(struct cli *cli, int argc, char **argv)
         lead(&a.out, &rep);
     if (a.out.envelope ? out_notes_print(&rep, &ev.rows, &a.out, stdout, stderr)
                        : backtest_print(&ev.rows, &a.out, stdout)) {
-        bd_error("backtest: cannot write the output");
+        cli_output_failed("backtest");
         goto out;
     }
     if (!a.out.envelope)

@@ -219,7 +219,7 @@ int cmd_list(struct cli *cli, int argc, char **argv)
             int prc = out_notes_print(&rep, &rs, &a.out, stdout, stderr);
             out_notes_free(&rep);
             if (prc) {
-                bd_error("list: cannot write the output");
+                cli_output_failed("list");
                 rc = EXIT_FAIL;
             }
         }

@@ -243,7 +243,7 @@ int cmd_queries(struct cli *cli, int argc, char **argv)
     if (q ? describe_one(q, &a.out, &rs, &rep, &err) : list_all(&a, &rs, &rep, &err))
         bd_error("queries: %s", err);
     else if (out_notes_print(&rep, &rs, &a.out, stdout, stderr))
-        bd_error("queries: cannot write the output");
+        cli_output_failed("queries");
     else
         rc = EXIT_OK;
 out:

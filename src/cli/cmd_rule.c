@@ -164,7 +164,7 @@ static int rule_show_cmd(struct cli *cli, const char *arg)
     else if (found == 1) {
         /* the bytes as registered: their SHA-256 is the rule's */
         if (fwrite(text, 1, strlen(text), stdout) != strlen(text) || fflush(stdout) != 0)
-            bd_error("rule show: cannot write the text: %s", strerror(errno));
+            cli_output_failed("rule show");
         else
             rc = EXIT_OK;
     }

@@ -243,7 +243,7 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     else if ((rc = run_all(db, sql, &run, &rs)) == EXIT_OK) {
         struct out_notes rep = {0};
         if (out_notes_print(&rep, &rs, &a.out, stdout, stderr)) {
-            bd_error("sql: cannot write the output");
+            cli_output_failed("sql");
             rc = EXIT_FAIL;
         }
     }

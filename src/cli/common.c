@@ -21,6 +21,27 @@ void cli_say(const char *fmt, ...)
     free(msg);
 }
 
+static int output_failure_said;
+
+void cli_output_failed(const char *who)
+{
+    /* A write that failed while the result was printed left its errno:
+     * nothing since has touched another file. */
+    int before = errno;
+    errno = 0;
+    int why = fflush(stdout) != 0 ? errno : before;
+    if (why)
+        bd_error("%s: cannot write the output: %s", who, strerror(why));
+    else
+        bd_error("%s: cannot write the output", who);
+    output_failure_said = 1;
+}
+
+int cli_output_failure_said(void)
+{
+    return output_failure_said;
+}
+
 int cli_open_store(struct cli *cli, enum store_mode mode, sqlite3 **db)
 {
     char *err = NULL;

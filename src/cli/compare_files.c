@@ -128,17 +128,13 @@ int compare_side_expand(struct compare_side *s)
 
 int compare_output_done(int failed)
 {
-    /* A write that failed while the result was printed left its errno:
-     * nothing since has touched another file. */
-    int before = errno;
+    int before = errno; /* a failed write's (cli_output_failed) */
     errno = 0;
-    int flush_failed = fflush(stdout) != 0, why = flush_failed ? errno : before;
-    if (!failed && !flush_failed && !ferror(stdout))
+    if (!failed && fflush(stdout) == 0 && !ferror(stdout))
         return 0;
-    if (why)
-        bd_error("compare: cannot write the output: %s", strerror(why));
-    else
-        bd_error("compare: cannot write the output");
+    if (!errno)
+        errno = before;
+    cli_output_failed("compare");
     return -1;
 }
 

@@ -213,7 +213,7 @@ static int report_evaluation(const struct cli_query_run *r, struct db *db, const
         rep.leading = 1;
     free(headline);
     if (out_notes_print(&rep, &ev->rows, &out, stdout, stderr)) {
-        bd_error("%s: cannot write the output", r->cmd);
+        cli_output_failed(r->cmd);
         gate_rc = EXIT_FAIL;
     }
     out_notes_free(&rep);

@@ -125,14 +125,14 @@ int sql_dot_command(struct db *db, const char *text, const struct out_opts *out,
         if (collect(db, store_catalog_sql(db, STORE_CATALOG_TABLES), a, &rs))
             bd_error("sql: .tables: %s", db_errmsg(db));
         else if (out_notes_print(&rep, &rs, out, stdout, stderr))
-            bd_error("sql: cannot write the output");
+            cli_output_failed("sql");
         else
             *rc = EXIT_OK;
     } else if (strcmp(cmd, "functions") == 0) {
         if (functions_of_benchdb(db, &rs))
             bd_error("sql: .functions: %s", db_errmsg(db));
         else if (out_notes_print(&rep, &rs, out, stdout, stderr))
-            bd_error("sql: cannot write the output");
+            cli_output_failed("sql");
         else
             *rc = EXIT_OK;
     } else if (strcmp(cmd, "schema") == 0) {
@@ -147,7 +147,7 @@ int sql_dot_command(struct db *db, const char *text, const struct out_opts *out,
             *rc = bd_usage_error("sql", "%s", xsb_text(&msg));
             sb_free(&msg);
         } else if (sb.len && fwrite(sb.buf, 1, sb.len, stdout) != sb.len)
-            bd_error("sql: cannot write the output");
+            cli_output_failed("sql");
         else
             *rc = EXIT_OK;
         sql_names_free(&tables);

@@ -248,6 +248,8 @@ if [ -w /dev/full ]; then
     expect_err_has "error: compare: cannot write the output: No space left on device" "says why"
     checks=$((checks + 1))
     grep -q "Bad file descriptor" "$T/err" && fail "a stale reason: $(cat "$T/err")"
+    checks=$((checks + 1))
+    grep -q "cannot write to standard output" "$T/err" && fail "the failure said twice: $(cat "$T/err")"
 fi
 # One score per run: 2 runs a side, too few for the U test to reach
 # 0.05. On files such cells are counted inconclusive and listed with

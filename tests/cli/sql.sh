@@ -164,6 +164,13 @@ if [ -w /dev/full ]; then
     bd sql "SELECT 1" >/dev/full 2>"$T/err"
     rc=$?
     expect_rc 1 "writing to a full disk"
+    # said once, with why (main said it again: "cannot write to standard output")
+    expect_eq "$(grep -c . "$T/err") $(cat "$T/err")" "1 error: sql: cannot write the output: No space left on device" \
+        "a full disk said once"
+    bd sql .tables >/dev/full 2>"$T/err"
+    rc=$?
+    expect_rc 1 "a dot command writing to a full disk"
+    expect_eq "$(grep -c . "$T/err")" 1 "a dot command's full disk said once"
 fi
 
 finish
