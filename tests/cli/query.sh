@@ -332,9 +332,15 @@ expect_eq "$(head -n 1 "$T/err")" "$want" "injected-steps: the answer first, fro
 run bd --db hist.db query trend --format csv
 n=$(python3 -c 'import csv,sys; print(sum(1 for r in csv.DictReader(open(sys.argv[1])) if r["change_percent"]))' "$T/out")
 h=$(python3 -c 'import csv,sys; print(len({(r["host"],r["benchmark"],r["params"],r["metric"],r["variant"]) for r in csv.DictReader(open(sys.argv[1]))}))' "$T/out")
-expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1)" "$n change point$([ "$n" = 1 ] || echo s) in $h histories" "trend: the counts of its rows"
+# with the p-value and magnitude its change points were kept at, as
+# regressions says them
+kept="(p ≤ 0.001, a change of at least 0%)"
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1)" "$n change point$([ "$n" = 1 ] || echo s) in $h histories $kept" "trend: the counts of its rows"
 run bd --db hist.db query trend --format markdown
-expect_eq "$(head -n 1 "$T/out" | cut -d';' -f1)" "**$n change point$([ "$n" = 1 ] || echo s) in $h histories" "Markdown leads with it, bold"
+expect_eq "$(head -n 1 "$T/out" | cut -d';' -f1)" "**$n change point$([ "$n" = 1 ] || echo s) in $h histories $kept" "Markdown leads with it, bold"
+run bd --db hist.db query trend -p max_pvalue=1e-300
+expect_eq "$(head -n 1 "$T/err")" "no change point in $h histories of up to 30 runs with p ≤ 1e-300 and a change of at least 0%" \
+    "trend without a change point: the thresholds that left none"
 # regressions' first line from its rows: how many regressions, in how many
 # histories (and improvements), with which p and magnitude (the defaults
 # here), the largest; the counts are the rows'.
