@@ -332,16 +332,17 @@ static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, 
         if (json_is_string(v) && json_string_value(v)[0] == '{')
             obj = json_loads(json_string_value(v), 0, NULL);
         struct strbuf part = {0};
+        int joined = 0; /* a cell's parameters follow its benchmark as Go names them */
         if (json_is_object(obj)) {
-            const char *key;
-            json_t *m;
-            json_object_foreach(obj, key, m) {
-                char *t = evaldata_show(m, REPORT_DIGITS);
-                if (t)
-                    sb_printf(&part, "%s%s", part.len ? "/" : "", t);
-                part.failed |= !t;
-                free(t);
-            }
+            char *t = display_params_path(json_string_value(v));
+            joined = sb.len && t && (t[0] == '/' || t[0] == '-');
+            if (t)
+                sb_puts(&part, t);
+            part.failed |= !t;
+            free(t);
+        } else if (json_is_string(v) && strcmp(cols[k], "variant") == 0 &&
+                   strcmp(json_string_value(v), "default") == 0) {
+            /* the variant of runs without variants: nothing to tell apart */
         } else {
             char *t = evaldata_show(v, REPORT_DIGITS);
             if (t)
@@ -351,7 +352,7 @@ static char *cols_label(const struct chart_ctx *c, size_t i, char *const *cols, 
         }
         json_decref(obj);
         if (part.len) /* a null (or empty) value adds nothing, not even a separator */
-            sb_printf(&sb, "%s%s", sb.len ? sep : "", part.buf);
+            sb_printf(&sb, "%s%s", sb.len && !joined ? sep : "", part.buf);
         sb.failed |= part.failed;
         sb_free(&part);
     }

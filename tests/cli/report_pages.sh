@@ -155,7 +155,8 @@ rows = json.loads(rows) if isinstance(rows, str) else rows
 bad = [r for r in rows if r["pass"] == 0]
 assert len(bad) == 1, rows
 b = bad[0]
-want = "%s · %s · %s" % (b["host"], b["benchmark"], "/".join(str(v) for v in json.loads(b["params"]).values()))
+# the cell named as Go names it, its parameters after the benchmark
+want = "%s · %s%s" % (b["host"], b["benchmark"], "".join("/%s=%s" % kv for kv in json.loads(b["params"]).items()))
 titles = re.findall(r'<text[^>]*>([^<]* — \d+ points)</text>', open(sys.argv[2]).read())
 assert len(titles) == 4 and titles[0].startswith(want), (want, titles)
 PY
