@@ -316,11 +316,12 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
     rc |= sb_puts(&sb, "**");
     rc |= put_counts(&sb, c);
     rc |= sb_puts(&sb, "**");
-    if (m->nsides > 2)
-        rc |= sb_printf(&sb, " (%d sides, each against the first)", m->nsides);
     char alpha[40];
     cmp_go_float(m->alpha, alpha, sizeof alpha);
-    rc |= sb_printf(&sb, " (unchanged: p > %s, Mann–Whitney U test", alpha);
+    rc |= sb_puts(&sb, " (");
+    if (m->nsides > 2) /* in the same parentheses: "(3 sides, each against the first; unchanged: ..." */
+        rc |= sb_printf(&sb, "%d sides, each against the first; ", m->nsides);
+    rc |= sb_printf(&sb, "unchanged: p > %s, Mann–Whitney U test", alpha);
     if (m->adjust != CMP_ADJUST_NONE)
         rc |= sb_puts(&sb, m->adjust == CMP_ADJUST_HOLM ? ", Holm-adjusted" : ", Benjamini-Hochberg-adjusted");
     if (c->n[CMP_INCONCLUSIVE])

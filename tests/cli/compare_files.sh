@@ -236,6 +236,8 @@ expect_out_has "geomean                 2.295µ        2.090µ        -8.94%    
 run bd compare old.txt new.txt newer=new.txt --format markdown
 expect_eq "$(grep -c '^<details><summary>All 2 benchmarks, as benchstat prints them</summary>$' "$T/out")" 1 \
     "three sides: the folded tables hold 2 benchmarks (not 2 per side compared)"
+expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f2 | cut -d';' -f1,2)" "3 sides, each against the first; unchanged: p > 0.05, Mann–Whitney U test" \
+    "three sides: the comment's first line in one pair of parentheses"
 run bd compare old.txt new.txt new.txt
 expect_rc 2 "a side twice"
 expect_err_has "compare: two sides are both 'new.txt' (the sides' columns need two names: label them, as in old=FILE new=FILE)" \
