@@ -374,15 +374,29 @@ struct changed {
     int e;
     enum cmp_class k;
     size_t r, table; /* the row's place in its table, the table's in the model */
+    double size;     /* the largest |change| of the row's cells in this class (by_size) */
 };
 
-/* By class, slower first; within a class by row, so that a benchmark's
- * metrics (sec/op, B/s) stand together; then by table and side. */
-static int by_class(const void *x, const void *y)
+/* By class and row: the order in which by_size's sizes are found. */
+static int by_row(const void *x, const void *y)
 {
     const struct changed *a = x, *b = y;
     if (a->k != b->k)
         return a->k < b->k ? -1 : 1;
+    return (a->r > b->r) - (a->r < b->r);
+}
+
+/* By class, slower first; within a class the largest change first, a
+ * benchmark's metrics (sec/op, B/s) together, by its largest; then by row,
+ * table and side. */
+static int by_size(const void *x, const void *y)
+{
+    const struct changed *a = x, *b = y;
+    if (a->k != b->k)
+        return a->k < b->k ? -1 : 1;
+    /* sizes equal as shown (+25.00% and +25.00%) keep the rows' order */
+    if (fabs(a->size - b->size) > 1e-9 * fmax(a->size, b->size))
+        return a->size > b->size ? -1 : 1;
     if (a->r != b->r)
         return a->r < b->r ? -1 : 1;
     if (a->table != b->table)
@@ -434,8 +448,8 @@ static int changed_row(struct strbuf *sb, const struct cmp_model *m, const struc
     return rc | sb_puts(sb, " |\n");
 }
 
-/* The table of the changed cells, slower first, in the model's order
- * within a class; or (inconclusive) of the cells too small to test, after
+/* The table of the changed cells, slower first, the largest change first
+ * within a class (by_size); or (inconclusive) of the cells too small to test, after
  * a line saying so, nothing when there are none. */
 static int changed_table(struct strbuf *sb, const struct cmp_model *m, int inconclusive)
 {
@@ -462,7 +476,7 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m, int incon
                     v = nv;
                     cap = ncap;
                 }
-                v[n] = (struct changed){&m->tables[i], row, e, classify(&row->cells[0], &row->cells[e]), r, i};
+                v[n] = (struct changed){&m->tables[i], row, e, classify(&row->cells[0], &row->cells[e]), r, i, 0};
                 n++;
             }
     if (rc == 0 && n == 0) {
@@ -475,7 +489,16 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m, int incon
         rc |= sb_printf(sb, "\nInconclusive: too few samples for the U test to reach p ≤ %s; the change as "
                             "measured, not a verdict:\n\n", alpha);
     }
-    qsort(v, n, sizeof *v, by_class);
+    qsort(v, n, sizeof *v, by_row);
+    for (size_t i = 0, j; i < n; i = j) { /* each row's largest |change| in its class */
+        double size = 0;
+        for (j = i; j < n && v[j].k == v[i].k && v[j].r == v[i].r; j++)
+            if (isfinite(v[j].row->cells[v[j].e].change) && fabs(v[j].row->cells[v[j].e].change) > size)
+                size = fabs(v[j].row->cells[v[j].e].change);
+        for (size_t k = i; k < j; k++)
+            v[k].size = size;
+    }
+    qsort(v, n, sizeof *v, by_size);
     int with_side = m->nsides > 2;
     const char *base = m->nsides ? m->sides[0] : "base";
     rc |= sb_puts(sb, "| benchmark");

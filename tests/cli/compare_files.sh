@@ -223,6 +223,16 @@ run bd compare crc-old.txt=old-1.txt,./old-1.txt "crc-new.txt=$D/crc-new.txt"
 expect_rc 2 "one file twice in a side"
 expect_err_has "error: compare: side 'crc-old.txt' names one file twice (old-1.txt and ./old-1.txt): its values would count twice" \
     "names the side and both spellings"
+# The comment's changed cells: slower first, the largest change first
+# within a class, a benchmark's metrics together (sec/op, B/s): the worst
+# regression on the first row, not wherever its benchmark stands.
+run bd compare --ignore note "$D/crc-old.txt" "$D/crc-new.txt" --format markdown
+expect_eq "$(grep '| slower |$' "$T/out" | cut -d'|' -f2,3,6 | head -n 3 | tr -s ' ' | sed 's/ $//')" \
+" CRC32/poly=Koopman/size=1kB/align=1-8 | sec/op | +9.58%
+ CRC32/poly=Koopman/size=1kB/align=1-8 | B/s | -8.76%
+ CRC32/poly=Koopman/size=32kB/align=1-8 | sec/op | +5.37%" "the changed cells: the largest slower first"
+expect_eq "$(grep '| faster |$' "$T/out" | head -n 1 | cut -d'|' -f2 | tr -d ' ')" "CRC32/poly=IEEE/size=32kB/align=0-8" \
+    "then the faster, the largest first"
 cp "$D/old.txt" old.txt
 run bd compare --benchstat old.txt new.txt newer=new.txt
 expect_rc 0 "three sides"
