@@ -82,6 +82,7 @@ char *history_headline(struct db *db, const struct rowset *rs)
         return NULL;
     const char *lo = NULL, *hi = NULL;
     size_t queries = 0, decisions = 0, fails = 0;
+    long long decided = 0; /* the decision's id, when there is one */
     struct strbuf sb = {0}, failed = {0};
     /* Each query's latest row (the rows are in id order): the rows sorted
      * by query, then position, the last of each run of one query. */
@@ -118,6 +119,7 @@ char *history_headline(struct db *db, const struct rowset *rs)
         if (f < 0)
             continue;
         decisions++;
+        decided = id;
         if (f > 0) {
             sb_printf(&failed, "%s%s (id %lld) in %lld of %zu row%s", fails ? ", " : "", q, id, f, nrows,
                       nrows == 1 ? "" : "s");
@@ -132,15 +134,24 @@ char *history_headline(struct db *db, const struct rowset *rs)
         sb_printf(&sb, ", on %.10s", lo);
     else if (lo && hi)
         sb_printf(&sb, ", %.10s to %.10s", lo, hi);
+    const char *lq = cell(rs, n - 1, cq), *lout = cell(rs, n - 1, co);
+    long long lid = sqlite3_value_int64(rowset_cell(rs, n - 1, cid));
+    /* the one decision is the latest evaluation: named once, with its outcome */
+    int folded = decisions == 1 && lid == decided;
     if (decisions == 1)
-        sb_printf(&sb, "; the latest decision %s", fails ? "fails: " : "holds");
+        sb_printf(&sb, "; the latest decision %s", fails ? "fails: " : folded ? "holds: " : "holds");
     else if (decisions)
         sb_printf(&sb, "; the latest decision of each query: %zu of %zu fail%s%s", fails, decisions,
                   fails == 1 ? "s" : "", fails ? " (" : "");
     if (fails)
         sb_printf(&sb, "%s%s", failed.buf, decisions == 1 ? "" : ")");
-    const char *lq = cell(rs, n - 1, cq), *lout = cell(rs, n - 1, co);
-    long long lid = sqlite3_value_int64(rowset_cell(rs, n - 1, cid));
+    if (folded && !fails)
+        sb_printf(&sb, "%s (id %lld)", lq ? lq : "", lid);
+    if (folded) {
+        sb_printf(&sb, ": %s", lout ? lout : "");
+        sb_free(&failed);
+        return xsb_detach(&sb);
+    }
     char *answer = lout && bare_count(lout) ? lookup_answer(db, lid) : NULL;
     sb_printf(&sb, "; the latest: %s (id %lld): %s%s%s", lq ? lq : "", lid, lout ? lout : "", answer ? ", " : "",
               answer ? answer : "");

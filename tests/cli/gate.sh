@@ -279,5 +279,13 @@ expect_eq "$(head -n 1 "$T/err")" "4 evaluations of 3 queries, on $day; the late
 run bd --db hh.db history regressions
 expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3"), no regression: no change point with p ≤ 0.001 and a change of at least 0%" \
     "history NAME of a lookup: its outcome, then what the rows say (none: the terminal's line for an empty result)"
+# One decision that is also the latest evaluation: named once, its outcome
+# after its failing rows ("the latest: placement-rule (id 1)" said it again).
+run bd --db hh.db history placement-rule
+expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest decision fails: placement-rule (id 1) in $f1 of $n1 rows: $(hsql "SELECT outcome FROM evaluation WHERE id = 1")" \
+    "history NAME of one failing decision: named once, with its outcome"
+run bd --db hh.db history gate-percent -n 1
+expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
+    "history NAME of one holding decision: named once, with its outcome"
 
 finish
