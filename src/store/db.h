@@ -58,9 +58,15 @@ struct db_stmt;
  * string of libpq's keyword=value pairs beginning with one of its
  * keywords (host=db.example dbname=results). store_name.c. */
 int db_is_server_name(const char *name);
+/* Why name, no server's name, was meant as one that libpq would not read
+ * ("postgresq://...", "postgresql:/...", "dbnme=results password=..."),
+ * which SQLite would take for a file's and messages would print whole;
+ * NULL for any other name. malloc'd. store_name.c. */
+char *store_name_mistaken(const char *name);
 /* The name as it may be printed: a password, wherever the name holds one
  * (before the host, up to the last @; a password or sslpassword parameter
- * or keyword), as ***. Any other name as it is. malloc'd; NULL when out
+ * or keyword, also in a name store_name_mistaken refuses), as ***. Any
+ * other name as it is. malloc'd; NULL when out
  * of memory. */
 char *store_name_masked(const char *name);
 /* A message of libpq's about the name, as it may be printed: the name in
