@@ -164,6 +164,28 @@ expect_rc 1 "copy into it as its owner, without the use of the schema benchstats
 expect_err_has "error: copy: postgresql://$owner@$PGHOST:$PGPORT/${db}_owned: the role $owner may not use the schema \
 benchstats" "copy says so, naming the destination (not 'init:')"
 pg -d "${db}_owned" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
+# A database a superuser made without giving it to the role (createdb
+# without -O): PostgreSQL 15 lets only the owner create in public. Init and
+# copy say who lacks what and how to give it ("migration
+# 0007_baseline.sql failed: permission denied for schema public" before),
+# and make nothing.
+pg -d postgres -c "CREATE DATABASE ${db}_other TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null
+pg -d "${db}_other" -c "CREATE EXTENSION benchstats" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
+run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_other" init
+expect_rc 1 "init in a database the role does not own"
+expect_err_has "the role $owner may not create tables in the schema public of the database ${db}_other, where the \
+store's tables go (PostgreSQL 15 lets only the database's owner create there; as a superuser: ALTER DATABASE \
+${db}_other OWNER TO $owner, or make it with createdb -O $owner; docs/postgresql.md)" "says who lacks what, and the remedy"
+run bd --db empty.db copy "postgresql://$owner@$PGHOST:$PGPORT/${db}_other"
+expect_rc 1 "copy into it"
+expect_err_has "error: copy: postgresql://$owner@$PGHOST:$PGPORT/${db}_other: the role $owner may not create tables in \
+the schema public" "copy says so"
+expect_eq "$(pg -d "${db}_other" -A -t -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" "0" \
+    "nothing made"
+pg -d postgres -c "ALTER DATABASE ${db}_other OWNER TO $owner" >/dev/null
+run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_other" init
+expect_rc 0 "init once the role owns the database, as the message says"
+pg_dropdb "${db}_other" >/dev/null
 run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned" init
 expect_rc 0 "init as the database's owner"
 expect_err_has "warning: benchdb_reader may still create large objects and take advisory locks in this database: taking those from PUBLIC takes a superuser" \
