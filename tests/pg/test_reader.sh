@@ -190,7 +190,31 @@ run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned" init
 expect_rc 0 "init as the database's owner"
 expect_err_has "warning: benchdb_reader may still create large objects and take advisory locks in this database: taking those from PUBLIC takes a superuser" \
     "says what it could not do"
-expect_err_has "as one, run the SQL of docs/postgresql.md" "and what to do"
+expect_err_has "as one, run 'benchdb init' on this store, or the SQL of docs/postgresql.md" "and what to do"
+# The owner holds the schema benchstats without the grant option: its GRANT
+# to benchdb_reader granted nothing (a warning the session drops), and init
+# said "read-only analysis: log in as a member of benchdb_reader" while a
+# member's every saved query failed ("function lookback_baseline(...) does
+# not exist"). It says what the role lacks, and who can give it.
+expect_err_has "warning: the role benchdb_reader still lacks the use of the schema benchstats (the functions) in this \
+database, which this role may not grant: its members' saved queries would fail; as a superuser, run 'benchdb init' on \
+this store" "says what the reader role still lacks"
+checks=$((checks + 1))
+grep -q "read-only analysis: log in as a member" "$T/out" && fail "init says readers may log in while they cannot read"
+# A superuser's init on the owner's store completes it: the schema, the
+# tables, and the default privileges of the tables' owner, so that a table
+# the owner makes later (a migration's) is read too (before, the defaults
+# were the superuser's own and covered no table of the store).
+run bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_owned" init
+expect_rc 0 "a superuser's init on the owner's store"
+expect_out_has "read-only analysis: log in as a member of benchdb_reader" "now readers may"
+checks=$((checks + 1))
+grep -q "still lacks" "$T/err" && fail "nothing lacking after a superuser's init: $(cat "$T/err")"
+run bd --db "postgresql://$alice@$PGHOST:$PGPORT/${db}_owned" sql "SELECT geomean(2.0) AS g"
+expect_rc 0 "a member uses the functions"
+pg -U "$owner" -d "${db}_owned" -c "CREATE TABLE later_table (x BIGINT)" >/dev/null
+expect_eq "$(pg -d "${db}_owned" -A -t -c "SELECT has_table_privilege('benchdb_reader', 'later_table', 'SELECT')")" "t" \
+    "a table the owner makes later is read by benchdb_reader"
 
 pg_dropdb "$db" >/dev/null
 pg_dropdb "${db}_owned" >/dev/null
