@@ -168,6 +168,10 @@ int db_errcode(struct db *db); /* the primary code */
 const char *db_sqlstate(struct db *db);
 /* 1 when no transaction is open. */
 int db_autocommit(struct db *db);
+/* 1 when the connection to the server is gone (the server stopped, the
+ * session was terminated, the network failed): every later statement
+ * would fail with "no connection to the server". 0 on SQLite. */
+int db_lost(struct db *db);
 /* The id the last INSERT gave its row: SQLite's rowid; on PostgreSQL the
  * session's lastval() (every id column takes its value from a sequence),
  * 0 when it cannot be read. */

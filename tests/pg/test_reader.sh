@@ -143,6 +143,39 @@ expect_out_has "1 archive loaded" "loaded"
 checks=$((checks + 1))
 grep -q "waiting" "$T/err" && fail "no wait said when there is none"
 
+# ---- the connection lost in the middle of an ingest ----
+# The session is terminated while it waits for the second archive's lock
+# (as when the server stops or restarts): that archive fails with the
+# server's reason, and the ingest stops, saying how many archives it did
+# not try and what to do, instead of a failure and a note for each of
+# them ("cannot store: no connection to the server", 164 times for a
+# night's directory). Only the first archive is stored.
+c="$BENCHDB_SRC/examples/calibration"
+set -- "$c/p3-vm-a-1.jsonl.zst" "$c/p3-vm-a-2.jsonl.zst" "$c/p3-vm-b-1.jsonl.zst" "$c/p3-vm-b-2.jsonl.zst"
+key2=$(sha256sum "$2" | cut -c1-16)
+hold "BEGIN" "SELECT pg_advisory_lock(CAST(x'$key2' AS BIGINT))"
+env BENCHDB_BUSY_TIMEOUT=60 "$BENCHDB_BIN" --db "$uri" ingest "$@" >"$T/out" 2>"$T/err" &
+ingest=$!
+waiting="datname = '$db' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted)"
+i=0
+until [ "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE $waiting")" = 1 ]; do
+    i=$((i + 1))
+    [ "$i" -le 400 ] || { fail "the ingest did not wait for the second archive's lock"; break; }
+    sleep 0.05
+done
+pg -d "$db" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $waiting" >/dev/null
+wait "$ingest"
+irc=$?
+release
+checks=$((checks + 1))
+[ "$irc" = 1 ] || fail "an ingest that lost its connection: exit $irc, not 1"
+expect_err_has "error: $2: cannot store: terminating connection due to administrator command" "the archive's failure"
+expect_err_has "error: ingest: the connection to the store was lost: 2 archives not tried (the first: $3); run the \
+ingest again once the server is back: the archives stored are skipped" "says it stopped, how many are left, and what to do"
+expect_eq "$(grep -c 'cannot store' "$T/err")" 1 "one failure said, not one per archive left"
+expect_out_has "ingest: 1 archive loaded, 0 skipped, 1 failed" "the summary"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive WHERE name LIKE '%p3-vm-%'")" 1 "the first archive stored"
+
 # ---- init by a role that may not take functions from PUBLIC ----
 pg -d postgres -c "CREATE ROLE $owner LOGIN CREATEROLE" \
     -c "CREATE DATABASE ${db}_owned OWNER $owner TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
