@@ -185,9 +185,10 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long long rows = 0, changed = 0;
-    int named = 0; /* the message names the store */
-    int rc = store_copy_connect(dest, &dst, &named, &err) ? -1
+    int named = 0, made = 0; /* the message names the store; its schema is made as it opens */
+    int rc = store_copy_connect(dest, &dst, &named, &made, &err) ? -1
              : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
+    int dst_opened = dst != NULL; /* its schema made: store_copy_connect got that far */
     const char *file = dst ? db_filename(dst) : NULL;
     char *created = rc && !existed && file ? xstrdup(file) : NULL;
     db_close(src);
@@ -198,10 +199,15 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     free(created);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc) {
+        /* Only the copy's rows are one transaction: the schema made before
+         * them stays, an empty store (said, where "nothing" was said). */
+        const char *left = made && dst_opened ? "no row was written there (the copy first gave it the store's schema, "
+                                                "which stays, empty: a copy again fills it)"
+                                              : "nothing was written there";
         if (named)
-            bd_error("copy: %s; nothing was written there", err ? err : "out of memory");
+            bd_error("copy: %s; %s", err ? err : "out of memory", left);
         else
-            bd_error("copy: %s: %s; nothing was written there", shown ? shown : "DEST", err ? err : "out of memory");
+            bd_error("copy: %s: %s; %s", shown ? shown : "DEST", err ? err : "out of memory", left);
         free(err);
         free(shown);
         return EXIT_FAIL;

@@ -589,6 +589,34 @@ static void refresh_statistics(struct db *db)
 }
 
 /* The command; *named_host: the host the files named, freed by the caller. */
+/* Each archive of the list in turn, on its own transaction. A lost
+ * connection to the server (stopped, restarted, the session terminated)
+ * stops the rest, which would each fail with "no connection to the
+ * server" (a line and a note for every archive left); it says how many
+ * were not tried. EXIT_OK, or EXIT_FAIL when any failed. */
+static int ingest_archives(struct ingester *g, struct db *db, const struct items *list, struct progress *pr)
+{
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < list->n; i++) {
+        ingester_next(g, i + 1 < list->n ? list->v[i + 1].path : NULL);
+        if (ingester_archive(g, list->v[i].path) == INGEST_FAILED)
+            rc = EXIT_FAIL;
+        struct stat st;
+        pr->done++;
+        if (strcmp(list->v[i].path, "-") != 0 && stat(list->v[i].path, &st) == 0)
+            pr->done_bytes += (uint64_t)st.st_size;
+        progress_show(pr, 0);
+        if (rc != EXIT_OK && db_lost(db) && i + 1 < list->n) {
+            progress_clear(pr);
+            bd_error("ingest: the connection to the store was lost: %zu archive%s not tried (the first: %s); run the "
+                     "ingest again once the server is back: the archives stored are skipped",
+                     list->n - i - 1, list->n - i - 1 == 1 ? "" : "s", list->v[i + 1].path);
+            break;
+        }
+    }
+    return rc;
+}
+
 static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host)
 {
     struct ingest_args a = {.max_line_bytes = INGEST_DEFAULT_MAX_LINE,
@@ -666,19 +694,11 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
         sb_free(&shown);
         pr.done = 1;
     }
-    for (size_t i = 0; !files_mode && i < list.n; i++) {
-        ingester_next(g, i + 1 < list.n ? list.v[i + 1].path : NULL);
-        if (ingester_archive(g, list.v[i].path) == INGEST_FAILED)
-            rc = EXIT_FAIL;
-        struct stat st;
-        pr.done++;
-        if (strcmp(list.v[i].path, "-") != 0 && stat(list.v[i].path, &st) == 0)
-            pr.done_bytes += (uint64_t)st.st_size;
-        progress_show(&pr, 0);
-    }
+    if (!files_mode && ingest_archives(g, db, &list, &pr) != EXIT_OK)
+        rc = EXIT_FAIL;
     progress_clear(&pr);
     const struct ingest_totals *t = ingester_totals(g);
-    if (t->loaded > 0)
+    if (t->loaded > 0 && !db_lost(db))
         refresh_statistics(db);
     if (!a.quiet)
         print_summary(t, now() - pr.t0);

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "store/dialect.h"
+#include "util/xalloc.h"
 
 /* The role for read-only analysis: reads every table and view of the
  * store and writes nothing. Roles belong to the cluster, so it is made
@@ -15,17 +16,44 @@
  * PASSWORD, ALTER ROLE ... SET statement_timeout = 0), which every user
  * sharing one login would share; each analyst logs in as a role of their
  * own, a member of it (docs/postgresql.md, "Read-only analysis"). */
+/* Making the role, or taking its login, takes CREATEROLE; an existing
+ * role without a login is left alone, so that the store's owner without
+ * CREATEROLE grants its tables to a role a superuser made. The tables'
+ * later ones (a migration's) are granted by default as their owner makes
+ * them: the default privileges are those of the owner of the store's
+ * tables, also when a superuser runs this on a store another role made
+ * (before, they were the superuser's own, which covered no table). */
 static const char reader_role_sql[] =
     "DO $$ BEGIN\n"
     "  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'benchdb_reader') THEN\n"
     "    CREATE ROLE benchdb_reader NOLOGIN;\n"
+    "  ELSIF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'benchdb_reader' AND rolcanlogin) THEN\n"
+    "    ALTER ROLE benchdb_reader NOLOGIN;\n"
     "  END IF;\n"
     "END $$;\n"
-    "ALTER ROLE benchdb_reader NOLOGIN;\n"
     "GRANT USAGE ON SCHEMA public, benchstats TO benchdb_reader;\n"
     "GRANT SELECT ON ALL TABLES IN SCHEMA public TO benchdb_reader;\n"
-    "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO benchdb_reader;\n"
+    "DO $$ DECLARE o name; BEGIN\n"
+    "  SELECT tableowner INTO o FROM pg_tables WHERE schemaname = 'public' AND tablename = 'schema_migration';\n"
+    "  IF o IS NULL OR NOT pg_has_role(o, 'MEMBER') THEN o := current_user; END IF;\n"
+    "  EXECUTE format('ALTER DEFAULT PRIVILEGES FOR ROLE %I IN SCHEMA public GRANT SELECT ON TABLES TO benchdb_reader', o);\n"
+    "END $$;\n"
     "REVOKE CREATE ON SCHEMA public FROM PUBLIC;\n";
+
+/* What the role still lacks in this database after the grants: a GRANT
+ * of what the granting role holds without the grant option succeeds
+ * granting nothing (PostgreSQL warns, and benchdb's sessions drop
+ * notices), so a database owner's init left the role without the schema
+ * benchstats (a superuser's) and said all was well, while every saved
+ * query a member ran failed with "function lookback_baseline(...) does
+ * not exist". */
+static const char reader_lacks_sql[] =
+    "SELECT concat_ws(', ', "
+    "CASE WHEN NOT has_schema_privilege('benchdb_reader', 'benchstats', 'USAGE') "
+    "THEN 'the use of the schema benchstats (the functions)' END, "
+    "(SELECT 'SELECT on ' || string_agg(c.relname, ', ' ORDER BY c.relname) FROM pg_class AS c "
+    "WHERE c.relnamespace = CAST('public' AS regnamespace) AND c.relkind IN ('r', 'v') "
+    "AND NOT has_table_privilege('benchdb_reader', c.oid, 'SELECT')))";
 
 /* What every role may do by default and a reader must not, in this
  * database: create large objects (lo_from_bytea...: storage beside the
@@ -88,18 +116,36 @@ static int reader_logs_in(struct db *db)
     return yes;
 }
 
+/* What reader_lacks_sql finds, malloc'd; "" when nothing; NULL when it
+ * cannot be read. */
+static char *reader_lacks(struct db *db)
+{
+    struct db_stmt *st = NULL;
+    char *lacks = NULL;
+    if (db_prepare(db, reader_lacks_sql, &st) == SQLITE_OK && db_step(st) == SQLITE_ROW)
+        lacks = xstrdup(db_column_text(st, 0) ? (const char *)db_column_text(st, 0) : "");
+    db_finalize(st);
+    return lacks;
+}
+
 void cli_reader_role(struct db *db, int say)
 {
     if (!db_dialect(db)->has_roles) /* a store file: no roles */
         return;
-    char *msg = NULL;
+    char *msg = NULL, *lacks = NULL;
     int logged_in = reader_logs_in(db);
     if (run_retrying(db, reader_role_sql, &msg) != SQLITE_OK)
-        bd_warning("the role benchdb_reader was not made (%s): a role with CREATEROLE can run the SQL of "
+        bd_warning("the role benchdb_reader was not made or not granted the store here (%s): as a superuser, run "
+                   "'benchdb init' on this store, which makes the role and its grants, or the SQL of "
                    "docs/postgresql.md, \"Read-only analysis\"",
                    msg);
     else {
-        if (say)
+        if ((lacks = reader_lacks(db)) && *lacks)
+            bd_warning("the role benchdb_reader still lacks %s in this database, which this role may not grant: its "
+                       "members' saved queries would fail; as a superuser, run 'benchdb init' on this store, or "
+                       "GRANT what it lacks (docs/postgresql.md, \"Read-only analysis\")",
+                       lacks);
+        else if (say)
             cli_say("read-only analysis: log in as a member of benchdb_reader (SELECT only; docs/postgresql.md)");
         if (logged_in)
             bd_warning("the role benchdb_reader could log in, and no longer can: a role that logs in may change its "
@@ -108,9 +154,10 @@ void cli_reader_role(struct db *db, int say)
     }
     if (run_retrying(db, reader_limits_sql, &msg) != SQLITE_OK)
         bd_warning("benchdb_reader may still create large objects and take advisory locks in this database: taking "
-                   "those from PUBLIC takes a superuser (%s); as one, run the SQL of docs/postgresql.md, "
-                   "\"Read-only analysis\"",
+                   "those from PUBLIC takes a superuser (%s); as one, run 'benchdb init' on this store, or the SQL "
+                   "of docs/postgresql.md, \"Read-only analysis\"",
                    msg);
     free(msg);
+    free(lacks);
 }
 

@@ -195,10 +195,11 @@ static int check_empty_as_is(struct db *dst, char **err)
     return 0;
 }
 
-int store_copy_connect(const char *dest, struct db **out, int *named, char **err)
+int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **err)
 {
     *out = NULL;
     *named = 0;
+    *made = 0;
     /* A link to nothing would be followed by SQLite and the store created
      * wherever it points (a file the link's maker chose the name of, with
      * text from archives in it): refused, as report -o refuses one. */
@@ -212,6 +213,11 @@ int store_copy_connect(const char *dest, struct db **out, int *named, char **err
             return -1;
         }
         int rc = check_empty_as_is(as_is, err);
+        /* the schema made or brought up now is committed on its own, before
+         * the copy's transaction: it stays should the copy fail */
+        char *why = NULL;
+        *made = rc == 0 && store_version(as_is, &why) < store_migrations_known(as_is);
+        free(why);
         db_close(as_is);
         if (rc)
             return -1;

@@ -35,8 +35,11 @@ int store_copy_open(struct db *src, struct db *dst, struct store_copy **out, cha
  * opened to write (STORE_CREATE: a missing file made, an empty or older
  * store brought to the current schema). 0, or -1 with *err; *named says
  * the message names the store (a failure to open it), else it does not
- * (the destination holds rows). */
-int store_copy_connect(const char *dest, struct db **out, int *named, char **err);
+ * (the destination holds rows). *made says the destination existed and
+ * is to be brought to the current schema as it opens (an empty database, an
+ * empty or older store): those migrations commit on their own, and stay
+ * should the copy then fail. */
+int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **err);
 /* Every row of every table. 0, or -1 with *err naming the table. */
 int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, long long *rows, char **err);
 int store_copy_rearm(struct store_copy *c, char **err);

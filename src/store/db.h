@@ -58,9 +58,15 @@ struct db_stmt;
  * string of libpq's keyword=value pairs beginning with one of its
  * keywords (host=db.example dbname=results). store_name.c. */
 int db_is_server_name(const char *name);
+/* Why name, no server's name, was meant as one that libpq would not read
+ * ("postgresq://...", "postgresql:/...", "dbnme=results password=..."),
+ * which SQLite would take for a file's and messages would print whole;
+ * NULL for any other name. malloc'd. store_name.c. */
+char *store_name_mistaken(const char *name);
 /* The name as it may be printed: a password, wherever the name holds one
  * (before the host, up to the last @; a password or sslpassword parameter
- * or keyword), as ***. Any other name as it is. malloc'd; NULL when out
+ * or keyword, also in a name store_name_mistaken refuses), as ***. Any
+ * other name as it is. malloc'd; NULL when out
  * of memory. */
 char *store_name_masked(const char *name);
 /* A message of libpq's about the name, as it may be printed: the name in
@@ -162,6 +168,10 @@ int db_errcode(struct db *db); /* the primary code */
 const char *db_sqlstate(struct db *db);
 /* 1 when no transaction is open. */
 int db_autocommit(struct db *db);
+/* 1 when the connection to the server is gone (the server stopped, the
+ * session was terminated, the network failed): every later statement
+ * would fail with "no connection to the server". 0 on SQLite. */
+int db_lost(struct db *db);
 /* The id the last INSERT gave its row: SQLite's rowid; on PostgreSQL the
  * session's lastval() (every id column takes its value from a sequence),
  * 0 when it cannot be read. */

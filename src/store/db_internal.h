@@ -86,6 +86,7 @@ int db_pg_exec(struct db *db, const char *sql, char **errmsg);
 int db_pg_copy_in(struct db *db, const char *sql, const void *data, size_t n);
 int db_pg_copy_steps(struct db *db, const char *sql, const struct db_copy_steps *cb);
 int db_pg_autocommit(struct db *db);
+int db_pg_lost(struct db *db);
 int db_pg_step_later(struct db_stmt *st);
 int db_pg_exec_later(struct db *db, const char *sql);
 /* Reads the answers of the statements sent without waiting: SQLITE_OK,

@@ -453,6 +453,8 @@ int db_pg_copy_steps(struct db *db, const char *sql, const struct db_copy_steps 
     return rc;
 }
 
+int db_pg_lost(struct db *db) { return PQstatus(conn(db)) == CONNECTION_BAD; }
+
 int db_pg_autocommit(struct db *db)
 {
     db_pg_sync(db); /* an error leaves the transaction open (and aborted) */

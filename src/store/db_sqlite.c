@@ -181,6 +181,7 @@ int db_autocommit(struct db *db)
 {
     return db->engine == DB_POSTGRESQL ? db_pg_autocommit(db) : sqlite3_get_autocommit(db->lite);
 }
+int db_lost(struct db *db) { return db->engine == DB_POSTGRESQL && db_pg_lost(db); }
 int db_copy_in(struct db *db, const char *sql, const void *data, size_t n)
 {
     return db->engine == DB_POSTGRESQL ? db_pg_copy_in(db, sql, data, n) : SQLITE_MISUSE;

@@ -298,6 +298,16 @@ int store_open(const char *path, enum store_mode mode, sqlite3 **out, char **err
     *out = NULL;
     if (store_busy_timeout_ms(err) < 0)
         return -1;
+    /* A server's name mistyped is refused, its password masked, rather
+     * than taken for a file's and printed whole in "no store here". */
+    char *mistaken = store_name_mistaken(path);
+    if (mistaken) {
+        char *shown = store_name_masked(path);
+        bd_fail(err, "%s: %s", shown ? shown : "(the store)", mistaken);
+        free(shown);
+        free(mistaken);
+        return -1;
+    }
     struct stat st;
     int exists = stat(path, &st) == 0;
     if (!exists && mode != STORE_CREATE)

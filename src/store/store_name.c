@@ -8,12 +8,14 @@
  * it: "could not translate host name "ss@h"..."), so its messages are
  * shown only when they hold no piece of one. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "store/db.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 
 /* libpq 15's connection keywords, which begin a keyword=value string. */
 static const char *const keywords[] = {
@@ -53,6 +55,69 @@ static int keyword_value(const char *name)
 
 int db_is_server_name(const char *name) { return name && (uri_scheme(name) || keyword_value(name)); }
 
+/* A name meant as a server's that libpq would not read as one, and SQLite
+ * would take for a file's: a URI of another scheme or with a slash short
+ * ("postgresq://", "postgresql:/u:pw@db/results", "postgresql//..."). The
+ * length of its scheme with the ':' and the slashes after it, 0 if none. */
+static size_t mistyped_scheme(const char *name)
+{
+    size_t n = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-");
+    if (n == 0 || !isalpha((unsigned char)name[0]) || uri_scheme(name))
+        return 0;
+    if (strncmp(name + n, "://", 3) == 0)
+        return n + 3;
+    int pg = (n == 8 || n == 10) && strncasecmp(name, "postgresql", n) == 0;
+    if (pg && name[n] == ':')
+        return n + 1 + strspn(name + n + 1, "/");
+    return pg && strncmp(name + n, "//", 2) == 0 ? n + 2 : 0;
+}
+
+/* The length of the word=, blanks around =, that s begins with; 0 if none. */
+static size_t key_eq(const char *s, size_t *klen)
+{
+    size_t k = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_");
+    size_t e = k + strspn(s + k, " \t\n");
+    *klen = k;
+    return k && s[e] == '=' ? e + 1 : 0;
+}
+
+/* A string of keyword=value pairs (two or more, the first at its start)
+ * whose first word is none of libpq's ("dbnme=results password=..."): the
+ * length of that word, 0 if the name is none such. */
+static size_t mistyped_keywords(const char *name)
+{
+    const char *s = name + strspn(name, " \t\n");
+    size_t k, kk;
+    if (keyword_value(name) || !key_eq(s, &k))
+        return 0;
+    for (const char *p = s + k; *p; p++)
+        if (strchr(" \t\n", *p) && key_eq(p + strspn(p, " \t\n"), &kk))
+            return k;
+    return 0;
+}
+
+char *store_name_mistaken(const char *name)
+{
+    if (mistyped_scheme(name))
+        return strdup("not a PostgreSQL connection URI, which begins postgresql:// or postgres://, nor a store "
+                      "file's name (a file so named is named ./NAME)");
+    size_t k = mistyped_keywords(name);
+    if (!k)
+        return NULL;
+    const char *s = name + strspn(name, " \t\n");
+    char word[32];
+    snprintf(word, sizeof word, "%.*s", (int)(k < sizeof word ? k : sizeof word - 1), s);
+    size_t nk = 0;
+    while (keywords[nk])
+        nk++;
+    const char *near = suggest_closest(word, keywords, nk);
+    struct strbuf sb = {0};
+    sb_printf(&sb, "'%s' is not one of libpq's connection keywords%s%s%s, so this is no server's name, nor a store "
+                   "file's (a file so named is named ./NAME)",
+              word, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    return sb_failed(&sb) ? (sb_free(&sb), NULL) : sb_detach(&sb);
+}
+
 char *store_name_conninfo(const char *name)
 {
     char *c = strdup(name);
@@ -78,9 +143,8 @@ static void add_secret(struct secrets *sx, const char *at, size_t len)
 
 /* A URI, masked into out: the user info's password up to the last @
  * (a password's own @ left unescaped), and every password parameter. */
-static int mask_uri(const char *name, struct strbuf *out, struct secrets *sx)
+static int mask_uri(const char *name, size_t sch, struct strbuf *out, struct secrets *sx)
 {
-    size_t sch = uri_scheme(name);
     const char *at = strrchr(name + sch, '@');
     const char *colon = at ? memchr(name + sch, ':', (size_t)(at - name - sch)) : NULL;
     const char *rest = name;
@@ -155,8 +219,11 @@ static char *mask(const char *name, struct secrets *sx)
 {
     struct strbuf out = {0};
     memset(sx, 0, sizeof *sx);
-    int bad = uri_scheme(name) ? mask_uri(name, &out, sx) : keyword_value(name) ? mask_keywords(name, &out, sx)
-                                                                                 : sb_puts(&out, name);
+    /* a name mistyped as a server's is masked as the one it was meant as */
+    size_t sch = uri_scheme(name) ? uri_scheme(name) : mistyped_scheme(name);
+    int bad = sch                                                    ? mask_uri(name, sch, &out, sx)
+              : keyword_value(name) || mistyped_keywords(name) ? mask_keywords(name, &out, sx)
+                                                               : sb_puts(&out, name);
     if (bad) {
         sb_free(&out);
         return NULL;

@@ -54,6 +54,33 @@ static int usable_extension(struct db *db, char **err)
     return ok == 1 ? 0 : -1;
 }
 
+/* A new store's tables go into the current schema (public), where
+ * PostgreSQL 15 lets only the database's owner create: a database made by
+ * a superuser for a role that then ran init or copy met "migration
+ * 0007_baseline.sql failed: permission denied for schema public", which
+ * said neither who lacks what nor how to give it. */
+static int creatable_schema(struct db *db, char **err)
+{
+    struct db_stmt *st = NULL;
+    int ok = db_prepare(db, "SELECT has_schema_privilege(current_schema(), 'CREATE'), current_user, "
+                            "quote_ident(current_user), current_schema(), current_database(), "
+                            "quote_ident(current_database())",
+                        &st) == SQLITE_OK &&
+             db_step(st) == SQLITE_ROW;
+    if (ok && db_column_type(st, 3) != SQLITE_NULL && db_column_int(st, 0) != 1) {
+        bd_fail(err, "the role %s may not create tables in the schema %s of the database %s, where the store's "
+                     "tables go (PostgreSQL 15 lets only the database's owner create there; as a superuser: ALTER "
+                     "DATABASE %s OWNER TO %s, or make it with createdb -O %s; docs/postgresql.md)",
+                (const char *)db_column_text(st, 1), (const char *)db_column_text(st, 3),
+                (const char *)db_column_text(st, 4), (const char *)db_column_text(st, 5),
+                (const char *)db_column_text(st, 2), (const char *)db_column_text(st, 2));
+        ok = -1;
+    } else if (!ok)
+        bd_fail(err, "%s", db_errmsg(db));
+    db_finalize(st);
+    return ok == 1 ? 0 : -1;
+}
+
 /* The extension benchstats, installed when it is not (which takes a
  * superuser, or a database owner where it is marked trusted). */
 static int need_extension(struct db *db, char **err)
@@ -189,7 +216,8 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
     } else if (refuse_standby(db, err)) {
         goto fail;
     } else if (mode != STORE_MIGRATE && version < known) {
-        if ((mode == STORE_CREATE && need_extension(db, err)) || store_apply_migrations(db, -1, err) < 0)
+        if ((mode == STORE_CREATE && (need_extension(db, err) || (version == 0 && creatable_schema(db, err)))) ||
+            store_apply_migrations(db, -1, err) < 0)
             goto fail;
         if (mode == STORE_WRITE && version > 0) { /* init and copy say what they made */
             char *shown = store_name_masked(name);

@@ -194,6 +194,25 @@ checks=$((checks + 1))
 [ "$(pg -d "${db}_bad" -A -t -c "SELECT (SELECT count(*) FROM archive) + (SELECT count(*) FROM sample)")" = 0 ] ||
     fail "nothing stays of the failed copy"
 pg_dropdb "${db}_bad" >/dev/null
+
+# A copy into an empty database that fails (here a table the copy does not
+# know, as an interrupted copy would) leaves the schema it made first, which
+# commits on its own: no row, an empty store that a copy again fills. It
+# said "nothing was written there" although the database now held the
+# store's tables.
+bd --db $src backup odd.db >/dev/null || fail "a copy of the source to change"
+sqlite3 odd.db "CREATE TABLE my_notes (x)"
+pg_emptydb "${db}_odd" >/dev/null
+run bd --db odd.db copy "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_odd"
+expect_rc 1 "a copy of a store with a table it does not know"
+expect_err_has "the source holds a table this benchdb does not copy: my_notes (a newer benchdb's schema?); no row \
+was written there (the copy first gave it the store's schema, which stays, empty: a copy again fills it)" \
+    "says what stays"
+expect_eq "$(pg -d "${db}_odd" -A -t -c "SELECT (SELECT count(*) FROM archive) + (SELECT count(*) FROM evaluation)")" 0 \
+    "no row stays"
+run bd --db $src copy "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_odd"
+expect_rc 0 "a copy again fills it"
+pg_dropdb "${db}_odd" >/dev/null
 pg_dropdb "$db" >/dev/null
 
 [ "$failures" -eq 0 ] || exit 1

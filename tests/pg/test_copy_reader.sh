@@ -93,6 +93,37 @@ expect_rc 0 "copy --quiet"
 expect_eq "$(pg -d "${db}_q" -A -t -c "SELECT has_table_privilege('benchdb_reader', 'evaluation', 'SELECT')")" "t" \
     "benchdb_reader may read the quiet copy's evaluations"
 
+# The team's CI role, owner of its database, no superuser and without
+# CREATEROLE (docs/postgresql.md, "A store on a server"), copies: the copy
+# stands and says what is left to a superuser, whose init on the store
+# then gives the readers what they need (before, the warning sent it to "a
+# role with CREATEROLE", which may grant neither the owner's tables nor
+# the schema benchstats).
+ci=benchdb_copy_reader_ci
+pg_dropdb "${db}_ci" >/dev/null
+pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $ci" -c "CREATE ROLE $ci LOGIN" \
+    -c "CREATE DATABASE ${db}_ci OWNER $ci TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null
+pg -d "${db}_ci" -c "CREATE EXTENSION benchstats" -c "GRANT USAGE ON SCHEMA benchstats TO $ci" >/dev/null
+run bd --db s.db copy "postgresql://$ci@$PGHOST:$PGPORT/${db}_ci"
+expect_rc 0 "copy as the database's owner"
+expect_err_has "as a superuser, run 'benchdb init' on this store" "says who finishes the readers' grants, and how"
+run bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_ci" init
+expect_rc 0 "a superuser's init on the copy"
+expect_out_has "read-only analysis: log in as a member of benchdb_reader" "readers may log in"
+run bd --db "postgresql://$alice@$PGHOST:$PGPORT/${db}_ci" query placement-rule --param plan=calibration-sim --no-record
+expect_rc 0 "a member runs the rule on the CI role's copy"
+# A table the CI role makes later (a migration's, run as the store's
+# owner) is read too: the superuser's init set the default privileges of
+# the tables' owner (before, its own, which covered no table of the store).
+pg -U "$ci" -d "${db}_ci" -c "CREATE TABLE later_table (x BIGINT)" >/dev/null
+expect_eq "$(pg -d "${db}_ci" -A -t -c "SELECT has_table_privilege('benchdb_reader', 'later_table', 'SELECT')")" "t" \
+    "a table the owner makes later is read by benchdb_reader"
+run bd --db "postgresql://$ci@$PGHOST:$PGPORT/${db}_ci" ingest -q --plan p --run r --host h \
+    "$BENCHDB_SRC/examples/go-bench/crc-old.txt"
+expect_rc 0 "the CI role ingests after the superuser's init (its advisory lock granted back)"
+pg_dropdb "${db}_ci" >/dev/null
+pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $ci" >/dev/null
+
 pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $alice" >/dev/null
 pg_dropdb "$db" >/dev/null
 pg_dropdb "${db}_q" >/dev/null

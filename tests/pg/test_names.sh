@@ -55,6 +55,27 @@ refused "keyword=value, a quote left open" "host=127.0.0.1 password='s3cret pw" 
 refused "keyword=value, spaces around =" "host = 127.0.0.1 port = 1 password = s3cretpw" \
     "host = 127.0.0.1 port = 1 password = ***" s3cretpw
 
+# A server's name mistyped (the scheme's ':' or a slash short, a scheme
+# misspelled, a keyword misspelled) is no file's name either: refused,
+# saying why, its password masked as in the name it was meant as (before,
+# SQLite took it for a file and "no store here" printed it whole).
+refused "a slash short" "postgresql:/u:s3cretpw@$nowhere/db" "postgresql:/u:***@$nowhere/db" s3cretpw
+refused "the scheme's colon left out" "postgresql//u:s3cretpw@$nowhere/db" "postgresql//u:***@$nowhere/db" s3cretpw
+refused "the scheme misspelled" "postgresq://u:s3cretpw@$nowhere/db" "postgresq://u:***@$nowhere/db" s3cretpw
+refused "keyword=value, a keyword misspelled" "hots=127.0.0.1 port=1 password=s3cretpw dbname=db" \
+    "hots=127.0.0.1 port=1 password=*** dbname=db" s3cretpw
+expect_err_has "'hots' is not one of libpq's connection keywords (did you mean 'host'?)" "says which word, and the nearest"
+run bd --db "postgresql:/u:s3cretpw@$nowhere/db" sql "SELECT 1"
+expect_err_has "not a PostgreSQL connection URI, which begins postgresql:// or postgres://" "says why"
+bd --db src.db init >/dev/null || fail "an SQLite store to copy"
+run bd --db src.db copy "postgresql:/u:s3cretpw@$nowhere/db"
+expect_rc 1 "copy into a mistyped name"
+expect_err_has "error: copy: postgresql:/u:***@$nowhere/db: not a PostgreSQL connection URI" "copy names it masked"
+checks=$((checks + 1))
+grep -qF s3cretpw "$T/err" && fail "copy shows the password: $(cat "$T/err")"
+checks=$((checks + 1))
+[ -e postgresql: ] && fail "copy made a directory of the name"
+
 # Each form reaches the store (trust authentication: the password is not
 # asked for), and init names it masked.
 for name in "POSTGRESQL://$PGUSER:s3cretpw@$PGHOST:$PGPORT/$db" \
@@ -75,6 +96,11 @@ expect_out_has "store host=$PGHOST port=$PGPORT user=$PGUSER password=*** dbname
 run bd --db "./password=x.db" sql "SELECT 1"
 expect_rc 1 "a file named ./password=x.db"
 expect_err_has "./password=x.db" "is a file, named as given"
+# So are a directory named postgresql and a name holding one =.
+for f in postgresql/x.db x=1.db ./postgresql:/x.db; do
+    run bd --db "$f" sql "SELECT 1"
+    expect_err_has "error: $f: no store here" "$f is a file"
+done
 
 pg_dropdb "$db" >/dev/null
 finish

@@ -143,6 +143,39 @@ expect_out_has "1 archive loaded" "loaded"
 checks=$((checks + 1))
 grep -q "waiting" "$T/err" && fail "no wait said when there is none"
 
+# ---- the connection lost in the middle of an ingest ----
+# The session is terminated while it waits for the second archive's lock
+# (as when the server stops or restarts): that archive fails with the
+# server's reason, and the ingest stops, saying how many archives it did
+# not try and what to do, instead of a failure and a note for each of
+# them ("cannot store: no connection to the server", 164 times for a
+# night's directory). Only the first archive is stored.
+c="$BENCHDB_SRC/examples/calibration"
+set -- "$c/p3-vm-a-1.jsonl.zst" "$c/p3-vm-a-2.jsonl.zst" "$c/p3-vm-b-1.jsonl.zst" "$c/p3-vm-b-2.jsonl.zst"
+key2=$(sha256sum "$2" | cut -c1-16)
+hold "BEGIN" "SELECT pg_advisory_lock(CAST(x'$key2' AS BIGINT))"
+env BENCHDB_BUSY_TIMEOUT=60 "$BENCHDB_BIN" --db "$uri" ingest "$@" >"$T/out" 2>"$T/err" &
+ingest=$!
+waiting="datname = '$db' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted)"
+i=0
+until [ "$(pg -d "$db" -A -t -c "SELECT count(*) FROM pg_stat_activity WHERE $waiting")" = 1 ]; do
+    i=$((i + 1))
+    [ "$i" -le 400 ] || { fail "the ingest did not wait for the second archive's lock"; break; }
+    sleep 0.05
+done
+pg -d "$db" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $waiting" >/dev/null
+wait "$ingest"
+irc=$?
+release
+checks=$((checks + 1))
+[ "$irc" = 1 ] || fail "an ingest that lost its connection: exit $irc, not 1"
+expect_err_has "error: $2: cannot store: terminating connection due to administrator command" "the archive's failure"
+expect_err_has "error: ingest: the connection to the store was lost: 2 archives not tried (the first: $3); run the \
+ingest again once the server is back: the archives stored are skipped" "says it stopped, how many are left, and what to do"
+expect_eq "$(grep -c 'cannot store' "$T/err")" 1 "one failure said, not one per archive left"
+expect_out_has "ingest: 1 archive loaded, 0 skipped, 1 failed" "the summary"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive WHERE name LIKE '%p3-vm-%'")" 1 "the first archive stored"
+
 # ---- init by a role that may not take functions from PUBLIC ----
 pg -d postgres -c "CREATE ROLE $owner LOGIN CREATEROLE" \
     -c "CREATE DATABASE ${db}_owned OWNER $owner TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
@@ -164,11 +197,57 @@ expect_rc 1 "copy into it as its owner, without the use of the schema benchstats
 expect_err_has "error: copy: postgresql://$owner@$PGHOST:$PGPORT/${db}_owned: the role $owner may not use the schema \
 benchstats" "copy says so, naming the destination (not 'init:')"
 pg -d "${db}_owned" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
+# A database a superuser made without giving it to the role (createdb
+# without -O): PostgreSQL 15 lets only the owner create in public. Init and
+# copy say who lacks what and how to give it ("migration
+# 0007_baseline.sql failed: permission denied for schema public" before),
+# and make nothing.
+pg -d postgres -c "CREATE DATABASE ${db}_other TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null
+pg -d "${db}_other" -c "CREATE EXTENSION benchstats" -c "GRANT USAGE ON SCHEMA benchstats TO $owner" >/dev/null
+run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_other" init
+expect_rc 1 "init in a database the role does not own"
+expect_err_has "the role $owner may not create tables in the schema public of the database ${db}_other, where the \
+store's tables go (PostgreSQL 15 lets only the database's owner create there; as a superuser: ALTER DATABASE \
+${db}_other OWNER TO $owner, or make it with createdb -O $owner; docs/postgresql.md)" "says who lacks what, and the remedy"
+run bd --db empty.db copy "postgresql://$owner@$PGHOST:$PGPORT/${db}_other"
+expect_rc 1 "copy into it"
+expect_err_has "error: copy: postgresql://$owner@$PGHOST:$PGPORT/${db}_other: the role $owner may not create tables in \
+the schema public" "copy says so"
+expect_eq "$(pg -d "${db}_other" -A -t -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" "0" \
+    "nothing made"
+pg -d postgres -c "ALTER DATABASE ${db}_other OWNER TO $owner" >/dev/null
+run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_other" init
+expect_rc 0 "init once the role owns the database, as the message says"
+pg_dropdb "${db}_other" >/dev/null
 run bd --db "postgresql://$owner@$PGHOST:$PGPORT/${db}_owned" init
 expect_rc 0 "init as the database's owner"
 expect_err_has "warning: benchdb_reader may still create large objects and take advisory locks in this database: taking those from PUBLIC takes a superuser" \
     "says what it could not do"
-expect_err_has "as one, run the SQL of docs/postgresql.md" "and what to do"
+expect_err_has "as one, run 'benchdb init' on this store, or the SQL of docs/postgresql.md" "and what to do"
+# The owner holds the schema benchstats without the grant option: its GRANT
+# to benchdb_reader granted nothing (a warning the session drops), and init
+# said "read-only analysis: log in as a member of benchdb_reader" while a
+# member's every saved query failed ("function lookback_baseline(...) does
+# not exist"). It says what the role lacks, and who can give it.
+expect_err_has "warning: the role benchdb_reader still lacks the use of the schema benchstats (the functions) in this \
+database, which this role may not grant: its members' saved queries would fail; as a superuser, run 'benchdb init' on \
+this store" "says what the reader role still lacks"
+checks=$((checks + 1))
+grep -q "read-only analysis: log in as a member" "$T/out" && fail "init says readers may log in while they cannot read"
+# A superuser's init on the owner's store completes it: the schema, the
+# tables, and the default privileges of the tables' owner, so that a table
+# the owner makes later (a migration's) is read too (before, the defaults
+# were the superuser's own and covered no table of the store).
+run bd --db "postgresql://$PGUSER@$PGHOST:$PGPORT/${db}_owned" init
+expect_rc 0 "a superuser's init on the owner's store"
+expect_out_has "read-only analysis: log in as a member of benchdb_reader" "now readers may"
+checks=$((checks + 1))
+grep -q "still lacks" "$T/err" && fail "nothing lacking after a superuser's init: $(cat "$T/err")"
+run bd --db "postgresql://$alice@$PGHOST:$PGPORT/${db}_owned" sql "SELECT geomean(2.0) AS g"
+expect_rc 0 "a member uses the functions"
+pg -U "$owner" -d "${db}_owned" -c "CREATE TABLE later_table (x BIGINT)" >/dev/null
+expect_eq "$(pg -d "${db}_owned" -A -t -c "SELECT has_table_privilege('benchdb_reader', 'later_table', 'SELECT')")" "t" \
+    "a table the owner makes later is read by benchdb_reader"
 
 pg_dropdb "$db" >/dev/null
 pg_dropdb "${db}_owned" >/dev/null

@@ -57,6 +57,35 @@ static void test_masks(void **state)
     masked("host=h password = pw", "host=h password = ***");
     masked("host=h password='open", "host=h password=***");
     masked("results.db", "results.db");
+    /* a server's name mistyped, masked as the one it was meant as */
+    masked("postgresql:/u:pw@h/db", "postgresql:/u:***@h/db");
+    masked("postgresql//u:pw@h/db", "postgresql//u:***@h/db");
+    masked("postgresq://u:pw@h/db?password=x", "postgresq://u:***@h/db?password=***");
+    masked("hots=h password=pw dbname=db", "hots=h password=*** dbname=db");
+}
+
+/* Names meant as a server's that libpq would not read: refused, where
+ * SQLite took them for files and "no store here" printed them whole. */
+static void test_mistaken(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"postgresql:/u:pw@h/db", "postgresql:u@h/db", "POSTGRES:/h/db",
+                                          "postgresql//u:pw@h/db", "postgresq://h/db", "mysql://h/db",
+                                          "hots=h dbname=db", "dbnme=db  password=x"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char *why = store_name_mistaken(refused[i]);
+        assert_non_null(why);
+        free(why);
+    }
+    char *why = store_name_mistaken("dbnme=db password=x");
+    assert_string_equal(why, "'dbnme' is not one of libpq's connection keywords (did you mean 'dbname'?), so this "
+                             "is no server's name, nor a store file's (a file so named is named ./NAME)");
+    free(why);
+    static const char *const files[] = {"results.db",     "postgresql/x.db", "./postgresql:/x.db", "x=1.db",
+                                        "./host=h dbname=db", "postgresql://h/db", "host=h dbname=db",
+                                        "postgresqlx:/y"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        assert_null(store_name_mistaken(files[i]));
 }
 
 static void test_scrub(void **state)
@@ -117,6 +146,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_server_names),
         cmocka_unit_test(test_masks),
+        cmocka_unit_test(test_mistaken),
         cmocka_unit_test(test_scrub),
         cmocka_unit_test(test_lex),
     };
