@@ -343,16 +343,19 @@ static int diff_rows(struct history_diff *d, struct keyed *k, json_t *ra, json_t
     }
     /* Rows only in the second evaluation. */
     json_t *b;
+    size_t only_b = 0;
     json_array_foreach(rb, i, b) {
         char *key = row_key(k, b);
         if (!find_row(k, ra, key)) {
             add_difference(k, b, "(row)", NULL, b);
             d->rows_changed++;
+            only_b++;
         }
         free(key);
     }
-    size_t na = json_array_size(ra), nb = json_array_size(rb);
-    d->rows_total = na > nb ? na : nb;
+    /* the rows of either: a row gone and one new are two of them ("24 of
+     * 12 differ" counted both against the larger side) */
+    d->rows_total = json_array_size(ra) + only_b;
     return rowset_builder_finish(&k->b, err);
 }
 

@@ -39,7 +39,7 @@ struct history_diff {
     long long archives[2];
     char *params_changes; /* "level: 0.95 -> 0.9, ..." or "" when the same */
     size_t rows_changed;  /* rows of either evaluation that differ */
-    size_t rows_total;    /* the larger evaluation's row count */
+    size_t rows_total;    /* the rows of either (by key): the first's and those only in the second */
     /* The differing rows: the query's key columns (-- key:), the changed
      * column ("(row)" for a row present in one evaluation only) and its
      * value in each evaluation. Fixed columns are named column, ID1 and

@@ -70,6 +70,12 @@ bd sql --write "UPDATE evaluation SET rows = json_remove(rows, '\$[1]') WHERE id
 run bd history --verify 1 --format csv
 expect_out_has "rows: 2 of 2 differ" "a row gone from the record"
 expect_out_has "a row not there before" "the row found now only"
+# Every row's key changed: each recorded row gone and each found now new,
+# counted among the rows of either (it said "4 of 2 differ").
+cp keep.db results.db
+bd sql --write "UPDATE evaluation SET rows = json_replace(rows, '\$[0].run_group', 'gone-a', '\$[1].run_group', 'gone-b') WHERE id = 1" >/dev/null
+run bd history --verify 1 --format csv
+expect_out_has "rows: 4 of 4 differ" "every key changed: the rows of either counted"
 
 # --- The version, a missing schema hash, a record that cannot be re-run.
 cp keep.db results.db
