@@ -101,8 +101,8 @@ int cli_opt_queries(const struct cli_opt *o, const char *arg, void *dst, char **
     CLI_OPT_TIMEOUT(type, m.timeout),                                                                                 \
     {"max-rows", 0, "N", "stop when the result passes N rows (default\n1000000); exit 1", cli_opt_int,              \
      offsetof(type, m.max_rows), 1, 2147483647LL},                                                                    \
-    {"max-result-bytes", 0, "SIZE", "stop when the result takes more than SIZE bytes\nof memory (suffix K, M or G; "  \
-     "default 256M); exit 1", cli_opt_bytes, offsetof(type, m.max_result_bytes), 0, 0},                          \
+    {"max-result-bytes", 0, "SIZE", "stop when the result takes more than SIZE bytes\nof memory (suffix K, M, G "    \
+     "or T; default 256M); exit 1", cli_opt_bytes, offsetof(type, m.max_result_bytes), 0, 0},                          \
     {"max-temp-bytes", 0, "SIZE", "stop when the query's temporary files (sorts,\ntemporary tables) take more than "  \
      "SIZE bytes of\ndisk (default 1G; SQLite only); exit 1", cli_opt_bytes, offsetof(type, m.max_temp_bytes), 0, 0},             \
     {"max-memory", 0, "SIZE", "stop when the query needs more than SIZE bytes of\nmemory, its result included "      \

@@ -598,8 +598,16 @@ static int record_files(struct cli *cli, struct compare_args *a, struct compare_
                                          "$BENCHDB)");
     if (n != 2)
         return bd_usage_error("compare", "compare: --record compares two sides");
-    if (a->no_record || a->ignore.n)
-        return bd_usage_error("compare", "compare: --record with %s", a->no_record ? "--no-record" : "--ignore");
+    if (a->no_record)
+        return bd_usage_error("compare", "compare: --record with --no-record: one records the comparison, the "
+                                         "other not (give one)");
+    /* Stored, a Go file's configuration lines are its run's attributes
+     * (pkg aside: a cell's params), which a comparison of runs does not
+     * split on: what --ignore asks of files, --record does without it. */
+    if (a->ignore.n)
+        return bd_usage_error("compare", "compare: --record with --ignore: stored, the files' runs are compared "
+                                         "cell by cell whatever their configuration lines (pkg aside, a cell's "
+                                         "params there): give --record without --ignore");
     struct db *db = NULL;
     char *err = NULL;
     struct ingest_options io = INGEST_OPTIONS_DEFAULT;

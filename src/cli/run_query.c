@@ -72,8 +72,10 @@ static void describe(const struct cli_query_run *r, const struct evaluation *ev,
  * that count the rows of a chart drawn from another query, which only the
  * page runs (regressions' own lines count its rows: "2 regressions in 2
  * histories; the largest: ..."). NULL when there is none, or for a verdict
- * (already in words), or when the parameters select nothing. */
-static char *answer_headline(const struct saved_query *q, const struct evaluation *ev)
+ * (already in words), or when the parameters select nothing. A line that
+ * does not parse (an unknown format) is left out with a warning in rep,
+ * naming its file and line as 'benchdb report' refuses it. */
+static char *answer_headline(const struct saved_query *q, const struct evaluation *ev, struct out_notes *rep)
 {
     /* The parameters select no measured value: why (empty_why) is the
      * answer, not what the query would say of an empty result ("no
@@ -86,8 +88,11 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
     if (rowset_json(&ev->rows, &rows, 0) == 0 &&
         report_eval_unrecorded(&mem, q->name, ev->params_json, xsb_text(&rows), &err) == 0) {
         mem.text = xstrdup(q->text);
-        if (report_headline_rows(&mem, q->name, &out, &err))
-            out = NULL; /* a malformed line: the outcome line says it */
+        if (report_headline_rows(&mem, q->source ? q->source : q->name, &out, &err)) {
+            out = NULL;
+            out_note(rep, "warning: %s (no headline; 'benchdb report' refuses the query until it is fixed)",
+                     err ? err : "a headline line cannot be read");
+        }
         report_eval_free(&mem);
     }
     free(err);
@@ -183,7 +188,7 @@ static int report_evaluation(const struct cli_query_run *r, struct db *db, const
         out.nshow = q->nshow;
     }
     struct out_notes rep = {0};
-    char *headline = answer_headline(q, ev);
+    char *headline = answer_headline(q, ev, &rep);
     /* A gate's or a lookup's answer in words first, then the outcome line
      * as recorded. */
     if (headline && out.format != OUT_MARKDOWN)

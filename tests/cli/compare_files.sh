@@ -491,6 +491,16 @@ expect_err_has "recorded as evaluation 2" "a second evaluation"
 runs=$(bd --db rec.db sql "SELECT string_agg(r.name, ' ') FROM (SELECT r.name FROM run r JOIN plan p ON p.id = r.plan_id
        WHERE p.name = 'files' ORDER BY r.name) AS r" --format csv | tail -n 1 | tr -d '\r')
 expect_eq "$runs" "./new.txt ./old.txt" "--record: the two sides are runs of plan files, once"
+# --record with --ignore (README's Go command with --record --db FILE added)
+# said only "compare: --record with --ignore": it says why, and what to give.
+run bd --db rec.db compare --record --ignore note ./old.txt ./new.txt
+expect_rc 2 "--record with --ignore"
+expect_eq "$(cat "$T/err")" "error: compare: --record with --ignore: stored, the files' runs are compared cell by cell whatever their configuration lines (pkg aside, a cell's params there): give --record without --ignore (see 'benchdb compare --help')" \
+    "--record with --ignore: why, and what to give"
+run bd --db rec.db compare --record --no-record ./old.txt ./new.txt
+expect_rc 2 "--record with --no-record"
+expect_eq "$(cat "$T/err")" "error: compare: --record with --no-record: one records the comparison, the other not (give one) (see 'benchdb compare --help')" \
+    "--record with --no-record: says which to give"
 # Other files under a label already stored: the error said "pass
 # --append", an option compare does not have; it says what compare takes.
 run bd --db rec.db compare --record ./old.txt=./new.txt ./new.txt

@@ -5,6 +5,13 @@
 . "$BENCHDB_SRC/tests/cli/lib/ingest.sh"
 n=$(ls "$BENCHDB_SRC"/tests/data/formats/bad/*/*.err | wc -l)
 [ "$n" -ge 25 ] || fail "only $n cases"
+# docs/reliability.md (promise 6) counts the refused cases of each corpus.
+nb=$(ls "$BENCHDB_SRC"/tests/data/bad/*.err | wc -l)
+nc=$(ls -d "$BENCHDB_SRC"/tests/data/refused/*/ | wc -l)
+for said in "\`refused/archive/NAME\`: $nb malformed archives" "\`refused/harness/FORMAT/NAME\`: $n bad harness files" \
+            "\`refused/case/NAME\`: $nc wrong inputs"; do
+    grep -qF -- "$said" "$BENCHDB_SRC/docs/reliability.md" || fail "docs/reliability.md does not say $said"
+done
 bd init >/dev/null
 bd ingest -q "$DATA/good/example.jsonl"
 before=$(snapshot)

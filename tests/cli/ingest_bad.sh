@@ -8,6 +8,21 @@
 BAD="$BENCHDB_SRC/tests/data/bad"
 n=$(ls "$BAD"/*.err | wc -l)
 [ "$n" -ge 100 ] || fail "only $n cases in $BAD"
+# docs/archive-format.md names every unit a primary metric takes and every
+# format a results record takes: the lists the refusals give.
+doc=$(tr '\n' ' ' <"$BENCHDB_SRC/docs/archive-format.md")
+units=$(sed -n 's/.*samples.unit: expected one of \(.*\), got .*/\1/p' "$BAD/samples-unit-unknown.err")
+[ -n "$units" ] || fail "samples-unit-unknown.err lists no units"
+for u in $(echo "$units" | tr -d ','); do
+    case "$doc" in *"Units of the primary metric:"*"\`$u\`"*"Any other unit is refused"*) ;;
+    *) fail "docs/archive-format.md does not name the primary metric's unit $u" ;; esac
+done
+formats=$(bd ingest --format nope --plan p --run r --host h x.json 2>&1 | sed -n "s/.*expected one of \(.*\) (see .*/\1/p")
+[ -n "$formats" ] || fail "ingest --format lists no formats"
+row=$(grep '^| `format` | string | required |' "$BENCHDB_SRC/docs/archive-format.md")
+for f in $(echo "$formats" | tr -d ','); do
+    case "$row" in *"\`$f\`"*) ;; *) fail "docs/archive-format.md's results.format does not name $f" ;; esac
+done
 bd init >/dev/null
 bd ingest --quiet "$DATA/good/example.jsonl"
 before=$(snapshot)

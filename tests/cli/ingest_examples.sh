@@ -13,6 +13,23 @@ case "$out" in "ingest: $n archive"*" loaded, 0 skipped, 0 failed;"*) ;; *) fail
 out=$(bd ingest "$ex" 2>/dev/null) || fail "second pass failed"
 case "$out" in "ingest: 0 archives loaded, $n skipped, 0 failed;"*) ;; *) fail "second pass: $out" ;; esac
 bd check >/dev/null || fail "check after the examples"
+# docs/archive-format.md quotes list's first lines and delete's refusals on
+# examples/: each as the program prints it (its paragraphs joined, so that a
+# quote may wrap), with the exit status it says.
+doc=$(tr '\n' ' ' <"$BENCHDB_SRC/docs/archive-format.md" | tr -s ' ')
+for what in plans archives; do
+    line=$(bd list $what 2>&1 >/dev/null)
+    case "$doc" in *"\`$line\`"*) ;; *) fail "docs/archive-format.md does not quote list $what's line: $line" ;; esac
+done
+for args in "2 --plan nope" "1 --archive 99"; do
+    set -- $args
+    want=$1
+    shift
+    rc=0
+    line=$(bd delete "$@" 2>&1 >/dev/null) || rc=$?
+    [ "$rc" = "$want" ] || fail "delete $*: exit status $rc, expected $want (as docs/archive-format.md says)"
+    case "$doc" in *"\`$line\`"*) ;; *) fail "docs/archive-format.md does not quote delete $*'s message: $line" ;; esac
+done
 before=$(snapshot)
 first=$(find "$ex" \( -name '*.jsonl' -o -name '*.jsonl.zst' \) -type f | LC_ALL=C sort | head -n 1)
 zstd -q -d -c -f "$first" | sed '1s/.$//' >"$T/corrupt.jsonl"

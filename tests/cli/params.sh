@@ -188,4 +188,43 @@ for q in placement-rule comparisons widest; do
     expect_eq "$(evaluations)" "$before" "$q: records nothing"
 done
 
+
+# docs/queries.md, "Typed parameters": the messages it quotes are what these
+# commands print on the example store, line for line ("(...)" stands for the
+# query's "(see 'benchdb queries NAME')"), so that the doc cannot go stale.
+awk '/^### Typed parameters/ { on = 1 } on && /^    error: / { sub(/^    /, ""); print } on && /^### Needs/ { exit }' \
+    "$BENCHDB_SRC/docs/queries.md" >doc-errors
+expect_eq "$(wc -l <doc-errors)" 6 "docs/queries.md quotes six refused values"
+n=0
+while IFS= read -r cmd; do
+    n=$((n + 1))
+    want=$(sed -n "${n}p" doc-errors)
+    q=$(printf '%s\n' "$want" | sed 's/^error: query \([^:]*\):.*/\1/')
+    want=$(printf '%s\n' "$want" | sed "s/ (\.\.\.)\$/ (see 'benchdb queries $q')/")
+    usage_error "$want" $cmd
+done <<'EOF_CMDS'
+bd query placement-rule --param plan=calibration-sim --param band_lo=abc
+bd query placement-rule --param plan=calibration-sim --param level=1.5
+bd query placement-rule --param plan=nope
+bd query placement-rule --param plan=calibration-sim --param group_by=proflie
+bd query trend --param benchmark=serialise
+bd query trend --param metric=cpu
+EOF_CMDS
+
+
+# docs/queries.md, "Needs": the command it shows exits 4 with the line it shows.
+cmd=$(awk '/^### Needs/ { on = 1 } on && /^    \$ benchdb / { sub(/^    \$ benchdb /, ""); print; exit }' "$BENCHDB_SRC/docs/queries.md")
+want=$(awk '/^### Needs/ { on = 1 } on && /^    \$ benchdb / { getline; sub(/^    /, ""); print; exit }' "$BENCHDB_SRC/docs/queries.md")
+[ -n "$cmd" ] && [ -n "$want" ] || fail "docs/queries.md shows a query whose needs are unmet"
+run bd $cmd
+expect_rc 4 "docs/queries.md's unmet needs: $cmd"
+expect_eq "$(cat "$T/err")" "$want" "docs/queries.md's unmet needs: the line it shows"
+
+# docs/queries.md, "Outcome, verdict and --gate": a gate's headline, then the outcome line, as shown.
+awk '/^    the gate fails: / { sub(/^    /, ""); print; getline; sub(/^    /, ""); print; exit }' \
+    "$BENCHDB_SRC/docs/queries.md" >doc-gate
+run bd query gate-percent --no-record
+expect_rc 0 "gate-percent on the example store"
+expect_eq "$(head -n 2 "$T/err")" "$(cat doc-gate)" "docs/queries.md's gate headline and outcome line"
+
 finish

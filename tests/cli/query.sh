@@ -428,4 +428,18 @@ run bd --db hist.db query versions -p plan=nightly -p by=source -p "versions=$(p
 expect_rc 2 "a source twice, once abbreviated"
 expect_err_has "versions: '$src' is given twice in" "the whole source named"
 
+
+# --- A headline line that does not parse: it was dropped without a word
+# (report refuses the query, query printed only its row count); it is left
+# out with a warning naming the file and line.
+mkdir -p badhead
+printf -- '-- name: hq\n-- summary: a headline with an unknown format\n-- headline: {x:pc}\nSELECT 1 AS x;\n' >badhead/hq.sql
+run bd query --queries badhead hq
+expect_rc 0 "a malformed headline: the query runs"
+expect_out "x
+-
+1" "a malformed headline: the rows"
+expect_err_has "warning: badhead/hq.sql:3: headline: {x:pc}: unknown format 'pc' (pct, %, share, abs, sha, cell, variant, date, time, DIGITS or WORD/WORDS) (no headline; 'benchdb report' refuses the query until it is fixed)" \
+    "a malformed headline: a warning names its file and line"
+
 finish

@@ -88,6 +88,11 @@ run bd sql --max-result-bytes 1Q "SELECT 1"
 expect_eq "$(cat "$T/err")" \
     "error: sql: --max-result-bytes '1Q': expected a number of bytes >= 1, with an optional suffix K, M, G or T (256M) (see 'benchdb sql --help')" \
     "a bad size: message"
+# --help names the suffixes the parser takes: T too (it said "K, M or G").
+run bd sql --max-result-bytes 1T "SELECT 1"
+expect_rc 0 "a size in T"
+run bd sql --help
+expect_out_has "(suffix K, M, G or T; default 256M)" "sql --help names every suffix a size takes"
 
 # 4. Limits raised past the memory there is: the real reason, "out of
 # memory" (it was "another row available"). Not under the sanitizers,

@@ -8,8 +8,12 @@ trap 'rm -rf "$T"' EXIT
 E=$BENCHDB_SRC/examples/calibration
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# The command recorded in examples/README.md.
-"$BENCHDB_BIN" simulate --seed 19 "$T/calibration" >/dev/null
+# The command recorded in examples/README.md, run as it is written (in a
+# new directory, build/benchdb this binary).
+cmd=$(sed -n 's|^    build/benchdb \(simulate .*\)$|\1|p' "$BENCHDB_SRC/examples/README.md")
+[ -n "$cmd" ] || fail "examples/README.md records no 'build/benchdb simulate' command"
+# shellcheck disable=SC2086
+(cd "$T" && "$BENCHDB_BIN" $cmd >/dev/null) || fail "examples/README.md's command fails: build/benchdb $cmd"
 
 (cd "$E" && ls) >"$T/want"
 (cd "$T/calibration" && ls) >"$T/got"

@@ -173,4 +173,40 @@ if [ -w /dev/full ]; then
     expect_eq "$(grep -c . "$T/err")" 1 "a dot command's full disk said once"
 fi
 
+# docs/functions.md: every ```sql example that runs alone (no "..." in it)
+# prints the result its "-- " comment lines give (a line of prose, a
+# parenthesised aside left out; whitespace aside; NULL for an empty value).
+run python3 - "$BENCHDB_SRC/docs/functions.md" "$BENCHDB_BIN" <<'PY'
+import csv, io, re, subprocess, sys
+doc = open(sys.argv[1], encoding="utf-8").read()
+n, bad = 0, []
+for block in re.findall(r"```sql\n(.*?)```", doc, re.S):
+    items, sql, want = [], [], []
+    for line in block.splitlines():
+        if line.startswith("--"):
+            want.append(line[2:].strip())
+            continue
+        if want:
+            items.append((sql, want))
+            sql, want = [], []
+        sql.append(line.split(" -- ")[0])
+    if sql:
+        items.append((sql, want))
+    for sql, want in items:
+        sql = "\n".join(sql)
+        if "..." in sql or not want:
+            continue
+        want = " ".join(w for w in want if not re.match(r"[A-Z][a-z]* [a-z]", w))
+        want = re.sub(r"\s+\([^\"]*\)$", "", want)
+        r = subprocess.run([sys.argv[2], "sql", "--format", "csv", sql], capture_output=True, text=True)
+        rows = list(csv.reader(io.StringIO(r.stdout)))[1:]
+        got = " | ".join(", ".join(v if v != "" else "NULL" for v in row) for row in rows)
+        n += 1
+        if r.returncode != 0 or re.sub(r"\s", "", got) != re.sub(r"\s", "", want):
+            bad.append("%s\n  the doc: %s\n  prints:  %s%s" % (sql, want, got, r.stderr))
+print("\n".join(bad) if bad else "%d examples" % n)
+sys.exit(1 if bad or n < 25 else 0)
+PY
+expect_rc 0 "docs/functions.md's examples print what it says: $(cat "$T/out")"
+
 finish
