@@ -217,16 +217,6 @@ static int side_measured(const struct cmp_model *m, const char *side)
     return 0;
 }
 
-/* Whether the harness reported a failure in side. */
-static int side_failed(const struct cmp_model *m, const char *side)
-{
-    for (size_t i = 0; i < m->failures.n; i++)
-        for (size_t k = 0; k < m->failures.v[i].nsides; k++)
-            if (strcmp(m->failures.v[i].sides[k], side) == 0)
-                return 1;
-    return 0;
-}
-
 /* A side without a measured value (every benchmark of a head that
  * crashed, say): "; allerr.json holds no measured value: every
  * benchmark it ran failed" (the failures follow, cmp_failures_clause).
@@ -237,7 +227,7 @@ static int put_side_empty(struct strbuf *sb, const struct cmp_model *m)
     for (int s = 0; s < m->nsides; s++)
         if (!side_measured(m, m->sides[s]))
             return sb_printf(sb, "; %s holds no measured value%s", m->sides[s],
-                             side_failed(m, m->sides[s]) ? ": every benchmark it ran failed" : "");
+                             cmp_failures_in(&m->failures, NULL, m->sides[s]) ? ": every benchmark it ran failed" : "");
     return 0;
 }
 

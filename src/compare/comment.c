@@ -535,17 +535,6 @@ static int changed_table(struct strbuf *sb, const struct cmp_model *m, int incon
  * when there are none. A benchmark gone from a side (renamed, skipped, failed) is a
  * change the tables above do not show. */
 #define GONE_NAMED 10
-/* Whether the harness reported name failed in side (the reason it is
- * missing there). */
-static int failed_in(const struct cmp_model *m, const char *name, const char *side)
-{
-    for (size_t i = 0; i < m->failures.n; i++)
-        for (size_t k = 0; strcmp(m->failures.v[i].name, name) == 0 && k < m->failures.v[i].nsides; k++)
-            if (strcmp(m->failures.v[i].sides[k], side) == 0)
-                return 1;
-    return 0;
-}
-
 static int one_side_only(struct strbuf *sb, const struct cmp_model *m)
 {
     struct cmp_counts c;
@@ -573,7 +562,7 @@ static int one_side_only(struct strbuf *sb, const struct cmp_model *m)
                 if (v[i].side == s && v[i].k == k) {
                     rc |= sb_puts(sb, shown++ ? ", " : "");
                     rc |= sb_put_markdown(sb, v[i].label, strlen(v[i].label), MD_TEXT);
-                    if (failed_in(m, v[i].label, not_in))
+                    if (cmp_failures_in(&m->failures, v[i].label, not_in))
                         rc |= sb_puts(sb, " (failed)");
                 }
             if (n > shown)

@@ -143,6 +143,9 @@ int cmp_failures_clause(struct strbuf *sb, const struct cmp_failures *f, int md)
 int cmp_failures_list(struct strbuf *sb, const struct cmp_failures *f);
 /* "NAME in SIDE (WHAT)", malloc'd. */
 char *cmp_failure_text(const struct cmp_failure *x);
+/* Whether the harness reported a failure in side: of the benchmark name,
+ * or of any when name is NULL. */
+int cmp_failures_in(const struct cmp_failures *f, const char *name, const char *side);
 /* [{"sides": [...], "benchmark": ..., "what": ..., "times": N}, ...], malloc'd. */
 char *cmp_failures_json(const struct cmp_failures *f);
 

@@ -118,3 +118,12 @@ char *cmp_failures_json(const struct cmp_failures *f)
     (void)rc; /* a failed append fails the detach */
     return xsb_detach(&sb);
 }
+
+int cmp_failures_in(const struct cmp_failures *f, const char *name, const char *side)
+{
+    for (size_t i = 0; i < f->n; i++)
+        for (size_t k = 0; (!name || strcmp(f->v[i].name, name) == 0) && k < f->v[i].nsides; k++)
+            if (strcmp(f->v[i].sides[k], side) == 0)
+                return 1;
+    return 0;
+}
