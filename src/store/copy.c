@@ -1,10 +1,12 @@
 /* Copying a whole store into another (store/copy.h, docs/copy.md). */
 #include "store/copy.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fnshared/numfmt.h"
@@ -59,6 +61,27 @@ static size_t copy_batch(void)
     char *end = NULL;
     unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
     return n > 0 && n < COPY_BATCH && !*end ? (size_t)n : COPY_BATCH;
+}
+
+/* For tests only (tests/cli/copy_interrupt.sh, tests/pg/test_copy_lost.sh):
+ * with $BENCHDB_TEST_COPY_HOLD set to a path, the copy creates that file
+ * after its first table's rows, inside its transaction, and waits until
+ * the file is removed (at most 120 s), so that a test can interrupt it or
+ * cut its connection there, mid-copy, without racing it. */
+static void copy_test_hold(void)
+{
+    const char *flag = getenv("BENCHDB_TEST_COPY_HOLD");
+    if (!flag || !*flag)
+        return;
+    int fd = open(flag, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    close(fd);
+    struct stat st;
+    for (int i = 0; i < 6000 && stat(flag, &st) == 0; i++) {
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 struct store_copy {
@@ -625,7 +648,11 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
             return sql ? fail_db(err, c->src, "cannot read the source") : bd_fail(err, "out of memory");
         }
         free(sql);
-        int rc = c->dst->engine != DB_POSTGRESQL     ? rows_to_sqlite(&t, st, err)
+        /* No columns: the source's statement was not described (its
+         * connection lost), said as such, not as the INSERT of no column
+         * it would make ("near \")\": syntax error"). */
+        int rc = db_column_count(st) == 0            ? fail_db(err, c->src, "cannot read the source")
+                 : c->dst->engine != DB_POSTGRESQL     ? rows_to_sqlite(&t, st, err)
                  : strcmp(t.name, "sample") == 0 ? sample_to_pg(&t, st, err)
                                                  : rows_to_pg(&t, st, err);
         db_finalize(st);
@@ -638,6 +665,8 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
         if (tick)
             tick->fn(tick->arg, t.name, t.done, t.total);
         *rows += t.done;
+        if (i == 0)
+            copy_test_hold();
     }
     return 0;
 }
