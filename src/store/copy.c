@@ -1,12 +1,11 @@
 /* Copying a whole store into another (store/copy.h, docs/copy.md). */
 #include "store/copy.h"
 
-#include <fcntl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fnshared/numfmt.h"
@@ -61,27 +60,6 @@ static size_t copy_batch(void)
     char *end = NULL;
     unsigned long long n = env && *env ? strtoull(env, &end, 10) : 0;
     return n > 0 && n < COPY_BATCH && !*end ? (size_t)n : COPY_BATCH;
-}
-
-/* For tests only (tests/cli/copy_interrupt.sh, tests/pg/test_copy_lost.sh):
- * with $BENCHDB_TEST_COPY_HOLD set to a path, the copy creates that file
- * after its first table's rows, inside its transaction, and waits until
- * the file is removed (at most 120 s), so that a test can interrupt it or
- * cut its connection there, mid-copy, without racing it. */
-static void copy_test_hold(void)
-{
-    const char *flag = getenv("BENCHDB_TEST_COPY_HOLD");
-    if (!flag || !*flag)
-        return;
-    int fd = open(flag, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return;
-    close(fd);
-    struct stat st;
-    for (int i = 0; i < 6000 && stat(flag, &st) == 0; i++) {
-        struct timespec ts = {0, 20 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
 }
 
 struct store_copy {
@@ -218,17 +196,67 @@ static int check_empty_as_is(struct db *dst, char **err)
     return 0;
 }
 
-int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **err)
+/* A file that does not exist: the store made in a temporary beside it,
+ * renamed to it once whole (store_copy_place). */
+static int connect_new(const char *dest, struct db **out, char **partial, char **err)
+{
+    /* A server's name mistyped is refused as store_open refuses it (its
+     * password masked), not made a file of. */
+    char *mistaken = store_name_mistaken(dest);
+    if (mistaken) {
+        char *shown = store_name_masked(dest);
+        bd_fail(err, "%s: %s", shown ? shown : "DEST", mistaken);
+        free(shown);
+        free(mistaken);
+        return -1;
+    }
+    char *tmp = store_partial_new(dest);
+    if (!tmp) {
+        const char *why = store_unwritable_because(dest);
+        return bd_fail(err, "%s: cannot create the store here: %s", dest, why ? why : strerror(errno));
+    }
+    char *e = NULL;
+    if (store_connect(tmp, STORE_CREATE, out, &e)) {
+        bd_fail(err, "%s: cannot create the store here (in %s, renamed to it once whole): %s", dest, tmp,
+                e ? e : "out of memory");
+        free(e);
+        store_partial_discard(tmp);
+        return -1;
+    }
+    *partial = tmp;
+    return 0;
+}
+
+int store_copy_place(struct db *dst, char *partial, const char *dest, char **err)
+{
+    db_close(dst);
+    return partial ? store_partial_place(partial, dest, err) : 0;
+}
+
+void store_copy_discard(struct db *dst, char *partial)
+{
+    db_close(dst);
+    if (partial)
+        store_partial_discard(partial);
+}
+
+int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **partial, char **err)
 {
     *out = NULL;
     *named = 0;
     *made = 0;
+    *partial = NULL;
     /* A link to nothing would be followed by SQLite and the store created
      * wherever it points (a file the link's maker chose the name of, with
      * text from archives in it): refused, as report -o refuses one. */
     struct stat l, t;
     if (!db_is_server_name(dest) && lstat(dest, &l) == 0 && S_ISLNK(l.st_mode) && stat(dest, &t) != 0)
         return bd_fail(err, "is a symbolic link to a file that does not exist (not followed: name the file itself)");
+    if (!db_is_server_name(dest) && lstat(dest, &l) != 0 && errno == ENOENT) {
+        int rc = connect_new(dest, out, partial, err);
+        *named = rc != 0;
+        return rc;
+    }
     if (db_is_server_name(dest) || access(dest, F_OK) == 0) {
         struct db *as_is = NULL;
         if (store_connect(dest, STORE_INSPECT, &as_is, err)) {
@@ -665,8 +693,8 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
         if (tick)
             tick->fn(tick->arg, t.name, t.done, t.total);
         *rows += t.done;
-        if (i == 0)
-            copy_test_hold();
+        if (i == 0) /* tests only: held mid-copy (store_test_hold) */
+            store_test_hold("BENCHDB_TEST_COPY_HOLD");
     }
     return 0;
 }
