@@ -411,6 +411,7 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         out_field_int(&rep, "exit", *gate_rc);
     if (a->gate && prc == 0)
         compare_gate_note(&rep, &m, *gate_rc);
+    char *none = prc == 0 && a->only_changed ? compare_none_changed(&m) : NULL;
     if (prc == 0 && a->only_changed)
         cmp_model_only_changed(&m);
     if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))
@@ -423,6 +424,9 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         rep.leading = 1; /* the summary before the rows */
         prc = out_notes_print(&rep, &ev->rows, &a->out, stdout, stderr);
     }
+    if (prc == 0 && a->out.format != OUT_MARKDOWN)
+        prc = compare_print_none_changed(none, a->out.format);
+    free(none);
     cmp_model_free(&m);
     out_notes_free(&rep);
     return compare_output_done(prc != 0);

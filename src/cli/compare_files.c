@@ -146,6 +146,27 @@ int compare_print_table(struct cmp_model *m, const struct out_notes *rep)
     return rc;
 }
 
+char *compare_none_changed(const struct cmp_model *m)
+{
+    for (size_t i = 0; i < m->ntables; i++)
+        for (size_t r = 0; r < m->tables[i].nrows; r++)
+            for (int e = 1; e < m->tables[i].ncols; e++)
+                if (cmp_cell_changed(&m->tables[i].rows[r].cells[e]))
+                    return NULL;
+    struct cmp_counts c;
+    char *words = cmp_count(m, &c) ? NULL : cmp_counts_words(&c);
+    char *line = bd_strdupf("No cell %s (%s).", m->compared ? "changed" : "was compared", words ? words : "?");
+    free(words);
+    return line;
+}
+
+int compare_print_none_changed(const char *line, enum out_format f)
+{
+    if (!line || (f != OUT_TABLE && f != OUT_VERTICAL))
+        return 0;
+    return fprintf(stdout, "%s\n", line) < 0 ? -1 : 0;
+}
+
 char *compare_file_name(size_t k, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -577,6 +598,7 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         out_field_int(&rep, "exit", gate_rc);
         compare_gate_note(&rep, &m, gate_rc);
     }
+    char *none = o->only_changed ? compare_none_changed(&m) : NULL;
     if (o->only_changed)
         cmp_model_only_changed(&m);
     if (prc) {
@@ -597,6 +619,9 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         free(err);
         rowset_free(&rs);
     }
+    if (prc == 0 && o->out.format != OUT_MARKDOWN)
+        prc = compare_print_none_changed(none, o->out.format);
+    free(none);
     if (compare_output_done(prc != 0))
         rc = EXIT_FAIL;
     else

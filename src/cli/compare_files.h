@@ -38,6 +38,16 @@ int compare_output_done(int failed);
  * summary, on standard error (the answer first on a terminal), the other
  * notes after them; cmp_print_text's result. */
 int compare_print_table(struct cmp_model *m, const struct out_notes *rep);
+/* --only-changed when no cell changed: what table and vertical output
+ * print on stdout instead of nothing (a file redirected from them was
+ * empty, the answer only on stderr): "No cell changed (0 slower, 0
+ * faster, 9 unchanged).", or "No cell was compared (...)."; NULL when a
+ * cell changed. Asked before cmp_model_only_changed drops the rows.
+ * CSV keeps its header and JSON its [], Markdown its own line. malloc'd. */
+char *compare_none_changed(const struct cmp_model *m);
+/* Prints it (when not NULL) for the formats that show it. 0, or -1 on a
+ * write error. */
+int compare_print_none_changed(const char *line, enum out_format f);
 
 /* The name the k-th (0-based) file of a side is stored under in the
  * side's run ("001/old.txt": a directory each, so that
