@@ -135,7 +135,7 @@ struct compare_args {
     struct compare_sides sides;
     struct keys ignore;
     const char *plan;
-    int gate, no_record, record, benchstat, only_changed;
+    int gate, gate_strict, no_record, record, benchstat, only_changed;
 };
 
 #define PARAM_OPT(name, meta, help)                                                                                   \
@@ -155,6 +155,9 @@ static const struct cli_opt compare_opts[] = {
     PARAM_OPT("exact-units", "U,...", "units whose values are exact (benchstat's\nassume=exact)"),
     {"gate", 0, NULL, "exit 3 when a cell regressed, 4 when nothing was\ncompared", cli_opt_flag,
      offsetof(struct compare_args, gate), 0, 0},
+    {"gate-strict", 0, NULL, "--gate, and exit 5 where it would pass without\nhaving judged all of A: a benchmark of A "
+     "missing\nfrom B, a failure the harness reported in B, or no\ncell judged (docs/compare.md)", cli_opt_flag,
+     offsetof(struct compare_args, gate_strict), 0, 0},
     {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct compare_args, no_record), 0,
      0},
     {"benchstat", 0, NULL, "benchstat's columns only: no change interval and\nverdict after them", cli_opt_flag,
@@ -210,11 +213,13 @@ const struct cli_spec spec_compare = {
              "changed cells only.\n",
     .opts = compare_opts,
     .more = "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 when a\n"
-            "cell regressed, 4 when nothing was compared.\n"
+            "cell regressed, 4 when nothing was compared; with --gate-strict also 5\n"
+            "when no cell regressed but not all of A was judged.\n"
             "\n"
             "Examples:\n"
             "  benchdb compare old.txt new.txt\n"
             "  benchdb compare base.json head.json --format markdown --gate > comment.md\n"
+            "  benchdb compare base.json head.json -f markdown --gate-strict > comment.md\n"
             "  benchdb compare base=base_r1.json,base_r2.json head=head_r1.json,head_r2.json\n"
             "  benchdb compare --plan builds base head\n"
             "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n",
@@ -390,9 +395,12 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     int prc = compare_rows_model(&ev->rows, sides, &j, &m);
     m.failures = *failed; /* the model's now, freed with it */
     *failed = (struct cmp_failures){0};
+    m.gate_strict = a->gate_strict;
     /* Rows of cells only one side has: nothing was compared (as on files). */
     if (prc == 0 && a->gate && *gate_rc == EXIT_OK && !m.compared)
         *gate_rc = EXIT_NO_ROWS;
+    if (prc == 0 && a->gate && *gate_rc == EXIT_OK)
+        *gate_rc = compare_gate_strict(&m, *gate_rc);
     if (prc == 0)
         prc = compare_summarize(&m, summary, &rep);
     else
@@ -540,6 +548,7 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
     o->nignore = a->ignore.n;
     o->out = a->out;
     o->gate = a->gate;
+    o->gate_strict = a->gate_strict;
     o->only_changed = a->only_changed;
     return EXIT_OK;
 }
@@ -733,6 +742,8 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     }
     if (!a.out.digits)
         a.out.digits = OUT_DIGITS_DEFAULT;
+    if (a.gate_strict) /* the stricter gate is a gate */
+        a.gate = 1;
     /* The comment lists the changed cells already, and its first line
      * counts every cell (the unchanged, removed and added too) and folds
      * all of them below: --only-changed is for the other formats. */

@@ -568,12 +568,24 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     return rc;
 }
 
+int compare_gate_strict(const struct cmp_model *m, int gate_rc)
+{
+    struct cmp_counts c;
+    if (gate_rc != EXIT_OK || !m->gate_strict || cmp_count(m, &c))
+        return gate_rc;
+    return cmp_gate_incomplete(m, &c) ? EXIT_INCOMPLETE : gate_rc;
+}
+
 void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc)
 {
     struct cmp_counts c;
     char alpha[40];
     cmp_go_float(m->alpha, alpha, sizeof alpha);
-    if (gate_rc == EXIT_OK && cmp_count(m, &c) == 0 && cmp_counts_none_judged(&c))
+    if (gate_rc == EXIT_INCOMPLETE && cmp_count(m, &c) == 0) {
+        char *why = cmp_gate_incomplete_why(m, &c, 0);
+        out_note(rep, "compare: gate: incomplete (%s) (exit 5)", why ? why : "out of memory");
+        free(why);
+    } else if (gate_rc == EXIT_OK && cmp_count(m, &c) == 0 && cmp_counts_none_judged(&c))
         out_note(rep, "compare: gate: passes, judging no cell: none has samples enough for p ≤ %s (exit 0)", alpha);
     else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
         out_note(rep, "compare: gate: %s (exit %d)",
@@ -590,10 +602,11 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     }
     struct out_notes rep = {0};
     const char *summary = m.regressed ? "regressed" : !m.compared && m.nsides >= 2 ? "nothing compared" : "no regression";
+    m.gate_strict = o->gate_strict;
     int prc = compare_summarize(&m, summary, &rep);
     out_field_text(&rep, "verdict", summary);
     out_field_json(&rep, "evaluation", NULL); /* files: nothing recorded (as query's null) */
-    int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
+    int gate_rc = compare_gate_strict(&m, !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK);
     if (o->gate) {
         out_field_int(&rep, "exit", gate_rc);
         compare_gate_note(&rep, &m, gate_rc);

@@ -69,6 +69,7 @@ struct compare_files_opts {
     size_t nignore;
     struct out_opts out;
     int gate;
+    int gate_strict;  /* --gate-strict: exit 5 where the gate would pass without having judged all of A */
     int only_changed; /* --only-changed: the changed cells only */
 };
 
@@ -90,5 +91,8 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
  * and "passes, judging no cell: none has samples enough for p ≤ 0.05"
  * when every cell was inconclusive; nothing for another exit status. */
 void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc);
+/* The gate's exit status gate_rc, or EXIT_INCOMPLETE where it is EXIT_OK
+ * and m->gate_strict finds the gate incomplete (cmp_gate_incomplete). */
+int compare_gate_strict(const struct cmp_model *m, int gate_rc);
 
 #endif
