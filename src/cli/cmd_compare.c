@@ -417,8 +417,9 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         out_field_json(&rep, "evaluation", NULL); /* present always, as in query's */
     if (a->gate)
         out_field_int(&rep, "exit", *gate_rc);
+    struct out_notes gate = {0}; /* said once the output is written (compare_gate_said) */
     if (a->gate && prc == 0)
-        compare_gate_note(&rep, &m, *gate_rc);
+        compare_gate_note(compare_gate_where(&a->out, &rep, &gate), &m, *gate_rc);
     char *none = prc == 0 && a->only_changed ? compare_none_changed(&m) : NULL;
     if (prc == 0 && a->only_changed)
         cmp_model_only_changed(&m);
@@ -437,7 +438,11 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     free(none);
     cmp_model_free(&m);
     out_notes_free(&rep);
-    return compare_output_done(prc != 0);
+    int done = compare_output_done(prc != 0);
+    if (done == 0)
+        compare_gate_said(&gate);
+    out_notes_free(&gate);
+    return done;
 }
 
 /* A and B as runs (or sources, variants, attribute values) of a store. */

@@ -568,6 +568,16 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     return rc;
 }
 
+struct out_notes *compare_gate_where(const struct out_opts *o, struct out_notes *rep, struct out_notes *gate)
+{
+    return o->format == OUT_JSON && o->envelope ? rep : gate;
+}
+
+void compare_gate_said(const struct out_notes *gate)
+{
+    out_notes_print_lines(gate, 0, gate->nnotes, stdout, stderr);
+}
+
 int compare_gate_strict(const struct cmp_model *m, int gate_rc)
 {
     struct cmp_counts c;
@@ -607,9 +617,10 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     out_field_text(&rep, "verdict", summary);
     out_field_json(&rep, "evaluation", NULL); /* files: nothing recorded (as query's null) */
     int gate_rc = compare_gate_strict(&m, !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK);
+    struct out_notes gate = {0}; /* said once the output is written (compare_gate_said) */
     if (o->gate) {
         out_field_int(&rep, "exit", gate_rc);
-        compare_gate_note(&rep, &m, gate_rc);
+        compare_gate_note(compare_gate_where(&o->out, &rep, &gate), &m, gate_rc);
     }
     char *none = o->only_changed ? compare_none_changed(&m) : NULL;
     if (o->only_changed)
@@ -639,6 +650,9 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         rc = EXIT_FAIL;
     else
         rc = o->gate ? gate_rc : EXIT_OK;
+    if (rc != EXIT_FAIL)
+        compare_gate_said(&gate);
+    out_notes_free(&gate);
     out_notes_free(&rep);
     cmp_model_free(&m);
     return rc;

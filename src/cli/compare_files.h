@@ -91,6 +91,13 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
  * and "passes, judging no cell: none has samples enough for p ≤ 0.05"
  * when every cell was inconclusive; nothing for another exit status. */
 void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc);
+/* Where the gate's line goes: into rep with --envelope (a part of the
+ * object), else into gate, which compare_gate_said prints on stderr only
+ * once the output was written: a line "compare: gate: fails (exit 3)"
+ * before "error: compare: cannot write the output" (exit 1) gave a CI log
+ * two statuses. */
+struct out_notes *compare_gate_where(const struct out_opts *o, struct out_notes *rep, struct out_notes *gate);
+void compare_gate_said(const struct out_notes *gate);
 /* The gate's exit status gate_rc, or EXIT_INCOMPLETE where it is EXIT_OK
  * and m->gate_strict finds the gate incomplete (cmp_gate_incomplete). */
 int compare_gate_strict(const struct cmp_model *m, int gate_rc);

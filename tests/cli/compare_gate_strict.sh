@@ -7,7 +7,8 @@
 # could never fail). --gate itself is unchanged (it passes on all of
 # these, saying what it did not judge), and a regression still exits 3,
 # nothing compared 4. The comment's first line, the gate's line on stderr
-# and the envelope's "gate" and "exit" say it. Real harness output:
+# and the envelope's "gate" and "exit" say it. Output that cannot be
+# written is exit 1, without a gate's line that named another status. Real harness output:
 # Google Benchmark 1.7.1 with SkipWithError, hyperfine, Bencher's BMF,
 # Go's benchstat files.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -94,6 +95,19 @@ expect_rc 5 "--gate-strict: one value a side"
 checks=$((checks + 1))
 head -n 1 "$T/out" | grep -qF -- "— gate: incomplete (no cell judged: none has samples enough for p ≤ 0.05)" ||
     fail "the comment says no cell was judged: $(head -n 1 "$T/out")"
+
+# Output that cannot be written is exit 1 (here nanobench's, 2 cells
+# slower: a short output, buffered whole until the end), and the gate's line, which
+# named another status ("compare: gate: fails (exit 3)" above "error:
+# compare: cannot write the output", exit 1), is not said.
+for f in table csv markdown; do
+    run sh -c '"$0" compare "$1" "$2" --gate --format "$3" >/dev/full' "$BENCHDB_BIN" \
+        "$H/nanobench/json_template_run1.json" "$H/nanobench/json_template_run2.json" $f
+    expect_rc 1 "--format $f into a full disk"
+    expect_err_has "error: compare: cannot write the output: No space left on device" "--format $f into a full disk: said"
+    checks=$((checks + 1))
+    grep -q "gate:" "$T/err" && fail "--format $f into a full disk: no gate's line with another status: $(cat "$T/err")"
+done
 
 run bd compare --help
 expect_out_has "--gate-strict" "the help names it"
