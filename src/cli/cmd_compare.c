@@ -385,7 +385,8 @@ void cli_compare_failures_read(struct db *db, const struct params *given, struct
 
 /* The table in the format asked for, its summary first, and the notes. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
-                       const struct compare_sides *sides, struct cmp_failures *failed, int *gate_rc)
+                       const struct compare_sides *sides, struct cmp_failures *failed, int *gate_rc,
+                       const char *unrecorded)
 {
     struct out_notes rep = {0};
     const char *summary = ev->verdict ? ev->verdict : ev->outcome;
@@ -415,10 +416,11 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         out_field_int(&rep, "evaluation", ev->id);
     } else
         out_field_json(&rep, "evaluation", NULL); /* present always, as in query's */
+    /* Not recorded: exit 1, said after the output; no gate's line names another status. */
     if (a->gate)
-        out_field_int(&rep, "exit", *gate_rc);
+        out_field_int(&rep, "exit", unrecorded ? EXIT_FAIL : *gate_rc);
     struct out_notes gate = {0}; /* said once the output is written (compare_gate_said) */
-    if (a->gate && prc == 0)
+    if (a->gate && prc == 0 && !unrecorded)
         compare_gate_note(compare_gate_where(&a->out, &rep, &gate), &m, *gate_rc);
     char *none = prc == 0 && a->only_changed ? compare_none_changed(&m) : NULL;
     if (prc == 0 && a->only_changed)
@@ -439,10 +441,29 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     cmp_model_free(&m);
     out_notes_free(&rep);
     int done = compare_output_done(prc != 0);
-    if (done == 0)
+    if (done == 0 && unrecorded) /* the result shown, then why it was not recorded */
+        bd_error("%s", unrecorded);
+    else if (done == 0)
         compare_gate_said(&gate);
     out_notes_free(&gate);
     return done;
+}
+
+/* Why a comparison that ran was not recorded, with what to do: a role
+ * that may only read the store says so and who writes it (running it
+ * again changes nothing there), as ingest says it (store_may_write); else
+ * the failure (a busy store, a full disk) and to run it again. */
+static char *unrecorded_why(struct db *db, const struct evaluation *ev, const char *err)
+{
+    char *role = NULL;
+    char *why = store_may_write(db, &role) && role
+                    ? bd_strdupf("compare: ran, but cannot record the evaluation: %s (--no-record runs it without "
+                                 "recording)", role)
+                    : bd_strdupf("compare: ran, but %s%s (--no-record runs it without recording)",
+                                 err ? err : "cannot record the evaluation",
+                                 ev->record_failed == 2 ? "" : "; run it again to record it");
+    free(role);
+    return why;
 }
 
 /* A and B as runs (or sources, variants, attribute values) of a store. */
@@ -450,6 +471,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
 {
     int rc = EXIT_USAGE;
     char *plan = NULL, *err = NULL, *full_a = NULL, *full_b = NULL;
+    char *unrecorded = NULL; /* it ran, but was not recorded: shown, then why */
     struct saved_query *q = NULL;
     struct db *db = NULL;
     struct evaluation ev = {0};
@@ -484,14 +506,15 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (add_params(&a->params, plan, &sides) || exact_units_as_stored(db, plan, &a->params))
         goto out;
     int erc = query_evaluate(db, q, &a->params, !a->no_record, &lim, &ev, &err);
+    if (erc == EXIT_FAIL && ev.record_failed && !ev.stopped && !cli_deadline_passed(db, &dl)) {
+        unrecorded = unrecorded_why(db, &ev, err);
+        erc = EXIT_OK;
+    }
     if (erc != EXIT_OK) {
         if (erc == EXIT_USAGE)
             rc = cli_usage_error_see("queries compare", "compare: %s", err);
         else if (cli_deadline_passed(db, &dl) || ev.stopped)
             cli_limit_error("compare", &a->limits, timeout, &lim, ev.stopped);
-        else if (ev.record_failed) /* a reader's role, a store it may not write: said as query says it */
-            bd_error("compare: ran, but %s%s (--no-record runs it without recording)", err,
-                     ev.record_failed == 2 ? "" : "; run it again to record it");
         else
             bd_error("%s", err);
         if (erc == EXIT_NO_ROWS)
@@ -506,10 +529,11 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
         bd_error("compare: %s", err);
         goto out;
     }
-    if (print_store(a, q, &ev, &sides, &failed, &gate_rc))
+    if (print_store(a, q, &ev, &sides, &failed, &gate_rc, unrecorded))
         goto out; /* said */
-    rc = a->gate ? gate_rc : EXIT_OK;
+    rc = unrecorded ? EXIT_FAIL : a->gate ? gate_rc : EXIT_OK;
 out:
+    free(unrecorded);
     evaluation_free(&ev);
     cmp_failures_free(&failed);
     saved_query_free(q);
