@@ -135,7 +135,7 @@ struct compare_args {
     struct compare_sides sides;
     struct keys ignore;
     const char *plan;
-    int gate, no_record, record, benchstat, only_changed;
+    int gate, gate_strict, no_record, record, benchstat, only_changed;
 };
 
 #define PARAM_OPT(name, meta, help)                                                                                   \
@@ -155,6 +155,9 @@ static const struct cli_opt compare_opts[] = {
     PARAM_OPT("exact-units", "U,...", "units whose values are exact (benchstat's\nassume=exact)"),
     {"gate", 0, NULL, "exit 3 when a cell regressed, 4 when nothing was\ncompared", cli_opt_flag,
      offsetof(struct compare_args, gate), 0, 0},
+    {"gate-strict", 0, NULL, "--gate, and exit 5 where it would pass without\nhaving judged all of A: a benchmark of A "
+     "missing\nfrom B, a failure the harness reported in B, or no\ncell judged (docs/compare.md)", cli_opt_flag,
+     offsetof(struct compare_args, gate_strict), 0, 0},
     {"no-record", 0, NULL, "do not record this evaluation", cli_opt_flag, offsetof(struct compare_args, no_record), 0,
      0},
     {"benchstat", 0, NULL, "benchstat's columns only: no change interval and\nverdict after them", cli_opt_flag,
@@ -210,11 +213,13 @@ const struct cli_spec spec_compare = {
              "changed cells only.\n",
     .opts = compare_opts,
     .more = "Exit status: 0, 1 runtime failure, 2 usage error; with --gate 3 when a\n"
-            "cell regressed, 4 when nothing was compared.\n"
+            "cell regressed, 4 when nothing was compared; with --gate-strict also 5\n"
+            "when no cell regressed but not all of A was judged.\n"
             "\n"
             "Examples:\n"
             "  benchdb compare old.txt new.txt\n"
             "  benchdb compare base.json head.json --format markdown --gate > comment.md\n"
+            "  benchdb compare base.json head.json -f markdown --gate-strict > comment.md\n"
             "  benchdb compare base=base_r1.json,base_r2.json head=head_r1.json,head_r2.json\n"
             "  benchdb compare --plan builds base head\n"
             "  benchdb compare --by variant v2.18.0 HEAD --metric primary --sample run\n",
@@ -380,7 +385,8 @@ void cli_compare_failures_read(struct db *db, const struct params *given, struct
 
 /* The table in the format asked for, its summary first, and the notes. */
 static int print_store(struct compare_args *a, const struct saved_query *q, struct evaluation *ev,
-                       const struct compare_sides *sides, struct cmp_failures *failed, int *gate_rc)
+                       const struct compare_sides *sides, struct cmp_failures *failed, int *gate_rc,
+                       const char *unrecorded)
 {
     struct out_notes rep = {0};
     const char *summary = ev->verdict ? ev->verdict : ev->outcome;
@@ -390,9 +396,12 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
     int prc = compare_rows_model(&ev->rows, sides, &j, &m);
     m.failures = *failed; /* the model's now, freed with it */
     *failed = (struct cmp_failures){0};
+    m.gate_strict = a->gate_strict;
     /* Rows of cells only one side has: nothing was compared (as on files). */
     if (prc == 0 && a->gate && *gate_rc == EXIT_OK && !m.compared)
         *gate_rc = EXIT_NO_ROWS;
+    if (prc == 0 && a->gate && *gate_rc == EXIT_OK)
+        *gate_rc = compare_gate_strict(&m, *gate_rc);
     if (prc == 0)
         prc = compare_summarize(&m, summary, &rep);
     else
@@ -407,10 +416,13 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         out_field_int(&rep, "evaluation", ev->id);
     } else
         out_field_json(&rep, "evaluation", NULL); /* present always, as in query's */
+    /* Not recorded: exit 1, said after the output; no gate's line names another status. */
     if (a->gate)
-        out_field_int(&rep, "exit", *gate_rc);
-    if (a->gate && prc == 0)
-        compare_gate_note(&rep, &m, *gate_rc);
+        out_field_int(&rep, "exit", unrecorded ? EXIT_FAIL : *gate_rc);
+    struct out_notes gate = {0}; /* said once the output is written (compare_gate_said) */
+    if (a->gate && prc == 0 && !unrecorded)
+        compare_gate_note(compare_gate_where(&a->out, &rep, &gate), &m, *gate_rc);
+    char *none = prc == 0 && a->only_changed ? compare_none_changed(&m) : NULL;
     if (prc == 0 && a->only_changed)
         cmp_model_only_changed(&m);
     if (prc < 0 || (a->only_changed && keep_changed(&ev->rows)))
@@ -423,9 +435,35 @@ static int print_store(struct compare_args *a, const struct saved_query *q, stru
         rep.leading = 1; /* the summary before the rows */
         prc = out_notes_print(&rep, &ev->rows, &a->out, stdout, stderr);
     }
+    if (prc == 0 && a->out.format != OUT_MARKDOWN)
+        prc = compare_print_none_changed(none, a->out.format);
+    free(none);
     cmp_model_free(&m);
     out_notes_free(&rep);
-    return compare_output_done(prc != 0);
+    int done = compare_output_done(prc != 0);
+    if (done == 0 && unrecorded) /* the result shown, then why it was not recorded */
+        bd_error("%s", unrecorded);
+    else if (done == 0)
+        compare_gate_said(&gate);
+    out_notes_free(&gate);
+    return done;
+}
+
+/* Why a comparison that ran was not recorded, with what to do: a role
+ * that may only read the store says so and who writes it (running it
+ * again changes nothing there), as ingest says it (store_may_write); else
+ * the failure (a busy store, a full disk) and to run it again. */
+static char *unrecorded_why(struct db *db, const struct evaluation *ev, const char *err)
+{
+    char *role = NULL;
+    char *why = store_may_write(db, &role) && role
+                    ? bd_strdupf("compare: ran, but cannot record the evaluation: %s (--no-record runs it without "
+                                 "recording)", role)
+                    : bd_strdupf("compare: ran, but %s%s (--no-record runs it without recording)",
+                                 err ? err : "cannot record the evaluation",
+                                 ev->record_failed == 2 ? "" : "; run it again to record it");
+    free(role);
+    return why;
 }
 
 /* A and B as runs (or sources, variants, attribute values) of a store. */
@@ -433,6 +471,7 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
 {
     int rc = EXIT_USAGE;
     char *plan = NULL, *err = NULL, *full_a = NULL, *full_b = NULL;
+    char *unrecorded = NULL; /* it ran, but was not recorded: shown, then why */
     struct saved_query *q = NULL;
     struct db *db = NULL;
     struct evaluation ev = {0};
@@ -467,14 +506,15 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
     if (add_params(&a->params, plan, &sides) || exact_units_as_stored(db, plan, &a->params))
         goto out;
     int erc = query_evaluate(db, q, &a->params, !a->no_record, &lim, &ev, &err);
+    if (erc == EXIT_FAIL && ev.record_failed && !ev.stopped && !cli_deadline_passed(db, &dl)) {
+        unrecorded = unrecorded_why(db, &ev, err);
+        erc = EXIT_OK;
+    }
     if (erc != EXIT_OK) {
         if (erc == EXIT_USAGE)
             rc = cli_usage_error_see("queries compare", "compare: %s", err);
         else if (cli_deadline_passed(db, &dl) || ev.stopped)
             cli_limit_error("compare", &a->limits, timeout, &lim, ev.stopped);
-        else if (ev.record_failed) /* a reader's role, a store it may not write: said as query says it */
-            bd_error("compare: ran, but %s%s (--no-record runs it without recording)", err,
-                     ev.record_failed == 2 ? "" : "; run it again to record it");
         else
             bd_error("%s", err);
         if (erc == EXIT_NO_ROWS)
@@ -489,10 +529,11 @@ static int store_compare(struct cli *cli, struct compare_args *a, struct compare
         bd_error("compare: %s", err);
         goto out;
     }
-    if (print_store(a, q, &ev, &sides, &failed, &gate_rc))
+    if (print_store(a, q, &ev, &sides, &failed, &gate_rc, unrecorded))
         goto out; /* said */
-    rc = a->gate ? gate_rc : EXIT_OK;
+    rc = unrecorded ? EXIT_FAIL : a->gate ? gate_rc : EXIT_OK;
 out:
+    free(unrecorded);
     evaluation_free(&ev);
     cmp_failures_free(&failed);
     saved_query_free(q);
@@ -536,6 +577,7 @@ static int files_options(struct compare_args *a, struct compare_files_opts *o)
     o->nignore = a->ignore.n;
     o->out = a->out;
     o->gate = a->gate;
+    o->gate_strict = a->gate_strict;
     o->only_changed = a->only_changed;
     return EXIT_OK;
 }
@@ -729,6 +771,8 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
     }
     if (!a.out.digits)
         a.out.digits = OUT_DIGITS_DEFAULT;
+    if (a.gate_strict) /* the stricter gate is a gate */
+        a.gate = 1;
     /* The comment lists the changed cells already, and its first line
      * counts every cell (the unchanged, removed and added too) and folds
      * all of them below: --only-changed is for the other formats. */

@@ -34,9 +34,10 @@ const struct cli_spec spec_copy = {
              "runs, series, values, units, the derived tables bit for bit, registered\n"
              "rules, and recorded evaluations with their ids, rows and hashes, so that\n"
              "'benchdb --db DEST history --verify --all' judges them as on the source.\n"
-             "DEST is created when missing (a file) or brought to the current schema (an\n"
-             "empty database), and must hold no rows: the copy is one transaction there,\n"
-             "all or nothing. The source is read in one snapshot; it may be written\n"
+             "DEST is created when missing (a file, filled under a temporary name and\n"
+             "renamed once whole: Ctrl-C leaves nothing) or brought to the current schema\n"
+             "(an empty database), and must hold no rows: the copy is one transaction\n"
+             "there, all or nothing. The source is read in one snapshot; it may be written\n"
              "meanwhile. An evaluation's schema hash is each engine's own: one the\n"
              "source still computes is written as the destination computes it\n"
              "(docs/copy.md). On a server, the role benchdb_reader is made and granted\n"
@@ -154,18 +155,6 @@ static int run_copy(struct db *src, struct db *dst, int progress, long long *row
     return rc ? -1 : 0;
 }
 
-/* A file the copy created and could not fill goes, with SQLite's own. */
-static void remove_created(const char *file)
-{
-    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
-    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-        char *p = bd_strdupf("%s%s", file, ext[i]);
-        if (p)
-            unlink(p);
-        free(p);
-    }
-}
-
 int cmd_copy(struct cli *cli, int argc, char **argv)
 {
     struct copy_args a = {0};
@@ -180,27 +169,30 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     struct db *src = NULL, *dst = NULL;
     if (cli_connect_store(cli, STORE_READ, &src))
         return EXIT_FAIL;
-    int existed = access(dest, F_OK) == 0;
-    char *err = NULL, *shown = store_name_masked(dest);
+    char *err = NULL, *shown = store_name_masked(dest), *partial = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long long rows = 0, changed = 0;
     int named = 0, made = 0; /* the message names the store; its schema is made as it opens */
-    int rc = store_copy_connect(dest, &dst, &named, &made, &err) ? -1
+    int rc = store_copy_connect(dest, &dst, &named, &made, &partial, &err) ? -1
              : run_copy(src, dst, !a.quiet && isatty(2), &rows, &changed, &err);
     int dst_opened = dst != NULL; /* its schema made: store_copy_connect got that far */
-    const char *file = dst ? db_filename(dst) : NULL;
-    char *created = rc && !existed && file ? xstrdup(file) : NULL;
     db_close(src);
-    if (rc)
-        db_close(dst), dst = NULL;
-    if (created)
-        remove_created(created);
-    free(created);
+    /* A file the copy made is renamed to DEST only now, whole; one it
+     * could not fill goes (with SQLite's files beside it). */
+    if (rc == 0 && partial) {
+        if (store_copy_place(dst, partial, dest, &err))
+            rc = -1, made = 0, named = 1;
+        dst = NULL;
+    } else if (rc) {
+        store_copy_discard(dst, partial);
+        dst = NULL;
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc) {
         /* Only the copy's rows are one transaction: the schema made before
-         * them stays, an empty store (said, where "nothing" was said). */
+         * them in a store that was there stays, an empty store (said,
+         * where "nothing" was said). */
         const char *left = made && dst_opened ? "no row was written there (the copy first gave it the store's schema, "
                                                 "which stays, empty: a copy again fills it)"
                                               : "nothing was written there";
@@ -223,7 +215,8 @@ int cmd_copy(struct cli *cli, int argc, char **argv)
     }
     /* A store made on a server by the copy is made as init makes one: its
      * readers' role granted there (docs/copy.md; nothing on SQLite). */
-    cli_reader_role(dst, !a.quiet);
+    if (dst)
+        cli_reader_role(dst, !a.quiet);
     db_close(dst);
     free(shown);
     return EXIT_OK;

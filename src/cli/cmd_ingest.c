@@ -660,13 +660,20 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
         items_free(&list);
         return EXIT_FAIL;
     }
+    char *err = NULL;
+    if (store_may_write(db, &err)) { /* said once, before any file is read */
+        bd_error("ingest: %s; nothing was read or written", err ? err : "out of memory");
+        free(err);
+        db_close(db);
+        items_free(&list);
+        return EXIT_FAIL;
+    }
     struct progress pr = {0};
     pr.on = !a.quiet && isatty(2);
     pr.total = files_mode ? 1 : list.n;
     pr.t0 = pr.last = now();
     pr.bytes = items_bytes(&list);
     struct ingest_hooks hooks = {progress_clear, progress_tick, &pr, progress_waiting};
-    char *err = NULL;
     struct ingester *g = ingester_open(db, &opt, &hooks, &err);
     if (!g) {
         bd_error("ingest: %s", err);

@@ -79,6 +79,8 @@ void commands_print_overview(FILE *out)
           "  3  query --gate: the outcome does not hold in every row; compare --gate:\n"
           "     a cell regressed\n"
           "  4  query --gate: no rows; compare --gate: nothing compared; any query:\n"
-          "     what it needs is missing\n",
+          "     what it needs is missing\n"
+          "  5  compare --gate-strict: no cell regressed, but not all of the baseline\n"
+          "     was judged (a benchmark missing or failed, or no cell judged)\n",
           out);
 }

@@ -146,6 +146,27 @@ int compare_print_table(struct cmp_model *m, const struct out_notes *rep)
     return rc;
 }
 
+char *compare_none_changed(const struct cmp_model *m)
+{
+    for (size_t i = 0; i < m->ntables; i++)
+        for (size_t r = 0; r < m->tables[i].nrows; r++)
+            for (int e = 1; e < m->tables[i].ncols; e++)
+                if (cmp_cell_changed(&m->tables[i].rows[r].cells[e]))
+                    return NULL;
+    struct cmp_counts c;
+    char *words = cmp_count(m, &c) ? NULL : cmp_counts_words(&c);
+    char *line = bd_strdupf("No cell %s (%s).", m->compared ? "changed" : "was compared", words ? words : "?");
+    free(words);
+    return line;
+}
+
+int compare_print_none_changed(const char *line, enum out_format f)
+{
+    if (!line || (f != OUT_TABLE && f != OUT_VERTICAL))
+        return 0;
+    return fprintf(stdout, "%s\n", line) < 0 ? -1 : 0;
+}
+
 char *compare_file_name(size_t k, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -547,12 +568,34 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
     return rc;
 }
 
+struct out_notes *compare_gate_where(const struct out_opts *o, struct out_notes *rep, struct out_notes *gate)
+{
+    return o->format == OUT_JSON && o->envelope ? rep : gate;
+}
+
+void compare_gate_said(const struct out_notes *gate)
+{
+    out_notes_print_lines(gate, 0, gate->nnotes, stdout, stderr);
+}
+
+int compare_gate_strict(const struct cmp_model *m, int gate_rc)
+{
+    struct cmp_counts c;
+    if (gate_rc != EXIT_OK || !m->gate_strict || cmp_count(m, &c))
+        return gate_rc;
+    return cmp_gate_incomplete(m, &c) ? EXIT_INCOMPLETE : gate_rc;
+}
+
 void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc)
 {
     struct cmp_counts c;
     char alpha[40];
     cmp_go_float(m->alpha, alpha, sizeof alpha);
-    if (gate_rc == EXIT_OK && cmp_count(m, &c) == 0 && cmp_counts_none_judged(&c))
+    if (gate_rc == EXIT_INCOMPLETE && cmp_count(m, &c) == 0) {
+        char *why = cmp_gate_incomplete_why(m, &c, 0);
+        out_note(rep, "compare: gate: incomplete (%s) (exit 5)", why ? why : "out of memory");
+        free(why);
+    } else if (gate_rc == EXIT_OK && cmp_count(m, &c) == 0 && cmp_counts_none_judged(&c))
         out_note(rep, "compare: gate: passes, judging no cell: none has samples enough for p ≤ %s (exit 0)", alpha);
     else if (gate_rc == EXIT_OK || gate_rc == EXIT_NOT_HELD || gate_rc == EXIT_NO_ROWS)
         out_note(rep, "compare: gate: %s (exit %d)",
@@ -569,14 +612,17 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
     }
     struct out_notes rep = {0};
     const char *summary = m.regressed ? "regressed" : !m.compared && m.nsides >= 2 ? "nothing compared" : "no regression";
+    m.gate_strict = o->gate_strict;
     int prc = compare_summarize(&m, summary, &rep);
     out_field_text(&rep, "verdict", summary);
     out_field_json(&rep, "evaluation", NULL); /* files: nothing recorded (as query's null) */
-    int gate_rc = !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK;
+    int gate_rc = compare_gate_strict(&m, !m.compared ? EXIT_NO_ROWS : m.regressed ? EXIT_NOT_HELD : EXIT_OK);
+    struct out_notes gate = {0}; /* said once the output is written (compare_gate_said) */
     if (o->gate) {
         out_field_int(&rep, "exit", gate_rc);
-        compare_gate_note(&rep, &m, gate_rc);
+        compare_gate_note(compare_gate_where(&o->out, &rep, &gate), &m, gate_rc);
     }
+    char *none = o->only_changed ? compare_none_changed(&m) : NULL;
     if (o->only_changed)
         cmp_model_only_changed(&m);
     if (prc) {
@@ -597,10 +643,16 @@ int compare_files_run(const struct compare_files_opts *o, struct compare_side *s
         free(err);
         rowset_free(&rs);
     }
+    if (prc == 0 && o->out.format != OUT_MARKDOWN)
+        prc = compare_print_none_changed(none, o->out.format);
+    free(none);
     if (compare_output_done(prc != 0))
         rc = EXIT_FAIL;
     else
         rc = o->gate ? gate_rc : EXIT_OK;
+    if (rc != EXIT_FAIL)
+        compare_gate_said(&gate);
+    out_notes_free(&gate);
     out_notes_free(&rep);
     cmp_model_free(&m);
     return rc;

@@ -38,6 +38,16 @@ int compare_output_done(int failed);
  * summary, on standard error (the answer first on a terminal), the other
  * notes after them; cmp_print_text's result. */
 int compare_print_table(struct cmp_model *m, const struct out_notes *rep);
+/* --only-changed when no cell changed: what table and vertical output
+ * print on stdout instead of nothing (a file redirected from them was
+ * empty, the answer only on stderr): "No cell changed (0 slower, 0
+ * faster, 9 unchanged).", or "No cell was compared (...)."; NULL when a
+ * cell changed. Asked before cmp_model_only_changed drops the rows.
+ * CSV keeps its header and JSON its [], Markdown its own line. malloc'd. */
+char *compare_none_changed(const struct cmp_model *m);
+/* Prints it (when not NULL) for the formats that show it. 0, or -1 on a
+ * write error. */
+int compare_print_none_changed(const char *line, enum out_format f);
 
 /* The name the k-th (0-based) file of a side is stored under in the
  * side's run ("001/old.txt": a directory each, so that
@@ -59,6 +69,7 @@ struct compare_files_opts {
     size_t nignore;
     struct out_opts out;
     int gate;
+    int gate_strict;  /* --gate-strict: exit 5 where the gate would pass without having judged all of A */
     int only_changed; /* --only-changed: the changed cells only */
 };
 
@@ -80,5 +91,15 @@ int compare_summarize(const struct cmp_model *m, const char *summary, struct out
  * and "passes, judging no cell: none has samples enough for p ≤ 0.05"
  * when every cell was inconclusive; nothing for another exit status. */
 void compare_gate_note(struct out_notes *rep, const struct cmp_model *m, int gate_rc);
+/* Where the gate's line goes: into rep with --envelope (a part of the
+ * object), else into gate, which compare_gate_said prints on stderr only
+ * once the output was written: a line "compare: gate: fails (exit 3)"
+ * before "error: compare: cannot write the output" (exit 1) gave a CI log
+ * two statuses. */
+struct out_notes *compare_gate_where(const struct out_opts *o, struct out_notes *rep, struct out_notes *gate);
+void compare_gate_said(const struct out_notes *gate);
+/* The gate's exit status gate_rc, or EXIT_INCOMPLETE where it is EXIT_OK
+ * and m->gate_strict finds the gate incomplete (cmp_gate_incomplete). */
+int compare_gate_strict(const struct cmp_model *m, int gate_rc);
 
 #endif

@@ -147,8 +147,12 @@ static int count_walk(const struct cmp_model *m, struct cmp_counts *c, struct co
             }
         }
     }
-    for (size_t i = 0; i < ncls; i++)
+    for (size_t i = 0; i < ncls; i++) {
         c->n[cls[i].k]++;
+        /* one the harness reported failed where it is missing (--gate-strict says it so) */
+        if (cls[i].k == CMP_REMOVED && cmp_failures_in(&m->failures, cls[i].label, m->sides[cls[i].side]))
+            c->removed_failed++;
+    }
     c->benchmarks = ncls;
     idmap_free(&seen);
     idmap_free(&names);
@@ -162,14 +166,6 @@ static int count_walk(const struct cmp_model *m, struct cmp_counts *c, struct co
 }
 
 int cmp_count(const struct cmp_model *m, struct cmp_counts *c) { return count_walk(m, c, NULL, NULL); }
-
-int cmp_counts_none_judged(const struct cmp_counts *c)
-{
-    for (int k = 0; k < CMP_NCLASS; k++)
-        if (c->n[k] && k != CMP_INCONCLUSIVE && k != CMP_REMOVED && k != CMP_ADDED)
-            return 0;
-    return c->n[CMP_INCONCLUSIVE] > 0 && c->judged == 0;
-}
 
 char *cmp_nothing_judged(const struct cmp_model *m, const struct cmp_counts *c, int *unmet)
 {
@@ -196,9 +192,9 @@ char *cmp_nothing_judged(const struct cmp_model *m, const struct cmp_counts *c, 
     return xsb_detach(&sb);
 }
 
-static const char *gate_word(const struct cmp_model *m)
+static const char *gate_word(const struct cmp_model *m, const struct cmp_counts *c)
 {
-    return !m->compared ? "nothing compared" : m->regressed ? "fails" : "passes";
+    return !m->compared ? "nothing compared" : m->regressed ? "fails" : cmp_gate_incomplete(m, c) ? "incomplete" : "passes";
 }
 
 char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
@@ -212,7 +208,7 @@ char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
     rc |= sb_printf(&sb,
                     "\"benchmarks\": %zu, \"cells_compared\": %zu, \"cells_judged\": %zu, \"regressed\": %zu, "
                     "\"gate\": \"%s\"}",
-                    c->benchmarks, m->compared, c->judged, m->regressed, gate_word(m));
+                    c->benchmarks, m->compared, c->judged, m->regressed, gate_word(m, c));
     if (rc) {
         sb_free(&sb);
         return NULL;
@@ -304,7 +300,7 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         rc |= put_counts(&sb, c);
         rc |= sb_puts(&sb, "): ");
         rc |= why ? sb_put_markdown(&sb, why, strlen(why), MD_TEXT) : 0; /* it names the sides and configurations */
-        rc |= sb_printf(&sb, " — gate: %s", gate_word(m));
+        rc |= sb_printf(&sb, " — gate: %s", gate_word(m, c));
         rc |= cmp_failures_clause(&sb, &m->failures, 1);
         free(why);
         if (rc) {
@@ -328,8 +324,12 @@ char *cmp_summary_markdown(const struct cmp_model *m, const struct cmp_counts *c
         rc |= sb_printf(&sb, "; inconclusive: too few samples for p ≤ %s", alpha);
     if (c->n1hi)
         rc |= put_counts_n(&sb, m, c);
-    rc |= sb_printf(&sb, ") — gate: %s", gate_word(m));
-    if (cmp_counts_none_judged(c))
+    rc |= sb_printf(&sb, ") — gate: %s", gate_word(m, c));
+    if (cmp_gate_incomplete(m, c)) {
+        char *why = cmp_gate_incomplete_why(m, c, 1);
+        rc |= !why || sb_printf(&sb, " (%s)", why);
+        free(why);
+    } else if (cmp_counts_none_judged(c))
         rc |= sb_puts(&sb, ", judging no cell: none has samples enough for p ≤ ") || sb_puts(&sb, alpha);
     if (m->threshold > 0) {
         char th[40];

@@ -124,6 +124,7 @@ struct cmp_model {
     const char *ignore_option; /* the option that leaves a configuration key out ("--ignore"), or NULL */
     struct cmp_failures failures; /* what the harness reported failed, in the order read */
     const char **formats;  /* on files: each side's files' formats ("jmh", "go-bench, csv"); NULL on a store */
+    int gate_strict;       /* --gate-strict: the gate also fails (incomplete) on what it could not judge */
 };
 void cmp_model_free(struct cmp_model *m);
 
@@ -232,8 +233,9 @@ struct cmp_counts {
     size_t names;          /* distinct benchmarks (full name and configuration) of every side */
     int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
     size_t judged;         /* compared cells the test could judge (not inconclusive), in any metric */
+    size_t removed_failed; /* of those counted removed, the ones the harness reported failed where missing */
 };
-/* Whether every benchmark compared was inconclusive and no cell of any
+/* (strict.c) Whether every benchmark compared was inconclusive and no cell of any
  * metric could be judged: "no regression" would claim what the test
  * cannot know. (A benchmark judged unchanged in one metric and
  * inconclusive in another counts inconclusive, but a cell was judged.) */
@@ -292,6 +294,19 @@ void cmp_model_only_changed(struct cmp_model *m);
  * benchstat's text inside <details>. 0, or -1 on a write
  * error or when memory ran out. */
 int cmp_print_comment(struct cmp_model *m, FILE *out);
+
+/* ---- the strict gate (strict.c) ---- */
+
+/* Whether m->gate_strict's gate is incomplete (exit 5) where the gate
+ * would pass: cells were compared, none regressed, and a benchmark of the
+ * baseline is missing from a side compared with it, or the harness
+ * reported a failure in such a side, or no cell could be judged. */
+int cmp_gate_incomplete(const struct cmp_model *m, const struct cmp_counts *c);
+/* Why, in words, Markdown-escaped when md: "1 benchmark of base.json
+ * missing from head.json; 1 failure reported in head.json; no cell
+ * judged: none has samples enough for p ≤ 0.05" (the parts that hold).
+ * malloc'd; NULL when memory ran out. */
+char *cmp_gate_incomplete_why(const struct cmp_model *m, const struct cmp_counts *c, int md);
 
 /* ---- the model as rows (rows.c): the saved query's columns ---- */
 

@@ -1,6 +1,7 @@
 /* Copying a whole store into another (store/copy.h, docs/copy.md). */
 #include "store/copy.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,17 +196,67 @@ static int check_empty_as_is(struct db *dst, char **err)
     return 0;
 }
 
-int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **err)
+/* A file that does not exist: the store made in a temporary beside it,
+ * renamed to it once whole (store_copy_place). */
+static int connect_new(const char *dest, struct db **out, char **partial, char **err)
+{
+    /* A server's name mistyped is refused as store_open refuses it (its
+     * password masked), not made a file of. */
+    char *mistaken = store_name_mistaken(dest);
+    if (mistaken) {
+        char *shown = store_name_masked(dest);
+        bd_fail(err, "%s: %s", shown ? shown : "DEST", mistaken);
+        free(shown);
+        free(mistaken);
+        return -1;
+    }
+    char *tmp = store_partial_new(dest);
+    if (!tmp) {
+        const char *why = store_unwritable_because(dest);
+        return bd_fail(err, "%s: cannot create the store here: %s", dest, why ? why : strerror(errno));
+    }
+    char *e = NULL;
+    if (store_connect(tmp, STORE_CREATE, out, &e)) {
+        bd_fail(err, "%s: cannot create the store here (in %s, renamed to it once whole): %s", dest, tmp,
+                e ? e : "out of memory");
+        free(e);
+        store_partial_discard(tmp);
+        return -1;
+    }
+    *partial = tmp;
+    return 0;
+}
+
+int store_copy_place(struct db *dst, char *partial, const char *dest, char **err)
+{
+    db_close(dst);
+    return partial ? store_partial_place(partial, dest, err) : 0;
+}
+
+void store_copy_discard(struct db *dst, char *partial)
+{
+    db_close(dst);
+    if (partial)
+        store_partial_discard(partial);
+}
+
+int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **partial, char **err)
 {
     *out = NULL;
     *named = 0;
     *made = 0;
+    *partial = NULL;
     /* A link to nothing would be followed by SQLite and the store created
      * wherever it points (a file the link's maker chose the name of, with
      * text from archives in it): refused, as report -o refuses one. */
     struct stat l, t;
     if (!db_is_server_name(dest) && lstat(dest, &l) == 0 && S_ISLNK(l.st_mode) && stat(dest, &t) != 0)
         return bd_fail(err, "is a symbolic link to a file that does not exist (not followed: name the file itself)");
+    if (!db_is_server_name(dest) && lstat(dest, &l) != 0 && errno == ENOENT) {
+        int rc = connect_new(dest, out, partial, err);
+        *named = rc != 0;
+        return rc;
+    }
     if (db_is_server_name(dest) || access(dest, F_OK) == 0) {
         struct db *as_is = NULL;
         if (store_connect(dest, STORE_INSPECT, &as_is, err)) {
@@ -625,7 +676,11 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
             return sql ? fail_db(err, c->src, "cannot read the source") : bd_fail(err, "out of memory");
         }
         free(sql);
-        int rc = c->dst->engine != DB_POSTGRESQL     ? rows_to_sqlite(&t, st, err)
+        /* No columns: the source's statement was not described (its
+         * connection lost), said as such, not as the INSERT of no column
+         * it would make ("near \")\": syntax error"). */
+        int rc = db_column_count(st) == 0            ? fail_db(err, c->src, "cannot read the source")
+                 : c->dst->engine != DB_POSTGRESQL     ? rows_to_sqlite(&t, st, err)
                  : strcmp(t.name, "sample") == 0 ? sample_to_pg(&t, st, err)
                                                  : rows_to_pg(&t, st, err);
         db_finalize(st);
@@ -638,6 +693,8 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
         if (tick)
             tick->fn(tick->arg, t.name, t.done, t.total);
         *rows += t.done;
+        if (i == 0) /* tests only: held mid-copy (store_test_hold) */
+            store_test_hold("BENCHDB_TEST_COPY_HOLD");
     }
     return 0;
 }

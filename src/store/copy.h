@@ -39,7 +39,17 @@ int store_copy_open(struct db *src, struct db *dst, struct store_copy **out, cha
  * is to be brought to the current schema as it opens (an empty database, an
  * empty or older store): those migrations commit on their own, and stay
  * should the copy then fail. */
-int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **err);
+int store_copy_connect(const char *dest, struct db **out, int *named, int *made, char **partial, char **err);
+/* A dest that was no file at all is made in a temporary file beside it
+ * (*partial, its path: DEST.partial-XXXXXX), so that an interrupted or
+ * failed copy leaves no store there, empty or half-filled: a signal that
+ * ends the process removes it (util/tempguard.h). After the commit,
+ * store_copy_place closes dst and renames the temporary to dest (0, or -1
+ * with *err and the temporary removed); on failure store_copy_discard
+ * closes dst and removes it. Both free partial; with partial NULL they
+ * only close dst. */
+int store_copy_place(struct db *dst, char *partial, const char *dest, char **err);
+void store_copy_discard(struct db *dst, char *partial);
 /* Every row of every table. 0, or -1 with *err naming the table. */
 int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, long long *rows, char **err);
 int store_copy_rearm(struct store_copy *c, char **err);

@@ -112,4 +112,30 @@ void db_pg_await(struct db *db);
 /* Closes the second connection pg_wait.c may have opened. */
 void db_pg_wait_close(struct db *db);
 
+/* Why SQLite cannot create or write files beside path, or NULL when no
+ * reason shows: a missing directory, a full disk, a read-only file
+ * system, a directory or a file this user cannot write (store.c). */
+const char *store_unwritable_because(const char *path);
+
+/* A new SQLite file made whole or not at all (partial.c): made under a
+ * temporary name beside path, PATH.partial-XXXXXX (mkstemp: O_CREAT |
+ * O_EXCL, the mode SQLite gives a new database), guarded with SQLite's
+ * files beside it (-journal, -wal, -shm) so that a signal that ends the
+ * process removes them (util/tempguard.h), then renamed to path once
+ * whole. store_partial_new: the temporary's path, or NULL with errno (the
+ * caller says what it could not make). store_partial_place: renames it to path
+ * only while path does not exist; 0, or -1 with *err and the temporary
+ * removed. store_partial_discard: removes it and SQLite's files beside it.
+ * Both free tmp and stop guarding it. */
+char *store_partial_new(const char *path);
+/* For tests only: with $ENV set to a path, creates that file and waits
+ * until it is removed (at most 120 s), so that a test can interrupt the
+ * command or cut its connection there without racing it: copy after its
+ * first table's rows ($BENCHDB_TEST_COPY_HOLD; tests/cli/copy_interrupt.sh,
+ * tests/pg/test_copy_lost.sh), backup before its pages are copied
+ * ($BENCHDB_TEST_BACKUP_HOLD; tests/cli/copy_interrupt.sh). */
+void store_test_hold(const char *env);
+int store_partial_place(char *tmp, const char *path, char **err);
+void store_partial_discard(char *tmp);
+
 #endif

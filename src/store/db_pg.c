@@ -32,30 +32,59 @@
 
 static PGconn *conn(struct db *db) { return db->pg; }
 
-/* libpq's message as one line, malloc'd (NULL: out of memory): the
- * trailing newline gone, each line break (with the tab that indents the
- * next line, as in "Connection refused\n\tIs the server running ...")
- * said "; " (the sentence after it going on in lower case) instead of
- * printed escaped ("\n\t") in the middle of benchdb's one-line error. */
+/* libpq's message as one line, malloc'd (NULL: out of memory), so that it
+ * reads as one sentence inside benchdb's one-line error and with what
+ * benchdb adds after it ("...; nothing was written there"):
+ *  - the trailing newline gone, and a closing full stop ("... processing
+ *    the request.": "request.; nothing was written" read as two);
+ *  - a line libpq indents with a tab and begins in lower case goes on the
+ *    sentence it wraps ("terminated abnormally\n\tbefore or while
+ *    processing"): a space;
+ *  - a line libpq indents with a tab that asks ("\n\tIs the server
+ *    running ... connections?") in parentheses after the line it is about,
+ *    so that no "?;" follows it;
+ *  - any other line break said "; " (the sentence after it going on in
+ *    lower case), never printed escaped ("\n\t"). */
 static char *one_line(const char *m)
 {
     size_t n = strlen(m);
     while (n && (m[n - 1] == '\n' || m[n - 1] == '\r' || m[n - 1] == ' '))
         n--;
-    char *out = malloc(2 * n + 1), *w = out;
+    char *out = malloc(3 * n + 1), *w = out;
     for (size_t r = 0; out && r < n;) {
-        if (m[r] == '\n' || m[r] == '\r') {
-            while (r < n && (m[r] == '\n' || m[r] == '\r' || m[r] == '\t' || m[r] == ' '))
-                r++;
-            *w++ = ';';
+        if (m[r] != '\n' && m[r] != '\r') {
+            *w++ = m[r++];
+            continue;
+        }
+        while (r < n && (m[r] == '\n' || m[r] == '\r'))
+            r++;
+        int tabbed = r < n && m[r] == '\t';
+        while (r < n && (m[r] == '\t' || m[r] == ' '))
+            r++;
+        size_t e = r; /* the line's end */
+        while (e < n && m[e] != '\n' && m[e] != '\r')
+            e++;
+        int asks = tabbed && e > r && m[e - 1] == '?';
+        if (tabbed && r < n && islower((unsigned char)m[r]))
             *w++ = ' ';
+        else {
+            *w++ = asks ? ' ' : ';';
+            *w++ = asks ? '(' : ' ';
             if (r + 1 < n && isupper((unsigned char)m[r]) && islower((unsigned char)m[r + 1]))
                 *w++ = (char)tolower((unsigned char)m[r++]); /* a sentence goes on: "; is the server ..." */
-        } else
-            *w++ = m[r++];
+        }
+        if (asks) {
+            memcpy(w, m + r, e - r);
+            w += e - r;
+            *w++ = ')';
+            r = e;
+        }
     }
-    if (out)
+    if (out) {
+        if (w - out >= 2 && w[-1] == '.' && w[-2] != '.') /* a closing full stop, not "..." */
+            w--;
         *w = '\0';
+    }
     return out;
 }
 

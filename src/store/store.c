@@ -90,7 +90,7 @@ static char *dir_of(const char *path)
 /* Why SQLite cannot create or write files beside the store, or NULL when
  * no reason shows: a missing directory, a full disk, a read-only file
  * system, a directory or a file this user cannot write. */
-static const char *unwritable_because(const char *path)
+const char *store_unwritable_because(const char *path)
 {
     char *dir = dir_of(path);
     struct statvfs vfs;
@@ -175,7 +175,7 @@ static int recover(const char *path, int found, char **err)
     if (rc == SQLITE_OK)
         rc = probe(db);
     if (rc != SQLITE_OK) {
-        const char *why = unwritable_because(path);
+        const char *why = store_unwritable_because(path);
         int journal = found == SQLITE_READONLY_ROLLBACK;
         bd_fail(err, "%s: a process stopped while writing left %s (%s%s), which must be %s before the store can be "
                      "read, and that cannot be done here (%s): make the file and its directory writable, then run "
@@ -245,7 +245,7 @@ static int open_read(const char *path, sqlite3 **out, char **err)
                         sqlite3_errstr(rc));
             return -1;
         }
-        const char *why = unwritable_because(path);
+        const char *why = store_unwritable_because(path);
         return open_immutable(path, why ? why : sqlite3_errstr(rc), out, err);
     }
 }
@@ -263,7 +263,7 @@ static int open_write(const char *path, enum store_mode mode, sqlite3 **out, cha
         return busy_fail(path, out, err);
     if (rc == SQLITE_OK || (*out && !is_location(rc)))
         return 0; /* any failure left is the store's: the schema check names it */
-    const char *why = unwritable_because(path);
+    const char *why = store_unwritable_because(path);
     why = why ? why : *out ? sqlite3_errmsg(*out) : sqlite3_errstr(rc);
     if (mode == STORE_CREATE && stat(path, &(struct stat){0}) != 0)
         bd_fail(err, "%s: cannot create the store here: %s", path, why);
@@ -281,7 +281,7 @@ static int exec(sqlite3 *db, const char *sql, const char *path, char **err)
         int primary = sqlite3_errcode(db) & 0xff;
         const char *why = primary == SQLITE_CANTOPEN || primary == SQLITE_IOERR || primary == SQLITE_FULL ||
                                   primary == SQLITE_READONLY
-                              ? unwritable_because(path)
+                              ? store_unwritable_because(path)
                               : NULL;
         if (why)
             bd_fail(err, "%s: cannot write the store here: %s; %s", path, why, still_reads);

@@ -57,6 +57,17 @@ int store_connect(const char *name, enum store_mode mode, struct db **out, char 
 /* Whether db is a PostgreSQL hot standby (in recovery), where a command
  * that writes is refused as it connects; 0 for SQLite. */
 int store_is_standby(struct db *db);
+/* Whether this session may add rows to the store, asked before a command
+ * that exists to write (ingest) reads anything: 0 when it may (always on
+ * SQLite, whose file the connection checked), else -1 with *err saying
+ * who may, as a refused write is said: "the role ana may only read this
+ * store (a member of benchdb_reader); it is written by the role ci, which
+ * owns its tables: connect as ci or a member of it". Otherwise a member
+ * of benchdb_reader met PostgreSQL's "permission denied for function
+ * pg_advisory_xact_lock" (the first thing an ingest asks); and so did a
+ * role granted its writes after init, which lacks that lock: said so,
+ * with the remedy. */
+int store_may_write(struct db *db, char **err);
 /* After a write that may have grown the store's tables much (an ingest, a
  * copy): on PostgreSQL, ANALYZE (SKIP_LOCKED) of the store's tables (those
  * of the current schema this role may analyze) whose rows changed since

@@ -9,6 +9,7 @@ enum exit_code {
     EXIT_USAGE = 2,     /* bad command line, parameters included */
     EXIT_NOT_HELD = 3,  /* query --gate: the outcome does not hold in every row */
     EXIT_NO_ROWS = 4,   /* query --gate: no rows; any query: its needs are unmet */
+    EXIT_INCOMPLETE = 5, /* compare --gate-strict: not everything the baseline holds was judged */
 };
 
 /* Messages on stderr, each one line with a prefix: "error: ...", "warning: ...".

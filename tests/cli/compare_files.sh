@@ -123,6 +123,31 @@ run bd compare set_a.csv set_b.csv --only-changed --format markdown
 expect_rc 0 "--only-changed --format markdown"
 expect_eq "$(head -n 1 "$T/out" | cut -d'(' -f1)" "**0 slower, 0 faster, 1 added, 2 unchanged** " "the answer counts every cell"
 expect_out_has "<details><summary>All 3 benchmarks, as benchstat prints them</summary>" "and folds all of them"
+# --only-changed when no cell changed: table and vertical output said it
+# only on stderr, so a file redirected from them was empty; they say so
+# on stdout now, with the counts. CSV keeps its header, JSON its [] (both
+# still parse), Markdown its own "No cell changed.". On a store's runs too.
+printf 'benchmark,unit,value\nlonely,ns,5\n' >other_only.csv
+for f in table vertical; do
+    run bd compare set_a.csv same=set_a.csv --only-changed --format $f
+    expect_rc 0 "--only-changed --format $f, nothing changed"
+    expect_out "No cell changed (0 slower, 0 faster, 2 unchanged)." "--only-changed --format $f: stdout says nothing changed"
+done
+run bd compare set_a.csv same=set_a.csv --only-changed --format csv
+expect_eq "$(cat "$T/out" | tr -d '\r' | cut -d, -f1-3)" "a,b,kind" "--only-changed --format csv: the header alone"
+run bd compare set_a.csv same=set_a.csv --only-changed --format json
+expect_out "[]" "--only-changed --format json: an empty array"
+run bd compare set_a.csv other=other_only.csv --only-changed --format table
+expect_out "No cell was compared (0 slower, 0 faster, 2 removed, 1 added, 0 unchanged)." \
+    "--only-changed, nothing compared: said so"
+bd init --db oc.db >/dev/null
+bd ingest --db oc.db --plan p --run base --host h set_a.csv >/dev/null 2>&1 || fail "ingest base"
+bd ingest --db oc.db --plan p --run head --host h set_a.csv >/dev/null 2>&1 || fail "ingest head"
+for f in table vertical; do
+    run bd compare --db oc.db --no-record base head --only-changed --format $f
+    expect_rc 0 "a store's runs: --only-changed --format $f"
+    expect_out "No cell changed (0 slower, 0 faster, 2 unchanged)." "a store's runs: --only-changed --format $f says so"
+done
 # The saved query's options do nothing on files: refused, not ignored
 for o in "--timeout 5" "--max-rows 1" "--max-result-bytes 1M" "--queries ."; do
     run bd compare set_a.csv set_b.csv $o

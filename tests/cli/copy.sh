@@ -100,7 +100,7 @@ expect_eq "$(cat "$T/err")" "error: notes.txt/x.db: cannot create the store here
 run bd --db a.db copy "postgresql://ci:s3cret@127.0.0.1:1/results"
 expect_rc 1 "a server that is not there"
 expect_eq "$(grep -c . "$T/err")" 1 "one line"
-expect_err_has "error: copy: postgresql://ci:***@127.0.0.1:1/results: cannot connect to the PostgreSQL store: connection to server at \"127.0.0.1\", port 1 failed: Connection refused; is the server running on that host and accepting TCP/IP connections?; nothing was written there" \
+expect_err_has "error: copy: postgresql://ci:***@127.0.0.1:1/results: cannot connect to the PostgreSQL store: connection to server at \"127.0.0.1\", port 1 failed: Connection refused (is the server running on that host and accepting TCP/IP connections?); nothing was written there" \
     "a server that is not there: the message"
 grep -q 's3cret\|results: postgresql\|\\n' "$T/err" && fail "no password, no name twice, no escaped line break: $(cat "$T/err")"
 bd --db a.db sql --write "CREATE TABLE extra (x)" >/dev/null 2>&1 || fail "a table of the user's"

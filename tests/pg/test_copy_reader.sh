@@ -6,7 +6,8 @@
 # its SQLite store with copy then reads it as the docs say, as a member of
 # the role: a saved query with --no-record, `list`, `check`, `history
 # --verify`; its writes are refused, and a recording command (query,
-# backtest, compare) says it ran but could not record, and --no-record. Before, copy made the store but not
+# backtest, compare) says it ran but could not record, and --no-record
+# (compare shows its answer first, and says the role may only read). Before, copy made the store but not
 # the role's grants: a member read nothing ("permission denied for table").
 # copy --quiet prints nothing, the grants made all the same.
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -70,11 +71,29 @@ expect_rc 1 "a member's recorded back-test"
 expect_err_has "error: backtest gate-percent: ran, but cannot record the evaluation: the store cannot be written \
 (permission denied for table evaluation); run it again to record it (--no-record runs it without recording)" \
     "backtest names itself and says --no-record"
-run bd --db "$as_alice" compare --plan calibration-sim --by variant chill native --metric primary
+# compare shows its answer, then says the role may only read and who
+# writes (before: no table at all, and "run it again to record it", which
+# changes nothing for a reader).
+run bd --db "$as_alice" compare --plan calibration-sim --by variant chill native --metric primary --gate
 expect_rc 1 "a member's recorded compare"
-expect_err_has "error: compare: ran, but cannot record the evaluation: the store cannot be written \
-(permission denied for table evaluation); run it again to record it (--no-record runs it without recording)" \
-    "compare names itself and says --no-record"
+expect_err_has "error: compare: ran, but cannot record the evaluation: the role $alice may only read this store \
+(a member of benchdb_reader); it is written by the role $PGUSER, which owns its tables: connect as $PGUSER or a \
+member of it (--no-record runs it without recording)" \
+    "compare names itself, what the role may do and who writes, and says --no-record"
+expect_out_has "vs base" "a member's compare shows its table all the same"
+checks=$((checks + 1))
+grep -q "gate:" "$T/err" && fail "no gate's line naming another status than 1: $(cat "$T/err")"
+expect_eq "$(tail -n 1 "$T/err" | cut -c1-27)" "error: compare: ran, but ca" "the error is said last"
+run bd --db "$as_alice" compare --plan calibration-sim --by variant chill native --metric primary --gate \
+    --format json --envelope
+expect_rc 1 "a member's recorded compare, --envelope"
+checks=$((checks + 1))
+python3 - "$T/out" <<'PY' || fail "the envelope's exit is the command's (1), with no gate's note naming another"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit"] == 1, d.get("exit")
+assert not any("gate:" in n for n in d.get("notes", [])), d.get("notes")
+PY
 run bd --db "$as_alice" query placement-rule --param plan=calibration-sim
 expect_rc 1 "a member's recorded query"
 expect_err_has "error: query placement-rule: ran, but cannot record the evaluation" "query says so too"

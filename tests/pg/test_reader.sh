@@ -12,7 +12,8 @@
 # lock held by another session (an advisory lock on its archive's key, a
 # row another transaction is writing) says on stderr what it waits for and
 # who holds it, and gives up after $BENCHDB_BUSY_TIMEOUT with a message;
-# once the lock is gone it loads. init run by a role that may not take
+# once the lock is gone it loads. An ingest by a member of the role is
+# refused before it reads anything, naming the role that writes. init run by a role that may not take
 # those functions from PUBLIC says so.
 # ctest: cost=7
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -20,11 +21,12 @@
 db=benchdb_reader_t
 uri="postgresql://$PGUSER@$PGHOST:$PGPORT/$db"
 alice=benchdb_reader_t_alice bob=benchdb_reader_t_bob writer=benchdb_reader_t_ci owner=benchdb_reader_t_owner
+late=benchdb_reader_t_late
 archive="$BENCHDB_SRC/examples/calibration/p4-vm-c-1.jsonl.zst"
 key=$(sha256sum "$archive" | cut -c1-16)
 
 roles_drop() {
-    for r in $alice $bob $writer $owner; do
+    for r in $alice $bob $writer $owner $late; do
         pg -d postgres -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS $r" >/dev/null 2>&1
     done
 }
@@ -94,6 +96,30 @@ expect_eq "$(pg -d "$db" -A -t -c "SELECT has_function_privilege('$writer', 'pg_
     t "a writer that may insert archives keeps the lock ingest takes"
 expect_eq "$(pg -d "$db" -A -t -c "SELECT has_function_privilege('$alice', 'pg_advisory_xact_lock(bigint)', 'EXECUTE')")" \
     f "a reader does not have it"
+
+# ---- ingest as a member: refused before anything is read, saying who writes ----
+# Before, each file failed on its own with PostgreSQL's "permission denied
+# for function pg_advisory_xact_lock", the first thing an ingest asks.
+auri="postgresql://$alice@$PGHOST:$PGPORT/$db"
+n0=$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")
+run bd --db "$auri" ingest "$archive" "$archive"
+expect_rc 1 "ingest as a member of benchdb_reader"
+expect_eq "$(cat "$T/err")" "error: ingest: the role $alice may only read this store (a member of benchdb_reader); it is written by the role $PGUSER, which owns its tables: connect as $PGUSER or a member of it; nothing was read or written" \
+    "ingest as a reader: what the role may do, and who writes, once"
+expect_eq "$(cat "$T/out")" "" "ingest as a reader: no summary of files not tried"
+run bd --db "$auri" ingest --plan p --run r --host h "$BENCHDB_SRC/tests/data/harness/google-benchmark/error_base.json"
+expect_rc 1 "a harness file as a member of benchdb_reader"
+expect_err_has "error: ingest: the role $alice may only read this store" "the same"
+expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM archive")" "$n0" "nothing stored"
+# A writer granted its writes after init lacks the lock init grants: said
+# before any file, with the remedy (it failed file by file, as above).
+pg -d postgres -c "CREATE ROLE $late LOGIN" >/dev/null
+pg -d "$db" -c "GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO $late" \
+    -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO $late" >/dev/null
+run bd --db "postgresql://$late@$PGHOST:$PGPORT/$db" ingest "$archive"
+expect_rc 1 "ingest by a writer made after init"
+expect_eq "$(cat "$T/err")" "error: ingest: the role $late may add archives but not take the lock an ingest takes on each (pg_advisory_xact_lock): a role granted its writes after 'benchdb init' gets it from 'benchdb init' run again on this store as a superuser; nothing was read or written" \
+    "a writer without the lock: said, with the remedy"
 
 # ---- an ingest waiting for a lock says so, and gives up ----
 # hold SQL SQL: another session (psql, as the messages name it) holding
