@@ -2,6 +2,7 @@
 #include "query/history.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,8 +174,9 @@ static int load(struct db *db, struct history_diff *d, int i, struct recorded *e
     return 0;
 }
 
-/* A JSON value as a short text: numbers in shortest form, strings bare. */
-static char *jtext(json_t *v)
+/* A JSON value as a short text: numbers in shortest form, strings bare;
+ * exact (a real keeps its ".0") when exact, else as people write it (25). */
+static char *jtext(json_t *v, int exact)
 {
     char buf[40];
     if (!v)
@@ -184,7 +186,12 @@ static char *jtext(json_t *v)
     case JSON_TRUE: return xstrdup("true");
     case JSON_FALSE: return xstrdup("false");
     case JSON_INTEGER: snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)); return xstrdup(buf);
-    case JSON_REAL: numfmt_real(buf, json_real_value(v)); return xstrdup(buf);
+    case JSON_REAL:
+        if (exact || !isfinite(json_real_value(v)))
+            numfmt_real(buf, json_real_value(v));
+        else
+            numfmt_shortest(buf, sizeof buf, json_real_value(v));
+        return xstrdup(buf);
     case JSON_STRING: return xstrdup(json_string_value(v));
     default: return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
     }
@@ -199,7 +206,13 @@ static char *params_changes(json_t *a, json_t *b)
     json_object_foreach(b, k, v) {
         json_t *old = json_object_get(a, k);
         if (!old || !json_equal(old, v)) {
-            char *o = jtext(old), *n = jtext(v);
+            char *o = jtext(old, 0), *n = jtext(v, 0);
+            if (strcmp(o, n) == 0) { /* 25 and 25.0: the types differ, which only the exact texts show */
+                free(o);
+                free(n);
+                o = jtext(old, 1);
+                n = jtext(v, 1);
+            }
             sb_printf(&pd, "%s%s: %s -> %s", pd.len ? ", " : "", k, o, n);
             free(o);
             free(n);
@@ -229,7 +242,7 @@ static char *row_key(const struct keyed *k, json_t *row)
         free(all);
     }
     for (int i = 0; i < k->nkeys; i++) {
-        char *t = jtext(json_object_get(row, k->keys[i]));
+        char *t = jtext(json_object_get(row, k->keys[i]), 1);
         sb_printf(&sb, "%s%s", i ? "\x1f" : "", t);
         free(t);
     }
@@ -259,7 +272,7 @@ static void rb_json(struct rowset_builder *b, int col, json_t *v)
     else if (json_is_real(v))
         rb_double(b, col, json_real_value(v));
     else {
-        char *t = jtext(v);
+        char *t = jtext(v, 1);
         rb_text(b, col, t);
         free(t);
     }

@@ -99,7 +99,10 @@ char *report_verify_text(const struct report_eval *ev, const struct saved_query 
     json_t *v;
     json_object_foreach(ev->params, k, v) {
         const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
-        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
+        /* a real parameter's 25.0 as people write it: its type binds 25 as 25.0 again */
+        char *t = sp && sp->type.type == PARAM_REAL ? evaldata_param(v)
+                  : json_is_string(v)               ? xstrdup(json_string_value(v))
+                                                    : evaldata_exact(v);
         double x, y;
         char *end = NULL;
         /* a number recorded as 0.0 is the default written 0 */

@@ -128,7 +128,7 @@ verdicts = re.search(r'id="verdicts">.*?</table>', index, re.S).group(0)
 got = re.findall(r"<tr><td><code>(.*?)</code></td><td>nightly</td><td>(.*?)</td><td>"
                  r"<a href=\"e/(\d+)\.html\".*?</td><td>([^<]*)</td></tr>", verdicts)
 # each verdict with the parameters that differ from its query's defaults (the plan has its column)
-if [(q, p, e) for q, p, e, _ in got] != [("gate-percent", "<code>percent=0.0</code>", "2"),
+if [(q, p, e) for q, p, e, _ in got] != [("gate-percent", "<code>percent=0</code>", "2"),
                                           ("regressions", "defaults", "1")] or \
         " of %d runs judged " % len(rows) not in got[0][3]:
     bad.append("latest verdicts %r: expected gate-percent's evaluation 2 (percent=0, %d runs judged), then "
@@ -146,8 +146,23 @@ case $h1 in
 "2 of 4 histories regressed and not recovered; the largest, "*"; the latest decision passes") ;;
 *) fail "a passing gate's site headline: $h1" ;;
 esac
-grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><code>percent=50.0</code></td><td><a href="e/4.html">' www3/index.html ||
-    fail "the latest verdict: the passing evaluation 4, with its parameter"
+grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><code>percent=50</code></td><td><a href="e/4.html">' www3/index.html ||
+    fail "the latest verdict: the passing evaluation 4, with its parameter as people write it (50, not 50.0)"
+# A real parameter reads as it is written everywhere it is shown (the
+# page's header, its table of parameters, the command that re-verifies
+# it, history --diff), while the record keeps it a real, and re-verifies.
+grep -q 'parameters: <code>percent=50</code>, <code>plan=nightly</code> ' www3/e/4.html ||
+    fail "the page's header: percent=50"
+grep -q '<tr><td><code>percent</code></td><td>50</td><td>5</td>' www3/e/4.html ||
+    fail "the page's table of parameters: 50"
+grep -q -- 'gate-percent --param percent=50 --param plan=nightly$' www3/e/4.html || fail "the re-verify command: --param percent=50"
+grep -q '50\.0' www3/e/4.html && fail "50.0 shown on the page: $(grep -o '.\{40\}50\.0.\{20\}' www3/e/4.html)"
+expect_eq "$(bd sql "SELECT json_extract(params, '\$.percent') || ' ' || typeof(json_extract(params, '\$.percent')) FROM evaluation WHERE id = 4" -f csv | tail -1 | tr -d '\r')" \
+    "50.0 real" "the record keeps the parameter a real"
+run bd history --diff 2 4
+expect_err_has "parameters: percent: 0 -> 50" "history --diff: the parameters as people write them"
+run bd history --verify 4
+expect_rc 0 "the evaluation re-verifies"
 # Its page has no chart (a site runs nothing): it says which evaluation the
 # chart would be drawn from, the gate with scope=every, not "its parameters".
 grep -qF "No chart: evaluation 4 (gate-percent): its chart draws gate-percent with scope=every and the evaluation&#39;s parameters, and no such evaluation on the data it saw is recorded (&#39;benchdb report --evaluation 4&#39; runs and records it)" www3/e/4.html ||
