@@ -130,12 +130,18 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     /* What the listed evaluations say, first: on stderr in a terminal's
      * table, bold in Markdown, the envelope's headline; CSV and bare JSON
      * stay the rows alone. */
+    struct out_notes said = {0}; /* a headline line that does not parse, warned of after the answer */
     char *line = rc == EXIT_OK && rs.nrow &&
                          (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN || a->out.envelope)
-                     ? history_headline(db, &rs)
+                     ? history_headline(db, &rs, &said)
                      : NULL;
     if (line)
         out_answer(&rep, &a->out, line);
+    for (int i = 0; i < said.nnotes; i++) {
+        out_note(&rep, "%s", said.notes[i]);
+        rep.leading = rep.nnotes; /* before the rows, beside the answer it concerns */
+    }
+    out_notes_free(&said);
     free(line);
     /* The history is of decisions; lookups kept on purpose (--record, or
      * what a page was drawn from) are counted, not hidden silently. */

@@ -7,12 +7,14 @@
 
 /* From the listed rows (id, evaluated_at, query, outcome): "5 evaluations
  * of 3 queries, 2026-12-01 to 2026-12-05; the latest decision of each
- * query: 1 of 2 fails (gate-percent (id 4) in 16 of 483 rows); the
- * latest: regressions (id 5): 8 rows, 2 regressions in 2 histories; ...".
- * The latest decision of each query is read back from the store (its
- * rows, its -- outcome: column), and so is the latest evaluation when it
- * is a lookup whose outcome is a row count, for its headline. NULL when
- * rs has no rows. */
-char *history_headline(struct db *db, const struct rowset *rs);
+ * query: 1 of 2 fails (compare (id 4): 5 of 36 benchmarks slower or
+ * worse); the latest: regressions (id 5): 8 rows, 2 regressions in 2
+ * histories; ...". The latest decision of each query is read back from
+ * the store (its rows, its -- outcome: column; a failing one counted in
+ * its headline's unit, as its page counts it, else in rows), and so is
+ * the latest evaluation when it is a lookup whose outcome is a row count,
+ * for its headline. A headline line that does not parse is warned of in
+ * rep (as `query` warns of it). NULL when rs has no rows. */
+char *history_headline(struct db *db, const struct rowset *rs, struct out_notes *rep);
 
 #endif

@@ -88,11 +88,11 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
     if (rowset_json(&ev->rows, &rows, 0) == 0 &&
         report_eval_unrecorded(&mem, q->name, ev->params_json, xsb_text(&rows), &err) == 0) {
         mem.text = xstrdup(q->text);
-        if (report_headline_rows(&mem, q->source ? q->source : q->name, &out, &err)) {
-            out = NULL;
-            out_note(rep, "warning: %s (no headline; 'benchdb report' refuses the query until it is fixed)",
-                     err ? err : "a headline line cannot be read");
-        }
+        char *warning;
+        out = report_headline_answer(&mem, q->source ? q->source : q->name, &warning);
+        if (warning)
+            out_note(rep, "%s", warning);
+        free(warning);
         report_eval_free(&mem);
     }
     free(err);

@@ -764,3 +764,29 @@ int report_headline_rows(const struct report_eval *ev, const char *source, char 
     }
     return 0;
 }
+
+char *report_headline_answer(const struct report_eval *ev, const char *source, char **warning)
+{
+    char *out = NULL, *err = NULL;
+    *warning = NULL;
+    if (report_headline_rows(ev, source, &out, &err)) {
+        free(out);
+        out = NULL;
+        *warning = bd_strdupf("warning: %s (no headline; 'benchdb report' refuses the query until it is fixed)",
+                              err ? err : "a headline line cannot be read");
+    }
+    free(err);
+    return out;
+}
+
+char *report_failing_words(const char *headline)
+{
+    const char *p = headline ? strstr(headline, "fails: ") : NULL;
+    if (!p || !isdigit((unsigned char)p[7]))
+        return NULL;
+    p += 7;
+    size_t n = strcspn(p, ",;");
+    while (n && p[n - 1] == ' ')
+        n--;
+    return xstrndup(p, n);
+}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/display.h"
+#include "report/headline.h"
 #include "report/site.h"
 #include "report/svg.h"
 #include "util/diag.h"
@@ -96,8 +97,10 @@ static const struct site_eval **latest_verdicts(const struct site *s, size_t *n)
 
 /* The failing decisions among the latest verdicts, in words and numbers,
  * a query failing on several plans once: "22 of 23 latest decisions fail:
- * placement-rule on 21 plans, compare (plan crc32) in 5 of 37 rows; ", or
- * nothing when none fails. v: latest_verdicts', the failing first. */
+ * placement-rule on 21 plans, compare (plan crc32): 5 of 36 benchmarks
+ * slower or worse; " (what its page's headline counts, else "in 5 of 37
+ * rows"), or nothing when none fails. v: latest_verdicts', the failing
+ * first. */
 static void failing_decisions(struct strbuf *sb, const struct site_eval *const *v, size_t n)
 {
     size_t fail = 0, dec = 0, named = 0, left = 0;
@@ -133,7 +136,14 @@ static void failing_decisions(struct strbuf *sb, const struct site_eval *const *
             esc(sb, e->plan);
             sb_puts(sb, ")");
         }
-        sb_printf(sb, " in %zu of %zu row%s", e->failing, e->nrows, e->nrows == 1 ? "" : "s");
+        char *words = report_failing_words(e->headline); /* its page's count, in its page's unit */
+        if (words) {
+            sb_puts(sb, ": ");
+            esc(sb, words);
+        } else {
+            sb_printf(sb, " in %zu of %zu row%s", e->failing, e->nrows, e->nrows == 1 ? "" : "s");
+        }
+        free(words);
     }
     if (left)
         sb_printf(sb, " and %zu more", left);

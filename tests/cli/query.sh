@@ -379,6 +379,20 @@ for p in 0.001 0.05 0.5; do
 done
 expect_eq "$(bd --db hist.db query regressions -p max_pvalue=0.5 --format csv 2>/dev/null | tail -n +2 | wc -l)" 29 \
     "regressions, max_pvalue 0.5: 29 rows (16 regressions, 13 improvements), counted above"
+# The rows in the order of the answer: the regressions, the largest change
+# first (the one the first line names on the first row), then the
+# improvements, largest first (they were in host order: the worst
+# regression anywhere in the table).
+bd --db hist.db query regressions -p max_pvalue=0.5 --format csv >order.csv 2>/dev/null
+python3 - order.csv <<'PY' || fail "regressions: the regressions first, the largest change first, then the improvements"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kinds = [r["kind"] for r in rows]
+assert kinds == sorted(kinds, key=lambda k: ["regression", "improvement", "none"].index(k)), kinds
+for kind in ("regression", "improvement"):
+    size = [abs(float(r["change_percent"])) for r in rows if r["kind"] == kind]
+    assert size == sorted(size, reverse=True), (kind, size)
+PY
 run bd --db hist.db query regressions -p max_pvalue=0.5 --format markdown
 expect_eq "$(head -n 1 "$T/out" | sed 's/ by [-+][0-9.]*% / by @ /')" "**$want**" \
     "regressions: Markdown leads with the same sentence, bold"

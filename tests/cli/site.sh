@@ -117,11 +117,13 @@ import csv, re, sys
 index = open(sys.argv[1]).read()
 rows = list(csv.DictReader(open(sys.argv[2])))
 fails = sum(r["pass"] == "0" for r in rows)
-assert 0 < fails <= len(rows), (fails, len(rows))
+judged = sum(r["lower"] != "" for r in rows)
+assert 0 < fails <= judged <= len(rows), (fails, judged, len(rows))
 bad = []
 h1 = re.search(r'<h1 class="headline">(.*?)</h1>', index).group(1)
-want = "1 of 1 latest decision fails: gate-percent (plan nightly) in %d of %d rows; 2 of 4 histories regressed" % (
-    fails, len(rows))
+# counted as the gate's page counts: runs judged, not rows (a run too early to judge is a row)
+want = "1 of 1 latest decision fails: gate-percent (plan nightly): %d of %d runs judged regressed; 2 of 4 histories " \
+    "regressed" % (fails, judged)
 if not h1.startswith(want):
     bad.append("headline %r, expected it to start %r" % (h1, want))
 verdicts = re.search(r'id="verdicts">.*?</table>', index, re.S).group(0)
@@ -182,6 +184,24 @@ case $h1 in
 "2 of 2 latest decisions fail: gate-percent on 2 plans; 3 of 6 histories regressed and not recovered; "*) ;;
 *) fail "one gate failing on two plans, the site headline: $h1" ;;
 esac
+
+# A failing compare is counted on the index and by history as its page
+# counts it, in benchmarks (2 cells; its 3 rows hold the geomean too),
+# not in rows: "in 1 of 3 rows" beside the page's "1 of 2 benchmarks".
+run bd query compare -p plan=nightly -p a=ci-a-0029 -p b=ci-a-0030
+expect_err_has "regressed (1 slower, 0 faster, 1 unchanged)" "compare across the step: 1 of 2 cells slower"
+c=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+expect_eq "$(bd sql "SELECT row_count FROM evaluation WHERE id = $c" -f csv | tail -1 | tr -d '\r')" 3 \
+    "compare's rows: 2 cells and the geomean"
+run bd site -q www6
+case "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' "www6/e/$c.html")" in
+"the gate fails: 1 of 2 benchmarks slower or worse, "*) ;; *) fail "compare's page: $(grep -o '<h1.*</h1>' "www6/e/$c.html")" ;; esac
+grep -q '<h1 class="headline">3 of 3 latest decisions fail: compare (plan nightly): 1 of 2 benchmarks slower or worse, gate-percent on 2 plans; ' \
+    www6/index.html || fail "the index counts compare's benchmarks, as its page: $(grep -o '<h1.*</h1>' www6/index.html)"
+run bd history compare
+expect_eq "$(head -n 1 "$T/err" | sed 's/, on [0-9-]*;/;/')" \
+    "1 evaluation of 1 query; the latest decision fails: compare (id $c): regressed (1 of 2 benchmarks slower or worse)" \
+    "history counts compare's benchmarks too"
 
 # A page drawn from a companion (chart from=) after the companion's text
 # changed (benchdb upgraded, or the file edited): the site and report
