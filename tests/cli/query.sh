@@ -455,5 +455,16 @@ expect_out "x
 1" "a malformed headline: the rows"
 expect_err_has "warning: badhead/hq.sql:3: headline: {x:pc}: unknown format 'pc' (pct, %, share, abs, sha, cell, variant, date, time, DIGITS or WORD/WORDS) (no headline; 'benchdb report' refuses the query until it is fixed)" \
     "a malformed headline: a warning names its file and line"
+# history's first line reads the latest lookup's headline back: it warned
+# of nothing and said only the row count; it warns as query does, naming
+# the evaluation and the line of its recorded text, before the rows.
+run bd query --queries badhead hq --record
+expect_err_has "recorded as evaluation " "the malformed headline's query recorded"
+hq=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+run bd history --all
+expect_rc 0 "history with a malformed headline"
+case "$(head -n 1 "$T/err")" in *"; the latest: hq (id $hq): 1 row") ;; *) fail "history's first line: $(head -n 1 "$T/err")" ;; esac
+expect_eq "$(sed -n 2p "$T/err")" "warning: evaluation $hq (hq):3: headline: {x:pc}: unknown format 'pc' (pct, %, share, abs, sha, cell, variant, date, time, DIGITS or WORD/WORDS) (no headline; 'benchdb report' refuses the query until it is fixed)" \
+    "history: the malformed headline warned of, after the line it is missing from"
 
 finish
