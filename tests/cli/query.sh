@@ -443,6 +443,34 @@ expect_rc 2 "a source twice, once abbreviated"
 expect_err_has "versions: '$src' is given twice in" "the whole source named"
 
 
+# --- docs/queries.md's general claims about the shipped queries hold for
+# queries/*.sql: the queries it calls the calibration queries are those
+# that group runs (group_by) and read treatment over baseline, and the one
+# parameter it says has no type is the only one ("all but aggregations"
+# had named 14 queries as comparing treatment over baseline, where 5 do).
+python3 - "$BENCHDB_SRC" <<'PY' || fail "docs/queries.md's claims about the shipped queries"
+import glob, os, re, sys
+src = sys.argv[1]
+doc = open(os.path.join(src, "docs/queries.md"), encoding="utf-8").read()
+grouping, untyped = set(), set()
+for f in glob.glob(os.path.join(src, "queries/*.sql")):
+    text = open(f, encoding="utf-8").read()
+    name = re.search(r"^-- name: (\S+)", text, re.M).group(1)
+    params = re.findall(r"^-- param: (\w+)", text, re.M)
+    typed = set(re.findall(r"^-- (?:type|choices): (\w+) =", text, re.M))
+    untyped |= {"%s's %s" % (name, p) for p in params if p not in typed}
+    if "group_by" in params:
+        grouping.add(name)
+m = re.search(r"The calibration queries \(([^)]*)\) group runs by a run attribute", doc)
+assert m, "the sentence naming the calibration queries"
+named = set(re.findall(r"`([\w-]+)`", m.group(1)))
+assert named == grouping, (named, grouping)
+m = re.search(r"Every parameter of a shipped query declares its type \(`-- type:` or\s+`-- choices:`\) but one, "
+              r"`(\w+)`'s `(\w+)`", doc)
+assert m and {"%s's %s" % m.groups()} == untyped, (m and m.groups(), untyped)
+assert "all but `aggregations`" not in doc
+PY
+
 # --- A headline line that does not parse: it was dropped without a word
 # (report refuses the query, query printed only its row count); it is left
 # out with a warning naming the file and line.
