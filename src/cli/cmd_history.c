@@ -249,6 +249,15 @@ static int verify(struct db *db, const struct history_args *a, const long long *
     out.nshow = 4;
     int none = n.identical + n.differ == 0 && out.format == OUT_TABLE && !out.envelope;
     rc = out_notes_print(&rep, none ? NULL : &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
+    if (n.lost && n.not_tried) { /* once, as ingest says it, not a failure per evaluation left */
+        bd_error("history: the connection to the store was lost: %lld evaluation%s not verified (the first: %lld); "
+                 "run it again once the server is back",
+                 n.not_tried, n.not_tried == 1 ? "" : "s", n.first_not_tried);
+        rc = EXIT_FAIL;
+    } else if (n.lost) {
+        bd_error("history: the connection to the store was lost");
+        rc = EXIT_FAIL;
+    }
     out_notes_free(&rep);
     rowset_free(&rs);
     return rc;

@@ -547,11 +547,33 @@ int history_verify(struct db *db, const struct query_path *qp, const long long *
     rowset_builder_start(&b, out, NCOL, names);
     for (int i = 0; i < nids && !rc; i++) {
         int found = load(db, ids[i], &r, err);
+        if (found < 0 && db_lost(db)) { /* lost between two: this one is the first not tried */
+            free(*err);
+            *err = NULL;
+            counts->lost = 1;
+            counts->not_tried = nids - i;
+            counts->first_not_tried = ids[i];
+            record_free(&r);
+            break;
+        }
         if (found < 0)
             rc = -1;
         else if (found > 0)
             rc = verify_one(&c, &r, timeout, lim, &b, counts, err);
         record_free(&r);
+        /* lost while this one ran (its row says why): the rest would each
+         * fail "no connection to the server"; not tried, said once */
+        if (found > 0 && db_lost(db)) {
+            if (rc) { /* what failed is the connection, which the caller says once */
+                free(*err);
+                *err = NULL;
+                rc = 0;
+            }
+            counts->lost = 1;
+            counts->not_tried = nids - i - 1;
+            counts->first_not_tried = i + 1 < nids ? ids[i + 1] : 0;
+            break;
+        }
     }
     free(every);
     char *berr = NULL;

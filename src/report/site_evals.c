@@ -234,6 +234,16 @@ int site_read_evals(struct site *s, struct site_writer *w, char **err)
     for (size_t i = 0; rc == 0 && i < n; i++) {
         struct drawn d;
         rc = load(s, ids[i], &d, err);
+        /* a connection lost while this one was read (a part of its page
+         * may be missing): this one and the rest not drawn, said once, as
+         * ingest says it, not "no connection to the server" for the next */
+        if (db_lost(s->db)) {
+            free(*err);
+            *err = NULL;
+            rc = bd_fail(err, "site: the connection to the store was lost: %zu evaluation%s not drawn (the first: %lld), "
+                              "nor the histories' pages and the index; run it again once the server is back",
+                         n - i, n - i == 1 ? "" : "s", ids[i]);
+        }
         if (rc == 0) {
             struct site_eval *e = &s->evals[s->nevals++];
             rc = summarize(e, &d, err);
