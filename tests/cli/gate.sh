@@ -243,6 +243,29 @@ assert sum(r["lower"] != "" for r in rows) == 3, rows  # baseline_n 8, 9, 10
 PY
 unset BENCHDB
 
+# --- A decision's rows as a person reads them: those its outcome fails in
+# first (a gate's regressed runs), as its page lists them, then the rest in
+# the query's order; CSV keeps the query's order (they were in host order
+# on a terminal too, the regressed run anywhere among the passing ones).
+bd --db hp.db init >/dev/null && bd --db hp.db ingest -q "$BENCHDB_SRC/examples/calibration" || fail "the gate's store"
+run bd --db hp.db query gate-percent --param percent=0 --no-record --format csv
+cp "$T/out" gate.csv
+run bd --db hp.db query gate-percent --param percent=0 --no-record --format markdown
+python3 - gate.csv "$T/out" <<'PY' || fail "gate-percent: the regressed runs first on a terminal, CSV in the query's order"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+md = [l for l in open(sys.argv[2]) if l.startswith("| ")]
+head = [c.strip() for c in md[0].strip().strip("|").split("|")]
+shown = [dict(zip(head, (c.strip() for c in l.strip().strip("|").split("|")))) for l in md[2:]]  # past the rule
+fails = [r for r in rows if r["pass"] == "0"]
+assert 0 < len(fails) < len(rows), (len(fails), len(rows))
+assert [r["pass"] for r in shown] == ["0"] * len(fails) + ["1"] * (len(rows) - len(fails)), [r["pass"] for r in shown]
+order = lambda rs: [(r["host"], r["run"], r["benchmark"]) for r in rs]
+assert order(shown[:len(fails)]) == order(fails), "the failing rows in the query's order"
+assert order(shown[len(fails):]) == order([r for r in rows if r["pass"] != "0"]), "then the rest"
+assert order(rows) != order(shown), "CSV keeps the query's order"
+PY
+
 # --- history's list opens with what it holds, in words (it was a bare
 # table): on stderr in a terminal, bold in Markdown, nothing in CSV.
 bd --db hh.db init >/dev/null && bd --db hh.db ingest -q "$BENCHDB_SRC/examples/" || fail "the history's store"
