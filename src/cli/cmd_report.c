@@ -182,7 +182,7 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         }
         chart_ev = &cev;
     }
-    reg = report_registration_text(db, &ev);
+    reg = report_registration_text(db, &ev, parsed);
     {
         char *e2 = NULL;
         int unknown = 0;

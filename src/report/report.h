@@ -57,9 +57,11 @@ int report_check_chart(const struct chart_spec *spec, const struct report_eval *
 char *report_params_given(const struct report_eval *ev, const struct saved_query *q, const char *skip);
 
 /* The sentence saying whether the evaluation's rule was fixed before its
- * plan began (from the rule and run tables), or NULL when it judges no
- * plan; malloc'd. */
-char *report_registration_text(struct db *db, const struct report_eval *ev);
+ * plan began (from the rule and run tables), and for a retroactive one
+ * which of the two reasons holds (the parameters that differ from the
+ * defaults of q, its recorded text's query, named), or NULL when it
+ * judges no plan; malloc'd. */
+char *report_registration_text(struct db *db, const struct report_eval *ev, const struct saved_query *q);
 
 /* The commands that re-verify ev: benchdb query NAME with the parameters
  * that differ from the defaults of `now` (the saved query of that name

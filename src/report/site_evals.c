@@ -136,7 +136,7 @@ static int load(struct site *s, long long id, struct drawn *d, char **err)
     free(e2);
     if (d->spec.from)
         companion(s, d);
-    d->reg = report_registration_text(s->db, &d->ev);
+    d->reg = report_registration_text(s->db, &d->ev, d->parsed);
     d->verify = report_verify_text(&d->ev, d->now, s->qp);
     d->nav = xstrdup("<nav><a href=\"../index.html\">\xe2\x86\x90 every history and verdict (index)</a></nav>\n");
     return 0;

@@ -279,6 +279,7 @@ run bd --db tie.db query placement-rule -p plan=tie -p margin=0.050
 expect_err_has "before plan tie began (2026-10-21T04:00:00Z): pre-registered" "a default written otherwise is still the default"
 run bd --db tie.db query placement-rule -p plan=tie -p direction=reverse
 expect_err_has "but with other parameters (direction=reverse): applied retroactively" "other parameters make it retroactive"
+reverse=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
 run bd --db tie.db history placement-rule --format csv
 expect_eq "$(tail -n 2 "$T/out" | cut -d, -f1 --complement | grep -o 'pre-registered\|retroactive' | tr '\n' ' ')" "pre-registered retroactive " \
   "the history records registration"
@@ -287,6 +288,16 @@ cp "$BENCHDB_SRC/queries/verdicts.sql" late.sql
 run bd --db tie.db rule register late.sql --published-at 2026-10-22T00:00:00Z
 run bd --db tie.db query late.sql -p plan=tie
 expect_err_has "after plan tie began (2026-10-21T04:00:00Z): applied retroactively" "published after the plan: retroactive"
+late=$(bd --db tie.db query late.sql -p plan=tie --record 2>&1 >/dev/null | sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p')
+# Their pages say which of the two made them retroactive, as the terminal
+# did ("fixed after the plan began, or run with other parameters" said
+# both of either).
+bd --db tie.db report --evaluation "$reverse" -o reverse.html 2>/dev/null || fail "report of the reversed evaluation"
+grep -q "plan tie began 2026-10-21T04:00:00Z: applied retroactively: fixed before the plan began, but run with other parameters than its defaults (direction=reverse)</dd>" \
+    reverse.html || fail "the page: retroactive for its parameters, named: $(grep -o 'retroactive</strong>[^<]*' reverse.html)"
+bd --db tie.db report --evaluation "$late" -o late.html 2>late.err || fail "report of the late rule's evaluation: $(cat late.err)"
+grep -q "plan tie began 2026-10-21T04:00:00Z: applied retroactively: fixed after the plan began</dd>" late.html ||
+    fail "the page: retroactive for its time: $(grep -o 'retroactive</strong>[^<]*' late.html)"
 run bd --db tie.db rule register placement-rule --published-at yesterday
 expect_rc 2 "a bad --published-at"
 expect_err_has "expected an RFC 3339 time" "bad time message"
