@@ -13,7 +13,10 @@
  * the store (its rows, its -- outcome: column; a failing one counted in
  * its headline's unit, as its page counts it, else in rows), and so is
  * the latest evaluation when it is a lookup whose outcome is a row count,
- * for its headline. A headline line that does not parse is warned of in
+ * for its headline; and whether each latest decision changed from its
+ * query's decision before it (of the same plan): "1 of 2 changed from the
+ * query's decision before it: gate-percent (id 4) holds, after id 2
+ * failed". A headline line that does not parse is warned of in
  * rep (as `query` warns of it). NULL when rs has no rows. */
 char *history_headline(struct db *db, const struct rowset *rs, struct out_notes *rep);
 

@@ -298,8 +298,14 @@ expect_eq "$(head -n 1 "$T/out" | tr -d '\r')" "id,evaluated_at,query,sha256,par
 bd --db hh.db query gate-percent --param percent=10000 >/dev/null 2>&1
 expect_eq "$(failing 4 pass)" 0 "gate-percent at 10000% passes"
 run bd --db hh.db history --all
-expect_eq "$(head -n 1 "$T/err")" "4 evaluations of 3 queries, on $day; the latest decision of each query: 1 of 2 fails (placement-rule (id 1) in $f1 of $n1 rows); the latest: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
-    "history --all: the latest decision of each query"
+expect_eq "$(head -n 1 "$T/err")" "4 evaluations of 3 queries, on $day; the latest decision of each query: 1 of 2 fails (placement-rule (id 1) in $f1 of $n1 rows); 1 of 1 changed from the query's decision before it: gate-percent (id 4) holds, after id 2 failed; the latest: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
+    "history --all: the latest decision of each query, and which changed from its query's decision before it"
+# Did it change? The morning's question, answered on the first line (it
+# was the table's to read, row by row): one query's history, changed, then
+# unchanged.
+run bd --db hh.db history gate-percent
+expect_eq "$(head -n 1 "$T/err")" "2 evaluations of 1 query, on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4"); changed from the decision before it (id 2), which failed" \
+    "history of one query: changed from the decision before it"
 run bd --db hh.db history regressions
 expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3"), no regression: no change point with p ≤ 0.001 and a change of at least 0%" \
     "history NAME of a lookup: its outcome, then what the rows say (none: the terminal's line for an empty result)"
@@ -311,5 +317,12 @@ expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest 
 run bd --db hh.db history gate-percent -n 1
 expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
     "history NAME of one holding decision: named once, with its outcome"
+bd --db hh.db query gate-percent --param percent=20000 >/dev/null 2>&1
+run bd --db hh.db history gate-percent
+expect_eq "$(head -n 1 "$T/err" | sed 's/.*; //')" "unchanged from the decision before it" \
+    "history of one query: unchanged from the decision before it"
+run bd --db hh.db history
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f3)" " none changed from the query's decision before it" \
+    "history: none changed from the query's decision before it"
 
 finish
