@@ -236,6 +236,16 @@ static int verify(struct db *db, const struct history_args *a, const long long *
     struct out_notes rep = {.notes_first = 1}; /* the count is the answer: before the rows */
     if (n.identical + n.differ == 0) /* --all of a store that holds none: said, not a bare header */
         out_note(&rep, "no evaluation is recorded: nothing to verify");
+    else if (n.since_only && n.since_only == n.differ) /* rows that moved as the data grew, or were edited: said */
+        out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not, %sin its rows alone, with archives "
+                       "ingested since (its own unchanged)",
+                 n.identical + n.differ, n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ,
+                 n.differ == 1 ? "" : "each ");
+    else if (n.since_only)
+        out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not (%lld of them in %s rows alone, with "
+                       "archives ingested since, %s own unchanged)",
+                 n.identical + n.differ, n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ, n.since_only,
+                 n.since_only == 1 ? "its" : "their", n.since_only == 1 ? "its" : "their");
     else
         out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
                  n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);

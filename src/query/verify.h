@@ -21,6 +21,9 @@
  * then one column per comparison above ("same" or what differs). */
 struct verify_counts {
     long long identical, differ;
+    /* of those that differ, those whose rows alone moved, their archives
+     * unchanged and more ingested since (a query of the latest runs) */
+    long long since_only;
     /* the connection to the server was lost: the evaluations not tried
      * (none verified after it, which would each fail the same way), the
      * first of them (0: it was lost on the last one) */
