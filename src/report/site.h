@@ -103,6 +103,9 @@ int site_history_page(const struct site *s, const struct site_history *h, struct
 
 /* site_index.c: index.html. Returns 0, or -1 with *err. */
 int site_index_page(const struct site *s, struct strbuf *out, char **err);
+/* The index's headline as plain text (what fails, the open regressions),
+ * for the terminal; malloc'd. */
+char *site_index_headline(const struct site *s);
 
 /* site_html.c: what the pages share. */
 void site_head(struct strbuf *sb, const char *title, const char *root);

@@ -356,6 +356,35 @@ static void every_evaluation(struct strbuf *sb, const struct site *s)
     sb_puts(sb, "</ul></details>\n");
 }
 
+char *site_index_headline(const struct site *s)
+{
+    size_t nv = 0;
+    const struct site_eval **v = latest_verdicts(s, &nv);
+    struct strbuf h = {0}, t = {0};
+    headline(&h, s, v, nv);
+    free(v);
+    static const char *const ent[][2] = {{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}};
+    for (const char *p = xsb_text(&h); *p;) {
+        if (*p == '<') { /* the <h1> around it */
+            p += strcspn(p, ">") + (p[strcspn(p, ">")] != 0);
+            continue;
+        }
+        size_t k = 0;
+        while (*p == '&' && k < sizeof ent / sizeof ent[0] && strncmp(p, ent[k][0], strlen(ent[k][0])) != 0)
+            k++;
+        if (*p == '&' && k < sizeof ent / sizeof ent[0]) {
+            sb_puts(&t, ent[k][1]);
+            p += strlen(ent[k][0]);
+        } else {
+            sb_putc(&t, *p++);
+        }
+    }
+    sb_free(&h);
+    while (t.len && t.buf[t.len - 1] == '\n')
+        t.buf[--t.len] = 0;
+    return xsb_detach(&t);
+}
+
 int site_index_page(const struct site *s, struct strbuf *sb, char **err)
 {
     size_t np = 0, nhost = 0, nv = 0;

@@ -21,6 +21,14 @@ run bd site www
 expect_rc 0 "benchdb site"
 expect_err_has "site: wrote www: 10 pages (8 histories, 1 evaluation, the index): 10 written, 0 unchanged, 0 removed" \
     "says what it wrote"
+# What it found first, as the index opens (the cron job's log said only
+# how many pages it wrote): the index's headline, as text.
+python3 - www/index.html "$T/err" <<'PY' || fail "site's first line: the index's headline"
+import html, re, sys
+h1 = re.search(r'<h1 class="headline">(.*?)</h1>', open(sys.argv[1]).read()).group(1)
+first = open(sys.argv[2]).readline().rstrip("\n")
+assert first == html.unescape(h1) and first.startswith("2 of 8 histories regressed"), (first, h1)
+PY
 [ -f www/index.html ] && [ -f www/e/1.html ] && [ -f www/.benchdb-site ] || fail "the index, the evaluation, the list"
 expect_eq "$(ls www/h | wc -l)" 8 "a page per history: 4 nightly, 4 of the calibration plan (2 hosts x 2 cells, a line per variant)"
 
