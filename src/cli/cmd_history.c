@@ -115,8 +115,8 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     struct out_notes rep = {0};
     char *err = NULL;
     int rc = name ? check_name(db, &a->path, name, &rep) : EXIT_OK;
-    long long lookups = 0;
-    if (rc == EXIT_OK && history_list(db, name, a->limit, !a->all, &lookups, &rs, &err)) {
+    long long lookups = 0, older = 0;
+    if (rc == EXIT_OK && history_list(db, name, a->limit, !a->all, &lookups, &older, &rs, &err)) {
         bd_error("history: %s", err);
         rc = EXIT_FAIL;
     }
@@ -133,7 +133,7 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     struct out_notes said = {0}; /* a headline line that does not parse, warned of after the answer */
     char *line = rc == EXIT_OK && rs.nrow &&
                          (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN || a->out.envelope)
-                     ? history_headline(db, &rs, &said)
+                     ? history_headline(db, &rs, older, &said)
                      : NULL;
     if (line)
         out_answer(&rep, &a->out, line);

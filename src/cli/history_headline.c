@@ -214,7 +214,7 @@ static int say_decisions(struct strbuf *sb, const struct decisions *d, const cha
     return folded;
 }
 
-char *history_headline(struct db *db, const struct rowset *rs, struct out_notes *rep)
+char *history_headline(struct db *db, const struct rowset *rs, long long older, struct out_notes *rep)
 {
     int cid = rowset_column(rs, "id"), cat = rowset_column(rs, "evaluated_at"), cq = rowset_column(rs, "query"),
         co = rowset_column(rs, "outcome");
@@ -240,6 +240,8 @@ char *history_headline(struct db *db, const struct rowset *rs, struct out_notes 
     free(prev);
     size_t n = rs->nrow;
     sb_printf(&sb, "%zu evaluation%s of %zu quer%s", n, n == 1 ? "" : "s", queries, queries == 1 ? "y" : "ies");
+    if (older > 0) /* nothing dropped unsaid: what the line says is of these alone */
+        sb_printf(&sb, " (the last %zu of %lld: %lld earlier not listed)", n, (long long)n + older, older);
     if (lo && hi && strncmp(lo, hi, 10) == 0)
         sb_printf(&sb, ", on %.10s", lo);
     else if (lo && hi)

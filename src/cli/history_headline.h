@@ -17,7 +17,9 @@
  * query's decision before it (of the same plan): "1 of 2 changed from the
  * query's decision before it: gate-percent (id 4) holds, after id 2
  * failed". A headline line that does not parse is warned of in
- * rep (as `query` warns of it). NULL when rs has no rows. */
-char *history_headline(struct db *db, const struct rowset *rs, struct out_notes *rep);
+ * rep (as `query` warns of it). older: the earlier evaluations a limit
+ * left out, said after the count ("3 evaluations of 1 query (the last 3
+ * of 13: 10 earlier not listed)"). NULL when rs has no rows. */
+char *history_headline(struct db *db, const struct rowset *rs, long long older, struct out_notes *rep);
 
 #endif

@@ -32,8 +32,26 @@ static int count_lookups(struct db *db, long long *n, char **err)
     return rc == SQLITE_ROW ? 0 : bd_fail(err, "cannot read the history: %s", db_errmsg(db));
 }
 
+/* How many evaluations history_list's statement matches without its
+ * limit: those it lists and those the limit leaves out. */
+static int count_listed(struct db *db, const char *name, int decisions, long long *n, char **err)
+{
+    struct db_stmt *st;
+    const char *sql = decisions ? "SELECT count(*) FROM evaluation WHERE CAST(?1 AS TEXT) IS NULL AND " DECISION("?2")
+                                : "SELECT count(*) FROM evaluation WHERE (CAST(?1 AS TEXT) IS NULL OR query_name = ?1)";
+    if (db_prepare(db, sql, &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    int rc = name ? db_bind_text(st, 1, name, -1) : db_bind_null(st, 1);
+    if (rc == SQLITE_OK && decisions)
+        rc = db_bind_text(st, 2, decision_like, -1);
+    if (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW)
+        *n = db_column_int64(st, 0);
+    db_finalize(st);
+    return rc == SQLITE_ROW ? 0 : bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+}
+
 int history_list(struct db *db, const char *name, long long limit, int decisions, long long *lookups,
-                 struct rowset *rs, char **err)
+                 long long *older, struct rowset *rs, char **err)
 {
     struct db_stmt *st;
     decisions = decisions && !name;
@@ -62,7 +80,18 @@ int history_list(struct db *db, const char *name, long long limit, int decisions
     if (rc != SQLITE_DONE)
         bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     db_finalize(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    if (rc != SQLITE_DONE)
+        return -1;
+    /* The limit filled: how many earlier ones it left out, said, not dropped */
+    long long all = 0;
+    if (older)
+        *older = 0;
+    if (older && limit >= 0 && (long long)rs->nrow == limit) {
+        if (count_listed(db, name, decisions, &all, err))
+            return -1;
+        *older = all - (long long)rs->nrow;
+    }
+    return 0;
 }
 
 void history_names_free(char **names, int n)

@@ -315,7 +315,7 @@ run bd --db hh.db history placement-rule
 expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest decision fails: placement-rule (id 1) in $f1 of $n1 rows: $(hsql "SELECT outcome FROM evaluation WHERE id = 1")" \
     "history NAME of one failing decision: named once, with its outcome"
 run bd --db hh.db history gate-percent -n 1
-expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
+expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query (the last 1 of 2: 1 earlier not listed), on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
     "history NAME of one holding decision: named once, with its outcome"
 bd --db hh.db query gate-percent --param percent=20000 >/dev/null 2>&1
 run bd --db hh.db history gate-percent
@@ -324,5 +324,13 @@ expect_eq "$(head -n 1 "$T/err" | sed 's/.*; //')" "unchanged from the decision 
 run bd --db hh.db history
 expect_eq "$(head -n 1 "$T/err" | cut -d';' -f3)" " none changed from the query's decision before it" \
     "history: none changed from the query's decision before it"
+# A limit that leaves earlier decisions out says so: the line is of the
+# listed ones alone (-n 1 said "the latest decision holds" of one query,
+# placement-rule's failing decision, two earlier, left out without a word).
+run bd --db hh.db history -n 1
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1)" "1 evaluation of 1 query (the last 1 of 4: 3 earlier not listed), on $day" \
+    "history -n 1: how many earlier the limit left out"
+run bd --db hh.db history -n 4
+case "$(head -n 1 "$T/err")" in *"earlier not listed"*) fail "history -n 4 of 4: nothing left out, nothing said" ;; esac
 
 finish
