@@ -114,6 +114,11 @@ void site_foot(struct strbuf *sb);
 void site_sparkline(struct strbuf *sb, const struct site *s, const struct site_history *h);
 /* "+12.7%" */
 void site_pct(char *buf, double x);
+/* The site's change-point parameters (window, max_pvalue, min_magnitude)
+ * as people write them and as they read back, the same double (0.0012345678,
+ * where %g cut it to 0.00123457, which the command named beside it would
+ * not reproduce), each in buf[k] (40 bytes). */
+void site_params_text(const struct site *s, char buf[3][40]);
 /* The last good run of change point c of line l of h: the run before the
  * first of the new regime (regressions' last_good_run), or NULL when c
  * opens the line. */

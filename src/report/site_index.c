@@ -397,12 +397,14 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
         return bd_fail(err, "out of memory");
     }
     site_head(sb, "every history and verdict", NULL);
+    char pv[3][40];
+    site_params_text(s, pv);
     sb_printf(sb, "<header><p class=\"what\"><strong>benchdb site</strong> \xc2\xb7 %zu plan%s \xc2\xb7 %zu host%s "
                   "\xc2\xb7 %zu histor%s \xc2\xb7 %zu evaluation%s \xc2\xb7 data <code>%.12s</code> (%lld archives) "
-                  "\xc2\xb7 change points as <code>regressions</code> finds them with <code>window=%g, "
-                  "max_pvalue=%g, min_magnitude=%g</code></p>\n",
+                  "\xc2\xb7 change points as <code>regressions</code> finds them with <code>window=%s, "
+                  "max_pvalue=%s, min_magnitude=%s</code></p>\n",
               np, np == 1 ? "" : "s", nhost, nhost == 1 ? "" : "s", s->nh, s->nh == 1 ? "y" : "ies", s->nevals,
-              s->nevals == 1 ? "" : "s", s->fingerprint, s->archives, s->window, s->max_pvalue, s->min_magnitude);
+              s->nevals == 1 ? "" : "s", s->fingerprint, s->archives, pv[0], pv[1], pv[2]);
     headline(sb, s, v, nv);
     sb_printf(sb, "<nav>%s%s<a href=\"#plans\">plans</a><a href=\"#hosts\">hosts</a>"
                   "<a href=\"#histories\">every history</a></nav>\n</header>\n",
@@ -411,11 +413,11 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
     if (open_regressions(s, NULL)) {
         sb_puts(sb, "<h2 id=\"open\">Open regressions: the latest change point is a regression</h2>\n");
         sb_printf(sb, "<p>The change points are those <code>benchdb query regressions --param plan=PLAN --param "
-                      "window=%g --param max_pvalue=%g --param min_magnitude=%g</code> lists for each plan (a history "
+                      "window=%s --param max_pvalue=%s --param min_magnitude=%s</code> lists for each plan (a history "
                       "here is one plan's runs; without a plan, regressions joins the plans' runs of a host and cell), "
                       "a regression or an improvement each; a history is here when its latest one is a regression."
                       "</p>\n",
-                  s->window, s->max_pvalue, s->min_magnitude);
+                  pv[0], pv[1], pv[2]);
         histories_table(sb, s, NULL, 1);
     }
     verdicts(sb, v, nv);

@@ -253,6 +253,15 @@ run bd report --evaluation "$e" --queries mq -o top2.html
 expect_rc 0 "report --evaluation after the companion's text and the data changed"
 expect_err_has "series chart of 16 marks from evaluation " "drawn from the companion recorded with it"
 
+# The change points' parameters read back as given: the command the index
+# names lists the same change points (%g had cut 0.0012345678 to
+# 0.00123457, and the command then named another p-value).
+bd site -q www7 --param max_pvalue=0.0012345678 --param min_magnitude=0.033333333333 || fail "site with exact parameters"
+grep -q -- "--param window=50 --param max_pvalue=0.0012345678 --param min_magnitude=0.033333333333</code>" www7/index.html ||
+    fail "the index's command: the parameters as given: $(grep -o 'max_pvalue=[^ <]*' www7/index.html | head -1)"
+[ "$(grep -l "p at most 0.0012345678, magnitude at least 0.033333333333)" www7/h/*.html | wc -l)" = "$(ls www7/h | wc -l)" ] ||
+    fail "each history's caption: the parameters as given"
+
 # Errors: what cannot be a site, parameters it does not take, a store that is not there.
 : >afile
 run bd site afile
