@@ -525,8 +525,11 @@ static char *placeholder(const struct fill *f, const char *s, size_t n, int chec
     } else if (!check && f->row) {
         v = json_incref(json_object_get(f->row, e));
     }
+    /* a parameter without a format as people write it, the same double
+     * (p ≤ 0.0012345678, not the 4 digits of a row's value, 0.001235) */
+    int bare_param = paren && !*fmt && strncmp(e, "param(", 6) == 0 && json_is_real(v);
     if (!check)
-        text = format_value(v, fmt, optional);
+        text = bare_param ? evaldata_param(v) : format_value(v, fmt, optional);
 out:
     json_decref(v);
     free(fmt);

@@ -388,6 +388,11 @@ for p in 0.001 0.05 0.5; do
     expect_eq "$(head -n 1 "$T/err" | sed 's/ by [-+][0-9.]*% / by @ /')" "$want" \
         "regressions, max_pvalue $p: the first line counts its rows"
 done
+# A parameter the line names reads as given, the same double (it was
+# rounded as a row's value is, to 4 digits: p ≤ 0.001235, a looser bound
+# than the one applied).
+run bd --db hist.db query regressions -p max_pvalue=0.0012345678
+expect_err_has " (p ≤ 0.0012345678, a change of at least 0%)" "regressions: max_pvalue as given"
 expect_eq "$(bd --db hist.db query regressions -p max_pvalue=0.5 --format csv 2>/dev/null | tail -n +2 | wc -l)" 29 \
     "regressions, max_pvalue 0.5: 29 rows (16 regressions, 13 improvements), counted above"
 # The rows in the order of the answer: the regressions, the largest change
