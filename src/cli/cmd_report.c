@@ -191,7 +191,7 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         verify = report_verify_text(&ev, q ? q : now, &a->path);
         saved_query_free(now);
     }
-    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify, NULL, NULL};
+    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify, NULL, NULL, 0};
     marks = svg ? report_svg(page, &pg, &err) : report_html(page, &pg, &err);
     if (marks < 0) {
         bd_error("%s", err);

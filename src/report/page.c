@@ -400,8 +400,13 @@ long long report_html(struct strbuf *sb, const struct report_page *p, char **err
     snprintf(src, sizeof src, "evaluation %lld (%s)", ev->id, ev->query_name);
     if (drawn && chart_draw(p->spec, p->chart_ev, ev, &co, err))
         goto out;
-    if (report_headline(ev, p->chart_ev, src, &headline, err))
-        goto out;
+    if (report_headline(ev, p->chart_ev, src, &headline, err)) {
+        if (!p->headline_optional)
+            goto out;
+        free(*err); /* said by the caller (the site warns once, as it reads the evaluation) */
+        *err = NULL;
+        headline = NULL;
+    }
     if (page_answer_columns(ev->text, p->query ? p->query->show : NULL, p->query ? p->query->nshow : 0, &cols,
                             &ncols)) {
         bd_fail(err, "out of memory");

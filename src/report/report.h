@@ -21,6 +21,8 @@ struct report_page {
     const char *verify;                 /* the commands that re-verify the evaluation */
     const char *nav;                    /* HTML put first in the page (the site's links), or NULL */
     const char *no_chart;               /* why the chart is not drawn (chart_ev NULL), or NULL */
+    int headline_optional;              /* a headline line that does not parse: no headline (the page opens
+                                           with its outcome line), not an error; the site's, which warns */
 };
 
 /* The CSS of a page (with svg_css): what a site's pages share too. */

@@ -253,6 +253,22 @@ run bd report --evaluation "$e" --queries mq -o top2.html
 expect_rc 0 "report --evaluation after the companion's text and the data changed"
 expect_err_has "series chart of 16 marks from evaluation " "drawn from the companion recorded with it"
 
+# An evaluation whose query has a headline line that does not parse (a
+# file's typo, recorded for good): the site is made, its page opening with
+# the outcome line, and says so once; it refused the whole site ('error:
+# evaluation N (hq):3: headline: ...', exit 1, no index), for ever after.
+mkdir -p bq
+printf -- '-- name: hq\n-- summary: a headline with an unknown format\n-- headline: {n:pc}\nSELECT 1 AS n;\n' >bq/hq.sql
+run bd query --queries bq hq --record
+hq=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+run bd site --queries bq www8
+expect_rc 0 "a site with an evaluation whose headline line does not parse"
+expect_err_has "warning: site: evaluation $hq (hq):3: headline: {n:pc}: unknown format 'pc' (pct, %, share, abs, sha, cell, variant, date, time, DIGITS or WORD/WORDS) (no headline: its page opens with its outcome line; 'benchdb report --evaluation $hq' refuses it)" \
+    "says which evaluation, which line, and what its page does instead"
+expect_eq "$(grep -c 'warning: site: ' "$T/err")" 1 "said once"
+grep -q '<h1 class="headline">1 row</h1>' "www8/e/$hq.html" || fail "its page opens with its outcome line"
+[ -f www8/index.html ] || fail "the index is written"
+
 # The change points' parameters read back as given: the command the index
 # names lists the same change points (%g had cut 0.0012345678 to
 # 0.00123457, and the command then named another p-value).
