@@ -65,6 +65,10 @@ cp AS (
          CAST(f.cps -> k.i ->> 'pvalue' AS DOUBLE PRECISION) AS pvalue
   FROM found AS f JOIN k ON k.i < json_array_length(f.cps)
 )
+-- The answer first: the regressions, the largest change first (the worst
+-- one on the first row, the one the first line names), then the
+-- improvements, largest first; ties in history order.
+SELECT * FROM (
 SELECT p.host, p.benchmark, p.params, p.metric, p.variant, p.seq, g.run AS last_good_run, p.run, p.plan,
        g.revision AS last_good_revision, p.revision, p.started_at, cp.before, cp.after, cp.change_percent, cp.pvalue,
        CASE WHEN cp.change_percent = 0 THEN 'none'
@@ -75,4 +79,6 @@ JOIN point AS p ON p.host_id = cp.host_id AND p.benchmark_id = cp.benchmark_id A
                AND p.variant_id = cp.variant_id AND p.seq = cp.seq
 LEFT JOIN point AS g ON g.host_id = cp.host_id AND g.benchmark_id = cp.benchmark_id AND g.metric = cp.metric
                     AND g.variant_id = cp.variant_id AND g.seq = cp.seq - 1
-ORDER BY p.host, p.benchmark, p.params, p.metric, p.variant, p.seq;
+) AS r
+ORDER BY CASE r.kind WHEN 'regression' THEN 0 WHEN 'improvement' THEN 1 ELSE 2 END, abs(r.change_percent) DESC,
+         r.host, r.benchmark, r.params, r.metric, r.variant, r.seq;

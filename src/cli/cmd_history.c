@@ -115,8 +115,8 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     struct out_notes rep = {0};
     char *err = NULL;
     int rc = name ? check_name(db, &a->path, name, &rep) : EXIT_OK;
-    long long lookups = 0;
-    if (rc == EXIT_OK && history_list(db, name, a->limit, !a->all, &lookups, &rs, &err)) {
+    long long lookups = 0, older = 0;
+    if (rc == EXIT_OK && history_list(db, name, a->limit, !a->all, &lookups, &older, &rs, &err)) {
         bd_error("history: %s", err);
         rc = EXIT_FAIL;
     }
@@ -130,12 +130,18 @@ static int list(struct db *db, const struct history_args *a, const char *name)
     /* What the listed evaluations say, first: on stderr in a terminal's
      * table, bold in Markdown, the envelope's headline; CSV and bare JSON
      * stay the rows alone. */
+    struct out_notes said = {0}; /* a headline line that does not parse, warned of after the answer */
     char *line = rc == EXIT_OK && rs.nrow &&
                          (a->out.format == OUT_TABLE || a->out.format == OUT_MARKDOWN || a->out.envelope)
-                     ? history_headline(db, &rs)
+                     ? history_headline(db, &rs, older, &said)
                      : NULL;
     if (line)
         out_answer(&rep, &a->out, line);
+    for (int i = 0; i < said.nnotes; i++) {
+        out_note(&rep, "%s", said.notes[i]);
+        rep.leading = rep.nnotes; /* before the rows, beside the answer it concerns */
+    }
+    out_notes_free(&said);
     free(line);
     /* The history is of decisions; lookups kept on purpose (--record, or
      * what a page was drawn from) are counted, not hidden silently. */
@@ -230,6 +236,16 @@ static int verify(struct db *db, const struct history_args *a, const long long *
     struct out_notes rep = {.notes_first = 1}; /* the count is the answer: before the rows */
     if (n.identical + n.differ == 0) /* --all of a store that holds none: said, not a bare header */
         out_note(&rep, "no evaluation is recorded: nothing to verify");
+    else if (n.since_only && n.since_only == n.differ) /* rows that moved as the data grew, or were edited: said */
+        out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not, %sin its rows alone, with archives "
+                       "ingested since (its own unchanged)",
+                 n.identical + n.differ, n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ,
+                 n.differ == 1 ? "" : "each ");
+    else if (n.since_only)
+        out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not (%lld of them in %s rows alone, with "
+                       "archives ingested since, %s own unchanged)",
+                 n.identical + n.differ, n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ, n.since_only,
+                 n.since_only == 1 ? "its" : "their", n.since_only == 1 ? "its" : "their");
     else
         out_note(&rep, "verified %lld evaluation%s: %lld identical, %lld not", n.identical + n.differ,
                  n.identical + n.differ == 1 ? "" : "s", n.identical, n.differ);
@@ -243,6 +259,15 @@ static int verify(struct db *db, const struct history_args *a, const long long *
     out.nshow = 4;
     int none = n.identical + n.differ == 0 && out.format == OUT_TABLE && !out.envelope;
     rc = out_notes_print(&rep, none ? NULL : &rs, &out, stdout, stderr) ? EXIT_FAIL : n.differ ? EXIT_FAIL : EXIT_OK;
+    if (n.lost && n.not_tried) { /* once, as ingest says it, not a failure per evaluation left */
+        bd_error("history: the connection to the store was lost: %lld evaluation%s not verified (the first: %lld); "
+                 "run it again once the server is back",
+                 n.not_tried, n.not_tried == 1 ? "" : "s", n.first_not_tried);
+        rc = EXIT_FAIL;
+    } else if (n.lost) {
+        bd_error("history: the connection to the store was lost");
+        rc = EXIT_FAIL;
+    }
     out_notes_free(&rep);
     rowset_free(&rs);
     return rc;

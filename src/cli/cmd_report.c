@@ -182,7 +182,7 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         }
         chart_ev = &cev;
     }
-    reg = report_registration_text(db, &ev);
+    reg = report_registration_text(db, &ev, parsed);
     {
         char *e2 = NULL;
         int unknown = 0;
@@ -191,14 +191,22 @@ static long long draw(const struct report_run *r, long long eval_id, const struc
         verify = report_verify_text(&ev, q ? q : now, &a->path);
         saved_query_free(now);
     }
-    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify, NULL, NULL};
+    struct report_page pg = {&ev, chart_ev, &spec, parsed, reg, verify, NULL, NULL, 0};
     marks = svg ? report_svg(page, &pg, &err) : report_html(page, &pg, &err);
     if (marks < 0) {
         bd_error("%s", err);
         goto out;
     }
     struct strbuf sb = {0};
-    sb_printf(&sb, "evaluation %lld of %s", ev.id, ev.query_name);
+    /* what the page found first, as it opens: its headline, else its outcome line */
+    char *found = NULL, *e2 = NULL;
+    if (report_headline(&ev, chart_ev, src, &found, &e2) || !found)
+        found = ev.outcome ? xstrdup(ev.outcome) : NULL;
+    free(e2);
+    if (found)
+        sb_printf(&sb, "%s\n", found);
+    free(found);
+    sb_printf(&sb, "report: wrote %s: evaluation %lld of %s", a->output ? a->output : "-", ev.id, ev.query_name);
     if (spec.kind != CHART_TABLE)
         sb_printf(&sb, ", %s chart of %lld mark%s", chart_kind_name(spec.kind), marks, marks == 1 ? "" : "s");
     if (chart_ev != &ev)
@@ -337,8 +345,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
         bd_error("report: %s", err);
         goto out;
     }
-    if (out_path)
-        fprintf(stderr, "report: wrote %s: %s\n", out_path, line);
+    if (out_path) /* the page's answer, then what was written */
+        fprintf(stderr, "%s\n", line);
     rc = EXIT_OK;
 out:
     if (opened)

@@ -131,6 +131,11 @@ int cmd_site(struct cli *cli, int argc, char **argv)
         bd_error("%s", err ? err : "site: out of memory");
         goto out;
     }
+    if (!a.quiet) { /* what it found first, as the index opens, then what it wrote */
+        char *found = site_index_headline(&s);
+        fprintf(stderr, "%s\n", found);
+        free(found);
+    }
     if (!a.quiet)
         fprintf(stderr, "site: wrote %s: %zu page%s (%zu histor%s, %zu evaluation%s, the index): %zu written, %zu "
                         "unchanged, %zu removed\n",

@@ -88,11 +88,11 @@ static char *answer_headline(const struct saved_query *q, const struct evaluatio
     if (rowset_json(&ev->rows, &rows, 0) == 0 &&
         report_eval_unrecorded(&mem, q->name, ev->params_json, xsb_text(&rows), &err) == 0) {
         mem.text = xstrdup(q->text);
-        if (report_headline_rows(&mem, q->source ? q->source : q->name, &out, &err)) {
-            out = NULL;
-            out_note(rep, "warning: %s (no headline; 'benchdb report' refuses the query until it is fixed)",
-                     err ? err : "a headline line cannot be read");
-        }
+        char *warning;
+        out = report_headline_answer(&mem, q->source ? q->source : q->name, &warning);
+        if (warning)
+            out_note(rep, "%s", warning);
+        free(warning);
         report_eval_free(&mem);
     }
     free(err);
@@ -157,6 +157,34 @@ static void compare_failures_after(int compare_rows, struct cmp_failures *f, str
     cmp_failures_free(f);
 }
 
+/* A decision's rows as a person reads them (a table, records, Markdown):
+ * those its outcome does not hold in first (a gate's regressed runs, a
+ * rule's failing groups: what --gate fails on), then the rest, each in the
+ * query's order, as its page lists them (docs/report.md, "A decision's
+ * rows, failing first"). CSV and JSON keep the query's order. *shown
+ * borrows ev's values; returns its row order to free (NULL: ev->rows as
+ * they are, *shown untouched). */
+static void *failing_first(const struct evaluation *ev, enum out_format format, struct rowset *shown)
+{
+    const struct rowset *rs = &ev->rows;
+    int oc = ev->outcome_column;
+    if (oc < 0 || ev->holding == rs->nrow || !(format == OUT_TABLE || format == OUT_VERTICAL || format == OUT_MARKDOWN))
+        return NULL;
+    sqlite3_value **cells = xmalloc((rs->nrow ? rs->nrow : 1) * (size_t)rs->ncol * sizeof *cells);
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t r = 0; r < rs->nrow; r++) {
+            sqlite3_value *v = rowset_cell(rs, r, oc);
+            int t = sqlite3_value_type(v);
+            int holds = (t == SQLITE_INTEGER || t == SQLITE_FLOAT) && sqlite3_value_double(v) != 0; /* as sum_up counts */
+            if (holds == pass)
+                memcpy(cells + k++ * (size_t)rs->ncol, rs->cells + r * (size_t)rs->ncol, (size_t)rs->ncol * sizeof *cells);
+        }
+    *shown = *rs;
+    shown->cells = cells;
+    return cells;
+}
+
 /* The rows, verdict and notes of an evaluation that ran (not_recorded:
  * why it is not in the history, or NULL); the gate's exit code
  * (EXIT_FAIL when the output cannot be written). */
@@ -217,7 +245,11 @@ static int report_evaluation(const struct cli_query_run *r, struct db *db, const
     else if (out.format != OUT_MARKDOWN && headline)
         rep.leading = 1;
     free(headline);
-    if (out_notes_print(&rep, &ev->rows, &out, stdout, stderr)) {
+    struct rowset shown = ev->rows;
+    void *order = failing_first(ev, out.format, &shown);
+    int failed_out = out_notes_print(&rep, &shown, &out, stdout, stderr);
+    free(order);
+    if (failed_out) {
         cli_output_failed(r->cmd);
         gate_rc = EXIT_FAIL;
     }

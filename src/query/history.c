@@ -2,6 +2,7 @@
 #include "query/history.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,26 @@ static int count_lookups(struct db *db, long long *n, char **err)
     return rc == SQLITE_ROW ? 0 : bd_fail(err, "cannot read the history: %s", db_errmsg(db));
 }
 
+/* How many evaluations history_list's statement matches without its
+ * limit: those it lists and those the limit leaves out. */
+static int count_listed(struct db *db, const char *name, int decisions, long long *n, char **err)
+{
+    struct db_stmt *st;
+    const char *sql = decisions ? "SELECT count(*) FROM evaluation WHERE CAST(?1 AS TEXT) IS NULL AND " DECISION("?2")
+                                : "SELECT count(*) FROM evaluation WHERE (CAST(?1 AS TEXT) IS NULL OR query_name = ?1)";
+    if (db_prepare(db, sql, &st) != SQLITE_OK)
+        return bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+    int rc = name ? db_bind_text(st, 1, name, -1) : db_bind_null(st, 1);
+    if (rc == SQLITE_OK && decisions)
+        rc = db_bind_text(st, 2, decision_like, -1);
+    if (rc == SQLITE_OK && (rc = db_step(st)) == SQLITE_ROW)
+        *n = db_column_int64(st, 0);
+    db_finalize(st);
+    return rc == SQLITE_ROW ? 0 : bd_fail(err, "cannot read the history: %s", db_errmsg(db));
+}
+
 int history_list(struct db *db, const char *name, long long limit, int decisions, long long *lookups,
-                 struct rowset *rs, char **err)
+                 long long *older, struct rowset *rs, char **err)
 {
     struct db_stmt *st;
     decisions = decisions && !name;
@@ -61,7 +80,18 @@ int history_list(struct db *db, const char *name, long long limit, int decisions
     if (rc != SQLITE_DONE)
         bd_fail(err, "cannot read the history: %s", db_errmsg(db));
     db_finalize(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    if (rc != SQLITE_DONE)
+        return -1;
+    /* The limit filled: how many earlier ones it left out, said, not dropped */
+    long long all = 0;
+    if (older)
+        *older = 0;
+    if (older && limit >= 0 && (long long)rs->nrow == limit) {
+        if (count_listed(db, name, decisions, &all, err))
+            return -1;
+        *older = all - (long long)rs->nrow;
+    }
+    return 0;
 }
 
 void history_names_free(char **names, int n)
@@ -173,8 +203,9 @@ static int load(struct db *db, struct history_diff *d, int i, struct recorded *e
     return 0;
 }
 
-/* A JSON value as a short text: numbers in shortest form, strings bare. */
-static char *jtext(json_t *v)
+/* A JSON value as a short text: numbers in shortest form, strings bare;
+ * exact (a real keeps its ".0") when exact, else as people write it (25). */
+static char *jtext(json_t *v, int exact)
 {
     char buf[40];
     if (!v)
@@ -184,7 +215,12 @@ static char *jtext(json_t *v)
     case JSON_TRUE: return xstrdup("true");
     case JSON_FALSE: return xstrdup("false");
     case JSON_INTEGER: snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)); return xstrdup(buf);
-    case JSON_REAL: numfmt_real(buf, json_real_value(v)); return xstrdup(buf);
+    case JSON_REAL:
+        if (exact || !isfinite(json_real_value(v)))
+            numfmt_real(buf, json_real_value(v));
+        else
+            numfmt_shortest(buf, sizeof buf, json_real_value(v));
+        return xstrdup(buf);
     case JSON_STRING: return xstrdup(json_string_value(v));
     default: return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
     }
@@ -199,7 +235,13 @@ static char *params_changes(json_t *a, json_t *b)
     json_object_foreach(b, k, v) {
         json_t *old = json_object_get(a, k);
         if (!old || !json_equal(old, v)) {
-            char *o = jtext(old), *n = jtext(v);
+            char *o = jtext(old, 0), *n = jtext(v, 0);
+            if (strcmp(o, n) == 0) { /* 25 and 25.0: the types differ, which only the exact texts show */
+                free(o);
+                free(n);
+                o = jtext(old, 1);
+                n = jtext(v, 1);
+            }
             sb_printf(&pd, "%s%s: %s -> %s", pd.len ? ", " : "", k, o, n);
             free(o);
             free(n);
@@ -229,7 +271,7 @@ static char *row_key(const struct keyed *k, json_t *row)
         free(all);
     }
     for (int i = 0; i < k->nkeys; i++) {
-        char *t = jtext(json_object_get(row, k->keys[i]));
+        char *t = jtext(json_object_get(row, k->keys[i]), 1);
         sb_printf(&sb, "%s%s", i ? "\x1f" : "", t);
         free(t);
     }
@@ -259,7 +301,7 @@ static void rb_json(struct rowset_builder *b, int col, json_t *v)
     else if (json_is_real(v))
         rb_double(b, col, json_real_value(v));
     else {
-        char *t = jtext(v);
+        char *t = jtext(v, 1);
         rb_text(b, col, t);
         free(t);
     }

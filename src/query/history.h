@@ -13,10 +13,11 @@
  * params, outcome, registration. With decisions set (and name NULL), only
  * the decisions: evaluations of a query with an -- outcome: line, and
  * back-tests; *lookups (when not NULL) is then set to how many others
- * there are (lookups recorded with --record or for a page). Returns 0,
- * or -1 with *err. */
+ * there are (lookups recorded with --record or for a page); *older (when
+ * not NULL) to how many earlier ones the limit left out. Returns 0, or -1
+ * with *err. */
 int history_list(struct db *db, const char *name, long long limit, int decisions, long long *lookups,
-                 struct rowset *rs, char **err);
+                 long long *older, struct rowset *rs, char **err);
 
 /* The names of the queries with recorded evaluations, sorted. Returns the
  * count, or -1 with *err; free with history_names_free. */

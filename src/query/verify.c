@@ -175,6 +175,8 @@ static void compare(struct strbuf *diffs, char **slot, int same, const char *wha
 struct outcome {
     char *result, *rows, *data, *schema, *text, *version, *outcome, *params, *registration, *summaries;
     struct strbuf diffs;
+    long long archives, since; /* data the same: the evaluation's archives, and how many were ingested since */
+    int since_only;            /* only its rows (and outcome) differ, with archives ingested since */
 };
 
 static void outcome_free(struct outcome *o)
@@ -276,9 +278,12 @@ static int compare_data(struct db *db, const struct record *r, struct outcome *o
     }
     /* More archives now: still the same data for this evaluation when its
      * archives are all there unchanged (the first ones it counted). */
-    if (n > r->archives && strcmp(prefix, r->fingerprint) == 0)
+    if (n > r->archives && strcmp(prefix, r->fingerprint) == 0) {
         compare(&o->diffs, &o->data, 1, "data",
                 bd_strdupf("same (%lld archives; %lld ingested since)", r->archives, n - r->archives));
+        o->archives = r->archives;
+        o->since = n - r->archives;
+    }
     else
         compare(&o->diffs, &o->data, 0, "data",
                 bd_strdupf("fingerprint %.12s -> %.12s (%lld -> %lld archives)", r->fingerprint, now, r->archives, n));
@@ -415,7 +420,10 @@ static void compare_text(const struct query_path *qp, const struct record *r, st
 static int compare_all(struct verify_ctx *c, const struct saved_query *q, const struct resolved_params *rp,
                        const struct record *r, struct evaluation *ev, struct outcome *o, char **err)
 {
+    size_t at = o->diffs.len;
     compare_rows(q, r, ev, o);
+    int moved = o->diffs.len != at; /* rows, then the outcome they sum up to */
+    at = o->diffs.len;
     if (compare_data(c->db, r, o, err))
         return -1;
     if (!r->schema)
@@ -427,10 +435,25 @@ static int compare_all(struct verify_ctx *c, const struct saved_query *q, const 
     compare_text(c->qp, r, o);
     int same = strcmp(r->version, BENCHDB_VERSION) == 0;
     compare(&o->diffs, &o->version, same, "version", same ? NULL : bd_strdupf("%s -> %s", r->version, BENCHDB_VERSION));
+    int other = o->diffs.len != at; /* data, schema, text or version */
+    at = o->diffs.len;
     compare_outcome(r, ev, o);
+    moved |= o->diffs.len != at;
+    at = o->diffs.len;
     compare_params(r, ev, o);
     if (compare_registration(c->db, q, rp, r, ev, o, err) || compare_summaries(c, ev, o, err))
         return -1;
+    other |= o->diffs.len != at;
+    /* Only the rows moved, its archives all there unchanged and more
+     * ingested since: what a query of the latest runs (a gate's
+     * scope=latest) gives as the data grows, or an edit of the record; the
+     * fact said beside the rows (the data part is the same, and not among
+     * the differences), neither cause claimed. */
+    if (moved && !other && o->since) {
+        sb_printf(&o->diffs, "; %lld archive%s ingested since (its %lld unchanged)", o->since,
+                  o->since == 1 ? "" : "s", o->archives);
+        o->since_only = 1;
+    }
     o->result = xstrdup(o->diffs.len ? "differs" : "identical");
     return 0;
 }
@@ -468,6 +491,7 @@ static int verify_one(struct verify_ctx *c, const struct record *r, double timeo
         sb_puts(&o.diffs, why);
     } else
         rc = compare_all(c, q, &rp, r, &ev, &o, err);
+    counts->since_only += !why && o.since_only;
     if (o.diffs.len || why)
         counts->differ++;
     else
@@ -547,11 +571,33 @@ int history_verify(struct db *db, const struct query_path *qp, const long long *
     rowset_builder_start(&b, out, NCOL, names);
     for (int i = 0; i < nids && !rc; i++) {
         int found = load(db, ids[i], &r, err);
+        if (found < 0 && db_lost(db)) { /* lost between two: this one is the first not tried */
+            free(*err);
+            *err = NULL;
+            counts->lost = 1;
+            counts->not_tried = nids - i;
+            counts->first_not_tried = ids[i];
+            record_free(&r);
+            break;
+        }
         if (found < 0)
             rc = -1;
         else if (found > 0)
             rc = verify_one(&c, &r, timeout, lim, &b, counts, err);
         record_free(&r);
+        /* lost while this one ran (its row says why): the rest would each
+         * fail "no connection to the server"; not tried, said once */
+        if (found > 0 && db_lost(db)) {
+            if (rc) { /* what failed is the connection, which the caller says once */
+                free(*err);
+                *err = NULL;
+                rc = 0;
+            }
+            counts->lost = 1;
+            counts->not_tried = nids - i - 1;
+            counts->first_not_tried = i + 1 < nids ? ids[i + 1] : 0;
+            break;
+        }
     }
     free(every);
     char *berr = NULL;

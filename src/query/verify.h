@@ -21,10 +21,20 @@
  * then one column per comparison above ("same" or what differs). */
 struct verify_counts {
     long long identical, differ;
+    /* of those that differ, those whose rows alone moved, their archives
+     * unchanged and more ingested since (a query of the latest runs) */
+    long long since_only;
+    /* the connection to the server was lost: the evaluations not tried
+     * (none verified after it, which would each fail the same way), the
+     * first of them (0: it was lost on the last one) */
+    int lost;
+    long long not_tried, first_not_tried;
 };
 
 /* ids: the evaluations (all of them when all is set), in the order given
- * (all: by id). Each runs within timeout seconds and lim. Returns 0, or
+ * (all: by id). Each runs within timeout seconds and lim; a lost
+ * connection stops the rest (counts->lost, with what was not tried, the
+ * rows verified until then in out). Returns 0, or
  * -1 with *err when the history cannot be read or an id names no
  * evaluation; an evaluation that cannot be re-run (an error, a limit) is
  * a row, not a failure. */

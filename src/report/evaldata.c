@@ -208,6 +208,18 @@ char *evaldata_exact(const json_t *v)
     return evaldata_show(v, 17);
 }
 
+char *evaldata_param(const json_t *v)
+{
+    char buf[64];
+    if (json_is_string(v))
+        return xstrdup(json_string_value(v));
+    if (json_is_real(v) && isfinite(json_real_value(v))) {
+        numfmt_shortest(buf, sizeof buf, json_real_value(v));
+        return xstrdup(buf);
+    }
+    return evaldata_exact(v);
+}
+
 int evaldata_truthy(const json_t *v)
 {
     double x;

@@ -48,6 +48,12 @@ char *evaldata_show(const json_t *v, int digits);
 /* A JSON value exactly (reals in shortest round-trip form, null as
  * "null"), malloc'd: for data attributes a test reads back. */
 char *evaldata_exact(const json_t *v);
+/* A recorded parameter's value as people write it: text bare, a real in
+ * the shortest form that reads back as the same double (25, not 25.0:
+ * `--param threshold=25` binds it again, a real parameter's type making
+ * it a real), anything else as evaldata_exact; malloc'd. The record keeps
+ * the real as a real (docs/report.md, "Parameters"). */
+char *evaldata_param(const json_t *v);
 /* Truthy: a non-zero number, true, or text other than "", "0", "false". */
 int evaldata_truthy(const json_t *v);
 /* Whether a row's outcome holds, as `benchdb query` counts it (docs/queries.md,

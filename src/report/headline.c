@@ -525,8 +525,11 @@ static char *placeholder(const struct fill *f, const char *s, size_t n, int chec
     } else if (!check && f->row) {
         v = json_incref(json_object_get(f->row, e));
     }
+    /* a parameter without a format as people write it, the same double
+     * (p ≤ 0.0012345678, not the 4 digits of a row's value, 0.001235) */
+    int bare_param = paren && !*fmt && strncmp(e, "param(", 6) == 0 && json_is_real(v);
     if (!check)
-        text = format_value(v, fmt, optional);
+        text = bare_param ? evaldata_param(v) : format_value(v, fmt, optional);
 out:
     json_decref(v);
     free(fmt);
@@ -763,4 +766,30 @@ int report_headline_rows(const struct report_eval *ev, const char *source, char 
         *out = NULL;
     }
     return 0;
+}
+
+char *report_headline_answer(const struct report_eval *ev, const char *source, char **warning)
+{
+    char *out = NULL, *err = NULL;
+    *warning = NULL;
+    if (report_headline_rows(ev, source, &out, &err)) {
+        free(out);
+        out = NULL;
+        *warning = bd_strdupf("warning: %s (no headline; 'benchdb report' refuses the query until it is fixed)",
+                              err ? err : "a headline line cannot be read");
+    }
+    free(err);
+    return out;
+}
+
+char *report_failing_words(const char *headline)
+{
+    const char *p = headline ? strstr(headline, "fails: ") : NULL;
+    if (!p || !isdigit((unsigned char)p[7]))
+        return NULL;
+    p += 7;
+    size_t n = strcspn(p, ",;");
+    while (n && p[n - 1] == ' ')
+        n--;
+    return xstrndup(p, n);
 }

@@ -37,6 +37,21 @@ int report_headline(const struct report_eval *ev, const struct report_eval *char
  * report_headline. */
 int report_headline_rows(const struct report_eval *ev, const char *source, char **out, char **err);
 
+/* The answer in words on a terminal (`benchdb query`, `benchdb history`):
+ * report_headline_rows' sentence, or NULL. A line that does not parse (an
+ * unknown format) gives NULL and *warning, naming its source and line as
+ * `benchdb report` refuses it ("warning: SOURCE:LINE: headline: ... (no
+ * headline; 'benchdb report' refuses the query until it is fixed)"), for
+ * the caller to say beside its answer; *warning NULL otherwise. */
+char *report_headline_answer(const struct report_eval *ev, const char *source, char **warning);
+
+/* What a failing decision's headline counts, in its own words: after its
+ * "fails: ", up to the first ',' or ';', when that begins with a number
+ * ("the gate fails: 5 of 36 benchmarks slower or worse, 15 faster ..." ->
+ * "5 of 36 benchmarks slower or worse"), so that the site's index and
+ * `history` count in the page's unit; NULL otherwise (malloc'd). */
+char *report_failing_words(const char *headline);
+
 /* Checks every headline line of a query's text (before it runs). Returns
  * 0, or -1 with *err as above. */
 int report_headline_check(const char *text, const char *source, char **err);

@@ -95,7 +95,7 @@ char *report_params_given(const struct report_eval *ev, const struct saved_query
     json_object_foreach(ev->params, k, v) {
         if (is_default(q, k, v) || (skip && strcmp(k, skip) == 0))
             continue;
-        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
+        char *t = evaldata_param(v);
         sb_printf(&sb, "%s%s=%s", sb.len ? ", " : "", k, t ? t : "");
         free(t);
     }
@@ -112,7 +112,7 @@ static void params_given(struct strbuf *sb, const struct report_page *p)
     json_object_foreach(p->ev->params, k, v) {
         if (is_default(p->query, k, v))
             continue;
-        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
+        char *t = evaldata_param(v);
         sb_puts(sb, n++ ? ", <code>" : "<code>");
         esc(sb, k);
         sb_putc(sb, '=');
@@ -187,7 +187,7 @@ static void conditions(struct strbuf *sb, const struct report_page *p)
         if (!nc++)
             sb_puts(sb, "<h3>The rule's conditions</h3>\n<p>In the rule's own words, with the values this evaluation "
                         "used:</p><ul>\n");
-        char *t = evaldata_exact(v);
+        char *t = evaldata_param(v);
         const char *colon = strchr(d, ':');
         sb_puts(sb, "<li><strong>");
         if (colon) {
@@ -222,7 +222,7 @@ static void rule_section(struct strbuf *sb, const struct report_page *p)
                 "<thead><tr><th>parameter</th><th>value</th><th>default</th><th>meaning</th></tr></thead><tbody>\n");
     json_object_foreach(p->ev->params, k, v) {
         const char *def, *d = param_desc(p, k, &def);
-        char *t = evaldata_exact(v);
+        char *t = evaldata_param(v);
         sb_puts(sb, is_condition(d) ? "<tr class=\"cond\"><td><code>" : "<tr><td><code>");
         esc(sb, k);
         sb_puts(sb, "</code></td><td>");
@@ -400,8 +400,13 @@ long long report_html(struct strbuf *sb, const struct report_page *p, char **err
     snprintf(src, sizeof src, "evaluation %lld (%s)", ev->id, ev->query_name);
     if (drawn && chart_draw(p->spec, p->chart_ev, ev, &co, err))
         goto out;
-    if (report_headline(ev, p->chart_ev, src, &headline, err))
-        goto out;
+    if (report_headline(ev, p->chart_ev, src, &headline, err)) {
+        if (!p->headline_optional)
+            goto out;
+        free(*err); /* said by the caller (the site warns once, as it reads the evaluation) */
+        *err = NULL;
+        headline = NULL;
+    }
     if (page_answer_columns(ev->text, p->query ? p->query->show : NULL, p->query ? p->query->nshow : 0, &cols,
                             &ncols)) {
         bd_fail(err, "out of memory");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "query/evaluate.h"
+#include "report/display.h"
 #include "report/report.h"
 #include "util/diag.h"
 #include "util/params.h"
@@ -17,7 +18,27 @@ static char *text_col(struct db_stmt *st, int i)
     return t ? xstrdup((const char *)t) : NULL;
 }
 
-char *report_registration_text(struct db *db, const struct report_eval *ev)
+/* Why a retroactive evaluation is one, when its record says which: the
+ * rule fixed after the plan began (fixed and start instants), else run
+ * with other parameters than its defaults, named (q: its recorded text's
+ * query; the judged plan's parameter aside); malloc'd. */
+static char *retroactive_why(const struct report_eval *ev, const struct saved_query *q, const char *fixed,
+                             const char *start)
+{
+    double f, b;
+    int known = fixed && start && display_time_parse(fixed, &f) && display_time_parse(start, &b);
+    if (known && f >= b)
+        return xstrdup("applied retroactively: fixed after the plan began");
+    char *given = q ? report_params_given(ev, q, q->judges) : NULL;
+    char *t = known && given ? bd_strdupf("applied retroactively: fixed before the plan began, but run with other "
+                                          "parameters than its defaults (%s)", given)
+                             : xstrdup("applied retroactively: fixed after the plan began, or run with other "
+                                       "parameters than its defaults");
+    free(given);
+    return t;
+}
+
+char *report_registration_text(struct db *db, const struct report_eval *ev, const struct saved_query *q)
 {
     if (!ev->judged_plan)
         return NULL;
@@ -43,13 +64,15 @@ char *report_registration_text(struct db *db, const struct report_eval *ev)
             start = text_col(st, 0);
         db_finalize(st);
     }
+    int retro = ev->registration && strcmp(ev->registration, "retroactive") == 0;
+    char *why = retro ? retroactive_why(ev, q, fixed, start) : NULL;
     const char *how = !ev->registration                              ? ""
                       : strcmp(ev->registration, "pre-registered") == 0 ? "fixed before the plan began, and run with its own defaults"
-                      : strcmp(ev->registration, "retroactive") == 0
-                          ? "applied retroactively: fixed after the plan began, or run with other parameters than its defaults"
-                          : "the plan records no start time, so whether the rule came first is unknown";
+                      : retro ? why
+                              : "the plan records no start time, so whether the rule came first is unknown";
     char *t = bd_strdupf("the rule was fixed at %s%s%s%s; plan %s began %s: %s", fixed ? fixed : "?", ref ? " (" : "",
                          ref ? ref : "", ref ? ")" : "", ev->judged_plan, start ? start : "at no recorded time", how);
+    free(why);
     free(fixed);
     free(ref);
     free(start);
@@ -99,7 +122,10 @@ char *report_verify_text(const struct report_eval *ev, const struct saved_query 
     json_t *v;
     json_object_foreach(ev->params, k, v) {
         const struct saved_param *sp = now ? saved_query_param(now, k) : NULL;
-        char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : evaldata_exact(v);
+        /* a real parameter's 25.0 as people write it: its type binds 25 as 25.0 again */
+        char *t = sp && sp->type.type == PARAM_REAL ? evaldata_param(v)
+                  : json_is_string(v)               ? xstrdup(json_string_value(v))
+                                                    : evaldata_exact(v);
         double x, y;
         char *end = NULL;
         /* a number recorded as 0.0 is the default written 0 */

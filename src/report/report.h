@@ -21,6 +21,8 @@ struct report_page {
     const char *verify;                 /* the commands that re-verify the evaluation */
     const char *nav;                    /* HTML put first in the page (the site's links), or NULL */
     const char *no_chart;               /* why the chart is not drawn (chart_ev NULL), or NULL */
+    int headline_optional;              /* a headline line that does not parse: no headline (the page opens
+                                           with its outcome line), not an error; the site's, which warns */
 };
 
 /* The CSS of a page (with svg_css): what a site's pages share too. */
@@ -57,9 +59,11 @@ int report_check_chart(const struct chart_spec *spec, const struct report_eval *
 char *report_params_given(const struct report_eval *ev, const struct saved_query *q, const char *skip);
 
 /* The sentence saying whether the evaluation's rule was fixed before its
- * plan began (from the rule and run tables), or NULL when it judges no
- * plan; malloc'd. */
-char *report_registration_text(struct db *db, const struct report_eval *ev);
+ * plan began (from the rule and run tables), and for a retroactive one
+ * which of the two reasons holds (the parameters that differ from the
+ * defaults of q, its recorded text's query, named), or NULL when it
+ * judges no plan; malloc'd. */
+char *report_registration_text(struct db *db, const struct report_eval *ev, const struct saved_query *q);
 
 /* The commands that re-verify ev: benchdb query NAME with the parameters
  * that differ from the defaults of `now` (the saved query of that name

@@ -103,6 +103,9 @@ int site_history_page(const struct site *s, const struct site_history *h, struct
 
 /* site_index.c: index.html. Returns 0, or -1 with *err. */
 int site_index_page(const struct site *s, struct strbuf *out, char **err);
+/* The index's headline as plain text (what fails, the open regressions),
+ * for the terminal; malloc'd. */
+char *site_index_headline(const struct site *s);
 
 /* site_html.c: what the pages share. */
 void site_head(struct strbuf *sb, const char *title, const char *root);
@@ -111,6 +114,11 @@ void site_foot(struct strbuf *sb);
 void site_sparkline(struct strbuf *sb, const struct site *s, const struct site_history *h);
 /* "+12.7%" */
 void site_pct(char *buf, double x);
+/* The site's change-point parameters (window, max_pvalue, min_magnitude)
+ * as people write them and as they read back, the same double (0.0012345678,
+ * where %g cut it to 0.00123457, which the command named beside it would
+ * not reproduce), each in buf[k] (40 bytes). */
+void site_params_text(const struct site *s, char buf[3][40]);
 /* The last good run of change point c of line l of h: the run before the
  * first of the new regime (regressions' last_good_run), or NULL when c
  * opens the line. */

@@ -119,9 +119,11 @@ static int chart(struct strbuf *sb, const struct site *s, const struct site_hist
             sb_append(sb, xsb_text(&co.v[i].svg), co.v[i].svg.len);
             sb_puts(sb, "</svg>\n");
         }
+        char pv[3][40];
+        site_params_text(s, pv);
         sb_printf(sb, "</div><figcaption>Change points as the saved query regressions finds them (Otava's E-divisive "
-                      "means, window %g, p at most %g, magnitude at least %g).</figcaption></figure>\n",
-                  s->window, s->max_pvalue, s->min_magnitude);
+                      "means, window %s, p at most %s, magnitude at least %s).</figcaption></figure>\n",
+                  pv[0], pv[1], pv[2]);
     }
     chart_out_free(&co);
     chart_spec_free(&spec);

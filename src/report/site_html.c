@@ -108,3 +108,10 @@ void site_sparkline(struct strbuf *sb, const struct site *s, const struct site_h
     }
     sb_puts(sb, "</svg>");
 }
+
+void site_params_text(const struct site *s, char buf[3][40])
+{
+    numfmt_shortest(buf[0], 40, s->window);
+    numfmt_shortest(buf[1], 40, s->max_pvalue);
+    numfmt_shortest(buf[2], 40, s->min_magnitude);
+}

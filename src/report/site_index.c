@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/display.h"
+#include "report/headline.h"
 #include "report/site.h"
 #include "report/svg.h"
 #include "util/diag.h"
@@ -96,8 +97,10 @@ static const struct site_eval **latest_verdicts(const struct site *s, size_t *n)
 
 /* The failing decisions among the latest verdicts, in words and numbers,
  * a query failing on several plans once: "22 of 23 latest decisions fail:
- * placement-rule on 21 plans, compare (plan crc32) in 5 of 37 rows; ", or
- * nothing when none fails. v: latest_verdicts', the failing first. */
+ * placement-rule on 21 plans, compare (plan crc32): 5 of 36 benchmarks
+ * slower or worse; " (what its page's headline counts, else "in 5 of 37
+ * rows"), or nothing when none fails. v: latest_verdicts', the failing
+ * first. */
 static void failing_decisions(struct strbuf *sb, const struct site_eval *const *v, size_t n)
 {
     size_t fail = 0, dec = 0, named = 0, left = 0;
@@ -133,7 +136,14 @@ static void failing_decisions(struct strbuf *sb, const struct site_eval *const *
             esc(sb, e->plan);
             sb_puts(sb, ")");
         }
-        sb_printf(sb, " in %zu of %zu row%s", e->failing, e->nrows, e->nrows == 1 ? "" : "s");
+        char *words = report_failing_words(e->headline); /* its page's count, in its page's unit */
+        if (words) {
+            sb_puts(sb, ": ");
+            esc(sb, words);
+        } else {
+            sb_printf(sb, " in %zu of %zu row%s", e->failing, e->nrows, e->nrows == 1 ? "" : "s");
+        }
+        free(words);
     }
     if (left)
         sb_printf(sb, " and %zu more", left);
@@ -346,6 +356,35 @@ static void every_evaluation(struct strbuf *sb, const struct site *s)
     sb_puts(sb, "</ul></details>\n");
 }
 
+char *site_index_headline(const struct site *s)
+{
+    size_t nv = 0;
+    const struct site_eval **v = latest_verdicts(s, &nv);
+    struct strbuf h = {0}, t = {0};
+    headline(&h, s, v, nv);
+    free(v);
+    static const char *const ent[][2] = {{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}};
+    for (const char *p = xsb_text(&h); *p;) {
+        if (*p == '<') { /* the <h1> around it */
+            p += strcspn(p, ">") + (p[strcspn(p, ">")] != 0);
+            continue;
+        }
+        size_t k = 0;
+        while (*p == '&' && k < sizeof ent / sizeof ent[0] && strncmp(p, ent[k][0], strlen(ent[k][0])) != 0)
+            k++;
+        if (*p == '&' && k < sizeof ent / sizeof ent[0]) {
+            sb_puts(&t, ent[k][1]);
+            p += strlen(ent[k][0]);
+        } else {
+            sb_putc(&t, *p++);
+        }
+    }
+    sb_free(&h);
+    while (t.len && t.buf[t.len - 1] == '\n')
+        t.buf[--t.len] = 0;
+    return xsb_detach(&t);
+}
+
 int site_index_page(const struct site *s, struct strbuf *sb, char **err)
 {
     size_t np = 0, nhost = 0, nv = 0;
@@ -358,12 +397,14 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
         return bd_fail(err, "out of memory");
     }
     site_head(sb, "every history and verdict", NULL);
+    char pv[3][40];
+    site_params_text(s, pv);
     sb_printf(sb, "<header><p class=\"what\"><strong>benchdb site</strong> \xc2\xb7 %zu plan%s \xc2\xb7 %zu host%s "
                   "\xc2\xb7 %zu histor%s \xc2\xb7 %zu evaluation%s \xc2\xb7 data <code>%.12s</code> (%lld archives) "
-                  "\xc2\xb7 change points as <code>regressions</code> finds them with <code>window=%g, "
-                  "max_pvalue=%g, min_magnitude=%g</code></p>\n",
+                  "\xc2\xb7 change points as <code>regressions</code> finds them with <code>window=%s, "
+                  "max_pvalue=%s, min_magnitude=%s</code></p>\n",
               np, np == 1 ? "" : "s", nhost, nhost == 1 ? "" : "s", s->nh, s->nh == 1 ? "y" : "ies", s->nevals,
-              s->nevals == 1 ? "" : "s", s->fingerprint, s->archives, s->window, s->max_pvalue, s->min_magnitude);
+              s->nevals == 1 ? "" : "s", s->fingerprint, s->archives, pv[0], pv[1], pv[2]);
     headline(sb, s, v, nv);
     sb_printf(sb, "<nav>%s%s<a href=\"#plans\">plans</a><a href=\"#hosts\">hosts</a>"
                   "<a href=\"#histories\">every history</a></nav>\n</header>\n",
@@ -372,11 +413,11 @@ int site_index_page(const struct site *s, struct strbuf *sb, char **err)
     if (open_regressions(s, NULL)) {
         sb_puts(sb, "<h2 id=\"open\">Open regressions: the latest change point is a regression</h2>\n");
         sb_printf(sb, "<p>The change points are those <code>benchdb query regressions --param plan=PLAN --param "
-                      "window=%g --param max_pvalue=%g --param min_magnitude=%g</code> lists for each plan (a history "
+                      "window=%s --param max_pvalue=%s --param min_magnitude=%s</code> lists for each plan (a history "
                       "here is one plan's runs; without a plan, regressions joins the plans' runs of a host and cell), "
                       "a regression or an improvement each; a history is here when its latest one is a regression."
                       "</p>\n",
-                  s->window, s->max_pvalue, s->min_magnitude);
+                  pv[0], pv[1], pv[2]);
         histories_table(sb, s, NULL, 1);
     }
     verdicts(sb, v, nv);

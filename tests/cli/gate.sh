@@ -243,6 +243,29 @@ assert sum(r["lower"] != "" for r in rows) == 3, rows  # baseline_n 8, 9, 10
 PY
 unset BENCHDB
 
+# --- A decision's rows as a person reads them: those its outcome fails in
+# first (a gate's regressed runs), as its page lists them, then the rest in
+# the query's order; CSV keeps the query's order (they were in host order
+# on a terminal too, the regressed run anywhere among the passing ones).
+bd --db hp.db init >/dev/null && bd --db hp.db ingest -q "$BENCHDB_SRC/examples/calibration" || fail "the gate's store"
+run bd --db hp.db query gate-percent --param percent=0 --no-record --format csv
+cp "$T/out" gate.csv
+run bd --db hp.db query gate-percent --param percent=0 --no-record --format markdown
+python3 - gate.csv "$T/out" <<'PY' || fail "gate-percent: the regressed runs first on a terminal, CSV in the query's order"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+md = [l for l in open(sys.argv[2]) if l.startswith("| ")]
+head = [c.strip() for c in md[0].strip().strip("|").split("|")]
+shown = [dict(zip(head, (c.strip() for c in l.strip().strip("|").split("|")))) for l in md[2:]]  # past the rule
+fails = [r for r in rows if r["pass"] == "0"]
+assert 0 < len(fails) < len(rows), (len(fails), len(rows))
+assert [r["pass"] for r in shown] == ["0"] * len(fails) + ["1"] * (len(rows) - len(fails)), [r["pass"] for r in shown]
+order = lambda rs: [(r["host"], r["run"], r["benchmark"]) for r in rs]
+assert order(shown[:len(fails)]) == order(fails), "the failing rows in the query's order"
+assert order(shown[len(fails):]) == order([r for r in rows if r["pass"] != "0"]), "then the rest"
+assert order(rows) != order(shown), "CSV keeps the query's order"
+PY
+
 # --- history's list opens with what it holds, in words (it was a bare
 # table): on stderr in a terminal, bold in Markdown, nothing in CSV.
 bd --db hh.db init >/dev/null && bd --db hh.db ingest -q "$BENCHDB_SRC/examples/" || fail "the history's store"
@@ -256,12 +279,13 @@ expect_eq "$(hsql "SELECT group_concat(query_name, ' ') FROM (SELECT query_name 
 failing() { hsql "SELECT count(*) FROM evaluation e, json_each(e.rows) j WHERE e.id = $1 AND json_extract(j.value, '\$.$2') = 0"; }
 rows_of() { hsql "SELECT row_count FROM evaluation WHERE id = $1"; }
 day=$(hsql "SELECT substr(min(evaluated_at), 1, 10) FROM evaluation")
-f1=$(failing 1 adopt) n1=$(rows_of 1) f2=$(failing 2 pass) n2=$(rows_of 2)
+f1=$(failing 1 adopt) n1=$(rows_of 1) f2=$(failing 2 pass)
+j2=$(hsql "SELECT count(*) FROM evaluation e, json_each(e.rows) j WHERE e.id = 2 AND json_extract(j.value, '\$.lower') IS NOT NULL")
 [ "$f1" -gt 0 ] && [ "$f2" -gt 0 ] || fail "both decisions fail on the examples: $f1 $f2"
 run bd --db hh.db history
 expect_rc 0 "history"
-expect_eq "$(head -n 1 "$T/err")" "2 evaluations of 2 queries, on $day; the latest decision of each query: 2 of 2 fail (placement-rule (id 1) in $f1 of $n1 rows, gate-percent (id 2) in $f2 of $n2 rows); the latest: gate-percent (id 2): $(hsql "SELECT outcome FROM evaluation WHERE id = 2")" \
-    "history's first line: the evaluations, what fails, the latest"
+expect_eq "$(head -n 1 "$T/err")" "2 evaluations of 2 queries, on $day; the latest decision of each query: 2 of 2 fail (placement-rule (id 1) in $f1 of $n1 rows, gate-percent (id 2): $f2 of $j2 runs judged regressed); the latest: gate-percent (id 2): $(hsql "SELECT outcome FROM evaluation WHERE id = 2")" \
+    "history's first line: the evaluations, what fails (a gate's runs judged, as its page counts them; rows where the headline has no count), the latest"
 expect_eq "$(head -n 1 "$T/out" | cut -c1-4)" "id  " "the table follows on stdout"
 run bd --db hh.db history --format markdown
 case "$(head -n 1 "$T/out")" in "**2 evaluations of 2 queries, on $day; the latest decision of each query: 2 of 2 fail "*"**") ;;
@@ -274,8 +298,14 @@ expect_eq "$(head -n 1 "$T/out" | tr -d '\r')" "id,evaluated_at,query,sha256,par
 bd --db hh.db query gate-percent --param percent=10000 >/dev/null 2>&1
 expect_eq "$(failing 4 pass)" 0 "gate-percent at 10000% passes"
 run bd --db hh.db history --all
-expect_eq "$(head -n 1 "$T/err")" "4 evaluations of 3 queries, on $day; the latest decision of each query: 1 of 2 fails (placement-rule (id 1) in $f1 of $n1 rows); the latest: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
-    "history --all: the latest decision of each query"
+expect_eq "$(head -n 1 "$T/err")" "4 evaluations of 3 queries, on $day; the latest decision of each query: 1 of 2 fails (placement-rule (id 1) in $f1 of $n1 rows); 1 of 1 changed from the query's decision before it: gate-percent (id 4) holds, after id 2 failed; the latest: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
+    "history --all: the latest decision of each query, and which changed from its query's decision before it"
+# Did it change? The morning's question, answered on the first line (it
+# was the table's to read, row by row): one query's history, changed, then
+# unchanged.
+run bd --db hh.db history gate-percent
+expect_eq "$(head -n 1 "$T/err")" "2 evaluations of 1 query, on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4"); changed from the decision before it (id 2), which failed" \
+    "history of one query: changed from the decision before it"
 run bd --db hh.db history regressions
 expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3"), no regression: no change point with p ≤ 0.001 and a change of at least 0%" \
     "history NAME of a lookup: its outcome, then what the rows say (none: the terminal's line for an empty result)"
@@ -285,7 +315,22 @@ run bd --db hh.db history placement-rule
 expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest decision fails: placement-rule (id 1) in $f1 of $n1 rows: $(hsql "SELECT outcome FROM evaluation WHERE id = 1")" \
     "history NAME of one failing decision: named once, with its outcome"
 run bd --db hh.db history gate-percent -n 1
-expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
+expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query (the last 1 of 2: 1 earlier not listed), on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4")" \
     "history NAME of one holding decision: named once, with its outcome"
+bd --db hh.db query gate-percent --param percent=20000 >/dev/null 2>&1
+run bd --db hh.db history gate-percent
+expect_eq "$(head -n 1 "$T/err" | sed 's/.*; //')" "unchanged from the decision before it" \
+    "history of one query: unchanged from the decision before it"
+run bd --db hh.db history
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f3)" " none changed from the query's decision before it" \
+    "history: none changed from the query's decision before it"
+# A limit that leaves earlier decisions out says so: the line is of the
+# listed ones alone (-n 1 said "the latest decision holds" of one query,
+# placement-rule's failing decision, two earlier, left out without a word).
+run bd --db hh.db history -n 1
+expect_eq "$(head -n 1 "$T/err" | cut -d';' -f1)" "1 evaluation of 1 query (the last 1 of 4: 3 earlier not listed), on $day" \
+    "history -n 1: how many earlier the limit left out"
+run bd --db hh.db history -n 4
+case "$(head -n 1 "$T/err")" in *"earlier not listed"*) fail "history -n 4 of 4: nothing left out, nothing said" ;; esac
 
 finish

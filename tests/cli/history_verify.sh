@@ -57,6 +57,21 @@ expect_out_has "same (42 archives; 12 ingested since)" "the data the evaluation 
 run bd history --verify 5 --format csv
 expect_rc 0 "a back-test re-run, composed again"
 rm -rf other
+# A gate of each history's latest run, then a night more: its rows move
+# with the data, its own archives unchanged. The first line says so of
+# the evaluations that differ in rows alone, and each one's differences
+# end with how many archives came since (a nightly store's verify said
+# '8 not' and 'rows: 48 of 48 differ' alone, read as records edited);
+# neither cause is claimed, since an edited record reads the same.
+bd --db night.db init >/dev/null && bd simulate -q --history 6 --hosts 1 --cells 2 --seed 4 --plan nightly night &&
+    mkdir night6 && mv night/ci-a-0006.jsonl.zst night6/ && bd --db night.db ingest -q night || fail "five nights"
+bd --db night.db query gate-percent >/dev/null 2>&1
+bd --db night.db ingest -q night6 || fail "the sixth night"
+run bd --db night.db history --verify --all --format csv
+expect_rc 1 "the gate's rows moved with the sixth night"
+expect_eq "$(head -n 1 "$T/err")" "verified 1 evaluation: 0 identical, 1 not, in its rows alone, with archives ingested since (its own unchanged)" \
+    "the first line: rows alone, with archives ingested since"
+expect_out_has '; 1 archive ingested since (its 5 unchanged)",' "the differences end with the archives ingested since"
 
 # --- A stored row altered by hand: the rows differ, which is named.
 cp results.db keep.db

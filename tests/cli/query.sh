@@ -279,6 +279,7 @@ run bd --db tie.db query placement-rule -p plan=tie -p margin=0.050
 expect_err_has "before plan tie began (2026-10-21T04:00:00Z): pre-registered" "a default written otherwise is still the default"
 run bd --db tie.db query placement-rule -p plan=tie -p direction=reverse
 expect_err_has "but with other parameters (direction=reverse): applied retroactively" "other parameters make it retroactive"
+reverse=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
 run bd --db tie.db history placement-rule --format csv
 expect_eq "$(tail -n 2 "$T/out" | cut -d, -f1 --complement | grep -o 'pre-registered\|retroactive' | tr '\n' ' ')" "pre-registered retroactive " \
   "the history records registration"
@@ -287,6 +288,16 @@ cp "$BENCHDB_SRC/queries/verdicts.sql" late.sql
 run bd --db tie.db rule register late.sql --published-at 2026-10-22T00:00:00Z
 run bd --db tie.db query late.sql -p plan=tie
 expect_err_has "after plan tie began (2026-10-21T04:00:00Z): applied retroactively" "published after the plan: retroactive"
+late=$(bd --db tie.db query late.sql -p plan=tie --record 2>&1 >/dev/null | sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p')
+# Their pages say which of the two made them retroactive, as the terminal
+# did ("fixed after the plan began, or run with other parameters" said
+# both of either).
+bd --db tie.db report --evaluation "$reverse" -o reverse.html 2>/dev/null || fail "report of the reversed evaluation"
+grep -q "plan tie began 2026-10-21T04:00:00Z: applied retroactively: fixed before the plan began, but run with other parameters than its defaults (direction=reverse)</dd>" \
+    reverse.html || fail "the page: retroactive for its parameters, named: $(grep -o 'retroactive</strong>[^<]*' reverse.html)"
+bd --db tie.db report --evaluation "$late" -o late.html 2>late.err || fail "report of the late rule's evaluation: $(cat late.err)"
+grep -q "plan tie began 2026-10-21T04:00:00Z: applied retroactively: fixed after the plan began</dd>" late.html ||
+    fail "the page: retroactive for its time: $(grep -o 'retroactive</strong>[^<]*' late.html)"
 run bd --db tie.db rule register placement-rule --published-at yesterday
 expect_rc 2 "a bad --published-at"
 expect_err_has "expected an RFC 3339 time" "bad time message"
@@ -377,8 +388,27 @@ for p in 0.001 0.05 0.5; do
     expect_eq "$(head -n 1 "$T/err" | sed 's/ by [-+][0-9.]*% / by @ /')" "$want" \
         "regressions, max_pvalue $p: the first line counts its rows"
 done
+# A parameter the line names reads as given, the same double (it was
+# rounded as a row's value is, to 4 digits: p ≤ 0.001235, a looser bound
+# than the one applied).
+run bd --db hist.db query regressions -p max_pvalue=0.0012345678
+expect_err_has " (p ≤ 0.0012345678, a change of at least 0%)" "regressions: max_pvalue as given"
 expect_eq "$(bd --db hist.db query regressions -p max_pvalue=0.5 --format csv 2>/dev/null | tail -n +2 | wc -l)" 29 \
     "regressions, max_pvalue 0.5: 29 rows (16 regressions, 13 improvements), counted above"
+# The rows in the order of the answer: the regressions, the largest change
+# first (the one the first line names on the first row), then the
+# improvements, largest first (they were in host order: the worst
+# regression anywhere in the table).
+bd --db hist.db query regressions -p max_pvalue=0.5 --format csv >order.csv 2>/dev/null
+python3 - order.csv <<'PY' || fail "regressions: the regressions first, the largest change first, then the improvements"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kinds = [r["kind"] for r in rows]
+assert kinds == sorted(kinds, key=lambda k: ["regression", "improvement", "none"].index(k)), kinds
+for kind in ("regression", "improvement"):
+    size = [abs(float(r["change_percent"])) for r in rows if r["kind"] == kind]
+    assert size == sorted(size, reverse=True), (kind, size)
+PY
 run bd --db hist.db query regressions -p max_pvalue=0.5 --format markdown
 expect_eq "$(head -n 1 "$T/out" | sed 's/ by [-+][0-9.]*% / by @ /')" "**$want**" \
     "regressions: Markdown leads with the same sentence, bold"
@@ -429,6 +459,34 @@ expect_rc 2 "a source twice, once abbreviated"
 expect_err_has "versions: '$src' is given twice in" "the whole source named"
 
 
+# --- docs/queries.md's general claims about the shipped queries hold for
+# queries/*.sql: the queries it calls the calibration queries are those
+# that group runs (group_by) and read treatment over baseline, and the one
+# parameter it says has no type is the only one ("all but aggregations"
+# had named 14 queries as comparing treatment over baseline, where 5 do).
+python3 - "$BENCHDB_SRC" <<'PY' || fail "docs/queries.md's claims about the shipped queries"
+import glob, os, re, sys
+src = sys.argv[1]
+doc = open(os.path.join(src, "docs/queries.md"), encoding="utf-8").read()
+grouping, untyped = set(), set()
+for f in glob.glob(os.path.join(src, "queries/*.sql")):
+    text = open(f, encoding="utf-8").read()
+    name = re.search(r"^-- name: (\S+)", text, re.M).group(1)
+    params = re.findall(r"^-- param: (\w+)", text, re.M)
+    typed = set(re.findall(r"^-- (?:type|choices): (\w+) =", text, re.M))
+    untyped |= {"%s's %s" % (name, p) for p in params if p not in typed}
+    if "group_by" in params:
+        grouping.add(name)
+m = re.search(r"The calibration queries \(([^)]*)\) group runs by a run attribute", doc)
+assert m, "the sentence naming the calibration queries"
+named = set(re.findall(r"`([\w-]+)`", m.group(1)))
+assert named == grouping, (named, grouping)
+m = re.search(r"Every parameter of a shipped query declares its type \(`-- type:` or\s+`-- choices:`\) but one, "
+              r"`(\w+)`'s `(\w+)`", doc)
+assert m and {"%s's %s" % m.groups()} == untyped, (m and m.groups(), untyped)
+assert "all but `aggregations`" not in doc
+PY
+
 # --- A headline line that does not parse: it was dropped without a word
 # (report refuses the query, query printed only its row count); it is left
 # out with a warning naming the file and line.
@@ -441,5 +499,16 @@ expect_out "x
 1" "a malformed headline: the rows"
 expect_err_has "warning: badhead/hq.sql:3: headline: {x:pc}: unknown format 'pc' (pct, %, share, abs, sha, cell, variant, date, time, DIGITS or WORD/WORDS) (no headline; 'benchdb report' refuses the query until it is fixed)" \
     "a malformed headline: a warning names its file and line"
+# history's first line reads the latest lookup's headline back: it warned
+# of nothing and said only the row count; it warns as query does, naming
+# the evaluation and the line of its recorded text, before the rows.
+run bd query --queries badhead hq --record
+expect_err_has "recorded as evaluation " "the malformed headline's query recorded"
+hq=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+run bd history --all
+expect_rc 0 "history with a malformed headline"
+case "$(head -n 1 "$T/err")" in *"; the latest: hq (id $hq): 1 row") ;; *) fail "history's first line: $(head -n 1 "$T/err")" ;; esac
+expect_eq "$(sed -n 2p "$T/err")" "warning: evaluation $hq (hq):3: headline: {x:pc}: unknown format 'pc' (pct, %, share, abs, sha, cell, variant, date, time, DIGITS or WORD/WORDS) (no headline; 'benchdb report' refuses the query until it is fixed)" \
+    "history: the malformed headline warned of, after the line it is missing from"
 
 finish

@@ -37,6 +37,14 @@ expect_err_has "no evaluation 99 in the store" "says so"
 run b report placement-rule -p plan=calibration-sim -o pr.html
 expect_rc 0 "report placement-rule"
 expect_err_has "report: wrote pr.html: evaluation 1 of placement-rule, forest chart of 720 marks from evaluation 2 of comparisons (recorded now)" "says what it wrote"
+# What the page found first, as it opens (the line said only what was
+# written): the page's <h1>, as text, then what was written.
+python3 - pr.html "$T/err" <<'PY' || fail "report's first line: the page's headline"
+import html, re, sys
+h1 = re.search(r'<h1 class="headline[^"]*">(.*?)</h1>', open(sys.argv[1]).read()).group(1)
+lines = open(sys.argv[2]).read().splitlines()
+assert lines[0] == html.unescape(h1) and lines[1].startswith("report: wrote pr.html: "), (lines[:2], h1)
+PY
 expect_eq "$(nevals)" 2 "the rule and its companion are recorded"
 sha=$(b sql "SELECT query_sha256 || ' ' || data_fingerprint FROM evaluation WHERE id = 1" --format csv | tail -n 1 | tr -d '\r')
 for want in "placement-rule" "${sha% *}" "${sha#* }" "<strong>pre-registered</strong>" \

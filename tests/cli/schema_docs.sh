@@ -2,7 +2,8 @@
 # (schema/benchdb.schema) in a paragraph of its own ("**name**: ..."; a
 # table of one engine at least in passing, "**name**"), and describes no
 # table or view the description does not have (but the runner's
-# schema_migration).
+# schema_migration); and each view's paragraph names every column the
+# view has.
 # ctest: plain-only
 #   (plain-only: runs no benchdb program: no coverage counts at all (tools/plain_only_cover.py --all-unique, 2026-12-03))
 . "$BENCHDB_SRC/tests/cli/lib/common.sh"
@@ -20,7 +21,18 @@ bad = ["%s is not described (a paragraph beginning **%s**:)" % (n, n) for n in s
 bad += ["%s (one engine's) is not named (**%s**)" % (n, n) for n in sorted(one - bold)]
 bad += ["**%s** is described but the description has no such table or view" % n
         for n in sorted(described - both - one - {"schema_migration"})]
-print("\n".join(bad) if bad else "%d tables and views described" % len(described))
+# Each view's paragraph names every column the view has (`name`), as
+# SQLite makes the view from schema/schema.sql (the description's own SQL).
+import sqlite3
+db = sqlite3.connect(":memory:")
+db.executescript(open(sys.argv[1] + "/schema/schema.sql", encoding="utf-8").read())
+paragraphs = {m.group(1): m.group(2) for m in re.finditer(r"^\*\*(\w+)\*\*:(.*?)(?=\n\n|\Z)", doc, re.M | re.S)}
+for v in sorted(d.views):
+    cols = [r[1] for r in db.execute("PRAGMA table_info(%s)" % v)]
+    assert cols, v
+    named = set(re.findall(r"`(\w+)`", paragraphs.get(v, "")))
+    bad += ["view %s: column %s is not named in its paragraph (`%s`)" % (v, c, c) for c in cols if c not in named]
+print("\n".join(bad) if bad else "%d tables and views described, every view's columns named" % len(described))
 sys.exit(1 if bad else 0)
 PY
 expect_rc 0 "docs/schema.md and schema/benchdb.schema agree"

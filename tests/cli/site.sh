@@ -21,6 +21,14 @@ run bd site www
 expect_rc 0 "benchdb site"
 expect_err_has "site: wrote www: 10 pages (8 histories, 1 evaluation, the index): 10 written, 0 unchanged, 0 removed" \
     "says what it wrote"
+# What it found first, as the index opens (the cron job's log said only
+# how many pages it wrote): the index's headline, as text.
+python3 - www/index.html "$T/err" <<'PY' || fail "site's first line: the index's headline"
+import html, re, sys
+h1 = re.search(r'<h1 class="headline">(.*?)</h1>', open(sys.argv[1]).read()).group(1)
+first = open(sys.argv[2]).readline().rstrip("\n")
+assert first == html.unescape(h1) and first.startswith("2 of 8 histories regressed"), (first, h1)
+PY
 [ -f www/index.html ] && [ -f www/e/1.html ] && [ -f www/.benchdb-site ] || fail "the index, the evaluation, the list"
 expect_eq "$(ls www/h | wc -l)" 8 "a page per history: 4 nightly, 4 of the calibration plan (2 hosts x 2 cells, a line per variant)"
 
@@ -117,18 +125,20 @@ import csv, re, sys
 index = open(sys.argv[1]).read()
 rows = list(csv.DictReader(open(sys.argv[2])))
 fails = sum(r["pass"] == "0" for r in rows)
-assert 0 < fails <= len(rows), (fails, len(rows))
+judged = sum(r["lower"] != "" for r in rows)
+assert 0 < fails <= judged <= len(rows), (fails, judged, len(rows))
 bad = []
 h1 = re.search(r'<h1 class="headline">(.*?)</h1>', index).group(1)
-want = "1 of 1 latest decision fails: gate-percent (plan nightly) in %d of %d rows; 2 of 4 histories regressed" % (
-    fails, len(rows))
+# counted as the gate's page counts: runs judged, not rows (a run too early to judge is a row)
+want = "1 of 1 latest decision fails: gate-percent (plan nightly): %d of %d runs judged regressed; 2 of 4 histories " \
+    "regressed" % (fails, judged)
 if not h1.startswith(want):
     bad.append("headline %r, expected it to start %r" % (h1, want))
 verdicts = re.search(r'id="verdicts">.*?</table>', index, re.S).group(0)
 got = re.findall(r"<tr><td><code>(.*?)</code></td><td>nightly</td><td>(.*?)</td><td>"
                  r"<a href=\"e/(\d+)\.html\".*?</td><td>([^<]*)</td></tr>", verdicts)
 # each verdict with the parameters that differ from its query's defaults (the plan has its column)
-if [(q, p, e) for q, p, e, _ in got] != [("gate-percent", "<code>percent=0.0</code>", "2"),
+if [(q, p, e) for q, p, e, _ in got] != [("gate-percent", "<code>percent=0</code>", "2"),
                                           ("regressions", "defaults", "1")] or \
         " of %d runs judged " % len(rows) not in got[0][3]:
     bad.append("latest verdicts %r: expected gate-percent's evaluation 2 (percent=0, %d runs judged), then "
@@ -146,8 +156,23 @@ case $h1 in
 "2 of 4 histories regressed and not recovered; the largest, "*"; the latest decision passes") ;;
 *) fail "a passing gate's site headline: $h1" ;;
 esac
-grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><code>percent=50.0</code></td><td><a href="e/4.html">' www3/index.html ||
-    fail "the latest verdict: the passing evaluation 4, with its parameter"
+grep -q '<tr><td><code>gate-percent</code></td><td>nightly</td><td><code>percent=50</code></td><td><a href="e/4.html">' www3/index.html ||
+    fail "the latest verdict: the passing evaluation 4, with its parameter as people write it (50, not 50.0)"
+# A real parameter reads as it is written everywhere it is shown (the
+# page's header, its table of parameters, the command that re-verifies
+# it, history --diff), while the record keeps it a real, and re-verifies.
+grep -q 'parameters: <code>percent=50</code>, <code>plan=nightly</code> ' www3/e/4.html ||
+    fail "the page's header: percent=50"
+grep -q '<tr><td><code>percent</code></td><td>50</td><td>5</td>' www3/e/4.html ||
+    fail "the page's table of parameters: 50"
+grep -q -- 'gate-percent --param percent=50 --param plan=nightly$' www3/e/4.html || fail "the re-verify command: --param percent=50"
+grep -q '50\.0' www3/e/4.html && fail "50.0 shown on the page: $(grep -o '.\{40\}50\.0.\{20\}' www3/e/4.html)"
+expect_eq "$(bd sql "SELECT json_extract(params, '\$.percent') || ' ' || typeof(json_extract(params, '\$.percent')) FROM evaluation WHERE id = 4" -f csv | tail -1 | tr -d '\r')" \
+    "50.0 real" "the record keeps the parameter a real"
+run bd history --diff 2 4
+expect_err_has "parameters: percent: 0 -> 50" "history --diff: the parameters as people write them"
+run bd history --verify 4
+expect_rc 0 "the evaluation re-verifies"
 # Its page has no chart (a site runs nothing): it says which evaluation the
 # chart would be drawn from, the gate with scope=every, not "its parameters".
 grep -qF "No chart: evaluation 4 (gate-percent): its chart draws gate-percent with scope=every and the evaluation&#39;s parameters, and no such evaluation on the data it saw is recorded (&#39;benchdb report --evaluation 4&#39; runs and records it)" www3/e/4.html ||
@@ -167,6 +192,24 @@ case $h1 in
 "2 of 2 latest decisions fail: gate-percent on 2 plans; 3 of 6 histories regressed and not recovered; "*) ;;
 *) fail "one gate failing on two plans, the site headline: $h1" ;;
 esac
+
+# A failing compare is counted on the index and by history as its page
+# counts it, in benchmarks (2 cells; its 3 rows hold the geomean too),
+# not in rows: "in 1 of 3 rows" beside the page's "1 of 2 benchmarks".
+run bd query compare -p plan=nightly -p a=ci-a-0029 -p b=ci-a-0030
+expect_err_has "regressed (1 slower, 0 faster, 1 unchanged)" "compare across the step: 1 of 2 cells slower"
+c=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+expect_eq "$(bd sql "SELECT row_count FROM evaluation WHERE id = $c" -f csv | tail -1 | tr -d '\r')" 3 \
+    "compare's rows: 2 cells and the geomean"
+run bd site -q www6
+case "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' "www6/e/$c.html")" in
+"the gate fails: 1 of 2 benchmarks slower or worse, "*) ;; *) fail "compare's page: $(grep -o '<h1.*</h1>' "www6/e/$c.html")" ;; esac
+grep -q '<h1 class="headline">3 of 3 latest decisions fail: compare (plan nightly): 1 of 2 benchmarks slower or worse, gate-percent on 2 plans; ' \
+    www6/index.html || fail "the index counts compare's benchmarks, as its page: $(grep -o '<h1.*</h1>' www6/index.html)"
+run bd history compare
+expect_eq "$(head -n 1 "$T/err" | sed 's/, on [0-9-]*;/;/')" \
+    "1 evaluation of 1 query; the latest decision fails: compare (id $c): regressed (1 of 2 benchmarks slower or worse)" \
+    "history counts compare's benchmarks too"
 
 # A page drawn from a companion (chart from=) after the companion's text
 # changed (benchdb upgraded, or the file edited): the site and report
@@ -209,6 +252,31 @@ bd simulate -q --history 9 --hosts 1 --cells 2 --step 6:small/serialize/binary:+
 run bd report --evaluation "$e" --queries mq -o top2.html
 expect_rc 0 "report --evaluation after the companion's text and the data changed"
 expect_err_has "series chart of 16 marks from evaluation " "drawn from the companion recorded with it"
+
+# An evaluation whose query has a headline line that does not parse (a
+# file's typo, recorded for good): the site is made, its page opening with
+# the outcome line, and says so once; it refused the whole site ('error:
+# evaluation N (hq):3: headline: ...', exit 1, no index), for ever after.
+mkdir -p bq
+printf -- '-- name: hq\n-- summary: a headline with an unknown format\n-- headline: {n:pc}\nSELECT 1 AS n;\n' >bq/hq.sql
+run bd query --queries bq hq --record
+hq=$(sed -n 's/^recorded as evaluation \([0-9]*\) .*/\1/p' "$T/err")
+run bd site --queries bq www8
+expect_rc 0 "a site with an evaluation whose headline line does not parse"
+expect_err_has "warning: site: evaluation $hq (hq):3: headline: {n:pc}: unknown format 'pc' (pct, %, share, abs, sha, cell, variant, date, time, DIGITS or WORD/WORDS) (no headline: its page opens with its outcome line; 'benchdb report --evaluation $hq' refuses it)" \
+    "says which evaluation, which line, and what its page does instead"
+expect_eq "$(grep -c 'warning: site: ' "$T/err")" 1 "said once"
+grep -q '<h1 class="headline">1 row</h1>' "www8/e/$hq.html" || fail "its page opens with its outcome line"
+[ -f www8/index.html ] || fail "the index is written"
+
+# The change points' parameters read back as given: the command the index
+# names lists the same change points (%g had cut 0.0012345678 to
+# 0.00123457, and the command then named another p-value).
+bd site -q www7 --param max_pvalue=0.0012345678 --param min_magnitude=0.033333333333 || fail "site with exact parameters"
+grep -q -- "--param window=50 --param max_pvalue=0.0012345678 --param min_magnitude=0.033333333333</code>" www7/index.html ||
+    fail "the index's command: the parameters as given: $(grep -o 'max_pvalue=[^ <]*' www7/index.html | head -1)"
+[ "$(grep -l "p at most 0.0012345678, magnitude at least 0.033333333333)" www7/h/*.html | wc -l)" = "$(ls www7/h | wc -l)" ] ||
+    fail "each history's caption: the parameters as given"
 
 # Errors: what cannot be a site, parameters it does not take, a store that is not there.
 : >afile

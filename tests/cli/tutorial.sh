@@ -112,10 +112,10 @@ if [ "$skip_plain" = 0 ]; then
     grep -A2 "^plans  adopted  band_passes  interval_passes" "$o" | tail -1 | grep -Eq "^ +20 +0 +0 +[0-9]+$" ||
         fail "step 9: 20 plans judged, none adopted, no band pass"
     placements=23 evaluations=41
-    headline="22 of 23 latest decisions fail: placement-rule on 21 plans, compare (plan crc32) in 5 of 37 rows; 5 of 5305 histories"
+    headline="22 of 23 latest decisions fail: placement-rule on 21 plans, compare (plan crc32): 5 of 36 benchmarks slower or worse; 5 of 5305 histories"
 else
     placements=3 evaluations=21
-    headline="2 of 3 latest decisions fail: placement-rule (plan calibration-sim) in 2 of 2 rows, compare (plan crc32) in 5 of 37 rows; 5 of 505 histories"
+    headline="2 of 3 latest decisions fail: placement-rule (plan calibration-sim) in 2 of 2 rows, compare (plan crc32): 5 of 36 benchmarks slower or worse; 5 of 505 histories"
 fi
 grep -q "^CRC32/poly=IEEE/size=15/align=0-8            46.55n ± 9%   44.40n ± 2%   -4.62% (p=0.008 n=10) *\[-8.2%, -1.6%\] faster$" "$o" ||
     fail "step 7: a row as benchstat prints it, then the change's interval and the verdict"
