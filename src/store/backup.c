@@ -12,6 +12,7 @@
 #include "store/db_internal.h"
 #include "store/store.h"
 #include "util/diag.h"
+#include "util/test_hold.h"
 
 /* SQLite's online backup in one step: the source is read in one read
  * transaction (one snapshot: every archive whole or absent), which in WAL
@@ -36,7 +37,7 @@ int store_backup(struct db *db, const char *path, char **err)
     int rc = sqlite3_open_v2(tmp, &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
     sqlite3_backup *b = rc == SQLITE_OK ? sqlite3_backup_init(out, "main", db->lite, "main") : NULL;
     if (b) {
-        store_test_hold("BENCHDB_TEST_BACKUP_HOLD"); /* tests only */
+        test_hold("BENCHDB_TEST_BACKUP_HOLD"); /* tests only */
         sqlite3_busy_timeout(out, STORE_BUSY_TIMEOUT_MS);
         do
             rc = sqlite3_backup_step(b, -1);

@@ -13,6 +13,7 @@
 #include "store/dialect.h"
 #include "store/store.h"
 #include "util/diag.h"
+#include "util/test_hold.h"
 #include "util/strbuf.h"
 
 /* Every table of the schema in an order its foreign keys allow, each with
@@ -693,8 +694,8 @@ int store_copy_rows(struct store_copy *c, const struct store_copy_tick *tick, lo
         if (tick)
             tick->fn(tick->arg, t.name, t.done, t.total);
         *rows += t.done;
-        if (i == 0) /* tests only: held mid-copy (store_test_hold) */
-            store_test_hold("BENCHDB_TEST_COPY_HOLD");
+        if (i == 0) /* tests only: held mid-copy (util/test_hold.h) */
+            test_hold("BENCHDB_TEST_COPY_HOLD");
     }
     return 0;
 }

@@ -128,13 +128,6 @@ const char *store_unwritable_because(const char *path);
  * removed. store_partial_discard: removes it and SQLite's files beside it.
  * Both free tmp and stop guarding it. */
 char *store_partial_new(const char *path);
-/* For tests only: with $ENV set to a path, creates that file and waits
- * until it is removed (at most 120 s), so that a test can interrupt the
- * command or cut its connection there without racing it: copy after its
- * first table's rows ($BENCHDB_TEST_COPY_HOLD; tests/cli/copy_interrupt.sh,
- * tests/pg/test_copy_lost.sh), backup before its pages are copied
- * ($BENCHDB_TEST_BACKUP_HOLD; tests/cli/copy_interrupt.sh). */
-void store_test_hold(const char *env);
 int store_partial_place(char *tmp, const char *path, char **err);
 void store_partial_discard(char *tmp);
 

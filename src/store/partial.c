@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "store/db_internal.h"
@@ -101,20 +100,4 @@ int store_partial_place(char *tmp, const char *path, char **err)
     } else
         store_partial_discard(tmp);
     return rc;
-}
-
-void store_test_hold(const char *env)
-{
-    const char *flag = getenv(env);
-    if (!flag || !*flag)
-        return;
-    int fd = open(flag, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return;
-    close(fd);
-    struct stat st;
-    for (int i = 0; i < 6000 && stat(flag, &st) == 0; i++) {
-        struct timespec ts = {0, 20 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
 }

@@ -14,6 +14,7 @@
 #include "ingest/load/loader.h"
 #include "store/dialect.h"
 #include "util/diag.h"
+#include "util/test_hold.h"
 
 /* Why a file of this kind is not loaded as an archive. */
 static int refuse_kind(struct ingester *g, enum content_kind k, int is_stdin)
@@ -379,7 +380,7 @@ enum ingest_result load_archive(struct ingester *g, const char *path, int fd, in
     if (rc == 0 && seekable) /* another process may have stored it since the look-up above */
         rc = lock_and_look_up(g, first_sha, bundle_shown ? bundle_shown : path);
     if (rc == 0)
-        claim_test_hold();
+        test_hold("BENCHDB_TEST_INGEST_HOLD");
     if (rc == 0) {
         rc = load_body(g, bundle_shown ? bundle_shown : path, seekable ? first_sha : NULL, &reader_failed);
         if (rc < 0 && !seekable && !reader_failed && stored_anyway(g))

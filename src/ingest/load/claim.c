@@ -121,18 +121,3 @@ void claim_release(struct claim *c)
     c->fd = -1;
     c->path = NULL;
 }
-
-void claim_test_hold(void)
-{
-    const char *flag = getenv("BENCHDB_TEST_INGEST_HOLD");
-    if (!flag || !*flag)
-        return;
-    int fd = open(flag, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return;
-    close(fd);
-    struct stat st;
-    double t0 = seconds_now();
-    while (stat(flag, &st) == 0 && seconds_now() - t0 < 120)
-        pause_ms(20);
-}

@@ -101,10 +101,5 @@ struct claim {
 int claim_take(struct ingester *g, const char *sha, struct claim *c);
 /* Lets go of the claim (if held) and removes its file. */
 void claim_release(struct claim *c);
-/* For tests only (tests/cli/ingest_wait.sh): with $BENCHDB_TEST_INGEST_HOLD
- * set to a path, creates that file and waits until it is removed (at most
- * 120 s). load_archive calls it inside each archive's transaction, so a
- * test can hold an ingest there as long as it needs. */
-void claim_test_hold(void);
 
 #endif
