@@ -21,8 +21,8 @@
 -- key: host, benchmark, params, metric, variant, seq
 -- chart: series group=host,benchmark,params,metric colour=variant x=seq tick=started_at xlabel="run, in order (dates in UTC)" y=value change=change_percent revision=revision unit=unit title="Each history's scores, run by run, change points marked"
 -- columns: host, benchmark, params, metric, variant, seq, run, revision, started_at, value, unit, change_percent
--- headline[change_percent!=null, largest |change_percent|]: {count(change_percent!=null):change point/change points} in {distinct(host,benchmark,params,metric,variant):history/histories} (p ≤ {param(max_pvalue)}, a change of at least {param(min_magnitude):share}); the largest: {benchmark}{params:cell} {change_percent:pct} on {host} at run {run}[ ({revision:sha})]
--- headline[seq>0]: no change point in {distinct(host,benchmark,params,metric,variant):history/histories} of up to {max(seq):run/runs} with p ≤ {param(max_pvalue)} and a change of at least {param(min_magnitude):share}
+-- headline[change_percent!=null, largest |change_percent|]: {count(change_percent!=null):change point/change points} in {distinct(host,benchmark,params,metric,variant):history/histories} (p ≤ {param(max_pvalue)}[, a change of at least {param(min_magnitude):share}]); the largest: {benchmark}{params:cell} {change_percent:pct} on {host} at run {run}[ ({revision:sha})]
+-- headline[seq>0]: no change point in {distinct(host,benchmark,params,metric,variant):history/histories} of up to {max(seq):run/runs} with p ≤ {param(max_pvalue)}[ and a change of at least {param(min_magnitude):share}]
 -- headline: no history matches[ benchmark {param(benchmark)}][ on host {param(host)}][ in plan {param(plan)}]
 --
 -- A history is one cell's scores (per metric and variant) on one host over

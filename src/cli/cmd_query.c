@@ -76,6 +76,14 @@ int cmd_query(struct cli *cli, int argc, char **argv)
     out_opts_init(&a.out);
     struct saved_query *q = NULL;
     int first, rc = EXIT_USAGE;
+    /* The strict gate judges what a comparison left unjudged, which is
+     * compare's to say (docs/compare.md, "The strict gate"): point there
+     * rather than call the flag unknown. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--gate-strict") == 0)
+            return bd_usage_error("query", "query: --gate-strict is compare's: 'benchdb compare --plan PLAN A B "
+                                           "--gate-strict' runs the same comparison on the store with it; "
+                                           "'query --gate' exits by the query's outcome column");
     if (cli_parse(&spec_query, argc, argv, &a, &first) || cli_output_ready("query", &a.out))
         goto out;
     query_path_add_env(&a.path);
@@ -234,6 +242,14 @@ int cmd_queries(struct cli *cli, int argc, char **argv)
     struct saved_query *q = NULL;
     char *err = NULL;
     int first, rc = EXIT_USAGE;
+    /* The strict gate judges what a comparison left unjudged, which is
+     * compare's to say (docs/compare.md, "The strict gate"): point there
+     * rather than call the flag unknown. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--gate-strict") == 0)
+            return bd_usage_error("query", "query: --gate-strict is compare's: 'benchdb compare --plan PLAN A B "
+                                           "--gate-strict' runs the same comparison on the store with it; "
+                                           "'query --gate' exits by the query's outcome column");
     if (cli_parse(&spec_queries, argc, argv, &a, &first) || cli_output_ready("queries", &a.out))
         goto out;
     query_path_add_env(&a.path);

@@ -81,6 +81,7 @@ struct counted {
     enum cmp_class k;
     int side;
     const char *label;
+    int regressed; /* some cell of it regressed (slower or worse by more than the threshold) */
 };
 
 /* Counts m's benchmarks into c and, when v is given, hands back each
@@ -129,6 +130,7 @@ static int count_walk(const struct cmp_model *m, struct cmp_counts *c, struct co
                     /* A benchmark measured in several metrics: its most telling verdict. */
                     if (class_rank[k] < class_rank[cls[*at].k])
                         cls[*at].k = k;
+                    cls[*at].regressed |= ce && ce->regressed;
                     continue;
                 }
                 if (ncls == cap) {
@@ -141,7 +143,7 @@ static int count_walk(const struct cmp_model *m, struct cmp_counts *c, struct co
                     cls = nc;
                     cap = ncap;
                 }
-                cls[ncls] = (struct counted){k, s, t->rows[r].label};
+                cls[ncls] = (struct counted){k, s, t->rows[r].label, ce && ce->regressed};
                 rc = idmap_put(&seen, key.buf, key.len, (int64_t)ncls);
                 ncls++;
             }
@@ -149,6 +151,9 @@ static int count_walk(const struct cmp_model *m, struct cmp_counts *c, struct co
     }
     for (size_t i = 0; i < ncls; i++) {
         c->n[cls[i].k]++;
+        /* slower or worse, but by no more than the threshold: not what the gate fails on */
+        if ((cls[i].k == CMP_SLOWER || cls[i].k == CMP_WORSE) && !cls[i].regressed)
+            c->by_less[cls[i].k == CMP_WORSE]++;
         /* one the harness reported failed where it is missing (--gate-strict says it so) */
         if (cls[i].k == CMP_REMOVED && cmp_failures_in(&m->failures, cls[i].label, m->sides[cls[i].side]))
             c->removed_failed++;
@@ -201,8 +206,12 @@ char *cmp_counts_json(const struct cmp_model *m, const struct cmp_counts *c)
 {
     struct strbuf sb = {0};
     int rc = sb_putc(&sb, '{');
-    for (int k = 0; k < CMP_NCLASS; k++)
-        rc |= sb_printf(&sb, "\"%s\": %zu, ", class_names[k], c->n[k]);
+    for (int k = 0; k < CMP_NCLASS; k++) {
+        size_t less = k == CMP_SLOWER || k == CMP_WORSE ? c->by_less[k == CMP_WORSE] : 0;
+        rc |= sb_printf(&sb, "\"%s\": %zu, ", class_names[k], c->n[k] - less);
+        if (k == CMP_SLOWER || k == CMP_WORSE) /* with a threshold: those the gate lets pass */
+            rc |= sb_printf(&sb, "\"%s_by_less\": %zu, ", class_names[k], less);
+    }
     /* cells_judged: the compared cells the test could judge; 0 beside
      * "passes" is the comment's "passes, judging no cell". */
     rc |= sb_printf(&sb,
@@ -242,7 +251,9 @@ static int put_counts_n(struct strbuf *sb, const struct cmp_model *m, const stru
 }
 
 /* "2 slower, 1 faster, 27 unchanged": slower, faster and unchanged
- * always, the other classes when there are any. */
+ * always, the other classes when there are any; with a threshold, those
+ * slower or worse by no more than it apart, after them ("1 slower, 1
+ * slower by less"), since the gate does not fail on them. */
 static int put_counts(struct strbuf *sb, const struct cmp_counts *c)
 {
     static const enum cmp_class order[] = {CMP_SLOWER, CMP_WORSE,   CMP_FASTER,  CMP_BETTER, CMP_HIGHER,
@@ -251,8 +262,11 @@ static int put_counts(struct strbuf *sb, const struct cmp_counts *c)
     int rc = 0, n = 0;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
         enum cmp_class k = order[i];
-        if (c->n[k] || k == CMP_SLOWER || k == CMP_FASTER || k == CMP_UNCHANGED)
-            rc |= sb_printf(sb, "%s%zu %s", n++ ? ", " : "", c->n[k], class_names[k]);
+        size_t less = k == CMP_SLOWER || k == CMP_WORSE ? c->by_less[k == CMP_WORSE] : 0;
+        if (c->n[k] - less || k == CMP_SLOWER || k == CMP_FASTER || k == CMP_UNCHANGED)
+            rc |= sb_printf(sb, "%s%zu %s", n++ ? ", " : "", c->n[k] - less, class_names[k]);
+        if (less)
+            rc |= sb_printf(sb, ", %zu %s by less", less, class_names[k]);
     }
     return rc;
 }

@@ -234,6 +234,8 @@ struct cmp_counts {
     int64_t n1lo, n1hi, n2lo, n2hi; /* the compared cells' sample counts */
     size_t judged;         /* compared cells the test could judge (not inconclusive), in any metric */
     size_t removed_failed; /* of those counted removed, the ones the harness reported failed where missing */
+    size_t by_less[2];     /* of those counted slower ([0]) or worse ([1]), the ones no cell of which regressed:
+                            * by no more than the threshold */
 };
 /* (strict.c) Whether every benchmark compared was inconclusive and no cell of any
  * metric could be judged: "no regression" would claim what the test

@@ -473,9 +473,12 @@ static char *format_value(const json_t *v, const char *fmt, int optional)
         numfmt_sig(buf, fabs(x), 3);
         return bd_strdupf("%s%s%%", x > 0 ? "+" : x < 0 ? "-" : "", buf);
     }
+    int share = strcmp(fmt, "share") == 0;
+    if (x == 0 && optional && (share || strcmp(fmt, "%") == 0))
+        return NULL; /* "[, a change of at least {param(min_magnitude):share}]" says nothing of 0% */
     int digits = isdigit((unsigned char)fmt[0]) ? atoi(fmt) : strcmp(fmt, "abs") == 0 ? REPORT_DIGITS : 3;
-    numfmt_sig(buf, strcmp(fmt, "share") == 0 ? 100 * x : strcmp(fmt, "abs") == 0 ? fabs(x) : x, digits);
-    return bd_strdupf("%s%s", buf, strcmp(fmt, "%") == 0 || strcmp(fmt, "share") == 0 ? "%" : "");
+    numfmt_sig(buf, share ? 100 * x : strcmp(fmt, "abs") == 0 ? fabs(x) : x, digits);
+    return bd_strdupf("%s%s", buf, strcmp(fmt, "%") == 0 || share ? "%" : "");
 }
 
 /* The text of one placeholder (between the braces, n bytes), or NULL when
@@ -528,7 +531,13 @@ static char *placeholder(const struct fill *f, const char *s, size_t n, int chec
     /* a parameter without a format as people write it, the same double
      * (p ≤ 0.0012345678, not the 4 digits of a row's value, 0.001235) */
     int bare_param = paren && !*fmt && strncmp(e, "param(", 6) == 0 && json_is_real(v);
-    if (!check)
+    /* a parameter in percent as given too (threshold=12.345: 12.345%, not 12.3%) */
+    int pct_param = paren && strcmp(fmt, "%") == 0 && strncmp(e, "param(", 6) == 0 && json_is_number(v);
+    if (!check && pct_param && (json_number_value(v) != 0 || !optional)) {
+        char *given = evaldata_param(v);
+        text = given ? bd_strdupf("%s%%", given) : NULL;
+        free(given);
+    } else if (!check)
         text = bare_param ? evaldata_param(v) : format_value(v, fmt, optional);
 out:
     json_decref(v);

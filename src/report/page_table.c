@@ -70,6 +70,20 @@ static void cell(struct strbuf *sb, const json_t *v, const char *col)
     free(full);
 }
 
+/* Whether column c holds a time, which the table shows in UTC without a
+ * zone (display_text): its head then says "(UTC)", as the site's do. */
+static int col_has_time(const struct report_eval *ev, const char *col)
+{
+    size_t rows = report_nrows(ev);
+    double t;
+    for (size_t i = 0; i < rows; i++) {
+        const char *s = json_string_value(json_object_get(json_array_get(ev->rows, i), col));
+        if (s && strlen(s) > 10 && display_time_parse(s, &t))
+            return 1;
+    }
+    return 0;
+}
+
 /* The table of ev's rows, in the order ord (NULL: as recorded), with the
  * columns idx[0..n); the outcome's column (oc, -1: none) is headed
  * class="o". */
@@ -81,7 +95,7 @@ static void table_of(struct strbuf *sb, const struct report_eval *ev, const size
     for (int k = 0; k < n; k++) {
         sb_puts(sb, idx[k] == oc ? "<th class=\"o\">" : "<th>");
         head_name(sb, ev->cols[idx[k]]);
-        sb_puts(sb, "</th>");
+        sb_puts(sb, col_has_time(ev, ev->cols[idx[k]]) ? " (UTC)</th>" : "</th>");
     }
     sb_puts(sb, "</tr></thead><tbody>\n");
     for (size_t i = 0; i < rows; i++) {

@@ -70,8 +70,13 @@ char *report_registration_text(struct db *db, const struct report_eval *ev, cons
                       : strcmp(ev->registration, "pre-registered") == 0 ? "fixed before the plan began, and run with its own defaults"
                       : retro ? why
                               : "the plan records no start time, so whether the rule came first is unknown";
-    char *t = bd_strdupf("the rule was fixed at %s%s%s%s; plan %s began %s: %s", fixed ? fixed : "?", ref ? " (" : "",
-                         ref ? ref : "", ref ? ")" : "", ev->judged_plan, start ? start : "at no recorded time", how);
+    /* Without a start time, said once: "plan p began at no recorded time:
+     * the plan records no start time" said it twice. */
+    int unknown = !start && !retro && *how;
+    char *t = bd_strdupf("the rule was fixed at %s%s%s%s; plan %s %s%s%s%s", fixed ? fixed : "?", ref ? " (" : "",
+                         ref ? ref : "", ref ? ")" : "", ev->judged_plan, start ? "began " : "records no start time",
+                         start ? start : "", unknown ? ", so whether the rule came first is unknown" : *how ? ": " : "",
+                         unknown ? "" : how);
     free(why);
     free(fixed);
     free(ref);

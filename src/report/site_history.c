@@ -250,7 +250,7 @@ static void eval_links(struct strbuf *sb, const struct site *s, const struct sit
                 sb_puts(sb, "</code>) ");
             }
             svg_esc(sb, e->at ? e->at : "");
-            sb_puts(sb, ": ");
+            sb_puts(sb, e->at && *e->at ? " UTC: " : ": ");
             svg_esc(sb, e->headline ? e->headline : e->outcome ? e->outcome : "");
             sb_puts(sb, "</li>\n");
         }

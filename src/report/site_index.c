@@ -263,7 +263,7 @@ static void verdicts(struct strbuf *sb, const struct site_eval *const *v, size_t
 static void plans(struct strbuf *sb, const struct site *s, char **names, size_t n)
 {
     sb_puts(sb, "<h2 id=\"plans\">Plans</h2>\n<div class=\"tw\"><table><thead><tr><th>plan</th><th>runs</th>"
-                "<th>hosts</th><th>histories</th><th>open regressions</th><th>first run (UTC)</th><th>latest run</th>"
+                "<th>hosts</th><th>histories</th><th>open regressions</th><th>first run (UTC)</th><th>latest run (UTC)</th>"
                 "</tr></thead><tbody>\n");
     for (size_t k = 0; k < n; k++) {
         size_t runs = 0, hist = 0;
@@ -347,7 +347,7 @@ static void every_evaluation(struct strbuf *sb, const struct site *s)
             sb_puts(sb, "</code>) ");
         }
         esc(sb, e->at);
-        sb_puts(sb, ": ");
+        sb_puts(sb, *e->at ? " UTC: " : ": "); /* as the page's provenance says it */
         esc(sb, e->headline ? e->headline : e->outcome);
         if (e->drawn_for)
             sb_printf(sb, " (recorded by report to draw the chart of evaluation %lld)", e->drawn_for);

@@ -56,11 +56,59 @@ expect_rc 0 "--gate: none slower by more than 50%"
 expect_eq "$(tail -n 1 "$T/err")" "compare: gate: passes (exit 0)" "--gate --threshold 50: the gate's line"
 # The first line says the threshold that let the slower cells pass, as
 # the comment does: "no regression (5 slower, ...)" read as a contradiction.
-expect_eq "$(head -n 1 "$T/err")" "compare: no regression by more than 50% (${want#regressed (}" \
+# The slower ones are all slower by less, and said so (it said "5 slower").
+by_less=$(printf '%s' "${want#regressed (}" | sed 's/^\([0-9]*\) slower, /0 slower, \1 slower by less, /')
+expect_eq "$(head -n 1 "$T/err")" "compare: no regression by more than 50% ($by_less" \
     "--threshold: the first line says by how much"
 run bd query compare -p plan=crc -p a=base -p b=head -p threshold=50 --no-record
-expect_eq "$(head -n 1 "$T/err")" "no regression by more than 50% (${want#regressed (}" \
+expect_eq "$(head -n 1 "$T/err")" "no regression by more than 50% ($by_less" \
     "query compare -p threshold=50: the same first line"
+# With a threshold the gate fails on the benchmarks slower by more than
+# it; every place counts those, and the others as slower by less: the
+# first line and the comment said "5 slower" of benchmarks of which the
+# gate failed on 2, and the page "the gate fails: 5 of 15 benchmarks
+# slower or worse", which the site's index and history quote.
+run bd query compare -p plan=crc -p a=base -p b=head --no-record --format csv
+read -r more less <<EOF
+$(python3 - "$T/out" 5 <<'PY'
+import csv, sys
+th = float(sys.argv[2])
+more, slow = set(), set()
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["kind"] == "cell" and r["verdict"] in ("slower", "worse"):
+        k = (r["benchmark"], r["params"], r["variant"])
+        slow.add(k)
+        if abs(float(r["change"])) > th:
+            more.add(k)
+print(len(more), len(slow - more))
+PY
+)
+EOF
+[ "$more" -gt 0 ] && [ "$less" -gt 0 ] || fail "crc at 5%: benchmarks slower by more and by less ($more, $less)"
+run bd compare --gate --threshold 5 --no-record base head
+expect_rc 3 "--threshold 5: some slower by more"
+expect_eq "$(head -n 1 "$T/err" | sed 's/, [0-9]* faster.*//')" \
+    "compare: regressed by more than 5% ($more slower, $less slower by less" "--threshold 5: the first line's counts"
+run bd compare --threshold 5 --no-record --format markdown base head
+expect_eq "$(head -n 1 "$T/out" | sed 's/, [0-9]* faster.*//')" "**$more slower, $less slower by less" \
+    "--threshold 5: the comment's counts"
+run bd compare --threshold 5 --no-record --format json --envelope base head
+python3 - "$T/out" "$more" "$less" <<'PY' || fail "--threshold 5: the envelope's counts"
+import json, sys
+c = json.load(open(sys.argv[1]))["counts"]
+assert (c["slower"], c["slower_by_less"], c["gate"]) == (int(sys.argv[2]), int(sys.argv[3]), "fails"), c
+PY
+run bd query compare -p plan=crc -p a=base -p b=head -p threshold=5 --no-record
+expect_eq "$(head -n 1 "$T/err" | sed 's/, [0-9]* faster.*//')" "regressed by more than 5% ($more slower, $less slower by less" \
+    "query compare -p threshold=5: the same counts"
+run bd report compare -p plan=crc -p a=base -p b=head -p threshold=5 -o th.html
+expect_rc 0 "report compare -p threshold=5"
+expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' th.html | sed 's/, [0-9]* faster.*//')" \
+    "the gate fails: $more of 36 benchmarks slower or worse by more than 5%, $less benchmarks slower or worse by less" \
+    "the page's headline: the same counts"
+run bd history -n 1
+expect_eq "$(head -n 1 "$T/err" | sed 's/.*(id [0-9]*): //')" \
+    "regressed ($more of 36 benchmarks slower or worse by more than 5%)" "history quotes the page's count"
 run bd compare --gate --metric nosuch --no-record base head
 expect_rc 2 "--metric naming no metric of the plan: a usage error"
 expect_err_has "error: compare: metric 'nosuch' has no values in plan crc; metrics: MB/s, primary" "it names the metrics"

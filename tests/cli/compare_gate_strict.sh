@@ -49,6 +49,16 @@ run bd compare --db s.db --no-record base head --gate-strict
 expect_rc 5 "a store's runs: --gate-strict"
 expect_err_has "compare: gate: incomplete (1 benchmark of base missing from head, where it failed; no cell judged: none has samples enough for p ≤ 0.05) (exit 5)" \
     "a store's runs: the gate's line"
+# query compare keeps the query's gate (its outcome column); asked for the
+# strict one it says where it is, not that the option is unknown, and runs
+# nothing (docs/compare.md, "The strict gate").
+n0=$(bd sql --db s.db "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
+run bd query --db s.db compare -p plan=p -p a=base -p b=head --gate-strict
+expect_rc 2 "query compare --gate-strict: a usage error"
+expect_err_has "error: query: --gate-strict is compare's: 'benchdb compare --plan PLAN A B --gate-strict' runs the same comparison on the store with it" \
+    "query --gate-strict: names the command that has it"
+expect_eq "$(bd sql --db s.db "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')" "$n0" \
+    "query --gate-strict: nothing recorded"
 
 # 2. Go: one benchmark of the base gone from the head, the rest unchanged
 # (10 values a side: every cell judged).

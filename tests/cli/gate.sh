@@ -307,7 +307,7 @@ run bd --db hh.db history gate-percent
 expect_eq "$(head -n 1 "$T/err")" "2 evaluations of 1 query, on $day; the latest decision holds: gate-percent (id 4): $(hsql "SELECT outcome FROM evaluation WHERE id = 4"); changed from the decision before it (id 2), which failed" \
     "history of one query: changed from the decision before it"
 run bd --db hh.db history regressions
-expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3"), no regression: no change point with p ≤ 0.001 and a change of at least 0%" \
+expect_eq "$(head -n 1 "$T/err")" "1 evaluation of 1 query, on $day; the latest: regressions (id 3): $(hsql "SELECT outcome FROM evaluation WHERE id = 3"), no regression: no change point with p ≤ 0.001" \
     "history NAME of a lookup: its outcome, then what the rows say (none: the terminal's line for an empty result)"
 # One decision that is also the latest evaluation: named once, its outcome
 # after its failing rows ("the latest: placement-rule (id 1)" said it again).

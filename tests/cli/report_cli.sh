@@ -244,13 +244,21 @@ expect_eq "$(python3 -c 'import csv,sys; print(sum(r["inconclusive"] == "1" for 
 # benchmarks faster or better" of a benchmark 100% slower. The variant of
 # runs without variants (default) is not named.
 run b compare --plan few a b --threshold 150 --no-record
-expect_err_has "compare: no regression by more than 150% (1 slower, 0 faster, $inc inconclusive, 0 unchanged)" \
+expect_err_has "compare: no regression by more than 150% (0 slower, 1 slower by less, 0 faster, $inc inconclusive, 0 unchanged)" \
     "compare with a threshold: one slower by less"
 run b report compare -p plan=few -p a=a -p b=b -p threshold=150 -o few-th.html
 expect_rc 0 "report compare with a threshold"
 expect_eq "$(sed -n 's/.*<h1 class="headline">\(.*\)<\/h1>.*/\1/p' few-th.html)" \
     "no benchmark slower or worse by more than 150%: 1 of 5 benchmarks slower or worse by less, 0 faster or better, 0 without a significant change (~), $inc benchmarks inconclusive (too few samples for p ≤ 0.05); the largest, BenchmarkSlow, +95.2% (slower)" \
     "compare's headline with a threshold: the slower benchmark counted"
+# A registered rule judging a plan without start times (go-bench's lines
+# carry none): the page says so once, as the terminal does ("plan few
+# began at no recorded time: the plan records no start time" said it twice).
+b rule register compare --ref "PR #7" >/dev/null || fail "register compare"
+run b report compare -p plan=few -p a=a -p b=b -o few-reg.html
+expect_rc 0 "report compare, registered"
+grep -q "<strong>registered</strong>: the rule was fixed at [0-9TZ:-]* (PR #7); plan few records no start time, so whether the rule came first is unknown</dd>" few-reg.html ||
+    fail "registered, no start time: said once: $(grep -o '<strong>registered</strong>[^<]*' few-reg.html)"
 # Two runs without a cell in common: the page says nothing was compared,
 # not '0 of 2 cells faster or better' over cells only one side has.
 printf 'BenchmarkOther 1 %s ns/op\n' 10 11 10 12 10 >other.txt

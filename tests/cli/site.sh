@@ -31,6 +31,27 @@ assert first == html.unescape(h1) and first.startswith("2 of 8 histories regress
 PY
 [ -f www/index.html ] && [ -f www/e/1.html ] && [ -f www/.benchdb-site ] || fail "the index, the evaluation, the list"
 expect_eq "$(ls www/h | wc -l)" 8 "a page per history: 4 nightly, 4 of the calibration plan (2 hosts x 2 cells, a line per variant)"
+# Every time shown names its zone: a table's column of times is headed
+# "(UTC)" and a listed evaluation's time says "UTC" (the Plans table's
+# "latest run" and the lists of evaluations did not).
+python3 - www <<'PY' || fail "every time on the site names its zone"
+import html, os, re, sys
+T = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d")
+for d, _, fs in os.walk(sys.argv[1]):
+    for f in (x for x in fs if x.endswith(".html")):
+        text = open(os.path.join(d, f)).read()
+        for table in re.findall(r"<table.*?</table>", text, re.S):
+            heads = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<th>(.*?)</th>", table)]
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
+                for i, cell in enumerate(re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)):
+                    if T.fullmatch(re.sub(r"<[^>]+>", "", cell).strip()[:16]) and "(UTC)" not in heads[i]:
+                        sys.exit("%s: column %r holds %r" % (f, heads[i], cell))
+        for li in re.findall(r"<li>(.*?)</li>", text, re.S):
+            for m in T.finditer(html.unescape(re.sub(r"<[^>]+>", "", li))):
+                rest = re.sub(r"<[^>]+>", "", li)
+                if not re.search(re.escape(m.group(0)) + r"(:\d\d)? UTC", rest):
+                    sys.exit("%s: %r" % (f, rest))
+PY
 
 python3 - www found.csv <<'PY' || fail "links, order, change points"
 import csv, os, re, sys

@@ -153,6 +153,21 @@ static void formats(void **state)
     const char *variants = "[{\"b\":\"Mix\",\"variant\":\"default\"},{\"b\":\"Cat\",\"variant\":\"-O3\"}]";
     expect("-- headline[b=Mix]: {b}[ ({variant:variant})]!\nSELECT 1;\n", variants, NULL, "Mix!");
     expect("-- headline[b=Cat]: {b}[ ({variant:variant})]!\nSELECT 1;\n", variants, NULL, "Cat (-O3)!");
+    /* a 0 shown as % or share in an optional segment leaves it out ("a
+     * change of at least 0%" said nothing); a parameter in % as given */
+    const char *t = "-- headline: p <= {param(p)}[, at least {param(m):share}][, by more than {param(th):%}]; "
+                    "{param(th):%}\nSELECT 1;\n";
+    const char *cases[][2] = {
+        {"{\"p\":0.001,\"m\":0.0,\"th\":0.0}", "p <= 0.001; 0%"},
+        {"{\"p\":0.001,\"m\":0.05,\"th\":12.345}", "p <= 0.001, at least 5%, by more than 12.345%; 12.345%"},
+        {"{\"p\":0.001,\"m\":0,\"th\":5}", "p <= 0.001, by more than 5%; 5%"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *got = headline_of(t, "[]", NULL, cases[i][0]);
+        if (!got || strcmp(got, cases[i][1]) != 0)
+            fail_msg("headline of %s:\n  got  '%s'\n  want '%s'", cases[i][0], got ? got : "(none)", cases[i][1]);
+        free(got);
+    }
 }
 
 /* distinct(..., no COND): a group counts only when none of its rows holds
