@@ -32,7 +32,7 @@ const struct cli_spec spec_backup = {
             "  benchdb --db results.db backup /backups/results-$(date +%F).db\n",
     .min_args = 1,
     .max_args = 1,
-    .missing = "backup: expected FILE, the new file to copy the store into",
+    .missing = "expected FILE, the new file to copy the store into",
 };
 
 int cmd_backup(struct cli *cli, int argc, char **argv)

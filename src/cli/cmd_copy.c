@@ -50,7 +50,7 @@ const struct cli_spec spec_copy = {
             "  benchdb --db postgresql://db.example/results copy local.db\n",
     .min_args = 1,
     .max_args = 1,
-    .missing = "copy: expected DEST, the store to copy into",
+    .missing = "expected DEST, the store to copy into",
 };
 
 static void tick(void *arg, const char *table, long long done, long long total)

@@ -117,6 +117,12 @@ int cmd_delete(struct cli *cli, int argc, char **argv)
     if (cli_connect_store(cli, STORE_WRITE, &db))
         return EXIT_FAIL;
     char *plan = NULL, *run = NULL, *err = NULL;
+    if (store_may_change(db, "DELETE", "plan", &err)) { /* said once, before anything is read */
+        bd_error("delete: %s; nothing was deleted", err ? err : "out of memory");
+        free(err);
+        db_close(db);
+        return EXIT_FAIL;
+    }
     int rc = 0;
     if (run_arg)
         rc = split_run(db, run_arg, &plan, &run, &err);

@@ -56,7 +56,7 @@ const struct cli_spec spec_export = {
             "  benchdb export out/ --plan pr-42\n",
     .min_args = 1,
     .max_args = 1,
-    .missing = "export: expected DIR, the directory to write the archives into",
+    .missing = "expected DIR, the directory to write the archives into",
 };
 
 /* The archive's original extension, from the name it was ingested by:

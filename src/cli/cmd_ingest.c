@@ -485,6 +485,14 @@ static void progress_waiting(void *arg, long pid, double seconds)
 /* ---- the command ---- */
 
 /* The first option given that goes with --plan, --run and --host only. */
+/* The option of the run harness files load into given an empty name, or
+ * NULL: the option's fault, said before anything is read (it was said as
+ * "FILE: run.plan: expected a non-empty string", after reading FILE). */
+static const char *empty_name(const struct ingest_run *run)
+{
+    return !*run->plan ? "--plan" : !*run->run ? "--run" : !*run->host ? "--host" : !*run->variant ? "--variant" : NULL;
+}
+
 static const char *run_option(const struct ingest_args *a)
 {
     return a->append           ? "--append"
@@ -649,6 +657,9 @@ static int ingest_main(struct cli *cli, int argc, char **argv, char **named_host
                                         "runs)", run_option(&a));
     if (run.append && opt.replace)
         return bd_usage_error("ingest", "ingest: --append and --replace do not go together");
+    const char *empty = files_mode ? empty_name(&run) : NULL;
+    if (empty)
+        return bd_usage_error("ingest", "ingest: %s '': expected a name (not empty)", empty);
 
     struct items list = {0};
     int rc = list_items(argc - first, argv + first, files_mode, a.quiet, &list);

@@ -32,6 +32,13 @@ static int init_server(struct cli *cli)
     if (cli_connect_store(cli, STORE_INSPECT, &db))
         return EXIT_FAIL;
     int before = store_version(db, NULL);
+    char *err = NULL;
+    if (before > 0 && store_may_change(db, "INSERT", "archive", &err)) { /* a reader: said before anything */
+        bd_error("init: %s; nothing was changed", err ? err : "out of memory");
+        free(err);
+        db_close(db);
+        return EXIT_FAIL;
+    }
     db_close(db);
     if (cli_connect_store(cli, STORE_CREATE, &db))
         return EXIT_FAIL;

@@ -185,11 +185,12 @@ static int rule_register_cmd(struct cli *cli, const struct rule_args *a, const c
         return rc;
     struct out_notes rep = {0};
     struct rule_registration reg;
-    if (!q->judges)
-        bd_warning("rule register: %s has no '-- judges: PARAM' header line, so no evaluation can say whether it "
-                   "preceded its plan", q->name);
     if (cli_connect_store(cli, STORE_WRITE, &db))
         goto out;
+    if (store_may_change(db, "INSERT", "rule", &err)) { /* said once, before anything is read */
+        bd_error("rule register: %s; nothing was registered", err ? err : "out of memory");
+        goto out;
+    }
     int valid = a->published ? rule_time_valid(db, a->published, &err) : 1;
     if (valid < 0) {
         bd_error("rule register: %s", err);
@@ -200,6 +201,10 @@ static int rule_register_cmd(struct cli *cli, const struct rule_args *a, const c
                                     "2026-10-20T16:00:00Z", a->published);
         goto out;
     }
+    /* after the options are known good: a usage error alone */
+    if (!q->judges)
+        bd_warning("rule register: %s has no '-- judges: PARAM' header line, so no evaluation can say whether it "
+                   "preceded its plan", q->name);
     if (rule_register(db, q, a->published, a->ref, &reg, &err)) {
         bd_error("rule register: %s", err);
         goto out;

@@ -230,6 +230,12 @@ int cmd_sql(struct cli *cli, int argc, char **argv)
     rc = EXIT_FAIL;
     if (cli_connect_limited(cli, a.write ? STORE_WRITE : STORE_READ, "sql", &a.limits, run.timeout, &dl, &db))
         goto out;
+    char *cannot = NULL;
+    if (a.write && store_may_change(db, NULL, NULL, &cannot)) { /* said once, before any statement runs */
+        bd_error("sql: %s; nothing was run (without --write, sql reads)", cannot ? cannot : "out of memory");
+        free(cannot);
+        goto out;
+    }
     /* Read-only: the store's read-only work (store.h): on PostgreSQL one
      * read-only transaction (one snapshot) that the SQL cannot end, read
      * as benchdb_reader where the session may. */

@@ -494,9 +494,18 @@ static void sum_up(const struct saved_query *q, struct evaluation *ev)
         ev->outcome = bd_strdupf("%zu row%s", rs->nrow, rs->nrow == 1 ? "" : "s");
 }
 
-/* Why a write to the store failed (rc: the extended code), for a person. */
-static char *write_failure(struct db *db, int rc)
+/* Why a write to the store failed (rc: the extended code), for a person.
+ * A role that may only read is told who writes, as every command that
+ * writes says it (store_may_change), and *for_good set: running it again
+ * changes nothing. */
+static char *write_failure(struct db *db, int rc, int *for_good)
 {
+    char *role = NULL;
+    if ((rc & 0xff) == SQLITE_READONLY && store_may_change(db, "INSERT", "evaluation", &role) && role) {
+        *for_good = 1;
+        return role;
+    }
+    free(role);
     switch (rc & 0xff) {
     case SQLITE_BUSY: return store_busy_text();
     case SQLITE_FULL: return bd_strdupf("the disk is full (%s)", db_errmsg(db));
@@ -602,7 +611,10 @@ static int record(struct db *db, const struct saved_query *q, const char *sha, s
         rc = rc == SQLITE_ROW && (rc = db_step(st)) == SQLITE_DONE ? SQLITE_OK : rc == SQLITE_ROW ? SQLITE_ERROR : rc;
     }
     if (rc != SQLITE_OK) {
-        why = write_failure(db, rc);
+        int for_good = 0;
+        why = write_failure(db, rc, &for_good);
+        if (for_good)
+            ev->record_failed = 2;
         bd_fail(err, "cannot record the evaluation: %s", why);
         free(why);
     }

@@ -12,6 +12,7 @@
 #include "sim/internal.h"
 #include "sim/rng.h"
 #include "util/diag.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 /* 2025-10-22T00:00:00Z: night 1; a year of nights ends 2026-10-21. */
@@ -64,47 +65,99 @@ void sim_step_free(struct sim_step *s)
     free(s->workload);
     free(s->operation);
     free(s->format);
+    free(s->given);
     *s = (struct sim_step){0};
 }
 
+/* What every message about a malformed step ends with: its form. */
+#define STEP_FORM                                                                                                   \
+    "a step is RUN:CELL:PERCENT (RUN a night number or a run-name pattern, CELL WORKLOAD/OPERATION[/FORMAT], "      \
+    "PERCENT greater than -100), e.g. 18:small/serialize:+7 or ci-b-0018:*/deserialize/json:-5"
+
+/* CELL: WORKLOAD/OPERATION[/FORMAT], each part not empty; 0 or -1. */
+static int cell_parse(const char *cell, size_t n, struct sim_step *s)
+{
+    const char *end = cell + n;
+    const char *s1 = memchr(cell, '/', n);
+    const char *s2 = s1 ? memchr(s1 + 1, '/', (size_t)(end - s1 - 1)) : NULL;
+    const char *op_end = s2 ? s2 : end;
+    if (!s1 || s1 == cell || op_end == s1 + 1 || (s2 && s2 + 1 == end) ||
+        (s2 && memchr(s2 + 1, '/', (size_t)(end - s2 - 1))))
+        return -1;
+    s->workload = xstrndup(cell, (size_t)(s1 - cell));
+    s->operation = xstrndup(s1 + 1, (size_t)(op_end - s1 - 1));
+    s->format = s2 ? xstrndup(s2 + 1, (size_t)(end - s2 - 1)) : xstrdup("*");
+    return 0;
+}
+
+/* The parts are read in order, RUN, CELL, PERCENT, and a message names the
+ * part that is wrong, as given, and the form: before, a step of four
+ * parts (18:ci-b-0018:small/serialize:+7) read its middle two as the cell
+ * and blamed the cell's pattern for matching nothing. */
 int sim_step_parse(const char *arg, struct sim_step *s, char **err)
 {
     *s = (struct sim_step){0};
-    const char *c1 = strchr(arg, ':');
-    const char *c2 = c1 ? strrchr(arg, ':') : NULL;
-    if (!c1 || c2 == c1 || c1 == arg || c2 == c1 + 1 || !c2[1])
-        return bd_fail(err, "--step '%s': expected RUN:WORKLOAD/OPERATION[/FORMAT]:PERCENT", arg);
+    int parts = 1;
+    for (const char *p = arg; *p; p++)
+        parts += *p == ':';
+    if (parts != 3)
+        return bd_fail(err, "--step '%s': %d part%s separated by ':', expected 3; " STEP_FORM, arg, parts,
+                       parts == 1 ? "" : "s");
+    const char *c1 = strchr(arg, ':'), *c2 = strrchr(arg, ':');
+    int rlen = (int)(c1 - arg), clen = (int)(c2 - c1 - 1);
+    /* RUN: a night number, or a pattern over run names. */
+    int digits = rlen > 0;
+    for (int i = 0; i < rlen; i++)
+        digits &= arg[i] >= '0' && arg[i] <= '9';
+    long night = digits && rlen <= 5 ? strtol(arg, NULL, 10) : 0;
+    if (rlen == 0 || (digits && (night < 1 || night > SIM_MAX_HISTORY)))
+        return bd_fail(err, "--step '%s': RUN '%.*s': expected a night from 1 to %d or a run-name pattern such as "
+                            "ci-b-0018; " STEP_FORM,
+                       arg, rlen, arg, SIM_MAX_HISTORY);
+    if (cell_parse(c1 + 1, (size_t)clen, s)) {
+        sim_step_free(s);
+        return bd_fail(err, "--step '%s': CELL '%.*s': expected WORKLOAD/OPERATION[/FORMAT], shell patterns, such as "
+                            "small/serialize or */deserialize/json; " STEP_FORM,
+                       arg, clen, c1 + 1);
+    }
     char *endp = NULL;
     double pct = strtod(c2 + 1, &endp);
-    if (*endp || !isfinite(pct) || pct <= -100)
-        return bd_fail(err, "--step '%s': PERCENT: expected a number greater than -100, e.g. +7 or -5", arg);
-    /* CELL: WORKLOAD/OPERATION[/FORMAT] */
-    const char *cell = c1 + 1, *cell_end = c2;
-    const char *s1 = memchr(cell, '/', (size_t)(cell_end - cell));
-    const char *s2 = s1 ? memchr(s1 + 1, '/', (size_t)(cell_end - s1 - 1)) : NULL;
-    const char *op_end = s2 ? s2 : cell_end;
-    if (!s1 || s1 == cell || op_end == s1 + 1 || (s2 && s2 + 1 == cell_end) ||
-        (s2 && memchr(s2 + 1, '/', (size_t)(cell_end - s2 - 1))))
-        return bd_fail(err, "--step '%s': CELL: expected WORKLOAD/OPERATION[/FORMAT]", arg);
-    /* RUN: a night number, or a pattern over run names. */
-    size_t rlen = (size_t)(c1 - arg);
-    int digits = 1;
-    for (size_t i = 0; i < rlen; i++)
-        digits &= arg[i] >= '0' && arg[i] <= '9';
-    if (digits) {
-        long night = rlen <= 5 ? strtol(arg, NULL, 10) : 0;
-        if (night < 1 || night > SIM_MAX_HISTORY)
-            return bd_fail(err, "--step '%s': RUN: expected a night from 1 to %d or a run-name pattern", arg,
-                           SIM_MAX_HISTORY);
-        s->night = (int)night;
-    } else {
-        s->runs = xstrndup(arg, rlen);
+    if (!c2[1] || *endp || !isfinite(pct) || pct <= -100) {
+        sim_step_free(s);
+        return bd_fail(err, "--step '%s': PERCENT '%s': expected a number greater than -100, such as +7 or -5; " STEP_FORM,
+                       arg, c2 + 1);
     }
-    s->workload = xstrndup(cell, (size_t)(s1 - cell));
-    s->operation = xstrndup(s1 + 1, (size_t)(op_end - s1 - 1));
-    s->format = s2 ? xstrndup(s2 + 1, (size_t)(cell_end - s2 - 1)) : xstrdup("*");
+    if (digits)
+        s->night = (int)night;
+    else
+        s->runs = xstrndup(arg, (size_t)rlen);
+    s->given = xstrdup(arg);
     s->percent = pct;
     return 0;
+}
+
+/* A step whose cell pattern matches none of the plan's cells: said with
+ * the nearest cells' names. -1 with *err. */
+static int no_cell(const struct sim_config *cfg, const struct sim_step *s, char **err)
+{
+    char(*names)[96] = xcalloc((size_t)cfg->cells, sizeof *names);
+    const char **list = xcalloc((size_t)cfg->cells, sizeof *list);
+    for (int c = 0; c < cfg->cells; c++) {
+        const char *w, *o, *f;
+        sim_cell_names(c, &w, &o, &f);
+        snprintf(names[c], sizeof names[c], "%s/%s/%s", w, o, f);
+        list[c] = names[c];
+    }
+    char pattern[256];
+    snprintf(pattern, sizeof pattern, "%s/%s/%s", s->workload, s->operation, s->format);
+    const char *near[3];
+    size_t n = suggest_nearest(pattern, list, (size_t)cfg->cells, near, 3);
+    bd_fail(err, "--step '%s': CELL %s matches none of the plan's %d cells (the nearest: %s%s%s%s%s)", s->given,
+            pattern, cfg->cells, n > 0 ? near[0] : "", n > 1 ? ", " : "", n > 1 ? near[1] : "", n > 2 ? ", " : "",
+            n > 2 ? near[2] : "");
+    free(list);
+    free(names);
+    return -1;
 }
 
 /* A percent as written to the archive (six significant digits), so that
@@ -241,11 +294,11 @@ int sim_history_check(const struct sim_config *cfg, char **err)
         for (int c = 0; c < cfg->cells && !cell_hit; c++)
             cell_hit = sim_cell_matches(c, s->workload, s->operation, s->format);
         if (!cell_hit)
-            return bd_fail(err, "--step %s/%s/%s: matches none of the plan's %d cells", s->workload, s->operation,
-                           s->format, cfg->cells);
+            return no_cell(cfg, s, err);
         if (!s->runs) {
             if (s->night > cfg->history)
-                return bd_fail(err, "--step %d: there are only %d runs per host (--history)", s->night, cfg->history);
+                return bd_fail(err, "--step '%s': RUN %d: there are only %d runs per host (--history %d)", s->given,
+                               s->night, cfg->history, cfg->history);
             continue;
         }
         for (int i = 0; i < cfg->hosts * cfg->history && !run_hit; i++) {
@@ -253,8 +306,12 @@ int sim_history_check(const struct sim_config *cfg, char **err)
             sim_history_run_name(cfg, i, name, sizeof name);
             run_hit = fnmatch(s->runs, name, 0) == 0;
         }
-        if (!run_hit)
-            return bd_fail(err, "--step %s: matches none of the plan's run names (ci-a-0001 ...)", s->runs);
+        if (!run_hit) {
+            char last[64];
+            sim_history_run_name(cfg, cfg->hosts * cfg->history - 1, last, sizeof last);
+            return bd_fail(err, "--step '%s': RUN %s matches none of the plan's run names (ci-a-0001 to %s)", s->given,
+                           s->runs, last);
+        }
     }
     if (cfg->random_steps && cfg->history / 10 + 2 > cfg->history)
         return bd_fail(err, "--steps: a random step needs a run after the first tenth of a history: --history %d is "

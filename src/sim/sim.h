@@ -27,6 +27,7 @@ struct sim_step {
     char *runs;  /* NULL when night is given */
     char *workload, *operation, *format;
     double percent;
+    char *given; /* the step as given, for messages */
 };
 
 /* --host-noise: every run-to-run noise of the hosts whose name matches

@@ -265,6 +265,10 @@ int store_copy_connect(const char *dest, struct db **out, int *named, int *made,
             return -1;
         }
         int rc = check_empty_as_is(as_is, err);
+        /* a reader's copy refused as its other writes are, not by the
+         * first table whose foreign keys it may not set aside */
+        if (rc == 0 && store_version(as_is, NULL) > 0)
+            rc = store_may_own(as_is, "a copy into it", err);
         /* the schema made or brought up now is committed on its own, before
          * the copy's transaction: it stays should the copy fail */
         char *why = NULL;

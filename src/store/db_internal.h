@@ -20,6 +20,12 @@ struct db {
     char *errmsg;     /* the last error's primary message */
     int errcode;      /* SQLite's code for it */
     char sqlstate[6]; /* its SQLSTATE */
+    /* Why the connection was lost, as first said (the server's reason:
+     * "terminating connection due to administrator command"), and its
+     * SQLSTATE: every later error of the lost connection says it, not
+     * libpq's "no connection to the server" of each call after. */
+    char *lost;
+    char lost_state[6];
     long long timeout_ms; /* statement_timeout as db_pg_set_timeout set it (0: none) */
     unsigned cursors;     /* cursors declared so far (their names) */
     int txn_readonly;     /* the open transaction: 0 not known, 1 only reads, 2 may write */

@@ -90,12 +90,25 @@ static char *one_line(const char *m)
 
 void db_pg_set_error(struct db *db, int code, const char *state, const char *msg)
 {
+    /* A connection lost (the server's FATAL ends the session: 57P01
+     * terminated by an administrator, 57P02 a crash, 57P03 shutting down;
+     * 08: the link) keeps the first reason given for every later error. */
+    int lost = (db->pg && PQstatus(conn(db)) == CONNECTION_BAD) ||
+               (state && (strncmp(state, "57P0", 4) == 0 || strncmp(state, "08", 2) == 0));
+    if (lost && db->lost) {
+        msg = db->lost;
+        state = db->lost_state;
+    }
     free(db->errmsg);
     /* gcc -fanalyzer reads a leak: db->errmsg is freed here next time and
      * when the connection closes. NULL (out of memory) reads as no message. */
     db->errmsg = one_line(msg ? msg : "unknown error");
     db->errcode = code;
     snprintf(db->sqlstate, sizeof db->sqlstate, "%s", state ? state : "");
+    if (lost && !db->lost && db->errmsg) {
+        db->lost = one_line(db->errmsg);
+        snprintf(db->lost_state, sizeof db->lost_state, "%s", db->sqlstate);
+    }
 }
 
 /* SQLite's code for an SQLSTATE (db.h). */
@@ -118,6 +131,22 @@ static int code_of(const char *state)
     return SQLITE_ERROR;
 }
 
+/* The server's reason for ending the session, when it gave one before
+ * the connection closed (libpq's message then starts with it: "FATAL:
+ * terminating connection due to administrator command\nserver closed
+ * the connection unexpectedly ..."), malloc'd; else NULL. The result
+ * libpq makes for the closed connection carries only its own second
+ * line, which says nothing of why. */
+static char *server_reason(PGconn *c)
+{
+    const char *m = PQstatus(c) == CONNECTION_BAD ? PQerrorMessage(c) : NULL;
+    if (!m || strncmp(m, "FATAL:", 6) != 0)
+        return NULL;
+    m += 6;
+    m += strspn(m, " ");
+    return strndup(m, strcspn(m, "\n"));
+}
+
 /* SQLITE_OK when res succeeded, else the error recorded on db. */
 static int check_result(struct db *db, PGresult *res)
 {
@@ -131,7 +160,9 @@ static int check_result(struct db *db, PGresult *res)
     const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
     const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
     int code = state ? code_of(state) : (PQstatus(conn(db)) == CONNECTION_OK ? SQLITE_ERROR : SQLITE_IOERR);
-    db_pg_set_error(db, code, state, primary ? primary : PQresultErrorMessage(res));
+    char *reason = state ? NULL : server_reason(conn(db));
+    db_pg_set_error(db, code, state, reason ? reason : primary ? primary : PQresultErrorMessage(res));
+    free(reason);
     return code;
 }
 
@@ -206,6 +237,7 @@ void db_pg_close(struct db *db)
     PQfinish(conn(db));
     sqlite3_close(db->lite);
     free(db->errmsg);
+    free(db->lost);
 }
 
 /* The result of what was just sent, as PQexec gives it: the last one, or

@@ -68,6 +68,34 @@ int store_is_standby(struct db *db);
  * role granted its writes after init, which lacks that lock: said so,
  * with the remedy. */
 int store_may_write(struct db *db, char **err);
+/* The same question for another command that exists to change the store
+ * (may_write.c): whether the session holds privilege ("DELETE") on table
+ * ("plan"), or with table NULL INSERT, UPDATE or DELETE on any of the
+ * store's tables (sql --write). 0 when it does (always on SQLite), else
+ * -1 with *err said as store_may_write says it ("the role ana may only
+ * read this store (a member of benchdb_reader); it is written by ..."; a
+ * role that is no reader: "the role ana may not write this store (it has
+ * no DELETE on its table plan); it is written by ..."). Before, each such
+ * command met the server's "permission denied for table plan" (delete),
+ * "... for table rule" (rule register), said differently by each. */
+int store_may_change(struct db *db, const char *privilege, const char *table, char **err);
+/* Before the migrations from version from (> 0) to to are applied: 0 when
+ * the session may apply them (it owns the store's tables, through a role
+ * it is a member of, or is a superuser; always on SQLite), else -1 with
+ * *err saying who may and what to run ("the store's schema is at version
+ * 15 and needs migrations up to 16, which the role ana may not apply: it
+ * may only read this store (a member of benchdb_reader); the role ci owns
+ * its tables: connect as ci or a member of it and run 'benchdb migrate'"),
+ * instead of "migration 0016_x.sql failed: permission denied for schema
+ * public" on a write, or "run 'benchdb migrate'" to a role that cannot. */
+int store_may_migrate(struct db *db, int from, int to, char **err);
+/* Whether the session acts as the owner of the store's tables (a member
+ * of the role, or a superuser), which what needing names takes ("a copy
+ * into it": copy sets their foreign keys aside): 0 (always on SQLite),
+ * else -1 with *err as store_may_change says it for a reader, or "the role
+ * late does not own this store's tables, which NEEDING takes; the role ci
+ * owns them: connect as ci or a member of it". */
+int store_may_own(struct db *db, const char *needing, char **err);
 /* After a write that may have grown the store's tables much (an ingest, a
  * copy): on PostgreSQL, ANALYZE (SKIP_LOCKED) of the store's tables (those
  * of the current schema this role may analyze) whose rows changed since

@@ -197,6 +197,8 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
         goto fail;
     }
     if (readonly) {
+        if (mode != STORE_INSPECT && version < known && store_may_migrate(db, version, known, err))
+            goto fail;
         if (mode != STORE_INSPECT && version < known) {
             bd_fail(err, "the store's schema is at version %d and needs migrations up to %d: run 'benchdb migrate'",
                     version, known);
@@ -230,52 +232,6 @@ static int connect_server(const char *name, enum store_mode mode, struct db **ou
 fail:
     db_close(db);
     return -1;
-}
-
-int store_may_write(struct db *db, char **err)
-{
-    if (db_engine(db) != DB_POSTGRESQL)
-        return 0;
-    /* pg_has_role fails on a role that does not exist: asked only of one
-     * that does. */
-    struct db_stmt *st = NULL;
-    if (db_prepare(db,
-                   "SELECT CAST(current_user AS TEXT), "
-                   "CASE WHEN has_table_privilege('archive', 'INSERT') THEN 1 ELSE 0 END, "
-                   "CASE WHEN (SELECT pg_has_role(current_user, r.oid, 'MEMBER') FROM pg_roles AS r "
-                   "WHERE r.rolname = 'benchdb_reader') THEN 1 ELSE 0 END, "
-                   "(SELECT CAST(tableowner AS TEXT) FROM pg_tables WHERE schemaname = current_schema() "
-                   "AND tablename = 'archive'), "
-                   "CASE WHEN has_function_privilege('pg_advisory_xact_lock(bigint)', 'EXECUTE') THEN 1 ELSE 0 END",
-                   &st) != SQLITE_OK ||
-        db_step(st) != SQLITE_ROW) {
-        int rc = bd_fail(err, "cannot tell whether this role may write the store: %s", db_errmsg(db));
-        db_finalize(st);
-        return rc;
-    }
-    int rc = 0;
-    if (!db_column_int(st, 1)) {
-        const char *me = (const char *)db_column_text(st, 0), *owner = (const char *)db_column_text(st, 3);
-        char *who = owner ? bd_strdupf("; it is written by the role %s, which owns its tables: connect as %s or a "
-                                       "member of it", owner, owner)
-                          : NULL;
-        rc = db_column_int(st, 2)
-                 ? bd_fail(err, "the role %s may only read this store (a member of benchdb_reader)%s", me ? me : "?",
-                           who ? who : "")
-                 : bd_fail(err, "the role %s may not write this store (it has no INSERT on its table archive)%s",
-                           me ? me : "?", who ? who : "");
-        free(who);
-    } else if (!db_column_int(st, 4)) {
-        /* init grants the lock to each role that may insert archives then;
-         * one made later lacks it (docs/postgresql.md) */
-        const char *me = (const char *)db_column_text(st, 0);
-        rc = bd_fail(err, "the role %s may add archives but not take the lock an ingest takes on each "
-                          "(pg_advisory_xact_lock): a role granted its writes after 'benchdb init' gets it from "
-                          "'benchdb init' run again on this store as a superuser",
-                     me ? me : "?");
-    }
-    db_finalize(st);
-    return rc;
 }
 
 int store_refresh_statistics(struct db *db, char **err)

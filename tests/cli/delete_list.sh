@@ -76,6 +76,13 @@ bd query --queries q runs --record >/dev/null 2>&1 || true
 evals=$(bd sql "SELECT count(*) FROM evaluation" --format csv | tail -n 1 | tr -d '\r')
 [ "$evals" -ge 1 ] || fail "test setup: no evaluation recorded"
 
+# An archive the store lacks: said with the ids it holds (before, "no
+# archive 99 in the store" alone).
+rc=0; bd delete --archive 99 2>"$T/err" || rc=$?
+[ "$rc" = 1 ] || fail "delete a missing archive: exit $rc"
+[ "$(cat "$T/err")" = "error: delete: no archive 99 in the store (its 3 archives have ids from 1 to 3: 'benchdb list archives')" ] ||
+    fail "a missing archive, said with the ids held: $(cat "$T/err")"
+
 # The appended archive alone: its one series goes, the run stays.
 before=$(snapshot)
 bd delete --archive 3 --dry-run >"$T/dry" || fail "dry run"
@@ -116,7 +123,9 @@ bd check >/dev/null || fail "check after deleting the plan"
 rc=0; bd delete --run nope/x 2>"$T/err" || rc=$?
 [ "$rc" = 2 ] || fail "delete a run of a missing plan: exit $rc"
 grep -q "^error: delete: plan 'nope' does not exist; plans: " "$T/err" || fail "missing plan: $(cat "$T/err")"
-rc=0; bd delete --archive 99 2>/dev/null || rc=$?; [ "$rc" = 1 ] || fail "delete a missing archive: exit $rc"
+rc=0; bd delete --archive 99 2>"$T/err" || rc=$?; [ "$rc" = 1 ] || fail "delete a missing archive: exit $rc"
+[ "$(cat "$T/err")" = "error: delete: no archive 99 in the store (it holds none)" ] ||
+    fail "a missing archive, an empty store: $(cat "$T/err")"
 for args in "" "--archive 1 --plan p" "--archive x" "--run plan" "--run /x" "--plan p extra"; do
     rc=0; bd delete $args 2>/dev/null || rc=$?
     [ "$rc" = 2 ] || fail "delete $args: exit $rc"

@@ -31,5 +31,15 @@ bd ingest --format nope --plan p --run r --host h x.json 2>&1 | head -1 | grep -
 bd ingest --format jmh x.json 2>&1 | grep -qx \
     "error: ingest: --format goes with --plan, --run and --host (a run archive names its own runs) (see 'benchdb ingest --help')" ||
     fail "--format without a run"
+# An empty name is the option's fault, said before the file is read (before:
+# "FILE: run.plan: expected a non-empty string", exit 1, after reading it).
+for opt in plan run host variant; do
+    rc=0
+    bd ingest --plan p --run r --host h "--$opt" '' "$BENCHDB_SRC/tests/data/harness/google-benchmark/error_base.json" \
+        >/dev/null 2>"$T/err" || rc=$?
+    [ "$rc" = 2 ] || fail "ingest --$opt '': exit status $rc, expected 2"
+    [ "$(cat "$T/err")" = "error: ingest: --$opt '': expected a name (not empty) (see 'benchdb ingest --help')" ] ||
+        fail "ingest --$opt '': $(cat "$T/err")"
+done
 [ "$(snapshot)" = "$before" ] || fail "the store changed"
 echo ok

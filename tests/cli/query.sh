@@ -301,6 +301,12 @@ grep -q "plan tie began 2026-10-21T04:00:00Z: applied retroactively: fixed after
 run bd --db tie.db rule register placement-rule --published-at yesterday
 expect_rc 2 "a bad --published-at"
 expect_err_has "expected an RFC 3339 time" "bad time message"
+# A rule without a judges line, a bad time: the usage error alone (before,
+# a warning about the rule's header came first).
+run bd --db tie.db rule register gate-zscore --published-at yesterday
+expect_rc 2 "a bad --published-at, a rule without -- judges:"
+expect_eq "$(cat "$T/err")" "error: rule register: --published-at 'yesterday': expected an RFC 3339 time such as 2026-10-20T16:00:00Z (see 'benchdb rule --help')" \
+    "the usage error alone"
 run bd --db tie.db rule list --format csv
 expect_eq "$(tail -n +2 "$T/out" | wc -l)" 2 "rule list"
 # The registered text after the file changed (an edit, or a newer benchdb's

@@ -148,12 +148,31 @@ expect_usage "--noise: only with --history N" --noise 0.02
 expect_usage "--groups: not used with --history" --history 5 --groups 3
 expect_usage "--effect: not used with --history" --history 5 --effect 'large/*=1.1'
 expect_usage "--history '0': expected an integer from 1 to 9999" --history 0
-expect_usage "--step 'x': expected RUN:WORKLOAD/OPERATION[/FORMAT]:PERCENT" --history 5 --step x
-expect_usage "PERCENT: expected a number greater than -100" --history 5 --step 3:large/serialize:-100
-expect_usage "CELL: expected WORKLOAD/OPERATION[/FORMAT]" --history 5 --step 3:large:+5
-expect_usage "--step 9: there are only 5 runs per host (--history)" --history 5 --step 9:large/serialize:+5
-expect_usage "--step nope-*: matches none of the plan's run names" --history 5 --step 'nope-*:large/serialize:+5'
-expect_usage "--step huge/serialize/*: matches none of the plan's 40 cells" --history 5 --step 3:huge/serialize:+5
+# A malformed step: the part that is wrong, as given, and the step's form.
+form="a step is RUN:CELL:PERCENT (RUN a night number or a run-name pattern, CELL WORKLOAD/OPERATION[/FORMAT], PERCENT greater than -100), e.g. 18:small/serialize:+7 or ci-b-0018:*/deserialize/json:-5"
+expect_usage "--step 'x': 1 part separated by ':', expected 3; $form" --history 5 --step x
+# A night and a run name both given: four parts (before, the middle two
+# were read as the cell, whose pattern was blamed for matching nothing).
+expect_usage "--step '18:ci-b-0018:small/serialize:+7': 4 parts separated by ':', expected 3; $form" \
+    --history 20 --step 18:ci-b-0018:small/serialize:+7
+# A run name where the cell goes: the cell named, as given.
+expect_usage "--step '18:ci-b-0018:+7': CELL 'ci-b-0018': expected WORKLOAD/OPERATION[/FORMAT], shell patterns, such as small/serialize or */deserialize/json; $form" \
+    --history 20 --step 18:ci-b-0018:+7
+# RUN is read first: a bad night is blamed before a bad percent.
+expect_usage "--step '0:large/serialize:x': RUN '0': expected a night from 1 to 9999 or a run-name pattern such as ci-b-0018; $form" \
+    --history 5 --step 0:large/serialize:x
+expect_usage "--step ':large/serialize:+5': RUN '': expected a night" --history 5 --step :large/serialize:+5
+expect_usage "--step '3:large/serialize:-100': PERCENT '-100': expected a number greater than -100, such as +7 or -5; $form" \
+    --history 5 --step 3:large/serialize:-100
+expect_usage "--step '3:large/serialize:': PERCENT '': expected a number" --history 5 --step 3:large/serialize:
+expect_usage "--step '3:large:+5': CELL 'large': expected WORKLOAD/OPERATION[/FORMAT]" --history 5 --step 3:large:+5
+expect_usage "--step '9:large/serialize:+5': RUN 9: there are only 5 runs per host (--history 5)" --history 5 --step 9:large/serialize:+5
+expect_usage "--step 'nope-*:large/serialize:+5': RUN nope-* matches none of the plan's run names (ci-a-0001 to ci-c-0005)" \
+    --history 5 --step 'nope-*:large/serialize:+5'
+expect_usage "--step '3:huge/serialize:+5': CELL huge/serialize/* matches none of the plan's 40 cells (the nearest: " \
+    --history 5 --step 3:huge/serialize:+5
+expect_usage "--step '3:small/serialise:+5': CELL small/serialise/* matches none of the plan's 40 cells (the nearest: small/serialize/binary" \
+    --history 5 --step 3:small/serialise:+5
 expect_usage "--steps (one per history: hosts x cells): expected an integer from 0 to 2" --history 50 --hosts 1 --cells 2 --steps 3
 expect_usage "--history 1 is too short" --history 1 --steps 1
 expect_usage "--noise: expected a number from 0 to 1, got 2" --history 5 --noise 2

@@ -109,4 +109,16 @@ bd ingest -q --format go-bench --plan crc --run head --host h "$BENCHDB_SRC/exam
 run bd compare --plan crc base head
 expect_eq "$(grep -c 'registered' "$T/err")" 0 "compare: no note"
 
+# ---- a missing argument names the command once ----
+# (before: "error: copy: copy: expected DEST ...", and so for backup and export)
+run bd --db a.db copy
+expect_rc 2 "copy without DEST"
+expect_eq "$(cat "$T/err")" "error: copy: expected DEST, the store to copy into (see 'benchdb copy --help')" "copy: named once"
+run bd --db a.db backup
+expect_eq "$(cat "$T/err")" "error: backup: expected FILE, the new file to copy the store into (see 'benchdb backup --help')" \
+    "backup: named once"
+run bd --db a.db export
+expect_eq "$(cat "$T/err")" "error: export: expected DIR, the directory to write the archives into (see 'benchdb export --help')" \
+    "export: named once"
+
 finish

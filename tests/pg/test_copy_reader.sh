@@ -68,9 +68,10 @@ expect_rc 0 "a member checks the copy"
 nev=$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")
 run bd --db "$as_alice" backtest gate-percent --plan calibration-sim
 expect_rc 1 "a member's recorded back-test"
-expect_err_has "error: backtest gate-percent: ran, but cannot record the evaluation: the store cannot be written \
-(permission denied for table evaluation); run it again to record it (--no-record runs it without recording)" \
-    "backtest names itself and says --no-record"
+expect_err_has "error: backtest gate-percent: ran, but cannot record the evaluation: the role $alice may only read \
+this store (a member of benchdb_reader); it is written by the role $PGUSER, which owns its tables: connect as \
+$PGUSER or a member of it (--no-record runs it without recording)" \
+    "backtest names itself, what the role may do and who writes, and says --no-record (not to run it again)"
 # compare shows its answer, then says the role may only read and who
 # writes (before: no table at all, and "run it again to record it", which
 # changes nothing for a reader).
@@ -101,7 +102,7 @@ expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM evaluation")" "$nev" "no
 nseries=$(pg -d "$db" -A -t -c "SELECT count(*) FROM series")
 run bd --db "$as_alice" sql --write "DELETE FROM series"
 expect_rc 1 "a member's write is refused"
-expect_err_has "permission denied for table series" "by the server's grants"
+expect_err_has "error: sql: the role $alice may only read this store" "before any statement runs, saying who writes"
 expect_eq "$(pg -d "$db" -A -t -c "SELECT count(*) FROM series")" "$nseries" "the series stay"
 
 # --quiet: nothing printed, the grants made all the same.

@@ -5,7 +5,8 @@
 # message about the next read ("cannot read the history: no connection to
 # the server") that dropped the rows verified and said nothing of the
 # rest. The session is terminated while it waits for a table another
-# session holds locked: history_point_data, which the first evaluation's
+# session holds locked (a row of history --verify says why, as the server
+# said it: terminated by an administrator): history_point_data, which the first evaluation's
 # re-run reads (a gate); rule, which only the pages of a registered rule's
 # evaluations read (compare, 4 and 5), so that site has drawn 1 to 3.
 # ctest: cost=3
@@ -62,6 +63,10 @@ expect_err_has "error: history: the connection to the store was lost: 4 evaluati
 expect_eq "$(grep -c 'no connection' "$T/err")" 0 "no message of the next read"
 expect_eq "$(tail -n +3 "$T/out" | cut -c1-31 | sed 's/ *$//')" " 1  gate-percent  cannot re-run" \
     "the row of the one it tried, why it could not be re-run"
+# The server's reason, which libpq gave first, not "no connection to the
+# server" of the calls after it (src/store/db_pg.c).
+expect_out_has "terminating connection due to administrator command" "the row says why the connection was lost"
+expect_eq "$(grep -c 'no connection' "$T/out")" 0 "not the message of a later call"
 
 lost rule site www
 expect_eq "$rc" 1 "site that lost its connection: exit 1"

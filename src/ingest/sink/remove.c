@@ -65,7 +65,22 @@ static int choose(struct db *db, const struct removal_target *t, char **err)
     if (chosen > 0)
         return 0;
     if (t->kind == REMOVE_ARCHIVE) {
-        bd_fail(err, "no archive %lld in the store", t->archive);
+        /* what the store holds, as a plan or run not there is said with
+         * the names that are */
+        long long n = 0, lo = 0, hi = 0;
+        if (count(db, "SELECT count(*) FROM archive", &n, err) ||
+            (n > 0 && (count(db, "SELECT min(id) FROM archive", &lo, err) ||
+                       count(db, "SELECT max(id) FROM archive", &hi, err))))
+            return -1;
+        if (n == 0)
+            bd_fail(err, "no archive %lld in the store (it holds none)", t->archive);
+        else if (n == 1)
+            bd_fail(err, "no archive %lld in the store (it holds one, archive %lld: 'benchdb list archives')",
+                    t->archive, lo);
+        else
+            bd_fail(err, "no archive %lld in the store (its %lld archives have ids from %lld to %lld: 'benchdb list "
+                         "archives')",
+                    t->archive, n, lo, hi);
         return 1;
     }
     if (t->kind == REMOVE_RUN) {
